@@ -1,0 +1,127 @@
+/// The command line after the command's name, taken apart by hand in this one place.
+///
+/// Usage: read options and flags first (`option`, `flag`, …), then `positionals()`, then
+/// `finish()`, which rejects anything left over so a typo never passes silently.
+/// Accepts `--name value` and `--name=value`; `--` ends options.
+package struct Arguments {
+    private var items: [String]
+    private var afterDashDash: [String] = []
+    /// The command's words so far, for messages ("pathfinder memory confirm").
+    package let command: String
+
+    package init(_ argv: [String], command: String) {
+        self.command = command
+        if let i = argv.firstIndex(of: "--") {
+            items = Array(argv[..<i])
+            afterDashDash = Array(argv[(i + 1)...])
+        } else {
+            items = argv
+        }
+    }
+
+    /// Whether `--help` or `-h` was given.
+    package var wantsHelp: Bool { items.contains("--help") || items.contains("-h") }
+
+    /// The value of `--name VALUE` or `--name=VALUE`, removed from the list; `nil` if absent.
+    /// - Throws: `CLIError.usage` if the option is given without a value or twice.
+    package mutating func option(_ name: String) throws(CLIError) -> String? {
+        var found: String?
+        var i = 0
+        while i < items.count {
+            let item = items[i]
+            var value: String?
+            if item == name {
+                guard i + 1 < items.count else {
+                    throw .usage("\(command): \(name) needs a value")
+                }
+                value = items[i + 1]
+                items.removeSubrange(i...(i + 1))
+            } else if item.hasPrefix(name + "=") {
+                value = String(item.dropFirst(name.count + 1))
+                items.remove(at: i)
+            } else {
+                i += 1
+                continue
+            }
+            if found != nil { throw .usage("\(command): \(name) given twice") }
+            found = value
+        }
+        return found
+    }
+
+    /// A required option's value.
+    package mutating func required(_ name: String) throws(CLIError) -> String {
+        guard let value = try option(name) else { throw .usage("\(command): \(name) is required") }
+        return value
+    }
+
+    /// An option parsed by `parse`, which returns `nil` for a bad value.
+    /// - Parameter expected: what a good value looks like, for the message.
+    package mutating func option<T>(
+        _ name: String, expected: String, _ parse: (String) -> T?
+    ) throws(CLIError) -> T? {
+        guard let raw = try option(name) else { return nil }
+        guard let value = parse(raw) else {
+            throw .usage("\(command): \(name) \"\(raw)\" is not \(expected)")
+        }
+        return value
+    }
+
+    /// Whether `--name` is present (removed from the list).
+    package mutating func flag(_ name: String) throws(CLIError) -> Bool {
+        let count = items.count(where: { $0 == name })
+        if items.contains(where: { $0.hasPrefix(name + "=") }) {
+            throw .usage("\(command): \(name) takes no value")
+        }
+        if count > 1 { throw .usage("\(command): \(name) given twice") }
+        items.removeAll { $0 == name }
+        return count == 1
+    }
+
+    /// The arguments left that are not options, removed from the list. Anything starting
+    /// with `-` (other than a negative number) is left for `finish()` to reject.
+    package mutating func positionals() -> [String] {
+        let isOption: (String) -> Bool = { $0.hasPrefix("-") && Double($0) == nil }
+        let words = items.filter { !isOption($0) }
+        items.removeAll { !isOption($0) }
+        defer { afterDashDash = [] }
+        return words + afterDashDash
+    }
+
+    /// Exactly `count` positionals, named in `names` for the message.
+    package mutating func positionals(exactly names: [String]) throws(CLIError) -> [String] {
+        let words = positionals()
+        guard words.count == names.count else {
+            throw .usage(
+                "\(command): expected \(names.map { "<\($0)>" }.joined(separator: " ")), got \(words.count) argument\(words.count == 1 ? "" : "s")"
+            )
+        }
+        return words
+    }
+
+    /// Fails on anything not consumed.
+    package func finish() throws(CLIError) {
+        if let first = items.first ?? afterDashDash.first {
+            throw .usage("\(command): unknown argument \"\(first)\"")
+        }
+    }
+}
+
+extension Arguments {
+    /// Parses "LAT,LON" in degrees.
+    package static func coordinate(_ text: String) -> (Double, Double)? {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2,
+            let lat = Double(parts[0].trimmingWhitespace()),
+            let lon = Double(parts[1].trimmingWhitespace()),
+            abs(lat) <= 90, abs(lon) <= 180
+        else { return nil }
+        return (lat, lon)
+    }
+}
+
+extension StringProtocol {
+    func trimmingWhitespace() -> String {
+        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+}

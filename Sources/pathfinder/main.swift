@@ -1,0 +1,4 @@
+import Foundation
+import PathfinderCLI
+
+exit(await Pathfinder.main(Array(CommandLine.arguments.dropFirst()), console: .standard))

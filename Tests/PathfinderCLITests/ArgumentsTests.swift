@@ -1,0 +1,107 @@
+import Testing
+
+@testable import PathfinderCLI
+
+@Suite("Hand-written argument parsing")
+struct ArgumentsTests {
+    @Test func optionsFlagsAndPositionals() throws {
+        var a = Arguments(["60.1", "--db", "x.db", "--json", "--radius=40", "24.9"], command: "pathfinder t")
+        #expect(try a.option("--db") == "x.db")
+        #expect(try a.option("--radius", expected: "metres") { Double($0) } == 40)
+        #expect(try a.flag("--json"))
+        #expect(try !a.flag("--missing"))
+        #expect(a.positionals() == ["60.1", "24.9"])
+        try a.finish()
+    }
+
+    @Test func negativeNumbersArePositionals() throws {
+        var a = Arguments(["-33.9", "151.2"], command: "pathfinder where")
+        #expect(a.positionals() == ["-33.9", "151.2"])
+        try a.finish()
+    }
+
+    @Test func dashDashEndsOptions() throws {
+        var a = Arguments(["--", "--json"], command: "c")
+        #expect(try !a.flag("--json"))
+        #expect(a.positionals() == ["--json"])
+        try a.finish()
+    }
+
+    @Test(
+        "usage errors name the argument",
+        arguments: [
+            (["--db"], "needs a value"),
+            (["--db", "a", "--db", "b"], "given twice"),
+            (["--nope"], "unknown argument \"--nope\""),
+            (["--radius", "far"], "\"far\" is not metres"),
+        ])
+    func usageErrors(argv: [String], message: String) {
+        var a = Arguments(argv, command: "pathfinder t")
+        #expect {
+            _ = try a.option("--db")
+            _ = try a.option("--radius", expected: "metres") { Double($0) }
+            try a.finish()
+        } throws: { error in
+            guard let error = error as? CLIError, case .usage(let text) = error else { return false }
+            return text.contains(message) && text.hasPrefix("pathfinder t:") && error.exitCode == 2
+        }
+    }
+
+    @Test func requiredOptionMissing() {
+        var a = Arguments([], command: "pathfinder plan")
+        #expect(throws: CLIError.usage("pathfinder plan: --destination is required")) {
+            try a.required("--destination")
+        }
+    }
+
+    @Test(arguments: [("60.17,24.94", true), ("60.17, 24.94", true), ("91,0", false), ("60.17", false), ("a,b", false)])
+    func coordinates(text: String, valid: Bool) {
+        #expect((Arguments.coordinate(text) != nil) == valid)
+    }
+}
+
+@Suite("The pathfinder program")
+struct ProgramTests {
+    func run(_ argv: [String]) async -> (Int32, String, String) {
+        let captured = CapturedConsole()
+        let code = await Pathfinder.main(argv, console: captured.console)
+        return (code, captured.out, captured.err)
+    }
+
+    @Test func noArgumentsPrintsOverviewAndExits2() async {
+        let (code, out, _) = await run([])
+        #expect(code == 2)
+        #expect(out.contains("Commands:"))
+    }
+
+    @Test func unknownCommandExits2() async {
+        let (code, _, err) = await run(["fly"])
+        #expect(code == 2)
+        #expect(err.contains("unknown command \"fly\""))
+    }
+
+    @Test func everyCommandHasHelp() async {
+        for command in Pathfinder.commands {
+            let (code, out, _) = await run([command.name, "--help"])
+            #expect(code == 0)
+            #expect(out.contains("Usage: pathfinder \(command.name)"), "help of \(command.name)")
+        }
+    }
+
+    @Test(
+        arguments: [
+            (["여기", "아니야"], "notHere"), (["여기가 입구야"], "thisIsIt"), (["안녕"], "none"),
+            (["여기 맞아? 아니, 입구 아니야"], "notHere"),
+        ])
+    func words(argv: [String], expected: String) async {
+        let (code, out, _) = await run(["words"] + argv)
+        #expect(code == 0)
+        #expect(out == expected + "\n")
+    }
+
+    @Test func wordsWithoutTextIsUsage() async {
+        let (code, _, err) = await run(["words"])
+        #expect(code == 2)
+        #expect(err.contains("expected TEXT"))
+    }
+}

@@ -12,6 +12,13 @@ let package = Package(
         .target(name: "Geo"),
         .target(name: "Arrival", dependencies: ["Geo"]),
 
+        // MARK: C libraries from Debian
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+
+        // MARK: I/O at the edges
+        .target(name: "SQLite", dependencies: ["CSQLite"]),
+        .target(name: "OSM", dependencies: ["Geo", "Arrival"]),
+
         // MARK: Command line
         .target(name: "PathfinderCLI", dependencies: ["Geo", "Arrival"]),
         .executableTarget(name: "pathfinder", dependencies: ["PathfinderCLI"]),
@@ -19,6 +26,8 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "ArrivalTests", dependencies: ["Arrival", "Geo"]),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
+        .testTarget(name: "OSMTests", dependencies: ["OSM", "Arrival", "Geo"]),
         .testTarget(
             name: "PathfinderCLITests",
             dependencies: ["PathfinderCLI", "Arrival", "Geo"],

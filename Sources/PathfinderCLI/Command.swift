@@ -32,7 +32,9 @@ package enum Pathfinder {
 
     package static var overview: String {
         let width = commands.map(\.name.count).max() ?? 0
-        let lines = commands.map { "  \($0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0))\($0.summary)" }
+        let lines = commands.map {
+            "  \($0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0))\($0.summary)"
+        }
         return """
             pathfinder — offline, voice-driven arrival assistant: leads a walker to the right door.
 

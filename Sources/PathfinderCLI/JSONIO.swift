@@ -6,7 +6,9 @@ package enum JSONIO {
     /// slashes unescaped, times ISO 8601 with zone.
     package static func encoder(pretty: Bool = false) -> JSONEncoder {
         let e = JSONEncoder()
-        e.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
+        e.outputFormatting =
+            pretty
+            ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
         e.dateEncodingStrategy = .iso8601
         return e
     }
@@ -24,7 +26,9 @@ package enum JSONIO {
 
     /// Reads and decodes a JSON file, naming the file, line and field on failure.
     /// - Throws: `CLIError.usage` (exit 2) for a missing, unreadable or malformed file.
-    package static func read<T: Decodable>(_ type: T.Type, from path: String, what: String) throws(CLIError) -> T {
+    package static func read<T: Decodable>(
+        _ type: T.Type, from path: String, what: String
+    ) throws(CLIError) -> T {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -35,7 +39,9 @@ package enum JSONIO {
     }
 
     /// Decodes JSON bytes, naming `path`, the line and the field on failure.
-    package static func decode<T: Decodable>(_ type: T.Type, from data: Data, path: String, what: String)
+    package static func decode<T: Decodable>(
+        _ type: T.Type, from data: Data, path: String, what: String
+    )
         throws(CLIError) -> T
     {
         do {
@@ -60,7 +66,8 @@ package enum JSONIO {
         case .typeMismatch(let type, let ctx):
             return "field \(path(ctx.codingPath)): expected \(type)\(lineHint(for: ctx.codingPath, in: data))"
         case .valueNotFound(let type, let ctx):
-            return "field \(path(ctx.codingPath)): expected \(type), found null\(lineHint(for: ctx.codingPath, in: data))"
+            return
+                "field \(path(ctx.codingPath)): expected \(type), found null\(lineHint(for: ctx.codingPath, in: data))"
         case .dataCorrupted(let ctx):
             if ctx.codingPath.isEmpty {
                 // Foundation puts the offset of a syntax error into the underlying error.
@@ -71,7 +78,8 @@ package enum JSONIO {
                 }
                 return message
             }
-            return "field \(path(ctx.codingPath)): \(ctx.debugDescription)\(lineHint(for: ctx.codingPath, in: data))"
+            return
+                "field \(path(ctx.codingPath)): \(ctx.debugDescription)\(lineHint(for: ctx.codingPath, in: data))"
         @unknown default:
             return "\(error)"
         }

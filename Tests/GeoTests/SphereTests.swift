@@ -56,7 +56,8 @@ struct SphereTests {
             (0.0, 0.0, 0.0, -1.0, 270.0),
         ])
     func bearings(lat1: Double, lon1: Double, lat2: Double, lon2: Double, expected: Double) {
-        let b = Coordinate(latitude: lat1, longitude: lon1).bearing(to: .init(latitude: lat2, longitude: lon2))
+        let b = Coordinate(latitude: lat1, longitude: lon1).bearing(
+            to: .init(latitude: lat2, longitude: lon2))
         #expect(abs(b - expected) < 1e-9)
     }
 

@@ -54,7 +54,9 @@ struct ArgumentsTests {
         }
     }
 
-    @Test(arguments: [("60.17,24.94", true), ("60.17, 24.94", true), ("91,0", false), ("60.17", false), ("a,b", false)])
+    @Test(arguments: [
+        ("60.17,24.94", true), ("60.17, 24.94", true), ("91,0", false), ("60.17", false), ("a,b", false),
+    ])
     func coordinates(text: String, valid: Bool) {
         #expect((Arguments.coordinate(text) != nil) == valid)
     }

@@ -1,0 +1,81 @@
+public import Arrival
+import Geo
+
+/// A way: an ordered list of node ids (a building outline when closed) with its tags.
+public struct OSMWay: Sendable, Hashable {
+    public var id: Int64
+    public var nodeIDs: [Int64]
+    public var tags: [String: String]
+
+    public init(id: Int64, nodeIDs: [Int64], tags: [String: String]) {
+        self.id = id
+        self.nodeIDs = nodeIDs
+        self.tags = tags
+    }
+}
+
+/// A relation member: `type` is "node", "way" or "relation"; `role` e.g. "outer", "inner".
+public struct OSMMember: Sendable, Hashable {
+    public var type: String
+    public var ref: Int64
+    public var role: String
+
+    public init(type: String, ref: Int64, role: String) {
+        self.type = type
+        self.ref = ref
+        self.role = role
+    }
+}
+
+/// A relation (multipolygon buildings) with its members and tags.
+public struct OSMRelation: Sendable, Hashable {
+    public var id: Int64
+    public var members: [OSMMember]
+    public var tags: [String: String]
+
+    public init(id: Int64, members: [OSMMember], tags: [String: String]) {
+        self.id = id
+        self.members = members
+        self.tags = tags
+    }
+}
+
+/// Everything read from one OSM file, in file order.
+public struct OSMData: Sendable, Hashable {
+    public var nodes: [OSMNode] = []
+    public var ways: [OSMWay] = []
+    public var relations: [OSMRelation] = []
+
+    public init(nodes: [OSMNode] = [], ways: [OSMWay] = [], relations: [OSMRelation] = []) {
+        self.nodes = nodes
+        self.ways = ways
+        self.relations = relations
+    }
+
+    /// The nodes tagged `entrance=*`, whatever their value.
+    public var entranceNodes: [OSMNode] { nodes.filter { $0.tags["entrance"] != nil } }
+}
+
+/// A file that is not OSM data we can read, with where and why.
+public struct OSMError: Error, CustomStringConvertible, Equatable {
+    public var path: String
+    /// 1-based line, when known.
+    public var line: Int?
+    /// The element at fault ("node 123", "elements[4]"), when known.
+    public var element: String?
+    public var reason: String
+
+    public init(path: String, line: Int? = nil, element: String? = nil, reason: String) {
+        self.path = path
+        self.line = line
+        self.element = element
+        self.reason = reason
+    }
+
+    public var description: String {
+        var place = path
+        if let line { place += ":\(line)" }
+        if let element { place += " (\(element))" }
+        return "\(place): \(reason)"
+    }
+}

@@ -1,0 +1,35 @@
+public import Foundation
+
+/// Reads OSM XML (`<osm>…`) and Overpass API JSON (`{"elements": […]}`), chosen by content.
+/// `.osm.pbf` is not read here: the door index converts it with `osmium` first.
+public enum OSMReader {
+    /// Reads the file at `path`.
+    /// - Throws: `OSMError` naming the file, line or element, and what was wrong.
+    public static func read(path: String) throws(OSMError) -> OSMData {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+        } catch {
+            throw OSMError(path: path, reason: "cannot read: \(error.localizedDescription)")
+        }
+        return try read(data: data, path: path)
+    }
+
+    /// Reads OSM bytes; `path` only names them in errors.
+    public static func read(data: Data, path: String) throws(OSMError) -> OSMData {
+        guard let first = data.first(where: { !" \t\r\n".utf8.contains($0) }) else {
+            throw OSMError(path: path, reason: "the file is empty")
+        }
+        switch first {
+        case UInt8(ascii: "{"): return try OverpassJSON.read(data: data, path: path)
+        case UInt8(ascii: "<"): return try OSMXML.read(data: data, path: path)
+        default:
+            if data.starts(with: [0x00, 0x00, 0x00]) || data.count > 4 && data[data.startIndex + 4] == 0x0A {
+                throw OSMError(
+                    path: path,
+                    reason: "looks like .osm.pbf; use `pathfinder doors import` (which uses osmium)")
+            }
+            throw OSMError(path: path, reason: "neither OSM XML nor Overpass JSON")
+        }
+    }
+}

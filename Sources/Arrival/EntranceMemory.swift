@@ -1,0 +1,162 @@
+public import Foundation
+public import Geo
+
+/// The device's own record of buildings and their doors: what the walker confirmed and
+/// rejected, and OpenStreetMap's doors as last read.
+///
+/// A value: the app changes a copy and writes it as JSON (see the persistence module); it
+/// never leaves the device. Buildings are kept most recently *changed* first; reading or
+/// planning never reorders them.
+public struct EntranceMemory: Sendable, Hashable, Codable {
+    /// Two building centres this close (metres) are one building, whatever their names:
+    /// a station's name differs between a pin, a search and a spoken query.
+    public static let sameVenueMetres = 120.0
+    /// A door this close (metres) to one already known is that door: GPS on a street is good
+    /// to about 5–10 m, and two real doors of one building are rarely closer.
+    public static let sameDoorMetres = 15.0
+    /// OSM's doors are trusted for 30 days; after that OSM is asked again, and only a fresh
+    /// answer counts as known.
+    public static let candidatesLifetime: TimeInterval = 30 * 24 * 60 * 60
+    /// At most this many buildings; the least recently changed are trimmed from the back.
+    public static let limit = 200
+    /// Barometric altitude is stored with a door only when this accurate (metres), so a
+    /// later level check compares like with like.
+    public static let storedAltitudeAccuracyMetres = 6.0
+    /// The file format's version.
+    public static let currentVersion = 1
+
+    /// One building the walker has been led to.
+    public struct Building: Sendable, Hashable, Codable {
+        public var name: String
+        public var center: Coordinate
+        /// When this record last changed.
+        public var changed: Date
+        /// The door the walker confirmed (source `walker`).
+        public var confirmed: Door?
+        /// Doors the walker said are not the way in.
+        public var rejected: [Coordinate]
+        /// OpenStreetMap's ranked doors as last read.
+        public var osm: OSMRead?
+
+        public init(
+            name: String, center: Coordinate, changed: Date, confirmed: Door? = nil,
+            rejected: [Coordinate] = [],
+            osm: OSMRead? = nil
+        ) {
+            self.name = name
+            self.center = center
+            self.changed = changed
+            self.confirmed = confirmed
+            self.rejected = rejected
+            self.osm = osm
+        }
+
+        /// OSM's doors if read within ``EntranceMemory/candidatesLifetime`` of `now`.
+        public func freshOSMDoors(now: Date) -> [Door]? {
+            guard let osm, now.timeIntervalSince(osm.read) <= EntranceMemory.candidatesLifetime else {
+                return nil
+            }
+            return osm.doors
+        }
+
+        /// Whether `point` lies within ``EntranceMemory/sameDoorMetres`` of a rejected door.
+        public func isRejected(_ point: Coordinate) -> Bool {
+            rejected.contains { $0.distance(to: point) <= EntranceMemory.sameDoorMetres }
+        }
+    }
+
+    /// OSM's doors as read at a time.
+    public struct OSMRead: Sendable, Hashable, Codable {
+        public var read: Date
+        public var doors: [Door]
+
+        public init(read: Date, doors: [Door]) {
+            self.read = read
+            self.doors = doors
+        }
+    }
+
+    public var version: Int
+    /// Most recently changed first, at most ``limit``.
+    public private(set) var buildings: [Building]
+
+    /// An empty memory.
+    public init() {
+        version = Self.currentVersion
+        buildings = []
+    }
+
+    /// A memory holding `buildings` as given (most recently changed first), trimmed to the limit.
+    public init(buildings: [Building]) {
+        version = Self.currentVersion
+        self.buildings = Array(buildings.prefix(Self.limit))
+    }
+
+    // MARK: Reading (never reorders)
+
+    /// Index of the building whose centre is nearest `center` within ``sameVenueMetres``.
+    func index(near center: Coordinate) -> Int? {
+        var best: (index: Int, metres: Double)?
+        for (i, b) in buildings.enumerated() {
+            let d = b.center.distance(to: center)
+            if d <= Self.sameVenueMetres, d < (best?.metres ?? .infinity) { best = (i, d) }
+        }
+        return best?.index
+    }
+
+    /// The building at `center` (within ``sameVenueMetres``), if remembered.
+    public func building(near center: Coordinate) -> Building? {
+        index(near: center).map { buildings[$0] }
+    }
+
+    // MARK: Changes (each moves the building to the front)
+
+    /// "여기가 입구야": `door` becomes the building's confirmed door, source `walker`; its
+    /// altitude is kept only when accurate to ``storedAltitudeAccuracyMetres``; every
+    /// rejection within ``sameDoorMetres`` of it is lifted.
+    public mutating func confirm(_ door: Door, name: String, center: Coordinate, now: Date) {
+        var door = door
+        door.source = .walker
+        if let altitude = door.altitude, !(altitude.accuracy <= Self.storedAltitudeAccuracyMetres) {
+            door.altitude = nil
+        }
+        change(name: name, center: center, now: now) { b in
+            b.confirmed = door
+            b.rejected.removeAll { $0.distance(to: door.coordinate) <= Self.sameDoorMetres }
+        }
+    }
+
+    /// "여기 아니야": remembers `door` as not the way in, unless a rejection within
+    /// ``sameDoorMetres`` is already there; a confirmed door that close stops being confirmed.
+    public mutating func reject(_ door: Coordinate, name: String, center: Coordinate, now: Date) {
+        change(name: name, center: center, now: now) { b in
+            if !b.isRejected(door) { b.rejected.append(door) }
+            if let confirmed = b.confirmed, confirmed.coordinate.distance(to: door) <= Self.sameDoorMetres {
+                b.confirmed = nil
+            }
+        }
+    }
+
+    /// Records OpenStreetMap's ranked doors for the building as read at `now`.
+    public mutating func recordOSM(_ doors: [Door], name: String, center: Coordinate, now: Date) {
+        change(name: name, center: center, now: now) { b in
+            b.osm = OSMRead(read: now, doors: doors)
+        }
+    }
+
+    /// Finds or adds the building, applies `body`, stamps it, moves it to the front and trims.
+    private mutating func change(
+        name: String, center: Coordinate, now: Date, _ body: (inout Building) -> Void
+    ) {
+        var building: Building
+        if let i = index(near: center) {
+            building = buildings.remove(at: i)
+        } else {
+            building = Building(name: name, center: center, changed: now)
+        }
+        body(&building)
+        building.changed = now
+        buildings.insert(building, at: 0)
+        if buildings.count > Self.limit { buildings.removeLast(buildings.count - Self.limit) }
+    }
+}

@@ -18,9 +18,10 @@ let package = Package(
         // MARK: I/O at the edges
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "OSM", dependencies: ["Geo", "Arrival"]),
+        .target(name: "Daemon", dependencies: ["Geo", "Arrival"]),
 
         // MARK: Command line
-        .target(name: "PathfinderCLI", dependencies: ["Geo", "Arrival"]),
+        .target(name: "PathfinderCLI", dependencies: ["Geo", "Arrival", "Daemon"]),
         .executableTarget(name: "pathfinder", dependencies: ["PathfinderCLI"]),
 
         // MARK: Tests
@@ -28,6 +29,7 @@ let package = Package(
         .testTarget(name: "ArrivalTests", dependencies: ["Arrival", "Geo"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "OSMTests", dependencies: ["OSM", "Arrival", "Geo"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Arrival", "Geo"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "PathfinderCLITests",
             dependencies: ["PathfinderCLI", "Arrival", "Geo"],

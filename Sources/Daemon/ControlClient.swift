@@ -1,0 +1,80 @@
+import Foundation
+import Glibc
+
+/// A blocking client of the control socket, for the `pathfinder go|status|stop|where`
+/// commands and tests: one request line out, reply lines in.
+package final class ControlClient {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+
+    /// Why talking to the daemon failed.
+    package enum Failure: Error, CustomStringConvertible, Equatable {
+        /// Nothing listens at the path (no file, or a stale one).
+        case notRunning(String)
+        case io(String)
+
+        package var description: String {
+            switch self {
+            case .notRunning(let path): "the pathfinder daemon is not running (no answer on \(path))"
+            case .io(let message): message
+            }
+        }
+    }
+
+    /// Connects to the daemon's socket.
+    /// - Throws: `Failure.notRunning` when there is no socket or nobody answers on it.
+    package init(path: String) throws(Failure) {
+        do {
+            fd = try connectUnixStream(path)
+        } catch {
+            if [ENOENT, ECONNREFUSED, ENOTSOCK].contains(error.code) { throw .notRunning(path) }
+            throw .io("\(path): \(error)")
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// Gives up reading after `seconds` without data (`readLine` then returns nil).
+    package func setReadTimeout(seconds: Double) {
+        var tv = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Writes raw bytes (a test may send something that is not a line).
+    package func write(_ bytes: [UInt8]) throws(Failure) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw .io("send: \(String(cString: strerror(errno)))") }
+            offset += n
+        }
+    }
+
+    /// Sends one line (a newline is added).
+    package func send(_ line: String) throws(Failure) { try write(Array((line + "\n").utf8)) }
+
+    /// The next line from the daemon, without its newline; nil at end or on time-out.
+    package func readLine() -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            buffer += chunk[0..<n]
+        }
+    }
+
+    /// Sends one request line and returns the reply line.
+    /// - Throws: `Failure.io` if the daemon closes the connection without replying.
+    package func request(_ line: String) throws(Failure) -> String {
+        try send(line)
+        guard let reply = readLine() else { throw .io("the daemon closed the connection without a reply") }
+        return reply
+    }
+}

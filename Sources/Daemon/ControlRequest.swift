@@ -1,0 +1,103 @@
+package import Arrival
+package import Foundation
+import Geo
+
+/// One request on the control socket, as CONTRACT.md spells it: `{"cmd": …, …}`.
+package enum ControlRequest: Sendable, Equatable {
+    /// Walk to a building: a Destination object, or a query for the gazetteer and door index.
+    case go(GoTarget)
+    case status
+    case stop
+    /// Where the walker is: reverse geocoded, spoken.
+    case whereAmI
+    /// The last prompt again.
+    case repeatLast
+    /// Text as if spoken by the walker.
+    case heard(String)
+    /// From now on, the event log's lines, live.
+    case subscribe
+
+    package enum GoTarget: Sendable, Equatable {
+        case destination(Destination)
+        case query(String)
+    }
+
+    /// Every command name, for the "unknown command" message.
+    package static let commands = ["go", "status", "stop", "where", "repeat", "heard", "subscribe"]
+
+    /// Parses one request line.
+    /// - Returns: the request, or a message for an `{"ok": false, "error": …}` reply.
+    package static func parse(_ line: Data) -> Result<ControlRequest, ControlRequestError> {
+        let value: JSONValue
+        do {
+            value = try JSONDecoder().decode(JSONValue.self, from: line)
+        } catch {
+            return .failure(.init("malformed JSON: \(Self.describe(error))"))
+        }
+        guard case .object(let object) = value else {
+            return .failure(.init("expected a JSON object with \"cmd\", found \(value.kind)"))
+        }
+        guard let cmdValue = object["cmd"] else { return .failure(.init("missing \"cmd\"")) }
+        guard let cmd = cmdValue.stringValue else { return .failure(.init("\"cmd\" must be a string")) }
+        switch cmd {
+        case "go":
+            if let query = object["query"] {
+                guard let text = query.stringValue, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    return .failure(.init("go: \"query\" must be a non-empty string"))
+                }
+                return .success(.go(.query(text)))
+            }
+            guard let destination = object["destination"] else {
+                return .failure(.init("go: needs \"destination\" (a Destination object) or \"query\""))
+            }
+            do {
+                let decoded = try destination.decode(Destination.self)
+                guard decoded.center.isValid else {
+                    return .failure(.init("go: destination.center is not a valid coordinate"))
+                }
+                if let door = decoded.door, !door.coordinate.isValid {
+                    return .failure(.init("go: destination.door is not a valid coordinate"))
+                }
+                return .success(.go(.destination(decoded)))
+            } catch {
+                return .failure(.init("go: destination: \(Self.describe(error))"))
+            }
+        case "status": return .success(.status)
+        case "stop": return .success(.stop)
+        case "where": return .success(.whereAmI)
+        case "repeat": return .success(.repeatLast)
+        case "heard":
+            guard let text = object["text"]?.stringValue else {
+                return .failure(.init("heard: needs \"text\" (a string)"))
+            }
+            return .success(.heard(text))
+        case "subscribe": return .success(.subscribe)
+        default:
+            return .failure(
+                .init("unknown command \"\(cmd)\" (known: \(commands.joined(separator: ", ")))"))
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let ctx): return "field \(path(ctx.codingPath + [key])) is missing"
+        case .typeMismatch(let type, let ctx): return "field \(path(ctx.codingPath)): expected \(type)"
+        case .valueNotFound(let type, let ctx): return "field \(path(ctx.codingPath)): expected \(type), found null"
+        case .dataCorrupted(let ctx):
+            let underlying = (ctx.underlyingError as NSError?)?.userInfo["NSDebugDescription"] as? String
+            return ctx.codingPath.isEmpty
+                ? (underlying ?? ctx.debugDescription) : "field \(path(ctx.codingPath)): \(ctx.debugDescription)"
+        @unknown default: return "\(error)"
+        }
+    }
+}
+
+/// Why a request was refused, sent back as `{"ok": false, "error": message}`.
+package struct ControlRequestError: Error, Equatable, Sendable {
+    package let message: String
+    package init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,247 @@
+package import Foundation
+import Glibc
+
+/// Everything the daemon is told: read from a JSON file, then overridden by flags.
+/// Every key is documented in docs/daemon.md with its default; an unknown key or a bad
+/// value is an error naming the key.
+package struct DaemonConfig: Sendable, Equatable {
+    /// Where the barometer reading comes from.
+    package enum Barometer: String, Sendable, CaseIterable {
+        /// A Linux IIO pressure sensor (BMP280/BME280/…), found under `iioRoot`.
+        case iio
+        /// `$--XDR` / `$--MDA` sentences in the NMEA stream.
+        case nmea
+        /// No barometer: no altitude, no level check.
+        case none
+    }
+
+    /// gpsd's address, "HOST:PORT" (used unless `nmea` is set).
+    package var gpsd = Endpoint(host: "127.0.0.1", port: 2947)
+    /// Lets `gpsd` name a host that is not this machine. Off: positions never leave the device.
+    package var allowRemoteGPSD = false
+    /// An NMEA serial device or recorded file instead of gpsd.
+    package var nmea: String?
+    /// The serial speed for an NMEA device, bits per second.
+    package var baud = 9600
+    /// Where pressure comes from.
+    package var baro = Barometer.iio
+    /// The IIO devices directory.
+    package var iioRoot = "/sys/bus/iio/devices"
+    /// The IIO device by its `name` ("bme280") or directory ("iio:device0"); nil = the first with pressure.
+    package var iioDevice: String?
+    /// Sea-level pressure in hPa for absolute altitudes; nil = calibrate from GNSS.
+    package var qnh: Double?
+    /// The EntranceMemory file.
+    package var memory: String
+    /// The door index (SQLite); nil = the bundled one in `artifacts/`.
+    package var doors: String?
+    /// The gazetteer (SQLite); nil = the bundled one in `artifacts/`.
+    package var gazetteer: String?
+    /// The control socket's path.
+    package var socket: String
+    /// Whether to listen on the microphone during the last stretch.
+    package var mic = true
+    /// The ALSA capture device.
+    package var micDevice = "default"
+    /// The ALSA playback device.
+    package var speaker = "default"
+    /// A directory to write each prompt into as a WAV instead of playing it.
+    package var speakWav: String?
+    /// How far from the door the last stretch (spoken guidance, microphone open) starts, metres.
+    package var lastStretchMetres = 60.0
+    /// How much the daemon logs.
+    package var logLevel = DaemonLog.Level.info
+
+    /// A "HOST:PORT" address.
+    package struct Endpoint: Sendable, Equatable, CustomStringConvertible {
+        package var host: String
+        package var port: UInt16
+
+        package init(host: String, port: UInt16) {
+            self.host = host
+            self.port = port
+        }
+
+        /// Parses "HOST:PORT" or "[V6]:PORT".
+        package init?(_ text: String) {
+            guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]), port > 0
+            else { return nil }
+            var host = String(text[..<colon])
+            if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            guard !host.isEmpty, !host.contains(" ") else { return nil }
+            self.init(host: host, port: port)
+        }
+
+        /// Whether the host is this machine (127.0.0.0/8, ::1, localhost).
+        package var isLoopback: Bool {
+            let parts = host.split(separator: ".")
+            if parts.count == 4, parts[0] == "127", parts.allSatisfy({ UInt8($0) != nil }) { return true }
+            return host == "::1" || host == "localhost"
+        }
+
+        package var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    }
+
+    /// The defaults for this environment (paths from the XDG variables).
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        memory = Self.defaultMemoryPath(environment)
+        socket = Self.defaultSocketPath(environment)
+    }
+
+    /// Every key a config file may hold.
+    package static let keys = [
+        "allowRemoteGPSD", "baro", "baud", "doors", "gazetteer", "gpsd", "iioDevice", "iioRoot",
+        "lastStretchMetres", "logLevel", "memory", "mic", "micDevice", "nmea", "qnh", "socket",
+        "speakWav", "speaker",
+    ]
+
+    /// Sets one key from a JSON value. `null` resets an optional key to nil.
+    /// - Parameter origin: where the value came from, for messages ("config.json", "--baro").
+    /// - Throws: `DaemonConfigError` naming the key, the value and what was expected.
+    package mutating func set(_ key: String, _ value: JSONValue, origin: String) throws(DaemonConfigError) {
+        func fail(_ expected: String) -> DaemonConfigError {
+            DaemonConfigError(origin: origin, key: key, message: "\(value.text) is not \(expected)")
+        }
+        func string() throws(DaemonConfigError) -> String {
+            guard let s = value.stringValue, !s.isEmpty else { throw fail("a non-empty string") }
+            return s
+        }
+        func optionalString() throws(DaemonConfigError) -> String? {
+            if value == .null { return nil }
+            return try string()
+        }
+        func bool() throws(DaemonConfigError) -> Bool {
+            guard let b = value.boolValue else { throw fail("true or false") }
+            return b
+        }
+        switch key {
+        case "gpsd":
+            guard let s = value.stringValue, let endpoint = Endpoint(s) else { throw fail("HOST:PORT") }
+            gpsd = endpoint
+        case "allowRemoteGPSD": allowRemoteGPSD = try bool()
+        case "nmea": nmea = try optionalString()
+        case "baud":
+            guard let n = value.numberValue, n.rounded() == n, [4800.0, 9600, 19200, 38400, 57600, 115200].contains(n)
+            else { throw fail("a serial speed (4800, 9600, 19200, 38400, 57600 or 115200)") }
+            baud = Int(n)
+        case "baro":
+            guard let s = value.stringValue, let b = Barometer(rawValue: s) else { throw fail("iio, nmea or none") }
+            baro = b
+        case "iioRoot": iioRoot = try string()
+        case "iioDevice": iioDevice = try optionalString()
+        case "qnh":
+            if value == .null {
+                qnh = nil
+            } else {
+                guard let n = value.numberValue, (850...1090).contains(n) else { throw fail("a pressure in hPa (850…1090)") }
+                qnh = n
+            }
+        case "memory": memory = try string()
+        case "doors": doors = try optionalString()
+        case "gazetteer": gazetteer = try optionalString()
+        case "socket":
+            let s = try string()
+            guard unixAddress(s) != nil else { throw fail("a socket path shorter than 108 bytes") }
+            socket = s
+        case "mic": mic = try bool()
+        case "micDevice": micDevice = try string()
+        case "speaker": speaker = try string()
+        case "speakWav": speakWav = try optionalString()
+        case "lastStretchMetres":
+            guard let n = value.numberValue, (5...1000).contains(n) else { throw fail("a distance in metres (5…1000)") }
+            lastStretchMetres = n
+        case "logLevel":
+            guard let s = value.stringValue, let level = DaemonLog.Level(rawValue: s) else {
+                throw fail("error, warning, info or debug")
+            }
+            logLevel = level
+        default:
+            throw DaemonConfigError(
+                origin: origin, key: key,
+                message: "unknown key (known: \(Self.keys.joined(separator: ", ")))")
+        }
+    }
+
+    /// Applies a config file's JSON object.
+    /// - Throws: `DaemonConfigError` for malformed JSON, a non-object, an unknown key or a bad value.
+    package mutating func apply(file data: Data, path: String) throws(DaemonConfigError) {
+        let root: JSONValue
+        do {
+            root = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw DaemonConfigError(origin: path, key: nil, message: "not valid JSON: \(error)")
+        }
+        guard case .object(let object) = root else {
+            throw DaemonConfigError(origin: path, key: nil, message: "expected a JSON object, found \(root.kind)")
+        }
+        for key in object.keys.sorted() {
+            try set(key, object[key]!, origin: path)
+        }
+    }
+
+    /// The rules across keys, checked after the file and the flags are applied.
+    /// - Throws: `DaemonConfigError` naming the key.
+    package func validate() throws(DaemonConfigError) {
+        if nmea == nil && !gpsd.isLoopback && !allowRemoteGPSD {
+            throw DaemonConfigError(
+                origin: "config", key: "gpsd",
+                message:
+                    "\(gpsd) is not on this machine; positions would leave the device (set \"allowRemoteGPSD\": true to allow it)"
+            )
+        }
+    }
+
+    /// `$XDG_CONFIG_HOME/pathfinder/config.json`, else `~/.config/pathfinder/config.json`.
+    package static func defaultConfigPath(_ environment: [String: String]) -> String {
+        base(environment, "XDG_CONFIG_HOME", ".config") + "/pathfinder/config.json"
+    }
+
+    /// `$XDG_DATA_HOME/pathfinder/memory.json`, else `~/.local/share/pathfinder/memory.json`.
+    package static func defaultMemoryPath(_ environment: [String: String]) -> String {
+        base(environment, "XDG_DATA_HOME", ".local/share") + "/pathfinder/memory.json"
+    }
+
+    /// `$XDG_RUNTIME_DIR/pathfinder.sock`, else `/tmp/pathfinder-UID.sock`.
+    package static func defaultSocketPath(_ environment: [String: String]) -> String {
+        if let dir = environment["XDG_RUNTIME_DIR"], dir.hasPrefix("/") { return dir + "/pathfinder.sock" }
+        return "/tmp/pathfinder-\(getuid()).sock"
+    }
+
+    private static func base(_ environment: [String: String], _ variable: String, _ fallback: String) -> String {
+        // The XDG spec: a relative value is invalid and must be ignored.
+        if let dir = environment[variable], dir.hasPrefix("/") { return dir }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/" + fallback
+    }
+
+    /// Loads the config: the defaults, then `path` (or the default file if it exists).
+    /// - Parameter path: an explicit `--config FILE`, which must exist.
+    /// - Throws: `DaemonConfigError` for an unreadable explicit file or any bad key.
+    package static func load(
+        path: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(DaemonConfigError) -> DaemonConfig {
+        var config = DaemonConfig(environment: environment)
+        let file = path ?? defaultConfigPath(environment)
+        guard let data = FileManager.default.contents(atPath: file) else {
+            if path != nil || FileManager.default.fileExists(atPath: file) {
+                throw DaemonConfigError(origin: file, key: nil, message: "cannot read the config file")
+            }
+            return config
+        }
+        try config.apply(file: data, path: file)
+        return config
+    }
+}
+
+/// A bad config file, key or flag value: the daemon exits 2 with this message.
+package struct DaemonConfigError: Error, Equatable, CustomStringConvertible {
+    /// The file path or flag the value came from.
+    package let origin: String
+    /// The key at fault, nil for the file as a whole.
+    package let key: String?
+    package let message: String
+
+    package var description: String {
+        if let key { "\(origin): key \"\(key)\": \(message)" } else { "\(origin): \(message)" }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// Any JSON value, Sendable, for the control protocol's open-ended objects and the config
+/// file's keys (each checked by name before use).
+package enum JSONValue: Sendable, Hashable, Codable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let v): try container.encode(v)
+        case .number(let v):
+            // Whole numbers print without ".0" so ports and counts read naturally.
+            if v.rounded() == v, abs(v) < 1e15 { try container.encode(Int64(v)) } else { try container.encode(v) }
+        case .string(let v): try container.encode(v)
+        case .array(let v): try container.encode(v)
+        case .object(let v): try container.encode(v)
+        }
+    }
+
+    /// The value as JSON text, keys sorted.
+    package var text: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? String(decoding: encoder.encode(self), as: UTF8.self)) ?? "null"
+    }
+
+    /// Any Encodable value as a JSONValue (via its JSON text), e.g. a Door or a Plan.
+    package static func from(_ value: some Encodable) -> JSONValue {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        guard let data = try? encoder.encode(value),
+            let decoded = try? JSONDecoder().decode(JSONValue.self, from: data)
+        else { return .null }
+        return decoded
+    }
+
+    /// Decodes this value as `T` (e.g. a Destination from a request's field).
+    package func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode(type, from: Data(text.utf8))
+    }
+
+    package var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    package var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
+    package var numberValue: Double? { if case .number(let n) = self { n } else { nil } }
+    package var objectValue: [String: JSONValue]? { if case .object(let o) = self { o } else { nil } }
+
+    /// A short name of the value's kind, for messages ("a string", "a number").
+    package var kind: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}

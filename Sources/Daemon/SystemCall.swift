@@ -1,0 +1,70 @@
+import Glibc
+
+/// An `errno` from a failed system call, with the call's name for the message.
+package struct SystemCallError: Error, CustomStringConvertible, Equatable {
+    /// The call that failed ("connect", "bind").
+    package let call: String
+    /// The C `errno` value.
+    package let code: Int32
+
+    package var description: String { "\(call): \(String(cString: strerror(code)))" }
+}
+
+/// Runs a system call, retrying on `EINTR` (a signal arrived), in one place as swift-system does.
+/// - Returns: the call's non-negative result.
+/// - Throws: `SystemCallError` with `errno` for any other failure.
+@discardableResult
+func retryingOnInterrupt<T: BinaryInteger>(_ call: String, _ body: () -> T) throws(SystemCallError) -> T {
+    while true {
+        let result = body()
+        if result >= 0 { return result }
+        let code = errno
+        if code == EINTR { continue }
+        throw SystemCallError(call: call, code: code)
+    }
+}
+
+/// A filled `sockaddr_un` for `path`, or `nil` if the path does not fit (108 bytes on Linux).
+/// A leading "@" names an abstract socket (systemd's `NOTIFY_SOCKET` may be one).
+func unixAddress(_ path: String) -> (sockaddr_un, socklen_t)? {
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    var bytes = Array(path.utf8)
+    let abstract = bytes.first == UInt8(ascii: "@")
+    if abstract { bytes[0] = 0 }
+    let capacity = MemoryLayout.size(ofValue: address.sun_path)
+    guard !bytes.isEmpty, bytes.count < capacity else { return nil }
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        raw.copyBytes(from: bytes)
+    }
+    let base = MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path) ?? 2
+    // Abstract names are exactly their bytes long; paths include the terminating NUL.
+    let length = base + bytes.count + (abstract ? 0 : 1)
+    return (address, socklen_t(length))
+}
+
+/// Sets `O_NONBLOCK` and `FD_CLOEXEC` on a descriptor.
+func makeNonBlocking(_ fd: Int32) throws(SystemCallError) {
+    let flags = try retryingOnInterrupt("fcntl") { fcntl(fd, F_GETFL) }
+    try retryingOnInterrupt("fcntl") { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+    try retryingOnInterrupt("fcntl") { fcntl(fd, F_SETFD, FD_CLOEXEC) }
+}
+
+/// Connects a new `AF_UNIX` stream socket to `path` (blocking), returning its descriptor.
+/// - Throws: `SystemCallError` (`ECONNREFUSED` for a stale socket file, `ENOENT` for none).
+func connectUnixStream(_ path: String) throws(SystemCallError) -> Int32 {
+    guard let (initialAddress, length) = unixAddress(path) else {
+        throw SystemCallError(call: "connect", code: ENAMETOOLONG)
+    }
+        var address = initialAddress
+    let fd = try retryingOnInterrupt("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+    let result = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) }
+    }
+    if result != 0 {
+        let code = errno
+        close(fd)
+        throw SystemCallError(call: "connect", code: code)
+    }
+    return fd
+}

@@ -1,0 +1,95 @@
+import Arrival
+import Daemon
+import Foundation
+
+extension Commands {
+    static let go = Command(
+        name: "go",
+        summary: "tells the running daemon where to walk",
+        help: """
+            Usage: pathfinder go (--destination FILE | QUERY…) [--socket PATH]
+
+            Sends {"cmd": "go", …} to the running daemon: a Destination JSON file
+            ({"name", "center": {"lat", "lon"}, "door"?}), or a place name the daemon looks
+            up in its gazetteer and door index ("Rautatieasema", "HEL"). Prints the reply.
+            \(socketHelp)
+            """
+    ) { arguments, console in
+        var arguments = arguments
+        let socket = try clientSocket(&arguments)
+        let file = try arguments.option("--destination")
+        let words = arguments.positionals()
+        try arguments.finish()
+        var request: [String: JSONValue] = ["cmd": .string("go")]
+        switch (file, words.isEmpty) {
+        case (let file?, true):
+            let destination = try JSONIO.read(Destination.self, from: file, what: "Destination")
+            request["destination"] = .from(destination)
+        case (nil, false):
+            request["query"] = .string(words.joined(separator: " "))
+        default:
+            throw CLIError.usage("pathfinder go: expected --destination FILE or a QUERY (not both)")
+        }
+        return try talk(JSONValue.object(request).text, socket: socket, console: console)
+    }
+
+    static let status = simpleClient(
+        "status", summary: "asks the running daemon how the walk stands",
+        detail: "Prints state, position, accuracy, destination, door and distance as JSON.")
+    static let stop = simpleClient(
+        "stop", summary: "ends the running daemon's walk", detail: "The daemon keeps running, idle.")
+
+    /// `pathfinder where` with no coordinates: the daemon's reverse geocode of where the
+    /// walker stands (the gazetteer's `where LAT LON` hands over here when given none).
+    static let whereClient = simpleClient(
+        "where", summary: "asks the running daemon where the walker is",
+        detail: "Reverse geocodes the last fix; the daemon also speaks it.")
+
+    static let socketHelp = """
+        --socket PATH   the daemon's control socket (default: the config file's "socket",
+                        else $XDG_RUNTIME_DIR/pathfinder.sock, else /tmp/pathfinder-UID.sock)
+        Exit codes: 0 when the daemon says ok, 1 when it refuses or is not running.
+        """
+
+    private static func simpleClient(_ name: String, summary: String, detail: String) -> Command {
+        Command(
+            name: name, summary: summary,
+            help: """
+                Usage: pathfinder \(name) [--socket PATH]
+
+                Sends {"cmd": "\(name)"} to the running daemon and prints its reply.
+                \(detail)
+                \(socketHelp)
+                """
+        ) { arguments, console in
+            var arguments = arguments
+            let socket = try clientSocket(&arguments)
+            try arguments.finish()
+            return try talk(JSONValue.object(["cmd": .string(name)]).text, socket: socket, console: console)
+        }
+    }
+
+    /// `--socket`, else the default config file's `socket`, else the default path.
+    static func clientSocket(_ arguments: inout Arguments) throws(CLIError) -> String {
+        if let path = try arguments.option("--socket") { return path }
+        do {
+            return try DaemonConfig.load(path: nil).socket
+        } catch {
+            throw .usage("\(arguments.command): \(error)")
+        }
+    }
+
+    /// Sends one request, prints the reply; exit 0 for `"ok": true`, else 1.
+    static func talk(_ request: String, socket: String, console: Console) throws(CLIError) -> Int32 {
+        do {
+            let client = try ControlClient(path: socket)
+            client.setReadTimeout(seconds: 30)
+            let reply = try client.request(request)
+            console.line(reply)
+            let ok = (try? JSONDecoder().decode(JSONValue.self, from: Data(reply.utf8)))?.objectValue?["ok"]
+            return ok == .bool(true) ? 0 : 1
+        } catch {
+            throw .runtime("pathfinder: \(error)")
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Daemon
+import Foundation
+
+extension Commands {
+    static let daemon = Command(
+        name: "daemon",
+        summary: "the long-running process: positions, speech, memory and the control socket",
+        help: """
+            Usage: pathfinder daemon [--config FILE] [flags]
+
+            Runs until SIGTERM or SIGINT. Reads the JSON config file (default
+            $XDG_CONFIG_HOME/pathfinder/config.json, else ~/.config/pathfinder/config.json;
+            every key is described in docs/daemon.md). Flags override the file's keys:
+              --gpsd HOST:PORT      gpsd to read positions from (loopback unless the config
+                                    says "allowRemoteGPSD": true)
+              --nmea PATH           an NMEA serial device or recorded file instead of gpsd
+              --baro iio|nmea|none  where pressure comes from
+              --memory FILE         the EntranceMemory file
+              --doors DB            the door index
+              --gazetteer DB        the gazetteer
+              --socket PATH         the control socket
+              --no-mic              never open the microphone
+              --speak-wav DIR       write each prompt as a WAV there instead of playing it
+              --log-level L         error, warning, info or debug
+            Logs go to standard error with syslog priority prefixes (journald reads them).
+            Exit codes: 0 after SIGTERM/SIGINT, 1 if it cannot run (another daemon on the
+            socket), 2 for a bad config file or flag.
+            """
+    ) { arguments, console in
+        var arguments = arguments
+        let config = try daemonConfig(from: &arguments)
+        try arguments.finish()
+        let daemon = Daemon(config: config, log: DaemonLog(level: config.logLevel))
+        return await daemon.run()
+    }
+
+    /// The config file, then the flags over it; any bad key or value is a usage error.
+    static func daemonConfig(
+        from arguments: inout Arguments, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(CLIError) -> DaemonConfig {
+        do {
+            var config = try DaemonConfig.load(path: try arguments.option("--config"), environment: environment)
+            let strings: [(flag: String, key: String)] = [
+                ("--gpsd", "gpsd"), ("--nmea", "nmea"), ("--baro", "baro"), ("--memory", "memory"),
+                ("--doors", "doors"), ("--gazetteer", "gazetteer"), ("--socket", "socket"),
+                ("--speak-wav", "speakWav"), ("--log-level", "logLevel"),
+            ]
+            for (flag, key) in strings {
+                if let value = try arguments.option(flag) { try config.set(key, .string(value), origin: flag) }
+            }
+            if try arguments.flag("--no-mic") { config.mic = false }
+            try config.validate()
+            return config
+        } catch let error as DaemonConfigError {
+            throw .usage("\(arguments.command): \(error)")
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw .usage("\(arguments.command): \(error)")
+        }
+    }
+}

@@ -3,7 +3,9 @@ import Glibc
 
 /// A blocking client of the control socket, for the `pathfinder go|status|stop|where`
 /// commands and tests: one request line out, reply lines in.
-package final class ControlClient {
+package final class ControlClient: @unchecked Sendable {
+    // Safe: one thread at a time uses a client; handing it to another thread (a test's
+    // reader) is a transfer, after which the first never touches it.
     private let fd: Int32
     private var buffer: [UInt8] = []
 

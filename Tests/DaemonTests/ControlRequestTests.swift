@@ -1,0 +1,47 @@
+import Arrival
+import Daemon
+import Foundation
+import Geo
+import Testing
+
+@Suite struct ControlRequestTests {
+    private func parse(_ text: String) -> Result<ControlRequest, ControlRequestError> {
+        ControlRequest.parse(Data(text.utf8))
+    }
+
+    @Test func everyCommandOfTheContractParses() throws {
+        #expect(try parse(#"{"cmd": "status"}"#).get() == .status)
+        #expect(try parse(#"{"cmd": "stop"}"#).get() == .stop)
+        #expect(try parse(#"{"cmd": "where"}"#).get() == .whereAmI)
+        #expect(try parse(#"{"cmd": "repeat"}"#).get() == .repeatLast)
+        #expect(try parse(#"{"cmd": "subscribe"}"#).get() == .subscribe)
+        #expect(try parse(#"{"cmd": "heard", "text": "여기 아니야"}"#).get() == .heard("여기 아니야"))
+        #expect(try parse(#"{"cmd": "go", "query": "HEL"}"#).get() == .go(.query("HEL")))
+        let destination = Destination(
+            name: "Rautatieasema", center: Coordinate(latitude: 60.1711, longitude: 24.9414),
+            door: Door(coordinate: Coordinate(latitude: 60.1709, longitude: 24.942), label: "A"))
+        #expect(
+            try parse(
+                #"{"cmd": "go", "destination": {"name": "Rautatieasema", "center": {"lat": 60.1711, "lon": 24.9414}, "door": {"lat": 60.1709, "lon": 24.942, "label": "A"}}}"#
+            ).get() == .go(.destination(destination)))
+    }
+
+    @Test(arguments: [
+        ("{nope", "malformed JSON"),
+        ("[1]", "expected a JSON object"),
+        (#"{"command": "status"}"#, "missing \"cmd\""),
+        (#"{"cmd": 3}"#, "\"cmd\" must be a string"),
+        (#"{"cmd": "fly"}"#, "unknown command \"fly\""),
+        (#"{"cmd": "go"}"#, "go: needs \"destination\""),
+        (#"{"cmd": "go", "query": "  "}"#, "go: \"query\" must be a non-empty string"),
+        (#"{"cmd": "go", "destination": {"name": "X"}}"#, "go: destination: field center is missing"),
+        (#"{"cmd": "go", "destination": {"name": "X", "center": {"lat": 95, "lon": 0}}}"#, "not a valid coordinate"),
+        (#"{"cmd": "heard"}"#, "heard: needs \"text\""),
+    ])
+    func badRequestsAreRefusedWithAReason(line: String, reason: String) {
+        switch parse(line) {
+        case .success(let request): Issue.record("\(line) parsed as \(request)")
+        case .failure(let error): #expect(error.message.contains(reason), "\(error.message)")
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Daemon
+import Foundation
+import Glibc
+import Testing
+
+@Suite(.serialized) struct ControlServerTests {
+    @Test func theSocketIsPrivateAndRemovedAtStop() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let server = ControlServer(path: dir.path + "/s.sock") { _ in }
+        try server.start()
+        #expect(permissions(server.path) == 0o600)
+        server.stop()
+        #expect(!FileManager.default.fileExists(atPath: server.path))
+    }
+
+    @Test func linesArriveInOrderAndRepliesGoToTheirClient() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let inbox = Inbox()
+        let server = ControlServer(path: dir.path + "/s.sock") { inbox.append($0) }
+        try server.start()
+        defer { server.stop() }
+        let a = try ControlClient(path: server.path)
+        let b = try ControlClient(path: server.path)
+        a.setReadTimeout(seconds: 10)
+        b.setReadTimeout(seconds: 10)
+        try a.write(Array("one\ntw".utf8))
+        try a.write(Array("o\n".utf8))
+        try b.send("three")
+        #expect(inbox.wait { $0.count(where: { if case .line = $0 { true } else { false } }) == 3 })
+        var ids: [String: ControlServer.ClientID] = [:]
+        for case .line(let id, let data) in inbox.all { ids[String(decoding: data, as: UTF8.self)] = id }
+        #expect(ids["one"] == ids["two"] && ids["one"] != nil && ids["three"] != ids["one"])
+        server.send("for-b", to: ids["three"]!)
+        server.send("for-a", to: ids["one"]!)
+        #expect(b.readLine() == "for-b")
+        #expect(a.readLine() == "for-a")
+    }
+
+    @Test func anOversizedLineIsReportedAndDiscardedUpToItsNewline() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let inbox = Inbox()
+        let server = ControlServer(path: dir.path + "/s.sock", maxLineBytes: 1000) { inbox.append($0) }
+        try server.start()
+        defer { server.stop() }
+        let client = try ControlClient(path: server.path)
+        try client.write(Array(repeating: UInt8(ascii: "x"), count: 5000) + Array("tail\nnext\n".utf8))
+        #expect(inbox.wait { $0.count == 2 })
+        guard inbox.all.count == 2, case .oversized(let id) = inbox.all[0], case .line(id, let next) = inbox.all[1]
+        else {
+            Issue.record("got \(inbox.all)")
+            return
+        }
+        #expect(String(decoding: next, as: UTF8.self) == "next")
+    }
+
+    @Test func aSubscriberThatStopsReadingIsDroppedAndOthersGetEverything() async throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let inbox = Inbox()
+        let server = ControlServer(path: dir.path + "/s.sock", maxPendingBytes: 64 * 1024) { inbox.append($0) }
+        try server.start()
+        defer { server.stop() }
+        let stuck = try ControlClient(path: server.path)
+        let reader = try ControlClient(path: server.path)
+        reader.setReadTimeout(seconds: 10)
+        try stuck.send("stuck")
+        try reader.send("reader")
+        #expect(inbox.wait { $0.count == 2 })
+        for case .line(let id, _) in inbox.all { server.subscribe(id) }
+        let count = 4000
+        let line = String(repeating: "e", count: 200)
+        let progress = Counter()
+        let received = Thread {
+            while progress.value < count, let got = reader.readLine(), got.hasSuffix(line) { progress.increment() }
+            progress.finish()
+        }
+        received.start()
+        for i in 0..<count {
+            server.broadcast("\(i) \(line)")
+            // Pace the broadcast to the reader so only the stuck client falls behind.
+            if i % 100 == 99 { _ = progress.wait { $0 >= i - 200 } }
+        }
+        #expect(inbox.wait { $0.contains(where: { if case .closed = $0 { true } else { false } }) })
+        _ = progress.wait { _ in progress.done }
+        #expect(progress.value == count, "the reading subscriber got every line")
+        let closed = inbox.all.compactMap { if case .closed(let id) = $0 { id } else { nil } }
+        let stuckID = inbox.all.compactMap {
+            if case .line(let id, let text) = $0, text == Data("stuck".utf8) { id } else { nil }
+        }
+        #expect(closed == stuckID, "only the stuck subscriber was dropped")
+        withExtendedLifetime(stuck) {}
+    }
+
+    @Test func aStaleSocketFileIsReplaced() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let path = dir.path + "/s.sock"
+        makeStaleSocket(at: path)
+        #expect(FileManager.default.fileExists(atPath: path))
+        let server = ControlServer(path: path) { _ in }
+        try server.start()
+        defer { server.stop() }
+        _ = try ControlClient(path: path)
+    }
+
+    @Test func aLiveDaemonOnThePathIsNeverReplaced() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let first = ControlServer(path: dir.path + "/s.sock") { _ in }
+        try first.start()
+        defer { first.stop() }
+        let second = ControlServer(path: first.path) { _ in }
+        #expect(throws: ControlServer.StartError.alreadyRunning(first.path)) { try second.start() }
+        _ = try ControlClient(path: first.path)  // the first still answers
+    }
+
+    @Test func aFileThatIsNotASocketIsLeftAlone() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let path = dir.path + "/s.sock"
+        try "keep me".write(toFile: path, atomically: false, encoding: .utf8)
+        let server = ControlServer(path: path) { _ in }
+        #expect(throws: ControlServer.StartError.notASocket(path)) { try server.start() }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep me")
+    }
+
+    @Test func aClientGetsNotRunningWhenNobodyListens() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        #expect(throws: ControlClient.Failure.notRunning(dir.path + "/none.sock")) {
+            try ControlClient(path: dir.path + "/none.sock")
+        }
+        makeStaleSocket(at: dir.path + "/stale.sock")
+        #expect(throws: ControlClient.Failure.notRunning(dir.path + "/stale.sock")) {
+            try ControlClient(path: dir.path + "/stale.sock")
+        }
+    }
+}
+
+/// A count shared between a reading thread and the test.
+final class Counter: @unchecked Sendable {
+    // Safe: every access goes through `lock`.
+    private let lock = NSLock()
+    private var count = 0
+    private var finished = false
+
+    var value: Int { lock.withLock { count } }
+    var done: Bool { lock.withLock { finished } }
+    func increment() { lock.withLock { count += 1 } }
+    func finish() { lock.withLock { finished = true } }
+
+    /// Waits (bounded, 10 s) until `condition` holds for the count.
+    func wait(_ condition: (Int) -> Bool) -> Bool {
+        for _ in 0..<2000 {
+            if condition(value) { return true }
+            usleep(5_000)
+        }
+        return false
+    }
+}

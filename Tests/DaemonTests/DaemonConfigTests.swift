@@ -1,0 +1,133 @@
+import Daemon
+import Foundation
+import Testing
+
+@Suite struct DaemonConfigTests {
+    @Test func defaultsFollowTheXDGDirectories() {
+        let config = DaemonConfig(environment: [
+            "HOME": "/home/w", "XDG_DATA_HOME": "/data", "XDG_RUNTIME_DIR": "/run/user/1000",
+        ])
+        #expect(config.memory == "/data/pathfinder/memory.json")
+        #expect(config.socket == "/run/user/1000/pathfinder.sock")
+        #expect(DaemonConfig.defaultConfigPath(["HOME": "/home/w", "XDG_CONFIG_HOME": "/cfg"]) == "/cfg/pathfinder/config.json")
+        #expect(config.gpsd.description == "127.0.0.1:2947")
+        #expect(config.baro == .iio)
+        #expect(config.mic)
+        #expect(config.nmea == nil && config.speakWav == nil)
+    }
+
+    @Test func withoutXDGTheHomeAndTmpAreUsed() {
+        // A relative XDG value is invalid by the spec and ignored.
+        let config = DaemonConfig(environment: ["HOME": "/home/w", "XDG_DATA_HOME": "rel"])
+        #expect(config.memory == "/home/w/.local/share/pathfinder/memory.json")
+        #expect(config.socket == "/tmp/pathfinder-\(getuid()).sock")
+        #expect(DaemonConfig.defaultConfigPath(["HOME": "/home/w"]) == "/home/w/.config/pathfinder/config.json")
+    }
+
+    @Test func aFileWithEveryKeySetsEveryField() throws {
+        let url = try #require(Bundle.module.url(forResource: "Fixtures/config-full", withExtension: "json"))
+        let config = try DaemonConfig.load(path: url.path, environment: ["HOME": "/home/w"])
+        #expect(config.gpsd == DaemonConfig.Endpoint(host: "127.0.0.1", port: 29470))
+        #expect(config.baud == 4800)
+        #expect(config.baro == .nmea)
+        #expect(config.iioRoot == "/tmp/iio" && config.iioDevice == "bme280")
+        #expect(config.qnh == 1013.25)
+        #expect(config.memory == "/tmp/pf/memory.json")
+        #expect(config.doors == "/tmp/pf/doors.sqlite" && config.gazetteer == "/tmp/pf/gazetteer.sqlite")
+        #expect(config.socket == "/tmp/pf/pathfinder.sock")
+        #expect(!config.mic && config.micDevice == "hw:1,0" && config.speaker == "hw:0,0")
+        #expect(config.speakWav == "/tmp/pf/wav")
+        #expect(config.lastStretchMetres == 80)
+        #expect(config.logLevel == .debug)
+        let keys = try JSONDecoder().decode([String: JSONValue].self, from: Data(contentsOf: url)).keys
+        #expect(Set(keys) == Set(DaemonConfig.keys), "the fixture uses every key")
+    }
+
+    @Test func everyKeyIsDocumentedWithItsDefault() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../docs/daemon.md").standardized
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        for key in DaemonConfig.keys {
+            #expect(text.contains("| `\(key)` |"), "docs/daemon.md has a row for \(key)")
+        }
+    }
+
+    @Test func anUnknownKeyIsAnErrorNamingIt() {
+        var config = DaemonConfig(environment: [:])
+        #expect(throws: DaemonConfigError.self) {
+            try config.apply(file: Data(#"{"gpds": "127.0.0.1:2947"}"#.utf8), path: "c.json")
+        }
+        do {
+            try config.apply(file: Data(#"{"gpds": "127.0.0.1:2947"}"#.utf8), path: "c.json")
+        } catch {
+            #expect(error.key == "gpds")
+            #expect(error.description.hasPrefix("c.json: key \"gpds\": unknown key"))
+        }
+    }
+
+    @Test(arguments: [
+        ("baro", #""sonar""#), ("baud", "1234"), ("mic", #""yes""#), ("qnh", "5"), ("gpsd", #""nohost""#),
+        ("gpsd", #""127.0.0.1:0""#), ("lastStretchMetres", "-1"), ("logLevel", #""loud""#), ("memory", #""""#),
+        ("socket", "\"/\(String(repeating: "s", count: 120))\""), ("nmea", "3"), ("allowRemoteGPSD", "1"),
+    ])
+    func aBadValueIsAnErrorNamingTheKey(key: String, value: String) {
+        var config = DaemonConfig(environment: [:])
+        let before = config
+        do {
+            try config.apply(file: Data("{\"\(key)\": \(value)}".utf8), path: "c.json")
+            Issue.record("\(key) = \(value) was accepted")
+        } catch {
+            #expect(error.key == key)
+            #expect(error.origin == "c.json")
+        }
+        #expect(config == before, "a refused value changes nothing")
+    }
+
+    @Test func malformedJSONAndNonObjectsNameTheFile() {
+        var config = DaemonConfig(environment: [:])
+        for text in ["{\"baro\": ", "[1, 2]"] {
+            do {
+                try config.apply(file: Data(text.utf8), path: "/etc/c.json")
+                Issue.record("\(text) was accepted")
+            } catch {
+                #expect(error.key == nil)
+                #expect(error.description.hasPrefix("/etc/c.json: "))
+            }
+        }
+    }
+
+    @Test func aRemoteGPSDIsRefusedUnlessAllowed() throws {
+        var config = DaemonConfig(environment: [:])
+        try config.set("gpsd", .string("192.168.1.5:2947"), origin: "--gpsd")
+        #expect(throws: DaemonConfigError.self) { try config.validate() }
+        do { try config.validate() } catch { #expect(error.key == "gpsd") }
+        config.allowRemoteGPSD = true
+        try config.validate()
+        config.allowRemoteGPSD = false
+        config.nmea = "/dev/ttyACM0"
+        try config.validate()  // gpsd is not used at all
+    }
+
+    @Test(arguments: ["127.0.0.1:2947", "127.8.0.1:1", "localhost:2947", "[::1]:2947"])
+    func loopbackGPSDIsAccepted(address: String) throws {
+        var config = DaemonConfig(environment: [:])
+        try config.set("gpsd", .string(address), origin: "--gpsd")
+        #expect(config.gpsd.isLoopback)
+        try config.validate()
+    }
+
+    @Test(arguments: ["10.0.0.1:2947", "gps.example:2947", "128.0.0.1:2947", "[fe80::1]:2947"])
+    func otherHostsAreNotLoopback(address: String) throws {
+        let endpoint = try #require(DaemonConfig.Endpoint(address))
+        #expect(!endpoint.isLoopback)
+    }
+
+    @Test func anExplicitConfigMustExistButTheDefaultMayNot() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pf-config-\(UUID())").path
+        #expect(throws: DaemonConfigError.self) {
+            try DaemonConfig.load(path: dir + "/missing.json", environment: ["HOME": dir])
+        }
+        let config = try DaemonConfig.load(path: nil, environment: ["HOME": dir])
+        #expect(config == DaemonConfig(environment: ["HOME": dir]))
+    }
+}

@@ -1,0 +1,119 @@
+import Daemon
+import Foundation
+import Glibc
+import Testing
+
+/// The built `pathfinder` binary run as `pathfinder daemon …` in a subprocess, as a service
+/// manager would run it; its standard error goes to a file for assertions.
+final class DaemonProcess {
+    let process = Process()
+    let socket: String
+    let stderrPath: String
+
+    /// The `pathfinder` executable beside the test bundle (`swift build` puts both in one directory).
+    static var executable: URL {
+        Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("pathfinder")
+    }
+
+    /// Starts the daemon; does not wait for it.
+    init(arguments: [String], socket: String, dir: TempDir, environment: [String: String] = [:]) throws {
+        self.socket = socket
+        stderrPath = dir.path + "/daemon-\(UUID().uuidString.prefix(4)).log"
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        process.executableURL = Self.executable
+        process.arguments = ["daemon"] + arguments
+        var env = ProcessInfo.processInfo.environment
+        env["HOME"] = dir.path  // no stray user config is read
+        env["XDG_CONFIG_HOME"] = nil
+        env["NOTIFY_SOCKET"] = nil
+        env.merge(environment) { _, new in new }
+        process.environment = env
+        process.standardError = FileHandle(forWritingAtPath: stderrPath)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    /// Waits (bounded, 20 s) until the socket answers; false if the daemon died or never listened.
+    func waitUntilListening() -> Bool {
+        for _ in 0..<2000 {
+            if !process.isRunning { return false }
+            if (try? ControlClient(path: socket)) != nil { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
+    /// Waits (bounded, 20 s) for the process to end; its exit code, or nil if it is still running.
+    func waitForExit() -> Int32? {
+        for _ in 0..<2000 {
+            if !process.isRunning { return process.terminationStatus }
+            usleep(10_000)
+        }
+        return nil
+    }
+
+    func signal(_ number: Int32) { kill(pid, number) }
+
+    /// A connected client with a bounded read time-out.
+    func client() throws -> ControlClient {
+        let client = try ControlClient(path: socket)
+        client.setReadTimeout(seconds: 20)
+        return client
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(pid, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}
+
+/// The network sockets (TCP/UDP over IPv4/IPv6) a process holds, from /proc: its `fd`
+/// directory names socket inodes, `net/{tcp,tcp6,udp,udp6}` map inodes to addresses.
+struct ProcessSockets {
+    /// Every socket inode among the process's descriptors.
+    var inodes: Set<String> = []
+    /// (protocol, local "ADDR:PORT" hex, remote "ADDR:PORT" hex) of each network socket.
+    var network: [(proto: String, local: String, remote: String)] = []
+    /// Paths of the process's Unix sockets that have one.
+    var unixPaths: [String] = []
+
+    init(pid: Int32) {
+        let fdDir = "/proc/\(pid)/fd"
+        for fd in (try? FileManager.default.contentsOfDirectory(atPath: fdDir)) ?? [] {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(fdDir)/\(fd)"),
+                target.hasPrefix("socket:[")
+            else { continue }
+            inodes.insert(String(target.dropFirst(8).dropLast()))
+        }
+        for proto in ["tcp", "tcp6", "udp", "udp6"] {
+            let table = (try? String(contentsOfFile: "/proc/\(pid)/net/\(proto)", encoding: .utf8)) ?? ""
+            for line in table.split(separator: "\n").dropFirst() {
+                let columns = line.split(separator: " ")
+                guard columns.count > 9, inodes.contains(String(columns[9])) else { continue }
+                network.append((proto, String(columns[1]), String(columns[2])))
+            }
+        }
+        let unix = (try? String(contentsOfFile: "/proc/\(pid)/net/unix", encoding: .utf8)) ?? ""
+        for line in unix.split(separator: "\n").dropFirst() {
+            let columns = line.split(separator: " ")
+            guard columns.count > 7, inodes.contains(String(columns[6])) else { continue }
+            unixPaths.append(String(columns[7]))
+        }
+    }
+
+    /// "0100007F:0B83" (little-endian IPv4 hex, port hex) as ("127.0.0.1", 2947).
+    static func decodeIPv4(_ text: String) -> (String, Int)? {
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, parts[0].count == 8, let raw = UInt32(parts[0], radix: 16),
+            let port = Int(parts[1], radix: 16)
+        else { return nil }
+        let bytes = (0..<4).map { (raw >> (8 * $0)) & 0xFF }
+        return (bytes.map(String.init).joined(separator: "."), port)
+    }
+}

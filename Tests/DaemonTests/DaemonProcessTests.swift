@@ -1,0 +1,161 @@
+import Daemon
+import Foundation
+import Glibc
+import Testing
+
+/// The real `pathfinder daemon` in a subprocess, talked to over its socket.
+@Suite(.serialized) struct DaemonProcessTests {
+    private func writeConfig(_ dir: TempDir, _ extra: String = "") throws -> String {
+        let path = dir.path + "/config.json"
+        let text = """
+            {"socket": "\(dir.path)/pf.sock", "memory": "\(dir.path)/memory.json", "mic": false,
+             "speakWav": "\(dir.path)/wav", "gpsd": "127.0.0.1:29471", "baro": "none"\(extra)}
+            """
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func badRequestsGetErrorsWhileASecondClientKeepsWorking() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try DaemonProcess(
+            arguments: ["--config", try writeConfig(dir)], socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        #expect(permissions(daemon.socket) == 0o600)
+
+        let bad = try daemon.client()
+        let good = try daemon.client()
+        #expect(fields(try bad.request("{nope")).keys.sorted() == ["error", "ok"])
+        #expect(fields(try bad.request("{nope"))["ok"] == .bool(false))
+        #expect(fields(try good.request(#"{"cmd": "status"}"#))["state"] == .string("idle"))
+        let unknown = fields(try bad.request(#"{"cmd": "fly"}"#))
+        #expect(unknown["ok"] == .bool(false))
+        #expect(unknown["error"]?.stringValue?.contains("unknown command \"fly\"") == true)
+
+        // 70 KiB on one line: an error, then the same connection serves the next line.
+        let huge = #"{"cmd": "heard", "text": ""# + String(repeating: "가", count: 24 * 1024) + #""}"#
+        #expect(huge.utf8.count > 64 * 1024)
+        let oversized = fields(try bad.request(huge))
+        #expect(oversized["ok"] == .bool(false))
+        #expect(oversized["error"]?.stringValue?.contains("longer than 65536 bytes") == true)
+        #expect(fields(try bad.request(#"{"cmd": "status"}"#))["ok"] == .bool(true))
+
+        // A client that vanishes mid-line disturbs nobody.
+        do {
+            let vanishing = try daemon.client()
+            try vanishing.write(Array(#"{"cmd": "sta"#.utf8))
+        }
+        let subscriber = try daemon.client()
+        #expect(fields(try subscriber.request(#"{"cmd": "subscribe"}"#))["subscribed"] == .bool(true))
+        let go = fields(
+            try good.request(
+                #"{"cmd": "go", "destination": {"name": "Rautatieasema", "center": {"lat": 60.1711, "lon": 24.9414}}}"#))
+        #expect(go["ok"] == .bool(true))
+        #expect(fields(try good.request(#"{"cmd": "status"}"#))["state"] == .string("walking"))
+        #expect(fields(try good.request(#"{"cmd": "heard", "text": "여기 아니야"}"#))["meaning"] == .string("notHere"))
+        let heard = fields(subscriber.readLine())
+        #expect(heard["event"] == .string("heard"))
+        #expect(heard["meaning"] == .string("notHere"))
+        #expect(heard["t"]?.stringValue?.contains("T") == true, "a wall-clock ISO 8601 t")
+        #expect(fields(try good.request(#"{"cmd": "stop"}"#))["state"] == .string("idle"))
+        #expect(fields(subscriber.readLine())["event"] == .string("walkEnded"))
+
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        #expect(!FileManager.default.fileExists(atPath: daemon.socket), "the socket file is removed")
+        #expect(daemon.stderr.contains("<6>info: listening on \(daemon.socket)"))
+        #expect(daemon.stderr.contains("<6>info: client") && daemon.stderr.contains("refused: malformed JSON"))
+    }
+
+    @Test func theDaemonHoldsNoNetworkSocketButItsLoopbackGPSD() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try DaemonProcess(
+            arguments: ["--config", try writeConfig(dir)], socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let client = try daemon.client()
+        _ = try client.request(#"{"cmd": "subscribe"}"#)
+        let sockets = ProcessSockets(pid: daemon.pid)
+        // The scan sees the daemon's own sockets (so an empty network list means something).
+        #expect(sockets.unixPaths.contains(daemon.socket), "found \(sockets.unixPaths)")
+        for socket in sockets.network {
+            let remote = ProcessSockets.decodeIPv4(socket.remote)
+            #expect(
+                socket.proto == "tcp" && remote?.0 == "127.0.0.1" && remote?.1 == 29471,
+                "unexpected \(socket.proto) socket \(socket.local) → \(socket.remote)")
+        }
+        daemon.signal(SIGINT)
+        #expect(daemon.waitForExit() == 0)
+    }
+
+    @Test func aSecondDaemonOnTheSameSocketRefusesToStart() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let config = try writeConfig(dir)
+        let first = try DaemonProcess(arguments: ["--config", config], socket: dir.path + "/pf.sock", dir: dir)
+        try #require(first.waitUntilListening(), "daemon did not start: \(first.stderr)")
+        let second = try DaemonProcess(arguments: ["--config", config], socket: dir.path + "/pf.sock", dir: dir)
+        #expect(second.waitForExit() == 1)
+        #expect(second.stderr.contains("another pathfinder daemon is running there"))
+        #expect(fields(try first.client().request(#"{"cmd": "status"}"#))["ok"] == .bool(true))
+        first.signal(SIGTERM)
+        #expect(first.waitForExit() == 0)
+    }
+
+    @Test func aStaleSocketLeftByACrashIsReplaced() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        makeStaleSocket(at: dir.path + "/pf.sock")
+        let daemon = try DaemonProcess(
+            arguments: ["--config", try writeConfig(dir)], socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
+    @Test(arguments: [
+        (#", "gpds": "x""#, [String](), "key \"gpds\": unknown key"),
+        (#", "logLevel": "loud""#, [], "key \"logLevel\": \"loud\" is not error, warning, info or debug"),
+        ("", ["--gpsd", "10.1.2.3:2947"], "key \"gpsd\": 10.1.2.3:2947 is not on this machine"),
+        ("", ["--baro", "sonar"], "--baro: key \"baro\""),
+    ])
+    func badConfigOrFlagsExitTwoNamingTheKey(extra: String, flags: [String], message: String) throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try DaemonProcess(
+            arguments: ["--config", try writeConfig(dir, extra)] + flags, socket: dir.path + "/pf.sock", dir: dir)
+        #expect(daemon.waitForExit() == 2)
+        #expect(daemon.stderr.contains(message), "stderr: \(daemon.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: daemon.socket))
+    }
+
+    @Test func systemdIsToldReadyAndStoppingOverTheNotifySocket() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let notifyPath = dir.path + "/notify.sock"
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(notifyPath.utf8)) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0)
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        func receive() -> String {
+            var buffer = [UInt8](repeating: 0, count: 512)
+            let n = recv(fd, &buffer, buffer.count, 0)
+            return n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : ""
+        }
+        let daemon = try DaemonProcess(
+            arguments: ["--config", try writeConfig(dir)], socket: dir.path + "/pf.sock", dir: dir,
+            environment: ["NOTIFY_SOCKET": notifyPath])
+        #expect(receive() == "READY=1")
+        #expect((try? ControlClient(path: daemon.socket)) != nil, "READY comes after the socket listens")
+        daemon.signal(SIGTERM)
+        #expect(receive() == "STOPPING=1")
+        #expect(daemon.waitForExit() == 0)
+    }
+}

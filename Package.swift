@@ -29,7 +29,8 @@ let package = Package(
         .testTarget(name: "ArrivalTests", dependencies: ["Arrival", "Geo"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "OSMTests", dependencies: ["OSM", "Arrival", "Geo"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Arrival", "Geo"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "DaemonTests", dependencies: ["Daemon", "Arrival", "Geo"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "PathfinderCLITests",
             dependencies: ["PathfinderCLI", "Arrival", "Geo"],

@@ -86,11 +86,13 @@ package enum ControlRequest: Sendable, Equatable {
         switch error {
         case .keyNotFound(let key, let ctx): return "field \(path(ctx.codingPath + [key])) is missing"
         case .typeMismatch(let type, let ctx): return "field \(path(ctx.codingPath)): expected \(type)"
-        case .valueNotFound(let type, let ctx): return "field \(path(ctx.codingPath)): expected \(type), found null"
+        case .valueNotFound(let type, let ctx):
+            return "field \(path(ctx.codingPath)): expected \(type), found null"
         case .dataCorrupted(let ctx):
             let underlying = (ctx.underlyingError as NSError?)?.userInfo["NSDebugDescription"] as? String
             return ctx.codingPath.isEmpty
-                ? (underlying ?? ctx.debugDescription) : "field \(path(ctx.codingPath)): \(ctx.debugDescription)"
+                ? (underlying ?? ctx.debugDescription)
+                : "field \(path(ctx.codingPath)): \(ctx.debugDescription)"
         @unknown default: return "\(error)"
         }
     }

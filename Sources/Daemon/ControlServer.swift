@@ -114,7 +114,10 @@ package final class ControlServer: @unchecked Sendable {
         let fd: Int32
         do {
             fd = try retryingOnInterrupt("socket") {
-                socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+                socket(
+                    AF_UNIX,
+                    Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+                        | Int32(SOCK_CLOEXEC.rawValue), 0)
             }
         } catch { throw .system(path, error) }
         guard let (initialAddress, length) = unixAddress(path) else {

@@ -64,7 +64,8 @@ package final class Daemon: Sendable {
                 log.info("client \(client): request line over \(server.maxLineBytes) bytes, discarded")
                 server.send(
                     JSONValue.object([
-                        "ok": .bool(false), "error": .string("request line longer than \(server.maxLineBytes) bytes"),
+                        "ok": .bool(false),
+                        "error": .string("request line longer than \(server.maxLineBytes) bytes"),
                     ]).text, to: client)
             case .control(.closed(let client)):
                 log.debug("client \(client): gone")

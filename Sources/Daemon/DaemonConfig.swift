@@ -64,7 +64,8 @@ package struct DaemonConfig: Sendable, Equatable {
 
         /// Parses "HOST:PORT" or "[V6]:PORT".
         package init?(_ text: String) {
-            guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]), port > 0
+            guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]),
+                port > 0
             else { return nil }
             var host = String(text[..<colon])
             if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
@@ -121,11 +122,14 @@ package struct DaemonConfig: Sendable, Equatable {
         case "allowRemoteGPSD": allowRemoteGPSD = try bool()
         case "nmea": nmea = try optionalString()
         case "baud":
-            guard let n = value.numberValue, n.rounded() == n, [4800.0, 9600, 19200, 38400, 57600, 115200].contains(n)
+            guard let n = value.numberValue, n.rounded() == n,
+                [4800.0, 9600, 19200, 38400, 57600, 115200].contains(n)
             else { throw fail("a serial speed (4800, 9600, 19200, 38400, 57600 or 115200)") }
             baud = Int(n)
         case "baro":
-            guard let s = value.stringValue, let b = Barometer(rawValue: s) else { throw fail("iio, nmea or none") }
+            guard let s = value.stringValue, let b = Barometer(rawValue: s) else {
+                throw fail("iio, nmea or none")
+            }
             baro = b
         case "iioRoot": iioRoot = try string()
         case "iioDevice": iioDevice = try optionalString()
@@ -133,7 +137,9 @@ package struct DaemonConfig: Sendable, Equatable {
             if value == .null {
                 qnh = nil
             } else {
-                guard let n = value.numberValue, (850...1090).contains(n) else { throw fail("a pressure in hPa (850…1090)") }
+                guard let n = value.numberValue, (850...1090).contains(n) else {
+                    throw fail("a pressure in hPa (850…1090)")
+                }
                 qnh = n
             }
         case "memory": memory = try string()
@@ -148,7 +154,9 @@ package struct DaemonConfig: Sendable, Equatable {
         case "speaker": speaker = try string()
         case "speakWav": speakWav = try optionalString()
         case "lastStretchMetres":
-            guard let n = value.numberValue, (5...1000).contains(n) else { throw fail("a distance in metres (5…1000)") }
+            guard let n = value.numberValue, (5...1000).contains(n) else {
+                throw fail("a distance in metres (5…1000)")
+            }
             lastStretchMetres = n
         case "logLevel":
             guard let s = value.stringValue, let level = DaemonLog.Level(rawValue: s) else {
@@ -172,7 +180,8 @@ package struct DaemonConfig: Sendable, Equatable {
             throw DaemonConfigError(origin: path, key: nil, message: "not valid JSON: \(error)")
         }
         guard case .object(let object) = root else {
-            throw DaemonConfigError(origin: path, key: nil, message: "expected a JSON object, found \(root.kind)")
+            throw DaemonConfigError(
+                origin: path, key: nil, message: "expected a JSON object, found \(root.kind)")
         }
         for key in object.keys.sorted() {
             try set(key, object[key]!, origin: path)
@@ -207,7 +216,9 @@ package struct DaemonConfig: Sendable, Equatable {
         return "/tmp/pathfinder-\(getuid()).sock"
     }
 
-    private static func base(_ environment: [String: String], _ variable: String, _ fallback: String) -> String {
+    private static func base(
+        _ environment: [String: String], _ variable: String, _ fallback: String
+    ) -> String {
         // The XDG spec: a relative value is invalid and must be ignored.
         if let dir = environment[variable], dir.hasPrefix("/") { return dir }
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()

@@ -66,7 +66,8 @@ package struct DaemonCore: Sendable {
             var actions: [Action] = [.reply(client, ok(["meaning": meaningValue]))]
             if state == .walking {
                 actions.append(
-                    .event(.object(["event": .string("heard"), "text": .string(text), "meaning": meaningValue])))
+                    .event(
+                        .object(["event": .string("heard"), "text": .string(text), "meaning": meaningValue])))
             }
             return actions
         }

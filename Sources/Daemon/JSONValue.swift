@@ -34,7 +34,11 @@ package enum JSONValue: Sendable, Hashable, Codable {
         case .bool(let v): try container.encode(v)
         case .number(let v):
             // Whole numbers print without ".0" so ports and counts read naturally.
-            if v.rounded() == v, abs(v) < 1e15 { try container.encode(Int64(v)) } else { try container.encode(v) }
+            if v.rounded() == v, abs(v) < 1e15 {
+                try container.encode(Int64(v))
+            } else {
+                try container.encode(v)
+            }
         case .string(let v): try container.encode(v)
         case .array(let v): try container.encode(v)
         case .object(let v): try container.encode(v)

@@ -56,8 +56,10 @@ func connectUnixStream(_ path: String) throws(SystemCallError) -> Int32 {
     guard let (initialAddress, length) = unixAddress(path) else {
         throw SystemCallError(call: "connect", code: ENAMETOOLONG)
     }
-        var address = initialAddress
-    let fd = try retryingOnInterrupt("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+    var address = initialAddress
+    let fd = try retryingOnInterrupt("socket") {
+        socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    }
     let result = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) }
     }

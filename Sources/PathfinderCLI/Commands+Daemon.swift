@@ -39,14 +39,17 @@ extension Commands {
         from arguments: inout Arguments, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(CLIError) -> DaemonConfig {
         do {
-            var config = try DaemonConfig.load(path: try arguments.option("--config"), environment: environment)
+            var config = try DaemonConfig.load(
+                path: try arguments.option("--config"), environment: environment)
             let strings: [(flag: String, key: String)] = [
                 ("--gpsd", "gpsd"), ("--nmea", "nmea"), ("--baro", "baro"), ("--memory", "memory"),
                 ("--doors", "doors"), ("--gazetteer", "gazetteer"), ("--socket", "socket"),
                 ("--speak-wav", "speakWav"), ("--log-level", "logLevel"),
             ]
             for (flag, key) in strings {
-                if let value = try arguments.option(flag) { try config.set(key, .string(value), origin: flag) }
+                if let value = try arguments.option(flag) {
+                    try config.set(key, .string(value), origin: flag)
+                }
             }
             if try arguments.flag("--no-mic") { config.mic = false }
             try config.validate()

@@ -35,7 +35,10 @@ import Testing
         (#"{"cmd": "go"}"#, "go: needs \"destination\""),
         (#"{"cmd": "go", "query": "  "}"#, "go: \"query\" must be a non-empty string"),
         (#"{"cmd": "go", "destination": {"name": "X"}}"#, "go: destination: field center is missing"),
-        (#"{"cmd": "go", "destination": {"name": "X", "center": {"lat": 95, "lon": 0}}}"#, "not a valid coordinate"),
+        (
+            #"{"cmd": "go", "destination": {"name": "X", "center": {"lat": 95, "lon": 0}}}"#,
+            "not a valid coordinate"
+        ),
         (#"{"cmd": "heard"}"#, "heard: needs \"text\""),
     ])
     func badRequestsAreRefusedWithAReason(line: String, reason: String) {

@@ -48,7 +48,8 @@ import Testing
         let client = try ControlClient(path: server.path)
         try client.write(Array(repeating: UInt8(ascii: "x"), count: 5000) + Array("tail\nnext\n".utf8))
         #expect(inbox.wait { $0.count == 2 })
-        guard inbox.all.count == 2, case .oversized(let id) = inbox.all[0], case .line(id, let next) = inbox.all[1]
+        guard inbox.all.count == 2, case .oversized(let id) = inbox.all[0],
+            case .line(id, let next) = inbox.all[1]
         else {
             Issue.record("got \(inbox.all)")
             return
@@ -60,7 +61,9 @@ import Testing
         let dir = TempDir()
         defer { dir.remove() }
         let inbox = Inbox()
-        let server = ControlServer(path: dir.path + "/s.sock", maxPendingBytes: 64 * 1024) { inbox.append($0) }
+        let server = ControlServer(path: dir.path + "/s.sock", maxPendingBytes: 64 * 1024) {
+            inbox.append($0)
+        }
         try server.start()
         defer { server.stop() }
         let stuck = try ControlClient(path: server.path)
@@ -74,7 +77,9 @@ import Testing
         let line = String(repeating: "e", count: 200)
         let progress = Counter()
         let received = Thread {
-            while progress.value < count, let got = reader.readLine(), got.hasSuffix(line) { progress.increment() }
+            while progress.value < count, let got = reader.readLine(), got.hasSuffix(line) {
+                progress.increment()
+            }
             progress.finish()
         }
         received.start()

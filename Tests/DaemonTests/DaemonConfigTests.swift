@@ -9,7 +9,9 @@ import Testing
         ])
         #expect(config.memory == "/data/pathfinder/memory.json")
         #expect(config.socket == "/run/user/1000/pathfinder.sock")
-        #expect(DaemonConfig.defaultConfigPath(["HOME": "/home/w", "XDG_CONFIG_HOME": "/cfg"]) == "/cfg/pathfinder/config.json")
+        #expect(
+            DaemonConfig.defaultConfigPath(["HOME": "/home/w", "XDG_CONFIG_HOME": "/cfg"])
+                == "/cfg/pathfinder/config.json")
         #expect(config.gpsd.description == "127.0.0.1:2947")
         #expect(config.baro == .iio)
         #expect(config.mic)
@@ -21,7 +23,8 @@ import Testing
         let config = DaemonConfig(environment: ["HOME": "/home/w", "XDG_DATA_HOME": "rel"])
         #expect(config.memory == "/home/w/.local/share/pathfinder/memory.json")
         #expect(config.socket == "/tmp/pathfinder-\(getuid()).sock")
-        #expect(DaemonConfig.defaultConfigPath(["HOME": "/home/w"]) == "/home/w/.config/pathfinder/config.json")
+        #expect(
+            DaemonConfig.defaultConfigPath(["HOME": "/home/w"]) == "/home/w/.config/pathfinder/config.json")
     }
 
     @Test func aFileWithEveryKeySetsEveryField() throws {
@@ -67,7 +70,8 @@ import Testing
 
     @Test(arguments: [
         ("baro", #""sonar""#), ("baud", "1234"), ("mic", #""yes""#), ("qnh", "5"), ("gpsd", #""nohost""#),
-        ("gpsd", #""127.0.0.1:0""#), ("lastStretchMetres", "-1"), ("logLevel", #""loud""#), ("memory", #""""#),
+        ("gpsd", #""127.0.0.1:0""#), ("lastStretchMetres", "-1"), ("logLevel", #""loud""#),
+        ("memory", #""""#),
         ("socket", "\"/\(String(repeating: "s", count: 120))\""), ("nmea", "3"), ("allowRemoteGPSD", "1"),
     ])
     func aBadValueIsAnErrorNamingTheKey(key: String, value: String) {

@@ -49,10 +49,12 @@ import Testing
         #expect(fields(try subscriber.request(#"{"cmd": "subscribe"}"#))["subscribed"] == .bool(true))
         let go = fields(
             try good.request(
-                #"{"cmd": "go", "destination": {"name": "Rautatieasema", "center": {"lat": 60.1711, "lon": 24.9414}}}"#))
+                #"{"cmd": "go", "destination": {"name": "Rautatieasema", "center": {"lat": 60.1711, "lon": 24.9414}}}"#
+            ))
         #expect(go["ok"] == .bool(true))
         #expect(fields(try good.request(#"{"cmd": "status"}"#))["state"] == .string("walking"))
-        #expect(fields(try good.request(#"{"cmd": "heard", "text": "여기 아니야"}"#))["meaning"] == .string("notHere"))
+        #expect(
+            fields(try good.request(#"{"cmd": "heard", "text": "여기 아니야"}"#))["meaning"] == .string("notHere"))
         let heard = fields(subscriber.readLine())
         #expect(heard["event"] == .string("heard"))
         #expect(heard["meaning"] == .string("notHere"))
@@ -64,7 +66,8 @@ import Testing
         #expect(daemon.waitForExit() == 0)
         #expect(!FileManager.default.fileExists(atPath: daemon.socket), "the socket file is removed")
         #expect(daemon.stderr.contains("<6>info: listening on \(daemon.socket)"))
-        #expect(daemon.stderr.contains("<6>info: client") && daemon.stderr.contains("refused: malformed JSON"))
+        #expect(
+            daemon.stderr.contains("<6>info: client") && daemon.stderr.contains("refused: malformed JSON"))
     }
 
     @Test func theDaemonHoldsNoNetworkSocketButItsLoopbackGPSD() throws {
@@ -92,9 +95,11 @@ import Testing
         let dir = TempDir()
         defer { dir.remove() }
         let config = try writeConfig(dir)
-        let first = try DaemonProcess(arguments: ["--config", config], socket: dir.path + "/pf.sock", dir: dir)
+        let first = try DaemonProcess(
+            arguments: ["--config", config], socket: dir.path + "/pf.sock", dir: dir)
         try #require(first.waitUntilListening(), "daemon did not start: \(first.stderr)")
-        let second = try DaemonProcess(arguments: ["--config", config], socket: dir.path + "/pf.sock", dir: dir)
+        let second = try DaemonProcess(
+            arguments: ["--config", config], socket: dir.path + "/pf.sock", dir: dir)
         #expect(second.waitForExit() == 1)
         #expect(second.stderr.contains("another pathfinder daemon is running there"))
         #expect(fields(try first.client().request(#"{"cmd": "status"}"#))["ok"] == .bool(true))
@@ -123,7 +128,8 @@ import Testing
         let dir = TempDir()
         defer { dir.remove() }
         let daemon = try DaemonProcess(
-            arguments: ["--config", try writeConfig(dir, extra)] + flags, socket: dir.path + "/pf.sock", dir: dir)
+            arguments: ["--config", try writeConfig(dir, extra)] + flags, socket: dir.path + "/pf.sock",
+            dir: dir)
         #expect(daemon.waitForExit() == 2)
         #expect(daemon.stderr.contains(message), "stderr: \(daemon.stderr)")
         #expect(!FileManager.default.fileExists(atPath: daemon.socket))
@@ -139,7 +145,9 @@ import Testing
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(notifyPath.utf8)) }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         try #require(bound == 0)
         var timeout = timeval(tv_sec: 20, tv_usec: 0)

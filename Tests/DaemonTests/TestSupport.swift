@@ -41,7 +41,9 @@ func makeStaleSocket(at path: String) {
     address.sun_family = sa_family_t(AF_UNIX)
     withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
     _ = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
     }
     close(fd)
 }
@@ -55,6 +57,8 @@ func permissions(_ path: String) -> mode_t? {
 
 /// Decodes a reply line into its fields.
 func fields(_ line: String?) -> [String: JSONValue] {
-    guard let line, let value = try? JSONDecoder().decode(JSONValue.self, from: Data(line.utf8)) else { return [:] }
+    guard let line, let value = try? JSONDecoder().decode(JSONValue.self, from: Data(line.utf8)) else {
+        return [:]
+    }
     return value.objectValue ?? [:]
 }

@@ -18,9 +18,12 @@ let package = Package(
         // MARK: I/O at the edges
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "OSM", dependencies: ["Geo", "Arrival"]),
+        .target(name: "Storage", dependencies: ["Arrival", "Geo"]),
+        // Test-only: saves a memory in a loop until killed (StorageTests' SIGKILL test).
+        .executableTarget(name: "memory-writer", dependencies: ["Storage", "Arrival", "Geo"]),
 
         // MARK: Command line
-        .target(name: "PathfinderCLI", dependencies: ["Geo", "Arrival"]),
+        .target(name: "PathfinderCLI", dependencies: ["Geo", "Arrival", "OSM", "Storage"]),
         .executableTarget(name: "pathfinder", dependencies: ["PathfinderCLI"]),
 
         // MARK: Tests
@@ -28,9 +31,10 @@ let package = Package(
         .testTarget(name: "ArrivalTests", dependencies: ["Arrival", "Geo"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "OSMTests", dependencies: ["OSM", "Arrival", "Geo"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "Arrival", "Geo"]),
         .testTarget(
             name: "PathfinderCLITests",
-            dependencies: ["PathfinderCLI", "Arrival", "Geo"],
+            dependencies: ["PathfinderCLI", "Arrival", "Geo", "Storage"],
             resources: [.copy("Fixtures")]
         ),
     ],

@@ -21,10 +21,12 @@ let package = Package(
         .target(name: "Storage", dependencies: ["Arrival", "Geo"]),
         // Test-only: saves a memory in a loop until killed (StorageTests' SIGKILL test).
         .executableTarget(name: "memory-writer", dependencies: ["Storage", "Arrival", "Geo"]),
+        .target(name: "Positioning", dependencies: ["Geo"]),
 
         // MARK: Command line
-        .target(name: "PathfinderCLI", dependencies: ["Geo", "Arrival", "OSM", "Storage"]),
+        .target(name: "PathfinderCLI", dependencies: ["Geo", "Arrival", "OSM", "Storage", "Positioning"]),
         .executableTarget(name: "pathfinder", dependencies: ["PathfinderCLI"]),
+        .executableTarget(name: "PositioningBench", dependencies: ["Positioning"], path: "Benchmarks/PositioningBench"),
 
         // MARK: Tests
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
@@ -32,6 +34,11 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "OSMTests", dependencies: ["OSM", "Arrival", "Geo"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Arrival", "Geo"]),
+        .testTarget(
+            name: "PositioningTests",
+            dependencies: ["Positioning", "Geo"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(
             name: "PathfinderCLITests",
             dependencies: ["PathfinderCLI", "Arrival", "Geo", "Storage"],

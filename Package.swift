@@ -14,20 +14,31 @@ let package = Package(
 
         // MARK: C libraries from Debian
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CPocketSphinx", pkgConfig: "pocketsphinx",
+            providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev", "pocketsphinx-en-us"])]
+        ),
+        .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
 
         // MARK: I/O at the edges
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "OSM", dependencies: ["Geo", "Arrival"]),
+        .target(name: "Speech", dependencies: ["Arrival", "CPocketSphinx", "CEspeakNG", "CALSA"]),
 
         // MARK: Command line
-        .target(name: "PathfinderCLI", dependencies: ["Geo", "Arrival"]),
+        .target(name: "PathfinderCLI", dependencies: ["Geo", "Arrival", "Speech"]),
         .executableTarget(name: "pathfinder", dependencies: ["PathfinderCLI"]),
+
+        // MARK: Benchmarks (release builds, run by Scripts/voice-eval)
+        .executableTarget(name: "VoiceEval", dependencies: ["Speech", "Arrival"]),
 
         // MARK: Tests
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "ArrivalTests", dependencies: ["Arrival", "Geo"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "OSMTests", dependencies: ["OSM", "Arrival", "Geo"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "Arrival"]),
         .testTarget(
             name: "PathfinderCLITests",
             dependencies: ["PathfinderCLI", "Arrival", "Geo"],

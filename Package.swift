@@ -14,6 +14,12 @@ let package = Package(
 
         // MARK: C libraries from Debian
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CPocketSphinx", pkgConfig: "pocketsphinx",
+            providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev", "pocketsphinx-en-us"])]
+        ),
+        .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
 
         // MARK: I/O at the edges
         .target(name: "SQLite", dependencies: ["CSQLite"]),
@@ -22,11 +28,15 @@ let package = Package(
         // Test-only: saves a memory in a loop until killed (StorageTests' SIGKILL test).
         .executableTarget(name: "memory-writer", dependencies: ["Storage", "Arrival", "Geo"]),
         .target(name: "Positioning", dependencies: ["Geo"]),
+        .target(name: "Speech", dependencies: ["Arrival", "CPocketSphinx", "CEspeakNG", "CALSA"]),
 
         // MARK: Command line
-        .target(name: "PathfinderCLI", dependencies: ["Geo", "Arrival", "OSM", "Storage", "Positioning"]),
+        .target(name: "PathfinderCLI", dependencies: ["Geo", "Arrival", "OSM", "Storage", "Positioning", "Speech"]),
         .executableTarget(name: "pathfinder", dependencies: ["PathfinderCLI"]),
         .executableTarget(name: "PositioningBench", dependencies: ["Positioning"], path: "Benchmarks/PositioningBench"),
+
+        // MARK: Benchmarks (release builds, run by Scripts/voice-eval)
+        .executableTarget(name: "VoiceEval", dependencies: ["Speech", "Arrival"]),
 
         // MARK: Tests
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
@@ -39,6 +49,7 @@ let package = Package(
             dependencies: ["Positioning", "Geo"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "Arrival"]),
         .testTarget(
             name: "PathfinderCLITests",
             dependencies: ["PathfinderCLI", "Arrival", "Geo", "Storage"],

@@ -14,26 +14,50 @@ let package = Package(
 
         // MARK: C libraries from Debian
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CPocketSphinx", pkgConfig: "pocketsphinx",
+            providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev", "pocketsphinx-en-us"])]
+        ),
+        .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
 
         // MARK: I/O at the edges
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "OSM", dependencies: ["Geo", "Arrival"]),
-        .target(name: "Daemon", dependencies: ["Geo", "Arrival"]),
+        .target(name: "Storage", dependencies: ["Arrival", "Geo"]),
+        // Test-only: saves a memory in a loop until killed (StorageTests' SIGKILL test).
+        .executableTarget(name: "memory-writer", dependencies: ["Storage", "Arrival", "Geo"]),
+        .target(name: "Positioning", dependencies: ["Geo"]),
+        .target(name: "Speech", dependencies: ["Arrival", "CPocketSphinx", "CEspeakNG", "CALSA"]),
+        .target(name: "Daemon", dependencies: ["Geo", "Arrival", "Storage", "Positioning", "Speech"]),
 
         // MARK: Command line
-        .target(name: "PathfinderCLI", dependencies: ["Geo", "Arrival", "Daemon"]),
+        .target(
+            name: "PathfinderCLI",
+            dependencies: ["Geo", "Arrival", "OSM", "Storage", "Positioning", "Speech", "Daemon"]),
         .executableTarget(name: "pathfinder", dependencies: ["PathfinderCLI"]),
+        .executableTarget(name: "PositioningBench", dependencies: ["Positioning"], path: "Benchmarks/PositioningBench"),
+
+        // MARK: Benchmarks (release builds, run by Scripts/voice-eval)
+        .executableTarget(name: "VoiceEval", dependencies: ["Speech", "Arrival"]),
 
         // MARK: Tests
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "ArrivalTests", dependencies: ["Arrival", "Geo"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "OSMTests", dependencies: ["OSM", "Arrival", "Geo"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "Arrival", "Geo"]),
+        .testTarget(
+            name: "PositioningTests",
+            dependencies: ["Positioning", "Geo"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "Arrival"]),
         .testTarget(
             name: "DaemonTests", dependencies: ["Daemon", "Arrival", "Geo"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "PathfinderCLITests",
-            dependencies: ["PathfinderCLI", "Arrival", "Geo"],
+            dependencies: ["PathfinderCLI", "Arrival", "Geo", "Storage"],
             resources: [.copy("Fixtures")]
         ),
     ],

@@ -59,6 +59,25 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
             return osm.doors
         }
 
+        enum CodingKeys: String, CodingKey { case name, center, changed, confirmed, rejected, osm }
+
+        /// Reads one building; `rejected` may be absent (none), and the centre must be a
+        /// real coordinate, since every rule measures from it.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            name = try c.decode(String.self, forKey: .name)
+            center = try c.decode(Coordinate.self, forKey: .center)
+            guard center.isValid else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .center, in: c,
+                    debugDescription: "coordinate \(center) is outside −90…90, −180…180")
+            }
+            changed = try c.decode(Date.self, forKey: .changed)
+            confirmed = try c.decodeIfPresent(Door.self, forKey: .confirmed)
+            rejected = try c.decodeIfPresent([Coordinate].self, forKey: .rejected) ?? []
+            osm = try c.decodeIfPresent(OSMRead.self, forKey: .osm)
+        }
+
         /// Whether `point` lies within ``EntranceMemory/sameDoorMetres`` of a rejected door.
         public func isRejected(_ point: Coordinate) -> Bool {
             rejected.contains { $0.distance(to: point) <= EntranceMemory.sameDoorMetres }
@@ -90,6 +109,17 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
     public init(buildings: [Building]) {
         version = Self.currentVersion
         self.buildings = Array(buildings.prefix(Self.limit))
+    }
+
+    enum CodingKeys: String, CodingKey { case version, buildings }
+
+    /// Reads a memory as written (most recently changed first), trimmed to ``limit`` so a
+    /// hand-edited file cannot grow it. The version is read as given; the file layer decides
+    /// which versions it understands.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        version = try c.decode(Int.self, forKey: .version)
+        buildings = Array(try c.decode([Building].self, forKey: .buildings).prefix(Self.limit))
     }
 
     // MARK: Reading (never reorders)

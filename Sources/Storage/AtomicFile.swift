@@ -1,0 +1,66 @@
+import Foundation
+import Glibc
+
+/// Replaces a file's content all at once: a reader (or the next start after a crash or
+/// power cut) sees the old content or the new, never a torn mix.
+///
+/// How: write a temp file in the same directory (same file system, so `rename` is atomic),
+/// `fsync` it, `rename` it over the target, `fsync` the directory so the rename itself is
+/// on disk. Temp files are named `.<name>.tmp-<pid>-<random>`; one left by a writer that
+/// died is removed by the next write.
+enum AtomicFile {
+    /// Writes `bytes` to `path` atomically with permission bits `mode`.
+    static func write(_ bytes: [UInt8], to path: String, mode: mode_t) throws(POSIXFailure) {
+        let (directory, name) = split(path)
+        removeStaleTemps(of: name, in: directory)
+        let temp = "\(directory)/\(tempPrefix(name))\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+
+        let fd = try systemCall("open \(temp)") { open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode) }
+        do {
+            // The umask may have taken bits away; set exactly what was asked.
+            try systemCall("fchmod \(temp)") { fchmod(fd, mode) }
+            try writeAll(fd, bytes)
+            try systemCall("fsync \(temp)") { fsync(fd) }
+            try systemCall("close \(temp)") { close(fd) }
+        } catch {
+            close(fd)
+            unlink(temp)
+            throw error
+        }
+        do {
+            try systemCall("rename \(temp) to \(path)") { rename(temp, path) }
+        } catch {
+            unlink(temp)
+            throw error
+        }
+        let dirFD = try systemCall("open \(directory)") { open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        defer { close(dirFD) }
+        try systemCall("fsync \(directory)") { fsync(dirFD) }
+    }
+
+    /// The temp files of `path` now in its directory (for tests and cleaning).
+    static func temps(of path: String) -> [String] {
+        let (directory, name) = split(path)
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return entries.filter { $0.hasPrefix(tempPrefix(name)) }.sorted().map { "\(directory)/\($0)" }
+    }
+
+    /// Removes temp files left by writers that no longer run. A live writer's temp file is
+    /// left alone, so two processes saving at once never break each other's write.
+    private static func removeStaleTemps(of name: String, in directory: String) {
+        for temp in temps(of: "\(directory)/\(name)") {
+            let rest = temp.dropFirst(directory.count + 1 + tempPrefix(name).count)
+            guard let pid = Int32(rest.prefix(while: \.isNumber)) else { continue }
+            if pid != getpid(), processIsGone(pid) { unlink(temp) }
+        }
+    }
+
+    private static func tempPrefix(_ name: String) -> String { ".\(name).tmp-" }
+
+    /// The directory ("." when none is given) and the file name.
+    static func split(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = String(path[..<slash])
+        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+    }
+}

@@ -1,0 +1,193 @@
+public import Foundation
+
+/// Turns a `DecodingError` into the line and field a person can find in the file.
+public enum JSONDiagnostics {
+    /// Where and what: `line` of the fault (1-based), the dotted `field` path
+    /// ("buildings[0].center.lat"), and the `reason`.
+    public struct Fault: Sendable, Hashable {
+        public var line: Int?
+        public var field: String?
+        public var reason: String
+    }
+
+    /// Locates `error` in `data`, the JSON text it came from.
+    public static func fault(_ error: DecodingError, in data: Data) -> Fault {
+        switch error {
+        case .keyNotFound(let key, let ctx):
+            return Fault(
+                line: line(of: ctx.codingPath, in: data), field: field(ctx.codingPath + [key]),
+                reason: "is missing")
+        case .typeMismatch(let type, let ctx):
+            return Fault(
+                line: line(of: ctx.codingPath, in: data), field: field(ctx.codingPath),
+                reason: "expected \(typeName(type))")
+        case .valueNotFound(let type, let ctx):
+            return Fault(
+                line: line(of: ctx.codingPath, in: data), field: field(ctx.codingPath),
+                reason: "expected \(typeName(type)), found null")
+        case .dataCorrupted(let ctx):
+            if ctx.codingPath.isEmpty {
+                // A syntax error. JSONDecoder does not say where; JSONSerialization does
+                // ("… around character 42."), so ask it.
+                var message = ctx.debugDescription
+                do {
+                    _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+                } catch {
+                    if let detail = (error as NSError).userInfo["NSDebugDescription"] as? String {
+                        message = detail
+                    }
+                }
+                return Fault(
+                    line: syntaxLine(message, in: data), field: nil,
+                    reason: "not valid JSON: \(message)")
+            }
+            return Fault(
+                line: line(of: ctx.codingPath, in: data), field: field(ctx.codingPath),
+                reason: ctx.debugDescription)
+        @unknown default:
+            return Fault(line: nil, field: nil, reason: "\(error)")
+        }
+    }
+
+    /// "buildings[0].center.lat".
+    public static func field(_ path: [any CodingKey]) -> String {
+        var text = ""
+        for key in path {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += (text.isEmpty ? "" : ".") + key.stringValue
+            }
+        }
+        return text.isEmpty ? "(top level)" : text
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is Double.Type, is Float.Type, is Int.Type: "a number"
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is Date.Type: "an ISO 8601 time with zone"
+        default: "\(type)".contains("Array") ? "an array" : "an object"
+        }
+    }
+
+    /// The line of the value at `path`, or of its nearest enclosing value that exists.
+    public static func line(of path: [any CodingKey], in data: Data) -> Int? {
+        let bytes = [UInt8](data)
+        for length in stride(from: path.count, through: 0, by: -1) {
+            var scanner = JSONLineScanner(bytes: bytes)
+            if let line = scanner.locate(path.prefix(length)) { return line }
+        }
+        return nil
+    }
+
+    /// The line of a syntax error whose message says "line N" or "character N".
+    private static func syntaxLine(_ message: String, in data: Data) -> Int? {
+        if let range = message.range(of: "line "), let n = Int(message[range.upperBound...].prefix(while: \.isNumber)) {
+            return n
+        }
+        if let range = message.range(of: "character "),
+            let offset = Int(message[range.upperBound...].prefix(while: \.isNumber))
+        {
+            return 1 + data.prefix(offset).count(where: { $0 == UInt8(ascii: "\n") })
+        }
+        return nil
+    }
+}
+
+/// A small forward scan over JSON text that finds the line on which the value at a coding
+/// path starts. It trusts the text to be JSON up to that value (the decoder got that far).
+struct JSONLineScanner {
+    let bytes: [UInt8]
+    var i = 0
+    var line = 1
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func locate(_ path: ArraySlice<any CodingKey>) -> Int? {
+        skipSpace()
+        guard let key = path.first else { return i < bytes.count ? line : nil }
+        guard i < bytes.count else { return nil }
+        switch bytes[i] {
+        case UInt8(ascii: "{"):
+            i += 1
+            while true {
+                skipSpace()
+                guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { return nil }
+                let name = readString()
+                skipSpace()
+                guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { return nil }
+                i += 1
+                if key.intValue == nil, name == key.stringValue { return locate(path.dropFirst()) }
+                skipValue()
+                skipSpace()
+                guard i < bytes.count, bytes[i] == UInt8(ascii: ",") else { return nil }
+                i += 1
+            }
+        case UInt8(ascii: "["):
+            guard let wanted = key.intValue else { return nil }
+            i += 1
+            var index = 0
+            while true {
+                skipSpace()
+                guard i < bytes.count, bytes[i] != UInt8(ascii: "]") else { return nil }
+                if index == wanted { return locate(path.dropFirst()) }
+                skipValue()
+                skipSpace()
+                guard i < bytes.count, bytes[i] == UInt8(ascii: ",") else { return nil }
+                i += 1
+                index += 1
+            }
+        default:
+            return nil
+        }
+    }
+
+    private mutating func skipSpace() {
+        while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) {
+            if bytes[i] == 0x0A { line += 1 }
+            i += 1
+        }
+    }
+
+    /// Reads a string token (escapes kept raw: keys in our formats have none).
+    private mutating func readString() -> String {
+        i += 1
+        let start = i
+        while i < bytes.count, bytes[i] != UInt8(ascii: "\"") {
+            i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        let text = String(decoding: bytes[start..<min(i, bytes.count)], as: UTF8.self)
+        i += 1
+        return text
+    }
+
+    private mutating func skipValue() {
+        var depth = 0
+        while i < bytes.count {
+            switch bytes[i] {
+            case UInt8(ascii: "\""):
+                _ = readString()
+                if depth == 0 { return }
+                continue
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                if depth == 0 { return }
+                depth -= 1
+                if depth == 0 {
+                    i += 1
+                    return
+                }
+            case UInt8(ascii: ","):
+                if depth == 0 { return }
+            case 0x0A:
+                line += 1
+            default:
+                break
+            }
+            i += 1
+        }
+    }
+}

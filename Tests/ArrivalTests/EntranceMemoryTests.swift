@@ -1,0 +1,163 @@
+import Arrival
+import Foundation
+import Geo
+import Testing
+
+@Suite("EntranceMemory: buildings, doors, limits")
+struct EntranceMemoryTests {
+    let t0 = Place.t0
+    let station = Place.station
+
+    // MARK: One building whatever the names, within 120 m
+
+    @Test(arguments: [(120.0, 1), (121.0, 2)])
+    func namesApartAreOneBuildingWithin120Metres(metres: Double, buildings: Int) throws {
+        let other = Place.at(metres, 90)
+        try #require(abs(station.distance(to: other) - metres) < 0.01)
+        var memory = EntranceMemory()
+        memory.confirm(Door(coordinate: Place.at(30, 0)), name: "Rautatieasema", center: station, now: t0)
+        memory.reject(Place.at(40, 180), name: "Helsinki Central", center: other, now: t0 + 1)
+        #expect(memory.buildings.count == buildings)
+        if buildings == 1 {
+            // The first name stays; both answers belong to it.
+            #expect(memory.buildings[0].name == "Rautatieasema")
+            #expect(memory.buildings[0].confirmed != nil)
+            #expect(memory.buildings[0].rejected.count == 1)
+            #expect(memory.building(near: other) == memory.building(near: station))
+        } else {
+            #expect(memory.buildings.map(\.name) == ["Helsinki Central", "Rautatieasema"])
+        }
+    }
+
+    @Test func theNearestRememberedBuildingIsTheOne() {
+        var memory = EntranceMemory()
+        let west = Place.at(100, 270)
+        let east = Place.at(100, 90)
+        memory.recordOSM([], name: "West", center: west, now: t0)
+        memory.recordOSM([], name: "East", center: east, now: t0)
+        #expect(memory.building(near: Place.at(10, 270))?.name == "West")
+        #expect(memory.building(near: Place.at(10, 90))?.name == "East")
+        #expect(memory.building(near: Place.at(500, 0)) == nil)
+    }
+
+    // MARK: 200 buildings, least recently changed trimmed; reads never reorder
+
+    /// 201 buildings 1 km apart, the i-th changed at t0 + i.
+    func crowdedMemory(count: Int) -> EntranceMemory {
+        var memory = EntranceMemory()
+        for i in 0..<count {
+            memory.recordOSM(
+                [], name: "b\(i)", center: Place.at(Double(i) * 1000, 45), now: t0 + Double(i))
+        }
+        return memory
+    }
+
+    @Test func building201TrimsTheLeastRecentlyChanged() {
+        let memory = crowdedMemory(count: 201)
+        #expect(EntranceMemory.limit == 200)
+        #expect(memory.buildings.count == 200)
+        #expect(memory.buildings.first?.name == "b200")
+        #expect(memory.buildings.last?.name == "b1")
+        #expect(!memory.buildings.contains { $0.name == "b0" })
+    }
+
+    @Test func aChangeMovesAnOldBuildingToTheFrontAndSavesItFromTrimming() {
+        var memory = crowdedMemory(count: 200)
+        memory.reject(Place.at(20, 0, from: Place.at(0, 45)), name: "b0", center: Place.at(0, 45), now: t0 + 500)
+        #expect(memory.buildings.first?.name == "b0")
+        #expect(memory.buildings.first?.changed == t0 + 500)
+        memory.recordOSM([], name: "new", center: Place.at(300_000, 45), now: t0 + 501)
+        #expect(memory.buildings.count == 200)
+        #expect(memory.buildings.prefix(2).map(\.name) == ["new", "b0"])
+        #expect(!memory.buildings.contains { $0.name == "b1" })
+    }
+
+    @Test func readingOrPlanningNeverReorders() {
+        let memory = crowdedMemory(count: 201)
+        var copy = memory
+        let oldest = Place.at(1000, 45)  // b1, now at the back
+        #expect(copy.building(near: oldest)?.name == "b1")
+        _ = ArrivalPlan.make(
+            destination: Destination(name: "b1", center: oldest), memory: copy, now: t0 + 10_000)
+        #expect(copy == memory)
+        #expect(copy.buildings.last?.name == "b1")
+        // A change to b1 is the only thing that moves it.
+        copy.confirm(Door(coordinate: oldest), name: "b1", center: oldest, now: t0 + 10_001)
+        #expect(copy.buildings.first?.name == "b1")
+    }
+
+    // MARK: OSM freshness
+
+    @Test(arguments: [(0.0, true), (30 * 86_400.0, true), (30 * 86_400.0 + 1, false)])
+    func osmDoorsAreKnownFor30Days(age: TimeInterval, fresh: Bool) {
+        var memory = EntranceMemory()
+        let door = Place.osmDoor(Place.at(50, 0), label: "A")
+        memory.recordOSM([door], name: "Rautatieasema", center: station, now: t0)
+        let building = memory.building(near: station)
+        #expect(building?.freshOSMDoors(now: t0 + age) == (fresh ? [door] : nil))
+        let plan = ArrivalPlan.make(
+            destination: Destination(name: "Rautatieasema", center: station), memory: memory, now: t0 + age)
+        #expect(plan.entrance == (fresh ? door : nil))
+        #expect(plan.walkTo == (fresh ? door.coordinate : station))
+    }
+
+    // MARK: confirm
+
+    @Test func confirmIsTheWalkersAndLiftsRejectionsWithin15Metres() {
+        var memory = EntranceMemory()
+        let door = Place.at(50, 0)
+        memory.reject(Place.at(14, 90, from: door), name: "S", center: station, now: t0)
+        memory.reject(Place.at(16, 270, from: door), name: "S", center: station, now: t0 + 1)
+        memory.confirm(
+            Door(coordinate: door, source: .companion, level: "1", note: "n", label: "B"), name: "S",
+            center: station, now: t0 + 2)
+        let building = memory.building(near: station)
+        #expect(building?.confirmed == Door(coordinate: door, source: .walker, level: "1", note: "n", label: "B"))
+        #expect(building?.rejected == [Place.at(16, 270, from: door)])
+        #expect(building?.changed == t0 + 2)
+    }
+
+    @Test(arguments: [(6.0, true), (3.2, true), (6.01, false), (.nan, false), (.infinity, false)])
+    func confirmKeepsAltitudeOnlyWhenAccurateTo6Metres(accuracy: Double, kept: Bool) {
+        var memory = EntranceMemory()
+        let altitude = BarometricAltitude(metres: 12.4, accuracy: accuracy)
+        memory.confirm(
+            Door(coordinate: Place.at(50, 0), altitude: altitude), name: "S", center: station, now: t0)
+        let stored = memory.building(near: station)?.confirmed?.altitude
+        #expect((stored != nil) == kept)
+        if kept { #expect(stored?.metres == 12.4) }
+    }
+
+    @Test func aNewConfirmReplacesTheOld() {
+        var memory = EntranceMemory()
+        memory.confirm(Door(coordinate: Place.at(50, 0)), name: "S", center: station, now: t0)
+        memory.confirm(Door(coordinate: Place.at(50, 180)), name: "S", center: station, now: t0 + 1)
+        #expect(memory.building(near: station)?.confirmed?.coordinate == Place.at(50, 180))
+        #expect(memory.buildings.count == 1)
+    }
+
+    // MARK: reject
+
+    @Test func rejectNeverDuplicatesWithin15Metres() {
+        var memory = EntranceMemory()
+        let door = Place.at(50, 0)
+        memory.reject(door, name: "S", center: station, now: t0)
+        memory.reject(Place.at(15, 90, from: door), name: "S", center: station, now: t0 + 1)
+        #expect(memory.building(near: station)?.rejected == [door])
+        memory.reject(Place.at(15.5, 90, from: door), name: "S", center: station, now: t0 + 2)
+        #expect(memory.building(near: station)?.rejected == [door, Place.at(15.5, 90, from: door)])
+        // Even a reject that adds nothing is a change: the building moves to the front.
+        #expect(memory.building(near: station)?.changed == t0 + 2)
+    }
+
+    @Test(arguments: [(10.0, true), (16.0, false)])
+    func rejectUnconfirmsAConfirmedDoorWithin15Metres(metres: Double, unconfirmed: Bool) {
+        var memory = EntranceMemory()
+        let door = Place.at(50, 0)
+        memory.confirm(Door(coordinate: door), name: "S", center: station, now: t0)
+        memory.reject(Place.at(metres, 90, from: door), name: "S", center: station, now: t0 + 1)
+        let building = memory.building(near: station)
+        #expect((building?.confirmed == nil) == unconfirmed)
+        #expect(building?.rejected == [Place.at(metres, 90, from: door)])
+    }
+}

@@ -1,6 +1,8 @@
+import Arrival
 import Dispatch
 import Foundation
 import Glibc
+import Storage
 
 /// The long-running process: the control socket, signals and systemd notification around
 /// one serial loop that owns all state (`DaemonCore`).
@@ -9,6 +11,8 @@ package final class Daemon: Sendable {
     enum Input: Sendable {
         case control(ControlServer.Incoming)
         case terminate(Int32)
+        /// Once a second: FinalApproach's timers (walk end, no-fix warning) run on it.
+        case tick
     }
 
     package let config: DaemonConfig
@@ -23,13 +27,8 @@ package final class Daemon: Sendable {
     /// - Returns: the exit code: 0 after a signal, 1 if the socket cannot be served.
     package func run() async -> Int32 {
         let (inputs, continuation) = AsyncStream<Input>.makeStream()
-        let server = ControlServer(path: config.socket) { continuation.yield(.control($0)) }
-        do {
-            try server.start()
-        } catch {
-            log.error("\(error)")
-            return 1
-        }
+        // Signals are caught before the socket exists, so a client that sees the socket
+        // can always stop the daemon cleanly.
         let signals = [SIGTERM, SIGINT].map { number in
             // The default action would kill the process mid-write; the loop decides instead.
             signal(number, SIG_IGN)
@@ -39,12 +38,31 @@ package final class Daemon: Sendable {
             return source
         }
         signal(SIGPIPE, SIG_IGN)
+        let server = ControlServer(path: config.socket) { continuation.yield(.control($0)) }
+        do {
+            try server.start()
+        } catch {
+            log.error("\(error)")
+            signals.forEach { $0.cancel() }
+            return 1
+        }
         log.info("listening on \(config.socket)")
         SystemdNotify.send("READY=1")
 
-        var core = DaemonCore()
+        let loaded = MemoryFile.load(path: config.memory)
+        if let warning = loaded.warning { log.warning("\(warning)") }
+        var settings = FinalApproach.Settings()
+        settings.lastStretchMetres = config.lastStretchMetres
+        var core = DaemonCore(memory: loaded.memory, settings: settings)
+        let ticks = DispatchSource.makeTimerSource(queue: .global())
+        ticks.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
+        ticks.setEventHandler { continuation.yield(.tick) }
+        ticks.resume()
+        log.warning("no position source is wired in this build yet (gpsd client and NMEA source pending)")
         loop: for await input in inputs {
             switch input {
+            case .tick:
+                perform(core.handle(.tick, now: Date()), server: server)
             case .terminate(let number):
                 log.info("\(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
                 break loop
@@ -73,6 +91,7 @@ package final class Daemon: Sendable {
         }
         SystemdNotify.send("STOPPING=1")
         signals.forEach { $0.cancel() }
+        ticks.cancel()
         server.stop()
         continuation.finish()
         log.info("stopped")
@@ -84,16 +103,34 @@ package final class Daemon: Sendable {
             switch action {
             case .reply(let client, let value): server.send(value.text, to: client)
             case .subscribe(let client): server.subscribe(client)
-            case .event(var value):
-                if case .object(var fields) = value {
-                    fields["t"] = .string(Self.timestamp(Date()))
-                    value = .object(fields)
-                }
-                server.broadcast(value.text)
+            case .event(let value):
+                broadcast(value, server: server)
             case .say(let text):
                 log.info("say: \(text)")
+            case .saveMemory(let memory):
+                // Synchronous on the loop: a SIGTERM arriving now is handled after the
+                // rename, so a stop never leaves a half-written file.
+                do {
+                    try MemoryFile.save(memory, path: config.memory)
+                    broadcast(
+                        .object(["event": "memorySaved", "path": .string(config.memory)]), server: server)
+                } catch {
+                    log.error("\(error)")
+                }
+            case .requestDoors(let destination):
+                log.warning("no door index in this build: cannot look up doors near \(destination.name)")
             }
         }
+    }
+
+    private func broadcast(_ value: JSONValue, server: ControlServer) {
+        var value = value
+        if case .object(var fields) = value {
+            fields["t"] = .string(Self.timestamp(Date()))
+            value = .object(fields)
+        }
+        log.debug("event: \(value.text)")
+        server.broadcast(value.text)
     }
 
     /// ISO 8601 with zone and milliseconds, for the live event stream's wall-clock `t`.

@@ -1,9 +1,11 @@
 package import Arrival
 package import Foundation
+import Geo
 
 /// The daemon's state and its answer to each input: a value, changed only by the one
-/// serial loop in `Daemon.run`, returning actions that the loop performs. Tests drive it
-/// directly, without sockets or threads.
+/// serial loop in `Daemon.run`, wrapping the same `FinalApproach` the replay uses and
+/// turning its effects into actions the loop performs. Tests drive it directly, without
+/// sockets or threads.
 package struct DaemonCore: Sendable {
     /// What the loop does for the core.
     package enum Action: Sendable, Equatable {
@@ -15,19 +17,25 @@ package struct DaemonCore: Sendable {
         case event(JSONValue)
         /// Speak a prompt (device or WAV).
         case say(String)
+        /// Write the memory file (atomically), then emit `memorySaved`.
+        case saveMemory(EntranceMemory)
+        /// Look up OSM's doors around the destination and feed them back as `doorsArrived`.
+        case requestDoors(Destination)
     }
 
-    /// Where the walk stands.
-    package enum State: String, Sendable {
-        case idle, walking
-    }
-
-    package private(set) var state = State.idle
+    package private(set) var approach: FinalApproach
     package private(set) var destination: Destination?
-    /// The last prompt spoken, for `repeat`.
-    package private(set) var lastSaid: String?
+    /// The last position fed in, for `status` and `where`.
+    package private(set) var position: FinalApproach.Position?
 
-    package init() {}
+    package init(memory: EntranceMemory, settings: FinalApproach.Settings = .init()) {
+        approach = FinalApproach(memory: memory, settings: settings)
+    }
+
+    /// "idle", "walking" or "lastStretch".
+    package var state: String {
+        approach.isInLastStretch ? "lastStretch" : approach.isWalking ? "walking" : "idle"
+    }
 
     /// Answers one control request from `client`.
     package mutating func handle(
@@ -37,45 +45,121 @@ package struct DaemonCore: Sendable {
         case .subscribe:
             return [.reply(client, ok(["subscribed": .bool(true)])), .subscribe(client)]
         case .status:
-            var fields: [String: JSONValue] = ["state": .string(state.rawValue)]
-            fields["destination"] = destination.map { JSONValue.from($0) } ?? .null
-            fields["position"] = .null
-            return [.reply(client, ok(fields))]
+            return [.reply(client, ok(status()))]
         case .stop:
-            guard state != .idle else { return [.reply(client, ok(["state": .string("idle")]))] }
-            state = .idle
-            destination = nil
-            return [
-                .reply(client, ok(["state": .string("idle")])),
-                .event(.object(["event": .string("walkEnded"), "reason": .string("stop")])),
-            ]
+            let effects = approach.handle(.stop, now: now)
+            if !approach.isWalking { destination = nil }
+            return [.reply(client, ok(["state": .string(state)]))] + actions(for: effects)
         case .go(.destination(let target)):
-            state = .walking
             destination = target
-            return [.reply(client, ok(["state": .string("walking"), "destination": .from(target)]))]
+            let effects = approach.handle(.go(target), now: now)
+            var fields: [String: JSONValue] = ["state": .string(state), "destination": .from(target)]
+            if let plan = approach.plan { fields["plan"] = .from(plan) }
+            return [.reply(client, ok(fields))] + actions(for: effects)
         case .go(.query(let query)):
             return [.reply(client, failure("go: cannot resolve \"\(query)\": no gazetteer is loaded"))]
         case .whereAmI:
-            return [.reply(client, failure("where: no position yet"))]
+            guard let position else { return [.reply(client, failure("where: no position yet"))] }
+            return [.reply(client, ok(["position": .from(position.coordinate)]))]
         case .repeatLast:
-            guard let lastSaid else { return [.reply(client, failure("repeat: nothing has been said yet"))] }
-            return [.reply(client, ok(["text": .string(lastSaid)])), .say(lastSaid)]
-        case .heard(let text):
-            let meaning = ArrivalWords.meaning(of: text)
-            let meaningValue = meaning.map { JSONValue.string($0.rawValue) } ?? .null
-            var actions: [Action] = [.reply(client, ok(["meaning": meaningValue]))]
-            if state == .walking {
-                actions.append(
-                    .event(
-                        .object(["event": .string("heard"), "text": .string(text), "meaning": meaningValue])))
+            let effects = approach.handle(.repeatLast, now: now)
+            guard case .say(let prompt)? = effects.last(where: { if case .say = $0 { true } else { false } })
+            else {
+                return [.reply(client, failure("repeat: nothing has been said yet"))] + actions(for: effects)
             }
-            return actions
+            return [.reply(client, ok(["text": .string(prompt.text)]))] + actions(for: effects)
+        case .heard(let text):
+            let meaning = ArrivalWords.meaning(of: text).map { JSONValue.string($0.rawValue) } ?? .null
+            let listening = approach.isInLastStretch
+            let effects = approach.handle(.heard(text), now: now)
+            return [.reply(client, ok(["meaning": meaning, "heeded": .bool(listening)]))]
+                + actions(for: effects)
         }
+    }
+
+    /// A position from the GPS source.
+    package mutating func moved(_ position: FinalApproach.Position, now: Date) -> [Action] {
+        self.position = position
+        return actions(for: approach.handle(.position(position), now: now))
+    }
+
+    /// Any other event (tick, noFix, altitude, doorsArrived).
+    package mutating func handle(_ event: FinalApproach.Event, now: Date) -> [Action] {
+        actions(for: approach.handle(event, now: now))
     }
 
     /// The reply to a request that could not be parsed.
     package func refuse(_ error: ControlRequestError, client: ControlServer.ClientID) -> [Action] {
         [.reply(client, failure(error.message))]
+    }
+
+    private func status() -> [String: JSONValue] {
+        var fields: [String: JSONValue] = ["state": .string(state)]
+        fields["destination"] = destination.map { .from($0) } ?? .null
+        fields["position"] = position.map { .from($0.coordinate) } ?? .null
+        fields["accuracy"] = position?.horizontalAccuracy.map { .number($0) } ?? .null
+        fields["door"] = approach.plan?.entrance.map { .from($0) } ?? .null
+        if let position, let plan = approach.plan {
+            fields["distance"] = .number((position.coordinate.distance(to: plan.walkTo) * 10).rounded() / 10)
+        } else {
+            fields["distance"] = .null
+        }
+        return fields
+    }
+
+    /// FinalApproach's effects as actions, with the event-log lines of CONTRACT.md.
+    private func actions(for effects: [FinalApproach.Effect]) -> [Action] {
+        var actions: [Action] = []
+        for effect in effects {
+            switch effect {
+            case .say(let prompt):
+                actions += [.event(event("say", ["text": .string(prompt.text)])), .say(prompt.text)]
+            case .plan(let plan, let reason):
+                actions.append(
+                    .event(event("plan", ["plan": .from(plan), "reason": .string(reason.rawValue)])))
+            case .requestDoors(let destination):
+                actions.append(.requestDoors(destination))
+            case .saveMemory(let memory):
+                actions.append(.saveMemory(memory))
+            case .walkEnded(let end):
+                actions.append(.event(event("walkEnded", ["reason": .string(end.rawValue)])))
+            case .log(let record):
+                actions.append(.event(Self.line(for: record)))
+            }
+        }
+        return actions
+    }
+
+    private func event(_ name: String, _ fields: [String: JSONValue]) -> JSONValue {
+        .object(fields.merging(["event": .string(name)]) { a, _ in a })
+    }
+
+    private static func line(for record: FinalApproach.Record) -> JSONValue {
+        switch record {
+        case .heard(let text, let meaning):
+            return .object([
+                "event": "heard", "text": .string(text),
+                "meaning": meaning.map { .string($0.rawValue) } ?? .null,
+            ])
+        case .rejected(let door): return .object(["event": "rejected", "door": .from(door)])
+        case .confirmed(let door): return .object(["event": "confirmed", "door": .from(door)])
+        case .arrived(let door, let metres):
+            return .object([
+                "event": "arrived", "door": door.map { .from($0) } ?? .null, "metres": .number(metres),
+            ])
+        case .level(let check, let door, let walker):
+            return .object([
+                "event": "level", "level": .string(check.rawValue), "door": .from(door),
+                "walker": .from(walker),
+            ])
+        case .gps(let state):
+            switch state {
+            case .lost: return .object(["event": "gps", "state": "lost"])
+            case .back: return .object(["event": "gps", "state": "back"])
+            case .poor(let accuracy):
+                return .object(["event": "gps", "state": "poor", "accuracy": .number(accuracy)])
+            }
+        }
     }
 
     private func ok(_ fields: [String: JSONValue]) -> JSONValue {
@@ -85,4 +169,8 @@ package struct DaemonCore: Sendable {
     private func failure(_ message: String) -> JSONValue {
         .object(["ok": .bool(false), "error": .string(message)])
     }
+}
+
+extension JSONValue: ExpressibleByStringLiteral {
+    package init(stringLiteral value: String) { self = .string(value) }
 }

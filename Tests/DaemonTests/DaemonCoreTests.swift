@@ -1,0 +1,57 @@
+import Arrival
+import Daemon
+import Foundation
+import Geo
+import Testing
+
+@Suite struct DaemonCoreTests {
+    private let door = Coordinate(latitude: 60.1709, longitude: 24.9420)
+    private let center = Coordinate(latitude: 60.1711, longitude: 24.9414)
+
+    private func events(_ actions: [DaemonCore.Action]) -> [String] {
+        actions.compactMap {
+            if case .event(let v) = $0 { v.objectValue?["event"]?.stringValue } else { nil }
+        }
+    }
+
+    @Test func aConfirmationInTheLastStretchIsSavedAndLogged() throws {
+        var core = DaemonCore(memory: EntranceMemory())
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let destination = Destination(name: "Rautatieasema", center: center, door: Door(coordinate: door))
+        let go = core.handle(.go(.destination(destination)), from: 1, now: start)
+        #expect(events(go).contains("plan"))
+        #expect(core.state == "walking")
+        var now = start
+        // Walk in from 100 m south-west to 2 m from the door, one fix a second.
+        for metres in stride(from: 100.0, through: 2, by: -2) {
+            now += 1.5
+            let here = door.offset(metres: metres, bearing: 225)
+            _ = core.moved(
+                .init(time: now, coordinate: here, horizontalAccuracy: 4, speed: 1.3, course: 45), now: now)
+        }
+        #expect(core.state == "lastStretch")
+        let status = core.handle(.status, from: 2, now: now)
+        let reply = try #require(status.compactMap { if case .reply(2, let v) = $0 { v } else { nil } }.first)
+        #expect(reply.objectValue?["distance"]?.numberValue.map { $0 < 5 } == true)
+        let heard = core.handle(.heard("여기가 입구야"), from: 3, now: now)
+        #expect(events(heard).contains("confirmed"))
+        #expect(
+            heard.contains {
+                if case .saveMemory(let m) = $0 { m.buildings.first?.confirmed != nil } else { false }
+            })
+        #expect(heard.contains { if case .say(let text) = $0 { text.contains("기억할게") } else { false } })
+        let repeated = core.handle(.repeatLast, from: 4, now: now)
+        #expect(repeated.contains { if case .say(let text) = $0 { text.contains("기억할게") } else { false } })
+    }
+
+    @Test func heardOutsideTheLastStretchChangesNothing() {
+        var core = DaemonCore(memory: EntranceMemory())
+        let actions = core.handle(.heard("여기 아니야"), from: 1, now: Date(timeIntervalSince1970: 0))
+        #expect(
+            actions.first
+                == .reply(1, .object(["ok": .bool(true), "meaning": "notHere", "heeded": .bool(false)])))
+        #expect(!events(actions).contains("rejected"))
+        #expect(!actions.contains { if case .saveMemory = $0 { true } else { false } })
+        #expect(core.approach.memory == EntranceMemory())
+    }
+}

@@ -34,7 +34,7 @@ public enum JSONDiagnostics {
                     _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
                 } catch {
                     if let detail = (error as NSError).userInfo["NSDebugDescription"] as? String {
-                        message = detail
+                        message = detail.hasSuffix(".") ? String(detail.dropLast()) : detail
                     }
                 }
                 return Fault(

@@ -56,8 +56,6 @@ package enum JSONIO {
 
     /// A decoding error as "line N: field a.b.c: what went wrong" (see `JSONDiagnostics`).
     package static func describe(_ error: DecodingError, in data: Data) -> String {
-        let fault = JSONDiagnostics.fault(error, in: data)
-        return [fault.line.map { "line \($0)" }, fault.field.map { "field \($0)" }, fault.reason]
-            .compactMap { $0 }.joined(separator: ": ")
+        JSONDiagnostics.fault(error, in: data).description
     }
 }

@@ -24,10 +24,7 @@ public struct MemoryFileError: Error, Sendable, Hashable, CustomStringConvertibl
 
     /// "memory.json: line 4: field buildings[0].changed: expected … (set aside as …)".
     public var description: String {
-        var text = path
-        if let line { text += ": line \(line)" }
-        if let field { text += ": field \(field)" }
-        text += ": \(reason)"
+        var text = "\(path): \(JSONDiagnostics.describe(line: line, field: field, reason: reason))"
         if let setAside { text += "; set aside as \(setAside), carrying on with an empty memory" }
         return text
     }

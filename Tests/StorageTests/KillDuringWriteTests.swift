@@ -63,10 +63,14 @@ struct KillDuringWriteTests {
             process.executableURL = URL(fileURLWithPath: writer)
             process.arguments = [path]
             let errors = Pipe()
+            let ready = Pipe()
             process.standardError = errors
+            process.standardOutput = ready
             try process.run()
-            // A random moment: the writer starts in a few ms, then saves ~100 KB per step.
-            usleep(UInt32.random(in: 2_000...40_000))
+            // Wait for "ready\n" (the writer has read the file and starts saving), then a random
+            // moment among its saves of ~100 KB each.
+            _ = ready.fileHandleForReading.readData(ofLength: 6)
+            usleep(UInt32.random(in: 1_000...30_000))
             #expect(Glibc.kill(process.processIdentifier, SIGKILL) == 0)
             process.waitUntilExit()
             let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

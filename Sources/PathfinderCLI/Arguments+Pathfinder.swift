@@ -28,7 +28,8 @@ extension Arguments {
 
     /// Parses an ISO 8601 time that names its zone ("Z" or "+03:00").
     package static func time(_ text: String) -> Date? {
-        guard text.count > 19, text.hasSuffix("Z") || text.dropFirst(19).contains(where: { $0 == "+" || $0 == "-" })
+        guard text.count > 19,
+            text.hasSuffix("Z") || text.dropFirst(19).contains(where: { $0 == "+" || $0 == "-" })
         else { return nil }
         return try? Date(text, strategy: .iso8601)
     }

@@ -41,7 +41,8 @@ extension Commands {
         var arguments = arguments
         let names = ["show", "confirm", "reject", "osm"]
         guard let sub = arguments.subcommand() else {
-            throw CLIError.usage("pathfinder memory: expected a subcommand (\(names.joined(separator: ", ")))")
+            throw CLIError.usage(
+                "pathfinder memory: expected a subcommand (\(names.joined(separator: ", ")))")
         }
         var args = Arguments(arguments.remaining, command: "pathfinder memory \(sub)")
         switch sub {
@@ -70,7 +71,9 @@ enum MemoryCommands {
         return 0
     }
 
-    static func change(_ sub: String, _ arguments: inout Arguments, _ console: Console) throws(CLIError) -> Int32 {
+    static func change(
+        _ sub: String, _ arguments: inout Arguments, _ console: Console
+    ) throws(CLIError) -> Int32 {
         let command = arguments.command
         let path = try arguments.required("--file")
         let name = try arguments.required("--name")

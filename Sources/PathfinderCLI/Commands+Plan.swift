@@ -69,7 +69,9 @@ enum CLIFiles {
 
     /// The ranked usable doors in an OSM file, around `center`.
     /// - Throws: `CLIError.usage` naming the file, line and element.
-    static func osmDoors(_ path: String, around center: Coordinate, command: String) throws(CLIError) -> [Door] {
+    static func osmDoors(
+        _ path: String, around center: Coordinate, command: String
+    ) throws(CLIError) -> [Door] {
         do {
             return OSMDoors.ranked(try OSMReader.read(path: path).nodes, around: center)
         } catch {

@@ -99,7 +99,9 @@ public enum JSONDiagnostics {
 
     /// The line of a syntax error whose message says "line N" or "character N".
     private static func syntaxLine(_ message: String, in data: Data) -> Int? {
-        if let range = message.range(of: "line "), let n = Int(message[range.upperBound...].prefix(while: \.isNumber)) {
+        if let range = message.range(of: "line "),
+            let n = Int(message[range.upperBound...].prefix(while: \.isNumber))
+        {
             return n
         }
         if let range = message.range(of: "character "),

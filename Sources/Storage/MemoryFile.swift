@@ -17,7 +17,9 @@ public enum MemoryFile {
     /// the walk goes on without what was remembered. A file that cannot be read at all
     /// (permissions, I/O) is left where it is, with a warning.
     /// - Parameter now: the time that names the set-aside file.
-    public static func load(path: String, now: Date = Date()) -> (
+    public static func load(
+        path: String, now: Date = Date()
+    ) -> (
         memory: EntranceMemory, warning: MemoryFileError?
     ) {
         do {

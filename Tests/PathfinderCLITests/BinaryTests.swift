@@ -18,7 +18,9 @@ struct BinaryTests {
     }
 
     struct NotBuilt: Error, CustomStringConvertible {
-        var description: String { "the pathfinder executable is not built; run `swift build --build-tests` first" }
+        var description: String {
+            "the pathfinder executable is not built; run `swift build --build-tests` first"
+        }
     }
 
     func run(_ argv: [String]) throws -> (code: Int32, out: String, err: String) {
@@ -34,7 +36,8 @@ struct BinaryTests {
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (
-            process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self)
+            process.terminationStatus, String(decoding: outData, as: UTF8.self),
+            String(decoding: errData, as: UTF8.self)
         )
     }
 
@@ -44,7 +47,10 @@ struct BinaryTests {
             try fixture("example/rautatieasema.osm"),
         ])
         #expect(r.code == 0)
-        #expect(r.out == (try String(contentsOfFile: try fixture("Snapshots/plan-rautatieasema.json"), encoding: .utf8)))
+        #expect(
+            r.out
+                == (try String(
+                    contentsOfFile: try fixture("Snapshots/plan-rautatieasema.json"), encoding: .utf8)))
         #expect(r.err.isEmpty)
     }
 
@@ -56,7 +62,8 @@ struct BinaryTests {
         let bad = try dir.write("d.json", "{\"name\": \"R\",\n\"center\": {\"lat\": 60}}")
         let malformed = try run(["plan", "--destination", bad])
         #expect(malformed.code == 2)
-        #expect(malformed.err.contains("\(bad): not a valid destination: line 2: field center.lon is missing"))
+        #expect(
+            malformed.err.contains("\(bad): not a valid destination: line 2: field center.lon is missing"))
         #expect(try run(["memory", "forget"]).code == 2)
         #expect(try run(["fly"]).code == 2)
     }
@@ -68,6 +75,7 @@ struct BinaryTests {
             "--door", "60,24",
         ])
         #expect(r.code == 1)
-        #expect(r.err.contains("pathfinder memory reject: \(dir.file("no/such/dir/m.json")): cannot write: open"))
+        #expect(
+            r.err.contains("pathfinder memory reject: \(dir.file("no/such/dir/m.json")): cannot write: open"))
     }
 }

@@ -12,7 +12,10 @@ struct MemoryCommandTests {
         let dir = try Scratch()
         let m = dir.file("memory.json")
         var r = await runPathfinder(
-            ["memory", "osm", "--file", m, "--osm", try fixture("example/rautatieasema.osm"), "--now", "2025-05-01T12:00:00Z"]
+            [
+                "memory", "osm", "--file", m, "--osm", try fixture("example/rautatieasema.osm"), "--now",
+                "2025-05-01T12:00:00Z",
+            ]
                 + center)
         #expect(r.code == 0, "\(r.err)")
         // Reject the main door (OSM's first), from a point 3 m away.
@@ -22,7 +25,8 @@ struct MemoryCommandTests {
         #expect(r.code == 0, "\(r.err)")
         r = await runPathfinder(
             [
-                "memory", "confirm", "--file", m, "--door", "60.1722,24.9405", "--level", "0", "--note", "북쪽 문",
+                "memory", "confirm", "--file", m, "--door", "60.1722,24.9405", "--level", "0", "--note",
+                "북쪽 문",
                 "--label", "N", "--altitude", "14.5,7", "--now", "2025-05-01T12:02:00+03:00",
             ] + ["--name", "Helsinki Central", "--center", "60.1714,24.9410"])
         #expect(r.code == 0, "\(r.err)")
@@ -37,7 +41,8 @@ struct MemoryCommandTests {
         #expect(
             building.confirmed
                 == Door(
-                    coordinate: Coordinate(latitude: 60.1722, longitude: 24.9405), source: .walker, level: "0",
+                    coordinate: Coordinate(latitude: 60.1722, longitude: 24.9405), source: .walker,
+                    level: "0",
                     note: "북쪽 문", label: "N"))  // altitude accurate to 7 m is not kept
         #expect(building.changed == Date(timeIntervalSince1970: 1_746_090_120))
 
@@ -75,11 +80,14 @@ struct MemoryCommandTests {
         let m = try dir.write("memory.json", "{\"version\": 1, \"buildings\": [\n  {\"name\": 5}]}")
         let shown = await runPathfinder(["memory", "show", "--file", m])
         #expect(shown.code == 2)
-        #expect(shown.err.contains("pathfinder memory show: \(m): line 2: field buildings[0].name: expected a string"))
+        #expect(
+            shown.err.contains(
+                "pathfinder memory show: \(m): line 2: field buildings[0].name: expected a string"))
         #expect(dir.entries == ["memory.json"])
 
         let r = await runPathfinder(
-            ["memory", "reject", "--file", m, "--door", "60.1710,24.9412", "--now", "2025-05-01T12:00:00Z"] + center)
+            ["memory", "reject", "--file", m, "--door", "60.1710,24.9412", "--now", "2025-05-01T12:00:00Z"]
+                + center)
         #expect(r.code == 0)
         #expect(r.err.contains("warning: \(m): line 2: field buildings[0].name"))
         #expect(r.err.contains("set aside as \(m).corrupt-20250501T120000Z"))
@@ -93,15 +101,48 @@ struct MemoryCommandTests {
             ([String](), "pathfinder memory: expected a subcommand (show, confirm, reject, osm)"),
             (["forget"], "pathfinder memory: unknown subcommand \"forget\""),
             (["show"], "pathfinder memory show: --file is required"),
-            (["confirm", "--file", "m.json", "--center", "60,24", "--door", "60,24"], "pathfinder memory confirm: --name is required"),
-            (["confirm", "--file", "m.json", "--name", "R", "--door", "60,24"], "pathfinder memory confirm: --center is required"),
-            (["confirm", "--file", "m.json", "--name", "R", "--center", "60,24"], "pathfinder memory confirm: --door is required"),
-            (["reject", "--file", "m.json", "--name", "R", "--center", "60;24", "--door", "60,24"], "--center \"60;24\" is not LAT,LON"),
-            (["reject", "--file", "m.json", "--name", "R", "--center", "60,24", "--door", "91,24"], "--door \"91,24\" is not LAT,LON"),
-            (["confirm", "--file", "m.json", "--name", "R", "--center", "60,24", "--door", "60,24", "--altitude", "12"], "--altitude \"12\" is not METRES,ACCURACY"),
-            (["reject", "--file", "m.json", "--name", "R", "--center", "60,24", "--door", "60,24", "--now", "noon"], "--now \"noon\" is not an ISO 8601 time"),
-            (["reject", "--file", "m.json", "--name", "R", "--center", "60,24", "--door", "60,24", "--level", "1"], "pathfinder memory reject: unknown argument \"--level\""),
-            (["osm", "--file", "m.json", "--name", "R", "--center", "60,24"], "pathfinder memory osm: --osm is required"),
+            (
+                ["confirm", "--file", "m.json", "--center", "60,24", "--door", "60,24"],
+                "pathfinder memory confirm: --name is required"
+            ),
+            (
+                ["confirm", "--file", "m.json", "--name", "R", "--door", "60,24"],
+                "pathfinder memory confirm: --center is required"
+            ),
+            (
+                ["confirm", "--file", "m.json", "--name", "R", "--center", "60,24"],
+                "pathfinder memory confirm: --door is required"
+            ),
+            (
+                ["reject", "--file", "m.json", "--name", "R", "--center", "60;24", "--door", "60,24"],
+                "--center \"60;24\" is not LAT,LON"
+            ),
+            (
+                ["reject", "--file", "m.json", "--name", "R", "--center", "60,24", "--door", "91,24"],
+                "--door \"91,24\" is not LAT,LON"
+            ),
+            (
+                [
+                    "confirm", "--file", "m.json", "--name", "R", "--center", "60,24", "--door", "60,24",
+                    "--altitude", "12",
+                ], "--altitude \"12\" is not METRES,ACCURACY"
+            ),
+            (
+                [
+                    "reject", "--file", "m.json", "--name", "R", "--center", "60,24", "--door", "60,24",
+                    "--now", "noon",
+                ], "--now \"noon\" is not an ISO 8601 time"
+            ),
+            (
+                [
+                    "reject", "--file", "m.json", "--name", "R", "--center", "60,24", "--door", "60,24",
+                    "--level", "1",
+                ], "pathfinder memory reject: unknown argument \"--level\""
+            ),
+            (
+                ["osm", "--file", "m.json", "--name", "R", "--center", "60,24"],
+                "pathfinder memory osm: --osm is required"
+            ),
         ])
     func usageErrors(argv: [String], message: String) async throws {
         let dir = try Scratch()

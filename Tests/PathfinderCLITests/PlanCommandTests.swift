@@ -12,14 +12,16 @@ struct PlanCommandTests {
             "--osm", try fixture("example/rautatieasema.osm"),
         ])
         #expect(code == 0, "\(err)")
-        let golden = try String(contentsOfFile: try fixture("Snapshots/plan-rautatieasema.json"), encoding: .utf8)
+        let golden = try String(
+            contentsOfFile: try fixture("Snapshots/plan-rautatieasema.json"), encoding: .utf8)
         #expect(out == golden)
         // What the golden file says, in words: the main door leads, 13 doors in all, the
         // private ones are not among them.
         let plan = try JSONDecoder().decode(ArrivalPlan.self, from: Data(out.utf8))
         #expect(plan.entrance?.coordinate == Coordinate(latitude: 60.170747, longitude: 24.9414453))
         #expect(plan.doors.count == 13)
-        #expect(!plan.doors.contains { $0.coordinate == Coordinate(latitude: 60.170862, longitude: 24.9418498) })
+        #expect(
+            !plan.doors.contains { $0.coordinate == Coordinate(latitude: 60.170862, longitude: 24.9418498) })
         #expect(plan.doors.compactMap(\.label) == ["C", "D"])
     }
 
@@ -28,7 +30,8 @@ struct PlanCommandTests {
         let memoryPath = dir.file("memory.json")
         var memory = EntranceMemory()
         let door = Door(coordinate: Coordinate(latitude: 60.1722, longitude: 24.9405))
-        memory.confirm(door, name: "R", center: Coordinate(latitude: 60.1713, longitude: 24.9412), now: Date())
+        memory.confirm(
+            door, name: "R", center: Coordinate(latitude: 60.1713, longitude: 24.9412), now: Date())
         try MemoryFile.save(memory, path: memoryPath)
         let before = try Data(contentsOf: URL(fileURLWithPath: memoryPath))
 
@@ -47,11 +50,15 @@ struct PlanCommandTests {
         let dir = try Scratch()
         let memoryPath = try dir.write("memory.json", "{\"version\": 1,\n\"buildings\": 7}")
         let (code, out, err) = await runPathfinder([
-            "plan", "--destination", try fixture("example/destination.json"), "--memory", memoryPath, "--compact",
+            "plan", "--destination", try fixture("example/destination.json"), "--memory", memoryPath,
+            "--compact",
         ])
         #expect(code == 0)
-        #expect(err.contains("pathfinder plan: warning: \(memoryPath): line 2: field buildings: expected an array"))
-        #expect(out == "{\"alternatives\":[],\"entrance\":null,\"walkTo\":{\"lat\":60.1713,\"lon\":24.9412}}\n")
+        #expect(
+            err.contains(
+                "pathfinder plan: warning: \(memoryPath): line 2: field buildings: expected an array"))
+        #expect(
+            out == "{\"alternatives\":[],\"entrance\":null,\"walkTo\":{\"lat\":60.1713,\"lon\":24.9412}}\n")
         #expect(dir.entries == ["memory.json"])
     }
 
@@ -61,7 +68,10 @@ struct PlanCommandTests {
             ([String](), "pathfinder plan: --destination is required"),
             (["--destination"], "pathfinder plan: --destination needs a value"),
             (["--destination", "d.json", "--now", "tomorrow"], "--now \"tomorrow\" is not an ISO 8601 time"),
-            (["--destination", "d.json", "--now", "2025-05-01T12:00:00"], "--now \"2025-05-01T12:00:00\" is not"),
+            (
+                ["--destination", "d.json", "--now", "2025-05-01T12:00:00"],
+                "--now \"2025-05-01T12:00:00\" is not"
+            ),
             (["--destination", "d.json", "--fast"], "pathfinder plan: unknown argument \"--fast\""),
         ])
     func usageErrors(argv: [String], message: String) async {
@@ -81,10 +91,19 @@ struct PlanCommandTests {
     @Test(
         "malformed destinations name file, line and field",
         arguments: [
-            ("{\n  \"name\": \"R\",\n  \"center\": {\"lat\": \"north\", \"lon\": 24.9}\n}", "line 3: field center.lat: expected a number"),
+            (
+                "{\n  \"name\": \"R\",\n  \"center\": {\"lat\": \"north\", \"lon\": 24.9}\n}",
+                "line 3: field center.lat: expected a number"
+            ),
             ("{\n  \"name\": \"R\"\n}", "line 1: field center is missing"),
-            ("{\n  \"name\": \"R\",\n  \"center\": {\"lat\": 95, \"lon\": 24.9}\n}", "line 3: field center: coordinate 95.0,24.9 is outside"),
-            ("{\n  \"name\": \"R\",\n  \"center\": {\"lat\": 60, \"lon\": 24.9},\n  \"door\": {\"lat\": 60}\n}", "line 4: field door.lon is missing"),
+            (
+                "{\n  \"name\": \"R\",\n  \"center\": {\"lat\": 95, \"lon\": 24.9}\n}",
+                "line 3: field center: coordinate 95.0,24.9 is outside"
+            ),
+            (
+                "{\n  \"name\": \"R\",\n  \"center\": {\"lat\": 60, \"lon\": 24.9},\n  \"door\": {\"lat\": 60}\n}",
+                "line 4: field door.lon is missing"
+            ),
             ("{\n  \"name\": \"R\",\n  \"center\": {\"lat\": 60 \"lon\": 24.9}\n}", "line 3: not valid JSON"),
         ])
     func malformedDestination(text: String, message: String) async throws {

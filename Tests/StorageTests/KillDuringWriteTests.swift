@@ -23,7 +23,8 @@ struct KillDuringWriteTests {
                     name: "step \(step) building \(k)", center: center, changed: changed,
                     confirmed: Door(coordinate: door, source: .walker, level: "\(k % 3)", note: "문 \(step)"),
                     rejected: [Coordinate(latitude: center.latitude, longitude: 24.9005)],
-                    osm: .init(read: changed, doors: [Door(coordinate: door, source: .osm, label: "A\(step)")]))
+                    osm: .init(
+                        read: changed, doors: [Door(coordinate: door, source: .osm, label: "A\(step)")]))
             })
     }
 
@@ -97,6 +98,8 @@ struct KillDuringWriteTests {
         // The next save cleans the dead writer's temp file.
         try MemoryFile.save(Self.memory(step: step + 1), path: path)
         #expect(dir.entries == ["memory.json"])
-        print("SIGKILL test: \(Self.kills) kills, \(step) steps saved, \(killsWithATempFileLeft) kills mid-write")
+        print(
+            "SIGKILL test: \(Self.kills) kills, \(step) steps saved, \(killsWithATempFileLeft) kills mid-write"
+        )
     }
 }

@@ -25,7 +25,7 @@ public enum MemoryFile {
         do {
             return (try read(path: path), nil)
         } catch var error {
-            guard error.isContentError else { return (EntranceMemory(), error) }
+            guard error.kind == .malformed else { return (EntranceMemory(), error) }
             do {
                 error.setAside = try setAside(path, now: now)
             } catch let failure {
@@ -45,7 +45,8 @@ public enum MemoryFile {
         } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
             return EntranceMemory()
         } catch {
-            throw MemoryFileError(path: path, reason: "cannot read: \(error.localizedDescription)")
+            throw MemoryFileError(
+                .unreadable, path: path, reason: "cannot read: \(error.localizedDescription)")
         }
         return try decode(data, path: path)
     }
@@ -59,12 +60,12 @@ public enum MemoryFile {
         do {
             bytes = [UInt8](try encode(memory))
         } catch {
-            throw MemoryFileError(path: path, reason: "cannot encode: \(error)")
+            throw MemoryFileError(.unwritable, path: path, reason: "cannot encode: \(error)")
         }
         do {
             try AtomicFile.write(bytes, to: path, mode: mode)
         } catch {
-            throw MemoryFileError(path: path, reason: "cannot write: \(error.message)")
+            throw MemoryFileError(.unwritable, path: path, reason: "cannot write: \(error.message)")
         }
     }
 
@@ -133,9 +134,4 @@ public enum MemoryFile {
         try systemCall("rename \(path) to \(candidate)") { rename(path, candidate) }
         return candidate
     }
-}
-
-extension MemoryFileError {
-    /// Whether the bytes were read but are not a memory (rather than unreadable).
-    var isContentError: Bool { !reason.hasPrefix("cannot read") }
 }

@@ -37,8 +37,10 @@ extension Commands {
         let memoryPath = scratch + "/memory.json"
         let session = try ReplaySession(
             command: "pathfinder demo", nmea: folder + "/" + manifest.nmea,
-            destination: folder + "/" + manifest.destination, memory: memoryPath, osm: folder + "/" + manifest.osm,
-            heard: nil, audio: folder + "/" + manifest.audio, audioStart: manifest.audioStart, speakWAV: speakWAV,
+            destination: folder + "/" + manifest.destination, memory: memoryPath,
+            osm: folder + "/" + manifest.osm,
+            heard: nil, audio: folder + "/" + manifest.audio, audioStart: manifest.audioStart,
+            speakWAV: speakWAV,
             map: nil)
         let result = try session.run()
         try session.writeOutputs(result, speakDevice: false, console: console)
@@ -46,7 +48,8 @@ extension Commands {
         if json {
             for line in result.lines { console.line(try JSONIO.line(line)) }
         } else {
-            console.line("pathfinder demo: a recorded walk to \(session.destination.name), Helsinki (\(folder))")
+            console.line(
+                "pathfinder demo: a recorded walk to \(session.destination.name), Helsinki (\(folder))")
             console.line("")
         }
         // Speak on the device, line by line with the transcript; without a device, into WAVs.
@@ -71,10 +74,13 @@ extension Commands {
         }
         let note = { (text: String) in json ? console.error(text) : console.line(text) }
         if let wavFolder {
-            note("prompts: written as WAV files to \(wavFolder)\(speakWAV == nil ? " (no sound device)" : "")")
+            note(
+                "prompts: written as WAV files to \(wavFolder)\(speakWAV == nil ? " (no sound device)" : "")")
         }
         let building = result.memory.building(near: session.destination.center)
-        let confirmed = building?.confirmed.map { "confirmed door \($0.label ?? "") at \($0.coordinate)" } ?? "no door confirmed"
+        let confirmed =
+            building?.confirmed.map { "confirmed door \($0.label ?? "") at \($0.coordinate)" }
+            ?? "no door confirmed"
         note("memory: \(memoryPath) (\(result.memory.buildings.count) building, \(confirmed))")
         return 0
     }
@@ -93,7 +99,9 @@ struct DemoFiles: Codable {
     /// one of its parents (so `.build/release/pathfinder` finds the repository's).
     static func locate() throws(CLIError) -> String {
         if let env = ProcessInfo.processInfo.environment["PATHFINDER_DEMO"] { return env }
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let exe =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
         var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
         var looked: [String] = []
         while true {
@@ -104,7 +112,9 @@ struct DemoFiles: Codable {
             if parent.path == dir.path { break }
             dir = parent
         }
-        throw .runtime("pathfinder demo: no artifacts/demo/demo.json near the program (looked in \(looked.first ?? "") and its parents); set PATHFINDER_DEMO or pass --dir")
+        throw .runtime(
+            "pathfinder demo: no artifacts/demo/demo.json near the program (looked in \(looked.first ?? "") and its parents); set PATHFINDER_DEMO or pass --dir"
+        )
     }
 }
 
@@ -121,9 +131,11 @@ enum Transcript {
         case .plan(let plan, let reason):
             "plan     (\(reason.rawValue)) walk to "
                 + (plan.entrance.map { "door \(name($0))" } ?? "the building's centre (no door known)")
-                + (plan.alternatives.isEmpty ? "" : "; then " + plan.alternatives.map(name).joined(separator: ", "))
+                + (plan.alternatives.isEmpty
+                    ? "" : "; then " + plan.alternatives.map(name).joined(separator: ", "))
         case .requestDoors(let d): "asks     OpenStreetMap for the doors of \(d.name)"
-        case .saveMemory(let m): "memory   saved (\(m.buildings.count) building\(m.buildings.count == 1 ? "" : "s"))"
+        case .saveMemory(let m):
+            "memory   saved (\(m.buildings.count) building\(m.buildings.count == 1 ? "" : "s"))"
         case .walkEnded(let reason): "walk     ended (\(reason.rawValue))"
         case .log(.heard(let text, let meaning)): "hears    \"\(text)\" → \(meaning?.rawValue ?? "no answer")"
         case .log(.rejected(let door)): "rejected door \(name(door)) for good"

@@ -62,9 +62,12 @@ struct ReplaySession {
         let osm = try arguments.option("--osm")
         let heard = try arguments.option("--heard")
         let audio = try arguments.option("--audio")
-        let audioStart = try arguments.option("--audio-start", expected: "seconds ≥ 0") { Double($0).flatMap { $0 >= 0 ? $0 : nil } }
+        let audioStart = try arguments.option("--audio-start", expected: "seconds ≥ 0") {
+            Double($0).flatMap { $0 >= 0 ? $0 : nil }
+        }
         if try arguments.option("--doors") != nil {
-            throw .usage("\(command): --doors needs the door index (doors branch), not in this build; use --osm FILE")
+            throw .usage(
+                "\(command): --doors needs the door index (doors branch), not in this build; use --osm FILE")
         }
         if heard != nil, audio != nil { throw .usage("\(command): give --heard or --audio, not both") }
         if audioStart != nil, audio == nil { throw .usage("\(command): --audio-start needs --audio") }
@@ -151,8 +154,12 @@ struct ReplaySession {
 
     /// Memory, map and prompt WAVs. Returns where prompts went when spoken into files.
     @discardableResult
-    func writeOutputs(_ result: Replayer.Result, speakDevice: Bool, console: Console) throws(CLIError) -> String? {
-        if let memoryPath, result.lines.contains(where: { if case .saveMemory = $0.effect { true } else { false } }) {
+    func writeOutputs(
+        _ result: Replayer.Result, speakDevice: Bool, console: Console
+    ) throws(CLIError) -> String? {
+        if let memoryPath,
+            result.lines.contains(where: { if case .saveMemory = $0.effect { true } else { false } })
+        {
             do {
                 try MemoryFile.save(result.memory, path: memoryPath)
             } catch {
@@ -175,7 +182,9 @@ struct ReplaySession {
     }
 
     /// Every prompt as `DIR/NNN-tSECONDS.wav`, in order.
-    static func writePrompts(_ result: Replayer.Result, to directory: String, command: String) throws(CLIError) {
+    static func writePrompts(
+        _ result: Replayer.Result, to directory: String, command: String
+    ) throws(CLIError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let speaker = try Speaker()

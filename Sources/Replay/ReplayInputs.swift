@@ -53,7 +53,8 @@ public enum ReplayInputs {
         }
         if let containing = rings.first(where: { contains($0, center) }) { return containing }
         return rings.min { a, b in
-            (a.map { $0.distance(to: center) }.min() ?? .infinity) < (b.map { $0.distance(to: center) }.min() ?? .infinity)
+            (a.map { $0.distance(to: center) }.min() ?? .infinity)
+                < (b.map { $0.distance(to: center) }.min() ?? .infinity)
         }.flatMap { ring in ring.map { $0.distance(to: center) }.min()! <= doorRadiusMetres ? ring : nil }
     }
 
@@ -66,7 +67,8 @@ public enum ReplayInputs {
             let b = ring[j]
             if (a.latitude > p.latitude) != (b.latitude > p.latitude),
                 p.longitude
-                    < (b.longitude - a.longitude) * (p.latitude - a.latitude) / (b.latitude - a.latitude) + a.longitude
+                    < (b.longitude - a.longitude) * (p.latitude - a.latitude) / (b.latitude - a.latitude)
+                    + a.longitude
             {
                 inside.toggle()
             }

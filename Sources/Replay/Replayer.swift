@@ -79,7 +79,8 @@ public struct Replayer: Sendable {
     /// - Throws: ``ReplayError/noFixes`` when the trace holds no dated fix.
     public func run(nmea: some Collection<UInt8>) throws(ReplayError) -> Result {
         let (events, stats) = NMEAParser.parse(nmea)
-        guard let start = events.lazy.compactMap({ if case .fix(let f) = $0 { f.time } else { nil } }).first else {
+        guard let start = events.lazy.compactMap({ if case .fix(let f) = $0 { f.time } else { nil } }).first
+        else {
             throw .noFixes(stats)
         }
         var items: [Item] = []

@@ -51,10 +51,13 @@ public struct WalkMap: Sendable {
         let c = destination.center
         let metresPerDegree = Coordinate.earthRadiusMetres * .pi / 180
         func local(_ p: Coordinate) -> (x: Double, y: Double) {
-            ((p.longitude - c.longitude) * cos(c.latitude * .pi / 180) * metresPerDegree,
-             -(p.latitude - c.latitude) * metresPerDegree)
+            (
+                (p.longitude - c.longitude) * cos(c.latitude * .pi / 180) * metresPerDegree,
+                -(p.latitude - c.latitude) * metresPerDegree
+            )
         }
-        let all = result.track.map(\.coordinate) + doors.map(\.coordinate) + confirmed.map(\.coordinate)
+        let all =
+            result.track.map(\.coordinate) + doors.map(\.coordinate) + confirmed.map(\.coordinate)
             + (outline ?? []) + [c]
         let xs = all.map { local($0).x }
         let ys = all.map { local($0).y }
@@ -94,23 +97,29 @@ public struct WalkMap: Sendable {
 
             """
         if let outline {
-            s += "<polygon points=\"\(outline.map(xy).joined(separator: " "))\" fill=\"#d9d3c7\" stroke=\"#8a8275\" stroke-width=\"2\"/>\n"
+            s +=
+                "<polygon points=\"\(outline.map(xy).joined(separator: " "))\" fill=\"#d9d3c7\" stroke=\"#8a8275\" stroke-width=\"2\"/>\n"
         }
         let (cx, cy) = point(c)
-        s += "<g stroke=\"#8a8275\" stroke-width=\"2\"><line x1=\"\(cx)\" y1=\"\(f(Double(cy)! - 6))\" x2=\"\(cx)\" y2=\"\(f(Double(cy)! + 6))\"/>"
-        s += "<line x1=\"\(f(Double(cx)! - 6))\" y1=\"\(cy)\" x2=\"\(f(Double(cx)! + 6))\" y2=\"\(cy)\"/></g>\n"
+        s +=
+            "<g stroke=\"#8a8275\" stroke-width=\"2\"><line x1=\"\(cx)\" y1=\"\(f(Double(cy)! - 6))\" x2=\"\(cx)\" y2=\"\(f(Double(cy)! + 6))\"/>"
+        s +=
+            "<line x1=\"\(f(Double(cx)! - 6))\" y1=\"\(cy)\" x2=\"\(f(Double(cx)! + 6))\" y2=\"\(cy)\"/></g>\n"
 
         // The trace: every fix joined, thin; accuracy is in the scatter itself.
         if !result.track.isEmpty {
-            s += "<polyline points=\"\(result.track.map { xy($0.coordinate) }.joined(separator: " "))\" fill=\"none\" stroke=\"#3b6ea8\" stroke-width=\"1.6\" stroke-opacity=\"0.75\"/>\n"
+            s +=
+                "<polyline points=\"\(result.track.map { xy($0.coordinate) }.joined(separator: " "))\" fill=\"none\" stroke=\"#3b6ea8\" stroke-width=\"1.6\" stroke-opacity=\"0.75\"/>\n"
         }
         // Target changes: from where the walker was to the new target, dashed and numbered.
         for (i, target) in targets.enumerated() {
             guard let from = position(at: target.t) else { continue }
             let (x1, y1) = point(from)
             let (x2, y2) = point(target.to)
-            s += "<line x1=\"\(x1)\" y1=\"\(y1)\" x2=\"\(x2)\" y2=\"\(y2)\" stroke=\"#7a4fa3\" stroke-width=\"1.5\" stroke-dasharray=\"6 5\"/>\n"
-            s += "<circle cx=\"\(x1)\" cy=\"\(y1)\" r=\"9\" fill=\"#7a4fa3\"/><text x=\"\(x1)\" y=\"\(f(Double(y1)! + 4))\" font-size=\"11\" fill=\"#fff\" text-anchor=\"middle\">T\(i + 1)</text>\n"
+            s +=
+                "<line x1=\"\(x1)\" y1=\"\(y1)\" x2=\"\(x2)\" y2=\"\(y2)\" stroke=\"#7a4fa3\" stroke-width=\"1.5\" stroke-dasharray=\"6 5\"/>\n"
+            s +=
+                "<circle cx=\"\(x1)\" cy=\"\(y1)\" r=\"9\" fill=\"#7a4fa3\"/><text x=\"\(x1)\" y=\"\(f(Double(y1)! + 4))\" font-size=\"11\" fill=\"#fff\" text-anchor=\"middle\">T\(i + 1)</text>\n"
         }
         // Doors by source; rejected ones crossed out, the confirmed one as a green star.
         for door in doors {
@@ -121,19 +130,23 @@ public struct WalkMap: Sendable {
                 case .companion: "#1f6fd1"
                 default: "#e08a00"
                 }
-            s += "<circle cx=\"\(x)\" cy=\"\(y)\" r=\"8\" fill=\"\(color)\" stroke=\"#fff\" stroke-width=\"2\"/>\n"
+            s +=
+                "<circle cx=\"\(x)\" cy=\"\(y)\" r=\"8\" fill=\"\(color)\" stroke=\"#fff\" stroke-width=\"2\"/>\n"
             if let label = door.label {
-                s += "<text x=\"\(f(Double(x)! + 11))\" y=\"\(f(Double(y)! - 9))\" font-size=\"15\" font-weight=\"bold\" fill=\"#222\">\(escape(label))</text>\n"
+                s +=
+                    "<text x=\"\(f(Double(x)! + 11))\" y=\"\(f(Double(y)! - 9))\" font-size=\"15\" font-weight=\"bold\" fill=\"#222\">\(escape(label))</text>\n"
             }
         }
         for door in rejected {
             let (x, y) = point(door.coordinate)
             let (dx, dy) = (Double(x)!, Double(y)!)
-            s += "<g stroke=\"#c62828\" stroke-width=\"3.5\"><line x1=\"\(f(dx - 9))\" y1=\"\(f(dy - 9))\" x2=\"\(f(dx + 9))\" y2=\"\(f(dy + 9))\"/><line x1=\"\(f(dx - 9))\" y1=\"\(f(dy + 9))\" x2=\"\(f(dx + 9))\" y2=\"\(f(dy - 9))\"/></g>\n"
+            s +=
+                "<g stroke=\"#c62828\" stroke-width=\"3.5\"><line x1=\"\(f(dx - 9))\" y1=\"\(f(dy - 9))\" x2=\"\(f(dx + 9))\" y2=\"\(f(dy + 9))\"/><line x1=\"\(f(dx - 9))\" y1=\"\(f(dy + 9))\" x2=\"\(f(dx + 9))\" y2=\"\(f(dy - 9))\"/></g>\n"
         }
         for door in confirmed {
             let (x, y) = point(door.coordinate)
-            s += "<path d=\"\(star(Double(x)!, Double(y)!, 13))\" fill=\"#2e8b57\" stroke=\"#fff\" stroke-width=\"1.5\"/>\n"
+            s +=
+                "<path d=\"\(star(Double(x)!, Double(y)!, 13))\" fill=\"#2e8b57\" stroke=\"#fff\" stroke-width=\"1.5\"/>\n"
         }
         // Prompts: callouts as small dots, the others numbered on the trace and in the legend.
         for t in callouts {
@@ -146,14 +159,16 @@ public struct WalkMap: Sendable {
             guard let p = position(at: prompt.t) else { continue }
             let (x, y) = point(p)
             let dy = i.isMultiple(of: 2) ? -14.0 : 18.0
-            s += "<circle cx=\"\(x)\" cy=\"\(y)\" r=\"4\" fill=\"#111\"/><text x=\"\(f(Double(x)! - 14))\" y=\"\(f(Double(y)! + dy))\" font-size=\"12\" fill=\"#111\" font-weight=\"bold\">\(i + 1)</text>\n"
+            s +=
+                "<circle cx=\"\(x)\" cy=\"\(y)\" r=\"4\" fill=\"#111\"/><text x=\"\(f(Double(x)! - 14))\" y=\"\(f(Double(y)! + dy))\" font-size=\"12\" fill=\"#111\" font-weight=\"bold\">\(i + 1)</text>\n"
         }
 
         // Legend.
         let lx = Self.mapSize + 20
         var ly = 34.0
         func text(_ string: String, size: Double = 13, bold: Bool = false, x: Double = lx) {
-            s += "<text x=\"\(f(x))\" y=\"\(f(ly))\" font-size=\"\(f(size))\"\(bold ? " font-weight=\"bold\"" : "") fill=\"#222\">\(escape(string))</text>\n"
+            s +=
+                "<text x=\"\(f(x))\" y=\"\(f(ly))\" font-size=\"\(f(size))\"\(bold ? " font-weight=\"bold\"" : "") fill=\"#222\">\(escape(string))</text>\n"
             ly += size + 7
         }
         text("\(destination.name) — 걸어온 길", size: 18, bold: true)
@@ -165,11 +180,20 @@ public struct WalkMap: Sendable {
             ("<circle cx=\"11\" cy=\"0\" r=\"7\" fill=\"#e08a00\"/>", "door from OpenStreetMap"),
             ("<circle cx=\"11\" cy=\"0\" r=\"7\" fill=\"#1f6fd1\"/>", "door named by the companion"),
             ("<path d=\"\(star(11, 0, 10))\" fill=\"#2e8b57\"/>", "door confirmed by the walker (여기가 입구야)"),
-            ("<g stroke=\"#c62828\" stroke-width=\"3\"><line x1=\"4\" y1=\"-7\" x2=\"18\" y2=\"7\"/><line x1=\"4\" y1=\"7\" x2=\"18\" y2=\"-7\"/></g>", "door rejected (여기 아니야)"),
-            ("<g><line x1=\"0\" y1=\"0\" x2=\"22\" y2=\"0\" stroke=\"#7a4fa3\" stroke-dasharray=\"5 4\" stroke-width=\"2\"/><circle cx=\"4\" cy=\"0\" r=\"5\" fill=\"#7a4fa3\"/></g>", "target set or changed (T1, T2…)"),
+            (
+                "<g stroke=\"#c62828\" stroke-width=\"3\"><line x1=\"4\" y1=\"-7\" x2=\"18\" y2=\"7\"/><line x1=\"4\" y1=\"7\" x2=\"18\" y2=\"-7\"/></g>",
+                "door rejected (여기 아니야)"
+            ),
+            (
+                "<g><line x1=\"0\" y1=\"0\" x2=\"22\" y2=\"0\" stroke=\"#7a4fa3\" stroke-dasharray=\"5 4\" stroke-width=\"2\"/><circle cx=\"4\" cy=\"0\" r=\"5\" fill=\"#7a4fa3\"/></g>",
+                "target set or changed (T1, T2…)"
+            ),
             ("<circle cx=\"11\" cy=\"0\" r=\"3\" fill=\"#555\"/>", "distance/direction callout spoken"),
             ("<circle cx=\"11\" cy=\"0\" r=\"4\" fill=\"#111\"/>", "other prompt spoken (numbered below)"),
-            ("<polygon points=\"0,-7 22,-7 22,7 0,7\" fill=\"#d9d3c7\" stroke=\"#8a8275\"/>", "the building (OSM outline)"),
+            (
+                "<polygon points=\"0,-7 22,-7 22,7 0,7\" fill=\"#d9d3c7\" stroke=\"#8a8275\"/>",
+                "the building (OSM outline)"
+            ),
         ]
         for (symbol, label) in keys {
             s += "<g transform=\"translate(\(f(lx)),\(f(ly - 4)))\">\(symbol)</g>\n"
@@ -184,7 +208,9 @@ public struct WalkMap: Sendable {
             }
         }
         for (i, target) in targets.enumerated() {
-            let what = target.door.map { "door \($0.label ?? "") (\($0.source?.rawValue ?? "?"))" } ?? "the building's centre"
+            let what =
+                target.door.map { "door \($0.label ?? "") (\($0.source?.rawValue ?? "?"))" }
+                ?? "the building's centre"
             text("T\(i + 1) at \(Int(target.t)) s: walk to \(what)", size: 12)
         }
         s += "</svg>\n"

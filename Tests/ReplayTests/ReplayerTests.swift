@@ -11,7 +11,9 @@ enum Fixture {
         let url = try #require(Bundle.module.url(forResource: "Fixtures/" + name, withExtension: nil))
         return url.path
     }
-    static func data(_ name: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: try path(name))) }
+    static func data(_ name: String) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: try path(name)))
+    }
     static func destination() throws -> Destination {
         try JSONDecoder().decode(Destination.self, from: try data("destination.json"))
     }
@@ -45,7 +47,8 @@ struct ReplayerTests {
         #expect(result.lines.contains { $0.effect == .walkEnded(.confirmed) })
         // OSM's doors arrive late: 3 s of trace time after they were asked for.
         let asked = try #require(result.lines.first { $0.event == "doorsRequested" })
-        let doorsPlan = try #require(result.lines.first { if case .plan(_, .doorsArrived) = $0.effect { true } else { false } })
+        let doorsPlan = try #require(
+            result.lines.first { if case .plan(_, .doorsArrived) = $0.effect { true } else { false } })
         #expect(doorsPlan.t - asked.t == Replayer.doorsDelaySeconds)
         // The memory: D confirmed (its label and the walker as source), A rejected, OSM read.
         let building = try #require(result.memory.building(near: try Fixture.destination().center))
@@ -88,7 +91,9 @@ struct ReplayerTests {
 
     @Test func traceWithoutFixes_isAnError() throws {
         let replayer = try Fixture.replayer()
-        #expect(throws: ReplayError.self) { try replayer.run(nmea: Array("$GPGSA,A,1,,,,,,,,,,,,,,,*1E\r\nnonsense\n".utf8)) }
+        #expect(throws: ReplayError.self) {
+            try replayer.run(nmea: Array("$GPGSA,A,1,,,,,,,,,,,,,,,*1E\r\nnonsense\n".utf8))
+        }
     }
 
     @Test(arguments: [
@@ -123,6 +128,7 @@ struct WalkMapTests {
         #expect(svg.contains("stroke=\"#c62828\""))  // a rejected door
         #expect(svg.contains("T2"))  // a target change
         #expect(svg.contains("기억할게"))  // prompts listed
-        #expect(svg == WalkMap(destination: destination, outline: outline, result: result).svg(), "deterministic")
+        #expect(
+            svg == WalkMap(destination: destination, outline: outline, result: result).svg(), "deterministic")
     }
 }

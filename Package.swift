@@ -14,6 +14,12 @@ let package = Package(
 
         // MARK: C libraries from Debian
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CPocketSphinx", pkgConfig: "pocketsphinx",
+            providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev", "pocketsphinx-en-us"])]
+        ),
+        .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
 
         // MARK: I/O at the edges
         .target(name: "SQLite", dependencies: ["CSQLite"]),
@@ -21,10 +27,20 @@ let package = Package(
         .target(name: "Storage", dependencies: ["Arrival", "Geo"]),
         // Test-only: saves a memory in a loop until killed (StorageTests' SIGKILL test).
         .executableTarget(name: "memory-writer", dependencies: ["Storage", "Arrival", "Geo"]),
+        .target(name: "Positioning", dependencies: ["Geo"]),
+        .target(name: "Speech", dependencies: ["Arrival", "CPocketSphinx", "CEspeakNG", "CALSA"]),
+
+        .target(name: "Replay", dependencies: ["Arrival", "Geo", "Positioning", "OSM"]),
 
         // MARK: Command line
-        .target(name: "PathfinderCLI", dependencies: ["Geo", "Arrival", "OSM", "Storage"]),
+        .target(
+            name: "PathfinderCLI",
+            dependencies: ["Geo", "Arrival", "OSM", "Storage", "Positioning", "Speech", "Replay"]),
         .executableTarget(name: "pathfinder", dependencies: ["PathfinderCLI"]),
+        .executableTarget(name: "PositioningBench", dependencies: ["Positioning"], path: "Benchmarks/PositioningBench"),
+
+        // MARK: Benchmarks (release builds, run by Scripts/voice-eval)
+        .executableTarget(name: "VoiceEval", dependencies: ["Speech", "Arrival"]),
 
         // MARK: Tests
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
@@ -32,6 +48,17 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "OSMTests", dependencies: ["OSM", "Arrival", "Geo"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Arrival", "Geo"]),
+        .testTarget(
+            name: "PositioningTests",
+            dependencies: ["Positioning", "Geo"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "ReplayTests",
+            dependencies: ["Replay", "Arrival", "Geo", "Positioning", "OSM"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "Arrival"]),
         .testTarget(
             name: "PathfinderCLITests",
             dependencies: ["PathfinderCLI", "Arrival", "Geo", "Storage"],

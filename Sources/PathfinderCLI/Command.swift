@@ -30,6 +30,8 @@ package enum Pathfinder {
         Commands.words,
         Commands.plan,
         Commands.memory,
+        Commands.replay,
+        Commands.demo,
     ]
 
     package static var overview: String {

@@ -1,0 +1,68 @@
+import Foundation
+import Geo
+
+extension FinalApproach {
+    /// A heard sentence: logged always, acted on only while the last stretch is active.
+    mutating func heard(_ text: String, now: Date) -> [Effect] {
+        let meaning = ArrivalWords.meaning(of: text)
+        let effects: [Effect] = [.log(.heard(text, meaning))]
+        guard isInLastStretch, let meaning else { return effects }
+        switch meaning {
+        case .notHere: return effects + notHere(now: now)
+        case .thisIsIt: return effects + thisIsIt(now: now)
+        }
+    }
+
+    /// "여기 아니야": reject for good; next door as a new walk, or the centre when none is left.
+    mutating func notHere(now: Date) -> [Effect] {
+        guard var walk else { return [] }
+        let destination = walk.destination
+        var effects: [Effect] = []
+        if let door = walk.door {
+            memory.reject(door.coordinate, name: destination.name, center: destination.center, now: now)
+            effects += [.log(.rejected(door)), .saveMemory(memory)]
+        }
+        let plan = ArrivalPlan.make(destination: destination, memory: memory, now: now)
+        if let next = plan.entrance {
+            var nextWalk = Walk(destination: destination, plan: plan, started: now)
+            nextWalk.inLastStretch = true
+            self.walk = nextWalk
+            return effects + [
+                .walkEnded(.rejected), .plan(plan, .rejected), .say(Prompt(Prompts.nextDoor(next))),
+            ]
+        }
+        if walk.door != nil {
+            effects.append(.plan(plan, .rejected))
+        }
+        walk.plan = plan
+        walk.arrived = false
+        walk.levelSaid = false
+        walk.lastCallout = nil
+        self.walk = walk
+        return effects + [.say(Prompt(Prompts.noDoorLeft))]
+    }
+
+    /// "여기가 입구야": where the walker stands becomes the door, with the level, note and label
+    /// of the door walked to and the altitude when accurate; the walk ends a little later.
+    mutating func thisIsIt(now: Date) -> [Effect] {
+        guard var walk else { return [] }
+        guard let position = lastPosition,
+            let fixTime = lastFixTime, now.timeIntervalSince(fixTime) < settings.noFixSeconds
+        else { return [.say(Prompt(Prompts.cannotRemember))] }
+        let destination = walk.destination
+        let walkedTo = walk.door
+        let door = Door(
+            coordinate: position.coordinate, source: .walker, level: walkedTo?.level, note: walkedTo?.note,
+            label: walkedTo?.label,
+            altitude: altitude.flatMap {
+                $0.accuracy <= EntranceMemory.storedAltitudeAccuracyMetres ? $0 : nil
+            })
+        memory.confirm(door, name: destination.name, center: destination.center, now: now)
+        walk.endsAt = now.addingTimeInterval(settings.endDelaySeconds)
+        self.walk = walk
+        return [
+            .log(.confirmed(memory.building(near: destination.center)?.confirmed ?? door)),
+            .saveMemory(memory), .say(Prompt(Prompts.remembered)),
+        ]
+    }
+}

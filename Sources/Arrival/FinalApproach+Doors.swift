@@ -1,0 +1,69 @@
+import Foundation
+import Geo
+
+extension FinalApproach {
+    /// `go`: the plan at once from memory and the named door; OSM asked in the background
+    /// unless a fresh answer is remembered.
+    mutating func start(_ destination: Destination, now: Date) -> [Effect] {
+        var effects: [Effect] = walk != nil ? [.walkEnded(.replaced)] : []
+        let plan = ArrivalPlan.make(destination: destination, memory: memory, now: now)
+        walk = Walk(destination: destination, plan: plan, started: now)
+        effects += [.plan(plan, .start), .say(Prompt(Prompts.start(destination.name)))]
+        if memory.building(near: destination.center)?.freshOSMDoors(now: now) == nil {
+            effects.append(.requestDoors(destination))
+        }
+        return effects
+    }
+
+    /// OSM's doors, late: remembered; the plan re-made. The leading door changes only while
+    /// the walker is well away from the current one (or walks to the centre), and is said.
+    mutating func doorsArrived(_ doors: [Door], now: Date) -> [Effect] {
+        guard var walk else { return [] }
+        let destination = walk.destination
+        memory.recordOSM(doors, name: destination.name, center: destination.center, now: now)
+        var effects: [Effect] = [.saveMemory(memory)]
+
+        var plan = ArrivalPlan.make(destination: destination, memory: memory, osmDoors: doors, now: now)
+        let current = walk.door
+        let leadChanged =
+            switch (current, plan.entrance) {
+            case (nil, nil): false
+            case (let a?, let b?): a.coordinate.distance(to: b.coordinate) > EntranceMemory.sameDoorMetres
+            default: true
+            }
+        let near =
+            lastPosition.map { $0.coordinate.distance(to: walk.target) <= settings.lateDoorsMinimumMetres }
+            ?? false
+        if leadChanged, near || walk.arrived {
+            plan = Self.keepingLead(current, at: walk.target, of: plan)  // too close to turn away
+        }
+        guard plan != walk.plan else {
+            self.walk = walk
+            return effects
+        }
+        let announce = plan.entrance != nil && plan.walkTo != walk.plan.walkTo
+        walk.plan = plan
+        if announce {
+            walk.arrived = false
+            walk.levelSaid = false
+            walk.lastCallout = nil
+        }
+        self.walk = walk
+        effects.append(.plan(plan, .doorsArrived))
+        if announce, let door = plan.entrance { effects.append(.say(Prompt(Prompts.doorChanged(door)))) }
+        return effects
+    }
+
+    /// `plan` with `door` (or the centre at `target` when `nil`) still leading, the plan's doors
+    /// after it; the door's twin in the plan is merged into it.
+    static func keepingLead(_ door: Door?, at target: Coordinate, of plan: ArrivalPlan) -> ArrivalPlan {
+        var doors = plan.doors
+        guard let door else { return ArrivalPlan(walkTo: target, entrance: nil, alternatives: doors) }
+        if let i = doors.firstIndex(where: {
+            $0.coordinate.distance(to: door.coordinate) <= EntranceMemory.sameDoorMetres
+        }) {
+            doors.remove(at: i)
+        }
+        return ArrivalPlan(walkTo: door.coordinate, entrance: door, alternatives: doors)
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Geo
+
+extension FinalApproach {
+    /// A fix: GPS state, entering the last stretch, arrival with hysteresis, callouts.
+    mutating func moved(_ position: Position, now: Date) -> [Effect] {
+        lastPosition = position
+        lastFixTime = now
+        if let course = position.course, (position.speed ?? 0) > settings.movingSpeed {
+            lastGoodCourse = course
+        }
+        guard var walk, walk.endsAt == nil else { return [] }
+        var effects: [Effect] = []
+
+        if walk.noFixSaid {
+            walk.noFixSaid = false
+            effects += [.log(.gps(.back)), .say(Prompt(Prompts.fixBack))]
+        }
+        if let accuracy = position.horizontalAccuracy, accuracy > settings.poorAccuracyMetres,
+            walk.lastPoorAccuracyWarning.map({
+                now.timeIntervalSince($0) >= settings.poorAccuracyRepeatSeconds
+            })
+                ?? true
+        {
+            walk.lastPoorAccuracyWarning = now
+            effects += [.log(.gps(.poor(accuracy: accuracy))), .say(Prompt(Prompts.poorAccuracy(accuracy)))]
+        }
+
+        let metres = position.coordinate.distance(to: walk.target)
+        let direction = self.direction(from: position, to: walk.target)
+        let distance = Guidance.distance(metres, horizontalAccuracy: position.horizontalAccuracy)
+
+        if !walk.inLastStretch {
+            if metres <= settings.lastStretchMetres {
+                walk.inLastStretch = true
+                walk.lastCallout = nil
+                effects.append(.say(Prompt(Prompts.lastStretch(walk.destination.name, door: walk.door))))
+            } else {
+                if walk.lastCallout.map({ now.timeIntervalSince($0.time) >= settings.farCalloutSeconds })
+                    ?? true
+                {
+                    walk.lastCallout = Callout(time: now, metres: metres, hour: direction.hour)
+                    let text = Prompts.far(walk.destination.name, distance, direction)
+                    effects.append(.say(Prompt(text, isCallout: true)))
+                }
+                self.walk = walk
+                return effects
+            }
+        }
+
+        let radius = settings.arrivalRadius(horizontalAccuracy: position.horizontalAccuracy)
+        if walk.arrived {
+            guard metres > radius * settings.arrivalLeaveFactor else {
+                self.walk = walk
+                return effects
+            }
+            walk.arrived = false  // walked away from the door: guide back to it
+            walk.lastCallout = nil
+        } else if metres <= radius {
+            walk.arrived = true
+            self.walk = walk
+            effects.append(.log(.arrived(walk.door, metres: (metres * 10).rounded() / 10)))
+            effects.append(.say(Prompt(walk.door.map(Prompts.arrived(at:)) ?? Prompts.arrivedAtCenter)))
+            return effects + levelCheck()
+        }
+
+        if isCalloutDue(walk.lastCallout, metres: metres, hour: direction.hour, now: now) {
+            walk.lastCallout = Callout(time: now, metres: metres, hour: direction.hour)
+            let text = Prompts.guidance(toDoor: walk.door != nil, distance, direction)
+            effects.append(.say(Prompt(text, isCallout: true)))
+        }
+        self.walk = walk
+        return effects
+    }
+
+    /// Progress of a step, a turn of ``Settings/calloutTurnHours``, or a quiet spell.
+    func isCalloutDue(_ last: Callout?, metres: Double, hour: Int?, now: Date) -> Bool {
+        guard let last else { return true }
+        if abs(last.metres - metres) >= settings.calloutStep(metres: metres) { return true }
+        if let hour, let previous = last.hour,
+            Guidance.hoursApart(hour, previous) >= settings.calloutTurnHours
+        {
+            return true
+        }
+        return now.timeIntervalSince(last.time) >= settings.calloutQuietSeconds
+    }
+
+    /// Clock direction from the course when moving, else the last good course, else compass.
+    func direction(from position: Position, to target: Coordinate) -> Guidance.Direction {
+        let bearing = position.coordinate.bearing(to: target)
+        let moving = (position.speed ?? 0) > settings.movingSpeed ? position.course : nil
+        guard let heading = moving ?? lastGoodCourse else {
+            return .compass(Guidance.compassPoint(bearing: bearing))
+        }
+        return .clock(Guidance.clockHour(bearing: bearing, heading: heading))
+    }
+
+    /// At the door: compare its stored altitude with the walker's, when both are good enough.
+    mutating func levelCheck() -> [Effect] {
+        guard var walk, let doorAltitude = walk.door?.altitude, let altitude,
+            let check = LevelCheck.compare(door: doorAltitude, walker: altitude)
+        else { return [] }
+        walk.levelSaid = true
+        self.walk = walk
+        return [
+            .log(.level(check, door: doorAltitude, walker: altitude)), .say(Prompt(Prompts.level(check))),
+        ]
+    }
+}
+
+extension Guidance.Direction {
+    /// The clock hour, when this is one.
+    var hour: Int? {
+        if case .clock(let hour) = self { return hour }
+        return nil
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+extension FinalApproach {
+    /// One line of the replay event log: an effect at a time, seconds from the trace's start.
+    ///
+    /// Every effect maps to exactly one line (`say`, `plan`, `doorsRequested`, `memorySaved`,
+    /// `walkEnded`, and the records `heard`, `rejected`, `confirmed`, `arrived`, `level`,
+    /// `gps`), so the log is the effects, nothing added or lost.
+    public struct LogLine: Sendable, Hashable, Encodable {
+        /// Seconds from the start of the trace (or wall clock, live).
+        public var t: Double
+        public var effect: Effect
+
+        public init(t: Double, effect: Effect) {
+            self.t = t
+            self.effect = effect
+        }
+
+        /// The `event` field of the line.
+        public var event: String {
+            switch effect {
+            case .say: "say"
+            case .plan: "plan"
+            case .requestDoors: "doorsRequested"
+            case .saveMemory: "memorySaved"
+            case .walkEnded: "walkEnded"
+            case .log(.heard): "heard"
+            case .log(.rejected): "rejected"
+            case .log(.confirmed): "confirmed"
+            case .log(.arrived): "arrived"
+            case .log(.level): "level"
+            case .log(.gps): "gps"
+            }
+        }
+
+        enum Key: String, CodingKey {
+            case t, event, text, callout, plan, reason, name, buildings, door, metres, meaning, level, walker,
+                state, accuracy
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: Key.self)
+            try c.encode(t, forKey: .t)
+            try c.encode(event, forKey: .event)
+            switch effect {
+            case .say(let prompt):
+                try c.encode(prompt.text, forKey: .text)
+                if prompt.isCallout { try c.encode(true, forKey: .callout) }
+            case .plan(let plan, let reason):
+                try c.encode(plan, forKey: .plan)
+                try c.encode(reason, forKey: .reason)
+            case .requestDoors(let destination): try c.encode(destination.name, forKey: .name)
+            case .saveMemory(let memory): try c.encode(memory.buildings.count, forKey: .buildings)
+            case .walkEnded(let reason): try c.encode(reason, forKey: .reason)
+            case .log(.heard(let text, let meaning)):
+                try c.encode(text, forKey: .text)
+                try c.encode(meaning, forKey: .meaning)  // null when neither answer, as the contract shows
+            case .log(.rejected(let door)), .log(.confirmed(let door)): try c.encode(door, forKey: .door)
+            case .log(.arrived(let door, let metres)):
+                try c.encode(door, forKey: .door)
+                try c.encode(metres, forKey: .metres)
+            case .log(.level(let check, let door, let walker)):
+                try c.encode(check, forKey: .level)
+                try c.encode(door, forKey: .door)
+                try c.encode(walker, forKey: .walker)
+            case .log(.gps(let state)):
+                switch state {
+                case .lost: try c.encode("lost", forKey: .state)
+                case .back: try c.encode("back", forKey: .state)
+                case .poor(let accuracy):
+                    try c.encode("poor", forKey: .state)
+                    try c.encode((accuracy * 10).rounded() / 10, forKey: .accuracy)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,224 @@
+public import Foundation
+public import Geo
+
+/// The last stretch as a pure state machine: events in, effects out.
+///
+/// It leads one walk at a time to the plan's entrance (or the building's centre), speaks
+/// guidance, hears the walker's two answers while the last stretch is active, and changes
+/// the ``EntranceMemory`` it holds, emitting ``Effect/saveMemory(_:)`` after every change.
+/// No I/O and no clock: the time comes with each event, so a recorded walk replays to the
+/// same effects every time.
+public struct FinalApproach: Sendable {
+    /// One GPS position, as the approach needs it (not tied to any receiver's types).
+    public struct Position: Sendable, Hashable {
+        /// When the fix was taken.
+        public var time: Date
+        public var coordinate: Coordinate
+        /// 1σ horizontal accuracy, metres, if the receiver says.
+        public var horizontalAccuracy: Double?
+        /// Speed over ground, m/s.
+        public var speed: Double?
+        /// Course over ground, degrees from true north.
+        public var course: Double?
+
+        public init(
+            time: Date, coordinate: Coordinate, horizontalAccuracy: Double? = nil, speed: Double? = nil,
+            course: Double? = nil
+        ) {
+            self.time = time
+            self.coordinate = coordinate
+            self.horizontalAccuracy = horizontalAccuracy
+            self.speed = speed
+            self.course = course
+        }
+    }
+
+    /// What happens to the approach.
+    public enum Event: Sendable, Hashable {
+        /// Start a walk to a building (ends any walk in progress).
+        case go(Destination)
+        /// End the walk.
+        case stop
+        /// A GPS fix.
+        case position(Position)
+        /// The receiver reported no fix.
+        case noFix
+        /// The barometer's absolute altitude, with its accuracy.
+        case altitude(BarometricAltitude)
+        /// A sentence the listener heard.
+        case heard(String)
+        /// OSM's ranked doors for the walk's destination, answering ``Effect/requestDoors(_:)``.
+        case doorsArrived([Door])
+        /// Time passes (about once a second).
+        case tick
+        /// Say the last prompt again.
+        case repeatLast
+    }
+
+    /// Why a walk ended.
+    public enum WalkEnd: String, Sendable, Hashable, Codable {
+        /// "여기가 입구야": the door is remembered.
+        case confirmed
+        /// "여기 아니야": this walk ends, a walk to the next door starts.
+        case rejected
+        /// `stop`.
+        case stopped
+        /// A new `go` replaced it.
+        case replaced
+    }
+
+    /// Why the plan was (re-)made.
+    public enum PlanReason: String, Sendable, Hashable, Codable {
+        /// `go`.
+        case start
+        /// OSM's doors arrived.
+        case doorsArrived
+        /// The walker rejected a door.
+        case rejected
+    }
+
+    /// Something said, and whether it is a guidance callout: an unspoken callout is replaced by
+    /// a newer one instead of being queued stale (see ``PromptQueue``).
+    public struct Prompt: Sendable, Hashable {
+        public var text: String
+        public var isCallout: Bool
+
+        public init(_ text: String, isCallout: Bool = false) {
+            self.text = text
+            self.isCallout = isCallout
+        }
+    }
+
+    /// A fact for the event log that no other effect carries.
+    public enum Record: Sendable, Hashable {
+        /// A sentence heard, and what it means.
+        case heard(String, ArrivalWords?)
+        /// The walker rejected this door.
+        case rejected(Door)
+        /// The walker confirmed this door (as stored).
+        case confirmed(Door)
+        /// Arrived at the door (or the centre when `nil`), this far from it (metres).
+        case arrived(Door?, metres: Double)
+        /// The level check's answer with the two altitudes compared.
+        case level(LevelCheck, door: BarometricAltitude, walker: BarometricAltitude)
+        /// GPS trouble or its end.
+        case gps(GPSState)
+    }
+
+    /// GPS conditions worth saying.
+    public enum GPSState: Sendable, Hashable {
+        /// No fix for ``Settings/noFixSeconds``.
+        case lost
+        /// A fix again after ``lost``.
+        case back
+        /// Horizontal accuracy worse than ``Settings/poorAccuracyMetres``, metres.
+        case poor(accuracy: Double)
+    }
+
+    /// What the shell must do.
+    public enum Effect: Sendable, Hashable {
+        /// Speak.
+        case say(Prompt)
+        /// The plan was made or changed.
+        case plan(ArrivalPlan, PlanReason)
+        /// Ask OSM (the door index) for the destination's doors; answer with
+        /// ``Event/doorsArrived(_:)``.
+        case requestDoors(Destination)
+        /// Write the memory (it changed).
+        case saveMemory(EntranceMemory)
+        /// The walk ended.
+        case walkEnded(WalkEnd)
+        /// Log a fact.
+        case log(Record)
+    }
+
+    /// One walk in progress.
+    struct Walk: Sendable, Hashable {
+        var destination: Destination
+        var plan: ArrivalPlan
+        var started: Date
+        var inLastStretch = false
+        var arrived = false
+        var levelSaid = false
+        /// Set by "여기가 입구야": the walk ends then, and hears nothing more.
+        var endsAt: Date?
+        var lastCallout: Callout?
+        var lastPoorAccuracyWarning: Date?
+        var noFixSaid = false
+
+        var door: Door? { plan.entrance }
+        var target: Coordinate { plan.walkTo }
+    }
+
+    /// The last guidance spoken: when, how far, and at which clock hour.
+    struct Callout: Sendable, Hashable {
+        var time: Date
+        var metres: Double
+        var hour: Int?
+    }
+
+    /// What is remembered; every change is also emitted as ``Effect/saveMemory(_:)``.
+    public internal(set) var memory: EntranceMemory
+    public let settings: Settings
+    var walk: Walk?
+    var lastPosition: Position?
+    var lastFixTime: Date?
+    var lastGoodCourse: Double?
+    var altitude: BarometricAltitude?
+    var lastSaid: String?
+
+    /// A stopped approach holding `memory`.
+    public init(memory: EntranceMemory, settings: Settings = Settings()) {
+        self.memory = memory
+        self.settings = settings
+    }
+
+    /// Whether a walk is in progress.
+    public var isWalking: Bool { walk != nil }
+    /// Whether the last stretch is active (the two answers are heard only then).
+    public var isInLastStretch: Bool { walk?.inLastStretch == true && walk?.endsAt == nil }
+    /// The current plan, if walking.
+    public var plan: ArrivalPlan? { walk?.plan }
+
+    /// Handles one event at time `now`; returns the effects, in order.
+    public mutating func handle(_ event: Event, now: Date) -> [Effect] {
+        var effects = timers(now: now)
+        switch event {
+        case .go(let destination): effects += start(destination, now: now)
+        case .stop:
+            if walk != nil {
+                walk = nil
+                effects += [.walkEnded(.stopped), .say(Prompt(Prompts.stopped))]
+            }
+        case .position(let position): effects += moved(position, now: now)
+        case .noFix: break  // the timers above count the silence
+        case .altitude(let altitude):
+            self.altitude = altitude
+            if walk?.arrived == true, walk?.levelSaid == false { effects += levelCheck() }
+        case .heard(let text): effects += heard(text, now: now)
+        case .doorsArrived(let doors): effects += doorsArrived(doors, now: now)
+        case .tick: break
+        case .repeatLast:
+            if let lastSaid { effects.append(.say(Prompt(lastSaid))) }
+        }
+        for case .say(let prompt) in effects { lastSaid = prompt.text }
+        return effects
+    }
+
+    /// The walk's end after a confirmation, and the no-fix warning.
+    mutating func timers(now: Date) -> [Effect] {
+        guard var walk else { return [] }
+        if let endsAt = walk.endsAt, now >= endsAt {
+            self.walk = nil
+            return [.walkEnded(.confirmed)]
+        }
+        var effects: [Effect] = []
+        let since = max(lastFixTime ?? walk.started, walk.started)
+        if !walk.noFixSaid, walk.endsAt == nil, now.timeIntervalSince(since) >= settings.noFixSeconds {
+            walk.noFixSaid = true
+            effects = [.log(.gps(.lost)), .say(Prompt(Prompts.noFix))]
+        }
+        self.walk = walk
+        return effects
+    }
+}

@@ -1,0 +1,135 @@
+/// Every sentence Pathfinder says, in Korean, in the casual register the walker uses
+/// ("여기 아니야"), with numbers through the Korean number words.
+///
+/// Names of places are spoken as given; no particle follows a name, so no batchim rule is
+/// needed for foreign names ("Rautatieasema").
+public enum Prompts {
+    // MARK: Starting and the far part of the walk
+
+    /// On `go`.
+    public static func start(_ name: String) -> String {
+        "안내를 시작할게. 목적지는 \(name)."
+    }
+
+    /// The sparse callout outside the last stretch.
+    public static func far(
+        _ name: String, _ distance: Guidance.Distance, _ direction: Guidance.Direction?
+    )
+        -> String
+    {
+        "\(name)까지 \(say(distance))\(say(direction))"
+    }
+
+    /// Entering the last stretch: the building and the door.
+    public static func lastStretch(_ name: String, door: Door?) -> String {
+        guard let door else { return "\(name)에 거의 다 왔어. 아는 입구가 없어서 건물 중앙으로 안내할게." }
+        return "\(name)에 거의 다 왔어. \(entrance(door))로 안내할게.\(details(door))"
+    }
+
+    // MARK: Guidance
+
+    /// "입구까지 삼십 미터, 두 시 방향".
+    public static func guidance(
+        toDoor: Bool, _ distance: Guidance.Distance, _ direction: Guidance.Direction?
+    ) -> String {
+        let target = toDoor ? "입구" : "건물 중앙"
+        if case .rightHere = distance { return "\(target)가 바로 앞이야\(say(direction))" }
+        return "\(target)까지 \(say(distance))\(say(direction))"
+    }
+
+    // MARK: Arrival and level
+
+    /// At the door: its label, level and note, and how to answer.
+    public static func arrived(at door: Door) -> String {
+        "입구에 도착했어. \(entrance(door)).\(details(door)) 맞으면 여기가 입구야, 아니면 여기 아니야라고 말해줘."
+    }
+
+    /// At the centre, no door known.
+    public static let arrivedAtCenter = "건물 중앙에 도착했어. 아는 입구가 없어. 입구를 찾으면 여기가 입구야라고 말해줘."
+
+    /// The level check's answer.
+    public static func level(_ check: LevelCheck) -> String {
+        switch check {
+        case .same: "입구는 지금 있는 층이야."
+        case .above: "입구는 지금보다 위에 있어."
+        case .below: "입구는 지금보다 아래에 있어."
+        }
+    }
+
+    // MARK: The two answers
+
+    /// "여기 아니야" with another door left.
+    public static func nextDoor(_ door: Door) -> String {
+        "다른 입구로 안내할게. \(entrance(door)).\(details(door))"
+    }
+
+    /// "여기 아니야" with no door left.
+    public static let noDoorLeft = "다른 입구는 모르겠어. 입구를 찾으면 여기가 입구야라고 말해줘."
+
+    /// "여기가 입구야", stored.
+    public static let remembered = "기억할게. 다음엔 여기로 안내할게."
+
+    /// "여기가 입구야" with no position to store.
+    public static let cannotRemember = "지금 위치를 몰라서 기억하지 못했어. 잠시 후에 다시 말해줘."
+
+    // MARK: Changes and trouble
+
+    /// A late answer from the map changed the door.
+    public static func doorChanged(_ door: Door) -> String {
+        "지도에서 입구를 찾았어. \(entrance(door))로 바꿔서 안내할게.\(details(door))"
+    }
+
+    /// Horizontal accuracy worse than the limit.
+    public static func poorAccuracy(_ metres: Double) -> String {
+        "GPS가 부정확해. 오차가 약 \(KoreanNumbers.metres(Int(metres.rounded())))야."
+    }
+
+    /// No fix for a while.
+    public static let noFix = "GPS 신호가 끊겼어. 신호를 찾는 중이야."
+
+    /// A fix again after ``noFix``.
+    public static let fixBack = "GPS 신호가 다시 잡혔어."
+
+    /// On `stop`.
+    public static let stopped = "안내를 멈출게."
+
+    // MARK: Pieces
+
+    /// "A 입구" or "입구".
+    static func entrance(_ door: Door) -> String {
+        door.label.map { "\($0) 입구" } ?? "입구"
+    }
+
+    /// " 층 표시 영. 이 층 출발 홀." — level and note spoken as they are (their digits read
+    /// in Hangul: OSM's level is a label, not a floor count to convert), or "".
+    static func details(_ door: Door) -> String {
+        var text = ""
+        if let level = door.level { text += " 층 표시 \(hangul(level))." }
+        if let note = door.note { text += " \(hangul(note))." }
+        return text
+    }
+
+    /// `text` with its digits read in Hangul. The trailing space keeps a number off the end of
+    /// the string: `KoreanNumbers.spokenForm` (speech branch, 4aff343) reads past the end there.
+    static func hangul(_ text: String) -> String {
+        String(KoreanNumbers.spokenForm(of: text + " ").dropLast())
+    }
+
+    static func say(_ distance: Guidance.Distance) -> String {
+        switch distance {
+        case .rightHere: "바로 앞"
+        case .metres(let m, let approximate): (approximate ? "약 " : "") + KoreanNumbers.metres(m)
+        }
+    }
+
+    static func say(_ direction: Guidance.Direction?) -> String {
+        switch direction {
+        case nil: ""
+        case .clock(let hour): ", " + KoreanNumbers.clockDirection(hour)
+        case .compass(let point): ", " + compassWords[point] + " 방향"
+        }
+    }
+
+    /// The 8 compass points, clockwise from north.
+    static let compassWords = ["북쪽", "북동쪽", "동쪽", "남동쪽", "남쪽", "남서쪽", "서쪽", "북서쪽"]
+}

@@ -1,0 +1,4 @@
+#ifndef PATHFINDER_CALSA_SHIM_H
+#define PATHFINDER_CALSA_SHIM_H
+#include <alsa/asoundlib.h>
+#endif

@@ -1,0 +1,350 @@
+import Foundation
+import Geo
+
+/// Groups decoded sentences into epochs (one per time stamp) and turns each into a `Fix`
+/// or a `.noFix`.
+///
+/// An epoch ends when a sentence with another time stamp arrives, or — so a live stream
+/// does not wait a whole second — when the sentence type that ended the previous epoch
+/// arrives again (gpsd's cycle-end detection). If a sentence of an already closed epoch
+/// turns up, the learnt ender was wrong and is forgotten.
+struct EpochAssembler {
+    struct Epoch {
+        var milliseconds: Int
+        var days: Int?
+        var latitude: Double?
+        var longitude: Double?
+        /// Some sentence said "valid fix" (RMC A, GGA quality > 0, GNS mode, GLL A).
+        var saysValid = false
+        /// Some sentence said "no fix"; one is enough, a wrong position is worse than none.
+        var saysInvalid = false
+        var altitudeMSL: Double?
+        var geoidSeparation: Double?
+        var gsaFixType: Int?
+        var hdop: Double?
+        var vdop: Double?
+        var gstLatitude: Double?
+        var gstLongitude: Double?
+        var gstAltitude: Double?
+        var rmcSpeed: Double?
+        var rmcCourse: Double?
+        var vtgSpeed: Double?
+        var vtgCourse: Double?
+    }
+
+    let fallbackDays: Int?
+    private var current: Epoch?
+    private var lastType: String?
+    private var cycleEnder: String?
+    private var closedMilliseconds: Int?
+    /// The last epoch's day and time, to carry the date over to undated epochs.
+    private var lastDays: Int?
+    private var lastMilliseconds: Int?
+
+    init(fallbackDays: Int?) {
+        self.fallbackDays = fallbackDays
+    }
+
+    /// Takes one checksum-valid sentence; returns `false` if its type is not one we use.
+    mutating func take(_ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats) -> Bool {
+        let address = s.fields[0]
+        let type: String
+        if let first = address.first, s.bytes[first] == 0x50 {  // "P": proprietary, whole name
+            type = String(decoding: s.bytes[address], as: UTF8.self)
+        } else if address.count == 5 {
+            type = String(decoding: s.bytes[(address.lowerBound + 2)..<address.upperBound], as: UTF8.self)
+        } else {
+            return false
+        }
+        switch type {
+        case "RMC": rmc(s, into: &events, stats: &stats)
+        case "GGA": gga(s, into: &events, stats: &stats)
+        case "GNS": gns(s, into: &events, stats: &stats)
+        case "GLL": gll(s, into: &events, stats: &stats)
+        case "GSA": gsa(s)
+        case "GST": gst(s, into: &events, stats: &stats)
+        case "VTG": vtg(s)
+        case "ZDA": zda(s, into: &events, stats: &stats)
+        case "XDR", "MDA", "MMB", "PGRMZ":
+            if let hPa = Self.pressure(s, type: type), PressureReading.plausibleHPa.contains(hPa) {
+                events.append(.pressure(PressureReading(time: currentTime(), hPa: hPa, source: Self.source(type))))
+                stats.pressures += 1
+            }
+            return true
+        default:
+            return false
+        }
+        lastType = type
+        if type == cycleEnder, current != nil {
+            flush(into: &events, stats: &stats, learn: false)
+        }
+        return true
+    }
+
+    // MARK: Epochs
+
+    /// Makes sure the open epoch is the one for `ms`; returns `false` for a sentence of an
+    /// epoch already closed (ignored).
+    private mutating func enter(_ ms: Int, into events: inout [PositionEvent], stats: inout NMEAParser.Stats) -> Bool {
+        if current?.milliseconds == ms { return true }
+        if current == nil, closedMilliseconds == ms {
+            cycleEnder = nil
+            return false
+        }
+        if current != nil { flush(into: &events, stats: &stats, learn: true) }
+        current = Epoch(milliseconds: ms)
+        return true
+    }
+
+    /// Closes the open epoch, emitting its fix or no-fix.
+    mutating func flush(into events: inout [PositionEvent], stats: inout NMEAParser.Stats, learn: Bool = false) {
+        guard let e = current else { return }
+        current = nil
+        closedMilliseconds = e.milliseconds
+        if learn { cycleEnder = lastType }
+        let days = resolveDays(e)
+        lastMilliseconds = e.milliseconds
+        if let days { lastDays = days }
+        let time = days.map { UTCTime.date(days: $0, milliseconds: e.milliseconds) }
+        guard e.saysValid || e.saysInvalid else { return }  // only ZDA/GST: nothing to say
+        guard e.saysValid, !e.saysInvalid, let lat = e.latitude, let lon = e.longitude else {
+            events.append(.noFix(time: time))
+            stats.noFix += 1
+            return
+        }
+        guard let time else {
+            stats.undated += 1
+            return
+        }
+        let mode: Fix.Mode =
+            switch e.gsaFixType {
+            case 2: .twoD
+            case 3: .threeD
+            default: e.altitudeMSL != nil ? .threeD : .twoD
+            }
+        var fix = Fix(time: time, coordinate: Coordinate(latitude: lat, longitude: lon), mode: mode)
+        if let a = e.gstLatitude, let b = e.gstLongitude, a > 0, b > 0 {
+            fix.horizontalAccuracy = (a * a + b * b).squareRoot()
+        } else if let h = e.hdop, h > 0 {
+            fix.horizontalAccuracy = h * NMEAParser.uereMetres
+        }
+        if mode == .threeD {
+            fix.altitudeMSL = e.altitudeMSL
+            if let msl = e.altitudeMSL, let n = e.geoidSeparation { fix.altitudeHAE = msl + n }
+            if let z = e.gstAltitude, z > 0 {
+                fix.verticalAccuracy = z
+            } else if let v = e.vdop, v > 0 {
+                fix.verticalAccuracy = v * NMEAParser.uereMetres
+            }
+        }
+        fix.speed = e.rmcSpeed ?? e.vtgSpeed
+        fix.course = e.rmcCourse ?? e.vtgCourse
+        guard fix.isPlausible else {
+            // Values are range-checked field by field; this only guards the combination.
+            events.append(.noFix(time: time))
+            stats.noFix += 1
+            return
+        }
+        events.append(.fix(fix))
+        stats.fixes += 1
+    }
+
+    private func resolveDays(_ e: Epoch) -> Int? {
+        if let d = e.days { return d }
+        guard let lastDays, let lastMilliseconds else { return fallbackDays }
+        // Time of day went back by more than half a day: midnight passed.
+        return e.milliseconds + 43_200_000 < lastMilliseconds ? lastDays + 1 : lastDays
+    }
+
+    private func currentTime() -> Date? {
+        guard let e = current, let days = resolveDays(e) else { return nil }
+        return UTCTime.date(days: days, milliseconds: e.milliseconds)
+    }
+
+    // MARK: Sentences
+
+    private static func knotsToMetresPerSecond(_ knots: Double?) -> Double? {
+        guard let knots, knots >= 0, knots < 4_000 else { return nil }
+        return knots * 0.514444
+    }
+
+    private static func course(_ degrees: Double?) -> Double? {
+        guard let degrees, degrees >= 0, degrees <= 360 else { return nil }
+        return degrees == 360 ? 0 : degrees
+    }
+
+    private static func altitude(_ value: Double?) -> Double? {
+        guard let value, (-1_000...100_000).contains(value) else { return nil }
+        return value
+    }
+
+    private static func dop(_ value: Double?) -> Double? {
+        guard let value, value > 0, value < 100 else { return nil }  // 99.99 is "unknown"
+        return value
+    }
+
+    private static func sigma(_ value: Double?) -> Double? {
+        guard let value, value > 0, value < 100_000 else { return nil }
+        return value
+    }
+
+    private mutating func setPosition(_ s: NMEASentence, latitude: Int) {
+        if let lat = s.latitude(latitude), let lon = s.longitude(latitude + 2) {
+            current?.latitude = lat
+            current?.longitude = lon
+        }
+    }
+
+    /// `$--RMC,hhmmss.ss,A,llll.ll,a,yyyyy.yy,a,x.x,x.x,ddmmyy,x.x,a,m[,s]`
+    private mutating func rmc(_ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats) {
+        guard let ms = s.timeOfDay(1), enter(ms, into: &events, stats: &stats) else { return }
+        switch s.char(2) {
+        case 0x41: current?.saysValid = true  // A
+        case 0x56: current?.saysInvalid = true  // V
+        default: break
+        }
+        if s.char(12) == 0x4E { current?.saysInvalid = true }  // NMEA 2.3 mode N: not valid
+        setPosition(s, latitude: 3)
+        current?.rmcSpeed = Self.knotsToMetresPerSecond(s.double(7))
+        current?.rmcCourse = Self.course(s.double(8))
+        if let d = s.int(9), s.fields[9].count == 6 {
+            let day = d / 10_000
+            let month = d / 100 % 100
+            let yy = d % 100
+            // Two-digit years: NMEA has no century; receivers this parser meets are ≥ 1980.
+            let year = yy < 80 ? 2000 + yy : 1900 + yy
+            if UTCTime.isValid(year: year, month: month, day: day) {
+                current?.days = UTCTime.days(year: year, month: month, day: day)
+            }
+        }
+    }
+
+    /// `$--GGA,hhmmss.ss,llll.ll,a,yyyyy.yy,a,q,nn,hdop,alt,M,sep,M,age,station`
+    private mutating func gga(_ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats) {
+        guard let ms = s.timeOfDay(1), enter(ms, into: &events, stats: &stats) else { return }
+        if let quality = s.int(6) {
+            if quality == 0 { current?.saysInvalid = true } else { current?.saysValid = true }
+        }
+        setPosition(s, latitude: 2)
+        if let h = Self.dop(s.double(8)) { current?.hdop = h }
+        current?.altitudeMSL = Self.altitude(s.double(9))
+        if let n = s.double(11), abs(n) < 200 { current?.geoidSeparation = n }
+    }
+
+    /// `$--GNS,hhmmss.ss,llll.ll,a,yyyyy.yy,a,modes,nn,hdop,alt,sep,age,station[,status]`
+    private mutating func gns(_ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats) {
+        guard let ms = s.timeOfDay(1), enter(ms, into: &events, stats: &stats) else { return }
+        if s.count > 6, !s.fields[6].isEmpty {
+            // One letter per constellation; N = no fix for that one. Any fix is a fix.
+            if s.bytes[s.fields[6]].contains(where: { $0 != 0x4E }) {
+                current?.saysValid = true
+            } else {
+                current?.saysInvalid = true
+            }
+        }
+        setPosition(s, latitude: 2)
+        if let h = Self.dop(s.double(8)) { current?.hdop = h }
+        current?.altitudeMSL = Self.altitude(s.double(9))
+        if let n = s.double(10), abs(n) < 200 { current?.geoidSeparation = n }
+    }
+
+    /// `$--GLL,llll.ll,a,yyyyy.yy,a,hhmmss.ss,A[,m]`
+    private mutating func gll(_ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats) {
+        guard let ms = s.timeOfDay(5), enter(ms, into: &events, stats: &stats) else { return }
+        switch s.char(6) {
+        case 0x41: current?.saysValid = true
+        case 0x56: current?.saysInvalid = true
+        default: break
+        }
+        if s.char(7) == 0x4E { current?.saysInvalid = true }
+        if current?.latitude == nil { setPosition(s, latitude: 1) }
+    }
+
+    /// `$--GSA,A,3,sv×12,pdop,hdop,vdop[,system]` — no time stamp: belongs to the open epoch.
+    private mutating func gsa(_ s: NMEASentence) {
+        guard current != nil else { return }
+        if let t = s.int(2), (1...3).contains(t) {
+            let known = current?.gsaFixType ?? 0
+            current?.gsaFixType = max(known, t)
+        }
+        guard s.count >= 18 else { return }
+        if current?.hdop == nil { current?.hdop = Self.dop(s.double(16)) }
+        if let v = Self.dop(s.double(17)) { current?.vdop = v }
+    }
+
+    /// `$--GST,hhmmss.ss,rms,major,minor,orient,latσ,lonσ,altσ` (metres, 1σ)
+    private mutating func gst(_ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats) {
+        guard let ms = s.timeOfDay(1), enter(ms, into: &events, stats: &stats) else { return }
+        current?.gstLatitude = Self.sigma(s.double(6))
+        current?.gstLongitude = Self.sigma(s.double(7))
+        current?.gstAltitude = Self.sigma(s.double(8))
+    }
+
+    /// `$--VTG,cog,T,cogm,M,knots,N,kmh,K[,m]` — no time stamp.
+    private mutating func vtg(_ s: NMEASentence) {
+        guard current != nil, s.char(2) == 0x54 else { return }  // old VTG without unit letters: skip
+        if s.char(9) == 0x4E { return }
+        current?.vtgCourse = Self.course(s.double(1))
+        if let knots = Self.knotsToMetresPerSecond(s.double(5)) {
+            current?.vtgSpeed = knots
+        } else if let kmh = s.double(7), kmh >= 0, kmh < 7_000 {
+            current?.vtgSpeed = kmh / 3.6
+        }
+    }
+
+    /// `$--ZDA,hhmmss.ss,dd,mm,yyyy,tzh,tzm`
+    private mutating func zda(_ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats) {
+        guard let ms = s.timeOfDay(1), enter(ms, into: &events, stats: &stats) else { return }
+        if let d = s.int(2), let m = s.int(3), let y = s.int(4), s.fields[4].count == 4,
+            UTCTime.isValid(year: y, month: m, day: d)
+        {
+            current?.days = UTCTime.days(year: y, month: m, day: d)
+        }
+    }
+
+    // MARK: Pressure
+
+    private static func source(_ type: String) -> PressureReading.Source {
+        switch type {
+        case "XDR": .nmeaXDR
+        case "MDA": .nmeaMDA
+        case "MMB": .nmeaMMB
+        default: .pgrmz
+        }
+    }
+
+    /// hPa from XDR (groups of type,value,units,name; type P, units B bar or P pascal; empty
+    /// values skipped), MDA/MMB (bar preferred, else inches of mercury), PGRMZ (barometric
+    /// altitude against the standard 1013.25 hPa, turned back into pressure).
+    static func pressure(_ s: NMEASentence, type: String) -> Double? {
+        switch type {
+        case "XDR":
+            var i = 1
+            while i + 2 < s.count {
+                if s.char(i) == 0x50, let v = s.double(i + 1) {
+                    switch s.char(i + 2) {
+                    case 0x42: return v * 1000  // bar
+                    case 0x50: return v / 100  // pascal
+                    default: break
+                    }
+                }
+                i += 4
+            }
+            return nil
+        case "MDA", "MMB":
+            if s.char(4) == 0x42, let bar = s.double(3) { return bar * 1000 }
+            if s.char(2) == 0x49, let inHg = s.double(1) { return inHg * 33.863_886 }
+            return nil
+        default:  // PGRMZ,alt,f|m,fixdim
+            guard let alt = s.double(1) else { return nil }
+            let metres: Double
+            switch s.char(2) {
+            case 0x66: metres = alt * 0.3048  // f
+            case 0x6D: metres = alt  // m
+            default: return nil
+            }
+            guard (-1_000...12_000).contains(metres) else { return nil }
+            return ISA.pressure(altitude: metres, seaLevel: ISA.standardSeaLevelHPa)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+public import Foundation
+import Geo
+
+/// One line of the contract's fix stream: `{"type":"fix",…}` or `{"type":"pressure",…}`.
+///
+/// Unknown values are absent (never 0). `time` is ISO 8601 UTC, with milliseconds only
+/// when the epoch has a fraction of a second (10 Hz receivers).
+public struct FixStreamRecord: Sendable, Hashable, Codable {
+    /// "fix" or "pressure".
+    public var type: String
+    public var time: String?
+    /// Degrees.
+    public var lat: Double?
+    /// Degrees.
+    public var lon: Double?
+    /// "2d" or "3d".
+    public var mode: String?
+    /// Metres above mean sea level.
+    public var altitudeMSL: Double?
+    /// Metres above the WGS84 ellipsoid.
+    public var altitudeHAE: Double?
+    /// Metres.
+    public var horizontalAccuracy: Double?
+    /// Metres.
+    public var verticalAccuracy: Double?
+    /// Metres per second.
+    public var speed: Double?
+    /// Degrees from true north.
+    public var course: Double?
+    /// Hectopascals.
+    public var hPa: Double?
+    /// "nmea-xdr", "nmea-mda", "nmea-mmb", "nmea-pgrmz" or "iio".
+    public var source: String?
+
+    /// The record for `event`; `nil` for `.noFix`, which the stream does not carry.
+    public init?(_ event: PositionEvent) {
+        switch event {
+        case .fix(let f):
+            type = "fix"
+            time = UTCTime.iso8601(f.time)
+            lat = f.coordinate.latitude
+            lon = f.coordinate.longitude
+            mode = f.mode.rawValue
+            altitudeMSL = f.altitudeMSL
+            altitudeHAE = f.altitudeHAE
+            horizontalAccuracy = f.horizontalAccuracy.map(Self.round)
+            verticalAccuracy = f.verticalAccuracy.map(Self.round)
+            speed = f.speed.map(Self.round)
+            course = f.course
+        case .pressure(let p):
+            type = "pressure"
+            time = p.time.map(UTCTime.iso8601)
+            hPa = Self.round(p.hPa)
+            source = p.source.rawValue
+        case .noFix:
+            return nil
+        }
+    }
+
+    /// Millimetre (and 0.001 hPa) resolution: derived values would otherwise print as
+    /// 0.30865999999999997.
+    private static func round(_ v: Double) -> Double { (v * 1000).rounded() / 1000 }
+
+    /// Formats a time as the stream does (ISO 8601 UTC, milliseconds when non-zero).
+    public static func timeString(_ date: Date) -> String { UTCTime.iso8601(date) }
+
+    /// Parses a time the stream (or gpsd) wrote.
+    public static func parseTime(_ text: String) -> Date? { UTCTime.parseISO8601(text) }
+}

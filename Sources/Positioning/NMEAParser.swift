@@ -1,0 +1,160 @@
+public import Foundation
+
+/// An incremental NMEA 0183 parser: bytes in, position events out.
+///
+/// Pure: no I/O, no clock. Feed it bytes in any chunking (lines may be split across reads;
+/// `\r\n`, `\n` or `\r` end a line); the events depend only on the bytes, never on how they
+/// were split. Sentences are grouped into epochs by their time stamp; each epoch with a
+/// valid position becomes one `Fix` (time from RMC/ZDA's date), each epoch that says "no
+/// fix" becomes `.noFix`. Pressure sentences (XDR, MDA, MMB, PGRMZ) come out at once.
+///
+/// Junk (non-printable bytes, lines without `*hh`), overlong lines, bad checksums and
+/// unknown sentences are counted in `stats` and skipped; nothing here can trap.
+public struct NMEAParser: Sendable {
+    /// What the parser has seen so far.
+    public struct Stats: Sendable, Hashable, Codable {
+        /// Non-empty lines (a `$` in mid-line starts a new one).
+        public var lines = 0
+        /// Checksum-valid sentences.
+        public var sentences = 0
+        /// `Fix` events produced.
+        public var fixes = 0
+        /// `.noFix` events produced.
+        public var noFix = 0
+        /// Lines whose checksum did not match.
+        public var badChecksum = 0
+        /// Lines with non-printable bytes, without a `$`, or cut short (no `*hh`).
+        public var junk = 0
+        /// Lines longer than `maximumLineLength`.
+        public var overlong = 0
+        /// Valid sentences of a type this parser does not use (GSV, GBS, $PLCS, …).
+        public var unknown = 0
+        /// `.pressure` events produced.
+        public var pressures = 0
+        /// `#` comment lines (gpsd's test logs carry them).
+        public var comments = 0
+        /// Valid fixes dropped because no date was known yet (no RMC/ZDA date so far).
+        public var undated = 0
+
+        public init() {}
+    }
+
+    /// NMEA 0183 allows 82 characters including `$` and `\r\n`; high-precision receivers
+    /// (Trimble, u-blox HP) exceed that with extra decimals, so a margin is allowed.
+    public static let maximumLineLength = 82 + 46
+
+    /// User-equivalent range error, metres (1σ), multiplied by HDOP/VDOP when the receiver
+    /// gives no GST: a typical figure for single-frequency consumer GNSS (Kaplan, 2017).
+    public static let uereMetres = 5.0
+
+    public private(set) var stats = Stats()
+
+    private var line: [UInt8] = []
+    private var lineIsOverlong = false
+    private var fieldBuffer: [Range<Int>] = []
+    private var epochs: EpochAssembler
+
+    /// - Parameter fallbackDate: the UTC day assumed for epochs before the first RMC/ZDA
+    ///   date (a live receiver sending only GGA); `nil` drops such fixes (counted as
+    ///   `undated`) so replayed times are never invented.
+    public init(fallbackDate: Date? = nil) {
+        epochs = EpochAssembler(
+            fallbackDays: fallbackDate.map { Int(($0.timeIntervalSince1970 / 86_400).rounded(.down)) })
+        line.reserveCapacity(Self.maximumLineLength)
+        fieldBuffer.reserveCapacity(32)
+    }
+
+    /// Parses the next bytes; returns the events they complete, in order.
+    public mutating func feed(_ bytes: some Collection<UInt8>) -> [PositionEvent] {
+        var events: [PositionEvent] = []
+        for b in bytes {
+            switch b {
+            case 0x0A, 0x0D:
+                endLine(into: &events)
+            case 0x24, 0x21:  // "$" or "!" always starts a sentence: a lost line end resyncs here.
+                if !line.isEmpty || lineIsOverlong { endLine(into: &events) }
+                line.append(b)
+            default:
+                if line.count < Self.maximumLineLength {
+                    line.append(b)
+                } else {
+                    lineIsOverlong = true
+                }
+            }
+        }
+        return events
+    }
+
+    /// Ends the input: parses a last unterminated line and closes the open epoch.
+    public mutating func finish() -> [PositionEvent] {
+        var events: [PositionEvent] = []
+        endLine(into: &events)
+        epochs.flush(into: &events, stats: &stats)
+        return events
+    }
+
+    /// Parses a whole buffer at once (`feed` then `finish`).
+    public static func parse(_ bytes: some Collection<UInt8>, fallbackDate: Date? = nil) -> (
+        events: [PositionEvent], stats: Stats
+    ) {
+        var parser = NMEAParser(fallbackDate: fallbackDate)
+        let events = parser.feed(bytes) + parser.finish()
+        return (events, parser.stats)
+    }
+
+    private mutating func endLine(into events: inout [PositionEvent]) {
+        defer {
+            line.removeAll(keepingCapacity: true)
+            lineIsOverlong = false
+        }
+        if lineIsOverlong {
+            stats.lines += 1
+            stats.overlong += 1
+            return
+        }
+        // Trailing spaces and NULs that some receivers pad with are not part of the sentence.
+        while let last = line.last, last == 0x20 { line.removeLast() }
+        guard !line.isEmpty else { return }
+        stats.lines += 1
+        if line[0] == 0x23 {  // "#"
+            stats.comments += 1
+            return
+        }
+        guard line[0] == 0x24 || line[0] == 0x21, line.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else {
+            stats.junk += 1
+            return
+        }
+        let n = line.count
+        guard n >= 4, line[n - 3] == 0x2A, let hi = Self.hex(line[n - 2]), let lo = Self.hex(line[n - 1]) else {
+            stats.junk += 1
+            return
+        }
+        var sum: UInt8 = 0
+        for i in 1..<(n - 3) { sum ^= line[i] }
+        guard sum == hi << 4 | lo else {
+            stats.badChecksum += 1
+            return
+        }
+        fieldBuffer.removeAll(keepingCapacity: true)
+        var start = 1
+        for i in 1..<(n - 3) where line[i] == 0x2C {
+            fieldBuffer.append(start..<i)
+            start = i + 1
+        }
+        fieldBuffer.append(start..<(n - 3))
+        stats.sentences += 1
+        let sentence = NMEASentence(bytes: line, fields: fieldBuffer)
+        if !epochs.take(sentence, into: &events, stats: &stats) {
+            stats.unknown += 1
+        }
+    }
+
+    private static func hex(_ b: UInt8) -> UInt8? {
+        switch b {
+        case 0x30...0x39: b - 0x30
+        case 0x41...0x46: b - 0x41 + 10
+        case 0x61...0x66: b - 0x61 + 10
+        default: nil
+        }
+    }
+}

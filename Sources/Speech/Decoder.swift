@@ -1,0 +1,75 @@
+import CPocketSphinx
+import Foundation
+
+/// One PocketSphinx 0.8 decoder (`ps_decoder_t`) with its configuration, freed in `deinit`.
+///
+/// Not thread-safe: PocketSphinx decoders must be driven from one thread at a time; the
+/// owner (`Listener`) keeps it confined.
+final class Decoder {
+    private let config: OpaquePointer
+    private let decoder: OpaquePointer
+    private(set) var inUtterance = false
+
+    /// Settings applied before the model's own `pathfinder.args` (which may override them).
+    static let baseSettings: [(String, String)] = [
+        ("-logfn", "/dev/null"),
+        ("-samprate", "16000"),
+    ]
+
+    init(model: PhraseModel) throws(SpeechError) {
+        // OpenBLAS would start a thread per core for tiny matrices; one is faster here and
+        // leaves the second core to the rest of the daemon.
+        setenv("OPENBLAS_NUM_THREADS", "1", 0)
+        for file in [model.dictionary, model.grammar] where !FileManager.default.isReadableFile(atPath: file) {
+            throw .model("\(file) not found")
+        }
+        guard FileManager.default.fileExists(atPath: model.acousticModel + "/mdef") else {
+            throw .model(
+                "acoustic model \(model.acousticModel) not found (apt-get install pocketsphinx-en-us)")
+        }
+        var argv = ["pathfinder", "-hmm", model.acousticModel, "-dict", model.dictionary, "-fsg", model.grammar]
+        for (flag, value) in Self.baseSettings + model.settings { argv += [flag, value] }
+        var cStrings = argv.map { strdup($0) }
+        defer { cStrings.forEach { free($0) } }
+        guard let config = pathfinder_ps_config(Int32(cStrings.count), &cStrings) else {
+            throw .model("settings not accepted: \(argv.dropFirst().joined(separator: " "))")
+        }
+        guard let decoder = ps_init(config) else {
+            cmd_ln_free_r(config)
+            throw .model(
+                "PocketSphinx refused the model (\(model.dictionary), \(model.grammar)); run with -logfn unset to see why"
+            )
+        }
+        self.config = config
+        self.decoder = decoder
+    }
+
+    deinit {
+        ps_free(decoder)
+        cmd_ln_free_r(config)
+    }
+
+    func startUtterance() throws(SpeechError) {
+        guard ps_start_utt(decoder) >= 0 else { throw .decoder("ps_start_utt failed") }
+        inUtterance = true
+    }
+
+    /// Feeds 16 kHz mono samples; returns whether the voice activity detector is in speech.
+    func process(_ samples: UnsafeBufferPointer<Int16>) throws(SpeechError) -> Bool {
+        guard let base = samples.baseAddress, !samples.isEmpty else { return ps_get_in_speech(decoder) != 0 }
+        guard ps_process_raw(decoder, base, samples.count, 0, 0) >= 0 else { throw .decoder("ps_process_raw failed") }
+        return ps_get_in_speech(decoder) != 0
+    }
+
+    /// Ends the utterance; returns the best hypothesis (space-separated tokens) and its path score.
+    func endUtterance() throws(SpeechError) -> (text: String, score: Int32) {
+        inUtterance = false
+        guard ps_end_utt(decoder) >= 0 else { throw .decoder("ps_end_utt failed") }
+        var score: Int32 = 0
+        guard let hyp = ps_get_hyp(decoder, &score) else { return ("", score) }
+        return (String(cString: hyp), score)
+    }
+
+    /// The decoder's setting `flag` as an integer (for VAD frame counts).
+    func integer(_ flag: String) -> Int { Int(cmd_ln_int_r(config, flag)) }
+}

@@ -1,0 +1,162 @@
+import Arrival
+import Foundation
+
+/// Hears the walker's answers: one long-lived PocketSphinx decoder fed 16 kHz mono audio in
+/// chunks of any size, cut into utterances by the decoder's voice activity detector (speech,
+/// then silence, ends one; `maxUtteranceSeconds` caps one), each mapped to its meaning.
+///
+/// Not thread-safe: own it on one thread or task (the microphone loop or a file decode).
+/// Half-duplex: audio marked `muted` (captured while the speaker talks) or before
+/// `discardAudio(until:)` is never decoded, and an utterance it interrupts is dropped.
+public final class Listener {
+    /// How utterances are accepted; see models/README.md for how these were chosen.
+    public struct Policy: Sendable, Hashable {
+        /// An utterance longer than this (seconds) is cut, so a noisy room cannot feed the
+        /// filler loop forever.
+        public var maxUtteranceSeconds: Double
+        /// At most this many filler syllables may surround a refusal.
+        public var maxFillersNotHere: Int
+        /// At most this many filler syllables may surround a confirmation: stricter, since a
+        /// false "여기가 입구야" writes a wrong door into memory at the highest rank.
+        public var maxFillersThisIsIt: Int
+
+        public init(maxUtteranceSeconds: Double = 5, maxFillersNotHere: Int = .max, maxFillersThisIsIt: Int = .max) {
+            self.maxUtteranceSeconds = maxUtteranceSeconds
+            self.maxFillersNotHere = maxFillersNotHere
+            self.maxFillersThisIsIt = maxFillersThisIsIt
+        }
+
+        /// The policy the product uses.
+        public static let standard = Policy()
+    }
+
+    /// Samples per second the decoder takes.
+    public static let sampleRate = 16_000
+    /// Audio is fed in blocks this long (samples) so start/end times do not depend on the
+    /// caller's chunk size: 20 ms.
+    static let blockSamples = 320
+
+    public let policy: Policy
+    private let decoder: Decoder
+    private let prespeechSamples: Int
+    private let postspeechSamples: Int
+    private var fed = 0
+    private var speechStart: Int?
+    private var muteUntilSample = 0
+
+    /// A listener on `model` (see `PhraseModel.locate`).
+    /// - Throws: `SpeechError.model` when PocketSphinx refuses the model.
+    public init(model: PhraseModel, policy: Policy = .standard) throws(SpeechError) {
+        self.policy = policy
+        decoder = try Decoder(model: model)
+        // The VAD reports speech only after `-vad_prespeech` frames of it and silence only
+        // after `-vad_postspeech` frames (10 ms each); times are moved back by as much.
+        prespeechSamples = decoder.integer("-vad_prespeech") * Self.sampleRate / 100
+        postspeechSamples = decoder.integer("-vad_postspeech") * Self.sampleRate / 100
+        try decoder.startUtterance()
+    }
+
+    /// Seconds of audio fed so far (muted audio included).
+    public var position: Double { Double(fed) / Double(Self.sampleRate) }
+
+    /// Drops all audio up to `seconds` from the start of the audio (half-duplex: the time
+    /// the speaker's prompt ends, plus its echo).
+    public func discardAudio(until seconds: Double) {
+        muteUntilSample = max(muteUntilSample, Int(seconds * Double(Self.sampleRate)))
+    }
+
+    /// Feeds the next 16 kHz mono samples; returns the utterances they completed.
+    /// - Parameter muted: the samples were captured while the speaker was talking: they
+    ///   advance the clock but are never decoded.
+    public func process(samples: [Int16], muted: Bool = false) throws(SpeechError) -> [Utterance] {
+        var out: [Utterance] = []
+        var index = 0
+        while index < samples.count {
+            let count = min(Self.blockSamples, samples.count - index)
+            if muted || fed + count <= muteUntilSample {
+                try abandonUtterance()
+                fed += count
+            } else {
+                if !decoder.inUtterance { try decoder.startUtterance() }
+                let inSpeech = try samples.withUnsafeBufferPointer { buffer throws(SpeechError) in
+                    try decoder.process(UnsafeBufferPointer(rebasing: buffer[index..<index + count]))
+                }
+                fed += count
+                if inSpeech, speechStart == nil {
+                    speechStart = max(0, fed - prespeechSamples - count)
+                } else if !inSpeech, let start = speechStart {
+                    if let utterance = try closeUtterance(start: start, end: max(start, fed - postspeechSamples)) {
+                        out.append(utterance)
+                    }
+                }
+                if let start = speechStart, Double(fed - start) / Double(Self.sampleRate) >= policy.maxUtteranceSeconds {
+                    if let utterance = try closeUtterance(start: start, end: fed) { out.append(utterance) }
+                }
+            }
+            index += count
+        }
+        return out
+    }
+
+    /// Ends the audio: returns the utterance still open, if any. The listener can go on
+    /// afterwards (times continue).
+    public func finish() throws(SpeechError) -> [Utterance] {
+        guard let start = speechStart else {
+            try abandonUtterance()
+            return []
+        }
+        return try closeUtterance(start: start, end: fed).map { [$0] } ?? []
+    }
+
+    private func abandonUtterance() throws(SpeechError) {
+        speechStart = nil
+        if decoder.inUtterance { _ = try decoder.endUtterance() }
+    }
+
+    private func closeUtterance(start: Int, end: Int) throws(SpeechError) -> Utterance? {
+        speechStart = nil
+        let hypothesis = try decoder.endUtterance()
+        try decoder.startUtterance()
+        let rate = Double(Self.sampleRate)
+        return Self.utterance(from: hypothesis.text, start: Double(start) / rate, end: Double(end) / rate, policy: policy)
+    }
+
+    /// The utterance a hypothesis means: phrase tokens ("여기_아니야") are phrases, `f_…`
+    /// tokens are filler syllables (other speech) and become "…" — a separator, so two
+    /// halves of a phrase around other speech never join into one.
+    /// - Returns: `nil` when nothing at all was recognised.
+    static func utterance(from hypothesis: String, start: Double, end: Double, policy: Policy) -> Utterance? {
+        var parts: [String] = []
+        var phrases: [String] = []
+        var fillers = 0
+        for token in hypothesis.split(separator: " ") {
+            if token.hasPrefix("f_") {
+                fillers += 1
+                if parts.last != "…" { parts.append("…") }
+            } else if !token.hasPrefix("<"), !token.hasPrefix("[") {
+                let phrase = token.replacingOccurrences(of: "_", with: " ")
+                parts.append(phrase)
+                phrases.append(phrase)
+            }
+        }
+        guard !parts.isEmpty else { return nil }
+        let meanings = phrases.compactMap(ArrivalWords.meaning(of:))
+        var meaning: ArrivalWords? = meanings.contains(.notHere) ? .notHere : meanings.first
+        switch meaning {
+        case .notHere where fillers > policy.maxFillersNotHere: meaning = nil
+        case .thisIsIt where fillers > policy.maxFillersThisIsIt: meaning = nil
+        default: break
+        }
+        return Utterance(start: start, end: end, heard: parts.joined(separator: " "), meaning: meaning)
+    }
+
+    /// Decodes a whole WAV file (PCM 16-bit, any rate and channels) in one pass.
+    /// - Throws: `SpeechError.badAudio`/`.io` naming the file; decoder errors.
+    public static func decode(wav path: String, model: PhraseModel, policy: Policy = .standard) throws(SpeechError)
+        -> [Utterance]
+    {
+        let audio = try WAV.read16kMono(path: path)
+        let listener = try Listener(model: model, policy: policy)
+        return try listener.process(samples: audio.samples) + listener.finish()
+    }
+}

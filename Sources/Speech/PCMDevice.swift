@@ -1,0 +1,69 @@
+import CALSA
+
+/// One open ALSA PCM stream (`snd_pcm_t`), mono signed 16-bit, closed in `deinit`.
+///
+/// Not thread-safe: one thread reads (capture) or writes (playback) it.
+final class PCMDevice {
+    enum Direction { case capture, playback }
+
+    private let pcm: OpaquePointer
+    let device: String
+    let sampleRate: Int
+
+    /// Opens `device` ("default", "hw:1,0", "plughw:1") at `sampleRate` Hz, one channel;
+    /// ALSA's plug layer converts when the hardware differs.
+    init(device: String, direction: Direction, sampleRate: Int) throws(SpeechError) {
+        var handle: OpaquePointer?
+        let stream = direction == .capture ? SND_PCM_STREAM_CAPTURE : SND_PCM_STREAM_PLAYBACK
+        var status = snd_pcm_open(&handle, device, stream, 0)
+        guard status >= 0, let handle else { throw .audioDevice(device: device, reason: Self.message(status)) }
+        // 100 ms of latency: short enough for half-duplex turn-taking, long enough for a Pi.
+        status = snd_pcm_set_params(handle, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, UInt32(sampleRate), 1, 100_000)
+        guard status >= 0 else {
+            snd_pcm_close(handle)
+            throw .audioDevice(device: device, reason: Self.message(status))
+        }
+        pcm = handle
+        self.device = device
+        self.sampleRate = sampleRate
+    }
+
+    deinit { snd_pcm_close(pcm) }
+
+    static func message(_ status: Int32) -> String { String(cString: snd_strerror(status)) }
+
+    /// Reads exactly `count` samples (blocking), recovering from overruns.
+    func read(count: Int) throws(SpeechError) -> [Int16] {
+        var buffer = [Int16](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let got = buffer.withUnsafeMutableBufferPointer { pointer in
+                snd_pcm_readi(pcm, pointer.baseAddress! + done, snd_pcm_uframes_t(count - done))
+            }
+            if got < 0 {
+                let recovered = snd_pcm_recover(pcm, Int32(got), 1)
+                if recovered < 0 { throw .audioDevice(device: device, reason: Self.message(recovered)) }
+            } else {
+                done += Int(got)
+            }
+        }
+        return buffer
+    }
+
+    /// Plays all `samples` and waits until they have been heard.
+    func play(_ samples: [Int16]) throws(SpeechError) {
+        var done = 0
+        while done < samples.count {
+            let wrote = samples.withUnsafeBufferPointer { pointer in
+                snd_pcm_writei(pcm, pointer.baseAddress! + done, snd_pcm_uframes_t(samples.count - done))
+            }
+            if wrote < 0 {
+                let recovered = snd_pcm_recover(pcm, Int32(wrote), 1)
+                if recovered < 0 { throw .audioDevice(device: device, reason: Self.message(recovered)) }
+            } else {
+                done += Int(wrote)
+            }
+        }
+        snd_pcm_drain(pcm)
+    }
+}

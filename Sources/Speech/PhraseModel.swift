@@ -1,0 +1,103 @@
+import Foundation
+
+/// The Korean phrase model on disk: en-us acoustic model, the phrase dictionary, the
+/// grammar and the decoder settings (`models/` in the repository; see models/README.md).
+public struct PhraseModel: Sendable, Hashable {
+    /// Debian's en-us acoustic model (package `pocketsphinx-en-us`).
+    public static let defaultAcousticModel = "/usr/share/pocketsphinx/model/en-us/en-us"
+    /// The environment variable naming the models directory.
+    public static let environmentVariable = "PATHFINDER_MODELS"
+
+    /// Directory of the acoustic model (`-hmm`).
+    public var acousticModel: String
+    /// Pronunciation dictionary (`-dict`): phrases as single tokens plus syllable fillers.
+    public var dictionary: String
+    /// Finite-state grammar (`-fsg`).
+    public var grammar: String
+    /// Decoder settings (`-flag value` pairs) from `pathfinder.args`, applied after the defaults.
+    public var settings: [(String, String)]
+
+    public init(
+        acousticModel: String = PhraseModel.defaultAcousticModel, dictionary: String, grammar: String,
+        settings: [(String, String)] = []
+    ) {
+        self.acousticModel = acousticModel
+        self.dictionary = dictionary
+        self.grammar = grammar
+        self.settings = settings
+    }
+
+    public static func == (a: PhraseModel, b: PhraseModel) -> Bool {
+        a.acousticModel == b.acousticModel && a.dictionary == b.dictionary && a.grammar == b.grammar
+            && a.settings.map { [$0.0, $0.1] } == b.settings.map { [$0.0, $0.1] }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(dictionary)
+        hasher.combine(grammar)
+    }
+
+    /// The running program's path (`/proc/self/exe` on Linux, so a bare name on `$PATH` works).
+    static func executablePath() -> String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? ""
+    }
+
+    /// The model in `directory` (`pathfinder.dict`, `pathfinder.fsg`, optional `pathfinder.args`).
+    /// - Throws: `SpeechError.model` naming the missing file or the bad settings line.
+    public static func load(directory: String) throws(SpeechError) -> PhraseModel {
+        let dictionary = directory + "/pathfinder.dict"
+        let grammar = directory + "/pathfinder.fsg"
+        for file in [dictionary, grammar] where !FileManager.default.isReadableFile(atPath: file) {
+            throw .model("\(file) not found or not readable")
+        }
+        var settings: [(String, String)] = []
+        let argsPath = directory + "/pathfinder.args"
+        if let text = try? String(contentsOfFile: argsPath, encoding: .utf8) {
+            for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
+                let fields = line.split(whereSeparator: \.isWhitespace).map(String.init)
+                if fields.isEmpty { continue }
+                guard fields.count == 2, fields[0].hasPrefix("-") else {
+                    throw .model("\(argsPath) line \(number + 1): expected \"-flag value\", got \"\(raw)\"")
+                }
+                settings.append((fields[0], fields[1]))
+            }
+        }
+        return PhraseModel(dictionary: dictionary, grammar: grammar, settings: settings)
+    }
+
+    /// Finds the models directory: `explicit` if given, else `$PATHFINDER_MODELS`, else the
+    /// first `models/` holding `pathfinder.fsg` in the executable's directory or one of its
+    /// parents (so `.build/release/pathfinder` finds the repository's `models/`). The
+    /// current directory is deliberately not searched: a run elsewhere must not pick up a
+    /// stray tree by accident.
+    /// - Throws: `SpeechError.model` listing where it looked.
+    public static func locate(
+        explicit: String? = nil,
+        environment: [String: String]? = nil,
+        executable: String? = nil
+    ) throws(SpeechError) -> PhraseModel {
+        let environment = environment ?? ProcessInfo.processInfo.environment
+        let executable = executable ?? executablePath()
+        if let explicit { return try load(directory: explicit) }
+        if let fromEnvironment = environment[environmentVariable], !fromEnvironment.isEmpty {
+            return try load(directory: fromEnvironment)
+        }
+        var tried: [String] = []
+        let resolved = URL(fileURLWithPath: executable).resolvingSymlinksInPath().standardizedFileURL
+        var directory = resolved.deletingLastPathComponent()
+        while true {
+            let candidate = directory.appendingPathComponent("models").path
+            tried.append(candidate)
+            if FileManager.default.fileExists(atPath: candidate + "/pathfinder.fsg") {
+                return try load(directory: candidate)
+            }
+            let parent = directory.deletingLastPathComponent()
+            if parent.path == directory.path { break }
+            directory = parent
+        }
+        throw .model(
+            "no models/pathfinder.fsg above \(resolved.path); set \(environmentVariable) or pass a models directory (looked in \(tried.prefix(3).joined(separator: ", "))…)"
+        )
+    }
+}

@@ -1,0 +1,1 @@
+print("voice-eval: not yet")

@@ -1,0 +1,306 @@
+import Arrival
+import Foundation
+import Geo
+import Testing
+
+/// The whole story as a reusable walk: go, OSM late, door A rejected, door B confirmed.
+func fullStory(seed: UInt64 = 7) -> WalkSimulator {
+    var sim = WalkSimulator(from: Scene.startPoint, seed: seed)
+    sim.send(.go(Scene.destination))
+    sim.wait(3)
+    sim.send(.doorsArrived([Scene.doorA, Scene.doorB]))
+    sim.walk(to: Scene.doorA.coordinate)
+    sim.wait(2)
+    sim.send(.heard("여기 아니야"))
+    sim.walk(to: Scene.doorB.coordinate)
+    sim.wait(2)
+    sim.send(.heard("여기가 입구야"))
+    sim.wait(5)
+    return sim
+}
+
+@Suite("FinalApproach stories")
+struct FinalApproachStoryTests {
+    @Test func fullStory_planGuidanceArrivalRejectNextConfirm() throws {
+        let sim = fullStory()
+
+        // Start: the plan at once (no door known yet: the centre), OSM asked in the background.
+        let first = try #require(sim.plans.first)
+        #expect(first.1 == .start)
+        #expect(first.0.entrance == nil)
+        #expect(sim.effects.contains { $0.effect == .requestDoors(Scene.destination) })
+        #expect(sim.said.first == Prompts.start("Rautatieasema"))
+
+        // OSM's late answer changes the door while the walker is far: re-planned and said.
+        #expect(sim.plans[1].1 == .doorsArrived)
+        #expect(sim.plans[1].0.entrance == Scene.doorA)
+        #expect(sim.said.contains(Prompts.doorChanged(Scene.doorA)))
+
+        // Far away: sparse callouts only; then the last stretch is announced with the door.
+        let stretch = try #require(
+            sim.said.firstIndex(of: Prompts.lastStretch("Rautatieasema", door: Scene.doorA)))
+        let farCallouts = sim.said[..<stretch].filter { $0.hasPrefix("Rautatieasema까지") }
+        #expect((2...6).contains(farCallouts.count), "one callout a minute over ~5 minutes: \(farCallouts)")
+        #expect(sim.said.contains { $0.hasPrefix("입구까지") && $0.contains("방향") })
+
+        // Arrival at A, then "여기 아니야": rejected for good, next door B as a new walk.
+        #expect(sim.said.contains(Prompts.arrived(at: Scene.doorA)))
+        #expect(sim.records.contains(.rejected(Scene.doorA)))
+        #expect(sim.walkEnds == [.rejected, .confirmed])
+        let next = try #require(sim.plans.first { $0.1 == .rejected })
+        #expect(next.0.entrance == Scene.doorB)
+        #expect(next.0.alternatives.isEmpty)
+        #expect(sim.said.contains(Prompts.nextDoor(Scene.doorB)))
+        #expect(sim.said.contains(Prompts.arrived(at: Scene.doorB)))
+        #expect(sim.arrivals == 2)
+
+        // "여기가 입구야": the walker's position stored with B's level, note and label.
+        #expect(sim.said.last == Prompts.remembered)
+        let building = try #require(sim.approach.memory.building(near: Scene.center))
+        let confirmed = try #require(building.confirmed)
+        #expect(confirmed.source == .walker)
+        #expect(confirmed.label == "B")
+        #expect(confirmed.level == "1")
+        #expect(confirmed.note == "2층 출발 홀")
+        #expect(confirmed.coordinate.distance(to: Scene.doorB.coordinate) < 15)
+        #expect(building.rejected.count == 1)
+        #expect(building.isRejected(Scene.doorA.coordinate))
+        #expect(building.osm?.doors == [Scene.doorA, Scene.doorB])
+        #expect(sim.saves == 3, "recordOSM, reject, confirm")
+        #expect(!sim.approach.isWalking)
+
+        // The walk ends a few seconds after the answer, not at once.
+        let confirmedAt = try #require(
+            sim.effects.first { if case .log(.confirmed) = $0.effect { true } else { false } })
+        let endedAt = try #require(sim.effects.last { $0.effect == .walkEnded(.confirmed) })
+        #expect(endedAt.time.timeIntervalSince(confirmedAt.time) == 3)
+    }
+
+    @Test func secondVisit_leadsStraightToTheConfirmedDoor() throws {
+        let memory = fullStory().approach.memory
+        var sim = WalkSimulator(from: Scene.startPoint, memory: memory, seed: 99)
+        sim.send(.go(Scene.destination))
+        let plan = try #require(sim.plans.first?.0)
+        let entrance = try #require(plan.entrance)
+        #expect(entrance.source == .walker)
+        #expect(entrance.label == "B")
+        #expect(
+            !plan.doors.contains { $0.coordinate.distance(to: Scene.doorA.coordinate) < 15 },
+            "A stays rejected")
+        #expect(
+            !sim.effects.contains { if case .requestDoors = $0.effect { true } else { false } }, "OSM fresh")
+        sim.walk(to: entrance.coordinate)
+        #expect(sim.said.contains(Prompts.lastStretch("Rautatieasema", door: entrance)))
+        #expect(sim.said.contains(Prompts.arrived(at: entrance)))
+        #expect(sim.arrivals == 1)
+    }
+
+    @Test func everyDoorRejected_leadsToTheCentreWithTheRightSentence() throws {
+        let named = Door(coordinate: Scene.center.offset(metres: 50, bearing: 270), label: "N")
+        var memory = EntranceMemory()
+        memory.recordOSM(
+            [Scene.doorA], name: "Rautatieasema", center: Scene.center,
+            now: Date(timeIntervalSince1970: 1_749_999_000))
+        var sim = WalkSimulator(from: Scene.center.offset(metres: 250, bearing: 270), memory: memory)
+        sim.send(.go(Destination(name: "Rautatieasema", center: Scene.center, door: named)))
+        #expect(sim.plans.first?.0.entrance?.source == .companion, "the named door leads")
+        sim.walk(to: named.coordinate)
+        sim.send(.heard("여기 아니야"))
+        #expect(sim.said.last == Prompts.nextDoor(Scene.doorA))
+        sim.walk(to: Scene.doorA.coordinate)
+        sim.send(.heard("입구 아니야"))
+        #expect(sim.said.last == Prompts.noDoorLeft)
+        #expect(sim.plans.last?.0 == ArrivalPlan(walkTo: Scene.center, entrance: nil, alternatives: []))
+        #expect(sim.approach.isInLastStretch, "still guided, still listening")
+        sim.walk(to: Scene.center)
+        #expect(sim.said.last == Prompts.arrivedAtCenter)
+        #expect(sim.said.contains { $0.hasPrefix("건물 중앙까지") })
+        #expect(sim.approach.memory.building(near: Scene.center)?.rejected.count == 2)
+        // Another refusal at the centre rejects nothing and says the same sentence.
+        sim.send(.heard("여기 아냐"))
+        #expect(sim.said.last == Prompts.noDoorLeft)
+        #expect(sim.approach.memory.building(near: Scene.center)?.rejected.count == 2)
+    }
+
+    @Test func lateOSM_namedDoorKeepsLeading() throws {
+        let named = Door(coordinate: Scene.center.offset(metres: 50, bearing: 270), note: "서쪽 문")
+        var sim = WalkSimulator(from: Scene.startPoint)
+        sim.send(.go(Destination(name: "Rautatieasema", center: Scene.center, door: named)))
+        sim.wait(5)
+        sim.send(.doorsArrived([Scene.doorA, Scene.doorB]))
+        let plan = try #require(sim.plans.last)
+        #expect(plan.1 == .doorsArrived)
+        #expect(plan.0.entrance?.coordinate == named.coordinate)
+        #expect(plan.0.alternatives == [Scene.doorA, Scene.doorB])
+        #expect(!sim.said.contains { $0.hasPrefix("지도에서") }, "the door did not change")
+    }
+
+    @Test func lateOSM_nearTheCentre_keepsTheWalkerGoingThere() throws {
+        var sim = WalkSimulator(from: Scene.center.offset(metres: 30, bearing: 0))
+        sim.send(.go(Scene.destination))
+        sim.wait(3)
+        sim.send(.doorsArrived([Scene.doorA, Scene.doorB]))
+        let plan = try #require(sim.plans.last)
+        #expect(plan.0.walkTo == Scene.center)
+        #expect(plan.0.entrance == nil)
+        #expect(plan.0.alternatives == [Scene.doorA, Scene.doorB])
+        #expect(!sim.said.contains { $0.hasPrefix("지도에서") })
+        // At the centre, "여기 아니야" moves on to OSM's first door.
+        sim.walk(to: Scene.center)
+        sim.send(.heard("여기 아니야"))
+        #expect(sim.said.last == Prompts.nextDoor(Scene.doorA))
+    }
+
+    @Test func heardOutsideTheStretch_changesNothing() throws {
+        var sim = WalkSimulator(from: Scene.startPoint)
+        sim.send(.heard("여기가 입구야"))  // no walk at all
+        sim.send(.go(Scene.destination))
+        sim.wait(2)
+        sim.send(.heard("여기 아니야"))  // 600 m away
+        sim.send(.heard("여기가 입구야"))
+        #expect(sim.approach.memory == EntranceMemory())
+        #expect(sim.saves == 0)
+        #expect(sim.walkEnds.isEmpty)
+        #expect(sim.plans.count == 1)
+        #expect(
+            sim.records.filter { if case .heard = $0 { true } else { false } }.count == 3,
+            "logged, not acted on")
+        // After a confirmation, while the walk is ending, answers are no longer heard either.
+        var done = fullStory()
+        let before = done.approach.memory
+        done.send(.go(Scene.destination))
+        done.walk(to: Scene.doorB.coordinate)
+        done.send(.heard("여기가 입구야"))
+        let saves = done.saves
+        done.send(.heard("여기 아니야"))
+        #expect(done.saves == saves)
+        #expect(
+            done.approach.memory.building(near: Scene.center)?.rejected
+                == before.building(near: Scene.center)?.rejected)
+    }
+
+    @Test func determinism_twoRunsSameBytes() {
+        let a = fullStory().logBytes
+        let b = fullStory().logBytes
+        #expect(a == b)
+        #expect(a.count > 1000)
+        #expect(fullStory(seed: 8).logBytes != a, "the noise does reach the log")
+    }
+
+    @Test func stop_endsTheWalk() {
+        var sim = WalkSimulator(from: Scene.startPoint)
+        sim.send(.go(Scene.destination))
+        sim.send(.stop)
+        #expect(sim.walkEnds == [.stopped])
+        #expect(sim.said.last == Prompts.stopped)
+        sim.send(.repeatLast)
+        #expect(sim.said.suffix(2) == [Prompts.stopped, Prompts.stopped])
+    }
+}
+
+@Suite("FinalApproach level check")
+struct LevelCheckStoryTests {
+    /// A confirmed door at 20.0 m (±3) above sea level; the walker arrives at `walker`.
+    func arrive(walker: BarometricAltitude) -> WalkSimulator {
+        var memory = EntranceMemory()
+        let door = Door(
+            coordinate: Scene.doorA.coordinate, label: "A", altitude: .init(metres: 20, accuracy: 3))
+        memory.confirm(
+            door, name: "Rautatieasema", center: Scene.center, now: Date(timeIntervalSince1970: 1_749_999_000)
+        )
+        var sim = WalkSimulator(
+            from: Scene.doorA.coordinate.offset(metres: 100, bearing: 180), memory: memory)
+        sim.send(.go(Scene.destination))
+        sim.send(.altitude(walker))
+        sim.walk(to: Scene.doorA.coordinate)
+        return sim
+    }
+
+    @Test(arguments: [
+        (26.0, 4.0, LevelCheck?.some(.below)),
+        (14.0, 4.0, .above),
+        (21.5, 4.0, .same),
+        (17.6, 6.0, .same),
+        (26.0, 6.5, nil),
+        (14.0, 12.0, nil),
+    ])
+    func levelAtArrival(metres: Double, accuracy: Double, expected: LevelCheck?) {
+        let sim = arrive(walker: .init(metres: metres, accuracy: accuracy))
+        let levels = sim.records.compactMap { if case .level(let c, _, _) = $0 { c } else { nil } }
+        #expect(levels == (expected.map { [$0] } ?? []))
+        for check in [LevelCheck.same, .above, .below] {
+            #expect(sim.said.contains(Prompts.level(check)) == (check == expected))
+        }
+    }
+
+    @Test func altitudeArrivingAfterTheDoor_isCheckedThen() {
+        var sim = arrive(walker: .init(metres: 30, accuracy: 9))
+        #expect(!sim.said.contains(Prompts.level(.below)))
+        sim.send(.altitude(.init(metres: 30, accuracy: 3)))
+        #expect(sim.said.last == Prompts.level(.below))
+        sim.send(.altitude(.init(metres: 30, accuracy: 3)))
+        #expect(sim.said.filter { $0 == Prompts.level(.below) }.count == 1, "said once")
+    }
+
+    @Test func confirmStoresAltitudeOnlyWhenAccurate() throws {
+        for (accuracy, stored) in [(4.0, true), (7.0, false)] {
+            var sim = WalkSimulator(from: Scene.doorA.coordinate.offset(metres: 100, bearing: 180))
+            sim.send(.go(Destination(name: "Rautatieasema", center: Scene.center, door: Scene.doorA)))
+            sim.send(.altitude(.init(metres: 18, accuracy: accuracy)))
+            sim.walk(to: Scene.doorA.coordinate)
+            sim.send(.heard("여기 맞아"))
+            let door = try #require(sim.approach.memory.building(near: Scene.center)?.confirmed)
+            #expect((door.altitude != nil) == stored)
+        }
+    }
+}
+
+@Suite("FinalApproach GPS trouble")
+struct GPSTroubleTests {
+    @Test func gpsLoss_isSaidAfter20Seconds_andItsReturn() {
+        var sim = WalkSimulator(from: Scene.startPoint)
+        sim.send(.go(Scene.destination))
+        sim.wait(5)
+        sim.hasFix = false
+        sim.wait(19)
+        #expect(!sim.said.contains(Prompts.noFix), "19 s is not yet 20")
+        sim.wait(1)
+        #expect(sim.said.last == Prompts.noFix)
+        sim.wait(60)
+        #expect(sim.said.filter { $0 == Prompts.noFix }.count == 1, "said once, not every tick")
+        sim.hasFix = true
+        sim.wait(1)
+        #expect(sim.said.contains(Prompts.fixBack))
+        #expect(sim.records.contains(.gps(.lost)) && sim.records.contains(.gps(.back)))
+    }
+
+    @Test func noFixAtAll_afterGo_isSaid() {
+        var sim = WalkSimulator(from: Scene.startPoint)
+        sim.hasFix = false
+        sim.send(.go(Scene.destination))
+        sim.wait(20)
+        #expect(sim.said.last == Prompts.noFix)
+    }
+
+    @Test func poorAccuracy_isSaidOnceAMinute_andDistancesAreApproximate() {
+        var sim = WalkSimulator(from: Scene.doorA.coordinate.offset(metres: 200, bearing: 180))
+        sim.accuracy = 30
+        sim.noise = 1
+        sim.send(.go(Scene.destination))
+        sim.wait(1)
+        sim.send(.doorsArrived([Scene.doorA]))
+        sim.walk(to: Scene.doorA.coordinate.offset(metres: 40, bearing: 180))  // ~124 s
+        let warnings = sim.said.filter { $0.hasPrefix("GPS가 부정확해") }
+        #expect(warnings.count == 3, "at 1 s, 61 s, 121 s: \(warnings)")
+        #expect(sim.said.contains { $0.hasPrefix("입구까지 약 ") })
+        #expect(sim.records.contains(.gps(.poor(accuracy: 30))))
+    }
+
+    @Test func goodAccuracy_isNeitherWarnedNorApproximate() {
+        var sim = WalkSimulator(from: Scene.doorA.coordinate.offset(metres: 200, bearing: 180))
+        sim.send(.go(Destination(name: "Rautatieasema", center: Scene.center, door: Scene.doorA)))
+        sim.walk(to: Scene.doorA.coordinate)
+        #expect(!sim.said.contains { $0.hasPrefix("GPS") })
+        #expect(!sim.said.contains { $0.contains("약 ") })
+    }
+}

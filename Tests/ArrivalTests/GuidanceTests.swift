@@ -1,0 +1,154 @@
+import Arrival
+import Foundation
+import Geo
+import Testing
+
+@Suite("Guidance")
+struct GuidanceTests {
+    @Test(
+        arguments: [
+            (3.0, nil, Guidance.Distance.rightHere),
+            (15.0, nil, .rightHere),
+            (15.1, nil, .metres(15, approximate: false)),
+            (31.0, 5.0, .metres(30, approximate: false)),
+            (32.6, 10.0, .metres(35, approximate: false)),
+            (32.6, 10.1, .metres(35, approximate: true)),
+            (97.4, nil, .metres(95, approximate: false)),
+            (104.0, nil, .metres(100, approximate: false)),
+            (256.0, 30.0, .metres(260, approximate: true)),
+        ] as [(Double, Double?, Guidance.Distance)])
+    func distanceRounding(metres: Double, accuracy: Double?, expected: Guidance.Distance) {
+        #expect(Guidance.distance(metres, horizontalAccuracy: accuracy) == expected)
+    }
+
+    @Test(arguments: [
+        (0.0, 0.0, 12), (60.0, 0.0, 2), (90.0, 0.0, 3), (180.0, 0.0, 6), (270.0, 0.0, 9),
+        (10.0, 350.0, 1), (350.0, 10.0, 11), (14.0, 0.0, 12), (16.0, 0.0, 1), (100.0, 280.0, 6),
+    ])
+    func clockHour(bearing: Double, heading: Double, hour: Int) {
+        #expect(Guidance.clockHour(bearing: bearing, heading: heading) == hour)
+    }
+
+    @Test func compassAndHoursApart() {
+        #expect(Guidance.compassPoint(bearing: 0) == 0)
+        #expect(Guidance.compassPoint(bearing: 350) == 0)
+        #expect(Guidance.compassPoint(bearing: 44) == 1)
+        #expect(Guidance.compassPoint(bearing: 180) == 4)
+        #expect(Guidance.compassPoint(bearing: 300) == 7)
+        #expect(Guidance.hoursApart(12, 1) == 1)
+        #expect(Guidance.hoursApart(11, 2) == 3)
+        #expect(Guidance.hoursApart(3, 9) == 6)
+    }
+
+    @Test func arrivalRadius() {
+        let s = FinalApproach.Settings()
+        #expect(s.arrivalRadius(horizontalAccuracy: nil) == 12)
+        #expect(s.arrivalRadius(horizontalAccuracy: 5) == 12)
+        #expect(s.arrivalRadius(horizontalAccuracy: 18) == 18)
+        #expect(s.arrivalRadius(horizontalAccuracy: 60) == 25)
+    }
+
+    @Test func promptQueue_replacesAnUnspokenCalloutOnly() {
+        var q = PromptQueue()
+        q.enqueue(.init("입구까지 오십 미터", isCallout: true))
+        q.enqueue(.init(Prompts.noFix))
+        q.enqueue(.init("입구까지 사십 미터", isCallout: true))
+        #expect(q.waiting.map(\.text) == [Prompts.noFix, "입구까지 사십 미터"])
+        #expect(q.next()?.text == Prompts.noFix)
+        #expect(q.next()?.isCallout == true)
+        #expect(q.next() == nil)
+    }
+}
+
+@Suite("FinalApproach callouts")
+struct CalloutTests {
+    /// Guidance callouts said in the last stretch.
+    func callouts(_ sim: WalkSimulator) -> [(time: Date, text: String)] {
+        sim.effects.compactMap {
+            if case .say(let p) = $0.effect, p.isCallout, p.text.hasPrefix("입구") {
+                ($0.time, p.text)
+            } else {
+                nil
+            }
+        }
+    }
+
+    @Test func progressCallouts_areSpacedTenTo25Metres() {
+        var sim = WalkSimulator(from: Scene.doorA.coordinate.offset(metres: 280, bearing: 200))
+        sim.noise = 0.5
+        sim.send(.go(Destination(name: "Rautatieasema", center: Scene.center, door: Scene.doorA)))
+        sim.walk(to: Scene.doorA.coordinate)
+        let times = callouts(sim).map(\.time)
+        #expect(times.count >= 12 && times.count <= 28, "\(times.count) callouts over 280 m")
+        for (a, b) in zip(times, times.dropFirst()) {
+            let metres = b.timeIntervalSince(a) * sim.pace
+            #expect(metres >= 10 - 1.5 && metres <= 25 + 1.5, "gap \(metres) m")
+        }
+    }
+
+    @Test func standingStill_repeatsAfter15Seconds() {
+        var sim = WalkSimulator(from: Scene.doorA.coordinate.offset(metres: 100, bearing: 180))
+        sim.noise = 0
+        sim.send(.go(Destination(name: "Rautatieasema", center: Scene.center, door: Scene.doorA)))
+        sim.wait(46)
+        let times = callouts(sim).map { $0.time.timeIntervalSince(sim.start) }
+        #expect(times == [1, 16, 31, 46])
+        // No heading known while standing still: a compass word.
+        #expect(callouts(sim).first?.text.hasSuffix("북쪽 방향") == true)
+    }
+
+    @Test func aTurnOfTwoHours_isSaidAtOnce() throws {
+        var sim = WalkSimulator(from: Scene.doorA.coordinate.offset(metres: 100, bearing: 180))
+        sim.noise = 0
+        sim.send(.go(Destination(name: "Rautatieasema", center: Scene.center, door: Scene.doorA)))
+        sim.walk(to: Scene.doorA.coordinate.offset(metres: 96, bearing: 180))  // heading north: 12 o'clock
+        let before = callouts(sim).count
+        // Walk east for two seconds: the door is now at about 9 o'clock.
+        sim.walk(to: sim.here.offset(metres: 2.6, bearing: 90))
+        let after = callouts(sim)
+        #expect(after.count == before + 1)
+        #expect(after.last.map { $0.time.timeIntervalSince(sim.start) } == 5)
+    }
+
+    @Test func arrivalHysteresis_arrivesOnceUntilTwiceTheRadiusAway() {
+        var sim = WalkSimulator(from: Scene.doorA.coordinate.offset(metres: 60, bearing: 180))
+        sim.noise = 0
+        sim.send(.go(Destination(name: "Rautatieasema", center: Scene.center, door: Scene.doorA)))
+        sim.walk(to: Scene.doorA.coordinate.offset(metres: 11, bearing: 180))
+        #expect(sim.arrivals == 1)
+        sim.walk(to: Scene.doorA.coordinate.offset(metres: 23, bearing: 180))  // within 24 m
+        sim.walk(to: Scene.doorA.coordinate.offset(metres: 5, bearing: 180))
+        #expect(sim.arrivals == 1)
+        sim.walk(to: Scene.doorA.coordinate.offset(metres: 26, bearing: 180))  // beyond 24 m: left
+        sim.walk(to: Scene.doorA.coordinate)
+        #expect(sim.arrivals == 2)
+    }
+}
+
+@Suite("Prompts")
+struct PromptsTests {
+    @Test func guidanceSentences_speakNumbersInKorean() {
+        #expect(
+            Prompts.guidance(toDoor: true, .metres(30, approximate: false), .clock(2)) == "입구까지 삼십 미터, 두 시 방향"
+        )
+        #expect(
+            Prompts.guidance(toDoor: true, .metres(120, approximate: true), .clock(12))
+                == "입구까지 약 백이십 미터, 열두 시 방향")
+        #expect(Prompts.guidance(toDoor: true, .rightHere, .clock(11)) == "입구가 바로 앞이야, 열한 시 방향")
+        #expect(
+            Prompts.guidance(toDoor: false, .metres(45, approximate: false), .compass(1))
+                == "건물 중앙까지 사십오 미터, 북동쪽 방향")
+        #expect(Prompts.poorAccuracy(31.4) == "GPS가 부정확해. 오차가 약 삼십일 미터야.")
+    }
+
+    @Test func doorDetails_areSpokenAsTheyAre() {
+        let door = Door(coordinate: Scene.center, level: "-1", note: "2층 출발 홀", label: "B")
+        #expect(Prompts.arrived(at: door).hasPrefix("입구에 도착했어. B 입구. 층 표시 마이너스 일. 이 층 출발 홀."))
+        #expect(
+            Prompts.lastStretch("Kamppi", door: Door(coordinate: Scene.center))
+                == "Kamppi에 거의 다 왔어. 입구로 안내할게.")
+        #expect(Prompts.nextDoor(door).hasPrefix("다른 입구로 안내할게."))
+        #expect(Prompts.noDoorLeft == "다른 입구는 모르겠어. 입구를 찾으면 여기가 입구야라고 말해줘.")
+        #expect(Prompts.remembered == "기억할게. 다음엔 여기로 안내할게.")
+    }
+}

@@ -1,0 +1,132 @@
+import Arrival
+import Foundation
+import Geo
+
+/// A small deterministic random source (SplitMix64), so noisy walks are the same every run.
+struct SeededRandom: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// A standard normal sample (Box–Muller).
+    mutating func gaussian() -> Double {
+        let u = Double.random(in: Double.ulpOfOne..<1, using: &self)
+        let v = Double.random(in: 0..<1, using: &self)
+        return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
+    }
+}
+
+/// Walks a synthetic person through a FinalApproach: one fix and one tick a second, at a pace,
+/// with seeded GPS noise; records every effect with its time.
+struct WalkSimulator {
+    var approach: FinalApproach
+    var now: Date
+    let start: Date
+    /// Where the walker really is.
+    var here: Coordinate
+    var random: SeededRandom
+    /// Walking speed, m/s.
+    var pace = 1.3
+    /// GPS noise, metres (1σ per axis).
+    var noise = 3.0
+    /// The horizontal accuracy the receiver reports, metres.
+    var accuracy = 5.0
+    /// Whether fixes are coming (false: GPS lost).
+    var hasFix = true
+    /// Every effect, with the time it came.
+    var effects: [(time: Date, effect: FinalApproach.Effect)] = []
+
+    init(from here: Coordinate, memory: EntranceMemory = EntranceMemory(), seed: UInt64 = 7) {
+        approach = FinalApproach(memory: memory)
+        start = Date(timeIntervalSince1970: 1_750_000_000)  // 2025-06-15, a fixed trace time
+        now = start
+        self.here = here
+        random = SeededRandom(seed: seed)
+    }
+
+    mutating func send(_ event: FinalApproach.Event) {
+        effects += approach.handle(event, now: now).map { (now, $0) }
+    }
+
+    /// Walks straight to `target` (stopping there), one second per step.
+    mutating func walk(to target: Coordinate, until stop: ((WalkSimulator) -> Bool)? = nil) {
+        while here.distance(to: target) > 0.01 {
+            let bearing = here.bearing(to: target)
+            here = here.offset(metres: min(pace, here.distance(to: target)), bearing: bearing)
+            second(course: bearing, speed: pace)
+            if let stop, stop(self) { return }
+        }
+    }
+
+    /// Stands still for `seconds`, fixes (if any) without speed.
+    mutating func wait(_ seconds: Int) {
+        for _ in 0..<seconds { second(course: nil, speed: 0) }
+    }
+
+    /// One second passes: a fix (noisy) if there is one, else a no-fix report; then a tick.
+    mutating func second(course: Double?, speed: Double) {
+        now += 1
+        if hasFix {
+            let north = random.gaussian() * noise
+            let east = random.gaussian() * noise
+            let measured = here.offset(metres: north, bearing: 0).offset(metres: east, bearing: 90)
+            let heading = course.map { normalizedDegrees($0 + random.gaussian() * 5) }
+            send(
+                .position(
+                    .init(
+                        time: now, coordinate: measured, horizontalAccuracy: accuracy, speed: speed,
+                        course: heading)))
+        } else {
+            send(.noFix)
+        }
+        send(.tick)
+    }
+
+    /// Everything said, in order.
+    var said: [String] { effects.compactMap { if case .say(let p) = $0.effect { p.text } else { nil } } }
+    /// Everything logged, in order.
+    var records: [FinalApproach.Record] {
+        effects.compactMap { if case .log(let r) = $0.effect { r } else { nil } }
+    }
+    var plans: [(ArrivalPlan, FinalApproach.PlanReason)] {
+        effects.compactMap { if case .plan(let p, let r) = $0.effect { (p, r) } else { nil } }
+    }
+    var walkEnds: [FinalApproach.WalkEnd] {
+        effects.compactMap { if case .walkEnded(let r) = $0.effect { r } else { nil } }
+    }
+    var saves: Int { effects.filter { if case .saveMemory = $0.effect { true } else { false } }.count }
+    var arrivals: Int { records.filter { if case .arrived = $0 { true } else { false } }.count }
+
+    /// The event log's lines as the replay writes them, sorted keys.
+    var logBytes: Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var data = Data()
+        for (time, effect) in effects {
+            data += try! encoder.encode(
+                FinalApproach.LogLine(t: time.timeIntervalSince(start), effect: effect))
+            data += Data("\n".utf8)
+        }
+        return data
+    }
+}
+
+/// A building and its doors for the stories: a station-sized block in Helsinki.
+enum Scene {
+    static let center = Coordinate(latitude: 60.1712, longitude: 24.9413)
+    /// OSM's main door, 60 m south of the centre.
+    static let doorA = Door(
+        coordinate: center.offset(metres: 60, bearing: 180), source: .osm, level: "0", label: "A")
+    /// A second door, 60 m east, one level up with a note.
+    static let doorB = Door(
+        coordinate: center.offset(metres: 60, bearing: 90), source: .osm, level: "1", note: "2층 출발 홀",
+        label: "B")
+    static let destination = Destination(name: "Rautatieasema", center: center)
+    /// 600 m south-west: outside the last stretch.
+    static let startPoint = center.offset(metres: 600, bearing: 210)
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Writes the Korean phrase model (pathfinder.dict + pathfinder.fsg) for PocketSphinx 0.8.
+
+PocketSphinx has no Korean acoustic model, so every phrase is spelled in the en-us
+phone set. The grammar is one loop: each pass takes either a whole phrase (one token,
+probability `PHRASE_P`) or one Korean syllable filler (probability `FILLER_P`). Fillers
+soak up speech that is not a phrase, so the phrases are no longer forced onto every
+sound. See README.md beside this file for the design and the measured figures.
+
+Run from the repository root:  python3 models/generate.py   (deterministic output)
+"""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# Whole phrases as single tokens ("_" becomes a space in the hypothesis), each with
+# pronunciation variants that espeak-ng's Korean voices and people actually produce.
+YEOGI = ["Y AH G IY", "Y AO G IY", "Y AH K IY"]
+YEOGIGA = ["Y AH G IY G AA", "Y AO G IY G AA"]
+ANIYA = ["AA N IY Y AA", "AA N IY AA"]
+IPGU = ["IY P K UW", "IH P G UW", "IY B G UW"]
+
+def combos(*parts):
+    out = [""]
+    for part in parts:
+        out = [f"{a} {b}".strip() for a in out for b in part]
+    return out
+
+PHRASES = {
+    # refusals (ArrivalWords.refusals)
+    "여기_아니야": combos(YEOGI, ANIYA),
+    "여기_아냐": combos(YEOGI, ["AA N Y AA"]),
+    "여기가_아니야": combos(YEOGIGA, ANIYA),
+    "여기가_아냐": combos(YEOGIGA, ["AA N Y AA"]),
+    "여기_아닌데": combos(YEOGI, ["AA N IY N D EH", "AA N IH N D EH"]),
+    "입구_아니야": combos(IPGU, ANIYA),
+    "입구가_아니야": combos([i + " G AA" for i in IPGU], ANIYA),
+    "이_입구_아니야": combos(["IY"], IPGU, ANIYA),
+    # confirmations (ArrivalWords.confirmations)
+    "여기가_입구야": combos(YEOGIGA, [i + " Y AA" for i in IPGU]),
+    "여기_입구야": combos(YEOGI, [i + " Y AA" for i in IPGU]),
+    "여기_맞아": combos(YEOGI, ["M AA JH AA", "M AA CH AA"]),
+    "입구_찾았어": combos(IPGU, ["CH AA JH AA S AH", "CH AA CH AA S AH"]),
+    "여기가_맞아": combos(YEOGIGA, ["M AA JH AA", "M AA CH AA"]),
+}
+
+# Korean syllables in en-us phones: 14 onsets x 12 nuclei x 4 codas = 672 fillers.
+ONSETS = {"": "", "g": "G", "k": "K", "n": "N", "d": "D", "t": "T", "r": "R", "m": "M",
+          "b": "B", "p": "P", "s": "S", "j": "JH", "ch": "CH", "h": "HH"}
+NUCLEI = {"a": "AA", "e": "EH", "eo": "AH", "o": "OW", "u": "UW", "eu": "UH", "i": "IY",
+          "ya": "Y AA", "yeo": "Y AH", "yo": "Y OW", "yu": "Y UW", "wa": "W AA"}
+CODAS = {"": "", "n": "N", "l": "L", "k": "K"}
+
+
+def fillers():
+    out = []
+    for o, op in ONSETS.items():
+        for n, np_ in NUCLEI.items():
+            for c, cp in CODAS.items():
+                out.append((f"f_{o}{n}{c}", " ".join(x for x in (op, np_, cp) if x)))
+    return out
+
+
+def main(filler_p: float, phrase_p: float):
+    fill = fillers()
+    with open(os.path.join(HERE, "pathfinder.dict"), "w", encoding="utf-8") as d:
+        for word, prons in PHRASES.items():
+            seen = []
+            for p in prons:
+                if p not in seen:
+                    seen.append(p)
+            for i, p in enumerate(seen):
+                d.write(f"{word if i == 0 else f'{word}({i + 1})'} {p}\n")
+        for word, p in fill:
+            d.write(f"{word} {p}\n")
+    with open(os.path.join(HERE, "pathfinder.fsg"), "w", encoding="utf-8") as g:
+        g.write("FSG_BEGIN pathfinder\nNUM_STATES 2\nSTART_STATE 0\nFINAL_STATE 1\n")
+        for word in PHRASES:
+            g.write(f"TRANSITION 0 1 {phrase_p:g} {word}\n")
+        for word, _ in fill:
+            g.write(f"TRANSITION 0 1 {filler_p:g} {word}\n")
+        g.write("TRANSITION 1 0 1.0\nFSG_END\n")
+    print(f"{len(PHRASES)} phrases, {len(fill)} fillers, filler p={filler_p:g}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main(float(sys.argv[1]) if len(sys.argv) > 1 else 1e-10,
+         float(sys.argv[2]) if len(sys.argv) > 2 else 1.0 / 13)

@@ -31,10 +31,12 @@ let package = Package(
         .target(name: "Speech", dependencies: ["Arrival", "CPocketSphinx", "CEspeakNG", "CALSA"]),
         .target(name: "Daemon", dependencies: ["Geo", "Arrival", "Storage", "Positioning", "Speech"]),
 
+        .target(name: "Replay", dependencies: ["Arrival", "Geo", "Positioning", "OSM"]),
+
         // MARK: Command line
         .target(
             name: "PathfinderCLI",
-            dependencies: ["Geo", "Arrival", "OSM", "Storage", "Positioning", "Speech", "Daemon"]),
+            dependencies: ["Geo", "Arrival", "OSM", "Storage", "Positioning", "Speech", "Replay", "Daemon"]),
         .executableTarget(name: "pathfinder", dependencies: ["PathfinderCLI"]),
         .executableTarget(name: "PositioningBench", dependencies: ["Positioning"], path: "Benchmarks/PositioningBench"),
 
@@ -50,6 +52,11 @@ let package = Package(
         .testTarget(
             name: "PositioningTests",
             dependencies: ["Positioning", "Geo"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "ReplayTests",
+            dependencies: ["Replay", "Arrival", "Geo", "Positioning", "OSM"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Arrival"]),

@@ -15,4 +15,18 @@ public struct Destination: Sendable, Hashable, Codable {
         self.center = center
         self.door = door
     }
+
+    enum CodingKeys: String, CodingKey { case name, center, door }
+
+    /// Reads a destination; the centre must be a real coordinate, since the plan walks there.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        center = try c.decode(Coordinate.self, forKey: .center)
+        guard center.isValid else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .center, in: c, debugDescription: "coordinate \(center) is outside −90…90, −180…180")
+        }
+        door = try c.decodeIfPresent(Door.self, forKey: .door)
+    }
 }

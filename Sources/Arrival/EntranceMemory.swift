@@ -4,7 +4,7 @@ public import Geo
 /// The device's own record of buildings and their doors: what the walker confirmed and
 /// rejected, and OpenStreetMap's doors as last read.
 ///
-/// A value: the app changes a copy and writes it as JSON (see the persistence module); it
+/// A value: the app changes a copy and writes it as JSON (`Storage.MemoryFile`); it
 /// never leaves the device. Buildings are kept most recently *changed* first; reading or
 /// planning never reorders them.
 public struct EntranceMemory: Sendable, Hashable, Codable {

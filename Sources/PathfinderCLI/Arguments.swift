@@ -78,6 +78,14 @@ package struct Arguments {
         return count == 1
     }
 
+    /// The first argument when it is a word (a subcommand such as `memory confirm`'s
+    /// "confirm"), removed from the list; `nil` when there is none or it is an option.
+    package mutating func subcommand() -> String? {
+        guard let first = items.first, !first.hasPrefix("-") else { return nil }
+        items.removeFirst()
+        return first
+    }
+
     /// The arguments left that are not options, removed from the list. Anything starting
     /// with `-` (other than a negative number) is left for `finish()` to reject.
     package mutating func positionals() -> [String] {
@@ -98,6 +106,9 @@ package struct Arguments {
         }
         return words
     }
+
+    /// Everything not consumed yet, in order (a subcommand parses these itself).
+    package var remaining: [String] { afterDashDash.isEmpty ? items : items + ["--"] + afterDashDash }
 
     /// Fails on anything not consumed.
     package func finish() throws(CLIError) {

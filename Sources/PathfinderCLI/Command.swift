@@ -28,6 +28,10 @@ package enum Pathfinder {
     /// static property of `Commands`.
     package static let commands: [Command] = [
         Commands.words,
+        Commands.plan,
+        Commands.memory,
+        Commands.replay,
+        Commands.demo,
         Commands.daemon,
         Commands.go,
         Commands.status,

@@ -1,4 +1,5 @@
 package import Foundation
+import Storage
 
 /// JSON in and out, the same way for every command.
 package enum JSONIO {
@@ -53,56 +54,8 @@ package enum JSONIO {
         }
     }
 
-    /// A decoding error as "line N: field a.b.c: what went wrong".
+    /// A decoding error as "line N: field a.b.c: what went wrong" (see `JSONDiagnostics`).
     package static func describe(_ error: DecodingError, in data: Data) -> String {
-        func path(_ keys: [any CodingKey]) -> String {
-            keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
-                .joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
-        }
-        switch error {
-        case .keyNotFound(let key, let ctx):
-            let at = path(ctx.codingPath + [key])
-            return "field \(at) is missing\(lineHint(for: ctx.codingPath, in: data))"
-        case .typeMismatch(let type, let ctx):
-            return "field \(path(ctx.codingPath)): expected \(type)\(lineHint(for: ctx.codingPath, in: data))"
-        case .valueNotFound(let type, let ctx):
-            return
-                "field \(path(ctx.codingPath)): expected \(type), found null\(lineHint(for: ctx.codingPath, in: data))"
-        case .dataCorrupted(let ctx):
-            if ctx.codingPath.isEmpty {
-                // Foundation puts the offset of a syntax error into the underlying error.
-                let underlying = (ctx.underlyingError as NSError?)?.userInfo["NSDebugDescription"] as? String
-                let message = underlying ?? ctx.debugDescription
-                if let offset = Self.offset(in: message) {
-                    return "line \(lineNumber(atOffset: offset, in: data)): \(message)"
-                }
-                return message
-            }
-            return
-                "field \(path(ctx.codingPath)): \(ctx.debugDescription)\(lineHint(for: ctx.codingPath, in: data))"
-        @unknown default:
-            return "\(error)"
-        }
-    }
-
-    private static func offset(in message: String) -> Int? {
-        // "… around line 3, column 7." or "… at character 42."
-        guard let range = message.range(of: "character ") else { return nil }
-        return Int(message[range.upperBound...].prefix(while: \.isNumber))
-    }
-
-    private static func lineNumber(atOffset offset: Int, in data: Data) -> Int {
-        1 + data.prefix(offset).count(where: { $0 == UInt8(ascii: "\n") })
-    }
-
-    /// " (line N)" for the last named key of `codingPath`, found by a plain text search —
-    /// good enough to point a person at the right place in a hand-edited file.
-    private static func lineHint(for codingPath: [any CodingKey], in data: Data) -> String {
-        guard let key = codingPath.last(where: { $0.intValue == nil })?.stringValue,
-            let text = String(data: data, encoding: .utf8),
-            let range = text.range(of: "\"\(key)\"")
-        else { return "" }
-        let line = 1 + text[..<range.lowerBound].count(where: { $0 == "\n" })
-        return " (line \(line))"
+        JSONDiagnostics.fault(error, in: data).description
     }
 }

@@ -33,7 +33,9 @@ enum AtomicFile {
             unlink(temp)
             throw error
         }
-        let dirFD = try systemCall("open \(directory)") { open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        let dirFD = try systemCall("open \(directory)") {
+            open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        }
         defer { close(dirFD) }
         try systemCall("fsync \(directory)") { fsync(dirFD) }
     }

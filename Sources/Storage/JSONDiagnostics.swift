@@ -4,10 +4,25 @@ public import Foundation
 public enum JSONDiagnostics {
     /// Where and what: `line` of the fault (1-based), the dotted `field` path
     /// ("buildings[0].center.lat"), and the `reason`.
-    public struct Fault: Sendable, Hashable {
+    public struct Fault: Sendable, Hashable, CustomStringConvertible {
         public var line: Int?
         public var field: String?
         public var reason: String
+
+        /// "line 3: field center.lat: expected a number", "line 1: field center is missing".
+        public var description: String { JSONDiagnostics.describe(line: line, field: field, reason: reason) }
+    }
+
+    /// The one wording of a fault, shared by every file Pathfinder reads.
+    public static func describe(line: Int?, field: String?, reason: String) -> String {
+        var parts: [String] = []
+        if let line { parts.append("line \(line)") }
+        if let field {
+            parts.append(reason.hasPrefix("is ") ? "field \(field) \(reason)" : "field \(field): \(reason)")
+        } else {
+            parts.append(reason)
+        }
+        return parts.joined(separator: ": ")
     }
 
     /// Locates `error` in `data`, the JSON text it came from.
@@ -34,7 +49,7 @@ public enum JSONDiagnostics {
                     _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
                 } catch {
                     if let detail = (error as NSError).userInfo["NSDebugDescription"] as? String {
-                        message = detail
+                        message = detail.hasSuffix(".") ? String(detail.dropLast()) : detail
                     }
                 }
                 return Fault(
@@ -84,7 +99,9 @@ public enum JSONDiagnostics {
 
     /// The line of a syntax error whose message says "line N" or "character N".
     private static func syntaxLine(_ message: String, in data: Data) -> Int? {
-        if let range = message.range(of: "line "), let n = Int(message[range.upperBound...].prefix(while: \.isNumber)) {
+        if let range = message.range(of: "line "),
+            let n = Int(message[range.upperBound...].prefix(while: \.isNumber))
+        {
             return n
         }
         if let range = message.range(of: "character "),

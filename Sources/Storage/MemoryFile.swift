@@ -17,13 +17,15 @@ public enum MemoryFile {
     /// the walk goes on without what was remembered. A file that cannot be read at all
     /// (permissions, I/O) is left where it is, with a warning.
     /// - Parameter now: the time that names the set-aside file.
-    public static func load(path: String, now: Date = Date()) -> (
+    public static func load(
+        path: String, now: Date = Date()
+    ) -> (
         memory: EntranceMemory, warning: MemoryFileError?
     ) {
         do {
             return (try read(path: path), nil)
         } catch var error {
-            guard error.isContentError else { return (EntranceMemory(), error) }
+            guard error.kind == .malformed else { return (EntranceMemory(), error) }
             do {
                 error.setAside = try setAside(path, now: now)
             } catch let failure {
@@ -43,7 +45,8 @@ public enum MemoryFile {
         } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
             return EntranceMemory()
         } catch {
-            throw MemoryFileError(path: path, reason: "cannot read: \(error.localizedDescription)")
+            throw MemoryFileError(
+                .unreadable, path: path, reason: "cannot read: \(error.localizedDescription)")
         }
         return try decode(data, path: path)
     }
@@ -57,12 +60,12 @@ public enum MemoryFile {
         do {
             bytes = [UInt8](try encode(memory))
         } catch {
-            throw MemoryFileError(path: path, reason: "cannot encode: \(error)")
+            throw MemoryFileError(.unwritable, path: path, reason: "cannot encode: \(error)")
         }
         do {
             try AtomicFile.write(bytes, to: path, mode: mode)
         } catch {
-            throw MemoryFileError(path: path, reason: "cannot write: \(error.message)")
+            throw MemoryFileError(.unwritable, path: path, reason: "cannot write: \(error.message)")
         }
     }
 
@@ -131,9 +134,4 @@ public enum MemoryFile {
         try systemCall("rename \(path) to \(candidate)") { rename(path, candidate) }
         return candidate
     }
-}
-
-extension MemoryFileError {
-    /// Whether the bytes were read but are not a memory (rather than unreadable).
-    var isContentError: Bool { !reason.hasPrefix("cannot read") }
 }

@@ -1,6 +1,17 @@
 /// What went wrong with a memory file, naming the file and, for a file that does not parse,
 /// the line and field.
 public struct MemoryFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of trouble, which decides what `MemoryFile.load` does about it.
+    public enum Kind: Sendable, Hashable {
+        /// The bytes are not a memory this Pathfinder reads: set aside.
+        case malformed
+        /// The file could not be read at all (permissions, I/O): left alone.
+        case unreadable
+        /// A save failed; the old file is untouched.
+        case unwritable
+    }
+
+    public var kind: Kind
     /// The memory file.
     public var path: String
     /// 1-based line of the fault, when known.
@@ -13,8 +24,10 @@ public struct MemoryFileError: Error, Sendable, Hashable, CustomStringConvertibl
     public var setAside: String?
 
     public init(
-        path: String, line: Int? = nil, field: String? = nil, reason: String, setAside: String? = nil
+        _ kind: Kind = .malformed, path: String, line: Int? = nil, field: String? = nil, reason: String,
+        setAside: String? = nil
     ) {
+        self.kind = kind
         self.path = path
         self.line = line
         self.field = field
@@ -24,10 +37,7 @@ public struct MemoryFileError: Error, Sendable, Hashable, CustomStringConvertibl
 
     /// "memory.json: line 4: field buildings[0].changed: expected … (set aside as …)".
     public var description: String {
-        var text = path
-        if let line { text += ": line \(line)" }
-        if let field { text += ": field \(field)" }
-        text += ": \(reason)"
+        var text = "\(path): \(JSONDiagnostics.describe(line: line, field: field, reason: reason))"
         if let setAside { text += "; set aside as \(setAside), carrying on with an empty memory" }
         return text
     }

@@ -35,6 +35,8 @@ do {
     FileHandle.standardError.write(Data("memory-writer: \(error)\n".utf8))
     exit(3)
 }
+// Tell the test the loop starts now, so its random kill lands among the saves, not the start.
+FileHandle.standardOutput.write(Data("ready\n".utf8))
 while true {
     step += 1
     do {

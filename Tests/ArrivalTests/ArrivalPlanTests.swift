@@ -51,7 +51,8 @@ struct ArrivalPlanTests {
         // OSM answers late, with a main door it ranks first.
         let main = Place.osmDoor(Place.at(50, 0), label: "main")
         let side = Place.osmDoor(Place.at(70, 90), label: "side")
-        let justRead = ArrivalPlan.make(destination: destination, memory: memory, osmDoors: [main, side], now: t0 + 5)
+        let justRead = ArrivalPlan.make(
+            destination: destination, memory: memory, osmDoors: [main, side], now: t0 + 5)
         #expect(justRead.entrance?.coordinate == named.coordinate)
         #expect(justRead.alternatives == [main, side])
 
@@ -75,13 +76,16 @@ struct ArrivalPlanTests {
 
     @Test func mergeKeepsTheFirstPositionAndInheritsNoteAndLevel() {
         let companion = Door(coordinate: Place.at(40, 0), label: "Pippa's")
-        let osmNear = Place.osmDoor(Place.at(12, 90, from: companion.coordinate), label: "K", level: "1", note: "지하")
+        let osmNear = Place.osmDoor(
+            Place.at(12, 90, from: companion.coordinate), label: "K", level: "1", note: "지하")
         let plan = ArrivalPlan.make(
             destination: Destination(name: "S", center: station, door: companion), memory: EntranceMemory(),
             osmDoors: [osmNear], now: t0)
         #expect(
             plan.doors == [
-                Door(coordinate: companion.coordinate, source: .companion, level: "1", note: "지하", label: "Pippa's")
+                Door(
+                    coordinate: companion.coordinate, source: .companion, level: "1", note: "지하",
+                    label: "Pippa's")
             ])
     }
 
@@ -113,7 +117,8 @@ struct ArrivalPlanTests {
         let only = Place.osmDoor(Place.at(50, 0))
         memory.recordOSM([only], name: "S", center: station, now: t0)
         memory.reject(only.coordinate, name: "S", center: station, now: t0)
-        let plan = ArrivalPlan.make(destination: Destination(name: "S", center: station), memory: memory, now: t0)
+        let plan = ArrivalPlan.make(
+            destination: Destination(name: "S", center: station), memory: memory, now: t0)
         #expect(plan == ArrivalPlan(walkTo: station, entrance: nil, alternatives: []))
         let json = try #require(String(data: try JSONEncoder().encode(plan), encoding: .utf8))
         #expect(json.contains("\"entrance\":null"))

@@ -63,7 +63,8 @@ struct EntranceMemoryTests {
 
     @Test func aChangeMovesAnOldBuildingToTheFrontAndSavesItFromTrimming() {
         var memory = crowdedMemory(count: 200)
-        memory.reject(Place.at(20, 0, from: Place.at(0, 45)), name: "b0", center: Place.at(0, 45), now: t0 + 500)
+        memory.reject(
+            Place.at(20, 0, from: Place.at(0, 45)), name: "b0", center: Place.at(0, 45), now: t0 + 500)
         #expect(memory.buildings.first?.name == "b0")
         #expect(memory.buildings.first?.changed == t0 + 500)
         memory.recordOSM([], name: "new", center: Place.at(300_000, 45), now: t0 + 501)
@@ -112,7 +113,8 @@ struct EntranceMemoryTests {
             Door(coordinate: door, source: .companion, level: "1", note: "n", label: "B"), name: "S",
             center: station, now: t0 + 2)
         let building = memory.building(near: station)
-        #expect(building?.confirmed == Door(coordinate: door, source: .walker, level: "1", note: "n", label: "B"))
+        #expect(
+            building?.confirmed == Door(coordinate: door, source: .walker, level: "1", note: "n", label: "B"))
         #expect(building?.rejected == [Place.at(16, 270, from: door)])
         #expect(building?.changed == t0 + 2)
     }

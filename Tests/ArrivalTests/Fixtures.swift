@@ -13,7 +13,9 @@ enum Place {
         origin.offset(metres: metres, bearing: bearing)
     }
 
-    static func osmDoor(_ coordinate: Coordinate, label: String? = nil, level: String? = nil, note: String? = nil)
+    static func osmDoor(
+        _ coordinate: Coordinate, label: String? = nil, level: String? = nil, note: String? = nil
+    )
         -> Door
     {
         Door(coordinate: coordinate, source: .osm, level: level, note: note, label: label)

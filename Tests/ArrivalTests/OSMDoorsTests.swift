@@ -26,7 +26,8 @@ struct OSMDoorsTests {
     @Test(
         "kept",
         arguments: [
-            ["entrance": "main"], ["entrance": "yes", "access": "yes"], ["entrance": "service", "door": "hinged"],
+            ["entrance": "main"], ["entrance": "yes", "access": "yes"],
+            ["entrance": "service", "door": "hinged"],
             ["entrance": "shop", "access": "customers"], ["entrance": "something_new"],
         ])
     func kept(tags: [String: String]) {
@@ -78,7 +79,8 @@ struct OSMDoorsTests {
             ([:], nil),
         ])
     func labelSources(tags: [String: String], label: String?) {
-        let doors = OSMDoors.ranked([node(1, 10, tags.merging(["entrance": "yes"]) { a, _ in a })], around: center)
+        let doors = OSMDoors.ranked(
+            [node(1, 10, tags.merging(["entrance": "yes"]) { a, _ in a })], around: center)
         #expect(doors.map(\.label) == [label])
     }
 
@@ -87,6 +89,8 @@ struct OSMDoorsTests {
         let door = try #require(OSMDoors.ranked([node(7, 10, tags)], around: center).first)
         #expect(
             door
-                == Door(coordinate: node(7, 10, tags).coordinate, source: .osm, level: "-1;0", note: "Metro", label: "M"))
+                == Door(
+                    coordinate: node(7, 10, tags).coordinate, source: .osm, level: "-1;0", note: "Metro",
+                    label: "M"))
     }
 }

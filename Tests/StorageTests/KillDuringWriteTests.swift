@@ -23,7 +23,8 @@ struct KillDuringWriteTests {
                     name: "step \(step) building \(k)", center: center, changed: changed,
                     confirmed: Door(coordinate: door, source: .walker, level: "\(k % 3)", note: "문 \(step)"),
                     rejected: [Coordinate(latitude: center.latitude, longitude: 24.9005)],
-                    osm: .init(read: changed, doors: [Door(coordinate: door, source: .osm, label: "A\(step)")]))
+                    osm: .init(
+                        read: changed, doors: [Door(coordinate: door, source: .osm, label: "A\(step)")]))
             })
     }
 
@@ -63,10 +64,14 @@ struct KillDuringWriteTests {
             process.executableURL = URL(fileURLWithPath: writer)
             process.arguments = [path]
             let errors = Pipe()
+            let ready = Pipe()
             process.standardError = errors
+            process.standardOutput = ready
             try process.run()
-            // A random moment: the writer starts in a few ms, then saves ~100 KB per step.
-            usleep(UInt32.random(in: 2_000...40_000))
+            // Wait for "ready\n" (the writer has read the file and starts saving), then a random
+            // moment among its saves of ~100 KB each.
+            _ = ready.fileHandleForReading.readData(ofLength: 6)
+            usleep(UInt32.random(in: 1_000...30_000))
             #expect(Glibc.kill(process.processIdentifier, SIGKILL) == 0)
             process.waitUntilExit()
             let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -93,6 +98,8 @@ struct KillDuringWriteTests {
         // The next save cleans the dead writer's temp file.
         try MemoryFile.save(Self.memory(step: step + 1), path: path)
         #expect(dir.entries == ["memory.json"])
-        print("SIGKILL test: \(Self.kills) kills, \(step) steps saved, \(killsWithATempFileLeft) kills mid-write")
+        print(
+            "SIGKILL test: \(Self.kills) kills, \(step) steps saved, \(killsWithATempFileLeft) kills mid-write"
+        )
     }
 }

@@ -50,7 +50,8 @@ struct MemoryFileTests {
         let path = dir.file("memory.json")
         try MemoryFile.save(sampleMemory(), path: path)
         let object = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
+                as? [String: Any])
         #expect(object["version"] as? Int == 1)
         let buildings = try #require(object["buildings"] as? [[String: Any]])
         #expect(buildings.map { $0["name"] as? String } == ["Kamppi", "Rautatieasema"])
@@ -67,7 +68,9 @@ struct MemoryFileTests {
     @Test func fileIsMode0600EvenOverAWiderFileAndUmask() throws {
         let dir = try TempDirectory()
         let path = dir.file("memory.json")
-        #expect(FileManager.default.createFile(atPath: path, contents: Data("{}".utf8), attributes: [.posixPermissions: 0o666]))
+        #expect(
+            FileManager.default.createFile(
+                atPath: path, contents: Data("{}".utf8), attributes: [.posixPermissions: 0o666]))
         let old = umask(0)
         defer { umask(old) }
         try MemoryFile.save(sampleMemory(), path: path)
@@ -85,6 +88,7 @@ struct MemoryFileTests {
         let (memory, warning) = MemoryFile.load(path: path, now: t0)
         #expect(memory == EntranceMemory())
         let error = try #require(warning)
+        #expect(error.kind == .malformed)
         #expect(error.path == path)
         #expect(error.line == 4)
         #expect(error.setAside == path + ".corrupt-20250430T080000Z")
@@ -102,7 +106,8 @@ struct MemoryFileTests {
         let (_, second) = MemoryFile.load(path: path, now: t0)
         #expect(second?.setAside == path + ".corrupt-20250430T080000Z-2")
         #expect(try Data(contentsOf: URL(fileURLWithPath: error.setAside!)) == bad)
-        #expect(dir.entries == ["memory.json.corrupt-20250430T080000Z", "memory.json.corrupt-20250430T080000Z-2"])
+        #expect(
+            dir.entries == ["memory.json.corrupt-20250430T080000Z", "memory.json.corrupt-20250430T080000Z-2"])
     }
 
     @Test func wrongFieldNamesLineAndField() throws {
@@ -111,7 +116,8 @@ struct MemoryFileTests {
         var text = String(decoding: try MemoryFile.encode(sampleMemory()), as: UTF8.self)
         text = text.replacingOccurrences(of: "\"2025-04-30T08:00:00Z\"", with: "\"last tuesday\"")
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        let expectedLine = 1 + text[..<text.range(of: "last tuesday")!.lowerBound].count(where: { $0 == "\n" })
+        let expectedLine =
+            1 + text[..<text.range(of: "last tuesday")!.lowerBound].count(where: { $0 == "\n" })
 
         #expect(throws: MemoryFileError.self) { try MemoryFile.read(path: path) }
         do {
@@ -140,7 +146,10 @@ struct MemoryFileTests {
         }
     }
 
-    @Test(arguments: [("{\"version\": 2, \"buildings\": []}", "version 2 is not one"), ("{\"buildings\": []}", "is missing")])
+    @Test(arguments: [
+        ("{\"version\": 2, \"buildings\": []}", "version 2 is not one"),
+        ("{\"buildings\": []}", "is missing"),
+    ])
     func unknownOrMissingVersionIsSetAside(text: String, reason: String) throws {
         let dir = try TempDirectory()
         let path = dir.file("memory.json")
@@ -156,7 +165,8 @@ struct MemoryFileTests {
     @Test func moreThanTheLimitInAFileIsTrimmedOnLoad() throws {
         let buildings = (0..<250).map {
             EntranceMemory.Building(
-                name: "b\($0)", center: Coordinate(latitude: -80 + Double($0) * 0.5, longitude: 0), changed: t0)
+                name: "b\($0)", center: Coordinate(latitude: -80 + Double($0) * 0.5, longitude: 0),
+                changed: t0)
         }
         struct Raw: Encodable {
             var version = 1
@@ -201,6 +211,7 @@ struct MemoryFileTests {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
         let (memory, warning) = MemoryFile.load(path: path, now: t0)
         #expect(memory == EntranceMemory())
+        #expect(warning?.kind == .unreadable)
         #expect(warning?.reason.hasPrefix("cannot read") == true)
         #expect(warning?.setAside == nil)
         #expect(dir.entries == ["memory.json"])

@@ -1,0 +1,48 @@
+package import Arrival
+package import Foundation
+package import Geo
+
+/// Option types shared by the commands: coordinates, times, altitudes.
+extension Arguments {
+    /// `--name LAT,LON` in degrees.
+    package mutating func coordinateOption(_ name: String) throws(CLIError) -> Coordinate? {
+        try option(name, expected: "LAT,LON in degrees (60.1712,24.9413)") {
+            Arguments.coordinate($0).map { Coordinate(latitude: $0.0, longitude: $0.1) }
+        }
+    }
+
+    /// A required `--name LAT,LON`.
+    package mutating func requiredCoordinate(_ name: String) throws(CLIError) -> Coordinate {
+        guard let value = try coordinateOption(name) else { throw .usage("\(command): \(name) is required") }
+        return value
+    }
+
+    /// `--now T`: an ISO 8601 time with zone, else the real clock; whole seconds, because
+    /// the memory file stores whole seconds and a time must read back as it was used.
+    package mutating func now() throws(CLIError) -> Date {
+        let given = try option("--now", expected: "an ISO 8601 time with zone (2025-05-01T12:00:00Z)") {
+            Arguments.time($0)
+        }
+        return Date(timeIntervalSince1970: (given ?? Date()).timeIntervalSince1970.rounded(.down))
+    }
+
+    /// Parses an ISO 8601 time that names its zone ("Z" or "+03:00").
+    package static func time(_ text: String) -> Date? {
+        guard text.count > 19,
+            text.hasSuffix("Z") || text.dropFirst(19).contains(where: { $0 == "+" || $0 == "-" })
+        else { return nil }
+        return try? Date(text, strategy: .iso8601)
+    }
+
+    /// `--altitude METRES,ACCURACY`: metres above sea level and its accuracy in metres (≥ 0).
+    package mutating func altitude() throws(CLIError) -> BarometricAltitude? {
+        try option("--altitude", expected: "METRES,ACCURACY (12.4,3.1)") { text in
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+            guard parts.count == 2, let metres = Double(parts[0].trimmingWhitespace()),
+                let accuracy = Double(parts[1].trimmingWhitespace()), metres.isFinite, accuracy.isFinite,
+                accuracy >= 0
+            else { return nil }
+            return BarometricAltitude(metres: metres, accuracy: accuracy)
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import Arrival
+import Foundation
+import Replay
+import Speech
+
+extension Commands {
+    static let demo = Command(
+        name: "demo",
+        summary: "the main job: replays the bundled walk to a real building and tells it aloud",
+        help: """
+            Usage: pathfinder demo [--json] [--speak-wav DIR] [--dir DIR]
+
+            Replays the bundled walk in artifacts/demo/: a GPS trace to Siltavuorenpenger 10,
+            Helsinki, with its real OpenStreetMap doors; the walker's recorded voice says
+            "여기 아니야" at the first door and "여기가 입구야" at the second, heard by the real
+            listener. The prompts are spoken on the sound device, or written as WAV files when
+            there is none (the folder is printed). The memory goes to a temporary file (printed).
+              --json           print the event log (JSON lines) instead of the transcript
+              --speak-wav DIR  write the prompts as WAV files in DIR instead of playing them
+              --dir DIR        another demo folder (with demo.json); default: the bundled one
+            """
+    ) { arguments, console in
+        var arguments = arguments
+        let json = try arguments.flag("--json")
+        let speakWAV = try arguments.option("--speak-wav")
+        let dir = try arguments.option("--dir")
+        try arguments.finish()
+
+        let folder = try dir ?? DemoFiles.locate()
+        let manifest = try JSONIO.read(DemoFiles.self, from: folder + "/demo.json", what: "demo manifest")
+        let scratch = FileManager.default.temporaryDirectory.path + "/pathfinder-demo-\(getpid())"
+        do {
+            try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        } catch {
+            throw CLIError.runtime("pathfinder demo: \(scratch): \(error.localizedDescription)")
+        }
+        let memoryPath = scratch + "/memory.json"
+        let session = try ReplaySession(
+            command: "pathfinder demo", nmea: folder + "/" + manifest.nmea,
+            destination: folder + "/" + manifest.destination, memory: memoryPath,
+            osm: folder + "/" + manifest.osm,
+            heard: nil, audio: folder + "/" + manifest.audio, audioStart: manifest.audioStart,
+            speakWAV: speakWAV,
+            map: nil)
+        let result = try session.run()
+        try session.writeOutputs(result, speakDevice: false, console: console)
+
+        if json {
+            for line in result.lines { console.line(try JSONIO.line(line)) }
+        } else {
+            console.line(
+                "pathfinder demo: a recorded walk to \(session.destination.name), Helsinki (\(folder))")
+            console.line("")
+        }
+        // Speak on the device, line by line with the transcript; without a device, into WAVs.
+        var speaker: Speaker?
+        var wavFolder = speakWAV
+        if wavFolder == nil {
+            do {
+                speaker = try Speaker()
+                try speaker?.play("안내를 시작할게.")
+            } catch {
+                speaker = nil
+                wavFolder = scratch + "/prompts"
+                try ReplaySession.writePrompts(result, to: wavFolder!, command: "pathfinder demo")
+            }
+        }
+        if !json {
+            for line in result.lines {
+                console.line(Transcript.line(line))
+                if let speaker, case .say(let prompt) = line.effect { try? speaker.play(prompt.text) }
+            }
+            console.line("")
+        }
+        let note = { (text: String) in json ? console.error(text) : console.line(text) }
+        if let wavFolder {
+            note(
+                "prompts: written as WAV files to \(wavFolder)\(speakWAV == nil ? " (no sound device)" : "")")
+        }
+        let building = result.memory.building(near: session.destination.center)
+        let confirmed =
+            building?.confirmed.map { "confirmed door \($0.label ?? "") at \($0.coordinate)" }
+            ?? "no door confirmed"
+        note("memory: \(memoryPath) (\(result.memory.buildings.count) building, \(confirmed))")
+        return 0
+    }
+}
+
+/// The bundled demo's manifest (`demo.json`, written by Scripts/make-demo).
+struct DemoFiles: Codable {
+    var nmea: String
+    var destination: String
+    var osm: String
+    var audio: String
+    /// Seconds into the trace where the audio begins.
+    var audioStart: Double
+
+    /// The demo folder: `$PATHFINDER_DEMO`, else `artifacts/demo` beside the executable or in
+    /// one of its parents (so `.build/release/pathfinder` finds the repository's).
+    static func locate() throws(CLIError) -> String {
+        if let env = ProcessInfo.processInfo.environment["PATHFINDER_DEMO"] { return env }
+        let exe =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        var looked: [String] = []
+        while true {
+            let candidate = dir.appendingPathComponent("artifacts/demo").path
+            if FileManager.default.fileExists(atPath: candidate + "/demo.json") { return candidate }
+            looked.append(candidate)
+            let parent = dir.deletingLastPathComponent()
+            if parent.path == dir.path { break }
+            dir = parent
+        }
+        throw .runtime(
+            "pathfinder demo: no artifacts/demo/demo.json near the program (looked in \(looked.first ?? "") and its parents); set PATHFINDER_DEMO or pass --dir"
+        )
+    }
+}
+
+/// The event log as sentences a person reads.
+enum Transcript {
+    static func line(_ line: FinalApproach.LogLine) -> String {
+        let clock = String(format: "%3d:%02d", Int(line.t) / 60, Int(line.t) % 60)
+        return "\(clock)  " + text(line.effect)
+    }
+
+    static func text(_ effect: FinalApproach.Effect) -> String {
+        switch effect {
+        case .say(let prompt): "says     \(prompt.text)"
+        case .plan(let plan, let reason):
+            "plan     (\(reason.rawValue)) walk to "
+                + (plan.entrance.map { "door \(name($0))" } ?? "the building's centre (no door known)")
+                + (plan.alternatives.isEmpty
+                    ? "" : "; then " + plan.alternatives.map(name).joined(separator: ", "))
+        case .requestDoors(let d): "asks     OpenStreetMap for the doors of \(d.name)"
+        case .saveMemory(let m):
+            "memory   saved (\(m.buildings.count) building\(m.buildings.count == 1 ? "" : "s"))"
+        case .walkEnded(let reason): "walk     ended (\(reason.rawValue))"
+        case .log(.heard(let text, let meaning)): "hears    \"\(text)\" → \(meaning?.rawValue ?? "no answer")"
+        case .log(.rejected(let door)): "rejected door \(name(door)) for good"
+        case .log(.confirmed(let door)): "stored   door \(name(door)) where the walker stands (source walker)"
+        case .log(.arrived(let door, let metres)):
+            "arrived  at \(door.map { "door \(name($0))" } ?? "the centre"), \(String(format: "%.1f", metres)) m away"
+        case .log(.level(let check, let door, let walker)):
+            "level    \(check.rawValue) (door \(door.metres) m, walker \(walker.metres) m above sea level)"
+        case .log(.gps(let state)):
+            switch state {
+            case .lost: "gps      no fix"
+            case .back: "gps      fix again"
+            case .poor(let accuracy): "gps      poor accuracy, ±\(Int(accuracy)) m"
+            }
+        }
+    }
+
+    static func name(_ door: Door) -> String {
+        (door.label ?? "?") + " (\(door.source?.rawValue ?? "?"))"
+    }
+}

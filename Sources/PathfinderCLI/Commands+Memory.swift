@@ -1,0 +1,114 @@
+import Arrival
+import Foundation
+import Geo
+import Storage
+
+extension Commands {
+    static let memory = Command(
+        name: "memory",
+        summary: "shows or changes the EntranceMemory file (show, confirm, reject, osm)",
+        help: """
+            Usage: pathfinder memory <subcommand> --file M [options]
+
+            Subcommands:
+              show     prints the memory
+              confirm  "여기가 입구야": the door becomes the building's confirmed door
+              reject   "여기 아니야": the door is remembered as not the way in
+              osm      records OpenStreetMap's doors for the building as read at --now
+
+            pathfinder memory show --file M
+            pathfinder memory confirm --file M --name N --center LAT,LON --door LAT,LON
+                [--level L] [--note S] [--label S] [--altitude METRES,ACCURACY] [--now T]
+            pathfinder memory reject --file M --name N --center LAT,LON --door LAT,LON [--now T]
+            pathfinder memory osm --file M --name N --center LAT,LON --osm FILE [--now T]
+
+              --file M          the memory file (missing = empty; written atomically, mode 0600)
+              --name N          the building's name (a centre within 120 m is the same building,
+                                whatever its name)
+              --center LAT,LON  the building's centre, degrees
+              --door LAT,LON    the door, degrees
+              --level L         the door's floor as OSM writes it ("0", "-1")
+              --note S, --label S   spoken note and short name of the door
+              --altitude METRES,ACCURACY   barometric altitude there (kept when accuracy ≤ 6 m)
+              --osm FILE        OSM XML or Overpass JSON; its doors are ranked around --center
+              --now T           ISO 8601 time with zone (default: now)
+
+            confirm, reject and osm print the building as changed. A memory file that does not
+            parse is renamed aside (M.corrupt-<time>) with a warning, and they carry on with an
+            empty memory; show reports it and exits 2.
+            """
+    ) { arguments, console in
+        var arguments = arguments
+        let names = ["show", "confirm", "reject", "osm"]
+        guard let sub = arguments.subcommand() else {
+            throw CLIError.usage(
+                "pathfinder memory: expected a subcommand (\(names.joined(separator: ", ")))")
+        }
+        var args = Arguments(arguments.remaining, command: "pathfinder memory \(sub)")
+        switch sub {
+        case "show": return try MemoryCommands.show(&args, console)
+        case "confirm", "reject", "osm": return try MemoryCommands.change(sub, &args, console)
+        default:
+            throw CLIError.usage(
+                "pathfinder memory: unknown subcommand \"\(sub)\" (\(names.joined(separator: ", ")))")
+        }
+    }
+}
+
+/// The bodies of `pathfinder memory …`.
+enum MemoryCommands {
+    static func show(_ arguments: inout Arguments, _ console: Console) throws(CLIError) -> Int32 {
+        let path = try arguments.required("--file")
+        try arguments.finish()
+        do {
+            let memory = try MemoryFile.read(path: path)
+            console.line(String(decoding: try MemoryFile.encode(memory), as: UTF8.self).trimmingWhitespace())
+        } catch let error as MemoryFileError {
+            throw .usage("pathfinder memory show: \(error)")
+        } catch {
+            throw .runtime("pathfinder memory show: \(error)")
+        }
+        return 0
+    }
+
+    static func change(
+        _ sub: String, _ arguments: inout Arguments, _ console: Console
+    ) throws(CLIError) -> Int32 {
+        let command = arguments.command
+        let path = try arguments.required("--file")
+        let name = try arguments.required("--name")
+        let center = try arguments.requiredCoordinate("--center")
+        let now = try arguments.now()
+        var apply: (inout EntranceMemory) -> Void
+        switch sub {
+        case "confirm":
+            let door = Door(
+                coordinate: try arguments.requiredCoordinate("--door"),
+                level: try arguments.option("--level"), note: try arguments.option("--note"),
+                label: try arguments.option("--label"), altitude: try arguments.altitude())
+            apply = { $0.confirm(door, name: name, center: center, now: now) }
+        case "reject":
+            let door = try arguments.requiredCoordinate("--door")
+            apply = { $0.reject(door, name: name, center: center, now: now) }
+        default:
+            let osmPath = try arguments.required("--osm")
+            try arguments.finish()
+            let doors = try CLIFiles.osmDoors(osmPath, around: center, command: command)
+            apply = { $0.recordOSM(doors, name: name, center: center, now: now) }
+        }
+        try arguments.finish()
+
+        var (memory, warning) = MemoryFile.load(path: path, now: now)
+        if let warning { console.error("\(command): warning: \(warning)") }
+        apply(&memory)
+        do {
+            try MemoryFile.save(memory, path: path)
+        } catch {
+            throw .runtime("\(command): \(error)")
+        }
+        if let building = memory.buildings.first, let line = try? JSONIO.line(building) {
+            console.line(line)
+        }
+        return 0
+    }
+}

@@ -1,0 +1,81 @@
+import Arrival
+import Foundation
+import Geo
+import OSM
+import Storage
+
+extension Commands {
+    static let plan = Command(
+        name: "plan",
+        summary: "prints the plan: which door first, then the others",
+        help: """
+            Usage: pathfinder plan --destination FILE [--memory FILE] [--osm FILE] [--now T] [--compact]
+
+            Prints the Plan JSON for a destination: {"walkTo", "entrance", "alternatives"}.
+            Order: the walker's confirmed door, the destination's own (companion's) door, then
+            OpenStreetMap's doors ranked (main first; wheelchair=yes first within a rank; then
+            nearer the centre). Doors within 15 m of a rejected one are dropped; doors within
+            15 m of each other are one door. No door left: walk to the centre.
+
+              --destination FILE  Destination JSON: {"name", "center": {"lat", "lon"}, "door"?}
+              --memory FILE       the EntranceMemory file (read only; missing = empty; a corrupt
+                                  one is reported on stderr and left alone, and the plan is made
+                                  without it)
+              --osm FILE          OSM doors just read (OSM XML or Overpass JSON); without it the
+                                  memory's OSM doors are used while fresh (30 days)
+              --now T             ISO 8601 time with zone (default: now), for that freshness
+              --compact           one line instead of indented JSON
+
+            Never writes anything.
+            """
+    ) { arguments, console in
+        var arguments = arguments
+        let destinationPath = try arguments.required("--destination")
+        let memoryPath = try arguments.option("--memory")
+        let osmPath = try arguments.option("--osm")
+        let now = try arguments.now()
+        let compact = try arguments.flag("--compact")
+        try arguments.finish()
+
+        let destination = try CLIFiles.destination(destinationPath, command: "pathfinder plan")
+        var memory = EntranceMemory()
+        if let memoryPath {
+            do {
+                memory = try MemoryFile.read(path: memoryPath)
+            } catch {
+                console.error("pathfinder plan: warning: \(error); planning without the memory")
+            }
+        }
+        let osmDoors = try osmPath.map { path throws(CLIError) in
+            try CLIFiles.osmDoors(path, around: destination.center, command: "pathfinder plan")
+        }
+        let plan = ArrivalPlan.make(destination: destination, memory: memory, osmDoors: osmDoors, now: now)
+        console.line(String(decoding: try JSONIO.encoder(pretty: !compact).encode(plan), as: UTF8.self))
+        return 0
+    }
+}
+
+/// Reading the input files the plan and memory commands share, with their error messages.
+enum CLIFiles {
+    /// A Destination JSON file.
+    /// - Throws: `CLIError.usage` naming the file, line and field.
+    static func destination(_ path: String, command: String) throws(CLIError) -> Destination {
+        do {
+            return try JSONIO.read(Destination.self, from: path, what: "destination")
+        } catch {
+            throw .usage("\(command): \(error)")
+        }
+    }
+
+    /// The ranked usable doors in an OSM file, around `center`.
+    /// - Throws: `CLIError.usage` naming the file, line and element.
+    static func osmDoors(
+        _ path: String, around center: Coordinate, command: String
+    ) throws(CLIError) -> [Door] {
+        do {
+            return OSMDoors.ranked(try OSMReader.read(path: path).nodes, around: center)
+        } catch {
+            throw .usage("\(command): \(error)")
+        }
+    }
+}

@@ -1,0 +1,202 @@
+import Arrival
+import Foundation
+import Geo
+import OSM
+import Replay
+import Speech
+import Storage
+
+extension Commands {
+    static let replay = Command(
+        name: "replay",
+        summary: "replays a recorded walk through the last stretch; prints the event log",
+        help: """
+            Usage: pathfinder replay --nmea FILE --destination FILE [--memory FILE] [--osm FILE]
+                                     [--heard TSV | --audio WAV [--audio-start T]]
+                                     [--speak-wav DIR] [--map SVG]
+
+            Replays a recorded walk deterministically, as fast as it can, on a clock taken from
+            the trace: the walk starts at the first fix, a tick comes every second of trace time.
+              --nmea FILE         NMEA 0183 trace (fixes; XDR/MDA pressure sentences if any)
+              --destination FILE  Destination JSON (name, center, optional named door)
+              --memory FILE       EntranceMemory JSON; read first, written back after the walk
+              --osm FILE          OSM XML or Overpass JSON: its doors near the destination
+                                  arrive \(Int(Replayer.doorsDelaySeconds)) s after they are asked for
+              --heard TSV         lines "T<TAB>text", T seconds from the trace's start
+              --audio WAV         the walker's voice, decoded by the real listener; each
+                                  utterance is heard at the audio's start + its end time
+              --audio-start T     seconds into the trace where the audio begins (default 0)
+              --speak-wav DIR     writes every prompt spoken as DIR/NNN-tSECONDS.wav
+              --map SVG           draws the walk: trace, building, doors, target changes, prompts
+            Prints the event log, one JSON object a line: {"t": seconds, "event": …}.
+            The same inputs give the same output, byte for byte.
+            """
+    ) { arguments, console in
+        var arguments = arguments
+        let session = try ReplaySession(arguments: &arguments, command: "pathfinder replay")
+        try arguments.finish()
+        let result = try session.run()
+        for line in result.lines { console.line(try JSONIO.line(line)) }
+        try session.writeOutputs(result, speakDevice: false, console: console)
+        return 0
+    }
+}
+
+/// A replay's inputs, resolved and checked, and what to write afterwards. Shared by `replay`
+/// and `demo`.
+struct ReplaySession {
+    var command: String
+    var nmeaPath: String
+    var destination: Destination
+    var memoryPath: String?
+    var memory: EntranceMemory
+    var osm: (path: String, data: OSMData)?
+    var heard: [Replayer.Heard]
+    var speakWAV: String?
+    var mapPath: String?
+
+    init(arguments: inout Arguments, command: String) throws(CLIError) {
+        let nmea = try arguments.required("--nmea")
+        let destination = try arguments.required("--destination")
+        let memory = try arguments.option("--memory")
+        let osm = try arguments.option("--osm")
+        let heard = try arguments.option("--heard")
+        let audio = try arguments.option("--audio")
+        let audioStart = try arguments.option("--audio-start", expected: "seconds ≥ 0") {
+            Double($0).flatMap { $0 >= 0 ? $0 : nil }
+        }
+        if try arguments.option("--doors") != nil {
+            throw .usage(
+                "\(command): --doors needs the door index (doors branch), not in this build; use --osm FILE")
+        }
+        if heard != nil, audio != nil { throw .usage("\(command): give --heard or --audio, not both") }
+        if audioStart != nil, audio == nil { throw .usage("\(command): --audio-start needs --audio") }
+        try self.init(
+            command: command, nmea: nmea, destination: destination, memory: memory, osm: osm, heard: heard,
+            audio: audio, audioStart: audioStart ?? 0, speakWAV: try arguments.option("--speak-wav"),
+            map: try arguments.option("--map"))
+    }
+
+    init(
+        command: String, nmea: String, destination: String, memory: String?, osm: String?, heard: String?,
+        audio: String?, audioStart: Double, speakWAV: String?, map: String?
+    ) throws(CLIError) {
+        self.command = command
+        nmeaPath = nmea
+        guard FileManager.default.isReadableFile(atPath: nmea) else {
+            throw .usage("\(command): \(nmea): cannot read the NMEA trace")
+        }
+        self.destination = try JSONIO.read(Destination.self, from: destination, what: "destination")
+        memoryPath = memory
+        if let memory {
+            do {
+                self.memory = try MemoryFile.read(path: memory)
+            } catch {
+                throw .usage("\(command): \(error)")
+            }
+        } else {
+            self.memory = EntranceMemory()
+        }
+        if let osm {
+            do {
+                self.osm = (osm, try OSMReader.read(path: osm))
+            } catch {
+                throw .usage("\(command): \(error)")
+            }
+        }
+        if let heard {
+            let text: String
+            do {
+                text = try String(contentsOfFile: heard, encoding: .utf8)
+            } catch {
+                throw .usage("\(command): \(heard): cannot read: \(error.localizedDescription)")
+            }
+            do {
+                self.heard = try ReplayInputs.heard(tsv: text)
+            } catch {
+                throw .usage("\(command): \(heard) \(error)")
+            }
+        } else if let audio {
+            do {
+                let model = try PhraseModel.locate()
+                self.heard = try Listener.decode(wav: audio, model: model).map {
+                    Replayer.Heard(t: audioStart + $0.end, text: $0.heard)
+                }
+            } catch {
+                switch error {
+                case .badAudio, .io: throw .usage("\(command): \(error)")
+                default: throw .runtime("\(command): \(error)")
+                }
+            }
+        } else {
+            self.heard = []
+        }
+        self.speakWAV = speakWAV
+        mapPath = map
+    }
+
+    func run() throws(CLIError) -> Replayer.Result {
+        let bytes: Data
+        do {
+            bytes = try Data(contentsOf: URL(fileURLWithPath: nmeaPath))
+        } catch {
+            throw .usage("\(command): \(nmeaPath): cannot read: \(error.localizedDescription)")
+        }
+        let replayer = Replayer(
+            destination: destination, memory: memory,
+            doors: osm.map { ReplayInputs.doors(in: $0.data, around: destination.center) }, heard: heard)
+        do {
+            return try replayer.run(nmea: bytes)
+        } catch {
+            throw .usage("\(command): \(nmeaPath): \(error)")
+        }
+    }
+
+    /// Memory, map and prompt WAVs. Returns where prompts went when spoken into files.
+    @discardableResult
+    func writeOutputs(
+        _ result: Replayer.Result, speakDevice: Bool, console: Console
+    ) throws(CLIError) -> String? {
+        if let memoryPath,
+            result.lines.contains(where: { if case .saveMemory = $0.effect { true } else { false } })
+        {
+            do {
+                try MemoryFile.save(result.memory, path: memoryPath)
+            } catch {
+                throw .runtime("\(command): \(error)")
+            }
+        }
+        if let mapPath {
+            let outline = osm.flatMap { ReplayInputs.outline(in: $0.data, around: destination.center) }
+            let svg = WalkMap(destination: destination, outline: outline, result: result).svg()
+            do {
+                try Data(svg.utf8).write(to: URL(fileURLWithPath: mapPath), options: .atomic)
+            } catch {
+                throw .runtime("\(command): \(mapPath): cannot write the map: \(error.localizedDescription)")
+            }
+        }
+        if let speakWAV {
+            try Self.writePrompts(result, to: speakWAV, command: command)
+        }
+        return speakWAV
+    }
+
+    /// Every prompt as `DIR/NNN-tSECONDS.wav`, in order.
+    static func writePrompts(
+        _ result: Replayer.Result, to directory: String, command: String
+    ) throws(CLIError) {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let speaker = try Speaker()
+            var n = 0
+            for line in result.lines {
+                guard case .say(let prompt) = line.effect else { continue }
+                n += 1
+                let name = String(format: "%03d-t%05.0f.wav", n, line.t)
+                try speaker.writeWAV(prompt.text, to: directory + "/" + name)
+            }
+        } catch {
+            throw .runtime("\(command): \(directory): \(error)")
+        }
+    }
+}

@@ -1,0 +1,158 @@
+public import Arrival
+public import Foundation
+public import Geo
+public import Positioning
+
+/// Replays a recorded walk through ``FinalApproach`` on a virtual clock taken from the trace.
+///
+/// Deterministic: the same inputs give the same effects, in the same order, at the same
+/// trace times — no wall clock, no threads. The walk starts (`go`) at the trace's first time;
+/// `.tick` comes every whole second of trace time until a few seconds after the last input,
+/// so a walk ending a little after its answer is seen to end.
+public struct Replayer: Sendable {
+    /// A sentence heard at `t` seconds from the trace's start.
+    public struct Heard: Sendable, Hashable {
+        public var t: Double
+        public var text: String
+        public init(t: Double, text: String) {
+            self.t = t
+            self.text = text
+        }
+    }
+
+    /// A fix of the walk, for the map.
+    public struct TrackPoint: Sendable, Hashable {
+        /// Seconds from the trace's start.
+        public var t: Double
+        public var coordinate: Coordinate
+        public var horizontalAccuracy: Double?
+    }
+
+    /// What a replay produced.
+    public struct Result: Sendable {
+        /// The event log, one line per effect, in order.
+        public var lines: [FinalApproach.LogLine]
+        /// The memory as the walk left it.
+        public var memory: EntranceMemory
+        /// Every fix, in order.
+        public var track: [TrackPoint]
+        /// The trace's first time (t = 0).
+        public var start: Date
+        /// The NMEA parser's counts (lines, fixes, bad checksums…).
+        public var stats: NMEAParser.Stats
+    }
+
+    /// OSM's answer arrives this long (seconds of trace time) after it was asked: late, as a
+    /// door index lookup on a slow card or a network answer would be.
+    public static let doorsDelaySeconds = 3.0
+    /// Ticks go on this long (seconds) after the last input, for the walk's delayed end.
+    public static let tailSeconds = 5.0
+
+    public var destination: Destination
+    public var memory: EntranceMemory
+    /// OSM's ranked doors for the destination, or `nil` when none are given (the request
+    /// then goes unanswered).
+    public var doors: [Door]?
+    public var heard: [Heard]
+    public var settings: FinalApproach.Settings
+
+    public init(
+        destination: Destination, memory: EntranceMemory = EntranceMemory(), doors: [Door]? = nil,
+        heard: [Heard] = [], settings: FinalApproach.Settings = .init()
+    ) {
+        self.destination = destination
+        self.memory = memory
+        self.doors = doors
+        self.heard = heard
+        self.settings = settings
+    }
+
+    /// An input at a trace time; `rank` orders inputs of the same time (trace first).
+    private struct Item {
+        var time: Date
+        var rank: Int
+        var sequence: Int
+        var event: FinalApproach.Event
+    }
+
+    /// Replays the NMEA bytes of a walk.
+    /// - Throws: ``ReplayError/noFixes`` when the trace holds no dated fix.
+    public func run(nmea: some Collection<UInt8>) throws(ReplayError) -> Result {
+        let (events, stats) = NMEAParser.parse(nmea)
+        guard let start = events.lazy.compactMap({ if case .fix(let f) = $0 { f.time } else { nil } }).first
+        else {
+            throw .noFixes(stats)
+        }
+        var items: [Item] = []
+        var track: [TrackPoint] = []
+        var altimeter = PressureAltitude()
+        var last = start
+        for event in events {
+            switch event {
+            case .fix(let fix):
+                last = fix.time
+                altimeter.calibrate(with: fix)
+                track.append(
+                    TrackPoint(
+                        t: fix.time.timeIntervalSince(start), coordinate: fix.coordinate,
+                        horizontalAccuracy: fix.horizontalAccuracy))
+                let position = FinalApproach.Position(
+                    time: fix.time, coordinate: fix.coordinate, horizontalAccuracy: fix.horizontalAccuracy,
+                    speed: fix.speed, course: fix.course)
+                items.append(Item(time: fix.time, rank: 0, sequence: items.count, event: .position(position)))
+            case .noFix(let time):
+                last = time ?? last
+                items.append(Item(time: last, rank: 0, sequence: items.count, event: .noFix))
+            case .pressure(let reading):
+                last = reading.time ?? last
+                if let altitude = altimeter.altitude(hPa: reading.hPa) {
+                    items.append(Item(time: last, rank: 0, sequence: items.count, event: .altitude(altitude)))
+                }
+            }
+        }
+        for h in heard {
+            items.append(Item(time: start + h.t, rank: 1, sequence: items.count, event: .heard(h.text)))
+        }
+        let end = items.map(\.time).max() ?? start
+        let seconds = Int(end.timeIntervalSince(start).rounded(.up) + Self.tailSeconds)
+        for k in 1...max(1, seconds) {
+            items.append(Item(time: start + Double(k), rank: 3, sequence: items.count, event: .tick))
+        }
+        items.sort { ($0.time, $0.rank, $0.sequence) < ($1.time, $1.rank, $1.sequence) }
+
+        var approach = FinalApproach(memory: memory, settings: settings)
+        var lines: [FinalApproach.LogLine] = []
+        var doorsDue: Date?
+        func apply(_ event: FinalApproach.Event, at time: Date) {
+            for effect in approach.handle(event, now: time) {
+                lines.append(.init(t: Self.seconds(time.timeIntervalSince(start)), effect: effect))
+                if case .requestDoors = effect, doors != nil { doorsDue = time + Self.doorsDelaySeconds }
+            }
+        }
+        apply(.go(destination), at: start)
+        for item in items {
+            if let due = doorsDue, due <= item.time, item.rank > 2 || due < item.time {
+                doorsDue = nil
+                apply(.doorsArrived(doors ?? []), at: due)
+            }
+            apply(item.event, at: item.time)
+        }
+        return Result(lines: lines, memory: approach.memory, track: track, start: start, stats: stats)
+    }
+
+    /// Seconds rounded to the millisecond, so binary fractions never reach the log.
+    static func seconds(_ t: Double) -> Double { (t * 1000).rounded() / 1000 }
+}
+
+/// Why a replay could not run.
+public enum ReplayError: Error, Sendable, CustomStringConvertible {
+    /// The trace has no dated fix to start the clock from.
+    case noFixes(NMEAParser.Stats)
+
+    public var description: String {
+        switch self {
+        case .noFixes(let s):
+            "no dated fix in the trace (\(s.lines) lines, \(s.sentences) valid sentences, \(s.badChecksum) bad checksums)"
+        }
+    }
+}

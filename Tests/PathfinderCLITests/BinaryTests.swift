@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// The real `pathfinder` executable as a subprocess: real exit codes, real stdout/stderr.
+@Suite("The pathfinder binary")
+struct BinaryTests {
+    static func binary() throws -> String {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [
+            directory.appendingPathComponent("pathfinder").path,
+            URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+                .appendingPathComponent("pathfinder").path,
+        ]
+        guard let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw NotBuilt()
+        }
+        return path
+    }
+
+    struct NotBuilt: Error, CustomStringConvertible {
+        var description: String {
+            "the pathfinder executable is not built; run `swift build --build-tests` first"
+        }
+    }
+
+    func run(_ argv: [String]) throws -> (code: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try Self.binary())
+        process.arguments = argv
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (
+            process.terminationStatus, String(decoding: outData, as: UTF8.self),
+            String(decoding: errData, as: UTF8.self)
+        )
+    }
+
+    @Test func exampleExitsZeroWithTheGoldenPlan() throws {
+        let r = try run([
+            "plan", "--destination", try fixture("example/destination.json"), "--osm",
+            try fixture("example/rautatieasema.osm"),
+        ])
+        #expect(r.code == 0)
+        #expect(
+            r.out
+                == (try String(
+                    contentsOfFile: try fixture("Snapshots/plan-rautatieasema.json"), encoding: .utf8)))
+        #expect(r.err.isEmpty)
+    }
+
+    @Test func usageAndBadInputExit2() throws {
+        let missing = try run(["plan"])
+        #expect(missing.code == 2)
+        #expect(missing.err == "pathfinder plan: --destination is required\n")
+        let dir = try Scratch()
+        let bad = try dir.write("d.json", "{\"name\": \"R\",\n\"center\": {\"lat\": 60}}")
+        let malformed = try run(["plan", "--destination", bad])
+        #expect(malformed.code == 2)
+        #expect(
+            malformed.err.contains("\(bad): not a valid destination: line 2: field center.lon is missing"))
+        #expect(try run(["memory", "forget"]).code == 2)
+        #expect(try run(["fly"]).code == 2)
+    }
+
+    @Test func aWriteThatFailsExits1() throws {
+        let dir = try Scratch()
+        let r = try run([
+            "memory", "reject", "--file", dir.file("no/such/dir/m.json"), "--name", "R", "--center", "60,24",
+            "--door", "60,24",
+        ])
+        #expect(r.code == 1)
+        #expect(
+            r.err.contains("pathfinder memory reject: \(dir.file("no/such/dir/m.json")): cannot write: open"))
+    }
+}

@@ -1,0 +1,105 @@
+import Arrival
+import Foundation
+import PathfinderCLI
+import Storage
+import Testing
+
+@Suite("pathfinder demo and replay")
+struct DemoTests {
+    static func golden() throws -> String {
+        let url = try #require(
+            Bundle.module.url(forResource: "Fixtures/demo-events.jsonl", withExtension: nil))
+        return try String(contentsOf: url, encoding: .utf8)
+    }
+
+    func scratch() -> String {
+        let dir = FileManager.default.temporaryDirectory.path + "/demo-test-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// Real espeak-ng, real PocketSphinx on the bundled WAV, real memory file.
+    @Test func demo_runsToTheEnd_matchesTheGoldenLog_andRemembersTheDoor() async throws {
+        let wavs = scratch() + "/prompts"
+        let captured = CapturedConsole()
+        let code = await Pathfinder.main(["demo", "--json", "--speak-wav", wavs], console: captured.console)
+        #expect(code == 0, "\(captured.err)")
+        #expect(captured.out == (try Self.golden()))
+        // The memory file it names holds the confirmed door D, from the walker.
+        let memoryLine = try #require(captured.err.split(separator: "\n").first { $0.hasPrefix("memory: ") })
+        let path = String(memoryLine.dropFirst("memory: ".count).prefix { $0 != " " })
+        let memory = try MemoryFile.read(path: path)
+        let confirmed = try #require(memory.buildings.first?.confirmed)
+        #expect(confirmed.label == "D")
+        #expect(confirmed.source == .walker)
+        // Every prompt spoken into a WAV.
+        let says = captured.out.split(separator: "\n").filter { $0.contains("\"event\":\"say\"") }.count
+        #expect(try FileManager.default.contentsOfDirectory(atPath: wavs).count == says)
+    }
+
+    @Test func transcript_tellsTheStory() async throws {
+        let captured = CapturedConsole()
+        let code = await Pathfinder.main(["demo", "--speak-wav", scratch()], console: captured.console)
+        #expect(code == 0)
+        for expected in [
+            "hears    \"여기 아니야\" → notHere", "다른 입구로 안내할게", "hears    \"여기가 입구야\" → thisIsIt",
+            "기억할게. 다음엔 여기로 안내할게.", "walk     ended (confirmed)", "memory: ",
+        ] {
+            #expect(captured.out.contains(expected), "\(expected)")
+        }
+    }
+
+    @Test func replay_withHeardTSV_isDeterministic_andWritesTheMap() async throws {
+        let dir = scratch()
+        func run() async -> (Int32, String) {
+            let captured = CapturedConsole()
+            let code = await Pathfinder.main(
+                [
+                    "replay", "--nmea", "artifacts/demo/walk.nmea", "--destination",
+                    "artifacts/demo/destination.json",
+                    "--osm", "artifacts/demo/doors.osm", "--heard", "artifacts/demo/heard.tsv", "--map",
+                    dir + "/walk.svg",
+                    "--memory", dir + "/memory.json",
+                ].map { $0.hasPrefix("artifacts/") ? Self.repo + "/" + $0 : $0 }, console: captured.console)
+            return (code, captured.out)
+        }
+        let (a, outA) = await run()
+        try FileManager.default.removeItem(atPath: dir + "/memory.json")
+        let (b, outB) = await run()
+        #expect(a == 0 && b == 0)
+        #expect(outA == outB)
+        #expect(outA.contains("\"event\":\"confirmed\""))
+        let svg = try String(contentsOfFile: dir + "/walk.svg", encoding: .utf8)
+        #expect(svg.contains("</svg>"))
+        // The memory written; a second replay on it goes straight to the confirmed door.
+        let captured = CapturedConsole()
+        _ = await Pathfinder.main(
+            [
+                "replay", "--nmea", Self.repo + "/artifacts/demo/walk.nmea", "--destination",
+                Self.repo + "/artifacts/demo/destination.json", "--memory", dir + "/memory.json",
+            ], console: captured.console)
+        let first = String(captured.out.prefix { $0 != "\n" })
+        #expect(
+            first.hasPrefix("{\"event\":\"plan\",\"plan\":{\"alternatives\":[],\"entrance\":{"), "\(first)")
+        #expect(first.contains("\"label\":\"D\"") && first.contains("\"source\":\"walker\""), "\(first)")
+    }
+
+    @Test(arguments: [
+        (["replay", "--destination", "x.json"], "--nmea is required"),
+        (["replay", "--nmea", "/nonexistent.nmea", "--destination", "x.json"], "/nonexistent.nmea"),
+        (["replay", "--nmea", "N", "--destination", "D", "--heard", "h", "--audio", "a"], "not both"),
+    ])
+    func badInput_exits2(argv: [String], message: String) async {
+        let captured = CapturedConsole()
+        var argv = argv
+        if let i = argv.firstIndex(of: "N") { argv[i] = Self.repo + "/artifacts/demo/walk.nmea" }
+        if let i = argv.firstIndex(of: "D") { argv[i] = Self.repo + "/artifacts/demo/destination.json" }
+        let code = await Pathfinder.main(argv, console: captured.console)
+        #expect(code == 2)
+        #expect(captured.err.contains(message), "\(captured.err)")
+    }
+
+    /// The repository root, from this file's place in it.
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+}

@@ -1,0 +1,172 @@
+import Arrival
+import Foundation
+import Geo
+import Storage
+import Testing
+
+@Suite("pathfinder memory")
+struct MemoryCommandTests {
+    let center = ["--name", "Rautatieasema", "--center", "60.1713,24.9412"]
+
+    @Test func confirmRejectOSMThenShowAndPlan() async throws {
+        let dir = try Scratch()
+        let m = dir.file("memory.json")
+        var r = await runPathfinder(
+            [
+                "memory", "osm", "--file", m, "--osm", try fixture("example/rautatieasema.osm"), "--now",
+                "2025-05-01T12:00:00Z",
+            ]
+                + center)
+        #expect(r.code == 0, "\(r.err)")
+        // Reject the main door (OSM's first), from a point 3 m away.
+        r = await runPathfinder(
+            ["memory", "reject", "--file", m, "--door", "60.17072,24.94145", "--now", "2025-05-01T12:01:00Z"]
+                + center)
+        #expect(r.code == 0, "\(r.err)")
+        r = await runPathfinder(
+            [
+                "memory", "confirm", "--file", m, "--door", "60.1722,24.9405", "--level", "0", "--note",
+                "북쪽 문",
+                "--label", "N", "--altitude", "14.5,7", "--now", "2025-05-01T12:02:00+03:00",
+            ] + ["--name", "Helsinki Central", "--center", "60.1714,24.9410"])
+        #expect(r.code == 0, "\(r.err)")
+        #expect(r.out.contains("\"name\":\"Rautatieasema\""))
+
+        let memory = try MemoryFile.read(path: m)
+        let building = try #require(memory.buildings.first)
+        #expect(memory.buildings.count == 1)
+        #expect(building.rejected == [Coordinate(latitude: 60.17072, longitude: 24.94145)])
+        #expect(building.osm?.doors.count == 25)
+        #expect(building.osm?.read == Date(timeIntervalSince1970: 1_746_100_800))
+        #expect(
+            building.confirmed
+                == Door(
+                    coordinate: Coordinate(latitude: 60.1722, longitude: 24.9405), source: .walker,
+                    level: "0",
+                    note: "북쪽 문", label: "N"))  // altitude accurate to 7 m is not kept
+        #expect(building.changed == Date(timeIntervalSince1970: 1_746_090_120))
+
+        let shown = await runPathfinder(["memory", "show", "--file", m])
+        #expect(shown.code == 0)
+        #expect(shown.out == String(decoding: try MemoryFile.encode(memory), as: UTF8.self))
+
+        let plan = await runPathfinder([
+            "plan", "--destination", try fixture("example/destination.json"), "--memory", m, "--now",
+            "2025-05-31T09:02:00Z",
+        ])
+        let doors = try JSONDecoder().decode(ArrivalPlan.self, from: Data(plan.out.utf8)).doors
+        #expect(doors.first?.source == .walker)
+        #expect(doors.first?.coordinate == Coordinate(latitude: 60.1722, longitude: 24.9405))
+        #expect(!doors.contains { $0.coordinate == Coordinate(latitude: 60.170747, longitude: 24.9414453) })
+        #expect(doors.count == 11)  // 13 − the rejected main door − the two merged into the confirmed one
+        // 30 days and a second after the OSM read, only the walker's door is known.
+        let stale = await runPathfinder([
+            "plan", "--destination", try fixture("example/destination.json"), "--memory", m, "--now",
+            "2025-05-31T12:00:01Z", "--compact",
+        ])
+        #expect(stale.out.hasPrefix("{\"alternatives\":[],\"entrance\":{\"label\":\"N\""))
+    }
+
+    @Test func showOfAMissingFileIsAnEmptyMemory() async throws {
+        let dir = try Scratch()
+        let r = await runPathfinder(["memory", "show", "--file", dir.file("m.json")])
+        #expect(r.code == 0)
+        #expect(r.out == "{\n  \"buildings\" : [\n\n  ],\n  \"version\" : 1\n}\n")
+        #expect(dir.entries.isEmpty)
+    }
+
+    @Test func aCorruptFileIsSetAsideByAChangeAndReportedByShow() async throws {
+        let dir = try Scratch()
+        let m = try dir.write("memory.json", "{\"version\": 1, \"buildings\": [\n  {\"name\": 5}]}")
+        let shown = await runPathfinder(["memory", "show", "--file", m])
+        #expect(shown.code == 2)
+        #expect(
+            shown.err.contains(
+                "pathfinder memory show: \(m): line 2: field buildings[0].name: expected a string"))
+        #expect(dir.entries == ["memory.json"])
+
+        let r = await runPathfinder(
+            ["memory", "reject", "--file", m, "--door", "60.1710,24.9412", "--now", "2025-05-01T12:00:00Z"]
+                + center)
+        #expect(r.code == 0)
+        #expect(r.err.contains("warning: \(m): line 2: field buildings[0].name"))
+        #expect(r.err.contains("set aside as \(m).corrupt-20250501T120000Z"))
+        #expect(dir.entries == ["memory.json", "memory.json.corrupt-20250501T120000Z"])
+        #expect(try MemoryFile.read(path: m).buildings.map(\.name) == ["Rautatieasema"])
+    }
+
+    @Test(
+        "usage errors exit 2 naming the argument",
+        arguments: [
+            ([String](), "pathfinder memory: expected a subcommand (show, confirm, reject, osm)"),
+            (["forget"], "pathfinder memory: unknown subcommand \"forget\""),
+            (["show"], "pathfinder memory show: --file is required"),
+            (
+                ["confirm", "--file", "m.json", "--center", "60,24", "--door", "60,24"],
+                "pathfinder memory confirm: --name is required"
+            ),
+            (
+                ["confirm", "--file", "m.json", "--name", "R", "--door", "60,24"],
+                "pathfinder memory confirm: --center is required"
+            ),
+            (
+                ["confirm", "--file", "m.json", "--name", "R", "--center", "60,24"],
+                "pathfinder memory confirm: --door is required"
+            ),
+            (
+                ["reject", "--file", "m.json", "--name", "R", "--center", "60;24", "--door", "60,24"],
+                "--center \"60;24\" is not LAT,LON"
+            ),
+            (
+                ["reject", "--file", "m.json", "--name", "R", "--center", "60,24", "--door", "91,24"],
+                "--door \"91,24\" is not LAT,LON"
+            ),
+            (
+                [
+                    "confirm", "--file", "m.json", "--name", "R", "--center", "60,24", "--door", "60,24",
+                    "--altitude", "12",
+                ], "--altitude \"12\" is not METRES,ACCURACY"
+            ),
+            (
+                [
+                    "reject", "--file", "m.json", "--name", "R", "--center", "60,24", "--door", "60,24",
+                    "--now", "noon",
+                ], "--now \"noon\" is not an ISO 8601 time"
+            ),
+            (
+                [
+                    "reject", "--file", "m.json", "--name", "R", "--center", "60,24", "--door", "60,24",
+                    "--level", "1",
+                ], "pathfinder memory reject: unknown argument \"--level\""
+            ),
+            (
+                ["osm", "--file", "m.json", "--name", "R", "--center", "60,24"],
+                "pathfinder memory osm: --osm is required"
+            ),
+        ])
+    func usageErrors(argv: [String], message: String) async throws {
+        let dir = try Scratch()
+        let argv = argv.map { $0 == "m.json" ? dir.file("m.json") : $0 }
+        let r = await runPathfinder(["memory"] + argv)
+        #expect(r.code == 2)
+        #expect(r.err.contains(message), "\(r.err)")
+        #expect(dir.entries.isEmpty, "nothing is written on a usage error")
+    }
+
+    @Test func missingOSMFileExits2AndWritesNothing() async throws {
+        let dir = try Scratch()
+        let r = await runPathfinder(
+            ["memory", "osm", "--file", dir.file("m.json"), "--osm", dir.file("none.osm")] + center)
+        #expect(r.code == 2)
+        #expect(r.err.hasPrefix("pathfinder memory osm: \(dir.file("none.osm")): cannot read"))
+        #expect(dir.entries.isEmpty)
+    }
+
+    @Test func helpListsTheSubcommands() async {
+        let r = await runPathfinder(["memory", "--help"])
+        #expect(r.code == 0)
+        for sub in ["show", "confirm", "reject", "osm"] {
+            #expect(r.out.contains("pathfinder memory \(sub) --file M"))
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Arrival
+import Foundation
+import Geo
+import Storage
+import Testing
+
+@Suite("pathfinder plan")
+struct PlanCommandTests {
+    @Test func theBundledExampleMatchesItsGoldenFile() async throws {
+        let (code, out, err) = await runPathfinder([
+            "plan", "--destination", try fixture("example/destination.json"),
+            "--osm", try fixture("example/rautatieasema.osm"),
+        ])
+        #expect(code == 0, "\(err)")
+        let golden = try String(
+            contentsOfFile: try fixture("Snapshots/plan-rautatieasema.json"), encoding: .utf8)
+        #expect(out == golden)
+        // What the golden file says, in words: the main door leads, 13 doors in all, the
+        // private ones are not among them.
+        let plan = try JSONDecoder().decode(ArrivalPlan.self, from: Data(out.utf8))
+        #expect(plan.entrance?.coordinate == Coordinate(latitude: 60.170747, longitude: 24.9414453))
+        #expect(plan.doors.count == 13)
+        #expect(
+            !plan.doors.contains { $0.coordinate == Coordinate(latitude: 60.170862, longitude: 24.9418498) })
+        #expect(plan.doors.compactMap(\.label) == ["C", "D"])
+    }
+
+    @Test func memoryLeadsAndPlanNeverWrites() async throws {
+        let dir = try Scratch()
+        let memoryPath = dir.file("memory.json")
+        var memory = EntranceMemory()
+        let door = Door(coordinate: Coordinate(latitude: 60.1722, longitude: 24.9405))
+        memory.confirm(
+            door, name: "R", center: Coordinate(latitude: 60.1713, longitude: 24.9412), now: Date())
+        try MemoryFile.save(memory, path: memoryPath)
+        let before = try Data(contentsOf: URL(fileURLWithPath: memoryPath))
+
+        let (code, out, _) = await runPathfinder([
+            "plan", "--destination", try fixture("example/destination.json"), "--memory", memoryPath,
+            "--osm", try fixture("example/rautatieasema.osm"), "--compact",
+        ])
+        #expect(code == 0)
+        #expect(out.hasPrefix("{\"alternatives\":[{\"lat\":60.170747,\"lon\":24.9414453,\"source\":\"osm\"}"))
+        #expect(out.contains("\"entrance\":{\"lat\":60.1722,\"lon\":24.9405,\"source\":\"walker\"}"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: memoryPath)) == before)
+        #expect(dir.entries == ["memory.json"])
+    }
+
+    @Test func corruptMemoryIsReportedNotSetAside() async throws {
+        let dir = try Scratch()
+        let memoryPath = try dir.write("memory.json", "{\"version\": 1,\n\"buildings\": 7}")
+        let (code, out, err) = await runPathfinder([
+            "plan", "--destination", try fixture("example/destination.json"), "--memory", memoryPath,
+            "--compact",
+        ])
+        #expect(code == 0)
+        #expect(
+            err.contains(
+                "pathfinder plan: warning: \(memoryPath): line 2: field buildings: expected an array"))
+        #expect(
+            out == "{\"alternatives\":[],\"entrance\":null,\"walkTo\":{\"lat\":60.1713,\"lon\":24.9412}}\n")
+        #expect(dir.entries == ["memory.json"])
+    }
+
+    @Test(
+        "usage errors exit 2 naming the argument",
+        arguments: [
+            ([String](), "pathfinder plan: --destination is required"),
+            (["--destination"], "pathfinder plan: --destination needs a value"),
+            (["--destination", "d.json", "--now", "tomorrow"], "--now \"tomorrow\" is not an ISO 8601 time"),
+            (
+                ["--destination", "d.json", "--now", "2025-05-01T12:00:00"],
+                "--now \"2025-05-01T12:00:00\" is not"
+            ),
+            (["--destination", "d.json", "--fast"], "pathfinder plan: unknown argument \"--fast\""),
+        ])
+    func usageErrors(argv: [String], message: String) async {
+        let (code, out, err) = await runPathfinder(["plan"] + argv)
+        #expect(code == 2)
+        #expect(out.isEmpty)
+        #expect(err.contains(message), "\(err)")
+    }
+
+    @Test func missingDestinationFileNamesIt() async throws {
+        let dir = try Scratch()
+        let (code, _, err) = await runPathfinder(["plan", "--destination", dir.file("nope.json")])
+        #expect(code == 2)
+        #expect(err.hasPrefix("pathfinder plan: \(dir.file("nope.json")): cannot read destination"))
+    }
+
+    @Test(
+        "malformed destinations name file, line and field",
+        arguments: [
+            (
+                "{\n  \"name\": \"R\",\n  \"center\": {\"lat\": \"north\", \"lon\": 24.9}\n}",
+                "line 3: field center.lat: expected a number"
+            ),
+            ("{\n  \"name\": \"R\"\n}", "line 1: field center is missing"),
+            (
+                "{\n  \"name\": \"R\",\n  \"center\": {\"lat\": 95, \"lon\": 24.9}\n}",
+                "line 3: field center: coordinate 95.0,24.9 is outside"
+            ),
+            (
+                "{\n  \"name\": \"R\",\n  \"center\": {\"lat\": 60, \"lon\": 24.9},\n  \"door\": {\"lat\": 60}\n}",
+                "line 4: field door.lon is missing"
+            ),
+            ("{\n  \"name\": \"R\",\n  \"center\": {\"lat\": 60 \"lon\": 24.9}\n}", "line 3: not valid JSON"),
+        ])
+    func malformedDestination(text: String, message: String) async throws {
+        let dir = try Scratch()
+        let path = try dir.write("destination.json", text)
+        let (code, _, err) = await runPathfinder(["plan", "--destination", path])
+        #expect(code == 2)
+        #expect(err.contains("pathfinder plan: \(path): not a valid destination: \(message)"), "\(err)")
+    }
+
+    @Test func badOSMFileNamesIt() async throws {
+        let dir = try Scratch()
+        let osm = try dir.write("doors.osm", "<osm><node id=\"1\" lat=\"x\" lon=\"2\"/></osm>")
+        let (code, _, err) = await runPathfinder([
+            "plan", "--destination", try fixture("example/destination.json"), "--osm", osm,
+        ])
+        #expect(code == 2)
+        #expect(err.hasPrefix("pathfinder plan: \(osm)"), "\(err)")
+    }
+}

@@ -182,7 +182,7 @@ struct EpochAssembler {
     }
 
     private static func dop(_ value: Double?) -> Double? {
-        guard let value, value > 0, value < 100 else { return nil }  // 99.99 is "unknown"
+        guard let value, value > 0, value < 99 else { return nil }  // 99.99 is receivers' "unknown"
         return value
     }
 

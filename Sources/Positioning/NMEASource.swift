@@ -67,6 +67,8 @@ public final class NMEASource: Sendable {
         let state = self.state
         let paced: Bool = if case .file(_, true) = input { true } else { false }
         let ownsDescriptor = input != .standardInput
+        // A serial device never ends by itself: end of file there means it went away.
+        let hangupMessage: String? = if case .device(let path, _) = input { "\(path): the device hung up" } else { nil }
         continuation.onTermination = { _ in state.withLock { $0.stopped = true } }
         let thread = Thread {
             defer {
@@ -95,7 +97,10 @@ public final class NMEASource: Sendable {
                 while !isStopped() {
                     guard try waitReadable(fd, milliseconds: 100) else { continue }
                     let n = try readSome(fd, into: &buffer)
-                    if n == 0 { break }
+                    if n == 0 {
+                        if let hangupMessage { state.withLock { $0.failure = hangupMessage } }
+                        break
+                    }
                     deliver(parser.feed(buffer[0..<n]))
                 }
             } catch {

@@ -66,7 +66,10 @@ struct EpochAssembler {
         case "VTG": vtg(s)
         case "ZDA": zda(s, into: &events, stats: &stats)
         case "XDR", "MDA", "MMB", "PGRMZ":
-            if let hPa = Self.pressure(s, type: type), PressureReading.plausibleHPa.contains(hPa) {
+            // Rounded to 0.001 hPa (1 cm), far below any sensor's resolution, so 1.00870 bar
+            // reads as 1008.7, not 1008.6999999999999.
+            if let raw = Self.pressure(s, type: type), PressureReading.plausibleHPa.contains(raw) {
+                let hPa = (raw * 1000).rounded() / 1000
                 events.append(.pressure(PressureReading(time: currentTime(), hPa: hPa, source: Self.source(type))))
                 stats.pressures += 1
             }
@@ -179,7 +182,7 @@ struct EpochAssembler {
     }
 
     private static func dop(_ value: Double?) -> Double? {
-        guard let value, value > 0, value < 100 else { return nil }  // 99.99 is "unknown"
+        guard let value, value > 0, value < 99 else { return nil }  // 99.99 is receivers' "unknown"
         return value
     }
 

@@ -37,6 +37,8 @@ package enum Pathfinder {
         Commands.status,
         Commands.stop,
         Commands.fixes,
+        Commands.listen,
+        Commands.say,
     ]
 
     package static var overview: String {

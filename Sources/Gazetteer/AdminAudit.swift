@@ -137,7 +137,12 @@ struct AdminAudit {
                 var byCountry: [String: Int] = [:]
                 for city in inside where countries.contains(city.country) { byCountry[city.country, default: 0] += 1 }
                 let majority = byCountry.max { ($0.value, $1.key) < ($1.value, $0.key) }
-                if let majority, majority.key != own, Double(majority.value) / Double(inside.count) >= Self.convincingShare {
+                // Patched only where the feature's own country has no city at all: a part
+                // that holds some of its own cities (Macao beside Zhuhai) stays its own.
+                let ownCities = own.flatMap { byCountry[$0] } ?? 0
+                if let majority, majority.key != own, ownCities == 0,
+                    Double(majority.value) / Double(inside.count) >= Self.convincingShare
+                {
                     parts[majority.key, default: []].append(polygon)
                     decisions.append(
                         Decision(

@@ -101,7 +101,8 @@ extension GazetteerBuilder {
                 point.map { .double($0.lat) } ?? .null, point.map { .double($0.lon) } ?? .null,
             ])
             try place(
-                "region", x.code, x.name, "country:" + x.country, point?.lat, point?.lon, Double(population), codes: [], alternates: x.aliases)
+                "region", x.code, x.name, "country:" + x.country, point?.lat, point?.lon,
+                Double(point?.population ?? 0) * Self.regionImportance, codes: [], alternates: x.aliases)
         }
         let insertCity = try db.prepare("INSERT INTO city VALUES (?, ?, ?, ?, ?, ?, ?)")
         for x in c.cities {

@@ -27,6 +27,10 @@ package struct GazetteerBuilder {
         "large_airport": 2_000_000, "medium_airport": 100_000, "small_airport": 5_000,
     ]
 
+    /// A region ranks as this share of its biggest city's population, so a city outranks
+    /// the region named after it ("Riga", "São Paulo") while big regions beat villages.
+    static let regionImportance = 0.5
+
     /// The files one build writes, inside the output directory.
     package static let databaseName = "gazetteer.sqlite"
     package static let geoJSONName = "boundaries.geojson"

@@ -29,6 +29,7 @@ let package = Package(
         .executableTarget(name: "memory-writer", dependencies: ["Storage", "Arrival", "Geo"]),
         .target(name: "Positioning", dependencies: ["Geo"]),
         .target(name: "Speech", dependencies: ["Arrival", "CPocketSphinx", "CEspeakNG", "CALSA"]),
+        .target(name: "Gazetteer", dependencies: ["Geo", "SQLite"]),
         .target(name: "Daemon", dependencies: ["Geo", "Arrival", "Storage", "Positioning", "Speech"]),
 
         .target(name: "Replay", dependencies: ["Arrival", "Geo", "Positioning", "OSM"]),
@@ -36,7 +37,7 @@ let package = Package(
         // MARK: Command line
         .target(
             name: "PathfinderCLI",
-            dependencies: ["Geo", "Arrival", "OSM", "Storage", "Positioning", "Speech", "Replay", "Daemon"]),
+            dependencies: ["Geo", "Arrival", "OSM", "Storage", "Positioning", "Speech", "Replay", "Daemon", "Gazetteer"]),
         .executableTarget(name: "pathfinder", dependencies: ["PathfinderCLI"]),
         .executableTarget(name: "PositioningBench", dependencies: ["Positioning"], path: "Benchmarks/PositioningBench"),
 
@@ -62,6 +63,11 @@ let package = Package(
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Arrival"]),
         .testTarget(
             name: "DaemonTests", dependencies: ["Daemon", "Arrival", "Geo"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "GazetteerTests",
+            dependencies: ["Gazetteer", "Geo", "SQLite"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(
             name: "PathfinderCLITests",
             dependencies: ["PathfinderCLI", "Arrival", "Geo", "Storage"],

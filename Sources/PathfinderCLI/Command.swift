@@ -39,6 +39,9 @@ package enum Pathfinder {
         Commands.fixes,
         Commands.listen,
         Commands.say,
+        Commands.gazetteer,
+        Commands.search,
+        Commands.whereCommand,
     ]
 
     package static var overview: String {

@@ -18,16 +18,25 @@ let package = Package(
         // MARK: I/O at the edges
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "OSM", dependencies: ["Geo", "Arrival"]),
+        .target(name: "EntranceIndex", dependencies: ["Geo", "Arrival", "OSM", "SQLite"]),
 
         // MARK: Command line
-        .target(name: "PathfinderCLI", dependencies: ["Geo", "Arrival"]),
+        .target(name: "PathfinderCLI", dependencies: ["Geo", "Arrival", "EntranceIndex"]),
         .executableTarget(name: "pathfinder", dependencies: ["PathfinderCLI"]),
+
+        // MARK: Benchmarks (release builds, run by Scripts/bench-*)
+        .executableTarget(name: "SpatialBench", dependencies: ["Geo", "EntranceIndex", "OSM", "Arrival"]),
 
         // MARK: Tests
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "ArrivalTests", dependencies: ["Arrival", "Geo"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "OSMTests", dependencies: ["OSM", "Arrival", "Geo"]),
+        .testTarget(
+            name: "EntranceIndexTests",
+            dependencies: ["EntranceIndex", "OSM", "Arrival", "Geo", "SQLite"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(
             name: "PathfinderCLITests",
             dependencies: ["PathfinderCLI", "Arrival", "Geo"],

@@ -51,6 +51,8 @@ public final class DoorIndex {
     public static let looseEntranceMetres = 3.0
 
     let db: Connection
+    /// One decoder for every row: making one costs more than decoding a door's tags.
+    let decoder = JSONDecoder()
     public let path: String
 
     /// Opens the index at `path`.
@@ -101,7 +103,7 @@ public final class DoorIndex {
             """
         ).forEach([.double(point.latitude), .double(point.longitude)]) { row in
             let area = row.double(10)
-            guard area < bestArea, let b = Self.building(row, metres: 0), b.outline.contains(point) else { return }
+            guard area < bestArea, let b = self.building(row, metres: 0), b.outline.contains(point) else { return }
             best = b
             bestArea = area
         }
@@ -148,7 +150,7 @@ public final class DoorIndex {
             WHERE b.kind = ? AND b.osm_id = ? ORDER BY e.id
             """
         ).forEach([.text(building.kind.rawValue), .int(building.id)]) { row in
-            nodes.append(try Self.node(row))
+            nodes.append(try self.node(row))
         }
         guard let box = building.outline.bounds else { return nodes }
         let pad = Self.looseEntranceMetres
@@ -165,7 +167,7 @@ public final class DoorIndex {
             .double(box.maxLat + dLat), .double(box.minLat - dLat), .double(box.maxLon + dLon),
             .double(box.minLon - dLon),
         ]) { row in
-            let node = try Self.node(row)
+            let node = try self.node(row)
             if building.outline.distanceToEdge(from: node.coordinate) <= pad { nodes.append(node) }
         }
         return nodes
@@ -181,7 +183,7 @@ public final class DoorIndex {
             WHERE r.minLat <= ? AND r.maxLat >= ? AND r.minLon <= ? AND r.maxLon >= ? ORDER BY e.id
             """
         ).forEach([.double(box.maxLat), .double(box.minLat), .double(box.maxLon), .double(box.minLon)]) { row in
-            let node = try Self.node(row)
+            let node = try self.node(row)
             if node.coordinate.distance(to: point) <= metres { nodes.append(node) }
         }
         return nodes
@@ -197,7 +199,7 @@ public final class DoorIndex {
             WHERE r.minLat <= ? AND r.maxLat >= ? AND r.minLon <= ? AND r.maxLon >= ? ORDER BY b.id
             """
         ).forEach([.double(box.maxLat), .double(box.minLat), .double(box.maxLon), .double(box.minLon)]) { row in
-            if let b = Self.building(row, metres: .infinity) { body(b) }
+            if let b = self.building(row, metres: .infinity) { body(b) }
         }
     }
 
@@ -213,14 +215,14 @@ public final class DoorIndex {
         return (low.latitude, high.latitude, low.longitude, high.longitude)
     }
 
-    static func node(_ row: Statement) throws -> OSMNode {
-        let tags = try JSONDecoder().decode([String: String].self, from: Data((row.text(3) ?? "{}").utf8))
+    func node(_ row: Statement) throws -> OSMNode {
+        let tags = try decoder.decode([String: String].self, from: Data((row.text(3) ?? "{}").utf8))
         return OSMNode(id: row.int(0), coordinate: Coordinate(latitude: row.double(1), longitude: row.double(2)), tags: tags)
     }
 
-    static func building(_ row: Statement, metres: Double) -> Building? {
+    func building(_ row: Statement, metres: Double) -> Building? {
         guard let outline = BuildingOutline(blob: row.blob(11)), !row.isNull(8) else { return nil }
-        let addr = (try? JSONDecoder().decode([String: String].self, from: Data((row.text(5) ?? "{}").utf8))) ?? [:]
+        let addr = (try? decoder.decode([String: String].self, from: Data((row.text(5) ?? "{}").utf8))) ?? [:]
         return Building(
             kind: Building.Kind(rawValue: row.text(1) ?? "") ?? .way, id: row.int(2), building: row.text(3) ?? "yes",
             name: row.text(4),

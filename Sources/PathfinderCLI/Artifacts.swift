@@ -4,7 +4,8 @@ import Foundation
 ///
 /// `PATHFINDER_ARTIFACTS` names the directory outright; otherwise it is found by walking up
 /// from the executable (`.build/release/pathfinder` sits three levels below the root) and
-/// then from the working directory to the first directory holding `artifacts/`.
+/// then from the working directory to the first directory holding `artifacts/` (other than
+/// SwiftPM's `.build/artifacts/`).
 package enum Artifacts {
     /// The path of `relative` (e.g. "doors/helsinki.db") inside the artifacts directory.
     /// - Throws: `CLIError.runtime` saying where it looked when there is none.
@@ -36,7 +37,10 @@ package enum Artifacts {
         while true {
             let candidate = current.appendingPathComponent("artifacts")
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            // SwiftPM keeps its own `.build/artifacts/` (binary dependencies): not ours.
+            if current.lastPathComponent != ".build",
+                FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue
+            {
                 return candidate
             }
             let parent = current.deletingLastPathComponent()

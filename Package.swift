@@ -30,19 +30,21 @@ let package = Package(
         .target(name: "Positioning", dependencies: ["Geo"]),
         .target(name: "Speech", dependencies: ["Arrival", "CPocketSphinx", "CEspeakNG", "CALSA"]),
         .target(name: "Gazetteer", dependencies: ["Geo", "SQLite"]),
-        .target(name: "Daemon", dependencies: ["Geo", "Arrival", "Storage", "Positioning", "Speech"]),
+        .target(name: "EntranceIndex", dependencies: ["Geo", "Arrival", "OSM", "SQLite"]),
+        .target(name: "Daemon", dependencies: ["Geo", "Arrival", "Storage", "Positioning", "Speech", "Replay", "Gazetteer", "EntranceIndex"]),
 
         .target(name: "Replay", dependencies: ["Arrival", "Geo", "Positioning", "OSM"]),
 
         // MARK: Command line
         .target(
             name: "PathfinderCLI",
-            dependencies: ["Geo", "Arrival", "OSM", "Storage", "Positioning", "Speech", "Replay", "Daemon", "Gazetteer"]),
+            dependencies: ["Geo", "Arrival", "OSM", "Storage", "Positioning", "Speech", "Replay", "Daemon", "Gazetteer", "EntranceIndex"]),
         .executableTarget(name: "pathfinder", dependencies: ["PathfinderCLI"]),
         .executableTarget(name: "PositioningBench", dependencies: ["Positioning"], path: "Benchmarks/PositioningBench"),
 
-        // MARK: Benchmarks (release builds, run by Scripts/voice-eval)
+        // MARK: Benchmarks (release builds, run by Scripts/voice-eval and Scripts/bench-*)
         .executableTarget(name: "VoiceEval", dependencies: ["Speech", "Arrival"]),
+        .executableTarget(name: "SpatialBench", dependencies: ["Geo", "EntranceIndex", "OSM", "Arrival"]),
 
         // MARK: Tests
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
@@ -66,6 +68,11 @@ let package = Package(
         .testTarget(
             name: "GazetteerTests",
             dependencies: ["Gazetteer", "Geo", "SQLite"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "EntranceIndexTests",
+            dependencies: ["EntranceIndex", "OSM", "Arrival", "Geo", "SQLite"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

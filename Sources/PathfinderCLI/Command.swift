@@ -42,6 +42,7 @@ package enum Pathfinder {
         Commands.gazetteer,
         Commands.search,
         Commands.whereCommand,
+        Commands.doors,
     ]
 
     package static var overview: String {

@@ -64,7 +64,7 @@ let package = Package(
         ),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Arrival"]),
         .testTarget(
-            name: "DaemonTests", dependencies: ["Daemon", "Arrival", "Geo"], resources: [.copy("Fixtures")]),
+            name: "DaemonTests", dependencies: ["Daemon", "Arrival", "Geo", "Storage"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "GazetteerTests",
             dependencies: ["Gazetteer", "Geo", "SQLite"],

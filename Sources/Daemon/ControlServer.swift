@@ -238,8 +238,10 @@ package final class ControlServer: @unchecked Sendable {
                     defer { outbox.removeAll(keepingCapacity: true) }
                     return (outbox, stopping)
                 }
-                if stop { break }
+                // What the loop sent before stopping still goes out (as far as the
+                // sockets take it without waiting): the last events of a SIGTERM'd walk.
                 for item in items { apply(item) }
+                if stop { break }
             }
             if fds[1].revents & Int16(POLLIN) != 0 { acceptAll() }
             for (index, id) in ids.enumerated() {

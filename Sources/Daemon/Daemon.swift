@@ -1,7 +1,9 @@
 import Arrival
 import Dispatch
 import Foundation
+import Geo
 import Glibc
+import Positioning
 import Storage
 
 /// The long-running process: the control socket, signals and systemd notification around
@@ -13,6 +15,16 @@ package final class Daemon: Sendable {
         case terminate(Int32)
         /// Once a second: FinalApproach's timers (walk end, no-fix warning) run on it.
         case tick
+        /// From the GPS source (gpsd or NMEA).
+        case position(PositionEvent)
+        /// From the IIO barometer.
+        case pressure(PressureReading)
+        /// The GPS source's stream ended (an NMEA file at its end, a device gone).
+        case sourceEnded
+        /// OSM's doors for a walk's destination, from the door index.
+        case doors(Destination, [Door])
+        /// A sentence the microphone heard.
+        case heard(String)
     }
 
     package let config: DaemonConfig
@@ -58,26 +70,104 @@ package final class Daemon: Sendable {
         ticks.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
         ticks.setEventHandler { continuation.yield(.tick) }
         ticks.resume()
-        log.warning("no position source is wired in this build yet (gpsd client and NMEA source pending)")
+
+        let feed: PositionFeed
+        do {
+            feed = try PositionFeed(config: config, log: log)
+        } catch {
+            log.error("\(error)")
+            signals.forEach { $0.cancel() }
+            ticks.cancel()
+            server.stop()
+            return 1
+        }
+        log.info("positions from \(feed.name)")
+        let feedTask = Task {
+            for await event in feed.events { continuation.yield(.position(event)) }
+            continuation.yield(.sourceEnded)
+        }
+        let barometerTask = feed.barometer.map { readings in
+            Task { for await reading in readings { continuation.yield(.pressure(reading)) } }
+        }
+        let voice = DaemonVoice(device: config.speaker, wavDirectory: config.speakWav, log: log)
+        let ears = DaemonEars(device: config.micDevice, gate: voice.gate, log: log) {
+            continuation.yield(.heard($0))
+        }
+        if !config.mic { log.info("microphone off (mic: false); answers only via `heard` requests") }
+        let shell = Shell(
+            server: server, voice: voice, lookups: DaemonLookups(doors: config.doors, gazetteer: config.gazetteer),
+            continuation: continuation, memoryPath: config.memory, log: log)
+        var altimeter = BarometricAltimeter()
+        if let qnh = config.qnh { altimeter.calibrate(qnh: qnh, at: Date()) }
+        /// The source's problem already logged (and said, during a walk): said once per outage.
+        var outage: String?
+        var outageSaid = false
+
         loop: for await input in inputs {
             switch input {
             case .tick:
-                perform(core.handle(.tick, now: Date()), server: server)
+                shell.perform(core.handle(.tick, now: Date()))
+                if let problem = feed.problem {
+                    if outage == nil {
+                        log.warning("\(feed.name): \(problem); waiting for it")
+                        outage = problem
+                    }
+                    if !outageSaid, core.approach.isWalking {
+                        outageSaid = true
+                        shell.perform(core.waitingForGPS())
+                    }
+                }
+            case .position(let event):
+                altimeter.observe(event)
+                let now = Date()
+                switch event {
+                case .fix(let fix):
+                    if outage != nil || outageSaid {
+                        log.info("\(feed.name): positions again")
+                        outage = nil
+                        outageSaid = false
+                    }
+                    let position = FinalApproach.Position(
+                        time: fix.time, coordinate: fix.coordinate, horizontalAccuracy: fix.horizontalAccuracy,
+                        speed: fix.speed, course: fix.course)
+                    shell.perform(core.moved(position, now: now))
+                case .noFix:
+                    shell.perform(core.handle(.noFix, now: now))
+                case .pressure(let reading):
+                    // Pressure in the NMEA stream counts only when the config says it is the barometer.
+                    guard config.baro == .nmea, let altitude = altimeter.altitude(for: reading) else { break }
+                    shell.perform(
+                        core.handle(.altitude(.init(metres: altitude.metres, accuracy: altitude.accuracy)), now: now),
+                        )
+                }
+            case .pressure(let reading):
+                altimeter.observe(reading)
+                if let altitude = altimeter.altitude(for: reading) {
+                    shell.perform(
+                        core.handle(.altitude(.init(metres: altitude.metres, accuracy: altitude.accuracy)), now: Date()),
+                        )
+                }
+            case .sourceEnded:
+                log.warning("\(feed.name): the input ended\(feed.problem.map { ": \($0)" } ?? ""); no more positions")
+            case .doors(let destination, let doors):
+                guard core.destination == destination, core.approach.isWalking else { break }
+                shell.perform(core.handle(.doorsArrived(doors), now: Date()))
+            case .heard(let text):
+                log.info("microphone heard: \(text)")
+                shell.perform(core.handle(.heard(text), now: Date()))
             case .terminate(let number):
                 log.info("\(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
                 break loop
             case .control(.line(let client, let line)):
                 if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-                let actions: [DaemonCore.Action]
                 switch ControlRequest.parse(line) {
                 case .success(let request):
                     log.debug("client \(client): \(String(decoding: line.prefix(200), as: UTF8.self))")
-                    actions = core.handle(request, from: client, now: Date())
+                    shell.perform(shell.answer(request, from: client, core: &core))
                 case .failure(let error):
                     log.info("client \(client): refused: \(error.message)")
-                    actions = core.refuse(error, client: client)
+                    shell.perform(core.refuse(error, client: client))
                 }
-                perform(actions, server: server)
             case .control(.oversized(let client)):
                 log.info("client \(client): request line over \(server.maxLineBytes) bytes, discarded")
                 server.send(
@@ -88,7 +178,16 @@ package final class Daemon: Sendable {
             case .control(.closed(let client)):
                 log.debug("client \(client): gone")
             }
+            // The microphone is open exactly during the last stretch.
+            if config.mic {
+                if core.approach.isInLastStretch, !ears.isOpen { ears.open() }
+                if !core.approach.isInLastStretch, ears.isOpen { ears.close() }
+            }
         }
+        ears.close()
+        feed.stop()
+        feedTask.cancel()
+        barometerTask?.cancel()
         SystemdNotify.send("STOPPING=1")
         signals.forEach { $0.cancel() }
         ticks.cancel()
@@ -96,41 +195,6 @@ package final class Daemon: Sendable {
         continuation.finish()
         log.info("stopped")
         return 0
-    }
-
-    private func perform(_ actions: [DaemonCore.Action], server: ControlServer) {
-        for action in actions {
-            switch action {
-            case .reply(let client, let value): server.send(value.text, to: client)
-            case .subscribe(let client): server.subscribe(client)
-            case .event(let value):
-                broadcast(value, server: server)
-            case .say(let text):
-                log.info("say: \(text)")
-            case .saveMemory(let memory):
-                // Synchronous on the loop: a SIGTERM arriving now is handled after the
-                // rename, so a stop never leaves a half-written file.
-                do {
-                    try MemoryFile.save(memory, path: config.memory)
-                    broadcast(
-                        .object(["event": "memorySaved", "path": .string(config.memory)]), server: server)
-                } catch {
-                    log.error("\(error)")
-                }
-            case .requestDoors(let destination):
-                log.warning("no door index in this build: cannot look up doors near \(destination.name)")
-            }
-        }
-    }
-
-    private func broadcast(_ value: JSONValue, server: ControlServer) {
-        var value = value
-        if case .object(var fields) = value {
-            fields["t"] = .string(Self.timestamp(Date()))
-            value = .object(fields)
-        }
-        log.debug("event: \(value.text)")
-        server.broadcast(value.text)
     }
 
     /// ISO 8601 with zone and milliseconds, for the live event stream's wall-clock `t`.

@@ -16,7 +16,7 @@ package struct DaemonCore: Sendable {
         /// One event-log line for every subscriber (the loop adds the wall-clock `t`).
         case event(JSONValue)
         /// Speak a prompt (device or WAV).
-        case say(String)
+        case say(FinalApproach.Prompt)
         /// Write the memory file (atomically), then emit `memorySaved`.
         case saveMemory(EntranceMemory)
         /// Look up OSM's doors around the destination and feed them back as `doorsArrived`.
@@ -107,60 +107,42 @@ package struct DaemonCore: Sendable {
         return fields
     }
 
-    /// FinalApproach's effects as actions, with the event-log lines of CONTRACT.md.
+    /// FinalApproach's effects as actions, each with its event-log line (`line(for:)`).
     private func actions(for effects: [FinalApproach.Effect]) -> [Action] {
         var actions: [Action] = []
         for effect in effects {
             switch effect {
             case .say(let prompt):
-                actions += [.event(event("say", ["text": .string(prompt.text)])), .say(prompt.text)]
-            case .plan(let plan, let reason):
-                actions.append(
-                    .event(event("plan", ["plan": .from(plan), "reason": .string(reason.rawValue)])))
+                actions += [.event(Self.line(for: effect)), .say(prompt)]
             case .requestDoors(let destination):
-                actions.append(.requestDoors(destination))
+                actions += [.event(Self.line(for: effect)), .requestDoors(destination)]
             case .saveMemory(let memory):
+                // Its line goes out only once the file is written (the loop does both).
                 actions.append(.saveMemory(memory))
-            case .walkEnded(let end):
-                actions.append(.event(event("walkEnded", ["reason": .string(end.rawValue)])))
-            case .log(let record):
-                actions.append(.event(Self.line(for: record)))
+            case .plan, .walkEnded, .log:
+                actions.append(.event(Self.line(for: effect)))
             }
         }
         return actions
     }
 
-    private func event(_ name: String, _ fields: [String: JSONValue]) -> JSONValue {
-        .object(fields.merging(["event": .string(name)]) { a, _ in a })
+    /// The event-log line of one effect: the replay's own mapping (`FinalApproach.LogLine`),
+    /// so `pathfinder replay` and the daemon print the same lines; the loop replaces the
+    /// trace-relative `t` with the wall clock.
+    package static func line(for effect: FinalApproach.Effect) -> JSONValue {
+        .from(FinalApproach.LogLine(t: 0, effect: effect))
     }
 
-    private static func line(for record: FinalApproach.Record) -> JSONValue {
-        switch record {
-        case .heard(let text, let meaning):
-            return .object([
-                "event": "heard", "text": .string(text),
-                "meaning": meaning.map { .string($0.rawValue) } ?? .null,
-            ])
-        case .rejected(let door): return .object(["event": "rejected", "door": .from(door)])
-        case .confirmed(let door): return .object(["event": "confirmed", "door": .from(door)])
-        case .arrived(let door, let metres):
-            return .object([
-                "event": "arrived", "door": door.map { .from($0) } ?? .null, "metres": .number(metres),
-            ])
-        case .level(let check, let door, let walker):
-            return .object([
-                "event": "level", "level": .string(check.rawValue), "door": .from(door),
-                "walker": .from(walker),
-            ])
-        case .gps(let state):
-            switch state {
-            case .lost: return .object(["event": "gps", "state": "lost"])
-            case .back: return .object(["event": "gps", "state": "back"])
-            case .poor(let accuracy):
-                return .object(["event": "gps", "state": "poor", "accuracy": .number(accuracy)])
-            }
-        }
+    /// Says that positions are not coming (gpsd away, device silent), once per outage and
+    /// only during a walk: the walker hears why guidance paused.
+    package func waitingForGPS() -> [Action] {
+        guard approach.isWalking else { return [] }
+        let prompt = FinalApproach.Prompt(Self.waitingForGPSText)
+        return [.event(Self.line(for: .say(prompt))), .say(prompt)]
     }
+
+    /// What the walker hears while the position source is away.
+    package static let waitingForGPSText = "GPS를 기다리는 중이야."
 
     private func ok(_ fields: [String: JSONValue]) -> JSONValue {
         .object(fields.merging(["ok": .bool(true)]) { a, _ in a })

@@ -1,4 +1,5 @@
 import Daemon
+import Gazetteer
 import Foundation
 
 extension Commands {
@@ -28,8 +29,11 @@ extension Commands {
             """
     ) { arguments, console in
         var arguments = arguments
-        let config = try daemonConfig(from: &arguments)
+        var config = try daemonConfig(from: &arguments)
         try arguments.finish()
+        // The bundled read-only data, when the config names none.
+        if config.doors == nil { config.doors = try? Artifacts.path("doors/helsinki.db") }
+        if config.gazetteer == nil { config.gazetteer = GazetteerDatabase.defaultPath() }
         let daemon = Daemon(config: config, log: DaemonLog(level: config.logLevel))
         return await daemon.run()
     }

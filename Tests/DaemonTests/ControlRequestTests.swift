@@ -37,7 +37,7 @@ import Testing
         (#"{"cmd": "go", "destination": {"name": "X"}}"#, "go: destination: field center is missing"),
         (
             #"{"cmd": "go", "destination": {"name": "X", "center": {"lat": 95, "lon": 0}}}"#,
-            "not a valid coordinate"
+            "is outside −90…90"
         ),
         (#"{"cmd": "heard"}"#, "heard: needs \"text\""),
     ])

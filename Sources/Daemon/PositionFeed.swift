@@ -1,0 +1,77 @@
+import Foundation
+import Glibc
+import Positioning
+
+/// The configured position source, started: gpsd (reconnecting with backoff, a silent
+/// socket counted as dead) or an NMEA serial device or recorded file (paced by its own
+/// time stamps), plus the IIO barometer when `baro` is `iio`.
+final class PositionFeed: Sendable {
+    /// Fixes, no-fix epochs and pressures, in order.
+    let events: AsyncStream<PositionEvent>
+    /// IIO barometer readings (`baro` = `iio` and a sensor found), else `nil`.
+    let barometer: AsyncStream<PressureReading>?
+    /// "gpsd 127.0.0.1:2947" or "NMEA /dev/ttyACM0", for the log.
+    let name: String
+    private let gpsd: GPSDClient?
+    private let nmea: NMEASource?
+
+    /// Starts the source. - Throws: `DaemonConfigError`-style text when an NMEA path cannot
+    /// be opened (the daemon then exits 1 saying so).
+    init(config: DaemonConfig, log: DaemonLog) throws(PositionFeedError) {
+        if let path = config.nmea {
+            var info = stat()
+            let isDevice = stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR
+            let source = NMEASource(isDevice ? .device(path: path, baud: config.baud) : .file(path: path, paced: true))
+            let fd: Int32
+            do {
+                fd = try source.open()
+            } catch {
+                throw PositionFeedError(message: "nmea \(path): \(error)")
+            }
+            nmea = source
+            gpsd = nil
+            name = "NMEA \(path)"
+            events = source.events(from: fd)
+        } else {
+            let client = GPSDClient(settings: .init(host: config.gpsd.host, port: config.gpsd.port))
+            gpsd = client
+            nmea = nil
+            name = "gpsd \(config.gpsd)"
+            events = client.events()
+        }
+        barometer = Self.startBarometer(config: config, log: log)
+    }
+
+    /// Why positions cannot come right now (gpsd unreachable or gone, the NMEA input
+    /// failed), or `nil` while the source is up.
+    var problem: String? {
+        if let gpsd {
+            if let error = gpsd.lastError { return error }
+            return gpsd.connections == 0 ? "not connected yet" : nil
+        }
+        return nmea?.failure
+    }
+
+    func stop() {
+        gpsd?.stop()
+        nmea?.stop()
+    }
+
+    private static func startBarometer(config: DaemonConfig, log: DaemonLog) -> AsyncStream<PressureReading>? {
+        guard config.baro == .iio else { return nil }
+        do {
+            let sensor = try IIOBarometer(root: config.iioRoot, name: config.iioDevice)
+            log.info("barometer: \(sensor.name) at \(sensor.directory)")
+            return sensor.readings(every: 1)
+        } catch {
+            log.warning("barometer (iio): \(error); no level check")
+            return nil
+        }
+    }
+}
+
+/// A position source that cannot be opened.
+struct PositionFeedError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}

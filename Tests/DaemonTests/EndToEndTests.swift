@@ -1,0 +1,150 @@
+import Arrival
+import Daemon
+import Foundation
+import Geo
+import Glibc
+import Storage
+import Testing
+
+/// The whole daemon against a real gpsd: the demo walk's NMEA served to gpsd on a private
+/// port (20 epochs a second), the built `pathfinder daemon` in a subprocess, the walker's
+/// answers sent as `heard` requests when the event stream says "arrived".
+@Suite(.serialized) struct EndToEndTests {
+    /// The subscribed event stream, read line by line; everything seen is kept.
+    final class EventStream {
+        let client: ControlClient
+        private(set) var seen: [[String: JSONValue]] = []
+
+        init(_ client: ControlClient) { self.client = client }
+
+        /// Reads until an event satisfies `match` (nil if the stream ends or stays silent 20 s).
+        func next(_ match: ([String: JSONValue]) -> Bool) -> [String: JSONValue]? {
+            while let line = client.readLine() {
+                let event = fields(line)
+                seen.append(event)
+                if match(event) { return event }
+            }
+            return nil
+        }
+
+        /// Reads to the end of the stream (the daemon closed it).
+        func drain() {
+            while let line = client.readLine() { seen.append(fields(line)) }
+        }
+
+        func named(_ name: String) -> [[String: JSONValue]] { seen.filter { $0["event"]?.stringValue == name } }
+        var said: [String] { named("say").compactMap { $0["text"]?.stringValue } }
+    }
+
+    static func event(_ name: String) -> ([String: JSONValue]) -> Bool {
+        { $0["event"]?.stringValue == name }
+    }
+
+    static func door(_ value: JSONValue?) throws -> Door { try #require(value).decode(Door.self) }
+
+    private func fixture(_ name: String) throws -> String {
+        try #require(Bundle.module.path(forResource: "Fixtures/demo/" + name, ofType: nil), "no fixture \(name)")
+    }
+
+    /// `pathfinder doors import` of the demo's OSM extract: the daemon's door index.
+    private func importDoors(into dir: TempDir) throws -> String {
+        let out = dir.path + "/doors.db"
+        let process = Process()
+        process.executableURL = DaemonProcess.executable
+        process.arguments = ["doors", "import", try fixture("doors.osm"), "--out", out]
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "pathfinder doors import failed")
+        return out
+    }
+
+    @Test func theDemoWalkThroughARealGPSDWithARestartMidWalk() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let nmea = try String(contentsOfFile: try fixture("walk.nmea"), encoding: .utf8)
+        let feeder = try NMEAFeeder(nmea: nmea, epochsPerSecond: 20)
+        defer { feeder.shutdown() }
+        let gpsdPort = try NMEAFeeder.freePort()
+        var gpsd = try GPSD(port: gpsdPort, feed: feeder.port, dir: dir)
+        defer { gpsd.kill() }
+        let memoryPath = dir.path + "/memory.json"
+        let wavs = dir.path + "/wav"
+        let config = dir.path + "/config.json"
+        try """
+        {"socket": "\(dir.path)/pf.sock", "memory": "\(memoryPath)", "gpsd": "127.0.0.1:\(gpsdPort)",
+         "baro": "nmea", "doors": "\(try importDoors(into: dir))", "lastStretchMetres": 60}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(
+            arguments: ["--config", config, "--no-mic", "--speak-wav", wavs, "--log-level", "debug"],
+            socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let events = EventStream(try daemon.client())
+        #expect(fields(try events.client.request(#"{"cmd": "subscribe"}"#))["ok"] == .bool(true))
+        let requests = try daemon.client()
+        let destination = try String(contentsOfFile: try fixture("destination.json"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let go = fields(try requests.request(#"{"cmd": "go", "destination": \#(destination)}"#))
+        #expect(go["ok"] == .bool(true), "go: \(go)")
+
+        // OSM's doors come from the door index: A first, D as the alternative.
+        let doorsPlan = try #require(events.next { Self.event("plan")($0) && $0["reason"] == "doorsArrived" })
+        let firstDoor = try Self.door(doorsPlan["plan"]?.objectValue?["entrance"])
+        #expect(firstDoor.label == "A")
+
+        // Positions flow: the only network socket is the TCP connection to the loopback gpsd.
+        let sockets = ProcessSockets(pid: daemon.pid)
+        #expect(sockets.network.count == 1, "network sockets: \(sockets.network)")
+        for socket in sockets.network {
+            let remote = ProcessSockets.decodeIPv4(socket.remote)
+            #expect(socket.proto == "tcp" && remote?.0 == "127.0.0.1" && remote?.1 == Int(gpsdPort))
+        }
+
+        // gpsd dies a third of the way in; the walker hears it once; gpsd comes back.
+        while feeder.epochsServed < feeder.epochCount / 3 { usleep(20_000) }
+        gpsd.kill()
+        let waiting = events.next { Self.event("say")($0) && $0["text"]?.stringValue == DaemonCore.waitingForGPSText }
+        #expect(waiting != nil, "no waiting prompt; daemon log:\n\(daemon.stderr)")
+        gpsd = try GPSD(port: gpsdPort, feed: feeder.port, dir: dir)
+
+        // Guidance resumes: the walker reaches A and says it is the wrong door.
+        let arrivedA = try #require(events.next(Self.event("arrived")), "no arrival after the restart:\n\(daemon.stderr)")
+        #expect(try Self.door(arrivedA["door"]).label == "A")
+        #expect(feeder.connectionCount >= 2, "gpsd never reconnected to the feed")
+        let notHere = fields(try requests.request(#"{"cmd": "heard", "text": "여기 아니야"}"#))
+        #expect(notHere["meaning"] == "notHere" && notHere["heeded"] == .bool(true), "\(notHere)")
+        let rejected = try #require(events.next(Self.event("rejected")))
+        #expect(try Self.door(rejected["door"]).label == "A")
+        let next = try #require(events.next { Self.event("plan")($0) && $0["reason"] == "rejected" })
+        let secondDoor = try Self.door(next["plan"]?.objectValue?["entrance"])
+        #expect(secondDoor.label == "D")
+
+        // At D: "여기가 입구야"; SIGTERM as soon as the reply is in, while the memory is written.
+        let arrivedD = try #require(events.next(Self.event("arrived")), "no second arrival:\n\(daemon.stderr)")
+        #expect(try Self.door(arrivedD["door"]).label == "D")
+        let thisIsIt = fields(try requests.request(#"{"cmd": "heard", "text": "여기가 입구야"}"#))
+        daemon.signal(SIGTERM)
+        #expect(thisIsIt["meaning"] == "thisIsIt", "\(thisIsIt)")
+        events.drain()
+        #expect(daemon.waitForExit() == 0, "daemon log:\n\(daemon.stderr)")
+
+        let confirmed = try #require(events.named("confirmed").first, "events: \(events.seen)")
+        let confirmedDoor = try Self.door(confirmed["door"])
+        #expect(confirmedDoor.label == "D" && confirmedDoor.source == .walker)
+        #expect(events.named("memorySaved").count >= 2)  // the rejection, then the confirmation
+        // The memory file is whole and holds the confirmed door and the rejected one.
+        let loaded = MemoryFile.load(path: memoryPath)
+        #expect(loaded.warning == nil, "\(String(describing: loaded.warning))")
+        let building = try #require(loaded.memory.buildings.first)
+        #expect(building.name == "Siltavuorenpenger 10")
+        #expect(building.confirmed?.coordinate == confirmedDoor.coordinate)
+        #expect(building.rejected.contains(firstDoor.coordinate))
+        // The same lines as the replay's event log, and the prompts spoken into WAV files.
+        #expect(events.said.contains { $0.contains("기억할게") })
+        #expect(events.said.filter { $0 == DaemonCore.waitingForGPSText }.count == 1, "said: \(events.said)")
+        let spoken = (try? FileManager.default.contentsOfDirectory(atPath: wavs)) ?? []
+        #expect(spoken.count >= 3, "WAVs: \(spoken)")
+        print("e2e: \(events.seen.count) events, \(spoken.count) WAVs, confirmed \(confirmedDoor)")
+    }
+}

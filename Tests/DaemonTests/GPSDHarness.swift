@@ -1,0 +1,121 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Serves a recorded walk's NMEA over TCP to gpsd, `epochsPerSecond` epochs (an epoch
+/// starts at each RMC) a second. The position in the walk survives reconnections: when
+/// gpsd is killed and started again, the walk goes on where it stopped, as a receiver would.
+final class NMEAFeeder: @unchecked Sendable {
+    // Safe: `served`, `closed` and `connections` are only touched inside `lock`; `fd`,
+    // `port` and `epochs` are set once in init.
+    let port: UInt16
+    private let fd: Int32
+    private let epochs: [String]
+    private let lock = NSLock()
+    private var served = 0
+    private var closed = false
+    private var connections = 0
+
+    init(nmea: String, epochsPerSecond: Double) throws {
+        var epochs: [String] = []
+        for line in nmea.split(whereSeparator: \.isNewline) where !line.isEmpty {
+            if line.dropFirst(3).hasPrefix("RMC") || epochs.isEmpty {
+                epochs.append("")
+            }
+            epochs[epochs.count - 1] += line + "\r\n"
+        }
+        self.epochs = epochs
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(fd >= 0)
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(bound == 0)
+        try #require(listen(fd, 4) == 0)
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
+        }
+        port = UInt16(bigEndian: addr.sin_port)
+        self.fd = fd
+        let pause = UInt32(1_000_000 / epochsPerSecond)
+        Thread { [self] in
+            while true {
+                let c = accept(fd, nil, nil)
+                if c < 0 { return }
+                lock.withLock { connections += 1 }
+                Thread { [self] in
+                    defer { close(c) }
+                    while true {
+                        let next: String? = lock.withLock {
+                            closed || served >= self.epochs.count ? nil : self.epochs[served]
+                        }
+                        guard let next else { return }
+                        let bytes = Array(next.utf8)
+                        let sent = bytes.withUnsafeBytes { send(c, $0.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
+                        if sent < bytes.count { return }  // gpsd went away: this epoch is sent again
+                        lock.withLock { served += 1 }
+                        usleep(pause)
+                    }
+                }.start()
+            }
+        }.start()
+    }
+
+    /// Epochs sent so far.
+    var epochsServed: Int { lock.withLock { served } }
+    var epochCount: Int { epochs.count }
+    var connectionCount: Int { lock.withLock { connections } }
+
+    func shutdown() {
+        lock.withLock { closed = true }
+        Glibc.shutdown(fd, Int32(SHUT_RDWR))
+        close(fd)
+    }
+
+    /// A port nothing listens on right now.
+    static func freePort() throws -> UInt16 {
+        let probe = try NMEAFeeder(nmea: "", epochsPerSecond: 1)
+        defer { probe.shutdown() }
+        return probe.port
+    }
+}
+
+/// A real gpsd as a child process on a private port (never 2947), reading the feeder.
+final class GPSD {
+    let process = Process()
+    let port: UInt16
+
+    static func executable() throws -> URL {
+        for dir in ["/usr/sbin", "/usr/local/sbin", "/usr/bin", "/sbin"] {
+            let url = URL(fileURLWithPath: dir).appendingPathComponent("gpsd")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        Issue.record("gpsd is not installed: apt-get install gpsd (see Scripts/setup)")
+        throw CancellationError()
+    }
+
+    init(port: UInt16, feed: UInt16, dir: TempDir) throws {
+        self.port = port
+        process.executableURL = try Self.executable()
+        process.arguments = ["-N", "-S", String(port), "-F", dir.path + "/gpsd-\(port).sock", "tcp://127.0.0.1:\(feed)"]
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Kills gpsd outright (as a crash would) and reaps it.
+    func kill() {
+        if process.isRunning {
+            Glibc.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    deinit { kill() }
+}

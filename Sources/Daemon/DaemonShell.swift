@@ -32,12 +32,19 @@ struct Shell {
             guard let position = core.position else { return core.handle(request, from: client, now: now) }
             var fields: [String: JSONValue] = ["ok": .bool(true), "position": .from(position.coordinate)]
             do {
-                fields["place"] = try lookups.place(at: position.coordinate)
+                let place = try lookups.place(at: position.coordinate)
+                fields["place"] = place
+                let names = ["city", "region", "country"].compactMap {
+                    place.objectValue?[$0]?.objectValue?["name"]?.stringValue
+                }
+                guard !names.isEmpty else { return [.reply(client, .object(fields))] }
+                let prompt = FinalApproach.Prompt("여기는 \(names.joined(separator: ", "))이야.")
+                return [.reply(client, .object(fields)), .event(DaemonCore.line(for: .say(prompt))), .say(prompt)]
             } catch {
                 fields["place"] = .null
                 fields["placeError"] = .string("\(error)")
+                return [.reply(client, .object(fields))]
             }
-            return [.reply(client, .object(fields))]
         default:
             return core.handle(request, from: client, now: now)
         }

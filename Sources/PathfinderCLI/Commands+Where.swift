@@ -18,17 +18,19 @@ extension Commands {
             and "sea": true is added.
               --stdin     read "LAT LON" lines, print one answer a line in the same order
               --db FILE   gazetteer database (default: artifacts/gazetteer/gazetteer.sqlite)
-            (`pathfinder where` without coordinates asks the running daemon.)
+            Without coordinates (`pathfinder where [--socket PATH]`) it asks the running
+            daemon where the walker is.
             """
     ) { arguments, console in
         var arguments = arguments
+        let original = arguments
         let stdin = try arguments.flag("--stdin")
-        let path = try arguments.option("--db") ?? GazetteerDatabase.defaultPath()
+        let path = try arguments.option("--db")
         let words = arguments.positionals()
+        // No coordinates: ask the running daemon where the walker is (`whereClient`).
+        if !stdin && words.isEmpty && path == nil { return try await whereClient.body(original, console) }
         try arguments.finish()
-        if !stdin && words.isEmpty {
-            throw CLIError.usage("pathfinder where: expected LAT LON or --stdin (the daemon client is not built yet)")
-        }
+        if !stdin && words.isEmpty { throw CLIError.usage("pathfinder where: expected LAT LON or --stdin") }
         if stdin && !words.isEmpty { throw CLIError.usage("pathfinder where: give LAT LON or --stdin, not both") }
         var point: Coordinate?
         if !stdin {
@@ -37,7 +39,7 @@ extension Commands {
             }
             point = try parse(words[0], words[1], at: "argument")
         }
-        let db = try GazetteerCLI.open(path, command: "where")
+        let db = try GazetteerCLI.open(path ?? GazetteerDatabase.defaultPath(), command: "where")
         let geocoder = try ReverseGeocoder(database: db)
         if let point {
             console.line(try geocoder.locate(point).json)

@@ -148,3 +148,51 @@ import Testing
         print("e2e: \(events.seen.count) events, \(spoken.count) WAVs, confirmed \(confirmedDoor)")
     }
 }
+
+/// `go {"query"}` and `where` through the bundled gazetteer, positions from an NMEA file.
+@Suite(.serialized) struct GazetteerDaemonTests {
+    /// The repository root (this file is Tests/DaemonTests/EndToEndTests.swift).
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    @Test func goByNameAndWhereFromAnNMEAFile() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let gazetteer = Self.repo + "/artifacts/gazetteer/gazetteer.sqlite"
+        try #require(FileManager.default.fileExists(atPath: gazetteer), "no bundled gazetteer at \(gazetteer)")
+        let nmea = try #require(Bundle.module.path(forResource: "Fixtures/demo/walk.nmea", ofType: nil))
+        let daemon = try DaemonProcess(
+            arguments: [
+                "--socket", dir.path + "/pf.sock", "--memory", dir.path + "/memory.json", "--no-mic",
+                "--speak-wav", dir.path + "/wav", "--baro", "none", "--nmea", nmea, "--gazetteer", gazetteer,
+                "--doors", dir.path + "/missing.db",
+            ], socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let client = try daemon.client()
+
+        let go = fields(try client.request(#"{"cmd": "go", "query": "Helsinki"}"#))
+        #expect(go["ok"] == .bool(true), "\(go)")
+        let destination = try #require(go["destination"]).decode(Destination.self)
+        #expect(destination.name == "Helsinki")
+        #expect(destination.center.distance(to: Coordinate(latitude: 60.17, longitude: 24.94)) < 5_000)
+        let unknown = fields(try client.request(#"{"cmd": "go", "query": "Qxzzyq Nowhere"}"#))
+        #expect(unknown["ok"] == .bool(false))
+        #expect(unknown["error"]?.stringValue?.contains("no place called \"Qxzzyq Nowhere\"") == true, "\(unknown)")
+
+        // The file's first fix comes at once (a paced replay waits only between epochs).
+        var place: [String: JSONValue] = [:]
+        for _ in 0..<500 {
+            place = fields(try client.request(#"{"cmd": "where"}"#))
+            if place["ok"] == .bool(true) { break }
+            #expect(place["error"] == "where: no position yet")
+            usleep(20_000)
+        }
+        let answer = try #require(place["place"]?.objectValue, "where: \(place)\n\(daemon.stderr)")
+        #expect(answer["country"]?.objectValue?["id"] == "FI")
+        #expect(answer["city"]?.objectValue?["name"] != nil)
+        // A missing door index is logged, and the walk goes on to the centre.
+        #expect(daemon.stderr.contains("missing.db"))
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+}

@@ -23,7 +23,8 @@ let package = Package(
         // MARK: Command line
         .target(name: "PathfinderCLI", dependencies: ["Geo", "Arrival", "Positioning"]),
         .executableTarget(name: "pathfinder", dependencies: ["PathfinderCLI"]),
-        .executableTarget(name: "PositioningBench", dependencies: ["Positioning"], path: "Benchmarks/PositioningBench"),
+        .executableTarget(
+            name: "PositioningBench", dependencies: ["Positioning"], path: "Benchmarks/PositioningBench"),
 
         // MARK: Tests
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),

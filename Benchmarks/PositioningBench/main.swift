@@ -1,11 +1,12 @@
+import Foundation
+import Positioning
+
 // Positioning benchmark: NMEA parser throughput on the real logs, and the CPU a live
 // 10 Hz stream costs through NMEASource (reader thread, parser, async stream).
 // Run with Scripts/bench-positioning (release build).
 #if canImport(Glibc)
     import Glibc
 #endif
-import Foundation
-import Positioning
 
 let paths = Array(CommandLine.arguments.dropFirst())
 guard !paths.isEmpty else {
@@ -62,7 +63,8 @@ for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix("$") {
     epochList[epochList.count - 1] += Array((line + "\r\n").utf8)
 }
 let epochs = epochList
-let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("pathfinder-bench-\(getpid()).fifo").path
+let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("pathfinder-bench-\(getpid()).fifo")
+    .path
 unlink(fifo)
 guard mkfifo(fifo, 0o600) == 0 else {
     print("mkfifo failed")
@@ -93,5 +95,7 @@ let wallSeconds = Double(wall.components.seconds) + Double(wall.components.attos
 let cpu = cpuSeconds() - cpu0
 print(
     String(
-        format: "10 Hz stream: %d epochs in %.1f s wall, %.3f s CPU = %.2f %% of one core (%d sentences/s)", fixes,
-        wallSeconds, cpu, cpu / wallSeconds * 100, source.stats.sentences / max(1, Int(wallSeconds.rounded()))))
+        format: "10 Hz stream: %d epochs in %.1f s wall, %.3f s CPU = %.2f %% of one core (%d sentences/s)",
+        fixes,
+        wallSeconds, cpu, cpu / wallSeconds * 100, source.stats.sentences / max(1, Int(wallSeconds.rounded()))
+    ))

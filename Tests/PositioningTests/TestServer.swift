@@ -1,8 +1,9 @@
+import Foundation
+import Testing
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Foundation
-import Testing
 
 /// A tiny TCP server on 127.0.0.1 and a free port, for feeding gpsd (or playing a silent
 /// gpsd). Each accepted connection is handled on its own thread by `serve`.
@@ -15,7 +16,9 @@ final class TestServer: @unchecked Sendable {
     private var received: [UInt8] = []
     private var closed = false
 
-    init(serve: @escaping @Sendable (_ connection: Int32, _ isClosed: @escaping @Sendable () -> Bool) -> Void) throws {
+    init(
+        serve: @escaping @Sendable (_ connection: Int32, _ isClosed: @escaping @Sendable () -> Bool) -> Void
+    ) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         try #require(fd >= 0)
         var yes: Int32 = 1
@@ -25,7 +28,9 @@ final class TestServer: @unchecked Sendable {
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
         addr.sin_port = 0
         let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         try #require(bound == 0)
         try #require(listen(fd, 8) == 0)
@@ -74,7 +79,9 @@ final class TestServer: @unchecked Sendable {
             while !isClosed() {
                 for line in lines {
                     let bytes = Array((line + "\r\n").utf8)
-                    let sent = bytes.withUnsafeBytes { send(c, $0.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
+                    let sent = bytes.withUnsafeBytes {
+                        send(c, $0.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+                    }
                     if sent < 0 || isClosed() { return }
                     usleep(UInt32(pause * 1_000_000))
                 }

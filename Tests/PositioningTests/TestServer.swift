@@ -94,6 +94,7 @@ final class TestServer: @unchecked Sendable {
 final class GPSDProcess {
     let process = Process()
     let port: UInt16
+    let socketPath: String
 
     static func executable() throws -> URL {
         for dir in ["/usr/sbin", "/usr/local/sbin", "/usr/bin", "/sbin"] {
@@ -106,7 +107,8 @@ final class GPSDProcess {
 
     init(port: UInt16, feed: UInt16) throws {
         self.port = port
-        let socketPath = FileManager.default.temporaryDirectory
+        socketPath =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("pathfinder-gpsd-\(port)-\(getpid()).sock").path
         process.executableURL = try Self.executable()
         process.arguments = ["-N", "-S", String(port), "-F", socketPath, "tcp://127.0.0.1:\(feed)"]
@@ -121,6 +123,7 @@ final class GPSDProcess {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
+        unlink(socketPath)  // gpsd killed outright leaves its control socket behind
     }
 
     deinit { stop() }

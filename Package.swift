@@ -37,7 +37,8 @@ let package = Package(
             name: "PathfinderCLI",
             dependencies: ["Geo", "Arrival", "OSM", "Storage", "Positioning", "Speech", "Replay"]),
         .executableTarget(name: "pathfinder", dependencies: ["PathfinderCLI"]),
-        .executableTarget(name: "PositioningBench", dependencies: ["Positioning"], path: "Benchmarks/PositioningBench"),
+        .executableTarget(
+            name: "PositioningBench", dependencies: ["Positioning"], path: "Benchmarks/PositioningBench"),
 
         // MARK: Benchmarks (release builds, run by Scripts/voice-eval)
         .executableTarget(name: "VoiceEval", dependencies: ["Speech", "Arrival"]),

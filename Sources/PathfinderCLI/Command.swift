@@ -32,6 +32,7 @@ package enum Pathfinder {
         Commands.memory,
         Commands.replay,
         Commands.demo,
+        Commands.fixes,
     ]
 
     package static var overview: String {

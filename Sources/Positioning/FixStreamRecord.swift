@@ -38,11 +38,11 @@ public struct FixStreamRecord: Sendable, Hashable, Codable {
         case .fix(let f):
             type = "fix"
             time = UTCTime.iso8601(f.time)
-            lat = f.coordinate.latitude
-            lon = f.coordinate.longitude
+            lat = Self.roundDegrees(f.coordinate.latitude)
+            lon = Self.roundDegrees(f.coordinate.longitude)
             mode = f.mode.rawValue
-            altitudeMSL = f.altitudeMSL
-            altitudeHAE = f.altitudeHAE
+            altitudeMSL = f.altitudeMSL.map(Self.round)
+            altitudeHAE = f.altitudeHAE.map(Self.round)
             horizontalAccuracy = f.horizontalAccuracy.map(Self.round)
             verticalAccuracy = f.verticalAccuracy.map(Self.round)
             speed = f.speed.map(Self.round)
@@ -60,6 +60,8 @@ public struct FixStreamRecord: Sendable, Hashable, Codable {
     /// Millimetre (and 0.001 hPa) resolution: derived values would otherwise print as
     /// 0.30865999999999997.
     private static func round(_ v: Double) -> Double { (v * 1000).rounded() / 1000 }
+    /// 1e-9 degrees (0.1 mm), as gpsd prints them.
+    private static func roundDegrees(_ v: Double) -> Double { (v * 1e9).rounded() / 1e9 }
 
     /// Formats a time as the stream does (ISO 8601 UTC, milliseconds when non-zero).
     public static func timeString(_ date: Date) -> String { UTCTime.iso8601(date) }

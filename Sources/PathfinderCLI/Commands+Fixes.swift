@@ -1,0 +1,155 @@
+import Foundation
+import Positioning
+
+extension Commands {
+    static let fixes = Command(
+        name: "fixes",
+        summary: "the fix stream from an NMEA file/device, stdin or gpsd, as JSON lines",
+        help: """
+            Usage: pathfinder fixes (--nmea FILE [--paced] | --gpsd HOST:PORT | --device PATH [--baud N])
+                                    [--count N] [--iio [--iio-name NAME] [--iio-root DIR]]
+
+            Prints one JSON object a line:
+              {"type":"fix","time":T,"lat":…,"lon":…,"mode":"2d"|"3d","altitudeMSL":…,
+               "altitudeHAE":…,"horizontalAccuracy":…,"verticalAccuracy":…,"speed":…,"course":…}
+              {"type":"pressure","time":T,"hPa":…,"source":"nmea-xdr"|"nmea-mda"|"nmea-mmb"|"iio"}
+            Unknown values are left out, never 0. Metres, m/s, degrees, hPa; T is ISO 8601 UTC.
+            At the end a one-line summary goes to standard error.
+
+              --nmea FILE       an NMEA 0183 log ("-" reads standard input), as fast as it goes
+              --paced           replay the log at the receiver's own rate (its time stamps)
+              --gpsd HOST:PORT  a gpsd (default port 2947); reconnects when it goes away
+              --device PATH     a serial GNSS receiver (/dev/ttyUSB0, /dev/serial0), raw mode
+              --baud N          its speed: 4800, 9600 (default), 19200, 38400, 57600, 115200, …
+              --count N         stop after N fixes
+              --iio             add the Linux IIO barometer's pressure once a second
+              --iio-name NAME   the IIO device's name (default: the first known barometer)
+              --iio-root DIR    the IIO sysfs directory (default /sys/bus/iio/devices)
+            """
+    ) { arguments, console in
+        var arguments = arguments
+        let cmd = "pathfinder fixes"
+        let nmea = try arguments.option("--nmea")
+        let paced = try arguments.flag("--paced")
+        let gpsd = try arguments.option("--gpsd", expected: "HOST:PORT", GPSDClient.Settings.parse)
+        let device = try arguments.option("--device")
+        let baud = try arguments.option(
+            "--baud",
+            expected: "a baud rate (\(NMEASource.baudRates.map(String.init).joined(separator: ", ")))"
+        ) {
+            Int($0).flatMap { NMEASource.baudRates.contains($0) ? $0 : nil }
+        }
+        let count = try arguments.option("--count", expected: "a positive whole number") {
+            Int($0).flatMap { $0 > 0 ? $0 : nil }
+        }
+        let iio = try arguments.flag("--iio")
+        let iioName = try arguments.option("--iio-name")
+        let iioRoot = try arguments.option("--iio-root")
+        try arguments.finish()
+
+        let sources = [nmea != nil, gpsd != nil, device != nil].count(where: { $0 })
+        guard sources == 1 else {
+            throw CLIError.usage("\(cmd): give exactly one of --nmea FILE, --gpsd HOST:PORT, --device PATH")
+        }
+        if paced, nmea == nil { throw CLIError.usage("\(cmd): --paced goes with --nmea") }
+        if baud != nil, device == nil { throw CLIError.usage("\(cmd): --baud goes with --device") }
+        if !iio, iioName != nil || iioRoot != nil {
+            throw CLIError.usage("\(cmd): --iio-name/--iio-root go with --iio")
+        }
+
+        var barometer: IIOBarometer?
+        if iio {
+            do {
+                barometer = try IIOBarometer(root: iioRoot ?? "/sys/bus/iio/devices", name: iioName)
+            } catch {
+                throw CLIError.runtime("\(cmd): --iio: \(error)")
+            }
+        }
+
+        let stream: AsyncStream<PositionEvent>
+        var source: NMEASource?
+        var client: GPSDClient?
+        if let gpsd {
+            client = GPSDClient(settings: gpsd)
+            stream = client!.events()
+        } else {
+            let input: NMEASource.Input =
+                if let device { .device(path: device, baud: baud ?? 9600) } else if nmea == "-" {
+                    .standardInput
+                } else {
+                    .file(path: nmea!, paced: paced)
+                }
+            let s = NMEASource(input)
+            let fd: Int32
+            do {
+                fd = try s.open()
+            } catch {
+                let path = device ?? nmea!
+                throw CLIError.usage("\(cmd): cannot read \(path): \(error)")
+            }
+            source = s
+            stream = s.events(from: fd)
+        }
+
+        let tally = Tally()
+        let iioTask = barometer.map { barometer in
+            Task {
+                for await reading in barometer.readings(every: 1) {
+                    if let line = try? FixStreamRecord(.pressure(reading)).map(JSONIO.line) {
+                        console.line(line)
+                    }
+                    tally.add(.pressure(reading))
+                }
+            }
+        }
+        for await event in stream {
+            if let record = FixStreamRecord(event) { console.line(try JSONIO.line(record)) }
+            tally.add(event)
+            if let count, tally.fixes >= count { break }
+        }
+        client?.stop()
+        source?.stop()
+        iioTask?.cancel()
+
+        var parts: [String] = []
+        if let source {
+            let s = source.stats
+            parts = [
+                "\(s.lines) lines", "\(tally.fixes) fixes", "\(tally.noFix) no-fix epochs",
+                "\(s.badChecksum) bad checksums",
+                "\(s.junk) junk", "\(s.overlong) overlong", "\(s.unknown) unknown",
+                "\(tally.pressures) pressures",
+            ]
+            if s.undated > 0 { parts.append("\(s.undated) undated") }
+        } else {
+            parts = [
+                "\(tally.fixes) fixes", "\(tally.noFix) no-fix epochs", "\(tally.pressures) pressures",
+                "\(client?.connections ?? 0) connections",
+            ]
+        }
+        if let count, tally.fixes >= count { parts.append("stopped after \(count) fixes") }
+        console.error("\(cmd): " + parts.joined(separator: ", "))
+        if let failure = source?.failure { throw CLIError.runtime("\(cmd): \(failure)") }
+        return 0
+    }
+}
+
+/// Counts what was printed; shared with the barometer task.
+private final class Tally: @unchecked Sendable {
+    // Safe: the counters are only touched inside `lock`.
+    private let lock = NSLock()
+    private var counts = (fixes: 0, noFix: 0, pressures: 0)
+
+    func add(_ event: PositionEvent) {
+        lock.withLock {
+            switch event {
+            case .fix: counts.fixes += 1
+            case .noFix: counts.noFix += 1
+            case .pressure: counts.pressures += 1
+            }
+        }
+    }
+    var fixes: Int { lock.withLock { counts.fixes } }
+    var noFix: Int { lock.withLock { counts.noFix } }
+    var pressures: Int { lock.withLock { counts.pressures } }
+}

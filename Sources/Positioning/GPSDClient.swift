@@ -1,0 +1,165 @@
+import Foundation
+import Geo
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// A gpsd client: fixes (TPV, sharpened by GST) and pressures (raw XDR/MDA/MMB that gpsd
+/// forwards) as one async stream.
+///
+/// It runs on its own thread with blocking sockets and short polls, so it never blocks
+/// the caller. When gpsd goes away, or the socket stays silent for
+/// `Settings.silenceTimeout`, it reconnects with exponential backoff capped at
+/// `Settings.maximumBackoff` and sends `?WATCH` again. The stream ends only when the
+/// consumer stops iterating (or `stop()`).
+public final class GPSDClient: Sendable {
+    /// Where and how to talk to gpsd.
+    public struct Settings: Sendable, Hashable {
+        public var host: String
+        public var port: UInt16
+        /// Seconds to wait for a TCP connection.
+        public var connectTimeout: Double
+        /// Seconds without a byte after which the connection counts as dead. gpsd sends a
+        /// TPV at least once per receiver epoch (1 s), so 5 s means something is wrong.
+        public var silenceTimeout: Double
+        /// First wait before reconnecting, seconds; doubled after each failure.
+        public var initialBackoff: Double
+        /// The cap on that wait, seconds.
+        public var maximumBackoff: Double
+
+        public init(
+            host: String = "127.0.0.1", port: UInt16 = 2947, connectTimeout: Double = 3,
+            silenceTimeout: Double = 5, initialBackoff: Double = 0.25, maximumBackoff: Double = 8
+        ) {
+            self.host = host
+            self.port = port
+            self.connectTimeout = connectTimeout
+            self.silenceTimeout = silenceTimeout
+            self.initialBackoff = initialBackoff
+            self.maximumBackoff = maximumBackoff
+        }
+
+        /// Parses `HOST:PORT`, `HOST` or `[v6]:PORT`; `nil` if malformed.
+        public static func parse(_ text: String) -> Settings? {
+            var host = text
+            var port: UInt16 = 2947
+            if text.hasPrefix("[") {
+                guard let close = text.firstIndex(of: "]") else { return nil }
+                host = String(text[text.index(after: text.startIndex)..<close])
+                let rest = text[text.index(after: close)...]
+                if !rest.isEmpty {
+                    guard rest.first == ":", let p = UInt16(rest.dropFirst()), p > 0 else { return nil }
+                    port = p
+                }
+            } else if let colon = text.lastIndex(of: ":") {
+                host = String(text[..<colon])
+                guard let p = UInt16(text[text.index(after: colon)...]), p > 0 else { return nil }
+                port = p
+            }
+            guard !host.isEmpty, !host.contains(where: \.isWhitespace) else { return nil }
+            return Settings(host: host, port: port)
+        }
+    }
+
+    /// The request sent after every connect: JSON reports plus raw NMEA (which carries the
+    /// pressure sentences gpsd itself never decodes). Under gpsd's 80-character limit.
+    static let watch = #"?WATCH={"enable":true,"json":true,"nmea":true}"# + "\n"
+
+    public let settings: Settings
+    private let state = LockedState()
+
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+    }
+
+    /// How many times a connection was made and `?WATCH` sent (1 after the first connect).
+    public var connections: Int { state.withLock { $0.connections } }
+    /// The last connection problem, for status displays; `nil` while connected.
+    public var lastError: String? { state.withLock { $0.lastError } }
+
+    /// Starts the reader thread and returns its events. Call once per client.
+    public func events() -> AsyncStream<PositionEvent> {
+        let (stream, continuation) = AsyncStream<PositionEvent>.makeStream(
+            bufferingPolicy: .bufferingNewest(4096))
+        let state = self.state
+        let settings = self.settings
+        continuation.onTermination = { _ in state.withLock { $0.stopped = true } }
+        let thread = Thread {
+            GPSDClient.run(settings: settings, state: state) { continuation.yield($0) }
+            continuation.finish()
+        }
+        thread.name = "gpsd \(settings.host):\(settings.port)"
+        thread.start()
+        return stream
+    }
+
+    /// Stops the reader thread (it notices within 0.1 s) and ends the stream.
+    public func stop() { state.withLock { $0.stopped = true } }
+
+    // MARK: The reader thread
+
+    private static func run(settings: Settings, state: LockedState, yield: (PositionEvent) -> Void) {
+        var backoff = settings.initialBackoff
+        var decoder = GPSDDecoder()
+        let isStopped = { state.withLock { $0.stopped } }
+        while !isStopped() {
+            var gotData = false
+            do {
+                let fd = try connectTCP(
+                    host: settings.host, port: settings.port, timeout: settings.connectTimeout)
+                defer { close(fd) }
+                try writeAll(fd, Array(watch.utf8))
+                state.withLock {
+                    $0.connections += 1
+                    $0.lastError = nil
+                }
+                decoder.reset()
+                var buffer = [UInt8](repeating: 0, count: 16_384)
+                var lastData = ContinuousClock.now
+                let silence = Duration.milliseconds(Int64(settings.silenceTimeout * 1000))
+                while !isStopped() {
+                    if try waitReadable(fd, milliseconds: 100) {
+                        let n = try readSome(fd, into: &buffer)
+                        if n == 0 {
+                            state.withLock { $0.lastError = "gpsd closed the connection" }
+                            break
+                        }
+                        lastData = .now
+                        if !gotData {
+                            gotData = true
+                            backoff = settings.initialBackoff
+                        }
+                        for event in decoder.feed(buffer[0..<n]) { yield(event) }
+                    } else if ContinuousClock.now - lastData > silence {
+                        state.withLock { $0.lastError = "gpsd silent for \(settings.silenceTimeout) s" }
+                        break
+                    }
+                }
+            } catch {
+                state.withLock { $0.lastError = error.description }
+            }
+            // Wait before the next attempt, in slices so stop() is prompt.
+            let until = ContinuousClock.now + .milliseconds(Int64(backoff * 1000))
+            while !isStopped(), ContinuousClock.now < until {
+                usleep(20_000)
+            }
+            backoff = min(backoff * 2, settings.maximumBackoff)
+        }
+    }
+
+    /// The reader thread's shared state.
+    private final class LockedState: @unchecked Sendable {
+        // Safe: `value` is only touched inside `lock`.
+        struct Value {
+            var stopped = false
+            var connections = 0
+            var lastError: String?
+        }
+        private let lock = NSLock()
+        private var value = Value()
+        func withLock<T>(_ body: (inout Value) -> T) -> T { lock.withLock { body(&value) } }
+    }
+}

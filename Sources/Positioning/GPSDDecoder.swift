@@ -1,0 +1,105 @@
+import Foundation
+import Geo
+
+/// Turns gpsd's output (JSON objects and raw NMEA, one a line) into position events.
+///
+/// TPV → `.fix` (mode 2/3) or `.noFix` (mode 0/1); GST's latitude/longitude/altitude σ
+/// (metres, 1σ) replace gpsd's `eph`/`epv` for the TPV of the same epoch (within 1.5 s),
+/// because gpsd 3.22 computes `eph` from HDOP alone. gpsd's `eph`/`epv` are 95 % figures;
+/// they are halved to the ≈1σ the rest of Pathfinder uses. Raw `$…` lines go through an
+/// `NMEAParser` for their pressure sentences only. Everything else is ignored.
+struct GPSDDecoder {
+    private struct Message: Decodable {
+        var `class`: String
+        var mode: Int?
+        var time: String?
+        var lat: Double?
+        var lon: Double?
+        var alt: Double?
+        var altMSL: Double?
+        var altHAE: Double?
+        var eph: Double?
+        var epx: Double?
+        var epy: Double?
+        var epv: Double?
+        var speed: Double?
+        var track: Double?
+    }
+
+    private struct Sigma {
+        var time: Date
+        var horizontal: Double?
+        var vertical: Double?
+    }
+
+    /// gpsd's lines are short; anything longer than this without a newline is garbage.
+    static let maximumLineLength = 65_536
+
+    private var line: [UInt8] = []
+    private var nmea = NMEAParser()
+    private var lastGST: Sigma?
+    private let decoder = JSONDecoder()
+
+    /// Forgets a half-read line (after a reconnect).
+    mutating func reset() {
+        line.removeAll(keepingCapacity: true)
+        nmea = NMEAParser()
+    }
+
+    mutating func feed(_ bytes: some Collection<UInt8>) -> [PositionEvent] {
+        var events: [PositionEvent] = []
+        for b in bytes {
+            if b == 0x0A {
+                handle(&events)
+                line.removeAll(keepingCapacity: true)
+            } else if line.count < Self.maximumLineLength {
+                line.append(b)
+            }
+        }
+        return events
+    }
+
+    private mutating func handle(_ events: inout [PositionEvent]) {
+        guard let first = line.first else { return }
+        if first == 0x24 || first == 0x21 {
+            for case .pressure(let p) in nmea.feed(line + [0x0A]) { events.append(.pressure(p)) }
+            return
+        }
+        guard first == 0x7B, let m = try? decoder.decode(Message.self, from: Data(line)) else { return }
+        switch m.class {
+        case "TPV": tpv(m, &events)
+        case "GST":
+            guard let time = m.time.flatMap(UTCTime.parseISO8601) else { return }
+            var h: Double?
+            if let a = m.lat, let b = m.lon, a > 0, b > 0, a.isFinite, b.isFinite {
+                h = (a * a + b * b).squareRoot()
+            }
+            let v = m.alt.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+            lastGST = Sigma(time: time, horizontal: h, vertical: v)
+        default: break
+        }
+    }
+
+    private func tpv(_ m: Message, _ events: inout [PositionEvent]) {
+        let time = m.time.flatMap(UTCTime.parseISO8601)
+        guard let mode = m.mode, mode >= 2, let time, let lat = m.lat, let lon = m.lon else {
+            if m.mode != nil { events.append(.noFix(time: time)) }
+            return
+        }
+        let threeD = mode >= 3
+        var fix = Fix(
+            time: time, coordinate: Coordinate(latitude: lat, longitude: lon), mode: threeD ? .threeD : .twoD)
+        func positive(_ v: Double?) -> Double? { v.flatMap { $0 > 0 && $0.isFinite ? $0 : nil } }
+        let gst = lastGST.flatMap { abs($0.time.timeIntervalSince(time)) <= 1.5 ? $0 : nil }
+        let eph = positive(m.eph) ?? positive(max(m.epx ?? 0, m.epy ?? 0))
+        fix.horizontalAccuracy = gst?.horizontal ?? eph.map { $0 / 2 }
+        if threeD {
+            fix.altitudeMSL = m.altMSL ?? m.alt
+            fix.altitudeHAE = m.altHAE
+            fix.verticalAccuracy = gst?.vertical ?? positive(m.epv).map { $0 / 2 }
+        }
+        fix.speed = m.speed.flatMap { $0 >= 0 ? $0 : nil }
+        fix.course = m.track.flatMap { $0 >= 0 && $0 < 360 ? $0 : nil }
+        if fix.isPlausible { events.append(.fix(fix)) }
+    }
+}

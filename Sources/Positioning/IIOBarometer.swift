@@ -1,0 +1,117 @@
+public import Foundation
+
+/// A pressure sensor exposed by the Linux Industrial I/O subsystem in sysfs.
+///
+/// Found by the `name` file of `<root>/iio:deviceN/`: the configured name, or else the
+/// first device (in directory order) named like a known barometer. Pressure is read from
+/// `in_pressure_input`, or `(in_pressure_raw + in_pressure_offset) × in_pressure_scale`,
+/// all in kPa as the IIO ABI defines, and returned in hPa.
+public struct IIOBarometer: Sendable, Hashable {
+    /// Barometers whose kernel drivers report through IIO.
+    public static let knownNames: Set<String> = [
+        "bmp085", "bmp180", "bmp280", "bme280", "bmp380", "bmp388", "bmp390", "bmp580", "bmp581",
+        "lps001wp", "lps22df", "lps22hb", "lps22hh", "lps25h", "lps331ap", "lps33hw", "lps35hw",
+        "ms5611", "ms5607", "ms5637", "dps310", "dps368", "mpl3115", "mpl115", "icp10100", "hp206c",
+        "zpa2326", "t5403", "abp060mg", "dlhl60d",
+    ]
+
+    /// What went wrong finding or reading the sensor.
+    public enum Failure: Error, CustomStringConvertible, Sendable, Hashable {
+        case noDevice(root: String, name: String?)
+        case unreadable(path: String)
+        case malformed(path: String, value: String)
+        case implausible(path: String, hPa: Double)
+
+        public var description: String {
+            switch self {
+            case .noDevice(let root, let name?): "no IIO device named \(name) under \(root)"
+            case .noDevice(let root, nil):
+                "no IIO barometer under \(root) (looked for \(IIOBarometer.knownNames.sorted().prefix(6).joined(separator: ", ")), …)"
+            case .unreadable(let path): "cannot read \(path)"
+            case .malformed(let path, let value): "\(path): \"\(value)\" is not a number"
+            case .implausible(let path, let hPa): "\(path): \(hPa) hPa is not a plausible air pressure"
+            }
+        }
+    }
+
+    /// The device's directory (`/sys/bus/iio/devices/iio:device0`).
+    public let directory: String
+    /// Its `name` (bmp280, …).
+    public let name: String
+
+    /// Finds the sensor.
+    /// - Parameters:
+    ///   - root: the IIO devices directory; tests pass a fake tree.
+    ///   - name: a device name to insist on; `nil` takes the first known barometer.
+    /// - Throws: `Failure.noDevice`.
+    public init(root: String = "/sys/bus/iio/devices", name: String? = nil) throws(Failure) {
+        let entries = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).sorted {
+            $0.localizedStandardCompare($1) == .orderedAscending
+        }
+        for entry in entries {
+            let dir = (root as NSString).appendingPathComponent(entry)
+            guard let deviceName = Self.text(dir + "/name") else { continue }
+            let wanted = name.map { $0 == deviceName } ?? Self.knownNames.contains(deviceName)
+            let hasPressure =
+                FileManager.default.fileExists(atPath: dir + "/in_pressure_input")
+                || FileManager.default.fileExists(atPath: dir + "/in_pressure_raw")
+            if wanted, hasPressure {
+                directory = dir
+                self.name = deviceName
+                return
+            }
+        }
+        throw .noDevice(root: root, name: name)
+    }
+
+    /// Reads the pressure now.
+    /// - Parameter time: the reading's time stamp (the caller's clock).
+    /// - Throws: `Failure` naming the file and value.
+    public func read(at time: Date?) throws(Failure) -> PressureReading {
+        let kPa: Double
+        if let input = try number("in_pressure_input") {
+            kPa = input
+        } else {
+            guard let raw = try number("in_pressure_raw") else {
+                throw .unreadable(path: directory + "/in_pressure_raw")
+            }
+            let offset = try number("in_pressure_offset") ?? 0
+            let scale = try number("in_pressure_scale") ?? 1
+            kPa = (raw + offset) * scale
+        }
+        let hPa = kPa * 10
+        guard PressureReading.plausibleHPa.contains(hPa) else {
+            throw .implausible(path: directory, hPa: hPa)
+        }
+        return PressureReading(time: time, hPa: (hPa * 1000).rounded() / 1000, source: .iio)
+    }
+
+    /// Readings every `interval` seconds, stamped with the wall clock, until iteration
+    /// stops. A failed read ends the stream (the sensor is gone).
+    public func readings(every interval: Double) -> AsyncStream<PressureReading> {
+        AsyncStream { continuation in
+            let task = Task {
+                while !Task.isCancelled {
+                    guard let reading = try? read(at: Date()) else { break }
+                    continuation.yield(reading)
+                    try? await Task.sleep(for: .milliseconds(Int64(interval * 1000)))
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    private func number(_ file: String) throws(Failure) -> Double? {
+        let path = directory + "/" + file
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let text = Self.text(path) else { throw .unreadable(path: path) }
+        guard let value = Double(text), value.isFinite else { throw .malformed(path: path, value: text) }
+        return value
+    }
+
+    private static func text(_ path: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

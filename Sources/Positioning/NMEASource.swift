@@ -1,0 +1,181 @@
+public import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// NMEA bytes from a file, a serial device or standard input, parsed into position events.
+///
+/// A reader thread polls the descriptor (so `stop()` is noticed within 0.1 s and the
+/// caller is never blocked) and feeds an `NMEAParser`. A file can be read as fast as
+/// possible or paced by the sentences' own time stamps (the gap between consecutive
+/// epochs, each capped at `maximumPause` so a gap in a log does not stall a replay).
+public final class NMEASource: Sendable {
+    /// Where the bytes come from.
+    public enum Input: Sendable, Hashable {
+        /// A log file; `paced` replays at the receiver's own rate.
+        case file(path: String, paced: Bool)
+        /// A serial character device (`/dev/ttyUSB0`, `/dev/serial0`), set to raw 8N1 at
+        /// `baud` (4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800).
+        case device(path: String, baud: Int)
+        /// This process's standard input.
+        case standardInput
+    }
+
+    /// The baud rates `device` accepts (termios constants exist for these).
+    public static let baudRates: [Int] = [4800, 9600, 19200, 38400, 57600, 115_200, 230_400, 460_800]
+    /// The longest pause a paced replay makes between two epochs, seconds.
+    public static let maximumPause = 5.0
+
+    public let input: Input
+    private let state = SourceState()
+
+    public init(_ input: Input) {
+        self.input = input
+    }
+
+    /// Counters of the parser, so far (final once the stream has ended).
+    public var stats: NMEAParser.Stats { state.withLock { $0.stats } }
+    /// Why the stream ended early (open/read failure); `nil` after a clean end of input.
+    public var failure: String? { state.withLock { $0.failure } }
+
+    /// Opens the input and checks it can be read; call before `events()` to report a bad
+    /// path at once. - Throws: `SystemError` naming the call and path.
+    public func open() throws(SystemError) -> Int32 {
+        switch input {
+        case .standardInput:
+            return 0
+        case .file(let path, _):
+            return try retryingOnInterrupt("open \(path)") { Glibc.open(path, O_RDONLY | O_CLOEXEC) }
+        case .device(let path, let baud):
+            let fd = try retryingOnInterrupt("open \(path)") {
+                Glibc.open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC)
+            }
+            do {
+                try SerialPort.configureRaw(fd, baud: baud, path: path)
+            } catch {
+                close(fd)
+                throw error
+            }
+            return fd
+        }
+    }
+
+    /// Starts reading `fd` (from `open()`) and returns the events; the stream ends at end
+    /// of input, on a read error (see `failure`), or when iteration stops.
+    public func events(from fd: Int32) -> AsyncStream<PositionEvent> {
+        let (stream, continuation) = AsyncStream<PositionEvent>.makeStream(bufferingPolicy: .unbounded)
+        let state = self.state
+        let paced: Bool = if case .file(_, true) = input { true } else { false }
+        let ownsDescriptor = input != .standardInput
+        // A serial device never ends by itself: end of file there means it went away.
+        let hangupMessage: String? =
+            if case .device(let path, _) = input { "\(path): the device hung up" } else { nil }
+        continuation.onTermination = { _ in state.withLock { $0.stopped = true } }
+        let thread = Thread {
+            defer {
+                if ownsDescriptor { close(fd) }
+                continuation.finish()
+            }
+            var parser = NMEAParser()
+            var buffer = [UInt8](repeating: 0, count: 8192)
+            var lastTime: Date?
+            let isStopped = { state.withLock { $0.stopped } }
+            func deliver(_ events: [PositionEvent]) {
+                for event in events {
+                    if paced, let t = event.time {
+                        if let last = lastTime, t > last {
+                            let pause = min(t.timeIntervalSince(last), NMEASource.maximumPause)
+                            let until = ContinuousClock.now + .milliseconds(Int64(pause * 1000))
+                            while !isStopped(), ContinuousClock.now < until { usleep(10_000) }
+                        }
+                        lastTime = t
+                    }
+                    continuation.yield(event)
+                }
+                state.withLock { $0.stats = parser.stats }
+            }
+            do {
+                while !isStopped() {
+                    guard try waitReadable(fd, milliseconds: 100) else { continue }
+                    let n = try readSome(fd, into: &buffer)
+                    if n == 0 {
+                        if let hangupMessage { state.withLock { $0.failure = hangupMessage } }
+                        break
+                    }
+                    deliver(parser.feed(buffer[0..<n]))
+                }
+            } catch {
+                state.withLock { $0.failure = "\(error)" }
+            }
+            deliver(parser.finish())
+        }
+        thread.name = "nmea"
+        thread.start()
+        return stream
+    }
+
+    /// Stops the reader thread; the stream ends.
+    public func stop() { state.withLock { $0.stopped = true } }
+
+    private final class SourceState: @unchecked Sendable {
+        // Safe: `value` is only touched inside `lock`.
+        struct Value {
+            var stopped = false
+            var stats = NMEAParser.Stats()
+            var failure: String?
+        }
+        private let lock = NSLock()
+        private var value = Value()
+        func withLock<T>(_ body: (inout Value) -> T) -> T { lock.withLock { body(&value) } }
+    }
+}
+
+extension PositionEvent {
+    /// The event's time stamp, when it has one.
+    public var time: Date? {
+        switch self {
+        case .fix(let f): f.time
+        case .noFix(let t): t
+        case .pressure(let p): p.time
+        }
+    }
+}
+
+/// termios set-up for a GNSS receiver's serial port.
+enum SerialPort {
+    static func speed(_ baud: Int) -> speed_t? {
+        switch baud {
+        case 4800: speed_t(B4800)
+        case 9600: speed_t(B9600)
+        case 19200: speed_t(B19200)
+        case 38400: speed_t(B38400)
+        case 57600: speed_t(B57600)
+        case 115_200: speed_t(B115200)
+        case 230_400: speed_t(B230400)
+        case 460_800: speed_t(B460800)
+        default: nil
+        }
+    }
+
+    /// Raw mode (no echo, no line editing, no CR/LF translation), 8 data bits, no parity,
+    /// receiver on, modem lines ignored; reads return what is there (VMIN 1, VTIME 0).
+    static func configureRaw(_ fd: Int32, baud: Int, path: String) throws(SystemError) {
+        guard let speed = speed(baud) else {
+            throw SystemError(call: "baud \(baud) for \(path)", code: EINVAL)
+        }
+        var t = termios()
+        try retryingOnInterrupt("tcgetattr \(path)") { tcgetattr(fd, &t) }
+        cfmakeraw(&t)
+        t.c_cflag |= tcflag_t(CLOCAL | CREAD)
+        withUnsafeMutableBytes(of: &t.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        try retryingOnInterrupt("cfsetispeed \(path)") { cfsetispeed(&t, speed) }
+        try retryingOnInterrupt("cfsetospeed \(path)") { cfsetospeed(&t, speed) }
+        try retryingOnInterrupt("tcsetattr \(path)") { tcsetattr(fd, TCSANOW, &t) }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+@testable import PathfinderCLI
+
+/// `pathfinder fixes` on a real receiver log.
+@Suite struct FixesCommandTests {
+    func run(_ argv: [String]) async -> (Int32, String, String) {
+        let captured = CapturedConsole()
+        let code = await Pathfinder.main(argv, console: captured.console)
+        return (code, captured.out, captured.err)
+    }
+
+    func log() throws -> String {
+        try #require(Bundle.module.resourceURL).appendingPathComponent("Fixtures/nmea/mt3339.log").path
+    }
+
+    @Test func nmeaFilePrintsOneFixLineAnEpochAndASummary() async throws {
+        let (code, out, err) = await run(["fixes", "--nmea", try log()])
+        #expect(code == 0)
+        let lines = out.split(separator: "\n")
+        #expect(lines.count == 30)
+        let firstLine = try #require(lines.first)
+        let object = try JSONSerialization.jsonObject(with: Data(firstLine.utf8))
+        let first = try #require(object as? [String: Any])
+        #expect(first["type"] as? String == "fix")
+        #expect(first["time"] as? String == "2015-04-13T20:26:40Z")
+        #expect(first["mode"] as? String == "3d")
+        #expect(first["altitudeMSL"] as? Double == 1127.7)
+        #expect(first["lat"] as? Double == 44.068843333)
+        #expect(first["lon"] as? Double == -121.314191667)
+        #expect(
+            err.contains("pathfinder fixes: 145 lines, 30 fixes, 0 no-fix epochs, 0 bad checksums, 0 junk"))
+    }
+
+    @Test func unknownValuesAreLeftOutNeverZero() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixes-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent("rmc.nmea").path
+        try "$GPRMC,101010,A,1000.0,N,01000.0,E,,,010624,,*1D\r\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
+        let (code, out, _) = await run(["fixes", "--nmea", path])
+        #expect(code == 0)
+        #expect(out == #"{"lat":10,"lon":10,"mode":"2d","time":"2024-06-01T10:10:10Z","type":"fix"}"# + "\n")
+    }
+
+    @Test func countStopsEarly() async throws {
+        let (code, out, err) = await run(["fixes", "--nmea", try log(), "--count", "3"])
+        #expect(code == 0)
+        #expect(out.split(separator: "\n").count == 3)
+        #expect(err.contains("stopped after 3 fixes"))
+    }
+
+    @Test(
+        arguments: [
+            (["fixes"], "exactly one of"), (["fixes", "--nmea", "a", "--gpsd", "h:1"], "exactly one of"),
+            (["fixes", "--gpsd", "h:x"], "--gpsd \"h:x\" is not HOST:PORT"),
+            (["fixes", "--device", "/dev/null", "--baud", "7"], "--baud \"7\""),
+            (["fixes", "--nmea", "/nonexistent/a.nmea"], "cannot read /nonexistent/a.nmea"),
+            (["fixes", "--nmea", "a", "--count", "0"], "--count \"0\""),
+            (["fixes", "--gpsd", "h:1", "--paced"], "--paced goes with --nmea"),
+        ] as [([String], String)])
+    func badInputExits2(_ argv: [String], _ message: String) async {
+        let (code, out, err) = await run(argv)
+        #expect(code == 2)
+        #expect(out.isEmpty)
+        #expect(err.contains(message), "\(err)")
+    }
+
+    @Test func missingBarometerIsARuntimeFailure() async throws {
+        let (code, _, err) = await run([
+            "fixes", "--nmea", try log(), "--iio", "--iio-root", "/nonexistent-iio",
+        ])
+        #expect(code == 1)
+        #expect(err.contains("no IIO barometer under /nonexistent-iio"))
+    }
+}

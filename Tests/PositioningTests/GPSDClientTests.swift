@@ -1,0 +1,132 @@
+import Foundation
+import Geo
+import Positioning
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The client against a real gpsd fed by a recorded log (see Fixtures/README.md).
+@Suite(.serialized) struct GPSDClientTests {
+    /// mt3339's sentences, with an XDR pressure after each GGA so the raw stream carries one.
+    static func feedLines() throws -> [String] {
+        let text = String(decoding: try Fixtures.log("mt3339"), as: UTF8.self)
+        var lines: [String] = []
+        for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix("$") {
+            lines.append(String(line))
+            if line.hasPrefix("$GPGGA") { lines.append("$IIXDR,P,1.00870,B,Barometer*29") }
+        }
+        return lines
+    }
+
+    static func fixes(_ events: [PositionEvent]) -> [Fix] {
+        events.compactMap { if case .fix(let f) = $0 { f } else { nil } }
+    }
+
+    @Test func xdrFixtureChecksumIsRight() {
+        let (events, stats) = NMEAParser.parse(Array("$IIXDR,P,1.00870,B,Barometer*29\n".utf8))
+        #expect(stats.badChecksum == 0)
+        #expect(events == [.pressure(PressureReading(time: nil, hPa: 1008.7, source: .nmeaXDR))])
+    }
+
+    @Test func readsFixesAndPressureThenReconnectsAfterGPSDRestarts() async throws {
+        let feeder = try TestServer.feeder(lines: try Self.feedLines(), pause: 0.004)
+        defer { feeder.shutdown() }
+        let port = try TestServer.freePort()
+        var gpsd = try GPSDProcess(port: port, feed: feeder.port)
+        defer { gpsd.stop() }
+
+        let client = GPSDClient(
+            settings: .init(
+                host: "127.0.0.1", port: port, silenceTimeout: 3, initialBackoff: 0.1, maximumBackoff: 0.5))
+        let events = Collector(client.events())
+        defer {
+            client.stop()
+            events.cancel()
+        }
+
+        let firstRun = await events.wait {
+            Self.fixes($0).count >= 5 && $0.contains { if case .pressure = $0 { true } else { false } }
+        }
+        #expect(firstRun, "no fixes/pressure from gpsd: \(client.lastError ?? "no error")")
+        let fixes = Self.fixes(events.all)
+        // mt3339 is at 44.07 N, 121.31 W; gpsd reports it 3D with altitude.
+        #expect(
+            fixes.allSatisfy {
+                abs($0.coordinate.latitude - 44.0688) < 0.001
+                    && abs($0.coordinate.longitude + 121.3142) < 0.001
+            })
+        #expect(fixes.contains { $0.mode == .threeD && $0.altitudeMSL == 1127.7 })
+        #expect(fixes.allSatisfy { $0.horizontalAccuracy != nil })
+        let pressures = events.all.compactMap { if case .pressure(let p) = $0 { p } else { nil } }
+        #expect(pressures.first?.hPa == 1008.7)
+        #expect(client.connections == 1)
+
+        // Kill gpsd; start it again on the same port. The client must notice, reconnect,
+        // send WATCH again and keep delivering fixes.
+        gpsd.stop()
+        let before = Self.fixes(events.all).count
+        gpsd = try GPSDProcess(port: port, feed: feeder.port)
+        let resumed = await events.wait { Self.fixes($0).count >= before + 5 }
+        #expect(resumed, "no fixes after gpsd restarted: \(client.lastError ?? "no error")")
+        #expect(client.connections >= 2)
+    }
+
+    @Test func silentSocketCountsAsDeadAndIsReconnected() async throws {
+        // Plays a gpsd that accepts, reads the WATCH and then says nothing.
+        let server = try TestServer { c, isClosed in
+            var buffer = [UInt8](repeating: 0, count: 256)
+            while !isClosed() {
+                let n = buffer.withUnsafeMutableBytes { recv(c, $0.baseAddress, 256, 0) }
+                if n <= 0 { return }
+            }
+        }
+        defer { server.shutdown() }
+        let client = GPSDClient(
+            settings: .init(
+                host: "127.0.0.1", port: server.port, silenceTimeout: 0.3, initialBackoff: 0.05,
+                maximumBackoff: 0.1))
+        let events = Collector(client.events())
+        defer {
+            client.stop()
+            events.cancel()
+        }
+        let reconnected = await events.wait { _ in client.connections >= 3 }
+        #expect(reconnected)
+        #expect(server.acceptedCount >= 3)
+        #expect(events.all.isEmpty)
+        #expect(client.lastError?.contains("silent") == true || client.lastError == nil)
+    }
+
+    @Test func nothingListeningIsRetriedNotFatal() async throws {
+        let port = try TestServer.freePort()
+        let client = GPSDClient(
+            settings: .init(host: "127.0.0.1", port: port, initialBackoff: 0.05, maximumBackoff: 0.1))
+        let events = Collector(client.events())
+        let failed = await events.wait { _ in client.lastError != nil }
+        #expect(failed)
+        #expect(client.lastError?.contains("connect") == true)
+        #expect(client.connections == 0)
+        #expect(events.all.isEmpty)
+        client.stop()
+        events.cancel()
+    }
+
+    @Test(
+        arguments: [
+            ("127.0.0.1:2947", "127.0.0.1", 2947), ("localhost", "localhost", 2947),
+            ("[::1]:3000", "::1", 3000),
+            ("gps.local:40000", "gps.local", 40000),
+        ] as [(String, String, Int)])
+    func settingsParse(_ text: String, _ host: String, _ port: Int) throws {
+        let s = try #require(GPSDClient.Settings.parse(text))
+        #expect(s.host == host)
+        #expect(Int(s.port) == port)
+    }
+
+    @Test(arguments: ["", ":2947", "host:", "host:0", "host:70000", "host:x", "[::1", "a b:1"])
+    func settingsRejectBadAddresses(_ text: String) {
+        #expect(GPSDClient.Settings.parse(text) == nil)
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A tiny TCP server on 127.0.0.1 and a free port, for feeding gpsd (or playing a silent
+/// gpsd). Each accepted connection is handled on its own thread by `serve`.
+final class TestServer: @unchecked Sendable {
+    // Safe: `accepted` and `received` are only touched inside `lock`; `fd` is set once.
+    let port: UInt16
+    private let fd: Int32
+    private let lock = NSLock()
+    private var accepted = 0
+    private var received: [UInt8] = []
+    private var closed = false
+
+    init(
+        serve: @escaping @Sendable (_ connection: Int32, _ isClosed: @escaping @Sendable () -> Bool) -> Void
+    ) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(fd >= 0)
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = 0
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        try #require(bound == 0)
+        try #require(listen(fd, 8) == 0)
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(fd, $0, &len) }
+        }
+        port = UInt16(bigEndian: addr.sin_port)
+        self.fd = fd
+        let listener = fd
+        Thread { [self] in
+            while true {
+                let c = accept(listener, nil, nil)
+                if c < 0 { return }
+                lock.withLock { accepted += 1 }
+                Thread {
+                    serve(c, { [self] in lock.withLock { closed } })
+                    close(c)
+                }.start()
+            }
+        }.start()
+    }
+
+    var acceptedCount: Int { lock.withLock { accepted } }
+    var receivedText: String { lock.withLock { String(decoding: received, as: UTF8.self) } }
+
+    func record(_ bytes: [UInt8]) { lock.withLock { received += bytes } }
+
+    func shutdown() {
+        lock.withLock { closed = true }
+        Glibc.shutdown(fd, Int32(SHUT_RDWR))
+        close(fd)
+    }
+
+    /// A port nothing listens on right now (bound to 0, read, released).
+    static func freePort() throws -> UInt16 {
+        let server = try TestServer { _, _ in }
+        defer { server.shutdown() }
+        return server.port
+    }
+
+    /// A feeder that serves `lines` over and over, `pause` seconds apart, until closed or
+    /// the peer goes away.
+    static func feeder(lines: [String], pause: Double) throws -> TestServer {
+        try TestServer { c, isClosed in
+            while !isClosed() {
+                for line in lines {
+                    let bytes = Array((line + "\r\n").utf8)
+                    let sent = bytes.withUnsafeBytes {
+                        send(c, $0.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+                    }
+                    if sent < 0 || isClosed() { return }
+                    usleep(UInt32(pause * 1_000_000))
+                }
+            }
+        }
+    }
+}
+
+/// A real gpsd, as a child process on a private port (never 2947).
+final class GPSDProcess {
+    let process = Process()
+    let port: UInt16
+    let socketPath: String
+
+    static func executable() throws -> URL {
+        for dir in ["/usr/sbin", "/usr/local/sbin", "/usr/bin", "/sbin"] {
+            let url = URL(fileURLWithPath: dir).appendingPathComponent("gpsd")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        Issue.record("gpsd is not installed: apt-get install gpsd (see Scripts/setup)")
+        throw CancellationError()
+    }
+
+    init(port: UInt16, feed: UInt16) throws {
+        self.port = port
+        socketPath =
+            FileManager.default.temporaryDirectory
+            .appendingPathComponent("pathfinder-gpsd-\(port)-\(getpid()).sock").path
+        process.executableURL = try Self.executable()
+        process.arguments = ["-N", "-S", String(port), "-F", socketPath, "tcp://127.0.0.1:\(feed)"]
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Kills gpsd outright (as a crash would) and reaps it.
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        unlink(socketPath)  // gpsd killed outright leaves its control socket behind
+    }
+
+    deinit { stop() }
+}
+
+/// Collects a stream's events on a task, for polling from a test.
+final class Collector<Element: Sendable>: @unchecked Sendable {
+    // Safe: `items` is only touched inside `lock`.
+    private let lock = NSLock()
+    private var items: [Element] = []
+    private var task: Task<Void, Never>?
+
+    init(_ stream: AsyncStream<Element>) {
+        task = Task { [self] in
+            for await item in stream { lock.withLock { items.append(item) } }
+        }
+    }
+
+    var all: [Element] { lock.withLock { items } }
+
+    /// Waits (polling every 20 ms) until `condition` holds; `false` after `limit` seconds,
+    /// a guard against hanging, not a speed requirement.
+    func wait(upTo limit: Double = 30, until condition: ([Element]) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int64(limit * 1000))
+        while ContinuousClock.now < deadline {
+            if condition(all) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition(all)
+    }
+
+    func cancel() { task?.cancel() }
+}

@@ -189,6 +189,28 @@ public final class DoorIndex {
         return nodes
     }
 
+    /// Every entrance node inside the latitude/longitude box from `low` to `high`, by id.
+    public func entrances(inBox low: Coordinate, _ high: Coordinate) throws -> [OSMNode] {
+        var nodes: [OSMNode] = []
+        try db.cached(
+            """
+            SELECT e.id, e.lat, e.lon, e.tags FROM entrances_rtree r JOIN entrances e ON e.id = r.id
+            WHERE r.minLat <= ? AND r.maxLat >= ? AND r.minLon <= ? AND r.maxLon >= ? ORDER BY e.id
+            """
+        ).forEach([.double(high.latitude), .double(low.latitude), .double(high.longitude), .double(low.longitude)]) {
+            row in
+            let node = try self.node(row)
+            let c = node.coordinate
+            // The R*Tree's 32-bit boxes are rounded outwards: keep only what is really inside.
+            if c.latitude >= low.latitude && c.latitude <= high.latitude && c.longitude >= low.longitude
+                && c.longitude <= high.longitude
+            {
+                nodes.append(node)
+            }
+        }
+        return nodes
+    }
+
     private func forEachBuilding(within metres: Double, of point: Coordinate, _ body: (Building) -> Void) throws {
         let box = Self.box(metres, around: point)
         try db.cached(

@@ -24,7 +24,8 @@ public struct DoorLookAhead {
     /// with this move (all of them on the first move), by OSM id.
     public mutating func move(to walker: Coordinate, index: DoorIndex) throws -> [OSMNode] {
         let rects = WebMercator.rects(within: reachMetres, of: walker)
-        guard rects.count == 1, let square = rects.first else { return [] }  // a pole or the antimeridian: not a walk
+        // Two rectangles (the antimeridian) or a pole: not a walk to a door; nothing to load.
+        guard rects.count == 1, let square = rects.first else { return [] }
         let box = (
             low: WebMercator.unproject(MercatorPoint(x: square.minX, y: square.minY)),
             high: WebMercator.unproject(MercatorPoint(x: square.maxX, y: square.maxY))

@@ -33,7 +33,9 @@ struct DoorLookAheadTests {
             // The held doors answer "what is near me" like a scan of the whole extract.
             let near = cache.doors(within: 150, of: walker).map(\.element.id)
             let want = entrances.filter { $0.coordinate.distance(to: walker) <= 150 }
-                .sorted { ($0.coordinate.distance(to: walker), $0.id) < ($1.coordinate.distance(to: walker), $1.id) }
+                .sorted {
+                    ($0.coordinate.distance(to: walker), $0.id) < ($1.coordinate.distance(to: walker), $1.id)
+                }
             #expect(Set(near) == Set(want.map(\.id)), "step \(step)")
         }
         #expect(seen.count > 50)  // the walk really passes many doors

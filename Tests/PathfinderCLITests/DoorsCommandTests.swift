@@ -14,7 +14,8 @@ struct DoorsCommandTests {
     }
 
     func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("doors-cli-\(UUID().uuidString)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "doors-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
@@ -22,7 +23,8 @@ struct DoorsCommandTests {
     @Test func importThenNearPrintsRankedDoorsOneALine() async throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let json = try #require(Bundle.module.path(forResource: "station-and-block", ofType: "json", inDirectory: "Fixtures"))
+        let json = try #require(
+            Bundle.module.path(forResource: "station-and-block", ofType: "json", inDirectory: "Fixtures"))
         let db = dir.appendingPathComponent("x.db").path
         let (importCode, _, importErr) = await run(["doors", "import", json, "--out", db])
         #expect(importCode == 0, "\(importErr)")
@@ -31,7 +33,9 @@ struct DoorsCommandTests {
         let (code, out, err) = await run(["doors", "near", "60.1712", "24.9413", "--db", db])
         #expect(code == 0, "\(err)")
         #expect(err.contains("way 122595198 \"Helsingin päärautatieasema\" contains the point"))
-        let doors = try out.split(separator: "\n").map { try JSONDecoder().decode(Door.self, from: Data($0.utf8)) }
+        let doors = try out.split(separator: "\n").map {
+            try JSONDecoder().decode(Door.self, from: Data($0.utf8))
+        }
         #expect(doors.count == 26)
         #expect(doors.first?.coordinate == Coordinate(latitude: 60.170747, longitude: 24.9414453))
         #expect(doors.allSatisfy { $0.source == .osm })
@@ -46,7 +50,10 @@ struct DoorsCommandTests {
             (["doors", "import", "x.osm"], "--out is required"),
             (["doors", "near", "60.17"], "expected <LAT> <LON>, got 1"),
             (["doors", "near", "91", "24.9", "--db", "x.db"], "\"91 24.9\" is not LAT LON"),
-            (["doors", "near", "60", "24", "--radius", "-3", "--db", "x.db"], "--radius \"-3\" is not metres"),
+            (
+                ["doors", "near", "60", "24", "--radius", "-3", "--db", "x.db"],
+                "--radius \"-3\" is not metres"
+            ),
             (["doors", "near", "60", "24", "--out", "x.db"], "--out belongs to `doors import`"),
         ])
     func usageErrors(argv: [String], message: String) async {
@@ -60,7 +67,8 @@ struct DoorsCommandTests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let bad = dir.appendingPathComponent("bad.osm")
-        try "<osm><node id=\"1\" lat=\"x\" lon=\"2\"/></osm>".write(to: bad, atomically: true, encoding: .utf8)
+        try "<osm><node id=\"1\" lat=\"x\" lon=\"2\"/></osm>".write(
+            to: bad, atomically: true, encoding: .utf8)
         let db = dir.appendingPathComponent("x.db").path
         let (code, _, err) = await run(["doors", "import", bad.path, "--out", db])
         #expect(code == 2)
@@ -74,15 +82,20 @@ struct DoorsCommandTests {
 
     @Test func artifactsAreFoundThroughTheEnvironmentOrAboveAStartDirectory() throws {
         #expect(
-            try Artifacts.path("doors/helsinki.db", environment: ["PATHFINDER_ARTIFACTS": "/opt/pf/artifacts"])
+            try Artifacts.path(
+                "doors/helsinki.db", environment: ["PATHFINDER_ARTIFACTS": "/opt/pf/artifacts"])
                 == "/opt/pf/artifacts/doors/helsinki.db")
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let deep = dir.appendingPathComponent("a/.build/release")
-        try FileManager.default.createDirectory(at: deep.appendingPathComponent("../artifacts"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("a/artifacts"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: deep.appendingPathComponent("../artifacts"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("a/artifacts"), withIntermediateDirectories: true)
         // SwiftPM's own .build/artifacts is skipped; the repository's artifacts/ is found.
-        #expect(Artifacts.directory(above: deep)?.standardizedFileURL.path == dir.appendingPathComponent("a/artifacts").standardizedFileURL.path)
+        #expect(
+            Artifacts.directory(above: deep)?.standardizedFileURL.path
+                == dir.appendingPathComponent("a/artifacts").standardizedFileURL.path)
         #expect(Artifacts.directory(above: URL(fileURLWithPath: "/proc/self")) == nil)
     }
 }

@@ -158,6 +158,19 @@ struct DoorImportTests {
         }
     }
 
+    @Test func progressNamesEachStage() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var lines: [String] = []
+        _ = try DoorImporter.importFile(
+            try Support.fixture("Helsinki.osm.pbf"), to: dir.appendingPathComponent("x.db").path
+        ) { lines.append($0) }
+        #expect(
+            lines.first?.hasPrefix("filtering") == true && lines.first?.contains("Helsinki.osm.pbf") == true)
+        #expect(lines.contains("reading osmium's output"))
+        #expect(lines.last == "analyzing")
+    }
+
     @Test func outlineBlobRoundTripsAtOSMPrecision() throws {
         let outline = BuildingOutline(rings: [
             .init(

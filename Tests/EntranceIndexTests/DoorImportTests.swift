@@ -158,6 +158,24 @@ struct DoorImportTests {
         }
     }
 
+    /// The committed `artifacts/doors/helsinki.db` must be what today's importer makes of the
+    /// fixture, so a schema or ranking-input change cannot leave a stale artifact behind.
+    @Test func bundledArtifactIsAFreshImportOfTheFixture() throws {
+        let artifact = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../artifacts/doors/helsinki.db").standardizedFileURL.path
+        #expect(
+            FileManager.default.fileExists(atPath: artifact),
+            "missing; rebuild: pathfinder doors import Tests/EntranceIndexTests/Fixtures/Helsinki.osm.pbf --out \(artifact)"
+        )
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fresh = dir.appendingPathComponent("fresh.db").path
+        _ = try DoorImporter.importFile(try Support.fixture("Helsinki.osm.pbf"), to: fresh)
+        #expect(
+            try Self.dump(artifact) == (try Self.dump(fresh)),
+            "stale artifact: rebuild it (see artifacts/doors/README.md)")
+    }
+
     @Test func progressNamesEachStage() throws {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

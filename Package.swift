@@ -29,19 +29,25 @@ let package = Package(
         .executableTarget(name: "memory-writer", dependencies: ["Storage", "Arrival", "Geo"]),
         .target(name: "Positioning", dependencies: ["Geo"]),
         .target(name: "Speech", dependencies: ["Arrival", "CPocketSphinx", "CEspeakNG", "CALSA"]),
+        .target(name: "EntranceIndex", dependencies: ["Geo", "Arrival", "OSM", "SQLite"]),
 
         .target(name: "Replay", dependencies: ["Arrival", "Geo", "Positioning", "OSM"]),
 
         // MARK: Command line
         .target(
             name: "PathfinderCLI",
-            dependencies: ["Geo", "Arrival", "OSM", "Storage", "Positioning", "Speech", "Replay"]),
+            dependencies: [
+                "Geo", "Arrival", "OSM", "Storage", "Positioning", "Speech", "Replay", "EntranceIndex",
+            ]),
         .executableTarget(name: "pathfinder", dependencies: ["PathfinderCLI"]),
         .executableTarget(
             name: "PositioningBench", dependencies: ["Positioning"], path: "Benchmarks/PositioningBench"),
 
         // MARK: Benchmarks (release builds, run by Scripts/voice-eval)
         .executableTarget(name: "VoiceEval", dependencies: ["Speech", "Arrival"]),
+
+        // MARK: Benchmarks (release builds, run by Scripts/bench-*)
+        .executableTarget(name: "SpatialBench", dependencies: ["Geo", "EntranceIndex", "OSM", "Arrival"]),
 
         // MARK: Tests
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
@@ -60,6 +66,11 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Arrival"]),
+        .testTarget(
+            name: "EntranceIndexTests",
+            dependencies: ["EntranceIndex", "OSM", "Arrival", "Geo", "SQLite"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(
             name: "PathfinderCLITests",
             dependencies: ["PathfinderCLI", "Arrival", "Geo", "Storage"],

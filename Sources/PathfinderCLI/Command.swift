@@ -33,6 +33,7 @@ package enum Pathfinder {
         Commands.replay,
         Commands.demo,
         Commands.fixes,
+        Commands.doors,
     ]
 
     package static var overview: String {

@@ -1,0 +1,169 @@
+import Foundation
+public import Geo
+
+/// The outline of one building: its outer rings and its holes (courtyards), in degrees.
+///
+/// Rings are stored open (the closing point is not repeated). Containment and distances are
+/// worked out in a local plane around the point asked about, which is exact enough for a
+/// building (metres across, far from the poles; the antimeridian is not handled).
+public struct BuildingOutline: Sendable, Hashable {
+    /// One closed ring of the outline.
+    public struct Ring: Sendable, Hashable {
+        /// Whether the ring bounds the building or cuts a hole out of it.
+        public enum Role: UInt8, Sendable, Hashable {
+            case outer = 0
+            case inner = 1
+        }
+
+        public var role: Role
+        public var points: [Coordinate]
+
+        public init(role: Role, points: [Coordinate]) {
+            self.role = role
+            self.points = points
+        }
+    }
+
+    public var rings: [Ring]
+
+    public init(rings: [Ring]) { self.rings = rings }
+
+    /// Whether the outline has any ring with an area.
+    public var isEmpty: Bool { !rings.contains { $0.points.count >= 3 } }
+
+    /// Whether `point` is inside the building (inside an odd number of rings, so holes count
+    /// as outside). Points exactly on an edge may fall either way.
+    ///
+    /// A small private point-in-ring test (even–odd crossing rule) until `Geo`'s polygon
+    /// type, written in parallel, replaces it; the lead dedupes after the merge.
+    public func contains(_ point: Coordinate) -> Bool {
+        var inside = false
+        for ring in rings where ring.points.count >= 3 {
+            let p = ring.points
+            var j = p.count - 1
+            for i in 0..<p.count {
+                let a = p[i]
+                let b = p[j]
+                if (a.latitude > point.latitude) != (b.latitude > point.latitude) {
+                    let t = (point.latitude - a.latitude) / (b.latitude - a.latitude)
+                    if point.longitude < a.longitude + t * (b.longitude - a.longitude) { inside.toggle() }
+                }
+                j = i
+            }
+        }
+        return inside
+    }
+
+    /// Distance from `point` to the nearest edge of any ring, metres (0 on an edge).
+    public func distanceToEdge(from point: Coordinate) -> Double {
+        let plane = LocalPlane(origin: point)
+        var best = Double.infinity
+        for ring in rings where !ring.points.isEmpty {
+            let q = ring.points.map(plane.project)
+            if q.count == 1 { best = min(best, (q[0].x * q[0].x + q[0].y * q[0].y).squareRoot()) }
+            var j = q.count - 1
+            for i in 0..<q.count where q.count > 1 {
+                best = min(best, LocalPlane.distanceFromOrigin(toSegment: q[j], q[i]))
+                j = i
+            }
+        }
+        return best
+    }
+
+    /// Area in square metres (outer rings minus holes).
+    public var area: Double {
+        guard let origin = rings.first?.points.first else { return 0 }
+        let plane = LocalPlane(origin: origin)
+        return rings.reduce(0) { sum, ring in
+            let a = abs(Self.signedArea(ring.points.map(plane.project)).area)
+            return sum + (ring.role == .outer ? a : -a)
+        }
+    }
+
+    /// The area-weighted centre of the outline (holes subtracted); the mean of the points
+    /// when the outline has no area. Doors are ranked by their distance from here.
+    public var centroid: Coordinate? {
+        guard let origin = rings.first(where: { !$0.points.isEmpty })?.points.first else { return nil }
+        let plane = LocalPlane(origin: origin)
+        var area = 0.0
+        var x = 0.0
+        var y = 0.0
+        var all: [(x: Double, y: Double)] = []
+        for ring in rings {
+            let q = ring.points.map(plane.project)
+            all += q
+            let (a, cx, cy) = Self.signedArea(q)
+            let sign = (ring.role == .outer) == (a >= 0) ? 1.0 : -1.0
+            area += sign * a
+            x += sign * cx
+            y += sign * cy
+        }
+        if abs(area) > 1e-6 { return plane.unproject(x: x / (6 * area), y: y / (6 * area)) }
+        let n = Double(all.count)
+        return plane.unproject(x: all.reduce(0) { $0 + $1.x } / n, y: all.reduce(0) { $0 + $1.y } / n)
+    }
+
+    /// Shoelace: the signed area and the (unnormalised) centroid moments of a ring.
+    private static func signedArea(_ q: [(x: Double, y: Double)]) -> (area: Double, cx: Double, cy: Double) {
+        guard q.count >= 3 else { return (0, 0, 0) }
+        var a = 0.0
+        var cx = 0.0
+        var cy = 0.0
+        var j = q.count - 1
+        for i in 0..<q.count {
+            let cross = q[j].x * q[i].y - q[i].x * q[j].y
+            a += cross
+            cx += (q[j].x + q[i].x) * cross
+            cy += (q[j].y + q[i].y) * cross
+            j = i
+        }
+        return (a / 2, cx, cy)
+    }
+
+    /// The smallest latitude/longitude box holding every ring.
+    public var bounds: (minLat: Double, maxLat: Double, minLon: Double, maxLon: Double)? {
+        let points = rings.flatMap(\.points)
+        guard !points.isEmpty else { return nil }
+        return (
+            points.map(\.latitude).min()!, points.map(\.latitude).max()!,
+            points.map(\.longitude).min()!, points.map(\.longitude).max()!
+        )
+    }
+}
+
+/// An equirectangular plane around one point, metres; good over a few hundred metres.
+struct LocalPlane {
+    let origin: Coordinate
+    let metresPerDegree = Coordinate.earthRadiusMetres * .pi / 180
+    let cosLatitude: Double
+
+    init(origin: Coordinate) {
+        self.origin = origin
+        cosLatitude = cos(origin.latitude * .pi / 180)
+    }
+
+    func project(_ c: Coordinate) -> (x: Double, y: Double) {
+        (
+            (c.longitude - origin.longitude) * metresPerDegree * cosLatitude,
+            (c.latitude - origin.latitude) * metresPerDegree
+        )
+    }
+
+    func unproject(x: Double, y: Double) -> Coordinate {
+        Coordinate(
+            latitude: origin.latitude + y / metresPerDegree,
+            longitude: origin.longitude + x / (metresPerDegree * cosLatitude))
+    }
+
+    /// Distance from (0, 0) to the segment a–b.
+    static func distanceFromOrigin(toSegment a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Double
+    {
+        let dx = b.x - a.x
+        let dy = b.y - a.y
+        let length2 = dx * dx + dy * dy
+        let t = length2 > 0 ? max(0, min(1, -(a.x * dx + a.y * dy) / length2)) : 0
+        let px = a.x + t * dx
+        let py = a.y + t * dy
+        return (px * px + py * py).squareRoot()
+    }
+}

@@ -1,0 +1,274 @@
+public import Arrival
+import Foundation
+public import Geo
+import SQLite
+
+/// A building from the door index.
+public struct Building: Sendable, Hashable {
+    /// Whether the building is an OSM way or a multipolygon relation.
+    public enum Kind: String, Sendable, Hashable {
+        case way
+        case relation
+    }
+
+    public var kind: Kind
+    /// The OSM id of the way or relation.
+    public var id: Int64
+    /// The `building=*` value ("yes", "apartments", "train_station").
+    public var building: String
+    public var name: String?
+    /// The `addr:*` tags, keys without the `addr:` prefix ("street", "housenumber").
+    public var address: [String: String]
+    /// `building:levels`, as OSM writes it.
+    public var levels: String?
+    /// `level`, as OSM writes it.
+    public var level: String?
+    /// The area-weighted centre of the outline: doors are ranked around it.
+    public var centroid: Coordinate
+    public var outline: BuildingOutline
+    /// Metres from the point asked about to the outline; 0 when the point is inside.
+    public var metres: Double
+}
+
+/// What `doors near` answers: the building there (if any) and its doors, ranked.
+public struct DoorsNearResult: Sendable, Hashable {
+    /// The building containing the point, or the nearest within 50 m; nil when none.
+    public var building: Building?
+    /// The doors, best first, by `OSMDoors.ranked(_:around:)`.
+    public var doors: [Door]
+    /// The point the doors were ranked around: the building's centroid, else the query point.
+    public var center: Coordinate
+}
+
+/// A door index built by ``DoorImporter``, opened read-only and immutable.
+///
+/// Not thread-safe (one SQLite connection): use one per thread.
+public final class DoorIndex {
+    /// A building this close to the point asked about is taken when none contains it.
+    public static let nearestOutlineMetres = 50.0
+    /// A loose entrance node (on no building's outline) this close to an outline belongs to
+    /// that building: mappers often place the door a step outside or inside the wall.
+    public static let looseEntranceMetres = 3.0
+
+    let db: Connection
+    /// One decoder for every row: making one costs more than decoding a door's tags.
+    let decoder = JSONDecoder()
+    public let path: String
+
+    /// Opens the index at `path`.
+    /// - Throws: ``DoorIndexError/notAnIndex(path:reason:)`` when the file is missing or is
+    ///   not a door index of this version.
+    public init(path: String) throws(DoorIndexError) {
+        self.path = path
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw .notAnIndex(path: path, reason: "no such file")
+        }
+        do {
+            db = try Connection(path: path, mode: .readOnly(immutable: true))
+            let statement = try db.prepare("SELECT value FROM meta WHERE key = 'version'")
+            guard try statement.step(), let version = statement.text(0) else {
+                throw DoorIndexError.notAnIndex(path: path, reason: "no version in its meta table")
+            }
+            guard version == String(DoorIndexSchema.version) else {
+                throw DoorIndexError.notAnIndex(
+                    path: path,
+                    reason: "version \(version), expected \(DoorIndexSchema.version): import it again")
+            }
+        } catch let error as DoorIndexError {
+            throw error
+        } catch {
+            throw .notAnIndex(path: path, reason: "\(error)")
+        }
+    }
+
+    /// Counts of what the index holds.
+    public func counts() throws -> (entrances: Int, buildings: Int) {
+        (
+            Int(try db.scalarInt("SELECT count(*) FROM entrances") ?? 0),
+            Int(try db.scalarInt("SELECT count(*) FROM buildings") ?? 0)
+        )
+    }
+
+    /// The building whose outline contains `point`; when several do (a building relation
+    /// and one of its own member ways, say), the smallest.
+    public func building(at point: Coordinate) throws -> Building? {
+        var best: Building?
+        var bestArea = Double.infinity
+        try db.cached(
+            """
+            SELECT b.id, b.kind, b.osm_id, b.building, b.name, b.addr, b.levels, b.level, b.centroid_lat,
+                b.centroid_lon, b.area, b.outline
+            FROM buildings_rtree r JOIN buildings b ON b.id = r.id
+            WHERE r.minLat <= ?1 AND r.maxLat >= ?1 AND r.minLon <= ?2 AND r.maxLon >= ?2
+            ORDER BY b.id
+            """
+        ).forEach([.double(point.latitude), .double(point.longitude)]) { row in
+            let area = row.double(10)
+            guard area < bestArea, let b = self.building(row, metres: 0), b.outline.contains(point) else {
+                return
+            }
+            best = b
+            bestArea = area
+        }
+        return best
+    }
+
+    /// The building whose outline passes nearest to `point`, if within `metres`.
+    public func nearestBuilding(
+        to point: Coordinate, within metres: Double = nearestOutlineMetres
+    ) throws -> Building? {
+        var best: Building?
+        try forEachBuilding(within: metres, of: point) { b in
+            let d = b.outline.distanceToEdge(from: point)
+            if d <= metres && d < (best?.metres ?? .infinity) {
+                var b = b
+                b.metres = d
+                best = b
+            }
+        }
+        return best
+    }
+
+    /// The ranked doors around `point`.
+    ///
+    /// The building that contains the point, or else the nearest outline within 50 m; its
+    /// doors are the entrance nodes on its outline, plus loose entrance nodes (on no
+    /// outline) within 3 m of it, ranked around its centroid. With no building, the entrance
+    /// nodes within `radius` metres, ranked around the point.
+    public func doors(near point: Coordinate, radius: Double = 150) throws -> DoorsNearResult {
+        guard let building = try building(at: point) ?? nearestBuilding(to: point) else {
+            let nodes = try entrances(within: radius, of: point)
+            return DoorsNearResult(building: nil, doors: OSMDoors.ranked(nodes, around: point), center: point)
+        }
+        let nodes = try entrances(of: building)
+        return DoorsNearResult(
+            building: building, doors: OSMDoors.ranked(nodes, around: building.centroid),
+            center: building.centroid)
+    }
+
+    /// The entrance nodes of `building`: those on its outline and the loose ones near it.
+    public func entrances(of building: Building) throws -> [OSMNode] {
+        var nodes: [OSMNode] = []
+        try db.cached(
+            """
+            SELECT e.id, e.lat, e.lon, e.tags FROM buildings b
+            JOIN outline_entrances o ON o.building = b.id JOIN entrances e ON e.id = o.entrance
+            WHERE b.kind = ? AND b.osm_id = ? ORDER BY e.id
+            """
+        ).forEach([.text(building.kind.rawValue), .int(building.id)]) { row in
+            nodes.append(try self.node(row))
+        }
+        guard let box = building.outline.bounds else { return nodes }
+        let pad = Self.looseEntranceMetres
+        let dLat = pad / Coordinate.earthRadiusMetres * 180 / .pi
+        let dLon = dLat / max(cos(box.maxLat * .pi / 180), 1e-6)
+        try db.cached(
+            """
+            SELECT e.id, e.lat, e.lon, e.tags FROM entrances_rtree r JOIN entrances e ON e.id = r.id
+            WHERE r.minLat <= ? AND r.maxLat >= ? AND r.minLon <= ? AND r.maxLon >= ?
+                AND NOT EXISTS (SELECT 1 FROM outline_entrances o WHERE o.entrance = e.id)
+            ORDER BY e.id
+            """
+        ).forEach([
+            .double(box.maxLat + dLat), .double(box.minLat - dLat), .double(box.maxLon + dLon),
+            .double(box.minLon - dLon),
+        ]) { row in
+            let node = try self.node(row)
+            if building.outline.distanceToEdge(from: node.coordinate) <= pad { nodes.append(node) }
+        }
+        return nodes
+    }
+
+    /// Every entrance node within `metres` (great circle) of `point`, by OSM id.
+    public func entrances(within metres: Double, of point: Coordinate) throws -> [OSMNode] {
+        let box = Self.box(metres, around: point)
+        var nodes: [OSMNode] = []
+        try db.cached(
+            """
+            SELECT e.id, e.lat, e.lon, e.tags FROM entrances_rtree r JOIN entrances e ON e.id = r.id
+            WHERE r.minLat <= ? AND r.maxLat >= ? AND r.minLon <= ? AND r.maxLon >= ? ORDER BY e.id
+            """
+        ).forEach([.double(box.maxLat), .double(box.minLat), .double(box.maxLon), .double(box.minLon)]) {
+            row in
+            let node = try self.node(row)
+            if node.coordinate.distance(to: point) <= metres { nodes.append(node) }
+        }
+        return nodes
+    }
+
+    /// Every entrance node inside the latitude/longitude box from `low` to `high`, by id.
+    public func entrances(inBox low: Coordinate, _ high: Coordinate) throws -> [OSMNode] {
+        var nodes: [OSMNode] = []
+        try db.cached(
+            """
+            SELECT e.id, e.lat, e.lon, e.tags FROM entrances_rtree r JOIN entrances e ON e.id = r.id
+            WHERE r.minLat <= ? AND r.maxLat >= ? AND r.minLon <= ? AND r.maxLon >= ? ORDER BY e.id
+            """
+        ).forEach([
+            .double(high.latitude), .double(low.latitude), .double(high.longitude), .double(low.longitude),
+        ]) {
+            row in
+            let node = try self.node(row)
+            let c = node.coordinate
+            // The R*Tree's 32-bit boxes are rounded outwards: keep only what is really inside.
+            if c.latitude >= low.latitude && c.latitude <= high.latitude && c.longitude >= low.longitude
+                && c.longitude <= high.longitude
+            {
+                nodes.append(node)
+            }
+        }
+        return nodes
+    }
+
+    private func forEachBuilding(
+        within metres: Double, of point: Coordinate, _ body: (Building) -> Void
+    ) throws {
+        let box = Self.box(metres, around: point)
+        try db.cached(
+            """
+            SELECT b.id, b.kind, b.osm_id, b.building, b.name, b.addr, b.levels, b.level, b.centroid_lat,
+                b.centroid_lon, b.area, b.outline
+            FROM buildings_rtree r JOIN buildings b ON b.id = r.id
+            WHERE r.minLat <= ? AND r.maxLat >= ? AND r.minLon <= ? AND r.maxLon >= ? ORDER BY b.id
+            """
+        ).forEach([.double(box.maxLat), .double(box.minLat), .double(box.maxLon), .double(box.minLon)]) {
+            row in
+            if let b = self.building(row, metres: .infinity) { body(b) }
+        }
+    }
+
+    /// A latitude/longitude box holding the circle of `metres` around `point` (the Mercator
+    /// rectangle of `Geo`, which is exact at any latitude, turned back into degrees).
+    static func box(
+        _ metres: Double, around point: Coordinate
+    ) -> (
+        minLat: Double, maxLat: Double, minLon: Double, maxLon: Double
+    ) {
+        let rects = WebMercator.rects(within: metres, of: point)
+        guard rects.count == 1, let r = rects.first else { return (-90, 90, -180, 180) }
+        let low = WebMercator.unproject(MercatorPoint(x: r.minX, y: r.minY))
+        let high = WebMercator.unproject(MercatorPoint(x: r.maxX, y: r.maxY))
+        return (low.latitude, high.latitude, low.longitude, high.longitude)
+    }
+
+    func node(_ row: Statement) throws -> OSMNode {
+        let tags = try decoder.decode([String: String].self, from: Data((row.text(3) ?? "{}").utf8))
+        return OSMNode(
+            id: row.int(0), coordinate: Coordinate(latitude: row.double(1), longitude: row.double(2)),
+            tags: tags)
+    }
+
+    func building(_ row: Statement, metres: Double) -> Building? {
+        guard let outline = BuildingOutline(blob: row.blob(11)), !row.isNull(8) else { return nil }
+        let addr = (try? decoder.decode([String: String].self, from: Data((row.text(5) ?? "{}").utf8))) ?? [:]
+        return Building(
+            kind: Building.Kind(rawValue: row.text(1) ?? "") ?? .way, id: row.int(2),
+            building: row.text(3) ?? "yes",
+            name: row.text(4),
+            address: Dictionary(
+                uniqueKeysWithValues: addr.map { (String($0.key.dropFirst("addr:".count)), $0.value) }),
+            levels: row.text(6), level: row.text(7),
+            centroid: Coordinate(latitude: row.double(8), longitude: row.double(9)), outline: outline,
+            metres: metres)
+    }
+}

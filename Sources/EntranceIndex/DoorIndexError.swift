@@ -1,0 +1,34 @@
+public import OSM
+
+/// Why the door index could not be built or opened.
+public enum DoorIndexError: Error, CustomStringConvertible, Equatable {
+    /// `.osm.pbf` needs `osmium`, which is not installed.
+    case osmiumMissing
+    /// `osmium` could not read the file (a truncated or corrupt `.osm.pbf`): its message.
+    case osmiumFailed(path: String, message: String)
+    /// The OSM file is not what it should be: the reader names file, line and element.
+    case badInput(OSMError)
+    /// The database file is missing or not a door index.
+    case notAnIndex(path: String, reason: String)
+    /// Writing or reading the database failed.
+    case storage(path: String, message: String)
+
+    public var description: String {
+        switch self {
+        case .osmiumMissing:
+            "osmium is needed to read .osm.pbf files and is not installed: apt-get install osmium-tool"
+        case .osmiumFailed(let path, let message): "\(path): osmium could not read it: \(message)"
+        case .badInput(let error): error.description
+        case .notAnIndex(let path, let reason): "\(path): not a door index: \(reason)"
+        case .storage(let path, let message): "\(path): \(message)"
+        }
+    }
+
+    /// Whether the fault lies in the input (exit 2) rather than at run time (exit 1).
+    public var isBadInput: Bool {
+        switch self {
+        case .osmiumFailed, .badInput, .notAnIndex: true
+        case .osmiumMissing, .storage: false
+        }
+    }
+}

@@ -1,0 +1,39 @@
+/// The door index's SQLite schema, in one place for the writer and the reader.
+///
+/// - `entrances`: every `entrance=*` node, all its tags as a JSON object (sorted keys).
+/// - `buildings`: every `building=*` way and relation; `outline` is a ``BuildingOutline``
+///   blob (empty when none of its nodes are in the extract).
+/// - `entrances_rtree`, `buildings_rtree`: R*Trees over their boxes (degrees). SQLite keeps
+///   them as 32-bit floats rounded outwards, so a box query never misses; the exact test
+///   follows in Swift.
+/// - `outline_entrances`: which entrance nodes lie on which building's outline.
+enum DoorIndexSchema {
+    /// Bumped when the layout changes; the reader refuses other versions.
+    static let version = 1
+
+    static let create = """
+        CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+        CREATE TABLE entrances(id INTEGER PRIMARY KEY, lat REAL NOT NULL, lon REAL NOT NULL, tags TEXT NOT NULL);
+        CREATE VIRTUAL TABLE entrances_rtree USING rtree(id, minLat, maxLat, minLon, maxLon);
+        CREATE TABLE buildings(
+            id INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL CHECK (kind IN ('way', 'relation')),
+            osm_id INTEGER NOT NULL,
+            building TEXT NOT NULL,
+            name TEXT,
+            addr TEXT NOT NULL,
+            levels TEXT,
+            level TEXT,
+            centroid_lat REAL,
+            centroid_lon REAL,
+            area REAL NOT NULL,
+            outline BLOB NOT NULL,
+            UNIQUE (kind, osm_id));
+        CREATE VIRTUAL TABLE buildings_rtree USING rtree(id, minLat, maxLat, minLon, maxLon);
+        CREATE TABLE outline_entrances(
+            building INTEGER NOT NULL REFERENCES buildings(id),
+            entrance INTEGER NOT NULL REFERENCES entrances(id),
+            PRIMARY KEY (building, entrance)) WITHOUT ROWID;
+        CREATE INDEX outline_entrances_by_entrance ON outline_entrances(entrance);
+        """
+}

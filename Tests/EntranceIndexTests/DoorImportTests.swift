@@ -1,0 +1,212 @@
+import Arrival
+import Foundation
+import Geo
+import OSM
+import SQLite
+import Testing
+
+@testable import EntranceIndex
+
+@Suite("Importing OpenStreetMap into the door index")
+struct DoorImportTests {
+    @Test func helsinkiExtractMatchesOsmiumsCounts() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pbf = try Support.fixture("Helsinki.osm.pbf")
+        let db = dir.appendingPathComponent("helsinki.db").path
+        let summary = try DoorImporter.importFile(pbf, to: db)
+
+        // osmium's own answer, without referenced objects (-R): only the tagged elements.
+        let entrancesOSM = dir.appendingPathComponent("entrances.osm").path
+        let buildingsOSM = dir.appendingPathComponent("buildings.osm").path
+        _ = try Support.osmium(["tags-filter", pbf, "n/entrance", "-R", "-o", entrancesOSM, "--overwrite"])
+        _ = try Support.osmium([
+            "tags-filter", pbf, "w/building", "r/building", "-R", "-o", buildingsOSM, "--overwrite",
+        ])
+        let entrances = try Support.count("nodes", in: Support.osmium(["fileinfo", "-e", entrancesOSM]))
+        let buildingInfo = try Support.osmium(["fileinfo", "-e", buildingsOSM])
+        let ways = try Support.count("ways", in: buildingInfo)
+        let relations = try Support.count("relations", in: buildingInfo)
+
+        #expect(entrances == 325)  // the figure the data README gives for this extract
+        #expect(summary.entrances == entrances)
+        #expect(summary.buildingWays == ways)
+        #expect(summary.buildingRelations == relations)
+
+        let index = try DoorIndex(path: db)
+        let counts = try index.counts()
+        #expect(counts.entrances == entrances)
+        #expect(counts.buildings == ways + relations)
+        // Every building has an R*Tree box unless none of its nodes is in the extract.
+        let raw = try Connection(path: db, mode: .readOnly(immutable: true))
+        #expect(
+            try raw.scalarInt("SELECT count(*) FROM buildings_rtree")
+                == Int64(ways + relations - summary.withoutOutline))
+        #expect(try raw.scalarInt("SELECT count(*) FROM entrances_rtree") == Int64(entrances))
+        // The data README: 263 entrances lie on one of the 433 building *ways*.
+        #expect(
+            try raw.scalarInt(
+                "SELECT count(DISTINCT o.entrance) FROM outline_entrances o JOIN buildings b ON b.id = o.building WHERE b.kind = 'way'"
+            ) == 263)
+        // No temporary file is left beside the index.
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".tmp-") }
+                .isEmpty)
+    }
+
+    /// Every row of every table, in a fixed order, as text.
+    static func dump(_ path: String) throws -> [String] {
+        let db = try Connection(path: path, mode: .readOnly(immutable: true))
+        var rows: [String] = []
+        for sql in [
+            "SELECT id, lat, lon, tags FROM entrances ORDER BY id",
+            "SELECT id, minLat, maxLat, minLon, maxLon FROM entrances_rtree ORDER BY id",
+            "SELECT id, kind, osm_id, building, name, addr, levels, level, centroid_lat, centroid_lon, area, hex(outline) FROM buildings ORDER BY id",
+            "SELECT id, minLat, maxLat, minLon, maxLon FROM buildings_rtree ORDER BY id",
+            "SELECT building, entrance FROM outline_entrances ORDER BY building, entrance",
+        ] {
+            try db.prepare(sql).forEach { row in
+                rows.append((0..<row.columnCount).map { row.text($0) ?? "NULL" }.joined(separator: "|"))
+            }
+        }
+        return rows
+    }
+
+    @Test func overpassJSONAndOSMXMLOfTheSameDataGiveTheSameIndex() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fromXML = dir.appendingPathComponent("xml.db").path
+        let fromJSON = dir.appendingPathComponent("json.db").path
+        let a = try DoorImporter.importFile(try Support.fixture("station-and-block.osm"), to: fromXML)
+        let b = try DoorImporter.importFile(try Support.fixture("station-and-block.json"), to: fromJSON)
+        #expect(a == b)
+        // Tagged building=*: the station and the two blocks; relation 4198's member ways
+        // (outer 88777738, inner 19993862) are untagged, so only the relation counts.
+        #expect(a.buildingWays == 3 && a.buildingRelations == 1)
+        let rows = try Self.dump(fromXML)
+        #expect(rows.count > 100)
+        #expect(rows == (try Self.dump(fromJSON)))
+    }
+
+    @Test func truncatedPBFFailsCleanlyAndLeavesNoFile() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let whole = try Data(contentsOf: URL(fileURLWithPath: try Support.fixture("Helsinki.osm.pbf")))
+        let cut = dir.appendingPathComponent("cut.osm.pbf")
+        try whole.prefix(whole.count / 2).write(to: cut)
+        let out = dir.appendingPathComponent("out.db").path
+        #expect {
+            _ = try DoorImporter.importFile(cut.path, to: out)
+        } throws: { error in
+            guard case .osmiumFailed(let path, let message)? = error as? DoorIndexError else { return false }
+            return path == cut.path && !message.isEmpty && (error as! DoorIndexError).isBadInput
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["cut.osm.pbf"])
+    }
+
+    @Test func truncatedXMLFailsNamingTheElementAndKeepsTheOldIndex() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let xml = try String(contentsOfFile: try Support.fixture("station-and-block.osm"), encoding: .utf8)
+        let out = dir.appendingPathComponent("doors.db").path
+        _ = try DoorImporter.importFile(try Support.fixture("station-and-block.osm"), to: out)
+        let before = try Data(contentsOf: URL(fileURLWithPath: out))
+        // Cut inside the station way: its <way> is open when the file ends.
+        let cutAt = try #require(xml.range(of: "<nd ref=\"1371515225\"/>")).upperBound
+        let cut = dir.appendingPathComponent("cut.osm")
+        try String(xml[..<cutAt]).write(to: cut, atomically: true, encoding: .utf8)
+        #expect {
+            _ = try DoorImporter.importFile(cut.path, to: out)
+        } throws: { error in
+            guard case .badInput(let e)? = error as? DoorIndexError else { return false }
+            return e.path == cut.path && e.element == "way 122595198" && e.line != nil
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == before)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["cut.osm", "doors.db"])
+    }
+
+    @Test func badOverpassJSONNamesTheElement() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bad = dir.appendingPathComponent("bad.json")
+        try
+            #"{"elements": [{"type": "node", "id": 1, "lat": 60.1, "lon": 24.9}, {"type": "node", "id": 2, "lat": 95, "lon": 24.9}]}"#
+            .write(to: bad, atomically: true, encoding: .utf8)
+        #expect {
+            _ = try DoorImporter.importFile(bad.path, to: dir.appendingPathComponent("x.db").path)
+        } throws: { error in
+            guard case .badInput(let e)? = error as? DoorIndexError else { return false }
+            return e.element == "elements[1] node 2" && e.reason.contains("out of range")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["bad.json"])
+    }
+
+    @Test func openingSomethingElseSaysItIsNotAnIndex() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(throws: DoorIndexError.notAnIndex(path: dir.path + "/none.db", reason: "no such file")) {
+            _ = try DoorIndex(path: dir.path + "/none.db")
+        }
+        let other = dir.appendingPathComponent("other.db").path
+        try Connection(path: other).execute("CREATE TABLE t(x)")
+        #expect {
+            _ = try DoorIndex(path: other)
+        } throws: { error in
+            guard case .notAnIndex(let path, _)? = error as? DoorIndexError else { return false }
+            return path == other
+        }
+    }
+
+    /// The committed `artifacts/doors/helsinki.db` must be what today's importer makes of the
+    /// fixture, so a schema or ranking-input change cannot leave a stale artifact behind.
+    @Test func bundledArtifactIsAFreshImportOfTheFixture() throws {
+        let artifact = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../artifacts/doors/helsinki.db").standardizedFileURL.path
+        #expect(
+            FileManager.default.fileExists(atPath: artifact),
+            "missing; rebuild: pathfinder doors import Tests/EntranceIndexTests/Fixtures/Helsinki.osm.pbf --out \(artifact)"
+        )
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fresh = dir.appendingPathComponent("fresh.db").path
+        _ = try DoorImporter.importFile(try Support.fixture("Helsinki.osm.pbf"), to: fresh)
+        #expect(
+            try Self.dump(artifact) == (try Self.dump(fresh)),
+            "stale artifact: rebuild it (see artifacts/doors/README.md)")
+    }
+
+    @Test func progressNamesEachStage() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var lines: [String] = []
+        _ = try DoorImporter.importFile(
+            try Support.fixture("Helsinki.osm.pbf"), to: dir.appendingPathComponent("x.db").path
+        ) { lines.append($0) }
+        #expect(
+            lines.first?.hasPrefix("filtering") == true && lines.first?.contains("Helsinki.osm.pbf") == true)
+        #expect(lines.contains("reading osmium's output"))
+        #expect(lines.last == "analyzing")
+    }
+
+    @Test func outlineBlobRoundTripsAtOSMPrecision() throws {
+        let outline = BuildingOutline(rings: [
+            .init(
+                role: .outer,
+                points: [
+                    Coordinate(latitude: 60.1713772, longitude: 24.9424451),
+                    Coordinate(latitude: -33.9, longitude: 151.2),
+                    Coordinate(latitude: 0.0000001, longitude: -179.9999999),
+                ]),
+            .init(role: .inner, points: [Coordinate(latitude: 1, longitude: 2)]),
+        ])
+        #expect(BuildingOutline(blob: outline.blob) == outline)
+        #expect(BuildingOutline(blob: Array(outline.blob.dropLast())) == nil)
+    }
+
+    @Test func multipolygonPiecesJoinIntoRings() {
+        // Two halves of one ring, the second drawn backwards, and a closed ring.
+        let rings = BuildingAssembly.joinRings([[1, 2, 3], [1, 5, 4, 3], [7, 8, 9, 7]])
+        #expect(rings == [[1, 2, 3, 4, 5, 1], [7, 8, 9, 7]])
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+/// Paths and tools the door-index tests share.
+enum Support {
+    static func fixture(_ name: String) throws -> String {
+        let url = try #require(
+            Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"),
+            "fixture \(name) is missing")
+        return url.path
+    }
+
+    /// A fresh private directory, removed by the caller.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "doors-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Runs the real `osmium`; fails the test, saying how to install it, when it is missing.
+    static func osmium(_ arguments: [String]) throws -> String {
+        let candidates = ["/usr/bin/osmium", "/usr/local/bin/osmium"]
+        let path = try #require(
+            candidates.first { FileManager.default.isExecutableFile(atPath: $0) },
+            "osmium is not installed: apt-get install osmium-tool (or run Scripts/setup)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "osmium \(arguments.joined(separator: " ")) failed")
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// "Number of ways: 433" from `osmium fileinfo -e` output.
+    static func count(_ what: String, in fileinfo: String) throws -> Int {
+        let line = try #require(
+            fileinfo.split(separator: "\n").first { $0.contains("Number of \(what):") }, "no count of \(what)"
+        )
+        return try #require(Int(line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)))
+    }
+}

@@ -31,16 +31,22 @@ let package = Package(
         .target(name: "Speech", dependencies: ["Arrival", "CPocketSphinx", "CEspeakNG", "CALSA"]),
         .target(name: "Gazetteer", dependencies: ["Geo", "SQLite"]),
         .target(name: "EntranceIndex", dependencies: ["Geo", "Arrival", "OSM", "SQLite"]),
-        .target(name: "Daemon", dependencies: ["Geo", "Arrival", "Storage", "Positioning", "Speech", "Replay", "Gazetteer", "EntranceIndex"]),
+        .target(
+            name: "Daemon",
+            dependencies: ["Geo", "Arrival", "Storage", "Positioning", "Speech", "Replay", "Gazetteer", "EntranceIndex"]),
 
         .target(name: "Replay", dependencies: ["Arrival", "Geo", "Positioning", "OSM"]),
 
         // MARK: Command line
         .target(
             name: "PathfinderCLI",
-            dependencies: ["Geo", "Arrival", "OSM", "Storage", "Positioning", "Speech", "Replay", "Daemon", "Gazetteer", "EntranceIndex"]),
+            dependencies: [
+                "Geo", "Arrival", "OSM", "Storage", "Positioning", "Speech", "Replay", "EntranceIndex", "Daemon",
+                "Gazetteer",
+            ]),
         .executableTarget(name: "pathfinder", dependencies: ["PathfinderCLI"]),
-        .executableTarget(name: "PositioningBench", dependencies: ["Positioning"], path: "Benchmarks/PositioningBench"),
+        .executableTarget(
+            name: "PositioningBench", dependencies: ["Positioning"], path: "Benchmarks/PositioningBench"),
 
         // MARK: Benchmarks (release builds, run by Scripts/voice-eval and Scripts/bench-*)
         .executableTarget(name: "VoiceEval", dependencies: ["Speech", "Arrival"]),

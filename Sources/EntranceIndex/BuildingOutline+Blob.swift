@@ -40,7 +40,8 @@ extension BuildingOutline {
                 guard let lat = get32(), let lon = get32() else { return nil }
                 points.append(
                     Coordinate(
-                        latitude: Double(Int32(bitPattern: lat)) / 1e7, longitude: Double(Int32(bitPattern: lon)) / 1e7))
+                        latitude: Double(Int32(bitPattern: lat)) / 1e7,
+                        longitude: Double(Int32(bitPattern: lon)) / 1e7))
             }
             rings.append(Ring(role: role, points: points))
         }

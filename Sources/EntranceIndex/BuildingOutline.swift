@@ -156,7 +156,8 @@ struct LocalPlane {
     }
 
     /// Distance from (0, 0) to the segment a–b.
-    static func distanceFromOrigin(toSegment a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Double {
+    static func distanceFromOrigin(toSegment a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Double
+    {
         let dx = b.x - a.x
         let dy = b.y - a.y
         let length2 = dx * dx + dy * dy

@@ -32,12 +32,15 @@ public enum DoorImporter {
         _ input: String, to output: String, progress: (String) -> Void = { _ in }
     ) throws(DoorIndexError) -> DoorImportSummary {
         let data = try read(input, progress: progress)
-        return try write(data, to: output, source: URL(fileURLWithPath: input).lastPathComponent, progress: progress)
+        return try write(
+            data, to: output, source: URL(fileURLWithPath: input).lastPathComponent, progress: progress)
     }
 
     /// Reads any supported OSM file into memory; `.osm.pbf` is first filtered to entrances
     /// and buildings by `osmium tags-filter`, which also adds the nodes those ways use.
-    public static func read(_ input: String, progress: (String) -> Void = { _ in }) throws(DoorIndexError) -> OSMData {
+    public static func read(
+        _ input: String, progress: (String) -> Void = { _ in }
+    ) throws(DoorIndexError) -> OSMData {
         guard FileManager.default.isReadableFile(atPath: input) else {
             throw .badInput(OSMError(path: input, reason: "no such readable file"))
         }
@@ -49,9 +52,11 @@ public enum DoorImporter {
             .appendingPathComponent("pathfinder-doors-\(UUID().uuidString).osm").path
         defer { try? FileManager.default.removeItem(atPath: tmp) }
         progress("filtering \(input) with osmium tags-filter")
-        try Osmium.run([
-            "tags-filter", input, "n/entrance", "w/building", "r/building", "-o", tmp, "--overwrite", "-f", "osm",
-        ], file: input)
+        try Osmium.run(
+            [
+                "tags-filter", input, "n/entrance", "w/building", "r/building", "-o", tmp, "--overwrite",
+                "-f", "osm",
+            ], file: input)
         progress("reading osmium's output")
         do {
             return try OSMReader.read(path: tmp)
@@ -87,7 +92,8 @@ public enum DoorImporter {
             // rename(2) replaces `output` in one step: readers see the old file or the new.
             guard rename(tmp, output) == 0 else {
                 throw DoorIndexError.storage(
-                    path: output, message: "cannot rename \(tmp) into place: \(String(cString: strerror(errno)))")
+                    path: output,
+                    message: "cannot rename \(tmp) into place: \(String(cString: strerror(errno)))")
             }
             return summary
         } catch {
@@ -145,12 +151,14 @@ public enum DoorImporter {
                     .int(rowid), .text(b.kind.rawValue), .int(b.osmID), .text(b.tags["building"] ?? "yes"),
                     text(b.tags["name"]), .text(String(decoding: try encoder.encode(addr), as: UTF8.self)),
                     text(b.tags["building:levels"]), text(b.tags["level"]),
-                    centroid.map { .double($0.latitude) } ?? .null, centroid.map { .double($0.longitude) } ?? .null,
+                    centroid.map { .double($0.latitude) } ?? .null,
+                    centroid.map { .double($0.longitude) } ?? .null,
                     .double(b.outline.area), .blob(b.outline.blob),
                 ])
                 if let box = b.outline.bounds {
                     try buildingBox.run([
-                        .int(rowid), .double(box.minLat), .double(box.maxLat), .double(box.minLon), .double(box.maxLon),
+                        .int(rowid), .double(box.minLat), .double(box.maxLat), .double(box.minLon),
+                        .double(box.maxLon),
                     ])
                 } else {
                     summary.withoutOutline += 1
@@ -196,8 +204,10 @@ enum Osmium {
         let message = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            let text = String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw .osmiumFailed(path: file, message: text.isEmpty ? "exit status \(process.terminationStatus)" : text)
+            let text = String(decoding: message, as: UTF8.self).trimmingCharacters(
+                in: .whitespacesAndNewlines)
+            throw .osmiumFailed(
+                path: file, message: text.isEmpty ? "exit status \(process.terminationStatus)" : text)
         }
     }
 }

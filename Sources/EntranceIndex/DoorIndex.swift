@@ -71,7 +71,8 @@ public final class DoorIndex {
             }
             guard version == String(DoorIndexSchema.version) else {
                 throw DoorIndexError.notAnIndex(
-                    path: path, reason: "version \(version), expected \(DoorIndexSchema.version): import it again")
+                    path: path,
+                    reason: "version \(version), expected \(DoorIndexSchema.version): import it again")
             }
         } catch let error as DoorIndexError {
             throw error
@@ -103,7 +104,9 @@ public final class DoorIndex {
             """
         ).forEach([.double(point.latitude), .double(point.longitude)]) { row in
             let area = row.double(10)
-            guard area < bestArea, let b = self.building(row, metres: 0), b.outline.contains(point) else { return }
+            guard area < bestArea, let b = self.building(row, metres: 0), b.outline.contains(point) else {
+                return
+            }
             best = b
             bestArea = area
         }
@@ -111,7 +114,9 @@ public final class DoorIndex {
     }
 
     /// The building whose outline passes nearest to `point`, if within `metres`.
-    public func nearestBuilding(to point: Coordinate, within metres: Double = nearestOutlineMetres) throws -> Building? {
+    public func nearestBuilding(
+        to point: Coordinate, within metres: Double = nearestOutlineMetres
+    ) throws -> Building? {
         var best: Building?
         try forEachBuilding(within: metres, of: point) { b in
             let d = b.outline.distanceToEdge(from: point)
@@ -137,7 +142,8 @@ public final class DoorIndex {
         }
         let nodes = try entrances(of: building)
         return DoorsNearResult(
-            building: building, doors: OSMDoors.ranked(nodes, around: building.centroid), center: building.centroid)
+            building: building, doors: OSMDoors.ranked(nodes, around: building.centroid),
+            center: building.centroid)
     }
 
     /// The entrance nodes of `building`: those on its outline and the loose ones near it.
@@ -182,14 +188,41 @@ public final class DoorIndex {
             SELECT e.id, e.lat, e.lon, e.tags FROM entrances_rtree r JOIN entrances e ON e.id = r.id
             WHERE r.minLat <= ? AND r.maxLat >= ? AND r.minLon <= ? AND r.maxLon >= ? ORDER BY e.id
             """
-        ).forEach([.double(box.maxLat), .double(box.minLat), .double(box.maxLon), .double(box.minLon)]) { row in
+        ).forEach([.double(box.maxLat), .double(box.minLat), .double(box.maxLon), .double(box.minLon)]) {
+            row in
             let node = try self.node(row)
             if node.coordinate.distance(to: point) <= metres { nodes.append(node) }
         }
         return nodes
     }
 
-    private func forEachBuilding(within metres: Double, of point: Coordinate, _ body: (Building) -> Void) throws {
+    /// Every entrance node inside the latitude/longitude box from `low` to `high`, by id.
+    public func entrances(inBox low: Coordinate, _ high: Coordinate) throws -> [OSMNode] {
+        var nodes: [OSMNode] = []
+        try db.cached(
+            """
+            SELECT e.id, e.lat, e.lon, e.tags FROM entrances_rtree r JOIN entrances e ON e.id = r.id
+            WHERE r.minLat <= ? AND r.maxLat >= ? AND r.minLon <= ? AND r.maxLon >= ? ORDER BY e.id
+            """
+        ).forEach([
+            .double(high.latitude), .double(low.latitude), .double(high.longitude), .double(low.longitude),
+        ]) {
+            row in
+            let node = try self.node(row)
+            let c = node.coordinate
+            // The R*Tree's 32-bit boxes are rounded outwards: keep only what is really inside.
+            if c.latitude >= low.latitude && c.latitude <= high.latitude && c.longitude >= low.longitude
+                && c.longitude <= high.longitude
+            {
+                nodes.append(node)
+            }
+        }
+        return nodes
+    }
+
+    private func forEachBuilding(
+        within metres: Double, of point: Coordinate, _ body: (Building) -> Void
+    ) throws {
         let box = Self.box(metres, around: point)
         try db.cached(
             """
@@ -198,14 +231,17 @@ public final class DoorIndex {
             FROM buildings_rtree r JOIN buildings b ON b.id = r.id
             WHERE r.minLat <= ? AND r.maxLat >= ? AND r.minLon <= ? AND r.maxLon >= ? ORDER BY b.id
             """
-        ).forEach([.double(box.maxLat), .double(box.minLat), .double(box.maxLon), .double(box.minLon)]) { row in
+        ).forEach([.double(box.maxLat), .double(box.minLat), .double(box.maxLon), .double(box.minLon)]) {
+            row in
             if let b = self.building(row, metres: .infinity) { body(b) }
         }
     }
 
     /// A latitude/longitude box holding the circle of `metres` around `point` (the Mercator
     /// rectangle of `Geo`, which is exact at any latitude, turned back into degrees).
-    static func box(_ metres: Double, around point: Coordinate) -> (
+    static func box(
+        _ metres: Double, around point: Coordinate
+    ) -> (
         minLat: Double, maxLat: Double, minLon: Double, maxLon: Double
     ) {
         let rects = WebMercator.rects(within: metres, of: point)
@@ -217,17 +253,22 @@ public final class DoorIndex {
 
     func node(_ row: Statement) throws -> OSMNode {
         let tags = try decoder.decode([String: String].self, from: Data((row.text(3) ?? "{}").utf8))
-        return OSMNode(id: row.int(0), coordinate: Coordinate(latitude: row.double(1), longitude: row.double(2)), tags: tags)
+        return OSMNode(
+            id: row.int(0), coordinate: Coordinate(latitude: row.double(1), longitude: row.double(2)),
+            tags: tags)
     }
 
     func building(_ row: Statement, metres: Double) -> Building? {
         guard let outline = BuildingOutline(blob: row.blob(11)), !row.isNull(8) else { return nil }
         let addr = (try? decoder.decode([String: String].self, from: Data((row.text(5) ?? "{}").utf8))) ?? [:]
         return Building(
-            kind: Building.Kind(rawValue: row.text(1) ?? "") ?? .way, id: row.int(2), building: row.text(3) ?? "yes",
+            kind: Building.Kind(rawValue: row.text(1) ?? "") ?? .way, id: row.int(2),
+            building: row.text(3) ?? "yes",
             name: row.text(4),
-            address: Dictionary(uniqueKeysWithValues: addr.map { (String($0.key.dropFirst("addr:".count)), $0.value) }),
+            address: Dictionary(
+                uniqueKeysWithValues: addr.map { (String($0.key.dropFirst("addr:".count)), $0.value) }),
             levels: row.text(6), level: row.text(7),
-            centroid: Coordinate(latitude: row.double(8), longitude: row.double(9)), outline: outline, metres: metres)
+            centroid: Coordinate(latitude: row.double(8), longitude: row.double(9)), outline: outline,
+            metres: metres)
     }
 }

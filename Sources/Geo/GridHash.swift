@@ -65,7 +65,9 @@ public struct GridHash<Element> {
                     let d = center.distance(to: e.coordinate)
                     if d <= metres {
                         hits.append(
-                            SpatialHit(element: e.element, coordinate: e.coordinate, metres: d, ordinal: Int(ordinal)))
+                            SpatialHit(
+                                element: e.element, coordinate: e.coordinate, metres: d, ordinal: Int(ordinal)
+                            ))
                     }
                 }
             }

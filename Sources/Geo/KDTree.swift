@@ -107,7 +107,9 @@ public struct KDTree<Element> {
         let q = Self.vector(center)
         // The best k so far as (squared chord, ordinal, index), kept sorted; k is small.
         var best: [(d: Double, ordinal: Int32, index: Int)] = []
-        func worse(_ a: (d: Double, ordinal: Int32, index: Int), _ b: (d: Double, ordinal: Int32, index: Int)) -> Bool {
+        func worse(
+            _ a: (d: Double, ordinal: Int32, index: Int), _ b: (d: Double, ordinal: Int32, index: Int)
+        ) -> Bool {
             a.d != b.d ? a.d > b.d : a.ordinal > b.ordinal
         }
         func visit(_ lo: Int, _ hi: Int) {

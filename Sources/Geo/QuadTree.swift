@@ -121,7 +121,9 @@ public struct QuadTree<Element> {
             let e = entries[Int(ordinal)]
             let d = center.distance(to: e.coordinate)
             if d <= metres {
-                hits.append(SpatialHit(element: e.element, coordinate: e.coordinate, metres: d, ordinal: Int(ordinal)))
+                hits.append(
+                    SpatialHit(element: e.element, coordinate: e.coordinate, metres: d, ordinal: Int(ordinal))
+                )
             }
         }
         return hits.sorted(by: SpatialHit.precedes)

@@ -39,7 +39,8 @@ package enum Artifacts {
             var isDirectory: ObjCBool = false
             // SwiftPM keeps its own `.build/artifacts/` (binary dependencies): not ours.
             if current.lastPathComponent != ".build",
-                FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue
+                FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory),
+                isDirectory.boolValue
             {
                 return candidate
             }

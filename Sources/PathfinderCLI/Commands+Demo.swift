@@ -28,12 +28,14 @@ extension Commands {
 
         let folder = try dir ?? DemoFiles.locate()
         let manifest = try JSONIO.read(DemoFiles.self, from: folder + "/demo.json", what: "demo manifest")
-        let scratch = FileManager.default.temporaryDirectory.path + "/pathfinder-demo-\(getpid())"
-        do {
-            try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        } catch {
-            throw CLIError.runtime("pathfinder demo: \(scratch): \(error.localizedDescription)")
+        // A fresh directory each run (mkdtemp): the demo always starts from an empty memory,
+        // even when runs overlap in one process (tests) or a PID is reused.
+        var template = Array((FileManager.default.temporaryDirectory.path + "/pathfinder-demo-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw CLIError.runtime(
+                "pathfinder demo: cannot make a temporary directory: \(String(cString: strerror(errno)))")
         }
+        let scratch = String(cString: made)
         let memoryPath = scratch + "/memory.json"
         let session = try ReplaySession(
             command: "pathfinder demo", nmea: folder + "/" + manifest.nmea,

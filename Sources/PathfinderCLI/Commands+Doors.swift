@@ -38,29 +38,36 @@ extension Commands {
             }
             guard let out else { throw CLIError.usage("pathfinder doors import: --out is required") }
             guard words.count == 2 else {
-                throw CLIError.usage("pathfinder doors import: expected <FILE>, got \(words.count - 1) arguments")
+                throw CLIError.usage(
+                    "pathfinder doors import: expected <FILE>, got \(words.count - 1) arguments")
             }
             return try importDoors(words[1], out: out, console: console)
         case "near":
-            guard out == nil else { throw CLIError.usage("pathfinder doors near: --out belongs to `doors import`") }
+            guard out == nil else {
+                throw CLIError.usage("pathfinder doors near: --out belongs to `doors import`")
+            }
             guard words.count == 3 else {
-                throw CLIError.usage("pathfinder doors near: expected <LAT> <LON>, got \(words.count - 1) arguments")
+                throw CLIError.usage(
+                    "pathfinder doors near: expected <LAT> <LON>, got \(words.count - 1) arguments")
             }
             guard let lat = Double(words[1]), let lon = Double(words[2]),
                 Coordinate(latitude: lat, longitude: lon).isValid
             else {
                 throw CLIError.usage(
-                    "pathfinder doors near: \"\(words[1]) \(words[2])\" is not LAT LON in degrees (−90…90, −180…180)")
+                    "pathfinder doors near: \"\(words[1]) \(words[2])\" is not LAT LON in degrees (−90…90, −180…180)"
+                )
             }
             return try near(
                 Coordinate(latitude: lat, longitude: lon), radius: radius ?? 150,
                 db: try db ?? Artifacts.path("doors/helsinki.db"), console: console)
         default:
-            throw CLIError.usage("pathfinder doors: expected `import` or `near` (see pathfinder doors --help)")
+            throw CLIError.usage(
+                "pathfinder doors: expected `import` or `near` (see pathfinder doors --help)")
         }
     }
 
-    private static func importDoors(_ input: String, out: String, console: Console) throws(CLIError) -> Int32 {
+    private static func importDoors(_ input: String, out: String, console: Console) throws(CLIError) -> Int32
+    {
         let size = (try? FileManager.default.attributesOfItem(atPath: input)[.size] as? Int) ?? 0
         let showProgress = size >= DoorImporter.progressThreshold
         do {
@@ -70,7 +77,8 @@ extension Commands {
             console.error(
                 "pathfinder doors import: \(s.entrances) entrances (\(s.entrancesOnOutlines) on building outlines), "
                     + "\(s.buildingWays + s.buildingRelations) buildings (\(s.buildingWays) ways, "
-                    + "\(s.buildingRelations) relations, \(s.withoutOutline) without nodes in the extract) → \(out)")
+                    + "\(s.buildingRelations) relations, \(s.withoutOutline) without nodes in the extract) → \(out)"
+            )
             return 0
         } catch {
             let message = "pathfinder doors import: \(error.description)"
@@ -78,10 +86,13 @@ extension Commands {
         }
     }
 
-    private static func near(_ point: Coordinate, radius: Double, db: String, console: Console) throws(CLIError) -> Int32 {
+    private static func near(
+        _ point: Coordinate, radius: Double, db: String, console: Console
+    ) throws(CLIError) -> Int32 {
         let index: DoorIndex
         do { index = try DoorIndex(path: db) } catch {
-            throw error.isBadInput ? .usage("pathfinder doors near: \(error)") : .runtime("pathfinder doors near: \(error)")
+            throw error.isBadInput
+                ? .usage("pathfinder doors near: \(error)") : .runtime("pathfinder doors near: \(error)")
         }
         do {
             let result = try index.doors(near: point, radius: radius)

@@ -33,10 +33,15 @@ extension Commands {
         let paced = try arguments.flag("--paced")
         let gpsd = try arguments.option("--gpsd", expected: "HOST:PORT", GPSDClient.Settings.parse)
         let device = try arguments.option("--device")
-        let baud = try arguments.option("--baud", expected: "a baud rate (\(NMEASource.baudRates.map(String.init).joined(separator: ", ")))") {
+        let baud = try arguments.option(
+            "--baud",
+            expected: "a baud rate (\(NMEASource.baudRates.map(String.init).joined(separator: ", ")))"
+        ) {
             Int($0).flatMap { NMEASource.baudRates.contains($0) ? $0 : nil }
         }
-        let count = try arguments.option("--count", expected: "a positive whole number") { Int($0).flatMap { $0 > 0 ? $0 : nil } }
+        let count = try arguments.option("--count", expected: "a positive whole number") {
+            Int($0).flatMap { $0 > 0 ? $0 : nil }
+        }
         let iio = try arguments.flag("--iio")
         let iioName = try arguments.option("--iio-name")
         let iioRoot = try arguments.option("--iio-root")
@@ -48,7 +53,9 @@ extension Commands {
         }
         if paced, nmea == nil { throw CLIError.usage("\(cmd): --paced goes with --nmea") }
         if baud != nil, device == nil { throw CLIError.usage("\(cmd): --baud goes with --device") }
-        if !iio, iioName != nil || iioRoot != nil { throw CLIError.usage("\(cmd): --iio-name/--iio-root go with --iio") }
+        if !iio, iioName != nil || iioRoot != nil {
+            throw CLIError.usage("\(cmd): --iio-name/--iio-root go with --iio")
+        }
 
         var barometer: IIOBarometer?
         if iio {
@@ -67,7 +74,9 @@ extension Commands {
             stream = client!.events()
         } else {
             let input: NMEASource.Input =
-                if let device { .device(path: device, baud: baud ?? 9600) } else if nmea == "-" { .standardInput } else {
+                if let device { .device(path: device, baud: baud ?? 9600) } else if nmea == "-" {
+                    .standardInput
+                } else {
                     .file(path: nmea!, paced: paced)
                 }
             let s = NMEASource(input)
@@ -86,7 +95,9 @@ extension Commands {
         let iioTask = barometer.map { barometer in
             Task {
                 for await reading in barometer.readings(every: 1) {
-                    if let line = try? FixStreamRecord(.pressure(reading)).map(JSONIO.line) { console.line(line) }
+                    if let line = try? FixStreamRecord(.pressure(reading)).map(JSONIO.line) {
+                        console.line(line)
+                    }
                     tally.add(.pressure(reading))
                 }
             }
@@ -104,8 +115,10 @@ extension Commands {
         if let source {
             let s = source.stats
             parts = [
-                "\(s.lines) lines", "\(tally.fixes) fixes", "\(tally.noFix) no-fix epochs", "\(s.badChecksum) bad checksums",
-                "\(s.junk) junk", "\(s.overlong) overlong", "\(s.unknown) unknown", "\(tally.pressures) pressures",
+                "\(s.lines) lines", "\(tally.fixes) fixes", "\(tally.noFix) no-fix epochs",
+                "\(s.badChecksum) bad checksums",
+                "\(s.junk) junk", "\(s.overlong) overlong", "\(s.unknown) unknown",
+                "\(tally.pressures) pressures",
             ]
             if s.undated > 0 { parts.append("\(s.undated) undated") }
         } else {

@@ -47,7 +47,8 @@ public struct BarometricAltimeter: Sendable, Hashable {
     public init() {}
 
     public static func == (a: Self, b: Self) -> Bool {
-        a.samples == b.samples && a.qnh?.hPa == b.qnh?.hPa && a.qnh?.time == b.qnh?.time && a.lastPressure == b.lastPressure
+        a.samples == b.samples && a.qnh?.hPa == b.qnh?.hPa && a.qnh?.time == b.qnh?.time
+            && a.lastPressure == b.lastPressure
     }
 
     public func hash(into h: inout Hasher) {
@@ -126,7 +127,8 @@ public struct BarometricAltimeter: Sendable, Hashable {
         if let time, let calibratedAt {
             drift = abs(time.timeIntervalSince(calibratedAt)) / 3600 * Self.driftHPaPerHour * ISA.metresPerHPa
         }
-        let accuracy = (calibration * calibration + drift * drift + Self.sensorMetres * Self.sensorMetres).squareRoot()
+        let accuracy = (calibration * calibration + drift * drift + Self.sensorMetres * Self.sensorMetres)
+            .squareRoot()
         return (metres, accuracy)
     }
 

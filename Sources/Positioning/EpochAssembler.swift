@@ -46,7 +46,9 @@ struct EpochAssembler {
     }
 
     /// Takes one checksum-valid sentence; returns `false` if its type is not one we use.
-    mutating func take(_ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats) -> Bool {
+    mutating func take(
+        _ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats
+    ) -> Bool {
         let address = s.fields[0]
         let type: String
         if let first = address.first, s.bytes[first] == 0x50 {  // "P": proprietary, whole name
@@ -70,7 +72,8 @@ struct EpochAssembler {
             // reads as 1008.7, not 1008.6999999999999.
             if let raw = Self.pressure(s, type: type), PressureReading.plausibleHPa.contains(raw) {
                 let hPa = (raw * 1000).rounded() / 1000
-                events.append(.pressure(PressureReading(time: currentTime(), hPa: hPa, source: Self.source(type))))
+                events.append(
+                    .pressure(PressureReading(time: currentTime(), hPa: hPa, source: Self.source(type))))
                 stats.pressures += 1
             }
             return true
@@ -88,7 +91,9 @@ struct EpochAssembler {
 
     /// Makes sure the open epoch is the one for `ms`; returns `false` for a sentence of an
     /// epoch already closed (ignored).
-    private mutating func enter(_ ms: Int, into events: inout [PositionEvent], stats: inout NMEAParser.Stats) -> Bool {
+    private mutating func enter(
+        _ ms: Int, into events: inout [PositionEvent], stats: inout NMEAParser.Stats
+    ) -> Bool {
         if current?.milliseconds == ms { return true }
         if current == nil, closedMilliseconds == ms {
             cycleEnder = nil
@@ -100,7 +105,9 @@ struct EpochAssembler {
     }
 
     /// Closes the open epoch, emitting its fix or no-fix.
-    mutating func flush(into events: inout [PositionEvent], stats: inout NMEAParser.Stats, learn: Bool = false) {
+    mutating func flush(
+        into events: inout [PositionEvent], stats: inout NMEAParser.Stats, learn: Bool = false
+    ) {
         guard let e = current else { return }
         current = nil
         closedMilliseconds = e.milliseconds
@@ -199,7 +206,9 @@ struct EpochAssembler {
     }
 
     /// `$--RMC,hhmmss.ss,A,llll.ll,a,yyyyy.yy,a,x.x,x.x,ddmmyy,x.x,a,m[,s]`
-    private mutating func rmc(_ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats) {
+    private mutating func rmc(
+        _ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats
+    ) {
         guard let ms = s.timeOfDay(1), enter(ms, into: &events, stats: &stats) else { return }
         switch s.char(2) {
         case 0x41: current?.saysValid = true  // A
@@ -223,7 +232,9 @@ struct EpochAssembler {
     }
 
     /// `$--GGA,hhmmss.ss,llll.ll,a,yyyyy.yy,a,q,nn,hdop,alt,M,sep,M,age,station`
-    private mutating func gga(_ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats) {
+    private mutating func gga(
+        _ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats
+    ) {
         guard let ms = s.timeOfDay(1), enter(ms, into: &events, stats: &stats) else { return }
         if let quality = s.int(6) {
             if quality == 0 { current?.saysInvalid = true } else { current?.saysValid = true }
@@ -235,7 +246,9 @@ struct EpochAssembler {
     }
 
     /// `$--GNS,hhmmss.ss,llll.ll,a,yyyyy.yy,a,modes,nn,hdop,alt,sep,age,station[,status]`
-    private mutating func gns(_ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats) {
+    private mutating func gns(
+        _ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats
+    ) {
         guard let ms = s.timeOfDay(1), enter(ms, into: &events, stats: &stats) else { return }
         if s.count > 6, !s.fields[6].isEmpty {
             // One letter per constellation; N = no fix for that one. Any fix is a fix.
@@ -252,7 +265,9 @@ struct EpochAssembler {
     }
 
     /// `$--GLL,llll.ll,a,yyyyy.yy,a,hhmmss.ss,A[,m]`
-    private mutating func gll(_ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats) {
+    private mutating func gll(
+        _ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats
+    ) {
         guard let ms = s.timeOfDay(5), enter(ms, into: &events, stats: &stats) else { return }
         switch s.char(6) {
         case 0x41: current?.saysValid = true
@@ -276,7 +291,9 @@ struct EpochAssembler {
     }
 
     /// `$--GST,hhmmss.ss,rms,major,minor,orient,latσ,lonσ,altσ` (metres, 1σ)
-    private mutating func gst(_ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats) {
+    private mutating func gst(
+        _ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats
+    ) {
         guard let ms = s.timeOfDay(1), enter(ms, into: &events, stats: &stats) else { return }
         current?.gstLatitude = Self.sigma(s.double(6))
         current?.gstLongitude = Self.sigma(s.double(7))
@@ -296,7 +313,9 @@ struct EpochAssembler {
     }
 
     /// `$--ZDA,hhmmss.ss,dd,mm,yyyy,tzh,tzm`
-    private mutating func zda(_ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats) {
+    private mutating func zda(
+        _ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats
+    ) {
         guard let ms = s.timeOfDay(1), enter(ms, into: &events, stats: &stats) else { return }
         if let d = s.int(2), let m = s.int(3), let y = s.int(4), s.fields[4].count == 4,
             UTCTime.isValid(year: y, month: m, day: d)

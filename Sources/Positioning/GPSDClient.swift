@@ -1,10 +1,11 @@
+import Foundation
+import Geo
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
     import Musl
 #endif
-import Foundation
-import Geo
 
 /// A gpsd client: fixes (TPV, sharpened by GST) and pressures (raw XDR/MDA/MMB that gpsd
 /// forwards) as one async stream.
@@ -81,7 +82,8 @@ public final class GPSDClient: Sendable {
 
     /// Starts the reader thread and returns its events. Call once per client.
     public func events() -> AsyncStream<PositionEvent> {
-        let (stream, continuation) = AsyncStream<PositionEvent>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        let (stream, continuation) = AsyncStream<PositionEvent>.makeStream(
+            bufferingPolicy: .bufferingNewest(4096))
         let state = self.state
         let settings = self.settings
         continuation.onTermination = { _ in state.withLock { $0.stopped = true } }
@@ -106,7 +108,8 @@ public final class GPSDClient: Sendable {
         while !isStopped() {
             var gotData = false
             do {
-                let fd = try connectTCP(host: settings.host, port: settings.port, timeout: settings.connectTimeout)
+                let fd = try connectTCP(
+                    host: settings.host, port: settings.port, timeout: settings.connectTimeout)
                 defer { close(fd) }
                 try writeAll(fd, Array(watch.utf8))
                 state.withLock {

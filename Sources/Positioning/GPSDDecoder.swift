@@ -71,7 +71,9 @@ struct GPSDDecoder {
         case "GST":
             guard let time = m.time.flatMap(UTCTime.parseISO8601) else { return }
             var h: Double?
-            if let a = m.lat, let b = m.lon, a > 0, b > 0, a.isFinite, b.isFinite { h = (a * a + b * b).squareRoot() }
+            if let a = m.lat, let b = m.lon, a > 0, b > 0, a.isFinite, b.isFinite {
+                h = (a * a + b * b).squareRoot()
+            }
             let v = m.alt.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
             lastGST = Sigma(time: time, horizontal: h, vertical: v)
         default: break

@@ -72,7 +72,9 @@ public struct IIOBarometer: Sendable, Hashable {
         if let input = try number("in_pressure_input") {
             kPa = input
         } else {
-            guard let raw = try number("in_pressure_raw") else { throw .unreadable(path: directory + "/in_pressure_raw") }
+            guard let raw = try number("in_pressure_raw") else {
+                throw .unreadable(path: directory + "/in_pressure_raw")
+            }
             let offset = try number("in_pressure_offset") ?? 0
             let scale = try number("in_pressure_scale") ?? 1
             kPa = (raw + offset) * scale

@@ -94,7 +94,9 @@ public struct NMEAParser: Sendable {
     }
 
     /// Parses a whole buffer at once (`feed` then `finish`).
-    public static func parse(_ bytes: some Collection<UInt8>, fallbackDate: Date? = nil) -> (
+    public static func parse(
+        _ bytes: some Collection<UInt8>, fallbackDate: Date? = nil
+    ) -> (
         events: [PositionEvent], stats: Stats
     ) {
         var parser = NMEAParser(fallbackDate: fallbackDate)
@@ -125,7 +127,8 @@ public struct NMEAParser: Sendable {
             return
         }
         let n = line.count
-        guard n >= 4, line[n - 3] == 0x2A, let hi = Self.hex(line[n - 2]), let lo = Self.hex(line[n - 1]) else {
+        guard n >= 4, line[n - 3] == 0x2A, let hi = Self.hex(line[n - 2]), let lo = Self.hex(line[n - 1])
+        else {
             stats.junk += 1
             return
         }

@@ -57,7 +57,9 @@ struct NMEASentence {
         guard h < 24, m < 60, s <= 60 else { return nil }
         var ms = 0
         if r.count > 6 {
-            guard bytes[r.lowerBound + 6] == 0x2E, let fraction = NMEASentence.decimal(bytes[(r.lowerBound + 6)..<r.upperBound]) else {
+            guard bytes[r.lowerBound + 6] == 0x2E,
+                let fraction = NMEASentence.decimal(bytes[(r.lowerBound + 6)..<r.upperBound])
+            else {
                 return nil
             }
             ms = Int((fraction * 1000).rounded())

@@ -1,9 +1,10 @@
+public import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
     import Musl
 #endif
-public import Foundation
 
 /// NMEA bytes from a file, a serial device or standard input, parsed into position events.
 ///
@@ -49,7 +50,9 @@ public final class NMEASource: Sendable {
         case .file(let path, _):
             return try retryingOnInterrupt("open \(path)") { Glibc.open(path, O_RDONLY | O_CLOEXEC) }
         case .device(let path, let baud):
-            let fd = try retryingOnInterrupt("open \(path)") { Glibc.open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC) }
+            let fd = try retryingOnInterrupt("open \(path)") {
+                Glibc.open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC)
+            }
             do {
                 try SerialPort.configureRaw(fd, baud: baud, path: path)
             } catch {
@@ -68,7 +71,8 @@ public final class NMEASource: Sendable {
         let paced: Bool = if case .file(_, true) = input { true } else { false }
         let ownsDescriptor = input != .standardInput
         // A serial device never ends by itself: end of file there means it went away.
-        let hangupMessage: String? = if case .device(let path, _) = input { "\(path): the device hung up" } else { nil }
+        let hangupMessage: String? =
+            if case .device(let path, _) = input { "\(path): the device hung up" } else { nil }
         continuation.onTermination = { _ in state.withLock { $0.stopped = true } }
         let thread = Thread {
             defer {
@@ -159,7 +163,9 @@ enum SerialPort {
     /// Raw mode (no echo, no line editing, no CR/LF translation), 8 data bits, no parity,
     /// receiver on, modem lines ignored; reads return what is there (VMIN 1, VTIME 0).
     static func configureRaw(_ fd: Int32, baud: Int, path: String) throws(SystemError) {
-        guard let speed = speed(baud) else { throw SystemError(call: "baud \(baud) for \(path)", code: EINVAL) }
+        guard let speed = speed(baud) else {
+            throw SystemError(call: "baud \(baud) for \(path)", code: EINVAL)
+        }
         var t = termios()
         try retryingOnInterrupt("tcgetattr \(path)") { tcgetattr(fd, &t) }
         cfmakeraw(&t)

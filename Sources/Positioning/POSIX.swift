@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
     import Musl
 #endif
-import Foundation
 
 /// A system call's failure: which call, and `errno`'s message.
 public struct SystemError: Error, CustomStringConvertible, Sendable {
@@ -43,7 +44,9 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(SystemError) {
     var offset = 0
     while offset < bytes.count {
         let n = try retryingOnInterrupt("write") {
-            bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            bytes.withUnsafeBytes {
+                send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            }
         }
         offset += n
     }
@@ -61,13 +64,17 @@ func connectTCP(host: String, port: UInt16, timeout: Double) throws(SystemError)
     #endif
     var list: UnsafeMutablePointer<addrinfo>?
     let rc = getaddrinfo(host, String(port), &hints, &list)
-    guard rc == 0, let first = list else { throw SystemError(call: "getaddrinfo \(host)", code: EHOSTUNREACH) }
+    guard rc == 0, let first = list else {
+        throw SystemError(call: "getaddrinfo \(host)", code: EHOSTUNREACH)
+    }
     defer { freeaddrinfo(list) }
     var lastError = SystemError(call: "connect", code: ECONNREFUSED)
     var cursor: UnsafeMutablePointer<addrinfo>? = first
     while let ai = cursor {
         cursor = ai.pointee.ai_next
-        let fd = socket(ai.pointee.ai_family, ai.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), ai.pointee.ai_protocol)
+        let fd = socket(
+            ai.pointee.ai_family, ai.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue),
+            ai.pointee.ai_protocol)
         guard fd >= 0 else { continue }
         // Non-blocking connect so a black-holed address cannot hang the reader for minutes.
         let flags = fcntl(fd, F_GETFL)

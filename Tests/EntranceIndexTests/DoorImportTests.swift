@@ -20,7 +20,9 @@ struct DoorImportTests {
         let entrancesOSM = dir.appendingPathComponent("entrances.osm").path
         let buildingsOSM = dir.appendingPathComponent("buildings.osm").path
         _ = try Support.osmium(["tags-filter", pbf, "n/entrance", "-R", "-o", entrancesOSM, "--overwrite"])
-        _ = try Support.osmium(["tags-filter", pbf, "w/building", "r/building", "-R", "-o", buildingsOSM, "--overwrite"])
+        _ = try Support.osmium([
+            "tags-filter", pbf, "w/building", "r/building", "-R", "-o", buildingsOSM, "--overwrite",
+        ])
         let entrances = try Support.count("nodes", in: Support.osmium(["fileinfo", "-e", entrancesOSM]))
         let buildingInfo = try Support.osmium(["fileinfo", "-e", buildingsOSM])
         let ways = try Support.count("ways", in: buildingInfo)
@@ -37,7 +39,9 @@ struct DoorImportTests {
         #expect(counts.buildings == ways + relations)
         // Every building has an R*Tree box unless none of its nodes is in the extract.
         let raw = try Connection(path: db, mode: .readOnly(immutable: true))
-        #expect(try raw.scalarInt("SELECT count(*) FROM buildings_rtree") == Int64(ways + relations - summary.withoutOutline))
+        #expect(
+            try raw.scalarInt("SELECT count(*) FROM buildings_rtree")
+                == Int64(ways + relations - summary.withoutOutline))
         #expect(try raw.scalarInt("SELECT count(*) FROM entrances_rtree") == Int64(entrances))
         // The data README: 263 entrances lie on one of the 433 building *ways*.
         #expect(
@@ -45,7 +49,9 @@ struct DoorImportTests {
                 "SELECT count(DISTINCT o.entrance) FROM outline_entrances o JOIN buildings b ON b.id = o.building WHERE b.kind = 'way'"
             ) == 263)
         // No temporary file is left beside the index.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".tmp-") }.isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".tmp-") }
+                .isEmpty)
     }
 
     /// Every row of every table, in a fixed order, as text.
@@ -116,14 +122,16 @@ struct DoorImportTests {
             return e.path == cut.path && e.element == "way 122595198" && e.line != nil
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == before)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["cut.osm", "doors.db"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["cut.osm", "doors.db"])
     }
 
     @Test func badOverpassJSONNamesTheElement() throws {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let bad = dir.appendingPathComponent("bad.json")
-        try #"{"elements": [{"type": "node", "id": 1, "lat": 60.1, "lon": 24.9}, {"type": "node", "id": 2, "lat": 95, "lon": 24.9}]}"#
+        try
+            #"{"elements": [{"type": "node", "id": 1, "lat": 60.1, "lon": 24.9}, {"type": "node", "id": 2, "lat": 95, "lon": 24.9}]}"#
             .write(to: bad, atomically: true, encoding: .utf8)
         #expect {
             _ = try DoorImporter.importFile(bad.path, to: dir.appendingPathComponent("x.db").path)
@@ -150,12 +158,46 @@ struct DoorImportTests {
         }
     }
 
+    /// The committed `artifacts/doors/helsinki.db` must be what today's importer makes of the
+    /// fixture, so a schema or ranking-input change cannot leave a stale artifact behind.
+    @Test func bundledArtifactIsAFreshImportOfTheFixture() throws {
+        let artifact = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../artifacts/doors/helsinki.db").standardizedFileURL.path
+        #expect(
+            FileManager.default.fileExists(atPath: artifact),
+            "missing; rebuild: pathfinder doors import Tests/EntranceIndexTests/Fixtures/Helsinki.osm.pbf --out \(artifact)"
+        )
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fresh = dir.appendingPathComponent("fresh.db").path
+        _ = try DoorImporter.importFile(try Support.fixture("Helsinki.osm.pbf"), to: fresh)
+        #expect(
+            try Self.dump(artifact) == (try Self.dump(fresh)),
+            "stale artifact: rebuild it (see artifacts/doors/README.md)")
+    }
+
+    @Test func progressNamesEachStage() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var lines: [String] = []
+        _ = try DoorImporter.importFile(
+            try Support.fixture("Helsinki.osm.pbf"), to: dir.appendingPathComponent("x.db").path
+        ) { lines.append($0) }
+        #expect(
+            lines.first?.hasPrefix("filtering") == true && lines.first?.contains("Helsinki.osm.pbf") == true)
+        #expect(lines.contains("reading osmium's output"))
+        #expect(lines.last == "analyzing")
+    }
+
     @Test func outlineBlobRoundTripsAtOSMPrecision() throws {
         let outline = BuildingOutline(rings: [
-            .init(role: .outer, points: [
-                Coordinate(latitude: 60.1713772, longitude: 24.9424451), Coordinate(latitude: -33.9, longitude: 151.2),
-                Coordinate(latitude: 0.0000001, longitude: -179.9999999),
-            ]),
+            .init(
+                role: .outer,
+                points: [
+                    Coordinate(latitude: 60.1713772, longitude: 24.9424451),
+                    Coordinate(latitude: -33.9, longitude: 151.2),
+                    Coordinate(latitude: 0.0000001, longitude: -179.9999999),
+                ]),
             .init(role: .inner, points: [Coordinate(latitude: 1, longitude: 2)]),
         ])
         #expect(BuildingOutline(blob: outline.blob) == outline)

@@ -12,7 +12,8 @@ enum Support {
 
     /// A fresh private directory, removed by the caller.
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("doors-test-\(UUID().uuidString)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "doors-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
@@ -39,7 +40,8 @@ enum Support {
     /// "Number of ways: 433" from `osmium fileinfo -e` output.
     static func count(_ what: String, in fileinfo: String) throws -> Int {
         let line = try #require(
-            fileinfo.split(separator: "\n").first { $0.contains("Number of \(what):") }, "no count of \(what)")
+            fileinfo.split(separator: "\n").first { $0.contains("Number of \(what):") }, "no count of \(what)"
+        )
         return try #require(Int(line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)))
     }
 }

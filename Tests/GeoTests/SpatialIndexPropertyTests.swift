@@ -63,7 +63,8 @@ enum PointSet: String, CaseIterable, CustomTestStringConvertible {
         var rng = SeededRandom(seed: seed)
         return (0..<60).map { i in
             let p = points[Int.random(in: 0..<points.count, using: &rng)]
-            return i % 2 == 0 ? p : p.offset(metres: Double.random(in: 0...500, using: &rng), bearing: Double(i * 37))
+            return i % 2 == 0
+                ? p : p.offset(metres: Double.random(in: 0...500, using: &rng), bearing: Double(i * 37))
         }
     }
 
@@ -148,9 +149,12 @@ struct SpatialIndexPropertyTests {
             let outer = MercatorRect(center: c, half: Double.random(in: 10...3000, using: &rng))
             // The walker moved: the new area minus the one already loaded.
             let moved = MercatorPoint(
-                x: c.x + Double.random(in: -500...500, using: &rng), y: c.y + Double.random(in: -500...500, using: &rng))
+                x: c.x + Double.random(in: -500...500, using: &rng),
+                y: c.y + Double.random(in: -500...500, using: &rng))
             let except = MercatorRect(center: moved, half: Double.random(in: 0...2000, using: &rng))
-            let expected = projected.indices.filter { outer.contains(projected[$0]) && !except.contains(projected[$0]) }
+            let expected = projected.indices.filter {
+                outer.contains(projected[$0]) && !except.contains(projected[$0])
+            }
             #expect(quad.items(in: outer, except: except) == expected)
             #expect(quad.items(in: outer) == projected.indices.filter { outer.contains(projected[$0]) })
         }

@@ -79,7 +79,8 @@ struct SpatialStructureTests {
         var rng = SeededRandom(seed: 1)
         for _ in 0..<500 {
             let c = Coordinate(
-                latitude: Double.random(in: -70...70, using: &rng), longitude: Double.random(in: -179...179, using: &rng))
+                latitude: Double.random(in: -70...70, using: &rng),
+                longitude: Double.random(in: -179...179, using: &rng))
             #expect(grid.cellsVisited(within: 150, of: c) <= 9)
         }
         // A radius beyond the cell size still works, looking at more cells.

@@ -29,14 +29,16 @@ import Testing
         #expect(first["altitudeMSL"] as? Double == 1127.7)
         #expect(first["lat"] as? Double == 44.068843333)
         #expect(first["lon"] as? Double == -121.314191667)
-        #expect(err.contains("pathfinder fixes: 145 lines, 30 fixes, 0 no-fix epochs, 0 bad checksums, 0 junk"))
+        #expect(
+            err.contains("pathfinder fixes: 145 lines, 30 fixes, 0 no-fix epochs, 0 bad checksums, 0 junk"))
     }
 
     @Test func unknownValuesAreLeftOutNeverZero() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixes-\(UUID())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let path = dir.appendingPathComponent("rmc.nmea").path
-        try "$GPRMC,101010,A,1000.0,N,01000.0,E,,,010624,,*1D\r\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try "$GPRMC,101010,A,1000.0,N,01000.0,E,,,010624,,*1D\r\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
         let (code, out, _) = await run(["fixes", "--nmea", path])
         #expect(code == 0)
         #expect(out == #"{"lat":10,"lon":10,"mode":"2d","time":"2024-06-01T10:10:10Z","type":"fix"}"# + "\n")
@@ -49,12 +51,15 @@ import Testing
         #expect(err.contains("stopped after 3 fixes"))
     }
 
-    @Test(arguments: [
-        (["fixes"], "exactly one of"), (["fixes", "--nmea", "a", "--gpsd", "h:1"], "exactly one of"),
-        (["fixes", "--gpsd", "h:x"], "--gpsd \"h:x\" is not HOST:PORT"), (["fixes", "--device", "/dev/null", "--baud", "7"], "--baud \"7\""),
-        (["fixes", "--nmea", "/nonexistent/a.nmea"], "cannot read /nonexistent/a.nmea"),
-        (["fixes", "--nmea", "a", "--count", "0"], "--count \"0\""), (["fixes", "--gpsd", "h:1", "--paced"], "--paced goes with --nmea"),
-    ] as [([String], String)])
+    @Test(
+        arguments: [
+            (["fixes"], "exactly one of"), (["fixes", "--nmea", "a", "--gpsd", "h:1"], "exactly one of"),
+            (["fixes", "--gpsd", "h:x"], "--gpsd \"h:x\" is not HOST:PORT"),
+            (["fixes", "--device", "/dev/null", "--baud", "7"], "--baud \"7\""),
+            (["fixes", "--nmea", "/nonexistent/a.nmea"], "cannot read /nonexistent/a.nmea"),
+            (["fixes", "--nmea", "a", "--count", "0"], "--count \"0\""),
+            (["fixes", "--gpsd", "h:1", "--paced"], "--paced goes with --nmea"),
+        ] as [([String], String)])
     func badInputExits2(_ argv: [String], _ message: String) async {
         let (code, out, err) = await run(argv)
         #expect(code == 2)
@@ -63,7 +68,9 @@ import Testing
     }
 
     @Test func missingBarometerIsARuntimeFailure() async throws {
-        let (code, _, err) = await run(["fixes", "--nmea", try log(), "--iio", "--iio-root", "/nonexistent-iio"])
+        let (code, _, err) = await run([
+            "fixes", "--nmea", try log(), "--iio", "--iio-root", "/nonexistent-iio",
+        ])
         #expect(code == 1)
         #expect(err.contains("no IIO barometer under /nonexistent-iio"))
     }

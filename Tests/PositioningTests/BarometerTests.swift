@@ -21,7 +21,8 @@ import Testing
 @Suite struct AltimeterTests {
     func fix(_ t: Double, alt: Double, vAcc: Double) -> Fix {
         Fix(
-            time: Date(timeIntervalSince1970: t), coordinate: Coordinate(latitude: 60.17, longitude: 24.94), mode: .threeD,
+            time: Date(timeIntervalSince1970: t), coordinate: Coordinate(latitude: 60.17, longitude: 24.94),
+            mode: .threeD,
             altitudeMSL: alt, verticalAccuracy: vAcc)
     }
 
@@ -49,7 +50,11 @@ import Testing
         a.calibrate(qnh: 1013.25)
         let (metres, accuracy) = try #require(a.altitude(for: 1008.70))
         #expect(abs(metres - 37.94) < 0.01)
-        #expect(abs(accuracy - (BarometricAltimeter.qnhAccuracyMetres * BarometricAltimeter.qnhAccuracyMetres + 1).squareRoot()) < 1e-9)
+        #expect(
+            abs(
+                accuracy
+                    - (BarometricAltimeter.qnhAccuracyMetres * BarometricAltimeter.qnhAccuracyMetres + 1)
+                    .squareRoot()) < 1e-9)
     }
 
     /// A synthetic walk: the walker climbs from 30 m to 45 m and back under a sea-level
@@ -81,7 +86,8 @@ import Testing
             }
             a.observe(gnss)
             if second >= 60 {
-                let (metres, accuracy) = try #require(a.altitude(for: hPa, at: Date(timeIntervalSince1970: t)))
+                let (metres, accuracy) = try #require(
+                    a.altitude(for: hPa, at: Date(timeIntervalSince1970: t)))
                 worst = max(worst, abs(metres - truth))
                 // Within 2.5 m: what the level check needs; and the estimate is honest about it.
                 #expect(abs(metres - truth) < 2.5, "second \(second): \(metres) vs \(truth)")
@@ -111,14 +117,19 @@ import Testing
 @Suite struct IIOTests {
     /// A fake `/sys/bus/iio/devices` with an ADC first, then the given barometer.
     func tree(_ files: [String: String], name: String = "bmp280") throws -> String {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("iio-\(UUID().uuidString)").path
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("iio-\(UUID().uuidString)")
+            .path
         let adc = root + "/iio:device0"
         let baro = root + "/iio:device1"
-        for dir in [adc, baro] { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        for dir in [adc, baro] {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        }
         try "ads1015\n".write(toFile: adc + "/name", atomically: true, encoding: .utf8)
         try "1234\n".write(toFile: adc + "/in_voltage0_raw", atomically: true, encoding: .utf8)
         try "\(name)\n".write(toFile: baro + "/name", atomically: true, encoding: .utf8)
-        for (file, text) in files { try text.write(toFile: baro + "/" + file, atomically: true, encoding: .utf8) }
+        for (file, text) in files {
+            try text.write(toFile: baro + "/" + file, atomically: true, encoding: .utf8)
+        }
         return root
     }
 
@@ -131,7 +142,8 @@ import Testing
     }
 
     @Test func rawTimesScale() throws {
-        let root = try tree(["in_pressure_raw": "25824\n", "in_pressure_scale": "0.00390625\n"], name: "lps22hb")
+        let root = try tree(
+            ["in_pressure_raw": "25824\n", "in_pressure_scale": "0.00390625\n"], name: "lps22hb")
         let r = try IIOBarometer(root: root).read(at: Date(timeIntervalSince1970: 5))
         #expect(abs(r.hPa - 25824 * 0.00390625 * 10) < 0.001)
         #expect(r.time == Date(timeIntervalSince1970: 5))
@@ -141,14 +153,18 @@ import Testing
         let root = try tree(["in_pressure_input": "100.0"], name: "mysensor")
         #expect(throws: IIOBarometer.Failure.noDevice(root: root, name: nil)) { try IIOBarometer(root: root) }
         #expect(try IIOBarometer(root: root, name: "mysensor").name == "mysensor")
-        #expect(throws: IIOBarometer.Failure.noDevice(root: root, name: "bme280")) { try IIOBarometer(root: root, name: "bme280") }
+        #expect(throws: IIOBarometer.Failure.noDevice(root: root, name: "bme280")) {
+            try IIOBarometer(root: root, name: "bme280")
+        }
         #expect(throws: IIOBarometer.Failure.self) { try IIOBarometer(root: "/nonexistent-iio") }
     }
 
     @Test func badValuesAreNamed() throws {
         let root = try tree(["in_pressure_input": "n/a"])
         let baro = try IIOBarometer(root: root)
-        #expect(throws: IIOBarometer.Failure.malformed(path: baro.directory + "/in_pressure_input", value: "n/a")) {
+        #expect(
+            throws: IIOBarometer.Failure.malformed(path: baro.directory + "/in_pressure_input", value: "n/a")
+        ) {
             try baro.read(at: nil)
         }
         let low = try tree(["in_pressure_input": "1.0"])

@@ -32,7 +32,8 @@ struct SeededGenerator: RandomNumberGenerator {
             }
         }
         for body in [
-            "IIXDR,P,1.02481,B,Barometer", "WIXDR,P,101325,P,BARO", "WIMDA,29.9213,I,1.01325,B,21.5,C,,C,45.0,,9.2,C,,T,,M,,N,,M",
+            "IIXDR,P,1.02481,B,Barometer", "WIXDR,P,101325,P,BARO",
+            "WIMDA,29.9213,I,1.01325,B,21.5,C,,C,45.0,,9.2,C,,T,,M,,N,,M",
             "WIMMB,29.9213,I,1.01325,B", "PGRMZ,93,f,3", "GNGST,223745.00,228650,2.5,2.4,126,0.98,1.0,3.1",
             "GNGNS,101010.00,3723.46587704,N,12202.26957864,W,AAN,14,0.9,6.0,-32.1,,",
         ] {
@@ -53,14 +54,21 @@ struct SeededGenerator: RandomNumberGenerator {
         var l = line
         switch Int.random(in: 0..<8, using: &rng) {
         case 0:  // flip a bit
-            if !l.isEmpty { l[Int.random(in: 0..<l.count, using: &rng)] ^= 1 << UInt8.random(in: 0..<8, using: &rng) }
+            if !l.isEmpty {
+                l[Int.random(in: 0..<l.count, using: &rng)] ^= 1 << UInt8.random(in: 0..<8, using: &rng)
+            }
         case 1:  // cut
             l = Array(l.prefix(Int.random(in: 0...l.count, using: &rng)))
         case 2:  // splice two sentences
-            l = Array(l.prefix(Int.random(in: 0...l.count, using: &rng))) + other.suffix(Int.random(in: 0...other.count, using: &rng))
+            l =
+                Array(l.prefix(Int.random(in: 0...l.count, using: &rng)))
+                + other.suffix(Int.random(in: 0...other.count, using: &rng))
         case 3:  // random bytes inserted
             let at = Int.random(in: 0...l.count, using: &rng)
-            l.insert(contentsOf: (0..<Int.random(in: 1...40, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }, at: at)
+            l.insert(
+                contentsOf: (0..<Int.random(in: 1...40, using: &rng)).map { _ in
+                    UInt8.random(in: 0...255, using: &rng)
+                }, at: at)
         case 4:  // replace a field's text with digits, signs, points (valid checksum)
             let digits: [UInt8] = Array("0123456789.-+,NSEWAV".utf8)
             for _ in 0..<Int.random(in: 1...6, using: &rng) where l.count > 8 {
@@ -69,7 +77,9 @@ struct SeededGenerator: RandomNumberGenerator {
             l = withChecksum(l)
         case 5:  // a field made huge or duplicated commas (valid checksum)
             if let comma = l.firstIndex(of: 0x2C) {
-                let filler = Array(repeating: [UInt8(0x39), 0x2C, 0x2C, 0x2E].randomElement(using: &rng)!, count: Int.random(in: 1...30, using: &rng))
+                let filler = Array(
+                    repeating: [UInt8(0x39), 0x2C, 0x2C, 0x2E].randomElement(using: &rng)!,
+                    count: Int.random(in: 1...30, using: &rng))
                 l.insert(contentsOf: filler, at: comma)
             }
             l = withChecksum(l)
@@ -109,7 +119,8 @@ struct SeededGenerator: RandomNumberGenerator {
         }
         for _ in 0..<Self.lineCount {
             let pick = { (rng: inout SeededGenerator) in
-                (Int.random(in: 0..<20, using: &rng) == 0 ? corpus.extra : corpus.real).randomElement(using: &rng)!
+                (Int.random(in: 0..<20, using: &rng) == 0 ? corpus.extra : corpus.real).randomElement(
+                    using: &rng)!
             }
             let line = pick(&rng)
             let other = pick(&rng)

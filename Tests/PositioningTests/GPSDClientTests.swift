@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import Foundation
 import Geo
 import Positioning
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The client against a real gpsd fed by a recorded log (see Fixtures/README.md).
 @Suite(.serialized) struct GPSDClientTests {
@@ -37,18 +38,25 @@ import Testing
         defer { gpsd.stop() }
 
         let client = GPSDClient(
-            settings: .init(host: "127.0.0.1", port: port, silenceTimeout: 3, initialBackoff: 0.1, maximumBackoff: 0.5))
+            settings: .init(
+                host: "127.0.0.1", port: port, silenceTimeout: 3, initialBackoff: 0.1, maximumBackoff: 0.5))
         let events = Collector(client.events())
         defer {
             client.stop()
             events.cancel()
         }
 
-        let firstRun = await events.wait { Self.fixes($0).count >= 5 && $0.contains { if case .pressure = $0 { true } else { false } } }
+        let firstRun = await events.wait {
+            Self.fixes($0).count >= 5 && $0.contains { if case .pressure = $0 { true } else { false } }
+        }
         #expect(firstRun, "no fixes/pressure from gpsd: \(client.lastError ?? "no error")")
         let fixes = Self.fixes(events.all)
         // mt3339 is at 44.07 N, 121.31 W; gpsd reports it 3D with altitude.
-        #expect(fixes.allSatisfy { abs($0.coordinate.latitude - 44.0688) < 0.001 && abs($0.coordinate.longitude + 121.3142) < 0.001 })
+        #expect(
+            fixes.allSatisfy {
+                abs($0.coordinate.latitude - 44.0688) < 0.001
+                    && abs($0.coordinate.longitude + 121.3142) < 0.001
+            })
         #expect(fixes.contains { $0.mode == .threeD && $0.altitudeMSL == 1127.7 })
         #expect(fixes.allSatisfy { $0.horizontalAccuracy != nil })
         let pressures = events.all.compactMap { if case .pressure(let p) = $0 { p } else { nil } }
@@ -76,7 +84,9 @@ import Testing
         }
         defer { server.shutdown() }
         let client = GPSDClient(
-            settings: .init(host: "127.0.0.1", port: server.port, silenceTimeout: 0.3, initialBackoff: 0.05, maximumBackoff: 0.1))
+            settings: .init(
+                host: "127.0.0.1", port: server.port, silenceTimeout: 0.3, initialBackoff: 0.05,
+                maximumBackoff: 0.1))
         let events = Collector(client.events())
         defer {
             client.stop()
@@ -103,10 +113,12 @@ import Testing
         events.cancel()
     }
 
-    @Test(arguments: [
-        ("127.0.0.1:2947", "127.0.0.1", 2947), ("localhost", "localhost", 2947), ("[::1]:3000", "::1", 3000),
-        ("gps.local:40000", "gps.local", 40000),
-    ] as [(String, String, Int)])
+    @Test(
+        arguments: [
+            ("127.0.0.1:2947", "127.0.0.1", 2947), ("localhost", "localhost", 2947),
+            ("[::1]:3000", "::1", 3000),
+            ("gps.local:40000", "gps.local", 40000),
+        ] as [(String, String, Int)])
     func settingsParse(_ text: String, _ host: String, _ port: Int) throws {
         let s = try #require(GPSDClient.Settings.parse(text))
         #expect(s.host == host)

@@ -17,7 +17,8 @@ import Testing
     }
 
     func expectSame(_ ours: Fix, _ theirs: Fixtures.Expected.TPV, _ name: String) throws {
-        var gpsdTime = try #require(FixStreamRecord.parseTime(theirs.time), "\(name): gpsd time \(theirs.time)")
+        var gpsdTime = try #require(
+            FixStreamRecord.parseTime(theirs.time), "\(name): gpsd time \(theirs.time)")
         if ours.time < Self.lastRollover { gpsdTime -= Self.rolloverShift }
         #expect(ours.time == gpsdTime, "\(name): time \(ours.time) vs gpsd \(theirs.time)")
         // gpsd prints 9 decimals.

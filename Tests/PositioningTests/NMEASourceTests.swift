@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import Foundation
 import Positioning
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Opens a pseudo-terminal pair through /dev/ptmx (Glibc's module does not export
 /// posix_openpt/ptsname); returns the master descriptor and the slave's path.
@@ -53,7 +54,9 @@ func openPseudoTerminal() throws -> (Int32, String) {
     }
 
     @Test func missingFileIsNamed() {
-        #expect(throws: SystemError.self) { try NMEASource(.file(path: "/nonexistent/x.nmea", paced: false)).open() }
+        #expect(throws: SystemError.self) {
+            try NMEASource(.file(path: "/nonexistent/x.nmea", paced: false)).open()
+        }
         do {
             _ = try NMEASource(.file(path: "/nonexistent/x.nmea", paced: false)).open()
         } catch {
@@ -77,7 +80,9 @@ func openPseudoTerminal() throws -> (Int32, String) {
         let written = bytes.withUnsafeBytes { write(master, $0.baseAddress, bytes.count) }
         #expect(written == bytes.count)
         let collector = Collector(stream)
-        let gotAll = await collector.wait { $0.count(where: { if case .fix = $0 { true } else { false } }) >= 29 }
+        let gotAll = await collector.wait {
+            $0.count(where: { if case .fix = $0 { true } else { false } }) >= 29
+        }
         #expect(gotAll)
         // Unplugging the receiver (closing the other end) ends the stream with a reason.
         close(master)

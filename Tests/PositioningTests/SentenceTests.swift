@@ -10,7 +10,9 @@ func nmea(_ body: String) -> String {
     return "$\(body)*\(hex.count == 1 ? "0" + hex : hex)\r\n"
 }
 
-func parse(_ bodies: [String], fallbackDate: Date? = nil) -> (events: [PositionEvent], stats: NMEAParser.Stats) {
+func parse(
+    _ bodies: [String], fallbackDate: Date? = nil
+) -> (events: [PositionEvent], stats: NMEAParser.Stats) {
     NMEAParser.parse(Array(bodies.map(nmea).joined().utf8), fallbackDate: fallbackDate)
 }
 
@@ -36,7 +38,10 @@ func utc(_ text: String) -> Date { FixStreamRecord.parseTime(text)! }
         #expect(stats.fixes == 1 && stats.sentences == 1)
     }
 
-    @Test(arguments: [("050607", "2007-06-05"), ("311299", "1999-12-31"), ("010180", "1980-01-01"), ("290224", "2024-02-29")])
+    @Test(arguments: [
+        ("050607", "2007-06-05"), ("311299", "1999-12-31"), ("010180", "1980-01-01"),
+        ("290224", "2024-02-29"),
+    ])
     func rmcDates(_ ddmmyy: String, _ iso: String) throws {
         let (events, _) = parse(["GNRMC,000000.00,A,0000.001,N,00000.001,E,,,\(ddmmyy),,"])
         #expect(try #require(fixes(events).first).time == utc("\(iso)T00:00:00Z"))
@@ -114,9 +119,10 @@ func utc(_ text: String) -> Date { FixStreamRecord.parseTime(text)! }
             "GPGGA,000000.00,6010.0000,N,02456.0000,E,1,04,1.0,20.0,M,,M,,",
             "GPGGA,000001.00,6010.0000,N,02456.0000,E,1,04,1.0,20.0,M,,M,,",
         ])
-        #expect(fixes(events).map(\.time) == [
-            utc("2023-12-31T23:59:59Z"), utc("2024-01-01T00:00:00Z"), utc("2024-01-01T00:00:01Z"),
-        ])
+        #expect(
+            fixes(events).map(\.time) == [
+                utc("2023-12-31T23:59:59Z"), utc("2024-01-01T00:00:00Z"), utc("2024-01-01T00:00:01Z"),
+            ])
     }
 
     @Test func zdaGivesTheDate() throws {
@@ -133,10 +139,11 @@ func utc(_ text: String) -> Date { FixStreamRecord.parseTime(text)! }
             "GPGGA,235949.00,,,,,0,00,99.99,,,,,,",
             "GPGGA,235950.00,4807.038,N,01131.000,E,0,00,,,,,,,",
         ])
-        #expect(events == [
-            .noFix(time: utc("2006-12-16T23:59:48Z")), .noFix(time: utc("2006-12-16T23:59:49Z")),
-            .noFix(time: utc("2006-12-16T23:59:50Z")),
-        ])
+        #expect(
+            events == [
+                .noFix(time: utc("2006-12-16T23:59:48Z")), .noFix(time: utc("2006-12-16T23:59:49Z")),
+                .noFix(time: utc("2006-12-16T23:59:50Z")),
+            ])
         #expect(stats.noFix == 3 && stats.fixes == 0)
     }
 
@@ -167,7 +174,9 @@ func utc(_ text: String) -> Date { FixStreamRecord.parseTime(text)! }
         let fix = try #require(fixes(valid.events).first)
         #expect(fix.mode == .threeD && fix.altitudeMSL == 6.0)
         #expect(abs(try #require(fix.altitudeHAE) - -26.1) < 1e-9)
-        let invalid = parse(["GNGNS,101010.00,3723.4658,N,12202.2695,W,NNN,00,,,,,", "GNZDA,101010.00,01,06,2024,,"])
+        let invalid = parse([
+            "GNGNS,101010.00,3723.4658,N,12202.2695,W,NNN,00,,,,,", "GNZDA,101010.00,01,06,2024,,",
+        ])
         #expect(invalid.events == [.noFix(time: utc("2024-06-01T10:10:10Z"))])
     }
 
@@ -186,7 +195,8 @@ func utc(_ text: String) -> Date { FixStreamRecord.parseTime(text)! }
             "GNRMC,132820.60,A,4134.49821229,N,09345.03351845,W,3.252,92.308,180320,11.5985,E,D",
             "GNRMC,132820.70,A,4134.49822493,N,09345.03347183,W,3.019,89.298,180320,11.5985,E,D",
         ])
-        #expect(fixes(events).map(\.time) == [utc("2020-03-18T13:28:20.600Z"), utc("2020-03-18T13:28:20.700Z")])
+        #expect(
+            fixes(events).map(\.time) == [utc("2020-03-18T13:28:20.600Z"), utc("2020-03-18T13:28:20.700Z")])
         let record = try #require(FixStreamRecord(.fix(fixes(events)[0])))
         #expect(record.time == "2020-03-18T13:28:20.600Z")
     }
@@ -207,11 +217,15 @@ func utc(_ text: String) -> Date { FixStreamRecord.parseTime(text)! }
 
     @Test func learntCycleEndEmitsWithoutWaitingForTheNextEpoch() {
         var parser = NMEAParser()
-        let first = parser.feed(Array((nmea("GPGGA,101010,1000.0,N,01000.0,E,1,04,1.0,20.0,M,,M,,")
-            + nmea("GPRMC,101010,A,1000.0,N,01000.0,E,,,010624,,")).utf8))
+        let first = parser.feed(
+            Array(
+                (nmea("GPGGA,101010,1000.0,N,01000.0,E,1,04,1.0,20.0,M,,M,,")
+                    + nmea("GPRMC,101010,A,1000.0,N,01000.0,E,,,010624,,")).utf8))
         #expect(first.isEmpty)  // the end of the epoch is not known yet
-        let second = parser.feed(Array((nmea("GPGGA,101011,1000.0,N,01000.0,E,1,04,1.0,20.0,M,,M,,")
-            + nmea("GPRMC,101011,A,1000.0,N,01000.0,E,,,010624,,")).utf8))
+        let second = parser.feed(
+            Array(
+                (nmea("GPGGA,101011,1000.0,N,01000.0,E,1,04,1.0,20.0,M,,M,,")
+                    + nmea("GPRMC,101011,A,1000.0,N,01000.0,E,,,010624,,")).utf8))
         // The first epoch closes at the new time stamp; the second at its RMC, which ended the first.
         #expect(fixes(second).map(\.time) == [utc("2024-06-01T10:10:10Z"), utc("2024-06-01T10:10:11Z")])
         #expect(parser.finish().isEmpty)
@@ -223,15 +237,16 @@ func utc(_ text: String) -> Date { FixStreamRecord.parseTime(text)! }
         parse(bodies).events.compactMap { if case .pressure(let p) = $0 { p } else { nil } }
     }
 
-    @Test(arguments: [
-        ("IIXDR,P,1.02481,B,Barometer", 1024.81, PressureReading.Source.nmeaXDR),
-        ("WIXDR,P,101325,P,BARO", 1013.25, .nmeaXDR),
-        ("IIXDR,C,,C,AIRTEMP,P,,B,BARO,P,1.00870,B,BARO2", 1008.7, .nmeaXDR),
-        ("WIMDA,29.9213,I,1.01325,B,21.5,C,,C,45.0,,9.2,C,,T,,M,,N,,M", 1013.25, .nmeaMDA),
-        ("WIMDA,29.9213,I,,B,21.5,C,,C,45.0,,9.2,C,,T,,M,,N,,M", 1013.25, .nmeaMDA),
-        ("WIMMB,29.9213,I,1.01325,B", 1013.25, .nmeaMMB),
-        ("PGRMZ,0,f,2", 1013.25, .pgrmz),
-    ] as [(String, Double, PressureReading.Source)])
+    @Test(
+        arguments: [
+            ("IIXDR,P,1.02481,B,Barometer", 1024.81, PressureReading.Source.nmeaXDR),
+            ("WIXDR,P,101325,P,BARO", 1013.25, .nmeaXDR),
+            ("IIXDR,C,,C,AIRTEMP,P,,B,BARO,P,1.00870,B,BARO2", 1008.7, .nmeaXDR),
+            ("WIMDA,29.9213,I,1.01325,B,21.5,C,,C,45.0,,9.2,C,,T,,M,,N,,M", 1013.25, .nmeaMDA),
+            ("WIMDA,29.9213,I,,B,21.5,C,,C,45.0,,9.2,C,,T,,M,,N,,M", 1013.25, .nmeaMDA),
+            ("WIMMB,29.9213,I,1.01325,B", 1013.25, .nmeaMMB),
+            ("PGRMZ,0,f,2", 1013.25, .pgrmz),
+        ] as [(String, Double, PressureReading.Source)])
     func pressureSentences(_ body: String, _ hPa: Double, _ source: PressureReading.Source) throws {
         let p = try #require(pressures([body]).first)
         #expect(abs(p.hPa - hPa) < 0.01)
@@ -243,7 +258,10 @@ func utc(_ text: String) -> Date { FixStreamRecord.parseTime(text)! }
         #expect(abs(p.hPa - ISA.pressure(altitude: 304.8, seaLevel: 1013.25)) < 0.001)
     }
 
-    @Test(arguments: ["IIXDR,C,,C,AIRTEMP,P,,B,BARO", "IIXDR,P,1.0,X,BARO", "IIXDR,P,12.0,B,BARO", "WIMMB,,I,,B", "PGRMZ,93,x,3"])
+    @Test(arguments: [
+        "IIXDR,C,,C,AIRTEMP,P,,B,BARO", "IIXDR,P,1.0,X,BARO", "IIXDR,P,12.0,B,BARO", "WIMMB,,I,,B",
+        "PGRMZ,93,x,3",
+    ])
     func emptyOrImplausiblePressureIsSkipped(_ body: String) {
         #expect(pressures([body]).isEmpty)
     }
@@ -277,7 +295,8 @@ func utc(_ text: String) -> Date { FixStreamRecord.parseTime(text)! }
 
     @Test func lowercaseChecksumHexIsAccepted() {
         let line = nmea("GPRMC,101010,A,1000.0,N,01000.0,W,,,010624,,")
-        let (events, stats) = NMEAParser.parse(Array(line.replacingOccurrences(of: "*3", with: "*3").lowercasedHex.utf8))
+        let (events, stats) = NMEAParser.parse(
+            Array(line.replacingOccurrences(of: "*3", with: "*3").lowercasedHex.utf8))
         #expect(stats.badChecksum == 0)
         #expect(fixes(events).count == 1)
     }

@@ -1,8 +1,9 @@
+import Foundation
+import Testing
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Foundation
-import Testing
 
 /// A tiny TCP server on 127.0.0.1 and a free port, for feeding gpsd (or playing a silent
 /// gpsd). Each accepted connection is handled on its own thread by `serve`.
@@ -15,7 +16,9 @@ final class TestServer: @unchecked Sendable {
     private var received: [UInt8] = []
     private var closed = false
 
-    init(serve: @escaping @Sendable (_ connection: Int32, _ isClosed: @escaping @Sendable () -> Bool) -> Void) throws {
+    init(
+        serve: @escaping @Sendable (_ connection: Int32, _ isClosed: @escaping @Sendable () -> Bool) -> Void
+    ) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         try #require(fd >= 0)
         var yes: Int32 = 1
@@ -25,7 +28,9 @@ final class TestServer: @unchecked Sendable {
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
         addr.sin_port = 0
         let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         try #require(bound == 0)
         try #require(listen(fd, 8) == 0)
@@ -74,7 +79,9 @@ final class TestServer: @unchecked Sendable {
             while !isClosed() {
                 for line in lines {
                     let bytes = Array((line + "\r\n").utf8)
-                    let sent = bytes.withUnsafeBytes { send(c, $0.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
+                    let sent = bytes.withUnsafeBytes {
+                        send(c, $0.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+                    }
                     if sent < 0 || isClosed() { return }
                     usleep(UInt32(pause * 1_000_000))
                 }
@@ -87,6 +94,7 @@ final class TestServer: @unchecked Sendable {
 final class GPSDProcess {
     let process = Process()
     let port: UInt16
+    let socketPath: String
 
     static func executable() throws -> URL {
         for dir in ["/usr/sbin", "/usr/local/sbin", "/usr/bin", "/sbin"] {
@@ -99,7 +107,8 @@ final class GPSDProcess {
 
     init(port: UInt16, feed: UInt16) throws {
         self.port = port
-        let socketPath = FileManager.default.temporaryDirectory
+        socketPath =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("pathfinder-gpsd-\(port)-\(getpid()).sock").path
         process.executableURL = try Self.executable()
         process.arguments = ["-N", "-S", String(port), "-F", socketPath, "tcp://127.0.0.1:\(feed)"]
@@ -114,6 +123,7 @@ final class GPSDProcess {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
+        unlink(socketPath)  // gpsd killed outright leaves its control socket behind
     }
 
     deinit { stop() }

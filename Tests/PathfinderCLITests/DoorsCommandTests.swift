@@ -1,0 +1,101 @@
+import Arrival
+import Foundation
+import Geo
+import Testing
+
+@testable import PathfinderCLI
+
+@Suite("pathfinder doors import / near")
+struct DoorsCommandTests {
+    func run(_ argv: [String]) async -> (Int32, String, String) {
+        let captured = CapturedConsole()
+        let code = await Pathfinder.main(argv, console: captured.console)
+        return (code, captured.out, captured.err)
+    }
+
+    func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "doors-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func importThenNearPrintsRankedDoorsOneALine() async throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let json = try #require(
+            Bundle.module.path(forResource: "station-and-block", ofType: "json", inDirectory: "Fixtures"))
+        let db = dir.appendingPathComponent("x.db").path
+        let (importCode, _, importErr) = await run(["doors", "import", json, "--out", db])
+        #expect(importCode == 0, "\(importErr)")
+        #expect(importErr.contains("3 ways, 1 relations"))
+
+        let (code, out, err) = await run(["doors", "near", "60.1712", "24.9413", "--db", db])
+        #expect(code == 0, "\(err)")
+        #expect(err.contains("way 122595198 \"Helsingin päärautatieasema\" contains the point"))
+        let doors = try out.split(separator: "\n").map {
+            try JSONDecoder().decode(Door.self, from: Data($0.utf8))
+        }
+        #expect(doors.count == 26)
+        #expect(doors.first?.coordinate == Coordinate(latitude: 60.170747, longitude: 24.9414453))
+        #expect(doors.allSatisfy { $0.source == .osm })
+        // Each line is exactly the CONTRACT's Door encoding, keys sorted.
+        #expect(out.hasPrefix("{\"lat\":60.170747,\"lon\":24.9414453,\"source\":\"osm\"}\n"))
+    }
+
+    @Test(
+        "usage errors exit 2 and say what is wrong",
+        arguments: [
+            (["doors"], "expected `import` or `near`"),
+            (["doors", "import", "x.osm"], "--out is required"),
+            (["doors", "near", "60.17"], "expected <LAT> <LON>, got 1"),
+            (["doors", "near", "91", "24.9", "--db", "x.db"], "\"91 24.9\" is not LAT LON"),
+            (
+                ["doors", "near", "60", "24", "--radius", "-3", "--db", "x.db"],
+                "--radius \"-3\" is not metres"
+            ),
+            (["doors", "near", "60", "24", "--out", "x.db"], "--out belongs to `doors import`"),
+        ])
+    func usageErrors(argv: [String], message: String) async {
+        let (code, out, err) = await run(argv)
+        #expect(code == 2)
+        #expect(out.isEmpty)
+        #expect(err.contains(message), "\(err)")
+    }
+
+    @Test func badInputNamesTheFileAndLeavesNoDatabase() async throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bad = dir.appendingPathComponent("bad.osm")
+        try "<osm><node id=\"1\" lat=\"x\" lon=\"2\"/></osm>".write(
+            to: bad, atomically: true, encoding: .utf8)
+        let db = dir.appendingPathComponent("x.db").path
+        let (code, _, err) = await run(["doors", "import", bad.path, "--out", db])
+        #expect(code == 2)
+        #expect(err.hasPrefix("pathfinder doors import: \(bad.path):1 (node 1)"), "\(err)")
+        #expect(!FileManager.default.fileExists(atPath: db))
+
+        let (nearCode, _, nearErr) = await run(["doors", "near", "60", "24", "--db", bad.path])
+        #expect(nearCode == 2)
+        #expect(nearErr.contains("\(bad.path): not a door index"))
+    }
+
+    @Test func artifactsAreFoundThroughTheEnvironmentOrAboveAStartDirectory() throws {
+        #expect(
+            try Artifacts.path(
+                "doors/helsinki.db", environment: ["PATHFINDER_ARTIFACTS": "/opt/pf/artifacts"])
+                == "/opt/pf/artifacts/doors/helsinki.db")
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let deep = dir.appendingPathComponent("a/.build/release")
+        try FileManager.default.createDirectory(
+            at: deep.appendingPathComponent("../artifacts"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("a/artifacts"), withIntermediateDirectories: true)
+        // SwiftPM's own .build/artifacts is skipped; the repository's artifacts/ is found.
+        #expect(
+            Artifacts.directory(above: deep)?.standardizedFileURL.path
+                == dir.appendingPathComponent("a/artifacts").standardizedFileURL.path)
+        #expect(Artifacts.directory(above: URL(fileURLWithPath: "/proc/self")) == nil)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Geo
+import Testing
+
+@testable import Positioning
+
+/// gpsd's JSON as the client reads it (lines as gpsd 3.22 writes them).
+@Suite struct GPSDDecoderTests {
+    func decode(_ lines: [String]) -> [PositionEvent] {
+        var d = GPSDDecoder()
+        return d.feed(Array(lines.map { $0 + "\n" }.joined().utf8))
+    }
+
+    static let tpv =
+        #"{"class":"TPV","device":"tcp://x","mode":3,"time":"2020-07-11T22:37:46.000Z","ept":0.005,"lat":38.110494333,"lon":-122.626897333,"altHAE":53.500,"altMSL":83.000,"alt":83.000,"epx":5.1,"epy":4.0,"epv":6.0,"track":12.5,"speed":0.031,"climb":0.0,"eph":10.26}"#
+
+    @Test func tpvBecomesAFixWithHalvedGPSDAccuracy() throws {
+        let events = decode([#"{"class":"VERSION","release":"3.22"}"#, Self.tpv])
+        guard case .fix(let f) = try #require(events.first) else {
+            Issue.record("expected a fix, got \(events)")
+            return
+        }
+        #expect(events.count == 1)
+        #expect(f.time == FixStreamRecord.parseTime("2020-07-11T22:37:46Z"))
+        #expect(f.coordinate == Coordinate(latitude: 38.110494333, longitude: -122.626897333))
+        #expect(f.mode == .threeD && f.altitudeMSL == 83 && f.altitudeHAE == 53.5)
+        #expect(f.horizontalAccuracy == 5.13 && f.verticalAccuracy == 3)
+        #expect(f.speed == 0.031 && f.course == 12.5)
+    }
+
+    @Test func gstOfTheSameEpochWins() throws {
+        let gst =
+            #"{"class":"GST","device":"tcp://x","time":"2020-07-11T22:37:46.000Z","rms":837.000,"major":2.500,"minor":2.400,"orient":127.0,"lat":3.000,"lon":4.000,"alt":3.500}"#
+        guard case .fix(let f) = try #require(decode([gst, Self.tpv]).first) else {
+            Issue.record("expected a fix")
+            return
+        }
+        #expect(f.horizontalAccuracy == 5)
+        #expect(f.verticalAccuracy == 3.5)
+        // A GST from long ago does not count.
+        let old = gst.replacingOccurrences(of: "22:37:46", with: "22:30:00")
+        guard case .fix(let g) = try #require(decode([old, Self.tpv]).first) else { return }
+        #expect(g.horizontalAccuracy == 5.13)
+    }
+
+    @Test func modeOneIsNoFixAndZeroEphIsUnknown() throws {
+        let events = decode([
+            #"{"class":"TPV","mode":1,"time":"2020-07-11T22:37:40.000Z"}"#,
+            #"{"class":"TPV","mode":2,"time":"2020-07-11T22:37:41.000Z","lat":1.5,"lon":2.5,"eph":0,"altMSL":12.0}"#,
+            #"{"class":"TPV","mode":3,"lat":1.5,"lon":2.5}"#,  // no time: not a fix we can use
+            "not json", #"{"class":"SKY","satellites":[]}"#,
+        ])
+        #expect(events.count == 3)
+        #expect(events[0] == .noFix(time: FixStreamRecord.parseTime("2020-07-11T22:37:40Z")))
+        guard case .fix(let f) = events[1] else {
+            Issue.record("expected a fix")
+            return
+        }
+        #expect(f.mode == .twoD && f.horizontalAccuracy == nil && f.altitudeMSL == nil)
+        #expect(events[2] == .noFix(time: nil))
+    }
+
+    @Test func rawPressureSentencesPassThrough() {
+        let events = decode(["$WIMDA,29.9213,I,1.01325,B,21.5,C,,C,45.0,,9.2,C,,T,,M,,N,,M*20"])
+        #expect(events == [.pressure(PressureReading(time: nil, hPa: 1013.25, source: .nmeaMDA))])
+    }
+}

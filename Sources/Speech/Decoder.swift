@@ -70,6 +70,16 @@ final class Decoder {
         return (String(cString: hyp), score)
     }
 
+    /// Runs `body` and then puts back the live cepstral mean it had before, so audio fed in
+    /// `body` (a warm-up of faint noise) does not shift how later speech is normalised.
+    func preservingCepstralMean(_ body: () throws(SpeechError) -> Void) throws(SpeechError) {
+        guard let feat = ps_get_feat(decoder), let cmn = feat.pointee.cmn_struct else { return try body() }
+        var mean = [mfcc_t](repeating: 0, count: Int(cmn.pointee.veclen))
+        cmn_live_get(cmn, &mean)
+        try body()
+        cmn_live_set(cmn, mean)
+    }
+
     /// The decoder's setting `flag` as an integer (for VAD frame counts).
     func integer(_ flag: String) -> Int { Int(cmd_ln_int_r(config, flag)) }
 }

@@ -172,7 +172,7 @@ func report(mode: String, tallies: [(Condition, Tally)]) {
     }
     print("| **recall** | " + tallies.map { let r = $0.1.recall; return "**\(percent(r.hits, r.total))** (\(r.hits)/\(r.total))" }.joined(separator: " | ") + " |")
     print("| confusions | " + tallies.map { "\($0.1.confusions)" }.joined(separator: " | ") + " |")
-    for kind in [Item.Kind.nearMiss, .unrelated, .english] {
+    for kind in [Item.Kind.nearMiss, .heldOut, .unrelated, .english] {
         print("| false accepts: \(kind.rawValue) | " + tallies.map {
             let n = $0.1.falseAccepts[kind] ?? 0, d = $0.1.negatives[kind] ?? 0
             return "\(percent(n, d)) (\(n)/\(d))"

@@ -20,14 +20,17 @@ final class Decoder {
         // OpenBLAS would start a thread per core for tiny matrices; one is faster here and
         // leaves the second core to the rest of the daemon.
         setenv("OPENBLAS_NUM_THREADS", "1", 0)
-        for file in [model.dictionary, model.grammar] where !FileManager.default.isReadableFile(atPath: file) {
+        for file in [model.dictionary, model.grammar] where !FileManager.default.isReadableFile(atPath: file)
+        {
             throw .model("\(file) not found")
         }
         guard FileManager.default.fileExists(atPath: model.acousticModel + "/mdef") else {
             throw .model(
                 "acoustic model \(model.acousticModel) not found (apt-get install pocketsphinx-en-us)")
         }
-        var argv = ["pathfinder", "-hmm", model.acousticModel, "-dict", model.dictionary, "-fsg", model.grammar]
+        var argv = [
+            "pathfinder", "-hmm", model.acousticModel, "-dict", model.dictionary, "-fsg", model.grammar,
+        ]
         for (flag, value) in Self.baseSettings + model.settings { argv += [flag, value] }
         var cStrings = argv.map { strdup($0) }
         defer { cStrings.forEach { free($0) } }
@@ -57,7 +60,9 @@ final class Decoder {
     /// Feeds 16 kHz mono samples; returns whether the voice activity detector is in speech.
     func process(_ samples: UnsafeBufferPointer<Int16>) throws(SpeechError) -> Bool {
         guard let base = samples.baseAddress, !samples.isEmpty else { return ps_get_in_speech(decoder) != 0 }
-        guard ps_process_raw(decoder, base, samples.count, 0, 0) >= 0 else { throw .decoder("ps_process_raw failed") }
+        guard ps_process_raw(decoder, base, samples.count, 0, 0) >= 0 else {
+            throw .decoder("ps_process_raw failed")
+        }
         return ps_get_in_speech(decoder) != 0
     }
 

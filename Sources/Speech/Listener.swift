@@ -20,7 +20,8 @@ public final class Listener {
         /// false "여기가 입구야" writes a wrong door into memory at the highest rank.
         public var maxFillersThisIsIt: Int
 
-        public init(maxUtteranceSeconds: Double = 5, maxFillersNotHere: Int = 2, maxFillersThisIsIt: Int = 1) {
+        public init(maxUtteranceSeconds: Double = 5, maxFillersNotHere: Int = 2, maxFillersThisIsIt: Int = 1)
+        {
             self.maxUtteranceSeconds = maxUtteranceSeconds
             self.maxFillersNotHere = maxFillersNotHere
             self.maxFillersThisIsIt = maxFillersThisIsIt
@@ -70,7 +71,8 @@ public final class Listener {
             return Int16(Int(random >> 29) - 4)
         }
         try decoder.preservingCepstralMean { () throws(SpeechError) in
-            _ = try floor.withUnsafeBufferPointer { buffer throws(SpeechError) in try decoder.process(buffer) }
+            _ = try floor.withUnsafeBufferPointer { buffer throws(SpeechError) in try decoder.process(buffer)
+            }
             _ = try decoder.endUtterance()
         }
         try decoder.startUtterance()
@@ -129,7 +131,9 @@ public final class Listener {
                         out.append(utterance)
                     }
                 }
-                if let start = speechStart, Double(fed - start) / Double(Self.sampleRate) >= policy.maxUtteranceSeconds {
+                if let start = speechStart,
+                    Double(fed - start) / Double(Self.sampleRate) >= policy.maxUtteranceSeconds
+                {
                     if let utterance = try closeUtterance(start: start, end: fed) { out.append(utterance) }
                 }
             }
@@ -161,7 +165,8 @@ public final class Listener {
         let hypothesis = try decoder.endUtterance()
         try decoder.startUtterance()
         let rate = Double(Self.sampleRate)
-        return Self.utterance(from: hypothesis.text, start: Double(start) / rate, end: Double(end) / rate, policy: policy)
+        return Self.utterance(
+            from: hypothesis.text, start: Double(start) / rate, end: Double(end) / rate, policy: policy)
     }
 
     /// The utterance a hypothesis means: phrase tokens ("여기_아니야") are phrases, `f_…`
@@ -201,7 +206,9 @@ public final class Listener {
 
     /// Decodes a whole WAV file (PCM 16-bit, any rate and channels) in one pass.
     /// - Throws: `SpeechError.badAudio`/`.io` naming the file; decoder errors.
-    public static func decode(wav path: String, model: PhraseModel, policy: Policy = .standard) throws(SpeechError)
+    public static func decode(
+        wav path: String, model: PhraseModel, policy: Policy = .standard
+    ) throws(SpeechError)
         -> [Utterance]
     {
         let audio = try WAV.read16kMono(path: path)

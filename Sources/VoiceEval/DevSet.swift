@@ -5,7 +5,9 @@ import Speech
 /// One scripted utterance of the development set.
 struct Item {
     enum Kind: String, CaseIterable {
-        case phrase, nearMiss = "near-miss", heldOut = "near-miss held out", unrelated = "unrelated Korean", english = "English" }
+        case phrase, nearMiss = "near-miss", heldOut = "near-miss held out", unrelated = "unrelated Korean",
+            english = "English"
+    }
     var kind: Kind
     var text: String
     /// What the walker meant (phrases only).
@@ -50,18 +52,26 @@ enum DevSet {
                 }
                 let tag = "\(voice)@\(speed)"
                 for phrase in phrases {
-                    items.append(Item(kind: .phrase, text: phrase, expected: ArrivalWords.meaning(of: phrase), voice: tag, audio: try spoken(phrase)))
+                    items.append(
+                        Item(
+                            kind: .phrase, text: phrase, expected: ArrivalWords.meaning(of: phrase),
+                            voice: tag, audio: try spoken(phrase)))
                 }
                 for text in nearMisses {
-                    items.append(Item(kind: .nearMiss, text: text, expected: nil, voice: tag, audio: try spoken(text)))
+                    items.append(
+                        Item(kind: .nearMiss, text: text, expected: nil, voice: tag, audio: try spoken(text)))
                 }
                 for text in heldOutNearMisses {
-                    items.append(Item(kind: .heldOut, text: text, expected: nil, voice: tag, audio: try spoken(text)))
+                    items.append(
+                        Item(kind: .heldOut, text: text, expected: nil, voice: tag, audio: try spoken(text)))
                 }
                 // Unrelated sentences are many already: one speed per voice keeps the run short.
                 if speed == 175 {
                     for text in unrelated {
-                        items.append(Item(kind: .unrelated, text: text, expected: nil, voice: tag, audio: try spoken(text)))
+                        items.append(
+                            Item(
+                                kind: .unrelated, text: text, expected: nil, voice: tag,
+                                audio: try spoken(text)))
                     }
                 }
             }
@@ -75,12 +85,17 @@ enum DevSet {
             } else {
                 // The test data's .raw files are headerless 16 kHz mono 16-bit little-endian.
                 let data = try Data(contentsOf: URL(fileURLWithPath: path))
-                samples = stride(from: 0, to: data.count - 1, by: 2).map { Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8) }
+                samples = stride(from: 0, to: data.count - 1, by: 2).map {
+                    Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8)
+                }
             }
-            items.append(Item(kind: .english, text: file, expected: nil, voice: "recorded", audio: normalised(samples)))
+            items.append(
+                Item(kind: .english, text: file, expected: nil, voice: "recorded", audio: normalised(samples))
+            )
         }
         guard items.contains(where: { $0.kind == .english }) else {
-            throw EvalError("no English test audio under \(englishDirectory) (apt-get install pocketsphinx-testdata)")
+            throw EvalError(
+                "no English test audio under \(englishDirectory) (apt-get install pocketsphinx-testdata)")
         }
         return items
     }

@@ -31,7 +31,8 @@ struct SpeechCommandsTests {
         try #require(heard.code == 0, "\(heard.err)")
         let lines = heard.out.split(separator: "\n")
         let meanings = try lines.map { line -> String? in
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             #expect(object["start"] is Double && object["end"] is Double && object["heard"] is String)
             return object["meaning"] as? String
         }

@@ -34,7 +34,10 @@ import Testing
         // espeak-ng on its own reads "2시" as Sino-Korean "이 시": a different sound.
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try #require(try run("espeak-ng", ["-v", "ko", "-s", "160", "-w", directory + "/raw.wav", "2시 방향"], install: "espeak-ng") == 0)
+        try #require(
+            try run(
+                "espeak-ng", ["-v", "ko", "-s", "160", "-w", directory + "/raw.wav", "2시 방향"],
+                install: "espeak-ng") == 0)
         let raw = try WAV.read(path: directory + "/raw.wav").samples
         let ours = try speaker.synthesize("2시 방향").samples
         #expect(raw.count != ours.count || envelopeDistance(raw, ours) > 0.1)
@@ -60,7 +63,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let mono = directory + "/mono.wav"
         let stereo = directory + "/stereo.wav"
-        try #require(try run("espeak-ng", ["-v", "ko", "-s", "160", "-w", mono, "여기가 입구야"], install: "espeak-ng") == 0)
+        try #require(
+            try run("espeak-ng", ["-v", "ko", "-s", "160", "-w", mono, "여기가 입구야"], install: "espeak-ng") == 0)
         try #require(try run("sox", [mono, "-r", "44100", "-c", "2", stereo], install: "sox") == 0)
         let converted = try WAV.read16kMono(path: stereo)
         let original = try WAV.read(path: mono)
@@ -85,7 +89,10 @@ import Testing
         let noSamples = directory + "/nosamples.wav"
         try WAV.write(Audio(samples: [], sampleRate: 16_000), to: noSamples)
 
-        for (path, reason) in [(float, "not PCM"), (empty, "empty file"), (text, "not a RIFF/WAVE file"), (noSamples, "no samples")] {
+        for (path, reason) in [
+            (float, "not PCM"), (empty, "empty file"), (text, "not a RIFF/WAVE file"),
+            (noSamples, "no samples"),
+        ] {
             #expect {
                 _ = try Listener.decode(wav: path, model: try phraseModel())
             } throws: { error in
@@ -97,13 +104,16 @@ import Testing
     }
 
     @Test func modelIsLocatedByEnvironmentOrExecutable() throws {
-        let byEnvironment = try PhraseModel.locate(environment: ["PATHFINDER_MODELS": modelsDirectory], executable: "/nonexistent/bin/x")
+        let byEnvironment = try PhraseModel.locate(
+            environment: ["PATHFINDER_MODELS": modelsDirectory], executable: "/nonexistent/bin/x")
         #expect(byEnvironment.grammar == modelsDirectory + "/pathfinder.fsg")
         // An executable inside the repository (as .build/release/pathfinder is) finds models/ above it.
         let repository = URL(fileURLWithPath: modelsDirectory).deletingLastPathComponent().path
-        let byExecutable = try PhraseModel.locate(environment: [:], executable: repository + "/.build/release/pathfinder")
+        let byExecutable = try PhraseModel.locate(
+            environment: [:], executable: repository + "/.build/release/pathfinder")
         #expect(byExecutable.dictionary.hasSuffix("/models/pathfinder.dict"))
-        #expect { _ = try PhraseModel.locate(environment: [:], executable: "/nonexistent/bin/x") } throws: { error in
+        #expect { _ = try PhraseModel.locate(environment: [:], executable: "/nonexistent/bin/x") } throws: {
+            error in
             "\(error)".contains("PATHFINDER_MODELS")
         }
         #expect { _ = try PhraseModel.locate(explicit: "/nonexistent/models") } throws: { error in

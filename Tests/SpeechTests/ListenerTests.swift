@@ -21,7 +21,8 @@ import Testing
         let wav = directory + "/phrase.wav"
         try #require(try run("espeak-ng", ["-v", "ko", "-w", wav, phrase], install: "espeak-ng") == 0)
         let utterances = try Listener.decode(wav: wav, model: try phraseModel())
-        #expect(utterances.compactMap(\.meaning) == [meaning], "\(phrase) heard as \(utterances.map(\.heard))")
+        #expect(
+            utterances.compactMap(\.meaning) == [meaning], "\(phrase) heard as \(utterances.map(\.heard))")
         // Heard as a phrase of that meaning ("이 입구 아니야" may come out as "입구 아니야").
         let heard = utterances.first { $0.meaning != nil }?.heard ?? ""
         #expect(ArrivalWords.meaning(of: heard) == meaning, "\(phrase) heard as \(heard)")
@@ -31,8 +32,10 @@ import Testing
     @Test(arguments: ["다른 입구로 안내할게", "오늘 날씨가 정말 좋네요", "커피 한 잔 주세요", "엘리베이터를 타고 올라가세요"])
     func negativeMeansNothing(_ sentence: String) throws {
         let listener = try Listener(model: try phraseModel())
-        let utterances = try listener.process(samples: silence(0.3) + spoken(sentence) + silence(1)) + listener.finish()
-        #expect(utterances.allSatisfy { $0.meaning == nil }, "\(sentence) heard as \(utterances.map(\.heard))")
+        let utterances =
+            try listener.process(samples: silence(0.3) + spoken(sentence) + silence(1)) + listener.finish()
+        #expect(
+            utterances.allSatisfy { $0.meaning == nil }, "\(sentence) heard as \(utterances.map(\.heard))")
     }
 
     /// Two phrases with 1.5 s of silence between: two utterances, each where its phrase is.
@@ -42,7 +45,9 @@ import Testing
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let wav = directory + "/two.wav"
-        try WAV.write(Audio(samples: silence(0.5) + first + silence(1.5) + second + silence(0.8), sampleRate: 16_000), to: wav)
+        try WAV.write(
+            Audio(samples: silence(0.5) + first + silence(1.5) + second + silence(0.8), sampleRate: 16_000),
+            to: wav)
 
         let utterances = try Listener.decode(wav: wav, model: try phraseModel())
         try #require(utterances.count == 2, "heard \(utterances)")
@@ -66,7 +71,8 @@ import Testing
             let listener = try Listener(model: try phraseModel())
             var heard: [Utterance] = []
             for start in stride(from: 0, to: samples.count, by: chunk) {
-                heard += try listener.process(samples: Array(samples[start..<min(start + chunk, samples.count)]))
+                heard += try listener.process(
+                    samples: Array(samples[start..<min(start + chunk, samples.count)]))
             }
             results.append(heard + (try listener.finish()))
         }
@@ -100,9 +106,13 @@ import Testing
     @Test func utteranceJSONIsTheContracts() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let none = String(decoding: try encoder.encode(Utterance(start: 1.5, end: 2.25, heard: "…", meaning: nil)), as: UTF8.self)
+        let none = String(
+            decoding: try encoder.encode(Utterance(start: 1.5, end: 2.25, heard: "…", meaning: nil)),
+            as: UTF8.self)
         #expect(none == #"{"end":2.25,"heard":"…","meaning":null,"start":1.5}"#)
-        let yes = String(decoding: try encoder.encode(Utterance(start: 0, end: 1, heard: "여기가 입구야", meaning: .thisIsIt)), as: UTF8.self)
+        let yes = String(
+            decoding: try encoder.encode(Utterance(start: 0, end: 1, heard: "여기가 입구야", meaning: .thisIsIt)),
+            as: UTF8.self)
         #expect(yes == #"{"end":1,"heard":"여기가 입구야","meaning":"thisIsIt","start":0}"#)
         let back = try JSONDecoder().decode(Utterance.self, from: Data(none.utf8))
         #expect(back == Utterance(start: 1.5, end: 2.25, heard: "…", meaning: nil))

@@ -18,7 +18,9 @@ func temporaryDirectory() throws -> String {
 /// Runs a tool; fails with how to install it when it is missing.
 @discardableResult
 func run(_ tool: String, _ arguments: [String], install: String) throws -> Int32 {
-    guard let path = ["/usr/bin/", "/usr/local/bin/", "/bin/"].map({ $0 + tool }).first(where: FileManager.default.isExecutableFile)
+    guard
+        let path = ["/usr/bin/", "/usr/local/bin/", "/bin/"].map({ $0 + tool }).first(
+            where: FileManager.default.isExecutableFile)
     else { throw ToolMissing(message: "\(tool) not found: apt-get install \(install)") }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
@@ -28,7 +30,9 @@ func run(_ tool: String, _ arguments: [String], install: String) throws -> Int32
     return process.terminationStatus
 }
 
-struct ToolMissing: Error, CustomStringConvertible { var message: String; var description: String { message } }
+struct ToolMissing: Error, CustomStringConvertible {
+    var message: String; var description: String { message }
+}
 
 /// `seconds` of silence at 16 kHz.
 func silence(_ seconds: Double) -> [Int16] { [Int16](repeating: 0, count: Int(seconds * 16_000)) }

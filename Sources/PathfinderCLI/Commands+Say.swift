@@ -20,17 +20,27 @@ extension Commands {
         let wav = try arguments.option("--wav")
         let voice = try arguments.option("--voice") ?? "ko"
         let rate =
-            try arguments.option("--rate", expected: "words per minute, 80…450") { Int($0).flatMap { (80...450).contains($0) ? $0 : nil } }
+            try arguments.option("--rate", expected: "words per minute, 80…450") {
+                Int($0).flatMap { (80...450).contains($0) ? $0 : nil }
+            }
             ?? 160
         let device = try arguments.option("--device")
         let words = arguments.positionals()
         try arguments.finish()
         let text = words.joined(separator: " ")
-        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw CLIError.usage("pathfinder say: expected TEXT") }
-        if wav != nil, device != nil { throw CLIError.usage("pathfinder say: --device plays; --wav writes a file: give one") }
+        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw CLIError.usage("pathfinder say: expected TEXT")
+        }
+        if wav != nil, device != nil {
+            throw CLIError.usage("pathfinder say: --device plays; --wav writes a file: give one")
+        }
         do {
             let speaker = try Speaker(voice: voice, wordsPerMinute: rate)
-            if let wav { try speaker.writeWAV(text, to: wav) } else { try speaker.play(text, device: device ?? "default") }
+            if let wav {
+                try speaker.writeWAV(text, to: wav)
+            } else {
+                try speaker.play(text, device: device ?? "default")
+            }
         } catch {
             throw CLIError.runtime("pathfinder say: \(error)")
         }

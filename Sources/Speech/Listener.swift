@@ -20,7 +20,8 @@ public final class Listener {
         /// false "여기가 입구야" writes a wrong door into memory at the highest rank.
         public var maxFillersThisIsIt: Int
 
-        public init(maxUtteranceSeconds: Double = 5, maxFillersNotHere: Int = .max, maxFillersThisIsIt: Int = .max) {
+        public init(maxUtteranceSeconds: Double = 5, maxFillersNotHere: Int = 2, maxFillersThisIsIt: Int = 1)
+        {
             self.maxUtteranceSeconds = maxUtteranceSeconds
             self.maxFillersNotHere = maxFillersNotHere
             self.maxFillersThisIsIt = maxFillersThisIsIt
@@ -39,20 +40,41 @@ public final class Listener {
     public let policy: Policy
     private let decoder: Decoder
     private let prespeechSamples: Int
-    private let postspeechSamples: Int
     private var fed = 0
     private var speechStart: Int?
     private var muteUntilSample = 0
+    /// Samples waiting for a whole block, so blocks fall on the same 20 ms grid whatever
+    /// the caller's chunk size.
+    private var pending: [Int16] = []
+    private var pendingMuted = false
 
     /// A listener on `model` (see `PhraseModel.locate`).
     /// - Throws: `SpeechError.model` when PocketSphinx refuses the model.
     public init(model: PhraseModel, policy: Policy = .standard) throws(SpeechError) {
         self.policy = policy
         decoder = try Decoder(model: model)
-        // The VAD reports speech only after `-vad_prespeech` frames of it and silence only
-        // after `-vad_postspeech` frames (10 ms each); times are moved back by as much.
+        // The VAD reports speech only after `-vad_prespeech` frames (10 ms each) of it: the
+        // start is moved back by as much.
         prespeechSamples = decoder.integer("-vad_prespeech") * Self.sampleRate / 100
-        postspeechSamples = decoder.integer("-vad_postspeech") * Self.sampleRate / 100
+        try decoder.startUtterance()
+        try warmUp()
+    }
+
+    /// The detector's noise estimate starts empty and takes the first frames of a file that
+    /// begins in digital silence for speech; 0.5 s of a faint room floor (±4 of 32 767, not
+    /// counted in the times) settles it before real audio arrives. The cepstral mean is put
+    /// back afterwards: normalising speech by the floor's spectrum loses words.
+    private func warmUp() throws(SpeechError) {
+        var random = UInt32(12_345)
+        let floor = (0..<8_000).map { _ -> Int16 in
+            random = random &* 1_664_525 &+ 1_013_904_223
+            return Int16(Int(random >> 29) - 4)
+        }
+        try decoder.preservingCepstralMean { () throws(SpeechError) in
+            _ = try floor.withUnsafeBufferPointer { buffer throws(SpeechError) in try decoder.process(buffer)
+            }
+            _ = try decoder.endUtterance()
+        }
         try decoder.startUtterance()
     }
 
@@ -70,6 +92,24 @@ public final class Listener {
     ///   advance the clock but are never decoded.
     public func process(samples: [Int16], muted: Bool = false) throws(SpeechError) -> [Utterance] {
         var out: [Utterance] = []
+        var input = samples
+        if !pending.isEmpty {
+            if pendingMuted != muted {
+                out += try feed(pending, muted: pendingMuted)
+            } else {
+                input = pending + samples
+            }
+            pending = []
+        }
+        let whole = input.count / Self.blockSamples * Self.blockSamples
+        out += try feed(Array(input[..<whole]), muted: muted)
+        pending = Array(input[whole...])
+        pendingMuted = muted
+        return out
+    }
+
+    private func feed(_ samples: [Int16], muted: Bool) throws(SpeechError) -> [Utterance] {
+        var out: [Utterance] = []
         var index = 0
         while index < samples.count {
             let count = min(Self.blockSamples, samples.count - index)
@@ -85,11 +125,15 @@ public final class Listener {
                 if inSpeech, speechStart == nil {
                     speechStart = max(0, fed - prespeechSamples - count)
                 } else if !inSpeech, let start = speechStart {
-                    if let utterance = try closeUtterance(start: start, end: max(start, fed - postspeechSamples)) {
+                    // Measured on espeak-ng audio: the flag drops within a block of the
+                    // speech's end (the -vad_postspeech hangover is spent before it turns).
+                    if let utterance = try closeUtterance(start: start, end: max(start, fed - count)) {
                         out.append(utterance)
                     }
                 }
-                if let start = speechStart, Double(fed - start) / Double(Self.sampleRate) >= policy.maxUtteranceSeconds {
+                if let start = speechStart,
+                    Double(fed - start) / Double(Self.sampleRate) >= policy.maxUtteranceSeconds
+                {
                     if let utterance = try closeUtterance(start: start, end: fed) { out.append(utterance) }
                 }
             }
@@ -101,11 +145,14 @@ public final class Listener {
     /// Ends the audio: returns the utterance still open, if any. The listener can go on
     /// afterwards (times continue).
     public func finish() throws(SpeechError) -> [Utterance] {
+        var out = try feed(pending, muted: pendingMuted)
+        pending = []
         guard let start = speechStart else {
             try abandonUtterance()
-            return []
+            return out
         }
-        return try closeUtterance(start: start, end: fed).map { [$0] } ?? []
+        out += try closeUtterance(start: start, end: fed).map { [$0] } ?? []
+        return out
     }
 
     private func abandonUtterance() throws(SpeechError) {
@@ -118,12 +165,14 @@ public final class Listener {
         let hypothesis = try decoder.endUtterance()
         try decoder.startUtterance()
         let rate = Double(Self.sampleRate)
-        return Self.utterance(from: hypothesis.text, start: Double(start) / rate, end: Double(end) / rate, policy: policy)
+        return Self.utterance(
+            from: hypothesis.text, start: Double(start) / rate, end: Double(end) / rate, policy: policy)
     }
 
     /// The utterance a hypothesis means: phrase tokens ("여기_아니야") are phrases, `f_…`
     /// tokens are filler syllables (other speech) and become "…" — a separator, so two
-    /// halves of a phrase around other speech never join into one.
+    /// halves of a phrase around other speech never join into one — and `d_…` tokens are
+    /// decoy words (near-misses such as 거기, 앉아), shown as "[거기]".
     /// - Returns: `nil` when nothing at all was recognised.
     static func utterance(from hypothesis: String, start: Double, end: Double, policy: Policy) -> Utterance? {
         var parts: [String] = []
@@ -133,6 +182,11 @@ public final class Listener {
             if token.hasPrefix("f_") {
                 fillers += 1
                 if parts.last != "…" { parts.append("…") }
+            } else if token.hasPrefix("d_") {
+                // A decoy word: heard, but no phrase; brackets keep it from joining a
+                // neighbour into a phrase when the text is matched again downstream.
+                fillers += 1
+                parts.append("[\(token.dropFirst(2))]")
             } else if !token.hasPrefix("<"), !token.hasPrefix("[") {
                 let phrase = token.replacingOccurrences(of: "_", with: " ")
                 parts.append(phrase)
@@ -152,7 +206,9 @@ public final class Listener {
 
     /// Decodes a whole WAV file (PCM 16-bit, any rate and channels) in one pass.
     /// - Throws: `SpeechError.badAudio`/`.io` naming the file; decoder errors.
-    public static func decode(wav path: String, model: PhraseModel, policy: Policy = .standard) throws(SpeechError)
+    public static func decode(
+        wav path: String, model: PhraseModel, policy: Policy = .standard
+    ) throws(SpeechError)
         -> [Utterance]
     {
         let audio = try WAV.read16kMono(path: path)

@@ -4,7 +4,10 @@ import Speech
 
 /// One scripted utterance of the development set.
 struct Item {
-    enum Kind: String, CaseIterable { case phrase, nearMiss = "near-miss", unrelated = "unrelated Korean", english = "English" }
+    enum Kind: String, CaseIterable {
+        case phrase, nearMiss = "near-miss", heldOut = "near-miss held out", unrelated = "unrelated Korean",
+            english = "English"
+    }
     var kind: Kind
     var text: String
     /// What the walker meant (phrases only).
@@ -23,6 +26,9 @@ enum DevSet {
     static let nearMisses = [
         "여기 앉아", "거기 아니야", "여기 어디야", "저기가 입구야", "여기가 출구야", "여기 아기야", "입구 찾아봐", "여기 많아",
     ]
+    /// Near-misses none of whose words is a decoy in the model: a check that the decoys do
+    /// not merely memorise `nearMisses`.
+    static let heldOutNearMisses = ["여기 안이야", "입구 앞이야", "여기 가자", "여기 아파"]
     /// Everyday Korean and Pathfinder's own prompts (which must never trigger anything).
     static let unrelated = [
         "다른 입구로 안내할게", "입구까지 삼십 미터 남았어요", "두 시 방향으로 걸어가세요", "오늘 날씨가 정말 좋네요",
@@ -46,15 +52,26 @@ enum DevSet {
                 }
                 let tag = "\(voice)@\(speed)"
                 for phrase in phrases {
-                    items.append(Item(kind: .phrase, text: phrase, expected: ArrivalWords.meaning(of: phrase), voice: tag, audio: try spoken(phrase)))
+                    items.append(
+                        Item(
+                            kind: .phrase, text: phrase, expected: ArrivalWords.meaning(of: phrase),
+                            voice: tag, audio: try spoken(phrase)))
                 }
                 for text in nearMisses {
-                    items.append(Item(kind: .nearMiss, text: text, expected: nil, voice: tag, audio: try spoken(text)))
+                    items.append(
+                        Item(kind: .nearMiss, text: text, expected: nil, voice: tag, audio: try spoken(text)))
+                }
+                for text in heldOutNearMisses {
+                    items.append(
+                        Item(kind: .heldOut, text: text, expected: nil, voice: tag, audio: try spoken(text)))
                 }
                 // Unrelated sentences are many already: one speed per voice keeps the run short.
                 if speed == 175 {
                     for text in unrelated {
-                        items.append(Item(kind: .unrelated, text: text, expected: nil, voice: tag, audio: try spoken(text)))
+                        items.append(
+                            Item(
+                                kind: .unrelated, text: text, expected: nil, voice: tag,
+                                audio: try spoken(text)))
                     }
                 }
             }
@@ -68,12 +85,17 @@ enum DevSet {
             } else {
                 // The test data's .raw files are headerless 16 kHz mono 16-bit little-endian.
                 let data = try Data(contentsOf: URL(fileURLWithPath: path))
-                samples = stride(from: 0, to: data.count - 1, by: 2).map { Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8) }
+                samples = stride(from: 0, to: data.count - 1, by: 2).map {
+                    Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8)
+                }
             }
-            items.append(Item(kind: .english, text: file, expected: nil, voice: "recorded", audio: normalised(samples)))
+            items.append(
+                Item(kind: .english, text: file, expected: nil, voice: "recorded", audio: normalised(samples))
+            )
         }
         guard items.contains(where: { $0.kind == .english }) else {
-            throw EvalError("no English test audio under \(englishDirectory) (apt-get install pocketsphinx-testdata)")
+            throw EvalError(
+                "no English test audio under \(englishDirectory) (apt-get install pocketsphinx-testdata)")
         }
         return items
     }

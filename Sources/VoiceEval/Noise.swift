@@ -1,3 +1,5 @@
+import Foundation
+
 /// A seeded generator (SplitMix64) so every run with one seed hears the same recording.
 struct SeededRandom: RandomNumberGenerator {
     private var state: UInt64
@@ -15,8 +17,6 @@ struct SeededRandom: RandomNumberGenerator {
         return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
     }
 }
-
-import Foundation
 
 /// The acoustic conditions of the benchmark.
 enum Condition: String, CaseIterable {

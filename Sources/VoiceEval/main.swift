@@ -27,8 +27,12 @@ struct Options {
             case "--models": models = try value(flag)
             case "--english": english = try value(flag)
             case "--mode": modes = try value(flag).split(separator: ",").map(String.init)
-            case "--conditions": conditions = try value(flag).split(separator: ",").compactMap { Condition(rawValue: String($0)) }
-            case "--max-seconds": policy.maxUtteranceSeconds = Double(try value(flag)) ?? policy.maxUtteranceSeconds
+            case "--conditions":
+                conditions = try value(flag).split(separator: ",").compactMap {
+                    Condition(rawValue: String($0))
+                }
+            case "--max-seconds":
+                policy.maxUtteranceSeconds = Double(try value(flag)) ?? policy.maxUtteranceSeconds
             case "--max-fillers-not-here": policy.maxFillersNotHere = Int(try value(flag)) ?? .max
             case "--max-fillers-this-is-it": policy.maxFillersThisIsIt = Int(try value(flag)) ?? .max
             case "--verbose": verbose = true
@@ -98,15 +102,20 @@ func mix(_ speech: [Int16], noise: ArraySlice<Double>, snr: Double) -> [Int16] {
 func meanings(_ utterances: [Utterance]) -> Set<ArrivalWords> { Set(utterances.compactMap(\.meaning)) }
 
 /// (a) one file per utterance: 0.3 s of the condition's noise, the utterance, 0.5 s more.
-func runPerFile(_ items: [Item], condition: Condition, model: PhraseModel, options: Options, babble: [[Int16]]) throws -> Tally {
-    var random = SeededRandom(seed: options.seed &* 31 &+ UInt64(Condition.allCases.firstIndex(of: condition)!))
+func runPerFile(
+    _ items: [Item], condition: Condition, model: PhraseModel, options: Options, babble: [[Int16]]
+) throws -> Tally {
+    var random = SeededRandom(
+        seed: options.seed &* 31 &+ UInt64(Condition.allCases.firstIndex(of: condition)!))
     var tally = Tally()
     let listener = try Listener(model: model, policy: options.policy)
     for item in items {
         let lead = 4_800
         let count = lead + item.audio.count + 8_000
         let noise = condition.noise(count: count, babbleSource: babble, using: &random)
-        let audio = mix([Int16](repeating: 0, count: lead) + item.audio, noise: noise[...], snr: condition.snr(using: &random))
+        let audio = mix(
+            [Int16](repeating: 0, count: lead) + item.audio, noise: noise[...],
+            snr: condition.snr(using: &random))
         let start = threadCPUSeconds()
         let utterances = try listener.process(samples: audio) + listener.finish()
         tally.cpuSeconds += threadCPUSeconds() - start
@@ -120,8 +129,11 @@ func runPerFile(_ items: [Item], condition: Condition, model: PhraseModel, optio
 /// (b) as a microphone hears it: every item in one recording, shuffled, with pauses of
 /// 0.8–1.2 s, the noise running on through the pauses; decoded in one pass in 100 ms chunks
 /// (the path of `pathfinder listen --mic`); utterances aligned back to the script by time.
-func runRecording(_ items: [Item], condition: Condition, model: PhraseModel, options: Options, babble: [[Int16]]) throws -> Tally {
-    var random = SeededRandom(seed: options.seed &* 131 &+ UInt64(Condition.allCases.firstIndex(of: condition)!))
+func runRecording(
+    _ items: [Item], condition: Condition, model: PhraseModel, options: Options, babble: [[Int16]]
+) throws -> Tally {
+    var random = SeededRandom(
+        seed: options.seed &* 131 &+ UInt64(Condition.allCases.firstIndex(of: condition)!))
     let order = items.shuffled(using: &random)
     var speech: [Int16] = Array(repeating: 0, count: 16_000)
     var spans: [(start: Double, end: Double)] = []
@@ -154,35 +166,63 @@ func runRecording(_ items: [Item], condition: Condition, model: PhraseModel, opt
     for (item, span) in zip(order, spans) {
         let heard = utterances.filter { overlap($0, span) }
         tally.score(item, heard: meanings(heard))
-        if options.verbose { print("b \(condition) \(item.voice) \(item.text) → \(heard.map { "\($0.heard)[\($0.meaning?.rawValue ?? "-")]" })") }
+        if options.verbose {
+            print(
+                "b \(condition) \(item.voice) \(item.text) → \(heard.map { "\($0.heard)[\($0.meaning?.rawValue ?? "-")]" })"
+            )
+        }
     }
     tally.spurious = utterances.filter { u in u.meaning != nil && !spans.contains { overlap(u, $0) } }.count
     return tally
 }
 
-func percent(_ n: Int, _ d: Int) -> String { d == 0 ? "–" : String(format: "%.0f%%", 100 * Double(n) / Double(d)) }
+func percent(_ n: Int, _ d: Int) -> String {
+    d == 0 ? "–" : String(format: "%.0f%%", 100 * Double(n) / Double(d))
+}
 
 func report(mode: String, tallies: [(Condition, Tally)]) {
-    let title = mode == "a" ? "(a) one file per utterance" : "(b) one long recording, noise through the pauses"
+    let title =
+        mode == "a" ? "(a) one file per utterance" : "(b) one long recording, noise through the pauses"
     print("\n### \(title)\n")
     print("| phrase | " + tallies.map { $0.0.rawValue }.joined(separator: " | ") + " |")
     print("|---|" + String(repeating: "---|", count: tallies.count))
     for phrase in DevSet.phrases {
-        print("| \(phrase) | " + tallies.map { percent($0.1.phraseHits[phrase] ?? 0, $0.1.phraseTotal[phrase] ?? 0) }.joined(separator: " | ") + " |")
+        print(
+            "| \(phrase) | "
+                + tallies.map { percent($0.1.phraseHits[phrase] ?? 0, $0.1.phraseTotal[phrase] ?? 0) }.joined(
+                    separator: " | ") + " |")
     }
-    print("| **recall** | " + tallies.map { let r = $0.1.recall; return "**\(percent(r.hits, r.total))** (\(r.hits)/\(r.total))" }.joined(separator: " | ") + " |")
+    print(
+        "| **recall** | "
+            + tallies.map {
+                let r = $0.1.recall; return "**\(percent(r.hits, r.total))** (\(r.hits)/\(r.total))"
+            }.joined(separator: " | ") + " |")
     print("| confusions | " + tallies.map { "\($0.1.confusions)" }.joined(separator: " | ") + " |")
-    for kind in [Item.Kind.nearMiss, .unrelated, .english] {
-        print("| false accepts: \(kind.rawValue) | " + tallies.map {
-            let n = $0.1.falseAccepts[kind] ?? 0, d = $0.1.negatives[kind] ?? 0
-            return "\(percent(n, d)) (\(n)/\(d))"
-        }.joined(separator: " | ") + " |")
+    for kind in [Item.Kind.nearMiss, .heldOut, .unrelated, .english] {
+        print(
+            "| false accepts: \(kind.rawValue) | "
+                + tallies.map {
+                    let n = $0.1.falseAccepts[kind] ?? 0, d = $0.1.negatives[kind] ?? 0
+                    return "\(percent(n, d)) (\(n)/\(d))"
+                }.joined(separator: " | ") + " |")
     }
-    if mode == "b" { print("| answers heard in pauses | " + tallies.map { "\($0.1.spurious)" }.joined(separator: " | ") + " |") }
-    print("| RTF (CPU s / audio s) | " + tallies.map { String(format: "%.3f", $0.1.cpuSeconds / max($0.1.audioSeconds, 1e-9)) }.joined(separator: " | ") + " |")
-    let accepted = tallies.flatMap { $0.1.acceptedTexts }.reduce(into: [String: Int]()) { $0[$1.key, default: 0] += $1.value }
+    if mode == "b" {
+        print(
+            "| answers heard in pauses | " + tallies.map { "\($0.1.spurious)" }.joined(separator: " | ")
+                + " |")
+    }
+    print(
+        "| RTF (CPU s / audio s) | "
+            + tallies.map { String(format: "%.3f", $0.1.cpuSeconds / max($0.1.audioSeconds, 1e-9)) }.joined(
+                separator: " | ") + " |")
+    let accepted = tallies.flatMap { $0.1.acceptedTexts }.reduce(into: [String: Int]()) {
+        $0[$1.key, default: 0] += $1.value
+    }
     if !accepted.isEmpty {
-        print("\nNegatives accepted (all conditions): " + accepted.sorted { $0.value > $1.value }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
+        print(
+            "\nNegatives accepted (all conditions): "
+                + accepted.sorted { $0.value > $1.value }.map { "\($0.key) ×\($0.value)" }.joined(
+                    separator: ", "))
     }
 }
 
@@ -192,18 +232,26 @@ do {
     let model = try PhraseModel.locate(explicit: options.models)
     let items = try DevSet.make(englishDirectory: options.english)
     let babbleSpeaker = try Speaker(voice: "ko+f4", wordsPerMinute: 170)
-    let babble = try DevSet.unrelated.map { DevSet.normalised(try babbleSpeaker.synthesize($0).resampled(to: 16_000).samples) }
+    let babble = try DevSet.unrelated.map {
+        DevSet.normalised(try babbleSpeaker.synthesize($0).resampled(to: 16_000).samples)
+    }
     let counts = Dictionary(grouping: items, by: \.kind).mapValues(\.count)
     print("## voice-eval (seed \(options.seed), model \(model.grammar))\n")
-    print("Items: " + Item.Kind.allCases.map { "\(counts[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", ")
-        + "; voices \(DevSet.voices.joined(separator: ", ")) × speeds \(DevSet.speeds.map(String.init).joined(separator: "/")); SNR 8–12 dB (clean: room floor 35 dB down)")
-    print("Policy: max \(options.policy.maxUtteranceSeconds) s, fillers ≤ \(options.policy.maxFillersNotHere) (notHere) / ≤ \(options.policy.maxFillersThisIsIt) (thisIsIt)")
+    print(
+        "Items: " + Item.Kind.allCases.map { "\(counts[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", ")
+            + "; voices \(DevSet.voices.joined(separator: ", ")) × speeds \(DevSet.speeds.map(String.init).joined(separator: "/")); SNR 8–12 dB (clean: room floor 35 dB down)"
+    )
+    print(
+        "Policy: max \(options.policy.maxUtteranceSeconds) s, fillers ≤ \(options.policy.maxFillersNotHere) (notHere) / ≤ \(options.policy.maxFillersThisIsIt) (thisIsIt)"
+    )
     for mode in options.modes {
         var tallies: [(Condition, Tally)] = []
         for condition in options.conditions {
-            let tally = mode == "a"
+            let tally =
+                mode == "a"
                 ? try runPerFile(items, condition: condition, model: model, options: options, babble: babble)
-                : try runRecording(items, condition: condition, model: model, options: options, babble: babble)
+                : try runRecording(
+                    items, condition: condition, model: model, options: options, babble: babble)
             tallies.append((condition, tally))
         }
         report(mode: mode, tallies: tallies)

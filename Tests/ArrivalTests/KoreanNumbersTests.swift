@@ -27,7 +27,9 @@ import Testing
         #expect(KoreanNumbers.floor(-2) == "지하 이 층")
     }
 
-    @Test(arguments: [(2, "두 시 방향"), (12, "열두 시 방향"), (0, "열두 시 방향"), (14, "두 시 방향"), (-1, "열한 시 방향"), (9, "아홉 시 방향")])
+    @Test(arguments: [
+        (2, "두 시 방향"), (12, "열두 시 방향"), (0, "열두 시 방향"), (14, "두 시 방향"), (-1, "열한 시 방향"), (9, "아홉 시 방향"),
+    ])
     func clockDirection(_ hour: Int, _ expected: String) {
         #expect(KoreanNumbers.clockDirection(hour) == expected)
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Nearest-point search over points sorted by latitude.
 ///
 /// A query binary-searches the latitude window around the point, measures every entry in
@@ -23,6 +25,8 @@ public struct LatitudeSortedIndex: Sendable {
 
     private let lats: [Double]
     private let lons: [Double]
+    /// √cos φ of each entry, for the cheap longitude lower bound.
+    private let rootCos: [Double]
     private let ids: [Int64]
 
     /// The first window's half-height, degrees; doubled until the answer is certain.
@@ -35,6 +39,7 @@ public struct LatitudeSortedIndex: Sendable {
         lats = sorted.map(\.coordinate.latitude)
         lons = sorted.map(\.coordinate.longitude)
         ids = sorted.map(\.id)
+        rootCos = sorted.map { cos($0.coordinate.latitude * .pi / 180).squareRoot() }
     }
 
     public var count: Int { ids.count }
@@ -48,11 +53,12 @@ public struct LatitudeSortedIndex: Sendable {
         var best: Hit?
         var scannedLow = lowerBound(point.latitude)  // [scannedLow, scannedHigh) measured so far
         var scannedHigh = scannedLow
+        let query = Query(point)
         while true {
             let low = lowerBound(point.latitude - window)
             let high = lowerBound(nextUp(point.latitude + window))
-            for i in low..<scannedLow { consider(i, point, &best) }
-            for i in scannedHigh..<high { consider(i, point, &best) }
+            for i in low..<scannedLow { consider(i, query, &best) }
+            for i in scannedHigh..<high { consider(i, query, &best) }
             scannedLow = low
             scannedHigh = high
             let certain = window * metresPerDegree  // nothing outside is nearer than this
@@ -65,8 +71,33 @@ public struct LatitudeSortedIndex: Sendable {
         }
     }
 
-    private func consider(_ i: Int, _ point: Coordinate, _ best: inout Hit?) {
-        let d = point.distance(to: Coordinate(latitude: lats[i], longitude: lons[i]))
+    /// The query point with what the lower bounds need, computed once.
+    private struct Query {
+        let point: Coordinate
+        let latitude: Double
+        let rootCos: Double
+        init(_ point: Coordinate) {
+            self.point = point
+            latitude = point.latitude
+            rootCos = cos(point.latitude * .pi / 180).squareRoot()
+        }
+    }
+
+    /// Lower bounds of the great-circle distance, metres, cheaper than the distance:
+    /// R·|Δφ|, and 2R/π·√(cos φ₁ cos φ₂)·|Δλ| (from sin x ≥ 2x/π and asin y ≥ y).
+    private func lowerBound(_ i: Int, _ q: Query) -> Double {
+        let r = Coordinate.earthRadiusMetres
+        let radians = Double.pi / 180
+        var dLon = abs(lons[i] - q.point.longitude)
+        if dLon > 180 { dLon = 360 - dLon }
+        let byLatitude = r * abs(lats[i] - q.latitude) * radians
+        let byLongitude = 2 * r / .pi * q.rootCos * rootCos[i] * dLon * radians
+        return Swift.max(byLatitude, byLongitude) * (1 - 1e-9)  // margin for rounding
+    }
+
+    private func consider(_ i: Int, _ q: Query, _ best: inout Hit?) {
+        if let b = best, lowerBound(i, q) > b.metres { return }
+        let d = q.point.distance(to: Coordinate(latitude: lats[i], longitude: lons[i]))
         if let b = best, d > b.metres || (d == b.metres && ids[i] > b.id) { return }
         best = Hit(id: ids[i], metres: d)
     }

@@ -193,6 +193,10 @@ extension GazetteerBuilder {
 /// Hand-written JSON text for fixed, fast output.
 package enum JSONText {
     package static func quote(_ s: String) -> String {
+        // Most names need no escaping: copy them whole.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + s + "\""
+        }
         var out = "\""
         for scalar in s.unicodeScalars {
             switch scalar {

@@ -8,7 +8,8 @@ import SQLite
 /// and country; if none, the smallest country polygon gives the country. (2) The nearest
 /// city *in that region* (a region with no cities: in the country), through a
 /// latitude-sorted index. (3) An airport only within `ReverseRules.radius(type)`.
-/// (4) No polygon: at sea — no country or region, the nearest city anywhere.
+/// (4) No polygon: at sea — no country or region; the nearest city within
+/// `ReverseRules.seaCityMetres`, if any.
 package final class ReverseGeocoder {
     let database: GazetteerDatabase
     private let grid: BoundaryGrid
@@ -16,8 +17,8 @@ package final class ReverseGeocoder {
     private let answers: [Answer]
     /// City indexes: 0 is every city (the fallback at sea), then one per region and country.
     private let cityIndexes: [LatitudeSortedIndex]
-    /// Airports by radius class, each searched within its own radius.
-    private let airports: [(radius: Double, index: LatitudeSortedIndex)]
+    /// Airports, each with its type's radius as its reach.
+    private let airports: LatitudeSortedIndex
     private var cityNameCache: [Int64: String] = [:]
 
     struct Answer {
@@ -64,26 +65,24 @@ package final class ReverseGeocoder {
         }
         self.answers = answers
         cityIndexes = indexes
-        var byRadius: [Double: [LatitudeSortedIndex.Entry]] = [:]
+        var airportEntries: [LatitudeSortedIndex.Entry] = []
         try database.connection.prepare("SELECT id, type, lat, lon FROM airport").forEach { row in
-            byRadius[ReverseRules.radius(row.text(1) ?? ""), default: []].append(
-                .init(id: row.int(0), coordinate: Coordinate(latitude: row.double(2), longitude: row.double(3))))
+            airportEntries.append(
+                .init(
+                    id: row.int(0), coordinate: Coordinate(latitude: row.double(2), longitude: row.double(3)),
+                    reach: ReverseRules.radius(row.text(1) ?? "")))
         }
-        airports = byRadius.keys.sorted().map { ($0, LatitudeSortedIndex(byRadius[$0] ?? [])) }
+        airports = LatitudeSortedIndex(airportEntries)
     }
 
     /// The boundary answer (or nil at sea), nearest city hit and airport hit, from memory.
     private func resolve(_ point: Coordinate) -> (Answer?, LatitudeSortedIndex.Hit?, LatitudeSortedIndex.Hit?) {
         let b = grid.locate(lon: point.longitude, lat: point.latitude)
         let answer = b >= 0 ? answers[b] : nil
-        let city = cityIndexes[answer?.cities ?? 0].nearest(to: point)
-        var airport: LatitudeSortedIndex.Hit?
-        for (radius, index) in airports {
-            guard let hit = index.nearest(to: point, maxMetres: radius) else { continue }
-            if let best = airport, (best.metres, best.id) <= (hit.metres, hit.id) { continue }
-            airport = hit
-        }
-        return (answer, city, airport)
+        let city =
+            answer.map { cityIndexes[$0.cities].nearest(to: point) }
+            ?? cityIndexes[0].nearest(to: point, maxMetres: ReverseRules.seaCityMetres)
+        return (answer, city, airports.nearest(to: point))
     }
 
     /// IDs only, from memory (no SQLite).
@@ -119,6 +118,9 @@ struct BoundaryGrid {
     /// Every boundary, in precedence order (smaller area, then id).
     let boundaries: [LoadedBoundary]
     private var polygons: [Polygon] = []
+    /// Each part's box, apart from the polygon so the common rejection reads little memory;
+    /// nil longitudes where the part is unwrapped across ±180° (always tested in full).
+    private var boxes: [BoundingBox] = []
     private var owners: [Int32] = []
     private var regionCells: [[Int32]]
     private var countryCells: [[Int32]]
@@ -137,6 +139,12 @@ struct BoundaryGrid {
                 guard lat0 <= lat1, lon0 <= lon1 else { continue }
                 let part = Int32(polygons.count)
                 polygons.append(polygon)
+                var reject = box
+                if box.minLon < -180 || box.maxLon > 180 {
+                    reject.minLon = -.infinity
+                    reject.maxLon = .infinity
+                }
+                boxes.append(reject)
                 owners.append(Int32(index))
                 for lat in lat0...lat1 {
                     for lon in lon0...Swift.min(lon1, lon0 + 359) {
@@ -154,11 +162,13 @@ struct BoundaryGrid {
         let row = Swift.min(179, Swift.max(0, Int((lat + 90).rounded(.down))))
         let column = Swift.min(359, Swift.max(0, Int((lon + 180).rounded(.down))))
         let cell = row * 360 + column
-        for part in regionCells[cell] where polygons[Int(part)].contains(lon: lon, lat: lat) {
-            return Int(owners[Int(part)])
+        for part in regionCells[cell] {
+            let p = Int(part)
+            if boxes[p].contains(lon: lon, lat: lat), polygons[p].contains(lon: lon, lat: lat) { return Int(owners[p]) }
         }
-        for part in countryCells[cell] where polygons[Int(part)].contains(lon: lon, lat: lat) {
-            return Int(owners[Int(part)])
+        for part in countryCells[cell] {
+            let p = Int(part)
+            if boxes[p].contains(lon: lon, lat: lat), polygons[p].contains(lon: lon, lat: lat) { return Int(owners[p]) }
         }
         return -1
     }

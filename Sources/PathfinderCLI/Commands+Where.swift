@@ -15,8 +15,8 @@ extension Commands {
             Country and region come from boundary polygons (the smallest containing one
             wins); the city is the nearest one in that region (or country); an airport is
             named only within 6 km (large), 3 km (medium) or 1.5 km (others). Outside every
-            polygon (at sea) country and region are null, the city is the nearest anywhere
-            and "sea": true is added.
+            polygon (at sea) country and region are null, "sea": true is added, and the
+            city is the nearest within 200 km (null beyond).
               --stdin     read "LAT LON" lines, print one answer a line in the same order
               --timing    with --stdin: print load, query and output seconds on stderr
               --db FILE   gazetteer database (default: artifacts/gazetteer/gazetteer.sqlite)

@@ -38,6 +38,20 @@ package enum Fold {
         text.unicodeScalars.contains { (0xAC00...0xD7A3).contains($0.value) }
     }
 
+    /// The folded name as the single token the `whole` column holds.
+    package static func wholeToken(_ folded: String) -> String {
+        folded.replacingOccurrences(of: " ", with: "_")
+    }
+
+    /// MATCH expressions for the three tiers of a search: the whole name equal to the
+    /// query and starting with it (for `name_whole`), every word a prefix of some word
+    /// (for `name_fts`).
+    package static func matchTiers(_ query: String) -> (exact: String, startsWith: String, words: String)? {
+        guard let words = matchExpression(query) else { return nil }
+        let whole = wholeToken(fold(query))
+        return ("\"\(whole)\"", "\"\(whole)\"*", words)
+    }
+
     /// An FTS5 MATCH expression: each folded token quoted and made a prefix, ANDed;
     /// `nil` when nothing searchable is left.
     package static func matchExpression(_ query: String) -> String? {

@@ -25,7 +25,9 @@ extension GazetteerBuilder {
             try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
             try db.execute(Schema.sql)
             try db.transaction { try insert(c, boundaries: boundaries, into: db) }
+            // One b-tree segment each.
             try db.execute("INSERT INTO name_fts(name_fts) VALUES('optimize')")
+            try db.execute("INSERT INTO name_whole(name_whole) VALUES('optimize')")
             try db.execute("ANALYZE")
             try db.execute("VACUUM INTO '\(url.path.replacingOccurrences(of: "'", with: "''"))'")
         }
@@ -47,7 +49,9 @@ extension GazetteerBuilder {
         }
 
         let insertPlace = try db.prepare("INSERT INTO place VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-        let insertName = try db.prepare("INSERT INTO name(place, name, folded, rank, hangul) VALUES (?, ?, ?, ?, ?)")
+        // Names are numbered by their place's importance (most important first), so FTS5,
+        // which returns matches in rowid order, yields the most important matches first.
+        var names: [(importance: Double, place: Int64, order: Int, name: String, folded: String, rank: NameRank)] = []
         var placeID: Int64 = 0
         var placeIDs: [String: Int64] = [:]  // "kind:key" → place id, parents before children
         func place(
@@ -64,10 +68,7 @@ extension GazetteerBuilder {
             func add(_ text: String, _ rank: NameRank) throws {
                 let folded = Fold.fold(text)
                 guard !folded.isEmpty, seen.insert(folded).inserted else { return }
-                try insertName.run([
-                    .int(placeID), .text(text), .text(folded), .int(Int64(rank.rawValue)),
-                    .int(Fold.isHangul(text) ? 1 : 0),
-                ])
+                names.append((importance, placeID, names.count, text, folded, rank))
             }
             try add(name, .primary)
             for code in codes { try add(code, .primary) }
@@ -127,7 +128,21 @@ extension GazetteerBuilder {
                 "airport", x.iata, x.name, region.map { "region:" + $0 } ?? "country:" + x.country, x.lat, x.lon, Self.airportImportance[x.type] ?? 1_000,
                 codes: [x.iata] + (x.icao.map { [$0] } ?? []), alternates: [])
         }
-        try db.execute("INSERT INTO name_fts(name_fts) VALUES('rebuild')")
+        names.sort { a, b in
+            a.importance != b.importance ? a.importance > b.importance : (a.place, a.order) < (b.place, b.order)
+        }
+        let insertName = try db.prepare("INSERT INTO name VALUES (?, ?, ?, ?, ?, ?)")
+        let insertWords = try db.prepare("INSERT INTO name_fts(rowid, folded) VALUES (?, ?)")
+        let insertWhole = try db.prepare("INSERT INTO name_whole(rowid, whole) VALUES (?, ?)")
+        for (i, n) in names.enumerated() {
+            let id = Int64(i + 1)
+            try insertName.run([
+                .int(id), .int(n.place), .text(n.name), .text(n.folded), .int(Int64(n.rank.rawValue)),
+                .int(Fold.isHangul(n.name) ? 1 : 0),
+            ])
+            try insertWords.run([.int(id), .text(n.folded)])
+            try insertWhole.run([.int(id), .text(Fold.wholeToken(n.folded))])
+        }
 
         let insertBoundary = try db.prepare("INSERT INTO boundary VALUES (?, ?, ?, ?, ?, ?, ?)")
         let insertBox = try db.prepare("INSERT INTO boundary_rtree VALUES (?, ?, ?, ?, ?)")
@@ -193,6 +208,10 @@ extension GazetteerBuilder {
 /// Hand-written JSON text for fixed, fast output.
 package enum JSONText {
     package static func quote(_ s: String) -> String {
+        // Most names need no escaping: copy them whole.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + s + "\""
+        }
         var out = "\""
         for scalar in s.unicodeScalars {
             switch scalar {

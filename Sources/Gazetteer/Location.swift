@@ -96,4 +96,8 @@ enum ReverseRules {
     static let otherAirportRadius = 1_500.0
 
     static func radius(_ type: String) -> Double { airportRadius[type] ?? otherAirportRadius }
+
+    /// At sea (no polygon), the nearest city is named only within this distance, metres:
+    /// "30 km off Helsinki" helps, a city across an ocean does not.
+    static let seaCityMetres = 200_000.0
 }

@@ -42,8 +42,12 @@ package struct ReferenceGeocoder {
         if cities.isEmpty, let country {
             try load("SELECT geonameid, lat, lon FROM city WHERE country = ?", [.text(country)])
         }
-        if cities.isEmpty { try load("SELECT geonameid, lat, lon FROM city", []) }
-        let city = nearest(cities.map { ($0.0, point.distance(to: $0.1), Double.infinity) })
+        var reach = Double.infinity
+        if cities.isEmpty {
+            try load("SELECT geonameid, lat, lon FROM city", [])
+            if country == nil { reach = ReverseRules.seaCityMetres }
+        }
+        let city = nearest(cities.map { ($0.0, point.distance(to: $0.1), reach) })
 
         var airports: [(Int64, Double, Double)] = []
         let s = try db.cached("SELECT id, type, lat, lon FROM airport")

@@ -8,25 +8,31 @@ import SQLite
 /// and country; if none, the smallest country polygon gives the country. (2) The nearest
 /// city *in that region* (a region with no cities: in the country), through a
 /// latitude-sorted index. (3) An airport only within `ReverseRules.radius(type)`.
-/// (4) No polygon: at sea — no country or region, the nearest city anywhere.
+/// (4) No polygon: at sea — no country or region; the nearest city within
+/// `ReverseRules.seaCityMetres`, if any.
 package final class ReverseGeocoder {
     let database: GazetteerDatabase
     private let grid: BoundaryGrid
-    private let countryNames: [String: String]
-    private let regionNames: [String: String]
-    private let citiesByRegion: [String: LatitudeSortedIndex]
-    private let citiesByCountry: [String: LatitudeSortedIndex]
-    private let allCities: LatitudeSortedIndex
-    /// Airports by radius class, each searched within its own radius.
-    private let airports: [(radius: Double, index: LatitudeSortedIndex)]
+    /// Per boundary (grid order): its IDs and names, and which city index constrains it.
+    private let answers: [Answer]
+    /// City indexes: 0 is every city (the fallback at sea), then one per region and country.
+    private let cityIndexes: [LatitudeSortedIndex]
+    /// Airports, each with its type's radius as its reach.
+    private let airports: LatitudeSortedIndex
     private var cityNameCache: [Int64: String] = [:]
+
+    struct Answer {
+        var country: Location.Area
+        var region: Location.Area?
+        var cities: Int
+    }
 
     /// Loads polygons and indexes from `database`.
     package init(database: GazetteerDatabase) throws {
         self.database = database
         grid = BoundaryGrid(try database.boundaries())
-        countryNames = try database.names("SELECT iso, name FROM country")
-        regionNames = try database.names("SELECT code, name FROM region")
+        let countryNames = try database.names("SELECT iso, name FROM country")
+        let regionNames = try database.names("SELECT code, name FROM region")
         var byRegion: [String: [LatitudeSortedIndex.Entry]] = [:]
         var byCountry: [String: [LatitudeSortedIndex.Entry]] = [:]
         var all: [LatitudeSortedIndex.Entry] = []
@@ -37,41 +43,66 @@ package final class ReverseGeocoder {
             byCountry[row.text(1) ?? "", default: []].append(entry)
             if !row.isNull(2) { byRegion[row.text(2) ?? "", default: []].append(entry) }
         }
-        citiesByRegion = byRegion.mapValues(LatitudeSortedIndex.init)
-        citiesByCountry = byCountry.mapValues(LatitudeSortedIndex.init)
-        allCities = LatitudeSortedIndex(all)
-        var byRadius: [Double: [LatitudeSortedIndex.Entry]] = [:]
+        var indexes = [LatitudeSortedIndex(all)]
+        var regionIndex: [String: Int] = [:]
+        var countryIndex: [String: Int] = [:]
+        func index(_ key: String, _ entries: [String: [LatitudeSortedIndex.Entry]], _ memo: inout [String: Int]) -> Int? {
+            if let i = memo[key] { return i }
+            guard let e = entries[key], !e.isEmpty else { return nil }
+            indexes.append(LatitudeSortedIndex(e))
+            memo[key] = indexes.count - 1
+            return indexes.count - 1
+        }
+        var answers: [Answer] = []
+        for b in grid.boundaries {
+            // The nearest city in the region; a region without cities: in the country.
+            let cities =
+                b.region.flatMap { index($0, byRegion, &regionIndex) } ?? index(b.country, byCountry, &countryIndex) ?? 0
+            answers.append(
+                Answer(
+                    country: .init(id: b.country, name: countryNames[b.country] ?? b.country),
+                    region: b.region.map { .init(id: $0, name: regionNames[$0] ?? $0) }, cities: cities))
+        }
+        self.answers = answers
+        cityIndexes = indexes
+        var airportEntries: [LatitudeSortedIndex.Entry] = []
         try database.connection.prepare("SELECT id, type, lat, lon FROM airport").forEach { row in
-            byRadius[ReverseRules.radius(row.text(1) ?? ""), default: []].append(
-                .init(id: row.int(0), coordinate: Coordinate(latitude: row.double(2), longitude: row.double(3))))
+            airportEntries.append(
+                .init(
+                    id: row.int(0), coordinate: Coordinate(latitude: row.double(2), longitude: row.double(3)),
+                    reach: ReverseRules.radius(row.text(1) ?? "")))
         }
-        airports = byRadius.keys.sorted().map { ($0, LatitudeSortedIndex(byRadius[$0] ?? [])) }
+        airports = LatitudeSortedIndex(airportEntries)
     }
 
-    /// IDs only, from memory (no SQLite): what the benchmark's pure query time measures.
+    /// The boundary answer (or nil at sea), nearest city hit and airport hit, from memory.
+    private func resolve(_ point: Coordinate) -> (Answer?, LatitudeSortedIndex.Hit?, LatitudeSortedIndex.Hit?) {
+        let b = grid.locate(lon: point.longitude, lat: point.latitude)
+        let answer = b >= 0 ? answers[b] : nil
+        let city =
+            answer.map { cityIndexes[$0.cities].nearest(to: point) }
+            ?? cityIndexes[0].nearest(to: point, maxMetres: ReverseRules.seaCityMetres)
+        return (answer, city, airports.nearest(to: point))
+    }
+
+    /// IDs only, from memory (no SQLite).
     package func locateIDs(_ point: Coordinate) -> Location.IDs {
-        let (country, region) = grid.locate(lon: point.longitude, lat: point.latitude)
-        let index: LatitudeSortedIndex =
-            region.flatMap { citiesByRegion[$0] } ?? country.flatMap { citiesByCountry[$0] } ?? allCities
-        let city = index.nearest(to: point)
-        var airport: LatitudeSortedIndex.Hit?
-        for (radius, index) in airports {
-            guard let hit = index.nearest(to: point, maxMetres: radius) else { continue }
-            if let best = airport, (best.metres, best.id) <= (hit.metres, hit.id) { continue }
-            airport = hit
-        }
-        return Location.IDs(country: country, region: region, city: city?.id, airport: airport?.id)
-            .with(cityMetres: city?.metres, airportMetres: airport?.metres)
+        let (answer, city, airport) = resolve(point)
+        return Location.IDs(country: answer?.country.id, region: answer?.region?.id, city: city?.id, airport: airport?.id)
     }
 
-    /// The full answer with names.
+    /// The full answer with names: the winning city's and airport's fetched from SQLite.
     package func locate(_ point: Coordinate) throws -> Location {
-        let ids = locateIDs(point)
-        return try Location(ids: ids, point: point, names: self)
+        let (answer, city, airport) = resolve(point)
+        var location = Location(country: answer?.country, region: answer?.region, city: nil, airport: nil, atSea: answer == nil)
+        if let city { location.city = .init(id: city.id, name: try cityName(city.id), metres: city.metres) }
+        if let airport {
+            let a = try database.airport(airport.id)
+            location.airport = .init(id: airport.id, iata: a.iata, icao: a.icao, name: a.name, metres: airport.metres)
+        }
+        return location
     }
 
-    func countryName(_ id: String) -> String { countryNames[id] ?? id }
-    func regionName(_ id: String) -> String { regionNames[id] ?? id }
     func cityName(_ id: Int64) throws -> String {
         if let name = cityNameCache[id] { return name }
         let name = try database.cityName(id)
@@ -80,39 +111,25 @@ package final class ReverseGeocoder {
     }
 }
 
-extension Location.IDs {
-    func with(cityMetres: Double?, airportMetres: Double?) -> Location.IDs {
-        var copy = self
-        copy.cityMetres = cityMetres
-        copy.airportMetres = airportMetres
-        return copy
-    }
-}
-
-extension Location {
-    init(ids: IDs, point: Coordinate, names: ReverseGeocoder) throws {
-        country = ids.country.map { Area(id: $0, name: names.countryName($0)) }
-        region = ids.region.map { Area(id: $0, name: names.regionName($0)) }
-        city = try ids.city.map { City(id: $0, name: try names.cityName($0), metres: ids.cityMetres ?? 0) }
-        airport = try ids.airport.map { id in
-            let a = try names.database.airport(id)
-            return Airport(id: id, iata: a.iata, icao: a.icao, name: a.name, metres: ids.airportMetres ?? 0)
-        }
-        atSea = ids.country == nil
-    }
-}
-
-/// Boundaries bucketed by whole-degree cells; each cell's list sorted smallest first, so
-/// the first polygon that contains the point is the answer.
+/// Polygon parts bucketed by whole-degree cells; each cell lists only the parts whose box
+/// meets the cell, smallest boundary first, so the first part that contains the point
+/// names the answer.
 struct BoundaryGrid {
-    private var regionCells: [[LoadedBoundary]]
-    private var countryCells: [[LoadedBoundary]]
+    /// Every boundary, in precedence order (smaller area, then id).
+    let boundaries: [LoadedBoundary]
+    private var polygons: [Polygon] = []
+    /// Each part's box, apart from the polygon so the common rejection reads little memory;
+    /// nil longitudes where the part is unwrapped across ±180° (always tested in full).
+    private var boxes: [BoundingBox] = []
+    private var owners: [Int32] = []
+    private var regionCells: [[Int32]]
+    private var countryCells: [[Int32]]
 
-    init(_ boundaries: [LoadedBoundary]) {
+    init(_ loaded: [LoadedBoundary]) {
+        boundaries = loaded.sorted(by: LoadedBoundary.precedes)
         regionCells = Array(repeating: [], count: 180 * 360)
         countryCells = Array(repeating: [], count: 180 * 360)
-        for b in boundaries.sorted(by: LoadedBoundary.precedes) {
-            var cells = Set<Int>()
+        for (index, b) in boundaries.enumerated() {
             for polygon in b.shape.polygons {
                 let box = polygon.bounds
                 let lat0 = Swift.max(0, Int((box.minLat + 90).rounded(.down)))
@@ -120,25 +137,39 @@ struct BoundaryGrid {
                 let lon0 = Int((box.minLon + 180).rounded(.down))
                 let lon1 = Int((box.maxLon + 180).rounded(.down))
                 guard lat0 <= lat1, lon0 <= lon1 else { continue }
+                let part = Int32(polygons.count)
+                polygons.append(polygon)
+                var reject = box
+                if box.minLon < -180 || box.maxLon > 180 {
+                    reject.minLon = -.infinity
+                    reject.maxLon = .infinity
+                }
+                boxes.append(reject)
+                owners.append(Int32(index))
                 for lat in lat0...lat1 {
                     for lon in lon0...Swift.min(lon1, lon0 + 359) {
-                        cells.insert(lat * 360 + ((lon % 360) + 360) % 360)
+                        let cell = lat * 360 + ((lon % 360) + 360) % 360
+                        if b.isRegion { regionCells[cell].append(part) } else { countryCells[cell].append(part) }
                     }
                 }
-            }
-            for cell in cells.sorted() {
-                if b.isRegion { regionCells[cell].append(b) } else { countryCells[cell].append(b) }
             }
         }
     }
 
-    /// (country, region) of the point; both nil at sea.
-    func locate(lon: Double, lat: Double) -> (String?, String?) {
+    /// The index in `boundaries` of the answer, or -1 at sea: the smallest region polygon
+    /// containing the point, else the smallest country polygon.
+    func locate(lon: Double, lat: Double) -> Int {
         let row = Swift.min(179, Swift.max(0, Int((lat + 90).rounded(.down))))
         let column = Swift.min(359, Swift.max(0, Int((lon + 180).rounded(.down))))
         let cell = row * 360 + column
-        for b in regionCells[cell] where b.shape.contains(lon: lon, lat: lat) { return (b.country, b.region) }
-        for b in countryCells[cell] where b.shape.contains(lon: lon, lat: lat) { return (b.country, nil) }
-        return (nil, nil)
+        for part in regionCells[cell] {
+            let p = Int(part)
+            if boxes[p].contains(lon: lon, lat: lat), polygons[p].contains(lon: lon, lat: lat) { return Int(owners[p]) }
+        }
+        for part in countryCells[cell] {
+            let p = Int(part)
+            if boxes[p].contains(lon: lon, lat: lat), polygons[p].contains(lon: lon, lat: lat) { return Int(owners[p]) }
+        }
+        return -1
     }
 }

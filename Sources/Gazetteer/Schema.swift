@@ -3,7 +3,9 @@
 /// Stable IDs: continents and countries by code (`EU`, `FI`), regions by GeoNames admin-1
 /// code (`FI.01`), cities by GeoNames ID, airports by IATA code (OurAirports' numeric id
 /// is kept as the row key). `place` is what search returns: one row per searchable thing,
-/// with its display name apart from the folded forms in `name`.
+/// with its display name apart from the folded forms in `name`. `name_fts` (contentless)
+/// indexes each name word by word, `name_whole` as one token (spaces as `_`) for exact and
+/// starts-with matches; their rowids are `name.id`, numbered most important place first.
 enum Schema {
     static let version = 1
 
@@ -40,8 +42,10 @@ enum Schema {
             id INTEGER PRIMARY KEY, place INTEGER NOT NULL REFERENCES place(id),
             name TEXT NOT NULL, folded TEXT NOT NULL, rank INTEGER NOT NULL, hangul INTEGER NOT NULL);
         CREATE VIRTUAL TABLE name_fts USING fts5(
-            folded, content='name', content_rowid='id', tokenize='unicode61 remove_diacritics 2',
-            detail=none, columnsize=0);  -- queries are ANDed prefix terms: no positions needed
+            folded, content='', detail=none, columnsize=0, tokenize='unicode61 remove_diacritics 2');
+        CREATE VIRTUAL TABLE name_whole USING fts5(
+            whole, content='', detail=none, columnsize=0,
+            tokenize="unicode61 remove_diacritics 2 tokenchars '_'");
         CREATE TABLE boundary(
             id INTEGER PRIMARY KEY, kind TEXT NOT NULL, country TEXT NOT NULL REFERENCES country(iso),
             region TEXT REFERENCES region(code), area REAL NOT NULL, source TEXT NOT NULL, wkb BLOB NOT NULL);

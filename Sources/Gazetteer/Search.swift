@@ -23,6 +23,11 @@ package struct SearchHit: Sendable, Hashable {
 }
 
 extension GazetteerDatabase {
+    /// Candidates read per tier: exact-name matches, then starts-with and word matches.
+    /// Results are exact for `limit` up to these, but for ties of class among more matches.
+    static let exactCandidates = 64
+    static let otherCandidates = 256
+
     /// Full-text search over every kind of place.
     ///
     /// The query is folded (case, diacritics, punctuation) and every token becomes a
@@ -31,18 +36,26 @@ extension GazetteerDatabase {
     /// > any other match (a later word); then importance
     /// (population, or airport size), then id.
     package func search(_ query: String, limit: Int = 10) throws -> [SearchHit] {
-        guard let match = Fold.matchExpression(query), limit > 0 else { return [] }
+        guard let tiers = Fold.matchTiers(query), limit > 0 else { return [] }
         let folded = Fold.fold(query)
+        // Each tier returns its matches most important first (rowid order) and is cut
+        // off, so a short prefix ("la") costs no more than a long one.
         let s = try connection.cached(
             """
+            WITH candidate(id) AS (
+                SELECT rowid FROM (SELECT rowid FROM name_whole WHERE name_whole MATCH ?1 LIMIT ?6)
+                UNION SELECT rowid FROM (SELECT rowid FROM name_whole WHERE name_whole MATCH ?2 LIMIT ?7)
+                UNION SELECT rowid FROM (SELECT rowid FROM name_fts WHERE name_fts MATCH ?3 LIMIT ?7))
             SELECT p.id, p.kind, p.key, p.name, p.parent, p.lat, p.lon,
-                   min(CASE WHEN n.folded = ?2 THEN n.rank
-                            WHEN substr(n.folded, 1, length(?2)) = ?2 THEN 2 + n.rank ELSE 4 END) AS class
-            FROM name_fts JOIN name n ON n.id = name_fts.rowid JOIN place p ON p.id = n.place
-            WHERE name_fts MATCH ?1
-            GROUP BY p.id ORDER BY class, p.importance DESC, p.id LIMIT ?3
+                   min(CASE WHEN n.folded = ?4 THEN n.rank
+                            WHEN substr(n.folded, 1, length(?4)) = ?4 THEN 2 + n.rank ELSE 4 END) AS class
+            FROM candidate c JOIN name n ON n.id = c.id JOIN place p ON p.id = n.place
+            GROUP BY p.id ORDER BY class, p.importance DESC, p.id LIMIT ?5
             """)
-        try s.bind([.text(match), .text(folded), .int(Int64(limit))])
+        try s.bind([
+            .text(tiers.exact), .text(tiers.startsWith), .text(tiers.words), .text(folded), .int(Int64(limit)),
+            .int(Int64(Self.exactCandidates)), .int(Int64(Self.otherCandidates)),
+        ])
         var rows: [(SearchHit, Int64?)] = []
         while try s.step() {
             let hit = SearchHit(

@@ -1,17 +1,22 @@
+import Foundation
+
 /// Nearest-point search over points sorted by latitude.
 ///
-/// A query binary-searches the latitude window around the point, measures every entry in
-/// it (great-circle metres), and widens the window until the best answer is provably
-/// nearer than anything outside it: a point `Δφ` away in latitude is at least `R·Δφ` away.
-/// Ties go to the smaller id, so the answer equals a full scan's.
+/// A query binary-searches the latitude window around the point, measures the entries in
+/// it (great-circle metres) after cheap lower bounds rule most out, and widens the window
+/// until the best answer is provably nearer than anything outside it: a point `Δφ` away in
+/// latitude is at least `R·Δφ` away. Ties go to the smaller id, so the answer equals a
+/// full scan's.
 public struct LatitudeSortedIndex: Sendable {
-    /// One indexed point.
+    /// One indexed point; `reach` (metres) limits how far away it may be found.
     public struct Entry: Sendable, Hashable {
         public var id: Int64
         public var coordinate: Coordinate
-        public init(id: Int64, coordinate: Coordinate) {
+        public var reach: Double
+        public init(id: Int64, coordinate: Coordinate, reach: Double = .infinity) {
             self.id = id
             self.coordinate = coordinate
+            self.reach = reach
         }
     }
 
@@ -21,66 +26,99 @@ public struct LatitudeSortedIndex: Sendable {
         public var metres: Double
     }
 
-    private let lats: [Double]
-    private let lons: [Double]
-    private let ids: [Int64]
+    /// One entry as stored: everything a scan reads, side by side.
+    private struct Slot {
+        var lat: Double
+        var lon: Double
+        /// √cos φ, for the longitude lower bound.
+        var rootCos: Double
+        var reach: Double
+        var id: Int64
+    }
+
+    private let slots: [Slot]
+    /// The largest `reach`: nothing is found farther away.
+    private let maxReach: Double
 
     /// The first window's half-height, degrees; doubled until the answer is certain.
     static let initialWindowDegrees = 0.25
 
     public init(_ entries: [Entry]) {
-        let sorted = entries.sorted {
-            ($0.coordinate.latitude, $0.id) < ($1.coordinate.latitude, $1.id)
+        slots = entries.sorted { ($0.coordinate.latitude, $0.id) < ($1.coordinate.latitude, $1.id) }.map {
+            Slot(
+                lat: $0.coordinate.latitude, lon: $0.coordinate.longitude,
+                rootCos: cos($0.coordinate.latitude * .pi / 180).squareRoot(), reach: $0.reach, id: $0.id)
         }
-        lats = sorted.map(\.coordinate.latitude)
-        lons = sorted.map(\.coordinate.longitude)
-        ids = sorted.map(\.id)
+        maxReach = entries.map(\.reach).max() ?? 0
     }
 
-    public var count: Int { ids.count }
+    public var count: Int { slots.count }
 
-    /// The nearest entry to `point` no farther than `maxMetres`, or `nil`.
+    /// The nearest entry to `point` no farther than `maxMetres` (nor its own reach), or `nil`.
     public func nearest(to point: Coordinate, maxMetres: Double = .infinity) -> Hit? {
-        guard !ids.isEmpty else { return nil }
+        guard !slots.isEmpty else { return nil }
+        let limit = Swift.min(maxMetres, maxReach)
         let metresPerDegree = Coordinate.earthRadiusMetres * .pi / 180
         var window = Self.initialWindowDegrees
-        if maxMetres.isFinite { window = Swift.min(window, maxMetres / metresPerDegree * 1.0001) }
+        if limit.isFinite { window = Swift.min(window, limit / metresPerDegree * 1.0001) }
         var best: Hit?
-        var scannedLow = lowerBound(point.latitude)  // [scannedLow, scannedHigh) measured so far
-        var scannedHigh = scannedLow
-        while true {
-            let low = lowerBound(point.latitude - window)
-            let high = lowerBound(nextUp(point.latitude + window))
-            for i in low..<scannedLow { consider(i, point, &best) }
-            for i in scannedHigh..<high { consider(i, point, &best) }
-            scannedLow = low
-            scannedHigh = high
-            let certain = window * metresPerDegree  // nothing outside is nearer than this
-            if let hit = best, hit.metres < certain * (1 - 1e-12) {
-                return hit.metres <= maxMetres ? hit : nil
+        let q = Query(point)
+        return slots.withUnsafeBufferPointer { slots in
+            var scannedLow = lowerBound(slots, point.latitude)  // [scannedLow, scannedHigh) measured
+            var scannedHigh = scannedLow
+            while true {
+                let low = lowerBound(slots, point.latitude - window)
+                let high = lowerBound(slots, (point.latitude + window).nextUp)
+                for i in low..<scannedLow { consider(slots[i], q, &best) }
+                for i in scannedHigh..<high { consider(slots[i], q, &best) }
+                scannedLow = low
+                scannedHigh = high
+                let certain = window * metresPerDegree * (1 - 1e-12)  // nothing outside is nearer
+                if let hit = best, hit.metres < certain { return hit.metres <= limit ? hit : nil }
+                if limit < certain || (low == 0 && high == slots.count) {
+                    return best.flatMap { $0.metres <= limit ? $0 : nil }
+                }
+                window *= 2
             }
-            if maxMetres < certain * (1 - 1e-12) { return best.flatMap { $0.metres <= maxMetres ? $0 : nil } }
-            if low == 0 && high == ids.count { return best.flatMap { $0.metres <= maxMetres ? $0 : nil } }
-            window *= 2
         }
     }
 
-    private func consider(_ i: Int, _ point: Coordinate, _ best: inout Hit?) {
-        let d = point.distance(to: Coordinate(latitude: lats[i], longitude: lons[i]))
-        if let b = best, d > b.metres || (d == b.metres && ids[i] > b.id) { return }
-        best = Hit(id: ids[i], metres: d)
+    /// The query point with what the lower bounds need, computed once.
+    private struct Query {
+        let point: Coordinate
+        let rootCos: Double
+        init(_ point: Coordinate) {
+            self.point = point
+            rootCos = cos(point.latitude * .pi / 180).squareRoot()
+        }
+    }
+
+    private func consider(_ s: Slot, _ q: Query, _ best: inout Hit?) {
+        // Lower bounds, cheaper than the distance: R·|Δφ|, and 2R/π·√(cos φ₁ cos φ₂)·|Δλ|
+        // (from sin x ≥ 2x/π and asin y ≥ y); a small margin covers rounding.
+        let r = Coordinate.earthRadiusMetres
+        let radians = Double.pi / 180
+        var dLon = abs(s.lon - q.point.longitude)
+        if dLon > 180 { dLon = 360 - dLon }
+        let bound =
+            Swift.max(r * abs(s.lat - q.point.latitude) * radians, 2 * r / .pi * q.rootCos * s.rootCos * dLon * radians)
+            * (1 - 1e-9)
+        if bound > s.reach { return }
+        if let b = best, bound > b.metres { return }
+        let d = q.point.distance(to: Coordinate(latitude: s.lat, longitude: s.lon))
+        if d > s.reach { return }
+        if let b = best, d > b.metres || (d == b.metres && s.id > b.id) { return }
+        best = Hit(id: s.id, metres: d)
     }
 
     /// The first index whose latitude is ≥ `latitude`.
-    private func lowerBound(_ latitude: Double) -> Int {
+    private func lowerBound(_ slots: UnsafeBufferPointer<Slot>, _ latitude: Double) -> Int {
         var low = 0
-        var high = lats.count
+        var high = slots.count
         while low < high {
             let mid = (low + high) / 2
-            if lats[mid] < latitude { low = mid + 1 } else { high = mid }
+            if slots[mid].lat < latitude { low = mid + 1 } else { high = mid }
         }
         return low
     }
-
-    private func nextUp(_ x: Double) -> Double { x.nextUp }
 }

@@ -64,12 +64,18 @@ public struct Polygon: Sendable, Hashable {
     public private(set) var holes: [[LonLat]]
     /// The box around the exterior (longitudes may exceed ±180 when unwrapped).
     public let bounds: BoundingBox
+    /// Edges bucketed by latitude, so a containment test reads only the edges near the
+    /// point's latitude (rings of many points: whole countries).
+    private let exteriorStrips: RingStrips?
+    private let holeStrips: [RingStrips?]
 
     /// Creates a polygon, closing open rings and unwrapping rings that jump across ±180°.
     public init(exterior: [LonLat], holes: [[LonLat]] = []) {
         self.exterior = Polygon.normalized(exterior)
         self.holes = holes.map(Polygon.normalized)
         self.bounds = BoundingBox(self.exterior)
+        self.exteriorStrips = RingStrips(self.exterior)
+        self.holeStrips = self.holes.map(RingStrips.init)
     }
 
     /// Whether the point is inside: in the exterior and in no hole (even–odd rule per ring).
@@ -83,13 +89,28 @@ public struct Polygon: Sendable, Hashable {
 
     private func containsUnwrapped(_ x: Double, _ y: Double) -> Bool {
         guard x >= bounds.minLon, x <= bounds.maxLon else { return false }
-        guard Polygon.ringContains(exterior, x, y) else { return false }
-        return !holes.contains { Polygon.ringContains($0, x, y) }
+        guard Polygon.ringContains(exterior, exteriorStrips, x, y) else { return false }
+        for (i, hole) in holes.enumerated() where Polygon.ringContains(hole, holeStrips[i], x, y) { return false }
+        return true
     }
 
     /// Area on the sphere in square metres (holes subtracted).
     public var area: Double {
         Swift.max(0, Polygon.ringArea(exterior) - holes.reduce(0) { $0 + Polygon.ringArea($1) })
+    }
+
+    static func ringContains(_ ring: [LonLat], _ strips: RingStrips?, _ x: Double, _ y: Double) -> Bool {
+        guard let strips else { return ringContains(ring, x, y) }
+        var inside = false
+        for i in strips.edges(at: y) {
+            let a = ring[Int(i)]
+            let b = ring[Int(i) + 1]
+            if (a.lat > y) != (b.lat > y) {
+                let cross = (b.lon - a.lon) * (y - a.lat) / (b.lat - a.lat) + a.lon
+                if x < cross { inside.toggle() }
+            }
+        }
+        return inside
     }
 
     /// Crossing-number test of one closed ring.
@@ -143,6 +164,53 @@ public struct Polygon: Sendable, Hashable {
         }
         if out.first != out.last, let first = out.first { out.append(first) }
         return out
+    }
+}
+
+/// The edges of a closed ring (edge i joins point i and i + 1) in equal latitude strips.
+/// The crossing test over one strip's edges equals the test over all edges: an edge outside
+/// the strip cannot straddle the point's latitude.
+struct RingStrips: Sendable, Hashable {
+    /// Rings shorter than this are tested edge by edge.
+    static let minimumPoints = 48
+    /// About this many edges per strip.
+    static let edgesPerStrip = 8
+
+    let minLat: Double
+    let stripsPerDegree: Double
+    let offsets: [Int32]
+    let edgeIndexes: [Int32]
+
+    init?(_ ring: [LonLat]) {
+        guard ring.count >= Self.minimumPoints else { return nil }
+        let box = BoundingBox(ring)
+        let count = Swift.max(1, (ring.count - 1) / Self.edgesPerStrip)
+        let height = Swift.max(box.maxLat - box.minLat, 1e-9)
+        minLat = box.minLat
+        stripsPerDegree = Double(count) / height
+        var buckets = [[Int32]](repeating: [], count: count)
+        for i in 0..<(ring.count - 1) {
+            let lo = Swift.min(ring[i].lat, ring[i + 1].lat)
+            let hi = Swift.max(ring[i].lat, ring[i + 1].lat)
+            let first = Swift.max(0, Swift.min(count - 1, Int(((lo - box.minLat) * stripsPerDegree).rounded(.down))))
+            let last = Swift.max(0, Swift.min(count - 1, Int(((hi - box.minLat) * stripsPerDegree).rounded(.down))))
+            for s in first...last { buckets[s].append(Int32(i)) }
+        }
+        var offsets: [Int32] = [0]
+        var edges: [Int32] = []
+        for bucket in buckets {
+            edges += bucket
+            offsets.append(Int32(edges.count))
+        }
+        self.offsets = offsets
+        self.edgeIndexes = edges
+    }
+
+    /// Indexes of the edges that may straddle latitude `y`.
+    func edges(at y: Double) -> ArraySlice<Int32> {
+        let count = offsets.count - 1
+        let s = Swift.max(0, Swift.min(count - 1, Int(((y - minLat) * stripsPerDegree).rounded(.down))))
+        return edgeIndexes[Int(offsets[s])..<Int(offsets[s + 1])]
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Gazetteer
 import Geo
 
@@ -14,9 +15,10 @@ extension Commands {
             Country and region come from boundary polygons (the smallest containing one
             wins); the city is the nearest one in that region (or country); an airport is
             named only within 6 km (large), 3 km (medium) or 1.5 km (others). Outside every
-            polygon (at sea) country and region are null, the city is the nearest anywhere
-            and "sea": true is added.
+            polygon (at sea) country and region are null, "sea": true is added, and the
+            city is the nearest within 200 km (null beyond).
               --stdin     read "LAT LON" lines, print one answer a line in the same order
+              --timing    with --stdin: print load, query and output seconds on stderr
               --db FILE   gazetteer database (default: artifacts/gazetteer/gazetteer.sqlite)
             Without coordinates (`pathfinder where [--socket PATH]`) it asks the running
             daemon where the walker is.
@@ -25,10 +27,11 @@ extension Commands {
         var arguments = arguments
         let original = arguments
         let stdin = try arguments.flag("--stdin")
+        let timing = try arguments.flag("--timing")
         let path = try arguments.option("--db")
         let words = arguments.positionals()
         // No coordinates: ask the running daemon where the walker is (`whereClient`).
-        if !stdin && words.isEmpty && path == nil { return try await whereClient.body(original, console) }
+        if !stdin && !timing && words.isEmpty && path == nil { return try await whereClient.body(original, console) }
         try arguments.finish()
         if !stdin && words.isEmpty { throw CLIError.usage("pathfinder where: expected LAT LON or --stdin") }
         if stdin && !words.isEmpty { throw CLIError.usage("pathfinder where: give LAT LON or --stdin, not both") }
@@ -39,8 +42,11 @@ extension Commands {
             }
             point = try parse(words[0], words[1], at: "argument")
         }
+        let clock = ContinuousClock()
+        let started = clock.now
         let db = try GazetteerCLI.open(path ?? GazetteerDatabase.defaultPath(), command: "where")
         let geocoder = try ReverseGeocoder(database: db)
+        let loaded = clock.now
         if let point {
             console.line(try geocoder.locate(point).json)
             return 0
@@ -48,20 +54,38 @@ extension Commands {
         // Answers go out in chunks: one console write per line would dominate the run time.
         var out: [String] = []
         var lineNumber = 0
-        while let line = readLine(strippingNewline: true) {
+        var queryTime = Duration.zero
+        var outputTime = Duration.zero
+        // All of stdin at once, split by hand: readLine per line costs more than a query.
+        let input = FileHandle.standardInput.readDataToEndOfFile()
+        var lines = input.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        if lines.last?.isEmpty == true { lines.removeLast() }  // the final newline ends the last line
+        for line in lines {
             lineNumber += 1
-            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
+            let text = String(decoding: line, as: UTF8.self)
+            let fields = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," || $0 == "\r" })
             guard fields.count == 2 else {
-                throw CLIError.usage("pathfinder where: stdin line \(lineNumber): expected \"LAT LON\", got \"\(line)\"")
+                throw CLIError.usage("pathfinder where: stdin line \(lineNumber): expected \"LAT LON\", got \"\(text)\"")
             }
             let c = try parse(String(fields[0]), String(fields[1]), at: "stdin line \(lineNumber)")
-            out.append(try geocoder.locate(c).json)
+            let t0 = clock.now
+            let location = try geocoder.locate(c)
+            let t1 = clock.now
+            out.append(location.json)
             if out.count == 4096 {
                 console.line(out.joined(separator: "\n"))
                 out.removeAll(keepingCapacity: true)
             }
+            queryTime += t1 - t0
+            outputTime += clock.now - t1
         }
         if !out.isEmpty { console.line(out.joined(separator: "\n")) }
+        if timing {
+            func s(_ d: Duration) -> String { String(format: "%.4f", Double(d.components.attoseconds) / 1e18 + Double(d.components.seconds)) }
+            console.error(
+                "pathfinder where: timing points \(lineNumber) load \(s(loaded - started)) s query \(s(queryTime)) s output \(s(outputTime)) s total \(s(clock.now - started)) s"
+            )
+        }
         return 0
     }
 

@@ -72,8 +72,13 @@ struct ReverseGeocoderTests {
         let l = try locate(0, -30)
         #expect(l.atSea)
         #expect(l.country == nil && l.region == nil)
-        #expect(l.city != nil, "the nearest city anywhere is still named")
+        #expect(l.city == nil, "no city within 200 km of mid-Atlantic")
         #expect(l.json.contains("\"sea\":true"))
+        #expect(l.json.contains("\"city\":null"))
+        let offHelsinki = try locate(59.95, 24.95)  // the Gulf of Finland, ~25 km offshore
+        #expect(offHelsinki.atSea)
+        #expect(offHelsinki.city != nil, "a coastal city within 200 km is named")
+        #expect((offHelsinki.city?.metres ?? 0) > 20_000)
     }
 
     @Test func jsonLine() throws {
@@ -124,6 +129,6 @@ struct ReferenceEquivalenceTests {
         let helsinki = try reference.locateIDs(Coordinate(latitude: 60.1699, longitude: 24.9384))
         #expect(helsinki == Location.IDs(country: "FI", region: "FI.01", city: 658225, airport: nil))
         let sea = try reference.locateIDs(Coordinate(latitude: 0, longitude: -30))
-        #expect(sea.country == nil && sea.region == nil && sea.city != nil)
+        #expect(sea.country == nil && sea.region == nil && sea.city == nil)
     }
 }

@@ -50,12 +50,23 @@ package final class Daemon: Sendable {
             return source
         }
         signal(SIGPIPE, SIG_IGN)
+        // A position source that cannot even be opened (a wrong NMEA path) stops the start
+        // before the socket exists; gpsd being away does not (it is waited for).
+        let feed: PositionFeed
+        do {
+            feed = try PositionFeed(config: config, log: log)
+        } catch {
+            log.error("\(error)")
+            signals.forEach { $0.cancel() }
+            return 1
+        }
         let server = ControlServer(path: config.socket) { continuation.yield(.control($0)) }
         do {
             try server.start()
         } catch {
             log.error("\(error)")
             signals.forEach { $0.cancel() }
+            feed.stop()
             return 1
         }
         log.info("listening on \(config.socket)")
@@ -71,16 +82,6 @@ package final class Daemon: Sendable {
         ticks.setEventHandler { continuation.yield(.tick) }
         ticks.resume()
 
-        let feed: PositionFeed
-        do {
-            feed = try PositionFeed(config: config, log: log)
-        } catch {
-            log.error("\(error)")
-            signals.forEach { $0.cancel() }
-            ticks.cancel()
-            server.stop()
-            return 1
-        }
         log.info("positions from \(feed.name)")
         let feedTask = Task {
             for await event in feed.events { continuation.yield(.position(event)) }
@@ -95,7 +96,8 @@ package final class Daemon: Sendable {
         }
         if !config.mic { log.info("microphone off (mic: false); answers only via `heard` requests") }
         let shell = Shell(
-            server: server, voice: voice, lookups: DaemonLookups(doors: config.doors, gazetteer: config.gazetteer),
+            server: server, voice: voice,
+            lookups: DaemonLookups(doors: config.doors, gazetteer: config.gazetteer),
             continuation: continuation, memoryPath: config.memory, log: log)
         var altimeter = BarometricAltimeter()
         if let qnh = config.qnh { altimeter.calibrate(qnh: qnh, at: Date()) }
@@ -128,7 +130,8 @@ package final class Daemon: Sendable {
                         outageSaid = false
                     }
                     let position = FinalApproach.Position(
-                        time: fix.time, coordinate: fix.coordinate, horizontalAccuracy: fix.horizontalAccuracy,
+                        time: fix.time, coordinate: fix.coordinate,
+                        horizontalAccuracy: fix.horizontalAccuracy,
                         speed: fix.speed, course: fix.course)
                     shell.perform(core.moved(position, now: now))
                 case .noFix:
@@ -137,18 +140,22 @@ package final class Daemon: Sendable {
                     // Pressure in the NMEA stream counts only when the config says it is the barometer.
                     guard config.baro == .nmea, let altitude = altimeter.altitude(for: reading) else { break }
                     shell.perform(
-                        core.handle(.altitude(.init(metres: altitude.metres, accuracy: altitude.accuracy)), now: now),
-                        )
+                        core.handle(
+                            .altitude(.init(metres: altitude.metres, accuracy: altitude.accuracy)), now: now),
+                    )
                 }
             case .pressure(let reading):
                 altimeter.observe(reading)
                 if let altitude = altimeter.altitude(for: reading) {
                     shell.perform(
-                        core.handle(.altitude(.init(metres: altitude.metres, accuracy: altitude.accuracy)), now: Date()),
-                        )
+                        core.handle(
+                            .altitude(.init(metres: altitude.metres, accuracy: altitude.accuracy)),
+                            now: Date()),
+                    )
                 }
             case .sourceEnded:
-                log.warning("\(feed.name): the input ended\(feed.problem.map { ": \($0)" } ?? ""); no more positions")
+                log.warning(
+                    "\(feed.name): the input ended\(feed.problem.map { ": \($0)" } ?? ""); no more positions")
             case .doors(let destination, let doors):
                 guard core.destination == destination, core.approach.isWalking else { break }
                 shell.perform(core.handle(.doorsArrived(doors), now: Date()))

@@ -42,7 +42,8 @@ final class DaemonLookups {
         } catch {
             throw LookupError("gazetteer search: \(error)")
         }
-        guard let hit = hits.first(where: { $0.lat != nil && $0.lon != nil }), let lat = hit.lat, let lon = hit.lon
+        guard let hit = hits.first(where: { $0.lat != nil && $0.lon != nil }), let lat = hit.lat,
+            let lon = hit.lon
         else { throw LookupError("no place called \"\(query)\" in the gazetteer") }
         return Destination(name: hit.name, center: Coordinate(latitude: lat, longitude: lon))
     }

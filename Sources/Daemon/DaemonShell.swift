@@ -15,7 +15,9 @@ struct Shell {
     let log: DaemonLog
 
     /// The core's answer to `request`, after resolving a query or a place.
-    func answer(_ request: ControlRequest, from client: ControlServer.ClientID, core: inout DaemonCore)
+    func answer(
+        _ request: ControlRequest, from client: ControlServer.ClientID, core: inout DaemonCore
+    )
         -> [DaemonCore.Action]
     {
         let now = Date()
@@ -23,7 +25,9 @@ struct Shell {
         case .go(.query(let query)):
             do {
                 let destination = try lookups.destination(for: query)
-                log.info("go \"\(query)\": \(destination.name) at \(destination.center.latitude),\(destination.center.longitude)")
+                log.info(
+                    "go \"\(query)\": \(destination.name) at \(destination.center.latitude),\(destination.center.longitude)"
+                )
                 return core.handle(.go(.destination(destination)), from: client, now: now)
             } catch {
                 return [.reply(client, .object(["ok": .bool(false), "error": .string("go: \(error)")]))]
@@ -39,7 +43,9 @@ struct Shell {
                 }
                 guard !names.isEmpty else { return [.reply(client, .object(fields))] }
                 let prompt = FinalApproach.Prompt("여기는 \(names.joined(separator: ", "))이야.")
-                return [.reply(client, .object(fields)), .event(DaemonCore.line(for: .say(prompt))), .say(prompt)]
+                return [
+                    .reply(client, .object(fields)), .event(DaemonCore.line(for: .say(prompt))), .say(prompt),
+                ]
             } catch {
                 fields["place"] = .null
                 fields["placeError"] = .string("\(error)")

@@ -27,7 +27,8 @@ final class DaemonVoice: Sendable {
         self.log = log
         if let wavDirectory {
             do {
-                try FileManager.default.createDirectory(atPath: wavDirectory, withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    atPath: wavDirectory, withIntermediateDirectories: true)
             } catch {
                 log.warning("speakWav \(wavDirectory): \(error)")
             }

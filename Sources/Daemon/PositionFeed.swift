@@ -15,13 +15,15 @@ final class PositionFeed: Sendable {
     private let gpsd: GPSDClient?
     private let nmea: NMEASource?
 
-    /// Starts the source. - Throws: `DaemonConfigError`-style text when an NMEA path cannot
-    /// be opened (the daemon then exits 1 saying so).
+    /// Starts the source.
+    /// - Throws: `PositionFeedError` naming the path when an NMEA input cannot be opened (the
+    ///   daemon then exits 1 saying so).
     init(config: DaemonConfig, log: DaemonLog) throws(PositionFeedError) {
         if let path = config.nmea {
             var info = stat()
             let isDevice = stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR
-            let source = NMEASource(isDevice ? .device(path: path, baud: config.baud) : .file(path: path, paced: true))
+            let source = NMEASource(
+                isDevice ? .device(path: path, baud: config.baud) : .file(path: path, paced: true))
             let fd: Int32
             do {
                 fd = try source.open()
@@ -57,7 +59,8 @@ final class PositionFeed: Sendable {
         nmea?.stop()
     }
 
-    private static func startBarometer(config: DaemonConfig, log: DaemonLog) -> AsyncStream<PressureReading>? {
+    private static func startBarometer(config: DaemonConfig, log: DaemonLog) -> AsyncStream<PressureReading>?
+    {
         guard config.baro == .iio else { return nil }
         do {
             let sensor = try IIOBarometer(root: config.iioRoot, name: config.iioDevice)

@@ -1,6 +1,6 @@
 import Daemon
-import Gazetteer
 import Foundation
+import Gazetteer
 
 extension Commands {
     static let daemon = Command(

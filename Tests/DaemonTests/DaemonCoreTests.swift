@@ -39,9 +39,13 @@ import Testing
             heard.contains {
                 if case .saveMemory(let m) = $0 { m.buildings.first?.confirmed != nil } else { false }
             })
-        #expect(heard.contains { if case .say(let prompt) = $0 { prompt.text.contains("기억할게") } else { false } })
+        #expect(
+            heard.contains { if case .say(let prompt) = $0 { prompt.text.contains("기억할게") } else { false } })
         let repeated = core.handle(.repeatLast, from: 4, now: now)
-        #expect(repeated.contains { if case .say(let prompt) = $0 { prompt.text.contains("기억할게") } else { false } })
+        #expect(
+            repeated.contains {
+                if case .say(let prompt) = $0 { prompt.text.contains("기억할게") } else { false }
+            })
     }
 
     @Test func heardOutsideTheLastStretchChangesNothing() {

@@ -32,7 +32,9 @@ import Testing
             while let line = client.readLine() { seen.append(fields(line)) }
         }
 
-        func named(_ name: String) -> [[String: JSONValue]] { seen.filter { $0["event"]?.stringValue == name } }
+        func named(_ name: String) -> [[String: JSONValue]] {
+            seen.filter { $0["event"]?.stringValue == name }
+        }
         var said: [String] { named("say").compactMap { $0["text"]?.stringValue } }
     }
 
@@ -43,7 +45,8 @@ import Testing
     static func door(_ value: JSONValue?) throws -> Door { try #require(value).decode(Door.self) }
 
     private func fixture(_ name: String) throws -> String {
-        try #require(Bundle.module.path(forResource: "Fixtures/demo/" + name, ofType: nil), "no fixture \(name)")
+        try #require(
+            Bundle.module.path(forResource: "Fixtures/demo/" + name, ofType: nil), "no fixture \(name)")
     }
 
     /// `pathfinder doors import` of the demo's OSM extract: the daemon's door index.
@@ -104,12 +107,15 @@ import Testing
         // gpsd dies a third of the way in; the walker hears it once; gpsd comes back.
         while feeder.epochsServed < feeder.epochCount / 3 { usleep(20_000) }
         gpsd.kill()
-        let waiting = events.next { Self.event("say")($0) && $0["text"]?.stringValue == DaemonCore.waitingForGPSText }
+        let waiting = events.next {
+            Self.event("say")($0) && $0["text"]?.stringValue == DaemonCore.waitingForGPSText
+        }
         #expect(waiting != nil, "no waiting prompt; daemon log:\n\(daemon.stderr)")
         gpsd = try GPSD(port: gpsdPort, feed: feeder.port, dir: dir)
 
         // Guidance resumes: the walker reaches A and says it is the wrong door.
-        let arrivedA = try #require(events.next(Self.event("arrived")), "no arrival after the restart:\n\(daemon.stderr)")
+        let arrivedA = try #require(
+            events.next(Self.event("arrived")), "no arrival after the restart:\n\(daemon.stderr)")
         #expect(try Self.door(arrivedA["door"]).label == "A")
         #expect(feeder.connectionCount >= 2, "gpsd never reconnected to the feed")
         let notHere = fields(try requests.request(#"{"cmd": "heard", "text": "여기 아니야"}"#))
@@ -121,7 +127,8 @@ import Testing
         #expect(secondDoor.label == "D")
 
         // At D: "여기가 입구야"; SIGTERM as soon as the reply is in, while the memory is written.
-        let arrivedD = try #require(events.next(Self.event("arrived")), "no second arrival:\n\(daemon.stderr)")
+        let arrivedD = try #require(
+            events.next(Self.event("arrived")), "no second arrival:\n\(daemon.stderr)")
         #expect(try Self.door(arrivedD["door"]).label == "D")
         let thisIsIt = fields(try requests.request(#"{"cmd": "heard", "text": "여기가 입구야"}"#))
         daemon.signal(SIGTERM)
@@ -132,6 +139,7 @@ import Testing
         let confirmed = try #require(events.named("confirmed").first, "events: \(events.seen)")
         let confirmedDoor = try Self.door(confirmed["door"])
         #expect(confirmedDoor.label == "D" && confirmedDoor.source == .walker)
+        #expect(confirmedDoor.altitude != nil, "no barometric altitude from the forwarded XDR sentences")
         #expect(events.named("memorySaved").count >= 2)  // the rejection, then the confirmation
         // The memory file is whole and holds the confirmed door and the rejected one.
         let loaded = MemoryFile.load(path: memoryPath)
@@ -159,7 +167,8 @@ import Testing
         let dir = TempDir()
         defer { dir.remove() }
         let gazetteer = Self.repo + "/artifacts/gazetteer/gazetteer.sqlite"
-        try #require(FileManager.default.fileExists(atPath: gazetteer), "no bundled gazetteer at \(gazetteer)")
+        try #require(
+            FileManager.default.fileExists(atPath: gazetteer), "no bundled gazetteer at \(gazetteer)")
         let nmea = try #require(Bundle.module.path(forResource: "Fixtures/demo/walk.nmea", ofType: nil))
         let daemon = try DaemonProcess(
             arguments: [
@@ -177,7 +186,9 @@ import Testing
         #expect(destination.center.distance(to: Coordinate(latitude: 60.17, longitude: 24.94)) < 5_000)
         let unknown = fields(try client.request(#"{"cmd": "go", "query": "Qxzzyq Nowhere"}"#))
         #expect(unknown["ok"] == .bool(false))
-        #expect(unknown["error"]?.stringValue?.contains("no place called \"Qxzzyq Nowhere\"") == true, "\(unknown)")
+        #expect(
+            unknown["error"]?.stringValue?.contains("no place called \"Qxzzyq Nowhere\"") == true,
+            "\(unknown)")
 
         // The file's first fix comes at once (a paced replay waits only between epochs).
         var place: [String: JSONValue] = [:]
@@ -194,5 +205,59 @@ import Testing
         #expect(daemon.stderr.contains("missing.db"))
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)
+    }
+}
+
+/// The microphone during the last stretch, on a machine without that capture device.
+@Suite(.serialized) struct MicrophoneDaemonTests {
+    @Test func aMissingMicrophoneIsLoggedAndTheDaemonRunsOn() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let nmea = try #require(Bundle.module.path(forResource: "Fixtures/demo/walk.nmea", ofType: nil))
+        let config = dir.path + "/config.json"
+        try """
+        {"socket": "\(dir.path)/pf.sock", "memory": "\(dir.path)/memory.json", "nmea": "\(nmea)",
+         "baro": "none", "mic": true, "micDevice": "pf-test-no-such-device", "speakWav": "\(dir.path)/wav",
+         "doors": "\(dir.path)/missing.db"}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(
+            arguments: ["--config", config], socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let client = try daemon.client()
+        // The walk's first fix is at the door: the last stretch (and the microphone) at once.
+        let door = #"{"lat": 60.1722135, "lon": 24.9467832}"#
+        let go = fields(
+            try client.request(
+                #"{"cmd": "go", "destination": {"name": "T", "center": {"lat": 60.1723, "lon": 24.9468}, "door": \#(door)}}"#
+            ))
+        #expect(go["ok"] == .bool(true), "\(go)")
+        var logged = false
+        for _ in 0..<1000 where !logged {
+            logged = daemon.stderr.contains("microphone pf-test-no-such-device:")
+            if !logged { usleep(20_000) }
+        }
+        #expect(logged, "no microphone warning:\n\(daemon.stderr)")
+        let status = fields(try client.request(#"{"cmd": "status"}"#))
+        #expect(status["state"] == "lastStretch", "\(status)")
+        // Answers still come as requests.
+        let heard = fields(try client.request(#"{"cmd": "heard", "text": "여기가 입구야"}"#))
+        #expect(heard["heeded"] == .bool(true), "\(heard)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+}
+
+@Suite struct PositionSourceFailureTests {
+    @Test func anNMEAPathThatCannotBeOpenedStopsTheStartNamingIt() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try DaemonProcess(
+            arguments: [
+                "--socket", dir.path + "/pf.sock", "--memory", dir.path + "/memory.json", "--no-mic",
+                "--baro", "none", "--nmea", dir.path + "/no-such-receiver",
+            ], socket: dir.path + "/pf.sock", dir: dir)
+        #expect(daemon.waitForExit() == 1)
+        #expect(daemon.stderr.contains("nmea \(dir.path)/no-such-receiver"), "\(daemon.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/pf.sock"))
     }
 }

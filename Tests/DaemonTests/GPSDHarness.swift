@@ -33,7 +33,9 @@ final class NMEAFeeder: @unchecked Sendable {
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         try #require(bound == 0)
         try #require(listen(fd, 4) == 0)
@@ -57,7 +59,9 @@ final class NMEAFeeder: @unchecked Sendable {
                         }
                         guard let next else { return }
                         let bytes = Array(next.utf8)
-                        let sent = bytes.withUnsafeBytes { send(c, $0.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
+                        let sent = bytes.withUnsafeBytes {
+                            send(c, $0.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+                        }
                         if sent < bytes.count { return }  // gpsd went away: this epoch is sent again
                         lock.withLock { served += 1 }
                         usleep(pause)
@@ -103,7 +107,9 @@ final class GPSD {
     init(port: UInt16, feed: UInt16, dir: TempDir) throws {
         self.port = port
         process.executableURL = try Self.executable()
-        process.arguments = ["-N", "-S", String(port), "-F", dir.path + "/gpsd-\(port).sock", "tcp://127.0.0.1:\(feed)"]
+        process.arguments = [
+            "-N", "-S", String(port), "-F", dir.path + "/gpsd-\(port).sock", "tcp://127.0.0.1:\(feed)",
+        ]
         process.standardError = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         try process.run()

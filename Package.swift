@@ -33,7 +33,9 @@ let package = Package(
         .target(name: "EntranceIndex", dependencies: ["Geo", "Arrival", "OSM", "SQLite"]),
         .target(
             name: "Daemon",
-            dependencies: ["Geo", "Arrival", "Storage", "Positioning", "Speech", "Replay", "Gazetteer", "EntranceIndex"]),
+            dependencies: [
+                "Geo", "Arrival", "Storage", "Positioning", "Speech", "Replay", "Gazetteer", "EntranceIndex", "SQLite",
+            ]),
 
         .target(name: "Replay", dependencies: ["Arrival", "Geo", "Positioning", "OSM"]),
 

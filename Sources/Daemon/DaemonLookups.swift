@@ -3,6 +3,7 @@ import EntranceIndex
 import Foundation
 import Gazetteer
 import Geo
+import SQLite
 
 /// The daemon's read-only databases, opened on first use and kept: the door index (OSM's
 /// doors around a destination) and the gazetteer (`go {"query"}`, `where`). Used only on
@@ -42,10 +43,40 @@ final class DaemonLookups {
         } catch {
             throw LookupError("gazetteer search: \(error)")
         }
-        guard let hit = hits.first(where: { $0.lat != nil && $0.lon != nil }), let lat = hit.lat,
+        if let hit = hits.first(where: { $0.lat != nil && $0.lon != nil }), let lat = hit.lat,
             let lon = hit.lon
-        else { throw LookupError("no place called \"\(query)\" in the gazetteer") }
-        return Destination(name: hit.name, center: Coordinate(latitude: lat, longitude: lon))
+        {
+            return Destination(name: hit.name, center: Coordinate(latitude: lat, longitude: lon))
+        }
+        if let building = try buildingNamed(query) { return building }
+        throw LookupError("no place called \"\(query)\" in the gazetteer or the door index")
+    }
+
+    /// A named building of the door index ("Rautatieasema" is no gazetteer place but the
+    /// station building "Helsingin päärautatieasema" is in the index): the largest whose
+    /// name contains the query, case-insensitively.
+    /// Interim: reads the index's documented `buildings` table directly, until EntranceIndex
+    /// offers a name search.
+    private func buildingNamed(_ query: String) throws(LookupError) -> Destination? {
+        guard let doorsPath, FileManager.default.fileExists(atPath: doorsPath) else { return nil }
+        do {
+            let db = try Connection(path: doorsPath, mode: .readOnly(immutable: true))
+            var found: Destination?
+            try db.prepare(
+                """
+                SELECT name, centroid_lat, centroid_lon FROM buildings
+                WHERE name IS NOT NULL AND centroid_lat IS NOT NULL AND instr(lower(name), lower(?)) > 0
+                ORDER BY area DESC, id LIMIT 1
+                """
+            ).forEach([.text(query)]) { row in
+                found = Destination(
+                    name: row.text(0) ?? query,
+                    center: Coordinate(latitude: row.double(1), longitude: row.double(2)))
+            }
+            return found
+        } catch {
+            throw LookupError("door index \(doorsPath): \(error)")
+        }
     }
 
     /// The place at `point` (country, region, nearest city, airport) as the gazetteer's

@@ -55,6 +55,8 @@ let package = Package(
         .executableTarget(name: "SpatialBench", dependencies: ["Geo", "EntranceIndex", "OSM", "Arrival"]),
 
         // MARK: Tests
+        // A real gpsd on a private port, for the positioning and daemon tests.
+        .target(name: "GPSDTestSupport", path: "Tests/GPSDTestSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "ArrivalTests", dependencies: ["Arrival", "Geo"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
@@ -62,7 +64,7 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Arrival", "Geo"]),
         .testTarget(
             name: "PositioningTests",
-            dependencies: ["Positioning", "Geo"],
+            dependencies: ["Positioning", "Geo", "GPSDTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
@@ -72,7 +74,8 @@ let package = Package(
         ),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Arrival"]),
         .testTarget(
-            name: "DaemonTests", dependencies: ["Daemon", "Arrival", "Geo", "Storage"], resources: [.copy("Fixtures")]),
+            name: "DaemonTests", dependencies: ["Daemon", "Arrival", "Geo", "Storage", "GPSDTestSupport"],
+            resources: [.copy("Fixtures")]),
         .testTarget(
             name: "GazetteerTests",
             dependencies: ["Gazetteer", "Geo", "SQLite"],

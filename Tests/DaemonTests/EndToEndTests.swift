@@ -1,6 +1,7 @@
 import Arrival
 import Daemon
 import Foundation
+import GPSDTestSupport
 import Geo
 import Glibc
 import Storage
@@ -70,8 +71,8 @@ import Testing
         let feeder = try NMEAFeeder(nmea: nmea, epochsPerSecond: 20)
         defer { feeder.shutdown() }
         let gpsdPort = try NMEAFeeder.freePort()
-        var gpsd = try GPSD(port: gpsdPort, feed: feeder.port, dir: dir)
-        defer { gpsd.kill() }
+        var gpsd = try GPSDProcess(port: gpsdPort, feed: feeder.port)
+        defer { gpsd.stop() }
         let memoryPath = dir.path + "/memory.json"
         let wavs = dir.path + "/wav"
         let config = dir.path + "/config.json"
@@ -106,12 +107,12 @@ import Testing
 
         // gpsd dies a third of the way in; the walker hears it once; gpsd comes back.
         while feeder.epochsServed < feeder.epochCount / 3 { usleep(20_000) }
-        gpsd.kill()
+        gpsd.stop()
         let waiting = events.next {
             Self.event("say")($0) && $0["text"]?.stringValue == DaemonCore.waitingForGPSText
         }
         #expect(waiting != nil, "no waiting prompt; daemon log:\n\(daemon.stderr)")
-        gpsd = try GPSD(port: gpsdPort, feed: feeder.port, dir: dir)
+        gpsd = try GPSDProcess(port: gpsdPort, feed: feeder.port)
 
         // Guidance resumes: the walker reaches A and says it is the wrong door.
         let arrivedA = try #require(

@@ -89,39 +89,3 @@ final class NMEAFeeder: @unchecked Sendable {
         return probe.port
     }
 }
-
-/// A real gpsd as a child process on a private port (never 2947), reading the feeder.
-final class GPSD {
-    let process = Process()
-    let port: UInt16
-
-    static func executable() throws -> URL {
-        for dir in ["/usr/sbin", "/usr/local/sbin", "/usr/bin", "/sbin"] {
-            let url = URL(fileURLWithPath: dir).appendingPathComponent("gpsd")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        Issue.record("gpsd is not installed: apt-get install gpsd (see Scripts/setup)")
-        throw CancellationError()
-    }
-
-    init(port: UInt16, feed: UInt16, dir: TempDir) throws {
-        self.port = port
-        process.executableURL = try Self.executable()
-        process.arguments = [
-            "-N", "-S", String(port), "-F", dir.path + "/gpsd-\(port).sock", "tcp://127.0.0.1:\(feed)",
-        ]
-        process.standardError = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-    }
-
-    /// Kills gpsd outright (as a crash would) and reaps it.
-    func kill() {
-        if process.isRunning {
-            Glibc.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
-
-    deinit { kill() }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import GPSDTestSupport
 import Geo
 import Positioning
 import Testing

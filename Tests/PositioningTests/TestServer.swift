@@ -90,44 +90,8 @@ final class TestServer: @unchecked Sendable {
     }
 }
 
-/// A real gpsd, as a child process on a private port (never 2947).
-final class GPSDProcess {
-    let process = Process()
-    let port: UInt16
-    let socketPath: String
-
-    static func executable() throws -> URL {
-        for dir in ["/usr/sbin", "/usr/local/sbin", "/usr/bin", "/sbin"] {
-            let url = URL(fileURLWithPath: dir).appendingPathComponent("gpsd")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        Issue.record("gpsd is not installed: apt-get install gpsd (see Scripts/setup)")
-        throw CancellationError()
-    }
-
-    init(port: UInt16, feed: UInt16) throws {
-        self.port = port
-        socketPath =
-            FileManager.default.temporaryDirectory
-            .appendingPathComponent("pathfinder-gpsd-\(port)-\(getpid()).sock").path
-        process.executableURL = try Self.executable()
-        process.arguments = ["-N", "-S", String(port), "-F", socketPath, "tcp://127.0.0.1:\(feed)"]
-        process.standardError = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-    }
-
-    /// Kills gpsd outright (as a crash would) and reaps it.
-    func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-        unlink(socketPath)  // gpsd killed outright leaves its control socket behind
-    }
-
-    deinit { stop() }
-}
+// `GPSDProcess` (a real gpsd on a private port) lives in Tests/GPSDTestSupport, shared
+// with the daemon's end-to-end test.
 
 /// Collects a stream's events on a task, for polling from a test.
 final class Collector<Element: Sendable>: @unchecked Sendable {

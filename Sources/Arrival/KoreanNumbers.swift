@@ -39,7 +39,11 @@ public enum KoreanNumbers {
             for _ in 0..<position { power *= 10 }
             let digit = n / power % 10
             if digit == 0 { continue }
-            if digit == 1, position > 0 { text += smallUnits[position] } else { text += sinoDigits[digit] + smallUnits[position] }
+            if digit == 1, position > 0 {
+                text += smallUnits[position]
+            } else {
+                text += sinoDigits[digit] + smallUnits[position]
+            }
         }
         return text
     }
@@ -76,11 +80,14 @@ public enum KoreanNumbers {
         let characters = Array(text)
         var out = ""
         var index = 0
-        func isDigit(_ i: Int) -> Bool { i < characters.count && characters[i].isASCII && characters[i].isNumber }
+        func isDigit(_ i: Int) -> Bool {
+            i < characters.count && characters[i].isASCII && characters[i].isNumber
+        }
         func isLetter(_ i: Int) -> Bool { i < characters.count && characters[i].isLetter }
         while index < characters.count {
             let negative =
-                characters[index] == "-" && isDigit(index + 1) && (index == 0 || !(isDigit(index - 1) || isLetter(index - 1)))
+                characters[index] == "-" && isDigit(index + 1)
+                && (index == 0 || !(isDigit(index - 1) || isLetter(index - 1)))
             guard negative || isDigit(index) else {
                 out.append(characters[index])
                 index += 1
@@ -88,7 +95,11 @@ public enum KoreanNumbers {
             }
             if negative { index += 1 }
             var digits = ""
-            while isDigit(index) || (characters[index] == "," && isDigit(index + 1) && !digits.isEmpty) {
+            // A comma between digits groups thousands; `index` may already be past the end.
+            while isDigit(index)
+                || (index < characters.count && characters[index] == "," && isDigit(index + 1)
+                    && !digits.isEmpty)
+            {
                 if characters[index] != "," { digits.append(characters[index]) }
                 index += 1
             }
@@ -107,12 +118,16 @@ public enum KoreanNumbers {
             while after < characters.count, characters[after] == " " { after += 1 }
             func suffix(_ word: String) -> Bool {
                 let letters = Array(word)
-                guard after + letters.count <= characters.count, Array(characters[after..<after + letters.count]) == letters else {
+                guard after + letters.count <= characters.count,
+                    Array(characters[after..<after + letters.count]) == letters
+                else {
                     return false
                 }
                 return true
             }
-            let readFraction = fraction.isEmpty ? "" : " 점 " + fraction.compactMap { $0.wholeNumberValue }.map { sinoDigits[$0] }.joined()
+            let readFraction =
+                fraction.isEmpty
+                ? "" : " 점 " + fraction.compactMap { $0.wholeNumberValue }.map { sinoDigits[$0] }.joined()
             if fraction.isEmpty, suffix("시"), !suffix("시간") {
                 out += native(signed) + " 시"
                 index = after + 1

@@ -27,7 +27,9 @@ import Testing
         #expect(KoreanNumbers.floor(-2) == "지하 이 층")
     }
 
-    @Test(arguments: [(2, "두 시 방향"), (12, "열두 시 방향"), (0, "열두 시 방향"), (14, "두 시 방향"), (-1, "열한 시 방향"), (9, "아홉 시 방향")])
+    @Test(arguments: [
+        (2, "두 시 방향"), (12, "열두 시 방향"), (0, "열두 시 방향"), (14, "두 시 방향"), (-1, "열한 시 방향"), (9, "아홉 시 방향"),
+    ])
     func clockDirection(_ hour: Int, _ expected: String) {
         #expect(KoreanNumbers.clockDirection(hour) == expected)
     }
@@ -44,6 +46,11 @@ import Testing
         ("B2 출구", "B이 출구"),
         ("3시간", "삼시간"),
         ("숫자 없음", "숫자 없음"),
+        // A number at the very end: the comma check once read past the last character.
+        ("입구 2", "입구 이"),
+        ("7", "칠"),
+        ("문 1,200", "문 천이백"),
+        ("1,", "일,"),
         ("", ""),
     ])
     func spokenForm(_ text: String, _ expected: String) {

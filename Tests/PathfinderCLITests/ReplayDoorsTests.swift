@@ -125,6 +125,18 @@ struct ReplayDoorsTests {
         #expect(result.out.isEmpty)
     }
 
+    @Test(arguments: [
+        #"{"nmea": "w", "destination": "d", "audio": "a", "audioStart": 0}"#,
+        #"{"nmea": "w", "destination": "d", "audio": "a", "audioStart": 0, "osm": "o", "doors": "x.db"}"#,
+    ])
+    func demoManifest_namesOneDoorSource(manifest: String) async throws {
+        let scratch = try Scratch()
+        _ = try scratch.write("demo.json", manifest)
+        let result = await runPathfinder(["demo", "--json", "--dir", scratch.path])
+        #expect(result.code == 2)
+        #expect(result.err.contains("\(scratch.path)/demo.json: name the doors' source"), "\(result.err)")
+    }
+
     @Test func withoutDoors_theRequestGoesUnanswered() async throws {
         // A replay reads only the files it is given: no --osm, no --doors, no doors arrive.
         let result = await runPathfinder(Self.walk)

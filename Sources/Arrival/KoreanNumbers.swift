@@ -95,7 +95,11 @@ public enum KoreanNumbers {
             }
             if negative { index += 1 }
             var digits = ""
-            while isDigit(index) || (characters[index] == "," && isDigit(index + 1) && !digits.isEmpty) {
+            // A comma between digits groups thousands; `index` may already be past the end.
+            while isDigit(index)
+                || (index < characters.count && characters[index] == "," && isDigit(index + 1)
+                    && !digits.isEmpty)
+            {
                 if characters[index] != "," { digits.append(characters[index]) }
                 index += 1
             }

@@ -104,15 +104,9 @@ public enum Prompts {
     /// in Hangul: OSM's level is a label, not a floor count to convert), or "".
     static func details(_ door: Door) -> String {
         var text = ""
-        if let level = door.level { text += " 층 표시 \(hangul(level))." }
-        if let note = door.note { text += " \(hangul(note))." }
+        if let level = door.level { text += " 층 표시 \(KoreanNumbers.spokenForm(of: level))." }
+        if let note = door.note { text += " \(KoreanNumbers.spokenForm(of: note))." }
         return text
-    }
-
-    /// `text` with its digits read in Hangul. The trailing space keeps a number off the end of
-    /// the string: `KoreanNumbers.spokenForm` (speech branch, 4aff343) reads past the end there.
-    static func hangul(_ text: String) -> String {
-        String(KoreanNumbers.spokenForm(of: text + " ").dropLast())
     }
 
     static func say(_ distance: Guidance.Distance) -> String {

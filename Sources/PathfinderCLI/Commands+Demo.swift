@@ -11,7 +11,8 @@ extension Commands {
             Usage: pathfinder demo [--json] [--speak-wav DIR] [--dir DIR]
 
             Replays the bundled walk in artifacts/demo/: a GPS trace to Siltavuorenpenger 10,
-            Helsinki, with its real OpenStreetMap doors; the walker's recorded voice says
+            Helsinki, with its real OpenStreetMap doors from the bundled door index
+            (artifacts/doors/helsinki.db); the walker's recorded voice says
             "여기 아니야" at the first door and "여기가 입구야" at the second, heard by the real
             listener. The prompts are spoken on the sound device, or written as WAV files when
             there is none (the folder is printed). The memory goes to a temporary file (printed).
@@ -28,19 +29,28 @@ extension Commands {
 
         let folder = try dir ?? DemoFiles.locate()
         let manifest = try JSONIO.read(DemoFiles.self, from: folder + "/demo.json", what: "demo manifest")
+        guard (manifest.doors == nil) != (manifest.osm == nil) else {
+            throw CLIError.usage(
+                "pathfinder demo: \(folder)/demo.json: name the doors' source as \"doors\" (a door index) "
+                    + "or \"osm\" (an OSM file), one of them")
+        }
         // A fresh directory each run (mkdtemp): the demo always starts from an empty memory,
         // even when runs overlap in one process (tests) or a PID is reused.
-        var template = Array((FileManager.default.temporaryDirectory.path + "/pathfinder-demo-XXXXXX").utf8CString)
+        var template = Array(
+            (FileManager.default.temporaryDirectory.path + "/pathfinder-demo-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
             throw CLIError.runtime(
                 "pathfinder demo: cannot make a temporary directory: \(String(cString: strerror(errno)))")
         }
         let scratch = String(cString: made)
         let memoryPath = scratch + "/memory.json"
+        // "../doors/helsinki.db" is named plainly in messages.
+        let inFolder = { (name: String) in URL(fileURLWithPath: folder + "/" + name).standardizedFileURL.path
+        }
         let session = try ReplaySession(
             command: "pathfinder demo", nmea: folder + "/" + manifest.nmea,
             destination: folder + "/" + manifest.destination, memory: memoryPath,
-            osm: folder + "/" + manifest.osm,
+            osm: manifest.osm.map(inFolder), doors: manifest.doors.map(inFolder),
             heard: nil, audio: folder + "/" + manifest.audio, audioStart: manifest.audioStart,
             speakWAV: speakWAV,
             map: nil)
@@ -52,6 +62,12 @@ extension Commands {
         } else {
             console.line(
                 "pathfinder demo: a recorded walk to \(session.destination.name), Helsinki (\(folder))")
+        }
+        if let doors = session.doors {
+            let text = doors.note(around: session.destination.center)
+            if json { console.error(text) } else { console.line(text) }
+        }
+        if !json {
             console.line("")
         }
         // Speak on the device, line by line with the transcript; without a device, into WAVs.
@@ -92,7 +108,10 @@ extension Commands {
 struct DemoFiles: Codable {
     var nmea: String
     var destination: String
-    var osm: String
+    /// The door index, relative to the demo folder (the bundled demo: `../doors/helsinki.db`).
+    var doors: String?
+    /// An OSM file instead, relative to the demo folder (a manifest names one or the other).
+    var osm: String?
     var audio: String
     /// Seconds into the trace where the audio begins.
     var audioStart: Double

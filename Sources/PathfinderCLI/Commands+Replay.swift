@@ -11,7 +11,8 @@ extension Commands {
         name: "replay",
         summary: "replays a recorded walk through the last stretch; prints the event log",
         help: """
-            Usage: pathfinder replay --nmea FILE --destination FILE [--memory FILE] [--osm FILE]
+            Usage: pathfinder replay --nmea FILE --destination FILE [--memory FILE]
+                                     [--doors DB | --osm FILE]
                                      [--heard TSV | --audio WAV [--audio-start T]]
                                      [--speak-wav DIR] [--map SVG]
 
@@ -20,8 +21,14 @@ extension Commands {
               --nmea FILE         NMEA 0183 trace (fixes; XDR/MDA pressure sentences if any)
               --destination FILE  Destination JSON (name, center, optional named door)
               --memory FILE       EntranceMemory JSON; read first, written back after the walk
-              --osm FILE          OSM XML or Overpass JSON: its doors near the destination
-                                  arrive \(Int(Replayer.doorsDelaySeconds)) s after they are asked for
+              --doors DB          door index (`pathfinder doors import`; the bundled one is
+                                  artifacts/doors/helsinki.db): the ranked doors of the
+                                  building at the destination arrive \(Int(Replayer.doorsDelaySeconds)) s after they
+                                  are asked for; its outline is the map's building
+              --osm FILE          instead, OSM XML or Overpass JSON: its usable entrances
+                                  within \(Int(ReplayInputs.doorRadiusMetres)) m of the destination, arriving the same way.
+                                  With neither, no doors arrive and the walk goes to the
+                                  centre: a replay reads only the files it is given.
               --heard TSV         lines "T<TAB>text", T seconds from the trace's start
               --audio WAV         the walker's voice, decoded by the real listener; each
                                   utterance is heard at the audio's start + its end time
@@ -35,6 +42,9 @@ extension Commands {
         var arguments = arguments
         let session = try ReplaySession(arguments: &arguments, command: "pathfinder replay")
         try arguments.finish()
+        if let doors = session.doors {
+            console.error("pathfinder replay: " + doors.note(around: session.destination.center))
+        }
         let result = try session.run()
         for line in result.lines { console.line(try JSONIO.line(line)) }
         try session.writeOutputs(result, speakDevice: false, console: console)
@@ -50,7 +60,8 @@ struct ReplaySession {
     var destination: Destination
     var memoryPath: String?
     var memory: EntranceMemory
-    var osm: (path: String, data: OSMData)?
+    /// OSM's doors: from `--osm` or `--doors`; `nil` leaves the request unanswered.
+    var doors: ReplayDoors?
     var heard: [Replayer.Heard]
     var speakWAV: String?
     var mapPath: String?
@@ -60,25 +71,25 @@ struct ReplaySession {
         let destination = try arguments.required("--destination")
         let memory = try arguments.option("--memory")
         let osm = try arguments.option("--osm")
+        let doors = try arguments.option("--doors")
         let heard = try arguments.option("--heard")
         let audio = try arguments.option("--audio")
         let audioStart = try arguments.option("--audio-start", expected: "seconds ≥ 0") {
             Double($0).flatMap { $0 >= 0 ? $0 : nil }
         }
-        if try arguments.option("--doors") != nil {
-            throw .usage(
-                "\(command): --doors needs the door index (doors branch), not in this build; use --osm FILE")
-        }
+        if osm != nil, doors != nil { throw .usage("\(command): give --osm or --doors, not both") }
         if heard != nil, audio != nil { throw .usage("\(command): give --heard or --audio, not both") }
         if audioStart != nil, audio == nil { throw .usage("\(command): --audio-start needs --audio") }
         try self.init(
-            command: command, nmea: nmea, destination: destination, memory: memory, osm: osm, heard: heard,
+            command: command, nmea: nmea, destination: destination, memory: memory, osm: osm, doors: doors,
+            heard: heard,
             audio: audio, audioStart: audioStart ?? 0, speakWAV: try arguments.option("--speak-wav"),
             map: try arguments.option("--map"))
     }
 
     init(
-        command: String, nmea: String, destination: String, memory: String?, osm: String?, heard: String?,
+        command: String, nmea: String, destination: String, memory: String?, osm: String?, doors: String?,
+        heard: String?,
         audio: String?, audioStart: Double, speakWAV: String?, map: String?
     ) throws(CLIError) {
         self.command = command
@@ -98,11 +109,9 @@ struct ReplaySession {
             self.memory = EntranceMemory()
         }
         if let osm {
-            do {
-                self.osm = (osm, try OSMReader.read(path: osm))
-            } catch {
-                throw .usage("\(command): \(error)")
-            }
+            self.doors = try ReplayDoors.osm(path: osm, command: command)
+        } else if let doors {
+            self.doors = try ReplayDoors.index(path: doors, around: self.destination.center, command: command)
         }
         if let heard {
             let text: String
@@ -144,7 +153,7 @@ struct ReplaySession {
         }
         let replayer = Replayer(
             destination: destination, memory: memory,
-            doors: osm.map { ReplayInputs.doors(in: $0.data, around: destination.center) }, heard: heard)
+            doors: doors?.doors(around: destination.center), heard: heard)
         do {
             return try replayer.run(nmea: bytes)
         } catch {
@@ -167,7 +176,7 @@ struct ReplaySession {
             }
         }
         if let mapPath {
-            let outline = osm.flatMap { ReplayInputs.outline(in: $0.data, around: destination.center) }
+            let outline = doors?.outline(around: destination.center)
             let svg = WalkMap(destination: destination, outline: outline, result: result).svg()
             do {
                 try Data(svg.utf8).write(to: URL(fileURLWithPath: mapPath), options: .atomic)

@@ -85,13 +85,15 @@ public struct Replayer: Sendable {
         }
         var items: [Item] = []
         var track: [TrackPoint] = []
-        var altimeter = PressureAltitude()
+        // Positioning's altimeter, fed in trace order with the trace's own times: pure, so the
+        // replay stays deterministic.
+        var altimeter = BarometricAltimeter()
         var last = start
         for event in events {
             switch event {
             case .fix(let fix):
                 last = fix.time
-                altimeter.calibrate(with: fix)
+                altimeter.observe(fix)
                 track.append(
                     TrackPoint(
                         t: fix.time.timeIntervalSince(start), coordinate: fix.coordinate,
@@ -105,7 +107,8 @@ public struct Replayer: Sendable {
                 items.append(Item(time: last, rank: 0, sequence: items.count, event: .noFix))
             case .pressure(let reading):
                 last = reading.time ?? last
-                if let altitude = altimeter.altitude(hPa: reading.hPa) {
+                altimeter.observe(reading)
+                if let altitude = Self.altitude(altimeter, reading, at: last) {
                     items.append(Item(time: last, rank: 0, sequence: items.count, event: .altitude(altitude)))
                 }
             }
@@ -138,6 +141,17 @@ public struct Replayer: Sendable {
             apply(item.event, at: item.time)
         }
         return Result(lines: lines, memory: approach.memory, track: track, start: start, stats: stats)
+    }
+
+    /// The walker's altitude at a pressure reading, once the altimeter is calibrated: metres
+    /// to the decimetre (a barometer resolves no finer; the log stays short), the accuracy
+    /// rounded up so rounding never lets an altitude pass the 6 m a stored door needs.
+    static func altitude(
+        _ altimeter: BarometricAltimeter, _ reading: PressureReading, at time: Date
+    ) -> BarometricAltitude? {
+        guard let a = altimeter.altitude(for: reading.hPa, at: reading.time ?? time) else { return nil }
+        return BarometricAltitude(
+            metres: (a.metres * 10).rounded() / 10, accuracy: (a.accuracy * 10).rounded(.up) / 10)
     }
 
     /// Seconds rounded to the millisecond, so binary fractions never reach the log.

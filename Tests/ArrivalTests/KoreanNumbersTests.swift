@@ -46,6 +46,11 @@ import Testing
         ("B2 출구", "B이 출구"),
         ("3시간", "삼시간"),
         ("숫자 없음", "숫자 없음"),
+        // A number at the very end: the comma check once read past the last character.
+        ("입구 2", "입구 이"),
+        ("7", "칠"),
+        ("문 1,200", "문 천이백"),
+        ("1,", "일,"),
         ("", ""),
     ])
     func spokenForm(_ text: String, _ expected: String) {

@@ -25,6 +25,9 @@ struct DemoTests {
         let code = await Pathfinder.main(["demo", "--json", "--speak-wav", wavs], console: captured.console)
         #expect(code == 0, "\(captured.err)")
         #expect(captured.out == (try Self.golden()))
+        // The doors came from the bundled door index, the product's own path.
+        #expect(captured.err.contains("doors from the door index "), "\(captured.err)")
+        #expect(captured.err.contains("artifacts/doors/helsinki.db: building way 28903274, 3 doors"))
         // The memory file it names holds the confirmed door D, from the walker.
         let memoryLine = try #require(captured.err.split(separator: "\n").first { $0.hasPrefix("memory: ") })
         let path = String(memoryLine.dropFirst("memory: ".count).prefix { $0 != " " })

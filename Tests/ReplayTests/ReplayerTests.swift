@@ -81,12 +81,54 @@ struct ReplayerTests {
         #expect(!result.lines.contains { $0.event == "doorsRequested" })
     }
 
-    @Test func pressureBecomesAltitude_calibratedByGPS() throws {
-        // The demo's XDR sentences give the walker an altitude; the door stored carries it only
-        // when accurate to 6 m (GPS-calibrated: vertical accuracy of the calibrating fix + 1 m).
-        let result = try Fixture.replayer().run(nmea: try Fixture.data("walk.nmea"))
-        let stored = result.memory.buildings.first?.confirmed?.altitude
-        if let stored { #expect(stored.accuracy <= 6) }
+    /// The walk's NMEA without the lines for which `drop` holds.
+    static func walk(dropping drop: (Substring) -> Bool) throws -> [UInt8] {
+        let text = String(decoding: try Fixture.data("walk.nmea"), as: UTF8.self)
+        return Array(text.split(separator: "\r\n").filter { !drop($0) }.joined(separator: "\r\n").utf8) + [
+            13, 10,
+        ]
+    }
+
+    @Test func pressureBecomesAltitude_calibratedByGPS_storedWithTheDoor() throws {
+        // The demo's XDR pressures, calibrated by its GST-rated GPS heights (alt σ 4.8 m, 8 m
+        // by the walls), give the walker an altitude good to 6 m: stored with the door D.
+        let data = try Fixture.data("walk.nmea")
+        let result = try Fixture.replayer().run(nmea: data)
+        #expect(result.stats.pressures > 400)
+        let door = try #require(result.memory.buildings.first?.confirmed)
+        let stored = try #require(door.altitude, "no altitude stored with the confirmed door")
+        #expect(stored.accuracy <= EntranceMemory.storedAltitudeAccuracyMetres)
+        #expect(stored.accuracy >= BarometricAltimeter.sensorMetres)
+        // And it agrees with the GPS's own heights where the walker stood (their mean over
+        // the fixes within 10 m of the door: the trace's noise is 4 m a fix).
+        let (events, _) = NMEAParser.parse(data)
+        let heights: [Double] = events.compactMap {
+            guard case .fix(let fix) = $0, fix.coordinate.distance(to: door.coordinate) <= 10 else {
+                return nil
+            }
+            return fix.altitudeMSL
+        }
+        #expect(heights.count >= 10)
+        let mean = heights.reduce(0, +) / Double(heights.count)
+        #expect(abs(stored.metres - mean) <= 2 * stored.accuracy, "barometer \(stored), GPS mean \(mean)")
+    }
+
+    @Test func traceWithoutPressure_storesNoAltitude() throws {
+        let result = try Fixture.replayer().run(nmea: try Self.walk { $0.contains("XDR") })
+        #expect(result.stats.pressures == 0)
+        let door = try #require(result.memory.buildings.first?.confirmed)
+        #expect(door.label == "D")
+        #expect(door.altitude == nil)
+    }
+
+    @Test func pressureWithoutVerticalAccuracy_staysUncalibrated() throws {
+        // Without GST and GSA no fix says how good its height is: the altimeter is never
+        // calibrated, so there is no altitude to store — unknown, not guessed.
+        let result = try Fixture.replayer().run(
+            nmea: try Self.walk { $0.contains("GST") || $0.contains("GSA") })
+        #expect(result.stats.pressures > 400)
+        let door = try #require(result.memory.buildings.first?.confirmed)
+        #expect(door.altitude == nil)
     }
 
     @Test func traceWithoutFixes_isAnError() throws {

@@ -1,0 +1,148 @@
+import Arrival
+import Foundation
+import Geo
+import Testing
+
+/// `pathfinder replay --doors DB`: the door index as the replay's source of OSM doors.
+@Suite("pathfinder replay --doors")
+struct ReplayDoorsTests {
+    static let repo = DemoTests.repo
+    static let walk = [
+        "replay", "--nmea", repo + "/artifacts/demo/walk.nmea", "--destination",
+        repo + "/artifacts/demo/destination.json", "--heard", repo + "/artifacts/demo/heard.tsv",
+    ]
+    static let bundledIndex = repo + "/artifacts/doors/helsinki.db"
+
+    /// The event log's lines as JSON objects.
+    func events(_ out: String) throws -> [[String: Any]] {
+        try out.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+    }
+
+    /// The doors (entrance first, then alternatives) of the plan made when OSM's doors arrived.
+    func doorsArrivedPlan(_ out: String) throws -> (t: Double, doors: [(label: String?, at: Coordinate)]) {
+        let line = try #require(
+            try events(out).first {
+                $0["event"] as? String == "plan" && $0["reason"] as? String == "doorsArrived"
+            })
+        let plan = try #require(line["plan"] as? [String: Any])
+        let doors = ([plan["entrance"] as Any] + (plan["alternatives"] as? [Any] ?? [])).compactMap {
+            $0 as? [String: Any]
+        }
+        return (
+            try #require(line["t"] as? Double),
+            try doors.map {
+                (
+                    $0["label"] as? String,
+                    Coordinate(
+                        latitude: try #require($0["lat"] as? Double),
+                        longitude: try #require($0["lon"] as? Double))
+                )
+            }
+        )
+    }
+
+    @Test func doorIndex_givesTheSameWalkAsTheBuildingsOSMFile() async throws {
+        let scratch = try Scratch()
+        let osm = await runPathfinder(
+            Self.walk + ["--osm", Self.repo + "/artifacts/demo/doors.osm", "--map", scratch.file("osm.svg")])
+        let index = await runPathfinder(
+            Self.walk + ["--doors", Self.bundledIndex, "--map", scratch.file("index.svg")])
+        #expect(osm.code == 0, "\(osm.err)")
+        #expect(index.code == 0, "\(index.err)")
+        // Byte for byte the same log: the same doors A, C, D (C stands 1.2 m from A, so it is
+        // one door with A in the plan: within EntranceMemory.sameDoorMetres), arriving 3 s late,
+        // the same walk and answers.
+        #expect(index.out == osm.out)
+        #expect(
+            index.err.contains("door index \(Self.bundledIndex): building way 28903274, 3 doors"),
+            "\(index.err)")
+        let plan = try doorsArrivedPlan(index.out)
+        #expect(plan.t == 3)
+        #expect(plan.doors.map(\.label) == ["A", "D"])
+        let lines = try events(index.out).map { $0["event"] as? String ?? "" }
+        #expect(lines.first == "plan" && lines.last == "walkEnded")
+        #expect(lines.filter { $0 == "doorsRequested" }.count == 1)
+        #expect(lines.contains("rejected") && lines.contains("confirmed"))
+        // The map's building: the index's outline (open ring, 11 corners) and the OSM way's
+        // (closed, 12 points) draw the same polygon.
+        let svg = try String(contentsOfFile: scratch.file("index.svg"), encoding: .utf8)
+        let polygon = try #require(svg.split(separator: "\n").first { $0.hasPrefix("<polygon points=") })
+        let osmPolygon = try #require(
+            try String(contentsOfFile: scratch.file("osm.svg"), encoding: .utf8).split(separator: "\n").first
+            {
+                $0.hasPrefix("<polygon points=")
+            })
+        let corners = polygon.split(separator: "\"")[1].split(separator: " ")
+        #expect(corners.count == 11)
+        #expect(osmPolygon.split(separator: "\"")[1].split(separator: " ") == corners + [corners[0]])
+    }
+
+    /// An extract of the whole block: `--osm` takes every entrance within 100 m, so a
+    /// neighbour's main door leads; the index built from the same file knows whose door is
+    /// whose and gives the building's own three.
+    @Test func neighboursDoors_misleadOSMButNotTheIndex() async throws {
+        let scratch = try Scratch()
+        let block = try fixture("siltavuorenpenger-block.osm")
+        let imported = await runPathfinder(["doors", "import", block, "--out", scratch.file("block.db")])
+        #expect(imported.code == 0, "\(imported.err)")
+
+        let fromIndex = await runPathfinder(Self.walk + ["--doors", scratch.file("block.db")])
+        let fromBuilding = await runPathfinder(
+            Self.walk + ["--osm", Self.repo + "/artifacts/demo/doors.osm"])
+        #expect(fromIndex.code == 0, "\(fromIndex.err)")
+        #expect(fromIndex.out == fromBuilding.out)
+
+        let fromBlock = await runPathfinder(Self.walk + ["--osm", block])
+        #expect(fromBlock.code == 0, "\(fromBlock.err)")
+        let center = Coordinate(latitude: 60.1753029, longitude: 24.9516901)
+        let indexDoors = try doorsArrivedPlan(fromIndex.out).doors
+        let blockDoors = try doorsArrivedPlan(fromBlock.out).doors
+        #expect(indexDoors.allSatisfy { $0.at.distance(to: center) < 30 })
+        #expect(blockDoors.count > 3 * indexDoors.count)
+        // The first door --osm leads to stands ~100 m away, on another building.
+        let first = try #require(blockDoors.first)
+        #expect(first.at.distance(to: center) > 90, "\(first)")
+        #expect(!indexDoors.contains { $0.at == first.at })
+    }
+
+    @Test(arguments: [
+        (
+            ["--doors", "/nonexistent/doors.db"],
+            "--doors /nonexistent/doors.db: not a door index: no such file"
+        ),
+        (["--doors", repo + "/artifacts/demo/walk.nmea"], "walk.nmea: not a door index"),
+        (
+            ["--doors", bundledIndex, "--osm", repo + "/artifacts/demo/doors.osm"],
+            "give --osm or --doors, not both"
+        ),
+    ])
+    func badDoors_exit2NamingTheFile(extra: [String], message: String) async {
+        let result = await runPathfinder(Self.walk + extra)
+        #expect(result.code == 2)
+        #expect(result.err.contains(message), "\(result.err)")
+        #expect(result.out.isEmpty)
+    }
+
+    @Test(arguments: [
+        #"{"nmea": "w", "destination": "d", "audio": "a", "audioStart": 0}"#,
+        #"{"nmea": "w", "destination": "d", "audio": "a", "audioStart": 0, "osm": "o", "doors": "x.db"}"#,
+    ])
+    func demoManifest_namesOneDoorSource(manifest: String) async throws {
+        let scratch = try Scratch()
+        _ = try scratch.write("demo.json", manifest)
+        let result = await runPathfinder(["demo", "--json", "--dir", scratch.path])
+        #expect(result.code == 2)
+        #expect(result.err.contains("\(scratch.path)/demo.json: name the doors' source"), "\(result.err)")
+    }
+
+    @Test func withoutDoors_theRequestGoesUnanswered() async throws {
+        // A replay reads only the files it is given: no --osm, no --doors, no doors arrive.
+        let result = await runPathfinder(Self.walk)
+        #expect(result.code == 0, "\(result.err)")
+        let lines = try events(result.out)
+        #expect(lines.contains { $0["event"] as? String == "doorsRequested" })
+        #expect(!lines.contains { $0["reason"] as? String == "doorsArrived" })
+    }
+}

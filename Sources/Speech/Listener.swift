@@ -47,6 +47,13 @@ public final class Listener {
     /// the caller's chunk size.
     private var pending: [Int16] = []
     private var pendingMuted = false
+    private var foreground = ForegroundDetector()
+    /// Consecutive blocks below the foreground level.
+    private var quietBlocks = 0
+    /// Samples fed since the decoder's utterance began (to drop background it collected).
+    private var decoderFed = 0
+    /// A foreground pause this long ends an utterance (blocks of 20 ms): 0.4 s.
+    static let pauseBlocks = 20
 
     /// A listener on `model` (see `PhraseModel.locate`).
     /// - Throws: `SpeechError.model` when PocketSphinx refuses the model.
@@ -69,6 +76,13 @@ public final class Listener {
         let floor = (0..<8_000).map { _ -> Int16 in
             random = random &* 1_664_525 &+ 1_013_904_223
             return Int16(Int(random >> 29) - 4)
+        }
+        // The foreground detector learns the same quiet floor, so audio that starts with
+        // speech counts as foreground from its first block.
+        floor.withUnsafeBufferPointer { buffer in
+            for start in stride(from: 0, to: buffer.count, by: Self.blockSamples) {
+                _ = foreground.isForeground(UnsafeBufferPointer(rebasing: buffer[start..<start + Self.blockSamples]))
+            }
         }
         try decoder.preservingCepstralMean { () throws(SpeechError) in
             _ = try floor.withUnsafeBufferPointer { buffer throws(SpeechError) in try decoder.process(buffer)
@@ -117,19 +131,32 @@ public final class Listener {
                 try abandonUtterance()
                 fed += count
             } else {
-                if !decoder.inUtterance { try decoder.startUtterance() }
-                let inSpeech = try samples.withUnsafeBufferPointer { buffer throws(SpeechError) in
-                    try decoder.process(UnsafeBufferPointer(rebasing: buffer[index..<index + count]))
+                if !decoder.inUtterance {
+                    try decoder.startUtterance()
+                    decoderFed = 0
+                }
+                let (inSpeech, loud) = try samples.withUnsafeBufferPointer { buffer throws(SpeechError) in
+                    let block = UnsafeBufferPointer(rebasing: buffer[index..<index + count])
+                    return (try decoder.process(block), foreground.isForeground(block))
                 }
                 fed += count
-                if inSpeech, speechStart == nil {
+                decoderFed += count
+                quietBlocks = loud ? 0 : quietBlocks + 1
+                // Foreground heard within the detector's pre-speech window.
+                let recentlyLoud = quietBlocks * Self.blockSamples < prespeechSamples
+                if inSpeech, speechStart == nil, recentlyLoud {
                     speechStart = max(0, fed - prespeechSamples - count)
-                } else if !inSpeech, let start = speechStart {
+                } else if let start = speechStart, !inSpeech || quietBlocks >= Self.pauseBlocks {
                     // Measured on espeak-ng audio: the flag drops within a block of the
                     // speech's end (the -vad_postspeech hangover is spent before it turns).
-                    if let utterance = try closeUtterance(start: start, end: max(start, fed - count)) {
+                    let end = inSpeech ? fed - quietBlocks * Self.blockSamples : fed - count
+                    if let utterance = try closeUtterance(start: start, end: max(start, end)) {
                         out.append(utterance)
                     }
+                } else if speechStart == nil, quietBlocks >= Self.pauseBlocks, decoderFed > Self.sampleRate {
+                    // Background only for a while: start afresh so the next utterance does
+                    // not begin with seconds of it.
+                    _ = try decoder.endUtterance()
                 }
                 if let start = speechStart,
                     Double(fed - start) / Double(Self.sampleRate) >= policy.maxUtteranceSeconds
@@ -164,6 +191,7 @@ public final class Listener {
         speechStart = nil
         let hypothesis = try decoder.endUtterance()
         try decoder.startUtterance()
+        decoderFed = 0
         let rate = Double(Self.sampleRate)
         return Self.utterance(
             from: hypothesis.text, start: Double(start) / rate, end: Double(end) / rate, policy: policy)

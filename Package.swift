@@ -18,9 +18,10 @@ let package = Package(
         // MARK: I/O at the edges
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "OSM", dependencies: ["Geo", "Arrival"]),
+        .target(name: "Gazetteer", dependencies: ["Geo", "SQLite"]),
 
         // MARK: Command line
-        .target(name: "PathfinderCLI", dependencies: ["Geo", "Arrival"]),
+        .target(name: "PathfinderCLI", dependencies: ["Geo", "Arrival", "Gazetteer"]),
         .executableTarget(name: "pathfinder", dependencies: ["PathfinderCLI"]),
 
         // MARK: Tests
@@ -28,6 +29,11 @@ let package = Package(
         .testTarget(name: "ArrivalTests", dependencies: ["Arrival", "Geo"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "OSMTests", dependencies: ["OSM", "Arrival", "Geo"]),
+        .testTarget(
+            name: "GazetteerTests",
+            dependencies: ["Gazetteer", "Geo", "SQLite"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(
             name: "PathfinderCLITests",
             dependencies: ["PathfinderCLI", "Arrival", "Geo"],

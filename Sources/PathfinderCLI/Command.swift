@@ -27,7 +27,10 @@ package enum Pathfinder {
     /// Every command, in the order `--help` lists them. Each lives in its own file as a
     /// static property of `Commands`.
     package static let commands: [Command] = [
-        Commands.words
+        Commands.words,
+        Commands.gazetteer,
+        Commands.search,
+        Commands.whereCommand,
     ]
 
     package static var overview: String {

@@ -110,7 +110,8 @@ struct AdminAudit {
             if country == nil { outcome = .dropped }
             decisions.append(
                 Decision(
-                    layer: b.layer, fid: b.fid, sourceName: b.name, join: join, claimed: claim, outcome: outcome,
+                    layer: b.layer, fid: b.fid, sourceName: b.name, join: join, claimed: claim,
+                    outcome: outcome,
                     country: country, region: region, citiesInside: total, share: share))
             if let country {
                 assigned.append(
@@ -135,7 +136,9 @@ struct AdminAudit {
                 let polygon = Polygon(exterior: rings.first ?? [], holes: Array(rings.dropFirst()))
                 let inside = oracle.cities(in: MultiPolygon([polygon]))
                 var byCountry: [String: Int] = [:]
-                for city in inside where countries.contains(city.country) { byCountry[city.country, default: 0] += 1 }
+                for city in inside where countries.contains(city.country) {
+                    byCountry[city.country, default: 0] += 1
+                }
                 let majority = byCountry.max { ($0.value, $1.key) < ($1.value, $0.key) }
                 // Patched only where the feature's own country has no city at all: a part
                 // that holds some of its own cities (Macao beside Zhuhai) stays its own.
@@ -156,7 +159,8 @@ struct AdminAudit {
             if own == nil && parts.isEmpty {
                 decisions.append(
                     Decision(
-                        layer: b.layer, fid: b.fid, sourceName: b.name, join: "iso", claimed: nil, outcome: .dropped,
+                        layer: b.layer, fid: b.fid, sourceName: b.name, join: "iso", claimed: nil,
+                        outcome: .dropped,
                         country: nil, region: nil, citiesInside: 0, share: 0))
             }
             for (country, polygons) in parts.sorted(by: { $0.key < $1.key }) {
@@ -175,7 +179,10 @@ struct CityGrid {
     private var cells: [Int: [SourceCity]] = [:]
 
     init(_ cities: [SourceCity]) {
-        for city in cities { cells[Self.key(Int(city.lat.rounded(.down)), Int(city.lon.rounded(.down))), default: []].append(city) }
+        for city in cities {
+            cells[Self.key(Int(city.lat.rounded(.down)), Int(city.lon.rounded(.down))), default: []].append(
+                city)
+        }
     }
 
     static func key(_ lat: Int, _ lon: Int) -> Int { (lat + 90) * 1000 + (lon + 180) }

@@ -16,7 +16,8 @@ extension GazetteerBuilder {
     /// Writes into a scratch file, then `VACUUM INTO` the destination so the bytes depend
     /// only on the content (no free pages, no journal leftovers).
     func writeDatabase(_ c: Catalogue, boundaries: [Boundary], to url: URL) throws {
-        let scratch = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).scratch")
+        let scratch = url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).scratch")
         try? FileManager.default.removeItem(at: scratch)
         try? FileManager.default.removeItem(at: url)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -42,7 +43,9 @@ extension GazetteerBuilder {
         var regionPopulation: [String: Int64] = [:]
         for city in c.cities {
             for key in [city.country, city.regionCode] {
-                if let b = biggest[key], (b.population, -b.geonameid) >= (city.population, -city.geonameid) { continue }
+                if let b = biggest[key], (b.population, -b.geonameid) >= (city.population, -city.geonameid) {
+                    continue
+                }
                 biggest[key] = city
             }
             regionPopulation[city.regionCode, default: 0] += city.population
@@ -51,7 +54,9 @@ extension GazetteerBuilder {
         let insertPlace = try db.prepare("INSERT INTO place VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         // Names are numbered by their place's importance (most important first), so FTS5,
         // which returns matches in rowid order, yields the most important matches first.
-        var names: [(importance: Double, place: Int64, order: Int, name: String, folded: String, rank: NameRank)] = []
+        var names:
+            [(importance: Double, place: Int64, order: Int, name: String, folded: String, rank: NameRank)] =
+                []
         var placeID: Int64 = 0
         var placeIDs: [String: Int64] = [:]  // "kind:key" → place id, parents before children
         func place(
@@ -61,7 +66,8 @@ extension GazetteerBuilder {
             placeID += 1
             placeIDs["\(kind):\(key)"] = placeID
             try insertPlace.run([
-                .int(placeID), .text(kind), .text(key), .text(name), parent.flatMap { placeIDs[$0] }.map { .int($0) } ?? .null,
+                .int(placeID), .text(kind), .text(key), .text(name),
+                parent.flatMap { placeIDs[$0] }.map { .int($0) } ?? .null,
                 lat.map { .double($0) } ?? .null, lon.map { .double($0) } ?? .null, .double(importance),
             ])
             var seen = Set<String>()
@@ -72,20 +78,26 @@ extension GazetteerBuilder {
             }
             try add(name, .primary)
             for code in codes { try add(code, .primary) }
-            for alternate in Self.boundedAlternates(alternates, excluding: name) { try add(alternate, .alternate) }
+            for alternate in Self.boundedAlternates(alternates, excluding: name) {
+                try add(alternate, .alternate)
+            }
         }
 
         for x in c.continents {
             try db.prepare("INSERT INTO continent VALUES (?, ?, ?, ?, ?, ?)").run([
-                .text(x.code), .int(x.geonameid), .text(x.name), .double(x.lat), .double(x.lon), .int(x.population),
+                .text(x.code), .int(x.geonameid), .text(x.name), .double(x.lat), .double(x.lon),
+                .int(x.population),
             ])
-            try place("continent", x.code, x.name, nil, x.lat, x.lon, Double(x.population), codes: [], alternates: x.alternates)
+            try place(
+                "continent", x.code, x.name, nil, x.lat, x.lon, Double(x.population), codes: [],
+                alternates: x.alternates)
         }
         let insertCountry = try db.prepare("INSERT INTO country VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         for x in c.countries {
             let point = biggest[x.iso]
             try insertCountry.run([
-                .text(x.iso), .text(x.iso3), .int(x.geonameid), .text(x.name), .text(x.continent), .int(x.population),
+                .text(x.iso), .text(x.iso3), .int(x.geonameid), .text(x.name), .text(x.continent),
+                .int(x.population),
                 point.map { .double($0.lat) } ?? .null, point.map { .double($0.lon) } ?? .null,
             ])
             try place(
@@ -98,7 +110,7 @@ extension GazetteerBuilder {
             let population = regionPopulation[x.code] ?? 0
             try insertRegion.run([
                 .text(x.code), .text(x.country), x.geonameid.map { .int($0) } ?? .null,
-                x.iso3166_2.map { .text($0) } ?? .null, .text(x.name), .int(population),
+                x.iso3166Part2.map { .text($0) } ?? .null, .text(x.name), .int(population),
                 point.map { .double($0.lat) } ?? .null, point.map { .double($0.lon) } ?? .null,
             ])
             try place(
@@ -113,7 +125,8 @@ extension GazetteerBuilder {
                 .double(x.lat), .double(x.lon), .int(x.population),
             ])
             try place(
-                "city", String(x.geonameid), x.name, region.map { "region:" + $0.code } ?? "country:" + x.country,
+                "city", String(x.geonameid), x.name,
+                region.map { "region:" + $0.code } ?? "country:" + x.country,
                 x.lat, x.lon, Double(x.population), codes: [], alternates: x.alternates)
         }
         let insertAirport = try db.prepare("INSERT INTO airport VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
@@ -121,15 +134,18 @@ extension GazetteerBuilder {
             let region = c.regionByISO[x.isoRegion]
             try insertAirport.run([
                 .int(x.id), .text(x.iata), x.icao.map { .text($0) } ?? .null, .text(x.name), .text(x.type),
-                .text(x.country), region.map { .text($0) } ?? .null, x.municipality.map { .text($0) } ?? .null,
+                .text(x.country), region.map { .text($0) } ?? .null,
+                x.municipality.map { .text($0) } ?? .null,
                 .double(x.lat), .double(x.lon),
             ])
             try place(
-                "airport", x.iata, x.name, region.map { "region:" + $0 } ?? "country:" + x.country, x.lat, x.lon, Self.airportImportance[x.type] ?? 1_000,
+                "airport", x.iata, x.name, region.map { "region:" + $0 } ?? "country:" + x.country, x.lat,
+                x.lon, Self.airportImportance[x.type] ?? 1_000,
                 codes: [x.iata] + (x.icao.map { [$0] } ?? []), alternates: [])
         }
         names.sort { a, b in
-            a.importance != b.importance ? a.importance > b.importance : (a.place, a.order) < (b.place, b.order)
+            a.importance != b.importance
+                ? a.importance > b.importance : (a.place, a.order) < (b.place, b.order)
         }
         let insertName = try db.prepare("INSERT INTO name VALUES (?, ?, ?, ?, ?, ?)")
         let insertWords = try db.prepare("INSERT INTO name_fts(rowid, folded) VALUES (?, ?)")
@@ -150,11 +166,21 @@ extension GazetteerBuilder {
             let id = Int64(i + 1)
             try insertBoundary.run([
                 .int(id), .text(b.kind), .text(b.country), b.region.map { .text($0) } ?? .null,
-                .double(b.shape.area.rounded()), .text(b.source), .blob(GeometryBlob.encode(b.shape.polygons)),
+                .double(b.shape.area.rounded()), .text(b.source),
+                .blob(GeometryBlob.encode(b.shape.polygons)),
             ])
             let box = b.shape.bounds
-            try insertBox.run([.int(id), .double(box.minLon), .double(box.maxLon), .double(box.minLat), .double(box.maxLat)])
+            try insertBox.run([
+                .int(id), .double(box.minLon), .double(box.maxLon), .double(box.minLat), .double(box.maxLat),
+            ])
         }
+        progress("rasterising boundaries (1/\(BoundaryRaster.cellsPerDegree)° cells)")
+        let raster = BoundaryRaster.compute(BoundaryGrid(try GazetteerDatabase.boundaries(db)))
+        let insertRow = try db.prepare("INSERT INTO raster VALUES (?, ?)")
+        for row in 0..<BoundaryRaster.rows {
+            try insertRow.run([.int(Int64(row)), .blob(raster.encode(row: row))])
+        }
+
     }
 
     /// At most `maxAlternates` alternate names in source order, Latin script first, folded
@@ -177,7 +203,11 @@ extension GazetteerBuilder {
             // Codes (all capitals, short) and URLs are not names a person says.
             if name.count <= 3 && name == name.uppercased() && name.allSatisfy(\.isASCII) { continue }
             seen.insert(folded)
-            if folded.unicodeScalars.allSatisfy({ $0.isASCII }) { latin.append(name) } else { other.append(name) }
+            if folded.unicodeScalars.allSatisfy({ $0.isASCII }) {
+                latin.append(name)
+            } else {
+                other.append(name)
+            }
         }
         return Array((latin + other).prefix(maxAlternates)) + (hangul.map { [$0] } ?? [])
     }
@@ -190,14 +220,18 @@ extension GazetteerBuilder {
     func geoJSON(_ boundaries: [Boundary]) -> String {
         var out = "{\"type\":\"FeatureCollection\",\"features\":[\n"
         for (i, b) in boundaries.enumerated() {
-            out += "{\"type\":\"Feature\",\"id\":\(i + 1),\"properties\":{\"kind\":\"\(b.kind)\",\"country\":\"\(b.country)\""
+            out +=
+                "{\"type\":\"Feature\",\"id\":\(i + 1),\"properties\":{\"kind\":\"\(b.kind)\",\"country\":\"\(b.country)\""
             out += ",\"region\":" + (b.region.map(JSONText.quote) ?? "null")
             out += ",\"source\":" + JSONText.quote(b.source)
             out += "},\"geometry\":{\"type\":\"MultiPolygon\",\"coordinates\":["
             out += b.shape.polygons.map { polygon in
-                "[" + ([polygon.exterior] + polygon.holes).map { ring in
-                    "[" + ring.map { "[\(JSONText.number($0.lon)),\(JSONText.number($0.lat))]" }.joined(separator: ",") + "]"
-                }.joined(separator: ",") + "]"
+                "["
+                    + ([polygon.exterior] + polygon.holes).map { ring in
+                        "["
+                            + ring.map { "[\(JSONText.number($0.lon)),\(JSONText.number($0.lat))]" }.joined(
+                                separator: ",") + "]"
+                    }.joined(separator: ",") + "]"
             }.joined(separator: ",")
             out += "]}}" + (i + 1 < boundaries.count ? ",\n" : "\n")
         }
@@ -246,21 +280,27 @@ struct AuditReport {
 
     func markdown(size: GazetteerBuilder.Size) -> String {
         var out = "# Gazetteer build audit (\(size.rawValue))\n\n"
-        out += "Generated by `pathfinder gazetteer build`; do not edit. Polygons: Natural Earth (via QGIS world_map.gpkg); "
-        out += "oracle: GeoNames cities1000. A region claim holds when ≥ \(Int(AdminAudit.convincingShare * 100)) % of the cities inside belong to it.\n\n"
+        out +=
+            "Generated by `pathfinder gazetteer build`; do not edit. Polygons: Natural Earth (via QGIS world_map.gpkg); "
+        out +=
+            "oracle: GeoNames cities1000. A region claim holds when ≥ \(Int(AdminAudit.convincingShare * 100)) % of the cities inside belong to it.\n\n"
         out += "## Counts\n\n| what | count |\n|---|---:|\n"
         for (k, v) in counts.sorted(by: { $0.key < $1.key }) { out += "| \(k) | \(v) |\n" }
-        out += "| simplification fallbacks (tolerance halved to keep a city's containment) | \(simplificationFallbacks) |\n"
+        out +=
+            "| simplification fallbacks (tolerance halved to keep a city's containment) | \(simplificationFallbacks) |\n"
         var outcomes: [String: Int] = [:]
         for d in decisions { outcomes["\(d.layer) \(d.outcome.rawValue) (join: \(d.join))", default: 0] += 1 }
         out += "\n## Outcomes\n\n| layer, outcome, join | polygons |\n|---|---:|\n"
         for (k, v) in outcomes.sorted(by: { $0.key < $1.key }) { out += "| \(k) | \(v) |\n" }
         out += "\n## Every reassignment, patch, exclusion and drop\n\n"
-        out += "| layer | fid | source name | join | claimed | outcome | country | region | cities inside | share |\n"
+        out +=
+            "| layer | fid | source name | join | claimed | outcome | country | region | cities inside | share |\n"
         out += "|---|---:|---|---|---|---|---|---|---:|---:|\n"
         for d in decisions where [.reassigned, .patched, .excluded, .dropped].contains(d.outcome) {
-            out += "| \(d.layer) | \(d.fid) | \(d.sourceName) | \(d.join) | \(d.claimed ?? "–") | \(d.outcome.rawValue) | "
-            out += "\(d.country ?? "–") | \(d.region ?? "–") | \(d.citiesInside) | \(String(format: "%.2f", d.share)) |\n"
+            out +=
+                "| \(d.layer) | \(d.fid) | \(d.sourceName) | \(d.join) | \(d.claimed ?? "–") | \(d.outcome.rawValue) | "
+            out +=
+                "\(d.country ?? "–") | \(d.region ?? "–") | \(d.citiesInside) | \(String(format: "%.2f", d.share)) |\n"
         }
         return out
     }

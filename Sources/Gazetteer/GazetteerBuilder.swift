@@ -62,11 +62,13 @@ package struct GazetteerBuilder {
         let cities = source.cities.filter { countryCodes.contains($0.country) }
         let oracle = source.oracle.filter { countryCodes.contains($0.country) }
         let regionByISO = Dictionary(
-            regions.compactMap { r in r.iso3166_2.map { ($0, r.code) } }, uniquingKeysWith: { a, _ in a })
+            regions.compactMap { r in r.iso3166Part2.map { ($0, r.code) } }, uniquingKeysWith: { a, _ in a })
         let airports = source.airports.filter { countryCodes.contains($0.country) }
         report.counts["countries dropped (no known continent)"] = source.countries.count - countries.count
         report.counts["cities dropped (unknown country)"] = source.cities.count - cities.count
-        report.counts["cities without a known region"] = cities.count(where: { regionByCode[$0.regionCode] == nil })
+        report.counts["cities without a known region"] = cities.count(where: {
+            regionByCode[$0.regionCode] == nil
+        })
         report.counts["airports dropped (unknown country)"] = source.airports.count - airports.count
 
         progress("auditing \(source.regionBoundaries.count) admin-1 polygons with \(oracle.count) cities")
@@ -93,7 +95,11 @@ package struct GazetteerBuilder {
                         source: "\(shape.layer) \(shape.fid) \(shape.sourceName)", shape: multi))
             }
         }
-        boundaries.sort { ($0.kind, $0.country, $0.region ?? "", $0.source) < ($1.kind, $1.country, $1.region ?? "", $1.source) }
+        boundaries.sort {
+            ($0.kind, $0.country, $0.region ?? "", $0.source) < (
+                $1.kind, $1.country, $1.region ?? "", $1.source
+            )
+        }
 
         try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
         progress("writing \(Self.databaseName)")
@@ -109,7 +115,8 @@ package struct GazetteerBuilder {
         report.counts["boundaries (region)"] = boundaries.count(where: { $0.kind == "region" })
         report.counts["cities"] = cities.count
         report.counts["regions"] = regions.count
-        report.counts["regions with no polygon"] = Set(regions.map(\.code)).subtracting(boundaries.compactMap(\.region)).count
+        report.counts["regions with no polygon"] =
+            Set(regions.map(\.code)).subtracting(boundaries.compactMap(\.region)).count
         report.counts["countries"] = countries.count
         report.counts["airports (IATA)"] = airports.count
         try Data(report.markdown(size: size).utf8).write(
@@ -152,7 +159,8 @@ package struct GazetteerBuilder {
 
     func simplify(_ polygon: Polygon, tolerance: Double) -> Polygon {
         func ring(_ points: [LonLat]) -> [LonLat] {
-            let kept = tolerance > 0 ? (DouglasPeucker.simplifyRing(points, tolerance: tolerance) ?? points) : points
+            let kept =
+                tolerance > 0 ? (DouglasPeucker.simplifyRing(points, tolerance: tolerance) ?? points) : points
             return kept.map { LonLat(lon: Self.round($0.lon), lat: Self.round($0.lat)) }
         }
         return Polygon(exterior: ring(polygon.exterior), holes: polygon.holes.map(ring))

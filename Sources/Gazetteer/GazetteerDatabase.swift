@@ -23,7 +23,8 @@ package final class GazetteerDatabase {
     package static func defaultPath() -> String {
         let relative = "artifacts/gazetteer/gazetteer.sqlite"
         var candidates = [FileManager.default.currentDirectoryPath]
-        var dir = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath().deletingLastPathComponent()
+        var dir = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
+            .deletingLastPathComponent()
         for _ in 0..<5 {
             candidates.append(dir.path)
             dir = dir.deletingLastPathComponent()
@@ -49,15 +50,31 @@ package final class GazetteerDatabase {
     }
 
     /// Every boundary, decoded.
-    func boundaries() throws -> [LoadedBoundary] {
-        var out: [LoadedBoundary] = []
-        try connection.prepare("SELECT id, kind, country, region, area, wkb FROM boundary ORDER BY id").forEach { row in
-            out.append(
-                LoadedBoundary(
-                    id: row.int(0), isRegion: row.text(1) == "region", country: row.text(2) ?? "",
-                    region: row.isNull(3) ? nil : row.text(3), area: row.double(4),
-                    shape: MultiPolygon(try GeometryBlob.decode(row.blob(5)))))
+    func boundaries() throws -> [LoadedBoundary] { try Self.boundaries(connection) }
+
+    /// The stored raster, or nil when the table is empty or malformed (polygons alone
+    /// still answer).
+    func raster() throws -> BoundaryRaster? {
+        var rows: [[UInt8]] = []
+        // A database built before the raster existed has no table: polygons alone answer.
+        guard (try? connection.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = 'raster'")) == 1
+        else {
+            return nil
         }
+        try connection.prepare("SELECT runs FROM raster ORDER BY row").forEach { rows.append($0.blob(0)) }
+        return BoundaryRaster.decode(rows)
+    }
+
+    static func boundaries(_ connection: Connection) throws -> [LoadedBoundary] {
+        var out: [LoadedBoundary] = []
+        try connection.prepare("SELECT id, kind, country, region, area, wkb FROM boundary ORDER BY id")
+            .forEach { row in
+                out.append(
+                    LoadedBoundary(
+                        id: row.int(0), isRegion: row.text(1) == "region", country: row.text(2) ?? "",
+                        region: row.isNull(3) ? nil : row.text(3), area: row.double(4),
+                        shape: MultiPolygon(try GeometryBlob.decode(row.blob(5)))))
+            }
         return out
     }
 

@@ -78,7 +78,9 @@ enum GeometryBlob {
     }
 
     private static func zigzag(_ v: Int64) -> UInt64 { UInt64(bitPattern: (v << 1) ^ (v >> 63)) }
-    private static func unzigzag(_ v: UInt64) -> Int64 { Int64(bitPattern: v >> 1) ^ -Int64(bitPattern: v & 1) }
+    private static func unzigzag(_ v: UInt64) -> Int64 {
+        Int64(bitPattern: v >> 1) ^ -Int64(bitPattern: v & 1)
+    }
 
     private static func put(_ value: UInt64, _ out: inout [UInt8]) {
         var v = value

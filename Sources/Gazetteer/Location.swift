@@ -65,6 +65,68 @@ package struct Location: Sendable, Hashable {
         }
     }
 
+    /// The same JSON as `json`, appended as UTF-8 bytes: the `--stdin` path, where building
+    /// Strings would cost more than the query.
+    package func appendJSON(to out: inout [UInt8]) {
+        func text(_ s: String) { out.append(contentsOf: s.utf8) }
+        func quoted(_ s: String) {
+            if s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+                text(JSONText.quote(s))
+            } else {
+                out.append(0x22)
+                out.append(contentsOf: s.utf8)
+                out.append(0x22)
+            }
+        }
+        func integer(_ v: Int64) {
+            if v < 0 { out.append(0x2D) }
+            var digits: [UInt8] = []
+            var x = v.magnitude
+            repeat {
+                digits.append(UInt8(x % 10) + 0x30)
+                x /= 10
+            } while x > 0
+            out.append(contentsOf: digits.reversed())
+        }
+        func area(_ a: Area?) {
+            guard let a else { return text("null") }
+            text("{\"id\":")
+            quoted(a.id)
+            text(",\"name\":")
+            quoted(a.name)
+            out.append(0x7D)
+        }
+        text("{\"country\":")
+        area(country)
+        text(",\"region\":")
+        area(region)
+        text(",\"city\":")
+        if let c = city {
+            text("{\"id\":")
+            integer(c.id)
+            text(",\"name\":")
+            quoted(c.name)
+            text(",\"metres\":")
+            integer(Int64(c.metres.rounded()))
+            out.append(0x7D)
+        } else {
+            text("null")
+        }
+        if let a = airport {
+            text(",\"airport\":{\"iata\":")
+            quoted(a.iata)
+            text(",\"icao\":")
+            if let icao = a.icao { quoted(icao) } else { text("null") }
+            text(",\"name\":")
+            quoted(a.name)
+            text(",\"metres\":")
+            integer(Int64(a.metres.rounded()))
+            out.append(0x7D)
+        }
+        if atSea { text(",\"sea\":true") }
+        out.append(0x7D)
+    }
+
     /// The CONTRACT's one-line JSON: country, region, city, airport (when near), sea.
     package var json: String {
         func area(_ a: Area?) -> String {
@@ -72,12 +134,14 @@ package struct Location: Sendable, Hashable {
         }
         var out = "{\"country\":\(area(country)),\"region\":\(area(region)),\"city\":"
         if let c = city {
-            out += "{\"id\":\(c.id),\"name\":\(JSONText.quote(c.name)),\"metres\":\(Int64(c.metres.rounded()))}"
+            out +=
+                "{\"id\":\(c.id),\"name\":\(JSONText.quote(c.name)),\"metres\":\(Int64(c.metres.rounded()))}"
         } else {
             out += "null"
         }
         if let a = airport {
-            out += ",\"airport\":{\"iata\":\(JSONText.quote(a.iata)),\"icao\":\(a.icao.map(JSONText.quote) ?? "null")"
+            out +=
+                ",\"airport\":{\"iata\":\(JSONText.quote(a.iata)),\"icao\":\(a.icao.map(JSONText.quote) ?? "null")"
             out += ",\"name\":\(JSONText.quote(a.name)),\"metres\":\(Int64(a.metres.rounded()))}"
         }
         if atSea { out += ",\"sea\":true" }

@@ -36,7 +36,9 @@ package struct ReferenceGeocoder {
         func load(_ sql: String, _ values: [SQLValue]) throws {
             let s = try db.cached(sql)
             try s.bind(values)
-            while try s.step() { cities.append((s.int(0), Coordinate(latitude: s.double(1), longitude: s.double(2)))) }
+            while try s.step() {
+                cities.append((s.int(0), Coordinate(latitude: s.double(1), longitude: s.double(2))))
+            }
         }
         if let region { try load("SELECT geonameid, lat, lon FROM city WHERE region = ?", [.text(region)]) }
         if cities.isEmpty, let country {

@@ -30,13 +30,16 @@ package final class ReverseGeocoder {
     /// Loads polygons and indexes from `database`.
     package init(database: GazetteerDatabase) throws {
         self.database = database
-        grid = BoundaryGrid(try database.boundaries())
+        var grid = BoundaryGrid(try database.boundaries())
+        if let raster = try database.raster() { grid.attach(raster) }
+        self.grid = grid
         let countryNames = try database.names("SELECT iso, name FROM country")
         let regionNames = try database.names("SELECT code, name FROM region")
         var byRegion: [String: [LatitudeSortedIndex.Entry]] = [:]
         var byCountry: [String: [LatitudeSortedIndex.Entry]] = [:]
         var all: [LatitudeSortedIndex.Entry] = []
-        try database.connection.prepare("SELECT geonameid, country, region, lat, lon FROM city").forEach { row in
+        try database.connection.prepare("SELECT geonameid, country, region, lat, lon FROM city").forEach {
+            row in
             let entry = LatitudeSortedIndex.Entry(
                 id: row.int(0), coordinate: Coordinate(latitude: row.double(3), longitude: row.double(4)))
             all.append(entry)
@@ -46,7 +49,9 @@ package final class ReverseGeocoder {
         var indexes = [LatitudeSortedIndex(all)]
         var regionIndex: [String: Int] = [:]
         var countryIndex: [String: Int] = [:]
-        func index(_ key: String, _ entries: [String: [LatitudeSortedIndex.Entry]], _ memo: inout [String: Int]) -> Int? {
+        func index(
+            _ key: String, _ entries: [String: [LatitudeSortedIndex.Entry]], _ memo: inout [String: Int]
+        ) -> Int? {
             if let i = memo[key] { return i }
             guard let e = entries[key], !e.isEmpty else { return nil }
             indexes.append(LatitudeSortedIndex(e))
@@ -57,7 +62,8 @@ package final class ReverseGeocoder {
         for b in grid.boundaries {
             // The nearest city in the region; a region without cities: in the country.
             let cities =
-                b.region.flatMap { index($0, byRegion, &regionIndex) } ?? index(b.country, byCountry, &countryIndex) ?? 0
+                b.region.flatMap { index($0, byRegion, &regionIndex) } ?? index(
+                    b.country, byCountry, &countryIndex) ?? 0
             answers.append(
                 Answer(
                     country: .init(id: b.country, name: countryNames[b.country] ?? b.country),
@@ -76,7 +82,8 @@ package final class ReverseGeocoder {
     }
 
     /// The boundary answer (or nil at sea), nearest city hit and airport hit, from memory.
-    private func resolve(_ point: Coordinate) -> (Answer?, LatitudeSortedIndex.Hit?, LatitudeSortedIndex.Hit?) {
+    private func resolve(_ point: Coordinate) -> (Answer?, LatitudeSortedIndex.Hit?, LatitudeSortedIndex.Hit?)
+    {
         let b = grid.locate(lon: point.longitude, lat: point.latitude)
         let answer = b >= 0 ? answers[b] : nil
         let city =
@@ -88,17 +95,20 @@ package final class ReverseGeocoder {
     /// IDs only, from memory (no SQLite).
     package func locateIDs(_ point: Coordinate) -> Location.IDs {
         let (answer, city, airport) = resolve(point)
-        return Location.IDs(country: answer?.country.id, region: answer?.region?.id, city: city?.id, airport: airport?.id)
+        return Location.IDs(
+            country: answer?.country.id, region: answer?.region?.id, city: city?.id, airport: airport?.id)
     }
 
     /// The full answer with names: the winning city's and airport's fetched from SQLite.
     package func locate(_ point: Coordinate) throws -> Location {
         let (answer, city, airport) = resolve(point)
-        var location = Location(country: answer?.country, region: answer?.region, city: nil, airport: nil, atSea: answer == nil)
+        var location = Location(
+            country: answer?.country, region: answer?.region, city: nil, airport: nil, atSea: answer == nil)
         if let city { location.city = .init(id: city.id, name: try cityName(city.id), metres: city.metres) }
         if let airport {
             let a = try database.airport(airport.id)
-            location.airport = .init(id: airport.id, iata: a.iata, icao: a.icao, name: a.name, metres: airport.metres)
+            location.airport = .init(
+                id: airport.id, iata: a.iata, icao: a.icao, name: a.name, metres: airport.metres)
         }
         return location
     }
@@ -149,26 +159,71 @@ struct BoundaryGrid {
                 for lat in lat0...lat1 {
                     for lon in lon0...Swift.min(lon1, lon0 + 359) {
                         let cell = lat * 360 + ((lon % 360) + 360) % 360
-                        if b.isRegion { regionCells[cell].append(part) } else { countryCells[cell].append(part) }
+                        if b.isRegion {
+                            regionCells[cell].append(part)
+                        } else {
+                            countryCells[cell].append(part)
+                        }
                     }
                 }
             }
         }
     }
 
+    /// The raster's answers with boundary ids turned into indexes into `boundaries`:
+    /// -2 test polygons, -1 sea, else the index.
+    private var raster: (starts: [[Int32]], values: [[Int32]])?
+
+    /// Uses `raster` (from the same boundaries) to skip polygon tests in cells no edge touches.
+    mutating func attach(_ raster: BoundaryRaster) {
+        var indexByID: [Int64: Int32] = [:]
+        for (i, b) in boundaries.enumerated() { indexByID[b.id] = Int32(i) }
+        let values = raster.values.map { row in
+            row.map { v -> Int32 in
+                switch v {
+                case BoundaryRaster.mixed: -2
+                case BoundaryRaster.sea: -1
+                default: indexByID[v - 1] ?? -2
+                }
+            }
+        }
+        self.raster = (raster.starts, values)
+    }
+
     /// The index in `boundaries` of the answer, or -1 at sea: the smallest region polygon
     /// containing the point, else the smallest country polygon.
     func locate(lon: Double, lat: Double) -> Int {
+        if let raster {
+            let (row, column) = BoundaryRaster.cell(lon: lon, lat: lat)
+            let starts = raster.starts[row]
+            var low = 0
+            var high = starts.count
+            while high - low > 1 {
+                let mid = (low + high) / 2
+                if Int(starts[mid]) <= column { low = mid } else { high = mid }
+            }
+            let v = raster.values[row][low]
+            if v != -2 { return Int(v) }
+        }
+        return locateByPolygons(lon: lon, lat: lat)
+    }
+
+    /// The same answer from the polygons alone.
+    func locateByPolygons(lon: Double, lat: Double) -> Int {
         let row = Swift.min(179, Swift.max(0, Int((lat + 90).rounded(.down))))
         let column = Swift.min(359, Swift.max(0, Int((lon + 180).rounded(.down))))
         let cell = row * 360 + column
         for part in regionCells[cell] {
             let p = Int(part)
-            if boxes[p].contains(lon: lon, lat: lat), polygons[p].contains(lon: lon, lat: lat) { return Int(owners[p]) }
+            if boxes[p].contains(lon: lon, lat: lat), polygons[p].contains(lon: lon, lat: lat) {
+                return Int(owners[p])
+            }
         }
         for part in countryCells[cell] {
             let p = Int(part)
-            if boxes[p].contains(lon: lon, lat: lat), polygons[p].contains(lon: lon, lat: lat) { return Int(owners[p]) }
+            if boxes[p].contains(lon: lon, lat: lat), polygons[p].contains(lon: lon, lat: lat) {
+                return Int(owners[p])
+            }
         }
         return -1
     }

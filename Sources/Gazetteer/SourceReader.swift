@@ -20,7 +20,9 @@ enum SourceReader {
 
     /// Reads every source under `root`. `cities` names the GeoNames file kept as places
     /// (`cities15000` or `cities500`); `oracle` the one that validates the polygons.
-    static func read(root: URL, cities: String, oracle: String, progress: (String) -> Void) throws -> SourceData {
+    static func read(
+        root: URL, cities: String, oracle: String, progress: (String) -> Void
+    ) throws -> SourceData {
         func url(_ path: String) -> URL { root.appendingPathComponent(path) }
         progress("reading continents and countries")
         let continents = try readContinents(url(continentsPath))
@@ -70,19 +72,28 @@ enum SourceReader {
         try json(url).sorted { $0.key < $1.key }.map { code, value in
             guard let v = value as? [String: Any], let name = v["name"] as? String,
                 let id = int(v["geonameId"]), let lat = double(v["lat"]), let lon = double(v["lng"])
-            else { throw SourceError(file: url.path, detail: "continent \(code): missing name/geonameId/lat/lng") }
-            let alternates = (v["alternateNames"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            else {
+                throw SourceError(file: url.path, detail: "continent \(code): missing name/geonameId/lat/lng")
+            }
+            let alternates = (v["alternateNames"] as? [[String: Any]] ?? []).compactMap {
+                $0["name"] as? String
+            }
             return SourceContinent(
-                code: code, geonameid: id, name: name, lat: lat, lon: lon, population: int(v["population"]) ?? 0,
+                code: code, geonameid: id, name: name, lat: lat, lon: lon,
+                population: int(v["population"]) ?? 0,
                 alternates: alternates)
         }
     }
 
     static func readCountries(_ url: URL) throws -> [SourceCountry] {
         try json(url).sorted { $0.key < $1.key }.map { code, value in
-            guard let v = value as? [String: Any], let name = v["name"] as? String, let id = int(v["geonameid"]),
+            guard let v = value as? [String: Any], let name = v["name"] as? String,
+                let id = int(v["geonameid"]),
                 let continent = v["continentcode"] as? String
-            else { throw SourceError(file: url.path, detail: "country \(code): missing name/geonameid/continentcode") }
+            else {
+                throw SourceError(
+                    file: url.path, detail: "country \(code): missing name/geonameid/continentcode")
+            }
             return SourceCountry(
                 iso: code, iso3: v["iso3"] as? String ?? "", geonameid: id, name: name, continent: continent,
                 population: int(v["population"]) ?? 0)
@@ -91,10 +102,15 @@ enum SourceReader {
 
     static func readCities(_ url: URL) throws -> [SourceCity] {
         try json(url).map { key, value in
-            guard let v = value as? [String: Any], let id = int(v["geonameid"]), let name = v["name"] as? String,
+            guard let v = value as? [String: Any], let id = int(v["geonameid"]),
+                let name = v["name"] as? String,
                 let lat = double(v["latitude"]), let lon = double(v["longitude"]),
                 let country = v["countrycode"] as? String
-            else { throw SourceError(file: url.path, detail: "city \(key): missing geonameid/name/latitude/longitude/countrycode") }
+            else {
+                throw SourceError(
+                    file: url.path,
+                    detail: "city \(key): missing geonameid/name/latitude/longitude/countrycode")
+            }
             return SourceCity(
                 geonameid: id, name: name, lat: lat, lon: lon, country: country,
                 admin1: v["admin1code"] as? String ?? "", population: int(v["population"]) ?? 0,
@@ -109,7 +125,8 @@ enum SourceReader {
             throw SourceError(file: url.path, detail: "cannot read as UTF-8")
         }
         var out: [SourceRegion] = []
-        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
+        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        where !line.isEmpty {
             let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard f.count == 9 else {
                 throw SourceError(file: url.path, detail: "line \(n + 1): \(f.count) fields, expected 9")
@@ -118,7 +135,7 @@ enum SourceReader {
             out.append(
                 SourceRegion(
                     code: f[2], country: String(f[2].prefix(2)), geonameid: Int64(f[3]),
-                    iso3166_2: f[1].isEmpty ? nil : f[1], name: f[0],
+                    iso3166Part2: f[1].isEmpty ? nil : f[1], name: f[0],
                     aliases: f[5].split(separator: "|").map(String.init)))
         }
         return out.sorted { $0.code < $1.code }
@@ -180,7 +197,9 @@ enum SourceReader {
             throw SourceError(file: url.path, detail: "missing")
         }
         let db = try Connection(path: url.path, mode: .readOnly(immutable: true))
-        func layer(_ sql: String, _ name: String, _ make: (Statement, WKB.Rings) -> SourceBoundary) throws
+        func layer(
+            _ sql: String, _ name: String, _ make: (Statement, WKB.Rings) -> SourceBoundary
+        ) throws
             -> [SourceBoundary]
         {
             var out: [SourceBoundary] = []
@@ -235,7 +254,9 @@ enum CSV {
             if quoted {
                 if b == UInt8(ascii: "\"") {
                     if let n = next() {
-                        if n == UInt8(ascii: "\"") { field.append(n) } else {
+                        if n == UInt8(ascii: "\"") {
+                            field.append(n)
+                        } else {
                             quoted = false
                             pending = n
                         }

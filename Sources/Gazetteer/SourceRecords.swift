@@ -25,7 +25,7 @@ struct SourceRegion: Sendable {
     var code: String
     var country: String
     var geonameid: Int64?
-    var iso3166_2: String?
+    var iso3166Part2: String?
     var name: String
     var aliases: [String]
 }

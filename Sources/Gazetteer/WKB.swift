@@ -71,11 +71,15 @@ enum WKB {
                 for _ in 0..<count {
                     try order()
                     let inner = try uint32()
-                    guard inner % 1000 == 3 else { throw Malformed(reason: "part type \(inner)", offset: offset) }
+                    guard inner % 1000 == 3 else {
+                        throw Malformed(reason: "part type \(inner)", offset: offset)
+                    }
                     out.append(try polygon())
                 }
                 return out
-            default: throw Malformed(reason: "geometry type \(type), expected Polygon or MultiPolygon", offset: offset)
+            default:
+                throw Malformed(
+                    reason: "geometry type \(type), expected Polygon or MultiPolygon", offset: offset)
             }
         }
 
@@ -84,7 +88,9 @@ enum WKB {
             var rings: [[LonLat]] = []
             for _ in 0..<ringCount {
                 let n = try uint32()
-                guard Int(n) * 16 <= bytes.count - offset else { throw Malformed(reason: "ring of \(n) points overruns", offset: offset) }
+                guard Int(n) * 16 <= bytes.count - offset else {
+                    throw Malformed(reason: "ring of \(n) points overruns", offset: offset)
+                }
                 var ring: [LonLat] = []
                 ring.reserveCapacity(Int(n))
                 for _ in 0..<n {

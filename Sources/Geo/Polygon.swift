@@ -58,24 +58,46 @@ public struct BoundingBox: Sendable, Hashable {
 /// A ring that crosses the antimeridian is stored *unwrapped* (longitudes continue past
 /// ±180 instead of jumping), so containment tests the point at λ and at λ ± 360°.
 public struct Polygon: Sendable, Hashable {
-    /// The outer boundary, closed.
-    public private(set) var exterior: [LonLat]
-    /// Holes, each closed.
-    public private(set) var holes: [[LonLat]]
+    /// The rings and their strip indexes, shared by copies: a copy of a polygon (into an
+    /// index, out of an array) then costs one reference count, not one per array.
+    private final class Storage: Sendable {
+        let exterior: [LonLat]
+        let holes: [[LonLat]]
+        let exteriorStrips: RingStrips?
+        let holeStrips: [RingStrips?]
+        init(exterior: [LonLat], holes: [[LonLat]]) {
+            self.exterior = exterior
+            self.holes = holes
+            exteriorStrips = RingStrips(exterior)
+            holeStrips = holes.map(RingStrips.init)
+        }
+    }
+
+    private let storage: Storage
     /// The box around the exterior (longitudes may exceed ±180 when unwrapped).
     public let bounds: BoundingBox
-    /// Edges bucketed by latitude, so a containment test reads only the edges near the
-    /// point's latitude (rings of many points: whole countries).
-    private let exteriorStrips: RingStrips?
-    private let holeStrips: [RingStrips?]
+
+    /// The outer boundary, closed.
+    public var exterior: [LonLat] { storage.exterior }
+    /// Holes, each closed.
+    public var holes: [[LonLat]] { storage.holes }
 
     /// Creates a polygon, closing open rings and unwrapping rings that jump across ±180°.
+    /// Long rings get their edges bucketed by latitude, so a containment test reads only
+    /// the edges near the point's latitude.
     public init(exterior: [LonLat], holes: [[LonLat]] = []) {
-        self.exterior = Polygon.normalized(exterior)
-        self.holes = holes.map(Polygon.normalized)
-        self.bounds = BoundingBox(self.exterior)
-        self.exteriorStrips = RingStrips(self.exterior)
-        self.holeStrips = self.holes.map(RingStrips.init)
+        let ring = Polygon.normalized(exterior)
+        storage = Storage(exterior: ring, holes: holes.map(Polygon.normalized))
+        bounds = BoundingBox(ring)
+    }
+
+    public static func == (a: Polygon, b: Polygon) -> Bool {
+        a.storage === b.storage || (a.exterior == b.exterior && a.holes == b.holes)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(exterior)
+        hasher.combine(holes)
     }
 
     /// Whether the point is inside: in the exterior and in no hole (even–odd rule per ring).
@@ -89,8 +111,12 @@ public struct Polygon: Sendable, Hashable {
 
     private func containsUnwrapped(_ x: Double, _ y: Double) -> Bool {
         guard x >= bounds.minLon, x <= bounds.maxLon else { return false }
-        guard Polygon.ringContains(exterior, exteriorStrips, x, y) else { return false }
-        for (i, hole) in holes.enumerated() where Polygon.ringContains(hole, holeStrips[i], x, y) { return false }
+        let storage = self.storage
+        guard Polygon.ringContains(storage.exterior, storage.exteriorStrips, x, y) else { return false }
+        for (i, hole) in storage.holes.enumerated()
+        where Polygon.ringContains(hole, storage.holeStrips[i], x, y) {
+            return false
+        }
         return true
     }
 
@@ -192,8 +218,10 @@ struct RingStrips: Sendable, Hashable {
         for i in 0..<(ring.count - 1) {
             let lo = Swift.min(ring[i].lat, ring[i + 1].lat)
             let hi = Swift.max(ring[i].lat, ring[i + 1].lat)
-            let first = Swift.max(0, Swift.min(count - 1, Int(((lo - box.minLat) * stripsPerDegree).rounded(.down))))
-            let last = Swift.max(0, Swift.min(count - 1, Int(((hi - box.minLat) * stripsPerDegree).rounded(.down))))
+            let first = Swift.max(
+                0, Swift.min(count - 1, Int(((lo - box.minLat) * stripsPerDegree).rounded(.down))))
+            let last = Swift.max(
+                0, Swift.min(count - 1, Int(((hi - box.minLat) * stripsPerDegree).rounded(.down))))
             for s in first...last { buckets[s].append(Int32(i)) }
         }
         var offsets: [Int32] = [0]

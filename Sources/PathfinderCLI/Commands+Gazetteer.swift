@@ -20,11 +20,13 @@ extension Commands {
         var arguments = arguments
         let full = try arguments.flag("--full")
         let out = try arguments.option("--out") ?? (full ? "artifacts/gazetteer-full" : "artifacts/gazetteer")
-        let cache = try arguments.option("--cache").map { URL(fileURLWithPath: $0) } ?? SourceFetcher.defaultCache
+        let cache =
+            try arguments.option("--cache").map { URL(fileURLWithPath: $0) } ?? SourceFetcher.defaultCache
         let words = arguments.positionals()
         try arguments.finish()
         guard words == ["build"] else {
-            throw CLIError.usage("pathfinder gazetteer: expected \"build\", got \"\(words.joined(separator: " "))\"")
+            throw CLIError.usage(
+                "pathfinder gazetteer: expected \"build\", got \"\(words.joined(separator: " "))\"")
         }
         let progress: @Sendable (String) -> Void = { console.error("pathfinder gazetteer: \($0)") }
         do {

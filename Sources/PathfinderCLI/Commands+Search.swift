@@ -21,14 +21,19 @@ extension Commands {
             """
     ) { arguments, console in
         var arguments = arguments
-        let limit = try arguments.option("--limit", expected: "a positive integer") { Int($0).flatMap { $0 > 0 ? $0 : nil } } ?? 10
+        let limit =
+            try arguments.option("--limit", expected: "a positive integer") {
+                Int($0).flatMap { $0 > 0 ? $0 : nil }
+            } ?? 10
         let path = try arguments.option("--db") ?? GazetteerDatabase.defaultPath()
         let stdin = try arguments.flag("--stdin")
         let timing = try arguments.flag("--timing")
         let words = arguments.positionals()
         try arguments.finish()
         if stdin {
-            guard words.isEmpty else { throw CLIError.usage("pathfinder search: give QUERY or --stdin, not both") }
+            guard words.isEmpty else {
+                throw CLIError.usage("pathfinder search: give QUERY or --stdin, not both")
+            }
             let db = try GazetteerCLI.open(path, command: "search")
             let clock = ContinuousClock()
             var latencies: [Duration] = []
@@ -42,9 +47,13 @@ extension Commands {
                 let sorted = latencies.sorted()
                 func ms(_ q: Double) -> String {
                     let d = sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))]
-                    return String(format: "%.3f", (Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18) * 1000)
+                    return String(
+                        format: "%.3f",
+                        (Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18) * 1000)
                 }
-                console.error("pathfinder search: timing queries \(sorted.count) p50 \(ms(0.5)) ms p99 \(ms(0.99)) ms max \(ms(1)) ms")
+                console.error(
+                    "pathfinder search: timing queries \(sorted.count) p50 \(ms(0.5)) ms p99 \(ms(0.99)) ms max \(ms(1)) ms"
+                )
             }
             return 0
         }

@@ -34,7 +34,9 @@ extension Commands {
         if !stdin && !timing && words.isEmpty && path == nil { return try await whereClient.body(original, console) }
         try arguments.finish()
         if !stdin && words.isEmpty { throw CLIError.usage("pathfinder where: expected LAT LON or --stdin") }
-        if stdin && !words.isEmpty { throw CLIError.usage("pathfinder where: give LAT LON or --stdin, not both") }
+        if stdin && !words.isEmpty {
+            throw CLIError.usage("pathfinder where: give LAT LON or --stdin, not both")
+        }
         var point: Coordinate?
         if !stdin {
             guard words.count == 2 else {
@@ -51,37 +53,44 @@ extension Commands {
             console.line(try geocoder.locate(point).json)
             return 0
         }
-        // Answers go out in chunks: one console write per line would dominate the run time.
-        var out: [String] = []
+        // Answers go out as bytes in chunks: one console write per line would dominate.
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 20)
         var lineNumber = 0
         var queryTime = Duration.zero
         var outputTime = Duration.zero
         // All of stdin at once, split by hand: readLine per line costs more than a query.
-        let input = FileHandle.standardInput.readDataToEndOfFile()
+        let input = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
         var lines = input.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         if lines.last?.isEmpty == true { lines.removeLast() }  // the final newline ends the last line
         for line in lines {
             lineNumber += 1
-            let text = String(decoding: line, as: UTF8.self)
-            let fields = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," || $0 == "\r" })
+            let fields = line.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x2C || $0 == 0x0D })
             guard fields.count == 2 else {
-                throw CLIError.usage("pathfinder where: stdin line \(lineNumber): expected \"LAT LON\", got \"\(text)\"")
+                let text = String(decoding: line, as: UTF8.self)
+                throw CLIError.usage(
+                    "pathfinder where: stdin line \(lineNumber): expected \"LAT LON\", got \"\(text)\"")
             }
-            let c = try parse(String(fields[0]), String(fields[1]), at: "stdin line \(lineNumber)")
+            let c = try parse(
+                String(decoding: fields[0], as: UTF8.self), String(decoding: fields[1], as: UTF8.self),
+                at: "stdin line \(lineNumber)")
             let t0 = clock.now
             let location = try geocoder.locate(c)
             let t1 = clock.now
-            out.append(location.json)
-            if out.count == 4096 {
-                console.line(out.joined(separator: "\n"))
+            location.appendJSON(to: &out)
+            out.append(0x0A)
+            if out.count > 1 << 20 {
+                console.write(String(decoding: out, as: UTF8.self))
                 out.removeAll(keepingCapacity: true)
             }
             queryTime += t1 - t0
             outputTime += clock.now - t1
         }
-        if !out.isEmpty { console.line(out.joined(separator: "\n")) }
+        if !out.isEmpty { console.write(String(decoding: out, as: UTF8.self)) }
         if timing {
-            func s(_ d: Duration) -> String { String(format: "%.4f", Double(d.components.attoseconds) / 1e18 + Double(d.components.seconds)) }
+            func s(_ d: Duration) -> String {
+                String(format: "%.4f", Double(d.components.attoseconds) / 1e18 + Double(d.components.seconds))
+            }
             console.error(
                 "pathfinder where: timing points \(lineNumber) load \(s(loaded - started)) s query \(s(queryTime)) s output \(s(outputTime)) s total \(s(clock.now - started)) s"
             )

@@ -11,7 +11,8 @@ enum Artifacts {
 
     static func open() throws -> GazetteerDatabase {
         guard FileManager.default.fileExists(atPath: database) else {
-            Issue.record("missing \(database): it is committed; run `pathfinder gazetteer build` to remake it")
+            Issue.record(
+                "missing \(database): it is committed; run `pathfinder gazetteer build` to remake it")
             throw CocoaError(.fileNoSuchFile)
         }
         return try GazetteerDatabase(path: database)

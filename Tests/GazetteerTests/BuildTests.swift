@@ -10,8 +10,10 @@ struct BuildTests {
     static let sources = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/sources")
 
     static func build(into name: String) throws -> URL {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("gazetteer-test-\(name)-\(UUID().uuidString)")
-        try GazetteerBuilder(size: .compact, progress: { _ in }).build(sourceRoot: sources, outputDirectory: out)
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gazetteer-test-\(name)-\(UUID().uuidString)")
+        try GazetteerBuilder(size: .compact, progress: { _ in }).build(
+            sourceRoot: sources, outputDirectory: out)
         return out
     }
 
@@ -22,7 +24,8 @@ struct BuildTests {
             try? FileManager.default.removeItem(at: a)
             try? FileManager.default.removeItem(at: b)
         }
-        for file in [GazetteerBuilder.databaseName, GazetteerBuilder.geoJSONName, GazetteerBuilder.auditName] {
+        for file in [GazetteerBuilder.databaseName, GazetteerBuilder.geoJSONName, GazetteerBuilder.auditName]
+        {
             let x = try Data(contentsOf: a.appendingPathComponent(file))
             let y = try Data(contentsOf: b.appendingPathComponent(file))
             #expect(x.count > 1_000, "\(file) was written")
@@ -42,9 +45,15 @@ struct BuildTests {
         #expect(mariehamn.country?.id == "AX")
         #expect(try db.search("riga", limit: 1).first?.id == "456172")
         #expect(try db.search("RIX", limit: 1).first?.kind == "airport")
-        let audit = try String(contentsOf: out.appendingPathComponent(GazetteerBuilder.auditName), encoding: .utf8)
-        #expect(audit.contains("| states_provinces reassigned"), "Latvia's municipalities are reassigned by the oracle")
-        let geojson = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent(GazetteerBuilder.geoJSONName))) as? [String: Any]
+        let audit = try String(
+            contentsOf: out.appendingPathComponent(GazetteerBuilder.auditName), encoding: .utf8)
+        #expect(
+            audit.contains("| states_provinces reassigned"),
+            "Latvia's municipalities are reassigned by the oracle")
+        let geojson =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: out.appendingPathComponent(GazetteerBuilder.geoJSONName)))
+            as? [String: Any]
         let stored = try db.connection.scalarInt("SELECT count(*) FROM boundary").map(Int.init)
         #expect((geojson?["features"] as? [Any])?.count == stored)
     }
@@ -55,7 +64,8 @@ struct BuildTests {
         let db = try GazetteerDatabase(path: out.appendingPathComponent(GazetteerBuilder.databaseName).path)
         let (_, sourceRegions) = try SourceReader.readBoundaries(
             Self.sources.appendingPathComponent(SourceReader.worldMapPath))
-        let cities = try SourceReader.readCities(Self.sources.appendingPathComponent(SourceReader.citiesPath("cities1000")))
+        let cities = try SourceReader.readCities(
+            Self.sources.appendingPathComponent(SourceReader.citiesPath("cities1000")))
         var checked = 0
         var simplerSomewhere = false
         for stored in try db.boundaries() where stored.isRegion {
@@ -63,13 +73,15 @@ struct BuildTests {
                 try db.connection.prepare("SELECT source FROM boundary WHERE id = \(stored.id)").text0())
             let fid = Int64(source.split(separator: " ")[1])
             let original = try #require(sourceRegions.first { $0.fid == fid })
-            let shape = MultiPolygon(original.rings.map { Polygon(exterior: $0[0], holes: Array($0.dropFirst())) })
+            let shape = MultiPolygon(
+                original.rings.map { Polygon(exterior: $0[0], holes: Array($0.dropFirst())) })
             let originalPoints = shape.polygons.reduce(0) { $0 + $1.exterior.count }
             let storedPoints = stored.shape.polygons.reduce(0) { $0 + $1.exterior.count }
             if storedPoints < originalPoints { simplerSomewhere = true }
             for city in cities where shape.bounds.contains(lon: city.lon, lat: city.lat) {
                 #expect(
-                    stored.shape.contains(lon: city.lon, lat: city.lat) == shape.contains(lon: city.lon, lat: city.lat),
+                    stored.shape.contains(lon: city.lon, lat: city.lat)
+                        == shape.contains(lon: city.lon, lat: city.lat),
                     "\(city.name) in \(source)")
                 checked += 1
             }
@@ -79,24 +91,35 @@ struct BuildTests {
     }
 
     @Test func aMissingSourceIsNamed() throws {
-        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("gazetteer-empty-\(UUID().uuidString)")
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gazetteer-empty-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: empty) }
         let error = #expect(throws: SourceError.self) {
-            try GazetteerBuilder(size: .compact, progress: { _ in }).build(sourceRoot: empty, outputDirectory: empty)
+            try GazetteerBuilder(size: .compact, progress: { _ in }).build(
+                sourceRoot: empty, outputDirectory: empty)
         }
         #expect(error?.file.hasSuffix(SourceReader.continentsPath) == true)
     }
 
     @Test func malformedGeometryIsRejected() {
-        #expect(throws: WKB.Malformed.self) { try WKB.readGeoPackage([0x47, 0x50, 0, 1, 0, 0, 0, 0, 1, 6, 0, 0]) }
+        #expect(throws: WKB.Malformed.self) {
+            try WKB.readGeoPackage([0x47, 0x50, 0, 1, 0, 0, 0, 0, 1, 6, 0, 0])
+        }
         #expect(throws: GeometryBlob.Malformed.self) { try GeometryBlob.decode([1, 1, 200]) }
     }
 
     @Test func geometryBlobRoundTrips() throws {
         let polygon = Polygon(
-            exterior: [.init(lon: 24.93, lat: 60.16), .init(lon: 24.95, lat: 60.16), .init(lon: 24.95, lat: 60.18)],
-            holes: [[.init(lon: 24.94, lat: 60.165), .init(lon: 24.945, lat: 60.165), .init(lon: 24.945, lat: 60.17)]])
+            exterior: [
+                .init(lon: 24.93, lat: 60.16), .init(lon: 24.95, lat: 60.16), .init(lon: 24.95, lat: 60.18),
+            ],
+            holes: [
+                [
+                    .init(lon: 24.94, lat: 60.165), .init(lon: 24.945, lat: 60.165),
+                    .init(lon: 24.945, lat: 60.17),
+                ]
+            ])
         #expect(try GeometryBlob.decode(GeometryBlob.encode([polygon])) == [polygon])
     }
 }

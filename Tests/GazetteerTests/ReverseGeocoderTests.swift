@@ -1,3 +1,4 @@
+import Foundation
 import Geo
 import SQLite
 import Testing
@@ -81,9 +82,21 @@ struct ReverseGeocoderTests {
         #expect((offHelsinki.city?.metres ?? 0) > 20_000)
     }
 
+    @Test func byteOutputEqualsTheStringForm() throws {
+        for (lat, lon) in [(60.1699, 24.9384), (60.3172, 24.9633), (0.0, -30.0), (-16.76, 179.88)] {
+            let l = try locate(lat, lon)
+            var bytes: [UInt8] = []
+            l.appendJSON(to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == l.json)
+        }
+    }
+
     @Test func jsonLine() throws {
         let json = try locate(60.1699, 24.9384).json
-        #expect(json.hasPrefix("{\"country\":{\"id\":\"FI\",\"name\":\"Finland\"},\"region\":{\"id\":\"FI.01\",\"name\":\"Uusimaa\"},\"city\":{\"id\":658225,\"name\":\"Helsinki\",\"metres\":"))
+        #expect(
+            json.hasPrefix(
+                "{\"country\":{\"id\":\"FI\",\"name\":\"Finland\"},\"region\":{\"id\":\"FI.01\",\"name\":\"Uusimaa\"},\"city\":{\"id\":658225,\"name\":\"Helsinki\",\"metres\":"
+            ))
     }
 }
 
@@ -122,6 +135,27 @@ struct ReferenceEquivalenceTests {
         }
         #expect(mismatches.isEmpty, "\(mismatches.count) of \(points.count): \(mismatches.prefix(5))")
         #expect(regions.count > 300, "the points spread over many regions")
+    }
+
+    /// Random points over the whole globe: most fall in raster cells no edge touches, which
+    /// the fast path answers without a polygon test; the reference tests polygons always.
+    @Test func identicalIDsOnRandomPointsAcrossTheGlobe() throws {
+        let reference = ReferenceGeocoder(database: try Artifacts.open())
+        var random = SplitMix(state: 7)
+        var mismatches: [String] = []
+        var land = 0
+        try Artifacts.withGeocoder { fast in
+            for _ in 0..<1_500 {
+                let lat = asin(random.next() * 2 - 1) * 180 / .pi
+                let p = Coordinate(latitude: lat, longitude: random.next() * 360 - 180)
+                let a = fast.locateIDs(p)
+                let b = try reference.locateIDs(p)
+                if a != b { mismatches.append("\(p): fast \(a) reference \(b)") }
+                if a.country != nil { land += 1 }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.count): \(mismatches.prefix(5))")
+        #expect(land > 300, "about 29 % of the globe is land")
     }
 
     @Test func referenceAgreesOnTheNamedExamples() throws {

@@ -35,7 +35,9 @@ struct SearchTests {
             _ = try s.step()
             return s.int(0)
         }
-        let prefixed = zip(cities, populations).filter { $0.0.name.lowercased().hasPrefix("san") && $0.0.name.lowercased() != "san" }
+        let prefixed = zip(cities, populations).filter {
+            $0.0.name.lowercased().hasPrefix("san") && $0.0.name.lowercased() != "san"
+        }
         #expect(prefixed.count >= 5)
         #expect(prefixed.map(\.1) == prefixed.map(\.1).sorted(by: >), "\(prefixed.map { ($0.0.name, $0.1) })")
         #expect(prefixed.first.map { $0.1 > 1_000_000 } == true)
@@ -50,14 +52,17 @@ struct SearchTests {
     @Test func hangulNamesAreKeptForKoreanPrompts() throws {
         let db = try Artifacts.open()
         let hangul = try db.connection.scalarInt(
-            "SELECT count(*) FROM name JOIN place ON place.id = name.place WHERE place.kind = 'city' AND place.key = '1835848' AND name.hangul = 1")
+            "SELECT count(*) FROM name JOIN place ON place.id = name.place WHERE place.kind = 'city' AND place.key = '1835848' AND name.hangul = 1"
+        )
         #expect(hangul == 1, "Seoul keeps its Hangul name")
     }
 
     @Test func fullTextSyntaxIsInert() throws {
         let db = try Artifacts.open()
         #expect(try db.search("helsinki\")(*", limit: 3).first?.name == "Helsinki")
-        #expect(try db.search("\"helsinki\" OR NEAR(", limit: 3).allSatisfy { $0.name != "" }, "no FTS5 syntax error")
+        #expect(
+            try db.search("\"helsinki\" OR NEAR(", limit: 3).allSatisfy { $0.name != "" },
+            "no FTS5 syntax error")
         #expect(try db.search("***", limit: 3).isEmpty)
         #expect(try db.search("zzqxqzz", limit: 3).isEmpty)
     }

@@ -20,7 +20,9 @@ struct LatitudeSortedIndexTests {
         var random = Random(state: 42)
         let entries = (0..<2_000).map { i in
             LatitudeSortedIndex.Entry(
-                id: Int64(i), coordinate: Coordinate(latitude: random.next() * 160 - 80, longitude: random.next() * 360 - 180))
+                id: Int64(i),
+                coordinate: Coordinate(
+                    latitude: random.next() * 160 - 80, longitude: random.next() * 360 - 180))
         }
         let index = LatitudeSortedIndex(entries)
         for _ in 0..<500 {

@@ -18,7 +18,9 @@ struct PolygonTests {
     }
 
     @Test func multiPolygonParts() {
-        let m = MultiPolygon([Polygon(exterior: Self.square(0, 0, 1, 1)), Polygon(exterior: Self.square(5, 5, 6, 6))])
+        let m = MultiPolygon([
+            Polygon(exterior: Self.square(0, 0, 1, 1)), Polygon(exterior: Self.square(5, 5, 6, 6)),
+        ])
         #expect(m.contains(lon: 0.5, lat: 0.5))
         #expect(m.contains(lon: 5.5, lat: 5.5))
         #expect(!m.contains(lon: 3, lat: 3))
@@ -59,7 +61,10 @@ struct DouglasPeuckerTests {
     }
 
     @Test func keepsACornerBeyondTolerance() {
-        let line = [LonLat(lon: 0, lat: 0), LonLat(lon: 0.5, lat: 0.501), LonLat(lon: 1, lat: 1), LonLat(lon: 2, lat: 0)]
+        let line = [
+            LonLat(lon: 0, lat: 0), LonLat(lon: 0.5, lat: 0.501), LonLat(lon: 1, lat: 1),
+            LonLat(lon: 2, lat: 0),
+        ]
         #expect(DouglasPeucker.simplify(line, tolerance: 0.004) == [line[0], line[2], line[3]])
     }
 
@@ -81,13 +86,15 @@ struct DouglasPeuckerTests {
             ring.append(LonLat(lon: r * cos(a), lat: r * sin(a)))
         }
         let original = Polygon(exterior: ring)
-        let simple = Polygon(exterior: try! #require(DouglasPeucker.simplifyRing(original.exterior, tolerance: 0.004)))
+        let simple = Polygon(
+            exterior: try! #require(DouglasPeucker.simplifyRing(original.exterior, tolerance: 0.004)))
         #expect(simple.exterior.count < original.exterior.count / 4)
         for i in 0..<100 {
             let a = Double(i) * 0.0628
             for r in [0.5, 0.98, 1.02, 1.5] {
                 let (x, y) = (r * cos(a), r * sin(a))
-                #expect(simple.contains(lon: x, lat: y) == original.contains(lon: x, lat: y), "r \(r) angle \(a)")
+                #expect(
+                    simple.contains(lon: x, lat: y) == original.contains(lon: x, lat: y), "r \(r) angle \(a)")
             }
         }
     }

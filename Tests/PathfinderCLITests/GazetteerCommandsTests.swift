@@ -5,7 +5,8 @@ import Testing
 
 @Suite("pathfinder where / search / gazetteer")
 struct GazetteerCommandsTests {
-    static let database = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let database = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("artifacts/gazetteer/gazetteer.sqlite").path
 
     func run(_ argv: [String]) async -> (Int32, String, String) {
@@ -46,7 +47,9 @@ struct GazetteerCommandsTests {
         let lines = out.split(separator: "\n")
         #expect(lines.count == 3)
         let first = try #require(lines.first)
-        #expect(first.hasPrefix("{\"kind\":\"airport\",\"id\":\"LAX\",\"name\":\"Los Angeles International Airport\""))
+        #expect(
+            first.hasPrefix(
+                "{\"kind\":\"airport\",\"id\":\"LAX\",\"name\":\"Los Angeles International Airport\""))
         let (bad, _, _) = await run(["search", "x", "--limit", "0", "--db", Self.database])
         #expect(bad == 2)
     }
@@ -59,8 +62,11 @@ struct GazetteerCommandsTests {
 
     /// `--stdin` reads the process's standard input, so this runs the built executable.
     @Test func whereStdinAnswersEveryLineInOrder() throws {
-        let executable = Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("pathfinder")
-        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "build first: swift build --build-tests")
+        let executable = Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent(
+            "pathfinder")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: executable.path),
+            "build first: swift build --build-tests")
         let process = Process()
         process.executableURL = executable
         process.arguments = ["where", "--stdin", "--db", Self.database]

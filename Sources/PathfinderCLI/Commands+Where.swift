@@ -31,7 +31,9 @@ extension Commands {
         let path = try arguments.option("--db")
         let words = arguments.positionals()
         // No coordinates: ask the running daemon where the walker is (`whereClient`).
-        if !stdin && !timing && words.isEmpty && path == nil { return try await whereClient.body(original, console) }
+        if !stdin && !timing && words.isEmpty && path == nil {
+            return try await whereClient.body(original, console)
+        }
         try arguments.finish()
         if !stdin && words.isEmpty { throw CLIError.usage("pathfinder where: expected LAT LON or --stdin") }
         if stdin && !words.isEmpty {

@@ -29,9 +29,10 @@ extension Commands {
         let stdin = try arguments.flag("--stdin")
         let timing = try arguments.flag("--timing")
         let path = try arguments.option("--db")
+        let socket = try arguments.option("--socket")
         let words = arguments.positionals()
         // No coordinates: ask the running daemon where the walker is (`whereClient`).
-        if !stdin && !timing && words.isEmpty && path == nil {
+        if socket != nil || (!stdin && !timing && words.isEmpty && path == nil) {
             return try await whereClient.body(original, console)
         }
         try arguments.finish()

@@ -207,6 +207,18 @@ import Testing
         let answer = try #require(place["place"]?.objectValue, "where: \(place)\n\(daemon.stderr)")
         #expect(answer["country"]?.objectValue?["id"] == "FI")
         #expect(answer["city"]?.objectValue?["name"] != nil)
+        // `pathfinder where` without coordinates is the same request, from the command line.
+        let cli = Process()
+        let out = Pipe()
+        cli.executableURL = DaemonProcess.executable
+        cli.arguments = ["where", "--socket", daemon.socket]
+        cli.standardOutput = out
+        cli.standardError = FileHandle.nullDevice
+        try cli.run()
+        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        cli.waitUntilExit()
+        #expect(cli.terminationStatus == 0)
+        #expect(fields(printed)["place"]?.objectValue?["country"]?.objectValue?["id"] == "FI", "\(printed)")
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)
     }

@@ -279,3 +279,55 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.path + "/pf.sock"))
     }
 }
+
+/// gpsd not there when the daemon starts: it waits, says so once during a walk, and takes
+/// positions as soon as gpsd appears.
+@Suite(.serialized) struct GPSDAbsentAtStartTests {
+    @Test func theDaemonWaitsForGPSDAndSaysSoOnce() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let gpsdPort = try NMEAFeeder.freePort()
+        let daemon = try DaemonProcess(
+            arguments: [
+                "--socket", dir.path + "/pf.sock", "--memory", dir.path + "/memory.json", "--no-mic",
+                "--speak-wav", dir.path + "/wav", "--baro", "none", "--gpsd", "127.0.0.1:\(gpsdPort)",
+                "--doors", dir.path + "/missing.db",
+            ], socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let events = EndToEndTests.EventStream(try daemon.client())
+        _ = try events.client.request(#"{"cmd": "subscribe"}"#)
+        let requests = try daemon.client()
+        let go = fields(
+            try requests.request(
+                #"{"cmd": "go", "destination": {"name": "S", "center": {"lat": 60.1753, "lon": 24.9517}}}"#))
+        #expect(go["ok"] == .bool(true))
+        let waiting = events.next {
+            EndToEndTests.event("say")($0) && $0["text"]?.stringValue == DaemonCore.waitingForGPSText
+        }
+        #expect(waiting != nil, "no waiting prompt:\n\(daemon.stderr)")
+        #expect(daemon.stderr.contains("gpsd 127.0.0.1:\(gpsdPort):"), "\(daemon.stderr)")
+        // Several one-second ticks of the outage pass, so "once" below means something.
+        usleep(3_000_000)
+
+        let nmea = try String(
+            contentsOfFile: try #require(
+                Bundle.module.path(forResource: "Fixtures/demo/walk.nmea", ofType: nil)),
+            encoding: .utf8)
+        let feeder = try NMEAFeeder(nmea: nmea, epochsPerSecond: 20)
+        defer { feeder.shutdown() }
+        let gpsd = try GPSDProcess(port: gpsdPort, feed: feeder.port)
+        defer { gpsd.stop() }
+        var position: JSONValue?
+        for _ in 0..<1500 where position == nil {
+            let status = fields(try requests.request(#"{"cmd": "status"}"#))
+            if let p = status["position"], p != .null { position = p } else { usleep(20_000) }
+        }
+        #expect(position != nil, "no position once gpsd appeared:\n\(daemon.stderr)")
+        #expect(daemon.stderr.contains("positions again"))
+        // Said once, not at every tick of the outage.
+        daemon.signal(SIGTERM)
+        events.drain()
+        #expect(events.said.filter { $0 == DaemonCore.waitingForGPSText }.count == 1, "said: \(events.said)")
+        #expect(daemon.waitForExit() == 0)
+    }
+}

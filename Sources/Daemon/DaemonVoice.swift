@@ -15,7 +15,7 @@ final class DaemonVoice: Sendable {
     private let wavDirectory: String?
     private let log: DaemonLog
     private let work = DispatchQueue(label: "pathfinder.voice")
-    private let state = Mutex<(queue: PromptQueue, files: Int)>((PromptQueue(), 0))
+    private let state = Mutex<(queue: PromptQueue, files: Int, lastProblem: String?)>((PromptQueue(), 0, nil))
 
     /// - Parameters:
     ///   - device: the ALSA playback device.
@@ -57,15 +57,21 @@ final class DaemonVoice: Sendable {
                     return $0.files
                 }
                 let path = wavDirectory + "/" + String(format: "%04d.wav", number)
-                gate.close()
-                defer { gate.open() }
+                // Into a file: nothing is audible, so the microphone stays open.
                 try speaker.writeWAV(prompt.text, to: path)
                 log.debug("said into \(path): \(prompt.text)")
             } else {
                 try speaker.play(prompt.text, device: device, gate: gate)
             }
+            state.withLock { $0.lastProblem = nil }
         } catch {
-            log.warning("cannot speak \"\(prompt.text)\": \(error)")
+            // A missing sound card fails every prompt the same way: logged once, not per prompt.
+            let problem = "\(error)"
+            let isNew = state.withLock { value in
+                defer { value.lastProblem = problem }
+                return value.lastProblem != problem
+            }
+            if isNew { log.warning("cannot speak (\(problem)); prompts stay in the event stream") }
         }
     }
 }

@@ -224,7 +224,7 @@ import Testing
     }
 }
 
-/// The microphone during the last stretch, on a machine without that capture device.
+/// The microphone during the last stretch and the speaker, on a machine without those devices.
 @Suite(.serialized) struct MicrophoneDaemonTests {
     @Test func aMissingMicrophoneIsLoggedAndTheDaemonRunsOn() throws {
         let dir = TempDir()
@@ -233,7 +233,7 @@ import Testing
         let config = dir.path + "/config.json"
         try """
         {"socket": "\(dir.path)/pf.sock", "memory": "\(dir.path)/memory.json", "nmea": "\(nmea)",
-         "baro": "none", "mic": true, "micDevice": "pf-test-no-such-device", "speakWav": "\(dir.path)/wav",
+         "baro": "none", "mic": true, "micDevice": "pf-test-no-such-device", "speaker": "pf-test-no-such-speaker",
          "doors": "\(dir.path)/missing.db"}
         """.write(toFile: config, atomically: true, encoding: .utf8)
         let daemon = try DaemonProcess(
@@ -262,6 +262,10 @@ import Testing
         #expect(heard["heeded"] == .bool(true), "\(heard)")
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)
+        // No such speaker: every prompt fails the same way, and the log says so once.
+        let log = daemon.stderr
+        #expect(log.components(separatedBy: "cannot speak").count == 2, "\(log)")
+        #expect(log.components(separatedBy: "<6>info: say: ").count > 2, "fewer than two prompts:\n\(log)")
     }
 }
 

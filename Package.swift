@@ -30,6 +30,7 @@ let package = Package(
         .target(name: "Positioning", dependencies: ["Geo"]),
         .target(name: "Speech", dependencies: ["Arrival", "CPocketSphinx", "CEspeakNG", "CALSA"]),
         .target(name: "EntranceIndex", dependencies: ["Geo", "Arrival", "OSM", "SQLite"]),
+        .target(name: "Gazetteer", dependencies: ["Geo", "SQLite"]),
 
         .target(name: "Replay", dependencies: ["Arrival", "Geo", "Positioning", "OSM"]),
 
@@ -38,6 +39,7 @@ let package = Package(
             name: "PathfinderCLI",
             dependencies: [
                 "Geo", "Arrival", "OSM", "Storage", "Positioning", "Speech", "Replay", "EntranceIndex",
+                "Gazetteer",
             ]),
         .executableTarget(name: "pathfinder", dependencies: ["PathfinderCLI"]),
         .executableTarget(
@@ -69,6 +71,11 @@ let package = Package(
         .testTarget(
             name: "EntranceIndexTests",
             dependencies: ["EntranceIndex", "OSM", "Arrival", "Geo", "SQLite"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "GazetteerTests",
+            dependencies: ["Gazetteer", "Geo", "SQLite"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

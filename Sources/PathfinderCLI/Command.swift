@@ -34,6 +34,9 @@ package enum Pathfinder {
         Commands.demo,
         Commands.fixes,
         Commands.doors,
+        Commands.gazetteer,
+        Commands.search,
+        Commands.whereCommand,
     ]
 
     package static var overview: String {

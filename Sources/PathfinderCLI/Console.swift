@@ -19,6 +19,8 @@ package final class Console: @unchecked Sendable {
 
     /// Writes one line to standard output.
     package func line(_ text: String) { lock.withLock { writeOut(text + "\n") } }
+    /// Writes `text` to standard output as is (no newline added): for output built in chunks.
+    package func write(_ text: String) { lock.withLock { writeOut(text) } }
     /// Writes one line to standard error.
     package func error(_ text: String) { lock.withLock { writeErr(text + "\n") } }
 }

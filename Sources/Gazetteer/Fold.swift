@@ -1,0 +1,62 @@
+import Foundation
+
+/// The search form of a name: lower case, diacritics removed, punctuation as spaces.
+///
+/// Matches what FTS5's `unicode61 remove_diacritics 2` tokenizer does closely enough that
+/// "exact" and "prefix" can be judged on the folded text. Hangul syllables survive (they
+/// are decomposed and composed again).
+package enum Fold {
+    /// Letters without a canonical decomposition that the tokenizer still folds.
+    private static let extra: [Character: String] = [
+        "ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "æ": "ae", "œ": "oe", "ı": "i", "ß": "ss",
+    ]
+
+    package static func fold(_ text: String) -> String {
+        let decomposed = text.lowercased().decomposedStringWithCanonicalMapping
+        var scalars = String.UnicodeScalarView()
+        for scalar in decomposed.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark:
+                // Hangul vowel and final jamo are letters, so only real diacritics go.
+                continue
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+                .decimalNumber, .letterNumber, .otherNumber:
+                scalars.append(scalar)
+            default:
+                scalars.append(" ")
+            }
+        }
+        var out = ""
+        for ch in String(scalars).precomposedStringWithCanonicalMapping {
+            if let replacement = extra[ch] { out += replacement } else { out.append(ch) }
+        }
+        return out.split(separator: " ").joined(separator: " ")
+    }
+
+    /// Whether the text has a Hangul syllable (U+AC00…U+D7A3).
+    package static func isHangul(_ text: String) -> Bool {
+        text.unicodeScalars.contains { (0xAC00...0xD7A3).contains($0.value) }
+    }
+
+    /// The folded name as the single token the `whole` column holds.
+    package static func wholeToken(_ folded: String) -> String {
+        folded.replacingOccurrences(of: " ", with: "_")
+    }
+
+    /// MATCH expressions for the three tiers of a search: the whole name equal to the
+    /// query and starting with it (for `name_whole`), every word a prefix of some word
+    /// (for `name_fts`).
+    package static func matchTiers(_ query: String) -> (exact: String, startsWith: String, words: String)? {
+        guard let words = matchExpression(query) else { return nil }
+        let whole = wholeToken(fold(query))
+        return ("\"\(whole)\"", "\"\(whole)\"*", words)
+    }
+
+    /// An FTS5 MATCH expression: each folded token quoted and made a prefix, ANDed;
+    /// `nil` when nothing searchable is left.
+    package static func matchExpression(_ query: String) -> String? {
+        let tokens = fold(query).split(separator: " ")
+        guard !tokens.isEmpty else { return nil }
+        return tokens.map { "\"\($0)\"*" }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,68 @@
+package import Geo
+import SQLite
+
+/// The slow reference: the same rules as `ReverseGeocoder`, answered by plain SQL over the
+/// same tables on every call (R*Tree for candidate boxes, `ORDER BY area, id`, full scans
+/// for the nearest city and airport). It shares no index with the fast path; a test
+/// proves both return identical IDs.
+package struct ReferenceGeocoder {
+    let database: GazetteerDatabase
+
+    package init(database: GazetteerDatabase) { self.database = database }
+
+    package func locateIDs(_ point: Coordinate) throws -> Location.IDs {
+        let db = database.connection
+        let lon = point.longitude
+        let lat = point.latitude
+        var country: String?
+        var region: String?
+        let boxes = try db.cached(
+            """
+            SELECT b.kind, b.country, b.region, b.wkb FROM boundary b JOIN boundary_rtree r ON r.id = b.id
+            WHERE r.minLat <= ?2 AND r.maxLat >= ?2
+              AND ((r.minLon <= ?1 AND r.maxLon >= ?1) OR (r.minLon <= ?1 + 360 AND r.maxLon >= ?1 + 360)
+                OR (r.minLon <= ?1 - 360 AND r.maxLon >= ?1 - 360))
+            ORDER BY b.kind = 'country', b.area, b.id
+            """)
+        try boxes.bind([.double(lon), .double(lat)])
+        while try boxes.step() {
+            let shape = MultiPolygon(try GeometryBlob.decode(boxes.blob(3)))
+            guard shape.contains(lon: lon, lat: lat) else { continue }
+            country = boxes.text(1)
+            region = boxes.text(0) == "region" && !boxes.isNull(2) ? boxes.text(2) : nil
+            break
+        }
+        var cities: [(Int64, Coordinate)] = []
+        func load(_ sql: String, _ values: [SQLValue]) throws {
+            let s = try db.cached(sql)
+            try s.bind(values)
+            while try s.step() {
+                cities.append((s.int(0), Coordinate(latitude: s.double(1), longitude: s.double(2))))
+            }
+        }
+        if let region { try load("SELECT geonameid, lat, lon FROM city WHERE region = ?", [.text(region)]) }
+        if cities.isEmpty, let country {
+            try load("SELECT geonameid, lat, lon FROM city WHERE country = ?", [.text(country)])
+        }
+        var reach = Double.infinity
+        if cities.isEmpty {
+            try load("SELECT geonameid, lat, lon FROM city", [])
+            if country == nil { reach = ReverseRules.seaCityMetres }
+        }
+        let city = nearest(cities.map { ($0.0, point.distance(to: $0.1), reach) })
+
+        var airports: [(Int64, Double, Double)] = []
+        let s = try db.cached("SELECT id, type, lat, lon FROM airport")
+        while try s.step() {
+            let d = point.distance(to: Coordinate(latitude: s.double(2), longitude: s.double(3)))
+            airports.append((s.int(0), d, ReverseRules.radius(s.text(1) ?? "")))
+        }
+        let airport = nearest(airports)
+        return Location.IDs(country: country, region: region, city: city, airport: airport)
+    }
+
+    /// The smallest (metres, id) among candidates within their own radius.
+    private func nearest(_ candidates: [(id: Int64, metres: Double, radius: Double)]) -> Int64? {
+        candidates.filter { $0.metres <= $0.radius }.min { ($0.metres, $0.id) < ($1.metres, $1.id) }?.id
+    }
+}

@@ -1,0 +1,88 @@
+import SQLite
+
+/// One search result.
+package struct SearchHit: Sendable, Hashable {
+    package var kind: String
+    /// Stable ID: `EU`, `FI`, `FI.01`, a GeoNames ID as text, or an IATA code.
+    package var id: String
+    package var name: String
+    /// Enclosing places, nearest first (region, country, continent).
+    package var ancestry: [String]
+    package var lat: Double?
+    package var lon: Double?
+
+    /// The CONTRACT's line: city ids as numbers, the rest as strings.
+    package var json: String {
+        let idText = kind == "city" ? id : JSONText.quote(id)
+        var out = "{\"kind\":\"\(kind)\",\"id\":\(idText),\"name\":\(JSONText.quote(name)),\"ancestry\":["
+        out += ancestry.map(JSONText.quote).joined(separator: ",") + "]"
+        out += ",\"lat\":" + (lat.map(JSONText.number) ?? "null")
+        out += ",\"lon\":" + (lon.map(JSONText.number) ?? "null") + "}"
+        return out
+    }
+}
+
+extension GazetteerDatabase {
+    /// Candidates read per tier: exact-name matches, then starts-with and word matches.
+    /// Results are exact for `limit` up to these, but for ties of class among more matches.
+    static let exactCandidates = 64
+    static let otherCandidates = 64
+
+    /// Full-text search over every kind of place.
+    ///
+    /// The query is folded (case, diacritics, punctuation) and every token becomes a
+    /// quoted prefix term, so FTS5 syntax in the input is inert. Order: exact display name
+    /// or code > exact alternate name > prefix of a display name > prefix of an alternate
+    /// > any other match (a later word); then importance
+    /// (population, or airport size), then id.
+    package func search(_ query: String, limit: Int = 10) throws -> [SearchHit] {
+        guard let tiers = Fold.matchTiers(query), limit > 0 else { return [] }
+        let folded = Fold.fold(query)
+        // Each tier returns its matches most important first (rowid order) and is cut
+        // off, so a short prefix ("la") costs no more than a long one.
+        let s = try connection.cached(
+            """
+            WITH candidate(id) AS (
+                SELECT rowid FROM (SELECT rowid FROM name_whole WHERE name_whole MATCH ?1 LIMIT ?6)
+                UNION SELECT rowid FROM (SELECT rowid FROM name_whole WHERE name_whole MATCH ?2 LIMIT ?7)
+                UNION SELECT rowid FROM (SELECT rowid FROM name_fts WHERE name_fts MATCH ?3 LIMIT ?7))
+            SELECT p.id, p.kind, p.key, p.name, p.parent, p.lat, p.lon,
+                   min(CASE WHEN n.folded = ?4 THEN n.rank
+                            WHEN substr(n.folded, 1, length(?4)) = ?4 THEN 2 + n.rank ELSE 4 END) AS class
+            FROM candidate c JOIN name n ON n.id = c.id JOIN place p ON p.id = n.place
+            GROUP BY p.id ORDER BY class, p.importance DESC, p.id LIMIT ?5
+            """)
+        try s.bind([
+            .text(tiers.exact), .text(tiers.startsWith), .text(tiers.words), .text(folded),
+            .int(Int64(limit)),
+            .int(Int64(Self.exactCandidates)), .int(Int64(Self.otherCandidates)),
+        ])
+        var rows: [(SearchHit, Int64?)] = []
+        while try s.step() {
+            let hit = SearchHit(
+                kind: s.text(1) ?? "", id: s.text(2) ?? "", name: s.text(3) ?? "", ancestry: [],
+                lat: s.isNull(5) ? nil : s.double(5), lon: s.isNull(6) ? nil : s.double(6))
+            rows.append((hit, s.isNull(4) ? nil : s.int(4)))
+        }
+        return try rows.map { hit, parent in
+            var hit = hit
+            hit.ancestry = try ancestry(of: parent)
+            return hit
+        }
+    }
+
+    /// Names of `parent` and its parents, nearest first.
+    func ancestry(of parent: Int64?) throws -> [String] {
+        var out: [String] = []
+        var next = parent
+        let s = try connection.cached("SELECT name, parent FROM place WHERE id = ?")
+        while let id = next, out.count < 4 {
+            s.reset()
+            try s.bind([.int(id)])
+            guard try s.step() else { break }
+            out.append(s.text(0) ?? "")
+            next = s.isNull(1) ? nil : s.int(1)
+        }
+        return out
+    }
+}

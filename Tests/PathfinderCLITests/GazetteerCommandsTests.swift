@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+@testable import PathfinderCLI
+
+@Suite("pathfinder where / search / gazetteer")
+struct GazetteerCommandsTests {
+    static let database = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("artifacts/gazetteer/gazetteer.sqlite").path
+
+    func run(_ argv: [String]) async -> (Int32, String, String) {
+        let captured = CapturedConsole()
+        let code = await Pathfinder.main(argv, console: captured.console)
+        return (code, captured.out, captured.err)
+    }
+
+    @Test func whereNamesHelsinkiWithIDs() async {
+        let (code, out, _) = await run(["where", "60.1699", "24.9384", "--db", Self.database])
+        #expect(code == 0)
+        #expect(out.contains("\"country\":{\"id\":\"FI\",\"name\":\"Finland\"}"))
+        #expect(out.contains("\"region\":{\"id\":\"FI.01\",\"name\":\"Uusimaa\"}"))
+        #expect(out.contains("\"city\":{\"id\":658225,\"name\":\"Helsinki\""))
+    }
+
+    @Test func whereRejectsBadInput() async {
+        let (none, _, noneErr) = await run(["where", "--db", Self.database])
+        #expect(none == 2)
+        #expect(noneErr.contains("expected LAT LON or --stdin"))
+        let (bad, _, badErr) = await run(["where", "91", "24", "--db", Self.database])
+        #expect(bad == 2)
+        #expect(badErr.contains("91 24"))
+        let (word, _, wordErr) = await run(["where", "north", "24", "--db", Self.database])
+        #expect(word == 2)
+        #expect(wordErr.contains("\"north 24\" is not two numbers"))
+    }
+
+    @Test func aMissingDatabaseIsARuntimeFailure() async {
+        let (code, _, err) = await run(["where", "60", "24", "--db", "/nonexistent/g.sqlite"])
+        #expect(code == 1)
+        #expect(err.contains("/nonexistent/g.sqlite"))
+    }
+
+    @Test func searchLeadsWithTheAirport() async throws {
+        let (code, out, _) = await run(["search", "LAX", "--limit", "3", "--db", Self.database])
+        #expect(code == 0)
+        let lines = out.split(separator: "\n")
+        #expect(lines.count == 3)
+        let first = try #require(lines.first)
+        #expect(
+            first.hasPrefix(
+                "{\"kind\":\"airport\",\"id\":\"LAX\",\"name\":\"Los Angeles International Airport\""))
+        let (bad, _, _) = await run(["search", "x", "--limit", "0", "--db", Self.database])
+        #expect(bad == 2)
+    }
+
+    @Test func gazetteerNeedsBuild() async {
+        let (code, _, err) = await run(["gazetteer", "rebuild"])
+        #expect(code == 2)
+        #expect(err.contains("expected \"build\""))
+    }
+
+    /// `--stdin` reads the process's standard input, so this runs the built executable.
+    @Test func whereStdinAnswersEveryLineInOrder() throws {
+        let executable = Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent(
+            "pathfinder")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: executable.path),
+            "build first: swift build --build-tests")
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["where", "--stdin", "--db", Self.database]
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        input.fileHandleForWriting.write(Data("60.1699 24.9384\n0 -30\n52.52\t13.405\n".utf8))
+        try input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines.first?.contains("\"FI.01\"") == true)
+        #expect(lines.dropFirst().first?.contains("\"sea\":true") == true)
+        #expect(lines.last?.contains("\"DE.16\"") == true)
+
+        let bad = Process()
+        bad.executableURL = executable
+        bad.arguments = ["where", "--stdin", "--db", Self.database]
+        let badInput = Pipe()
+        let badErrors = Pipe()
+        bad.standardInput = badInput
+        bad.standardOutput = Pipe()
+        bad.standardError = badErrors
+        try bad.run()
+        badInput.fileHandleForWriting.write(Data("60 24\n60;24\n".utf8))
+        try badInput.fileHandleForWriting.close()
+        let message = String(decoding: badErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        bad.waitUntilExit()
+        #expect(bad.terminationStatus == 2)
+        #expect(message.contains("stdin line 2"))
+    }
+}

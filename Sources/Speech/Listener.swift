@@ -81,7 +81,8 @@ public final class Listener {
         // speech counts as foreground from its first block.
         floor.withUnsafeBufferPointer { buffer in
             for start in stride(from: 0, to: buffer.count, by: Self.blockSamples) {
-                _ = foreground.isForeground(UnsafeBufferPointer(rebasing: buffer[start..<start + Self.blockSamples]))
+                _ = foreground.isForeground(
+                    UnsafeBufferPointer(rebasing: buffer[start..<start + Self.blockSamples]))
             }
         }
         try decoder.preservingCepstralMean { () throws(SpeechError) in

@@ -12,6 +12,10 @@ Run from the repository root:  python3 models/generate.py   (deterministic outpu
 import os
 import sys
 
+# filler, refusal phrase, decoy, confirmation phrase transition probabilities (see
+# README.md for how they were chosen). Confirmations get the lower prior: a false
+# "여기가 입구야" writes a wrong door into memory at the highest rank.
+DEFAULTS = [1e-3, 0.05, 0.02, 0.02]
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # Whole phrases as single tokens ("_" becomes a space in the hypothesis), each with
@@ -45,6 +49,20 @@ PHRASES = {
     "여기가_맞아": combos(YEOGIGA, ["M AA JH AA", "M AA CH AA"]),
 }
 
+# Decoys: whole Korean words that compete with the phrases. The halves of the phrases
+# (so "거기 아니야" can be heard as 거기 + 아니야 rather than forced onto 여기 아니야), and
+# common words a walker says near a door that sound like a phrase's part. They carry no
+# meaning; the listener shows them in brackets.
+DECOYS = {
+    "여기": YEOGI, "여기가": YEOGIGA, "입구": IPGU, "입구가": [i + " G AA" for i in IPGU],
+    "아니야": ANIYA, "아냐": ["AA N Y AA"], "아닌데": ["AA N IY N D EH"], "입구야": [i + " Y AA" for i in IPGU],
+    "맞아": ["M AA JH AA"], "찾았어": ["CH AA JH AA S AH"],
+    "거기": ["G AH G IY", "K AH G IY"], "저기": ["JH AH G IY", "CH AH G IY"], "어디": ["AH D IY"],
+    "어디야": ["AH D IY Y AA"], "출구": ["CH UW L G UW"], "출구야": ["CH UW L G UW Y AA"],
+    "앉아": ["AA N JH AA"], "많아": ["M AA N AA"], "아기": ["AA G IY"], "찾아": ["CH AA JH AA"],
+    "맞지": ["M AA JH IY"], "아니": ["AA N IY"], "여기서": ["Y AH G IY S AH"], "입구로": ["IY P K UW R OW"],
+}
+
 # Korean syllables in en-us phones: 14 onsets x 12 nuclei x 4 codas = 672 fillers.
 ONSETS = {"": "", "g": "G", "k": "K", "n": "N", "d": "D", "t": "T", "r": "R", "m": "M",
           "b": "B", "p": "P", "s": "S", "j": "JH", "ch": "CH", "h": "HH"}
@@ -62,7 +80,10 @@ def fillers():
     return out
 
 
-def main(filler_p: float, phrase_p: float):
+CONFIRMATIONS = {"여기가_입구야", "여기_입구야", "여기_맞아", "입구_찾았어", "여기가_맞아"}
+
+
+def main(filler_p: float, phrase_p: float, decoy_p: float, confirm_p: float):
     fill = fillers()
     with open(os.path.join(HERE, "pathfinder.dict"), "w", encoding="utf-8") as d:
         for word, prons in PHRASES.items():
@@ -72,18 +93,24 @@ def main(filler_p: float, phrase_p: float):
                     seen.append(p)
             for i, p in enumerate(seen):
                 d.write(f"{word if i == 0 else f'{word}({i + 1})'} {p}\n")
+        for word, prons in DECOYS.items():
+            for i, p in enumerate(prons):
+                d.write(f"d_{word}{'' if i == 0 else f'({i + 1})'} {p}\n")
         for word, p in fill:
             d.write(f"{word} {p}\n")
     with open(os.path.join(HERE, "pathfinder.fsg"), "w", encoding="utf-8") as g:
         g.write("FSG_BEGIN pathfinder\nNUM_STATES 2\nSTART_STATE 0\nFINAL_STATE 1\n")
         for word in PHRASES:
-            g.write(f"TRANSITION 0 1 {phrase_p:g} {word}\n")
+            g.write(f"TRANSITION 0 1 {confirm_p if word in CONFIRMATIONS else phrase_p:g} {word}\n")
+        for word in DECOYS:
+            g.write(f"TRANSITION 0 1 {decoy_p:g} d_{word}\n")
         for word, _ in fill:
             g.write(f"TRANSITION 0 1 {filler_p:g} {word}\n")
         g.write("TRANSITION 1 0 1.0\nFSG_END\n")
-    print(f"{len(PHRASES)} phrases, {len(fill)} fillers, filler p={filler_p:g}", file=sys.stderr)
+    print(f"{len(PHRASES)} phrases p={phrase_p:g} (confirmations {confirm_p:g}), {len(DECOYS)} decoys p={decoy_p:g}, {len(fill)} fillers p={filler_p:g}",
+          file=sys.stderr)
 
 
 if __name__ == "__main__":
-    main(float(sys.argv[1]) if len(sys.argv) > 1 else 1e-10,
-         float(sys.argv[2]) if len(sys.argv) > 2 else 1.0 / 13)
+    args = [float(a) for a in sys.argv[1:]]
+    main(*(args + DEFAULTS[len(args):]))

@@ -2,6 +2,8 @@
 #define PATHFINDER_CPOCKETSPHINX_SHIM_H
 #include <pocketsphinx.h>
 #include <sphinxbase/err.h>
+#include <sphinxbase/feat.h>
+#include <sphinxbase/cmn.h>
 
 /* cmd_ln_init is variadic; Swift cannot call it. Parse an argv array instead
    (argv[0] is skipped as the program name, as on a command line). */

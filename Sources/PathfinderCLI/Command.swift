@@ -37,6 +37,8 @@ package enum Pathfinder {
         Commands.gazetteer,
         Commands.search,
         Commands.whereCommand,
+        Commands.listen,
+        Commands.say,
     ]
 
     package static var overview: String {

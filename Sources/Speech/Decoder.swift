@@ -20,14 +20,17 @@ final class Decoder {
         // OpenBLAS would start a thread per core for tiny matrices; one is faster here and
         // leaves the second core to the rest of the daemon.
         setenv("OPENBLAS_NUM_THREADS", "1", 0)
-        for file in [model.dictionary, model.grammar] where !FileManager.default.isReadableFile(atPath: file) {
+        for file in [model.dictionary, model.grammar] where !FileManager.default.isReadableFile(atPath: file)
+        {
             throw .model("\(file) not found")
         }
         guard FileManager.default.fileExists(atPath: model.acousticModel + "/mdef") else {
             throw .model(
                 "acoustic model \(model.acousticModel) not found (apt-get install pocketsphinx-en-us)")
         }
-        var argv = ["pathfinder", "-hmm", model.acousticModel, "-dict", model.dictionary, "-fsg", model.grammar]
+        var argv = [
+            "pathfinder", "-hmm", model.acousticModel, "-dict", model.dictionary, "-fsg", model.grammar,
+        ]
         for (flag, value) in Self.baseSettings + model.settings { argv += [flag, value] }
         var cStrings = argv.map { strdup($0) }
         defer { cStrings.forEach { free($0) } }
@@ -57,7 +60,9 @@ final class Decoder {
     /// Feeds 16 kHz mono samples; returns whether the voice activity detector is in speech.
     func process(_ samples: UnsafeBufferPointer<Int16>) throws(SpeechError) -> Bool {
         guard let base = samples.baseAddress, !samples.isEmpty else { return ps_get_in_speech(decoder) != 0 }
-        guard ps_process_raw(decoder, base, samples.count, 0, 0) >= 0 else { throw .decoder("ps_process_raw failed") }
+        guard ps_process_raw(decoder, base, samples.count, 0, 0) >= 0 else {
+            throw .decoder("ps_process_raw failed")
+        }
         return ps_get_in_speech(decoder) != 0
     }
 
@@ -68,6 +73,16 @@ final class Decoder {
         var score: Int32 = 0
         guard let hyp = ps_get_hyp(decoder, &score) else { return ("", score) }
         return (String(cString: hyp), score)
+    }
+
+    /// Runs `body` and then puts back the live cepstral mean it had before, so audio fed in
+    /// `body` (a warm-up of faint noise) does not shift how later speech is normalised.
+    func preservingCepstralMean(_ body: () throws(SpeechError) -> Void) throws(SpeechError) {
+        guard let feat = ps_get_feat(decoder), let cmn = feat.pointee.cmn_struct else { return try body() }
+        var mean = [mfcc_t](repeating: 0, count: Int(cmn.pointee.veclen))
+        cmn_live_get(cmn, &mean)
+        try body()
+        cmn_live_set(cmn, mean)
     }
 
     /// The decoder's setting `flag` as an integer (for VAD frame counts).

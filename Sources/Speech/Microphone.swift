@@ -16,13 +16,16 @@ public enum Microphone {
     /// Opens `device` and starts capturing; the stream ends when `seconds` have been
     /// captured (if given), on a device error (thrown), or when the consumer stops.
     /// - Throws: `SpeechError.audioDevice` when the device cannot be opened.
-    public static func capture(device: String = "default", seconds: Double? = nil, gate: HalfDuplexGate? = nil)
+    public static func capture(
+        device: String = "default", seconds: Double? = nil, gate: HalfDuplexGate? = nil
+    )
         throws(SpeechError) -> AsyncThrowingStream<Chunk, any Error>
     {
         let pcm = try PCMDevice(device: device, direction: .capture, sampleRate: Listener.sampleRate)
         let box = PCMBox(pcm)
         let limit = seconds.map { Int($0 * Double(Listener.sampleRate)) }
-        let (stream, continuation) = AsyncThrowingStream<Chunk, any Error>.makeStream(bufferingPolicy: .bufferingNewest(100))
+        let (stream, continuation) = AsyncThrowingStream<Chunk, any Error>.makeStream(
+            bufferingPolicy: .bufferingNewest(100))
         let stop = Mutex(false)
         continuation.onTermination = { _ in stop.withLock { $0 = true } }
         let thread = Thread {

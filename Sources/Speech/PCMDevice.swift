@@ -13,12 +13,18 @@ final class PCMDevice {
     /// Opens `device` ("default", "hw:1,0", "plughw:1") at `sampleRate` Hz, one channel;
     /// ALSA's plug layer converts when the hardware differs.
     init(device: String, direction: Direction, sampleRate: Int) throws(SpeechError) {
+        pathfinder_alsa_quiet()
         var handle: OpaquePointer?
         let stream = direction == .capture ? SND_PCM_STREAM_CAPTURE : SND_PCM_STREAM_PLAYBACK
         var status = snd_pcm_open(&handle, device, stream, 0)
-        guard status >= 0, let handle else { throw .audioDevice(device: device, reason: Self.message(status)) }
+        guard status >= 0, let handle else {
+            throw .audioDevice(
+                device: device,
+                reason: Self.message(status) + " (no sound card? list them with arecord -l / aplay -l)")
+        }
         // 100 ms of latency: short enough for half-duplex turn-taking, long enough for a Pi.
-        status = snd_pcm_set_params(handle, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, UInt32(sampleRate), 1, 100_000)
+        status = snd_pcm_set_params(
+            handle, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, UInt32(sampleRate), 1, 100_000)
         guard status >= 0 else {
             snd_pcm_close(handle)
             throw .audioDevice(device: device, reason: Self.message(status))

@@ -39,7 +39,8 @@ public struct PhraseModel: Sendable, Hashable {
 
     /// The running program's path (`/proc/self/exe` on Linux, so a bare name on `$PATH` works).
     static func executablePath() -> String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? ""
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine
+            .arguments.first ?? ""
     }
 
     /// The model in `directory` (`pathfinder.dict`, `pathfinder.fsg`, optional `pathfinder.args`).

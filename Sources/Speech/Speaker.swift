@@ -40,7 +40,9 @@ public final class Speaker: Sendable {
 
     /// Speaks `text` on the ALSA `device` and returns when it has been heard. While it plays,
     /// `gate` (if any) is closed so the microphone's audio is not decoded (half-duplex).
-    public func play(_ text: String, device: String = "default", gate: HalfDuplexGate? = nil) throws(SpeechError) {
+    public func play(
+        _ text: String, device: String = "default", gate: HalfDuplexGate? = nil
+    ) throws(SpeechError) {
         let audio = try synthesize(text)
         gate?.close()
         defer { gate?.open() }
@@ -66,7 +68,9 @@ private enum Engine {
         status = espeak_ng_InitializeOutput(ENOUTPUT_MODE_SYNCHRONOUS, 0, nil)
         if status != ENS_OK { return "cannot set synchronous output (\(message(status)))" }
         espeak_SetSynthCallback { samples, count, _ in
-            if let samples, count > 0 { Engine.collected.append(contentsOf: UnsafeBufferPointer(start: samples, count: Int(count))) }
+            if let samples, count > 0 {
+                Engine.collected.append(contentsOf: UnsafeBufferPointer(start: samples, count: Int(count)))
+            }
             return 0
         }
         started = true
@@ -81,13 +85,18 @@ private enum Engine {
 
     static func synthesize(_ text: String, voice: String, rate: Int) -> Result<Audio, SpeechError> {
         var status = espeak_ng_SetVoiceByName(voice)
-        guard status == ENS_OK else { return .failure(.synthesizer("no voice \"\(voice)\" (\(message(status)))")) }
+        guard status == ENS_OK else {
+            return .failure(.synthesizer("no voice \"\(voice)\" (\(message(status)))"))
+        }
         status = espeak_ng_SetParameter(espeakRATE, Int32(rate), 0)
         guard status == ENS_OK else { return .failure(.synthesizer("rate \(rate): \(message(status))")) }
         collected = []
         let bytes = Array(text.utf8CString)
-        status = espeak_ng_Synthesize(bytes, bytes.count, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, nil)
-        guard status == ENS_OK else { return .failure(.synthesizer("cannot speak \"\(text)\": \(message(status))")) }
+        status = espeak_ng_Synthesize(
+            bytes, bytes.count, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, nil)
+        guard status == ENS_OK else {
+            return .failure(.synthesizer("cannot speak \"\(text)\": \(message(status))"))
+        }
         let audio = Audio(samples: collected, sampleRate: Int(espeak_ng_GetSampleRate()))
         collected = []
         return .success(audio)

@@ -27,6 +27,10 @@ public struct Utterance: Sendable, Hashable, Codable {
         try container.encode(end, forKey: .end)
         try container.encode(heard, forKey: .heard)
         // The contract writes `null`, not an absent key, for "neither".
-        if let meaning { try container.encode(meaning, forKey: .meaning) } else { try container.encodeNil(forKey: .meaning) }
+        if let meaning {
+            try container.encode(meaning, forKey: .meaning)
+        } else {
+            try container.encodeNil(forKey: .meaning)
+        }
     }
 }

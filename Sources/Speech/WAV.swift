@@ -18,7 +18,9 @@ public struct Audio: Sendable, Hashable {
     /// The same sound at `rate` Hz (linear interpolation after a box low-pass when
     /// shrinking, which is enough for speech at 16 kHz: the decoder looks below 8 kHz).
     public func resampled(to rate: Int) -> Audio {
-        guard rate != sampleRate, !samples.isEmpty, rate > 0 else { return Audio(samples: samples, sampleRate: rate) }
+        guard rate != sampleRate, !samples.isEmpty, rate > 0 else {
+            return Audio(samples: samples, sampleRate: rate)
+        }
         let ratio = Double(sampleRate) / Double(rate)
         var source = samples.map(Double.init)
         if ratio > 1 {
@@ -74,8 +76,12 @@ public enum WAV {
 
     static func parse(_ data: Data, path: String) throws(SpeechError) -> Audio {
         let bytes = [UInt8](data)
-        guard !bytes.isEmpty else { throw .badAudio(path: path, reason: "empty file (expected a RIFF/WAVE PCM 16-bit file)") }
-        guard bytes.count >= 12, bytes[0..<4] == [0x52, 0x49, 0x46, 0x46], bytes[8..<12] == [0x57, 0x41, 0x56, 0x45] else {
+        guard !bytes.isEmpty else {
+            throw .badAudio(path: path, reason: "empty file (expected a RIFF/WAVE PCM 16-bit file)")
+        }
+        guard bytes.count >= 12, bytes[0..<4] == [0x52, 0x49, 0x46, 0x46],
+            bytes[8..<12] == [0x57, 0x41, 0x56, 0x45]
+        else {
             throw .badAudio(path: path, reason: "not a RIFF/WAVE file")
         }
         func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
@@ -87,14 +93,18 @@ public enum WAV {
             let size = u32(offset + 4)
             let body = offset + 8
             if id == "fmt " {
-                guard size >= 16, body + 16 <= bytes.count else { throw .badAudio(path: path, reason: "truncated fmt chunk") }
+                guard size >= 16, body + 16 <= bytes.count else {
+                    throw .badAudio(path: path, reason: "truncated fmt chunk")
+                }
                 var tag = u16(body)
-                if tag == 0xFFFE, size >= 40, body + 26 <= bytes.count { tag = u16(body + 24) }  // WAVE_FORMAT_EXTENSIBLE
+                // WAVE_FORMAT_EXTENSIBLE keeps the real format in its sub-format GUID.
+                if tag == 0xFFFE, size >= 40, body + 26 <= bytes.count { tag = u16(body + 24) }
                 format = (tag, u16(body + 2), u32(body + 4), u16(body + 14))
             } else if id == "data" {
                 guard let format else { throw .badAudio(path: path, reason: "data chunk before fmt chunk") }
                 guard format.tag == 1 else {
-                    throw .badAudio(path: path, reason: "not PCM (format tag \(format.tag); expected 1 = PCM 16-bit)")
+                    throw .badAudio(
+                        path: path, reason: "not PCM (format tag \(format.tag); expected 1 = PCM 16-bit)")
                 }
                 guard format.bits == 16 else {
                     throw .badAudio(path: path, reason: "\(format.bits)-bit samples (expected PCM 16-bit)")
@@ -127,8 +137,12 @@ public enum WAV {
     /// The bytes of a mono PCM 16-bit WAV file holding `audio`.
     static func encode(_ audio: Audio) -> Data {
         var data = Data()
-        func put32(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { data.append(contentsOf: $0) } }
-        func put16(_ value: Int) { withUnsafeBytes(of: UInt16(value).littleEndian) { data.append(contentsOf: $0) } }
+        func put32(_ value: Int) {
+            withUnsafeBytes(of: UInt32(value).littleEndian) { data.append(contentsOf: $0) }
+        }
+        func put16(_ value: Int) {
+            withUnsafeBytes(of: UInt16(value).littleEndian) { data.append(contentsOf: $0) }
+        }
         let dataBytes = audio.samples.count * 2
         data.append(contentsOf: Array("RIFF".utf8))
         put32(36 + dataBytes)

@@ -1,1 +1,120 @@
+import Arrival
+import Foundation
+import Speech
 import Testing
+
+/// The real decoder on espeak-ng's Korean audio.
+@Suite(.serialized) struct ListenerTests {
+    static let phrases = ArrivalWords.refusals.count + ArrivalWords.confirmations.count
+
+    /// Every phrase, spoken by espeak-ng (written to a WAV by the `espeak-ng` program, at its
+    /// own 22 050 Hz), decoded from the file with its meaning.
+    @Test(arguments: [
+        ("여기 아니야", ArrivalWords.notHere), ("여기 아냐", .notHere), ("여기가 아니야", .notHere), ("여기가 아냐", .notHere),
+        ("여기 아닌데", .notHere), ("입구 아니야", .notHere), ("입구가 아니야", .notHere), ("이 입구 아니야", .notHere),
+        ("여기가 입구야", .thisIsIt), ("여기 입구야", .thisIsIt), ("여기 맞아", .thisIsIt), ("입구 찾았어", .thisIsIt),
+        ("여기가 맞아", .thisIsIt),
+    ])
+    func phraseFromWAV(_ phrase: String, _ meaning: ArrivalWords) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let wav = directory + "/phrase.wav"
+        try #require(try run("espeak-ng", ["-v", "ko", "-w", wav, phrase], install: "espeak-ng") == 0)
+        let utterances = try Listener.decode(wav: wav, model: try phraseModel())
+        #expect(
+            utterances.compactMap(\.meaning) == [meaning], "\(phrase) heard as \(utterances.map(\.heard))")
+        // Heard as a phrase of that meaning ("이 입구 아니야" may come out as "입구 아니야").
+        let heard = utterances.first { $0.meaning != nil }?.heard ?? ""
+        #expect(ArrivalWords.meaning(of: heard) == meaning, "\(phrase) heard as \(heard)")
+    }
+
+    /// Korean that is no answer — Pathfinder's own prompts included — means nothing.
+    @Test(arguments: ["다른 입구로 안내할게", "오늘 날씨가 정말 좋네요", "커피 한 잔 주세요", "엘리베이터를 타고 올라가세요"])
+    func negativeMeansNothing(_ sentence: String) throws {
+        let listener = try Listener(model: try phraseModel())
+        let utterances =
+            try listener.process(samples: silence(0.3) + spoken(sentence) + silence(1)) + listener.finish()
+        #expect(
+            utterances.allSatisfy { $0.meaning == nil }, "\(sentence) heard as \(utterances.map(\.heard))")
+    }
+
+    /// Two phrases with 1.5 s of silence between: two utterances, each where its phrase is.
+    @Test func twoPhrasesTwoUtterances() throws {
+        let first = try spoken("여기 아니야")
+        let second = try spoken("여기가 입구야")
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let wav = directory + "/two.wav"
+        try WAV.write(
+            Audio(samples: silence(0.5) + first + silence(1.5) + second + silence(0.8), sampleRate: 16_000),
+            to: wav)
+
+        let utterances = try Listener.decode(wav: wav, model: try phraseModel())
+        try #require(utterances.count == 2, "heard \(utterances)")
+        let firstEnd = 0.5 + Double(first.count) / 16_000
+        let secondStart = firstEnd + 1.5
+        let secondEnd = secondStart + Double(second.count) / 16_000
+        #expect(utterances[0].meaning == .notHere)
+        #expect(utterances[1].meaning == .thisIsIt)
+        #expect(abs(utterances[0].start - 0.5) < 0.3, "\(utterances[0])")
+        #expect(abs(utterances[0].end - firstEnd) < 0.3, "\(utterances[0])")
+        #expect(abs(utterances[1].start - secondStart) < 0.3, "\(utterances[1])")
+        #expect(abs(utterances[1].end - secondEnd) < 0.3, "\(utterances[1])")
+        #expect(utterances[0].end < utterances[1].start)
+    }
+
+    /// The chunk size the caller feeds does not change what is heard or when.
+    @Test func chunkSizeDoesNotMatter() throws {
+        let samples = silence(0.4) + (try spoken("여기 맞아")) + silence(1)
+        var results: [[Utterance]] = []
+        for chunk in [samples.count, 1_600, 333] {
+            let listener = try Listener(model: try phraseModel())
+            var heard: [Utterance] = []
+            for start in stride(from: 0, to: samples.count, by: chunk) {
+                heard += try listener.process(
+                    samples: Array(samples[start..<min(start + chunk, samples.count)]))
+            }
+            results.append(heard + (try listener.finish()))
+        }
+        #expect(results[0].map(\.meaning) == [.thisIsIt])
+        #expect(results[1] == results[0])
+        #expect(results[2] == results[0])
+    }
+
+    /// Half-duplex: audio before `discardAudio(until:)`, or marked muted, is never decoded,
+    /// and the listener hears again afterwards.
+    @Test func mutedAudioIsNotDecoded() throws {
+        let prompt = try spoken("여기가 입구야라고 말해줘")
+        let answer = try spoken("여기 아니야")
+
+        let listener = try Listener(model: try phraseModel())
+        listener.discardAudio(until: Double(prompt.count) / 16_000 + 0.2)
+        var heard = try listener.process(samples: prompt + silence(1))
+        heard += try listener.process(samples: answer + silence(1), muted: false)
+        heard += try listener.finish()
+        #expect(heard.compactMap(\.meaning) == [.notHere], "heard \(heard)")
+        #expect(heard.allSatisfy { $0.start >= Double(prompt.count) / 16_000 }, "heard \(heard)")
+
+        let muted = try Listener(model: try phraseModel())
+        var mutedHeard = try muted.process(samples: prompt + silence(1), muted: true)
+        mutedHeard += try muted.process(samples: answer + silence(1))
+        mutedHeard += try muted.finish()
+        #expect(mutedHeard.compactMap(\.meaning) == [.notHere], "heard \(mutedHeard)")
+        #expect(mutedHeard.allSatisfy { $0.start >= Double(prompt.count) / 16_000 }, "heard \(mutedHeard)")
+    }
+
+    @Test func utteranceJSONIsTheContracts() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let none = String(
+            decoding: try encoder.encode(Utterance(start: 1.5, end: 2.25, heard: "…", meaning: nil)),
+            as: UTF8.self)
+        #expect(none == #"{"end":2.25,"heard":"…","meaning":null,"start":1.5}"#)
+        let yes = String(
+            decoding: try encoder.encode(Utterance(start: 0, end: 1, heard: "여기가 입구야", meaning: .thisIsIt)),
+            as: UTF8.self)
+        #expect(yes == #"{"end":1,"heard":"여기가 입구야","meaning":"thisIsIt","start":0}"#)
+        let back = try JSONDecoder().decode(Utterance.self, from: Data(none.utf8))
+        #expect(back == Utterance(start: 1.5, end: 2.25, heard: "…", meaning: nil))
+    }
+}

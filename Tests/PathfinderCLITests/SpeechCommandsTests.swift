@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+@testable import PathfinderCLI
+
+/// `pathfinder say` and `pathfinder listen` in-process, on real espeak-ng and PocketSphinx
+/// (the model is found above the test executable, as `.build/release/pathfinder` finds it).
+@Suite("say and listen", .serialized)
+struct SpeechCommandsTests {
+    func run(_ argv: [String]) async -> (code: Int32, out: String, err: String) {
+        let captured = CapturedConsole()
+        let code = await Pathfinder.main(argv, console: captured.console)
+        return (code, captured.out, captured.err)
+    }
+
+    func temporaryDirectory() throws -> String {
+        let path = NSTemporaryDirectory() + "pathfinder-cli-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// The "done when": a prompt round-trips and is *not* an answer; an answer is.
+    @Test(arguments: [("다른 입구로 안내할게", nil), ("여기가 입구야", "thisIsIt"), ("여기 아니야", "notHere")])
+    func sayThenListen(_ text: String, _ meaning: String?) async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let wav = directory + "/x.wav"
+        let said = await run(["say", text, "--wav", wav])
+        try #require(said.code == 0, "\(said.err)")
+        let heard = await run(["listen", "--wav", wav])
+        try #require(heard.code == 0, "\(heard.err)")
+        let lines = heard.out.split(separator: "\n")
+        let meanings = try lines.map { line -> String? in
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["start"] is Double && object["end"] is Double && object["heard"] is String)
+            return object["meaning"] as? String
+        }
+        if let meaning {
+            #expect(meanings == [meaning], "\(heard.out)")
+        } else {
+            #expect(meanings.allSatisfy { $0 == nil }, "\(heard.out)")
+            #expect(heard.out.contains("\"meaning\":null") || heard.out.isEmpty)
+        }
+    }
+
+    @Test func badInputExitsTwoNamingTheFile() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let empty = directory + "/empty.wav"
+        _ = FileManager.default.createFile(atPath: empty, contents: Data())
+        let listened = await run(["listen", "--wav", empty])
+        #expect(listened.code == 2)
+        #expect(listened.err.contains(empty) && listened.err.contains("empty"))
+
+        #expect(await run(["listen"]).code == 2)
+        #expect(await run(["listen", "--wav", empty, "--mic"]).code == 2)
+        #expect(await run(["listen", "--wav", empty, "--seconds", "3"]).code == 2)
+        #expect(await run(["say"]).code == 2)
+        #expect(await run(["say", "안녕", "--rate", "fast"]).err.contains("\"fast\""))
+        let missingModels = await run(["listen", "--wav", empty, "--models", directory + "/nowhere"])
+        #expect(missingModels.code == 1 && missingModels.err.contains("nowhere"))
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Speech
+
+/// The repository's phrase model (tests run from the source tree; the product finds it
+/// next to the executable or through PATHFINDER_MODELS).
+let modelsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("models").path
+
+func phraseModel() throws -> PhraseModel { try PhraseModel.load(directory: modelsDirectory) }
+
+/// A fresh temporary directory, removed by the caller.
+func temporaryDirectory() throws -> String {
+    let path = NSTemporaryDirectory() + "pathfinder-speech-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+/// Runs a tool; fails with how to install it when it is missing.
+@discardableResult
+func run(_ tool: String, _ arguments: [String], install: String) throws -> Int32 {
+    guard
+        let path = ["/usr/bin/", "/usr/local/bin/", "/bin/"].map({ $0 + tool }).first(
+            where: FileManager.default.isExecutableFile)
+    else { throw ToolMissing(message: "\(tool) not found: apt-get install \(install)") }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    try process.run()
+    process.waitUntilExit()
+    return process.terminationStatus
+}
+
+struct ToolMissing: Error, CustomStringConvertible {
+    var message: String; var description: String { message }
+}
+
+/// `seconds` of silence at 16 kHz.
+func silence(_ seconds: Double) -> [Int16] { [Int16](repeating: 0, count: Int(seconds * 16_000)) }
+
+/// `text` spoken by the `espeak-ng` program (Korean voice, 160 words a minute) at 16 kHz.
+/// A fresh process each time: espeak-ng's wave generator carries noise state from one
+/// sentence to the next inside a process, and tests want the same audio every run.
+func spoken(_ text: String) throws -> [Int16] {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let path = directory + "/spoken.wav"
+    guard try run("espeak-ng", ["-v", "ko", "-s", "160", "-w", path, text], install: "espeak-ng") == 0 else {
+        throw ToolMissing(message: "espeak-ng failed on \(text)")
+    }
+    return try WAV.read16kMono(path: path).samples
+}

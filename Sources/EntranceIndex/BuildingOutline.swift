@@ -31,25 +31,14 @@ public struct BuildingOutline: Sendable, Hashable {
     /// Whether the outline has any ring with an area.
     public var isEmpty: Bool { !rings.contains { $0.points.count >= 3 } }
 
-    /// Whether `point` is inside the building (inside an odd number of rings, so holes count
-    /// as outside). Points exactly on an edge may fall either way.
-    ///
-    /// A small private point-in-ring test (even–odd crossing rule) until `Geo`'s polygon
-    /// type, written in parallel, replaces it; the lead dedupes after the merge.
+    /// Whether `point` is inside the building: inside an odd number of rings (even–odd over
+    /// all rings, so a courtyard counts as outside), by `Geo`'s ring test. Points exactly on an
+    /// edge fall on a fixed side.
     public func contains(_ point: Coordinate) -> Bool {
         var inside = false
         for ring in rings where ring.points.count >= 3 {
-            let p = ring.points
-            var j = p.count - 1
-            for i in 0..<p.count {
-                let a = p[i]
-                let b = p[j]
-                if (a.latitude > point.latitude) != (b.latitude > point.latitude) {
-                    let t = (point.latitude - a.latitude) / (b.latitude - a.latitude)
-                    if point.longitude < a.longitude + t * (b.longitude - a.longitude) { inside.toggle() }
-                }
-                j = i
-            }
+            let lonLat = ring.points.map { LonLat(lon: $0.longitude, lat: $0.latitude) }
+            if Polygon.ringContains(lonLat, point.longitude, point.latitude) { inside.toggle() }
         }
         return inside
     }

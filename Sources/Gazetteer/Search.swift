@@ -26,7 +26,7 @@ extension GazetteerDatabase {
     /// Candidates read per tier: exact-name matches, then starts-with and word matches.
     /// Results are exact for `limit` up to these, but for ties of class among more matches.
     static let exactCandidates = 64
-    static let otherCandidates = 256
+    static let otherCandidates = 64
 
     /// Full-text search over every kind of place.
     ///

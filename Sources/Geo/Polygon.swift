@@ -140,7 +140,9 @@ public struct Polygon: Sendable, Hashable {
     }
 
     /// Crossing-number test of one closed ring.
-    static func ringContains(_ ring: [LonLat], _ x: Double, _ y: Double) -> Bool {
+    /// The even–odd crossing test for one ring, open or closed: whether (`x` = lon, `y` = lat)
+    /// is inside it. Points exactly on an edge fall on a fixed side, the same every time.
+    public static func ringContains(_ ring: [LonLat], _ x: Double, _ y: Double) -> Bool {
         var inside = false
         var j = ring.count - 1
         for i in 0..<ring.count {

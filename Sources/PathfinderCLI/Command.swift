@@ -37,12 +37,12 @@ package enum Pathfinder {
         Commands.status,
         Commands.stop,
         Commands.fixes,
-        Commands.listen,
-        Commands.say,
+        Commands.doors,
         Commands.gazetteer,
         Commands.search,
         Commands.whereCommand,
-        Commands.doors,
+        Commands.listen,
+        Commands.say,
     ]
 
     package static var overview: String {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Tells the walker's voice from a steady background by loudness: PocketSphinx's detector
 /// takes continuous babble or traffic for speech and never ends an utterance, so a pause in
 /// the *foreground* (the level falling back to the background's) ends one as well.
@@ -31,5 +33,3 @@ struct ForegroundDetector {
         return level > background + Self.marginDecibels
     }
 }
-
-import Foundation

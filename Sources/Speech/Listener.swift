@@ -81,7 +81,8 @@ public final class Listener {
         // speech counts as foreground from its first block.
         floor.withUnsafeBufferPointer { buffer in
             for start in stride(from: 0, to: buffer.count, by: Self.blockSamples) {
-                _ = foreground.isForeground(UnsafeBufferPointer(rebasing: buffer[start..<start + Self.blockSamples]))
+                _ = foreground.isForeground(
+                    UnsafeBufferPointer(rebasing: buffer[start..<start + Self.blockSamples]))
             }
         }
         try decoder.preservingCepstralMean { () throws(SpeechError) in
@@ -147,9 +148,9 @@ public final class Listener {
                 if inSpeech, speechStart == nil, recentlyLoud {
                     speechStart = max(0, fed - prespeechSamples - count)
                 } else if let start = speechStart, !inSpeech || quietBlocks >= Self.pauseBlocks {
-                    // Measured on espeak-ng audio: the flag drops within a block of the
-                    // speech's end (the -vad_postspeech hangover is spent before it turns).
-                    let end = inSpeech ? fed - quietBlocks * Self.blockSamples : fed - count
+                    // The speech ended where the foreground level last fell (PocketSphinx's
+                    // flag drops only after its -vad_postspeech hangover).
+                    let end = fed - max(quietBlocks, 1) * Self.blockSamples
                     if let utterance = try closeUtterance(start: start, end: max(start, end)) {
                         out.append(utterance)
                     }

@@ -19,7 +19,8 @@ final class PCMDevice {
         var status = snd_pcm_open(&handle, device, stream, 0)
         guard status >= 0, let handle else {
             throw .audioDevice(
-                device: device, reason: Self.message(status) + " (no sound card? list them with arecord -l / aplay -l)")
+                device: device,
+                reason: Self.message(status) + " (no sound card? list them with arecord -l / aplay -l)")
         }
         // 100 ms of latency: short enough for half-duplex turn-taking, long enough for a Pi.
         status = snd_pcm_set_params(

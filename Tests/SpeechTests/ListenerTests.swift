@@ -57,9 +57,9 @@ import Testing
         #expect(utterances[0].meaning == .notHere)
         #expect(utterances[1].meaning == .thisIsIt)
         #expect(abs(utterances[0].start - 0.5) < 0.3, "\(utterances[0])")
-        #expect(abs(utterances[0].end - firstEnd) < 0.35, "\(utterances[0])")
+        #expect(abs(utterances[0].end - firstEnd) < 0.3, "\(utterances[0])")
         #expect(abs(utterances[1].start - secondStart) < 0.3, "\(utterances[1])")
-        #expect(abs(utterances[1].end - secondEnd) < 0.35, "\(utterances[1])")
+        #expect(abs(utterances[1].end - secondEnd) < 0.3, "\(utterances[1])")
         #expect(utterances[0].end < utterances[1].start)
     }
 

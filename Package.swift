@@ -22,19 +22,22 @@ let package = Package(
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
 
         // MARK: I/O at the edges
+        .target(name: "SystemCalls"),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "OSM", dependencies: ["Geo", "Arrival"]),
-        .target(name: "Storage", dependencies: ["Arrival", "Geo"]),
+        .target(name: "Storage", dependencies: ["Arrival", "Geo", "SystemCalls"]),
         // Test-only: saves a memory in a loop until killed (StorageTests' SIGKILL test).
         .executableTarget(name: "memory-writer", dependencies: ["Storage", "Arrival", "Geo"]),
-        .target(name: "Positioning", dependencies: ["Geo"]),
+        .target(name: "Positioning", dependencies: ["Geo", "SystemCalls"]),
         .target(name: "Speech", dependencies: ["Arrival", "CPocketSphinx", "CEspeakNG", "CALSA"]),
         .target(name: "Gazetteer", dependencies: ["Geo", "SQLite"]),
         .target(name: "EntranceIndex", dependencies: ["Geo", "Arrival", "OSM", "SQLite"]),
         .target(
             name: "Daemon",
             dependencies: [
-                "Geo", "Arrival", "Storage", "Positioning", "Speech", "Replay", "Gazetteer", "EntranceIndex", "SQLite",
+                "Geo", "Arrival", "Storage", "Positioning", "Speech", "Replay", "Gazetteer", "EntranceIndex",
+                "SQLite",
+                "SystemCalls",
             ]),
 
         .target(name: "Replay", dependencies: ["Arrival", "Geo", "Positioning", "OSM"]),
@@ -43,7 +46,8 @@ let package = Package(
         .target(
             name: "PathfinderCLI",
             dependencies: [
-                "Geo", "Arrival", "OSM", "Storage", "Positioning", "Speech", "Replay", "EntranceIndex", "Daemon",
+                "Geo", "Arrival", "OSM", "Storage", "Positioning", "Speech", "Replay", "EntranceIndex",
+                "Daemon",
                 "Gazetteer",
             ]),
         .executableTarget(name: "pathfinder", dependencies: ["PathfinderCLI"]),

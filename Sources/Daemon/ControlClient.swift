@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemCalls
 
 /// A blocking client of the control socket, for the `pathfinder go|status|stop|where`
 /// commands and tests: one request line out, reply lines in.

@@ -1,5 +1,6 @@
 package import Foundation
 import Glibc
+package import SystemCalls
 
 /// The control socket: a Unix stream socket (mode 0600) speaking JSON lines, served by one
 /// dedicated I/O thread with `poll(2)` over non-blocking descriptors.

@@ -1,28 +1,5 @@
 import Glibc
-
-/// An `errno` from a failed system call, with the call's name for the message.
-package struct SystemCallError: Error, CustomStringConvertible, Equatable {
-    /// The call that failed ("connect", "bind").
-    package let call: String
-    /// The C `errno` value.
-    package let code: Int32
-
-    package var description: String { "\(call): \(String(cString: strerror(code)))" }
-}
-
-/// Runs a system call, retrying on `EINTR` (a signal arrived), in one place as swift-system does.
-/// - Returns: the call's non-negative result.
-/// - Throws: `SystemCallError` with `errno` for any other failure.
-@discardableResult
-func retryingOnInterrupt<T: BinaryInteger>(_ call: String, _ body: () -> T) throws(SystemCallError) -> T {
-    while true {
-        let result = body()
-        if result >= 0 { return result }
-        let code = errno
-        if code == EINTR { continue }
-        throw SystemCallError(call: call, code: code)
-    }
-}
+import SystemCalls
 
 /// A filled `sockaddr_un` for `path`, or `nil` if the path does not fit (108 bytes on Linux).
 /// A leading "@" names an abstract socket (systemd's `NOTIFY_SOCKET` may be one).

@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// `sd_notify` by hand: a datagram to the `AF_UNIX` socket systemd names in `NOTIFY_SOCKET`
 /// (a local socket, never a network one). Without the variable it does nothing, so the

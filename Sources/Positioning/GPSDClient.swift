@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 public import Foundation
+public import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -42,8 +43,8 @@ public final class NMEASource: Sendable {
     public var failure: String? { state.withLock { $0.failure } }
 
     /// Opens the input and checks it can be read; call before `events()` to report a bad
-    /// path at once. - Throws: `SystemError` naming the call and path.
-    public func open() throws(SystemError) -> Int32 {
+    /// path at once. - Throws: `SystemCallError` naming the call and path.
+    public func open() throws(SystemCallError) -> Int32 {
         switch input {
         case .standardInput:
             return 0
@@ -162,9 +163,9 @@ enum SerialPort {
 
     /// Raw mode (no echo, no line editing, no CR/LF translation), 8 data bits, no parity,
     /// receiver on, modem lines ignored; reads return what is there (VMIN 1, VTIME 0).
-    static func configureRaw(_ fd: Int32, baud: Int, path: String) throws(SystemError) {
+    static func configureRaw(_ fd: Int32, baud: Int, path: String) throws(SystemCallError) {
         guard let speed = speed(baud) else {
-            throw SystemError(call: "baud \(baud) for \(path)", code: EINVAL)
+            throw SystemCallError(call: "baud \(baud) for \(path)", code: EINVAL)
         }
         var t = termios()
         try retryingOnInterrupt("tcgetattr \(path)") { tcgetattr(fd, &t) }

@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -6,33 +7,15 @@ import Foundation
     import Musl
 #endif
 
-/// A system call's failure: which call, and `errno`'s message.
-public struct SystemError: Error, CustomStringConvertible, Sendable {
-    public let call: String
-    public let code: Int32
-    public var description: String { "\(call): \(String(cString: strerror(code)))" }
-}
-
-/// Runs a system call, retrying on `EINTR`; throws on -1.
-@discardableResult
-func retryingOnInterrupt<T: FixedWidthInteger>(_ call: String, _ body: () -> T) throws(SystemError) -> T {
-    while true {
-        let r = body()
-        if r != -1 { return r }
-        if errno == EINTR { continue }
-        throw SystemError(call: call, code: errno)
-    }
-}
-
 /// Waits until `fd` is readable or `milliseconds` pass; `true` if readable (or hung up).
-func waitReadable(_ fd: Int32, milliseconds: Int32) throws(SystemError) -> Bool {
+func waitReadable(_ fd: Int32, milliseconds: Int32) throws(SystemCallError) -> Bool {
     var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
     let r = try retryingOnInterrupt("poll") { poll(&p, 1, milliseconds) }
     return r > 0
 }
 
 /// Reads what is available (up to `buffer.count`); 0 at end of file.
-func readSome(_ fd: Int32, into buffer: inout [UInt8]) throws(SystemError) -> Int {
+func readSome(_ fd: Int32, into buffer: inout [UInt8]) throws(SystemCallError) -> Int {
     let capacity = buffer.count
     return try retryingOnInterrupt("read") {
         buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, capacity) }
@@ -40,7 +23,7 @@ func readSome(_ fd: Int32, into buffer: inout [UInt8]) throws(SystemError) -> In
 }
 
 /// Writes all of `bytes`.
-func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(SystemError) {
+func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(SystemCallError) {
     var offset = 0
     while offset < bytes.count {
         let n = try retryingOnInterrupt("write") {
@@ -54,7 +37,7 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(SystemError) {
 
 /// Opens a TCP connection to `host:port` (numeric or resolvable name), giving up after
 /// `timeout` seconds. Returns a blocking socket descriptor.
-func connectTCP(host: String, port: UInt16, timeout: Double) throws(SystemError) -> Int32 {
+func connectTCP(host: String, port: UInt16, timeout: Double) throws(SystemCallError) -> Int32 {
     var hints = addrinfo()
     hints.ai_family = AF_UNSPEC
     #if canImport(Glibc)
@@ -65,10 +48,10 @@ func connectTCP(host: String, port: UInt16, timeout: Double) throws(SystemError)
     var list: UnsafeMutablePointer<addrinfo>?
     let rc = getaddrinfo(host, String(port), &hints, &list)
     guard rc == 0, let first = list else {
-        throw SystemError(call: "getaddrinfo \(host)", code: EHOSTUNREACH)
+        throw SystemCallError(call: "getaddrinfo \(host)", code: EHOSTUNREACH)
     }
     defer { freeaddrinfo(list) }
-    var lastError = SystemError(call: "connect", code: ECONNREFUSED)
+    var lastError = SystemCallError(call: "connect", code: ECONNREFUSED)
     var cursor: UnsafeMutablePointer<addrinfo>? = first
     while let ai = cursor {
         cursor = ai.pointee.ai_next
@@ -87,12 +70,12 @@ func connectTCP(host: String, port: UInt16, timeout: Double) throws(SystemError)
                 var len = socklen_t(MemoryLayout<Int32>.size)
                 getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len)
                 ok = err == 0
-                if !ok { lastError = SystemError(call: "connect \(host):\(port)", code: err) }
+                if !ok { lastError = SystemCallError(call: "connect \(host):\(port)", code: err) }
             } else {
-                lastError = SystemError(call: "connect \(host):\(port)", code: ETIMEDOUT)
+                lastError = SystemCallError(call: "connect \(host):\(port)", code: ETIMEDOUT)
             }
         } else if !ok {
-            lastError = SystemError(call: "connect \(host):\(port)", code: errno)
+            lastError = SystemCallError(call: "connect \(host):\(port)", code: errno)
         }
         if ok {
             _ = fcntl(fd, F_SETFL, flags)

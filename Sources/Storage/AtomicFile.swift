@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemCalls
 
 /// Replaces a file's content all at once: a reader (or the next start after a crash or
 /// power cut) sees the old content or the new, never a torn mix.
@@ -10,34 +11,36 @@ import Glibc
 /// died is removed by the next write.
 enum AtomicFile {
     /// Writes `bytes` to `path` atomically with permission bits `mode`.
-    static func write(_ bytes: [UInt8], to path: String, mode: mode_t) throws(POSIXFailure) {
+    static func write(_ bytes: [UInt8], to path: String, mode: mode_t) throws(SystemCallError) {
         let (directory, name) = split(path)
         removeStaleTemps(of: name, in: directory)
         let temp = "\(directory)/\(tempPrefix(name))\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
 
-        let fd = try systemCall("open \(temp)") { open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode) }
+        let fd = try retryingOnInterrupt("open \(temp)") {
+            open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        }
         do {
             // The umask may have taken bits away; set exactly what was asked.
-            try systemCall("fchmod \(temp)") { fchmod(fd, mode) }
+            try retryingOnInterrupt("fchmod \(temp)") { fchmod(fd, mode) }
             try writeAll(fd, bytes)
-            try systemCall("fsync \(temp)") { fsync(fd) }
-            try systemCall("close \(temp)") { close(fd) }
+            try retryingOnInterrupt("fsync \(temp)") { fsync(fd) }
+            try retryingOnInterrupt("close \(temp)") { close(fd) }
         } catch {
             close(fd)
             unlink(temp)
             throw error
         }
         do {
-            try systemCall("rename \(temp) to \(path)") { rename(temp, path) }
+            try retryingOnInterrupt("rename \(temp) to \(path)") { rename(temp, path) }
         } catch {
             unlink(temp)
             throw error
         }
-        let dirFD = try systemCall("open \(directory)") {
+        let dirFD = try retryingOnInterrupt("open \(directory)") {
             open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         }
         defer { close(dirFD) }
-        try systemCall("fsync \(directory)") { fsync(dirFD) }
+        try retryingOnInterrupt("fsync \(directory)") { fsync(dirFD) }
     }
 
     /// The temp files of `path` now in its directory (for tests and cleaning).

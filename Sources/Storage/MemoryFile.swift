@@ -1,6 +1,7 @@
 public import Arrival
 public import Foundation
 import Glibc
+import SystemCalls
 
 /// The EntranceMemory file: `{"version": 1, "buildings": [...]}` (see docs/CONTRACT.md),
 /// written only by Pathfinder, mode 0600, replaced atomically, never overwritten when it
@@ -29,7 +30,7 @@ public enum MemoryFile {
             do {
                 error.setAside = try setAside(path, now: now)
             } catch let failure {
-                error.reason += "; could not set it aside (\(failure.message))"
+                error.reason += "; could not set it aside (\(failure.description))"
             }
             return (EntranceMemory(), error)
         }
@@ -65,7 +66,7 @@ public enum MemoryFile {
         do {
             try AtomicFile.write(bytes, to: path, mode: mode)
         } catch {
-            throw MemoryFileError(.unwritable, path: path, reason: "cannot write: \(error.message)")
+            throw MemoryFileError(.unwritable, path: path, reason: "cannot write: \(error.description)")
         }
     }
 
@@ -120,7 +121,7 @@ public enum MemoryFile {
 
     /// Renames `path` to `<path>.corrupt-<UTC time>` (with `-2`, `-3`… if taken: an earlier
     /// set-aside file is never overwritten either). Returns the new path.
-    private static func setAside(_ path: String, now: Date) throws(POSIXFailure) -> String {
+    private static func setAside(_ path: String, now: Date) throws(SystemCallError) -> String {
         // Basic ISO 8601 (20250430T080000Z): sorts by time and has no ':' to trip up tools.
         let stamp =
             now.formatted(.iso8601).replacingOccurrences(of: ":", with: "")
@@ -131,7 +132,7 @@ public enum MemoryFile {
             n += 1
             candidate = "\(path).corrupt-\(stamp)-\(n)"
         }
-        try systemCall("rename \(path) to \(candidate)") { rename(path, candidate) }
+        try retryingOnInterrupt("rename \(path) to \(candidate)") { rename(path, candidate) }
         return candidate
     }
 }

@@ -1,32 +1,15 @@
 import Glibc
-
-/// A failed system call: which call, on what, and `strerror`'s words.
-struct POSIXFailure: Error {
-    var call: String
-    var errno: Int32
-
-    var message: String { "\(call): \(String(cString: strerror(errno)))" }
-}
-
-/// Runs a system call, retrying while it is interrupted by a signal (`EINTR`), as every
-/// call here must; `-1` becomes a `POSIXFailure` carrying `errno`.
-@discardableResult
-func systemCall<T: BinaryInteger>(_ name: String, _ call: () -> T) throws(POSIXFailure) -> T {
-    while true {
-        let result = call()
-        if result != -1 { return result }
-        let code = errno
-        if code != EINTR { throw POSIXFailure(call: name, errno: code) }
-    }
-}
+import SystemCalls
 
 /// Writes `bytes` to `fd` completely, however the kernel splits the write.
-func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(POSIXFailure) {
+func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(SystemCallError) {
     var offset = 0
     while offset < bytes.count {
         let written = bytes.withUnsafeBytes { buffer in
-            Result { () throws(POSIXFailure) in
-                try systemCall("write") { write(fd, buffer.baseAddress! + offset, buffer.count - offset) }
+            Result { () throws(SystemCallError) in
+                try retryingOnInterrupt("write") {
+                    write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                }
             }
         }
         offset += try written.get()

@@ -1,5 +1,6 @@
 import Foundation
 import Positioning
+import SystemCalls
 import Testing
 
 #if canImport(Glibc)
@@ -54,7 +55,7 @@ func openPseudoTerminal() throws -> (Int32, String) {
     }
 
     @Test func missingFileIsNamed() {
-        #expect(throws: SystemError.self) {
+        #expect(throws: SystemCallError.self) {
             try NMEASource(.file(path: "/nonexistent/x.nmea", paced: false)).open()
         }
         do {
@@ -94,6 +95,6 @@ func openPseudoTerminal() throws -> (Int32, String) {
     @Test func unsupportedBaudRateIsRefused() throws {
         let (master, path) = try openPseudoTerminal()
         defer { close(master) }
-        #expect(throws: SystemError.self) { try NMEASource(.device(path: path, baud: 1234)).open() }
+        #expect(throws: SystemCallError.self) { try NMEASource(.device(path: path, baud: 1234)).open() }
     }
 }

@@ -8,17 +8,6 @@ import Foundation
 import Geo
 import OSM
 
-struct Random: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 func option(_ name: String, _ fallback: Int) -> Int {
     let args = CommandLine.arguments
     guard let i = args.firstIndex(of: name), i + 1 < args.count, let v = Int(args[i + 1]) else {
@@ -45,7 +34,7 @@ func run() throws {
     let center = Coordinate(latitude: 60.1712, longitude: 24.9413)
     let halfLat = 10_000 / Coordinate.earthRadiusMetres * 180 / .pi
     let halfLon = halfLat / cos(center.latitude * .pi / 180)
-    var rng = Random(state: 42)
+    var rng = SeededRandom(seed: 42)
     func randomPoint() -> Coordinate {
         Coordinate(
             latitude: center.latitude + Double.random(in: -halfLat...halfLat, using: &rng),

@@ -2,25 +2,6 @@ import Arrival
 import Foundation
 import Geo
 
-/// A small deterministic random source (SplitMix64), so noisy walks are the same every run.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// A standard normal sample (Box–Muller).
-    mutating func gaussian() -> Double {
-        let u = Double.random(in: Double.ulpOfOne..<1, using: &self)
-        let v = Double.random(in: 0..<1, using: &self)
-        return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
-    }
-}
-
 /// Walks a synthetic person through a FinalApproach: one fix and one tick a second, at a pace,
 /// with seeded GPS noise; records every effect with its time.
 struct WalkSimulator {

@@ -107,14 +107,14 @@ struct ReferenceEquivalenceTests {
     static func borderPoints(count: Int) throws -> [Coordinate] {
         let db = try Artifacts.open()
         let boundaries = try db.boundaries().filter(\.isRegion)
-        var random = SplitMix(state: 2026)
+        var random = SeededRandom(seed: 2026)
         var points: [Coordinate] = []
         while points.count < count {
-            let b = boundaries[Int(random.next() * Double(boundaries.count))]
-            let ring = b.shape.polygons[Int(random.next() * Double(b.shape.polygons.count))].exterior
-            let v = ring[Int(random.next() * Double(ring.count))]
+            let b = boundaries[Int(random.nextUnit() * Double(boundaries.count))]
+            let ring = b.shape.polygons[Int(random.nextUnit() * Double(b.shape.polygons.count))].exterior
+            let v = ring[Int(random.nextUnit() * Double(ring.count))]
             let p = Coordinate(latitude: v.lat, longitude: normalizedDegrees(v.lon))
-                .offset(metres: random.next() * 5_000, bearing: random.next() * 360)
+                .offset(metres: random.nextUnit() * 5_000, bearing: random.nextUnit() * 360)
             if p.isValid { points.append(p) }
         }
         return points
@@ -141,13 +141,13 @@ struct ReferenceEquivalenceTests {
     /// the fast path answers without a polygon test; the reference tests polygons always.
     @Test func identicalIDsOnRandomPointsAcrossTheGlobe() throws {
         let reference = ReferenceGeocoder(database: try Artifacts.open())
-        var random = SplitMix(state: 7)
+        var random = SeededRandom(seed: 7)
         var mismatches: [String] = []
         var land = 0
         try Artifacts.withGeocoder { fast in
             for _ in 0..<1_500 {
-                let lat = asin(random.next() * 2 - 1) * 180 / .pi
-                let p = Coordinate(latitude: lat, longitude: random.next() * 360 - 180)
+                let lat = asin(random.nextUnit() * 2 - 1) * 180 / .pi
+                let p = Coordinate(latitude: lat, longitude: random.nextUnit() * 360 - 180)
                 let a = fast.locateIDs(p)
                 let b = try reference.locateIDs(p)
                 if a != b { mismatches.append("\(p): fast \(a) reference \(b)") }

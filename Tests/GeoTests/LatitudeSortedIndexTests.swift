@@ -4,29 +4,18 @@ import Testing
 
 @Suite("Latitude-sorted nearest index")
 struct LatitudeSortedIndexTests {
-    /// A fixed pseudo-random sequence (SplitMix64), so failures reproduce.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> Double {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
-        }
-    }
-
     @Test func equalsAFullScanEverywhere() {
-        var random = Random(state: 42)
+        var random = SeededRandom(seed: 42)
         let entries = (0..<2_000).map { i in
             LatitudeSortedIndex.Entry(
                 id: Int64(i),
                 coordinate: Coordinate(
-                    latitude: random.next() * 160 - 80, longitude: random.next() * 360 - 180))
+                    latitude: random.nextUnit() * 160 - 80, longitude: random.nextUnit() * 360 - 180))
         }
         let index = LatitudeSortedIndex(entries)
         for _ in 0..<500 {
-            let q = Coordinate(latitude: random.next() * 180 - 90, longitude: random.next() * 360 - 180)
+            let q = Coordinate(
+                latitude: random.nextUnit() * 180 - 90, longitude: random.nextUnit() * 360 - 180)
             let scan = entries.map { ($0.coordinate.distance(to: q), $0.id) }.min { $0 < $1 }!
             let hit = index.nearest(to: q)
             #expect(hit?.id == scan.1, "query \(q)")

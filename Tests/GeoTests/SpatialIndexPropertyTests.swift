@@ -3,19 +3,6 @@ import Testing
 
 @testable import Geo
 
-/// A small seeded generator so every run tests the same points (SplitMix64).
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Point sets the indexes must agree with brute force on.
 enum PointSet: String, CaseIterable, CustomTestStringConvertible {
     /// Uniform over central Helsinki, about 2 km × 2 km.

@@ -62,7 +62,7 @@ import Testing
     /// outlier 40 m too high that still claims a good accuracy, and fixes with poor
     /// vertical accuracy carry wild heights. The median calibration must converge anyway.
     @Test func calibrationConvergesOnASyntheticWalk() throws {
-        var rng = SeededGenerator(seed: 42)
+        var rng = SeededRandom(seed: 42)
         func gaussian() -> Double {
             let u1 = Double.random(in: Double.ulpOfOne..<1, using: &rng)
             let u2 = Double.random(in: 0..<1, using: &rng)

@@ -3,19 +3,6 @@ import Geo
 import Positioning
 import Testing
 
-/// SplitMix64: a small seeded generator, so a failing case can be replayed exactly.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Real sentences, mutated: the parser must never trap and never emit anything out of range.
 @Suite struct FuzzTests {
     static let seed: UInt64 = 0x5EED_2026
@@ -50,7 +37,7 @@ struct SeededGenerator: RandomNumberGenerator {
         return Array(line[...star]) + (hex.count == 1 ? [0x30] + hex : hex)
     }
 
-    static func mutate(_ line: [UInt8], other: [UInt8], rng: inout SeededGenerator) -> [UInt8] {
+    static func mutate(_ line: [UInt8], other: [UInt8], rng: inout SeededRandom) -> [UInt8] {
         var l = line
         switch Int.random(in: 0..<8, using: &rng) {
         case 0:  // flip a bit
@@ -93,7 +80,7 @@ struct SeededGenerator: RandomNumberGenerator {
 
     @Test func mutatedRealSentencesNeverCrashOrProduceOutOfRangeValues() throws {
         let corpus = try Self.corpus()
-        var rng = SeededGenerator(seed: Self.seed)
+        var rng = SeededRandom(seed: Self.seed)
         var parser = NMEAParser()
         var fixCount = 0
         var pressureCount = 0
@@ -118,7 +105,7 @@ struct SeededGenerator: RandomNumberGenerator {
             }
         }
         for _ in 0..<Self.lineCount {
-            let pick = { (rng: inout SeededGenerator) in
+            let pick = { (rng: inout SeededRandom) in
                 (Int.random(in: 0..<20, using: &rng) == 0 ? corpus.extra : corpus.real).randomElement(
                     using: &rng)!
             }

@@ -91,6 +91,21 @@ extension Commands {
             stream = s.events(from: fd)
         }
 
+        // Ctrl-C or SIGTERM ends the stream rather than the process, so the summary is printed.
+        let stopSources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let signalSource = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            signalSource.setEventHandler { [client, source] in
+                client?.stop()
+                source?.stop()
+            }
+            signalSource.resume()
+            return signalSource
+        }
+        defer {
+            for signalSource in stopSources { signalSource.cancel() }
+        }
+
         let tally = Tally()
         let iioTask = barometer.map { barometer in
             Task {

@@ -79,3 +79,30 @@ struct BinaryTests {
             r.err.contains("pathfinder memory reject: \(dir.file("no/such/dir/m.json")): cannot write: open"))
     }
 }
+
+@Suite("pathfinder fixes, interrupted")
+struct FixesInterruptTests {
+    /// `fixes --gpsd` runs until stopped; Ctrl-C (SIGINT) or SIGTERM must still end with the
+    /// one-line summary on stderr and exit 0, not die mid-line.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func signalEndsTheStreamWithTheSummary(signal number: Int32) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try BinaryTests.binary())
+        // Port 1 on loopback: nothing listens, so the client keeps reconnecting until stopped.
+        process.arguments = ["fixes", "--gpsd", "127.0.0.1:1"]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Give the command a second to start and install its handlers (it prints nothing
+        // before its first fix, so there is nothing to wait for instead).
+        usleep(1_000_000)
+        kill(process.processIdentifier, number)
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: errData, as: UTF8.self)
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+        #expect(text.contains("pathfinder fixes: 0 fixes, 0 no-fix epochs, 0 pressures"), "\(text)")
+    }
+}

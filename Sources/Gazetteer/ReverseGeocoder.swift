@@ -1,3 +1,4 @@
+import Foundation
 package import Geo
 import SQLite
 
@@ -19,7 +20,17 @@ package final class ReverseGeocoder {
     private let cityIndexes: [LatitudeSortedIndex]
     /// Airports, each with its type's radius as its reach.
     private let airports: LatitudeSortedIndex
+    /// One bit per raster cell: set where some airport may lie within its reach of a point
+    /// in the cell. Most land is far from every airport; there the search is skipped.
+    private let airportCells: [UInt64]
+    /// Per boundary (grid order): which city index constrains it (`answers[i].cities`),
+    /// apart so the hot path copies no Strings.
+    private let constraint: [Int32]
     private var cityNameCache: [Int64: String] = [:]
+    /// JSON pieces per boundary (the last one: at sea), city and airport, made on first use.
+    private var heads: [[UInt8]?]
+    private var cityHeads: [Int64: [UInt8]] = [:]
+    private var airportHeads: [Int64: [UInt8]] = [:]
 
     struct Answer {
         var country: Location.Area
@@ -79,29 +90,74 @@ package final class ReverseGeocoder {
                     reach: ReverseRules.radius(row.text(1) ?? "")))
         }
         airports = LatitudeSortedIndex(airportEntries)
+        airportCells = Self.airportCells(airportEntries)
+        constraint = answers.map { Int32($0.cities) }
+        heads = Array(repeating: nil, count: answers.count + 1)
     }
 
-    /// The boundary answer (or nil at sea), nearest city hit and airport hit, from memory.
-    private func resolve(_ point: Coordinate) -> (Answer?, LatitudeSortedIndex.Hit?, LatitudeSortedIndex.Hit?)
-    {
-        let b = grid.locate(lon: point.longitude, lat: point.latitude)
-        let answer = b >= 0 ? answers[b] : nil
+    /// Marks every raster cell holding a point that may be within an airport's reach.
+    /// A point within `reach` differs in latitude by at most reach/R, and in longitude by
+    /// at most reach·π/(2R·cos φ) for the larger |φ| of the band (the index's own lower
+    /// bound, 2R/π·√(cos φ₁ cos φ₂)·|Δλ|, turned round); 1 % margin on both.
+    static func airportCells(_ entries: [LatitudeSortedIndex.Entry]) -> [UInt64] {
+        let rows = BoundaryRaster.rows
+        let columns = BoundaryRaster.columns
+        let n = Double(BoundaryRaster.cellsPerDegree)
+        var bits = [UInt64](repeating: 0, count: (rows * columns + 63) / 64)
+        let degreesPerMetre = 180 / (Double.pi * Coordinate.earthRadiusMetres)
+        for e in entries {
+            let reach = Swift.min(e.reach, 20_000_000)
+            let dLat = reach * degreesPerMetre * 1.01 + 1e-6
+            let lat0 = e.coordinate.latitude - dLat
+            let lat1 = e.coordinate.latitude + dLat
+            let row0 = Swift.max(0, Int(((lat0 + 90) * n).rounded(.down)))
+            let row1 = Swift.min(rows - 1, Int(((lat1 + 90) * n).rounded(.down)))
+            let extreme = Swift.max(abs(lat0), abs(lat1))
+            var col0 = 0
+            var col1 = columns - 1
+            if extreme < 89 {
+                let dLon = reach * degreesPerMetre * (Double.pi / 2) / cos(extreme * .pi / 180) * 1.01 + 1e-6
+                if dLon < 180 {
+                    col0 = Int(((e.coordinate.longitude - dLon + 180) * n).rounded(.down))
+                    col1 = Int(((e.coordinate.longitude + dLon + 180) * n).rounded(.down))
+                }
+            }
+            guard row0 <= row1 else { continue }
+            for row in row0...row1 {
+                for col in col0...Swift.min(col1, col0 + columns - 1) {
+                    let cell = row * columns + ((col % columns) + columns) % columns
+                    bits[cell >> 6] |= 1 << UInt64(cell & 63)
+                }
+            }
+        }
+        return bits
+    }
+
+    /// The boundary index (or -1 at sea), nearest city hit and airport hit, from memory.
+    private func resolve(_ point: Coordinate) -> (Int, LatitudeSortedIndex.Hit?, LatitudeSortedIndex.Hit?) {
+        let (row, column) = BoundaryRaster.cell(lon: point.longitude, lat: point.latitude)
+        let b = grid.locate(lon: point.longitude, lat: point.latitude, row: row, column: column)
         let city =
-            answer.map { cityIndexes[$0.cities].nearest(to: point) }
-            ?? cityIndexes[0].nearest(to: point, maxMetres: ReverseRules.seaCityMetres)
-        return (answer, city, airports.nearest(to: point))
+            b >= 0
+            ? cityIndexes[Int(constraint[b])].nearest(to: point)
+            : cityIndexes[0].nearest(to: point, maxMetres: ReverseRules.seaCityMetres)
+        let cell = row * BoundaryRaster.columns + column
+        let nearAirport = airportCells[cell >> 6] & (1 << UInt64(cell & 63)) != 0
+        return (b, city, nearAirport ? airports.nearest(to: point) : nil)
     }
 
     /// IDs only, from memory (no SQLite).
     package func locateIDs(_ point: Coordinate) -> Location.IDs {
-        let (answer, city, airport) = resolve(point)
+        let (b, city, airport) = resolve(point)
+        let answer = b >= 0 ? answers[b] : nil
         return Location.IDs(
             country: answer?.country.id, region: answer?.region?.id, city: city?.id, airport: airport?.id)
     }
 
     /// The full answer with names: the winning city's and airport's fetched from SQLite.
     package func locate(_ point: Coordinate) throws -> Location {
-        let (answer, city, airport) = resolve(point)
+        let (b, city, airport) = resolve(point)
+        let answer = b >= 0 ? answers[b] : nil
         var location = Location(
             country: answer?.country, region: answer?.region, city: nil, airport: nil, atSea: answer == nil)
         if let city { location.city = .init(id: city.id, name: try cityName(city.id), metres: city.metres) }
@@ -111,6 +167,76 @@ package final class ReverseGeocoder {
                 id: airport.id, iata: a.iata, icao: a.icao, name: a.name, metres: airport.metres)
         }
         return location
+    }
+
+    /// A point's answer as the cached pieces of its JSON line (names already fetched).
+    package struct JSONAnswer {
+        fileprivate var head: [UInt8]
+        fileprivate var city: [UInt8]?
+        fileprivate var cityMetres: Double
+        fileprivate var airport: [UInt8]?
+        fileprivate var airportMetres: Double
+        fileprivate var atSea: Bool
+    }
+
+    /// The same answer as `locate`, as JSON pieces: names come from SQLite once per city or
+    /// airport and are kept as bytes, so a batch builds no Strings per point.
+    package func locateJSON(_ point: Coordinate) throws -> JSONAnswer {
+        let (b, city, airport) = resolve(point)
+        let slot = b >= 0 ? b : heads.count - 1
+        let head: [UInt8]
+        if let cached = heads[slot] {
+            head = cached
+        } else {
+            var bytes: [UInt8] = []
+            let answer = b >= 0 ? answers[b] : nil
+            JSONPieces.head(country: answer?.country, region: answer?.region, to: &bytes)
+            heads[slot] = bytes
+            head = bytes
+        }
+        var cityBytes: [UInt8]?
+        if let city {
+            if let cached = cityHeads[city.id] {
+                cityBytes = cached
+            } else {
+                var bytes: [UInt8] = []
+                JSONPieces.cityHead(id: city.id, name: try cityName(city.id), to: &bytes)
+                cityHeads[city.id] = bytes
+                cityBytes = bytes
+            }
+        }
+        var airportBytes: [UInt8]?
+        if let airport {
+            if let cached = airportHeads[airport.id] {
+                airportBytes = cached
+            } else {
+                let a = try database.airport(airport.id)
+                var bytes: [UInt8] = []
+                JSONPieces.airportHead(iata: a.iata, icao: a.icao, name: a.name, to: &bytes)
+                airportHeads[airport.id] = bytes
+                airportBytes = bytes
+            }
+        }
+        return JSONAnswer(
+            head: head, city: cityBytes, cityMetres: city?.metres ?? 0, airport: airportBytes,
+            airportMetres: airport?.metres ?? 0, atSea: b < 0)
+    }
+
+    /// Appends `answer`'s line (without the newline): the same bytes as
+    /// `Location.appendJSON` for the same point.
+    package static func appendJSON(_ answer: JSONAnswer, to out: inout [UInt8]) {
+        out.append(contentsOf: answer.head)
+        if let city = answer.city {
+            out.append(contentsOf: city)
+            JSONPieces.metresTail(answer.cityMetres, to: &out)
+        } else {
+            JSONPieces.text("null", to: &out)
+        }
+        if let airport = answer.airport {
+            out.append(contentsOf: airport)
+            JSONPieces.metresTail(answer.airportMetres, to: &out)
+        }
+        JSONPieces.end(atSea: answer.atSea, to: &out)
     }
 
     func cityName(_ id: Int64) throws -> String {
@@ -193,8 +319,13 @@ struct BoundaryGrid {
     /// The index in `boundaries` of the answer, or -1 at sea: the smallest region polygon
     /// containing the point, else the smallest country polygon.
     func locate(lon: Double, lat: Double) -> Int {
+        let (row, column) = BoundaryRaster.cell(lon: lon, lat: lat)
+        return locate(lon: lon, lat: lat, row: row, column: column)
+    }
+
+    /// `locate` with the point's raster cell already known.
+    func locate(lon: Double, lat: Double, row: Int, column: Int) -> Int {
         if let raster {
-            let (row, column) = BoundaryRaster.cell(lon: lon, lat: lat)
             let starts = raster.starts[row]
             var low = 0
             var high = starts.count

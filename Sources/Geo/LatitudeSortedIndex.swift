@@ -114,9 +114,10 @@ public struct LatitudeSortedIndex: Sendable {
         let cosLat: Double
         init(_ point: Coordinate) {
             self.point = point
-            rootCos = cos(point.latitude * .pi / 180).squareRoot()
             φ = point.latitude.radians
+            // One cosine serves both: `radians` is the same `* .pi / 180`, so the bits agree.
             cosLat = cos(φ)
+            rootCos = cosLat.squareRoot()
         }
     }
 
@@ -150,7 +151,10 @@ public struct LatitudeSortedIndex: Sendable {
         // in the same order, so the metres below are exactly what it would return.
         let Δφ = s.lat.radians - q.φ
         let Δλ = (s.lon - q.point.longitude).radians
-        let a = sin(Δφ / 2) * sin(Δφ / 2) + q.cosLat * s.cosLat * sin(Δλ / 2) * sin(Δλ / 2)
+        // Each sine once: sin(x) * sin(x) is the same product either way.
+        let sinφ = sin(Δφ / 2)
+        let sinλ = sin(Δλ / 2)
+        let a = sinφ * sinφ + q.cosLat * s.cosLat * sinλ * sinλ
         if let b = best, a > b.haversine * (1 + 1e-9) { return }  // clearly farther: no asin
         let d = 2 * Coordinate.earthRadiusMetres * asin(Swift.min(1, a.squareRoot()))
         if d > s.reach { return }

@@ -2,8 +2,8 @@ import Foundation
 package import Geo
 import SQLite
 
-/// Fast reverse geocoding: polygons and city/airport indexes in memory, names of the
-/// winners fetched from SQLite.
+/// Fast reverse geocoding: polygons, city and airport indexes and city names in memory;
+/// airport names fetched from SQLite on first use.
 ///
 /// (1) Containment: the smallest-area region polygon containing the point gives region
 /// and country; if none, the smallest country polygon gives the country. (2) The nearest
@@ -16,21 +16,30 @@ package final class ReverseGeocoder {
     private let grid: BoundaryGrid
     /// Per boundary (grid order): its IDs and names, and which city index constrains it.
     private let answers: [Answer]
+    /// Per boundary (grid order): `answers[i].cities`, apart so the hot path copies no Strings.
+    private let constraint: [Int32]
     /// City indexes: 0 is every city (the fallback at sea), then one per region and country.
+    /// Their entries' ids are city *ordinals*: positions in GeoNames ID order, so ties
+    /// between equally near cities still go to the smaller GeoNames ID.
     private let cityIndexes: [LatitudeSortedIndex]
-    /// Airports, each with its type's radius as its reach.
+    /// Per city ordinal: GeoNames ID and display name.
+    private let cityIDs: [Int64]
+    private let cityNames: [String]
+    /// Airports (ids are ordinals in OurAirports ID order), each with its type's radius
+    /// as its reach.
     private let airports: LatitudeSortedIndex
+    private let airportIDs: [Int64]
     /// One bit per raster cell: set where some airport may lie within its reach of a point
     /// in the cell. Most land is far from every airport; there the search is skipped.
     private let airportCells: [UInt64]
-    /// Per boundary (grid order): which city index constrains it (`answers[i].cities`),
-    /// apart so the hot path copies no Strings.
-    private let constraint: [Int32]
-    private var cityNameCache: [Int64: String] = [:]
-    /// JSON pieces per boundary (the last one: at sea), city and airport, made on first use.
-    private var heads: [[UInt8]?]
-    private var cityHeads: [Int64: [UInt8]] = [:]
-    private var airportHeads: [Int64: [UInt8]] = [:]
+    /// JSON pieces end to end: per boundary then the sea (`JSONPieces.head`), and per city
+    /// (`JSONPieces.cityHead`); piece i spans `ends[i - 1]..<ends[i]`.
+    private let headBytes: [UInt8]
+    private let headEnds: [Int32]
+    private let cityHeadBytes: [UInt8]
+    private let cityHeadEnds: [Int32]
+    /// Per airport ordinal, its `JSONPieces.airportHead`, made on first use.
+    private var airportHeads: [[UInt8]?]
 
     struct Answer {
         var country: Location.Area
@@ -38,7 +47,7 @@ package final class ReverseGeocoder {
         var cities: Int
     }
 
-    /// Loads polygons and indexes from `database`.
+    /// Loads polygons, indexes and city names from `database`.
     package init(database: GazetteerDatabase) throws {
         self.database = database
         var grid = BoundaryGrid(try database.boundaries())
@@ -49,14 +58,30 @@ package final class ReverseGeocoder {
         var byRegion: [String: [LatitudeSortedIndex.Entry]] = [:]
         var byCountry: [String: [LatitudeSortedIndex.Entry]] = [:]
         var all: [LatitudeSortedIndex.Entry] = []
-        try database.connection.prepare("SELECT geonameid, country, region, lat, lon FROM city").forEach {
-            row in
+        var cityIDs: [Int64] = []
+        var cityNames: [String] = []
+        var cityHeadBytes: [UInt8] = []
+        var cityHeadEnds: [Int32] = []
+        try database.connection.prepare(
+            "SELECT geonameid, country, region, lat, lon, name FROM city ORDER BY geonameid"
+        ).forEach { row in
             let entry = LatitudeSortedIndex.Entry(
-                id: row.int(0), coordinate: Coordinate(latitude: row.double(3), longitude: row.double(4)))
+                id: Int64(cityIDs.count),
+                coordinate: Coordinate(latitude: row.double(3), longitude: row.double(4)))
+            let id = row.int(0)
+            let name = row.text(5) ?? ""
+            cityIDs.append(id)
+            cityNames.append(name)
+            JSONPieces.cityHead(id: id, name: name, to: &cityHeadBytes)
+            cityHeadEnds.append(Int32(cityHeadBytes.count))
             all.append(entry)
             byCountry[row.text(1) ?? "", default: []].append(entry)
             if !row.isNull(2) { byRegion[row.text(2) ?? "", default: []].append(entry) }
         }
+        self.cityIDs = cityIDs
+        self.cityNames = cityNames
+        self.cityHeadBytes = cityHeadBytes
+        self.cityHeadEnds = cityHeadEnds
         var indexes = [LatitudeSortedIndex(all)]
         var regionIndex: [String: Int] = [:]
         var countryIndex: [String: Int] = [:]
@@ -70,29 +95,41 @@ package final class ReverseGeocoder {
             return indexes.count - 1
         }
         var answers: [Answer] = []
+        var headBytes: [UInt8] = []
+        var headEnds: [Int32] = []
         for b in grid.boundaries {
             // The nearest city in the region; a region without cities: in the country.
             let cities =
                 b.region.flatMap { index($0, byRegion, &regionIndex) } ?? index(
                     b.country, byCountry, &countryIndex) ?? 0
-            answers.append(
-                Answer(
-                    country: .init(id: b.country, name: countryNames[b.country] ?? b.country),
-                    region: b.region.map { .init(id: $0, name: regionNames[$0] ?? $0) }, cities: cities))
+            let answer = Answer(
+                country: .init(id: b.country, name: countryNames[b.country] ?? b.country),
+                region: b.region.map { .init(id: $0, name: regionNames[$0] ?? $0) }, cities: cities)
+            answers.append(answer)
+            JSONPieces.head(country: answer.country, region: answer.region, to: &headBytes)
+            headEnds.append(Int32(headBytes.count))
         }
+        JSONPieces.head(country: nil, region: nil, to: &headBytes)  // at sea
+        headEnds.append(Int32(headBytes.count))
         self.answers = answers
+        self.headBytes = headBytes
+        self.headEnds = headEnds
+        constraint = answers.map { Int32($0.cities) }
         cityIndexes = indexes
         var airportEntries: [LatitudeSortedIndex.Entry] = []
-        try database.connection.prepare("SELECT id, type, lat, lon FROM airport").forEach { row in
+        var airportIDs: [Int64] = []
+        try database.connection.prepare("SELECT id, type, lat, lon FROM airport ORDER BY id").forEach { row in
             airportEntries.append(
                 .init(
-                    id: row.int(0), coordinate: Coordinate(latitude: row.double(2), longitude: row.double(3)),
+                    id: Int64(airportIDs.count),
+                    coordinate: Coordinate(latitude: row.double(2), longitude: row.double(3)),
                     reach: ReverseRules.radius(row.text(1) ?? "")))
+            airportIDs.append(row.int(0))
         }
         airports = LatitudeSortedIndex(airportEntries)
+        self.airportIDs = airportIDs
         airportCells = Self.airportCells(airportEntries)
-        constraint = answers.map { Int32($0.cities) }
-        heads = Array(repeating: nil, count: answers.count + 1)
+        airportHeads = Array(repeating: nil, count: airportIDs.count)
     }
 
     /// Marks every raster cell holding a point that may be within an airport's reach.
@@ -133,7 +170,7 @@ package final class ReverseGeocoder {
         return bits
     }
 
-    /// The boundary index (or -1 at sea), nearest city hit and airport hit, from memory.
+    /// The boundary index (or -1 at sea), nearest city and airport (ordinals), from memory.
     private func resolve(_ point: Coordinate) -> (Int, LatitudeSortedIndex.Hit?, LatitudeSortedIndex.Hit?) {
         let (row, column) = BoundaryRaster.cell(lon: point.longitude, lat: point.latitude)
         let b = grid.locate(lon: point.longitude, lat: point.latitude, row: row, column: column)
@@ -151,99 +188,72 @@ package final class ReverseGeocoder {
         let (b, city, airport) = resolve(point)
         let answer = b >= 0 ? answers[b] : nil
         return Location.IDs(
-            country: answer?.country.id, region: answer?.region?.id, city: city?.id, airport: airport?.id)
+            country: answer?.country.id, region: answer?.region?.id, city: city.map { cityIDs[Int($0.id)] },
+            airport: airport.map { airportIDs[Int($0.id)] })
     }
 
-    /// The full answer with names: the winning city's and airport's fetched from SQLite.
+    /// The full answer with names: the airport's fetched from SQLite.
     package func locate(_ point: Coordinate) throws -> Location {
         let (b, city, airport) = resolve(point)
         let answer = b >= 0 ? answers[b] : nil
         var location = Location(
             country: answer?.country, region: answer?.region, city: nil, airport: nil, atSea: answer == nil)
-        if let city { location.city = .init(id: city.id, name: try cityName(city.id), metres: city.metres) }
+        if let city {
+            location.city = .init(id: cityIDs[Int(city.id)], name: cityNames[Int(city.id)], metres: city.metres)
+        }
         if let airport {
-            let a = try database.airport(airport.id)
-            location.airport = .init(
-                id: airport.id, iata: a.iata, icao: a.icao, name: a.name, metres: airport.metres)
+            let id = airportIDs[Int(airport.id)]
+            let a = try database.airport(id)
+            location.airport = .init(id: id, iata: a.iata, icao: a.icao, name: a.name, metres: airport.metres)
         }
         return location
     }
 
-    /// A point's answer as the cached pieces of its JSON line (names already fetched).
-    package struct JSONAnswer {
-        fileprivate var head: [UInt8]
-        fileprivate var city: [UInt8]?
+    /// A point's answer as positions of cached JSON pieces (no Strings, no references).
+    package struct JSONAnswer: Sendable {
+        fileprivate var head: Int32
+        fileprivate var city: Int32
+        fileprivate var airport: Int32
         fileprivate var cityMetres: Double
-        fileprivate var airport: [UInt8]?
         fileprivate var airportMetres: Double
-        fileprivate var atSea: Bool
     }
 
-    /// The same answer as `locate`, as JSON pieces: names come from SQLite once per city or
-    /// airport and are kept as bytes, so a batch builds no Strings per point.
+    /// The same answer as `locate`, for `appendJSON`; an airport's name comes from SQLite
+    /// the first time it is named.
     package func locateJSON(_ point: Coordinate) throws -> JSONAnswer {
         let (b, city, airport) = resolve(point)
-        let slot = b >= 0 ? b : heads.count - 1
-        let head: [UInt8]
-        if let cached = heads[slot] {
-            head = cached
-        } else {
+        var answer = JSONAnswer(
+            head: Int32(b >= 0 ? b : headEnds.count - 1), city: Int32(city?.id ?? -1),
+            airport: Int32(airport?.id ?? -1), cityMetres: city?.metres ?? 0, airportMetres: airport?.metres ?? 0)
+        if let airport, airportHeads[Int(airport.id)] == nil {
+            let a = try database.airport(airportIDs[Int(airport.id)])
             var bytes: [UInt8] = []
-            let answer = b >= 0 ? answers[b] : nil
-            JSONPieces.head(country: answer?.country, region: answer?.region, to: &bytes)
-            heads[slot] = bytes
-            head = bytes
+            JSONPieces.airportHead(iata: a.iata, icao: a.icao, name: a.name, to: &bytes)
+            airportHeads[Int(airport.id)] = bytes
         }
-        var cityBytes: [UInt8]?
-        if let city {
-            if let cached = cityHeads[city.id] {
-                cityBytes = cached
-            } else {
-                var bytes: [UInt8] = []
-                JSONPieces.cityHead(id: city.id, name: try cityName(city.id), to: &bytes)
-                cityHeads[city.id] = bytes
-                cityBytes = bytes
-            }
-        }
-        var airportBytes: [UInt8]?
-        if let airport {
-            if let cached = airportHeads[airport.id] {
-                airportBytes = cached
-            } else {
-                let a = try database.airport(airport.id)
-                var bytes: [UInt8] = []
-                JSONPieces.airportHead(iata: a.iata, icao: a.icao, name: a.name, to: &bytes)
-                airportHeads[airport.id] = bytes
-                airportBytes = bytes
-            }
-        }
-        return JSONAnswer(
-            head: head, city: cityBytes, cityMetres: city?.metres ?? 0, airport: airportBytes,
-            airportMetres: airport?.metres ?? 0, atSea: b < 0)
+        answer.airportMetres = airport?.metres ?? 0
+        return answer
     }
 
     /// Appends `answer`'s line (without the newline): the same bytes as
-    /// `Location.appendJSON` for the same point.
-    package static func appendJSON(_ answer: JSONAnswer, to out: inout [UInt8]) {
-        out.append(contentsOf: answer.head)
-        if let city = answer.city {
-            out.append(contentsOf: city)
+    /// `locate(point).appendJSON(to:)`.
+    package func appendJSON(_ answer: JSONAnswer, to out: inout [UInt8]) {
+        func piece(_ bytes: [UInt8], _ ends: [Int32], _ i: Int) {
+            let start = i == 0 ? 0 : Int(ends[i - 1])
+            out.append(contentsOf: bytes[start..<Int(ends[i])])
+        }
+        piece(headBytes, headEnds, Int(answer.head))
+        if answer.city >= 0 {
+            piece(cityHeadBytes, cityHeadEnds, Int(answer.city))
             JSONPieces.metresTail(answer.cityMetres, to: &out)
         } else {
             JSONPieces.text("null", to: &out)
         }
-        if let airport = answer.airport {
+        if answer.airport >= 0, let airport = airportHeads[Int(answer.airport)] {
             out.append(contentsOf: airport)
             JSONPieces.metresTail(answer.airportMetres, to: &out)
         }
-        JSONPieces.end(atSea: answer.atSea, to: &out)
-    }
-
-    func cityName(_ id: Int64) throws -> String {
-        if let name = cityNameCache[id] { return name }
-        let name = try database.cityName(id)
-        cityNameCache[id] = name
-        return name
+        JSONPieces.end(atSea: Int(answer.head) == headEnds.count - 1, to: &out)
     }
 }
 

@@ -89,7 +89,7 @@ extension Commands {
         var out: [UInt8] = []
         out.reserveCapacity(1 << 20)
         for answer in answers {
-            ReverseGeocoder.appendJSON(answer, to: &out)
+            geocoder.appendJSON(answer, to: &out)
             out.append(0x0A)
             if out.count > 1 << 20 {
                 console.write(String(decoding: out, as: UTF8.self))

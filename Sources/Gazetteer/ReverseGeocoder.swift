@@ -268,13 +268,16 @@ struct BoundaryGrid {
     /// nil longitudes where the part is unwrapped across ±180° (always tested in full).
     private var boxes: [BoundingBox] = []
     private var owners: [Int32] = []
-    private var regionCells: [[Int32]]
-    private var countryCells: [[Int32]]
+    /// Per 1° cell, its parts: region parts then country parts, end to end; cell c's
+    /// region parts are `cellParts[cellStarts[2c]..<cellStarts[2c + 1]]`, its country
+    /// parts run on to `cellStarts[2c + 2]` (flat, so a lookup touches no inner array).
+    private var cellStarts: [Int32] = []
+    private var cellParts: [Int32] = []
 
     init(_ loaded: [LoadedBoundary]) {
         boundaries = loaded.sorted(by: LoadedBoundary.precedes)
-        regionCells = Array(repeating: [], count: 180 * 360)
-        countryCells = Array(repeating: [], count: 180 * 360)
+        var regionCells = [[Int32]](repeating: [], count: 180 * 360)
+        var countryCells = [[Int32]](repeating: [], count: 180 * 360)
         for (index, b) in boundaries.enumerated() {
             for polygon in b.shape.polygons {
                 let box = polygon.bounds
@@ -304,6 +307,14 @@ struct BoundaryGrid {
                 }
             }
         }
+        cellStarts.reserveCapacity(2 * 180 * 360 + 1)
+        for cell in 0..<(180 * 360) {
+            cellStarts.append(Int32(cellParts.count))
+            cellParts += regionCells[cell]
+            cellStarts.append(Int32(cellParts.count))
+            cellParts += countryCells[cell]
+        }
+        cellStarts.append(Int32(cellParts.count))
     }
 
     /// The raster's answers with boundary ids turned into indexes into `boundaries`:
@@ -354,14 +365,9 @@ struct BoundaryGrid {
         let row = Swift.min(179, Swift.max(0, Int((lat + 90).rounded(.down))))
         let column = Swift.min(359, Swift.max(0, Int((lon + 180).rounded(.down))))
         let cell = row * 360 + column
-        for part in regionCells[cell] {
-            let p = Int(part)
-            if boxes[p].contains(lon: lon, lat: lat), polygons[p].contains(lon: lon, lat: lat) {
-                return Int(owners[p])
-            }
-        }
-        for part in countryCells[cell] {
-            let p = Int(part)
+        // Region parts first, then country parts: one run, in precedence order.
+        for k in Int(cellStarts[2 * cell])..<Int(cellStarts[2 * cell + 2]) {
+            let p = Int(cellParts[k])
             if boxes[p].contains(lon: lon, lat: lat), polygons[p].contains(lon: lon, lat: lat) {
                 return Int(owners[p])
             }

@@ -127,16 +127,24 @@ public struct Polygon: Sendable, Hashable {
 
     static func ringContains(_ ring: [LonLat], _ strips: RingStrips?, _ x: Double, _ y: Double) -> Bool {
         guard let strips else { return ringContains(ring, x, y) }
-        var inside = false
-        for i in strips.edges(at: y) {
-            let a = ring[Int(i)]
-            let b = ring[Int(i) + 1]
-            if (a.lat > y) != (b.lat > y) {
-                let cross = (b.lon - a.lon) * (y - a.lat) / (b.lat - a.lat) + a.lon
-                if x < cross { inside.toggle() }
+        let (first, end) = strips.edgeRange(at: y)
+        // Raw buffers: this loop runs for every point near a border, and slices or checked
+        // subscripts cost more than the arithmetic. Edge i joins points i and i + 1 < count.
+        return ring.withUnsafeBufferPointer { points in
+            strips.edgeIndexes.withUnsafeBufferPointer { edges in
+                var inside = false
+                for k in first..<end {
+                    let i = Int(edges[k])
+                    let a = points[i]
+                    let b = points[i + 1]
+                    if (a.lat > y) != (b.lat > y) {
+                        let cross = (b.lon - a.lon) * (y - a.lat) / (b.lat - a.lat) + a.lon
+                        if x < cross { inside.toggle() }
+                    }
+                }
+                return inside
             }
         }
-        return inside
     }
 
     /// Crossing-number test of one closed ring.
@@ -236,11 +244,11 @@ struct RingStrips: Sendable, Hashable {
         self.edgeIndexes = edges
     }
 
-    /// Indexes of the edges that may straddle latitude `y`.
-    func edges(at y: Double) -> ArraySlice<Int32> {
+    /// The positions in `edgeIndexes` of the edges that may straddle latitude `y`.
+    func edgeRange(at y: Double) -> (first: Int, end: Int) {
         let count = offsets.count - 1
         let s = Swift.max(0, Swift.min(count - 1, Int(((y - minLat) * stripsPerDegree).rounded(.down))))
-        return edgeIndexes[Int(offsets[s])..<Int(offsets[s + 1])]
+        return (Int(offsets[s]), Int(offsets[s + 1]))
     }
 }
 

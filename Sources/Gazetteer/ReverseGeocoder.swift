@@ -40,6 +40,10 @@ package final class ReverseGeocoder {
     private let cityHeadEnds: [Int32]
     /// Per airport ordinal, its `JSONPieces.airportHead`, made on first use.
     private var airportHeads: [[UInt8]?]
+    /// Land whose region and country have no city (Antarctica, remote islands) searches
+    /// every city, far away; per 5° cell, the few cities that can answer there
+    /// (`LatitudeSortedIndex.restricted`), made on first use.
+    private var anywhereCells: [LatitudeSortedIndex?] = Array(repeating: nil, count: 36 * 72)
 
     struct Answer {
         var country: Location.Area
@@ -174,13 +178,37 @@ package final class ReverseGeocoder {
     private func resolve(_ point: Coordinate) -> (Int, LatitudeSortedIndex.Hit?, LatitudeSortedIndex.Hit?) {
         let (row, column) = BoundaryRaster.cell(lon: point.longitude, lat: point.latitude)
         let b = grid.locate(lon: point.longitude, lat: point.latitude, row: row, column: column)
-        let city =
-            b >= 0
-            ? cityIndexes[Int(constraint[b])].nearest(to: point)
-            : cityIndexes[0].nearest(to: point, maxMetres: ReverseRules.seaCityMetres)
+        let city: LatitudeSortedIndex.Hit?
+        if b < 0 {
+            city = cityIndexes[0].nearest(to: point, maxMetres: ReverseRules.seaCityMetres)
+        } else if constraint[b] == 0 {
+            city = nearestAnywhere(point)
+        } else {
+            city = cityIndexes[Int(constraint[b])].nearest(to: point)
+        }
         let cell = row * BoundaryRaster.columns + column
         let nearAirport = airportCells[cell >> 6] & (1 << UInt64(cell & 63)) != 0
         return (b, city, nearAirport ? airports.nearest(to: point) : nil)
+    }
+
+    /// The nearest city of all, through the point's 5° cell's restricted index.
+    private func nearestAnywhere(_ point: Coordinate) -> LatitudeSortedIndex.Hit? {
+        let row = Swift.min(35, Swift.max(0, Int(((point.latitude + 90) / 5).rounded(.down))))
+        let column = Swift.min(71, Swift.max(0, Int(((point.longitude + 180) / 5).rounded(.down))))
+        let cell = row * 72 + column
+        if let index = anywhereCells[cell] { return index.nearest(to: point) }
+        // Every point of the cell is within `radius` of its centre: along the meridian at
+        // most 2.5°, then along a parallel at most 2.5° · cos φ, φ the cell's latitude
+        // nearest the equator (a path no shorter than the great circle); 0.1 % margin.
+        let south = Double(row * 5 - 90)
+        let nearestEquator = south < 0 && south + 5 > 0 ? 0 : Swift.min(abs(south), abs(south + 5))
+        let radians = Double.pi / 180
+        let radius =
+            Coordinate.earthRadiusMetres * 2.5 * radians * (1 + cos(nearestEquator * radians)) * 1.001
+        let center = Coordinate(latitude: south + 2.5, longitude: Double(column * 5 - 180) + 2.5)
+        let index = cityIndexes[0].restricted(toPointsWithin: radius, of: center)
+        anywhereCells[cell] = index
+        return index.nearest(to: point)
     }
 
     /// IDs only, from memory (no SQLite).

@@ -41,6 +41,8 @@ public struct LatitudeSortedIndex: Sendable {
     private let slots: [Slot]
     /// The largest `reach`: nothing is found farther away.
     private let maxReach: Double
+    /// No entry has a finite reach (then `restricted` may drop entries).
+    private let unlimited: Bool
 
     /// Indexes this small are scanned whole: cheaper than the window's bookkeeping.
     static let scanAllBelow = 24
@@ -56,6 +58,31 @@ public struct LatitudeSortedIndex: Sendable {
                 cosLat: cos($0.coordinate.latitude.radians), reach: $0.reach, id: $0.id)
         }
         maxReach = entries.map(\.reach).max() ?? 0
+        unlimited = entries.allSatisfy { $0.reach == .infinity }
+    }
+
+    /// A smaller index whose `nearest(to:)` equals this one's for every point within
+    /// `radius` metres of `center`: the entries no farther from `center` than its nearest
+    /// entry plus 2·`radius`. (The answer for such a point is at most nearest + radius from
+    /// the point, so at most nearest + 2·radius from `center`; a small margin covers
+    /// rounding.) Indexes whose entries have a reach limit come back whole.
+    public func restricted(toPointsWithin radius: Double, of center: Coordinate) -> LatitudeSortedIndex {
+        guard unlimited, let best = nearest(to: center) else { return self }
+        let bound = (best.metres + 2 * radius) * (1 + 1e-9) + 1
+        let degrees = bound / (Coordinate.earthRadiusMetres * .pi / 180)
+        let q = Query(center)
+        var kept: [Entry] = []
+        slots.withUnsafeBufferPointer { slots in
+            let low = lowerBound(slots, center.latitude - degrees)
+            let high = lowerBound(slots, (center.latitude + degrees).nextUp)
+            for s in slots[low..<high] where lowerBound(s, q) <= bound {
+                let coordinate = Coordinate(latitude: s.lat, longitude: s.lon)
+                if center.distance(to: coordinate) <= bound {
+                    kept.append(Entry(id: s.id, coordinate: coordinate, reach: s.reach))
+                }
+            }
+        }
+        return LatitudeSortedIndex(kept)
     }
 
     public var count: Int { slots.count }

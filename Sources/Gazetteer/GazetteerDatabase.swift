@@ -13,6 +13,7 @@ package final class GazetteerDatabase {
     package init(path: String) throws {
         self.path = path
         connection = try Connection(path: path, mode: .readOnly(immutable: true))
+        try? connection.execute("PRAGMA mmap_size = 268435456")
         guard (try? connection.scalarInt("SELECT count(*) FROM meta WHERE key = 'schema'")) == 1 else {
             throw SourceError(file: path, detail: "not a gazetteer database (no meta.schema)")
         }

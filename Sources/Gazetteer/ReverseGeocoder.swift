@@ -66,6 +66,8 @@ package final class ReverseGeocoder {
         var cityNames: [String] = []
         var cityHeadBytes: [UInt8] = []
         var cityHeadEnds: [Int32] = []
+        var cityCountries: [String] = []
+        var cityRegions: [String?] = []
         try database.connection.prepare(
             "SELECT geonameid, country, region, lat, lon, name FROM city ORDER BY geonameid"
         ).forEach { row in
@@ -79,8 +81,16 @@ package final class ReverseGeocoder {
             JSONPieces.cityHead(id: id, name: name, to: &cityHeadBytes)
             cityHeadEnds.append(Int32(cityHeadBytes.count))
             all.append(entry)
-            byCountry[row.text(1) ?? "", default: []].append(entry)
-            if !row.isNull(2) { byRegion[row.text(2) ?? "", default: []].append(entry) }
+            cityCountries.append(row.text(1) ?? "")
+            cityRegions.append(row.isNull(2) ? nil : row.text(2) ?? "")
+        }
+        // Grouped in the indexes' own order (latitude, then ordinal), so each index's sort
+        // finds its input already sorted.
+        all.sort { ($0.coordinate.latitude, $0.id) < ($1.coordinate.latitude, $1.id) }
+        for entry in all {
+            let i = Int(entry.id)
+            byCountry[cityCountries[i], default: []].append(entry)
+            if let region = cityRegions[i] { byRegion[region, default: []].append(entry) }
         }
         self.cityIDs = cityIDs
         self.cityNames = cityNames
@@ -303,7 +313,9 @@ struct BoundaryGrid {
     private var cellParts: [Int32] = []
 
     init(_ loaded: [LoadedBoundary]) {
-        boundaries = loaded.sorted(by: LoadedBoundary.precedes)
+        // Sorted through indexes: swapping the boundaries themselves copies their Strings
+        // and shapes (reference counting) at every step.
+        boundaries = loaded.indices.sorted { LoadedBoundary.precedes(loaded[$0], loaded[$1]) }.map { loaded[$0] }
         var regionCells = [[Int32]](repeating: [], count: 180 * 360)
         var countryCells = [[Int32]](repeating: [], count: 180 * 360)
         for (index, b) in boundaries.enumerated() {

@@ -224,21 +224,28 @@ struct RingStrips: Sendable, Hashable {
         let height = Swift.max(box.maxLat - box.minLat, 1e-9)
         minLat = box.minLat
         stripsPerDegree = Double(count) / height
-        var buckets = [[Int32]](repeating: [], count: count)
-        for i in 0..<(ring.count - 1) {
+        let spd = stripsPerDegree
+        // Each edge's strips, then a counting sort into one flat array (edges ascending
+        // within a strip): no per-strip arrays, which dominated loading.
+        func strips(_ i: Int) -> ClosedRange<Int> {
             let lo = Swift.min(ring[i].lat, ring[i + 1].lat)
             let hi = Swift.max(ring[i].lat, ring[i + 1].lat)
-            let first = Swift.max(
-                0, Swift.min(count - 1, Int(((lo - box.minLat) * stripsPerDegree).rounded(.down))))
-            let last = Swift.max(
-                0, Swift.min(count - 1, Int(((hi - box.minLat) * stripsPerDegree).rounded(.down))))
-            for s in first...last { buckets[s].append(Int32(i)) }
+            let first = Swift.max(0, Swift.min(count - 1, Int(((lo - box.minLat) * spd).rounded(.down))))
+            let last = Swift.max(0, Swift.min(count - 1, Int(((hi - box.minLat) * spd).rounded(.down))))
+            return first...last
         }
-        var offsets: [Int32] = [0]
-        var edges: [Int32] = []
-        for bucket in buckets {
-            edges += bucket
-            offsets.append(Int32(edges.count))
+        var offsets = [Int32](repeating: 0, count: count + 1)
+        for i in 0..<(ring.count - 1) {
+            for s in strips(i) { offsets[s + 1] += 1 }
+        }
+        for s in 0..<count { offsets[s + 1] += offsets[s] }
+        var next = offsets
+        var edges = [Int32](repeating: 0, count: Int(offsets[count]))
+        for i in 0..<(ring.count - 1) {
+            for s in strips(i) {
+                edges[Int(next[s])] = Int32(i)
+                next[s] += 1
+            }
         }
         self.offsets = offsets
         self.edgeIndexes = edges

@@ -65,13 +65,13 @@ extension Commands {
         var points: [Coordinate] = []
         points.reserveCapacity(lines.count)
         for (index, line) in lines.enumerated() {
-            let fields = line.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x2C || $0 == 0x0D })
-            guard fields.count == 2 else {
+            let fields = twoFields(line)
+            guard let fields else {
                 let text = String(decoding: line, as: UTF8.self)
                 throw CLIError.usage(
                     "pathfinder where: stdin line \(index + 1): expected \"LAT LON\", got \"\(text)\"")
             }
-            if let y = number(fields[0]), let x = number(fields[1]) {
+            if let y = number(fields.0), let x = number(fields.1) {
                 let c = Coordinate(latitude: y, longitude: x)
                 if c.isValid {
                     points.append(c)
@@ -81,7 +81,7 @@ extension Commands {
             // Not two numbers, or out of range: the String path names the problem.
             points.append(
                 try parse(
-                    String(decoding: fields[0], as: UTF8.self), String(decoding: fields[1], as: UTF8.self),
+                    String(decoding: fields.0, as: UTF8.self), String(decoding: fields.1, as: UTF8.self),
                     at: "stdin line \(index + 1)"))
         }
         let parsed = clock.now
@@ -110,6 +110,27 @@ extension Commands {
             )
         }
         return 0
+    }
+
+    /// The line's two fields, separated by spaces, tabs, commas or a carriage return (runs
+    /// count as one); nil unless there are exactly two. Like `split(whereSeparator:)`,
+    /// without an array per line.
+    private static func twoFields(_ line: ArraySlice<UInt8>) -> (ArraySlice<UInt8>, ArraySlice<UInt8>)? {
+        func separator(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x2C || b == 0x0D }
+        var first = 0..<0
+        var second = 0..<0
+        var count = 0
+        var i = line.startIndex
+        while i < line.endIndex, count < 3 {
+            while i < line.endIndex, separator(line[i]) { i += 1 }
+            guard i < line.endIndex else { break }
+            let start = i
+            while i < line.endIndex, !separator(line[i]) { i += 1 }
+            if count == 0 { first = start..<i } else { second = start..<i }
+            count += 1
+        }
+        guard count == 2 else { return nil }
+        return (line[first], line[second])
     }
 
     /// What `Double(String)` reads from `field`, without making a String: `strtod` over a

@@ -237,7 +237,8 @@ package final class ReverseGeocoder {
         var location = Location(
             country: answer?.country, region: answer?.region, city: nil, airport: nil, atSea: answer == nil)
         if let city {
-            location.city = .init(id: cityIDs[Int(city.id)], name: cityNames[Int(city.id)], metres: city.metres)
+            location.city = .init(
+                id: cityIDs[Int(city.id)], name: cityNames[Int(city.id)], metres: city.metres)
         }
         if let airport {
             let id = airportIDs[Int(airport.id)]
@@ -262,7 +263,8 @@ package final class ReverseGeocoder {
         let (b, city, airport) = resolve(point)
         var answer = JSONAnswer(
             head: Int32(b >= 0 ? b : headEnds.count - 1), city: Int32(city?.id ?? -1),
-            airport: Int32(airport?.id ?? -1), cityMetres: city?.metres ?? 0, airportMetres: airport?.metres ?? 0)
+            airport: Int32(airport?.id ?? -1), cityMetres: city?.metres ?? 0,
+            airportMetres: airport?.metres ?? 0)
         if let airport, airportHeads[Int(airport.id)] == nil {
             let a = try database.airport(airportIDs[Int(airport.id)])
             var bytes: [UInt8] = []
@@ -315,7 +317,9 @@ struct BoundaryGrid {
     init(_ loaded: [LoadedBoundary]) {
         // Sorted through indexes: swapping the boundaries themselves copies their Strings
         // and shapes (reference counting) at every step.
-        boundaries = loaded.indices.sorted { LoadedBoundary.precedes(loaded[$0], loaded[$1]) }.map { loaded[$0] }
+        boundaries = loaded.indices.sorted { LoadedBoundary.precedes(loaded[$0], loaded[$1]) }.map {
+            loaded[$0]
+        }
         var regionCells = [[Int32]](repeating: [], count: 180 * 360)
         var countryCells = [[Int32]](repeating: [], count: 180 * 360)
         for (index, b) in boundaries.enumerated() {

@@ -52,11 +52,14 @@ extension Commands {
                 console.line("[" + hits.map(\.json).joined(separator: ",") + "]")
             }
             if timing, !latencies.isEmpty {
-                let wall = latencies.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
-                    .sorted()
+                let wall = latencies.map {
+                    Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18
+                }
+                .sorted()
                 let cpuSorted = cpu.sorted()
                 func ms(_ values: [Double], _ q: Double) -> String {
-                    String(format: "%.3f", values[min(values.count - 1, Int(Double(values.count) * q))] * 1000)
+                    String(
+                        format: "%.3f", values[min(values.count - 1, Int(Double(values.count) * q))] * 1000)
                 }
                 // Wall time includes whatever else the machine runs; the thread's CPU time
                 // is the query's own work.

@@ -137,7 +137,8 @@ extension Commands {
     /// NUL-terminated copy, the whole field consumed. nil for anything else (then the
     /// String path decides and words the error).
     private static func number(_ field: ArraySlice<UInt8>) -> Double? {
-        guard let first = field.first, first > 0x20 else { return nil }  // no leading space, as Double(String)
+        // No leading space or control byte: Double(String) refuses them, strtod would skip.
+        guard let first = field.first, first > 0x20 else { return nil }
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: field.count + 1) { buffer in
             guard let base = buffer.baseAddress else { return nil }
             for (i, byte) in field.enumerated() { buffer[i] = CChar(bitPattern: byte) }

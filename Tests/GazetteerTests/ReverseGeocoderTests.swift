@@ -100,7 +100,8 @@ struct ReverseGeocoderTests {
         }
         for _ in 0..<2_000 {
             points.append(
-                Coordinate(latitude: asin(random.next() * 2 - 1) * 180 / .pi, longitude: random.next() * 360 - 180))
+                Coordinate(
+                    latitude: asin(random.next() * 2 - 1) * 180 / .pi, longitude: random.next() * 360 - 180))
         }
         var kinds = (sea: 0, airport: 0, land: 0)
         try Artifacts.withGeocoder { geocoder in
@@ -124,11 +125,16 @@ struct ReverseGeocoderTests {
         let db = try Artifacts.open()
         let reference = ReferenceGeocoder(database: db)
         var airports: [(Coordinate, Double)] = []
-        try db.connection.prepare("SELECT lat, lon, type FROM airport WHERE id % 29 = 0 OR abs(lat) > 70 OR abs(lon) > 178")
-            .forEach { row in
-                airports.append(
-                    (Coordinate(latitude: row.double(0), longitude: row.double(1)), ReverseRules.radius(row.text(2) ?? "")))
-            }
+        try db.connection.prepare(
+            "SELECT lat, lon, type FROM airport WHERE id % 29 = 0 OR abs(lat) > 70 OR abs(lon) > 178"
+        )
+        .forEach { row in
+            airports.append(
+                (
+                    Coordinate(latitude: row.double(0), longitude: row.double(1)),
+                    ReverseRules.radius(row.text(2) ?? "")
+                ))
+        }
         #expect(airports.count > 200)
         var random = SplitMix(state: 3)
         var mismatches: [String] = []

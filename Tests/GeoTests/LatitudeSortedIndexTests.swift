@@ -61,7 +61,8 @@ struct LatitudeSortedIndexTests {
         let entries = (0..<3_000).map { i in
             LatitudeSortedIndex.Entry(
                 id: Int64(i),
-                coordinate: Coordinate(latitude: random.next() * 150 - 60, longitude: random.next() * 360 - 180))
+                coordinate: Coordinate(
+                    latitude: random.next() * 150 - 60, longitude: random.next() * 360 - 180))
         }
         let index = LatitudeSortedIndex(entries)
         let centres = [
@@ -85,6 +86,8 @@ struct LatitudeSortedIndexTests {
             .init(id: 2, coordinate: Coordinate(latitude: 40, longitude: 40)),
         ])
         #expect(index.restricted(toPointsWithin: 10, of: Coordinate(latitude: 0, longitude: 0)).count == 2)
-        #expect(LatitudeSortedIndex([]).restricted(toPointsWithin: 10, of: Coordinate(latitude: 0, longitude: 0)).count == 0)
+        #expect(
+            LatitudeSortedIndex([]).restricted(toPointsWithin: 10, of: Coordinate(latitude: 0, longitude: 0))
+                .count == 0)
     }
 }

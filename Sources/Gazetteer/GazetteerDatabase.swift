@@ -13,10 +13,6 @@ package final class GazetteerDatabase {
     package init(path: String) throws {
         self.path = path
         connection = try Connection(path: path, mode: .readOnly(immutable: true))
-        // The file never changes while open (immutable): mapping it spares a read() and a
-        // copy per page, which is most of a cold search. Best effort: without it SQLite
-        // reads as before.
-        try? connection.execute("PRAGMA mmap_size = 268435456")
         guard (try? connection.scalarInt("SELECT count(*) FROM meta WHERE key = 'schema'")) == 1 else {
             throw SourceError(file: path, detail: "not a gazetteer database (no meta.schema)")
         }

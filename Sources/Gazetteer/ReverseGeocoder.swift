@@ -361,24 +361,29 @@ struct BoundaryGrid {
         cellStarts.append(Int32(cellParts.count))
     }
 
-    /// The raster's answers with boundary ids turned into indexes into `boundaries`:
-    /// -2 test polygons, -1 sea, else the index.
-    private var raster: (starts: [[Int32]], values: [[Int32]])?
+    /// The raster's runs, flat: row r's runs are `rasterStarts/rasterValues[rasterRows[r]..<
+    /// rasterRows[r + 1]]` (first column of each run; boundary index, -1 sea, -2 test the
+    /// polygons). Empty without a raster. Flat, so a lookup touches no inner array.
+    private var rasterRows: [Int32] = []
+    private var rasterStarts: [Int32] = []
+    private var rasterValues: [Int32] = []
 
     /// Uses `raster` (from the same boundaries) to skip polygon tests in cells no edge touches.
     mutating func attach(_ raster: BoundaryRaster) {
         var indexByID: [Int64: Int32] = [:]
         for (i, b) in boundaries.enumerated() { indexByID[b.id] = Int32(i) }
-        let values = raster.values.map { row in
-            row.map { v -> Int32 in
+        rasterRows = [0]
+        for (starts, values) in zip(raster.starts, raster.values) {
+            rasterStarts += starts
+            for v in values {
                 switch v {
-                case BoundaryRaster.mixed: -2
-                case BoundaryRaster.sea: -1
-                default: indexByID[v - 1] ?? -2
+                case BoundaryRaster.mixed: rasterValues.append(-2)
+                case BoundaryRaster.sea: rasterValues.append(-1)
+                default: rasterValues.append(indexByID[v - 1] ?? -2)
                 }
             }
+            rasterRows.append(Int32(rasterStarts.count))
         }
-        self.raster = (raster.starts, values)
     }
 
     /// The index in `boundaries` of the answer, or -1 at sea: the smallest region polygon
@@ -390,15 +395,16 @@ struct BoundaryGrid {
 
     /// `locate` with the point's raster cell already known.
     func locate(lon: Double, lat: Double, row: Int, column: Int) -> Int {
-        if let raster {
-            let starts = raster.starts[row]
-            var low = 0
-            var high = starts.count
+        if !rasterRows.isEmpty {
+            // The row's last run starting at or before the column (each row's first run
+            // starts at column 0).
+            var low = Int(rasterRows[row])
+            var high = Int(rasterRows[row + 1])
             while high - low > 1 {
                 let mid = (low + high) / 2
-                if Int(starts[mid]) <= column { low = mid } else { high = mid }
+                if Int(rasterStarts[mid]) <= column { low = mid } else { high = mid }
             }
-            let v = raster.values[row][low]
+            let v = rasterValues[low]
             if v != -2 { return Int(v) }
         }
         return locateByPolygons(lon: lon, lat: lat)

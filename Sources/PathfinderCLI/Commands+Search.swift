@@ -17,7 +17,8 @@ extension Commands {
               --limit N   at most N places (default 10)
               --db FILE   gazetteer database (default: artifacts/gazetteer/gazetteer.sqlite)
               --stdin     one query a line in; one JSON array of places a line out
-              --timing    with --stdin: per-query latency p50/p99 on stderr
+              --timing    with --stdin: per-query latency p50/p99 (wall and thread CPU)
+                          on stderr, after one warm-up query
             """
     ) { arguments, console in
         var arguments = arguments

@@ -18,7 +18,7 @@ extension Commands {
             polygon (at sea) country and region are null, "sea": true is added, and the
             city is the nearest within 200 km (null beyond).
               --stdin     read "LAT LON" lines, print one answer a line in the same order
-              --timing    with --stdin: print load, query and output seconds on stderr
+              --timing    with --stdin: print load, parse, query and output seconds on stderr
               --db FILE   gazetteer database (default: artifacts/gazetteer/gazetteer.sqlite)
             (`pathfinder where` without coordinates asks the running daemon.)
             """

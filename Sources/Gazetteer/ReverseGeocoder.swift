@@ -261,7 +261,7 @@ package final class ReverseGeocoder {
     /// the first time it is named.
     package func locateJSON(_ point: Coordinate) throws -> JSONAnswer {
         let (b, city, airport) = resolve(point)
-        var answer = JSONAnswer(
+        let answer = JSONAnswer(
             head: Int32(b >= 0 ? b : headEnds.count - 1), city: Int32(city?.id ?? -1),
             airport: Int32(airport?.id ?? -1), cityMetres: city?.metres ?? 0,
             airportMetres: airport?.metres ?? 0)
@@ -271,7 +271,6 @@ package final class ReverseGeocoder {
             JSONPieces.airportHead(iata: a.iata, icao: a.icao, name: a.name, to: &bytes)
             airportHeads[Int(airport.id)] = bytes
         }
-        answer.airportMetres = airport?.metres ?? 0
         return answer
     }
 

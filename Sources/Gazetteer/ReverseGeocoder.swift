@@ -44,6 +44,9 @@ package final class ReverseGeocoder {
     /// every city, far away; per 5° cell, the few cities that can answer there
     /// (`LatitudeSortedIndex.restricted`), made on first use.
     private var anywhereCells: [LatitudeSortedIndex?] = Array(repeating: nil, count: 36 * 72)
+    /// Per 1° cell at sea: 0 not yet known, 1 no city within `seaCityMetres` of any point
+    /// of the cell (most of the open ocean: answered without a search), 2 search.
+    private var seaCells = [UInt8](repeating: 0, count: 180 * 360)
 
     struct Answer {
         var country: Location.Area
@@ -190,7 +193,7 @@ package final class ReverseGeocoder {
         let b = grid.locate(lon: point.longitude, lat: point.latitude, row: row, column: column)
         let city: LatitudeSortedIndex.Hit?
         if b < 0 {
-            city = cityIndexes[0].nearest(to: point, maxMetres: ReverseRules.seaCityMetres)
+            city = nearestAtSea(point)
         } else if constraint[b] == 0 {
             city = nearestAnywhere(point)
         } else {
@@ -199,6 +202,27 @@ package final class ReverseGeocoder {
         let cell = row * BoundaryRaster.columns + column
         let nearAirport = airportCells[cell >> 6] & (1 << UInt64(cell & 63)) != 0
         return (b, city, nearAirport ? airports.nearest(to: point) : nil)
+    }
+
+    /// The nearest city within `seaCityMetres`, skipping the search in 1° cells that have
+    /// none that near: no city within seaCityMetres + the cell's radius of its centre
+    /// (triangle inequality; the radius as in `nearestAnywhere`).
+    private func nearestAtSea(_ point: Coordinate) -> LatitudeSortedIndex.Hit? {
+        let row = Swift.min(179, Swift.max(0, Int((point.latitude + 90).rounded(.down))))
+        let column = Swift.min(359, Swift.max(0, Int((point.longitude + 180).rounded(.down))))
+        let cell = row * 360 + column
+        if seaCells[cell] == 0 {
+            let south = Double(row - 90)
+            let nearestEquator = south < 0 && south + 1 > 0 ? 0 : Swift.min(abs(south), abs(south + 1))
+            let radians = Double.pi / 180
+            let radius =
+                Coordinate.earthRadiusMetres * 0.5 * radians * (1 + cos(nearestEquator * radians)) * 1.001
+            let center = Coordinate(latitude: south + 0.5, longitude: Double(column - 180) + 0.5)
+            let reach = (ReverseRules.seaCityMetres + radius) * (1 + 1e-9) + 1
+            seaCells[cell] = cityIndexes[0].nearest(to: center, maxMetres: reach) == nil ? 1 : 2
+        }
+        if seaCells[cell] == 1 { return nil }
+        return cityIndexes[0].nearest(to: point, maxMetres: ReverseRules.seaCityMetres)
     }
 
     /// The nearest city of all, through the point's 5° cell's restricted index.

@@ -36,12 +36,6 @@ package final class GazetteerDatabase {
         return relative
     }
 
-    func cityName(_ id: Int64) throws -> String {
-        let s = try connection.cached("SELECT name FROM city WHERE geonameid = ?")
-        try s.bind([.int(id)])
-        return try s.step() ? s.text(0) ?? "" : ""
-    }
-
     func airport(_ id: Int64) throws -> (iata: String, icao: String?, name: String) {
         let s = try connection.cached("SELECT iata, icao, name FROM airport WHERE id = ?")
         try s.bind([.int(id)])

@@ -66,65 +66,21 @@ package struct Location: Sendable, Hashable {
     }
 
     /// The same JSON as `json`, appended as UTF-8 bytes: the `--stdin` path, where building
-    /// Strings would cost more than the query.
+    /// Strings would cost more than the query. Built from the same pieces the reverse
+    /// geocoder caches (`JSONPieces`), so both paths write identical bytes.
     package func appendJSON(to out: inout [UInt8]) {
-        func text(_ s: String) { out.append(contentsOf: s.utf8) }
-        func quoted(_ s: String) {
-            if s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-                text(JSONText.quote(s))
-            } else {
-                out.append(0x22)
-                out.append(contentsOf: s.utf8)
-                out.append(0x22)
-            }
-        }
-        func integer(_ v: Int64) {
-            if v < 0 { out.append(0x2D) }
-            var digits: [UInt8] = []
-            var x = v.magnitude
-            repeat {
-                digits.append(UInt8(x % 10) + 0x30)
-                x /= 10
-            } while x > 0
-            out.append(contentsOf: digits.reversed())
-        }
-        func area(_ a: Area?) {
-            guard let a else { return text("null") }
-            text("{\"id\":")
-            quoted(a.id)
-            text(",\"name\":")
-            quoted(a.name)
-            out.append(0x7D)
-        }
-        text("{\"country\":")
-        area(country)
-        text(",\"region\":")
-        area(region)
-        text(",\"city\":")
+        JSONPieces.head(country: country, region: region, to: &out)
         if let c = city {
-            text("{\"id\":")
-            integer(c.id)
-            text(",\"name\":")
-            quoted(c.name)
-            text(",\"metres\":")
-            integer(Int64(c.metres.rounded()))
-            out.append(0x7D)
+            JSONPieces.cityHead(id: c.id, name: c.name, to: &out)
+            JSONPieces.metresTail(c.metres, to: &out)
         } else {
-            text("null")
+            JSONPieces.text("null", to: &out)
         }
         if let a = airport {
-            text(",\"airport\":{\"iata\":")
-            quoted(a.iata)
-            text(",\"icao\":")
-            if let icao = a.icao { quoted(icao) } else { text("null") }
-            text(",\"name\":")
-            quoted(a.name)
-            text(",\"metres\":")
-            integer(Int64(a.metres.rounded()))
-            out.append(0x7D)
+            JSONPieces.airportHead(iata: a.iata, icao: a.icao, name: a.name, to: &out)
+            JSONPieces.metresTail(a.metres, to: &out)
         }
-        if atSea { text(",\"sea\":true") }
-        out.append(0x7D)
+        JSONPieces.end(atSea: atSea, to: &out)
     }
 
     /// The CONTRACT's one-line JSON: country, region, city, airport (when near), sea.
@@ -164,4 +120,84 @@ enum ReverseRules {
     /// At sea (no polygon), the nearest city is named only within this distance, metres:
     /// "30 km off Helsinki" helps, a city across an ocean does not.
     static let seaCityMetres = 200_000.0
+}
+
+/// The pieces of a `Location`'s JSON line, as UTF-8 bytes. A line is `head` (country and
+/// region, up to `"city":`), then `cityHead` + `metresTail` or `null`, then `airportHead` +
+/// `metresTail` when an airport is near, then `end`. The heads depend only on the place,
+/// so the geocoder caches them per boundary, city and airport.
+enum JSONPieces {
+    static func text(_ s: String, to out: inout [UInt8]) { out.append(contentsOf: s.utf8) }
+
+    static func quoted(_ s: String, to out: inout [UInt8]) {
+        if s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            text(JSONText.quote(s), to: &out)
+        } else {
+            out.append(0x22)
+            out.append(contentsOf: s.utf8)
+            out.append(0x22)
+        }
+    }
+
+    /// Decimal digits without building a String: the per-point metres go through here.
+    static func integer(_ v: Int64, to out: inout [UInt8]) {
+        if v < 0 { out.append(0x2D) }
+        let start = out.count
+        var x = v.magnitude
+        repeat {
+            out.append(UInt8(x % 10) + 0x30)
+            x /= 10
+        } while x > 0
+        out[start...].reverse()  // least significant digit came first
+    }
+
+    static func area(_ a: Location.Area?, to out: inout [UInt8]) {
+        guard let a else { return text("null", to: &out) }
+        text("{\"id\":", to: &out)
+        quoted(a.id, to: &out)
+        text(",\"name\":", to: &out)
+        quoted(a.name, to: &out)
+        out.append(0x7D)
+    }
+
+    /// `{"country":…,"region":…,"city":`
+    static func head(country: Location.Area?, region: Location.Area?, to out: inout [UInt8]) {
+        text("{\"country\":", to: &out)
+        area(country, to: &out)
+        text(",\"region\":", to: &out)
+        area(region, to: &out)
+        text(",\"city\":", to: &out)
+    }
+
+    /// `{"id":…,"name":…,"metres":`
+    static func cityHead(id: Int64, name: String, to out: inout [UInt8]) {
+        text("{\"id\":", to: &out)
+        integer(id, to: &out)
+        text(",\"name\":", to: &out)
+        quoted(name, to: &out)
+        text(",\"metres\":", to: &out)
+    }
+
+    /// `,"airport":{"iata":…,"icao":…,"name":…,"metres":`
+    static func airportHead(iata: String, icao: String?, name: String, to out: inout [UInt8]) {
+        text(",\"airport\":{\"iata\":", to: &out)
+        quoted(iata, to: &out)
+        text(",\"icao\":", to: &out)
+        if let icao { quoted(icao, to: &out) } else { text("null", to: &out) }
+        text(",\"name\":", to: &out)
+        quoted(name, to: &out)
+        text(",\"metres\":", to: &out)
+    }
+
+    /// Whole metres and the closing brace.
+    static func metresTail(_ metres: Double, to out: inout [UInt8]) {
+        integer(Int64(metres.rounded()), to: &out)
+        out.append(0x7D)
+    }
+
+    /// `,"sea":true` at sea, and the line's closing brace.
+    static func end(atSea: Bool, to out: inout [UInt8]) {
+        if atSea { text(",\"sea\":true", to: &out) }
+        out.append(0x7D)
+    }
 }

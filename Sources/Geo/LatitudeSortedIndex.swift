@@ -41,6 +41,8 @@ public struct LatitudeSortedIndex: Sendable {
     private let slots: [Slot]
     /// The largest `reach`: nothing is found farther away.
     private let maxReach: Double
+    /// No entry has a finite reach (then `restricted` may drop entries).
+    private let unlimited: Bool
 
     /// Indexes this small are scanned whole: cheaper than the window's bookkeeping.
     static let scanAllBelow = 24
@@ -56,6 +58,31 @@ public struct LatitudeSortedIndex: Sendable {
                 cosLat: cos($0.coordinate.latitude.radians), reach: $0.reach, id: $0.id)
         }
         maxReach = entries.map(\.reach).max() ?? 0
+        unlimited = entries.allSatisfy { $0.reach == .infinity }
+    }
+
+    /// A smaller index whose `nearest(to:)` equals this one's for every point within
+    /// `radius` metres of `center`: the entries no farther from `center` than its nearest
+    /// entry plus 2·`radius`. (The answer for such a point is at most nearest + radius from
+    /// the point, so at most nearest + 2·radius from `center`; a small margin covers
+    /// rounding.) Indexes whose entries have a reach limit come back whole.
+    public func restricted(toPointsWithin radius: Double, of center: Coordinate) -> LatitudeSortedIndex {
+        guard unlimited, let best = nearest(to: center) else { return self }
+        let bound = (best.metres + 2 * radius) * (1 + 1e-9) + 1
+        let degrees = bound / (Coordinate.earthRadiusMetres * .pi / 180)
+        let q = Query(center)
+        var kept: [Entry] = []
+        slots.withUnsafeBufferPointer { slots in
+            let low = lowerBound(slots, center.latitude - degrees)
+            let high = lowerBound(slots, (center.latitude + degrees).nextUp)
+            for s in slots[low..<high] where lowerBound(s, q) <= bound {
+                let coordinate = Coordinate(latitude: s.lat, longitude: s.lon)
+                if center.distance(to: coordinate) <= bound {
+                    kept.append(Entry(id: s.id, coordinate: coordinate, reach: s.reach))
+                }
+            }
+        }
+        return LatitudeSortedIndex(kept)
     }
 
     public var count: Int { slots.count }
@@ -114,9 +141,10 @@ public struct LatitudeSortedIndex: Sendable {
         let cosLat: Double
         init(_ point: Coordinate) {
             self.point = point
-            rootCos = cos(point.latitude * .pi / 180).squareRoot()
             φ = point.latitude.radians
+            // One cosine serves both: `radians` is the same `* .pi / 180`, so the bits agree.
             cosLat = cos(φ)
+            rootCos = cosLat.squareRoot()
         }
     }
 
@@ -150,7 +178,10 @@ public struct LatitudeSortedIndex: Sendable {
         // in the same order, so the metres below are exactly what it would return.
         let Δφ = s.lat.radians - q.φ
         let Δλ = (s.lon - q.point.longitude).radians
-        let a = sin(Δφ / 2) * sin(Δφ / 2) + q.cosLat * s.cosLat * sin(Δλ / 2) * sin(Δλ / 2)
+        // Each sine once: sin(x) * sin(x) is the same product either way.
+        let sinφ = sin(Δφ / 2)
+        let sinλ = sin(Δλ / 2)
+        let a = sinφ * sinφ + q.cosLat * s.cosLat * sinλ * sinλ
         if let b = best, a > b.haversine * (1 + 1e-9) { return }  // clearly farther: no asin
         let d = 2 * Coordinate.earthRadiusMetres * asin(Swift.min(1, a.squareRoot()))
         if d > s.reach { return }

@@ -127,16 +127,24 @@ public struct Polygon: Sendable, Hashable {
 
     static func ringContains(_ ring: [LonLat], _ strips: RingStrips?, _ x: Double, _ y: Double) -> Bool {
         guard let strips else { return ringContains(ring, x, y) }
-        var inside = false
-        for i in strips.edges(at: y) {
-            let a = ring[Int(i)]
-            let b = ring[Int(i) + 1]
-            if (a.lat > y) != (b.lat > y) {
-                let cross = (b.lon - a.lon) * (y - a.lat) / (b.lat - a.lat) + a.lon
-                if x < cross { inside.toggle() }
+        let (first, end) = strips.edgeRange(at: y)
+        // Raw buffers: this loop runs for every point near a border, and slices or checked
+        // subscripts cost more than the arithmetic. Edge i joins points i and i + 1 < count.
+        return ring.withUnsafeBufferPointer { points in
+            strips.edgeIndexes.withUnsafeBufferPointer { edges in
+                var inside = false
+                for k in first..<end {
+                    let i = Int(edges[k])
+                    let a = points[i]
+                    let b = points[i + 1]
+                    if (a.lat > y) != (b.lat > y) {
+                        let cross = (b.lon - a.lon) * (y - a.lat) / (b.lat - a.lat) + a.lon
+                        if x < cross { inside.toggle() }
+                    }
+                }
+                return inside
             }
         }
-        return inside
     }
 
     /// Crossing-number test of one closed ring.
@@ -216,31 +224,38 @@ struct RingStrips: Sendable, Hashable {
         let height = Swift.max(box.maxLat - box.minLat, 1e-9)
         minLat = box.minLat
         stripsPerDegree = Double(count) / height
-        var buckets = [[Int32]](repeating: [], count: count)
-        for i in 0..<(ring.count - 1) {
+        let spd = stripsPerDegree
+        // Each edge's strips, then a counting sort into one flat array (edges ascending
+        // within a strip): no per-strip arrays, which dominated loading.
+        func strips(_ i: Int) -> ClosedRange<Int> {
             let lo = Swift.min(ring[i].lat, ring[i + 1].lat)
             let hi = Swift.max(ring[i].lat, ring[i + 1].lat)
-            let first = Swift.max(
-                0, Swift.min(count - 1, Int(((lo - box.minLat) * stripsPerDegree).rounded(.down))))
-            let last = Swift.max(
-                0, Swift.min(count - 1, Int(((hi - box.minLat) * stripsPerDegree).rounded(.down))))
-            for s in first...last { buckets[s].append(Int32(i)) }
+            let first = Swift.max(0, Swift.min(count - 1, Int(((lo - box.minLat) * spd).rounded(.down))))
+            let last = Swift.max(0, Swift.min(count - 1, Int(((hi - box.minLat) * spd).rounded(.down))))
+            return first...last
         }
-        var offsets: [Int32] = [0]
-        var edges: [Int32] = []
-        for bucket in buckets {
-            edges += bucket
-            offsets.append(Int32(edges.count))
+        var offsets = [Int32](repeating: 0, count: count + 1)
+        for i in 0..<(ring.count - 1) {
+            for s in strips(i) { offsets[s + 1] += 1 }
+        }
+        for s in 0..<count { offsets[s + 1] += offsets[s] }
+        var next = offsets
+        var edges = [Int32](repeating: 0, count: Int(offsets[count]))
+        for i in 0..<(ring.count - 1) {
+            for s in strips(i) {
+                edges[Int(next[s])] = Int32(i)
+                next[s] += 1
+            }
         }
         self.offsets = offsets
         self.edgeIndexes = edges
     }
 
-    /// Indexes of the edges that may straddle latitude `y`.
-    func edges(at y: Double) -> ArraySlice<Int32> {
+    /// The positions in `edgeIndexes` of the edges that may straddle latitude `y`.
+    func edgeRange(at y: Double) -> (first: Int, end: Int) {
         let count = offsets.count - 1
         let s = Swift.max(0, Swift.min(count - 1, Int(((y - minLat) * stripsPerDegree).rounded(.down))))
-        return edgeIndexes[Int(offsets[s])..<Int(offsets[s + 1])]
+        return (Int(offsets[s]), Int(offsets[s + 1]))
     }
 }
 

@@ -18,7 +18,7 @@ extension Commands {
             polygon (at sea) country and region are null, "sea": true is added, and the
             city is the nearest within 200 km (null beyond).
               --stdin     read "LAT LON" lines, print one answer a line in the same order
-              --timing    with --stdin: print load, query and output seconds on stderr
+              --timing    with --stdin: print load, parse, query and output seconds on stderr
               --db FILE   gazetteer database (default: artifacts/gazetteer/gazetteer.sqlite)
             Without coordinates (`pathfinder where [--socket PATH]`) it asks the running
             daemon where the walker is.
@@ -51,43 +51,58 @@ extension Commands {
         let started = clock.now
         let db = try GazetteerCLI.open(path ?? GazetteerDatabase.defaultPath(), command: "where")
         let geocoder = try ReverseGeocoder(database: db)
+        // Deliberately never released: freeing ~600 000 polygon points one array at a time
+        // just before the process exits costs milliseconds and returns nothing the OS
+        // would not take back anyway.
+        _ = Unmanaged.passRetained(geocoder)
         let loaded = clock.now
         if let point {
             console.line(try geocoder.locate(point).json)
             return 0
         }
-        // Answers go out as bytes in chunks: one console write per line would dominate.
-        var out: [UInt8] = []
-        out.reserveCapacity(1 << 20)
-        var lineNumber = 0
-        var queryTime = Duration.zero
-        var outputTime = Duration.zero
         // All of stdin at once, split by hand: readLine per line costs more than a query.
         let input = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
         var lines = input.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         if lines.last?.isEmpty == true { lines.removeLast() }  // the final newline ends the last line
-        for line in lines {
-            lineNumber += 1
-            let fields = line.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x2C || $0 == 0x0D })
-            guard fields.count == 2 else {
+        // Three passes, like a batch query: parse every line (a bad one stops before any
+        // output), locate every point, write every answer.
+        var points: [Coordinate] = []
+        points.reserveCapacity(lines.count)
+        for (index, line) in lines.enumerated() {
+            let fields = twoFields(line)
+            guard let fields else {
                 let text = String(decoding: line, as: UTF8.self)
                 throw CLIError.usage(
-                    "pathfinder where: stdin line \(lineNumber): expected \"LAT LON\", got \"\(text)\"")
+                    "pathfinder where: stdin line \(index + 1): expected \"LAT LON\", got \"\(text)\"")
             }
-            let c = try parse(
-                String(decoding: fields[0], as: UTF8.self), String(decoding: fields[1], as: UTF8.self),
-                at: "stdin line \(lineNumber)")
-            let t0 = clock.now
-            let location = try geocoder.locate(c)
-            let t1 = clock.now
-            location.appendJSON(to: &out)
+            if let y = number(fields.0), let x = number(fields.1) {
+                let c = Coordinate(latitude: y, longitude: x)
+                if c.isValid {
+                    points.append(c)
+                    continue
+                }
+            }
+            // Not two numbers, or out of range: the String path names the problem.
+            points.append(
+                try parse(
+                    String(decoding: fields.0, as: UTF8.self), String(decoding: fields.1, as: UTF8.self),
+                    at: "stdin line \(index + 1)"))
+        }
+        let parsed = clock.now
+        var answers: [ReverseGeocoder.JSONAnswer] = []
+        answers.reserveCapacity(points.count)
+        for point in points { answers.append(try geocoder.locateJSON(point)) }
+        let queried = clock.now
+        // Answers go out as bytes in chunks: one console write per line would dominate.
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 20)
+        for answer in answers {
+            geocoder.appendJSON(answer, to: &out)
             out.append(0x0A)
             if out.count > 1 << 20 {
                 console.write(String(decoding: out, as: UTF8.self))
                 out.removeAll(keepingCapacity: true)
             }
-            queryTime += t1 - t0
-            outputTime += clock.now - t1
         }
         if !out.isEmpty { console.write(String(decoding: out, as: UTF8.self)) }
         if timing {
@@ -95,10 +110,47 @@ extension Commands {
                 String(format: "%.4f", Double(d.components.attoseconds) / 1e18 + Double(d.components.seconds))
             }
             console.error(
-                "pathfinder where: timing points \(lineNumber) load \(s(loaded - started)) s query \(s(queryTime)) s output \(s(outputTime)) s total \(s(clock.now - started)) s"
+                "pathfinder where: timing points \(points.count) load \(s(loaded - started)) s parse \(s(parsed - loaded)) s query \(s(queried - parsed)) s output \(s(clock.now - queried)) s total \(s(clock.now - started)) s"
             )
         }
         return 0
+    }
+
+    /// The line's two fields, separated by spaces, tabs, commas or a carriage return (runs
+    /// count as one); nil unless there are exactly two. Like `split(whereSeparator:)`,
+    /// without an array per line.
+    private static func twoFields(_ line: ArraySlice<UInt8>) -> (ArraySlice<UInt8>, ArraySlice<UInt8>)? {
+        func separator(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x2C || b == 0x0D }
+        var first = 0..<0
+        var second = 0..<0
+        var count = 0
+        var i = line.startIndex
+        while i < line.endIndex, count < 3 {
+            while i < line.endIndex, separator(line[i]) { i += 1 }
+            guard i < line.endIndex else { break }
+            let start = i
+            while i < line.endIndex, !separator(line[i]) { i += 1 }
+            if count == 0 { first = start..<i } else { second = start..<i }
+            count += 1
+        }
+        guard count == 2 else { return nil }
+        return (line[first], line[second])
+    }
+
+    /// What `Double(String)` reads from `field`, without making a String: `strtod` over a
+    /// NUL-terminated copy, the whole field consumed. nil for anything else (then the
+    /// String path decides and words the error).
+    private static func number(_ field: ArraySlice<UInt8>) -> Double? {
+        // No leading space or control byte: Double(String) refuses them, strtod would skip.
+        guard let first = field.first, first > 0x20 else { return nil }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: field.count + 1) { buffer in
+            guard let base = buffer.baseAddress else { return nil }
+            for (i, byte) in field.enumerated() { buffer[i] = CChar(bitPattern: byte) }
+            buffer[field.count] = 0
+            var end: UnsafeMutablePointer<CChar>?
+            let value = strtod(base, &end)
+            return end == base + field.count ? value : nil
+        }
     }
 
     private static func parse(_ lat: String, _ lon: String, at place: String) throws(CLIError) -> Coordinate {

@@ -91,6 +91,70 @@ struct ReverseGeocoderTests {
         }
     }
 
+    /// The `--stdin` path (cached pieces) writes exactly `Location.appendJSON`'s bytes:
+    /// at sea, in Antarctica (no city in region or country), at airports, across ±180°.
+    @Test func cachedPiecesWriteTheSameBytesAsTheLocation() throws {
+        var random = SplitMix(state: 11)
+        var points = [(60.3172, 24.9633), (0.0, -30.0), (-16.76, 179.88), (-80.0, 30.0), (-89.9, 0.0)].map {
+            Coordinate(latitude: $0.0, longitude: $0.1)
+        }
+        for _ in 0..<2_000 {
+            points.append(
+                Coordinate(
+                    latitude: asin(random.next() * 2 - 1) * 180 / .pi, longitude: random.next() * 360 - 180))
+        }
+        var kinds = (sea: 0, airport: 0, land: 0)
+        try Artifacts.withGeocoder { geocoder in
+            for p in points {
+                let location = try geocoder.locate(p)
+                var expected: [UInt8] = []
+                location.appendJSON(to: &expected)
+                var bytes: [UInt8] = []
+                geocoder.appendJSON(try geocoder.locateJSON(p), to: &bytes)
+                #expect(bytes == expected, "\(p)")
+                if location.atSea { kinds.sea += 1 } else { kinds.land += 1 }
+                if location.airport != nil { kinds.airport += 1 }
+            }
+        }
+        #expect(kinds.sea > 100 && kinds.land > 100 && kinds.airport > 0, "\(kinds)")
+    }
+
+    /// Points around airports, just inside and just outside each one's reach: the fast
+    /// path's airport-cell filter must not hide one the reference names.
+    @Test func airportsNearTheirReachAgreeWithTheReference() throws {
+        let db = try Artifacts.open()
+        let reference = ReferenceGeocoder(database: db)
+        var airports: [(Coordinate, Double)] = []
+        try db.connection.prepare(
+            "SELECT lat, lon, type FROM airport WHERE id % 29 = 0 OR abs(lat) > 70 OR abs(lon) > 178"
+        )
+        .forEach { row in
+            airports.append(
+                (
+                    Coordinate(latitude: row.double(0), longitude: row.double(1)),
+                    ReverseRules.radius(row.text(2) ?? "")
+                ))
+        }
+        #expect(airports.count > 200)
+        var random = SplitMix(state: 3)
+        var mismatches: [String] = []
+        var named = 0
+        try Artifacts.withGeocoder { fast in
+            for (centre, reach) in airports {
+                for factor in [0.97, 1.03] {
+                    let p = centre.offset(metres: reach * factor, bearing: random.next() * 360)
+                    guard p.isValid else { continue }
+                    let a = fast.locateIDs(p)
+                    let b = try reference.locateIDs(p)
+                    if a.airport != b.airport { mismatches.append("\(p): fast \(a) reference \(b)") }
+                    if a.airport != nil { named += 1 }
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.count): \(mismatches.prefix(5))")
+        #expect(named > airports.count / 2, "the points inside the reach name an airport")
+    }
+
     @Test func jsonLine() throws {
         let json = try locate(60.1699, 24.9384).json
         #expect(

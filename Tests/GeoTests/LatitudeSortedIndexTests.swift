@@ -42,4 +42,41 @@ struct LatitudeSortedIndexTests {
         ])
         #expect(index.nearest(to: Coordinate(latitude: -17, longitude: 179.9))?.id == 1)
     }
+
+    /// The restricted index answers like the whole one for every point near the centre,
+    /// with far fewer entries; near a pole and across the antimeridian too.
+    @Test func restrictedAnswersLikeTheWholeIndexNearItsCentre() {
+        var random = Random(state: 9)
+        let entries = (0..<3_000).map { i in
+            LatitudeSortedIndex.Entry(
+                id: Int64(i),
+                coordinate: Coordinate(
+                    latitude: random.next() * 150 - 60, longitude: random.next() * 360 - 180))
+        }
+        let index = LatitudeSortedIndex(entries)
+        let centres = [
+            Coordinate(latitude: -87.5, longitude: 2.5), Coordinate(latitude: -72.5, longitude: 177.5),
+            Coordinate(latitude: 12.5, longitude: -97.5), Coordinate(latitude: 47.5, longitude: 22.5),
+        ]
+        for centre in centres {
+            let radius = 400_000.0
+            let restricted = index.restricted(toPointsWithin: radius, of: centre)
+            #expect(restricted.count < index.count / 4, "\(centre): \(restricted.count) entries kept")
+            for _ in 0..<300 {
+                let p = centre.offset(metres: random.next() * radius, bearing: random.next() * 360)
+                #expect(restricted.nearest(to: p) == index.nearest(to: p), "\(p) near \(centre)")
+            }
+        }
+    }
+
+    @Test func restrictedKeepsEveryEntryWhenReachLimitsThem() {
+        let index = LatitudeSortedIndex([
+            .init(id: 1, coordinate: Coordinate(latitude: 0, longitude: 0), reach: 1_000),
+            .init(id: 2, coordinate: Coordinate(latitude: 40, longitude: 40)),
+        ])
+        #expect(index.restricted(toPointsWithin: 10, of: Coordinate(latitude: 0, longitude: 0)).count == 2)
+        #expect(
+            LatitudeSortedIndex([]).restricted(toPointsWithin: 10, of: Coordinate(latitude: 0, longitude: 0))
+                .count == 0)
+    }
 }

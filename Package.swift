@@ -47,8 +47,7 @@ let package = Package(
             name: "PathfinderCLI",
             dependencies: [
                 "Geo", "Arrival", "OSM", "Storage", "Positioning", "Speech", "Replay", "EntranceIndex",
-                "Daemon",
-                "Gazetteer",
+                "Daemon", "Gazetteer", "SystemCalls",
             ]),
         .executableTarget(name: "pathfinder", dependencies: ["PathfinderCLI"]),
         .executableTarget(

@@ -5,6 +5,7 @@ import Geo
 import Glibc
 import Positioning
 import Storage
+import SystemCalls
 
 /// The long-running process: the control socket, signals and systemd notification around
 /// one serial loop that owns all state (`DaemonCore`).
@@ -41,13 +42,9 @@ package final class Daemon: Sendable {
         let (inputs, continuation) = AsyncStream<Input>.makeStream()
         // Signals are caught before the socket exists, so a client that sees the socket
         // can always stop the daemon cleanly.
-        let signals = [SIGTERM, SIGINT].map { number in
-            // The default action would kill the process mid-write; the loop decides instead.
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(.terminate(number)) }
-            source.resume()
-            return source
+        // The default action would kill the process mid-write; the loop decides instead.
+        let signals = SignalWatcher([SIGTERM, SIGINT], queue: .global()) { number in
+            continuation.yield(.terminate(number))
         }
         signal(SIGPIPE, SIG_IGN)
         // A position source that cannot even be opened (a wrong NMEA path) stops the start
@@ -57,7 +54,7 @@ package final class Daemon: Sendable {
             feed = try PositionFeed(config: config, log: log)
         } catch {
             log.error("\(error)")
-            signals.forEach { $0.cancel() }
+            signals.cancel()
             return 1
         }
         let server = ControlServer(path: config.socket) { continuation.yield(.control($0)) }
@@ -65,7 +62,7 @@ package final class Daemon: Sendable {
             try server.start()
         } catch {
             log.error("\(error)")
-            signals.forEach { $0.cancel() }
+            signals.cancel()
             feed.stop()
             return 1
         }
@@ -196,7 +193,7 @@ package final class Daemon: Sendable {
         feedTask.cancel()
         barometerTask?.cancel()
         SystemdNotify.send("STOPPING=1")
-        signals.forEach { $0.cancel() }
+        signals.cancel()
         ticks.cancel()
         server.stop()
         continuation.finish()

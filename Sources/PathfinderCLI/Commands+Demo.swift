@@ -1,5 +1,6 @@
 import Arrival
 import Foundation
+import Geo
 import Replay
 import Speech
 
@@ -97,7 +98,9 @@ extension Commands {
         }
         let building = result.memory.building(near: session.destination.center)
         let confirmed =
-            building?.confirmed.map { "confirmed door \($0.label ?? "") at \($0.coordinate)" }
+            building?.confirmed.map {
+                "confirmed door \($0.label ?? "") at \(String(format: "%.6f,%.6f", $0.coordinate.latitude, $0.coordinate.longitude))"
+            }
             ?? "no door confirmed"
         note("memory: \(memoryPath) (\(result.memory.buildings.count) building, \(confirmed))")
         return 0

@@ -1,5 +1,6 @@
 import Foundation
 import Positioning
+import SystemCalls
 
 extension Commands {
     static let fixes = Command(
@@ -92,19 +93,11 @@ extension Commands {
         }
 
         // Ctrl-C or SIGTERM ends the stream rather than the process, so the summary is printed.
-        let stopSources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let signalSource = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            signalSource.setEventHandler { [client, source] in
-                client?.stop()
-                source?.stop()
-            }
-            signalSource.resume()
-            return signalSource
+        let stopSignals = SignalWatcher([SIGINT, SIGTERM], queue: .global()) { [client, source] _ in
+            client?.stop()
+            source?.stop()
         }
-        defer {
-            for signalSource in stopSources { signalSource.cancel() }
-        }
+        defer { stopSignals.cancel() }
 
         let tally = Tally()
         let iioTask = barometer.map { barometer in

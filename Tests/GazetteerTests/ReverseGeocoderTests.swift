@@ -94,14 +94,15 @@ struct ReverseGeocoderTests {
     /// The `--stdin` path (cached pieces) writes exactly `Location.appendJSON`'s bytes:
     /// at sea, in Antarctica (no city in region or country), at airports, across ±180°.
     @Test func cachedPiecesWriteTheSameBytesAsTheLocation() throws {
-        var random = SplitMix(state: 11)
+        var random = SeededRandom(seed: 11)
         var points = [(60.3172, 24.9633), (0.0, -30.0), (-16.76, 179.88), (-80.0, 30.0), (-89.9, 0.0)].map {
             Coordinate(latitude: $0.0, longitude: $0.1)
         }
         for _ in 0..<2_000 {
             points.append(
                 Coordinate(
-                    latitude: asin(random.next() * 2 - 1) * 180 / .pi, longitude: random.next() * 360 - 180))
+                    latitude: asin(random.nextUnit() * 2 - 1) * 180 / .pi,
+                    longitude: random.nextUnit() * 360 - 180))
         }
         var kinds = (sea: 0, airport: 0, land: 0)
         try Artifacts.withGeocoder { geocoder in
@@ -136,13 +137,13 @@ struct ReverseGeocoderTests {
                 ))
         }
         #expect(airports.count > 200)
-        var random = SplitMix(state: 3)
+        var random = SeededRandom(seed: 3)
         var mismatches: [String] = []
         var named = 0
         try Artifacts.withGeocoder { fast in
             for (centre, reach) in airports {
                 for factor in [0.97, 1.03] {
-                    let p = centre.offset(metres: reach * factor, bearing: random.next() * 360)
+                    let p = centre.offset(metres: reach * factor, bearing: random.nextUnit() * 360)
                     guard p.isValid else { continue }
                     let a = fast.locateIDs(p)
                     let b = try reference.locateIDs(p)

@@ -46,12 +46,12 @@ struct LatitudeSortedIndexTests {
     /// The restricted index answers like the whole one for every point near the centre,
     /// with far fewer entries; near a pole and across the antimeridian too.
     @Test func restrictedAnswersLikeTheWholeIndexNearItsCentre() {
-        var random = Random(state: 9)
+        var random = SeededRandom(seed: 9)
         let entries = (0..<3_000).map { i in
             LatitudeSortedIndex.Entry(
                 id: Int64(i),
                 coordinate: Coordinate(
-                    latitude: random.next() * 150 - 60, longitude: random.next() * 360 - 180))
+                    latitude: random.nextUnit() * 150 - 60, longitude: random.nextUnit() * 360 - 180))
         }
         let index = LatitudeSortedIndex(entries)
         let centres = [
@@ -63,7 +63,7 @@ struct LatitudeSortedIndexTests {
             let restricted = index.restricted(toPointsWithin: radius, of: centre)
             #expect(restricted.count < index.count / 4, "\(centre): \(restricted.count) entries kept")
             for _ in 0..<300 {
-                let p = centre.offset(metres: random.next() * radius, bearing: random.next() * 360)
+                let p = centre.offset(metres: random.nextUnit() * radius, bearing: random.nextUnit() * 360)
                 #expect(restricted.nearest(to: p) == index.nearest(to: p), "\(p) near \(centre)")
             }
         }

@@ -43,7 +43,8 @@ import Testing
     @Test func promptHoldsNoPhrase() throws {
         let listener = try Listener(model: try phraseModel())
         let utterances =
-            try listener.process(samples: silence(0.3) + spoken("다른 입구로 안내할게") + silence(1)) + listener.finish()
+            try listener.process(samples: silence(0.3) + spoken("다른 입구로 안내할게") + silence(1))
+            + listener.finish()
         #expect(!utterances.isEmpty)
         for utterance in utterances {
             // Decoys are bracketed and fillers are "…"; anything else is a phrase.

@@ -15,7 +15,7 @@ import sys
 # filler, refusal phrase, decoy, confirmation phrase, pair decoy transition probabilities (see
 # README.md for how they were chosen). Confirmations get the lower prior: a false
 # "여기가 입구야" writes a wrong door into memory at the highest rank.
-DEFAULTS = [1e-3, 0.05, 0.02, 0.01, 0.02]
+DEFAULTS = [2e-3, 0.05, 0.02, 0.01, 0.02]
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # Whole phrases as single tokens ("_" becomes a space in the hypothesis), each with

@@ -12,10 +12,10 @@ Run from the repository root:  python3 models/generate.py   (deterministic outpu
 import os
 import sys
 
-# filler, refusal phrase, decoy, confirmation phrase transition probabilities (see
+# filler, refusal phrase, decoy, confirmation phrase, pair decoy transition probabilities (see
 # README.md for how they were chosen). Confirmations get the lower prior: a false
 # "여기가 입구야" writes a wrong door into memory at the highest rank.
-DEFAULTS = [1e-3, 0.05, 0.02, 0.02]
+DEFAULTS = [2e-3, 0.05, 0.02, 0.01, 0.02]
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # Whole phrases as single tokens ("_" becomes a space in the hypothesis), each with
@@ -31,15 +31,23 @@ def combos(*parts):
         out = [f"{a} {b}".strip() for a in out for b in part]
     return out
 
+
+def merged(*parts):
+    """combos(), plus each "…G AA AA…" also with the two vowels run together: "여기가 아니야"
+    spoken at speed is "yeogiganiya"; without the merged variant a pair decoy such as
+    여기가_어디야 ("G AA AH D IY") fits the fast version better than the phrase."""
+    out = combos(*parts)
+    return out + [p.replace("G AA AA", "G AA") for p in out if "G AA AA" in p]
+
 PHRASES = {
     # refusals (ArrivalWords.refusals)
     "여기_아니야": combos(YEOGI, ANIYA),
     "여기_아냐": combos(YEOGI, ["AA N Y AA"]),
-    "여기가_아니야": combos(YEOGIGA, ANIYA),
-    "여기가_아냐": combos(YEOGIGA, ["AA N Y AA"]),
+    "여기가_아니야": merged(YEOGIGA, ANIYA),
+    "여기가_아냐": merged(YEOGIGA, ["AA N Y AA"]),
     "여기_아닌데": combos(YEOGI, ["AA N IY N D EH", "AA N IH N D EH"]),
     "입구_아니야": combos(IPGU, ANIYA),
-    "입구가_아니야": combos([i + " G AA" for i in IPGU], ANIYA),
+    "입구가_아니야": merged([i + " G AA" for i in IPGU], ANIYA),
     "이_입구_아니야": combos(["IY"], IPGU, ANIYA),
     # confirmations (ArrivalWords.confirmations)
     "여기가_입구야": combos(YEOGIGA, [i + " Y AA" for i in IPGU]),
@@ -61,7 +69,54 @@ DECOYS = {
     "어디야": ["AH D IY Y AA"], "출구": ["CH UW L G UW"], "출구야": ["CH UW L G UW Y AA"],
     "앉아": ["AA N JH AA"], "많아": ["M AA N AA"], "아기": ["AA G IY"], "찾아": ["CH AA JH AA"],
     "맞지": ["M AA JH IY"], "아니": ["AA N IY"], "여기서": ["Y AH G IY S AH"], "입구로": ["IY P K UW R OW"],
+    # Pathfinder's own prompt "다른 입구로 안내할게" was heard as "… 입구 아니야 …".
+    "안내": ["AA N N EH", "AA N EH"], "안내할게": ["AA N N EH HH AA L G EH", "AA N EH HH AA L K EH"],
 }
+
+# Pair decoys: whole two-word sentences that are NOT phrases, one token each, so a near-miss
+# ("여기 앉아", "거기 아니야") competes with a phrase as one token, on acoustics, instead of as
+# two decoy tokens whose prior (0.02 x 0.02) a phrase (0.05) beats by two orders of
+# magnitude. Every first word x every second word below, minus the phrases. The words
+# come from the decoys above, never from the benchmark's held-out near-misses (안이야,
+# 앞이야, 가자, 아파), which measure what this list does not know.
+#
+# 거기 and 저기 are no first words: they differ from 여기 by the onset alone, and when a
+# filler takes the start of an utterance (the detector's pre-speech frames) the "Y" glide
+# goes with it, so 거기_아니야 beat a clean "여기 아니야" (an espeak-ng test file). They stay
+# single decoys; "거기 아니야" is still accepted now and then (models/README.md).
+FIRST_WORDS = {
+    "여기": YEOGI, "여기가": YEOGIGA, "입구": IPGU,
+    "입구가": DECOYS["입구가"], "출구": DECOYS["출구"], "출구가": ["CH UW L G UW G AA"], "어디": DECOYS["어디"],
+}
+SECOND_WORDS = {
+    "아니야": ANIYA, "아냐": DECOYS["아냐"], "아닌데": DECOYS["아닌데"], "입구야": DECOYS["입구야"],
+    "맞아": DECOYS["맞아"], "찾았어": DECOYS["찾았어"], "앉아": DECOYS["앉아"], "많아": DECOYS["많아"],
+    "아기야": ["AA G IY Y AA"], "어디야": DECOYS["어디야"], "출구야": DECOYS["출구야"],
+    "찾아봐": ["CH AA JH AA B W AA"], "맞지": DECOYS["맞지"],
+}
+
+
+def pairs():
+    """(token, pronunciations) of every first x second word that is not a phrase."""
+    taken = [p for prons in PHRASES.values() for p in prons]
+
+    def clashes(pron):
+        # Equal to a phrase, or its beginning (a phrase whose last syllable is weak would
+        # otherwise lose to the pair: 입구 찾아 vs 입구 찾았어).
+        return any(p == pron or p.startswith(pron + " ") for p in taken)
+
+    out = []
+    for first, a in FIRST_WORDS.items():
+        for second, b in SECOND_WORDS.items():
+            token = f"{first}_{second}"
+            # X가 어디야 ("G AA AH D IY") took X가 아니야 in white noise (12 of 31 misses).
+            if token in PHRASES or (first.endswith("가") and second == "어디야"):
+                continue
+            prons = [p for p in combos(a, b) if not clashes(p)]
+            if prons:
+                out.append((token, prons))
+    return out
+
 
 # Korean syllables in en-us phones: 14 onsets x 12 nuclei x 4 codas = 672 fillers.
 ONSETS = {"": "", "g": "G", "k": "K", "n": "N", "d": "D", "t": "T", "r": "R", "m": "M",
@@ -83,9 +138,10 @@ def fillers():
 CONFIRMATIONS = {"여기가_입구야", "여기_입구야", "여기_맞아", "입구_찾았어", "여기가_맞아"}
 
 
-def main(filler_p: float, phrase_p: float, decoy_p: float, confirm_p: float):
+def main(out: str, filler_p: float, phrase_p: float, decoy_p: float, confirm_p: float, pair_p: float):
     fill = fillers()
-    with open(os.path.join(HERE, "pathfinder.dict"), "w", encoding="utf-8") as d:
+    pair = pairs() if pair_p > 0 else []
+    with open(os.path.join(out, "pathfinder.dict"), "w", encoding="utf-8") as d:
         for word, prons in PHRASES.items():
             seen = []
             for p in prons:
@@ -96,21 +152,32 @@ def main(filler_p: float, phrase_p: float, decoy_p: float, confirm_p: float):
         for word, prons in DECOYS.items():
             for i, p in enumerate(prons):
                 d.write(f"d_{word}{'' if i == 0 else f'({i + 1})'} {p}\n")
+        for word, prons in pair:
+            for i, p in enumerate(prons):
+                d.write(f"d_{word}{'' if i == 0 else f'({i + 1})'} {p}\n")
         for word, p in fill:
             d.write(f"{word} {p}\n")
-    with open(os.path.join(HERE, "pathfinder.fsg"), "w", encoding="utf-8") as g:
+    with open(os.path.join(out, "pathfinder.fsg"), "w", encoding="utf-8") as g:
         g.write("FSG_BEGIN pathfinder\nNUM_STATES 2\nSTART_STATE 0\nFINAL_STATE 1\n")
         for word in PHRASES:
             g.write(f"TRANSITION 0 1 {confirm_p if word in CONFIRMATIONS else phrase_p:g} {word}\n")
         for word in DECOYS:
             g.write(f"TRANSITION 0 1 {decoy_p:g} d_{word}\n")
+        for word, _ in pair:
+            g.write(f"TRANSITION 0 1 {pair_p:g} d_{word}\n")
         for word, _ in fill:
             g.write(f"TRANSITION 0 1 {filler_p:g} {word}\n")
         g.write("TRANSITION 1 0 1.0\nFSG_END\n")
-    print(f"{len(PHRASES)} phrases p={phrase_p:g} (confirmations {confirm_p:g}), {len(DECOYS)} decoys p={decoy_p:g}, {len(fill)} fillers p={filler_p:g}",
+    print(f"{len(PHRASES)} phrases p={phrase_p:g} (confirmations {confirm_p:g}), {len(DECOYS)} decoys p={decoy_p:g}, {len(pair)} pair decoys p={pair_p:g}, {len(fill)} fillers p={filler_p:g}",
           file=sys.stderr)
 
 
 if __name__ == "__main__":
-    args = [float(a) for a in sys.argv[1:]]
-    main(*(args + DEFAULTS[len(args):]))
+    # python3 models/generate.py [--out DIR] [filler phrase decoy confirmation pair]: the
+    # numbers override DEFAULTS (for comparing variants with voice-eval --models DIR).
+    argv = sys.argv[1:]
+    out = HERE
+    if argv[:1] == ["--out"]:
+        out, argv = argv[1], argv[2:]
+    args = [float(a) for a in argv]
+    main(out, *(args + DEFAULTS[len(args):]))

@@ -38,6 +38,21 @@ import Testing
             utterances.allSatisfy { $0.meaning == nil }, "\(sentence) heard as \(utterances.map(\.heard))")
     }
 
+    /// Pathfinder's own prompt "다른 입구로 안내할게" holds no phrase at all — not even one the
+    /// filler rule rejects ("… 입구 아니야 …" was heard before 안내/안내할게 became decoys).
+    @Test func promptHoldsNoPhrase() throws {
+        let listener = try Listener(model: try phraseModel())
+        let utterances =
+            try listener.process(samples: silence(0.3) + spoken("다른 입구로 안내할게") + silence(1))
+            + listener.finish()
+        #expect(!utterances.isEmpty)
+        for utterance in utterances {
+            // Decoys are bracketed and fillers are "…"; anything else is a phrase.
+            let phrases = utterance.heard.split(separator: " ").filter { !$0.hasPrefix("[") && $0 != "…" }
+            #expect(phrases.isEmpty, "heard \(utterance.heard)")
+        }
+    }
+
     /// Two phrases with 1.5 s of silence between: two utterances, each where its phrase is.
     @Test func twoPhrasesTwoUtterances() throws {
         let first = try spoken("여기 아니야")

@@ -54,7 +54,7 @@ let package = Package(
             name: "PositioningBench", dependencies: ["Positioning"], path: "Benchmarks/PositioningBench"),
 
         // MARK: Benchmarks (release builds, run by Scripts/voice-eval and Scripts/bench-*)
-        .executableTarget(name: "VoiceEval", dependencies: ["Speech", "Arrival"]),
+        .executableTarget(name: "VoiceEval", dependencies: ["Speech", "Arrival", "Geo"]),
         .executableTarget(name: "SpatialBench", dependencies: ["Geo", "EntranceIndex", "OSM", "Arrival"]),
 
         // MARK: Tests

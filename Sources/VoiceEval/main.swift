@@ -105,8 +105,7 @@ func meanings(_ utterances: [Utterance]) -> Set<ArrivalWords> { Set(utterances.c
 func runPerFile(
     _ items: [Item], condition: Condition, model: PhraseModel, options: Options, babble: [[Int16]]
 ) throws -> Tally {
-    var random = SeededRandom(
-        seed: options.seed &* 31 &+ UInt64(Condition.allCases.firstIndex(of: condition)!))
+    var random = benchmarkRandom(options.seed &* 31 &+ UInt64(Condition.allCases.firstIndex(of: condition)!))
     var tally = Tally()
     let listener = try Listener(model: model, policy: options.policy)
     for item in items {
@@ -132,8 +131,7 @@ func runPerFile(
 func runRecording(
     _ items: [Item], condition: Condition, model: PhraseModel, options: Options, babble: [[Int16]]
 ) throws -> Tally {
-    var random = SeededRandom(
-        seed: options.seed &* 131 &+ UInt64(Condition.allCases.firstIndex(of: condition)!))
+    var random = benchmarkRandom(options.seed &* 131 &+ UInt64(Condition.allCases.firstIndex(of: condition)!))
     let order = items.shuffled(using: &random)
     var speech: [Int16] = Array(repeating: 0, count: 16_000)
     var spans: [(start: Double, end: Double)] = []

@@ -11,9 +11,12 @@ package final class Connection {
         case readWrite
     }
 
-    // Owned; closed in deinit.
+    // Owned; closed in deinit and nowhere else. Statements do not hold the connection:
+    // they reach the database through `sqlite3_db_handle`, and `sqlite3_close_v2` keeps it
+    // open (a "zombie") until the last statement is finalized, so a statement that outlives
+    // its `Connection` is still safe, and there is no reference cycle through the cache.
     let handle: OpaquePointer
-    /// Prepared statements kept by SQL text.
+    /// Prepared statements kept by SQL text; owned here, finalized before the handle closes.
     private var cache: [String: Statement] = [:]
     package let path: String
 
@@ -41,15 +44,21 @@ package final class Connection {
             sqlite3_close_v2(db)  // a half-made handle is still ours to free
             throw SQLiteError(code: .init(rawValue: rc), message: "\(path): \(message)", sql: nil)
         }
-        handle = db
         sqlite3_extended_result_codes(db, 1)
         if case .readOnly = mode {
-            // Fail now, naming the file, rather than on the first query.
-            do { _ = try scalarInt("SELECT count(*) FROM sqlite_schema") } catch {
+            // Fail now, naming the file, rather than on the first query. This runs on the raw
+            // handle *before* `self.handle` is set: once every stored property is set, a throw
+            // runs `deinit`, which would close the handle a second time.
+            var message: UnsafeMutablePointer<CChar>?
+            let check = sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", nil, nil, &message)
+            if check != SQLITE_OK {
+                let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(db))
+                sqlite3_free(message)
                 sqlite3_close_v2(db)
-                throw SQLiteError(code: error.code, message: "\(path): \(error.message)", sql: nil)
+                throw SQLiteError(code: .init(rawValue: check), message: "\(path): \(text)", sql: nil)
             }
         }
+        handle = db  // from here on `deinit` owns the handle and closes it, once
     }
 
     deinit {

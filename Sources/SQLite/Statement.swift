@@ -17,9 +17,10 @@ extension SQLValue: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, Expr
 
 /// One prepared statement; finalized in deinit. Belongs to its connection's thread.
 package final class Statement {
-    // Owned; finalized in deinit. `connection` keeps the database open while we live.
+    // Owned; finalized in deinit. No reference to the `Connection` (the connection caches
+    // statements, so a strong one would be a cycle that frees neither): SQLite itself keeps
+    // the database alive until this statement is finalized (`sqlite3_close_v2`).
     private let handle: OpaquePointer
-    private let connection: Connection
     package let sql: String
 
     init(connection: Connection, sql: String) throws(SQLiteError) {
@@ -30,7 +31,6 @@ package final class Statement {
             throw SQLiteError(code: .init(rawValue: rc), message: connection.lastMessage, sql: sql)
         }
         self.handle = statement
-        self.connection = connection
         self.sql = sql
     }
 
@@ -103,6 +103,8 @@ package final class Statement {
     }
 
     private func error(_ rc: Int32) -> SQLiteError {
-        SQLiteError(code: .init(rawValue: rc), message: connection.lastMessage, sql: sql)
+        SQLiteError(
+            code: .init(rawValue: rc), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))),
+            sql: sql)
     }
 }

@@ -62,4 +62,51 @@ struct ConnectionTests {
             _ = try Connection(path: bogus, mode: .readOnly(immutable: true))
         } throws: { ($0 as? SQLiteError)?.code.primary == .notADatabase }
     }
+
+    /// How many descriptors this process has open.
+    private func openDescriptors() throws -> Int {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+    }
+
+    @Test func failedOpensOfANonDatabaseLeakNoDescriptors() throws {
+        let bogus = FileManager.default.temporaryDirectory.appendingPathComponent("bogus-\(UUID()).db").path
+        try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: bogus))
+        defer { try? FileManager.default.removeItem(atPath: bogus) }
+        let before = try openDescriptors()
+        for _ in 0..<300 {
+            for mode in [Connection.Mode.readOnly(immutable: true), .readOnly(immutable: false)] {
+                #expect(throws: SQLiteError.self) { _ = try Connection(path: bogus, mode: mode) }
+            }
+        }
+        // A leak would be 600 descriptors; the slack is for other suites running alongside.
+        #expect(try openDescriptors() - before < 50)
+    }
+
+    @Test func aConnectionWithCachedStatementsIsFreedAndClosesItsFile() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cycle-\(UUID()).db").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Connection(path: path).execute("CREATE TABLE t(x)")
+        let before = try openDescriptors()
+        weak var last: Connection?
+        for i in 0..<300 {
+            let db = try Connection(path: path, mode: .readOnly(immutable: false))
+            let statement = try db.cached("SELECT count(*) FROM t WHERE x = ?")
+            try statement.bind([.int(Int64(i))])
+            #expect(try statement.step())
+            last = db
+        }
+        #expect(last == nil, "the statement cache kept its connection alive")
+        #expect(try openDescriptors() - before < 50)
+    }
+
+    @Test func aStatementMayOutliveItsConnection() throws {
+        var db: Connection? = try Connection(path: ":memory:")
+        try db?.execute("CREATE TABLE t(x)")
+        try db?.execute("INSERT INTO t VALUES (7)")
+        let statement = try #require(try db?.prepare("SELECT x FROM t"))
+        db = nil  // sqlite3_close_v2 keeps the database until the statement is finalized
+        #expect(try statement.step())
+        #expect(statement.int(0) == 7)
+        #expect(try !statement.step())
+    }
 }

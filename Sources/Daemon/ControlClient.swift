@@ -35,24 +35,32 @@ package final class ControlClient: @unchecked Sendable {
         }
     }
 
-    deinit { close(fd) }
+    deinit { try? closeDescriptor(fd) }
 
     /// Gives up reading after `seconds` without data (`readLine` then returns nil).
     package func setReadTimeout(seconds: Double) {
         var tv = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1_000_000))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        _ = try? retryingOnInterrupt("setsockopt") {
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        }
     }
 
     /// Writes raw bytes (a test may send something that is not a line).
     package func write(_ bytes: [UInt8]) throws(Failure) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes {
-                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            let sent = bytes[offset...].withUnsafeBytes { raw in
+                Result { () throws(SystemCallError) in
+                    try retryingOnInterrupt("send") {
+                        Glibc.send(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL))
+                    }
+                }
             }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw .io("send: \(String(cString: strerror(errno)))") }
-            offset += n
+            switch sent {
+            case .success(let n) where n > 0: offset += n
+            case .success: throw .io("send: the daemon accepted nothing")
+            case .failure(let error): throw .io("\(error)")
+            }
         }
     }
 
@@ -68,8 +76,9 @@ package final class ControlClient: @unchecked Sendable {
                 return line
             }
             var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n < 0 && errno == EINTR { continue }
+            let n = chunk.withUnsafeMutableBytes { raw in
+                (try? retryingOnInterrupt("recv") { recv(fd, raw.baseAddress, raw.count, 0) }) ?? 0
+            }
             guard n > 0 else { return nil }
             buffer += chunk[0..<n]
         }

@@ -77,6 +77,8 @@ package final class ControlServer: @unchecked Sendable {
     /// A self-pipe: any thread writes a byte to wake `poll`.
     private let wakeRead: Int32
     private let wakeWrite: Int32
+    /// Why the wake pipe could not be made (reported by `start`).
+    private let wakeFailure: SystemCallError?
     private var clients: [ClientID: Client] = [:]
     private var nextID: ClientID = 1
     private let lock = NSLock()
@@ -94,23 +96,24 @@ package final class ControlServer: @unchecked Sendable {
         self.maxPendingBytes = maxPendingBytes
         self.maxClients = maxClients
         self.onIncoming = onIncoming
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) == 0 {
-            try? makeNonBlocking(ends[0])
-            try? makeNonBlocking(ends[1])
+        do {
+            (wakeRead, wakeWrite) = try makePipe(nonBlocking: true)
+            wakeFailure = nil
+        } catch {
+            (wakeRead, wakeWrite) = (-1, -1)
+            wakeFailure = error
         }
-        wakeRead = ends[0]
-        wakeWrite = ends[1]
     }
 
     deinit {
-        close(wakeRead)
-        close(wakeWrite)
+        if wakeRead >= 0 { try? closeDescriptor(wakeRead) }
+        if wakeWrite >= 0 { try? closeDescriptor(wakeWrite) }
     }
 
     /// Binds the socket (replacing a stale one safely) and starts the I/O thread.
     /// - Throws: `StartError.alreadyRunning` if a live daemon answers on `path`.
     package func start() throws(StartError) {
+        if let wakeFailure { throw .system(path, wakeFailure) }
         try removeStaleSocket()
         let fd: Int32
         do {
@@ -122,29 +125,34 @@ package final class ControlServer: @unchecked Sendable {
             }
         } catch { throw .system(path, error) }
         guard let (initialAddress, length) = unixAddress(path) else {
-            close(fd)
+            try? closeDescriptor(fd)
             throw .system(path, SystemCallError(call: "bind", code: ENAMETOOLONG))
         }
         var address = initialAddress
         // The socket is created 0600 from the start (umask), not chmod-ed after a window.
         let oldMask = umask(0o177)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        let bound = Result { () throws(SystemCallError) in
+            try withUnsafePointer(to: &address) { (pointer) throws(SystemCallError) in
+                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    (raw) throws(SystemCallError) in
+                    try retryingOnInterrupt("bind") { bind(fd, raw, length) }
+                }
+            }
         }
-        let bindErrno = errno
         umask(oldMask)
-        guard bound == 0 else {
-            close(fd)
-            throw .system(path, SystemCallError(call: "bind", code: bindErrno))
+        if case .failure(let error) = bound {
+            try? closeDescriptor(fd)
+            throw .system(path, error)
         }
-        chmod(path, 0o600)
+        _ = try? retryingOnInterrupt("chmod") { chmod(path, 0o600) }
         var info = stat()
-        if stat(path, &info) == 0 { boundInode = info.st_ino }
-        guard listen(fd, 16) == 0 else {
-            let code = errno
-            close(fd)
-            unlink(path)
-            throw .system(path, SystemCallError(call: "listen", code: code))
+        if (try? retryingOnInterrupt("stat") { stat(path, &info) }) != nil { boundInode = info.st_ino }
+        do {
+            try retryingOnInterrupt("listen") { listen(fd, 16) }
+        } catch {
+            try? closeDescriptor(fd)
+            _ = try? retryingOnInterrupt("unlink") { unlink(path) }
+            throw .system(path, error)
         }
         listenFD = fd
         let thread = Thread { [self] in run() }
@@ -161,10 +169,10 @@ package final class ControlServer: @unchecked Sendable {
         guard (info.st_mode & S_IFMT) == S_IFSOCK else { throw .notASocket(path) }
         do {
             let fd = try connectUnixStream(path)
-            close(fd)
+            try? closeDescriptor(fd)
             throw StartError.alreadyRunning(path)
         } catch let error as SystemCallError where error.code == ECONNREFUSED {
-            unlink(path)
+            _ = try? retryingOnInterrupt("unlink") { unlink(path) }
         } catch let error as SystemCallError where error.code == ENOENT {
             return
         } catch let error as StartError {
@@ -210,7 +218,7 @@ package final class ControlServer: @unchecked Sendable {
     private func wake() {
         // A full pipe already guarantees a wake-up, so a failed write loses nothing.
         var one: UInt8 = 1
-        _ = write(wakeWrite, &one, 1)
+        _ = try? retryingOnInterrupt("write") { write(wakeWrite, &one, 1) }
     }
 
     // MARK: The I/O thread
@@ -227,14 +235,12 @@ package final class ControlServer: @unchecked Sendable {
                 if client.pending > 0 { events |= Int16(POLLOUT) }
                 fds.append(pollfd(fd: client.fd, events: events, revents: 0))
             }
-            let ready = poll(&fds, nfds_t(fds.count), -1)
-            if ready < 0 {
-                if errno == EINTR { continue }
+            guard (try? retryingOnInterrupt("poll") { poll(&fds, nfds_t(fds.count), -1) }) != nil else {
                 break
             }
             if fds[0].revents != 0 {
                 var drain = [UInt8](repeating: 0, count: 256)
-                while read(wakeRead, &drain, drain.count) > 0 {}
+                while ((try? retryingOnInterrupt("read") { read(wakeRead, &drain, drain.count) }) ?? 0) > 0 {}
                 let (items, stop) = lock.withLock {
                     defer { outbox.removeAll(keepingCapacity: true) }
                     return (outbox, stopping)
@@ -253,10 +259,12 @@ package final class ControlServer: @unchecked Sendable {
             }
         }
         for id in Array(clients.keys) { drop(id, notify: false) }
-        close(listenFD)
+        try? closeDescriptor(listenFD)
         var info = stat()
         // Remove the file only if it is still the socket we bound, not a successor's.
-        if stat(path, &info) == 0, info.st_ino == boundInode { unlink(path) }
+        if (try? retryingOnInterrupt("stat") { stat(path, &info) }) != nil, info.st_ino == boundInode {
+            _ = try? retryingOnInterrupt("unlink") { unlink(path) }
+        }
         finished.signal()
     }
 
@@ -291,14 +299,16 @@ package final class ControlServer: @unchecked Sendable {
         guard var client = clients[id], client.pending > 0 else { return }
         defer { if clients[id] != nil { clients[id] = client } }
         while client.pending > 0 {
-            let n = client.output[client.outputStart...].withUnsafeBytes {
-                Glibc.send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            let sent = client.output[client.outputStart...].withUnsafeBytes { raw in
+                Result { () throws(SystemCallError) in
+                    try retryingOnInterrupt("send") {
+                        Glibc.send(client.fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL))
+                    }
+                }
             }
-            if n > 0 {
+            if case .success(let n) = sent, n > 0 {
                 client.outputStart += n
-            } else if n < 0 && errno == EINTR {
-                continue
-            } else if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+            } else if case .failure(let error) = sent, error.code == EAGAIN || error.code == EWOULDBLOCK {
                 return
             } else {
                 clients[id] = client
@@ -312,13 +322,10 @@ package final class ControlServer: @unchecked Sendable {
 
     private func acceptAll() {
         while true {
-            let fd = accept(listenFD, nil, nil)
-            if fd < 0 {
-                if errno == EINTR { continue }
-                return  // EAGAIN: none left; anything else: try again at the next poll.
-            }
+            // EAGAIN: none left; anything else: try again at the next poll.
+            guard let fd = try? retryingOnInterrupt("accept", { accept(listenFD, nil, nil) }) else { return }
             guard clients.count < maxClients, (try? makeNonBlocking(fd)) != nil else {
-                close(fd)
+                try? closeDescriptor(fd)
                 continue
             }
             clients[nextID] = Client(fd: fd)
@@ -328,10 +335,15 @@ package final class ControlServer: @unchecked Sendable {
 
     private func readFrom(_ id: ClientID, into buffer: inout [UInt8]) {
         while var client = clients[id] {
-            let n = buffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return }
-            if n <= 0 {
+            let received = buffer.withUnsafeMutableBytes { raw in
+                Result { () throws(SystemCallError) in
+                    try retryingOnInterrupt("recv") { recv(client.fd, raw.baseAddress, raw.count, 0) }
+                }
+            }
+            if case .failure(let error) = received, error.code == EAGAIN || error.code == EWOULDBLOCK {
+                return
+            }
+            guard case .success(let n) = received, n > 0 else {
                 drop(id, notify: true)
                 return
             }
@@ -360,7 +372,7 @@ package final class ControlServer: @unchecked Sendable {
 
     private func drop(_ id: ClientID, notify: Bool) {
         guard let client = clients.removeValue(forKey: id) else { return }
-        close(client.fd)
+        try? closeDescriptor(client.fd)
         if notify { onIncoming(.closed(id)) }
     }
 }

@@ -43,8 +43,14 @@ package final class Daemon: Sendable {
         // Signals are caught before the socket exists, so a client that sees the socket
         // can always stop the daemon cleanly.
         // The default action would kill the process mid-write; the loop decides instead.
-        let signals = SignalWatcher([SIGTERM, SIGINT], queue: .global()) { number in
-            continuation.yield(.terminate(number))
+        let signals: SignalWatcher
+        do {
+            signals = try SignalWatcher([SIGTERM, SIGINT], queue: .global()) { number in
+                continuation.yield(.terminate(number))
+            }
+        } catch {
+            log.error("\(error)")
+            return 1
         }
         signal(SIGPIPE, SIG_IGN)
         // A position source that cannot even be opened (a wrong NMEA path) stops the start

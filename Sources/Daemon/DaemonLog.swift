@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// The daemon's log: one line per message on standard error, prefixed with the syslog
 /// priority (`<3>` error, `<4>` warning, `<6>` info, `<7>` debug) that journald reads and strips.
@@ -35,8 +36,10 @@ package struct DaemonLog: Sendable {
                 bytes.withUnsafeMutableBytes { raw in
                     var offset = 0
                     while offset < raw.count {
-                        let n = Glibc.write(2, raw.baseAddress! + offset, raw.count - offset)
-                        if n < 0 && errno == EINTR { continue }
+                        let n =
+                            (try? retryingOnInterrupt("write") {
+                                Glibc.write(2, raw.baseAddress! + offset, raw.count - offset)
+                            }) ?? 0
                         if n <= 0 { return }
                         offset += n
                     }

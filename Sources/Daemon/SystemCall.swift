@@ -37,13 +37,15 @@ func connectUnixStream(_ path: String) throws(SystemCallError) -> Int32 {
     let fd = try retryingOnInterrupt("socket") {
         socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     }
-    let result = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) }
-    }
-    if result != 0 {
-        let code = errno
-        close(fd)
-        throw SystemCallError(call: "connect", code: code)
+    do {
+        try withUnsafePointer(to: &address) { (pointer) throws(SystemCallError) in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { (raw) throws(SystemCallError) in
+                try connectSocket(fd, to: raw, length: length, "connect")
+            }
+        }
+    } catch {
+        try? closeDescriptor(fd)
+        throw error
     }
     return fd
 }

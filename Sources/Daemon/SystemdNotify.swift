@@ -14,9 +14,14 @@ package enum SystemdNotify {
             let (initialAddress, length) = unixAddress(path)
         else { return false }
         var address = initialAddress
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
+        guard
+            let fd = try? retryingOnInterrupt(
+                "socket",
+                {
+                    socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+                })
+        else { return false }
+        defer { try? closeDescriptor(fd) }
         let bytes = Array(state.utf8)
         let sent = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { addr in

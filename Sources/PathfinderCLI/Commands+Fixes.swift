@@ -93,7 +93,7 @@ extension Commands {
         }
 
         // Ctrl-C or SIGTERM ends the stream rather than the process, so the summary is printed.
-        let stopSignals = SignalWatcher([SIGINT, SIGTERM], queue: .global()) { [client, source] _ in
+        let stopSignals = try SignalWatcher([SIGINT, SIGTERM], queue: .global()) { [client, source] _ in
             client?.stop()
             source?.stop()
         }

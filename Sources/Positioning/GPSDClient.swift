@@ -111,7 +111,7 @@ public final class GPSDClient: Sendable {
             do {
                 let fd = try connectTCP(
                     host: settings.host, port: settings.port, timeout: settings.connectTimeout)
-                defer { close(fd) }
+                defer { try? closeDescriptor(fd) }
                 try writeAll(fd, Array(watch.utf8))
                 state.withLock {
                     $0.connections += 1

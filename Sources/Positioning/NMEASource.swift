@@ -57,7 +57,7 @@ public final class NMEASource: Sendable {
             do {
                 try SerialPort.configureRaw(fd, baud: baud, path: path)
             } catch {
-                close(fd)
+                try? closeDescriptor(fd)
                 throw error
             }
             return fd
@@ -77,7 +77,7 @@ public final class NMEASource: Sendable {
         continuation.onTermination = { _ in state.withLock { $0.stopped = true } }
         let thread = Thread {
             defer {
-                if ownsDescriptor { close(fd) }
+                if ownsDescriptor { try? closeDescriptor(fd) }
                 continuation.finish()
             }
             var parser = NMEAParser()

@@ -48,40 +48,38 @@ func connectTCP(host: String, port: UInt16, timeout: Double) throws(SystemCallEr
     var list: UnsafeMutablePointer<addrinfo>?
     let rc = getaddrinfo(host, String(port), &hints, &list)
     guard rc == 0, let first = list else {
-        throw SystemCallError(call: "getaddrinfo \(host)", code: EHOSTUNREACH)
+        let reason = rc == EAI_SYSTEM ? String(cString: strerror(errno)) : String(cString: gai_strerror(rc))
+        throw SystemCallError(call: "cannot find host \(host)", code: EHOSTUNREACH, reason: reason)
     }
     defer { freeaddrinfo(list) }
-    var lastError = SystemCallError(call: "connect", code: ECONNREFUSED)
+    var lastError = SystemCallError(call: "connect \(host):\(port)", code: ECONNREFUSED)
     var cursor: UnsafeMutablePointer<addrinfo>? = first
     while let ai = cursor {
         cursor = ai.pointee.ai_next
-        let fd = socket(
-            ai.pointee.ai_family, ai.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue),
-            ai.pointee.ai_protocol)
-        guard fd >= 0 else { continue }
-        // Non-blocking connect so a black-holed address cannot hang the reader for minutes.
-        let flags = fcntl(fd, F_GETFL)
-        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
-        var ok = connect(fd, ai.pointee.ai_addr, ai.pointee.ai_addrlen) == 0
-        if !ok, errno == EINPROGRESS {
-            var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-            if (try? retryingOnInterrupt("poll", { poll(&p, 1, Int32(timeout * 1000)) })) == 1 {
-                var err: Int32 = 0
-                var len = socklen_t(MemoryLayout<Int32>.size)
-                getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len)
-                ok = err == 0
-                if !ok { lastError = SystemCallError(call: "connect \(host):\(port)", code: err) }
-            } else {
-                lastError = SystemCallError(call: "connect \(host):\(port)", code: ETIMEDOUT)
+        let fd: Int32
+        do {
+            fd = try retryingOnInterrupt("socket") {
+                socket(
+                    ai.pointee.ai_family, ai.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue),
+                    ai.pointee.ai_protocol)
             }
-        } else if !ok {
-            lastError = SystemCallError(call: "connect \(host):\(port)", code: errno)
+        } catch {
+            lastError = error
+            continue
         }
-        if ok {
-            _ = fcntl(fd, F_SETFL, flags)
+        do {
+            // Non-blocking connect so a black-holed address cannot hang the reader for minutes.
+            let flags = try retryingOnInterrupt("fcntl") { fcntl(fd, F_GETFL) }
+            try retryingOnInterrupt("fcntl") { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+            try connectSocket(
+                fd, to: ai.pointee.ai_addr, length: ai.pointee.ai_addrlen, "connect \(host):\(port)",
+                timeoutMilliseconds: Int32(timeout * 1000))
+            try retryingOnInterrupt("fcntl") { fcntl(fd, F_SETFL, flags) }
             return fd
+        } catch {
+            lastError = error
+            try? closeDescriptor(fd)
         }
-        close(fd)
     }
     throw lastError
 }

@@ -24,22 +24,27 @@ enum AtomicFile {
             try retryingOnInterrupt("fchmod \(temp)") { fchmod(fd, mode) }
             try writeAll(fd, bytes)
             try retryingOnInterrupt("fsync \(temp)") { fsync(fd) }
-            try retryingOnInterrupt("close \(temp)") { close(fd) }
         } catch {
-            close(fd)
-            unlink(temp)
+            try? closeDescriptor(fd)
+            _ = try? retryingOnInterrupt("unlink \(temp)") { unlink(temp) }
+            throw error
+        }
+        do {
+            try closeDescriptor(fd, "close \(temp)")  // once, whatever it says
+        } catch {
+            _ = try? retryingOnInterrupt("unlink \(temp)") { unlink(temp) }
             throw error
         }
         do {
             try retryingOnInterrupt("rename \(temp) to \(path)") { rename(temp, path) }
         } catch {
-            unlink(temp)
+            _ = try? retryingOnInterrupt("unlink \(temp)") { unlink(temp) }
             throw error
         }
         let dirFD = try retryingOnInterrupt("open \(directory)") {
             open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         }
-        defer { close(dirFD) }
+        defer { try? closeDescriptor(dirFD) }
         try retryingOnInterrupt("fsync \(directory)") { fsync(dirFD) }
     }
 
@@ -56,7 +61,7 @@ enum AtomicFile {
         for temp in temps(of: "\(directory)/\(name)") {
             let rest = temp.dropFirst(directory.count + 1 + tempPrefix(name).count)
             guard let pid = Int32(rest.prefix(while: \.isNumber)) else { continue }
-            if pid != getpid(), processIsGone(pid) { unlink(temp) }
+            if pid != getpid(), processIsGone(pid) { _ = try? retryingOnInterrupt("unlink") { unlink(temp) } }
         }
     }
 

@@ -1,0 +1,90 @@
+import Dispatch
+import Foundation
+import SystemCalls
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// How many descriptors this process has open.
+private func openDescriptors() throws -> Int {
+    try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+}
+
+@Suite("System calls", .serialized)
+struct SystemCallTests {
+    @Test func closeDescriptorClosesOnceAndNamesAFailure() throws {
+        let (readEnd, writeEnd) = try makePipe(nonBlocking: true)
+        try closeDescriptor(readEnd)
+        try closeDescriptor(writeEnd)
+        #expect(throws: SystemCallError(call: "close pipe", code: EBADF)) {
+            try closeDescriptor(readEnd, "close pipe")
+        }
+    }
+
+    @Test func pipesAreCloseOnExecAndNonBlockingWhenAsked() throws {
+        let (readEnd, writeEnd) = try makePipe(nonBlocking: true)
+        defer {
+            try? closeDescriptor(readEnd)
+            try? closeDescriptor(writeEnd)
+        }
+        for fd in [readEnd, writeEnd] {
+            #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0)
+            #expect(fcntl(fd, F_GETFL) & O_NONBLOCK != 0)
+        }
+        var byte: UInt8 = 0
+        #expect(throws: SystemCallError(call: "read", code: EAGAIN)) {
+            try retryingOnInterrupt("read") { read(readEnd, &byte, 1) }
+        }
+    }
+
+    @Test func connectingToNobodyNamesTheCallAndTheReason() throws {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { try? closeDescriptor(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let path = "/tmp/pathfinder-nobody-\(getpid())"
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        #expect(throws: SystemCallError(call: "connect \(path)", code: ENOENT)) {
+            try withUnsafePointer(to: &address) { (pointer) throws(SystemCallError) in
+                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { (raw) throws(SystemCallError) in
+                    try connectSocket(
+                        fd, to: raw, length: socklen_t(MemoryLayout<sockaddr_un>.size), "connect \(path)")
+                }
+            }
+        }
+    }
+
+    @Test func aLookupFailureSaysSoInWords() {
+        let error = SystemCallError(call: "cannot find host x", code: EHOSTUNREACH, reason: "Name or service not known")
+        #expect(error.description == "cannot find host x: Name or service not known")
+    }
+
+    @Test func signalWatcherDeliversSignalsAndLeavesNoDescriptorsBehind() throws {
+        let before = try openDescriptors()
+        for _ in 0..<100 {
+            let watcher = try SignalWatcher([SIGUSR2], queue: .global()) { _ in }
+            watcher.cancel()
+        }
+        // Each watcher owns a pipe; a leaked end would be 100 descriptors. The read end is
+        // closed by the dispatch source's cancel handler, so give the queue a moment. Slack
+        // for other suites running alongside.
+        var grown = try openDescriptors() - before
+        for _ in 0..<100 where grown >= 30 {
+            usleep(50_000)
+            grown = try openDescriptors() - before
+        }
+        #expect(grown < 30)
+
+        let received = DispatchSemaphore(value: 0)
+        let watcher = try SignalWatcher([SIGUSR2], queue: .global()) { number in
+            if number == SIGUSR2 { received.signal() }
+        }
+        defer { watcher.cancel() }
+        kill(getpid(), SIGUSR2)
+        #expect(received.wait(timeout: .now() + 10) == .success)
+    }
+}

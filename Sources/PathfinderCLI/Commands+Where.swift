@@ -17,7 +17,11 @@ extension Commands {
             named only within 6 km (large), 3 km (medium) or 1.5 km (others). Outside every
             polygon (at sea) country and region are null, "sea": true is added, and the
             city is the nearest within 200 km (null beyond).
-              --stdin     read "LAT LON" lines, print one answer a line in the same order
+            LAT and LON are decimal degrees ("60.1699", "-30", "+24.5"): no hexadecimal,
+            exponent, "inf" or "nan".
+              --stdin     read "LAT LON" lines, print one answer a line in the same order;
+                          a bad line gets no answer but one error on stderr naming its
+                          line number, and the command then exits 2
               --timing    with --stdin: print load, parse, query and output seconds on stderr
               --db FILE   gazetteer database (default: artifacts/gazetteer/gazetteer.sqlite)
             Without coordinates (`pathfinder where [--socket PATH]`) it asks the running
@@ -64,16 +68,19 @@ extension Commands {
         let input = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
         var lines = input.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         if lines.last?.isEmpty == true { lines.removeLast() }  // the final newline ends the last line
-        // Three passes, like a batch query: parse every line (a bad one stops before any
-        // output), locate every point, write every answer.
+        // Three passes, like a batch query: parse every line, locate every point, write every
+        // answer. A bad line is reported (on stderr, by line number) and skipped, so one typo
+        // in 100 000 lines costs one answer, not all of them; the exit code still says 2.
         var points: [Coordinate] = []
         points.reserveCapacity(lines.count)
+        var problems: [String] = []
         for (index, line) in lines.enumerated() {
             let fields = twoFields(line)
             guard let fields else {
                 let text = String(decoding: line, as: UTF8.self)
-                throw CLIError.usage(
+                problems.append(
                     "pathfinder where: stdin line \(index + 1): expected \"LAT LON\", got \"\(text)\"")
+                continue
             }
             if let y = number(fields.0), let x = number(fields.1) {
                 let c = Coordinate(latitude: y, longitude: x)
@@ -83,11 +90,16 @@ extension Commands {
                 }
             }
             // Not two numbers, or out of range: the String path names the problem.
-            points.append(
-                try parse(
-                    String(decoding: fields.0, as: UTF8.self), String(decoding: fields.1, as: UTF8.self),
-                    at: "stdin line \(index + 1)"))
+            do throws(CLIError) {
+                points.append(
+                    try parse(
+                        String(decoding: fields.0, as: UTF8.self), String(decoding: fields.1, as: UTF8.self),
+                        at: "stdin line \(index + 1)"))
+            } catch {
+                problems.append(error.description)
+            }
         }
+        if !problems.isEmpty { console.error(problems.joined(separator: "\n")) }
         let parsed = clock.now
         var answers: [ReverseGeocoder.JSONAnswer] = []
         answers.reserveCapacity(points.count)
@@ -110,10 +122,10 @@ extension Commands {
                 String(format: "%.4f", Double(d.components.attoseconds) / 1e18 + Double(d.components.seconds))
             }
             console.error(
-                "pathfinder where: timing points \(points.count) load \(s(loaded - started)) s parse \(s(parsed - loaded)) s query \(s(queried - parsed)) s output \(s(clock.now - queried)) s total \(s(clock.now - started)) s"
+                "pathfinder where: timing points \(points.count) bad lines \(problems.count) load \(s(loaded - started)) s parse \(s(parsed - loaded)) s query \(s(queried - parsed)) s output \(s(clock.now - queried)) s total \(s(clock.now - started)) s"
             )
         }
-        return 0
+        return problems.isEmpty ? 0 : 2  // bad input, as CLIError.usage
     }
 
     /// The line's two fields, separated by spaces, tabs, commas or a carriage return (runs
@@ -141,8 +153,7 @@ extension Commands {
     /// NUL-terminated copy, the whole field consumed. nil for anything else (then the
     /// String path decides and words the error).
     private static func number(_ field: ArraySlice<UInt8>) -> Double? {
-        // No leading space or control byte: Double(String) refuses them, strtod would skip.
-        guard let first = field.first, first > 0x20 else { return nil }
+        guard isDecimal(field) else { return nil }
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: field.count + 1) { buffer in
             guard let base = buffer.baseAddress else { return nil }
             for (i, byte) in field.enumerated() { buffer[i] = CChar(bitPattern: byte) }
@@ -153,9 +164,30 @@ extension Commands {
         }
     }
 
+    /// Whether `field` is a number in decimal degrees: an optional sign, digits, at most one
+    /// point. `Double(String)` and `strtod` also take "0x10" (read as 16, somewhere in Mali),
+    /// "1e2", "inf" and "nan", none of which anyone means as a coordinate.
+    static func isDecimal(_ field: some Collection<UInt8>) -> Bool {
+        var digits = 0
+        var point = false
+        for (offset, byte) in field.enumerated() {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
+            case UInt8(ascii: "."):
+                if point { return false }
+                point = true
+            case UInt8(ascii: "+"), UInt8(ascii: "-"):
+                if offset != 0 { return false }
+            default: return false
+            }
+        }
+        return digits > 0
+    }
+
     private static func parse(_ lat: String, _ lon: String, at place: String) throws(CLIError) -> Coordinate {
-        guard let y = Double(lat), let x = Double(lon) else {
-            throw CLIError.usage("pathfinder where: \(place): \"\(lat) \(lon)\" is not two numbers")
+        guard isDecimal(lat.utf8), isDecimal(lon.utf8), let y = Double(lat), let x = Double(lon) else {
+            throw CLIError.usage(
+                "pathfinder where: \(place): \"\(lat) \(lon)\" is not two numbers in decimal degrees")
         }
         let c = Coordinate(latitude: y, longitude: x)
         guard c.isValid else {

@@ -35,6 +35,22 @@ struct GazetteerCommandsTests {
         #expect(wordErr.contains("\"north 24\" is not two numbers"))
     }
 
+    /// `Double("0x10")` is 16: a point in Mali. Only decimal degrees are coordinates.
+    @Test(arguments: ["0x10", "1e1", "inf", "nan", "1.2.3", "5-5", "5-", ".", "+"])
+    func whereReadsDecimalDegreesOnly(latitude: String) async {
+        let (code, out, err) = await run(["where", latitude, "0", "--db", Self.database])
+        #expect(code == 2)
+        #expect(out.isEmpty)
+        #expect(err.contains("\"\(latitude) 0\" is not two numbers in decimal degrees"))
+    }
+
+    @Test(arguments: ["16", "+16", "16.", "16.0", "-16", "-0.5", ".5"])
+    func whereTakesEveryDecimalSpelling(latitude: String) async {
+        let (code, out, _) = await run(["where", latitude, "0", "--db", Self.database])
+        #expect(code == 0)
+        #expect(out.hasPrefix("{"))
+    }
+
     @Test func aMissingDatabaseIsARuntimeFailure() async {
         let (code, _, err) = await run(["where", "60", "24", "--db", "/nonexistent/g.sqlite"])
         #expect(code == 1)
@@ -103,5 +119,60 @@ struct GazetteerCommandsTests {
         bad.waitUntilExit()
         #expect(bad.terminationStatus == 2)
         #expect(message.contains("stdin line 2"))
+    }
+
+    /// Runs `pathfinder where --stdin` on `input`: exit status, stdout, stderr.
+    func whereStdin(_ input: String) throws -> (Int32, String, String) {
+        let executable = Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent(
+            "pathfinder")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: executable.path),
+            "build first: swift build --build-tests")
+        let inputFile = FileManager.default.temporaryDirectory.appendingPathComponent("where-\(UUID()).txt")
+        let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("where-\(UUID()).out")
+        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("where-\(UUID()).err")
+        defer {
+            for file in [inputFile, outputFile, errorFile] { try? FileManager.default.removeItem(at: file) }
+        }
+        try Data(input.utf8).write(to: inputFile)
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["where", "--stdin", "--db", Self.database]
+        process.standardInput = try FileHandle(forReadingFrom: inputFile)
+        process.standardOutput = try FileHandle(forWritingTo: outputFile)
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        try process.run()
+        process.waitUntilExit()
+        return (
+            process.terminationStatus, try String(contentsOf: outputFile, encoding: .utf8),
+            try String(contentsOf: errorFile, encoding: .utf8)
+        )
+    }
+
+    /// One bad line among many used to print nothing at all.
+    @Test func whereStdinAnswersTheGoodLinesAndNamesEachBadOne() throws {
+        let good = ["60.1699 24.9384", "0 -30", "52.52\t13.405", "35.6895 139.6917"]
+        var lines: [String] = []
+        for i in 0..<2000 { lines.append(good[i % good.count]) }
+        lines[1] = "0x10 0"
+        lines[999] = "91 24"
+        lines[1500] = "60;24"
+        let (code, out, err) = try whereStdin(lines.joined(separator: "\n") + "\n")
+        #expect(code == 2)
+        let (cleanCode, clean, cleanErr) = try whereStdin(
+            lines.filter { good.contains($0) }.joined(separator: "\n") + "\n")
+        #expect(cleanCode == 0)
+        #expect(cleanErr.isEmpty)
+        // The good lines' answers, in order, byte for byte as without the bad ones.
+        #expect(out == clean)
+        #expect(out.split(separator: "\n").count == 1997)
+        let errors = err.split(separator: "\n")
+        #expect(errors.count == 3)
+        #expect(
+            errors.first?.contains("stdin line 2: \"0x10 0\" is not two numbers in decimal degrees") == true)
+        #expect(errors.dropFirst().first?.contains("stdin line 1000: 91 24 is outside") == true)
+        #expect(errors.last?.contains("stdin line 1501: expected \"LAT LON\", got \"60;24\"") == true)
     }
 }

@@ -23,9 +23,11 @@ let package = Package(
 
         // MARK: I/O at the edges
         .target(name: "SystemCalls"),
+        // The one wording of bad input (JSON, XML, unreadable files) for every reader.
+        .target(name: "Diagnostics"),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
-        .target(name: "OSM", dependencies: ["Geo", "Arrival"]),
-        .target(name: "Storage", dependencies: ["Arrival", "Geo", "SystemCalls"]),
+        .target(name: "OSM", dependencies: ["Geo", "Arrival", "Diagnostics"]),
+        .target(name: "Storage", dependencies: ["Arrival", "Geo", "SystemCalls", "Diagnostics"]),
         // Test-only: saves a memory in a loop until killed (StorageTests' SIGKILL test).
         .executableTarget(name: "memory-writer", dependencies: ["Storage", "Arrival", "Geo"]),
         .target(name: "Positioning", dependencies: ["Geo", "SystemCalls"]),
@@ -37,7 +39,7 @@ let package = Package(
             dependencies: [
                 "Geo", "Arrival", "Storage", "Positioning", "Speech", "Replay", "Gazetteer", "EntranceIndex",
                 "SQLite",
-                "SystemCalls",
+                "SystemCalls", "Diagnostics",
             ]),
 
         .target(name: "Replay", dependencies: ["Arrival", "Geo", "Positioning", "OSM"]),
@@ -47,7 +49,7 @@ let package = Package(
             name: "PathfinderCLI",
             dependencies: [
                 "Geo", "Arrival", "OSM", "Storage", "Positioning", "Speech", "Replay", "EntranceIndex",
-                "Daemon", "Gazetteer", "SystemCalls",
+                "Daemon", "Gazetteer", "SystemCalls", "Diagnostics",
             ]),
         .executableTarget(name: "pathfinder", dependencies: ["PathfinderCLI"]),
         .executableTarget(
@@ -64,6 +66,7 @@ let package = Package(
         .testTarget(name: "ArrivalTests", dependencies: ["Arrival", "Geo"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
+        .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
         .testTarget(name: "OSMTests", dependencies: ["OSM", "Arrival", "Geo"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Arrival", "Geo"]),
         .testTarget(

@@ -1,4 +1,5 @@
 package import Arrival
+import Diagnostics
 package import Foundation
 import Geo
 
@@ -32,7 +33,7 @@ package enum ControlRequest: Sendable, Equatable {
         do {
             value = try JSONDecoder().decode(JSONValue.self, from: line)
         } catch {
-            return .failure(.init("malformed JSON: \(Self.describe(error))"))
+            return .failure(.init("malformed JSON: \(Self.describe(error, in: line))"))
         }
         guard case .object(let object) = value else {
             return .failure(.init("expected a JSON object with \"cmd\", found \(value.kind)"))
@@ -60,7 +61,7 @@ package enum ControlRequest: Sendable, Equatable {
                 }
                 return .success(.go(.destination(decoded)))
             } catch {
-                return .failure(.init("go: destination: \(Self.describe(error))"))
+                return .failure(.init("go: destination: \(Self.describe(error, in: nil))"))
             }
         case "status": return .success(.status)
         case "stop": return .success(.stop)
@@ -78,23 +79,15 @@ package enum ControlRequest: Sendable, Equatable {
         }
     }
 
-    private static func describe(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "\(error)" }
-        func path(_ keys: [any CodingKey]) -> String {
-            keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    /// The shared JSON wording without a line number (a request is one line); `data` is the
+    /// request when the error came from parsing it, so bytes that are not UTF-8 are named.
+    private static func describe(_ error: any Error, in data: Data?) -> String {
+        if let data, let fault = JSONDiagnostics.encodingFault(in: data) {
+            return JSONDiagnostics.describe(line: nil, field: nil, reason: fault.reason)
         }
-        switch error {
-        case .keyNotFound(let key, let ctx): return "field \(path(ctx.codingPath + [key])) is missing"
-        case .typeMismatch(let type, let ctx): return "field \(path(ctx.codingPath)): expected \(type)"
-        case .valueNotFound(let type, let ctx):
-            return "field \(path(ctx.codingPath)): expected \(type), found null"
-        case .dataCorrupted(let ctx):
-            let underlying = (ctx.underlyingError as NSError?)?.userInfo["NSDebugDescription"] as? String
-            return ctx.codingPath.isEmpty
-                ? (underlying ?? ctx.debugDescription)
-                : "field \(path(ctx.codingPath)): \(ctx.debugDescription)"
-        @unknown default: return "\(error)"
-        }
+        guard let error = error as? DecodingError else { return "not valid JSON" }
+        let fault = JSONDiagnostics.fault(error, in: data ?? Data())
+        return JSONDiagnostics.describe(line: nil, field: fault.field, reason: fault.reason)
     }
 }
 

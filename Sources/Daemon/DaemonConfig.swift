@@ -1,5 +1,7 @@
+import Diagnostics
 package import Foundation
 import Glibc
+import Positioning
 
 /// Everything the daemon is told: read from a JSON file, then overridden by flags.
 /// Every key is documented in docs/daemon.md with its default; an unknown key or a bad
@@ -62,15 +64,11 @@ package struct DaemonConfig: Sendable, Equatable {
             self.port = port
         }
 
-        /// Parses "HOST:PORT" or "[V6]:PORT".
+        /// Parses "HOST:PORT" or "[V6]:PORT" with the parser `pathfinder fixes --gpsd` uses
+        /// (`GPSDClient.Settings.parse`), the port required.
         package init?(_ text: String) {
-            guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]),
-                port > 0
-            else { return nil }
-            var host = String(text[..<colon])
-            if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-            guard !host.isEmpty, !host.contains(" ") else { return nil }
-            self.init(host: host, port: port)
+            guard let settings = GPSDClient.Settings.parse(text, defaultPort: nil) else { return nil }
+            self.init(host: settings.host, port: settings.port)
         }
 
         /// Whether the host is this machine (127.0.0.0/8, ::1, localhost).
@@ -177,7 +175,9 @@ package struct DaemonConfig: Sendable, Equatable {
         do {
             root = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            throw DaemonConfigError(origin: path, key: nil, message: "not valid JSON: \(error)")
+            // "line 3: not valid JSON: …", the wording of every JSON file Pathfinder reads.
+            throw DaemonConfigError(
+                origin: path, key: nil, message: JSONDiagnostics.describe(error, in: data))
         }
         guard case .object(let object) = root else {
             throw DaemonConfigError(
@@ -233,11 +233,13 @@ package struct DaemonConfig: Sendable, Equatable {
     ) throws(DaemonConfigError) -> DaemonConfig {
         var config = DaemonConfig(environment: environment)
         let file = path ?? defaultConfigPath(environment)
-        guard let data = FileManager.default.contents(atPath: file) else {
-            if path != nil || FileManager.default.fileExists(atPath: file) {
-                throw DaemonConfigError(origin: file, key: nil, message: "cannot read the config file")
-            }
-            return config
+        // Only an explicit file must exist; the default one is optional.
+        guard path != nil || FileManager.default.fileExists(atPath: file) else { return config }
+        let data: Data
+        do {
+            data = try FileDiagnostics.contents(of: file)
+        } catch {
+            throw DaemonConfigError(origin: file, key: nil, message: "cannot read the config file: \(error)")
         }
         try config.apply(file: data, path: file)
         return config

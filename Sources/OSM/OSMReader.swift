@@ -1,3 +1,4 @@
+import Diagnostics
 public import Foundation
 
 /// Reads OSM XML (`<osm>…`) and Overpass API JSON (`{"elements": […]}`), chosen by content.
@@ -8,9 +9,9 @@ public enum OSMReader {
     public static func read(path: String) throws(OSMError) -> OSMData {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+            data = try FileDiagnostics.contents(of: path)
         } catch {
-            throw OSMError(path: path, reason: "cannot read: \(error.localizedDescription)")
+            throw OSMError(path: path, reason: "cannot read: \(error)")
         }
         return try read(data: data, path: path)
     }

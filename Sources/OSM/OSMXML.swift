@@ -1,4 +1,5 @@
 import Arrival
+import Diagnostics
 import Foundation
 import Geo
 
@@ -16,7 +17,10 @@ enum OSMXML {
         if let error = handler.error { throw error }
         guard ok else {
             let reason =
-                parser.parserError.map { "malformed XML: \($0.localizedDescription)" } ?? "malformed XML"
+                parser.parserError.map {
+                    "malformed XML: \(XMLDiagnostics.reason(code: ($0 as NSError).code))"
+                }
+                ?? "malformed XML"
             throw OSMError(path: path, line: parser.lineNumber, element: handler.currentName, reason: reason)
         }
         guard handler.sawRoot else { throw OSMError(path: path, reason: "no <osm> root element") }

@@ -1,4 +1,5 @@
 import Arrival
+import Diagnostics
 import Foundation
 import Geo
 
@@ -30,10 +31,15 @@ enum OverpassJSON {
         do {
             file = try JSONDecoder().decode(File.self, from: data)
         } catch let error as DecodingError {
+            let fault = JSONDiagnostics.fault(error, in: data)
             throw OSMError(
-                path: path, element: element(of: error), reason: "not Overpass JSON: \(reason(of: error))")
+                path: path, line: fault.line,
+                reason:
+                    "not Overpass JSON: \(JSONDiagnostics.describe(line: nil, field: fault.field, reason: fault.reason))"
+            )
         } catch {
-            throw OSMError(path: path, reason: "not Overpass JSON: \(error)")
+            throw OSMError(
+                path: path, reason: "not Overpass JSON: \(JSONDiagnostics.describe(error, in: data))")
         }
         var out = OSMData()
         for (i, e) in file.elements.enumerated() {
@@ -60,28 +66,5 @@ enum OverpassJSON {
             }
         }
         return out
-    }
-
-    private static func element(of error: DecodingError) -> String? {
-        let path: [any CodingKey]
-        switch error {
-        case .keyNotFound(_, let c), .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c):
-            path = c.codingPath
-        @unknown default: return nil
-        }
-        guard !path.isEmpty else { return nil }
-        return path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-            .replacingOccurrences(of: ".[", with: "[")
-    }
-
-    private static func reason(of error: DecodingError) -> String {
-        switch error {
-        case .keyNotFound(let key, _): "field \"\(key.stringValue)\" is missing"
-        case .typeMismatch(let type, _): "expected \(type)"
-        case .valueNotFound(let type, _): "expected \(type), found null"
-        case .dataCorrupted(let c):
-            (c.underlyingError as NSError?)?.userInfo["NSDebugDescription"] as? String ?? c.debugDescription
-        @unknown default: "\(error)"
-        }
     }
 }

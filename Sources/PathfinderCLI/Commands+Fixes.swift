@@ -32,7 +32,7 @@ extension Commands {
         let cmd = "pathfinder fixes"
         let nmea = try arguments.option("--nmea")
         let paced = try arguments.flag("--paced")
-        let gpsd = try arguments.option("--gpsd", expected: "HOST:PORT", GPSDClient.Settings.parse)
+        let gpsd = try arguments.option("--gpsd", expected: "HOST:PORT") { GPSDClient.Settings.parse($0) }
         let device = try arguments.option("--device")
         let baud = try arguments.option(
             "--baud",

@@ -1,4 +1,5 @@
 import Arrival
+import Diagnostics
 import Foundation
 import Geo
 import OSM
@@ -118,7 +119,7 @@ struct ReplaySession {
             do {
                 text = try String(contentsOfFile: heard, encoding: .utf8)
             } catch {
-                throw .usage("\(command): \(heard): cannot read: \(error.localizedDescription)")
+                throw .usage("\(command): \(heard): cannot read: \(FileDiagnostics.reason(error))")
             }
             do {
                 self.heard = try ReplayInputs.heard(tsv: text)
@@ -147,9 +148,9 @@ struct ReplaySession {
     func run() throws(CLIError) -> Replayer.Result {
         let bytes: Data
         do {
-            bytes = try Data(contentsOf: URL(fileURLWithPath: nmeaPath))
+            bytes = try FileDiagnostics.contents(of: nmeaPath)
         } catch {
-            throw .usage("\(command): \(nmeaPath): cannot read: \(error.localizedDescription)")
+            throw .usage("\(command): \(nmeaPath): cannot read: \(error)")
         }
         let replayer = Replayer(
             destination: destination, memory: memory,
@@ -181,7 +182,8 @@ struct ReplaySession {
             do {
                 try Data(svg.utf8).write(to: URL(fileURLWithPath: mapPath), options: .atomic)
             } catch {
-                throw .runtime("\(command): \(mapPath): cannot write the map: \(error.localizedDescription)")
+                throw .runtime(
+                    "\(command): \(mapPath): cannot write the map: \(FileDiagnostics.reason(error))")
             }
         }
         if let speakWAV {

@@ -1,3 +1,4 @@
+import Diagnostics
 package import Foundation
 import Storage
 
@@ -32,9 +33,9 @@ package enum JSONIO {
     ) throws(CLIError) -> T {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try FileDiagnostics.contents(of: path)
         } catch {
-            throw .usage("\(path): cannot read \(what): \(error.localizedDescription)")
+            throw .usage("\(path): cannot read \(what): \(error)")
         }
         return try decode(type, from: data, path: path, what: what)
     }
@@ -47,10 +48,8 @@ package enum JSONIO {
     {
         do {
             return try decoder().decode(type, from: data)
-        } catch let error as DecodingError {
-            throw .usage("\(path): not a valid \(what): \(describe(error, in: data))")
         } catch {
-            throw .usage("\(path): not a valid \(what): \(error)")
+            throw .usage("\(path): not a valid \(what): \(JSONDiagnostics.describe(error, in: data))")
         }
     }
 

@@ -44,9 +44,10 @@ public final class GPSDClient: Sendable {
         }
 
         /// Parses `HOST:PORT`, `HOST` or `[v6]:PORT`; `nil` if malformed.
-        public static func parse(_ text: String) -> Settings? {
+        /// - Parameter defaultPort: the port when `text` names none; nil makes a port required.
+        public static func parse(_ text: String, defaultPort: UInt16? = 2947) -> Settings? {
             var host = text
-            var port: UInt16 = 2947
+            var port: UInt16? = defaultPort
             if text.hasPrefix("[") {
                 guard let close = text.firstIndex(of: "]") else { return nil }
                 host = String(text[text.index(after: text.startIndex)..<close])
@@ -60,7 +61,7 @@ public final class GPSDClient: Sendable {
                 guard let p = UInt16(text[text.index(after: colon)...]), p > 0 else { return nil }
                 port = p
             }
-            guard !host.isEmpty, !host.contains(where: \.isWhitespace) else { return nil }
+            guard !host.isEmpty, !host.contains(where: \.isWhitespace), let port else { return nil }
             return Settings(host: host, port: port)
         }
     }

@@ -1,4 +1,5 @@
 public import Arrival
+import Diagnostics
 public import Foundation
 import Glibc
 import SystemCalls
@@ -47,7 +48,7 @@ public enum MemoryFile {
             return EntranceMemory()
         } catch {
             throw MemoryFileError(
-                .unreadable, path: path, reason: "cannot read: \(error.localizedDescription)")
+                .unreadable, path: path, reason: "cannot read: \(FileDiagnostics.reason(error))")
         }
         return try decode(data, path: path)
     }
@@ -113,7 +114,8 @@ public enum MemoryFile {
             let fault = JSONDiagnostics.fault(error, in: data)
             throw MemoryFileError(path: path, line: fault.line, field: fault.field, reason: fault.reason)
         } catch {
-            throw MemoryFileError(path: path, reason: "not a memory file: \(error)")
+            throw MemoryFileError(
+                path: path, reason: "not a memory file: \(JSONDiagnostics.describe(error, in: data))")
         }
     }
 

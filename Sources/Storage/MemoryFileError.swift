@@ -1,3 +1,5 @@
+import Diagnostics
+
 /// What went wrong with a memory file, naming the file and, for a file that does not parse,
 /// the line and field.
 public struct MemoryFileError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -50,7 +50,8 @@ struct SystemCallTests {
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
         #expect(throws: SystemCallError(call: "connect \(path)", code: ENOENT)) {
             try withUnsafePointer(to: &address) { (pointer) throws(SystemCallError) in
-                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { (raw) throws(SystemCallError) in
+                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    (raw) throws(SystemCallError) in
                     try connectSocket(
                         fd, to: raw, length: socklen_t(MemoryLayout<sockaddr_un>.size), "connect \(path)")
                 }
@@ -59,7 +60,8 @@ struct SystemCallTests {
     }
 
     @Test func aLookupFailureSaysSoInWords() {
-        let error = SystemCallError(call: "cannot find host x", code: EHOSTUNREACH, reason: "Name or service not known")
+        let error = SystemCallError(
+            call: "cannot find host x", code: EHOSTUNREACH, reason: "Name or service not known")
         #expect(error.description == "cannot find host x: Name or service not known")
     }
 

@@ -27,6 +27,9 @@ public enum JSONDiagnostics {
 
     /// Locates `error` in `data`, the JSON text it came from.
     public static func fault(_ error: DecodingError, in data: Data) -> Fault {
+        // Bytes that are not UTF-8 inside a string make JSONDecoder report the wrong thing
+        // ("expected Dictionary<String, Any>" where a string could not be decoded).
+        if let fault = encodingFault(in: data) { return fault }
         switch error {
         case .keyNotFound(let key, let ctx):
             return Fault(
@@ -64,6 +67,34 @@ public enum JSONDiagnostics {
         }
     }
 
+    /// The reason any error from decoding `data` happened, in words: `fault(_:in:)` for a
+    /// `DecodingError`, otherwise the error's own description.
+    public static func describe(_ error: any Error, in data: Data) -> String {
+        if let error = error as? DecodingError { return fault(error, in: data).description }
+        if let fault = encodingFault(in: data) { return fault.description }
+        return "not valid JSON"
+    }
+
+    /// Where `data` stops being UTF-8, which JSON must be; nil when it is UTF-8 throughout.
+    public static func encodingFault(in data: Data) -> Fault? {
+        let bytes = [UInt8](data)
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var offset = 0
+        loop: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput: break loop
+            case .error:
+                let line = 1 + bytes.prefix(offset).count(where: { $0 == UInt8(ascii: "\n") })
+                return Fault(
+                    line: line, field: nil,
+                    reason: "not valid JSON: bytes that are not UTF-8 at byte \(offset + 1)")
+            }
+        }
+        return nil
+    }
+
     /// "buildings[0].center.lat".
     public static func field(_ path: [any CodingKey]) -> String {
         var text = ""
@@ -79,7 +110,7 @@ public enum JSONDiagnostics {
 
     private static func typeName(_ type: Any.Type) -> String {
         switch type {
-        case is Double.Type, is Float.Type, is Int.Type: "a number"
+        case is any BinaryInteger.Type, is any BinaryFloatingPoint.Type: "a number"
         case is String.Type: "a string"
         case is Bool.Type: "true or false"
         case is Date.Type: "an ISO 8601 time with zone"

@@ -1,0 +1,57 @@
+public import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Why a file could not be read (or written), in words ("is a directory", "no such file"), never
+/// Foundation's "The operation could not be completed. (NSCocoaErrorDomain error 256.)".
+public enum FileDiagnostics {
+    /// Reads the whole file at `path`.
+    /// - Throws: `Problem` whose description is the reason in plain words.
+    public static func contents(of path: String) throws(Problem) -> Data {
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw Problem(reason: "is a directory, not a file")
+        }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+        } catch {
+            throw Problem(reason: reason(error))
+        }
+    }
+
+    /// A read failure in words.
+    public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
+        public var reason: String
+        public init(reason: String) { self.reason = reason }
+        public var description: String { reason }
+    }
+
+    /// What went wrong opening or reading a file, from the POSIX error underneath
+    /// Foundation's (lower-case, as it follows "PATH: cannot read: ").
+    public static func reason(_ error: any Error) -> String {
+        let error = error as NSError
+        var current: NSError? = error
+        while let e = current {
+            if e.domain == NSPOSIXErrorDomain { return words(errno: Int32(e.code)) }
+            current = (e.userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
+        }
+        switch error.code {
+        case CocoaError.fileReadNoSuchFile.rawValue, CocoaError.fileNoSuchFile.rawValue:
+            return words(errno: ENOENT)
+        case CocoaError.fileReadNoPermission.rawValue: return "permission denied"
+        case CocoaError.fileReadTooLarge.rawValue: return "the file is too large"
+        case CocoaError.fileReadInapplicableStringEncoding.rawValue: return "the file is not UTF-8 text"
+        default: return "the file could not be read"
+        }
+    }
+
+    /// `strerror`'s text with a lower-case first letter ("no such file or directory").
+    public static func words(errno code: Int32) -> String {
+        let text = String(cString: strerror(code))
+        return text.prefix(1).lowercased() + text.dropFirst()
+    }
+}

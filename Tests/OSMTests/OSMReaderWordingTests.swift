@@ -1,0 +1,61 @@
+import Foundation
+import OSM
+import Testing
+
+/// Hostile or broken files are refused in words: no "NSXMLParserErrorDomain error 89", no
+/// "NSCocoaErrorDomain error 256", no Swift type names.
+@Suite("OSM reader: errors in plain words")
+struct OSMReaderWordingTests {
+    static let foundationWords = ["ErrorDomain", "DecodingError", "Dictionary<", "Swift.", "could not be completed"]
+
+    func expectPlain(_ text: String) {
+        for word in Self.foundationWords { #expect(!text.contains(word), "\(text)") }
+    }
+
+    @Test func anEntityBombIsRefusedNamingTheLine() {
+        var entities = "<!ENTITY lol \"lol\">"
+        for level in 2...9 {
+            entities += "<!ENTITY lol\(level) \"" + String(repeating: "&lol\(level == 2 ? "" : String(level - 1));", count: 10) + "\">"
+        }
+        let xml = """
+            <?xml version="1.0"?>
+            <!DOCTYPE osm [\(entities)]>
+            <osm><node id="1" lat="1" lon="1"><tag k="entrance" v="&lol9;"/></node></osm>
+            """
+        #expect {
+            _ = try OSMReader.read(data: Data(xml.utf8), path: "bomb.osm")
+        } throws: { error in
+            let text = "\(error)"
+            expectPlain(text)
+            return text.hasPrefix("bomb.osm:3") && text.contains("entity bomb")
+        }
+    }
+
+    @Test func anUndeclaredEntityIsNamed() {
+        #expect {
+            _ = try OSMReader.read(data: Data("<osm>\n&nope;</osm>".utf8), path: "x.osm")
+        } throws: { error in
+            expectPlain("\(error)")
+            return "\(error)".contains("x.osm:2") && "\(error)".contains("not declared")
+        }
+    }
+
+    @Test func aDirectoryIsNotAFile() {
+        #expect {
+            _ = try OSMReader.read(path: NSTemporaryDirectory())
+        } throws: { error in
+            expectPlain("\(error)")
+            return "\(error)".hasSuffix("cannot read: is a directory, not a file")
+        }
+    }
+
+    @Test func overpassJSONFaultsNameTheLineAndField() {
+        let json = "{\"elements\": [\n{\"type\": \"node\", \"id\": \"one\"}]}"
+        #expect {
+            _ = try OSMReader.read(data: Data(json.utf8), path: "doors.json")
+        } throws: { error in
+            expectPlain("\(error)")
+            return "\(error)" == "doors.json:2: not Overpass JSON: field elements[0].id: expected a number"
+        }
+    }
+}

@@ -1,4 +1,4 @@
-// libFuzzer entry point for NMEAParser (built by Scripts/fuzz-positioning, not by SwiftPM).
+// libFuzzer entry point for NMEAParser (built by Scripts/fuzz nmea, not by SwiftPM).
 import Positioning
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -34,3 +34,10 @@ public struct Utterance: Sendable, Hashable, Codable {
         }
     }
 }
+
+extension Utterance {
+    /// The answer the last stretch acts on: the Listener's decision, not the text again.
+    public var answer: Heard {
+        Heard(text: heard, meaning: meaning, source: .voice)
+    }
+}

@@ -94,13 +94,48 @@ final class Decoder {
         return ps_get_in_speech(decoder) != 0
     }
 
-    /// Ends the utterance; returns the best hypothesis (space-separated tokens) and its path score.
-    func endUtterance() throws(SpeechError) -> (text: String, score: Int32) {
+    /// One word of the best path: frames (10 ms) and its acoustic score.
+    struct Segment: Sendable, Hashable {
+        var word: String
+        var startFrame: Int
+        var endFrame: Int
+        /// The acoustic log-likelihood of the word's frames (logmath units, base 1.0001),
+        /// each frame's relative to the best-scoring senone of that frame (PocketSphinx
+        /// normalises so): 0 when every frame fits the path as well as any sound would.
+        var acousticScore: Int32
+        var frames: Int { endFrame - startFrame + 1 }
+    }
+
+    /// Ends the utterance; returns the best hypothesis (space-separated tokens), its path
+    /// score and its words.
+    func endUtterance() throws(SpeechError) -> (text: String, score: Int32, segments: [Segment]) {
         inUtterance = false
         guard ps_end_utt(decoder) >= 0 else { throw .decoder("ps_end_utt failed") }
         var score: Int32 = 0
-        guard let hyp = ps_get_hyp(decoder, &score) else { return ("", score) }
-        return (String(cString: hyp), score)
+        guard let hyp = ps_get_hyp(decoder, &score) else { return ("", score, []) }
+        var segments: [Segment] = []
+        var seg = ps_seg_iter(decoder)
+        while let current = seg {
+            var start: Int32 = 0
+            var end: Int32 = 0
+            var ascr: Int32 = 0
+            var lscr: Int32 = 0
+            var lback: Int32 = 0
+            ps_seg_frames(current, &start, &end)
+            _ = ps_seg_prob(current, &ascr, &lscr, &lback)
+            segments.append(
+                Segment(
+                    word: ps_seg_word(current).map { String(cString: $0) } ?? "", startFrame: Int(start),
+                    endFrame: Int(end), acousticScore: ascr))
+            seg = ps_seg_next(current)
+        }
+        return (String(cString: hyp), score, segments)
+    }
+
+    /// Starts a listening session: PocketSphinx's noise estimate (`-remove_noise`) starts
+    /// afresh here and then carries across utterances (`ps_start_utt` keeps it).
+    func startStream() throws(SpeechError) {
+        guard ps_start_stream(decoder) >= 0 else { throw .decoder("ps_start_stream failed") }
     }
 
     /// Runs `body` and then puts back the live cepstral mean it had before, so audio fed in

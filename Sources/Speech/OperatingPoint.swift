@@ -50,7 +50,8 @@ public struct OperatingPoint: Sendable, Hashable, Codable {
                 guard let number = entry[field] as? NSNumber, !(entry[field] is Bool),
                     number.doubleValue.isFinite
                 else {
-                    throw .model("\(path): \(key).\(field) missing or not a number (\(entry[field] ?? "absent"))")
+                    throw .model(
+                        "\(path): \(key).\(field) missing or not a number (\(entry[field] ?? "absent"))")
                 }
                 values[field] = number.doubleValue
             }

@@ -65,10 +65,14 @@ enum Corpus {
     }
     /// Test voices: four other variants, other speeds and pitches.
     static let testVoices: [VoiceSetting] = [
-        VoiceSetting(voice: "ko+m1", speed: 150, pitch: 35), VoiceSetting(voice: "ko+m1", speed: 200, pitch: 60),
-        VoiceSetting(voice: "ko+f4", speed: 145, pitch: 65), VoiceSetting(voice: "ko+f4", speed: 205, pitch: 45),
-        VoiceSetting(voice: "ko+m6", speed: 160, pitch: 30), VoiceSetting(voice: "ko+m6", speed: 190, pitch: 55),
-        VoiceSetting(voice: "ko+f5", speed: 155, pitch: 70), VoiceSetting(voice: "ko+f5", speed: 185, pitch: 40),
+        VoiceSetting(voice: "ko+m1", speed: 150, pitch: 35),
+        VoiceSetting(voice: "ko+m1", speed: 200, pitch: 60),
+        VoiceSetting(voice: "ko+f4", speed: 145, pitch: 65),
+        VoiceSetting(voice: "ko+f4", speed: 205, pitch: 45),
+        VoiceSetting(voice: "ko+m6", speed: 160, pitch: 30),
+        VoiceSetting(voice: "ko+m6", speed: 190, pitch: 55),
+        VoiceSetting(voice: "ko+f5", speed: 155, pitch: 70),
+        VoiceSetting(voice: "ko+f5", speed: 185, pitch: 40),
     ]
     /// sox perturbations of the test split, taken in turn (item index modulo the count).
     static let perturbations: [(name: String, effects: [String])] = [
@@ -116,7 +120,8 @@ enum Corpus {
                 }
                 items.append(
                     Item(
-                        kind: kind, text: text, expected: kind == .phrase ? ArrivalWords.meaning(of: text) : nil,
+                        kind: kind, text: text,
+                        expected: kind == .phrase ? ArrivalWords.meaning(of: text) : nil,
                         voice: setting.tag, perturbation: perturbation, audio: normalised(audio)))
             }
         }
@@ -157,10 +162,12 @@ enum Corpus {
                 samples = Sox.samples(of: try Data(contentsOf: URL(fileURLWithPath: path)))
             }
             items.append(
-                Item(kind: .english, text: file, expected: nil, voice: "recorded", audio: normalised(samples)))
+                Item(kind: .english, text: file, expected: nil, voice: "recorded", audio: normalised(samples))
+            )
         }
         guard !items.isEmpty else {
-            throw EvalError("no English test audio under \(directory) (apt-get install pocketsphinx-testdata)")
+            throw EvalError(
+                "no English test audio under \(directory) (apt-get install pocketsphinx-testdata)")
         }
         return items
     }
@@ -180,8 +187,11 @@ enum Corpus {
         let words = try dictionaryWords(dictionary)
         for text in testNearMisses + [anIya] {
             let parts = text.split(separator: " ").map(String.init)
-            if words.contains("d_" + parts.joined(separator: "_")) || parts.allSatisfy({ words.contains("d_" + $0) }) {
-                throw EvalError("test near-miss \"\(text)\" is a decoy in \(dictionary): move it to the dev split")
+            if words.contains("d_" + parts.joined(separator: "_"))
+                || parts.allSatisfy({ words.contains("d_" + $0) })
+            {
+                throw EvalError(
+                    "test near-miss \"\(text)\" is a decoy in \(dictionary): move it to the dev split")
             }
         }
     }
@@ -218,10 +228,13 @@ enum Sox {
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { throw EvalError("\(program) not runnable: \(error) (run Scripts/setup)") }
+        do { try process.run() } catch {
+            throw EvalError("\(program) not runnable: \(error) (run Scripts/setup)")
+        }
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw EvalError("\(program) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+            throw EvalError(
+                "\(program) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
         }
     }
 

@@ -18,7 +18,9 @@ enum AdaptationExport {
         let joined = parts.joined(separator: "_")
         if words.contains(joined) { return joined }
         if words.contains("d_" + joined) { return "d_" + joined }
-        if parts.allSatisfy({ words.contains("d_" + $0) }) { return parts.map { "d_" + $0 }.joined(separator: " ") }
+        if parts.allSatisfy({ words.contains("d_" + $0) }) {
+            return parts.map { "d_" + $0 }.joined(separator: " ")
+        }
         return nil
     }
 

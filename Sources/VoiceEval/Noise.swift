@@ -29,7 +29,8 @@ struct Condition: Hashable, CustomStringConvertible {
     /// The benchmark's conditions, in table order.
     static let all: [Condition] = [
         Condition(kind: .room, snr: 35), Condition(kind: .white, snr: 10), Condition(kind: .pink, snr: 10),
-        Condition(kind: .babble, snr: 15), Condition(kind: .babble, snr: 10), Condition(kind: .babble, snr: 5),
+        Condition(kind: .babble, snr: 15), Condition(kind: .babble, snr: 10),
+        Condition(kind: .babble, snr: 5),
         Condition(kind: .street, snr: 10),
     ]
 
@@ -67,7 +68,8 @@ struct NoiseBank {
             $0.hasSuffix(".flac") || $0.hasSuffix(".wav")
         }.sorted()
         guard files.count >= 6 else {
-            throw EvalError("\(folder): \(files.count) babble recordings, need at least 6 (Benchmarks/voice-data)")
+            throw EvalError(
+                "\(folder): \(files.count) babble recordings, need at least 6 (Benchmarks/voice-data)")
         }
         talkers = try files.map { Corpus.normalised(try Sox.read(folder + "/" + $0)) }
         // The two splits get different stretches of sox's repeatable noise.
@@ -77,7 +79,10 @@ struct NoiseBank {
         let layer = { (synth: String) in "|sox -R -n -r 16000 -c 1 -b 16 -p synth \(2 * seconds) \(synth)" }
         try Sox.run(
             "/usr/bin/sox",
-            ["-V1", "-R", "-m", layer("brownnoise lowpass 300"), layer("pinknoise lowpass 2000 tremolo 0.12 90")]
+            [
+                "-V1", "-R", "-m", layer("brownnoise lowpass 300"),
+                layer("pinknoise lowpass 2000 tremolo 0.12 90"),
+            ]
                 + Sox.raw + [output, "trim", "\(offset)", "\(seconds)"])
         street = Sox.samples(of: try Data(contentsOf: URL(fileURLWithPath: output))).map(Double.init)
     }
@@ -104,7 +109,8 @@ struct NoiseBank {
                 var position = -Int.random(in: 0..<32_000, using: &random)
                 while position < count {
                     let talker = talkers[Int.random(in: 0..<talkers.count, using: &random)]
-                    for (offset, sample) in talker.enumerated() where position + offset >= 0 && position + offset < count {
+                    for (offset, sample) in talker.enumerated()
+                    where position + offset >= 0 && position + offset < count {
                         out[position + offset] += Double(sample)
                     }
                     position += talker.count + Int.random(in: 0...3_200, using: &random)
@@ -137,7 +143,8 @@ extension NoiseBank {
     /// The repository's babble recordings (Benchmarks/voice-data/babble), found from the
     /// executable's directory upwards (`.build/release/VoiceEval` → the repository).
     static var defaultDirectory: String {
-        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent()
         while url.path != "/" {
             let candidate = url.appendingPathComponent("Benchmarks/voice-data/babble").path
             if FileManager.default.fileExists(atPath: candidate) { return candidate }

@@ -13,14 +13,15 @@ enum RealRecordings {
         }
         var items: [Item] = []
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let where_ = "\(manifest) line \(index + 1)"
+            let location = "\(manifest) line \(index + 1)"
             if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-                throw EvalError("\(where_): not a JSON object")
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            else {
+                throw EvalError("\(location): not a JSON object")
             }
             func field(_ key: String) throws -> String {
                 guard let value = object[key] as? String, !value.isEmpty else {
-                    throw EvalError("\(where_): \"\(key)\" missing or not a non-empty string")
+                    throw EvalError("\(location): \"\(key)\" missing or not a non-empty string")
                 }
                 return value
             }
@@ -31,7 +32,8 @@ enum RealRecordings {
                 ? .phrase : sentence == Corpus.anIya ? .anIya : .nearMiss
             items.append(
                 Item(
-                    kind: kind, text: sentence, expected: kind == .phrase ? ArrivalWords.meaning(of: sentence) : nil,
+                    kind: kind, text: sentence,
+                    expected: kind == .phrase ? ArrivalWords.meaning(of: sentence) : nil,
                     voice: speaker, audio: Corpus.normalised(samples)))
         }
         guard !items.isEmpty else { throw EvalError("\(manifest): no recordings listed") }

@@ -33,7 +33,9 @@ struct Options {
     init(_ argv: [String]) throws(UsageError) {
         var rest = argv[...]
         func value(_ flag: String) throws(UsageError) -> String {
-            guard let next = rest.popFirst(), !next.hasPrefix("--") else { throw UsageError("\(flag) needs a value") }
+            guard let next = rest.popFirst(), !next.hasPrefix("--") else {
+                throw UsageError("\(flag) needs a value")
+            }
             return next
         }
         func number<T: LosslessStringConvertible>(_ flag: String, _: T.Type) throws(UsageError) -> T {
@@ -59,7 +61,8 @@ struct Options {
                 for name in try value(flag).split(separator: ",").map(String.init) {
                     guard let condition = Condition(name: name), Condition.all.contains(condition) else {
                         throw UsageError(
-                            "--conditions: unknown condition \"\(name)\" (known: \(Condition.all.map(\.name).joined(separator: ",")))")
+                            "--conditions: unknown condition \"\(name)\" (known: \(Condition.all.map(\.name).joined(separator: ",")))"
+                        )
                     }
                     conditions.append(condition)
                 }
@@ -179,7 +182,8 @@ func decodeRecording(
 /// One condition through the product path: turn one for every item, then turn two (the
 /// same sentence again, new noise) for the items the product asked about.
 func run(
-    _ items: [Item], condition: Condition, model: PhraseModel, options: Options, bank: NoiseBank, label: String
+    _ items: [Item], condition: Condition, model: PhraseModel, options: Options, bank: NoiseBank,
+    label: String
 ) throws -> Tally {
     var random = benchmarkRandom(options.seed &* 131 &+ UInt64(Condition.all.firstIndex(of: condition) ?? 0))
     var tally = Tally()
@@ -225,7 +229,9 @@ func run(
             }
         }
         if options.verbose {
-            print("\(label) \(condition) \(item.voice) \(item.perturbation) \(item.text) → \(turnOne) \(second[i] ?? [])")
+            print(
+                "\(label) \(condition) \(item.voice) \(item.perturbation) \(item.text) → \(turnOne) \(second[i] ?? [])"
+            )
         }
     }
     return tally
@@ -250,11 +256,15 @@ func falseActionsPerHour(
         var position = Int.random(in: 0..<32_000, using: &random)
         while position < count {
             let sentence = chatter[Int.random(in: 0..<chatter.count, using: &random)].audio
-            for (k, s) in sentence.enumerated() where position + k < count { speech[position + k] += Double(s) }
+            for (k, s) in sentence.enumerated() where position + k < count {
+                speech[position + k] += Double(s)
+            }
             position += sentence.count + Int.random(in: 24_000...80_000, using: &random)
         }
         let babble = bank.noise(.babble, count: count, using: &random)
-        let recording = (0..<count).map { Int16(clamping: Int((speech[$0] + babble[$0] * Corpus.speechRMS).rounded())) }
+        let recording = (0..<count).map {
+            Int16(clamping: Int((speech[$0] + babble[$0] * Corpus.speechRMS).rounded()))
+        }
         let start = threadCPUSeconds()
         var index = 0
         var utterances: [Utterance] = []
@@ -297,7 +307,9 @@ func report(label: String, tallies: [(Condition, Tally)]) {
     func row(_ name: String, _ cell: (Tally) -> String) {
         print("| \(name) | " + tallies.map { cell($0.1) }.joined(separator: " | ") + " |")
     }
-    row("**answers acted on within two turns**") { "**\(percent($0.twoTurns, $0.positives))** (\($0.twoTurns)/\($0.positives))" }
+    row("**answers acted on within two turns**") {
+        "**\(percent($0.twoTurns, $0.positives))** (\($0.twoTurns)/\($0.positives))"
+    }
     row("first-turn recall") { percent($0.firstTurn, $0.positives) }
     row("confusions (wrong answer acted on)") { "\($0.confusions)" }
     for kind in [Item.Kind.nearMiss, .anIya, .unrelated, .english] {
@@ -316,11 +328,14 @@ func report(label: String, tallies: [(Condition, Tally)]) {
             }
         }
     }
-    let acted = tallies.flatMap { $0.1.actedTexts }.reduce(into: [String: Int]()) { $0[$1.key, default: 0] += $1.value }
+    let acted = tallies.flatMap { $0.1.actedTexts }.reduce(into: [String: Int]()) {
+        $0[$1.key, default: 0] += $1.value
+    }
     if !acted.isEmpty {
         print(
             "\nNegatives acted on (all conditions): "
-                + acted.sorted { $0.value > $1.value }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
+                + acted.sorted { $0.value > $1.value }.map { "\($0.key) ×\($0.value)" }.joined(
+                    separator: ", "))
     }
 }
 
@@ -345,12 +360,17 @@ func main() throws {
     if let real = options.real {
         // Real recordings: every speaker the adapted model was adapted on is left out.
         let adaptedOn = Set(
-            ((try? String(contentsOfFile: modelsDirectory + "/" + PhraseModel.adaptedAcousticModelName + "/speakers.txt", encoding: .utf8)) ?? "")
+            ((try? String(
+                contentsOfFile: modelsDirectory + "/" + PhraseModel.adaptedAcousticModelName
+                    + "/speakers.txt", encoding: .utf8)) ?? "")
                 .split(separator: "\n").map(String.init))
         let all = try RealRecordings.load(real)
         items = all.filter { !adaptedOn.contains($0.voice) }
-        source = "real recordings in \(real): \(Set(items.map(\.voice)).count) speakers (\(all.count - items.count) items of adaptation speakers left out)"
-        guard !items.isEmpty else { throw EvalError("\(real): every speaker was used for adaptation; nothing to test") }
+        source =
+            "real recordings in \(real): \(Set(items.map(\.voice)).count) speakers (\(all.count - items.count) items of adaptation speakers left out)"
+        guard !items.isEmpty else {
+            throw EvalError("\(real): every speaker was used for adaptation; nothing to test")
+        }
     } else {
         items = try Corpus.make(split: options.split, englishDirectory: options.english)
     }
@@ -373,24 +393,37 @@ func main() throws {
         if name == "stock" {
             variant.acousticModel = PhraseModel.defaultAcousticModel
         } else if variant.acousticModel == PhraseModel.defaultAcousticModel {
-            print("\n(no adapted model in \(modelsDirectory)/\(PhraseModel.adaptedAcousticModelName): run Scripts/adapt-model)")
+            print(
+                "\n(no adapted model in \(modelsDirectory)/\(PhraseModel.adaptedAcousticModelName): run Scripts/adapt-model)"
+            )
             continue
         }
         var tallies: [(Condition, Tally)] = []
         for condition in options.conditions {
             tallies.append(
-                (condition, try run(items, condition: condition, model: variant, options: options, bank: bank, label: name)))
+                (
+                    condition,
+                    try run(
+                        items, condition: condition, model: variant, options: options, bank: bank, label: name
+                    )
+                ))
         }
         report(label: "acoustic model: \(name) (\(variant.acousticModel))", tallies: tallies)
         if options.hours > 0 {
             let chatter = items.filter { $0.kind == .unrelated }
             if chatter.isEmpty { continue }
-            let result = try falseActionsPerHour(chatter: chatter, model: variant, options: options, bank: bank)
+            let result = try falseActionsPerHour(
+                chatter: chatter, model: variant, options: options, bank: bank)
             print(
                 String(
-                    format: "\nFalse actions in babble + unrelated Korean chatter, no answer in it: %d in %.2f h decoded = %.1f per hour (RTF %.3f)",
-                    result.actions, result.hours, Double(result.actions) / max(result.hours, 1e-9), result.rtf)
-                    + (result.heard.isEmpty ? "" : "; heard: " + result.heard.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")))
+                    format:
+                        "\nFalse actions in babble + unrelated Korean chatter, no answer in it: %d in %.2f h decoded = %.1f per hour (RTF %.3f)",
+                    result.actions, result.hours, Double(result.actions) / max(result.hours, 1e-9), result.rtf
+                )
+                    + (result.heard.isEmpty
+                        ? ""
+                        : "; heard: " + result.heard.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
+            )
         }
     }
     print(String(format: "\nPeak RSS: %.1f MB (whole benchmark process)", peakRSSMegabytes()))

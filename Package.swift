@@ -24,7 +24,7 @@ let package = Package(
         // MARK: I/O at the edges
         .target(name: "SystemCalls"),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
-        .target(name: "OSM", dependencies: ["Geo", "Arrival"]),
+        .target(name: "OSM", dependencies: ["Geo"]),
         .target(name: "Storage", dependencies: ["Arrival", "Geo", "SystemCalls"]),
         // Test-only: saves a memory in a loop until killed (StorageTests' SIGKILL test).
         .executableTarget(name: "memory-writer", dependencies: ["Storage", "Arrival", "Geo"]),
@@ -40,7 +40,7 @@ let package = Package(
                 "SystemCalls",
             ]),
 
-        .target(name: "Replay", dependencies: ["Arrival", "Geo", "Positioning", "OSM"]),
+        .target(name: "Replay", dependencies: ["Arrival", "Geo", "Positioning", "OSM", "EntranceIndex"]),
 
         // MARK: Command line
         .target(
@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "ArrivalTests", dependencies: ["Arrival", "Geo"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
-        .testTarget(name: "OSMTests", dependencies: ["OSM", "Arrival", "Geo"]),
+        .testTarget(name: "OSMTests", dependencies: ["OSM", "Geo"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Arrival", "Geo"]),
         .testTarget(
             name: "PositioningTests",

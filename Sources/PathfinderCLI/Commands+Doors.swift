@@ -52,9 +52,15 @@ extension Commands {
         }
         let words = arguments.positionals()
         try arguments.finish()
-        func only(_ allowed: [String: Bool], in sub: String) throws(CLIError) {
-            for (name, given) in allowed.sorted(by: { $0.key < $1.key }) where given {
-                throw CLIError.usage("pathfinder doors \(sub): \(name) does not belong to `doors \(sub)`")
+        // Which subcommand each option belongs to, for the message when it is misplaced.
+        let owners = [
+            "--out": "`doors import`", "--radius": "`doors near`", "--db": "`doors near` and `doors search`",
+            "--near": "`doors search`", "--limit": "`doors search`",
+        ]
+        func only(_ given: [String: Bool], in sub: String) throws(CLIError) {
+            for (name, isGiven) in given.sorted(by: { $0.key < $1.key }) where isGiven {
+                throw CLIError.usage(
+                    "pathfinder doors \(sub): \(name) belongs to \(owners[name] ?? "another subcommand")")
             }
         }
         switch words.first {

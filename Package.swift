@@ -56,6 +56,8 @@ let package = Package(
         // MARK: Benchmarks (release builds, run by Scripts/voice-eval and Scripts/bench-*)
         .executableTarget(name: "VoiceEval", dependencies: ["Speech", "Arrival", "Geo"]),
         .executableTarget(name: "SpatialBench", dependencies: ["Geo", "EntranceIndex", "OSM", "Arrival"]),
+        .executableTarget(
+            name: "DoorsBench", dependencies: ["EntranceIndex", "Geo"], path: "Benchmarks/DoorsBench"),
 
         // MARK: Tests
         // A real gpsd on a private port, for the positioning and daemon tests.

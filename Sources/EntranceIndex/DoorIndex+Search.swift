@@ -85,7 +85,8 @@ extension DoorIndex {
                     } else {
                         quality = .words
                     }
-                    let extra = abs(field.count - folded.count)
+                    // The same words in the same order before the same words in another.
+                    let extra = 2 * abs(field.count - folded.count) + (field == folded ? 0 : 1)
                     if (quality, extra) < (best.quality, best.extra) {
                         best.quality = quality
                         best.extra = extra

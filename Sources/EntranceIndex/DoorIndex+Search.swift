@@ -66,6 +66,13 @@ extension DoorIndex {
         let whole = tokens.map { "\"\($0)\"" }.joined(separator: " ")
         let prefixes = tokens.map { "\"\($0)\"*" }.joined(separator: " ")
         for expression in [whole, prefixes] {
+            // Exact matches come only from the whole-word query: enough of them, and no
+            // prefix match can rank above them.
+            if expression == prefixes && candidates.values.filter({ $0.quality == .exact }).count >= limit
+                && near == nil
+            {
+                break
+            }
             try db.cached(
                 "SELECT rowid, names, addresses FROM building_search WHERE building_search MATCH ? LIMIT ?"
             ).forEach([.text(expression), .int(Int64(Self.searchCandidates))]) { row in
@@ -105,26 +112,45 @@ extension DoorIndex {
                 candidates[row.int(0)] = Candidate(row: row.int(0), quality: .within, extra: 0)
             }
         }
-        var measured: [(candidate: Candidate, building: Building, metres: Double?)] = []
-        for candidate in candidates.values {
-            guard let building = try building(row: candidate.row) else { continue }
-            let metres = near.map { point in
-                building.outline.contains(point) ? 0 : building.centroid.distance(to: point)
+        // Rank cheaply first: quality, then (with a point) the distance to the centroid —
+        // read only for the qualities that can reach the first `limit` — then length, then
+        // the row (rows are in OSM order: ways, then relations, each by id). Whole buildings
+        // are read for the answers only.
+        var ranked = candidates.values.sorted { ($0.quality, $0.extra, $0.row) < ($1.quality, $1.extra, $1.row) }
+        var metres: [Int64: Double] = [:]
+        if let near {
+            var counted = 0
+            var lastQuality: BuildingMatch.Quality?
+            for candidate in ranked {
+                if counted >= limit && candidate.quality != lastQuality { break }
+                try db.cached("SELECT centroid_lat, centroid_lon FROM buildings WHERE id = ?").forEach([
+                    .int(candidate.row)
+                ]) { row in
+                    guard !row.isNull(0) else { return }
+                    metres[candidate.row] = Coordinate(latitude: row.double(0), longitude: row.double(1))
+                        .distance(to: near)
+                }
+                counted += 1
+                lastQuality = candidate.quality
             }
-            measured.append((candidate, building, metres))
+            ranked = ranked.filter { metres[$0.row] != nil }
+            ranked.sort { a, b in
+                if a.quality != b.quality { return a.quality < b.quality }
+                if metres[a.row]! != metres[b.row]! { return metres[a.row]! < metres[b.row]! }
+                return (a.extra, a.row) < (b.extra, b.row)
+            }
         }
-        measured.sort { a, b in
-            if a.candidate.quality != b.candidate.quality { return a.candidate.quality < b.candidate.quality }
-            if let ma = a.metres, let mb = b.metres, ma != mb { return ma < mb }
-            if a.candidate.extra != b.candidate.extra { return a.candidate.extra < b.candidate.extra }
-            return (a.building.kind.rawValue, a.building.id) < (b.building.kind.rawValue, b.building.id)
+        var out: [BuildingMatch] = []
+        for candidate in ranked where out.count < limit {
+            guard let building = try building(row: candidate.row) else { continue }
+            let doors = OSMDoors.ranked(try entrances(of: building), around: building.centroid).count
+            out.append(
+                BuildingMatch(
+                    building: building, address: Self.address(building.address), doors: doors,
+                    metres: near.map { building.outline.contains($0) ? 0 : metres[candidate.row]! },
+                    quality: candidate.quality, index: path))
         }
-        return try measured.prefix(limit).map { m in
-            let doors = OSMDoors.ranked(try entrances(of: m.building), around: m.building.centroid).count
-            return BuildingMatch(
-                building: m.building, address: Self.address(m.building.address), doors: doors,
-                metres: m.metres, quality: m.candidate.quality, index: path)
-        }
+        return out
     }
 
     /// The building stored at `row`, if it has an outline.

@@ -26,7 +26,7 @@ let package = Package(
         // The one wording of bad input (JSON, XML, unreadable files) for every reader.
         .target(name: "Diagnostics"),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
-        .target(name: "OSM", dependencies: ["Geo", "Arrival", "Diagnostics"]),
+        .target(name: "OSM", dependencies: ["Geo", "Diagnostics"]),
         .target(name: "Storage", dependencies: ["Arrival", "Geo", "SystemCalls", "Diagnostics"]),
         // Test-only: saves a memory in a loop until killed (StorageTests' SIGKILL test).
         .executableTarget(name: "memory-writer", dependencies: ["Storage", "Arrival", "Geo"]),
@@ -42,7 +42,7 @@ let package = Package(
                 "SystemCalls", "Diagnostics",
             ]),
 
-        .target(name: "Replay", dependencies: ["Arrival", "Geo", "Positioning", "OSM"]),
+        .target(name: "Replay", dependencies: ["Arrival", "Geo", "Positioning", "OSM", "EntranceIndex"]),
 
         // MARK: Command line
         .target(
@@ -58,6 +58,8 @@ let package = Package(
         // MARK: Benchmarks (release builds, run by Scripts/voice-eval and Scripts/bench-*)
         .executableTarget(name: "VoiceEval", dependencies: ["Speech", "Arrival", "Geo"]),
         .executableTarget(name: "SpatialBench", dependencies: ["Geo", "EntranceIndex", "OSM", "Arrival"]),
+        .executableTarget(
+            name: "DoorsBench", dependencies: ["EntranceIndex", "Geo"], path: "Benchmarks/DoorsBench"),
 
         // MARK: Tests
         // A real gpsd on a private port, for the positioning and daemon tests.
@@ -67,7 +69,7 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
-        .testTarget(name: "OSMTests", dependencies: ["OSM", "Arrival", "Geo"]),
+        .testTarget(name: "OSMTests", dependencies: ["OSM", "Geo"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Arrival", "Geo"]),
         .testTarget(
             name: "PositioningTests",

@@ -20,7 +20,8 @@ package enum ControlRequest: Sendable, Equatable {
 
     package enum GoTarget: Sendable, Equatable {
         case destination(Destination)
-        case query(String)
+        /// A name or address; `far` accepts a match more than 50 km from the walker.
+        case query(String, far: Bool = false)
     }
 
     /// Every command name, for the "unknown command" message.
@@ -46,7 +47,14 @@ package enum ControlRequest: Sendable, Equatable {
                 guard let text = query.stringValue, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
                     return .failure(.init("go: \"query\" must be a non-empty string"))
                 }
-                return .success(.go(.query(text)))
+                var far = false
+                if let value = object["far"] {
+                    guard case .bool(let flag) = value else {
+                        return .failure(.init("go: \"far\" must be true or false"))
+                    }
+                    far = flag
+                }
+                return .success(.go(.query(text, far: far)))
             }
             guard let destination = object["destination"] else {
                 return .failure(.init("go: needs \"destination\" (a Destination object) or \"query\""))

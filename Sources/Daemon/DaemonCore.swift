@@ -56,7 +56,7 @@ package struct DaemonCore: Sendable {
             var fields: [String: JSONValue] = ["state": .string(state), "destination": .from(target)]
             if let plan = approach.plan { fields["plan"] = .from(plan) }
             return [.reply(client, ok(fields))] + actions(for: effects)
-        case .go(.query(let query)):
+        case .go(.query(let query, _)):
             return [.reply(client, failure("go: cannot resolve \"\(query)\": no gazetteer is loaded"))]
         case .whereAmI:
             guard let position else { return [.reply(client, failure("where: no position yet"))] }

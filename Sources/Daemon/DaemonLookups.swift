@@ -5,13 +5,19 @@ import Gazetteer
 import Geo
 import SQLite
 
-/// The daemon's read-only databases, opened on first use and kept: the door index (OSM's
-/// doors around a destination) and the gazetteer (`go {"query"}`, `where`). Used only on
-/// the loop (one SQLite connection each, not shared between threads).
+/// The daemon's read-only databases, opened on first use and kept: the door indexes (OSM's
+/// doors around a destination, buildings by name or address) and the gazetteer
+/// (`go {"query"}`, `where`). Used only on the loop (one SQLite connection each, not shared
+/// between threads).
 final class DaemonLookups {
+    /// A destination farther than this from the walker's fix is refused unless the request
+    /// says `"far": true`: a walk to a door is a walk, and "Paris" from Helsinki is a typo
+    /// or the wrong Paris.
+    static let farMetres = 50_000.0
+
     private let doorsPath: String?
     private let gazetteerPath: String?
-    private var doorIndex: DoorIndex?
+    private var doorIndexes: DoorIndexes?
     private var gazetteer: GazetteerDatabase?
     private var geocoder: ReverseGeocoder?
 
@@ -20,63 +26,116 @@ final class DaemonLookups {
         gazetteerPath = gazetteer
     }
 
-    /// OSM's ranked doors of the building at `destination`'s centre.
-    /// - Throws: a message naming the index when there is none or it cannot be read.
+    /// OSM's ranked doors of the building at `destination`'s centre, from the index
+    /// covering it.
+    /// - Throws: a message naming the index when there is none, it cannot be read, or no
+    ///   index covers the destination.
     func doors(for destination: Destination) throws(LookupError) -> [Door] {
         guard let doorsPath else { throw LookupError("no door index configured (\"doors\")") }
         do {
-            if doorIndex == nil { doorIndex = try DoorIndex(path: doorsPath) }
-            return try doorIndex!.doors(near: destination.center).doors
+            return try openDoors().doors(near: destination.center).doors
         } catch {
             throw LookupError("door index \(doorsPath): \(error)")
         }
     }
 
-    /// The best gazetteer match for `query` as a destination (its centre; OSM's doors
-    /// follow from the door index when the walk asks for them).
-    func destination(for query: String) throws(LookupError) -> Destination {
-        let hits: [SearchHit]
-        do {
-            hits = try openGazetteer().search(query, limit: 5)
-        } catch let error as LookupError {
-            throw error
-        } catch {
-            throw LookupError("gazetteer search: \(error)")
+    /// One place a query found.
+    struct Found {
+        var destination: Destination
+        /// Where it came from: "doors" (a building of the door index) or "gazetteer".
+        var source: String
+        var address: String?
+        /// "way/49209325", for a building.
+        var osm: String?
+        /// Metres from the walker's fix; nil without one.
+        var metres: Double?
+
+        /// The reply's description of it.
+        var json: JSONValue {
+            var fields: [String: JSONValue] = [
+                "name": .string(destination.name), "source": .string(source),
+                "center": .from(destination.center),
+            ]
+            if let address { fields["address"] = .string(address) }
+            if let osm { fields["osm"] = .string(osm) }
+            if let metres { fields["metres"] = .number((metres).rounded()) }
+            return .object(fields)
         }
-        if let hit = hits.first(where: { $0.lat != nil && $0.lon != nil }), let lat = hit.lat,
-            let lon = hit.lon
-        {
-            return Destination(name: hit.name, center: Coordinate(latitude: lat, longitude: lon))
-        }
-        if let building = try buildingNamed(query) { return building }
-        throw LookupError("no place called \"\(query)\" in the gazetteer or the door index")
     }
 
-    /// A named building of the door index ("Rautatieasema" is no gazetteer place but the
-    /// station building "Helsingin päärautatieasema" is in the index): the largest whose
-    /// name contains the query, case-insensitively.
-    /// Interim: reads the index's documented `buildings` table directly, until EntranceIndex
-    /// offers a name search.
-    private func buildingNamed(_ query: String) throws(LookupError) -> Destination? {
-        guard let doorsPath, FileManager.default.fileExists(atPath: doorsPath) else { return nil }
-        do {
-            let db = try Connection(path: doorsPath, mode: .readOnly(immutable: true))
-            var found: Destination?
-            try db.prepare(
-                """
-                SELECT name, centroid_lat, centroid_lon FROM buildings
-                WHERE name IS NOT NULL AND centroid_lat IS NOT NULL AND instr(lower(name), lower(?)) > 0
-                ORDER BY area DESC, id LIMIT 1
-                """
-            ).forEach([.text(query)]) { row in
-                found = Destination(
-                    name: row.text(0) ?? query,
-                    center: Coordinate(latitude: row.double(1), longitude: row.double(2)))
+    /// What `go QUERY` chose, and what else matched.
+    struct GoAnswer {
+        var chosen: Found
+        /// Up to three other matches, best first, for a companion app to offer.
+        var alternatives: [Found]
+        /// Whether a fix ordered the matches by distance (without one: the best text match).
+        var nearFix: Bool
+    }
+
+    /// The destination for `query` near the walker at `fix`.
+    ///
+    /// The door indexes first (the index nearest the fix; the best text match, nearest the
+    /// fix): an exact name or address wins; then a gazetteer place of exactly that name;
+    /// then any other door-index match; then any gazetteer match. A destination more than
+    /// ``farMetres`` from the fix is refused unless `far`.
+    /// - Throws: nothing found, the distance when too far, or a database failure.
+    func destination(for query: String, near fix: Coordinate?, far: Bool) throws(LookupError) -> GoAnswer {
+        var doorMatches: [Found] = []
+        var exactDoor = false
+        if doorsPath != nil {
+            do {
+                let matches = try openDoors().search(query, near: fix, limit: 4)
+                exactDoor = matches.first?.quality == .exact
+                doorMatches = matches.map { m in
+                    Found(
+                        destination: Destination(
+                            name: m.building.name ?? m.address ?? query, center: m.building.centroid),
+                        source: "doors", address: m.address, osm: m.osm, metres: m.metres)
+                }
+            } catch let error as LookupError {
+                throw error
+            } catch {
+                throw LookupError("door index \(doorsPath ?? ""): \(error)")
             }
-            return found
-        } catch {
-            throw LookupError("door index \(doorsPath): \(error)")
         }
+        var places: [Found] = []
+        var exactPlace = false
+        if !exactDoor && gazetteerPath != nil {
+            let hits: [SearchHit]
+            do {
+                hits = try openGazetteer().search(query, limit: 5)
+            } catch let error as LookupError {
+                throw error
+            } catch {
+                throw LookupError("gazetteer search: \(error)")
+            }
+            places = hits.compactMap { hit in
+                guard let lat = hit.lat, let lon = hit.lon else { return nil }
+                let center = Coordinate(latitude: lat, longitude: lon)
+                return Found(
+                    destination: Destination(name: hit.name, center: center), source: "gazetteer",
+                    address: nil, osm: nil, metres: fix.map { center.distance(to: $0) })
+            }
+            // Of equally named places, the one near the walker.
+            if let near = places.firstIndex(where: { ($0.metres ?? .infinity) <= Self.farMetres }), near > 0,
+                Fold.fold(places[near].destination.name) == Fold.fold(places[0].destination.name)
+            {
+                places.insert(places.remove(at: near), at: 0)
+            }
+            exactPlace = places.first.map { Fold.fold($0.destination.name) == Fold.fold(query) } ?? false
+        }
+        let ordered = exactDoor || !exactPlace ? doorMatches + places : places + doorMatches
+        guard let chosen = ordered.first else {
+            throw LookupError("no place called \"\(query)\" in the gazetteer or the door index")
+        }
+        if let metres = chosen.metres, metres > Self.farMetres, !far {
+            let km = Int((metres / 1000).rounded())
+            throw LookupError(
+                "\"\(query)\" found \(chosen.destination.name), \(km) km away: more than "
+                    + "\(Int(Self.farMetres / 1000)) km from here; send \"far\": true to walk there anyway")
+        }
+        return GoAnswer(
+            chosen: chosen, alternatives: Array(ordered.dropFirst().prefix(3)), nearFix: fix != nil)
     }
 
     /// The place at `point` (country, region, nearest city, airport) as the gazetteer's
@@ -91,6 +150,14 @@ final class DaemonLookups {
         } catch {
             throw LookupError("gazetteer: \(error)")
         }
+    }
+
+    private func openDoors() throws -> DoorIndexes {
+        if let doorIndexes { return doorIndexes }
+        guard let doorsPath else { throw LookupError("no door index configured (\"doors\")") }
+        let opened = try DoorIndexes(path: doorsPath)
+        doorIndexes = opened
+        return opened
     }
 
     private func openGazetteer() throws -> GazetteerDatabase {

@@ -22,13 +22,25 @@ struct Shell {
     {
         let now = Date()
         switch request {
-        case .go(.query(let query)):
+        case .go(.query(let query, let far)):
             do {
-                let destination = try lookups.destination(for: query)
+                let answer = try lookups.destination(for: query, near: core.position?.coordinate, far: far)
+                let destination = answer.chosen.destination
                 log.info(
-                    "go \"\(query)\": \(destination.name) at \(destination.center.latitude),\(destination.center.longitude)"
+                    "go \"\(query)\": \(destination.name) at \(destination.center.latitude),\(destination.center.longitude) (\(answer.chosen.source))"
                 )
-                return core.handle(.go(.destination(destination)), from: client, now: now)
+                return core.handle(.go(.destination(destination)), from: client, now: now).map { action in
+                    // The reply also says what matched and what else did, for a companion app.
+                    guard case .reply(let to, .object(var fields)) = action, to == client,
+                        fields["ok"] == .bool(true)
+                    else { return action }
+                    fields["match"] = answer.chosen.json
+                    fields["alternatives"] = .array(answer.alternatives.map(\.json))
+                    if !answer.nearFix {
+                        fields["note"] = .string("no position yet: the best match by name, not by distance")
+                    }
+                    return .reply(to, .object(fields))
+                }
             } catch {
                 return [.reply(client, .object(["ok": .bool(false), "error": .string("go: \(error)")]))]
             }

@@ -1,7 +1,7 @@
 import Arrival
 import Foundation
 import Geo
-public import OSM
+package import OSM
 import SQLite
 
 /// What one import stored.
@@ -16,6 +16,8 @@ public struct DoorImportSummary: Sendable, Hashable {
     public var withoutOutline: Int
     /// Entrance nodes that lie on at least one building outline.
     public var entrancesOnOutlines: Int
+    /// Named shops, offices and amenities inside a building (they find it in a search).
+    public var placesInside = 0
 }
 
 /// Builds a door index from OpenStreetMap data: `.osm.pbf` (through `osmium`), OSM XML or
@@ -23,50 +25,56 @@ public struct DoorImportSummary: Sendable, Hashable {
 public enum DoorImporter {
     /// Files at least this large get progress lines (bytes).
     public static let progressThreshold = 8 << 20
+    /// Seconds between progress lines while osmium's output streams in.
+    static let progressInterval = 2.0
 
     /// Reads `input` and writes the index to `output`, all or nothing: the database is
     /// written to `OUTPUT.tmp-…` beside it and renamed into place only when complete.
-    /// - Parameter progress: called with one line per stage (for standard error).
+    ///
+    /// `.osm.pbf` streams through osmium (`tags-filter | add-locations-to-ways`, OPL on a
+    /// pipe) one element at a time, so memory stays flat however large the country; OSM XML
+    /// and Overpass JSON (small by nature) are read whole by the `OSM` module.
+    /// - Parameter progress: called with one line per stage and, while a `.osm.pbf` streams,
+    ///   every few seconds with elements read, per cent of the file and the rate.
     /// - Throws: ``DoorIndexError`` naming the file and element at fault.
     public static func importFile(
         _ input: String, to output: String, progress: (String) -> Void = { _ in }
     ) throws(DoorIndexError) -> DoorImportSummary {
-        let data = try read(input, progress: progress)
-        return try write(
-            data, to: output, source: URL(fileURLWithPath: input).lastPathComponent, progress: progress)
-    }
-
-    /// Reads any supported OSM file into memory; `.osm.pbf` is first filtered to entrances
-    /// and buildings by `osmium tags-filter`, which also adds the nodes those ways use.
-    public static func read(
-        _ input: String, progress: (String) -> Void = { _ in }
-    ) throws(DoorIndexError) -> OSMData {
         guard FileManager.default.isReadableFile(atPath: input) else {
             throw .badInput(OSMError(path: input, reason: "no such readable file"))
         }
-        guard isPBF(input) else {
-            progress("reading \(input)")
-            do { return try OSMReader.read(path: input) } catch { throw .badInput(error) }
+        let source = URL(fileURLWithPath: input).lastPathComponent
+        if isPBF(input) {
+            return try write(to: output, source: source, progress: progress) { writer in
+                try OsmiumStream.read(input, progress: progress) { try writer.add($0) }
+            }
         }
-        let tmp = FileManager.default.temporaryDirectory
-            .appendingPathComponent("pathfinder-doors-\(UUID().uuidString).osm").path
-        defer { try? FileManager.default.removeItem(atPath: tmp) }
-        progress("filtering \(input) with osmium tags-filter")
-        try Osmium.run(
-            [
-                "tags-filter", input, "n/entrance", "w/building", "r/building", "-o", tmp, "--overwrite",
-                "-f", "osm",
-            ], file: input)
-        progress("reading osmium's output")
-        do {
-            return try OSMReader.read(path: tmp)
-        } catch {
-            // Name the user's file, not our temporary one.
-            var e = error
-            e.reason += " (in osmium's XML output of \(input))"
-            e.path = input
-            throw .badInput(e)
+        progress("reading \(input)")
+        let data: OSMData
+        do { data = try OSMReader.read(path: input) } catch { throw .badInput(error) }
+        return try write(data, to: output, source: source, progress: progress)
+    }
+
+    /// Writes `data` (already in memory, as the benchmark makes it) as a door index at
+    /// `output`, atomically.
+    package static func write(
+        _ data: OSMData, to output: String, source: String, progress: (String) -> Void = { _ in }
+    ) throws(DoorIndexError) -> DoorImportSummary {
+        try write(to: output, source: source, progress: progress) { writer in
+            for element in elements(of: data) { try writer.add(element) }
         }
+    }
+
+    /// The elements of `data` in the order osmium writes them (nodes, ways, relations, each
+    /// by id), ways with their nodes' locations.
+    static func elements(of data: OSMData) -> [OSMElement] {
+        var coordinates: [Int64: Coordinate] = [:]
+        for node in data.nodes { coordinates[node.id] = node.coordinate }
+        return data.nodes.sorted { $0.id < $1.id }.map { OSMElement.node($0) }
+            + data.ways.sorted { $0.id < $1.id }.map {
+                .way($0, locations: $0.nodeIDs.map { coordinates[$0] })
+            }
+            + data.relations.sorted { $0.id < $1.id }.map { .relation($0) }
     }
 
     /// Whether `path` is an `.osm.pbf` file: by name, or by its first block's "OSMHeader".
@@ -78,9 +86,11 @@ public enum DoorImporter {
         return head.count > 13 && head.dropFirst(4).range(of: Data("OSMHeader".utf8)) != nil
     }
 
-    /// Writes `data` as a door index at `output`, atomically.
-    package static func write(
-        _ data: OSMData, to output: String, source: String, progress: (String) -> Void = { _ in }
+    /// Runs `fill` on a fresh index at a temporary path beside `output`, then renames it into
+    /// place; on any failure the temporary file is removed and `output` left as it was.
+    static func write(
+        to output: String, source: String, progress: (String) -> Void,
+        _ fill: (DoorIndexWriter) throws -> Void
     ) throws(DoorIndexError) -> DoorImportSummary {
         let directory = URL(fileURLWithPath: output).deletingLastPathComponent().path
         let tmp = "\(output).tmp-\(UUID().uuidString.prefix(8))"
@@ -88,7 +98,12 @@ public enum DoorImporter {
             throw .storage(path: output, message: "the directory \(directory) is not writable")
         }
         do {
-            let summary = try writeTables(data, to: tmp, source: source, progress: progress)
+            let summary = try {
+                let writer = try DoorIndexWriter(path: tmp, source: source)
+                try fill(writer)
+                progress("analyzing")
+                return try writer.finish()
+            }()
             // rename(2) replaces `output` in one step: readers see the old file or the new.
             guard rename(tmp, output) == 0 else {
                 throw DoorIndexError.storage(
@@ -99,85 +114,9 @@ public enum DoorImporter {
         } catch {
             try? FileManager.default.removeItem(atPath: tmp)
             if let error = error as? DoorIndexError { throw error }
+            if let error = error as? OSMError { throw .badInput(error) }
             throw .storage(path: output, message: "\(error)")
         }
-    }
-
-    private static func writeTables(
-        _ data: OSMData, to path: String, source: String, progress: (String) -> Void
-    ) throws -> DoorImportSummary {
-        let db = try Connection(path: path, mode: .readWrite)
-        // A temporary file renamed at the end: no journal needed, a crash just loses it.
-        try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
-        try db.execute(DoorIndexSchema.create)
-        let entrances = data.nodes.filter { $0.tags["entrance"] != nil }.sorted { $0.id < $1.id }
-        let buildings = BuildingAssembly.buildings(of: data)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var summary = DoorImportSummary(
-            entrances: entrances.count, buildingWays: 0, buildingRelations: 0, withoutOutline: 0,
-            entrancesOnOutlines: 0)
-        try db.transaction {
-            let meta = try db.prepare("INSERT INTO meta(key, value) VALUES (?, ?)")
-            try meta.run(["version", .text(String(DoorIndexSchema.version))])
-            try meta.run(["source", .text(source)])
-            let entrance = try db.prepare("INSERT INTO entrances(id, lat, lon, tags) VALUES (?, ?, ?, ?)")
-            let entranceBox = try db.prepare(
-                "INSERT INTO entrances_rtree(id, minLat, maxLat, minLon, maxLon) VALUES (?, ?, ?, ?, ?)")
-            for (i, node) in entrances.enumerated() {
-                let tags = String(decoding: try encoder.encode(node.tags), as: UTF8.self)
-                let lat = node.coordinate.latitude
-                let lon = node.coordinate.longitude
-                try entrance.run([.int(node.id), .double(lat), .double(lon), .text(tags)])
-                try entranceBox.run([.int(node.id), .double(lat), .double(lat), .double(lon), .double(lon)])
-                if (i + 1) % 100_000 == 0 { progress("entrances: \(i + 1) of \(entrances.count)") }
-            }
-            let entranceIDs = Set(entrances.map(\.id))
-            var onOutline = Set<Int64>()
-            let building = try db.prepare(
-                """
-                INSERT INTO buildings(id, kind, osm_id, building, name, addr, levels, level, centroid_lat,
-                    centroid_lon, area, outline) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            let buildingBox = try db.prepare(
-                "INSERT INTO buildings_rtree(id, minLat, maxLat, minLon, maxLon) VALUES (?, ?, ?, ?, ?)")
-            let link = try db.prepare("INSERT INTO outline_entrances(building, entrance) VALUES (?, ?)")
-            for (i, b) in buildings.enumerated() {
-                let rowid = Int64(i + 1)
-                let addr = b.tags.filter { $0.key.hasPrefix("addr:") }
-                let centroid = b.outline.centroid
-                func text(_ s: String?) -> SQLValue { s.map(SQLValue.text) ?? .null }
-                try building.run([
-                    .int(rowid), .text(b.kind.rawValue), .int(b.osmID), .text(b.tags["building"] ?? "yes"),
-                    text(b.tags["name"]), .text(String(decoding: try encoder.encode(addr), as: UTF8.self)),
-                    text(b.tags["building:levels"]), text(b.tags["level"]),
-                    centroid.map { .double($0.latitude) } ?? .null,
-                    centroid.map { .double($0.longitude) } ?? .null,
-                    .double(b.outline.area), .blob(b.outline.blob),
-                ])
-                if let box = b.outline.bounds {
-                    try buildingBox.run([
-                        .int(rowid), .double(box.minLat), .double(box.maxLat), .double(box.minLon),
-                        .double(box.maxLon),
-                    ])
-                } else {
-                    summary.withoutOutline += 1
-                }
-                for id in b.nodeIDs.sorted() where entranceIDs.contains(id) {
-                    try link.run([.int(rowid), .int(id)])
-                    onOutline.insert(id)
-                }
-                switch b.kind {
-                case .way: summary.buildingWays += 1
-                case .relation: summary.buildingRelations += 1
-                }
-                if (i + 1) % 100_000 == 0 { progress("buildings: \(i + 1) of \(buildings.count)") }
-            }
-            summary.entrancesOnOutlines = onOutline.count
-        }
-        progress("analyzing")
-        try db.execute("ANALYZE")
-        return summary
     }
 }
 
@@ -209,5 +148,138 @@ enum Osmium {
             throw .osmiumFailed(
                 path: file, message: text.isEmpty ? "exit status \(process.terminationStatus)" : text)
         }
+    }
+}
+
+/// `.osm.pbf` through osmium as a stream: `tags-filter` keeps entrances, buildings (with
+/// the nodes and member ways they use) and the shops and offices that name a building;
+/// `add-locations-to-ways` writes each way's node locations into the way itself, so no
+/// node has to be remembered here; OPL on a pipe carries one element a line.
+enum OsmiumStream {
+    static func read(
+        _ input: String, progress: (String) -> Void, _ body: (OSMElement) throws -> Void
+    ) throws {
+        guard let osmium = Osmium.executable() else { throw DoorIndexError.osmiumMissing }
+        progress("filtering \(input) with osmium tags-filter | add-locations-to-ways")
+        let filter = Process()
+        filter.executableURL = URL(fileURLWithPath: osmium)
+        filter.arguments =
+            ["tags-filter", input, "n/entrance", "w/building", "r/building"] + SearchText.placeFilters
+            // Uncompressed between the two: compressing only to decompress costs time.
+            + ["-f", "pbf,pbf_compression=none", "-o", "-"]
+        let locate = Process()
+        locate.executableURL = URL(fileURLWithPath: osmium)
+        // Extracts cut ways at their edge: a missing node is left without a location.
+        locate.arguments = [
+            "add-locations-to-ways", "-F", "pbf", "--ignore-missing-nodes", "-f", "opl,add_metadata=false",
+            "-o", "-", "-",
+        ]
+        let between = Pipe()
+        filter.standardOutput = between
+        locate.standardInput = between
+        let output = Pipe()
+        locate.standardOutput = output
+        // Standard error to files: a pipe nobody drains could stall osmium.
+        let errorFiles = (0..<2).map { _ in
+            FileManager.default.temporaryDirectory.appendingPathComponent(
+                "pathfinder-osmium-\(UUID().uuidString)")
+        }
+        defer { for url in errorFiles { try? FileManager.default.removeItem(at: url) } }
+        for url in errorFiles { _ = FileManager.default.createFile(atPath: url.path, contents: nil) }
+        filter.standardError = try FileHandle(forWritingTo: errorFiles[0])
+        locate.standardError = try FileHandle(forWritingTo: errorFiles[1])
+        do {
+            try filter.run()
+            try locate.run()
+        } catch {
+            if filter.isRunning { kill(filter.processIdentifier, SIGKILL) }
+            throw DoorIndexError.osmiumFailed(
+                path: input, message: "cannot start \(osmium): \(error.localizedDescription)")
+        }
+        progress("reading osmium's output")
+        let meter = ProgressMeter(input: input, pid: filter.processIdentifier)
+        var reader = OPLReader(path: input)
+        var failure: (any Error)?
+        do {
+            try reader.read(fd: output.fileHandleForReading.fileDescriptor) { element in
+                try body(element)
+                meter.count(progress)
+            }
+        } catch {
+            failure = error
+            // Stop osmium (our own two children) rather than wait for a stream nobody reads.
+            for process in [filter, locate] where process.isRunning {
+                kill(process.processIdentifier, SIGTERM)
+            }
+        }
+        filter.waitUntilExit()
+        locate.waitUntilExit()
+        if let failure, !(failure is OSMError) { throw failure }
+        // A cut or corrupt file makes osmium fail, and its output stop mid-line: osmium's
+        // own message says more than the broken line.
+        for (process, file) in zip([filter, locate], errorFiles)
+        where process.terminationReason == .exit && process.terminationStatus != 0 {
+            let text =
+                (try? String(contentsOf: file, encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            throw DoorIndexError.osmiumFailed(
+                path: input, message: text.isEmpty ? "exit status \(process.terminationStatus)" : text)
+        }
+        if var error = failure as? OSMError {
+            error.reason += " (in osmium's OPL output of \(input))"
+            throw DoorIndexError.badInput(error)
+        }
+        meter.finish(progress)
+    }
+}
+
+/// Progress while osmium streams: elements read, how far osmium is through the input file
+/// (its read offset, from /proc), and the rate.
+final class ProgressMeter {
+    let input: String
+    let pid: Int32
+    let started = Date()
+    let size: Int64
+    var elements = 0
+    var next = Date().addingTimeInterval(DoorImporter.progressInterval)
+    var fd: String?
+
+    init(input: String, pid: Int32) {
+        self.input = input
+        self.pid = pid
+        size = (try? FileManager.default.attributesOfItem(atPath: input)[.size] as? Int64) ?? 0
+    }
+
+    func count(_ report: (String) -> Void) {
+        elements += 1
+        guard elements % 8192 == 0, Date() >= next else { return }
+        next = Date().addingTimeInterval(DoorImporter.progressInterval)
+        let seconds = Date().timeIntervalSince(started)
+        var line = "\(elements) elements read"
+        if let offset = offset(), size > 0 {
+            line += ", \(min(100, offset * 100 / size))% of \(URL(fileURLWithPath: input).lastPathComponent)"
+        }
+        line += ", \(Int(Double(elements) / max(seconds, 1e-3))) elements/s"
+        report(line)
+    }
+
+    func finish(_ report: (String) -> Void) {
+        let seconds = Date().timeIntervalSince(started)
+        report("\(elements) elements read in \(String(format: "%.1f", seconds)) s")
+    }
+
+    /// osmium's read position in the input: the `pos` of its descriptor for that file.
+    private func offset() -> Int64? {
+        let real = URL(fileURLWithPath: input).resolvingSymlinksInPath().path
+        if fd == nil {
+            let dir = "/proc/\(pid)/fd"
+            fd = (try? FileManager.default.contentsOfDirectory(atPath: dir))?.first {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(dir)/\($0)")) == real
+            }
+        }
+        guard let fd, let info = try? String(contentsOfFile: "/proc/\(pid)/fdinfo/\(fd)", encoding: .utf8),
+            let line = info.split(separator: "\n").first(where: { $0.hasPrefix("pos:") })
+        else { return nil }
+        return Int64(line.dropFirst(4).trimmingCharacters(in: .whitespaces))
     }
 }

@@ -1,6 +1,7 @@
 public import Arrival
 import Foundation
 public import Geo
+public import OSM
 import SQLite
 
 /// A building from the door index.
@@ -54,6 +55,8 @@ public final class DoorIndex {
     /// One decoder for every row: making one costs more than decoding a door's tags.
     let decoder = JSONDecoder()
     public let path: String
+    /// The box around everything the index holds; nil for an empty index.
+    public private(set) var bounds: DoorIndexBounds?
 
     /// Opens the index at `path`.
     /// - Throws: ``DoorIndexError/notAnIndex(path:reason:)`` when the file is missing or is
@@ -74,6 +77,8 @@ public final class DoorIndex {
                     path: path,
                     reason: "version \(version), expected \(DoorIndexSchema.version): import it again")
             }
+            let box = try db.prepare("SELECT value FROM meta WHERE key = 'bounds'")
+            if try box.step(), let text = box.text(0) { bounds = DoorIndexBounds(text) }
         } catch let error as DoorIndexError {
             throw error
         } catch {

@@ -7,9 +7,14 @@
 ///   them as 32-bit floats rounded outwards, so a box query never misses; the exact test
 ///   follows in Swift.
 /// - `outline_entrances`: which entrance nodes lie on which building's outline.
+/// - `building_search`: FTS5 over each building's folded names (its own, its entrances'
+///   `name`/`ref`, the named shops and offices inside it) and addresses (street and number
+///   in both orders, `addr:place`, `addr:full`); rowid = `buildings.id`. Alternatives within
+///   a column are separated by " ; ".
+/// - `meta`: `version`, `source` (file name), `bounds` ("minLat,maxLat,minLon,maxLon").
 enum DoorIndexSchema {
     /// Bumped when the layout changes; the reader refuses other versions.
-    static let version = 1
+    static let version = 2
 
     static let create = """
         CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -35,5 +40,7 @@ enum DoorIndexSchema {
             entrance INTEGER NOT NULL REFERENCES entrances(id),
             PRIMARY KEY (building, entrance)) WITHOUT ROWID;
         CREATE INDEX outline_entrances_by_entrance ON outline_entrances(entrance);
+        CREATE VIRTUAL TABLE building_search USING fts5(
+            names, addresses, tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3');
         """
 }

@@ -1,5 +1,6 @@
-public import Arrival
+import Arrival
 public import Geo
+public import OSM
 
 /// The daemon's look-ahead cache of doors around the walker.
 ///

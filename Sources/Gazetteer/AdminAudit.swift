@@ -1,4 +1,5 @@
 import Geo
+import SQLite
 
 /// Joins Natural Earth polygons to GeoNames countries and regions, then checks every claim
 /// with the cities as the oracle: a polygon that claims a region must contain a convincing

@@ -1,5 +1,17 @@
-public import Arrival
-import Geo
+public import Geo
+
+/// A raw OpenStreetMap node with its tags, as read from any OSM input.
+public struct OSMNode: Sendable, Hashable, Codable {
+    public var id: Int64
+    public var coordinate: Coordinate
+    public var tags: [String: String]
+
+    public init(id: Int64, coordinate: Coordinate, tags: [String: String]) {
+        self.id = id
+        self.coordinate = coordinate
+        self.tags = tags
+    }
+}
 
 /// A way: an ordered list of node ids (a building outline when closed) with its tags.
 public struct OSMWay: Sendable, Hashable {

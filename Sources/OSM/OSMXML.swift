@@ -1,4 +1,3 @@
-import Arrival
 import Diagnostics
 import Foundation
 import Geo
@@ -11,7 +10,10 @@ import Geo
 enum OSMXML {
     static func read(data: Data, path: String) throws(OSMError) -> OSMData {
         let handler = Handler(path: path)
-        let parser = XMLParser(data: data)
+        // In chunks from a stream: given all bytes at once, libxml2's push parser refuses
+        // more than 10 MB as a "huge input lookup" (NSXMLParserErrorDomain error 1) at the
+        // very end of a valid file.
+        let parser = XMLParser(stream: InputStream(data: data))
         parser.delegate = handler
         let ok = parser.parse()
         if let error = handler.error { throw error }

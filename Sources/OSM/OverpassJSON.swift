@@ -1,4 +1,3 @@
-import Arrival
 import Diagnostics
 import Foundation
 import Geo

@@ -7,17 +7,21 @@ extension Commands {
         name: "go",
         summary: "tells the running daemon where to walk",
         help: """
-            Usage: pathfinder go (--destination FILE | QUERY…) [--socket PATH]
+            Usage: pathfinder go (--destination FILE | QUERY… [--far]) [--socket PATH]
 
             Sends {"cmd": "go", …} to the running daemon: a Destination JSON file
             ({"name", "center": {"lat", "lon"}, "door"?}), or a place name the daemon looks
-            up in its gazetteer and door index ("Rautatieasema", "HEL"). Prints the reply.
+            looks up near the walker: its door indexes first (a building name or address,
+            "Siltavuorenpenger 10"), then its gazetteer ("Rautatieasema", "HEL"). A place more
+            than 50 km from the walker is refused unless --far. Prints the reply: the
+            destination, what matched and up to 3 alternatives.
             \(socketHelp)
             """
     ) { arguments, console in
         var arguments = arguments
         let socket = try clientSocket(&arguments)
         let file = try arguments.option("--destination")
+        let far = try arguments.flag("--far")
         let words = arguments.positionals()
         try arguments.finish()
         var request: [String: JSONValue] = ["cmd": .string("go")]
@@ -27,6 +31,7 @@ extension Commands {
             request["destination"] = .from(destination)
         case (nil, false):
             request["query"] = .string(words.joined(separator: " "))
+            if far { request["far"] = .bool(true) }
         default:
             throw CLIError.usage("pathfinder go: expected --destination FILE or a QUERY (not both)")
         }

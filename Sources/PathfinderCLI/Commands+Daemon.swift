@@ -17,7 +17,7 @@ extension Commands {
               --nmea PATH           an NMEA serial device or recorded file instead of gpsd
               --baro iio|nmea|none  where pressure comes from
               --memory FILE         the EntranceMemory file
-              --doors DB            the door index
+              --doors DB|DIR        the door index, or a directory of them (one per region)
               --gazetteer DB        the gazetteer
               --socket PATH         the control socket
               --no-mic              never open the microphone

@@ -6,36 +6,70 @@ import Geo
 extension Commands {
     static let doors = Command(
         name: "doors",
-        summary: "OpenStreetMap doors: build the offline door index, ask for a building's doors",
+        summary: "OpenStreetMap doors: build the offline door index, ask for a building's doors, search",
         help: """
             Usage: pathfinder doors import FILE --out DB
-                   pathfinder doors near LAT LON [--radius M] [--db DB]
+                   pathfinder doors near LAT LON [--radius M] [--db DB|DIR]
+                   pathfinder doors search QUERY… [--near LAT LON] [--limit N] [--db DB|DIR]
 
-            import   reads OpenStreetMap data — .osm.pbf (through osmium-tool), OSM XML or
-                     Overpass API JSON — and writes its entrance nodes and building outlines
-                     to a SQLite door index with R*Trees. The index appears only when
-                     complete; a failed import leaves no file.
+            import   reads OpenStreetMap data — .osm.pbf (streamed through osmium-tool, any
+                     size up to a country), OSM XML or Overpass API JSON — and writes its
+                     entrance nodes, building outlines and a search index of names and
+                     addresses to a SQLite door index. The index appears only when
+                     complete; a failed import leaves no file. Progress on stderr.
             near     prints the ranked doors of the building at LAT LON (the one containing
                      the point, or the nearest outline within 50 m), one Door JSON a line,
                      best first. With no building there, the entrances within --radius
-                     metres (default 150). Which building was found goes to stderr.
-              --db DB   the door index (default: artifacts/doors/helsinki.db)
+                     metres (default 150). Which building was found goes to stderr. A point
+                     outside every index exits 1 saying what the index covers.
+            search   buildings by name or address ("세종대로 110", "10 Quai Jean-Charles Rey",
+                     a shop inside, an entrance's name or ref), one JSON a line, best first:
+                     {"osm", "name", "address", "lat", "lon", "doors", "metres"}; "metres"
+                     only with --near, whose distance breaks ties.
+              --db DB|DIR  a door index, or a directory of them (one per region; each point
+                           goes to the index covering it); default artifacts/doors/helsinki.db
             """
     ) { arguments, console in
-        var arguments = arguments
+        // `--near LAT LON` (two words) becomes `--near=LAT,LON` for the one-value parser.
+        var argv = arguments.remaining
+        if let i = argv.firstIndex(of: "--near"), i + 2 < argv.count, Double(argv[i + 1]) != nil,
+            Double(argv[i + 2]) != nil
+        {
+            argv.replaceSubrange(i...(i + 2), with: ["--near=\(argv[i + 1]),\(argv[i + 2])"])
+        }
+        var arguments = Arguments(argv, command: "pathfinder doors")
         // Options first: positionals() would otherwise take their values for words.
         let out = try arguments.option("--out")
         let radius = try arguments.option("--radius", expected: "metres (a number ≥ 0)") {
             Double($0).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
         }
         let db = try arguments.option("--db")
+        let near = try arguments.option("--near", expected: "LAT LON in degrees") {
+            Arguments.coordinate($0).map { Coordinate(latitude: $0.0, longitude: $0.1) }
+        }
+        let limit = try arguments.option("--limit", expected: "a whole number ≥ 1") {
+            Int($0).flatMap { $0 >= 1 ? $0 : nil }
+        }
         let words = arguments.positionals()
         try arguments.finish()
+        // Which subcommand each option belongs to, for the message when it is misplaced.
+        let owners = [
+            "--out": "`doors import`", "--radius": "`doors near`", "--db": "`doors near` and `doors search`",
+            "--near": "`doors search`", "--limit": "`doors search`",
+        ]
+        func only(_ given: [String: Bool], in sub: String) throws(CLIError) {
+            for (name, isGiven) in given.sorted(by: { $0.key < $1.key }) where isGiven {
+                throw CLIError.usage(
+                    "pathfinder doors \(sub): \(name) belongs to \(owners[name] ?? "another subcommand")")
+            }
+        }
         switch words.first {
         case "import":
-            guard radius == nil, db == nil else {
-                throw CLIError.usage("pathfinder doors import: --radius and --db belong to `doors near`")
-            }
+            try only(
+                [
+                    "--radius": radius != nil, "--db": db != nil, "--near": near != nil,
+                    "--limit": limit != nil,
+                ], in: "import")
             guard let out else { throw CLIError.usage("pathfinder doors import: --out is required") }
             guard words.count == 2 else {
                 throw CLIError.usage(
@@ -43,9 +77,7 @@ extension Commands {
             }
             return try importDoors(words[1], out: out, console: console)
         case "near":
-            guard out == nil else {
-                throw CLIError.usage("pathfinder doors near: --out belongs to `doors import`")
-            }
+            try only(["--out": out != nil, "--near": near != nil, "--limit": limit != nil], in: "near")
             guard words.count == 3 else {
                 throw CLIError.usage(
                     "pathfinder doors near: expected <LAT> <LON>, got \(words.count - 1) arguments")
@@ -57,12 +89,61 @@ extension Commands {
                     "pathfinder doors near: \"\(words[1]) \(words[2])\" is not LAT LON in degrees (−90…90, −180…180)"
                 )
             }
-            return try near(
+            return try Self.near(
                 Coordinate(latitude: lat, longitude: lon), radius: radius ?? 150,
                 db: try db ?? Artifacts.path("doors/helsinki.db"), console: console)
+        case "search":
+            try only(["--out": out != nil, "--radius": radius != nil], in: "search")
+            let query = words.dropFirst().joined(separator: " ")
+            guard !query.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw CLIError.usage("pathfinder doors search: expected a QUERY (a name or an address)")
+            }
+            return try search(
+                query, near: near, limit: limit ?? 10, db: try db ?? Artifacts.path("doors/helsinki.db"),
+                console: console)
         default:
             throw CLIError.usage(
-                "pathfinder doors: expected `import` or `near` (see pathfinder doors --help)")
+                "pathfinder doors: expected `import`, `near` or `search` (see pathfinder doors --help)")
+        }
+    }
+
+    private static func open(_ db: String, _ sub: String) throws(CLIError) -> DoorIndexes {
+        do { return try DoorIndexes(path: db) } catch {
+            throw error.isBadInput
+                ? .usage("pathfinder doors \(sub): \(error)") : .runtime("pathfinder doors \(sub): \(error)")
+        }
+    }
+
+    /// One search answer as its JSON line.
+    private struct SearchLine: Encodable {
+        var osm: String
+        var name: String?
+        var address: String?
+        var lat: Double
+        var lon: Double
+        var doors: Int
+        var metres: Double?
+    }
+
+    private static func search(
+        _ query: String, near: Coordinate?, limit: Int, db: String, console: Console
+    ) throws(CLIError) -> Int32 {
+        let indexes = try open(db, "search")
+        do {
+            let matches = try indexes.search(query, near: near, limit: limit)
+            for m in matches {
+                console.line(
+                    try JSONIO.line(
+                        SearchLine(
+                            osm: m.osm, name: m.building.name, address: m.address,
+                            lat: m.building.centroid.latitude, lon: m.building.centroid.longitude,
+                            doors: m.doors,
+                            metres: m.metres.map { ($0 * 10).rounded() / 10 })))
+            }
+            console.error("pathfinder doors search: \(matches.count) buildings match \"\(query)\"")
+            return 0
+        } catch {
+            throw .runtime("pathfinder doors search: \(db): \(error)")
         }
     }
 
@@ -89,10 +170,10 @@ extension Commands {
     private static func near(
         _ point: Coordinate, radius: Double, db: String, console: Console
     ) throws(CLIError) -> Int32 {
+        let indexes = try open(db, "near")
         let index: DoorIndex
-        do { index = try DoorIndex(path: db) } catch {
-            throw error.isBadInput
-                ? .usage("pathfinder doors near: \(error)") : .runtime("pathfinder doors near: \(error)")
+        do { index = try indexes.index(at: point) } catch {
+            throw .runtime("pathfinder doors near: \(error)")
         }
         do {
             let result = try index.doors(near: point, radius: radius)

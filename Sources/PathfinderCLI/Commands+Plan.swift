@@ -1,4 +1,5 @@
 import Arrival
+import EntranceIndex
 import Foundation
 import Geo
 import OSM

@@ -1,4 +1,5 @@
 public import Arrival
+import EntranceIndex
 import Foundation
 public import Geo
 public import OSM

@@ -17,6 +17,9 @@ import Testing
         #expect(try parse(#"{"cmd": "subscribe"}"#).get() == .subscribe)
         #expect(try parse(#"{"cmd": "heard", "text": "여기 아니야"}"#).get() == .heard("여기 아니야"))
         #expect(try parse(#"{"cmd": "go", "query": "HEL"}"#).get() == .go(.query("HEL")))
+        #expect(
+            try parse(#"{"cmd": "go", "query": "Paris", "far": true}"#).get()
+                == .go(.query("Paris", far: true)))
         let destination = Destination(
             name: "Rautatieasema", center: Coordinate(latitude: 60.1711, longitude: 24.9414),
             door: Door(coordinate: Coordinate(latitude: 60.1709, longitude: 24.942), label: "A"))
@@ -34,6 +37,7 @@ import Testing
         (#"{"cmd": "fly"}"#, "unknown command \"fly\""),
         (#"{"cmd": "go"}"#, "go: needs \"destination\""),
         (#"{"cmd": "go", "query": "  "}"#, "go: \"query\" must be a non-empty string"),
+        (#"{"cmd": "go", "query": "Paris", "far": "yes"}"#, "go: \"far\" must be true or false"),
         (#"{"cmd": "go", "destination": {"name": "X"}}"#, "go: destination: field center is missing"),
         (
             #"{"cmd": "go", "destination": {"name": "X", "center": {"lat": 95, "lon": 0}}}"#,

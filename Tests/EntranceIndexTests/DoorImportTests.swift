@@ -189,6 +189,94 @@ struct DoorImportTests {
         #expect(lines.last == "analyzing")
     }
 
+    /// 24 000 buildings: more than the old importer could read (osmium's OSM XML of it is
+    /// over libxml2's 10 MB single-chunk limit, and the whole file sat in memory).
+    @Test func aGeneratedCityOf24000BuildingsImportsFromPBFAndFromXML() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let city = GridCity(origin: Coordinate(latitude: 37.55, longitude: 126.95), buildings: 24_000)
+        let xml = dir.appendingPathComponent("city.osm").path
+        let pbf = try city.write(xml: xml)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: xml)[.size] as? Int)
+        #expect(size > 10_000_000)
+        var lines: [String] = []
+        let fromPBF = try DoorImporter.importFile(pbf, to: dir.appendingPathComponent("pbf.db").path) {
+            lines.append($0)
+        }
+        #expect(fromPBF.buildingWays == 24_000 && fromPBF.buildingRelations == 0)
+        #expect(fromPBF.entrances == 4_800 && fromPBF.entrancesOnOutlines == 4_800)
+        #expect(lines.last == "analyzing")
+        #expect(lines.contains { $0.hasSuffix("elements read") || $0.contains("elements read in") })
+        let fromXML = try DoorImporter.importFile(xml, to: dir.appendingPathComponent("xml.db").path)
+        #expect(fromXML == fromPBF)
+        #expect(
+            try Self.dump(dir.appendingPathComponent("pbf.db").path)
+                == Self.dump(dir.appendingPathComponent("xml.db").path))
+
+        let index = try DoorIndex(path: dir.appendingPathComponent("pbf.db").path)
+        let result = try index.doors(near: city.centre(12_345))
+        #expect(result.building?.id == 12_346)
+        #expect(
+            result.building?.address == ["street": city.street(12_345), "housenumber": city.number(12_345)])
+        let found = try #require(try index.search("\(city.street(12_345)) \(city.number(12_345))").first)
+        #expect(found.osm == "way/12346" && found.quality == .exact)
+        #expect(index.bounds?.contains(city.centre(0)) == true)
+        #expect(index.bounds?.contains(city.centre(23_999)) == true)
+    }
+
+    /// A building relation whose outer ring is split over two untagged ways, with a
+    /// courtyard, read from `.osm.pbf`: the member ways wait until the relation comes.
+    @Test func aMultipolygonBuildingFromPBF() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var city = GridCity(origin: Coordinate(latitude: 60.2, longitude: 25.0), buildings: 4)
+        let sw = Coordinate(latitude: 60.201, longitude: 25.0)
+        let p = [
+            sw, sw.offset(metres: 60, bearing: 90),
+            sw.offset(metres: 60, bearing: 90).offset(metres: 60, bearing: 0),
+            sw.offset(metres: 60, bearing: 0),
+        ]
+        let yard = sw.offset(metres: 20, bearing: 0).offset(metres: 20, bearing: 90)
+        let q = [
+            yard, yard.offset(metres: 20, bearing: 90),
+            yard.offset(metres: 20, bearing: 90).offset(metres: 20, bearing: 0),
+            yard.offset(metres: 20, bearing: 0),
+        ]
+        let door = sw.offset(metres: 30, bearing: 90)
+        for (k, c) in p.enumerated() { city.extraNodes += GridCity.node(2_000_000_000 + Int64(k), c, [:]) }
+        city.extraNodes += GridCity.node(2_000_000_004, door, ["entrance": "main", "name": "Pääovi"])
+        for (k, c) in q.enumerated() { city.extraNodes += GridCity.node(2_000_000_010 + Int64(k), c, [:]) }
+        // Outer: south edge with the door, then the rest; inner: the courtyard.
+        city.extraWays += GridCity.way(2_000_000_100, [2_000_000_000, 2_000_000_004, 2_000_000_001], [:])
+        city.extraWays += GridCity.way(
+            2_000_000_101, [2_000_000_001, 2_000_000_002, 2_000_000_003, 2_000_000_000], [:])
+        city.extraWays += GridCity.way(
+            2_000_000_102, [2_000_000_010, 2_000_000_011, 2_000_000_012, 2_000_000_013, 2_000_000_010], [:])
+        city.extraRelations += """
+              <relation id="7"><member type="way" ref="2000000100" role="outer"/>\
+            <member type="way" ref="2000000101" role="outer"/><member type="way" ref="2000000102" role="inner"/>\
+            <tag k="building" v="university"/><tag k="name" v="Kortteli"/><tag k="type" v="multipolygon"/></relation>
+
+            """
+        let pbf = try city.write(xml: dir.appendingPathComponent("mp.osm").path)
+        let db = dir.appendingPathComponent("mp.db").path
+        let summary = try DoorImporter.importFile(pbf, to: db)
+        #expect(summary.buildingWays == 4 && summary.buildingRelations == 1)
+        #expect(summary.entrances == 2 && summary.entrancesOnOutlines == 2)
+        let index = try DoorIndex(path: db)
+        let wing = sw.offset(metres: 10, bearing: 0).offset(metres: 10, bearing: 90)
+        let building = try #require(try index.building(at: wing))
+        #expect(building.kind == .relation && building.id == 7 && building.name == "Kortteli")
+        #expect(building.outline.rings.map(\.role) == [.outer, .inner])
+        #expect(building.outline.rings[0].points.count == 5)
+        // The courtyard is outside the building.
+        #expect(try index.building(at: yard.offset(metres: 10, bearing: 45)) == nil)
+        let doors = try index.doors(near: wing).doors
+        #expect(doors.count == 1 && doors[0].coordinate.distance(to: door) < 0.01)
+        // The door's name finds the building.
+        #expect(try index.search("pääovi").first?.osm == "relation/7")
+    }
+
     @Test func outlineBlobRoundTripsAtOSMPrecision() throws {
         let outline = BuildingOutline(rings: [
             .init(

@@ -10,7 +10,7 @@ import Testing
 struct DoorLookAheadTests {
     @Test func eachMoveYieldsExactlyTheNewlyReachedDoors() throws {
         let index = try DoorsNearTests.open()
-        let entrances = try DoorImporter.read(try Support.fixture("Helsinki.osm.pbf")).entranceNodes
+        let entrances = try Support.readPBF(try Support.fixture("Helsinki.osm.pbf")).entranceNodes
         var cache = DoorLookAhead(reachMetres: 300)
         // A walk from the railway station north-east to the staircase block, 40 m a step.
         let start = Coordinate(latitude: 60.1712, longitude: 24.9413)

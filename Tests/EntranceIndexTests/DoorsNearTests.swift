@@ -107,7 +107,7 @@ struct DoorsNearTests {
         let result = try index.doors(near: park, radius: 150)
         #expect(result.building == nil && result.center == park)
         // Brute force over every entrance in the extract, ranked by the same rule.
-        let data = try DoorImporter.read(try Support.fixture("Helsinki.osm.pbf"))
+        let data = try Support.readPBF(try Support.fixture("Helsinki.osm.pbf"))
         let near = data.entranceNodes.filter { $0.coordinate.distance(to: park) <= 150 }
         #expect(!near.isEmpty)
         #expect(result.doors == OSMDoors.ranked(near, around: park))

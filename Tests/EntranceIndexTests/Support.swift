@@ -1,4 +1,5 @@
 import Foundation
+import OSM
 import Testing
 
 /// Paths and tools the door-index tests share.
@@ -35,6 +36,16 @@ enum Support {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "osmium \(arguments.joined(separator: " ")) failed")
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The whole of a small `.osm.pbf` in memory (through `osmium cat` to OSM XML): the
+    /// brute-force oracle the index's answers are checked against.
+    static func readPBF(_ path: String) throws -> OSMData {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let xml = dir.appendingPathComponent("all.osm").path
+        _ = try osmium(["cat", path, "-o", xml])
+        return try OSMReader.read(path: xml)
     }
 
     /// "Number of ways: 433" from `osmium fileinfo -e` output.

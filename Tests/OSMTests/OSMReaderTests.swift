@@ -1,4 +1,3 @@
-import Arrival
 import Foundation
 import Geo
 import OSM

@@ -43,10 +43,45 @@ struct DoorsCommandTests {
         #expect(out.hasPrefix("{\"lat\":60.170747,\"lon\":24.9414453,\"source\":\"osm\"}\n"))
     }
 
+    @Test func searchPrintsOneBuildingALineAndNearOutsideTheIndexExits1() async throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let json = try #require(
+            Bundle.module.path(forResource: "station-and-block", ofType: "json", inDirectory: "Fixtures"))
+        let db = dir.appendingPathComponent("x.db").path
+        #expect(await run(["doors", "import", json, "--out", db]).0 == 0)
+
+        let (code, out, err) = await run(["doors", "search", "päärautatieasema", "helsingin", "--db", db])
+        #expect(code == 0, "\(err)")
+        let line = try #require(out.split(separator: "\n").first)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["osm"] as? String == "way/122595198")
+        #expect(object["name"] as? String == "Helsingin päärautatieasema")
+        #expect(object["doors"] as? Int == 26)
+        #expect(object["metres"] == nil)
+
+        let (nearCode, nearOut, _) = await run([
+            "doors", "search", "Helsingin päärautatieasema", "--near", "60.1712", "24.9413", "--limit", "1",
+            "--db", db,
+        ])
+        #expect(nearCode == 0)
+        #expect(nearOut.split(separator: "\n").count == 1)
+        #expect(nearOut.contains("\"metres\":0"), "\(nearOut)")
+
+        let (outsideCode, outsideOut, outsideErr) = await run([
+            "doors", "near", "37.5665", "126.978", "--db", db,
+        ])
+        #expect(outsideCode == 1)
+        #expect(outsideOut.isEmpty)
+        #expect(
+            outsideErr.contains("pathfinder doors near: outside the door index (it covers 60.1"),
+            "\(outsideErr)")
+    }
+
     @Test(
         "usage errors exit 2 and say what is wrong",
         arguments: [
-            (["doors"], "expected `import` or `near`"),
+            (["doors"], "expected `import`, `near` or `search`"),
             (["doors", "import", "x.osm"], "--out is required"),
             (["doors", "near", "60.17"], "expected <LAT> <LON>, got 1"),
             (["doors", "near", "91", "24.9", "--db", "x.db"], "\"91 24.9\" is not LAT LON"),
@@ -55,6 +90,12 @@ struct DoorsCommandTests {
                 "--radius \"-3\" is not metres"
             ),
             (["doors", "near", "60", "24", "--out", "x.db"], "--out belongs to `doors import`"),
+            (["doors", "search", "--db", "x.db"], "expected a QUERY"),
+            (
+                ["doors", "search", "x", "--limit", "0", "--db", "x.db"],
+                "--limit \"0\" is not a whole number ≥ 1"
+            ),
+            (["doors", "near", "60", "24", "--limit", "3"], "--limit belongs to `doors search`"),
         ])
     func usageErrors(argv: [String], message: String) async {
         let (code, out, err) = await run(argv)

@@ -1,21 +1,11 @@
+public import Arrival
 public import Geo
-
-/// A raw OpenStreetMap node with its tags, as read from any OSM input.
-public struct OSMNode: Sendable, Hashable, Codable {
-    public var id: Int64
-    public var coordinate: Coordinate
-    public var tags: [String: String]
-
-    public init(id: Int64, coordinate: Coordinate, tags: [String: String]) {
-        self.id = id
-        self.coordinate = coordinate
-        self.tags = tags
-    }
-}
+public import OSM
 
 /// OpenStreetMap's doors of one building, ranked the way a walker wants them.
 ///
-/// The one place these rules live; the door index and the plan both call it.
+/// The one place these rules live; the door index, replay and the plan all call it. They
+/// live here, where OSM meets the core, so `Arrival` knows doors and not OSM's elements.
 public enum OSMDoors {
     /// `entrance=*` values that are never a way in for a walker.
     static let excludedEntrances: Set<String> = ["emergency", "exit", "garage"]

@@ -2,6 +2,9 @@ import Foundation
 
 /// The search form of a name: lower case, diacritics removed, punctuation as spaces.
 ///
+/// Here, beside the SQLite wrapper, because both FTS5 users (the gazetteer and the door
+/// index) must fold alike.
+///
 /// Matches what FTS5's `unicode61 remove_diacritics 2` tokenizer does closely enough that
 /// "exact" and "prefix" can be judged on the folded text. Hangul syllables survive (they
 /// are decomposed and composed again).

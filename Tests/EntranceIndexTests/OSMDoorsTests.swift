@@ -1,14 +1,16 @@
 import Arrival
+import EntranceIndex
 import Foundation
 import Geo
+import OSM
 import Testing
 
 @Suite("OSMDoors: which OSM doors, in which order")
 struct OSMDoorsTests {
-    let center = Place.station
+    let center = Coordinate(latitude: 60.1712, longitude: 24.9413)
 
     func node(_ id: Int64, _ metres: Double, _ tags: [String: String]) -> OSMNode {
-        OSMNode(id: id, coordinate: Place.at(metres, Double(id * 37 % 360)), tags: tags)
+        OSMNode(id: id, coordinate: center.offset(metres: metres, bearing: Double(id * 37 % 360)), tags: tags)
     }
 
     @Test(
@@ -60,7 +62,7 @@ struct OSMDoorsTests {
     }
 
     @Test func sameRankAndPlaceGoesByTheSmallerID() {
-        let here = Place.at(30, 0)
+        let here = center.offset(metres: 30, bearing: 0)
         let nodes = [
             OSMNode(id: 9, coordinate: here, tags: ["entrance": "yes", "ref": "nine"]),
             OSMNode(id: 3, coordinate: here, tags: ["entrance": "side", "ref": "three"]),

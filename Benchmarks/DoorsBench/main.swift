@@ -1,0 +1,161 @@
+// The door index's benchmark helper (release; run by Scripts/bench-doors-import):
+//   DoorsBench city N OUT.opl     a synthetic grid city of N buildings, as OPL for osmium
+//   DoorsBench search DB N        N searches on a city index: p50/p99 per kind of query
+import EntranceIndex
+import Foundation
+import Geo
+
+/// The grid: building i at row i / side, column i % side, 35 m apart, 20 m a side, in
+/// Seoul's latitude. Every 5th has a main entrance, every 10th a name, every 20th a shop
+/// inside, every 7th row a Korean road address, every 1 000th is a multipolygon relation.
+struct City {
+    let n: Int
+    let side: Int
+    let lat0 = 37.40
+    let lon0 = 126.80
+    let dLat = 35.0 / 111_195
+    var dLon: Double { dLat / cos(lat0 * .pi / 180) }
+
+    init(n: Int) {
+        self.n = n
+        side = Int(Double(n).squareRoot().rounded(.up))
+    }
+
+    func corner(_ i: Int, _ k: Int) -> (lat: Double, lon: Double) {
+        let size = 20.0 / 35
+        let lat = lat0 + Double(i / side) * dLat + (k >= 2 ? size * dLat : 0)
+        let lon = lon0 + Double(i % side) * dLon + (k == 1 || k == 2 ? size * dLon : 0)
+        return (lat, lon)
+    }
+
+    func centre(_ i: Int) -> Coordinate {
+        Coordinate(
+            latitude: lat0 + Double(i / side) * dLat + 10.0 / 35 * dLat,
+            longitude: lon0 + Double(i % side) * dLon + 10.0 / 35 * dLon)
+    }
+
+    func isKorean(_ i: Int) -> Bool { (i / side) % 7 == 0 }
+    /// Korean road names end in 길 after their number, as "세종대로23길" does.
+    func street(_ i: Int) -> String { isKorean(i) ? "세종대로\(i / side + 1)길" : "Street \(i / side + 1)" }
+    func number(_ i: Int) -> String { String(i % side + 1) }
+}
+
+/// OPL's escaping: anything but plain letters, digits and a few marks as %hex%.
+func opl(_ s: String) -> String {
+    var out = ""
+    for scalar in s.unicodeScalars {
+        if scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-")
+        {
+            out.unicodeScalars.append(scalar)
+        } else {
+            out += "%\(String(scalar.value, radix: 16))%"
+        }
+    }
+    return out
+}
+
+func writeCity(_ city: City, to path: String) throws {
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    var buffer = ""
+    func emit(_ line: String) throws {
+        buffer += line
+        buffer += "\n"
+        if buffer.utf8.count > 1 << 20 {
+            try handle.write(contentsOf: Data(buffer.utf8))
+            buffer = ""
+        }
+    }
+    func f(_ v: Double) -> String { String(format: "%.7f", v) }
+    for i in 0..<city.n {
+        for k in 0..<4 {
+            let c = city.corner(i, k)
+            let tags = k == 0 && i % 5 == 0 ? "Tentrance=main" : "T"
+            try emit("n\(4 * i + k + 1) \(tags) x\(f(c.lon)) y\(f(c.lat))")
+        }
+    }
+    for i in stride(from: 0, to: city.n, by: 20) {
+        let c = city.centre(i)
+        try emit(
+            "n\(4 * city.n + i + 1) Tshop=bakery,name=\(opl("Shop \(i)")) x\(f(c.longitude)) y\(f(c.latitude))"
+        )
+    }
+    for i in 0..<city.n {
+        let nodes = [0, 1, 2, 3, 0].map { "n\(4 * i + $0 + 1)" }.joined(separator: ",")
+        if i % 1000 == 999 {
+            try emit("w\(i + 1) T N\(nodes)")
+            continue
+        }
+        var tags = "building=yes,addr:street=\(opl(city.street(i))),addr:housenumber=\(city.number(i))"
+        if i % 10 == 0 { tags += ",name=\(opl("Building \(i)"))" }
+        try emit("w\(i + 1) T\(tags) N\(nodes)")
+    }
+    for i in stride(from: 999, to: city.n, by: 1000) {
+        try emit("r\(i + 1) Ttype=multipolygon,building=yes,name=\(opl("Hall \(i)")) Mw\(i + 1)@outer")
+    }
+    try handle.write(contentsOf: Data(buffer.utf8))
+    try handle.close()
+}
+
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]
+}
+
+func benchSearch(db: String, n: Int, queries: Int) throws {
+    let index = try DoorIndex(path: db)
+    let city = City(n: n)
+    var rng = SystemRandomNumberGenerator()
+    var times: [String: [Double]] = [:]
+    var missed = 0
+    for q in 0..<queries {
+        var i = Int.random(in: 0..<n, using: &rng)
+        if i % 1000 == 999 { i -= 1 }
+        let named = i - i % 10
+        let shop = i - i % 20
+        let kinds: [(String, String, Int)] = [
+            ("address", "\(city.street(i)) \(city.number(i))", i),
+            ("address reversed", "\(city.number(i)) \(city.street(i))", i),
+            (
+                "korean, no space",
+                city.isKorean(i)
+                    ? "\(city.street(i))\(city.number(i))" : "\(city.street(i)) \(city.number(i))", i
+            ),
+            ("name", "Building \(named)", named),
+            ("name prefix", "Building \(named / 100)", -1),
+            ("shop inside", "Shop \(shop)", shop),
+        ]
+        let (kind, query, expected) = kinds[q % kinds.count]
+        let near: Coordinate? = (q / kinds.count) % 2 == 0 ? city.centre(i) : nil
+        let start = DispatchTime.now().uptimeNanoseconds
+        let found = try index.search(query, near: near, limit: 10)
+        let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        times[kind + (near == nil ? "" : " --near"), default: []].append(ms)
+        times["all", default: []].append(ms)
+        if expected >= 0 && found.first?.osm != "way/\(expected + 1)" {
+            missed += 1
+            if missed <= 5 {
+                print("wrong: \(kind) \"\(query)\" near \(near != nil): \(found.prefix(3).map(\.osm))")
+            }
+        }
+    }
+    print("| query | n | p50 ms | p99 ms | max ms |")
+    print("|---|---:|---:|---:|---:|")
+    for (kind, list) in times.sorted(by: { $0.key < $1.key }) {
+        let s = list.sorted()
+        print(
+            "| \(kind) | \(s.count) | \(String(format: "%.3f", percentile(s, 0.5))) | "
+                + "\(String(format: "%.3f", percentile(s, 0.99))) | \(String(format: "%.3f", s.last!)) |")
+    }
+    print("wrong first answers (expected building not first): \(missed)")
+}
+
+let args = CommandLine.arguments
+switch args.dropFirst().first {
+case "city" where args.count == 4:
+    try writeCity(City(n: Int(args[2])!), to: args[3])
+case "search" where args.count == 5:
+    try benchSearch(db: args[2], n: Int(args[3])!, queries: Int(args[4])!)
+default:
+    FileHandle.standardError.write(Data("usage: DoorsBench city N OUT.opl | search DB N QUERIES\n".utf8))
+    exit(2)
+}

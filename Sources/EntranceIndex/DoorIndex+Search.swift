@@ -1,0 +1,176 @@
+import Arrival
+import Foundation
+public import Geo
+import SQLite
+
+/// A building found by name or address.
+public struct BuildingMatch: Sendable, Hashable {
+    /// How well the query matched, best first.
+    public enum Quality: Int, Sendable, Hashable, Comparable {
+        /// The whole name or address, words in any order.
+        case exact = 0
+        /// The start of a name or address.
+        case prefix = 1
+        /// Every word begins some word of a name or address.
+        case words = 2
+        /// No word matched, but the query is part of one ("rautatieasema" in
+        /// "päärautatieasema", "시청" in "서울특별시청"): looked for only when nothing else
+        /// matched, as it reads every row.
+        case within = 3
+
+        public static func < (a: Quality, b: Quality) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    public var building: Building
+    /// The address for people ("Siltavuorenpenger 10", "세종대로 110"), when it has one.
+    public var address: String?
+    /// How many usable doors OSM maps for it.
+    public var doors: Int
+    /// Metres from the point searched around to the building (0 inside); nil without one.
+    public var metres: Double?
+    public var quality: Quality
+    /// The door index the building is in.
+    public var index: String
+
+    /// "way/49209325", as OpenStreetMap's web addresses name it.
+    public var osm: String { "\(building.kind.rawValue)/\(building.id)" }
+}
+
+extension DoorIndex {
+    /// Candidates read from the full-text index per query form; a query matching more than
+    /// this many buildings is judged on the first ones by id.
+    public static let searchCandidates = 2_000
+
+    /// Buildings whose names or addresses match `query`, best first.
+    ///
+    /// Matches building names (and their variants), street and house number in either order,
+    /// `addr:place`, `addr:full`, Korean road addresses with or without the space before the
+    /// number, the names of shops, offices and amenities inside a building, and entrance
+    /// `name`/`ref`; folded as the gazetteer folds (case, diacritics, hyphens, punctuation).
+    /// Order: exact > prefix > other matches; then, with `near`, the nearer; else the closer
+    /// in length to the query; then the OSM id.
+    /// - Parameters:
+    ///   - near: the point to measure from; distance breaks ties within a quality.
+    ///   - limit: at most this many.
+    public func search(_ query: String, near: Coordinate? = nil, limit: Int = 10) throws -> [BuildingMatch] {
+        let folded = SearchText.normalize(query)
+        let tokens = folded.split(separator: " ").map(String.init)
+        guard !tokens.isEmpty, limit > 0 else { return [] }
+        let sortedTokens = tokens.sorted()
+        struct Candidate {
+            var row: Int64
+            var quality: BuildingMatch.Quality
+            var extra: Int
+        }
+        var candidates: [Int64: Candidate] = [:]
+        let whole = tokens.map { "\"\($0)\"" }.joined(separator: " ")
+        let prefixes = tokens.map { "\"\($0)\"*" }.joined(separator: " ")
+        for expression in [whole, prefixes] {
+            // Exact matches come only from the whole-word query: enough of them, and no
+            // prefix match can rank above them.
+            if expression == prefixes && candidates.values.filter({ $0.quality == .exact }).count >= limit
+                && near == nil
+            {
+                break
+            }
+            try db.cached(
+                "SELECT rowid, names, addresses FROM building_search WHERE building_search MATCH ? LIMIT ?"
+            ).forEach([.text(expression), .int(Int64(Self.searchCandidates))]) { row in
+                let id = row.int(0)
+                guard candidates[id] == nil else { return }
+                let fields = ((row.text(1) ?? "") + SearchText.separator + (row.text(2) ?? ""))
+                    .components(separatedBy: SearchText.separator).filter { !$0.isEmpty }
+                var best = Candidate(row: id, quality: .words, extra: Int.max)
+                for field in fields {
+                    let quality: BuildingMatch.Quality
+                    if field == folded
+                        || field.split(separator: " ").map(String.init).sorted() == sortedTokens
+                    {
+                        quality = .exact
+                    } else if field.hasPrefix(folded) {
+                        quality = .prefix
+                    } else {
+                        quality = .words
+                    }
+                    // The same words in the same order before the same words in another.
+                    let extra = 2 * abs(field.count - folded.count) + (field == folded ? 0 : 1)
+                    if (quality, extra) < (best.quality, best.extra) {
+                        best.quality = quality
+                        best.extra = extra
+                    }
+                }
+                candidates[id] = best
+            }
+        }
+        if candidates.isEmpty && folded.count >= 3 {
+            try db.cached(
+                """
+                SELECT rowid FROM building_search WHERE instr(names, ?1) > 0 OR instr(addresses, ?1) > 0
+                LIMIT ?2
+                """
+            ).forEach([.text(folded), .int(Int64(Self.searchCandidates))]) { row in
+                candidates[row.int(0)] = Candidate(row: row.int(0), quality: .within, extra: 0)
+            }
+        }
+        // Rank cheaply first: quality, then (with a point) the distance to the centroid —
+        // read only for the qualities that can reach the first `limit` — then length, then
+        // the row (rows are in OSM order: ways, then relations, each by id). Whole buildings
+        // are read for the answers only.
+        var ranked = candidates.values.sorted { ($0.quality, $0.extra, $0.row) < ($1.quality, $1.extra, $1.row) }
+        var metres: [Int64: Double] = [:]
+        if let near {
+            var counted = 0
+            var lastQuality: BuildingMatch.Quality?
+            for candidate in ranked {
+                if counted >= limit && candidate.quality != lastQuality { break }
+                try db.cached("SELECT centroid_lat, centroid_lon FROM buildings WHERE id = ?").forEach([
+                    .int(candidate.row)
+                ]) { row in
+                    guard !row.isNull(0) else { return }
+                    metres[candidate.row] = Coordinate(latitude: row.double(0), longitude: row.double(1))
+                        .distance(to: near)
+                }
+                counted += 1
+                lastQuality = candidate.quality
+            }
+            ranked = ranked.filter { metres[$0.row] != nil }
+            ranked.sort { a, b in
+                if a.quality != b.quality { return a.quality < b.quality }
+                if metres[a.row]! != metres[b.row]! { return metres[a.row]! < metres[b.row]! }
+                return (a.extra, a.row) < (b.extra, b.row)
+            }
+        }
+        var out: [BuildingMatch] = []
+        for candidate in ranked where out.count < limit {
+            guard let building = try building(row: candidate.row) else { continue }
+            let doors = OSMDoors.ranked(try entrances(of: building), around: building.centroid).count
+            out.append(
+                BuildingMatch(
+                    building: building, address: Self.address(building.address), doors: doors,
+                    metres: near.map { building.outline.contains($0) ? 0 : metres[candidate.row]! },
+                    quality: candidate.quality, index: path))
+        }
+        return out
+    }
+
+    /// The building stored at `row`, if it has an outline.
+    func building(row: Int64) throws -> Building? {
+        var found: Building?
+        try db.cached(
+            """
+            SELECT b.id, b.kind, b.osm_id, b.building, b.name, b.addr, b.levels, b.level, b.centroid_lat,
+                b.centroid_lon, b.area, b.outline
+            FROM buildings b WHERE b.id = ?
+            """
+        ).forEach([.int(row)]) { found = self.building($0, metres: 0) }
+        return found
+    }
+
+    /// The address for people: `addr:full`, else street (or place) and house number.
+    static func address(_ address: [String: String]) -> String? {
+        if let full = address["full"] { return full }
+        guard let street = address["street"] ?? address["place"] else { return nil }
+        guard let number = address["housenumber"] else { return street }
+        return "\(street) \(number)"
+    }
+}

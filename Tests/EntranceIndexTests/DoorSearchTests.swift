@@ -1,0 +1,175 @@
+import Foundation
+import Geo
+import Testing
+
+@testable import EntranceIndex
+
+@Suite("Searching the door index by name and address")
+struct DoorSearchTests {
+    static let origin = Coordinate(latitude: 45.7640, longitude: 4.8357)
+    static let far = origin.offset(metres: 5_000, bearing: 45)
+
+    /// A small grid with hand-made buildings: a French quay address, a Korean road address, a
+    /// bakery inside a building, a door with a ref, and two courthouses 5 km apart.
+    static func city() -> GridCity {
+        var city = GridCity(origin: origin, buildings: 25)
+        let base = origin.offset(metres: 400, bearing: 0)
+        city.add(
+            building: 1_000_000_000, at: base,
+            tags: ["building": "yes", "addr:street": "Quai Jean-Charles Rey", "addr:housenumber": "10"])
+        city.add(
+            building: 1_000_000_010, at: base.offset(metres: 40, bearing: 90),
+            tags: ["building": "office", "addr:street": "세종대로", "addr:housenumber": "110"])
+        city.add(
+            building: 1_000_000_020, at: base.offset(metres: 80, bearing: 90),
+            tags: ["building": "retail"])
+        city.extraNodes += GridCity.node(
+            1_000_000_029, base.offset(metres: 80, bearing: 90).offset(metres: 10, bearing: 45),
+            ["shop": "bakery", "name": "Boulangerie Lumière"])
+        city.add(
+            building: 1_000_000_030, at: base.offset(metres: 120, bearing: 90),
+            tags: ["building": "apartments"], door: ["entrance": "staircase", "ref": "B7"])
+        city.add(
+            building: 1_000_000_040, at: base.offset(metres: 40, bearing: 0),
+            tags: ["building": "public", "name": "Palais de Justice"])
+        city.add(
+            building: 1_000_000_050, at: base.offset(metres: 80, bearing: 0),
+            tags: ["building": "public", "name": "Palais de Justice Annexe"])
+        city.add(
+            building: 1_000_000_060, at: far, tags: ["building": "public", "name": "Palais-de-Justice"])
+        return city
+    }
+
+    static func index(_ dir: URL) throws -> DoorIndex {
+        let xml = dir.appendingPathComponent("city.osm").path
+        let pbf = try city().write(xml: xml)
+        let db = dir.appendingPathComponent("city.db").path
+        let summary = try DoorImporter.importFile(pbf, to: db)
+        #expect(summary.placesInside == 1)
+        return try DoorIndex(path: db)
+    }
+
+    @Test func addressInEitherOrderFolded() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let index = try Self.index(dir)
+        for query in ["10 Quai Jean-Charles Rey", "quai jean charles rey 10", "QUAI JEAN-CHARLES REY, 10"] {
+            let first = try #require(try index.search(query).first, "\(query)")
+            #expect(first.osm == "way/1000000000", "\(query)")
+            #expect(first.quality == .exact)
+            #expect(first.address == "Quai Jean-Charles Rey 10")
+            #expect(first.metres == nil)
+        }
+        // The start of an address is a prefix match.
+        #expect(try index.search("quai jean").first?.quality == .prefix)
+        #expect(try index.search("Nowhere Street 99").isEmpty)
+    }
+
+    @Test func koreanRoadAddressWithOrWithoutTheSpace() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let index = try Self.index(dir)
+        for query in ["세종대로 110", "세종대로110", "110 세종대로"] {
+            let first = try #require(try index.search(query).first, "\(query)")
+            #expect(first.osm == "way/1000000010", "\(query)")
+            #expect(first.quality == .exact, "\(query)")
+            #expect(first.address == "세종대로 110")
+        }
+    }
+
+    @Test func aShopInsideFindsItsBuildingAndADoorRefFindsItsBuilding() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let index = try Self.index(dir)
+        let bakery = try #require(try index.search("boulangerie lumiere").first)
+        #expect(bakery.osm == "way/1000000020")
+        #expect(bakery.building.name == nil)
+        let door = try #require(try index.search("B7").first)
+        #expect(door.osm == "way/1000000030")
+        #expect(door.doors == 1)
+    }
+
+    @Test func nearOrdersEqualMatchesByDistanceButNeverAboveABetterMatch() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let index = try Self.index(dir)
+        let annexe = Self.origin.offset(metres: 400 + 80 + 10, bearing: 0).offset(metres: 10, bearing: 90)
+        // Standing in the annexe: both exact courthouses come first (the near one, then the
+        // far one), the annexe (a prefix match) after them although it is nearest.
+        let fromAnnexe = try index.search("Palais de Justice", near: annexe)
+        #expect(fromAnnexe.map(\.osm) == ["way/1000000040", "way/1000000060", "way/1000000050"])
+        #expect(fromAnnexe.map(\.quality) == [.exact, .exact, .prefix])
+        #expect(fromAnnexe[2].metres == 0)
+        #expect(fromAnnexe[0].metres! < 100 && fromAnnexe[1].metres! > 4_000)
+        // Near the far one, the far one leads.
+        let fromFar = try index.search("palais de justice", near: Self.far, limit: 2)
+        #expect(fromFar.map(\.osm) == ["way/1000000060", "way/1000000040"])
+    }
+}
+
+@Suite("Several door indexes, one a region")
+struct DoorIndexesTests {
+    /// Two grid cities, in Helsinki and in Seoul, as two index files in one directory.
+    static func directory(_ dir: URL) throws -> (path: String, helsinki: GridCity, seoul: GridCity) {
+        let regions = dir.appendingPathComponent("doors")
+        try FileManager.default.createDirectory(at: regions, withIntermediateDirectories: true)
+        let helsinki = GridCity(origin: Coordinate(latitude: 60.17, longitude: 24.94), buildings: 16)
+        let seoul = GridCity(origin: Coordinate(latitude: 37.566, longitude: 126.978), buildings: 16)
+        for (name, city) in [("helsinki", helsinki), ("seoul", seoul)] {
+            let pbf = try city.write(xml: dir.appendingPathComponent("\(name).osm").path)
+            _ = try DoorImporter.importFile(pbf, to: regions.appendingPathComponent("\(name).db").path)
+        }
+        return (regions.path, helsinki, seoul)
+    }
+
+    @Test func eachPointGoesToTheIndexCoveringIt() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (path, helsinki, seoul) = try Self.directory(dir)
+        let indexes = try DoorIndexes(path: path)
+        #expect(
+            indexes.indexes.map { URL(fileURLWithPath: $0.path).lastPathComponent } == [
+                "helsinki.db", "seoul.db",
+            ])
+        let inSeoul = try indexes.doors(near: seoul.centre(5))
+        #expect(inSeoul.building?.id == 6)
+        #expect(try indexes.index(at: seoul.centre(5)).path.hasSuffix("seoul.db"))
+        #expect(try indexes.index(at: helsinki.centre(5)).path.hasSuffix("helsinki.db"))
+        // The same address exists in both cities: the search goes to the one nearest the walker.
+        let found = try #require(try indexes.search("Grid Street 2 2", near: seoul.centre(0)).first)
+        #expect(found.index.hasSuffix("seoul.db") && found.osm == "way/6")
+        let fromHelsinki = try #require(try indexes.search("Grid Street 2 2", near: helsinki.centre(0)).first)
+        #expect(fromHelsinki.index.hasSuffix("helsinki.db"))
+        // Without a point, both, exact matches first.
+        let both = try indexes.search("Grid Street 2 2").prefix(2)
+        #expect(both.map(\.quality) == [.exact, .exact] && both.map(\.osm) == ["way/6", "way/6"])
+        #expect(Set(both.map(\.index)).count == 2)
+    }
+
+    @Test func aPointOutsideEveryIndexSaysWhatTheyCover() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (path, _, _) = try Self.directory(dir)
+        let paris = Coordinate(latitude: 48.8566, longitude: 2.3522)
+        #expect {
+            _ = try DoorIndexes(path: path).doors(near: paris)
+        } throws: { error in
+            let text = "\(error)"
+            return text.hasPrefix("outside the door indexes (they cover 60.1700..60.17")
+                && text.contains(", 24.9400..24.94") && text.contains("; 37.5660..37.56")
+        }
+        let one = try DoorIndexes(path: path + "/seoul.db")
+        #expect {
+            _ = try one.doors(near: paris)
+        } throws: { error in
+            "\(error)".hasPrefix("outside the door index (it covers 37.5660..")
+        }
+        // An empty directory is no index.
+        let empty = dir.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        #expect(throws: DoorIndexError.notAnIndex(path: empty.path, reason: "a directory with no *.db file"))
+        {
+            _ = try DoorIndexes(path: empty.path)
+        }
+    }
+}

@@ -123,10 +123,16 @@ struct DemoFiles: Codable {
     /// Seconds into the trace where the audio begins.
     var audioStart: Double
 
-    /// The demo folder: `$PATHFINDER_DEMO`, else `artifacts/demo` beside the executable or in
-    /// one of its parents (so `.build/release/pathfinder` finds the repository's).
+    /// The demo folder: `$PATHFINDER_DEMO`, else `artifacts/demo` of the data directory
+    /// (``Artifacts``), else beside the executable or in one of its parents.
     static func locate() throws(CLIError) -> String {
         if let env = ProcessInfo.processInfo.environment["PATHFINDER_DEMO"] { return env }
+        // The data directory, as for every bundled file (an install's share/pathfinder too).
+        if let found = try? Artifacts.path("demo"),
+            FileManager.default.fileExists(atPath: found + "/demo.json")
+        {
+            return found
+        }
         let exe =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]

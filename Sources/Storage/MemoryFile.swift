@@ -70,12 +70,11 @@ public enum MemoryFile {
     /// - Throws: `MemoryFileError` of kind `.unreadable` for any other failure (EACCES, EIO…).
     static func bytes(path: String) throws(MemoryFileError) -> Data? {
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-            return nil
+            return Data(try readAll(path))
+        } catch  where error.code == ENOENT || error.code == ENOTDIR {
+            return nil  // no file: nothing to lose (a save makes the directories or says why not)
         } catch {
-            throw MemoryFileError(
-                .unreadable, path: path, reason: "cannot read: \(error.localizedDescription)")
+            throw MemoryFileError(.unreadable, path: path, reason: "cannot read: \(error.description)")
         }
     }
 

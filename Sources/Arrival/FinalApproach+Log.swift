@@ -45,7 +45,7 @@ extension FinalApproach {
 
         enum Key: String, CodingKey {
             case t, event, text, callout, plan, reason, name, buildings, door, metres, meaning, level, walker,
-                state, accuracy
+                state, accuracy, confidence, source
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -64,9 +64,15 @@ extension FinalApproach {
             case .log(.memorySaved(let buildings)): try c.encode(buildings, forKey: .buildings)
             case .log(.memoryFailed(let reason)): try c.encode(reason, forKey: .reason)
             case .walkEnded(let reason): try c.encode(reason, forKey: .reason)
-            case .log(.heard(let text, let meaning)):
-                try c.encode(text, forKey: .text)
-                try c.encode(meaning, forKey: .meaning)  // null when neither answer, as the contract shows
+            case .log(.heard(let answer)):
+                try c.encode(answer.text, forKey: .text)
+                // null when neither answer, as the contract shows
+                try c.encode(answer.meaning, forKey: .meaning)
+                if let confidence = answer.confidence {
+                    // Three decimals: enough to compare with the operating point, stable in golden files.
+                    try c.encode((confidence * 1000).rounded() / 1000, forKey: .confidence)
+                }
+                try c.encode(answer.source, forKey: .source)
             case .log(.rejected(let door)), .log(.confirmed(let door)): try c.encode(door, forKey: .door)
             case .log(.arrived(let door, let metres)):
                 try c.encode(door, forKey: .door)

@@ -24,8 +24,8 @@ package final class Daemon: Sendable {
         case sourceEnded
         /// OSM's doors for a walk's destination, from the door index.
         case doors(Destination, [Door])
-        /// A sentence the microphone heard.
-        case heard(String)
+        /// An answer the microphone heard (the Listener's decision).
+        case heard(Heard)
     }
 
     package let config: DaemonConfig
@@ -164,9 +164,9 @@ package final class Daemon: Sendable {
             case .doors(let destination, let doors):
                 guard core.destination == destination, core.approach.isWalking else { break }
                 shell.perform(core.handle(.doorsArrived(doors), now: Date()))
-            case .heard(let text):
-                log.info("microphone heard: \(text)")
-                shell.perform(core.handle(.heard(text), now: Date()))
+            case .heard(let answer):
+                log.info("microphone heard: \(answer.text)")
+                shell.perform(core.handle(.heard(answer), now: Date()))
             case .terminate(let number):
                 log.info("\(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
                 break loop

@@ -17,7 +17,10 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
     /// OSM's doors are trusted for 30 days; after that OSM is asked again, and only a fresh
     /// answer counts as known.
     public static let candidatesLifetime: TimeInterval = 30 * 24 * 60 * 60
-    /// At most this many buildings; the least recently changed are trimmed from the back.
+    /// At most this many buildings. Over it, the least recently changed building that holds
+    /// nothing from the walker (no confirmed door, no rejection) goes first: OSM's doors can
+    /// be read again, what the walker taught cannot. Walker-taught buildings go (least
+    /// recently changed first) only when every building is walker-taught.
     public static let limit = 200
     /// Barometric altitude is stored with a door only when this accurate (metres), so a
     /// later level check compares like with like.
@@ -78,6 +81,10 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
             osm = try c.decodeIfPresent(OSMRead.self, forKey: .osm)
         }
 
+        /// Whether the walker taught this building anything (a confirmed door or a rejection):
+        /// such a building is trimmed only when every building is walker-taught.
+        public var isWalkerTaught: Bool { confirmed != nil || !rejected.isEmpty }
+
         /// Whether `point` lies within ``EntranceMemory/sameDoorMetres`` of a rejected door.
         public func isRejected(_ point: Coordinate) -> Bool {
             rejected.contains { $0.distance(to: point) <= EntranceMemory.sameDoorMetres }
@@ -108,7 +115,7 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
     /// A memory holding `buildings` as given (most recently changed first), trimmed to the limit.
     public init(buildings: [Building]) {
         version = Self.currentVersion
-        self.buildings = Array(buildings.prefix(Self.limit))
+        self.buildings = Self.trimmed(buildings)
     }
 
     enum CodingKeys: String, CodingKey { case version, buildings }
@@ -119,7 +126,27 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         version = try c.decode(Int.self, forKey: .version)
-        buildings = Array(try c.decode([Building].self, forKey: .buildings).prefix(Self.limit))
+        buildings = Self.trimmed(try c.decode([Building].self, forKey: .buildings))
+    }
+
+    /// `buildings` (most recently changed first) cut to ``limit``: the least recently changed
+    /// building without anything from the walker goes first, a walker-taught one only when
+    /// none is left.
+    static func trimmed(_ buildings: [Building]) -> [Building] {
+        guard buildings.count > limit else { return buildings }
+        var kept = buildings
+        var excess = kept.count - limit
+        // From the back (least recently changed), the buildings OSM alone filled.
+        var i = kept.count - 1
+        while excess > 0, i >= 0 {
+            if !kept[i].isWalkerTaught {
+                kept.remove(at: i)
+                excess -= 1
+            }
+            i -= 1
+        }
+        if excess > 0 { kept.removeLast(excess) }
+        return kept
     }
 
     // MARK: Reading (never reorders)
@@ -187,6 +214,37 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
         body(&building)
         building.changed = now
         buildings.insert(building, at: 0)
-        if buildings.count > Self.limit { buildings.removeLast(buildings.count - Self.limit) }
+        buildings = Self.trimmed(buildings)
+    }
+
+    // MARK: Merging
+
+    /// This memory (as read from the file) with `session`'s buildings applied over it, as if
+    /// each change of `session` had been made here: its rejections and confirmed doors by the
+    /// rules of ``reject(_:name:center:now:)`` and ``confirm(_:name:center:now:)``, its OSM
+    /// read when newer, each at its building's `changed` time.
+    ///
+    /// For a memory file that could not be read when the program started: what the walker
+    /// taught meanwhile joins what the file held, and neither is lost.
+    public func merging(_ session: EntranceMemory) -> EntranceMemory {
+        var merged = self
+        for b in session.buildings.reversed() {  // oldest first, so the newest ends in front
+            merged.change(name: b.name, center: b.center, now: b.changed) { x in
+                if let osm = b.osm, osm.read >= (x.osm?.read ?? .distantPast) { x.osm = osm }
+                for door in b.rejected {
+                    if !x.isRejected(door) { x.rejected.append(door) }
+                    if let confirmed = x.confirmed,
+                        confirmed.coordinate.distance(to: door) <= Self.sameDoorMetres
+                    {
+                        x.confirmed = nil
+                    }
+                }
+                if let door = b.confirmed {
+                    x.confirmed = door
+                    x.rejected.removeAll { $0.distance(to: door.coordinate) <= Self.sameDoorMetres }
+                }
+            }
+        }
+        return merged
     }
 }

@@ -60,9 +60,10 @@ extension FinalApproach {
         memory.confirm(door, name: destination.name, center: destination.center, now: now)
         walk.endsAt = now.addingTimeInterval(settings.endDelaySeconds)
         self.walk = walk
+        confirmationUnsaved = true  // the promise waits for the write (memoryWritten)
         return [
             .log(.confirmed(memory.building(near: destination.center)?.confirmed ?? door)),
-            .saveMemory(memory), .say(Prompt(Prompts.remembered)),
+            .saveMemory(memory),
         ]
     }
 }

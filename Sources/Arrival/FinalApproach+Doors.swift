@@ -15,8 +15,10 @@ extension FinalApproach {
         return effects
     }
 
-    /// OSM's doors, late: remembered; the plan re-made. The leading door changes only while
-    /// the walker is well away from the current one (or walks to the centre), and is said.
+    /// OSM's doors, late: remembered; the plan re-made. A walk to the building's centre (no
+    /// door was known) turns to the best door at once, wherever the walker is — inside the
+    /// last stretch too, even at the centre. A leading door changes only while the walker is
+    /// well away from it. A new door is said.
     mutating func doorsArrived(_ doors: [Door], now: Date) -> [Effect] {
         guard var walk else { return [] }
         let destination = walk.destination
@@ -34,7 +36,7 @@ extension FinalApproach {
         let near =
             lastPosition.map { $0.coordinate.distance(to: walk.target) <= settings.lateDoorsMinimumMetres }
             ?? false
-        if leadChanged, near || walk.arrived {
+        if leadChanged, current != nil, near || walk.arrived {
             plan = Self.keepingLead(current, at: walk.target, of: plan)  // too close to turn away
         }
         guard plan != walk.plan else {

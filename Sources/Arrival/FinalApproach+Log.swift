@@ -3,9 +3,11 @@ import Foundation
 extension FinalApproach {
     /// One line of the replay event log: an effect at a time, seconds from the trace's start.
     ///
-    /// Every effect maps to exactly one line (`say`, `plan`, `doorsRequested`, `memorySaved`,
-    /// `walkEnded`, and the records `heard`, `rejected`, `confirmed`, `arrived`, `level`,
-    /// `gps`), so the log is the effects, nothing added or lost.
+    /// Every effect maps to exactly one line (`say`, `plan`, `doorsRequested`, `walkEnded`,
+    /// and the records `heard`, `rejected`, `confirmed`, `arrived`, `level`, `gps`,
+    /// `memorySaved`, `memoryFailed`), so the log is the effects, nothing added or lost —
+    /// except ``Effect/saveMemory(_:)``: a request to the shell, whose outcome is the line
+    /// (``isLogged`` is false; the shells leave it out).
     public struct LogLine: Sendable, Hashable, Encodable {
         /// Seconds from the start of the trace (or wall clock, live).
         public var t: Double
@@ -16,13 +18,19 @@ extension FinalApproach {
             self.effect = effect
         }
 
+        /// Whether the effect belongs in the event log: every one but ``Effect/saveMemory(_:)``,
+        /// whose outcome (`memorySaved` or `memoryFailed`) is logged once the shell wrote it.
+        public static func isLogged(_ effect: Effect) -> Bool {
+            if case .saveMemory = effect { false } else { true }
+        }
+
         /// The `event` field of the line.
         public var event: String {
             switch effect {
             case .say: "say"
             case .plan: "plan"
             case .requestDoors: "doorsRequested"
-            case .saveMemory: "memorySaved"
+            case .saveMemory: "saveMemory"
             case .walkEnded: "walkEnded"
             case .log(.heard): "heard"
             case .log(.rejected): "rejected"
@@ -30,6 +38,8 @@ extension FinalApproach {
             case .log(.arrived): "arrived"
             case .log(.level): "level"
             case .log(.gps): "gps"
+            case .log(.memorySaved): "memorySaved"
+            case .log(.memoryFailed): "memoryFailed"
             }
         }
 
@@ -51,6 +61,8 @@ extension FinalApproach {
                 try c.encode(reason, forKey: .reason)
             case .requestDoors(let destination): try c.encode(destination.name, forKey: .name)
             case .saveMemory(let memory): try c.encode(memory.buildings.count, forKey: .buildings)
+            case .log(.memorySaved(let buildings)): try c.encode(buildings, forKey: .buildings)
+            case .log(.memoryFailed(let reason)): try c.encode(reason, forKey: .reason)
             case .walkEnded(let reason): try c.encode(reason, forKey: .reason)
             case .log(.heard(let answer)):
                 try c.encode(answer.text, forKey: .text)

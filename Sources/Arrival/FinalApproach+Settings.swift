@@ -4,8 +4,12 @@ extension FinalApproach {
     /// The numbers that shape the walk, each with its reason. Defaults follow the design.
     public struct Settings: Sendable, Hashable, Codable {
         /// The last stretch begins this far (metres) from the door: close enough that the
-        /// building is in sight, far enough to pick a side of it.
+        /// building is in sight, far enough to pick a side of it. The one default for the
+        /// daemon (`lastStretchMetres`), `replay` and `demo` (`--last-stretch-metres`).
         public var lastStretchMetres = 300.0
+        /// The distances (metres) `lastStretchMetres` may be set to: nearer than 5 m the door
+        /// is reached before the stretch is said; beyond 1 km it is no last stretch.
+        public static let lastStretchRange = 5.0...1000.0
         /// Arrival radius floor (metres): a good fix is still ±5–10 m at a façade.
         public var arrivalMinimumMetres = 12.0
         /// The horizontal accuracy used to widen the arrival radius is capped (metres), so a

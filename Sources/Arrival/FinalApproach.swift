@@ -53,6 +53,14 @@ public struct FinalApproach: Sendable {
         case tick
         /// Say the last prompt again.
         case repeatLast
+        /// The shell wrote the memory of the last ``Effect/saveMemory(_:)``.
+        case memorySaved
+        /// The shell could not write the memory (the reason, for the log). The change stays in
+        /// ``memory``, so the next save carries it again.
+        case memoryFailed(String)
+        /// The memory file, unreadable until now, was read at last: its buildings are merged
+        /// under this memory's changes (``EntranceMemory/merging(_:)``), as the shell wrote them.
+        case memoryFileRead(EntranceMemory)
     }
 
     /// Why a walk ended.
@@ -103,6 +111,10 @@ public struct FinalApproach: Sendable {
         case level(LevelCheck, door: BarometricAltitude, walker: BarometricAltitude)
         /// GPS trouble or its end.
         case gps(GPSState)
+        /// The memory was written; it holds this many buildings.
+        case memorySaved(buildings: Int)
+        /// The memory could not be written, and why.
+        case memoryFailed(reason: String)
     }
 
     /// GPS conditions worth saying.
@@ -124,7 +136,8 @@ public struct FinalApproach: Sendable {
         /// Ask OSM (the door index) for the destination's doors; answer with
         /// ``Event/doorsArrived(_:)``.
         case requestDoors(Destination)
-        /// Write the memory (it changed).
+        /// Write the memory (it changed); answer with ``Event/memorySaved`` or
+        /// ``Event/memoryFailed(_:)``.
         case saveMemory(EntranceMemory)
         /// The walk ended.
         case walkEnded(WalkEnd)
@@ -166,6 +179,9 @@ public struct FinalApproach: Sendable {
     var lastGoodCourse: Double?
     var altitude: BarometricAltitude?
     var lastSaid: String?
+    /// "여기가 입구야" was stored and awaits its write: the promise ("기억할게…") is spoken only
+    /// once the shell says the memory is written, and "입구를 기억하지 못했어." if it is not.
+    var confirmationUnsaved = false
 
     /// A stopped approach holding `memory`.
     public init(memory: EntranceMemory, settings: Settings = Settings()) {
@@ -200,9 +216,31 @@ public struct FinalApproach: Sendable {
         case .tick: break
         case .repeatLast:
             if let lastSaid { effects.append(.say(Prompt(lastSaid))) }
+        case .memorySaved, .memoryFailed, .memoryFileRead: effects += memoryWritten(event)
         }
         for case .say(let prompt) in effects { lastSaid = prompt.text }
         return effects
+    }
+
+    /// The shell's answer to ``Effect/saveMemory(_:)``: logged, and the promise of a
+    /// confirmation kept, or its failure said.
+    mutating func memoryWritten(_ event: Event) -> [Effect] {
+        let confirmation = confirmationUnsaved
+        switch event {
+        case .memorySaved:
+            confirmationUnsaved = false
+            let effects: [Effect] = [.log(.memorySaved(buildings: memory.buildings.count))]
+            return effects + (confirmation ? [.say(Prompt(Prompts.remembered))] : [])
+        case .memoryFailed(let reason):
+            confirmationUnsaved = false
+            let effects: [Effect] = [.log(.memoryFailed(reason: reason))]
+            return effects + (confirmation ? [.say(Prompt(Prompts.notRemembered))] : [])
+        case .memoryFileRead(let file):
+            memory = file.merging(memory)
+            return []
+        default:
+            return []
+        }
     }
 
     /// The walk's end after a confirmation, and the no-fix warning.

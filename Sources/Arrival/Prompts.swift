@@ -66,8 +66,11 @@ public enum Prompts {
     /// "여기 아니야" with no door left.
     public static let noDoorLeft = "다른 입구는 모르겠어. 입구를 찾으면 여기가 입구야라고 말해줘."
 
-    /// "여기가 입구야", stored.
+    /// "여기가 입구야", stored: said only once the memory is written.
     public static let remembered = "기억할게. 다음엔 여기로 안내할게."
+
+    /// "여기가 입구야", but the memory could not be written.
+    public static let notRemembered = "입구를 기억하지 못했어."
 
     /// "여기가 입구야" with no position to store.
     public static let cannotRemember = "지금 위치를 몰라서 기억하지 못했어. 잠시 후에 다시 말해줘."

@@ -53,6 +53,9 @@ package final class Daemon: Sendable {
             return 1
         }
         signal(SIGPIPE, SIG_IGN)
+        // Pathfinder's own directories exist before the first write; missing files are
+        // warned about now, once, not at first use.
+        DaemonStartup.check(config, log: log)
         // A position source that cannot even be opened (a wrong NMEA path) stops the start
         // before the socket exists; gpsd being away does not (it is waited for).
         let feed: PositionFeed
@@ -75,8 +78,13 @@ package final class Daemon: Sendable {
         log.info("listening on \(config.socket)")
         SystemdNotify.send("READY=1")
 
-        let loaded = MemoryFile.load(path: config.memory)
-        if let warning = loaded.warning { log.warning("\(warning)") }
+        let memory = MemoryKeeper(path: config.memory)
+        let loaded = memory.load()
+        if let warning = loaded.warning {
+            log.warning(
+                "\(warning)"
+                    + (warning.kind == .unreadable ? "; nothing is saved until it can be read" : ""))
+        }
         var settings = FinalApproach.Settings()
         settings.lastStretchMetres = config.lastStretchMetres
         var core = DaemonCore(memory: loaded.memory, settings: settings)
@@ -101,7 +109,7 @@ package final class Daemon: Sendable {
         let shell = Shell(
             server: server, voice: voice,
             lookups: DaemonLookups(doors: config.doors, gazetteer: config.gazetteer),
-            continuation: continuation, memoryPath: config.memory, log: log)
+            continuation: continuation, memory: memory, log: log)
         var altimeter = BarometricAltimeter()
         if let qnh = config.qnh { altimeter.calibrate(qnh: qnh, at: Date()) }
         /// The source's problem already logged (and said, during a walk): said once per outage.
@@ -188,6 +196,9 @@ package final class Daemon: Sendable {
             case .control(.closed(let client)):
                 log.debug("client \(client): gone")
             }
+            // Each memory write's outcome reaches the core before the next input (a stop
+            // included), so the promise or the failure is said at once.
+            while let outcome = memory.next() { shell.perform(core.handle(outcome, now: Date())) }
             // The microphone is open exactly during the last stretch.
             if config.mic {
                 if core.approach.isInLastStretch, !ears.isOpen { ears.open() }

@@ -1,3 +1,4 @@
+import Arrival
 import Diagnostics
 package import Foundation
 import Glibc
@@ -50,7 +51,7 @@ package struct DaemonConfig: Sendable, Equatable {
     /// A directory to write each prompt into as a WAV instead of playing it.
     package var speakWav: String?
     /// How far from the door the last stretch (spoken guidance, microphone open) starts, metres.
-    package var lastStretchMetres = 60.0
+    package var lastStretchMetres = FinalApproach.Settings().lastStretchMetres
     /// How much the daemon logs.
     package var logLevel = DaemonLog.Level.info
 
@@ -152,7 +153,7 @@ package struct DaemonConfig: Sendable, Equatable {
         case "speaker": speaker = try string()
         case "speakWav": speakWav = try optionalString()
         case "lastStretchMetres":
-            guard let n = value.numberValue, (5...1000).contains(n) else {
+            guard let n = value.numberValue, FinalApproach.Settings.lastStretchRange.contains(n) else {
                 throw fail("a distance in metres (5…1000)")
             }
             lastStretchMetres = n

@@ -11,7 +11,8 @@ struct Shell {
     let voice: DaemonVoice
     let lookups: DaemonLookups
     let continuation: AsyncStream<Daemon.Input>.Continuation
-    let memoryPath: String
+    /// The memory file and the outcomes of its writes, for the loop to hand back to the core.
+    let memory: MemoryKeeper
     let log: DaemonLog
 
     /// The core's answer to `request`, after resolving a query or a place.
@@ -63,6 +64,14 @@ struct Shell {
                 fields["placeError"] = .string("\(error)")
                 return [.reply(client, .object(fields))]
             }
+        case .go(.destination(let destination)):
+            log.info(
+                "go: \(destination.name) at \(destination.center.latitude),\(destination.center.longitude)"
+                    + (destination.door.map {
+                        ", named door at \($0.coordinate.latitude),\($0.coordinate.longitude)"
+                    }
+                        ?? ""))
+            return core.handle(request, from: client, now: now)
         default:
             return core.handle(request, from: client, now: now)
         }
@@ -73,19 +82,18 @@ struct Shell {
             switch action {
             case .reply(let client, let value): server.send(value.text, to: client)
             case .subscribe(let client): server.subscribe(client)
-            case .event(let value): broadcast(value)
+            case .event(let value):
+                logWalk(value)
+                broadcast(value)
             case .say(let prompt):
                 log.info("say: \(prompt.text)")
                 voice.say(prompt)
             case .saveMemory(let memory):
                 // Synchronous on the loop: a SIGTERM arriving now is handled after the
-                // rename, so a stop never leaves a half-written file.
-                do {
-                    try MemoryFile.save(memory, path: memoryPath)
-                    broadcast(DaemonCore.line(for: .saveMemory(memory)))
-                } catch {
-                    log.error("\(error)")
-                }
+                // rename, so a stop never leaves a half-written file. The outcome goes back
+                // to the core before the next input (`MemoryKeeper.outcomes`): the promise
+                // "기억할게" is said only after the write succeeded.
+                self.memory.save(memory, log: log)
             case .requestDoors(let destination):
                 // The index answers in milliseconds; the doors come back through the input
                 // stream so they arrive as their own step, as they would from a slow source.
@@ -100,6 +108,35 @@ struct Shell {
         }
     }
 
+    /// The walk's story at `info`, one line per step worth reading in the journal: arrived,
+    /// heard (text, meaning, source), rejected, confirmed, memory saved or failed.
+    private func logWalk(_ value: JSONValue) {
+        guard let fields = value.objectValue, let event = fields["event"]?.stringValue else { return }
+        func door(_ value: JSONValue?) -> String {
+            guard let door = value?.objectValue, let lat = door["lat"]?.numberValue,
+                let lon = door["lon"]?.numberValue
+            else { return "the centre" }
+            let label = door["label"]?.stringValue.map { "door \($0)" } ?? "door"
+            return "\(label) at \(lat),\(lon)"
+        }
+        switch event {
+        case "arrived":
+            log.info("arrived: \(door(fields["door"])), \(fields["metres"]?.numberValue ?? 0) m from it")
+        case "heard":
+            var text =
+                "heard: \"\(fields["text"]?.stringValue ?? "")\" meaning \(fields["meaning"]?.stringValue ?? "none")"
+            if let source = fields["source"]?.stringValue { text += ", from \(source)" }
+            if let confidence = fields["confidence"]?.numberValue { text += ", confidence \(confidence)" }
+            log.info(text)
+        case "rejected": log.info("rejected: \(door(fields["door"]))")
+        case "confirmed": log.info("confirmed: \(door(fields["door"]))")
+        case "memorySaved":
+            log.info("memory saved: \(memory.path) (\(Int(fields["buildings"]?.numberValue ?? 0)) buildings)")
+        case "memoryFailed": log.error("memory not saved: \(fields["reason"]?.stringValue ?? "")")
+        default: break
+        }
+    }
+
     private func broadcast(_ value: JSONValue) {
         var value = value
         if case .object(var fields) = value {
@@ -108,5 +145,40 @@ struct Shell {
         }
         log.debug("event: \(value.text)")
         server.broadcast(value.text)
+    }
+}
+
+/// The memory file on the loop: writes it (``MemoryStore``: never over a file that could not be
+/// read) and keeps each write's outcome until the loop hands it to the core. Used only on the
+/// loop.
+final class MemoryKeeper {
+    private var store: MemoryStore
+    private var pending: [FinalApproach.Event] = []
+
+    init(path: String) {
+        store = MemoryStore(path: path)
+    }
+
+    var path: String { store.path }
+
+    /// Loads the memory once, at start.
+    func load() -> (memory: EntranceMemory, warning: MemoryFileError?) { store.load() }
+
+    /// Writes `memory`; the outcome waits in ``next()``.
+    func save(_ memory: EntranceMemory, log: DaemonLog) {
+        do {
+            if let file = try store.save(memory) {
+                log.info("memory \(store.path) can be read again: its buildings merged with this session's")
+                pending.append(.memoryFileRead(file))
+            }
+            pending.append(.memorySaved)
+        } catch {
+            pending.append(.memoryFailed("\(error)"))
+        }
+    }
+
+    /// The oldest outcome not yet handed to the core.
+    func next() -> FinalApproach.Event? {
+        pending.isEmpty ? nil : pending.removeFirst()
     }
 }

@@ -33,7 +33,7 @@ extension Commands {
         try arguments.finish()
         // The bundled read-only data, when the config names none.
         if config.doors == nil { config.doors = try? Artifacts.path("doors/helsinki.db") }
-        if config.gazetteer == nil { config.gazetteer = GazetteerDatabase.defaultPath() }
+        if config.gazetteer == nil { config.gazetteer = Artifacts.gazetteer() }
         let daemon = Daemon(config: config, log: DaemonLog(level: config.logLevel))
         return await daemon.run()
     }

@@ -20,12 +20,15 @@ extension Commands {
               --json           print the event log (JSON lines) instead of the transcript
               --speak-wav DIR  write the prompts as WAV files in DIR instead of playing them
               --dir DIR        another demo folder (with demo.json); default: the bundled one
+              --last-stretch-metres M   where the last stretch begins (5…1000 m; default as
+                               the daemon's lastStretchMetres)
             """
     ) { arguments, console in
         var arguments = arguments
         let json = try arguments.flag("--json")
         let speakWAV = try arguments.option("--speak-wav")
         let dir = try arguments.option("--dir")
+        let lastStretch = try ReplaySession.lastStretch(&arguments)
         try arguments.finish()
 
         let folder = try dir ?? DemoFiles.locate()
@@ -48,13 +51,14 @@ extension Commands {
         // "../doors/helsinki.db" is named plainly in messages.
         let inFolder = { (name: String) in URL(fileURLWithPath: folder + "/" + name).standardizedFileURL.path
         }
-        let session = try ReplaySession(
+        var session = try ReplaySession(
             command: "pathfinder demo", nmea: folder + "/" + manifest.nmea,
             destination: folder + "/" + manifest.destination, memory: memoryPath,
             osm: manifest.osm.map(inFolder), doors: manifest.doors.map(inFolder),
             heard: nil, audio: folder + "/" + manifest.audio, audioStart: manifest.audioStart,
             speakWAV: speakWAV,
             map: nil)
+        if let lastStretch { session.settings.lastStretchMetres = lastStretch }
         let result = try session.run()
         try session.writeOutputs(result, speakDevice: false, console: console)
 
@@ -119,10 +123,16 @@ struct DemoFiles: Codable {
     /// Seconds into the trace where the audio begins.
     var audioStart: Double
 
-    /// The demo folder: `$PATHFINDER_DEMO`, else `artifacts/demo` beside the executable or in
-    /// one of its parents (so `.build/release/pathfinder` finds the repository's).
+    /// The demo folder: `$PATHFINDER_DEMO`, else `artifacts/demo` of the data directory
+    /// (``Artifacts``), else beside the executable or in one of its parents.
     static func locate() throws(CLIError) -> String {
         if let env = ProcessInfo.processInfo.environment["PATHFINDER_DEMO"] { return env }
+        // The data directory, as for every bundled file (an install's share/pathfinder too).
+        if let found = try? Artifacts.path("demo"),
+            FileManager.default.fileExists(atPath: found + "/demo.json")
+        {
+            return found
+        }
         let exe =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
@@ -168,7 +178,9 @@ enum Transcript {
                     ? "" : "; then " + plan.alternatives.map(name).joined(separator: ", "))
         case .requestDoors(let d): "asks     OpenStreetMap for the doors of \(d.name)"
         case .saveMemory(let m):
-            "memory   saved (\(m.buildings.count) building\(m.buildings.count == 1 ? "" : "s"))"
+            "memory   to be written (\(m.buildings.count) building\(m.buildings.count == 1 ? "" : "s"))"
+        case .log(.memorySaved(let n)): "memory   saved (\(n) building\(n == 1 ? "" : "s"))"
+        case .log(.memoryFailed(let reason)): "memory   NOT saved: \(reason)"
         case .walkEnded(let reason): "walk     ended (\(reason.rawValue))"
         case .log(.heard(let answer)): heardText(answer)
         case .log(.rejected(let door)): "rejected door \(name(door)) for good"

@@ -35,7 +35,10 @@ extension Commands {
 
             confirm, reject and osm print the building as changed. A memory file that does not
             parse is renamed aside (M.corrupt-<time>) with a warning, and they carry on with an
-            empty memory; show reports it and exits 2.
+            empty memory; one with some damaged buildings is copied aside and they carry on with
+            the buildings that parse; show reports either and exits 2. A file that exists but
+            cannot be read (permissions, I/O) is never written over: exit 1. Missing
+            directories above M are made (mode 0700).
             """
     ) { arguments, console in
         var arguments = arguments
@@ -99,6 +102,10 @@ enum MemoryCommands {
         try arguments.finish()
 
         var (memory, warning) = MemoryFile.load(path: path, now: now)
+        if let warning, warning.kind == .unreadable {
+            // What it holds is unknown: writing would replace the walker's doors with nothing.
+            throw .runtime("\(command): \(warning); not writing over a file that cannot be read")
+        }
         if let warning { console.error("\(command): warning: \(warning)") }
         apply(&memory)
         do {

@@ -36,8 +36,13 @@ extension Commands {
               --audio-start T     seconds into the trace where the audio begins (default 0)
               --speak-wav DIR     writes every prompt spoken as DIR/NNN-tSECONDS.wav
               --map SVG           draws the walk: trace, building, doors, target changes, prompts
+              --last-stretch-metres M   where the last stretch begins, metres from the door
+                                  (5…1000; default \(Int(FinalApproach.Settings().lastStretchMetres)), as the daemon's lastStretchMetres)
             Prints the event log, one JSON object a line: {"t": seconds, "event": …}.
-            The same inputs give the same output, byte for byte.
+            The same inputs give the same output, byte for byte. --memory is written at each
+            change, as the daemon writes it; a write that fails is logged as memoryFailed, the
+            walker hears "입구를 기억하지 못했어.", and replay exits 1 after the whole log. A
+            --memory file that exists but cannot be read stops the replay (exit 1).
             """
     ) { arguments, console in
         var arguments = arguments
@@ -49,6 +54,7 @@ extension Commands {
         let result = try session.run()
         for line in result.lines { console.line(try JSONIO.line(line)) }
         try session.writeOutputs(result, speakDevice: false, console: console)
+        try session.checkMemoryWritten(result)
         return 0
     }
 }
@@ -66,6 +72,8 @@ struct ReplaySession {
     var heard: [Replayer.Heard]
     var speakWAV: String?
     var mapPath: String?
+    /// The walk's numbers; `--last-stretch-metres` sets where the last stretch begins.
+    var settings = FinalApproach.Settings()
 
     init(arguments: inout Arguments, command: String) throws(CLIError) {
         let nmea = try arguments.required("--nmea")
@@ -86,6 +94,19 @@ struct ReplaySession {
             heard: heard,
             audio: audio, audioStart: audioStart ?? 0, speakWAV: try arguments.option("--speak-wav"),
             map: try arguments.option("--map"))
+        if let metres = try Self.lastStretch(&arguments) { settings.lastStretchMetres = metres }
+    }
+
+    /// `--last-stretch-metres M`: the same key, range and default as the daemon's
+    /// `lastStretchMetres` (``FinalApproach/Settings/lastStretchMetres``).
+    static func lastStretch(_ arguments: inout Arguments) throws(CLIError) -> Double? {
+        let range = FinalApproach.Settings.lastStretchRange
+        return try arguments.option(
+            "--last-stretch-metres",
+            expected: "a distance in metres (\(Int(range.lowerBound))…\(Int(range.upperBound)))"
+        ) {
+            Double($0).flatMap { range.contains($0) ? $0 : nil }
+        }
     }
 
     init(
@@ -104,6 +125,9 @@ struct ReplaySession {
             do {
                 self.memory = try MemoryFile.read(path: memory)
             } catch {
+                // A file that exists but cannot be read is a run-time failure, and the walk
+                // must not write over it.
+                if error.kind == .unreadable { throw .runtime("\(command): \(error); not writing over it") }
                 throw .usage("\(command): \(error)")
             }
         } else {
@@ -152,9 +176,16 @@ struct ReplaySession {
         } catch {
             throw .usage("\(command): \(nmeaPath): cannot read: \(error)")
         }
+        // Each change is written when it happens, as the daemon does; no --memory: kept in
+        // the result only.
+        let path = memoryPath
+        let saveMemory: @Sendable (EntranceMemory) throws -> Void = { memory in
+            if let path { try MemoryFile.save(memory, path: path) }
+        }
         let replayer = Replayer(
             destination: destination, memory: memory,
-            doors: doors?.doors(around: destination.center), heard: heard)
+            doors: doors?.doors(around: destination.center), heard: heard, settings: settings,
+            saveMemory: saveMemory)
         do {
             return try replayer.run(nmea: bytes)
         } catch {
@@ -167,15 +198,6 @@ struct ReplaySession {
     func writeOutputs(
         _ result: Replayer.Result, speakDevice: Bool, console: Console
     ) throws(CLIError) -> String? {
-        if let memoryPath,
-            result.lines.contains(where: { if case .saveMemory = $0.effect { true } else { false } })
-        {
-            do {
-                try MemoryFile.save(result.memory, path: memoryPath)
-            } catch {
-                throw .runtime("\(command): \(error)")
-            }
-        }
         if let mapPath {
             let outline = doors?.outline(around: destination.center)
             let svg = WalkMap(destination: destination, outline: outline, result: result).svg()
@@ -190,6 +212,16 @@ struct ReplaySession {
             try Self.writePrompts(result, to: speakWAV, command: command)
         }
         return speakWAV
+    }
+
+    /// Exit 1 when a memory write failed: the log (printed first) has `memoryFailed` and the
+    /// walker heard "입구를 기억하지 못했어."; the run still failed at its job.
+    func checkMemoryWritten(_ result: Replayer.Result) throws(CLIError) {
+        for line in result.lines {
+            if case .log(.memoryFailed(let reason)) = line.effect {
+                throw .runtime("\(command): the memory was not saved: \(reason)")
+            }
+        }
     }
 
     /// Every prompt as `DIR/NNN-tSECONDS.wav`, in order.

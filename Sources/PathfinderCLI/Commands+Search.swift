@@ -26,7 +26,7 @@ extension Commands {
             try arguments.option("--limit", expected: "a positive integer") {
                 Int($0).flatMap { $0 > 0 ? $0 : nil }
             } ?? 10
-        let path = try arguments.option("--db") ?? GazetteerDatabase.defaultPath()
+        let path = try arguments.option("--db") ?? Artifacts.gazetteer()
         let stdin = try arguments.flag("--stdin")
         let timing = try arguments.flag("--timing")
         let words = arguments.positionals()

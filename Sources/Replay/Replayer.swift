@@ -59,16 +59,22 @@ public struct Replayer: Sendable {
     public var doors: [Door]?
     public var heard: [Heard]
     public var settings: FinalApproach.Settings
+    /// Writes the memory at each ``FinalApproach/Effect/saveMemory(_:)``, at once, as the
+    /// daemon does; a thrown error (its description is the reason) becomes `memoryFailed`
+    /// and the failure prompt. The default keeps the memory in the result only.
+    public var saveMemory: @Sendable (EntranceMemory) throws -> Void
 
     public init(
         destination: Destination, memory: EntranceMemory = EntranceMemory(), doors: [Door]? = nil,
-        heard: [Heard] = [], settings: FinalApproach.Settings = .init()
+        heard: [Heard] = [], settings: FinalApproach.Settings = .init(),
+        saveMemory: @escaping @Sendable (EntranceMemory) throws -> Void = { _ in }
     ) {
         self.destination = destination
         self.memory = memory
         self.doors = doors
         self.heard = heard
         self.settings = settings
+        self.saveMemory = saveMemory
     }
 
     /// An input at a trace time; `rank` orders inputs of the same time (trace first).
@@ -132,6 +138,17 @@ public struct Replayer: Sendable {
         var doorsDue: Date?
         func apply(_ event: FinalApproach.Event, at time: Date) {
             for effect in approach.handle(event, now: time) {
+                if case .saveMemory(let memory) = effect {
+                    // Written at once, as the daemon does; the outcome's lines (memorySaved or
+                    // memoryFailed, and the promise or its failure) stand where the write was.
+                    do {
+                        try saveMemory(memory)
+                        apply(.memorySaved, at: time)
+                    } catch {
+                        apply(.memoryFailed("\(error)"), at: time)
+                    }
+                    continue
+                }
                 lines.append(.init(t: Self.seconds(time.timeIntervalSince(start)), effect: effect))
                 if case .requestDoors = effect, doors != nil { doorsDue = time + Self.doorsDelaySeconds }
             }

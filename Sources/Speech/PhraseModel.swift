@@ -85,9 +85,10 @@ public struct PhraseModel: Sendable, Hashable {
             operatingPoint: operatingPoint)
     }
 
-    /// Finds the models directory: `explicit` if given, else `$PATHFINDER_MODELS`, else the
-    /// first `models/` holding `pathfinder.fsg` in the executable's directory or one of its
-    /// parents (so `.build/release/pathfinder` finds the repository's `models/`). The
+    /// Finds the models directory: `explicit` if given, else `$PATHFINDER_MODELS`, else
+    /// `$PATHFINDER_DATA/models`, else `../share/pathfinder/models` beside the executable (an
+    /// install), else the first `models/` holding `pathfinder.fsg` in the executable's
+    /// directory or one of its parents (so `.build/release/pathfinder` finds the repository's `models/`). The
     /// current directory is deliberately not searched: a run elsewhere must not pick up a
     /// stray tree by accident.
     /// - Throws: `SpeechError.model` listing where it looked.
@@ -102,8 +103,19 @@ public struct PhraseModel: Sendable, Hashable {
         if let fromEnvironment = environment[environmentVariable], !fromEnvironment.isEmpty {
             return try load(directory: fromEnvironment)
         }
-        var tried: [String] = []
+        // Pathfinder's data directory, found as every other default data path is (the CLI's
+        // `Artifacts`): $PATHFINDER_DATA, else ../share/pathfinder beside the executable
+        // (Scripts/install), else the checkout above it.
+        if let data = environment["PATHFINDER_DATA"], !data.isEmpty {
+            return try load(directory: data + "/models")
+        }
         let resolved = URL(fileURLWithPath: executable).resolvingSymlinksInPath().standardizedFileURL
+        let installed = resolved.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("share/pathfinder/models").path
+        if FileManager.default.fileExists(atPath: installed + "/pathfinder.fsg") {
+            return try load(directory: installed)
+        }
+        var tried: [String] = [installed]
         var directory = resolved.deletingLastPathComponent()
         while true {
             let candidate = directory.appendingPathComponent("models").path

@@ -16,18 +16,40 @@ public enum MemoryFile {
     /// A missing file is an empty memory. A file that does not parse, or has a version this
     /// Pathfinder does not read, is renamed aside to `<path>.corrupt-<time>` (so the next save
     /// never overwrites it) and an empty memory is returned with the error as a warning:
-    /// the walk goes on without what was remembered. A file that cannot be read at all
-    /// (permissions, I/O) is left where it is, with a warning.
+    /// the walk goes on without what was remembered. A file whose buildings parse but for
+    /// some damaged ones is copied aside the same way (nothing is lost) and every building
+    /// that parses is returned, with a warning naming the damaged buildings and fields; the
+    /// next save writes those. A file that cannot be read at all (permissions, I/O) is left
+    /// where it is, with a warning of kind `.unreadable`: it must not be written over
+    /// (``MemoryStore`` refuses to).
     /// - Parameter now: the time that names the set-aside file.
     public static func load(
         path: String, now: Date = Date()
     ) -> (
         memory: EntranceMemory, warning: MemoryFileError?
     ) {
+        let data: Data
         do {
-            return (try read(path: path), nil)
+            guard let bytes = try bytes(path: path) else { return (EntranceMemory(), nil) }
+            data = bytes
+        } catch {
+            return (EntranceMemory(), error)
+        }
+        do {
+            let (memory, damaged) = try decodeSalvaging(data, path: path)
+            guard var warning = damaged.first else { return (memory, nil) }
+            warning.kept = memory.buildings.count
+            if damaged.count > 1 {
+                warning.reason +=
+                    "; also \(damaged.dropFirst().map { "line \($0.line.map(String.init) ?? "?"): \($0.field ?? "?")" }.joined(separator: ", "))"
+            }
+            do {
+                warning.setAside = try copyAside(path, data, now: now)
+            } catch let failure {
+                warning.reason += "; could not copy it aside (\(failure.description))"
+            }
+            return (memory, warning)
         } catch var error {
-            guard error.kind == .malformed else { return (EntranceMemory(), error) }
             do {
                 error.setAside = try setAside(path, now: now)
             } catch let failure {
@@ -41,20 +63,26 @@ public enum MemoryFile {
     /// A missing file is an empty memory.
     /// - Throws: `MemoryFileError` naming the file, line and field.
     public static func read(path: String) throws(MemoryFileError) -> EntranceMemory {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-            return EntranceMemory()
-        } catch {
-            throw MemoryFileError(
-                .unreadable, path: path, reason: "cannot read: \(FileDiagnostics.reason(error))")
-        }
+        guard let data = try bytes(path: path) else { return EntranceMemory() }
         return try decode(data, path: path)
     }
 
+    /// The file's bytes, or nil when there is no file.
+    /// - Throws: `MemoryFileError` of kind `.unreadable` for any other failure (EACCES, EIO…).
+    static func bytes(path: String) throws(MemoryFileError) -> Data? {
+        do {
+            return Data(try readAll(path))
+        } catch  where error.code == ENOENT || error.code == ENOTDIR {
+            return nil  // no file: nothing to lose (a save makes the directories or says why not)
+        } catch {
+            throw MemoryFileError(.unreadable, path: path, reason: "cannot read: \(error.description)")
+        }
+    }
+
     /// Writes `memory` to `path` atomically (temp file in the same directory, fsync, rename,
-    /// fsync of the directory), mode 0600.
+    /// fsync of the directory), mode 0600. Missing directories above it are made first, mode
+    /// 0700 (as the XDG base directory spec asks: a fresh account has no
+    /// `~/.local/share/pathfinder/`).
     /// - Throws: `MemoryFileError` naming the system call that failed; the old file is then
     ///   untouched.
     public static func save(_ memory: EntranceMemory, path: String) throws(MemoryFileError) {
@@ -65,6 +93,7 @@ public enum MemoryFile {
             throw MemoryFileError(.unwritable, path: path, reason: "cannot encode: \(error)")
         }
         do {
+            try PrivateDirectory.make(AtomicFile.split(path).directory)
             try AtomicFile.write(bytes, to: path, mode: mode)
         } catch {
             throw MemoryFileError(.unwritable, path: path, reason: "cannot write: \(error.description)")
@@ -87,17 +116,7 @@ public enum MemoryFile {
     ///   unknown version.
     public static func decode(_ data: Data, path: String) throws(MemoryFileError) -> EntranceMemory {
         struct Header: Decodable { var version: Int }
-        let decoder = JSONDecoder()
-        // Custom rather than `.iso8601` so that a bad time names its own field, not its parent.
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let container = try decoder.singleValueContainer()
-            let text = try container.decode(String.self)
-            guard let date = try? Date(text, strategy: .iso8601) else {
-                throw DecodingError.dataCorruptedError(
-                    in: container, debugDescription: "\"\(text)\" is not an ISO 8601 time with zone")
-            }
-            return date
-        }
+        let decoder = makeDecoder()
         do {
             let header = try decoder.decode(Header.self, from: data)
             guard header.version == EntranceMemory.currentVersion else {
@@ -119,11 +138,119 @@ public enum MemoryFile {
         }
     }
 
+    /// Parses the file's bytes, keeping every building that parses.
+    /// - Returns: the memory of the buildings that parse, and one error (line and field) per
+    ///   building that does not.
+    /// - Throws: `MemoryFileError` when the file as a whole is no memory (syntax, version,
+    ///   no `buildings` array).
+    public static func decodeSalvaging(
+        _ data: Data, path: String
+    ) throws(MemoryFileError) -> (memory: EntranceMemory, damaged: [MemoryFileError]) {
+        do {
+            return (try decode(data, path: path), [])
+        } catch let strict {
+            // Only a fault inside one building is worth salvaging around.
+            guard strict.field?.hasPrefix("buildings[") == true else { throw strict }
+        }
+        let decoder = makeDecoder()
+        let salvaged: Salvaged
+        do {
+            salvaged = try decoder.decode(Salvaged.self, from: data)
+        } catch let error as DecodingError {
+            let fault = JSONDiagnostics.fault(error, in: data)
+            throw MemoryFileError(path: path, line: fault.line, field: fault.field, reason: fault.reason)
+        } catch {
+            throw MemoryFileError(path: path, reason: "not a memory file: \(error)")
+        }
+        let names = buildingNames(data)
+        let damaged = salvaged.faults.map { (index, error) in
+            let fault = JSONDiagnostics.fault(error, in: data)
+            let name = index < names.count ? names[index].map { " (\"\($0)\")" } ?? "" : ""
+            return MemoryFileError(
+                path: path, line: fault.line, field: fault.field,
+                reason: "building \(index)\(name) skipped: " + fault.reason)
+        }
+        return (EntranceMemory(buildings: salvaged.buildings), damaged)
+    }
+
+    /// The buildings of a file whose other buildings may be damaged, each decoded on its own.
+    private struct Salvaged: Decodable {
+        var buildings: [EntranceMemory.Building] = []
+        var faults: [(Int, DecodingError)] = []
+
+        /// Decodes nothing: steps over a building that did not decode.
+        private struct Skip: Decodable {
+            init(from decoder: any Decoder) throws {}
+        }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: SalvageKey.self)
+            var array = try c.nestedUnkeyedContainer(forKey: .buildings)
+            while !array.isAtEnd {
+                let index = array.currentIndex
+                do {
+                    buildings.append(try array.decode(EntranceMemory.Building.self))
+                } catch let error as DecodingError {
+                    faults.append((index, error))
+                    if array.currentIndex == index { _ = try array.decode(Skip.self) }
+                }
+            }
+        }
+    }
+
+    private enum SalvageKey: String, CodingKey { case buildings }
+
+    /// Each building's `name` where the JSON has one (for warnings about damaged buildings).
+    private static func buildingNames(_ data: Data) -> [String?] {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let buildings = object["buildings"] as? [Any]
+        else { return [] }
+        return buildings.map { ($0 as? [String: Any])?["name"] as? String }
+    }
+
     private enum Key: String, CodingKey { case version }
+
+    /// The decoder of memory files: times ISO 8601 with zone.
+    private static func makeDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        // Custom rather than `.iso8601` so that a bad time names its own field, not its parent.
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = try? Date(text, strategy: .iso8601) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "\"\(text)\" is not an ISO 8601 time with zone")
+            }
+            return date
+        }
+        return decoder
+    }
 
     /// Renames `path` to `<path>.corrupt-<UTC time>` (with `-2`, `-3`… if taken: an earlier
     /// set-aside file is never overwritten either). Returns the new path.
     private static func setAside(_ path: String, now: Date) throws(SystemCallError) -> String {
+        let candidate = asideName(path, now: now)
+        try retryingOnInterrupt("rename \(path) to \(candidate)") { rename(path, candidate) }
+        return candidate
+    }
+
+    /// Copies `data` (the bytes of `path`) to `<path>.corrupt-<UTC time>`, unless an earlier
+    /// copy holds the same bytes (a restart without a save in between makes no second copy).
+    /// Returns the copy's path.
+    private static func copyAside(_ path: String, _ data: Data, now: Date) throws(SystemCallError) -> String {
+        let (directory, name) = AtomicFile.split(path)
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for entry in entries.sorted() where entry.hasPrefix("\(name).corrupt-") {
+            let other = "\(directory)/\(entry)"
+            if FileManager.default.contents(atPath: other) == data { return other }
+        }
+        let candidate = asideName(path, now: now)
+        try AtomicFile.write([UInt8](data), to: candidate, mode: mode)
+        return candidate
+    }
+
+    /// `<path>.corrupt-<UTC time>` (with `-2`, `-3`… if taken).
+    private static func asideName(_ path: String, now: Date) -> String {
         // Basic ISO 8601 (20250430T080000Z): sorts by time and has no ':' to trip up tools.
         let stamp =
             now.formatted(.iso8601).replacingOccurrences(of: ":", with: "")
@@ -134,7 +261,6 @@ public enum MemoryFile {
             n += 1
             candidate = "\(path).corrupt-\(stamp)-\(n)"
         }
-        try retryingOnInterrupt("rename \(path) to \(candidate)") { rename(path, candidate) }
         return candidate
     }
 }

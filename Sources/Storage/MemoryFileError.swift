@@ -22,8 +22,12 @@ public struct MemoryFileError: Error, Sendable, Hashable, CustomStringConvertibl
     public var field: String?
     /// What was wrong.
     public var reason: String
-    /// Where the unreadable file was moved (`<path>.corrupt-<time>`), when it was.
+    /// Where the unreadable file was moved, or copied when some buildings were kept
+    /// (`<path>.corrupt-<time>`), when it was.
     public var setAside: String?
+    /// How many buildings were kept from a file with damaged ones; nil when the file was
+    /// set aside whole.
+    public var kept: Int?
 
     public init(
         _ kind: Kind = .malformed, path: String, line: Int? = nil, field: String? = nil, reason: String,
@@ -40,7 +44,11 @@ public struct MemoryFileError: Error, Sendable, Hashable, CustomStringConvertibl
     /// "memory.json: line 4: field buildings[0].changed: expected … (set aside as …)".
     public var description: String {
         var text = "\(path): \(JSONDiagnostics.describe(line: line, field: field, reason: reason))"
-        if let setAside { text += "; set aside as \(setAside), carrying on with an empty memory" }
+        if let setAside, let kept {
+            text += "; copied to \(setAside), carrying on with the \(kept) buildings that parse"
+        } else if let setAside {
+            text += "; set aside as \(setAside), carrying on with an empty memory"
+        }
         return text
     }
 }

@@ -20,3 +20,23 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(SystemCallError) {
 func processIsGone(_ pid: Int32) -> Bool {
     kill(pid, 0) == -1 && errno == ESRCH
 }
+
+/// The whole content of the file at `path`.
+/// - Throws: `SystemCallError` naming the call (`open`, `read`) and its `errno`, so a missing
+///   file (ENOENT, ENOTDIR) can be told from one that cannot be read (EACCES, EIO, EISDIR).
+func readAll(_ path: String) throws(SystemCallError) -> [UInt8] {
+    let fd = try retryingOnInterrupt("open \(path)") { open(path, O_RDONLY | O_CLOEXEC) }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let result = chunk.withUnsafeMutableBytes { buffer in
+            Result { () throws(SystemCallError) in
+                try retryingOnInterrupt("read \(path)") { read(fd, buffer.baseAddress!, buffer.count) }
+            }
+        }
+        let n = try result.get()
+        if n == 0 { return bytes }
+        bytes += chunk[..<n]
+    }
+}

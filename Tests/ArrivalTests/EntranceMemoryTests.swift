@@ -73,6 +73,45 @@ struct EntranceMemoryTests {
         #expect(!memory.buildings.contains { $0.name == "b1" })
     }
 
+    /// Issue #11 item 4: 200 ordinary visits pushed out a building whose door the walker
+    /// confirmed.
+    @Test func ordinaryVisitsNeverEvictWhatTheWalkerTaught() {
+        var memory = EntranceMemory()
+        let taught = Place.at(0, 45)
+        memory.confirm(
+            Door(coordinate: Place.at(20, 0, from: taught)), name: "taught", center: taught, now: t0)
+        let refused = Place.at(500, 45)
+        memory.reject(Place.at(20, 0, from: refused), name: "refused", center: refused, now: t0 + 1)
+        for i in 0..<400 {
+            memory.recordOSM(
+                [], name: "visit\(i)", center: Place.at(Double(i + 1) * 1000, 45), now: t0 + 10 + Double(i))
+        }
+        #expect(memory.buildings.count == 200)
+        #expect(memory.building(near: taught)?.confirmed != nil)
+        #expect(memory.building(near: refused)?.rejected.count == 1)
+        // The least recently changed plain visits went; the newest 198 stay, in order.
+        #expect(memory.buildings.first?.name == "visit399")
+        #expect(memory.buildings.suffix(2).map(\.name) == ["refused", "taught"])
+        #expect(memory.buildings.dropLast(2).last?.name == "visit202")
+    }
+
+    @Test func whenAllAreWalkerTaughtTheLeastRecentlyChangedGoes() {
+        var memory = EntranceMemory()
+        for i in 0..<201 {
+            let center = Place.at(Double(i) * 1000, 45)
+            memory.confirm(
+                Door(coordinate: Place.at(20, 0, from: center)), name: "t\(i)", center: center,
+                now: t0 + Double(i))
+        }
+        #expect(memory.buildings.count == 200)
+        #expect(memory.buildings.last?.name == "t1")
+        // A plain visit now is the one building without the walker's word: it goes first.
+        memory.recordOSM([], name: "visit", center: Place.at(900_000, 45), now: t0 + 500)
+        #expect(memory.buildings.count == 200)
+        #expect(!memory.buildings.contains { $0.name == "visit" })
+        #expect(memory.buildings.last?.name == "t1")
+    }
+
     @Test func readingOrPlanningNeverReorders() {
         let memory = crowdedMemory(count: 201)
         var copy = memory

@@ -67,6 +67,9 @@ struct FinalApproachStoryTests {
         #expect(building.isRejected(Scene.doorA.coordinate))
         #expect(building.osm?.doors == [Scene.doorA, Scene.doorB])
         #expect(sim.saves == 3, "recordOSM, reject, confirm")
+        #expect(
+            sim.records.filter { if case .memorySaved = $0 { true } else { false } }.count == 3,
+            "each write answered")
         #expect(!sim.approach.isWalking)
 
         // The walk ends a few seconds after the answer, not at once.
@@ -135,20 +138,38 @@ struct FinalApproachStoryTests {
         #expect(!sim.said.contains { $0.hasPrefix("지도에서") }, "the door did not change")
     }
 
-    @Test func lateOSM_nearTheCentre_keepsTheWalkerGoingThere() throws {
-        var sim = WalkSimulator(from: Scene.center.offset(metres: 30, bearing: 0))
+    /// Issue #11 item 5: a walk that starts inside the last stretch (35 m from the building)
+    /// used to stay on the centre when OSM's doors came, until the walker said "여기 아니야".
+    @Test(arguments: [35.0, 0.0])
+    func lateOSM_insideTheLastStretch_turnsToTheBestDoorAtOnce(metres: Double) throws {
+        var sim = WalkSimulator(from: Scene.center.offset(metres: metres, bearing: 0))
         sim.send(.go(Scene.destination))
+        sim.wait(3)
+        #expect(sim.said.contains(Prompts.lastStretch("Rautatieasema", door: nil)))
+        if metres == 0 { #expect(sim.said.contains(Prompts.arrivedAtCenter)) }
+        sim.send(.doorsArrived([Scene.doorA, Scene.doorB]))
+        let plan = try #require(sim.plans.last)
+        #expect(plan.1 == .doorsArrived)
+        #expect(plan.0.entrance == Scene.doorA)
+        #expect(plan.0.walkTo == Scene.doorA.coordinate)
+        #expect(plan.0.alternatives == [Scene.doorB])
+        #expect(sim.said.last == Prompts.doorChanged(Scene.doorA))
+        // Guided to A, and arrives there without a word from the walker.
+        sim.walk(to: Scene.doorA.coordinate)
+        #expect(sim.said.contains(Prompts.arrived(at: Scene.doorA)))
+        #expect(sim.records.contains { if case .arrived(Scene.doorA?, _) = $0 { true } else { false } })
+    }
+
+    @Test func lateOSM_nearTheLeadingDoor_keepsIt() throws {
+        // A companion's door 30 m away leads; OSM's doors join behind it, the lead stays.
+        let named = Door(coordinate: Scene.center.offset(metres: 40, bearing: 0), label: "N")
+        var sim = WalkSimulator(from: named.coordinate.offset(metres: 30, bearing: 0))
+        sim.send(.go(Destination(name: "Rautatieasema", center: Scene.center, door: named)))
         sim.wait(3)
         sim.send(.doorsArrived([Scene.doorA, Scene.doorB]))
         let plan = try #require(sim.plans.last)
-        #expect(plan.0.walkTo == Scene.center)
-        #expect(plan.0.entrance == nil)
-        #expect(plan.0.alternatives == [Scene.doorA, Scene.doorB])
+        #expect(plan.0.entrance?.coordinate == named.coordinate)
         #expect(!sim.said.contains { $0.hasPrefix("지도에서") })
-        // At the centre, "여기 아니야" moves on to OSM's first door.
-        sim.walk(to: Scene.center)
-        sim.send(.heard(.typed("여기 아니야")))
-        #expect(sim.said.last == Prompts.nextDoor(Scene.doorA))
     }
 
     @Test func heardOutsideTheStretch_changesNothing() throws {
@@ -302,5 +323,82 @@ struct GPSTroubleTests {
         sim.walk(to: Scene.doorA.coordinate)
         #expect(!sim.said.contains { $0.hasPrefix("GPS") })
         #expect(!sim.said.contains { $0.contains("약 ") })
+    }
+}
+
+@Suite("FinalApproach memory writes")
+struct MemoryWriteTests {
+    /// Arrives at door B (the named door) and says "여기가 입구야".
+    func confirmAtB(saveFailure: String?) -> WalkSimulator {
+        var sim = WalkSimulator(from: Scene.doorB.coordinate.offset(metres: 80, bearing: 180))
+        sim.saveFailure = saveFailure
+        sim.send(.go(Destination(name: "Rautatieasema", center: Scene.center, door: Scene.doorB)))
+        sim.walk(to: Scene.doorB.coordinate)
+        sim.send(.heard(.typed("여기가 입구야")))
+        return sim
+    }
+
+    @Test func thePromiseIsSpokenOnlyAfterTheWrite() throws {
+        let sim = confirmAtB(saveFailure: nil)
+        let saved = try #require(
+            sim.effects.lastIndex { if case .log(.memorySaved) = $0.effect { true } else { false } })
+        let promise = try #require(sim.effects.lastIndex { $0.effect == .say(.init(Prompts.remembered)) })
+        #expect(saved < promise)
+        #expect(!sim.said.contains(Prompts.notRemembered))
+        #expect(!sim.records.contains { if case .memoryFailed = $0 { true } else { false } })
+    }
+
+    /// Issue #11 item 2: a failed write was spoken as a success.
+    @Test func aFailedWriteIsSaidAndLoggedNeverPromised() throws {
+        var sim = confirmAtB(saveFailure: "memory.json: cannot write: open: Permission denied")
+        #expect(!sim.said.contains(Prompts.remembered))
+        #expect(sim.said.last == Prompts.notRemembered)
+        #expect(
+            sim.records.contains(.memoryFailed(reason: "memory.json: cannot write: open: Permission denied")))
+        #expect(!sim.records.contains { if case .memorySaved = $0 { true } else { false } })
+        // The change stays in the memory: the next change's write carries it.
+        #expect(sim.approach.memory.building(near: Scene.center)?.confirmed != nil)
+        sim.saveFailure = nil
+        sim.wait(5)
+        sim.send(.go(Scene.destination))
+        sim.send(.doorsArrived([Scene.doorA]))
+        let written = try #require(
+            sim.effects.last { if case .saveMemory = $0.effect { true } else { false } })
+        guard case .saveMemory(let memory) = written.effect else { return }
+        #expect(memory.building(near: Scene.center)?.confirmed?.label == "B")
+        #expect(sim.records.last { if case .memorySaved = $0 { true } else { false } } != nil)
+        #expect(
+            sim.said.filter { $0 == Prompts.remembered }.isEmpty, "no late promise for a write that failed")
+    }
+
+    @Test func aLogLineForEachOutcome() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let failed = FinalApproach.LogLine(t: 1, effect: .log(.memoryFailed(reason: "disk full")))
+        #expect(
+            String(decoding: try encoder.encode(failed), as: UTF8.self)
+                == #"{"event":"memoryFailed","reason":"disk full","t":1}"#)
+        let saved = FinalApproach.LogLine(t: 2, effect: .log(.memorySaved(buildings: 3)))
+        #expect(
+            String(decoding: try encoder.encode(saved), as: UTF8.self)
+                == #"{"buildings":3,"event":"memorySaved","t":2}"#)
+        #expect(!FinalApproach.LogLine.isLogged(.saveMemory(EntranceMemory())))
+    }
+
+    @Test func aFileReadAtLastIsMergedUnderTheSessionsChanges() throws {
+        var sim = confirmAtB(saveFailure: nil)
+        var file = EntranceMemory()
+        let other = Scene.center.offset(metres: 5000, bearing: 90)
+        file.confirm(
+            Door(coordinate: other.offset(metres: 20, bearing: 0)), name: "Kamppi", center: other,
+            now: sim.start)
+        file.reject(Scene.doorA.coordinate, name: "Rautatieasema", center: Scene.center, now: sim.start)
+        sim.send(.memoryFileRead(file))
+        let memory = sim.approach.memory
+        #expect(memory.buildings.count == 2)
+        #expect(memory.buildings.first?.name == "Rautatieasema", "the session's change is the newest")
+        #expect(memory.building(near: Scene.center)?.confirmed?.label == "B")
+        #expect(memory.building(near: Scene.center)?.isRejected(Scene.doorA.coordinate) == true)
+        #expect(memory.building(near: other)?.confirmed != nil)
     }
 }

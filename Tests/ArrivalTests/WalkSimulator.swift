@@ -30,8 +30,17 @@ struct WalkSimulator {
         random = SeededRandom(seed: seed)
     }
 
+    /// When set, every memory write fails with this reason (a full disk, a read-only card).
+    var saveFailure: String?
+
+    /// Sends `event`; each memory write is answered at once, as a shell does after writing.
     mutating func send(_ event: FinalApproach.Event) {
-        effects += approach.handle(event, now: now).map { (now, $0) }
+        let new = approach.handle(event, now: now)
+        effects += new.map { (now, $0) }
+        for effect in new {
+            guard case .saveMemory = effect else { continue }
+            send(saveFailure.map { .memoryFailed($0) } ?? .memorySaved)
+        }
     }
 
     /// Walks straight to `target` (stopping there), one second per step.

@@ -39,8 +39,12 @@ import Testing
             heard.contains {
                 if case .saveMemory(let m) = $0 { m.buildings.first?.confirmed != nil } else { false }
             })
+        // The promise waits for the shell's word that the file is written.
+        #expect(!heard.contains { if case .say = $0 { true } else { false } })
+        let saved = core.handle(.memorySaved, now: now)
+        #expect(events(saved) == ["memorySaved", "say"])
         #expect(
-            heard.contains { if case .say(let prompt) = $0 { prompt.text.contains("기억할게") } else { false } })
+            saved.contains { if case .say(let prompt) = $0 { prompt.text.contains("기억할게") } else { false } })
         let repeated = core.handle(.repeatLast, from: 4, now: now)
         #expect(
             repeated.contains {

@@ -15,13 +15,30 @@ final class DaemonProcess {
         Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("pathfinder")
     }
 
-    /// Starts the daemon; does not wait for it.
-    init(arguments: [String], socket: String, dir: TempDir, environment: [String: String] = [:]) throws {
+    /// The unprivileged user a test may run the daemon as (`nobody`): root reads any file, so
+    /// a file that cannot be read (EACCES) needs another user.
+    static let unprivileged: uid_t = 65534
+
+    /// Starts the daemon; does not wait for it. `asUnprivileged`: through `setpriv` as
+    /// ``unprivileged`` when the tests run as root.
+    init(
+        arguments: [String], socket: String, dir: TempDir, environment: [String: String] = [:],
+        asUnprivileged: Bool = false
+    ) throws {
         self.socket = socket
         stderrPath = dir.path + "/daemon-\(UUID().uuidString.prefix(4)).log"
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        process.executableURL = Self.executable
-        process.arguments = ["daemon"] + arguments
+        if asUnprivileged, getuid() == 0 {
+            // setpriv execs the daemon in place: the pid stays the daemon's.
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments =
+                ["--reuid=\(Self.unprivileged)", "--regid=\(Self.unprivileged)", "--clear-groups", "--"]
+                + [Self.executable.path, "daemon"] + arguments
+            chown(stderrPath, Self.unprivileged, Self.unprivileged)
+        } else {
+            process.executableURL = Self.executable
+            process.arguments = ["daemon"] + arguments
+        }
         var env = ProcessInfo.processInfo.environment
         env["HOME"] = dir.path  // no stray user config is read
         env["XDG_CONFIG_HOME"] = nil

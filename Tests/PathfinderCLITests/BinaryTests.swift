@@ -70,13 +70,28 @@ struct BinaryTests {
 
     @Test func aWriteThatFailsExits1() throws {
         let dir = try Scratch()
+        // A plain file where a directory should be: missing directories are made, this is not.
+        let blocker = try dir.write("plain", "")
         let r = try run([
-            "memory", "reject", "--file", dir.file("no/such/dir/m.json"), "--name", "R", "--center", "60,24",
+            "memory", "reject", "--file", blocker + "/m.json", "--name", "R", "--center", "60,24",
             "--door", "60,24",
         ])
         #expect(r.code == 1)
         #expect(
-            r.err.contains("pathfinder memory reject: \(dir.file("no/such/dir/m.json")): cannot write: open"))
+            r.err.contains("pathfinder memory reject: \(blocker)/m.json: cannot write: open \(blocker)/"),
+            "\(r.err)")
+        #expect(r.err.contains("Not a directory"), "\(r.err)")
+    }
+
+    @Test func aWriteIntoMissingDirectoriesMakesThemPrivate() throws {
+        let dir = try Scratch()
+        let path = dir.file("share/pathfinder/m.json")
+        let r = try run([
+            "memory", "reject", "--file", path, "--name", "R", "--center", "60,24", "--door", "60,24",
+        ])
+        #expect(r.code == 0, "\(r.err)")
+        var info = stat()
+        #expect(stat(dir.file("share/pathfinder"), &info) == 0 && info.st_mode & 0o777 == 0o700)
     }
 }
 

@@ -90,7 +90,8 @@ struct MemoryCommandTests {
                 + center)
         #expect(r.code == 0)
         #expect(r.err.contains("warning: \(m): line 2: field buildings[0].name"))
-        #expect(r.err.contains("set aside as \(m).corrupt-20250501T120000Z"))
+        // Its one building is damaged: copied aside (nothing lost), the others (none) kept.
+        #expect(r.err.contains("copied to \(m).corrupt-20250501T120000Z"))
         #expect(dir.entries == ["memory.json", "memory.json.corrupt-20250501T120000Z"])
         #expect(try MemoryFile.read(path: m).buildings.map(\.name) == ["Rautatieasema"])
     }

@@ -194,15 +194,67 @@ struct MemoryFileTests {
         #expect(dir.entries == [".memory.json.tmp-1-2", "memory.json"])
     }
 
-    @Test func saveIntoMissingDirectoryFailsNamingTheCall() throws {
+    /// Issue #11 item 1: with only HOME set, ~/.local/share/pathfinder/ did not exist and
+    /// every save failed.
+    @Test func saveMakesMissingDirectoriesPrivate() throws {
         let dir = try TempDirectory()
-        let path = dir.file("no/such/memory.json")
+        let path = dir.file("share/pathfinder/memory.json")
+        let old = umask(0o022)
+        defer { umask(old) }
+        try MemoryFile.save(sampleMemory(), path: path)
+        #expect(MemoryFile.load(path: path).memory == sampleMemory())
+        for made in ["share", "share/pathfinder"] {
+            var info = stat()
+            #expect(stat(dir.file(made), &info) == 0)
+            #expect(info.st_mode & 0o777 == 0o700, "\(made)")
+        }
+    }
+
+    @Test func saveUnderAFileFailsNamingTheCall() throws {
+        let dir = try TempDirectory()
+        #expect(FileManager.default.createFile(atPath: dir.file("plain"), contents: Data()))
+        let path = dir.file("plain/memory.json")
         #expect {
             try MemoryFile.save(sampleMemory(), path: path)
         } throws: { error in
-            "\(error)".contains("cannot write: open \(dir.path)/no/such/.memory.json.tmp-")
-                && "\(error)".contains("No such file or directory")
+            "\(error)".contains("cannot write: open \(dir.path)/plain/")
+                && "\(error)".contains("Not a directory")
         }
+    }
+
+    /// Issue #14 item 8: one damaged building hid all 200.
+    @Test func aDamagedBuildingIsSkippedTheOthersKeptAndTheFileCopiedAside() throws {
+        let dir = try TempDirectory()
+        let path = dir.file("memory.json")
+        var text = String(decoding: try MemoryFile.encode(sampleMemory()), as: UTF8.self)
+        // Kamppi (buildings[0]) gets a latitude that is no number.
+        text = text.replacingOccurrences(of: "\"lat\" : 60.169,", with: "\"lat\" : \"x\",")
+        try #require(text.contains("\"x\""))
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let expectedLine = 1 + text[..<text.range(of: "\"x\"")!.lowerBound].count(where: { $0 == "\n" })
+
+        let (memory, warning) = MemoryFile.load(path: path, now: t0)
+        #expect(memory.buildings.map(\.name) == ["Rautatieasema"])
+        let error = try #require(warning)
+        #expect(error.field == "buildings[0].center.lat")
+        #expect(error.line == expectedLine)
+        #expect(error.reason.contains("\"Kamppi\""))
+        #expect(error.kept == 1)
+        #expect(error.setAside == path + ".corrupt-20250430T080000Z")
+        #expect(error.description.contains("carrying on with the 1 buildings that parse"))
+        // A copy: the file is still there, and nothing is lost.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(text.utf8))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: error.setAside!)) == Data(text.utf8))
+        // Loading again (a restart before any save) makes no second copy.
+        #expect(MemoryFile.load(path: path, now: t0 + 1).warning?.setAside == error.setAside)
+        #expect(dir.entries == ["memory.json", "memory.json.corrupt-20250430T080000Z"])
+        // The next save writes what parsed.
+        try MemoryFile.save(memory, path: path)
+        #expect(MemoryFile.load(path: path).warning == nil)
+        #expect(MemoryFile.load(path: path).memory.buildings.map(\.name) == ["Rautatieasema"])
+        // Read-only commands still report the damage (and leave the file alone).
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: MemoryFileError.self) { try MemoryFile.read(path: path) }
     }
 
     @Test func unreadableFileIsNotSetAside() throws {
@@ -215,5 +267,41 @@ struct MemoryFileTests {
         #expect(warning?.reason.hasPrefix("cannot read") == true)
         #expect(warning?.setAside == nil)
         #expect(dir.entries == ["memory.json"])
+    }
+
+    /// Issue #11 item 3: a file that could not be read loaded as empty, and the next save
+    /// renamed a new file over it. (A directory stands in for EACCES/EIO here, since the
+    /// tests may run as root; the daemon and CLI tests drop to an unprivileged user for a real
+    /// EACCES.)
+    @Test func theStoreNeverWritesOverAFileItCouldNotRead() throws {
+        let dir = try TempDirectory()
+        let path = dir.file("memory.json")
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: path + "/inside"))
+        var store = MemoryStore(path: path)
+        let loaded = store.load(now: t0)
+        #expect(loaded.warning?.kind == .unreadable)
+        #expect(store.unreadable != nil)
+        #expect {
+            try store.save(sampleMemory())
+        } throws: { error in
+            (error as? MemoryFileError)?.kind == .unreadable
+                && "\(error)".contains("not writing over a file that could not be read")
+        }
+        #expect(dir.entries == ["memory.json"])
+        #expect(FileManager.default.contents(atPath: path + "/inside") == Data("keep".utf8))
+
+        // Readable at last: the file's buildings merged under the session's, and written.
+        try FileManager.default.removeItem(atPath: path)
+        var file = EntranceMemory()
+        let far = Coordinate(latitude: 61.5, longitude: 23.8)
+        file.confirm(Door(coordinate: far), name: "Tampere", center: far, now: t0 - 3600)
+        try MemoryFile.save(file, path: path)
+        let read = try #require(try store.save(sampleMemory()))
+        #expect(read == file)
+        #expect(store.unreadable == nil)
+        let written = try MemoryFile.read(path: path)
+        #expect(written.buildings.map(\.name) == ["Kamppi", "Rautatieasema", "Tampere"])
+        #expect(written == file.merging(sampleMemory()))
     }
 }

@@ -1,0 +1,55 @@
+import Foundation
+import Speech
+import Storage
+
+/// What the daemon checks once at start, before anything is written or looked up: the
+/// directories Pathfinder owns exist (mode 0700), and every configured file is there — each
+/// missing one is a warning now, not a surprise at first use.
+enum DaemonStartup {
+    static func check(
+        _ config: DaemonConfig, log: DaemonLog,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        // XDG: data (the memory), config, and the socket's runtime directory, made 0700 when
+        // missing (a fresh account has no ~/.local/share/pathfinder/).
+        let directories = [
+            parent(config.memory), parent(DaemonConfig.defaultConfigPath(environment)), parent(config.socket),
+        ]
+        for directory in Set(directories) {
+            do {
+                try PrivateDirectory.make(directory)
+            } catch {
+                log.error("cannot make the directory \(directory): \(error)")
+            }
+        }
+        if let doors = config.doors {
+            if !FileManager.default.fileExists(atPath: doors) {
+                log.warning(
+                    "door index \(doors): no such file; walks go to the remembered doors or the building's centre"
+                )
+            }
+        } else {
+            log.warning(
+                "no door index (\"doors\") found; walks go to the remembered doors or the building's centre")
+        }
+        if let gazetteer = config.gazetteer {
+            if !FileManager.default.fileExists(atPath: gazetteer) {
+                log.warning("gazetteer \(gazetteer): no such file; `go QUERY` and `where` cannot name places")
+            }
+        } else {
+            log.warning("no gazetteer (\"gazetteer\") found; `go QUERY` and `where` cannot name places")
+        }
+        if config.mic {
+            do {
+                _ = try PhraseModel.locate()
+            } catch {
+                log.warning("phrase model: \(error); the microphone cannot hear answers")
+            }
+        }
+    }
+
+    private static func parent(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}

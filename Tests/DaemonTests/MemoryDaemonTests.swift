@@ -1,0 +1,238 @@
+import Arrival
+import Daemon
+import Foundation
+import GPSDTestSupport
+import Geo
+import Glibc
+import Storage
+import Testing
+
+/// The memory as a new user meets it (issue #11 items 1, 2, 3, 5, 10): the built daemon in a
+/// subprocess, a real gpsd on a private port serving the last part of the demo walk, a fresh
+/// `HOME`, the walker's answers as `heard` requests on the real socket.
+@Suite(.serialized) struct MemoryDaemonTests {
+    static let repo = GazetteerDaemonTests.repo
+    static let doors = repo + "/artifacts/doors/helsinki.db"
+    static let destination =
+        #"{"name": "Siltavuorenpenger 10", "center": {"lat": 60.1753029, "lon": 24.9516901}}"#
+    /// A second building of the index (Helsinki Central railway station): a later change.
+    static let station = #"{"name": "Rautatieasema", "center": {"lat": 60.1713, "lon": 24.9412}}"#
+
+    /// The demo walk from the epoch about 35 m from the building (of 514): inside the last
+    /// stretch from the first fix, door A a few seconds on.
+    static func nearTheBuilding() throws -> String {
+        let path = try #require(Bundle.module.path(forResource: "Fixtures/demo/walk.nmea", ofType: nil))
+        var epochs: [String] = []
+        for line in try String(contentsOfFile: path, encoding: .utf8).split(whereSeparator: \.isNewline) {
+            if line.dropFirst(3).hasPrefix("RMC") || epochs.isEmpty { epochs.append("") }
+            epochs[epochs.count - 1] += line + "\n"
+        }
+        return epochs[385...].joined()
+    }
+
+    /// gpsd fed the walk near the building at 5 epochs a second, and the daemon; `go` once it
+    /// has a position (so OSM's doors come while it stands inside the last stretch).
+    struct Walk {
+        let dir: TempDir
+        let feeder: NMEAFeeder
+        let gpsd: GPSDProcess
+        let daemon: DaemonProcess
+        let events: EndToEndTests.EventStream
+        let requests: ControlClient
+
+        init(
+            dir: TempDir, arguments: [String], environment: [String: String] = [:],
+            asUnprivileged: Bool = false
+        ) throws {
+            self.dir = dir
+            feeder = try NMEAFeeder(nmea: try MemoryDaemonTests.nearTheBuilding(), epochsPerSecond: 5)
+            let port = try NMEAFeeder.freePort()
+            gpsd = try GPSDProcess(port: port, feed: feeder.port)
+            daemon = try DaemonProcess(
+                arguments: [
+                    "--socket", dir.path + "/pf.sock", "--gpsd", "127.0.0.1:\(port)", "--no-mic", "--baro",
+                    "none",
+                    "--speak-wav", dir.path + "/wav", "--doors", MemoryDaemonTests.doors, "--log-level",
+                    "info",
+                ] + arguments,
+                socket: dir.path + "/pf.sock", dir: dir, environment: environment,
+                asUnprivileged: asUnprivileged)
+            try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+            events = EndToEndTests.EventStream(try daemon.client())
+            #expect(fields(try events.client.request(#"{"cmd": "subscribe"}"#))["ok"] == .bool(true))
+            requests = try daemon.client()
+            var position: JSONValue?
+            for _ in 0..<1000 where position == nil {
+                let status = fields(try requests.request(#"{"cmd": "status"}"#))
+                if let p = status["position"], p != .null { position = p } else { usleep(20_000) }
+            }
+            try #require(position != nil, "no position:\n\(daemon.stderr)")
+            let go = fields(
+                try requests.request(#"{"cmd": "go", "destination": \#(MemoryDaemonTests.destination)}"#))
+            try #require(go["ok"] == .bool(true), "go: \(go)")
+        }
+
+        /// Waits for the arrival at a door, then says "여기가 입구야"; returns the door.
+        func confirmAtTheFirstDoor() throws -> Door {
+            let arrived = try #require(
+                events.next(EndToEndTests.event("arrived")), "no arrival:\n\(daemon.stderr)")
+            let door = try EndToEndTests.door(arrived["door"])
+            let reply = fields(try requests.request(#"{"cmd": "heard", "text": "여기가 입구야"}"#))
+            #expect(reply["heeded"] == .bool(true), "\(reply)")
+            _ = events.next(EndToEndTests.event("confirmed"))
+            return door
+        }
+
+        /// A second walk, to the station: its OSM doors are a change, so the memory is written.
+        func changeAgain() throws {
+            _ = events.next(EndToEndTests.event("walkEnded"))
+            let go = fields(
+                try requests.request(#"{"cmd": "go", "destination": \#(MemoryDaemonTests.station)}"#))
+            #expect(go["ok"] == .bool(true), "go: \(go)")
+        }
+
+        func stop() {
+            daemon.signal(SIGTERM)
+            events.drain()
+            #expect(daemon.waitForExit() == 0, "daemon log:\n\(daemon.stderr)")
+            gpsd.stop()
+            feeder.shutdown()
+        }
+    }
+
+    /// Items 1, 5 and 10: only `HOME` set (no `--memory`, no XDG variables, no config); the
+    /// walk starts 35 m from the building.
+    @Test func aFreshHomeKeepsWhatTheWalkerTaughtAndTheWalkUsesTheDoors() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let home = dir.path + "/home"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: false)
+        let walk = try Walk(
+            dir: dir, arguments: [],
+            environment: ["HOME": home, "XDG_DATA_HOME": "", "XDG_CONFIG_HOME": "", "XDG_RUNTIME_DIR": ""])
+        // Item 5: OSM's doors turn the walk from the centre to door A at once.
+        let plan = try #require(
+            walk.events.next { EndToEndTests.event("plan")($0) && $0["reason"] == "doorsArrived" },
+            "no doors:\n\(walk.daemon.stderr)")
+        let entrance = try EndToEndTests.door(plan["plan"]?.objectValue?["entrance"])
+        #expect(entrance.label == "A")
+        let door = try walk.confirmAtTheFirstDoor()
+        #expect(door.label == "A", "arrived at a door, not the centre")
+        let saved = walk.events.next { ["memorySaved", "memoryFailed"].contains($0["event"]?.stringValue) }
+        #expect(saved?["event"] == "memorySaved", "\(String(describing: saved))\n\(walk.daemon.stderr)")
+        _ = walk.events.next(EndToEndTests.event("say"))
+        walk.stop()
+        #expect(walk.events.said.contains(Prompts.remembered))
+        #expect(!walk.events.named("memoryFailed").contains { _ in true })
+
+        // Item 1: the XDG data directory was made, private, and the memory is in it.
+        let memoryPath = home + "/.local/share/pathfinder/memory.json"
+        let loaded = MemoryFile.load(path: memoryPath)
+        #expect(loaded.warning == nil)
+        #expect(loaded.memory.buildings.first?.confirmed?.source == .walker)
+        for made in [".local/share/pathfinder", ".config/pathfinder"] {
+            #expect(permissions(home + "/" + made) == 0o700, "\(made)")
+        }
+        #expect(permissions(memoryPath) == 0o600)
+
+        // Item 10: the walk's story at info.
+        let log = walk.daemon.stderr
+        for line in [
+            "<6>info: go: Siltavuorenpenger 10", "<6>info: arrived: door A at",
+            "<6>info: heard: \"여기가 입구야\" meaning thisIsIt",
+            "<6>info: confirmed: door A at", "<6>info: memory saved: \(memoryPath)",
+        ] {
+            #expect(log.contains(line), "no \(line) in:\n\(log)")
+        }
+    }
+
+    /// Item 2: a memory that cannot be written is never spoken as a success; the next change
+    /// writes it all once the place is writable.
+    @Test func aFailedWriteIsSaidAndTheNextChangeRetries() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let blocker = dir.path + "/blocked"  // a plain file where the directory should be
+        #expect(FileManager.default.createFile(atPath: blocker, contents: Data()))
+        let memoryPath = blocker + "/memory.json"
+        let walk = try Walk(dir: dir, arguments: ["--memory", memoryPath])
+        _ = try walk.confirmAtTheFirstDoor()
+        let failed = try #require(
+            walk.events.next { ["memorySaved", "memoryFailed"].contains($0["event"]?.stringValue) },
+            "\(walk.daemon.stderr)")
+        #expect(failed["event"] == "memoryFailed")
+        #expect(failed["reason"]?.stringValue?.contains(memoryPath) == true, "\(failed)")
+        let said = try #require(walk.events.next(EndToEndTests.event("say")))
+        #expect(said["text"]?.stringValue == Prompts.notRemembered)
+        #expect(
+            walk.daemon.stderr.contains("<3>error: memory not saved: \(memoryPath)"), "\(walk.daemon.stderr)")
+
+        // The place becomes writable; the next change carries the confirmation too.
+        try FileManager.default.removeItem(atPath: blocker)
+        try walk.changeAgain()
+        let saved = try #require(
+            walk.events.next(EndToEndTests.event("memorySaved")), "\(walk.daemon.stderr)")
+        #expect(saved["buildings"]?.numberValue == 2)
+        walk.stop()
+        #expect(!walk.events.said.contains(Prompts.remembered))
+        let memory = try MemoryFile.read(path: memoryPath)
+        #expect(memory.buildings.map(\.name) == ["Rautatieasema", "Siltavuorenpenger 10"])
+        #expect(memory.buildings.last?.confirmed?.source == .walker)
+    }
+
+    /// Item 3: a memory file that cannot be read (EACCES: the daemon runs as `nobody`, the
+    /// file is root's, mode 0600) is never written over; once it can be read, the walker's new
+    /// door joins what it held.
+    @Test func anUnreadableFileIsNeverWrittenOver() throws {
+        try #require(getuid() == 0, "needs root to make a file another user cannot read")
+        let dir = TempDir()
+        defer { dir.remove() }
+        #expect(chown(dir.path, DaemonProcess.unprivileged, DaemonProcess.unprivileged) == 0)
+        let memoryPath = dir.path + "/memory.json"
+        var old = EntranceMemory()
+        let kamppi = Coordinate(latitude: 60.1690, longitude: 24.9320)
+        old.confirm(
+            Door(coordinate: kamppi), name: "Kamppi", center: kamppi, now: Date(timeIntervalSince1970: 1e9))
+        try MemoryFile.save(old, path: memoryPath)  // root's, 0600
+        let before = try Data(contentsOf: URL(fileURLWithPath: memoryPath))
+
+        let walk = try Walk(
+            dir: dir, arguments: ["--memory", memoryPath], environment: ["HOME": dir.path],
+            asUnprivileged: true)
+        #expect(walk.daemon.stderr.contains("cannot read"), "\(walk.daemon.stderr)")
+        _ = try walk.confirmAtTheFirstDoor()
+        let failed = try #require(
+            walk.events.next { ["memorySaved", "memoryFailed"].contains($0["event"]?.stringValue) })
+        #expect(failed["event"] == "memoryFailed")
+        #expect(failed["reason"]?.stringValue?.contains("not writing over") == true, "\(failed)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: memoryPath)) == before)
+
+        // Readable now: the file's building and the session's are written together.
+        #expect(chmod(memoryPath, 0o644) == 0)
+        try walk.changeAgain()
+        let saved = try #require(
+            walk.events.next(EndToEndTests.event("memorySaved")), "\(walk.daemon.stderr)")
+        #expect(saved["buildings"]?.numberValue == 3)
+        walk.stop()
+        let memory = try MemoryFile.read(path: memoryPath)
+        #expect(Set(memory.buildings.map(\.name)) == ["Kamppi", "Siltavuorenpenger 10", "Rautatieasema"])
+        #expect(memory.building(near: kamppi)?.confirmed != nil)
+    }
+
+    /// Item 9 and 10: a missing door index is a warning at start, before any walk.
+    @Test func missingFilesAreWarnedAboutAtStart() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try DaemonProcess(
+            arguments: [
+                "--socket", dir.path + "/pf.sock", "--memory", dir.path + "/m.json", "--no-mic", "--baro",
+                "none",
+                "--nmea", dir.path + "/missing.nmea.unused", "--doors", dir.path + "/no-doors.db",
+                "--gazetteer",
+                dir.path + "/no-gazetteer.sqlite",
+            ], socket: dir.path + "/pf.sock", dir: dir)
+        _ = daemon.waitForExit()  // the NMEA path cannot be opened: it stops, after the checks
+        let log = daemon.stderr
+        #expect(log.contains("<4>warning: door index \(dir.path)/no-doors.db: no such file"), "\(log)")
+        #expect(log.contains("<4>warning: gazetteer \(dir.path)/no-gazetteer.sqlite: no such file"), "\(log)")
+    }
+}

@@ -26,6 +26,8 @@ package final class Daemon: Sendable {
         case doors(Destination, [Door])
         /// A sentence the microphone heard.
         case heard(String)
+        /// A button pressed (`buttons`).
+        case button(ButtonReader.Press)
     }
 
     package let config: DaemonConfig
@@ -37,7 +39,8 @@ package final class Daemon: Sendable {
     }
 
     /// Runs until SIGTERM or SIGINT.
-    /// - Returns: the exit code: 0 after a signal, 1 if the socket cannot be served.
+    /// - Returns: the exit code: 0 after a signal, 1 if the socket cannot be served (at start,
+    ///   or later when `poll` keeps failing: systemd then restarts the daemon).
     package func run() async -> Int32 {
         let (inputs, continuation) = AsyncStream<Input>.makeStream()
         // Signals are caught before the socket exists, so a client that sees the socket
@@ -74,6 +77,12 @@ package final class Daemon: Sendable {
         var settings = FinalApproach.Settings()
         settings.lastStretchMetres = config.lastStretchMetres
         var core = DaemonCore(memory: loaded.memory, settings: settings)
+        // FinalApproach's clock: monotonic during a walk (a wall-clock jump on a Pi without
+        // RTC must not end or stall it); the event stream's `t` stays the wall clock.
+        var clock = WalkClock()
+        func now() -> Date { clock.now(walking: core.approach.isWalking) }
+        var exitCode: Int32 = 0
+        // DispatchSource timers run on the monotonic clock.
         let ticks = DispatchSource.makeTimerSource(queue: .global())
         ticks.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
         ticks.setEventHandler { continuation.yield(.tick) }
@@ -92,6 +101,16 @@ package final class Daemon: Sendable {
             continuation.yield(.heard($0))
         }
         if !config.mic { log.info("microphone off (mic: false); answers only via `heard` requests") }
+        let buttons = config.buttons.map { map in
+            ButtonReader(map: map, log: log) { continuation.yield(.button($0)) }
+        }
+        if let buttons {
+            let map = buttons.map
+            log.info(
+                "buttons on \(map.device): \(KeyNames.name(of: map.notHere)) not here, \(KeyNames.name(of: map.thisIsIt)) this is it, \(KeyNames.name(of: map.repeatLast)) repeat"
+            )
+            buttons.start()
+        }
         let shell = Shell(
             server: server, voice: voice,
             lookups: DaemonLookups(doors: config.doors, gazetteer: config.gazetteer),
@@ -105,7 +124,7 @@ package final class Daemon: Sendable {
         loop: for await input in inputs {
             switch input {
             case .tick:
-                shell.perform(core.handle(.tick, now: Date()))
+                shell.perform(core.handle(.tick, now: now()))
                 if let problem = feed.problem {
                     if outage == nil {
                         log.warning("\(feed.name): \(problem); waiting for it")
@@ -118,7 +137,7 @@ package final class Daemon: Sendable {
                 }
             case .position(let event):
                 altimeter.observe(event)
-                let now = Date()
+                let now = now()
                 switch event {
                 case .fix(let fix):
                     if outage != nil || outageSaid {
@@ -147,7 +166,7 @@ package final class Daemon: Sendable {
                     shell.perform(
                         core.handle(
                             .altitude(.init(metres: altitude.metres, accuracy: altitude.accuracy)),
-                            now: Date()),
+                            now: now()),
                     )
                 }
             case .sourceEnded:
@@ -155,10 +174,13 @@ package final class Daemon: Sendable {
                     "\(feed.name): the input ended\(feed.problem.map { ": \($0)" } ?? ""); no more positions")
             case .doors(let destination, let doors):
                 guard core.destination == destination, core.approach.isWalking else { break }
-                shell.perform(core.handle(.doorsArrived(doors), now: Date()))
+                shell.perform(core.handle(.doorsArrived(doors), now: now()))
             case .heard(let text):
                 log.info("microphone heard: \(text)")
-                shell.perform(core.handle(.heard(text), now: Date()))
+                shell.perform(core.handle(.heard(text), now: now()))
+            case .button(let press):
+                log.info("button \(press.key): \(press.action.rawValue)")
+                shell.perform(Self.pressed(press, core: &core, now: now()))
             case .terminate(let number):
                 log.info("\(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
                 break loop
@@ -167,7 +189,19 @@ package final class Daemon: Sendable {
                 switch ControlRequest.parse(line) {
                 case .success(let request):
                     log.debug("client \(client): \(String(decoding: line.prefix(200), as: UTF8.self))")
-                    shell.perform(shell.answer(request, from: client, core: &core))
+                    var actions = shell.answer(request, from: client, core: &core, now: now())
+                    if request == .stop {
+                        // `stop` silences what waits to be said; its own prompt comes next.
+                        let index = actions.firstIndex { if case .say = $0 { true } else { false } }
+                        var prompt: FinalApproach.Prompt?
+                        if let index, case .say(let said) = actions[index] {
+                            prompt = said
+                            actions.remove(at: index)
+                        }
+                        voice.interrupt(with: prompt)
+                        if let prompt { log.info("say: \(prompt.text)") }
+                    }
+                    shell.perform(actions)
                 case .failure(let error):
                     log.info("client \(client): refused: \(error.message)")
                     shell.perform(core.refuse(error, client: client))
@@ -181,6 +215,17 @@ package final class Daemon: Sendable {
                     ]).text, to: client)
             case .control(.closed(let client)):
                 log.debug("client \(client): gone")
+            case .control(.idle(let client)):
+                log.info("client \(client): no request for \(Int(server.idleSeconds)) s; closed")
+            case .control(.busy(let refused)):
+                log.warning(
+                    "control socket: \(server.maxClients) clients connected (the limit); refused \(refused) connection\(refused == 1 ? "" : "s") with \"busy\""
+                )
+            case .control(.failed(let message)):
+                // Never a half-alive daemon without its socket: exit 1, systemd restarts it.
+                log.error("\(message); exiting so the service manager restarts the daemon")
+                exitCode = 1
+                break loop
             }
             // The microphone is open exactly during the last stretch.
             if config.mic {
@@ -189,6 +234,7 @@ package final class Daemon: Sendable {
             }
         }
         ears.close()
+        buttons?.stop()
         feed.stop()
         feedTask.cancel()
         barometerTask?.cancel()
@@ -198,8 +244,29 @@ package final class Daemon: Sendable {
         server.stop()
         continuation.finish()
         log.info("stopped")
-        return 0
+        return exitCode
     }
+
+    /// A button press, exactly as the answer it stands for: not here / this is it go in as
+    /// that phrase (heeded only in the last stretch, like a heard one), repeat as `repeat`.
+    /// Its own `button` line goes first on the event stream.
+    static func pressed(
+        _ press: ButtonReader.Press, core: inout DaemonCore, now: Date
+    ) -> [DaemonCore.Action] {
+        let line: DaemonCore.Action = .event(
+            .object([
+                "event": "button", "key": .string(press.key), "code": .number(Double(press.code)),
+                "action": .string(press.action.rawValue),
+            ]))
+        switch press.action {
+        case .notHere: return [line] + core.handle(.heard(buttonText[.notHere]!), now: now)
+        case .thisIsIt: return [line] + core.handle(.heard(buttonText[.thisIsIt]!), now: now)
+        case .repeatLast: return [line] + core.handle(.repeatLast, now: now)
+        }
+    }
+
+    /// The phrase each answer button stands for (`ArrivalWords`' first of each kind).
+    static let buttonText: [ArrivalWords: String] = [.notHere: "여기 아니야", .thisIsIt: "여기가 입구야"]
 
     /// ISO 8601 with zone and milliseconds, for the live event stream's wall-clock `t`.
     static func timestamp(_ date: Date) -> String {

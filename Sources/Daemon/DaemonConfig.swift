@@ -51,6 +51,8 @@ package struct DaemonConfig: Sendable, Equatable {
     package var lastStretchMetres = 60.0
     /// How much the daemon logs.
     package var logLevel = DaemonLog.Level.info
+    /// The answer buttons (an evdev device or FIFO and its three keys); nil = none.
+    package var buttons: ButtonMap?
 
     /// A "HOST:PORT" address.
     package struct Endpoint: Sendable, Equatable, CustomStringConvertible {
@@ -91,7 +93,7 @@ package struct DaemonConfig: Sendable, Equatable {
 
     /// Every key a config file may hold.
     package static let keys = [
-        "allowRemoteGPSD", "baro", "baud", "doors", "gazetteer", "gpsd", "iioDevice", "iioRoot",
+        "allowRemoteGPSD", "baro", "baud", "buttons", "doors", "gazetteer", "gpsd", "iioDevice", "iioRoot",
         "lastStretchMetres", "logLevel", "memory", "mic", "micDevice", "nmea", "qnh", "socket",
         "speakWav", "speaker",
     ]
@@ -158,6 +160,14 @@ package struct DaemonConfig: Sendable, Equatable {
                 throw fail("a distance in metres (5…1000)")
             }
             lastStretchMetres = n
+        case "buttons":
+            // A path alone (`--buttons PATH`) over a file's keys changes only the device.
+            if case .string(let path) = value, !path.isEmpty, var map = buttons {
+                map.device = path
+                buttons = map
+            } else {
+                buttons = try Self.buttons(value, fail: fail, origin: origin)
+            }
         case "logLevel":
             guard let s = value.stringValue, let level = DaemonLog.Level(rawValue: s) else {
                 throw fail("error, warning, info or debug")
@@ -167,6 +177,60 @@ package struct DaemonConfig: Sendable, Equatable {
             throw DaemonConfigError(
                 origin: origin, key: key,
                 message: "unknown key (known: \(Self.keys.joined(separator: ", ")))")
+        }
+    }
+
+    /// `"PATH"` (the default keys), `{"device": PATH, "notHere": KEY, "thisIsIt": KEY,
+    /// "repeat": KEY}` with key names (`"KEY_N"`) or codes (`49`), or `null`.
+    private static func buttons(
+        _ value: JSONValue, fail: (String) -> DaemonConfigError, origin: String
+    ) throws(DaemonConfigError) -> ButtonMap? {
+        let expected =
+            "a device path or {\"device\": PATH, \"notHere\": KEY, \"thisIsIt\": KEY, \"repeat\": KEY}"
+        switch value {
+        case .null: return nil
+        case .string(let path):
+            guard !path.isEmpty else { throw fail(expected) }
+            return ButtonMap(device: path)
+        case .object(let fields):
+            guard let path = fields["device"]?.stringValue, !path.isEmpty else {
+                throw DaemonConfigError(
+                    origin: origin, key: "buttons.device", message: "missing or not a non-empty string")
+            }
+            var map = ButtonMap(device: path)
+            for (name, field) in fields.sorted(by: { $0.key < $1.key }) where name != "device" {
+                guard ButtonMap.keys.contains(name) else {
+                    throw DaemonConfigError(
+                        origin: origin, key: "buttons.\(name)",
+                        message: "unknown key (known: \(ButtonMap.keys.joined(separator: ", ")))")
+                }
+                let code: UInt16? =
+                    switch field {
+                    case .string(let text): KeyNames.code(of: text)
+                    case .number(let n): n.rounded() == n && n > 0 && n < 0x300 ? UInt16(n) : nil
+                    default: nil
+                    }
+                guard let code else {
+                    throw DaemonConfigError(
+                        origin: origin, key: "buttons.\(name)",
+                        message: "\(field.text) is not a key name (KEY_N, BTN_0, …) or a key code (1…767)")
+                }
+                switch name {
+                case "notHere": map.notHere = code
+                case "thisIsIt": map.thisIsIt = code
+                default: map.repeatLast = code
+                }
+            }
+            let codes = [map.notHere, map.thisIsIt, map.repeatLast]
+            guard Set(codes).count == 3 else {
+                throw DaemonConfigError(
+                    origin: origin, key: "buttons",
+                    message:
+                        "notHere, thisIsIt and repeat need three different keys, found \(codes.map(KeyNames.name(of:)))"
+                )
+            }
+            return map
+        default: throw fail(expected)
         }
     }
 

@@ -42,6 +42,9 @@ import Testing
         #expect(config.speakWav == "/tmp/pf/wav")
         #expect(config.lastStretchMetres == 80)
         #expect(config.logLevel == .debug)
+        var buttons = ButtonMap(device: "/dev/input/by-path/platform-gpio-keys-event")
+        (buttons.notHere, buttons.thisIsIt, buttons.repeatLast) = (2, 3, 19)
+        #expect(config.buttons == buttons)
         let keys = try JSONDecoder().decode([String: JSONValue].self, from: Data(contentsOf: url)).keys
         #expect(Set(keys) == Set(DaemonConfig.keys), "the fixture uses every key")
     }

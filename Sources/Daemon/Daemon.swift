@@ -198,8 +198,8 @@ package final class Daemon: Sendable {
                             prompt = said
                             actions.remove(at: index)
                         }
-                        voice.interrupt(with: prompt)
                         if let prompt { log.info("say: \(prompt.text)") }
+                        voice.interrupt(with: prompt)
                     }
                     shell.perform(actions)
                 case .failure(let error):

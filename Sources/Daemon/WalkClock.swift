@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The `now` the daemon hands `FinalApproach`: the wall clock, held steady during a walk.
 ///
@@ -8,11 +8,11 @@ import Foundation
 /// advances on the monotonic clock from the wall-clock time at which the walk was last
 /// anchored: a jump cannot end a walk early or stall it. Between walks `now` follows the
 /// wall clock again, so stored dates pick up a corrected clock at the next walk.
-struct WalkClock: Sendable {
+package struct WalkClock: Sendable {
     private var anchorWall: Date
     private var anchorMonotonic: ContinuousClock.Instant
 
-    init(wall: Date = Date(), monotonic: ContinuousClock.Instant = .now) {
+    package init(wall: Date = Date(), monotonic: ContinuousClock.Instant = .now) {
         anchorWall = wall
         anchorMonotonic = monotonic
     }
@@ -21,7 +21,7 @@ struct WalkClock: Sendable {
     /// - Parameters:
     ///   - walking: whether a walk is under way (then the wall clock is not read).
     ///   - wall: the wall clock now; `monotonic`: the monotonic clock now (tests pass both).
-    mutating func now(
+    package mutating func now(
         walking: Bool, wall: Date = Date(), monotonic: ContinuousClock.Instant = .now
     ) -> Date {
         guard walking else {

@@ -14,17 +14,18 @@ package enum ButtonAction: String, Sendable, Equatable, CaseIterable {
     case repeatLast = "repeat"
 }
 
-/// The buttons config: which input device, and which key is which answer.
+/// The buttons config: which input devices, and which key is which answer.
 package struct ButtonMap: Sendable, Equatable {
-    /// A Linux input device (`/dev/input/event0`, `/dev/input/by-path/…-event`) or a FIFO of
-    /// `struct input_event` records.
-    package var device: String
+    /// Linux input devices (`/dev/input/event0`, `/dev/input/by-path/…-event`) or FIFOs of
+    /// `struct input_event` records, each read on its own: the Raspberry Pi's `gpio-key`
+    /// overlay makes one device per button.
+    package var devices: [String]
     /// Key codes (`<linux/input-event-codes.h>`), by default N, Y and R.
     package var notHere = UInt16(KEY_N)
     package var thisIsIt = UInt16(KEY_Y)
     package var repeatLast = UInt16(KEY_R)
 
-    package init(device: String) { self.device = device }
+    package init(devices: [String]) { self.devices = devices }
 
     /// The action of key `code`, if it is one of the three.
     package func action(for code: UInt16) -> ButtonAction? {
@@ -120,7 +121,7 @@ package enum InputEvent {
     }
 }
 
-/// Reads the buttons on its own thread: each press (value 1) of a mapped key goes to
+/// Reads one buttons device on its own thread: each press (value 1) of a mapped key goes to
 /// `onPress`; releases and autorepeat are ignored. A device that disappears (a USB keypad
 /// unplugged) or cannot be opened yet is logged once and reopened every second, without
 /// disturbing the daemon; a FIFO whose writer closes is simply reopened.
@@ -136,6 +137,8 @@ final class ButtonReader: @unchecked Sendable {
     }
 
     let map: ButtonMap
+    /// The device (or FIFO) this reader reads.
+    let device: String
     private let log: DaemonLog
     private let onPress: @Sendable (Press) -> Void
     private let lock = NSLock()
@@ -147,8 +150,9 @@ final class ButtonReader: @unchecked Sendable {
     /// How long to wait before reopening a device that is missing, milliseconds.
     static let reopenMilliseconds: Int32 = 1000
 
-    init(map: ButtonMap, log: DaemonLog, onPress: @escaping @Sendable (Press) -> Void) {
+    init(map: ButtonMap, device: String, log: DaemonLog, onPress: @escaping @Sendable (Press) -> Void) {
         self.map = map
+        self.device = device
         self.log = log
         self.onPress = onPress
         var ends: [Int32] = [-1, -1]
@@ -191,11 +195,11 @@ final class ButtonReader: @unchecked Sendable {
         /// The problem already logged, so an absent device is one line, not one a second.
         var problem: String?
         while !isStopping {
-            let fd = open(map.device, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            let fd = open(device, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
             guard fd >= 0 else {
                 let message = String(cString: strerror(errno))
                 if problem != message {
-                    log.warning("buttons \(map.device): \(message); trying again every second")
+                    log.warning("buttons \(device): \(message); trying again every second")
                     problem = message
                 }
                 if waitForWake(milliseconds: Self.reopenMilliseconds) { return }
@@ -203,7 +207,7 @@ final class ButtonReader: @unchecked Sendable {
             }
             var info = stat()
             let isFIFO = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO
-            if problem != nil || !isFIFO { log.info("buttons \(map.device): reading") }
+            if problem != nil || !isFIFO { log.info("buttons \(device): reading") }
             problem = nil
             let ending = read(fd, isFIFO: isFIFO)
             close(fd)
@@ -211,7 +215,7 @@ final class ButtonReader: @unchecked Sendable {
             case .stopped: return
             case .writerClosed: continue  // a FIFO between writers: reopen quietly
             case .failed(let message):
-                log.warning("buttons \(map.device): \(message); trying again every second")
+                log.warning("buttons \(device): \(message); trying again every second")
                 problem = message
                 if waitForWake(milliseconds: Self.reopenMilliseconds) { return }
             }

@@ -101,15 +101,14 @@ package final class Daemon: Sendable {
             continuation.yield(.heard($0))
         }
         if !config.mic { log.info("microphone off (mic: false); answers only via `heard` requests") }
-        let buttons = config.buttons.map { map in
-            ButtonReader(map: map, log: log) { continuation.yield(.button($0)) }
+        let buttons = (config.buttons?.devices ?? []).map { device in
+            ButtonReader(map: config.buttons!, device: device, log: log) { continuation.yield(.button($0)) }
         }
-        if let buttons {
-            let map = buttons.map
+        if let map = config.buttons {
             log.info(
-                "buttons on \(map.device): \(KeyNames.name(of: map.notHere)) not here, \(KeyNames.name(of: map.thisIsIt)) this is it, \(KeyNames.name(of: map.repeatLast)) repeat"
+                "buttons on \(map.devices.joined(separator: ", ")): \(KeyNames.name(of: map.notHere)) not here, \(KeyNames.name(of: map.thisIsIt)) this is it, \(KeyNames.name(of: map.repeatLast)) repeat"
             )
-            buttons.start()
+            for reader in buttons { reader.start() }
         }
         let shell = Shell(
             server: server, voice: voice,
@@ -234,7 +233,7 @@ package final class Daemon: Sendable {
             }
         }
         ears.close()
-        buttons?.stop()
+        for reader in buttons { reader.stop() }
         feed.stop()
         feedTask.cancel()
         barometerTask?.cancel()

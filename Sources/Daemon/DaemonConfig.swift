@@ -51,7 +51,7 @@ package struct DaemonConfig: Sendable, Equatable {
     package var lastStretchMetres = 60.0
     /// How much the daemon logs.
     package var logLevel = DaemonLog.Level.info
-    /// The answer buttons (an evdev device or FIFO and its three keys); nil = none.
+    /// The answer buttons (evdev devices or FIFOs and the three keys); nil = none.
     package var buttons: ButtonMap?
 
     /// A "HOST:PORT" address.
@@ -161,9 +161,9 @@ package struct DaemonConfig: Sendable, Equatable {
             }
             lastStretchMetres = n
         case "buttons":
-            // A path alone (`--buttons PATH`) over a file's keys changes only the device.
+            // Paths alone (`--buttons PATH[,PATH…]`) over a file's keys change only the devices.
             if case .string(let path) = value, !path.isEmpty, var map = buttons {
-                map.device = path
+                map.devices = Self.paths(path)
                 buttons = map
             } else {
                 buttons = try Self.buttons(value, fail: fail, origin: origin)
@@ -180,8 +180,9 @@ package struct DaemonConfig: Sendable, Equatable {
         }
     }
 
-    /// `"PATH"` (the default keys), `{"device": PATH, "notHere": KEY, "thisIsIt": KEY,
-    /// "repeat": KEY}` with key names (`"KEY_N"`) or codes (`49`), or `null`.
+    /// `"PATH"` or `"PATH,PATH"` (the default keys), `{"device": PATH or [PATH, …],
+    /// "notHere": KEY, "thisIsIt": KEY, "repeat": KEY}` with key names (`"KEY_N"`) or codes
+    /// (`49`), or `null`.
     private static func buttons(
         _ value: JSONValue, fail: (String) -> DaemonConfigError, origin: String
     ) throws(DaemonConfigError) -> ButtonMap? {
@@ -191,13 +192,23 @@ package struct DaemonConfig: Sendable, Equatable {
         case .null: return nil
         case .string(let path):
             guard !path.isEmpty else { throw fail(expected) }
-            return ButtonMap(device: path)
+            return ButtonMap(devices: paths(path))
         case .object(let fields):
-            guard let path = fields["device"]?.stringValue, !path.isEmpty else {
+            let devices: [String]? =
+                switch fields["device"] {
+                case .string(let path)?: path.isEmpty ? nil : [path]
+                case .array(let items)?:
+                    items.isEmpty || items.contains { ($0.stringValue ?? "").isEmpty }
+                        ? nil : items.compactMap(\.stringValue)
+                default: nil
+                }
+            guard let devices else {
                 throw DaemonConfigError(
-                    origin: origin, key: "buttons.device", message: "missing or not a non-empty string")
+                    origin: origin, key: "buttons.device",
+                    message:
+                        "missing, or not a path or a list of paths: \(fields["device"]?.text ?? "nothing")")
             }
-            var map = ButtonMap(device: path)
+            var map = ButtonMap(devices: devices)
             for (name, field) in fields.sorted(by: { $0.key < $1.key }) where name != "device" {
                 guard ButtonMap.keys.contains(name) else {
                     throw DaemonConfigError(
@@ -232,6 +243,11 @@ package struct DaemonConfig: Sendable, Equatable {
             return map
         default: throw fail(expected)
         }
+    }
+
+    /// `--buttons` may name several devices, comma-separated (device paths hold no commas).
+    private static func paths(_ text: String) -> [String] {
+        text.split(separator: ",").map(String.init)
     }
 
     /// Applies a config file's JSON object.

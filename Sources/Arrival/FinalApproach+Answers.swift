@@ -2,11 +2,11 @@ import Foundation
 import Geo
 
 extension FinalApproach {
-    /// A heard sentence: logged always, acted on only while the last stretch is active.
-    mutating func heard(_ text: String, now: Date) -> [Effect] {
-        let meaning = ArrivalWords.meaning(of: text)
-        let effects: [Effect] = [.log(.heard(text, meaning))]
-        guard isInLastStretch, let meaning else { return effects }
+    /// An answer: logged always, acted on only while the last stretch is active. Its meaning
+    /// is the one it carries (the Listener's, for speech), never derived again from the text.
+    mutating func heard(_ answer: Heard, now: Date) -> [Effect] {
+        let effects: [Effect] = [.log(.heard(answer))]
+        guard isInLastStretch, answer.sure, let meaning = answer.meaning else { return effects }
         switch meaning {
         case .notHere: return effects + notHere(now: now)
         case .thisIsIt: return effects + thisIsIt(now: now)

@@ -35,7 +35,7 @@ extension FinalApproach {
 
         enum Key: String, CodingKey {
             case t, event, text, callout, plan, reason, name, buildings, door, metres, meaning, level, walker,
-                state, accuracy
+                state, accuracy, confidence, source
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -52,9 +52,15 @@ extension FinalApproach {
             case .requestDoors(let destination): try c.encode(destination.name, forKey: .name)
             case .saveMemory(let memory): try c.encode(memory.buildings.count, forKey: .buildings)
             case .walkEnded(let reason): try c.encode(reason, forKey: .reason)
-            case .log(.heard(let text, let meaning)):
-                try c.encode(text, forKey: .text)
-                try c.encode(meaning, forKey: .meaning)  // null when neither answer, as the contract shows
+            case .log(.heard(let answer)):
+                try c.encode(answer.text, forKey: .text)
+                // null when neither answer, as the contract shows
+                try c.encode(answer.meaning, forKey: .meaning)
+                if let confidence = answer.confidence {
+                    // Three decimals: enough to compare with the operating point, stable in golden files.
+                    try c.encode((confidence * 1000).rounded() / 1000, forKey: .confidence)
+                }
+                try c.encode(answer.source, forKey: .source)
             case .log(.rejected(let door)), .log(.confirmed(let door)): try c.encode(door, forKey: .door)
             case .log(.arrived(let door, let metres)):
                 try c.encode(door, forKey: .door)

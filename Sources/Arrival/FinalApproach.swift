@@ -45,8 +45,8 @@ public struct FinalApproach: Sendable {
         case noFix
         /// The barometer's absolute altitude, with its accuracy.
         case altitude(BarometricAltitude)
-        /// A sentence the listener heard.
-        case heard(String)
+        /// An answer: spoken (the Listener's decision), typed or a button (see ``Heard``).
+        case heard(Heard)
         /// OSM's ranked doors for the walk's destination, answering ``Effect/requestDoors(_:)``.
         case doorsArrived([Door])
         /// Time passes (about once a second).
@@ -91,8 +91,8 @@ public struct FinalApproach: Sendable {
 
     /// A fact for the event log that no other effect carries.
     public enum Record: Sendable, Hashable {
-        /// A sentence heard, and what it means.
-        case heard(String, ArrivalWords?)
+        /// An answer received, with its meaning, confidence and source.
+        case heard(Heard)
         /// The walker rejected this door.
         case rejected(Door)
         /// The walker confirmed this door (as stored).
@@ -195,7 +195,7 @@ public struct FinalApproach: Sendable {
         case .altitude(let altitude):
             self.altitude = altitude
             if walk?.arrived == true, walk?.levelSaid == false { effects += levelCheck() }
-        case .heard(let text): effects += heard(text, now: now)
+        case .heard(let answer): effects += heard(answer, now: now)
         case .doorsArrived(let doors): effects += doorsArrived(doors, now: now)
         case .tick: break
         case .repeatLast:

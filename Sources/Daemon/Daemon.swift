@@ -24,8 +24,8 @@ package final class Daemon: Sendable {
         case sourceEnded
         /// OSM's doors for a walk's destination, from the door index.
         case doors(Destination, [Door])
-        /// A sentence the microphone heard.
-        case heard(String)
+        /// An answer the microphone heard (the Listener's decision).
+        case heard(Heard)
         /// A button pressed (`buttons`).
         case button(ButtonReader.Press)
     }
@@ -174,9 +174,9 @@ package final class Daemon: Sendable {
             case .doors(let destination, let doors):
                 guard core.destination == destination, core.approach.isWalking else { break }
                 shell.perform(core.handle(.doorsArrived(doors), now: now()))
-            case .heard(let text):
-                log.info("microphone heard: \(text)")
-                shell.perform(core.handle(.heard(text), now: now()))
+            case .heard(let answer):
+                log.info("microphone heard: \(answer.text)")
+                shell.perform(core.handle(.heard(answer), now: now()))
             case .button(let press):
                 log.info("button \(press.key): \(press.action.rawValue)")
                 shell.perform(Self.pressed(press, core: &core, now: now()))
@@ -247,7 +247,7 @@ package final class Daemon: Sendable {
     }
 
     /// A button press, exactly as the answer it stands for: not here / this is it go in as
-    /// that phrase (heeded only in the last stretch, like a heard one), repeat as `repeat`.
+    /// `Heard.button` (heeded only in the last stretch, like a heard phrase), repeat as `repeat`.
     /// Its own `button` line goes first on the event stream.
     static func pressed(
         _ press: ButtonReader.Press, core: inout DaemonCore, now: Date
@@ -258,14 +258,11 @@ package final class Daemon: Sendable {
                 "action": .string(press.action.rawValue),
             ]))
         switch press.action {
-        case .notHere: return [line] + core.handle(.heard(buttonText[.notHere]!), now: now)
-        case .thisIsIt: return [line] + core.handle(.heard(buttonText[.thisIsIt]!), now: now)
+        case .notHere: return [line] + core.handle(.heard(.button(.notHere, key: press.key)), now: now)
+        case .thisIsIt: return [line] + core.handle(.heard(.button(.thisIsIt, key: press.key)), now: now)
         case .repeatLast: return [line] + core.handle(.repeatLast, now: now)
         }
     }
-
-    /// The phrase each answer button stands for (`ArrivalWords`' first of each kind).
-    static let buttonText: [ArrivalWords: String] = [.notHere: "여기 아니야", .thisIsIt: "여기가 입구야"]
 
     /// ISO 8601 with zone and milliseconds, for the live event stream's wall-clock `t`.
     static func timestamp(_ date: Date) -> String {

@@ -69,9 +69,10 @@ package struct DaemonCore: Sendable {
             }
             return [.reply(client, ok(["text": .string(prompt.text)]))] + actions(for: effects)
         case .heard(let text):
-            let meaning = ArrivalWords.meaning(of: text).map { JSONValue.string($0.rawValue) } ?? .null
+            let answer = Heard.typed(text, source: .socket)
+            let meaning = answer.meaning.map { JSONValue.string($0.rawValue) } ?? .null
             let listening = approach.isInLastStretch
-            let effects = approach.handle(.heard(text), now: now)
+            let effects = approach.handle(.heard(answer), now: now)
             return [.reply(client, ok(["meaning": meaning, "heeded": .bool(listening)]))]
                 + actions(for: effects)
         }

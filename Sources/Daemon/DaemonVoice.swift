@@ -153,10 +153,10 @@ final class DaemonEars: Sendable {
     private let device: String
     private let gate: HalfDuplexGate
     private let log: DaemonLog
-    private let heard: @Sendable (String) -> Void
+    private let heard: @Sendable (Heard) -> Void
     private let task = Mutex<Task<Void, Never>?>(nil)
 
-    init(device: String, gate: HalfDuplexGate, log: DaemonLog, heard: @escaping @Sendable (String) -> Void) {
+    init(device: String, gate: HalfDuplexGate, log: DaemonLog, heard: @escaping @Sendable (Heard) -> Void) {
         self.device = device
         self.gate = gate
         self.log = log
@@ -179,7 +179,7 @@ final class DaemonEars: Sendable {
                     for try await chunk in stream {
                         if Task.isCancelled { break }
                         for utterance in try listener.process(samples: chunk.samples, muted: chunk.muted) {
-                            heard(utterance.heard)
+                            heard(utterance.answer)
                         }
                     }
                 } catch {

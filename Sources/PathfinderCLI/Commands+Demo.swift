@@ -149,6 +149,15 @@ enum Transcript {
         return "\(clock)  " + text(line.effect)
     }
 
+    /// A heard line: the text, its meaning, and for speech how confident the Listener was.
+    static func heardText(_ answer: Heard) -> String {
+        let meaning = answer.meaning?.rawValue ?? "no answer"
+        guard let confidence = answer.confidence else { return "hears    \"\(answer.text)\" → \(meaning)" }
+        let judged = answer.meaning == nil ? "" : answer.sure ? ", sure" : ", unsure"
+        return
+            "hears    \"\(answer.text)\" → \(meaning) (confidence \(String(format: "%.2f", confidence))\(judged))"
+    }
+
     static func text(_ effect: FinalApproach.Effect) -> String {
         switch effect {
         case .say(let prompt): "says     \(prompt.text)"
@@ -161,7 +170,7 @@ enum Transcript {
         case .saveMemory(let m):
             "memory   saved (\(m.buildings.count) building\(m.buildings.count == 1 ? "" : "s"))"
         case .walkEnded(let reason): "walk     ended (\(reason.rawValue))"
-        case .log(.heard(let text, let meaning)): "hears    \"\(text)\" → \(meaning?.rawValue ?? "no answer")"
+        case .log(.heard(let answer)): heardText(answer)
         case .log(.rejected(let door)): "rejected door \(name(door)) for good"
         case .log(.confirmed(let door)): "stored   door \(name(door)) where the walker stands (source walker)"
         case .log(.arrived(let door, let metres)):

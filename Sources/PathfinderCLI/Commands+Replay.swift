@@ -129,7 +129,7 @@ struct ReplaySession {
             do {
                 let model = try PhraseModel.locate()
                 self.heard = try Listener.decode(wav: audio, model: model).map {
-                    Replayer.Heard(t: audioStart + $0.end, text: $0.heard)
+                    Replayer.Heard(t: audioStart + $0.end, answer: $0.answer)
                 }
             } catch {
                 switch error {

@@ -10,13 +10,17 @@ public import Positioning
 /// `.tick` comes every whole second of trace time until a few seconds after the last input,
 /// so a walk ending a little after its answer is seen to end.
 public struct Replayer: Sendable {
-    /// A sentence heard at `t` seconds from the trace's start.
+    /// An answer heard at `t` seconds from the trace's start.
     public struct Heard: Sendable, Hashable {
         public var t: Double
-        public var text: String
-        public init(t: Double, text: String) {
+        public var answer: Arrival.Heard
+        public init(t: Double, answer: Arrival.Heard) {
             self.t = t
-            self.text = text
+            self.answer = answer
+        }
+        /// Typed text (a `--heard` line): the ``ArrivalWords`` rules decide, as for the socket.
+        public init(t: Double, text: String) {
+            self.init(t: t, answer: .typed(text, source: .socket))
         }
     }
 
@@ -114,7 +118,7 @@ public struct Replayer: Sendable {
             }
         }
         for h in heard {
-            items.append(Item(time: start + h.t, rank: 1, sequence: items.count, event: .heard(h.text)))
+            items.append(Item(time: start + h.t, rank: 1, sequence: items.count, event: .heard(h.answer)))
         }
         let end = items.map(\.time).max() ?? start
         let seconds = Int(end.timeIntervalSince(start).rounded(.up) + Self.tailSeconds)

@@ -19,12 +19,17 @@ public final class Listener {
         /// At most this many filler syllables may surround a confirmation: stricter, since a
         /// false "여기가 입구야" writes a wrong door into memory at the highest rank.
         public var maxFillersThisIsIt: Int
+        /// The confidence thresholds; `nil`: the model's (`operating-point.json`).
+        public var operatingPoint: OperatingPoint?
 
-        public init(maxUtteranceSeconds: Double = 5, maxFillersNotHere: Int = 2, maxFillersThisIsIt: Int = 1)
-        {
+        public init(
+            maxUtteranceSeconds: Double = 5, maxFillersNotHere: Int = 2, maxFillersThisIsIt: Int = 1,
+            operatingPoint: OperatingPoint? = nil
+        ) {
             self.maxUtteranceSeconds = maxUtteranceSeconds
             self.maxFillersNotHere = maxFillersNotHere
             self.maxFillersThisIsIt = maxFillersThisIsIt
+            self.operatingPoint = operatingPoint
         }
 
         /// The policy the product uses.
@@ -38,6 +43,8 @@ public final class Listener {
     static let blockSamples = 320
 
     public let policy: Policy
+    /// The thresholds in use: the policy's, else the model's.
+    public let operatingPoint: OperatingPoint
     private let decoder: Decoder
     private let prespeechSamples: Int
     private var fed = 0
@@ -59,10 +66,13 @@ public final class Listener {
     /// - Throws: `SpeechError.model` when PocketSphinx refuses the model.
     public init(model: PhraseModel, policy: Policy = .standard) throws(SpeechError) {
         self.policy = policy
+        operatingPoint = policy.operatingPoint ?? model.operatingPoint
         decoder = try Decoder(model: model)
         // The VAD reports speech only after `-vad_prespeech` frames (10 ms each) of it: the
         // start is moved back by as much.
         prespeechSamples = decoder.integer("-vad_prespeech") * Self.sampleRate / 100
+        // One listening session: the noise estimate starts here and carries across answers.
+        try decoder.startStream()
         try decoder.startUtterance()
         try warmUp()
     }
@@ -195,7 +205,8 @@ public final class Listener {
         decoderFed = 0
         let rate = Double(Self.sampleRate)
         return Self.utterance(
-            from: hypothesis.text, start: Double(start) / rate, end: Double(end) / rate, policy: policy)
+            from: hypothesis.text, segments: hypothesis.segments, start: Double(start) / rate,
+            end: Double(end) / rate, policy: policy, point: operatingPoint)
     }
 
     /// The utterance a hypothesis means: phrase tokens ("여기_아니야") are phrases, `f_…`
@@ -203,7 +214,10 @@ public final class Listener {
     /// halves of a phrase around other speech never join into one — and `d_…` tokens are
     /// decoy words (near-misses such as 거기, 앉아), shown as "[거기]".
     /// - Returns: `nil` when nothing at all was recognised.
-    static func utterance(from hypothesis: String, start: Double, end: Double, policy: Policy) -> Utterance? {
+    static func utterance(
+        from hypothesis: String, segments: [Decoder.Segment] = [], start: Double, end: Double, policy: Policy,
+        point: OperatingPoint = .placeholder
+    ) -> Utterance? {
         var parts: [String] = []
         var phrases: [String] = []
         var fillers = 0
@@ -224,14 +238,53 @@ public final class Listener {
         }
         guard !parts.isEmpty else { return nil }
         let meanings = phrases.compactMap(ArrivalWords.meaning(of:))
-        var meaning: ArrivalWords? = meanings.contains(.notHere) ? .notHere : meanings.first
-        switch meaning {
+        let candidate: ArrivalWords? = meanings.contains(.notHere) ? .notHere : meanings.first
+        let text = parts.joined(separator: " ")
+        guard let candidate else { return Utterance(start: start, end: end, heard: text, meaning: nil) }
+        let phraseSegments = segments.filter {
+            !$0.word.hasPrefix("f_") && !$0.word.hasPrefix("d_") && !$0.word.hasPrefix("<")
+                && !$0.word.hasPrefix("[")
+                && ArrivalWords.meaning(of: $0.word.replacingOccurrences(of: "_", with: " ")) == candidate
+        }
+        let confidence = confidence(of: phraseSegments)
+        var meaning: ArrivalWords? = candidate
+        switch candidate {
         case .notHere where fillers > policy.maxFillersNotHere: meaning = nil
         case .thisIsIt where fillers > policy.maxFillersThisIsIt: meaning = nil
         default: break
         }
-        return Utterance(start: start, end: end, heard: parts.joined(separator: " "), meaning: meaning)
+        let thresholds = candidate == .notHere ? point.notHere : point.thisIsIt
+        if let confidence, confidence < thresholds.ask { meaning = nil }
+        let sure = confidence.map { $0 >= thresholds.act } ?? true
+        return Utterance(
+            start: start, end: end, heard: text, meaning: meaning, confidence: confidence,
+            sure: meaning == nil ? false : sure)
     }
+
+    /// How well the phrase's words fit the audio, 0…1, higher is more confident.
+    ///
+    /// PocketSphinx scores each frame relative to the best-scoring senone of that frame, so
+    /// the phrase's acoustic score per frame is a log-likelihood ratio against "any sound at
+    /// all" (≤ 0; in the search's units, 1.0001^1024 ≈ 0.1 nat): near 0 when every frame of
+    /// the phrase is the best sound for it, lower the worse the words fit (noise, a near-miss
+    /// word). The confidence is a logistic of that ratio: 0.5 at ``confidenceCentre``, one
+    /// e-fold of odds per ``confidenceWidth``. Monotonic, so thresholds on it are thresholds
+    /// on the ratio; the operating point (`operating-point.json`) is chosen on it.
+    /// - Returns: `nil` when the path holds no frames of the phrase.
+    static func confidence(of segments: [Decoder.Segment]) -> Double? {
+        let frames = segments.reduce(0) { $0 + $1.frames }
+        guard frames > 0 else { return nil }
+        let perFrame = segments.reduce(0.0) { $0 + Double($1.acousticScore) } / Double(frames)
+        return 1 / (1 + exp(-(perFrame - confidenceCentre) / confidenceWidth))
+    }
+
+    /// The per-frame ratio (search units) of confidence 0.5: the lowest a correctly heard,
+    /// clean espeak-ng answer scored in a probe of 12 clips (−46 for "여기 아니야", −53 to −58
+    /// for "여기가 입구야", whose syllables the en-us model fits worse; near-misses that
+    /// became phrases −50 to −55 — per-answer thresholds are what tell them apart).
+    static let confidenceCentre = -58.0
+    /// Search units per e-fold of the confidence's odds (≈ 0.5 nat a frame).
+    static let confidenceWidth = 5.0
 
     /// Decodes a whole WAV file (PCM 16-bit, any rate and channels) in one pass.
     /// - Throws: `SpeechError.badAudio`/`.io` naming the file; decoder errors.

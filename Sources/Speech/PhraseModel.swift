@@ -5,6 +5,8 @@ import Foundation
 public struct PhraseModel: Sendable, Hashable {
     /// Debian's en-us acoustic model (package `pocketsphinx-en-us`).
     public static let defaultAcousticModel = "/usr/share/pocketsphinx/model/en-us/en-us"
+    /// The folder inside the models directory holding the noise-adapted acoustic model.
+    public static let adaptedAcousticModelName = "en-us-adapted"
     /// The environment variable naming the models directory.
     public static let environmentVariable = "PATHFINDER_MODELS"
 
@@ -16,20 +18,24 @@ public struct PhraseModel: Sendable, Hashable {
     public var grammar: String
     /// Decoder settings (`-flag value` pairs) from `pathfinder.args`, applied after the defaults.
     public var settings: [(String, String)]
+    /// Confidence thresholds from `operating-point.json` (chosen on the development split).
+    public var operatingPoint: OperatingPoint
 
     public init(
         acousticModel: String = PhraseModel.defaultAcousticModel, dictionary: String, grammar: String,
-        settings: [(String, String)] = []
+        settings: [(String, String)] = [], operatingPoint: OperatingPoint = .placeholder
     ) {
         self.acousticModel = acousticModel
         self.dictionary = dictionary
         self.grammar = grammar
         self.settings = settings
+        self.operatingPoint = operatingPoint
     }
 
     public static func == (a: PhraseModel, b: PhraseModel) -> Bool {
         a.acousticModel == b.acousticModel && a.dictionary == b.dictionary && a.grammar == b.grammar
             && a.settings.map { [$0.0, $0.1] } == b.settings.map { [$0.0, $0.1] }
+            && a.operatingPoint == b.operatingPoint
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -43,8 +49,11 @@ public struct PhraseModel: Sendable, Hashable {
             .arguments.first ?? ""
     }
 
-    /// The model in `directory` (`pathfinder.dict`, `pathfinder.fsg`, optional `pathfinder.args`).
-    /// - Throws: `SpeechError.model` naming the missing file or the bad settings line.
+    /// The model in `directory` (`pathfinder.dict`, `pathfinder.fsg`, optional `pathfinder.args`
+    /// and `operating-point.json`). The acoustic model is `directory/en-us-adapted` when it
+    /// holds one (the noise-adapted model `Scripts/adapt-model` writes), else Debian's en-us.
+    /// - Throws: `SpeechError.model` naming the missing file, the bad settings line or the
+    ///   bad operating-point field.
     public static func load(directory: String) throws(SpeechError) -> PhraseModel {
         let dictionary = directory + "/pathfinder.dict"
         let grammar = directory + "/pathfinder.fsg"
@@ -64,7 +73,16 @@ public struct PhraseModel: Sendable, Hashable {
                 settings.append((fields[0], fields[1]))
             }
         }
-        return PhraseModel(dictionary: dictionary, grammar: grammar, settings: settings)
+        let adapted = directory + "/" + adaptedAcousticModelName
+        let acousticModel =
+            FileManager.default.fileExists(atPath: adapted + "/mdef") ? adapted : defaultAcousticModel
+        let pointPath = directory + "/operating-point.json"
+        let operatingPoint =
+            FileManager.default.fileExists(atPath: pointPath)
+            ? try OperatingPoint.load(path: pointPath) : .placeholder
+        return PhraseModel(
+            acousticModel: acousticModel, dictionary: dictionary, grammar: grammar, settings: settings,
+            operatingPoint: operatingPoint)
     }
 
     /// Finds the models directory: `explicit` if given, else `$PATHFINDER_MODELS`, else the

@@ -1,7 +1,8 @@
 public import Arrival
 
 /// One stretch of speech the listener heard, in the CONTRACT's Utterance JSON:
-/// `{"start": 1.92, "end": 3.10, "heard": "여기 아니야", "meaning": "notHere"|"thisIsIt"|null}`.
+/// `{"start": 1.92, "end": 3.10, "heard": "여기 아니야", "meaning": "notHere"|"thisIsIt"|null}`,
+/// plus `"confidence"` and `"sure"` when a phrase was recognised.
 public struct Utterance: Sendable, Hashable, Codable {
     /// Seconds from the start of the audio where the speech began.
     public var start: Double
@@ -9,17 +10,40 @@ public struct Utterance: Sendable, Hashable, Codable {
     public var end: Double
     /// The phrases recognised, in Hangul; "…" stands for speech that was no phrase.
     public var heard: String
-    /// What the walker meant, or `nil` for neither answer.
+    /// What the walker meant, as the Listener's policy decided (filler rule and operating
+    /// point applied), or `nil` for neither answer.
     public var meaning: ArrivalWords?
+    /// How well the recognised phrase fits the audio, 0…1, higher is more confident (see
+    /// ``Listener/confidence(of:)`` for the scale); `nil` when no phrase was recognised. Set
+    /// even when the policy rejected the phrase, so the operating point can be tuned.
+    public var confidence: Double?
+    /// Whether `meaning` acts at once (confidence at or above the operating point's `act`);
+    /// `false`: middling, the last stretch asks to hear it again.
+    public var sure: Bool
 
-    public init(start: Double, end: Double, heard: String, meaning: ArrivalWords?) {
+    public init(
+        start: Double, end: Double, heard: String, meaning: ArrivalWords?, confidence: Double? = nil,
+        sure: Bool = true
+    ) {
         self.start = start
         self.end = end
         self.heard = heard
         self.meaning = meaning
+        self.confidence = confidence
+        self.sure = sure
     }
 
-    enum CodingKeys: String, CodingKey { case start, end, heard, meaning }
+    enum CodingKeys: String, CodingKey { case start, end, heard, meaning, confidence, sure }
+
+    public init(from decoder: any Swift.Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        start = try container.decode(Double.self, forKey: .start)
+        end = try container.decode(Double.self, forKey: .end)
+        heard = try container.decode(String.self, forKey: .heard)
+        meaning = try container.decodeIfPresent(ArrivalWords.self, forKey: .meaning)
+        confidence = try container.decodeIfPresent(Double.self, forKey: .confidence)
+        sure = try container.decodeIfPresent(Bool.self, forKey: .sure) ?? true
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -32,5 +56,17 @@ public struct Utterance: Sendable, Hashable, Codable {
         } else {
             try container.encodeNil(forKey: .meaning)
         }
+        if let confidence {
+            // Three decimals: enough against the operating point, stable in golden files.
+            try container.encode((confidence * 1000).rounded() / 1000, forKey: .confidence)
+            try container.encode(sure, forKey: .sure)
+        }
+    }
+}
+
+extension Utterance {
+    /// The answer the last stretch acts on: the Listener's decision, not the text again.
+    public var answer: Heard {
+        Heard(text: heard, meaning: meaning, confidence: confidence, source: .voice, sure: sure)
     }
 }

@@ -11,10 +11,10 @@ func fullStory(seed: UInt64 = 7) -> WalkSimulator {
     sim.send(.doorsArrived([Scene.doorA, Scene.doorB]))
     sim.walk(to: Scene.doorA.coordinate)
     sim.wait(2)
-    sim.send(.heard("여기 아니야"))
+    sim.send(.heard(.typed("여기 아니야")))
     sim.walk(to: Scene.doorB.coordinate)
     sim.wait(2)
-    sim.send(.heard("여기가 입구야"))
+    sim.send(.heard(.typed("여기가 입구야")))
     sim.wait(5)
     return sim
 }
@@ -105,10 +105,10 @@ struct FinalApproachStoryTests {
         sim.send(.go(Destination(name: "Rautatieasema", center: Scene.center, door: named)))
         #expect(sim.plans.first?.0.entrance?.source == .companion, "the named door leads")
         sim.walk(to: named.coordinate)
-        sim.send(.heard("여기 아니야"))
+        sim.send(.heard(.typed("여기 아니야")))
         #expect(sim.said.last == Prompts.nextDoor(Scene.doorA))
         sim.walk(to: Scene.doorA.coordinate)
-        sim.send(.heard("입구 아니야"))
+        sim.send(.heard(.typed("입구 아니야")))
         #expect(sim.said.last == Prompts.noDoorLeft)
         #expect(sim.plans.last?.0 == ArrivalPlan(walkTo: Scene.center, entrance: nil, alternatives: []))
         #expect(sim.approach.isInLastStretch, "still guided, still listening")
@@ -117,7 +117,7 @@ struct FinalApproachStoryTests {
         #expect(sim.said.contains { $0.hasPrefix("건물 중앙까지") })
         #expect(sim.approach.memory.building(near: Scene.center)?.rejected.count == 2)
         // Another refusal at the centre rejects nothing and says the same sentence.
-        sim.send(.heard("여기 아냐"))
+        sim.send(.heard(.typed("여기 아냐")))
         #expect(sim.said.last == Prompts.noDoorLeft)
         #expect(sim.approach.memory.building(near: Scene.center)?.rejected.count == 2)
     }
@@ -147,17 +147,17 @@ struct FinalApproachStoryTests {
         #expect(!sim.said.contains { $0.hasPrefix("지도에서") })
         // At the centre, "여기 아니야" moves on to OSM's first door.
         sim.walk(to: Scene.center)
-        sim.send(.heard("여기 아니야"))
+        sim.send(.heard(.typed("여기 아니야")))
         #expect(sim.said.last == Prompts.nextDoor(Scene.doorA))
     }
 
     @Test func heardOutsideTheStretch_changesNothing() throws {
         var sim = WalkSimulator(from: Scene.startPoint)
-        sim.send(.heard("여기가 입구야"))  // no walk at all
+        sim.send(.heard(.typed("여기가 입구야")))  // no walk at all
         sim.send(.go(Scene.destination))
         sim.wait(2)
-        sim.send(.heard("여기 아니야"))  // 600 m away
-        sim.send(.heard("여기가 입구야"))
+        sim.send(.heard(.typed("여기 아니야")))  // 600 m away
+        sim.send(.heard(.typed("여기가 입구야")))
         #expect(sim.approach.memory == EntranceMemory())
         #expect(sim.saves == 0)
         #expect(sim.walkEnds.isEmpty)
@@ -170,9 +170,9 @@ struct FinalApproachStoryTests {
         let before = done.approach.memory
         done.send(.go(Scene.destination))
         done.walk(to: Scene.doorB.coordinate)
-        done.send(.heard("여기가 입구야"))
+        done.send(.heard(.typed("여기가 입구야")))
         let saves = done.saves
-        done.send(.heard("여기 아니야"))
+        done.send(.heard(.typed("여기 아니야")))
         #expect(done.saves == saves)
         #expect(
             done.approach.memory.building(near: Scene.center)?.rejected
@@ -248,7 +248,7 @@ struct LevelCheckStoryTests {
             sim.send(.go(Destination(name: "Rautatieasema", center: Scene.center, door: Scene.doorA)))
             sim.send(.altitude(.init(metres: 18, accuracy: accuracy)))
             sim.walk(to: Scene.doorA.coordinate)
-            sim.send(.heard("여기 맞아"))
+            sim.send(.heard(.typed("여기 맞아")))
             let door = try #require(sim.approach.memory.building(near: Scene.center)?.confirmed)
             #expect((door.altitude != nil) == stored)
         }

@@ -189,7 +189,9 @@ import Testing
         let early = try #require(events.next(event("button")), "no button event:\n\(daemon.stderr)")
         #expect(early["key"] == "KEY_N" && early["action"] == "notHere")
         let heard = try #require(events.next(event("heard")))
-        #expect(heard["meaning"] == "notHere")
+        #expect(
+            heard["meaning"] == "notHere" && heard["source"] == "button" && heard["text"] == "KEY_N",
+            "\(heard)")
         // An unmapped key, a release and an autorepeat are ignored; R repeats the last prompt.
         keypad.write(
             InputEvent.key(30, value: 1) + InputEvent.key(21, value: 0) + InputEvent.key(21, value: 2))

@@ -125,20 +125,26 @@ package enum InputEvent {
 /// `onPress`; releases and autorepeat are ignored. A device that disappears (a USB keypad
 /// unplugged) or cannot be opened yet is logged once and reopened every second, without
 /// disturbing the daemon; a FIFO whose writer closes is simply reopened.
-final class ButtonReader: @unchecked Sendable {
+package final class ButtonReader: @unchecked Sendable {
     // Safe: `thread` and `stopping` are touched only under `lock`; the descriptors are
     // used only by the reader thread (the wake pipe's write end by `stop`, one byte).
 
     /// One press of a mapped key.
-    struct Press: Sendable, Equatable {
-        var code: UInt16
-        var key: String
-        var action: ButtonAction
+    package struct Press: Sendable, Equatable {
+        package var code: UInt16
+        package var key: String
+        package var action: ButtonAction
+
+        package init(code: UInt16, key: String, action: ButtonAction) {
+            self.code = code
+            self.key = key
+            self.action = action
+        }
     }
 
-    let map: ButtonMap
+    package let map: ButtonMap
     /// The device (or FIFO) this reader reads.
-    let device: String
+    package let device: String
     private let log: DaemonLog
     private let onPress: @Sendable (Press) -> Void
     private let lock = NSLock()
@@ -150,7 +156,9 @@ final class ButtonReader: @unchecked Sendable {
     /// How long to wait before reopening a device that is missing, milliseconds.
     static let reopenMilliseconds: Int32 = 1000
 
-    init(map: ButtonMap, device: String, log: DaemonLog, onPress: @escaping @Sendable (Press) -> Void) {
+    package init(
+        map: ButtonMap, device: String, log: DaemonLog, onPress: @escaping @Sendable (Press) -> Void
+    ) {
         self.map = map
         self.device = device
         self.log = log
@@ -169,14 +177,16 @@ final class ButtonReader: @unchecked Sendable {
         close(wakeWrite)
     }
 
-    func start() {
+    /// Starts the reading thread.
+    package func start() {
         let thread = Thread { [self] in run() }
         thread.name = "pathfinder-buttons"
         lock.withLock { self.thread = thread }
         thread.start()
     }
 
-    func stop() {
+    /// Stops the reading thread and waits for it.
+    package func stop() {
         let running: Bool = lock.withLock {
             guard thread != nil, !stopping else { return false }
             stopping = true
@@ -207,6 +217,12 @@ final class ButtonReader: @unchecked Sendable {
             }
             var info = stat()
             let isFIFO = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO
+            if (info.st_mode & S_IFMT) == S_IFREG {
+                // Re-reading a file every second would replay its presses: a config mistake.
+                close(fd)
+                log.error("buttons \(device): a regular file, not an input device or FIFO; not reading it")
+                return
+            }
             if problem != nil || !isFIFO { log.info("buttons \(device): reading") }
             problem = nil
             let ending = read(fd, isFIFO: isFIFO)

@@ -20,6 +20,8 @@ let package = Package(
         ),
         .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        // Linux's <linux/input.h> (evdev buttons): kernel headers, no library.
+        .systemLibrary(name: "CInput", providers: [.apt(["linux-libc-dev"])]),
 
         // MARK: I/O at the edges
         .target(name: "SystemCalls"),
@@ -37,9 +39,8 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "Geo", "Arrival", "Storage", "Positioning", "Speech", "Replay", "Gazetteer", "EntranceIndex",
-                "SQLite",
-                "SystemCalls", "Diagnostics",
+                "Geo", "Arrival", "Storage", "Positioning", "Speech", "Gazetteer", "EntranceIndex", "SQLite",
+                "SystemCalls", "Diagnostics", "CInput",
             ]),
 
         .target(name: "Replay", dependencies: ["Arrival", "Geo", "Positioning", "OSM", "EntranceIndex"]),

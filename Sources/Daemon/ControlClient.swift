@@ -1,3 +1,5 @@
+// <linux/input.h> (the buttons) pulls in `struct timeval`; Swift then wants its module named.
+import CInput
 import Foundation
 import Glibc
 import SystemCalls

@@ -8,8 +8,10 @@ package import SystemCalls
 /// Requests go out through `onIncoming` (the daemon's one serial loop); replies and
 /// subscription events come back through `send`, `subscribe` and `broadcast`, which any
 /// thread may call. No client can disturb another: a line longer than `maxLineBytes` is
-/// reported and discarded up to its newline, and a client whose unread output passes
-/// `maxPendingBytes` (a subscriber that stopped reading) is dropped.
+/// reported and discarded up to its newline, a client whose unread output passes
+/// `maxPendingBytes` (a subscriber that stopped reading) is dropped, a connection that sends
+/// no complete request for `idleSeconds` is closed (subscribers excepted), and a connection
+/// beyond `maxClients` is told `busy` and closed, never left waiting in silence.
 package final class ControlServer: @unchecked Sendable {
     // Safe: `clients`, `listenFD` and the descriptors are touched only by the I/O thread
     // (and by `start` before the thread exists); `outbox`, `stopping` and `thread` only
@@ -26,6 +28,14 @@ package final class ControlServer: @unchecked Sendable {
         case oversized(ClientID)
         /// The client went away or was dropped.
         case closed(ClientID)
+        /// A connection sent no complete request for `idleSeconds` and was closed.
+        case idle(ClientID)
+        /// Connections were refused at the client limit: `refused` since the last report
+        /// (reported at most every `busyReportSeconds`, so a flood is not a log flood).
+        case busy(refused: Int)
+        /// `poll(2)` kept failing: the server has stopped serving. The daemon must exit
+        /// (non-zero, so systemd restarts it) rather than live on without its socket.
+        case failed(String)
     }
 
     /// Why the server could not start.
@@ -59,6 +69,8 @@ package final class ControlServer: @unchecked Sendable {
         var outputStart = 0
         var discarding = false
         var subscribed = false
+        /// When the last complete request line arrived (or the connection was accepted).
+        var lastRequest: ContinuousClock.Instant
         var pending: Int { output.count - outputStart }
     }
 
@@ -68,9 +80,18 @@ package final class ControlServer: @unchecked Sendable {
     package let maxLineBytes: Int
     /// The most unread output kept per client before it is dropped, bytes.
     package let maxPendingBytes: Int
-    /// The most clients at once; more are closed at accept.
+    /// The most clients at once; one more is told `busy` and closed at accept.
     package let maxClients: Int
+    /// A connection that sends no complete request for this long is closed, seconds
+    /// (subscribers excepted: they only listen).
+    package let idleSeconds: Double
+    /// Refusals at the limit are reported at most this often, seconds.
+    static let busyReportSeconds = 10.0
     private let onIncoming: @Sendable (Incoming) -> Void
+    /// `poll(2)`; a test substitutes one that fails.
+    private let pollCall: @Sendable (UnsafeMutablePointer<pollfd>, nfds_t, Int32) -> Int32
+    private var refusedSinceReport = 0
+    private var lastBusyReport: ContinuousClock.Instant?
 
     private var listenFD: Int32 = -1
     private var boundInode: ino_t = 0
@@ -89,12 +110,18 @@ package final class ControlServer: @unchecked Sendable {
 
     package init(
         path: String, maxLineBytes: Int = 64 * 1024, maxPendingBytes: Int = 512 * 1024, maxClients: Int = 32,
+        idleSeconds: Double = 30,
+        poll: @escaping @Sendable (UnsafeMutablePointer<pollfd>, nfds_t, Int32) -> Int32 = {
+            Glibc.poll($0, $1, $2)
+        },
         onIncoming: @escaping @Sendable (Incoming) -> Void
     ) {
         self.path = path
         self.maxLineBytes = maxLineBytes
         self.maxPendingBytes = maxPendingBytes
         self.maxClients = maxClients
+        self.idleSeconds = idleSeconds
+        self.pollCall = poll
         self.onIncoming = onIncoming
         do {
             (wakeRead, wakeWrite) = try makePipe(nonBlocking: true)
@@ -223,8 +250,13 @@ package final class ControlServer: @unchecked Sendable {
 
     // MARK: The I/O thread
 
+    /// The most consecutive `poll` failures retried (with a doubling pause from 10 ms)
+    /// before the server gives up and reports `.failed`.
+    package static let pollRetries = 6
+
     private func run() {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var failures = 0
         while true {
             let ids = Array(clients.keys)
             var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
@@ -235,9 +267,25 @@ package final class ControlServer: @unchecked Sendable {
                 if client.pending > 0 { events |= Int16(POLLOUT) }
                 fds.append(pollfd(fd: client.fd, events: events, revents: 0))
             }
-            guard (try? retryingOnInterrupt("poll") { poll(&fds, nfds_t(fds.count), -1) }) != nil else {
+            let ready = fds.withUnsafeMutableBufferPointer {
+                pollCall($0.baseAddress!, nfds_t($0.count), timeoutMilliseconds())
+            }
+            if ready < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                failures += 1
+                guard failures > Self.pollRetries else {
+                    usleep(useconds_t(10_000 << (failures - 1)))
+                    continue
+                }
+                onIncoming(
+                    .failed(
+                        "control socket: \(SystemCallError(call: "poll", code: code)); \(failures) failures in a row"
+                    ))
                 break
             }
+            failures = 0
+            closeIdleClients()
             if fds[0].revents != 0 {
                 var drain = [UInt8](repeating: 0, count: 256)
                 while ((try? retryingOnInterrupt("read") { read(wakeRead, &drain, drain.count) }) ?? 0) > 0 {}
@@ -324,11 +372,15 @@ package final class ControlServer: @unchecked Sendable {
         while true {
             // EAGAIN: none left; anything else: try again at the next poll.
             guard let fd = try? retryingOnInterrupt("accept", { accept(listenFD, nil, nil) }) else { return }
-            guard clients.count < maxClients, (try? makeNonBlocking(fd)) != nil else {
+            guard (try? makeNonBlocking(fd)) != nil else {
                 try? closeDescriptor(fd)
                 continue
             }
-            clients[nextID] = Client(fd: fd)
+            guard clients.count < maxClients else {
+                refuseBusy(fd)
+                continue
+            }
+            clients[nextID] = Client(fd: fd, lastRequest: .now)
             nextID += 1
         }
     }
@@ -354,6 +406,7 @@ package final class ControlServer: @unchecked Sendable {
                         client.discarding = false
                     } else {
                         lines.append(.line(id, Data(client.input)))
+                        client.lastRequest = .now
                     }
                     client.input.removeAll(keepingCapacity: true)
                 } else if !client.discarding {
@@ -368,6 +421,60 @@ package final class ControlServer: @unchecked Sendable {
             clients[id] = client
             for line in lines { onIncoming(line) }
         }
+    }
+
+    /// One line saying why, written without waiting (a fresh socket's buffer takes it), then
+    /// the connection is closed: the client learns at once instead of hanging.
+    private func refuseBusy(_ fd: Int32) {
+        let reply =
+            JSONValue.object([
+                "ok": .bool(false),
+                "error": .string("busy: \(maxClients) clients are connected (the limit); try again later"),
+            ]).text + "\n"
+        _ = Array(reply.utf8).withUnsafeBytes {
+            Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+        }
+        try? closeDescriptor(fd)
+        refusedSinceReport += 1
+        let now = ContinuousClock.now
+        if lastBusyReport.map({ now - $0 >= .seconds(Self.busyReportSeconds) }) ?? true {
+            onIncoming(.busy(refused: refusedSinceReport))
+            refusedSinceReport = 0
+            lastBusyReport = now
+        }
+    }
+
+    private var idleLimit: Duration { .milliseconds(Int64(idleSeconds * 1000)) }
+
+    /// How long `poll` may sleep: until the first idle deadline (rounded up), else forever.
+    private func timeoutMilliseconds() -> Int32 {
+        let deadlines = clients.values.filter { !$0.subscribed }.map { $0.lastRequest + idleLimit }
+        guard let first = deadlines.min() else { return -1 }
+        let left = first - .now
+        if left <= .zero { return 0 }
+        let (seconds, attoseconds) = left.components
+        return Int32(min(Int64(Int32.max), seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
+    }
+
+    /// Closes every connection (not a subscriber) whose last complete request is older
+    /// than `idleSeconds`, telling it why.
+    private func closeIdleClients() {
+        let now = ContinuousClock.now
+        for (id, client) in clients where !client.subscribed && now - client.lastRequest >= idleLimit {
+            enqueue(
+                Array(
+                    (JSONValue.object([
+                        "ok": .bool(false),
+                        "error": .string("idle: no request for \(Self.format(idleSeconds)) s; closing"),
+                    ]).text + "\n").utf8), for: id)
+            flush(id)
+            drop(id, notify: false)
+            onIncoming(.idle(id))
+        }
+    }
+
+    private static func format(_ seconds: Double) -> String {
+        seconds.rounded() == seconds ? String(Int(seconds)) : String(seconds)
     }
 
     private func drop(_ id: ClientID, notify: Bool) {

@@ -26,6 +26,8 @@ package final class Daemon: Sendable {
         case doors(Destination, [Door])
         /// An answer the microphone heard (the Listener's decision).
         case heard(Heard)
+        /// A button pressed (`buttons`).
+        case button(ButtonReader.Press)
     }
 
     package let config: DaemonConfig
@@ -37,7 +39,8 @@ package final class Daemon: Sendable {
     }
 
     /// Runs until SIGTERM or SIGINT.
-    /// - Returns: the exit code: 0 after a signal, 1 if the socket cannot be served.
+    /// - Returns: the exit code: 0 after a signal, 1 if the socket cannot be served (at start,
+    ///   or later when `poll` keeps failing: systemd then restarts the daemon).
     package func run() async -> Int32 {
         let (inputs, continuation) = AsyncStream<Input>.makeStream()
         // Signals are caught before the socket exists, so a client that sees the socket
@@ -88,6 +91,12 @@ package final class Daemon: Sendable {
         var settings = FinalApproach.Settings()
         settings.lastStretchMetres = config.lastStretchMetres
         var core = DaemonCore(memory: loaded.memory, settings: settings)
+        // FinalApproach's clock: monotonic during a walk (a wall-clock jump on a Pi without
+        // RTC must not end or stall it); the event stream's `t` stays the wall clock.
+        var clock = WalkClock()
+        func now() -> Date { clock.now(walking: core.approach.isWalking) }
+        var exitCode: Int32 = 0
+        // DispatchSource timers run on the monotonic clock.
         let ticks = DispatchSource.makeTimerSource(queue: .global())
         ticks.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
         ticks.setEventHandler { continuation.yield(.tick) }
@@ -106,6 +115,15 @@ package final class Daemon: Sendable {
             continuation.yield(.heard($0))
         }
         if !config.mic { log.info("microphone off (mic: false); answers only via `heard` requests") }
+        let buttons = (config.buttons?.devices ?? []).map { device in
+            ButtonReader(map: config.buttons!, device: device, log: log) { continuation.yield(.button($0)) }
+        }
+        if let map = config.buttons {
+            log.info(
+                "buttons on \(map.devices.joined(separator: ", ")): \(KeyNames.name(of: map.notHere)) not here, \(KeyNames.name(of: map.thisIsIt)) this is it, \(KeyNames.name(of: map.repeatLast)) repeat"
+            )
+            for reader in buttons { reader.start() }
+        }
         let shell = Shell(
             server: server, voice: voice,
             lookups: DaemonLookups(doors: config.doors, gazetteer: config.gazetteer),
@@ -119,7 +137,7 @@ package final class Daemon: Sendable {
         loop: for await input in inputs {
             switch input {
             case .tick:
-                shell.perform(core.handle(.tick, now: Date()))
+                shell.perform(core.handle(.tick, now: now()))
                 if let problem = feed.problem {
                     if outage == nil {
                         log.warning("\(feed.name): \(problem); waiting for it")
@@ -132,7 +150,7 @@ package final class Daemon: Sendable {
                 }
             case .position(let event):
                 altimeter.observe(event)
-                let now = Date()
+                let now = now()
                 switch event {
                 case .fix(let fix):
                     if outage != nil || outageSaid {
@@ -161,7 +179,7 @@ package final class Daemon: Sendable {
                     shell.perform(
                         core.handle(
                             .altitude(.init(metres: altitude.metres, accuracy: altitude.accuracy)),
-                            now: Date()),
+                            now: now()),
                     )
                 }
             case .sourceEnded:
@@ -169,10 +187,13 @@ package final class Daemon: Sendable {
                     "\(feed.name): the input ended\(feed.problem.map { ": \($0)" } ?? ""); no more positions")
             case .doors(let destination, let doors):
                 guard core.destination == destination, core.approach.isWalking else { break }
-                shell.perform(core.handle(.doorsArrived(doors), now: Date()))
+                shell.perform(core.handle(.doorsArrived(doors), now: now()))
             case .heard(let answer):
                 log.info("microphone heard: \(answer.text)")
-                shell.perform(core.handle(.heard(answer), now: Date()))
+                shell.perform(core.handle(.heard(answer), now: now()))
+            case .button(let press):
+                log.info("button \(press.key): \(press.action.rawValue)")
+                shell.perform(Self.pressed(press, core: &core, now: now()))
             case .terminate(let number):
                 log.info("\(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
                 break loop
@@ -181,7 +202,19 @@ package final class Daemon: Sendable {
                 switch ControlRequest.parse(line) {
                 case .success(let request):
                     log.debug("client \(client): \(String(decoding: line.prefix(200), as: UTF8.self))")
-                    shell.perform(shell.answer(request, from: client, core: &core))
+                    var actions = shell.answer(request, from: client, core: &core, now: now())
+                    if request == .stop {
+                        // `stop` silences what waits to be said; its own prompt comes next.
+                        let index = actions.firstIndex { if case .say = $0 { true } else { false } }
+                        var prompt: FinalApproach.Prompt?
+                        if let index, case .say(let said) = actions[index] {
+                            prompt = said
+                            actions.remove(at: index)
+                        }
+                        if let prompt { log.info("say: \(prompt.text)") }
+                        voice.interrupt(with: prompt)
+                    }
+                    shell.perform(actions)
                 case .failure(let error):
                     log.info("client \(client): refused: \(error.message)")
                     shell.perform(core.refuse(error, client: client))
@@ -195,6 +228,17 @@ package final class Daemon: Sendable {
                     ]).text, to: client)
             case .control(.closed(let client)):
                 log.debug("client \(client): gone")
+            case .control(.idle(let client)):
+                log.info("client \(client): no request for \(Int(server.idleSeconds)) s; closed")
+            case .control(.busy(let refused)):
+                log.warning(
+                    "control socket: \(server.maxClients) clients connected (the limit); refused \(refused) connection\(refused == 1 ? "" : "s") with \"busy\""
+                )
+            case .control(.failed(let message)):
+                // Never a half-alive daemon without its socket: exit 1, systemd restarts it.
+                log.error("\(message); exiting so the service manager restarts the daemon")
+                exitCode = 1
+                break loop
             }
             // Each memory write's outcome reaches the core before the next input (a stop
             // included), so the promise or the failure is said at once.
@@ -206,6 +250,7 @@ package final class Daemon: Sendable {
             }
         }
         ears.close()
+        for reader in buttons { reader.stop() }
         feed.stop()
         feedTask.cancel()
         barometerTask?.cancel()
@@ -215,7 +260,25 @@ package final class Daemon: Sendable {
         server.stop()
         continuation.finish()
         log.info("stopped")
-        return 0
+        return exitCode
+    }
+
+    /// A button press, exactly as the answer it stands for: not here / this is it go in as
+    /// `Heard.button` (heeded only in the last stretch, like a heard phrase), repeat as `repeat`.
+    /// Its own `button` line goes first on the event stream.
+    static func pressed(
+        _ press: ButtonReader.Press, core: inout DaemonCore, now: Date
+    ) -> [DaemonCore.Action] {
+        let line: DaemonCore.Action = .event(
+            .object([
+                "event": "button", "key": .string(press.key), "code": .number(Double(press.code)),
+                "action": .string(press.action.rawValue),
+            ]))
+        switch press.action {
+        case .notHere: return [line] + core.handle(.heard(.button(.notHere, key: press.key)), now: now)
+        case .thisIsIt: return [line] + core.handle(.heard(.button(.thisIsIt, key: press.key)), now: now)
+        case .repeatLast: return [line] + core.handle(.repeatLast, now: now)
+        }
     }
 
     /// ISO 8601 with zone and milliseconds, for the live event stream's wall-clock `t`.

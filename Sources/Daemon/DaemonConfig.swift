@@ -54,6 +54,8 @@ package struct DaemonConfig: Sendable, Equatable {
     package var lastStretchMetres = FinalApproach.Settings().lastStretchMetres
     /// How much the daemon logs.
     package var logLevel = DaemonLog.Level.info
+    /// The answer buttons (evdev devices or FIFOs and the three keys); nil = none.
+    package var buttons: ButtonMap?
 
     /// A "HOST:PORT" address.
     package struct Endpoint: Sendable, Equatable, CustomStringConvertible {
@@ -90,7 +92,7 @@ package struct DaemonConfig: Sendable, Equatable {
 
     /// Every key a config file may hold.
     package static let keys = [
-        "allowRemoteGPSD", "baro", "baud", "doors", "gazetteer", "gpsd", "iioDevice", "iioRoot",
+        "allowRemoteGPSD", "baro", "baud", "buttons", "doors", "gazetteer", "gpsd", "iioDevice", "iioRoot",
         "lastStretchMetres", "logLevel", "memory", "mic", "micDevice", "nmea", "qnh", "socket",
         "speakWav", "speaker",
     ]
@@ -157,6 +159,14 @@ package struct DaemonConfig: Sendable, Equatable {
                 throw fail("a distance in metres (5…1000)")
             }
             lastStretchMetres = n
+        case "buttons":
+            // Paths alone (`--buttons PATH[,PATH…]`) over a file's keys change only the devices.
+            if case .string(let path) = value, !path.isEmpty, var map = buttons {
+                map.devices = Self.paths(path)
+                buttons = map
+            } else {
+                buttons = try Self.buttons(value, fail: fail, origin: origin)
+            }
         case "logLevel":
             guard let s = value.stringValue, let level = DaemonLog.Level(rawValue: s) else {
                 throw fail("error, warning, info or debug")
@@ -167,6 +177,76 @@ package struct DaemonConfig: Sendable, Equatable {
                 origin: origin, key: key,
                 message: "unknown key (known: \(Self.keys.joined(separator: ", ")))")
         }
+    }
+
+    /// `"PATH"` or `"PATH,PATH"` (the default keys), `{"device": PATH or [PATH, …],
+    /// "notHere": KEY, "thisIsIt": KEY, "repeat": KEY}` with key names (`"KEY_N"`) or codes
+    /// (`49`), or `null`.
+    private static func buttons(
+        _ value: JSONValue, fail: (String) -> DaemonConfigError, origin: String
+    ) throws(DaemonConfigError) -> ButtonMap? {
+        let expected =
+            "a device path or {\"device\": PATH, \"notHere\": KEY, \"thisIsIt\": KEY, \"repeat\": KEY}"
+        switch value {
+        case .null: return nil
+        case .string(let path):
+            guard !path.isEmpty else { throw fail(expected) }
+            return ButtonMap(devices: paths(path))
+        case .object(let fields):
+            let devices: [String]? =
+                switch fields["device"] {
+                case .string(let path)?: path.isEmpty ? nil : [path]
+                case .array(let items)?:
+                    items.isEmpty || items.contains { ($0.stringValue ?? "").isEmpty }
+                        ? nil : items.compactMap(\.stringValue)
+                default: nil
+                }
+            guard let devices else {
+                throw DaemonConfigError(
+                    origin: origin, key: "buttons.device",
+                    message:
+                        "missing, or not a path or a list of paths: \(fields["device"]?.text ?? "nothing")")
+            }
+            var map = ButtonMap(devices: devices)
+            for (name, field) in fields.sorted(by: { $0.key < $1.key }) where name != "device" {
+                guard ButtonMap.keys.contains(name) else {
+                    throw DaemonConfigError(
+                        origin: origin, key: "buttons.\(name)",
+                        message: "unknown key (known: \(ButtonMap.keys.joined(separator: ", ")))")
+                }
+                let code: UInt16? =
+                    switch field {
+                    case .string(let text): KeyNames.code(of: text)
+                    case .number(let n): n.rounded() == n && n > 0 && n < 0x300 ? UInt16(n) : nil
+                    default: nil
+                    }
+                guard let code else {
+                    throw DaemonConfigError(
+                        origin: origin, key: "buttons.\(name)",
+                        message: "\(field.text) is not a key name (KEY_N, BTN_0, …) or a key code (1…767)")
+                }
+                switch name {
+                case "notHere": map.notHere = code
+                case "thisIsIt": map.thisIsIt = code
+                default: map.repeatLast = code
+                }
+            }
+            let codes = [map.notHere, map.thisIsIt, map.repeatLast]
+            guard Set(codes).count == 3 else {
+                throw DaemonConfigError(
+                    origin: origin, key: "buttons",
+                    message:
+                        "notHere, thisIsIt and repeat need three different keys, found \(codes.map(KeyNames.name(of:)))"
+                )
+            }
+            return map
+        default: throw fail(expected)
+        }
+    }
+
+    /// `--buttons` may name several devices, comma-separated (device paths hold no commas).
+    private static func paths(_ text: String) -> [String] {
+        text.split(separator: ",").map(String.init)
     }
 
     /// Applies a config file's JSON object.

@@ -19,7 +19,6 @@ final class DaemonLookups {
     private let gazetteerPath: String?
     private var doorIndexes: DoorIndexes?
     private var gazetteer: GazetteerDatabase?
-    private var geocoder: ReverseGeocoder?
 
     init(doors: String?, gazetteer: String?) {
         doorsPath = doors
@@ -139,11 +138,11 @@ final class DaemonLookups {
     }
 
     /// The place at `point` (country, region, nearest city, airport) as the gazetteer's
-    /// `where` answer.
+    /// `where` answer. By SQL on each call (`ReferenceGeocoder`, the same answers): the fast
+    /// path's in-memory world (35 MB) is for batches, not an all-day process.
     func place(at point: Coordinate) throws(LookupError) -> JSONValue {
         do {
-            if geocoder == nil { geocoder = try ReverseGeocoder(database: try openGazetteer()) }
-            let text = try geocoder!.locate(point).json
+            let text = try ReferenceGeocoder(database: try openGazetteer()).locate(point).json
             return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
         } catch let error as LookupError {
             throw error

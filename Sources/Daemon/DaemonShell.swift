@@ -17,11 +17,11 @@ struct Shell {
 
     /// The core's answer to `request`, after resolving a query or a place.
     func answer(
-        _ request: ControlRequest, from client: ControlServer.ClientID, core: inout DaemonCore
+        _ request: ControlRequest, from client: ControlServer.ClientID, core: inout DaemonCore,
+        now: Date = Date()
     )
         -> [DaemonCore.Action]
     {
-        let now = Date()
         switch request {
         case .go(.query(let query, let far)):
             do {

@@ -4,9 +4,11 @@ import Speech
 import Synchronization
 
 /// The daemon's mouth: prompts spoken one at a time on their own queue (never on the loop),
-/// through ALSA or into numbered WAV files. A newer callout replaces an unspoken one
-/// (`PromptQueue`). While a prompt plays, `gate` is closed so the microphone's audio is not
-/// decoded (half-duplex: prompts contain the trigger phrases).
+/// through ALSA or into numbered WAV files. What waits is a bounded `PromptQueue`: a repeat
+/// of a waiting prompt is not queued twice, a newer callout replaces an unspoken one, a
+/// callout older than 10 s is dropped, and `interrupt` (`stop`) clears the queue so its own
+/// prompt comes next. While a prompt plays, `gate` is closed so the microphone's audio is
+/// not decoded (half-duplex: prompts contain the trigger phrases).
 final class DaemonVoice: Sendable {
     /// Closed while speaking; the microphone's chunks are muted through it.
     let gate = HalfDuplexGate()
@@ -15,7 +17,18 @@ final class DaemonVoice: Sendable {
     private let wavDirectory: String?
     private let log: DaemonLog
     private let work = DispatchQueue(label: "pathfinder.voice")
-    private let state = Mutex<(queue: PromptQueue, files: Int, lastProblem: String?)>((PromptQueue(), 0, nil))
+    private let state = Mutex<State>(State())
+    /// The queue's clock: monotonic, so a wall-clock jump never ages a callout.
+    private let clock = ContinuousClock()
+    private let origin = ContinuousClock.now
+
+    private struct State {
+        var queue = PromptQueue()
+        var files = 0
+        var lastProblem: String?
+        /// A drain is scheduled or running on `work`: one at a time, however many prompts come.
+        var draining = false
+    }
 
     /// - Parameters:
     ///   - device: the ALSA playback device.
@@ -41,15 +54,71 @@ final class DaemonVoice: Sendable {
         }
     }
 
+    /// Seconds since the voice was made, on the monotonic clock.
+    private var now: Double {
+        let elapsed = clock.now - origin
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    }
+
     /// Queues `prompt` and returns at once.
     func say(_ prompt: FinalApproach.Prompt) {
         guard speaker != nil else { return }
-        state.withLock { $0.queue.enqueue(prompt) }
-        work.async { self.speakNext() }
+        let now = now
+        let dropped = state.withLock { $0.queue.enqueue(prompt, at: now) }
+        report(dropped)
+        schedule()
     }
 
-    private func speakNext() {
-        guard let speaker, let prompt = state.withLock({ $0.queue.next() }) else { return }
+    /// `stop`: drops every prompt waiting; `prompt` is spoken next (after the one playing).
+    func interrupt(with prompt: FinalApproach.Prompt?) {
+        guard speaker != nil else { return }
+        let now = now
+        let dropped = state.withLock { $0.queue.interrupt(with: prompt, at: now) }
+        report(dropped)
+        schedule()
+    }
+
+    private func report(_ dropped: [PromptQueue.Dropped]) {
+        for item in dropped {
+            switch item {
+            case .duplicate(let p): log.debug("not queued twice: \(p.text)")
+            case .replaced(let p): log.debug("replaced by a newer callout: \(p.text)")
+            case .stale(let p):
+                log.info("dropped, older than \(Int(PromptQueue.calloutMaxAgeSeconds)) s: \(p.text)")
+            case .overflow(let p):
+                log.warning("speech queue full (\(PromptQueue.capacity)); dropped: \(p.text)")
+            case .interrupted(let p): log.debug("dropped by stop: \(p.text)")
+            }
+        }
+    }
+
+    private func schedule() {
+        let start = state.withLock { value in
+            defer { value.draining = true }
+            return !value.draining
+        }
+        if start { work.async { self.drain() } }
+    }
+
+    /// Speaks until the queue is empty; the flag is cleared under the same lock that finds
+    /// the queue empty, so a prompt queued meanwhile is never left waiting.
+    private func drain() {
+        while true {
+            let now = now
+            var dropped: [PromptQueue.Dropped] = []
+            let prompt = state.withLock { value in
+                let next = value.queue.next(at: now, dropped: &dropped)
+                if next == nil { value.draining = false }
+                return next
+            }
+            report(dropped)
+            guard let prompt else { return }
+            speak(prompt)
+        }
+    }
+
+    private func speak(_ prompt: FinalApproach.Prompt) {
+        guard let speaker else { return }
         do {
             if let wavDirectory {
                 let number = state.withLock {
@@ -62,6 +131,7 @@ final class DaemonVoice: Sendable {
                 log.debug("said into \(path): \(prompt.text)")
             } else {
                 try speaker.play(prompt.text, device: device, gate: gate)
+                log.debug("said: \(prompt.text)")
             }
             state.withLock { $0.lastProblem = nil }
         } catch {

@@ -65,7 +65,13 @@ final class PositionFeed: Sendable {
         do {
             let sensor = try IIOBarometer(root: config.iioRoot, name: config.iioDevice)
             log.info("barometer: \(sensor.name) at \(sensor.directory)")
-            return sensor.readings(every: 1)
+            return sensor.readings(every: 1) { failure in
+                if let failure {
+                    log.warning("barometer (iio): \(failure); retrying with backoff")
+                } else {
+                    log.info("barometer (iio): readings again")
+                }
+            }
         } catch {
             log.warning("barometer (iio): \(error); no level check")
             return nil

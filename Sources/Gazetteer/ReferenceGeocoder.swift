@@ -4,13 +4,59 @@ import SQLite
 /// The slow reference: the same rules as `ReverseGeocoder`, answered by plain SQL over the
 /// same tables on every call (R*Tree for candidate boxes, `ORDER BY area, id`, full scans
 /// for the nearest city and airport). It shares no index with the fast path; a test
-/// proves both return identical IDs.
+/// proves both return identical IDs, and identical answers with names (`locate`).
+///
+/// It holds nothing in memory between calls, which is why the daemon answers `where` with
+/// it: one question now and then must not keep the fast path's world-wide polygons, city
+/// indexes and names (about 35 MB) resident in a process that runs all day.
 package struct ReferenceGeocoder {
     let database: GazetteerDatabase
 
     package init(database: GazetteerDatabase) { self.database = database }
 
     package func locateIDs(_ point: Coordinate) throws -> Location.IDs {
+        let found = try resolve(point)
+        return Location.IDs(
+            country: found.country, region: found.region, city: found.city?.id, airport: found.airport?.id)
+    }
+
+    /// The full answer with names, the same as `ReverseGeocoder.locate`.
+    package func locate(_ point: Coordinate) throws -> Location {
+        let found = try resolve(point)
+        let db = database.connection
+        func name(_ sql: String, _ key: SQLValue) throws -> String? {
+            let s = try db.cached(sql)
+            try s.bind([key])
+            return try s.step() && !s.isNull(0) ? s.text(0) : nil
+        }
+        var location = Location(
+            country: nil, region: nil, city: nil, airport: nil, atSea: found.country == nil)
+        if let country = found.country {
+            let countryName = try name("SELECT name FROM country WHERE iso = ?", .text(country))
+            location.country = .init(id: country, name: countryName ?? country)
+        }
+        if let region = found.region {
+            let regionName = try name("SELECT name FROM region WHERE code = ?", .text(region))
+            location.region = .init(id: region, name: regionName ?? region)
+        }
+        if let city = found.city {
+            let cityName = try name("SELECT name FROM city WHERE geonameid = ?", .int(city.id))
+            location.city = .init(id: city.id, name: cityName ?? "", metres: city.metres)
+        }
+        if let airport = found.airport {
+            let a = try database.airport(airport.id)
+            location.airport = .init(
+                id: airport.id, iata: a.iata, icao: a.icao, name: a.name, metres: airport.metres)
+        }
+        return location
+    }
+
+    private func resolve(
+        _ point: Coordinate
+    ) throws -> (
+        country: String?, region: String?, city: (id: Int64, metres: Double)?,
+        airport: (id: Int64, metres: Double)?
+    ) {
         let db = database.connection
         let lon = point.longitude
         let lat = point.latitude
@@ -58,11 +104,15 @@ package struct ReferenceGeocoder {
             airports.append((s.int(0), d, ReverseRules.radius(s.text(1) ?? "")))
         }
         let airport = nearest(airports)
-        return Location.IDs(country: country, region: region, city: city, airport: airport)
+        return (country, region, city, airport)
     }
 
     /// The smallest (metres, id) among candidates within their own radius.
-    private func nearest(_ candidates: [(id: Int64, metres: Double, radius: Double)]) -> Int64? {
-        candidates.filter { $0.metres <= $0.radius }.min { ($0.metres, $0.id) < ($1.metres, $1.id) }?.id
+    private func nearest(
+        _ candidates: [(id: Int64, metres: Double, radius: Double)]
+    ) -> (id: Int64, metres: Double)? {
+        candidates.filter { $0.metres <= $0.radius }.min { ($0.metres, $0.id) < ($1.metres, $1.id) }.map {
+            ($0.id, $0.metres)
+        }
     }
 }

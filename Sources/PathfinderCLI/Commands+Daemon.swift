@@ -22,6 +22,8 @@ extension Commands {
               --socket PATH         the control socket
               --no-mic              never open the microphone
               --speak-wav DIR       write each prompt as a WAV there instead of playing it
+              --buttons PATH        answer buttons: an evdev input device (or FIFO); keys N, Y,
+                                    R = not here, this is it, repeat (config "buttons")
               --log-level L         error, warning, info or debug
             Logs go to standard error with syslog priority prefixes (journald reads them).
             Exit codes: 0 after SIGTERM/SIGINT, 1 if it cannot run (another daemon on the
@@ -48,7 +50,7 @@ extension Commands {
             let strings: [(flag: String, key: String)] = [
                 ("--gpsd", "gpsd"), ("--nmea", "nmea"), ("--baro", "baro"), ("--memory", "memory"),
                 ("--doors", "doors"), ("--gazetteer", "gazetteer"), ("--socket", "socket"),
-                ("--speak-wav", "speakWav"), ("--log-level", "logLevel"),
+                ("--speak-wav", "speakWav"), ("--log-level", "logLevel"), ("--buttons", "buttons"),
             ]
             for (flag, key) in strings {
                 if let value = try arguments.option(flag) {

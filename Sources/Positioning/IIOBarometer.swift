@@ -86,15 +86,33 @@ public struct IIOBarometer: Sendable, Hashable {
         return PressureReading(time: time, hPa: (hPa * 1000).rounded() / 1000, source: .iio)
     }
 
-    /// Readings every `interval` seconds, stamped with the wall clock, until iteration
-    /// stops. A failed read ends the stream (the sensor is gone).
-    public func readings(every interval: Double) -> AsyncStream<PressureReading> {
+    /// The longest pause between attempts while the sensor fails, seconds.
+    public static let maxRetrySeconds = 30.0
+
+    /// Readings every `interval` seconds, stamped with the wall clock (the reading's date),
+    /// until iteration stops. A failed read never ends the stream silently: `problem` is told
+    /// (once per outage, with the failure; `nil` when readings come back) and the sensor is
+    /// read again after a pause that doubles up to ``maxRetrySeconds``.
+    public func readings(
+        every interval: Double, problem: @escaping @Sendable (Failure?) -> Void = { _ in }
+    ) -> AsyncStream<PressureReading> {
         AsyncStream { continuation in
             let task = Task {
+                var failing: Failure?
+                var pause = interval
                 while !Task.isCancelled {
-                    guard let reading = try? read(at: Date()) else { break }
-                    continuation.yield(reading)
-                    try? await Task.sleep(for: .milliseconds(Int64(interval * 1000)))
+                    do throws(Failure) {
+                        let reading = try read(at: Date())
+                        if failing != nil { problem(nil) }
+                        failing = nil
+                        pause = interval
+                        continuation.yield(reading)
+                    } catch {
+                        if failing != error { problem(error) }
+                        pause = failing == nil ? interval : min(Self.maxRetrySeconds, pause * 2)
+                        failing = error
+                    }
+                    try? await Task.sleep(for: .milliseconds(Int64(pause * 1000)))
                 }
                 continuation.finish()
             }

@@ -50,13 +50,13 @@ struct GuidanceTests {
 
     @Test func promptQueue_replacesAnUnspokenCalloutOnly() {
         var q = PromptQueue()
-        q.enqueue(.init("입구까지 오십 미터", isCallout: true))
-        q.enqueue(.init(Prompts.noFix))
-        q.enqueue(.init("입구까지 사십 미터", isCallout: true))
+        q.enqueue(.init("입구까지 오십 미터", isCallout: true), at: 0)
+        q.enqueue(.init(Prompts.noFix), at: 0)
+        q.enqueue(.init("입구까지 사십 미터", isCallout: true), at: 1)
         #expect(q.waiting.map(\.text) == [Prompts.noFix, "입구까지 사십 미터"])
-        #expect(q.next()?.text == Prompts.noFix)
-        #expect(q.next()?.isCallout == true)
-        #expect(q.next() == nil)
+        #expect(q.next(at: 2)?.text == Prompts.noFix)
+        #expect(q.next(at: 2)?.isCallout == true)
+        #expect(q.next(at: 2) == nil)
     }
 }
 

@@ -99,6 +99,105 @@ import Testing
         withExtendedLifetime(stuck) {}
     }
 
+    @Test func aConnectionBeyondTheLimitIsToldBusyAndTheRefusalIsReported() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let inbox = Inbox()
+        let server = ControlServer(path: dir.path + "/s.sock", maxClients: 2) { inbox.append($0) }
+        try server.start()
+        defer { server.stop() }
+        let first = try ControlClient(path: server.path)
+        let second = try ControlClient(path: server.path)
+        try first.send("one")
+        try second.send("two")
+        #expect(inbox.wait { $0.count == 2 })
+        let third = try ControlClient(path: server.path)
+        third.setReadTimeout(seconds: 10)
+        let reply = fields(third.readLine())
+        #expect(reply["ok"] == .bool(false))
+        #expect(reply["error"]?.stringValue?.hasPrefix("busy: 2 clients are connected") == true, "\(reply)")
+        #expect(third.readLine() == nil, "closed after the busy line")
+        #expect(inbox.wait { $0.contains(.busy(refused: 1)) })
+        // A second refusal within the report interval is counted, not reported again.
+        let fourth = try ControlClient(path: server.path)
+        fourth.setReadTimeout(seconds: 10)
+        #expect(fields(fourth.readLine())["ok"] == .bool(false))
+        #expect(inbox.all.filter { if case .busy = $0 { true } else { false } }.count == 1)
+        // The clients inside are served as before.
+        first.setReadTimeout(seconds: 10)
+        server.send("still here", to: 1)
+        #expect(first.readLine() == "still here")
+    }
+
+    @Test func anIdleConnectionIsClosedSubscribersStayAndTheSlotServesANewClient() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let inbox = Inbox()
+        let server = ControlServer(path: dir.path + "/s.sock", maxClients: 2, idleSeconds: 0.5) {
+            inbox.append($0)
+        }
+        try server.start()
+        defer { server.stop() }
+        let subscriber = try ControlClient(path: server.path)
+        try subscriber.send("subscribe")
+        #expect(inbox.wait { $0.count == 1 })
+        guard case .line(let subscriberID, _) = inbox.all[0] else { return }
+        server.subscribe(subscriberID)
+        let silent = try ControlClient(path: server.path)
+        silent.setReadTimeout(seconds: 10)
+        // Only half a request: no complete line, so the connection counts as idle.
+        try silent.write(Array(#"{"cmd": "sta"#.utf8))
+        let closing = fields(silent.readLine())
+        #expect(closing["error"]?.stringValue == "idle: no request for 0.5 s; closing", "\(closing)")
+        #expect(silent.readLine() == nil)
+        #expect(inbox.wait { $0.contains(where: { if case .idle = $0 { true } else { false } }) })
+        // The slot is free again: a new client is served, and the subscriber still receives.
+        let next = try ControlClient(path: server.path)
+        next.setReadTimeout(seconds: 1)
+        try next.send("status")
+        #expect(
+            inbox.wait {
+                $0.contains(where: { if case .line(_, Data("status".utf8)) = $0 { true } else { false } })
+            })
+        let nextID = inbox.all.compactMap {
+            if case .line(let id, Data("status".utf8)) = $0 { id } else { nil }
+        }
+        server.send("ok", to: nextID[0])
+        #expect(next.readLine() == "ok")
+        usleep(700_000)
+        subscriber.setReadTimeout(seconds: 10)
+        server.broadcast("event")
+        #expect(subscriber.readLine() == "event", "a subscriber is never idle")
+    }
+
+    @Test func aPollThatKeepsFailingIsReportedNotSilent() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let inbox = Inbox()
+        let calls = Counter()
+        let server = ControlServer(
+            path: dir.path + "/s.sock",
+            poll: { fds, count, timeout in
+                calls.increment()
+                // The first poll serves; every later one fails as a broken kernel call would.
+                if calls.value == 1 { return Glibc.poll(fds, count, timeout) }
+                errno = EINVAL
+                return -1
+            }
+        ) { inbox.append($0) }
+        try server.start()
+        defer { server.stop() }
+        let client = try ControlClient(path: server.path)
+        try client.send("wake")
+        #expect(inbox.wait { $0.contains(where: { if case .failed = $0 { true } else { false } }) })
+        guard case .failed(let message)? = inbox.all.last else {
+            Issue.record("got \(inbox.all)")
+            return
+        }
+        #expect(message.contains("poll") && message.contains("7 failures"), "\(message)")
+        #expect(calls.value == ControlServer.pollRetries + 2, "retried before giving up")
+    }
+
     @Test func aStaleSocketFileIsReplaced() throws {
         let dir = TempDir()
         defer { dir.remove() }

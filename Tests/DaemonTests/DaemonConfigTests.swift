@@ -42,6 +42,9 @@ import Testing
         #expect(config.speakWav == "/tmp/pf/wav")
         #expect(config.lastStretchMetres == 80)
         #expect(config.logLevel == .debug)
+        var buttons = ButtonMap(devices: ["/dev/input/by-path/platform-gpio-keys-event"])
+        (buttons.notHere, buttons.thisIsIt, buttons.repeatLast) = (2, 3, 19)
+        #expect(config.buttons == buttons)
         let keys = try JSONDecoder().decode([String: JSONValue].self, from: Data(contentsOf: url)).keys
         #expect(Set(keys) == Set(DaemonConfig.keys), "the fixture uses every key")
     }
@@ -85,6 +88,49 @@ import Testing
             #expect(error.origin == "c.json")
         }
         #expect(config == before, "a refused value changes nothing")
+    }
+
+    @Test(arguments: [
+        (#"5"#, "buttons"), (#""""#, "buttons"), (#"{"notHere": "KEY_N"}"#, "buttons.device"),
+        (#"{"device": "/dev/input/event0", "notHere": "KEY_NOPE"}"#, "buttons.notHere"),
+        (#"{"device": "/dev/input/event0", "thisIsIt": 0}"#, "buttons.thisIsIt"),
+        (#"{"device": "/dev/input/event0", "repeat": 4.5}"#, "buttons.repeat"),
+        (#"{"device": "/dev/input/event0", "yes": "KEY_Y"}"#, "buttons.yes"),
+        (#"{"device": "/dev/input/event0", "notHere": "KEY_Y"}"#, "buttons"),
+        (#"{"device": ["/dev/input/event0", 3]}"#, "buttons.device"),
+    ])
+    func aBadButtonsValueNamesItsKey(value: String, key: String) {
+        var config = DaemonConfig(environment: [:])
+        do {
+            try config.apply(file: Data("{\"buttons\": \(value)}".utf8), path: "c.json")
+            Issue.record("buttons = \(value) was accepted")
+        } catch {
+            #expect(error.key == key, "\(error)")
+            #expect(error.description.hasPrefix("c.json: key \"\(key)\": "))
+        }
+        #expect(config.buttons == nil)
+    }
+
+    @Test func buttonsByPathNamesOrCodes() throws {
+        var config = DaemonConfig(environment: [:])
+        try config.set("buttons", .string("/dev/input/event3"), origin: "--buttons")
+        var expected = ButtonMap(devices: ["/dev/input/event3"])
+        #expect(config.buttons == expected)
+        #expect((expected.notHere, expected.thisIsIt, expected.repeatLast) == (49, 21, 19))
+        try config.apply(
+            file: Data(
+                #"{"buttons": {"device": ["/dev/input/a", "/dev/input/b"], "notHere": "key_kp1", "thisIsIt": "BTN_0", "repeat": 28}}"#
+                    .utf8), path: "c.json")
+        expected = ButtonMap(devices: ["/dev/input/a", "/dev/input/b"])
+        (expected.notHere, expected.thisIsIt, expected.repeatLast) = (79, 256, 28)
+        #expect(config.buttons == expected)
+        // A flag's path over the file's keys changes only the devices.
+        try config.set("buttons", .string("/dev/input/c,/dev/input/d"), origin: "--buttons")
+        expected.devices = ["/dev/input/c", "/dev/input/d"]
+        #expect(config.buttons == expected)
+        #expect(KeyNames.name(of: 49) == "KEY_N" && KeyNames.name(of: 700) == "700")
+        try config.set("buttons", .null, origin: "c.json")
+        #expect(config.buttons == nil)
     }
 
     @Test func malformedJSONAndNonObjectsNameTheFile() {

@@ -1,0 +1,36 @@
+package import Foundation
+
+/// The `now` the daemon hands `FinalApproach`: the wall clock, held steady during a walk.
+///
+/// A Raspberry Pi without a real-time clock boots with a stale date and jumps when NTP or
+/// GPS time arrives. FinalApproach's timers (walk end, no-fix warning, callout spacing)
+/// compare its `now`s, and the memory stores them as dates. So while a walk runs, `now`
+/// advances on the monotonic clock from the wall-clock time at which the walk was last
+/// anchored: a jump cannot end a walk early or stall it. Between walks `now` follows the
+/// wall clock again, so stored dates pick up a corrected clock at the next walk.
+package struct WalkClock: Sendable {
+    private var anchorWall: Date
+    private var anchorMonotonic: ContinuousClock.Instant
+
+    package init(wall: Date = Date(), monotonic: ContinuousClock.Instant = .now) {
+        anchorWall = wall
+        anchorMonotonic = monotonic
+    }
+
+    /// The time for FinalApproach.
+    /// - Parameters:
+    ///   - walking: whether a walk is under way (then the wall clock is not read).
+    ///   - wall: the wall clock now; `monotonic`: the monotonic clock now (tests pass both).
+    package mutating func now(
+        walking: Bool, wall: Date = Date(), monotonic: ContinuousClock.Instant = .now
+    ) -> Date {
+        guard walking else {
+            anchorWall = wall
+            anchorMonotonic = monotonic
+            return wall
+        }
+        let elapsed = monotonic - anchorMonotonic
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        return anchorWall.addingTimeInterval(seconds)
+    }
+}

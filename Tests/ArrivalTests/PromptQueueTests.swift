@@ -1,0 +1,61 @@
+import Arrival
+import Testing
+
+/// The speaking queue: bounded, coalescing, interruptible, never late with a callout.
+@Suite struct PromptQueueTests {
+    @Test func threeHundredRepeatsWaitAsOne() {
+        var q = PromptQueue()
+        var dropped: [PromptQueue.Dropped] = []
+        for i in 0..<300 { dropped += q.enqueue(.init(Prompts.start("Rautatieasema")), at: Double(i) / 100) }
+        #expect(q.waiting.map(\.text) == [Prompts.start("Rautatieasema")])
+        #expect(dropped.count == 299)
+        #expect(q.next(at: 3)?.text == Prompts.start("Rautatieasema"))
+        // Once spoken (out of the queue), the same text may be queued again.
+        q.enqueue(.init(Prompts.start("Rautatieasema")), at: 4)
+        #expect(q.waiting.count == 1)
+    }
+
+    @Test func theQueueIsBoundedAndLosesTheOldestFirst() {
+        var q = PromptQueue()
+        var dropped: [PromptQueue.Dropped] = []
+        for i in 0..<(PromptQueue.capacity + 3) { dropped += q.enqueue(.init("prompt \(i)"), at: 0) }
+        #expect(q.waiting.count == PromptQueue.capacity)
+        #expect(q.waiting.first?.text == "prompt 3")
+        #expect(q.waiting.last?.text == "prompt \(PromptQueue.capacity + 2)")
+        #expect(dropped == (0..<3).map { .overflow(.init("prompt \($0)")) })
+    }
+
+    @Test func aFullQueueLosesItsCalloutBeforeAnythingElse() {
+        var q = PromptQueue()
+        q.enqueue(.init(Prompts.noFix), at: 0)
+        q.enqueue(.init("입구까지 사십 미터", isCallout: true), at: 0)
+        for i in 2..<PromptQueue.capacity { q.enqueue(.init("prompt \(i)"), at: 0) }
+        let dropped = q.enqueue(.init(Prompts.remembered), at: 0)
+        #expect(dropped == [.overflow(.init("입구까지 사십 미터", isCallout: true))])
+        #expect(q.waiting.first?.text == Prompts.noFix)
+        #expect(q.waiting.last?.text == Prompts.remembered)
+    }
+
+    @Test func stopDropsEverythingWaitingAndSpeaksItsOwnPromptNext() {
+        var q = PromptQueue()
+        for i in 0..<5 { q.enqueue(.init("prompt \(i)"), at: 0) }
+        let dropped = q.interrupt(with: .init(Prompts.stopped), at: 1)
+        #expect(dropped.count == 5)
+        #expect(q.next(at: 1)?.text == Prompts.stopped)
+        #expect(q.next(at: 1) == nil)
+    }
+
+    @Test func aCalloutOlderThanTenSecondsIsDroppedNotSpokenLate() {
+        var q = PromptQueue()
+        q.enqueue(.init("입구까지 사십 미터", isCallout: true), at: 100)
+        q.enqueue(.init(Prompts.noFix), at: 101)
+        var dropped: [PromptQueue.Dropped] = []
+        #expect(q.next(at: 110.5, dropped: &dropped)?.text == Prompts.noFix)
+        #expect(dropped == [.stale(.init("입구까지 사십 미터", isCallout: true))])
+        // Within ten seconds it is still spoken; a prompt that is no callout never goes stale.
+        q.enqueue(.init("입구까지 삼십 미터", isCallout: true), at: 200)
+        q.enqueue(.init(Prompts.fixBack), at: 200)
+        #expect(q.next(at: 209.9)?.text == "입구까지 삼십 미터")
+        #expect(q.next(at: 500)?.text == Prompts.fixBack)
+    }
+}

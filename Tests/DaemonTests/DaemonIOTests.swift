@@ -1,0 +1,229 @@
+import Arrival
+import Daemon
+import Foundation
+import GPSDTestSupport
+import Glibc
+import Testing
+
+/// The real `pathfinder daemon` under pressure at its edges: a flood of `repeat`s and a
+/// `stop`, every client slot taken, answer buttons through a FIFO during a walk through a
+/// real gpsd.
+@Suite(.serialized) struct DaemonIOTests {
+    private func writeConfig(_ dir: TempDir, _ extra: String = "") throws -> String {
+        let path = dir.path + "/config.json"
+        try """
+        {"socket": "\(dir.path)/pf.sock", "memory": "\(dir.path)/memory.json", "mic": false,
+         "speakWav": "\(dir.path)/wav", "gpsd": "127.0.0.1:29471", "baro": "none"\(extra)}
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// The texts written into WAVs, in order, from the daemon's debug log.
+    private func said(_ log: String) -> [String] {
+        log.split(separator: "\n").compactMap { line in
+            guard line.contains("debug: said into "), let colon = line.range(of: ".wav: ") else { return nil }
+            return String(line[colon.upperBound...])
+        }
+    }
+
+    @Test func threeHundredRepeatsQueueOnceAndStopSpeaksNext() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try DaemonProcess(
+            arguments: ["--config", try writeConfig(dir), "--log-level", "debug"],
+            socket: dir.path + "/pf.sock",
+            dir: dir)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let client = try daemon.client()
+        let go = fields(
+            try client.request(
+                #"{"cmd": "go", "destination": {"name": "Rautatieasema", "center": {"lat": 60.1711, "lon": 24.9414}}}"#
+            ))
+        #expect(go["ok"] == .bool(true))
+        // 300 repeats in one write, then stop: the replies come back in order.
+        try client.write(Array(String(repeating: #"{"cmd": "repeat"}"# + "\n", count: 300).utf8))
+        for _ in 0..<300 { #expect(fields(client.readLine())["ok"] == .bool(true)) }
+        #expect(fields(try client.request(#"{"cmd": "stop"}"#))["state"] == .string("idle"))
+        var spoken: [String] = []
+        for _ in 0..<2000 {
+            spoken = said(daemon.stderr)
+            if spoken.last == Prompts.stopped { break }
+            usleep(10_000)
+        }
+        usleep(500_000)  // anything still queued would be written by now
+        let log = daemon.stderr
+        spoken = said(log)
+        #expect(spoken.last == Prompts.stopped, "the stop prompt comes last: \(spoken)")
+        // After `stop` only the prompt being written when it came may precede its own.
+        let afterStop = said(
+            String(try #require(log.components(separatedBy: "info: say: \(Prompts.stopped)").last)))
+        #expect(afterStop.count <= 2 && afterStop.last == Prompts.stopped, "\(afterStop)")
+        // Repeats of a waiting prompt wait as one: far fewer files than requests.
+        #expect(spoken.count < 50, "\(spoken.count) prompts written for 300 repeats")
+        let wavs = try FileManager.default.contentsOfDirectory(atPath: dir.path + "/wav")
+        #expect(wavs.count == spoken.count)
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
+    @Test func atTheClientLimitANewConnectionIsToldBusyAndIdleSlotsAreReclaimed() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try DaemonProcess(
+            arguments: ["--config", try writeConfig(dir)], socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let subscriber = try daemon.client()
+        #expect(fields(try subscriber.request(#"{"cmd": "subscribe"}"#))["ok"] == .bool(true))
+        // 31 connections that never send a request fill the 32 slots with the subscriber.
+        var idle: [ControlClient] = []
+        for _ in 0..<31 { idle.append(try daemon.client()) }
+        let refused = try daemon.client()
+        let busy = fields(refused.readLine())
+        #expect(busy["ok"] == .bool(false))
+        #expect(busy["error"]?.stringValue?.hasPrefix("busy: 32 clients are connected") == true, "\(busy)")
+        #expect(refused.readLine() == nil)
+        #expect(daemon.stderr.contains("warning: control socket: 32 clients connected (the limit)"))
+        // After 30 s without a request the idle ones are closed, told why; the subscriber stays.
+        idle[0].setReadTimeout(seconds: 60)
+        let closing = fields(idle[0].readLine())
+        #expect(closing["error"]?.stringValue == "idle: no request for 30 s; closing", "\(closing)")
+        let fresh = try daemon.client()
+        #expect(fields(try fresh.request(#"{"cmd": "status"}"#))["state"] == .string("idle"))
+        #expect(daemon.stderr.contains("no request for 30 s; closed"))
+        let go = fields(
+            try fresh.request(
+                #"{"cmd": "go", "destination": {"name": "Rautatieasema", "center": {"lat": 60.1711, "lon": 24.9414}}}"#
+            ))
+        #expect(go["ok"] == .bool(true))
+        #expect(fields(subscriber.readLine())["event"] == .string("plan"), "the subscriber was not closed")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
+    /// Writes `struct input_event` records into a FIFO, as the kernel would from a keypad.
+    final class FIFOKeypad {
+        let path: String
+        private var fd: Int32 = -1
+
+        init(path: String) throws {
+            self.path = path
+            try #require(mkfifo(path, 0o600) == 0, "mkfifo \(path)")
+        }
+
+        /// Opens the writing end once the daemon reads (bounded, 20 s).
+        func connect() throws {
+            for _ in 0..<2000 {
+                fd = open(path, O_WRONLY | O_NONBLOCK)
+                if fd >= 0 { return }
+                usleep(10_000)
+            }
+            Issue.record("the daemon never opened \(path) for reading")
+        }
+
+        /// A press and a release of `code` (the daemon acts on the press only).
+        func press(_ code: UInt16) {
+            write(InputEvent.key(code, value: 1) + InputEvent.key(code, value: 0))
+        }
+
+        func write(_ bytes: [UInt8]) {
+            _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        }
+
+        /// The keypad unplugged: the FIFO is gone and its writer closes.
+        func unplug() {
+            unlink(path)
+            close(fd)
+            fd = -1
+        }
+
+        func plugIn() throws {
+            try #require(mkfifo(path, 0o600) == 0)
+            try connect()
+        }
+
+        deinit { if fd >= 0 { close(fd) } }
+    }
+
+    @Test func buttonsAnswerDuringTheLastStretchOnlyAndSurviveAnUnplug() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let fixtures = try #require(Bundle.module.path(forResource: "Fixtures/demo", ofType: nil))
+        let nmea = try String(contentsOfFile: fixtures + "/walk.nmea", encoding: .utf8)
+        let feeder = try NMEAFeeder(nmea: nmea, epochsPerSecond: 20)
+        defer { feeder.shutdown() }
+        let gpsdPort = try NMEAFeeder.freePort()
+        let gpsd = try GPSDProcess(port: gpsdPort, feed: feeder.port)
+        defer { gpsd.stop() }
+        let doors = dir.path + "/doors.db"
+        let importer = Process()
+        importer.executableURL = DaemonProcess.executable
+        importer.arguments = ["doors", "import", fixtures + "/doors.osm", "--out", doors]
+        importer.standardError = FileHandle.nullDevice
+        importer.standardOutput = FileHandle.nullDevice
+        try importer.run()
+        importer.waitUntilExit()
+        let keypad = try FIFOKeypad(path: dir.path + "/keys")
+        let config = dir.path + "/config.json"
+        try """
+        {"socket": "\(dir.path)/pf.sock", "memory": "\(dir.path)/memory.json", "gpsd": "127.0.0.1:\(gpsdPort)",
+         "baro": "none", "doors": "\(doors)", "mic": false, "speakWav": "\(dir.path)/wav"}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(
+            arguments: ["--config", config, "--buttons", keypad.path], socket: dir.path + "/pf.sock", dir: dir
+        )
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        try keypad.connect()
+        let events = EndToEndTests.EventStream(try daemon.client())
+        #expect(fields(try events.client.request(#"{"cmd": "subscribe"}"#))["ok"] == .bool(true))
+        let requests = try daemon.client()
+        let destination = try String(contentsOfFile: fixtures + "/destination.json", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(
+            fields(try requests.request(#"{"cmd": "go", "destination": \#(destination)}"#))["ok"]
+                == .bool(true))
+        let event = EndToEndTests.event
+        _ = try #require(events.next { event("plan")($0) && $0["reason"] == "doorsArrived" })
+
+        // Walking, not yet in the last stretch: the press is logged and heard, not heeded.
+        keypad.press(49)  // KEY_N
+        let early = try #require(events.next(event("button")), "no button event:\n\(daemon.stderr)")
+        #expect(early["key"] == "KEY_N" && early["action"] == "notHere")
+        let heard = try #require(events.next(event("heard")))
+        #expect(
+            heard["meaning"] == "notHere" && heard["source"] == "button" && heard["text"] == "KEY_N",
+            "\(heard)")
+        // An unmapped key, a release and an autorepeat are ignored; R repeats the last prompt.
+        keypad.write(
+            InputEvent.key(30, value: 1) + InputEvent.key(21, value: 0) + InputEvent.key(21, value: 2))
+        keypad.press(19)  // KEY_R
+        let repeatPress = try #require(events.next(event("button")))
+        #expect(repeatPress["key"] == "KEY_R", "\(repeatPress)")
+        #expect(events.next(event("say")) != nil, "repeat says the last prompt again")
+
+        // The keypad is unplugged and plugged in again: the daemon waits for it and reads on.
+        keypad.unplug()
+        for _ in 0..<2000 where !daemon.stderr.contains("buttons \(keypad.path): No such file or directory") {
+            usleep(10_000)
+        }
+        #expect(daemon.stderr.contains("warning: buttons \(keypad.path): No such file or directory"))
+        try keypad.plugIn()
+
+        // At A: N rejects it for D; at D: Y confirms it.
+        let arrivedA = try #require(events.next(event("arrived")), "no arrival:\n\(daemon.stderr)")
+        #expect(try EndToEndTests.door(arrivedA["door"]).label == "A")
+        #expect(events.named("rejected").isEmpty, "the early press was not heeded")
+        keypad.press(49)
+        let rejected = try #require(events.next(event("rejected")), "\(daemon.stderr)")
+        #expect(try EndToEndTests.door(rejected["door"]).label == "A")
+        let arrivedD = try #require(events.next(event("arrived")), "no second arrival:\n\(daemon.stderr)")
+        #expect(try EndToEndTests.door(arrivedD["door"]).label == "D")
+        keypad.press(21)  // KEY_Y
+        let confirmed = try #require(events.next(event("confirmed")))
+        #expect(try EndToEndTests.door(confirmed["door"]).label == "D")
+        let presses = events.named("button").compactMap { $0["key"]?.stringValue }
+        #expect(presses == ["KEY_N", "KEY_R", "KEY_N", "KEY_Y"])
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0, "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("info: button KEY_Y: thisIsIt"))
+    }
+}

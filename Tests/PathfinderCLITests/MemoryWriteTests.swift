@@ -172,6 +172,25 @@ struct UnreadableMemoryCommandTests {
         #expect(text.contains("not writing over a file that cannot be read"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["memory.json"])
+
+        // replay --memory on it: stopped before the walk, exit 1, the file as it was.
+        let replay = Process()
+        replay.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        replay.arguments = [
+            "--reuid=65534", "--regid=65534", "--clear-groups", "--", try BinaryTests.binary(), "replay",
+            "--nmea",
+            DemoWalk.nmea, "--destination", DemoWalk.destination, "--heard", DemoWalk.heard, "--memory", path,
+        ]
+        let replayErr = Pipe()
+        replay.standardError = replayErr
+        replay.standardOutput = FileHandle.nullDevice
+        try replay.run()
+        let replayText = String(decoding: replayErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        replay.waitUntilExit()
+        #expect(replay.terminationStatus == 1, "\(replayText)")
+        #expect(
+            replayText.contains("pathfinder replay: \(path): cannot read: open \(path): Permission denied"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 }
 

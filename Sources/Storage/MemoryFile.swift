@@ -83,7 +83,7 @@ public enum MemoryFile {
     static func bytes(path: String) throws(MemoryFileError) -> Data? {
         do {
             return Data(try readAll(path))
-        } catch  where error.code == ENOENT || error.code == ENOTDIR {
+        } catch let error where error.code == ENOENT || error.code == ENOTDIR {
             return nil  // no file: nothing to lose (a save makes the directories or says why not)
         } catch {
             throw MemoryFileError(.unreadable, path: path, reason: "cannot read: \(error.description)")

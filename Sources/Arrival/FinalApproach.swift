@@ -182,6 +182,8 @@ public struct FinalApproach: Sendable {
     /// "여기가 입구야" was stored and awaits its write: the promise ("기억할게…") is spoken only
     /// once the shell says the memory is written, and "입구를 기억하지 못했어." if it is not.
     var confirmationUnsaved = false
+    /// The short dialogue around the two answers (see `FinalApproach+Answers.swift`).
+    var dialogue = Dialogue()
 
     /// A stopped approach holding `memory`.
     public init(memory: EntranceMemory, settings: Settings = Settings()) {
@@ -200,8 +202,11 @@ public struct FinalApproach: Sendable {
     public mutating func handle(_ event: Event, now: Date) -> [Effect] {
         var effects = timers(now: now)
         switch event {
-        case .go(let destination): effects += start(destination, now: now)
+        case .go(let destination):
+            dialogue = Dialogue()
+            effects += start(destination, now: now)
         case .stop:
+            dialogue = Dialogue()
             if walk != nil {
                 walk = nil
                 effects += [.walkEnded(.stopped), .say(Prompt(Prompts.stopped))]
@@ -219,6 +224,10 @@ public struct FinalApproach: Sendable {
         case .memorySaved, .memoryFailed, .memoryFileRead: effects += memoryWritten(event)
         }
         for case .say(let prompt) in effects { lastSaid = prompt.text }
+        // The arrival question opens the answer window.
+        if effects.contains(where: { if case .log(.arrived) = $0 { true } else { false } }) {
+            dialogue.windowOpened = now
+        }
         return effects
     }
 

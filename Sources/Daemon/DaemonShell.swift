@@ -91,7 +91,7 @@ struct Shell {
             case .saveMemory(let memory):
                 // Synchronous on the loop: a SIGTERM arriving now is handled after the
                 // rename, so a stop never leaves a half-written file. The outcome goes back
-                // to the core before the next input (`MemoryKeeper.outcomes`): the promise
+                // to the core before the next input (`MemoryKeeper.next()`): the promise
                 // "기억할게" is said only after the write succeeded.
                 self.memory.save(memory, log: log)
             case .requestDoors(let destination):

@@ -21,7 +21,8 @@ extension Commands {
               --destination FILE  Destination JSON: {"name", "center": {"lat", "lon"}, "door"?}
               --memory FILE       the EntranceMemory file (read only; missing = empty; a corrupt
                                   one is reported on stderr and left alone, and the plan is made
-                                  without it)
+                                  without it; a damaged building is reported and skipped, the
+                                  others used)
               --osm FILE          OSM doors just read (OSM XML or Overpass JSON); without it the
                                   memory's OSM doors are used while fresh (30 days)
               --now T             ISO 8601 time with zone (default: now), for that freshness
@@ -42,7 +43,12 @@ extension Commands {
         var memory = EntranceMemory()
         if let memoryPath {
             do {
-                memory = try MemoryFile.read(path: memoryPath)
+                // A damaged building is skipped (and named); the others still plan.
+                let read = try MemoryFile.readSalvaging(path: memoryPath)
+                memory = read.memory
+                for damaged in read.damaged {
+                    console.error("pathfinder plan: warning: \(damaged); planning with the other buildings")
+                }
             } catch {
                 console.error("pathfinder plan: warning: \(error); planning without the memory")
             }

@@ -67,12 +67,24 @@ public enum MemoryFile {
         return try decode(data, path: path)
     }
 
+    /// Reads the memory without changing anything on disk, keeping every building that parses
+    /// (for `plan`: one damaged building must not hide the others). A missing file is an
+    /// empty memory.
+    /// - Returns: the buildings that parse, and one error (line, field) per damaged building.
+    /// - Throws: `MemoryFileError` when the file cannot be read or is no memory at all.
+    public static func readSalvaging(
+        path: String
+    ) throws(MemoryFileError) -> (memory: EntranceMemory, damaged: [MemoryFileError]) {
+        guard let data = try bytes(path: path) else { return (EntranceMemory(), []) }
+        return try decodeSalvaging(data, path: path)
+    }
+
     /// The file's bytes, or nil when there is no file.
     /// - Throws: `MemoryFileError` of kind `.unreadable` for any other failure (EACCES, EIO…).
     static func bytes(path: String) throws(MemoryFileError) -> Data? {
         do {
             return Data(try readAll(path))
-        } catch  where error.code == ENOENT || error.code == ENOTDIR {
+        } catch let error where error.code == ENOENT || error.code == ENOTDIR {
             return nil  // no file: nothing to lose (a save makes the directories or says why not)
         } catch {
             throw MemoryFileError(.unreadable, path: path, reason: "cannot read: \(error.description)")

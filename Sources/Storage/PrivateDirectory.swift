@@ -14,7 +14,7 @@ public enum PrivateDirectory {
         if parent != path { try make(parent) }
         do {
             try retryingOnInterrupt("mkdir \(path)") { mkdir(path, 0o700) }
-        } catch  where error.code == EEXIST {
+        } catch let error where error.code == EEXIST {
             return  // made meanwhile by another process
         }
         // The umask may have taken bits away; 0700 is what the spec asks.

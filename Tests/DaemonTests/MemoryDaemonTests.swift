@@ -139,7 +139,7 @@ import Testing
         let log = walk.daemon.stderr
         for line in [
             "<6>info: go: Siltavuorenpenger 10", "<6>info: arrived: door A at",
-            "<6>info: heard: \"여기가 입구야\" meaning thisIsIt",
+            "<6>info: heard: \"여기가 입구야\" meaning thisIsIt, from socket",
             "<6>info: confirmed: door A at", "<6>info: memory saved: \(memoryPath)",
         ] {
             #expect(log.contains(line), "no \(line) in:\n\(log)")
@@ -216,6 +216,51 @@ import Testing
         let memory = try MemoryFile.read(path: memoryPath)
         #expect(Set(memory.buildings.map(\.name)) == ["Kamppi", "Siltavuorenpenger 10", "Rautatieasema"])
         #expect(memory.building(near: kamppi)?.confirmed != nil)
+    }
+
+    /// Issue #14 item 8: one damaged building no longer hides the others. The daemon warns
+    /// naming the building and field, copies the file aside, and plans with the rest.
+    @Test func aDamagedBuildingIsSkippedAndTheOthersLead() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let memoryPath = dir.path + "/memory.json"
+        var memory = EntranceMemory()
+        let kamppi = Coordinate(latitude: 60.1690, longitude: 24.9320)
+        let door = Coordinate(latitude: 60.1692, longitude: 24.9321)
+        memory.confirm(
+            Door(coordinate: door, label: "K"), name: "Kamppi", center: kamppi,
+            now: Date(timeIntervalSince1970: 1e9))
+        let other = Coordinate(latitude: 60.2, longitude: 24.9)
+        memory.recordOSM([], name: "Damaged", center: other, now: Date(timeIntervalSince1970: 2e9))
+        var text = String(decoding: try MemoryFile.encode(memory), as: UTF8.self)
+        text = text.replacingOccurrences(of: "\"lat\" : 60.2,", with: "\"lat\" : \"x\",")
+        try #require(text.contains("\"x\""))
+        try text.write(toFile: memoryPath, atomically: true, encoding: .utf8)
+        let nmea = try #require(Bundle.module.path(forResource: "Fixtures/demo/walk.nmea", ofType: nil))
+        let daemon = try DaemonProcess(
+            arguments: [
+                "--socket", dir.path + "/pf.sock", "--memory", memoryPath, "--no-mic", "--baro", "none",
+                "--nmea",
+                nmea, "--speak-wav", dir.path + "/wav", "--doors", dir.path + "/no-doors.db",
+            ], socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let go = fields(
+            try daemon.client().request(
+                #"{"cmd": "go", "destination": {"name": "Kamppi", "center": {"lat": 60.1690, "lon": 24.9320}}}"#
+            ))
+        let entrance = try #require(go["plan"]?.objectValue?["entrance"], "\(go)").decode(Door.self)
+        #expect(entrance.source == .walker && entrance.label == "K", "planned without the memory: \(go)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        let log = daemon.stderr
+        #expect(log.contains("<4>warning: \(memoryPath): line "), "\(log)")
+        #expect(log.contains("field buildings[0].center.lat: building 0 (\"Damaged\") skipped"), "\(log)")
+        #expect(log.contains("carrying on with the 1 buildings that parse"), "\(log)")
+        let copies = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter {
+            $0.hasPrefix("memory.json.corrupt-")
+        }
+        #expect(copies.count == 1)
+        #expect(try String(contentsOfFile: dir.path + "/" + copies[0], encoding: .utf8) == text)
     }
 
     /// Item 9 and 10: a missing door index is a warning at start, before any walk.

@@ -137,6 +137,34 @@ struct ReplayMemoryTests {
     }
 }
 
+/// Issue #14 item 8 in `plan`: one damaged building no longer means "planning without the
+/// memory"; the file is left as it is (plan never writes).
+@Suite("plan: a damaged building")
+struct DamagedBuildingPlanTests {
+    @Test func theOtherBuildingsStillPlan() async throws {
+        let dir = try Scratch()
+        var memory = EntranceMemory()
+        let kamppi = Coordinate(latitude: 60.1690, longitude: 24.9320)
+        memory.confirm(
+            Door(coordinate: Coordinate(latitude: 60.1692, longitude: 24.9321), label: "K"), name: "Kamppi",
+            center: kamppi, now: Date(timeIntervalSince1970: 1e9))
+        memory.recordOSM(
+            [], name: "Damaged", center: Coordinate(latitude: 60.2, longitude: 24.9),
+            now: Date(timeIntervalSince1970: 2e9))
+        let text = String(decoding: try MemoryFile.encode(memory), as: UTF8.self)
+            .replacingOccurrences(of: "\"lat\" : 60.2,", with: "\"lat\" : \"x\",")
+        let path = try dir.write("memory.json", text)
+        let destination = try dir.write(
+            "d.json", #"{"name": "Kamppi", "center": {"lat": 60.1690, "lon": 24.9320}}"#)
+        let r = await runPathfinder(["plan", "--destination", destination, "--memory", path, "--compact"])
+        #expect(r.code == 0, "\(r.err)")
+        #expect(r.out.contains("\"label\":\"K\""), "\(r.out)")
+        #expect(r.err.contains("field buildings[0].center.lat: building 0 (\"Damaged\") skipped"), "\(r.err)")
+        #expect(!r.err.contains("planning without the memory"))
+        #expect(dir.entries == ["d.json", "memory.json"])
+    }
+}
+
 /// Item 3 on the command line: a memory file that exists but cannot be read (EACCES) is
 /// never written over; `memory confirm` exits 1 and the file keeps its bytes. The command runs
 /// as `nobody` (root reads any file).
@@ -172,6 +200,25 @@ struct UnreadableMemoryCommandTests {
         #expect(text.contains("not writing over a file that cannot be read"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["memory.json"])
+
+        // replay --memory on it: stopped before the walk, exit 1, the file as it was.
+        let replay = Process()
+        replay.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        replay.arguments = [
+            "--reuid=65534", "--regid=65534", "--clear-groups", "--", try BinaryTests.binary(), "replay",
+            "--nmea",
+            DemoWalk.nmea, "--destination", DemoWalk.destination, "--heard", DemoWalk.heard, "--memory", path,
+        ]
+        let replayErr = Pipe()
+        replay.standardError = replayErr
+        replay.standardOutput = FileHandle.nullDevice
+        try replay.run()
+        let replayText = String(decoding: replayErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        replay.waitUntilExit()
+        #expect(replay.terminationStatus == 1, "\(replayText)")
+        #expect(
+            replayText.contains("pathfinder replay: \(path): cannot read: open \(path): Permission denied"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 }
 

@@ -161,13 +161,13 @@ public struct FinalApproach: Sendable {
     public internal(set) var memory: EntranceMemory
     public let settings: Settings
     var walk: Walk?
-    /// The short dialogue around the two answers (see `FinalApproach+Answers.swift`).
-    var dialogue = Dialogue()
     var lastPosition: Position?
     var lastFixTime: Date?
     var lastGoodCourse: Double?
     var altitude: BarometricAltitude?
     var lastSaid: String?
+    /// The short dialogue around the two answers (see `FinalApproach+Answers.swift`).
+    var dialogue = Dialogue()
 
     /// A stopped approach holding `memory`.
     public init(memory: EntranceMemory, settings: Settings = Settings()) {

@@ -22,12 +22,13 @@ struct Options {
     var exportAdaptation: String?
     var hours = 0.25
     var verbose = false
+    var tune: String?
 
     static let usage = """
         usage: VoiceEval [--split dev|test] [--conditions clean,white10,pink10,babble15,babble10,babble5,street10]
                          [--acoustic stock,adapted] [--hours H] [--seed N] [--models DIR] [--english DIR]
                          [--real DIR] [--export-adaptation DIR] [--max-seconds S] [--max-fillers-not-here N]
-                         [--max-fillers-this-is-it N] [--verbose]
+                         [--max-fillers-this-is-it N] [--verbose] [--tune OUT.json]
         """
 
     init(_ argv: [String]) throws(UsageError) {
@@ -78,6 +79,9 @@ struct Options {
             case "--max-fillers-not-here": policy.maxFillersNotHere = try number(flag, Int.self)
             case "--max-fillers-this-is-it": policy.maxFillersThisIsIt = try number(flag, Int.self)
             case "--verbose": verbose = true
+            case "--tune":
+                tune = try value(flag)
+                split = .dev
             case "--help", "-h":
                 print(Self.usage)
                 exit(0)
@@ -104,12 +108,28 @@ enum Decision: Equatable {
     }
 }
 
-/// The product's decision for `utterance`: the Listener's meaning acts. (The current
-/// Listener has no confidence yet; once it does, confidence ≥ `act` acts, ≥ `ask` asks.)
+/// The product's decision for `utterance`, as the Listener made it at the model's operating
+/// point: no meaning (below `ask`, or too many fillers) is ignored; `sure` (at or above `act`)
+/// acts at once; otherwise the last stretch asks to hear it again.
+func productDecision(_ utterance: Utterance) -> Decision {
+    guard let meaning = utterance.meaning else { return .ignore }
+    return utterance.sure ? .act(meaning) : .ask(meaning)
+}
+
+/// The same decision at another operating point, from an utterance decoded with the
+/// permissive one (ask = act = 0: meaning and confidence kept): what tuning sweeps. Equal to
+/// `productDecision` of a Listener run at `point` (the Listener applies the same rule).
 func decide(_ utterance: Utterance, point: OperatingPoint) -> Decision {
     guard let meaning = utterance.meaning else { return .ignore }
-    return .act(meaning)
+    guard let confidence = utterance.confidence else { return .act(meaning) }
+    let thresholds = meaning == .notHere ? point.notHere : point.thisIsIt
+    if confidence >= thresholds.act { return .act(meaning) }
+    return confidence >= thresholds.ask ? .ask(meaning) : .ignore
 }
+
+/// Keeps every phrase the filler rule lets through, with its confidence.
+let permissive = OperatingPoint(
+    notHere: .init(act: 0, ask: 0), thisIsIt: .init(act: 0, ask: 0))
 
 /// The walker's answer after "다시 한 번 말해줘": acted on when the repeat is heard with the
 /// same meaning (acting or asking again) within the answer window.
@@ -144,7 +164,7 @@ func peakRSSMegabytes() -> Double {
 func decodeRecording(
     _ order: [Item], condition: Condition, model: PhraseModel, policy: Listener.Policy, bank: NoiseBank,
     random: inout SeededRandom, tally: inout Tally
-) throws -> (perItem: [[Decision]], spurious: Int) {
+) throws -> (perItem: [[Utterance]], spurious: [Utterance]) {
     var speech: [Int16] = Array(repeating: 0, count: 16_000)
     var spans: [(start: Double, end: Double)] = []
     for item in order {
@@ -170,12 +190,8 @@ func decodeRecording(
     func overlap(_ u: Utterance, _ span: (start: Double, end: Double)) -> Bool {
         min(u.end, span.end) - max(u.start, span.start) > 0.05
     }
-    let perItem = spans.map { span in
-        utterances.filter { overlap($0, span) }.map { decide($0, point: model.operatingPoint) }
-    }
-    let spurious = utterances.filter { u in
-        decide(u, point: model.operatingPoint) != .ignore && !spans.contains { overlap(u, $0) }
-    }.count
+    let perItem = spans.map { span in utterances.filter { overlap($0, span) } }
+    let spurious = utterances.filter { u in !spans.contains { overlap(u, $0) } }
     return (perItem, spurious)
 }
 
@@ -188,10 +204,11 @@ func run(
     var random = benchmarkRandom(options.seed &* 131 &+ UInt64(Condition.all.firstIndex(of: condition) ?? 0))
     var tally = Tally()
     let order = items.shuffled(using: &random)
-    let first = try decodeRecording(
+    let decoded = try decodeRecording(
         order, condition: condition, model: model, policy: options.policy, bank: bank, random: &random,
         tally: &tally)
-    tally.spurious = first.spurious
+    let first = (perItem: decoded.perItem.map { $0.map(productDecision) }, spurious: 0)
+    tally.spurious = decoded.spurious.filter { productDecision($0) != .ignore }.count
     // Items whose first turn asked (and acted on nothing): the walker repeats.
     let asked = order.indices.filter { i in
         !first.perItem[i].contains { if case .act = $0 { true } else { false } }
@@ -202,7 +219,7 @@ func run(
         let repeats = try decodeRecording(
             asked.map { order[$0] }, condition: condition, model: model, policy: options.policy, bank: bank,
             random: &random, tally: &tally)
-        for (k, i) in asked.enumerated() { second[i] = repeats.perItem[k] }
+        for (k, i) in asked.enumerated() { second[i] = repeats.perItem[k].map(productDecision) }
     }
     for (i, item) in order.enumerated() {
         let turnOne = first.perItem[i]
@@ -276,7 +293,7 @@ func falseActionsPerHour(
         cpu += threadCPUSeconds() - start
         audio += 60
         for u in utterances {
-            switch decide(u, point: model.operatingPoint) {
+            switch productDecision(u) {
             case .act:
                 actions += 1
                 heard[u.heard, default: 0] += 1
@@ -380,6 +397,20 @@ func main() throws {
     print("Items: " + Item.Kind.allCases.map { "\(counts[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", "))
     if options.real == nil {
         print("Voices: " + Corpus.setting(for: options.split).map(\.tag).joined(separator: ", "))
+    }
+    if let out = options.tune {
+        guard options.split == .dev, options.real == nil else {
+            throw EvalError("--tune chooses the operating point on the development split only")
+        }
+        let observations = try Tuning.observe(
+            items, conditions: options.conditions, model: model, options: options, bank: bank)
+        let chosen = Tuning.choose(observations, start: model.operatingPoint)
+        let json = Tuning.json(chosen)
+        try json.write(toFile: out, atomically: true, encoding: .utf8)
+        print(
+            "\nOperating point chosen on \(options.split.rawValue) (\(observations.count) items × 2 turns), written to \(out):\n\(json)"
+        )
+        return
     }
     let point = model.operatingPoint
     print(

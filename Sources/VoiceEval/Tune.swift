@@ -10,19 +10,28 @@ import Speech
 /// turns; ties go to the higher thresholds.
 enum Tuning {
     struct Observation {
+        var condition: Condition
         var item: Item
         var first: [Utterance]
         var second: [Utterance]
     }
 
+    /// Per condition: decoder CPU and audio seconds, and what was heard in the pauses.
+    struct ConditionStats {
+        var cpuSeconds = 0.0, audioSeconds = 0.0
+        var pauses: [Utterance] = []
+    }
+
     static func observe(
-        _ items: [Item], conditions: [Condition], model: PhraseModel, options: Options, bank: NoiseBank
+        _ items: [Item], conditions: [Condition], model: PhraseModel, options: Options, bank: NoiseBank,
+        stats: inout [Condition: ConditionStats]
     ) throws -> [Observation] {
         var policy = options.policy
         policy.operatingPoint = permissive
         var observations: [Observation] = []
         for condition in conditions {
-            var random = benchmarkRandom(options.seed &* 313 &+ UInt64(Condition.all.firstIndex(of: condition) ?? 0))
+            var random = benchmarkRandom(
+                options.seed &* 313 &+ UInt64(Condition.all.firstIndex(of: condition) ?? 0))
             var tally = Tally()
             let order = items.shuffled(using: &random)
             let first = try decodeRecording(
@@ -32,8 +41,12 @@ enum Tuning {
                 order, condition: condition, model: model, policy: policy, bank: bank, random: &random,
                 tally: &tally)
             for (i, item) in order.enumerated() {
-                observations.append(Observation(item: item, first: first.perItem[i], second: second.perItem[i]))
+                observations.append(
+                    Observation(
+                        condition: condition, item: item, first: first.perItem[i], second: second.perItem[i]))
             }
+            stats[condition] = ConditionStats(
+                cpuSeconds: tally.cpuSeconds, audioSeconds: tally.audioSeconds, pauses: first.spurious)
             FileHandle.standardError.write(Data("tune: \(condition) decoded\n".utf8))
         }
         return observations
@@ -50,7 +63,8 @@ enum Tuning {
     }
 
     struct Score {
-        var hits = 0, positives = 0, confusions = 0, nearMiss = 0, nearMisses = 0, unrelated = 0, unrelateds = 0
+        var hits = 0, positives = 0, confusions = 0, nearMiss = 0, nearMisses = 0, unrelated = 0,
+            unrelateds = 0
         var recall: Double { Double(hits) / Double(max(positives, 1)) }
         var nearMissRate: Double { Double(nearMiss) / Double(max(nearMisses, 1)) }
         var unrelatedRate: Double { Double(unrelated) / Double(max(unrelateds, 1)) }
@@ -88,9 +102,15 @@ enum Tuning {
                 for ask in grid where ask <= act {
                     var candidate = point
                     let thresholds = OperatingPoint.Thresholds(act: act, ask: ask)
-                    if answer == .notHere { candidate.notHere = thresholds } else { candidate.thisIsIt = thresholds }
+                    if answer == .notHere {
+                        candidate.notHere = thresholds
+                    } else {
+                        candidate.thisIsIt = thresholds
+                    }
                     let s = score(observations, answer: answer, point: candidate)
-                    guard s.confusions == 0, s.nearMissRate <= 0.025, s.unrelatedRate <= 0.005 else { continue }
+                    guard s.confusions == 0, s.nearMissRate <= 0.025, s.unrelatedRate <= 0.005 else {
+                        continue
+                    }
                     // Strictly better recall wins; on a tie the later (higher) thresholds win.
                     if best == nil || s.hits >= best!.score.hits { best = (thresholds, s) }
                 }
@@ -100,7 +120,8 @@ enum Tuning {
             if let best {
                 print(
                     String(
-                        format: "%@: act %.2f ask %.2f — dev two-turn recall %.1f %% (%d/%d), near-miss acted %.1f %%, unrelated %.1f %%, confusions %d",
+                        format:
+                            "%@: act %.2f ask %.2f — dev two-turn recall %.1f %% (%d/%d), near-miss acted %.1f %%, unrelated %.1f %%, confusions %d",
                         answer.rawValue, chosen.act, chosen.ask, 100 * best.score.recall, best.score.hits,
                         best.score.positives, 100 * best.score.nearMissRate, 100 * best.score.unrelatedRate,
                         best.score.confusions))
@@ -116,5 +137,44 @@ enum Tuning {
             String(format: "{\"act\": %.2f, \"ask\": %.2f}", t.act, t.ask)
         }
         return "{\n  \"notHere\": \(pair(point.notHere)),\n  \"thisIsIt\": \(pair(point.thisIsIt))\n}\n"
+    }
+}
+
+/// Scores observations (both turns decoded with the permissive point) at `point`: the same
+/// decisions the Listener makes at that point, and the dialogue's second turn.
+func score(
+    _ observations: [Tuning.Observation], point: OperatingPoint, stats: [Condition: Tuning.ConditionStats]
+) -> [(Condition, Tally)] {
+    var tallies: [Condition: Tally] = [:]
+    for observation in observations {
+        var tally = tallies[observation.condition] ?? Tally()
+        let item = observation.item
+        let first = observation.first.map { decide($0, point: point) }
+        let actedFirst = first.compactMap { if case .act(let m) = $0 { m } else { nil } }
+        let actions = Tuning.actions(observation, point: point)
+        if let expected = item.expected {
+            tally.positives += 1
+            if actedFirst.contains(expected) { tally.firstTurn += 1 }
+            if actions.contains(expected) { tally.twoTurns += 1 }
+            if actions.contains(where: { $0 != expected }) { tally.confusions += 1 }
+            let key = item.perturbation.isEmpty ? "none" : item.perturbation
+            let old = tally.byPerturbation[key] ?? (0, 0)
+            tally.byPerturbation[key] = (old.hits + (actions.contains(expected) ? 1 : 0), old.total + 1)
+        } else {
+            tally.negatives[item.kind, default: 0] += 1
+            if !actions.isEmpty {
+                tally.acted[item.kind, default: 0] += 1
+                tally.actedTexts[item.text, default: 0] += 1
+            }
+        }
+        tallies[observation.condition] = tally
+    }
+    return Condition.all.compactMap { condition in
+        guard var tally = tallies[condition] else { return nil }
+        let stat = stats[condition] ?? .init()
+        tally.cpuSeconds = stat.cpuSeconds
+        tally.audioSeconds = stat.audioSeconds
+        tally.spurious = stat.pauses.filter { decide($0, point: point) != .ignore }.count
+        return (condition, tally)
     }
 }

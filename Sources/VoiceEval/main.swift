@@ -23,12 +23,14 @@ struct Options {
     var hours = 0.25
     var verbose = false
     var tune: String?
+    var bothTurns = false
+    var point: String?
 
     static let usage = """
         usage: VoiceEval [--split dev|test] [--conditions clean,white10,pink10,babble15,babble10,babble5,street10]
                          [--acoustic stock,adapted] [--hours H] [--seed N] [--models DIR] [--english DIR]
                          [--real DIR] [--export-adaptation DIR] [--max-seconds S] [--max-fillers-not-here N]
-                         [--max-fillers-this-is-it N] [--verbose] [--tune OUT.json]
+                         [--max-fillers-this-is-it N] [--verbose] [--tune OUT.json] [--both-turns] [--point FILE]
         """
 
     init(_ argv: [String]) throws(UsageError) {
@@ -79,6 +81,10 @@ struct Options {
             case "--max-fillers-not-here": policy.maxFillersNotHere = try number(flag, Int.self)
             case "--max-fillers-this-is-it": policy.maxFillersThisIsIt = try number(flag, Int.self)
             case "--verbose": verbose = true
+            case "--both-turns": bothTurns = true
+            case "--point":
+                point = try value(flag)
+                bothTurns = true
             case "--tune":
                 tune = try value(flag)
                 split = .dev
@@ -402,8 +408,9 @@ func main() throws {
         guard options.split == .dev, options.real == nil else {
             throw EvalError("--tune chooses the operating point on the development split only")
         }
+        var stats: [Condition: Tuning.ConditionStats] = [:]
         let observations = try Tuning.observe(
-            items, conditions: options.conditions, model: model, options: options, bank: bank)
+            items, conditions: options.conditions, model: model, options: options, bank: bank, stats: &stats)
         let chosen = Tuning.choose(observations, start: model.operatingPoint)
         let json = Tuning.json(chosen)
         try json.write(toFile: out, atomically: true, encoding: .utf8)
@@ -430,14 +437,28 @@ func main() throws {
             continue
         }
         var tallies: [(Condition, Tally)] = []
-        for condition in options.conditions {
-            tallies.append(
-                (
-                    condition,
-                    try run(
-                        items, condition: condition, model: variant, options: options, bank: bank, label: name
-                    )
-                ))
+        if options.bothTurns {
+            // Every item decoded twice (the answer and its repeat) with the permissive point,
+            // then scored at the operating point as the Listener applies it; `--point FILE`
+            // is read only now, after decoding.
+            var stats: [Condition: Tuning.ConditionStats] = [:]
+            let observations = try Tuning.observe(
+                items, conditions: options.conditions, model: variant, options: options, bank: bank,
+                stats: &stats)
+            let scoring = try options.point.map { try OperatingPoint.load(path: $0) } ?? model.operatingPoint
+            print("\nScored at: " + Tuning.json(scoring).replacingOccurrences(of: "\n", with: " "))
+            tallies = score(observations, point: scoring, stats: stats)
+        } else {
+            for condition in options.conditions {
+                tallies.append(
+                    (
+                        condition,
+                        try run(
+                            items, condition: condition, model: variant, options: options, bank: bank,
+                            label: name
+                        )
+                    ))
+            }
         }
         report(label: "acoustic model: \(name) (\(variant.acousticModel))", tallies: tallies)
         if options.hours > 0 {

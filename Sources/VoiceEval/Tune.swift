@@ -37,13 +37,23 @@ enum Tuning {
             let first = try decodeRecording(
                 order, condition: condition, model: model, policy: policy, bank: bank, random: &random,
                 tally: &tally)
-            let second = try decodeRecording(
-                order, condition: condition, model: model, policy: policy, bank: bank, random: &random,
-                tally: &tally)
+            // The repeat matters only where the first turn may ask: a phrase whose confidence is
+            // below the highest `act` the sweep tries (0.95). Elsewhere the first turn decides
+            // at every point (acts, or hears no answer), so only those items are said again.
+            let repeated = order.indices.filter { i in
+                first.perItem[i].contains { $0.meaning != nil && ($0.confidence ?? 1) < 0.95 }
+            }
+            var second = [[Utterance]](repeating: [], count: order.count)
+            if !repeated.isEmpty {
+                let again = try decodeRecording(
+                    repeated.map { order[$0] }, condition: condition, model: model, policy: policy,
+                    bank: bank,
+                    random: &random, tally: &tally)
+                for (k, i) in repeated.enumerated() { second[i] = again.perItem[k] }
+            }
             for (i, item) in order.enumerated() {
                 observations.append(
-                    Observation(
-                        condition: condition, item: item, first: first.perItem[i], second: second.perItem[i]))
+                    Observation(condition: condition, item: item, first: first.perItem[i], second: second[i]))
             }
             stats[condition] = ConditionStats(
                 cpuSeconds: tally.cpuSeconds, audioSeconds: tally.audioSeconds, pauses: first.spurious)

@@ -265,14 +265,18 @@ func run(
 /// one-minute recordings through the same path. An ask followed within 8 s by an agreeing
 /// decision counts as an action, as the dialogue would act on it.
 func falseActionsPerHour(
-    chatter: [Item], model: PhraseModel, options: Options, bank: NoiseBank
+    chatter: [Item], model: PhraseModel, options: Options, bank: NoiseBank,
+    judgeLater: (() throws -> (Utterance) -> Decision)? = nil
 ) throws -> (actions: Int, hours: Double, rtf: Double, heard: [String: Int]) {
     var random = benchmarkRandom(options.seed &* 7_919)
     let minutes = Int((options.hours * 60).rounded())
     var actions = 0, audio = 0.0, cpu = 0.0
     var heard: [String: Int] = [:]
-    let listener = try Listener(model: model, policy: options.policy)
-    var pendingAsk: (meaning: ArrivalWords, at: Double)?
+    var policy = options.policy
+    // Judged later (at a point read after decoding): decode with the permissive point.
+    if judgeLater != nil { policy.operatingPoint = permissive }
+    let listener = try Listener(model: model, policy: policy)
+    var all: [Utterance] = []
     for _ in 0..<minutes {
         let count = 60 * 16_000
         var speech = [Double](repeating: 0, count: count)
@@ -298,8 +302,13 @@ func falseActionsPerHour(
         }
         cpu += threadCPUSeconds() - start
         audio += 60
-        for u in utterances {
-            switch productDecision(u) {
+        all += utterances
+    }
+    let judge = try judgeLater?() ?? productDecision
+    var pendingAsk: (meaning: ArrivalWords, at: Double)?
+    do {
+        for u in all {
+            switch judge(u) {
             case .act:
                 actions += 1
                 heard[u.heard, default: 0] += 1
@@ -460,12 +469,21 @@ func main() throws {
                     ))
             }
         }
-        report(label: "acoustic model: \(name) (\(variant.acousticModel))", tallies: tallies)
+        if !tallies.isEmpty {
+            report(label: "acoustic model: \(name) (\(variant.acousticModel))", tallies: tallies)
+        }
         if options.hours > 0 {
             let chatter = items.filter { $0.kind == .unrelated }
             if chatter.isEmpty { continue }
+            let later: (() throws -> (Utterance) -> Decision)? =
+                options.bothTurns
+                ? {
+                    let point =
+                        try options.point.map { try OperatingPoint.load(path: $0) } ?? model.operatingPoint
+                    return { decide($0, point: point) }
+                } : nil
             let result = try falseActionsPerHour(
-                chatter: chatter, model: variant, options: options, bank: bank)
+                chatter: chatter, model: variant, options: options, bank: bank, judgeLater: later)
             print(
                 String(
                     format:

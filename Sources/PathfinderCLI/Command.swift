@@ -43,6 +43,7 @@ package enum Pathfinder {
         Commands.whereCommand,
         Commands.listen,
         Commands.say,
+        Commands.record,
     ]
 
     package static var overview: String {

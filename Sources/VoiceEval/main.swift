@@ -1,77 +1,155 @@
 // voice-eval: the recognition benchmark of the Korean phrase model (see docs/speech.md).
-// Synthesises the development set with espeak-ng, mixes noise, decodes with the product's
-// Listener (a) one file per utterance and (b) as one long microphone recording, and prints
-// recall, confusions, false accepts, RTF and peak RSS. Run it with Scripts/voice-eval.
+// Synthesises a split (development or test: other voices, sentences, babble talkers) with
+// espeak-ng, mixes each condition's noise at a fixed SNR, decodes it as one long microphone
+// recording through the product's Listener and its operating point (models/
+// operating-point.json, chosen on the development split), and prints recall, confusions,
+// false actions, false actions per hour of chatter, RTF and peak RSS, for the stock and the
+// adapted acoustic model. Run it with Scripts/voice-eval.
 import Arrival
 import Foundation
+import Geo
 import Speech
 
 struct Options {
     var seed: UInt64 = 1
     var models: String?
     var english = "/usr/share/pocketsphinx/test/data"
-    var modes = ["a", "b"]
-    var conditions = Condition.allCases
+    var split = Split.test
+    var conditions = Condition.all
+    var acoustic = ["stock", "adapted"]
     var policy = Listener.Policy.standard
+    var real: String?
+    var exportAdaptation: String?
+    var hours = 0.25
     var verbose = false
+    var tune: String?
+    var bothTurns = false
+    var point: String?
 
-    init(_ argv: [String]) throws {
+    static let usage = """
+        usage: VoiceEval [--split dev|test] [--conditions clean,white10,pink10,babble15,babble10,babble5,street10]
+                         [--acoustic stock,adapted] [--hours H] [--seed N] [--models DIR] [--english DIR]
+                         [--real DIR] [--export-adaptation DIR] [--max-seconds S] [--max-fillers-not-here N]
+                         [--max-fillers-this-is-it N] [--verbose] [--tune OUT.json] [--both-turns] [--point FILE]
+        """
+
+    init(_ argv: [String]) throws(UsageError) {
         var rest = argv[...]
-        func value(_ flag: String) throws -> String {
-            guard let next = rest.popFirst() else { throw EvalError("\(flag) needs a value") }
+        func value(_ flag: String) throws(UsageError) -> String {
+            guard let next = rest.popFirst(), !next.hasPrefix("--") else {
+                throw UsageError("\(flag) needs a value")
+            }
             return next
+        }
+        func number<T: LosslessStringConvertible>(_ flag: String, _: T.Type) throws(UsageError) -> T {
+            let text = try value(flag)
+            guard let parsed = T(text) else { throw UsageError("\(flag): \"\(text)\" is not a valid number") }
+            return parsed
         }
         while let flag = rest.popFirst() {
             switch flag {
-            case "--seed": seed = UInt64(try value(flag)) ?? 1
+            case "--seed": seed = try number(flag, UInt64.self)
             case "--models": models = try value(flag)
             case "--english": english = try value(flag)
-            case "--mode": modes = try value(flag).split(separator: ",").map(String.init)
-            case "--conditions":
-                conditions = try value(flag).split(separator: ",").compactMap {
-                    Condition(rawValue: String($0))
+            case "--real": real = try value(flag)
+            case "--export-adaptation": exportAdaptation = try value(flag)
+            case "--split":
+                let text = try value(flag)
+                guard let parsed = Split(rawValue: text) else {
+                    throw UsageError("--split: \"\(text)\" is not dev or test")
                 }
-            case "--max-seconds":
-                policy.maxUtteranceSeconds = Double(try value(flag)) ?? policy.maxUtteranceSeconds
-            case "--max-fillers-not-here": policy.maxFillersNotHere = Int(try value(flag)) ?? .max
-            case "--max-fillers-this-is-it": policy.maxFillersThisIsIt = Int(try value(flag)) ?? .max
+                split = parsed
+            case "--conditions":
+                conditions = []
+                for name in try value(flag).split(separator: ",").map(String.init) {
+                    guard let condition = Condition(name: name), Condition.all.contains(condition) else {
+                        throw UsageError(
+                            "--conditions: unknown condition \"\(name)\" (known: \(Condition.all.map(\.name).joined(separator: ",")))"
+                        )
+                    }
+                    conditions.append(condition)
+                }
+            case "--acoustic":
+                acoustic = try value(flag).split(separator: ",").map(String.init)
+                for name in acoustic where name != "stock" && name != "adapted" {
+                    throw UsageError("--acoustic: unknown model \"\(name)\" (stock, adapted)")
+                }
+            case "--hours":
+                hours = try number(flag, Double.self)
+                guard hours >= 0 else { throw UsageError("--hours: \(hours) is negative") }
+            case "--max-seconds": policy.maxUtteranceSeconds = try number(flag, Double.self)
+            case "--max-fillers-not-here": policy.maxFillersNotHere = try number(flag, Int.self)
+            case "--max-fillers-this-is-it": policy.maxFillersThisIsIt = try number(flag, Int.self)
             case "--verbose": verbose = true
-            default:
-                throw EvalError(
-                    "unknown option \(flag) (--seed N --models DIR --english DIR --mode a,b --conditions clean,white,pink,babble --max-seconds S --max-fillers-not-here N --max-fillers-this-is-it N --verbose)"
-                )
+            case "--both-turns": bothTurns = true
+            case "--point":
+                point = try value(flag)
+                bothTurns = true
+            case "--tune":
+                tune = try value(flag)
+                split = .dev
+            case "--help", "-h":
+                print(Self.usage)
+                exit(0)
+            default: throw UsageError("unknown option \(flag)")
             }
         }
     }
 }
 
-/// Tallies of one mode × condition.
-struct Tally {
-    var phraseHits: [String: Int] = [:]
-    var phraseTotal: [String: Int] = [:]
-    var confusions = 0
-    var falseAccepts: [Item.Kind: Int] = [:]
-    var negatives: [Item.Kind: Int] = [:]
-    var acceptedTexts: [String: Int] = [:]
-    var spurious = 0
-    var audioSeconds = 0.0
-    var cpuSeconds = 0.0
+struct UsageError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
 
-    mutating func score(_ item: Item, heard: Set<ArrivalWords>) {
-        if let expected = item.expected {
-            phraseTotal[item.text, default: 0] += 1
-            if heard.contains(expected) { phraseHits[item.text, default: 0] += 1 }
-            if heard.contains(where: { $0 != expected }) { confusions += 1 }
-        } else {
-            negatives[item.kind, default: 0] += 1
-            if !heard.isEmpty {
-                falseAccepts[item.kind, default: 0] += 1
-                acceptedTexts[item.text, default: 0] += 1
-            }
+/// What the product does with one utterance at the operating point.
+enum Decision: Equatable {
+    case act(ArrivalWords), ask(ArrivalWords), ignore
+
+    var meaning: ArrivalWords? {
+        switch self {
+        case .act(let m), .ask(let m): m
+        case .ignore: nil
         }
     }
+}
 
-    var recall: (hits: Int, total: Int) { (phraseHits.values.reduce(0, +), phraseTotal.values.reduce(0, +)) }
+/// The product's decision for `utterance`, as the Listener made it at the model's operating
+/// point: no meaning (below `ask`, or too many fillers) is ignored; `sure` (at or above `act`)
+/// acts at once; otherwise the last stretch asks to hear it again.
+func productDecision(_ utterance: Utterance) -> Decision {
+    guard let meaning = utterance.meaning else { return .ignore }
+    return utterance.sure ? .act(meaning) : .ask(meaning)
+}
+
+/// The same decision at another operating point, from an utterance decoded with the
+/// permissive one (ask = act = 0: meaning and confidence kept): what tuning sweeps. Equal to
+/// `productDecision` of a Listener run at `point` (the Listener applies the same rule).
+func decide(_ utterance: Utterance, point: OperatingPoint) -> Decision {
+    guard let meaning = utterance.meaning else { return .ignore }
+    guard let confidence = utterance.confidence else { return .act(meaning) }
+    let thresholds = meaning == .notHere ? point.notHere : point.thisIsIt
+    if confidence >= thresholds.act { return .act(meaning) }
+    return confidence >= thresholds.ask ? .ask(meaning) : .ignore
+}
+
+/// Keeps every phrase the filler rule lets through, with its confidence.
+let permissive = OperatingPoint(
+    notHere: .init(act: 0, ask: 0), thisIsIt: .init(act: 0, ask: 0))
+
+/// The walker's answer after "다시 한 번 말해줘": acted on when the repeat is heard with the
+/// same meaning (acting or asking again) within the answer window.
+func agrees(_ first: ArrivalWords, _ second: Decision) -> Bool { second.meaning == first }
+
+/// Tallies of one model × condition.
+struct Tally {
+    var firstTurn = 0, twoTurns = 0, positives = 0, confusions = 0
+    var acted: [Item.Kind: Int] = [:]
+    var negatives: [Item.Kind: Int] = [:]
+    var actedTexts: [String: Int] = [:]
+    var byPerturbation: [String: (hits: Int, total: Int)] = [:]
+    var spurious = 0
+    var audioSeconds = 0.0, cpuSeconds = 0.0
 }
 
 func threadCPUSeconds() -> Double {
@@ -86,53 +164,13 @@ func peakRSSMegabytes() -> Double {
     return Double(usage.ru_maxrss) / 1024
 }
 
-/// `speech` (already at `DevSet.speechRMS`) over `noise` (unit RMS) `snr` dB below it.
-func mix(_ speech: [Int16], noise: ArraySlice<Double>, snr: Double) -> [Int16] {
-    let scale = DevSet.speechRMS / pow(10, snr / 20)
-    var out = [Int16](repeating: 0, count: noise.count)
-    var i = 0
-    for value in noise {
-        let sample = i < speech.count ? Double(speech[i]) : 0
-        out[i] = Int16(clamping: Int((sample + value * scale).rounded()))
-        i += 1
-    }
-    return out
-}
-
-func meanings(_ utterances: [Utterance]) -> Set<ArrivalWords> { Set(utterances.compactMap(\.meaning)) }
-
-/// (a) one file per utterance: 0.3 s of the condition's noise, the utterance, 0.5 s more.
-func runPerFile(
-    _ items: [Item], condition: Condition, model: PhraseModel, options: Options, babble: [[Int16]]
-) throws -> Tally {
-    var random = benchmarkRandom(options.seed &* 31 &+ UInt64(Condition.allCases.firstIndex(of: condition)!))
-    var tally = Tally()
-    let listener = try Listener(model: model, policy: options.policy)
-    for item in items {
-        let lead = 4_800
-        let count = lead + item.audio.count + 8_000
-        let noise = condition.noise(count: count, babbleSource: babble, using: &random)
-        let audio = mix(
-            [Int16](repeating: 0, count: lead) + item.audio, noise: noise[...],
-            snr: condition.snr(using: &random))
-        let start = threadCPUSeconds()
-        let utterances = try listener.process(samples: audio) + listener.finish()
-        tally.cpuSeconds += threadCPUSeconds() - start
-        tally.audioSeconds += Double(audio.count) / 16_000
-        tally.score(item, heard: meanings(utterances))
-        if options.verbose { print("a \(condition) \(item.voice) \(item.text) → \(utterances.map(\.heard))") }
-    }
-    return tally
-}
-
-/// (b) as a microphone hears it: every item in one recording, shuffled, with pauses of
-/// 0.8–1.2 s, the noise running on through the pauses; decoded in one pass in 100 ms chunks
-/// (the path of `pathfinder listen --mic`); utterances aligned back to the script by time.
-func runRecording(
-    _ items: [Item], condition: Condition, model: PhraseModel, options: Options, babble: [[Int16]]
-) throws -> Tally {
-    var random = benchmarkRandom(options.seed &* 131 &+ UInt64(Condition.allCases.firstIndex(of: condition)!))
-    let order = items.shuffled(using: &random)
+/// Decodes `order` as one microphone recording (pauses of 0.8–1.2 s, the noise running on
+/// through them, 100 ms chunks: the path of `pathfinder listen --mic`); returns each item's
+/// decisions (utterances aligned back to the script by time) and the decisions heard in pauses.
+func decodeRecording(
+    _ order: [Item], condition: Condition, model: PhraseModel, policy: Listener.Policy, bank: NoiseBank,
+    random: inout SeededRandom, tally: inout Tally
+) throws -> (perItem: [[Utterance]], spurious: [Utterance]) {
     var speech: [Int16] = Array(repeating: 0, count: 16_000)
     var spans: [(start: Double, end: Double)] = []
     for item in order {
@@ -141,10 +179,9 @@ func runRecording(
         spans.append((Double(start) / 16_000, Double(speech.count) / 16_000))
         speech += [Int16](repeating: 0, count: Int.random(in: 12_800...19_200, using: &random))
     }
-    let noise = condition.noise(count: speech.count, babbleSource: babble, using: &random)
-    let recording = mix(speech, noise: noise[...], snr: condition.snr(using: &random))
-
-    let listener = try Listener(model: model, policy: options.policy)
+    let noise = bank.noise(condition.kind, count: speech.count, using: &random)
+    let recording = mix(speech, noise: noise, snr: condition.snr)
+    let listener = try Listener(model: model, policy: policy)
     var utterances: [Utterance] = []
     let start = threadCPUSeconds()
     var index = 0
@@ -154,108 +191,315 @@ func runRecording(
         index = end
     }
     utterances += try listener.finish()
-    var tally = Tally()
-    tally.cpuSeconds = threadCPUSeconds() - start
-    tally.audioSeconds = Double(recording.count) / 16_000
-
+    tally.cpuSeconds += threadCPUSeconds() - start
+    tally.audioSeconds += Double(recording.count) / 16_000
     func overlap(_ u: Utterance, _ span: (start: Double, end: Double)) -> Bool {
         min(u.end, span.end) - max(u.start, span.start) > 0.05
     }
-    for (item, span) in zip(order, spans) {
-        let heard = utterances.filter { overlap($0, span) }
-        tally.score(item, heard: meanings(heard))
+    let perItem = spans.map { span in utterances.filter { overlap($0, span) } }
+    let spurious = utterances.filter { u in !spans.contains { overlap(u, $0) } }
+    return (perItem, spurious)
+}
+
+/// One condition through the product path: turn one for every item, then turn two (the
+/// same sentence again, new noise) for the items the product asked about.
+func run(
+    _ items: [Item], condition: Condition, model: PhraseModel, options: Options, bank: NoiseBank,
+    label: String
+) throws -> Tally {
+    var random = benchmarkRandom(options.seed &* 131 &+ UInt64(Condition.all.firstIndex(of: condition) ?? 0))
+    var tally = Tally()
+    let order = items.shuffled(using: &random)
+    let decoded = try decodeRecording(
+        order, condition: condition, model: model, policy: options.policy, bank: bank, random: &random,
+        tally: &tally)
+    let first = (perItem: decoded.perItem.map { $0.map(productDecision) }, spurious: 0)
+    tally.spurious = decoded.spurious.filter { productDecision($0) != .ignore }.count
+    // Items whose first turn asked (and acted on nothing): the walker repeats.
+    let asked = order.indices.filter { i in
+        !first.perItem[i].contains { if case .act = $0 { true } else { false } }
+            && first.perItem[i].contains { if case .ask = $0 { true } else { false } }
+    }
+    var second: [Int: [Decision]] = [:]
+    if !asked.isEmpty {
+        let repeats = try decodeRecording(
+            asked.map { order[$0] }, condition: condition, model: model, policy: options.policy, bank: bank,
+            random: &random, tally: &tally)
+        for (k, i) in asked.enumerated() { second[i] = repeats.perItem[k].map(productDecision) }
+    }
+    for (i, item) in order.enumerated() {
+        let turnOne = first.perItem[i]
+        let actedFirst = turnOne.compactMap { if case .act(let m) = $0 { m } else { nil } }
+        let askedMeanings = turnOne.compactMap { if case .ask(let m) = $0 { m } else { nil } }
+        let actedSecond: [ArrivalWords] =
+            actedFirst.isEmpty
+            ? askedMeanings.filter { m in (second[i] ?? []).contains { agrees(m, $0) } } : []
+        let actions = Set(actedFirst + actedSecond)
+        if let expected = item.expected {
+            tally.positives += 1
+            let hitFirst = actedFirst.contains(expected)
+            if hitFirst { tally.firstTurn += 1 }
+            if actions.contains(expected) { tally.twoTurns += 1 }
+            if actions.contains(where: { $0 != expected }) { tally.confusions += 1 }
+            let key = item.perturbation.isEmpty ? "none" : item.perturbation
+            let old = tally.byPerturbation[key] ?? (0, 0)
+            tally.byPerturbation[key] = (old.hits + (actions.contains(expected) ? 1 : 0), old.total + 1)
+        } else {
+            tally.negatives[item.kind, default: 0] += 1
+            if !actions.isEmpty {
+                tally.acted[item.kind, default: 0] += 1
+                tally.actedTexts[item.text, default: 0] += 1
+            }
+        }
         if options.verbose {
             print(
-                "b \(condition) \(item.voice) \(item.text) → \(heard.map { "\($0.heard)[\($0.meaning?.rawValue ?? "-")]" })"
+                "\(label) \(condition) \(item.voice) \(item.perturbation) \(item.text) → \(turnOne) \(second[i] ?? [])"
             )
         }
     }
-    tally.spurious = utterances.filter { u in u.meaning != nil && !spans.contains { overlap(u, $0) } }.count
     return tally
 }
 
-func percent(_ n: Int, _ d: Int) -> String {
-    d == 0 ? "–" : String(format: "%.0f%%", 100 * Double(n) / Double(d))
+/// False actions per hour: babble (the split's real talkers, at the speech level) with
+/// unrelated Korean sentences spoken into it every 1.5–5 s, no answer in it, decoded in
+/// one-minute recordings through the same path. An ask followed within 8 s by an agreeing
+/// decision counts as an action, as the dialogue would act on it.
+func falseActionsPerHour(
+    chatter: [Item], model: PhraseModel, options: Options, bank: NoiseBank,
+    judgeLater: (() throws -> (Utterance) -> Decision)? = nil
+) throws -> (actions: Int, hours: Double, rtf: Double, heard: [String: Int]) {
+    var random = benchmarkRandom(options.seed &* 7_919)
+    let minutes = Int((options.hours * 60).rounded())
+    var actions = 0, audio = 0.0, cpu = 0.0
+    var heard: [String: Int] = [:]
+    var policy = options.policy
+    // Judged later (at a point read after decoding): decode with the permissive point.
+    if judgeLater != nil { policy.operatingPoint = permissive }
+    let listener = try Listener(model: model, policy: policy)
+    var all: [Utterance] = []
+    for _ in 0..<minutes {
+        let count = 60 * 16_000
+        var speech = [Double](repeating: 0, count: count)
+        var position = Int.random(in: 0..<32_000, using: &random)
+        while position < count {
+            let sentence = chatter[Int.random(in: 0..<chatter.count, using: &random)].audio
+            for (k, s) in sentence.enumerated() where position + k < count {
+                speech[position + k] += Double(s)
+            }
+            position += sentence.count + Int.random(in: 24_000...80_000, using: &random)
+        }
+        let babble = bank.noise(.babble, count: count, using: &random)
+        let recording = (0..<count).map {
+            Int16(clamping: Int((speech[$0] + babble[$0] * Corpus.speechRMS).rounded()))
+        }
+        let start = threadCPUSeconds()
+        var index = 0
+        var utterances: [Utterance] = []
+        while index < count {
+            let end = min(index + Microphone.chunkSamples, count)
+            utterances += try listener.process(samples: Array(recording[index..<end]))
+            index = end
+        }
+        cpu += threadCPUSeconds() - start
+        audio += 60
+        all += utterances
+    }
+    let judge = try judgeLater?() ?? productDecision
+    var pendingAsk: (meaning: ArrivalWords, at: Double)?
+    do {
+        for u in all {
+            switch judge(u) {
+            case .act:
+                actions += 1
+                heard[u.heard, default: 0] += 1
+                pendingAsk = nil
+            case .ask(let meaning):
+                if let pending = pendingAsk, pending.meaning == meaning, u.start - pending.at <= 8 {
+                    actions += 1
+                    heard[u.heard, default: 0] += 1
+                    pendingAsk = nil
+                } else {
+                    pendingAsk = (meaning, u.end)
+                }
+            case .ignore: break
+            }
+        }
+    }
+    return (actions, audio / 3600, cpu / max(audio, 1e-9), heard)
 }
 
-func report(mode: String, tallies: [(Condition, Tally)]) {
-    let title =
-        mode == "a" ? "(a) one file per utterance" : "(b) one long recording, noise through the pauses"
-    print("\n### \(title)\n")
-    print("| phrase | " + tallies.map { $0.0.rawValue }.joined(separator: " | ") + " |")
+func percent(_ n: Int, _ d: Int) -> String {
+    d == 0 ? "–" : String(format: "%.0f %%", 100 * Double(n) / Double(d))
+}
+
+func report(label: String, tallies: [(Condition, Tally)]) {
+    print("\n### \(label)\n")
+    print("| | " + tallies.map { $0.0.description }.joined(separator: " | ") + " |")
     print("|---|" + String(repeating: "---|", count: tallies.count))
-    for phrase in DevSet.phrases {
-        print(
-            "| \(phrase) | "
-                + tallies.map { percent($0.1.phraseHits[phrase] ?? 0, $0.1.phraseTotal[phrase] ?? 0) }.joined(
-                    separator: " | ") + " |")
+    func row(_ name: String, _ cell: (Tally) -> String) {
+        print("| \(name) | " + tallies.map { cell($0.1) }.joined(separator: " | ") + " |")
     }
-    print(
-        "| **recall** | "
-            + tallies.map {
-                let r = $0.1.recall; return "**\(percent(r.hits, r.total))** (\(r.hits)/\(r.total))"
-            }.joined(separator: " | ") + " |")
-    print("| confusions | " + tallies.map { "\($0.1.confusions)" }.joined(separator: " | ") + " |")
-    for kind in [Item.Kind.nearMiss, .heldOut, .unrelated, .english] {
-        print(
-            "| false accepts: \(kind.rawValue) | "
-                + tallies.map {
-                    let n = $0.1.falseAccepts[kind] ?? 0, d = $0.1.negatives[kind] ?? 0
-                    return "\(percent(n, d)) (\(n)/\(d))"
-                }.joined(separator: " | ") + " |")
+    row("**answers acted on within two turns**") {
+        "**\(percent($0.twoTurns, $0.positives))** (\($0.twoTurns)/\($0.positives))"
     }
-    if mode == "b" {
-        print(
-            "| answers heard in pauses | " + tallies.map { "\($0.1.spurious)" }.joined(separator: " | ")
-                + " |")
+    row("first-turn recall") { percent($0.firstTurn, $0.positives) }
+    row("confusions (wrong answer acted on)") { "\($0.confusions)" }
+    for kind in [Item.Kind.nearMiss, .anIya, .unrelated, .english] {
+        row("acted on: \(kind.rawValue)") {
+            "\(percent($0.acted[kind] ?? 0, $0.negatives[kind] ?? 0)) (\($0.acted[kind] ?? 0)/\($0.negatives[kind] ?? 0))"
+        }
     }
-    print(
-        "| RTF (CPU s / audio s) | "
-            + tallies.map { String(format: "%.3f", $0.1.cpuSeconds / max($0.1.audioSeconds, 1e-9)) }.joined(
-                separator: " | ") + " |")
-    let accepted = tallies.flatMap { $0.1.acceptedTexts }.reduce(into: [String: Int]()) {
+    row("answers acted on in pauses") { "\($0.spurious)" }
+    row("RTF (CPU s / audio s)") { String(format: "%.3f", $0.cpuSeconds / max($0.audioSeconds, 1e-9)) }
+    let keys = Set(tallies.flatMap { $0.1.byPerturbation.keys }).sorted()
+    if keys.count > 1 {
+        for key in keys {
+            row("two-turn recall, perturbation \(key)") {
+                let value = $0.byPerturbation[key] ?? (0, 0)
+                return percent(value.hits, value.total)
+            }
+        }
+    }
+    let acted = tallies.flatMap { $0.1.actedTexts }.reduce(into: [String: Int]()) {
         $0[$1.key, default: 0] += $1.value
     }
-    if !accepted.isEmpty {
+    if !acted.isEmpty {
         print(
-            "\nNegatives accepted (all conditions): "
-                + accepted.sorted { $0.value > $1.value }.map { "\($0.key) ×\($0.value)" }.joined(
+            "\nNegatives acted on (all conditions): "
+                + acted.sorted { $0.value > $1.value }.map { "\($0.key) ×\($0.value)" }.joined(
                     separator: ", "))
     }
 }
 
-do {
+func main() throws {
     setenv("OPENBLAS_NUM_THREADS", "1", 1)
-    let options = try Options(Array(CommandLine.arguments.dropFirst()))
-    let model = try PhraseModel.locate(explicit: options.models)
-    let items = try DevSet.make(englishDirectory: options.english)
-    let babbleSpeaker = try Speaker(voice: "ko+f4", wordsPerMinute: 170)
-    let babble = try DevSet.unrelated.map {
-        DevSet.normalised(try babbleSpeaker.synthesize($0).resampled(to: 16_000).samples)
+    let options: Options
+    do { options = try Options(Array(CommandLine.arguments.dropFirst())) } catch {
+        FileHandle.standardError.write(Data("voice-eval: \(error)\n\(Options.usage)\n".utf8))
+        exit(2)
     }
+    let model = try PhraseModel.locate(explicit: options.models)
+    let modelsDirectory = URL(fileURLWithPath: model.grammar).deletingLastPathComponent().path
+    if let directory = options.exportAdaptation {
+        try AdaptationExport.write(
+            to: directory, dictionary: model.dictionary, english: options.english, real: options.real,
+            seed: options.seed)
+        return
+    }
+    try Corpus.checkTestNearMisses(dictionary: model.dictionary)
+    var items: [Item]
+    var source = "espeak-ng, \(options.split.rawValue) split"
+    if let real = options.real {
+        // Real recordings: every speaker the adapted model was adapted on is left out.
+        let adaptedOn = Set(
+            ((try? String(
+                contentsOfFile: modelsDirectory + "/" + PhraseModel.adaptedAcousticModelName
+                    + "/speakers.txt", encoding: .utf8)) ?? "")
+                .split(separator: "\n").map(String.init))
+        let all = try RealRecordings.load(real)
+        items = all.filter { !adaptedOn.contains($0.voice) }
+        source =
+            "real recordings in \(real): \(Set(items.map(\.voice)).count) speakers (\(all.count - items.count) items of adaptation speakers left out)"
+        guard !items.isEmpty else {
+            throw EvalError("\(real): every speaker was used for adaptation; nothing to test")
+        }
+    } else {
+        items = try Corpus.make(split: options.split, englishDirectory: options.english)
+    }
+    let bank = try NoiseBank(directory: NoiseBank.defaultDirectory, split: options.split)
     let counts = Dictionary(grouping: items, by: \.kind).mapValues(\.count)
-    print("## voice-eval (seed \(options.seed), model \(model.grammar))\n")
+    print("## voice-eval (seed \(options.seed), \(source), models \(modelsDirectory))\n")
+    print("Items: " + Item.Kind.allCases.map { "\(counts[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", "))
+    if options.real == nil {
+        print("Voices: " + Corpus.setting(for: options.split).map(\.tag).joined(separator: ", "))
+    }
+    if let out = options.tune {
+        guard options.split == .dev, options.real == nil else {
+            throw EvalError("--tune chooses the operating point on the development split only")
+        }
+        var stats: [Condition: Tuning.ConditionStats] = [:]
+        let observations = try Tuning.observe(
+            items, conditions: options.conditions, model: model, options: options, bank: bank, stats: &stats)
+        let chosen = Tuning.choose(observations, start: model.operatingPoint)
+        let json = Tuning.json(chosen)
+        try json.write(toFile: out, atomically: true, encoding: .utf8)
+        print(
+            "\nOperating point chosen on \(options.split.rawValue) (\(observations.count) items × 2 turns), written to \(out):\n\(json)"
+        )
+        return
+    }
+    let point = model.operatingPoint
     print(
-        "Items: " + Item.Kind.allCases.map { "\(counts[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", ")
-            + "; voices \(DevSet.voices.joined(separator: ", ")) × speeds \(DevSet.speeds.map(String.init).joined(separator: "/")); SNR 8–12 dB (clean: room floor 35 dB down)"
+        "Operating point (models/operating-point.json): notHere act ≥ \(point.notHere.act), ask ≥ \(point.notHere.ask); thisIsIt act ≥ \(point.thisIsIt.act), ask ≥ \(point.thisIsIt.ask)"
     )
     print(
         "Policy: max \(options.policy.maxUtteranceSeconds) s, fillers ≤ \(options.policy.maxFillersNotHere) (notHere) / ≤ \(options.policy.maxFillersThisIsIt) (thisIsIt)"
     )
-    for mode in options.modes {
-        var tallies: [(Condition, Tally)] = []
-        for condition in options.conditions {
-            let tally =
-                mode == "a"
-                ? try runPerFile(items, condition: condition, model: model, options: options, babble: babble)
-                : try runRecording(
-                    items, condition: condition, model: model, options: options, babble: babble)
-            tallies.append((condition, tally))
+    for name in options.acoustic {
+        var variant = model
+        if name == "stock" {
+            variant.acousticModel = PhraseModel.defaultAcousticModel
+        } else if variant.acousticModel == PhraseModel.defaultAcousticModel {
+            print(
+                "\n(no adapted model in \(modelsDirectory)/\(PhraseModel.adaptedAcousticModelName): run Scripts/adapt-model)"
+            )
+            continue
         }
-        report(mode: mode, tallies: tallies)
+        var tallies: [(Condition, Tally)] = []
+        if options.bothTurns {
+            // Every item decoded twice (the answer and its repeat) with the permissive point,
+            // then scored at the operating point as the Listener applies it; `--point FILE`
+            // is read only now, after decoding.
+            var stats: [Condition: Tuning.ConditionStats] = [:]
+            let observations = try Tuning.observe(
+                items, conditions: options.conditions, model: variant, options: options, bank: bank,
+                stats: &stats)
+            let scoring = try options.point.map { try OperatingPoint.load(path: $0) } ?? model.operatingPoint
+            print("\nScored at: " + Tuning.json(scoring).replacingOccurrences(of: "\n", with: " "))
+            tallies = score(observations, point: scoring, stats: stats)
+        } else {
+            for condition in options.conditions {
+                tallies.append(
+                    (
+                        condition,
+                        try run(
+                            items, condition: condition, model: variant, options: options, bank: bank,
+                            label: name
+                        )
+                    ))
+            }
+        }
+        if !tallies.isEmpty {
+            report(label: "acoustic model: \(name) (\(variant.acousticModel))", tallies: tallies)
+        }
+        if options.hours > 0 {
+            let chatter = items.filter { $0.kind == .unrelated }
+            if chatter.isEmpty { continue }
+            let later: (() throws -> (Utterance) -> Decision)? =
+                options.bothTurns
+                ? {
+                    let point =
+                        try options.point.map { try OperatingPoint.load(path: $0) } ?? model.operatingPoint
+                    return { decide($0, point: point) }
+                } : nil
+            let result = try falseActionsPerHour(
+                chatter: chatter, model: variant, options: options, bank: bank, judgeLater: later)
+            print(
+                String(
+                    format:
+                        "\nFalse actions in babble + unrelated Korean chatter, no answer in it: %d in %.2f h decoded = %.1f per hour (RTF %.3f)",
+                    result.actions, result.hours, Double(result.actions) / max(result.hours, 1e-9), result.rtf
+                )
+                    + (result.heard.isEmpty
+                        ? ""
+                        : "; heard: " + result.heard.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
+            )
+        }
     }
     print(String(format: "\nPeak RSS: %.1f MB (whole benchmark process)", peakRSSMegabytes()))
-} catch {
+}
+
+do { try main() } catch {
     FileHandle.standardError.write(Data("voice-eval: \(error)\n".utf8))
     exit(1)
 }

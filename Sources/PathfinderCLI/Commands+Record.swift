@@ -1,0 +1,116 @@
+import Foundation
+import Speech
+
+extension Commands {
+    /// The sentences `pathfinder record` asks for: the 13 answers (`ArrivalWords`, spoken with
+    /// their natural spaces) and near-misses that mean neither (`Scripts/voice-eval` scores
+    /// them as such; "여기 안이야" sounds like "여기 아니야" and has its own line there).
+    static let recordingScript = [
+        "여기 아니야", "여기 아냐", "여기가 아니야", "여기가 아냐", "여기 아닌데", "입구 아니야", "입구가 아니야", "이 입구 아니야",
+        "여기가 입구야", "여기 입구야", "여기 맞아", "입구 찾았어", "여기가 맞아",
+        "여기 안이야", "거기 아니야", "저기가 입구야", "여기 앉아", "입구 앞이야", "여기 가자", "여기 어디야", "이 길 아니야",
+    ]
+
+    static let record = Command(
+        name: "record",
+        summary: "record a person saying the answers and near-misses (voice benchmark data)",
+        help: """
+            Usage: pathfinder record --out DIR --speaker ID [--device NAME] [--playback NAME]
+                                     [--seconds S] [--rounds N] [--quiet]
+
+            Shows — and speaks — each of the 13 answers and \(recordingScript.count - 13) near-miss sentences
+            in turn, then records S seconds from the microphone after the prompt: say the
+            sentence the way you would to the app. Each recording is DIR/ID-ROUND-N.wav
+            (16 kHz mono) with a line in DIR/manifest.jsonl:
+              {"file": "…wav", "text": "여기 아니야", "speaker": "ID", "device": "…", "time": "…"}
+            Score them with Scripts/voice-eval --real DIR; add them to the noise-adapted model
+            with Scripts/adapt-model --real DIR (those speakers are then left out of the score).
+              --out DIR         folder for the recordings (created; the manifest is appended to)
+              --speaker ID      who is speaking (letters, digits, - and _): one ID per person
+              --device NAME     ALSA capture device (default "default")
+              --playback NAME   ALSA playback device for the spoken prompt (default "default")
+              --seconds S       seconds recorded per sentence, 1…10 (default 3)
+              --rounds N        times through the whole list, 1…20 (default 2: ~3 minutes)
+              --quiet           show the prompt without speaking it
+            """
+    ) { arguments, console in
+        var arguments = arguments
+        guard let out = try arguments.option("--out") else {
+            throw CLIError.usage("pathfinder record: --out DIR is required")
+        }
+        guard let speaker = try arguments.option("--speaker") else {
+            throw CLIError.usage("pathfinder record: --speaker ID is required (one ID per person)")
+        }
+        let device = try arguments.option("--device") ?? "default"
+        let playback = try arguments.option("--playback") ?? "default"
+        let seconds =
+            try arguments.option("--seconds", expected: "seconds, 1…10") { text in
+                Double(text).flatMap { (1...10).contains($0) ? $0 : nil }
+            } ?? 3
+        let rounds =
+            try arguments.option("--rounds", expected: "a count, 1…20") { text in
+                Int(text).flatMap { (1...20).contains($0) ? $0 : nil }
+            } ?? 2
+        let quiet = try arguments.flag("--quiet")
+        try arguments.finish()
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_"))
+        guard !speaker.isEmpty, speaker.unicodeScalars.allSatisfy(allowed.contains) else {
+            throw CLIError.usage("pathfinder record: --speaker \"\(speaker)\": use letters, digits, - and _")
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        } catch {
+            throw CLIError.runtime("pathfinder record: cannot create \(out): \(error.localizedDescription)")
+        }
+        let manifest = out + "/manifest.jsonl"
+        let voice: Speaker?
+        do { voice = quiet ? nil : try Speaker() } catch {
+            throw CLIError.runtime("pathfinder record: \(error)")
+        }
+        let time = ISO8601DateFormatter()
+        let total = rounds * recordingScript.count
+        var done = 0
+        for round in 1...rounds {
+            for (index, text) in recordingScript.enumerated() {
+                done += 1
+                console.line("[\(done)/\(total)] 말해 주세요 — say: \(text)")
+                do {
+                    try voice?.play(text, device: playback)
+                    var samples: [Int16] = []
+                    for try await chunk in try Microphone.capture(device: device, seconds: seconds) {
+                        samples += chunk.samples
+                    }
+                    let file = "\(speaker)-\(round)-\(String(format: "%02d", index + 1)).wav"
+                    try WAV.write(
+                        Audio(samples: samples, sampleRate: Listener.sampleRate), to: out + "/" + file)
+                    let entry: [String: String] = [
+                        "file": file, "text": text, "speaker": speaker, "device": device,
+                        "time": time.string(from: Date()),
+                    ]
+                    let line = try JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys])
+                    try append(line + Data("\n".utf8), to: manifest)
+                } catch let error as CLIError {
+                    throw error
+                } catch {
+                    throw CLIError.runtime("pathfinder record: \(error)")
+                }
+            }
+        }
+        console.line("recorded \(total) sentences in \(out) (manifest \(manifest))")
+        return 0
+    }
+
+    /// Appends `data` to `path` (created if missing), so an interrupted session keeps what it
+    /// recorded and a second person adds to the same manifest.
+    private static func append(_ data: Data, to path: String) throws {
+        if !FileManager.default.fileExists(atPath: path) {
+            guard FileManager.default.createFile(atPath: path, contents: nil) else {
+                throw CLIError.runtime("pathfinder record: cannot create \(path)")
+            }
+        }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: data)
+    }
+}

@@ -1,0 +1,287 @@
+import Arrival
+import Foundation
+import Speech
+
+/// The two halves of the benchmark. Development voices, speeds and near-misses may shape
+/// the model (adaptation data, decoys, the operating point); the test half never does.
+enum Split: String, CaseIterable {
+    case dev, test
+}
+
+/// One scripted utterance.
+struct Item {
+    enum Kind: String, CaseIterable {
+        case phrase, nearMiss = "near-miss", anIya = "여기 안이야", unrelated = "unrelated Korean",
+            english = "English"
+    }
+    var kind: Kind
+    var text: String
+    /// What the walker meant (phrases only).
+    var expected: ArrivalWords?
+    /// Synthesiser voice and settings, or the recorded speaker's id.
+    var voice: String
+    /// The sox perturbation applied ("" for none).
+    var perturbation = ""
+    var audio: [Int16]  // 16 kHz mono, normalised to `Corpus.speechRMS`
+}
+
+/// A synthesiser setting: espeak-ng voice, words per minute and pitch (0…99, 50 = the voice's own).
+struct VoiceSetting {
+    var voice: String
+    var speed: Int
+    var pitch: Int
+    var tag: String { "\(voice)@\(speed)p\(pitch)" }
+}
+
+enum Corpus {
+    /// The 13 answers (`ArrivalWords.refusals` + `.confirmations`), spoken with natural spaces:
+    /// the same in both splits (they are the product's vocabulary).
+    static let phrases = [
+        "여기 아니야", "여기 아냐", "여기가 아니야", "여기가 아냐", "여기 아닌데", "입구 아니야", "입구가 아니야", "이 입구 아니야",
+        "여기가 입구야", "여기 입구야", "여기 맞아", "입구 찾았어", "여기가 맞아",
+    ]
+    /// Near-misses that shaped the grammar (whole decoy tokens in models/generate.py): development only.
+    static let devNearMisses = [
+        "여기 앉아", "거기 아니야", "여기 어디야", "저기가 입구야", "여기가 출구야", "여기 아기야", "입구 찾아봐", "여기 많아",
+    ]
+    /// Near-misses no decoy of the grammar spells (checked against models/pathfinder.dict by
+    /// `checkTestNearMisses`), never adaptation data. "여기 안이야" (sounds the same as "여기
+    /// 아니야") is scored on its own line.
+    static let testNearMisses = [
+        "입구 앞이야", "여기 가자", "여기 아파", "여기 앉자", "입구 닫혔어", "여기 안 와", "이 길 아니야", "여기 아름다워",
+    ]
+    static let anIya = "여기 안이야"
+    /// Everyday Korean and Pathfinder's own prompts: the first half development, the second test.
+    static let unrelated = [
+        "다른 입구로 안내할게", "입구까지 삼십 미터 남았어요", "두 시 방향으로 걸어가세요", "오늘 날씨가 정말 좋네요",
+        "지하 일 층으로 내려가세요", "커피 한 잔 주세요", "버스 정류장이 어디에 있어요", "엘리베이터를 타고 올라가세요",
+        "조금만 더 가면 돼요", "문이 잠겨 있어요", "여기서 잠깐 기다려 주세요", "친구를 만나러 가요",
+        "왼쪽으로 돌아서 계속 가세요", "계단이 너무 많아요", "사람이 많아서 시끄러워요", "도착했는지 모르겠어요",
+        "어디로 가야 할지 알려줘", "전화 좀 해줄래", "이 건물 이름이 뭐예요", "점심 먹으러 가자",
+    ]
+    /// Development voices: three espeak-ng Korean voices at three speeds, the voice's own pitch.
+    static let devVoices: [VoiceSetting] = ["ko", "ko+m3", "ko+f2"].flatMap { voice in
+        [130, 175, 220].map { VoiceSetting(voice: voice, speed: $0, pitch: 50) }
+    }
+    /// Test voices: four other variants at other speeds and pitches (one setting each: the
+    /// benchmark must run in ~10 minutes on one core).
+    static let testVoices: [VoiceSetting] = [
+        VoiceSetting(voice: "ko+m1", speed: 150, pitch: 35),
+        VoiceSetting(voice: "ko+f4", speed: 205, pitch: 65),
+        VoiceSetting(voice: "ko+m6", speed: 190, pitch: 30),
+        VoiceSetting(voice: "ko+f5", speed: 155, pitch: 70),
+    ]
+    /// sox perturbations of the test split, taken in turn (item index modulo the count).
+    static let perturbations: [(name: String, effects: [String])] = [
+        ("none", []), ("pitch +300 cents", ["pitch", "300"]), ("pitch -300 cents", ["pitch", "-300"]),
+        ("tempo 0.85", ["tempo", "0.85"]), ("tempo 1.2", ["tempo", "1.2"]),
+        ("small-room reverb", ["reverb", "35", "50", "15", "100", "0", "0"]),
+        ("phone band 300-3400 Hz", ["sinc", "300-3400"]), ("mild clipping", []),
+    ]
+    /// Target speech level: -20 dBFS RMS over active speech, a close-talking microphone.
+    static let speechRMS = 3_277.0
+
+    static func setting(for split: Split) -> [VoiceSetting] { split == .dev ? devVoices : testVoices }
+    static func nearMisses(for split: Split) -> [String] { split == .dev ? devNearMisses : testNearMisses }
+    static func unrelated(for split: Split) -> [String] {
+        split == .dev ? Array(unrelated.prefix(10)) : Array(unrelated.suffix(10))
+    }
+
+    /// The scripted items of `split`: every voice says the 13 answers and the split's
+    /// near-misses ("여기 안이야" in the test split), and its unrelated sentences at one speed
+    /// per voice; the test split's items are perturbed with sox in turn. English negatives
+    /// (PocketSphinx's test recordings) belong to the test split.
+    static func make(split: Split, englishDirectory: String, includeNegatives: Bool = true) throws -> [Item] {
+        var items: [Item] = []
+        var seenVoices = Set<String>()
+        for setting in setting(for: split) {
+            var texts: [(Item.Kind, String)] = phrases.map { (.phrase, $0) }
+            if includeNegatives {
+                texts += nearMisses(for: split).map { (.nearMiss, $0) }
+                if split == .test { texts.append((.anIya, anIya)) }
+                if seenVoices.insert(setting.voice).inserted {
+                    // Test: five of the ten per voice, alternating, so each sentence is heard twice.
+                    let sentences = unrelated(for: split)
+                    let chosen =
+                        split == .dev
+                        ? sentences
+                        : sentences.enumerated().filter { $0.offset % 2 == seenVoices.count % 2 }.map(
+                            \.element)
+                    texts += chosen.map { (.unrelated, $0) }
+                }
+            }
+            for (kind, text) in texts {
+                var audio = try synthesize(text, setting)
+                var perturbation = ""
+                if split == .test {
+                    let chosen = perturbations[items.count % perturbations.count]
+                    perturbation = chosen.name == "none" ? "" : chosen.name
+                    if chosen.name == "mild clipping" {
+                        audio = clipped(audio)
+                    } else if !chosen.effects.isEmpty {
+                        audio = try Sox.apply(chosen.effects, to: audio)
+                    }
+                }
+                items.append(
+                    Item(
+                        kind: kind, text: text,
+                        expected: kind == .phrase ? ArrivalWords.meaning(of: text) : nil,
+                        voice: setting.tag, perturbation: perturbation, audio: normalised(audio)))
+            }
+        }
+        if includeNegatives, split == .test {
+            items += try english(englishDirectory)
+        }
+        return items
+    }
+
+    /// espeak-ng's voice at the setting's speed and pitch, 16 kHz (the espeak-ng program: the
+    /// product's `Speaker` has no pitch setting).
+    static func synthesize(_ text: String, _ setting: VoiceSetting) throws -> [Int16] {
+        let path = Sox.temporaryPath("wav")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Sox.run(
+            "/usr/bin/espeak-ng",
+            ["-v", setting.voice, "-s", "\(setting.speed)", "-p", "\(setting.pitch)", "-w", path, text])
+        return try WAV.read16kMono(path: path).samples
+    }
+
+    /// Mild clipping: the loudest peaks cut at 40 % of the peak level.
+    static func clipped(_ samples: [Int16]) -> [Int16] {
+        let peak = samples.map { abs(Int($0)) }.max() ?? 0
+        let limit = Int(Double(peak) * 0.4)
+        return samples.map { Int16(clamping: min(max(Int($0), -limit), limit)) }
+    }
+
+    static func english(_ directory: String) throws -> [Item] {
+        var items: [Item] = []
+        let files = (try? FileManager.default.subpathsOfDirectory(atPath: directory)) ?? []
+        for file in files.sorted() where file.hasSuffix(".wav") || file.hasSuffix(".raw") {
+            let path = directory + "/" + file
+            let samples: [Int16]
+            if file.hasSuffix(".wav") {
+                samples = try WAV.read16kMono(path: path).samples
+            } else {
+                // The test data's .raw files are headerless 16 kHz mono 16-bit little-endian.
+                samples = Sox.samples(of: try Data(contentsOf: URL(fileURLWithPath: path)))
+            }
+            items.append(
+                Item(kind: .english, text: file, expected: nil, voice: "recorded", audio: normalised(samples))
+            )
+        }
+        guard !items.isEmpty else {
+            throw EvalError(
+                "no English test audio under \(directory) (apt-get install pocketsphinx-testdata)")
+        }
+        return items
+    }
+
+    /// The grammar's dictionary words (`models/pathfinder.dict`).
+    static func dictionaryWords(_ path: String) throws -> Set<String> {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        return Set(
+            text.split(separator: "\n").compactMap { line in
+                line.split(separator: " ").first.map { String($0.split(separator: "(").first ?? $0) }
+            })
+    }
+
+    /// A test near-miss that the grammar spells as a decoy (a pair token `d_A_B` or a decoy
+    /// for each of its words) would be tuned to: the benchmark refuses to run with one.
+    static func checkTestNearMisses(dictionary: String) throws {
+        let words = try dictionaryWords(dictionary)
+        for text in testNearMisses + [anIya] {
+            let parts = text.split(separator: " ").map(String.init)
+            if words.contains("d_" + parts.joined(separator: "_"))
+                || parts.allSatisfy({ words.contains("d_" + $0) })
+            {
+                throw EvalError(
+                    "test near-miss \"\(text)\" is a decoy in \(dictionary): move it to the dev split")
+            }
+        }
+    }
+
+    /// Scales to `speechRMS` over active speech.
+    static func normalised(_ samples: [Int16]) -> [Int16] {
+        let level = activeRMS(samples)
+        guard level > 0 else { return samples }
+        let gain = speechRMS / level
+        return samples.map { Int16(clamping: Int((Double($0) * gain).rounded())) }
+    }
+
+    /// RMS over the louder half of 20 ms frames: the level of the speech, not of its pauses
+    /// (the SNR of every condition is measured against this).
+    static func activeRMS(_ samples: [Int16]) -> Double {
+        let frames = stride(from: 0, to: samples.count, by: 320).map { start -> Double in
+            let slice = samples[start..<min(start + 320, samples.count)]
+            return slice.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(slice.count)
+        }.sorted(by: >)
+        let loud = frames.prefix(max(1, frames.count / 2))
+        return loud.isEmpty ? 0 : (loud.reduce(0, +) / Double(loud.count)).squareRoot()
+    }
+}
+
+/// Runs sox and espeak-ng; audio goes through temporary raw files (16 kHz mono s16le).
+enum Sox {
+    static func temporaryPath(_ ext: String) -> String {
+        NSTemporaryDirectory() + "/voice-eval-\(getpid())-\(UUID().uuidString).\(ext)"
+    }
+
+    static func run(_ program: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch {
+            throw EvalError("\(program) not runnable: \(error) (run Scripts/setup)")
+        }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw EvalError(
+                "\(program) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+        }
+    }
+
+    static let raw = ["-t", "raw", "-r", "16000", "-e", "signed", "-b", "16", "-c", "1"]
+
+    static func samples(of data: Data) -> [Int16] {
+        stride(from: 0, to: data.count - 1, by: 2).map {
+            Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8)
+        }
+    }
+
+    static func data(of samples: [Int16]) -> Data {
+        var data = Data(capacity: samples.count * 2)
+        for sample in samples {
+            let bits = UInt16(bitPattern: sample)
+            data.append(UInt8(bits & 0xFF))
+            data.append(UInt8(bits >> 8))
+        }
+        return data
+    }
+
+    /// `samples` through the sox `effects`.
+    static func apply(_ effects: [String], to samples: [Int16]) throws -> [Int16] {
+        let input = temporaryPath("raw"), output = temporaryPath("raw")
+        defer {
+            try? FileManager.default.removeItem(atPath: input)
+            try? FileManager.default.removeItem(atPath: output)
+        }
+        try data(of: samples).write(to: URL(fileURLWithPath: input))
+        try run("/usr/bin/sox", ["-V1"] + raw + [input] + raw + [output] + effects)
+        return self.samples(of: try Data(contentsOf: URL(fileURLWithPath: output)))
+    }
+
+    /// Any file sox reads (FLAC, WAV), as 16 kHz mono samples.
+    static func read(_ path: String, extra: [String] = []) throws -> [Int16] {
+        let output = temporaryPath("raw")
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        try run("/usr/bin/sox", ["-V1", path] + raw + [output] + extra)
+        return samples(of: try Data(contentsOf: URL(fileURLWithPath: output)))
+    }
+}
+
+struct EvalError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Geo
+import Speech
+
+/// Writes the adaptation data of `Scripts/adapt-model`: the development split only (never a
+/// test voice, sentence or babble recording), each utterance clean and in white, pink,
+/// babble (twice: the hardest) and street noise at 5–15 dB — multi-condition, since
+/// adapting on clean speech alone collapses in noise — plus real recordings (`--real`).
+/// Output: `DIR/wav/*.wav`, `DIR/adapt.fileids`, `DIR/adapt.transcription` (dictionary
+/// words between `<s>` and `</s>`), `DIR/speakers.txt` (the real speakers used).
+enum AdaptationExport {
+    static let noises: [NoiseKind] = [.room, .white, .pink, .babble, .babble, .street]
+
+    /// The dictionary words of `text`: a phrase token ("여기_아니야"), a pair decoy
+    /// ("d_여기_앉아"), or a decoy for each word; `nil` when the grammar cannot spell it.
+    static func transcript(_ text: String, words: Set<String>) -> String? {
+        let parts = text.split(separator: " ").map(String.init)
+        let joined = parts.joined(separator: "_")
+        if words.contains(joined) { return joined }
+        if words.contains("d_" + joined) { return "d_" + joined }
+        if parts.allSatisfy({ words.contains("d_" + $0) }) {
+            return parts.map { "d_" + $0 }.joined(separator: " ")
+        }
+        return nil
+    }
+
+    static func write(
+        to directory: String, dictionary: String, english: String, real: String?, seed: UInt64
+    ) throws {
+        let words = try Corpus.dictionaryWords(dictionary)
+        var items = try Corpus.make(split: .dev, englishDirectory: english).filter {
+            $0.kind == .phrase || $0.kind == .nearMiss
+        }
+        var speakers: [String] = []
+        if let real {
+            let recorded = try RealRecordings.load(real)
+            speakers = Array(Set(recorded.map(\.voice))).sorted()
+            items += recorded.filter { $0.kind == .phrase || $0.kind == .nearMiss }
+        }
+        let bank = try NoiseBank(directory: NoiseBank.defaultDirectory, split: .dev)
+        let wavs = directory + "/wav"
+        try FileManager.default.createDirectory(atPath: wavs, withIntermediateDirectories: true)
+        var random = benchmarkRandom(seed &* 977)
+        var fileids: [String] = []
+        var transcription: [String] = []
+        var skipped = Set<String>()
+        for item in items {
+            guard let words = transcript(item.text, words: words) else {
+                skipped.insert(item.text)
+                continue
+            }
+            for kind in noises {
+                let snr = kind == .room ? 35 : Double.random(in: 5...15, using: &random)
+                let lead = 4_800, count = lead + item.audio.count + 8_000
+                let noise = bank.noise(kind, count: count, using: &random)
+                let audio = mix([Int16](repeating: 0, count: lead) + item.audio, noise: noise, snr: snr)
+                let id = String(format: "a%05d", fileids.count)
+                try WAV.write(Audio(samples: audio, sampleRate: 16_000), to: "\(wavs)/\(id).wav")
+                fileids.append(id)
+                transcription.append("<s> \(words) </s> (\(id))")
+            }
+        }
+        try (fileids.joined(separator: "\n") + "\n").write(
+            toFile: directory + "/adapt.fileids", atomically: true, encoding: .utf8)
+        try (transcription.joined(separator: "\n") + "\n").write(
+            toFile: directory + "/adapt.transcription", atomically: true, encoding: .utf8)
+        try (speakers.joined(separator: "\n") + (speakers.isEmpty ? "" : "\n")).write(
+            toFile: directory + "/speakers.txt", atomically: true, encoding: .utf8)
+        print(
+            "adaptation data: \(fileids.count) utterances from \(items.count - skipped.count) dev items × \(noises.count) conditions, \(speakers.count) real speakers"
+                + (skipped.isEmpty ? "" : "; no transcript for \(skipped.sorted().joined(separator: ", "))"))
+    }
+}

@@ -1,0 +1,42 @@
+import Arrival
+import Foundation
+import Speech
+
+/// Recordings of real people made with `pathfinder record` (see its help): `DIR/manifest.jsonl`,
+/// one JSON object a line — `{"file": "…wav", "text": "여기 아니야", "speaker": "…",
+/// "device": "…", "time": "…"}` — beside the WAV files.
+enum RealRecordings {
+    static func load(_ directory: String) throws -> [Item] {
+        let manifest = directory + "/manifest.jsonl"
+        guard let text = try? String(contentsOfFile: manifest, encoding: .utf8) else {
+            throw EvalError("\(manifest): not readable (record with: pathfinder record --out \(directory))")
+        }
+        var items: [Item] = []
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let location = "\(manifest) line \(index + 1)"
+            if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            else {
+                throw EvalError("\(location): not a JSON object")
+            }
+            func field(_ key: String) throws -> String {
+                guard let value = object[key] as? String, !value.isEmpty else {
+                    throw EvalError("\(location): \"\(key)\" missing or not a non-empty string")
+                }
+                return value
+            }
+            let file = try field("file"), sentence = try field("text"), speaker = try field("speaker")
+            let samples = try WAV.read16kMono(path: directory + "/" + file).samples
+            let kind: Item.Kind =
+                Corpus.phrases.contains(sentence)
+                ? .phrase : sentence == Corpus.anIya ? .anIya : .nearMiss
+            items.append(
+                Item(
+                    kind: kind, text: sentence,
+                    expected: kind == .phrase ? ArrivalWords.meaning(of: sentence) : nil,
+                    voice: speaker, audio: Corpus.normalised(samples)))
+        }
+        guard !items.isEmpty else { throw EvalError("\(manifest): no recordings listed") }
+        return items
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+@testable import Speech
+
+/// models/operating-point.json and the adapted acoustic model, as `PhraseModel.load` reads them.
+@Suite("operating point and adapted model")
+struct OperatingPointTests {
+    func scratch() throws -> String {
+        let path = NSTemporaryDirectory() + "pathfinder-op-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test func theCommittedFileLoads() throws {
+        let point = try OperatingPoint.load(path: modelsDirectory + "/operating-point.json")
+        #expect(point.notHere.ask <= point.notHere.act && point.thisIsIt.ask <= point.thisIsIt.act)
+        #expect(try phraseModel().operatingPoint == point)
+    }
+
+    @Test(arguments: [
+        (#"{"notHere": {"act": 0.5, "ask": 0.3}}"#, "thisIsIt"),
+        (#"{"notHere": {"act": 0.5}, "thisIsIt": {"act": 0.5, "ask": 0.3}}"#, "notHere.ask"),
+        (#"{"notHere": {"act": "high", "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}}"#, "notHere.act"),
+        (
+            #"{"notHere": {"act": 0.2, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}}"#,
+            "notHere.ask 0.3 is above"
+        ),
+        (
+            #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "maybe": 1}"#,
+            "maybe"
+        ),
+        ("[1, 2]", "not a JSON object"),
+    ])
+    func badFilesNameTheFileAndField(_ text: String, _ field: String) throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/operating-point.json"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect {
+            _ = try OperatingPoint.load(path: path)
+        } throws: { error in
+            "\(error)".contains(path) && "\(error)".contains(field)
+        }
+    }
+
+    /// The models directory's `en-us-adapted/` is the acoustic model when it holds an mdef;
+    /// without it the stock en-us model is used.
+    @Test func adaptedModelIsUsedWhenPresent() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for file in ["pathfinder.dict", "pathfinder.fsg"] {
+            try FileManager.default.copyItem(
+                atPath: modelsDirectory + "/" + file, toPath: directory + "/" + file)
+        }
+        #expect(try PhraseModel.load(directory: directory).acousticModel == PhraseModel.defaultAcousticModel)
+        #expect(try PhraseModel.load(directory: directory).operatingPoint == .placeholder)
+        let adapted = directory + "/" + PhraseModel.adaptedAcousticModelName
+        try FileManager.default.copyItem(atPath: PhraseModel.defaultAcousticModel, toPath: adapted)
+        let model = try PhraseModel.load(directory: directory)
+        #expect(model.acousticModel == adapted)
+        // A real decode through the copied model: PocketSphinx accepts the folder.
+        _ = try Listener(model: model)
+    }
+
+    /// The repository's model is the adapted one (Scripts/adapt-model wrote it).
+    @Test func theRepositoryLoadsTheAdaptedModel() throws {
+        #expect(try phraseModel().acousticModel.hasSuffix("/models/" + PhraseModel.adaptedAcousticModelName))
+    }
+}
+
+/// VoiceEval's flags: a typo is a usage error (exit 2), never a silently changed benchmark.
+@Suite("voice-eval flags")
+struct VoiceEvalFlagTests {
+    func run(_ argv: [String]) throws -> (code: Int32, err: String) {
+        let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent()
+        let binary = directory.appendingPathComponent("VoiceEval").path
+        try #require(
+            FileManager.default.isExecutableFile(atPath: binary), "build VoiceEval: swift build --build-tests"
+        )
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = argv
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let data = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test(arguments: [
+        (["--conditions", "clean,babel10"], "babel10"), (["--seed", "x"], "\"x\""),
+        (["--split", "train"], "train"),
+        (["--acoustic", "adapt"], "adapt"), (["--hours", "-1"], "negative"),
+        (["--max-fillers-not-here", "two"], "two"),
+        (["--verbos"], "--verbos"), (["--models"], "--models needs a value"),
+    ])
+    func badFlagExitsTwo(_ argv: [String], _ named: String) throws {
+        let result = try run(argv)
+        #expect(result.code == 2)
+        #expect(result.err.contains(named), "\(result.err)")
+    }
+}

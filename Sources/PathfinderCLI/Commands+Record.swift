@@ -81,7 +81,8 @@ extension Commands {
                         samples += chunk.samples
                     }
                     let file = "\(speaker)-\(round)-\(String(format: "%02d", index + 1)).wav"
-                    try WAV.write(Audio(samples: samples, sampleRate: Listener.sampleRate), to: out + "/" + file)
+                    try WAV.write(
+                        Audio(samples: samples, sampleRate: Listener.sampleRate), to: out + "/" + file)
                     let entry: [String: String] = [
                         "file": file, "text": text, "speaker": speaker, "device": device,
                         "time": time.string(from: Date()),

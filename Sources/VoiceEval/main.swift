@@ -22,12 +22,15 @@ struct Options {
     var exportAdaptation: String?
     var hours = 0.25
     var verbose = false
+    var tune: String?
+    var bothTurns = false
+    var point: String?
 
     static let usage = """
         usage: VoiceEval [--split dev|test] [--conditions clean,white10,pink10,babble15,babble10,babble5,street10]
                          [--acoustic stock,adapted] [--hours H] [--seed N] [--models DIR] [--english DIR]
                          [--real DIR] [--export-adaptation DIR] [--max-seconds S] [--max-fillers-not-here N]
-                         [--max-fillers-this-is-it N] [--verbose]
+                         [--max-fillers-this-is-it N] [--verbose] [--tune OUT.json] [--both-turns] [--point FILE]
         """
 
     init(_ argv: [String]) throws(UsageError) {
@@ -78,6 +81,13 @@ struct Options {
             case "--max-fillers-not-here": policy.maxFillersNotHere = try number(flag, Int.self)
             case "--max-fillers-this-is-it": policy.maxFillersThisIsIt = try number(flag, Int.self)
             case "--verbose": verbose = true
+            case "--both-turns": bothTurns = true
+            case "--point":
+                point = try value(flag)
+                bothTurns = true
+            case "--tune":
+                tune = try value(flag)
+                split = .dev
             case "--help", "-h":
                 print(Self.usage)
                 exit(0)
@@ -104,12 +114,28 @@ enum Decision: Equatable {
     }
 }
 
-/// The product's decision for `utterance`: the Listener's meaning acts. (The current
-/// Listener has no confidence yet; once it does, confidence ≥ `act` acts, ≥ `ask` asks.)
+/// The product's decision for `utterance`, as the Listener made it at the model's operating
+/// point: no meaning (below `ask`, or too many fillers) is ignored; `sure` (at or above `act`)
+/// acts at once; otherwise the last stretch asks to hear it again.
+func productDecision(_ utterance: Utterance) -> Decision {
+    guard let meaning = utterance.meaning else { return .ignore }
+    return utterance.sure ? .act(meaning) : .ask(meaning)
+}
+
+/// The same decision at another operating point, from an utterance decoded with the
+/// permissive one (ask = act = 0: meaning and confidence kept): what tuning sweeps. Equal to
+/// `productDecision` of a Listener run at `point` (the Listener applies the same rule).
 func decide(_ utterance: Utterance, point: OperatingPoint) -> Decision {
     guard let meaning = utterance.meaning else { return .ignore }
-    return .act(meaning)
+    guard let confidence = utterance.confidence else { return .act(meaning) }
+    let thresholds = meaning == .notHere ? point.notHere : point.thisIsIt
+    if confidence >= thresholds.act { return .act(meaning) }
+    return confidence >= thresholds.ask ? .ask(meaning) : .ignore
 }
+
+/// Keeps every phrase the filler rule lets through, with its confidence.
+let permissive = OperatingPoint(
+    notHere: .init(act: 0, ask: 0), thisIsIt: .init(act: 0, ask: 0))
 
 /// The walker's answer after "다시 한 번 말해줘": acted on when the repeat is heard with the
 /// same meaning (acting or asking again) within the answer window.
@@ -144,7 +170,7 @@ func peakRSSMegabytes() -> Double {
 func decodeRecording(
     _ order: [Item], condition: Condition, model: PhraseModel, policy: Listener.Policy, bank: NoiseBank,
     random: inout SeededRandom, tally: inout Tally
-) throws -> (perItem: [[Decision]], spurious: Int) {
+) throws -> (perItem: [[Utterance]], spurious: [Utterance]) {
     var speech: [Int16] = Array(repeating: 0, count: 16_000)
     var spans: [(start: Double, end: Double)] = []
     for item in order {
@@ -170,12 +196,8 @@ func decodeRecording(
     func overlap(_ u: Utterance, _ span: (start: Double, end: Double)) -> Bool {
         min(u.end, span.end) - max(u.start, span.start) > 0.05
     }
-    let perItem = spans.map { span in
-        utterances.filter { overlap($0, span) }.map { decide($0, point: model.operatingPoint) }
-    }
-    let spurious = utterances.filter { u in
-        decide(u, point: model.operatingPoint) != .ignore && !spans.contains { overlap(u, $0) }
-    }.count
+    let perItem = spans.map { span in utterances.filter { overlap($0, span) } }
+    let spurious = utterances.filter { u in !spans.contains { overlap(u, $0) } }
     return (perItem, spurious)
 }
 
@@ -188,10 +210,11 @@ func run(
     var random = benchmarkRandom(options.seed &* 131 &+ UInt64(Condition.all.firstIndex(of: condition) ?? 0))
     var tally = Tally()
     let order = items.shuffled(using: &random)
-    let first = try decodeRecording(
+    let decoded = try decodeRecording(
         order, condition: condition, model: model, policy: options.policy, bank: bank, random: &random,
         tally: &tally)
-    tally.spurious = first.spurious
+    let first = (perItem: decoded.perItem.map { $0.map(productDecision) }, spurious: 0)
+    tally.spurious = decoded.spurious.filter { productDecision($0) != .ignore }.count
     // Items whose first turn asked (and acted on nothing): the walker repeats.
     let asked = order.indices.filter { i in
         !first.perItem[i].contains { if case .act = $0 { true } else { false } }
@@ -202,7 +225,7 @@ func run(
         let repeats = try decodeRecording(
             asked.map { order[$0] }, condition: condition, model: model, policy: options.policy, bank: bank,
             random: &random, tally: &tally)
-        for (k, i) in asked.enumerated() { second[i] = repeats.perItem[k] }
+        for (k, i) in asked.enumerated() { second[i] = repeats.perItem[k].map(productDecision) }
     }
     for (i, item) in order.enumerated() {
         let turnOne = first.perItem[i]
@@ -242,14 +265,18 @@ func run(
 /// one-minute recordings through the same path. An ask followed within 8 s by an agreeing
 /// decision counts as an action, as the dialogue would act on it.
 func falseActionsPerHour(
-    chatter: [Item], model: PhraseModel, options: Options, bank: NoiseBank
+    chatter: [Item], model: PhraseModel, options: Options, bank: NoiseBank,
+    judgeLater: (() throws -> (Utterance) -> Decision)? = nil
 ) throws -> (actions: Int, hours: Double, rtf: Double, heard: [String: Int]) {
     var random = benchmarkRandom(options.seed &* 7_919)
     let minutes = Int((options.hours * 60).rounded())
     var actions = 0, audio = 0.0, cpu = 0.0
     var heard: [String: Int] = [:]
-    let listener = try Listener(model: model, policy: options.policy)
-    var pendingAsk: (meaning: ArrivalWords, at: Double)?
+    var policy = options.policy
+    // Judged later (at a point read after decoding): decode with the permissive point.
+    if judgeLater != nil { policy.operatingPoint = permissive }
+    let listener = try Listener(model: model, policy: policy)
+    var all: [Utterance] = []
     for _ in 0..<minutes {
         let count = 60 * 16_000
         var speech = [Double](repeating: 0, count: count)
@@ -275,8 +302,13 @@ func falseActionsPerHour(
         }
         cpu += threadCPUSeconds() - start
         audio += 60
-        for u in utterances {
-            switch decide(u, point: model.operatingPoint) {
+        all += utterances
+    }
+    let judge = try judgeLater?() ?? productDecision
+    var pendingAsk: (meaning: ArrivalWords, at: Double)?
+    do {
+        for u in all {
+            switch judge(u) {
             case .act:
                 actions += 1
                 heard[u.heard, default: 0] += 1
@@ -381,6 +413,21 @@ func main() throws {
     if options.real == nil {
         print("Voices: " + Corpus.setting(for: options.split).map(\.tag).joined(separator: ", "))
     }
+    if let out = options.tune {
+        guard options.split == .dev, options.real == nil else {
+            throw EvalError("--tune chooses the operating point on the development split only")
+        }
+        var stats: [Condition: Tuning.ConditionStats] = [:]
+        let observations = try Tuning.observe(
+            items, conditions: options.conditions, model: model, options: options, bank: bank, stats: &stats)
+        let chosen = Tuning.choose(observations, start: model.operatingPoint)
+        let json = Tuning.json(chosen)
+        try json.write(toFile: out, atomically: true, encoding: .utf8)
+        print(
+            "\nOperating point chosen on \(options.split.rawValue) (\(observations.count) items × 2 turns), written to \(out):\n\(json)"
+        )
+        return
+    }
     let point = model.operatingPoint
     print(
         "Operating point (models/operating-point.json): notHere act ≥ \(point.notHere.act), ask ≥ \(point.notHere.ask); thisIsIt act ≥ \(point.thisIsIt.act), ask ≥ \(point.thisIsIt.ask)"
@@ -399,21 +446,44 @@ func main() throws {
             continue
         }
         var tallies: [(Condition, Tally)] = []
-        for condition in options.conditions {
-            tallies.append(
-                (
-                    condition,
-                    try run(
-                        items, condition: condition, model: variant, options: options, bank: bank, label: name
-                    )
-                ))
+        if options.bothTurns {
+            // Every item decoded twice (the answer and its repeat) with the permissive point,
+            // then scored at the operating point as the Listener applies it; `--point FILE`
+            // is read only now, after decoding.
+            var stats: [Condition: Tuning.ConditionStats] = [:]
+            let observations = try Tuning.observe(
+                items, conditions: options.conditions, model: variant, options: options, bank: bank,
+                stats: &stats)
+            let scoring = try options.point.map { try OperatingPoint.load(path: $0) } ?? model.operatingPoint
+            print("\nScored at: " + Tuning.json(scoring).replacingOccurrences(of: "\n", with: " "))
+            tallies = score(observations, point: scoring, stats: stats)
+        } else {
+            for condition in options.conditions {
+                tallies.append(
+                    (
+                        condition,
+                        try run(
+                            items, condition: condition, model: variant, options: options, bank: bank,
+                            label: name
+                        )
+                    ))
+            }
         }
-        report(label: "acoustic model: \(name) (\(variant.acousticModel))", tallies: tallies)
+        if !tallies.isEmpty {
+            report(label: "acoustic model: \(name) (\(variant.acousticModel))", tallies: tallies)
+        }
         if options.hours > 0 {
             let chatter = items.filter { $0.kind == .unrelated }
             if chatter.isEmpty { continue }
+            let later: (() throws -> (Utterance) -> Decision)? =
+                options.bothTurns
+                ? {
+                    let point =
+                        try options.point.map { try OperatingPoint.load(path: $0) } ?? model.operatingPoint
+                    return { decide($0, point: point) }
+                } : nil
             let result = try falseActionsPerHour(
-                chatter: chatter, model: variant, options: options, bank: bank)
+                chatter: chatter, model: variant, options: options, bank: bank, judgeLater: later)
             print(
                 String(
                     format:

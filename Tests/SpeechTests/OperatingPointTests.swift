@@ -22,8 +22,14 @@ struct OperatingPointTests {
         (#"{"notHere": {"act": 0.5, "ask": 0.3}}"#, "thisIsIt"),
         (#"{"notHere": {"act": 0.5}, "thisIsIt": {"act": 0.5, "ask": 0.3}}"#, "notHere.ask"),
         (#"{"notHere": {"act": "high", "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}}"#, "notHere.act"),
-        (#"{"notHere": {"act": 0.2, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}}"#, "notHere.ask 0.3 is above"),
-        (#"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "maybe": 1}"#, "maybe"),
+        (
+            #"{"notHere": {"act": 0.2, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}}"#,
+            "notHere.ask 0.3 is above"
+        ),
+        (
+            #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "maybe": 1}"#,
+            "maybe"
+        ),
         ("[1, 2]", "not a JSON object"),
     ])
     func badFilesNameTheFileAndField(_ text: String, _ field: String) throws {
@@ -44,7 +50,8 @@ struct OperatingPointTests {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         for file in ["pathfinder.dict", "pathfinder.fsg"] {
-            try FileManager.default.copyItem(atPath: modelsDirectory + "/" + file, toPath: directory + "/" + file)
+            try FileManager.default.copyItem(
+                atPath: modelsDirectory + "/" + file, toPath: directory + "/" + file)
         }
         #expect(try PhraseModel.load(directory: directory).acousticModel == PhraseModel.defaultAcousticModel)
         #expect(try PhraseModel.load(directory: directory).operatingPoint == .placeholder)
@@ -66,9 +73,12 @@ struct OperatingPointTests {
 @Suite("voice-eval flags")
 struct VoiceEvalFlagTests {
     func run(_ argv: [String]) throws -> (code: Int32, err: String) {
-        let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent()
         let binary = directory.appendingPathComponent("VoiceEval").path
-        try #require(FileManager.default.isExecutableFile(atPath: binary), "build VoiceEval: swift build --build-tests")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: binary), "build VoiceEval: swift build --build-tests"
+        )
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = argv
@@ -82,8 +92,10 @@ struct VoiceEvalFlagTests {
     }
 
     @Test(arguments: [
-        (["--conditions", "clean,babel10"], "babel10"), (["--seed", "x"], "\"x\""), (["--split", "train"], "train"),
-        (["--acoustic", "adapt"], "adapt"), (["--hours", "-1"], "negative"), (["--max-fillers-not-here", "two"], "two"),
+        (["--conditions", "clean,babel10"], "babel10"), (["--seed", "x"], "\"x\""),
+        (["--split", "train"], "train"),
+        (["--acoustic", "adapt"], "adapt"), (["--hours", "-1"], "negative"),
+        (["--max-fillers-not-here", "two"], "two"),
         (["--verbos"], "--verbos"), (["--models"], "--models needs a value"),
     ])
     func badFlagExitsTwo(_ argv: [String], _ named: String) throws {

@@ -11,7 +11,8 @@ public struct BuildingMatch: Sendable, Hashable {
         case exact = 0
         /// The start of a name or address.
         case prefix = 1
-        /// Every word begins some word of a name or address.
+        /// Every word is a word of a name or address (the last may be its start), in
+        /// another order or among others.
         case words = 2
         /// No word matched, but the query is part of one ("rautatieasema" in
         /// "päärautatieasema", "시청" in "서울특별시청"): looked for only when nothing else
@@ -64,7 +65,9 @@ extension DoorIndex {
         }
         var candidates: [Int64: Candidate] = [:]
         let whole = tokens.map { "\"\($0)\"" }.joined(separator: " ")
-        let prefixes = tokens.map { "\"\($0)\"*" }.joined(separator: " ")
+        // As people type: every word whole but the last, which may be cut short. (Every word
+        // a prefix would read most of a country's doclists for "street"* "1"*.)
+        let prefixes = whole + "*"
         for expression in [whole, prefixes] {
             // Exact matches come only from the whole-word query: enough of them, and no
             // prefix match can rank above them.
@@ -116,7 +119,9 @@ extension DoorIndex {
         // read only for the qualities that can reach the first `limit` — then length, then
         // the row (rows are in OSM order: ways, then relations, each by id). Whole buildings
         // are read for the answers only.
-        var ranked = candidates.values.sorted { ($0.quality, $0.extra, $0.row) < ($1.quality, $1.extra, $1.row) }
+        var ranked = candidates.values.sorted {
+            ($0.quality, $0.extra, $0.row) < ($1.quality, $1.extra, $1.row)
+        }
         var metres: [Int64: Double] = [:]
         if let near {
             var counted = 0

@@ -10,6 +10,7 @@ enum SearchText {
 
     /// `Fold.fold`, then Hangul and digits apart.
     static func normalize(_ text: String) -> String {
+        if let ascii = asciiFold(text) { return ascii }
         let folded = Fold.fold(text)
         guard Fold.isHangul(folded) else { return folded }
         var out = ""
@@ -20,6 +21,29 @@ enum SearchText {
             previous = ch
         }
         return out
+    }
+
+    /// `Fold.fold` of plain ASCII, without Foundation's Unicode normalisation (most street
+    /// names and numbers, a million times in a country's import): letters lower-cased,
+    /// letters and digits kept, anything else a space, runs of spaces one. Nil for other text.
+    static func asciiFold(_ text: String) -> String? {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        var space = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if space && !out.isEmpty { out.append(UInt8(ascii: " ")) }
+                space = false
+                out.append(byte | (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? 0x20 : 0))
+            case 0..<0x80:
+                space = true
+            default:
+                return nil
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     private static func isHangul(_ ch: Character) -> Bool {

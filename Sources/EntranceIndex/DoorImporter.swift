@@ -174,6 +174,13 @@ enum OsmiumStream {
             "add-locations-to-ways", "-F", "pbf", "--ignore-missing-nodes", "-f", "opl,add_metadata=false",
             "-o", "-", "-",
         ]
+        // libosmium queues up to 20 buffers between its reading, working and writing
+        // threads; while SQLite is slower than osmium those fill, hundreds of MB at a
+        // country's size. Short queues keep osmium's memory flat; it waits for us instead.
+        var environment = ProcessInfo.processInfo.environment
+        for queue in ["INPUT", "OSMDATA", "OUTPUT"] { environment["OSMIUM_MAX_\(queue)_QUEUE_SIZE"] = "2" }
+        filter.environment = environment
+        locate.environment = environment
         let between = Pipe()
         filter.standardOutput = between
         locate.standardInput = between

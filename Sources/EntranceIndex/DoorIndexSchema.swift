@@ -11,6 +11,9 @@
 ///   `name`/`ref`, the named shops and offices inside it) and addresses (street and number
 ///   in both orders, `addr:place`, `addr:full`); rowid = `buildings.id`. Alternatives within
 ///   a column are separated by " ; ".
+/// - `building_whole`: the same names and addresses, each one token (spaces as `_`, as the
+///   gazetteer's `name_whole`): exact and prefix matches of a whole name or address without
+///   reading the large doclists of common words ("street", "로").
 /// - `meta`: `version`, `source` (file name), `bounds` ("minLat,maxLat,minLon,maxLon").
 enum DoorIndexSchema {
     /// Bumped when the layout changes; the reader refuses other versions.
@@ -42,5 +45,7 @@ enum DoorIndexSchema {
         CREATE INDEX outline_entrances_by_entrance ON outline_entrances(entrance);
         CREATE VIRTUAL TABLE building_search USING fts5(
             names, addresses, tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3');
+        CREATE VIRTUAL TABLE building_whole USING fts5(
+            whole, tokenize = "unicode61 remove_diacritics 2 tokenchars '_'");
         """
 }

@@ -28,6 +28,7 @@ final class DoorIndexWriter {
     private let insertBuildingBox: Statement
     private let insertLink: Statement
     private let insertSearch: Statement
+    private let insertWhole: Statement
     private let insertWay: Statement
     private let selectWay: Statement
     private let insertPOI: Statement
@@ -60,6 +61,7 @@ final class DoorIndexWriter {
             "INSERT INTO buildings_rtree(id, minLat, maxLat, minLon, maxLon) VALUES (?, ?, ?, ?, ?)")
         insertLink = try db.prepare("INSERT INTO outline_entrances(building, entrance) VALUES (?, ?)")
         insertSearch = try db.prepare("INSERT INTO building_search(rowid, names, addresses) VALUES (?, ?, ?)")
+        insertWhole = try db.prepare("INSERT INTO building_whole(rowid, whole) VALUES (?, ?)")
         insertWay = try db.prepare("INSERT OR REPLACE INTO scratch.ways(id, nodes) VALUES (?, ?)")
         selectWay = try db.prepare("SELECT nodes FROM scratch.ways WHERE id = ?")
         insertPOI = try db.prepare("INSERT INTO scratch.pois(lat, lon, words) VALUES (?, ?, ?)")
@@ -181,6 +183,7 @@ final class DoorIndexWriter {
         let nameText = names.filter { !$0.isEmpty }.joined(separator: SearchText.separator)
         if !nameText.isEmpty || !addresses.isEmpty {
             try insertSearch.run([.int(row), .text(nameText), .text(addresses)])
+            try insertWhole.run([.int(row), .text(SearchText.wholeTokens(nameText, addresses))])
         }
         switch kind {
         case .way: summary.buildingWays += 1
@@ -228,6 +231,7 @@ final class DoorIndexWriter {
         let select = try db.prepare("SELECT names, addresses FROM building_search WHERE rowid = ?")
         let replace = try db.prepare("INSERT INTO building_search(rowid, names, addresses) VALUES (?, ?, ?)")
         let delete = try db.prepare("DELETE FROM building_search WHERE rowid = ?")
+        let deleteWhole = try db.prepare("DELETE FROM building_whole WHERE rowid = ?")
         for (id, words) in extra.sorted(by: { $0.key < $1.key }) {
             var names = ""
             var addresses = ""
@@ -236,8 +240,10 @@ final class DoorIndexWriter {
                 addresses = $0.text(1) ?? ""
             }
             try delete.run([.int(id)])
+            try deleteWhole.run([.int(id)])
             let all = ([names] + words).filter { !$0.isEmpty }.joined(separator: SearchText.separator)
             try replace.run([.int(id), .text(all), .text(addresses)])
+            try insertWhole.run([.int(id), .text(SearchText.wholeTokens(all, addresses))])
         }
     }
 

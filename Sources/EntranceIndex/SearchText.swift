@@ -1,3 +1,4 @@
+import Foundation
 import SQLite
 
 /// What the door index's search table holds for a building, and how queries are folded to
@@ -82,6 +83,13 @@ enum SearchText {
         }
         if let full = tags["addr:full"].map(normalize), !full.isEmpty { out.append(full) }
         return out.joined(separator: separator)
+    }
+
+    /// Every alternative of `names` and `addresses` as one token (spaces as `_`), for the
+    /// `building_whole` table.
+    static func wholeTokens(_ names: String, _ addresses: String) -> String {
+        (names.components(separatedBy: separator) + addresses.components(separatedBy: separator))
+            .filter { !$0.isEmpty }.map(Fold.wholeToken).joined(separator: " ")
     }
 
     /// A node that names a place inside a building: a named shop, office, amenity, craft,

@@ -75,8 +75,10 @@ extension DoorIndex {
                 if candidates[id] == nil { candidates[id] = Candidate(row: id, quality: quality, extra: 0) }
             }
         }
-        // 2. Too few: every word somewhere (the last may be cut short, as people type).
-        if candidates.count < limit {
+        // 2. No whole name or address, or too few starting so: every word somewhere (the last
+        //    may be cut short, as people type). Not when a whole one matched: the rest
+        //    would be noise, and reading common words' doclists costs milliseconds.
+        if candidates.count < limit && !candidates.values.contains(where: { $0.quality == .exact }) {
             let words = tokens.map { "\"\($0)\"" }.joined(separator: " ") + "*"
             try db.cached(
                 "SELECT rowid, names, addresses FROM building_search WHERE building_search MATCH ? LIMIT ?"

@@ -36,7 +36,7 @@ final class DoorIndexWriter {
     init(path: String, source: String) throws {
         db = try Connection(path: path, mode: .readWrite)
         // A temporary file renamed at the end: no journal needed, a crash just loses it.
-        try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -32768;")
+        try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -16384;")
         try db.execute(DoorIndexSchema.create)
         try db.execute(
             """

@@ -81,7 +81,10 @@ final class DaemonLookups {
     func destination(for query: String, near fix: Coordinate?, far: Bool) throws(LookupError) -> GoAnswer {
         var doorMatches: [Found] = []
         var exactDoor = false
-        if doorsPath != nil {
+        // A missing or unreadable door index does not stop the gazetteer from answering;
+        // its reason is told only when nothing is found.
+        var doorFailure: String?
+        if let doorsPath {
             do {
                 let matches = try openDoors().search(query, near: fix, limit: 4)
                 exactDoor = matches.first?.quality == .exact
@@ -91,10 +94,8 @@ final class DaemonLookups {
                             name: m.building.name ?? m.address ?? query, center: m.building.centroid),
                         source: "doors", address: m.address, osm: m.osm, metres: m.metres)
                 }
-            } catch let error as LookupError {
-                throw error
             } catch {
-                throw LookupError("door index \(doorsPath ?? ""): \(error)")
+                doorFailure = "door index \(doorsPath): \(error)"
             }
         }
         var places: [Found] = []
@@ -125,7 +126,9 @@ final class DaemonLookups {
         }
         let ordered = exactDoor || !exactPlace ? doorMatches + places : places + doorMatches
         guard let chosen = ordered.first else {
-            throw LookupError("no place called \"\(query)\" in the gazetteer or the door index")
+            throw LookupError(
+                "no place called \"\(query)\" in the gazetteer or the door index"
+                    + (doorFailure.map { " (\($0))" } ?? ""))
         }
         if let metres = chosen.metres, metres > Self.farMetres, !far {
             let km = Int((metres / 1000).rounded())

@@ -127,28 +127,6 @@ enum Osmium {
         return (path.split(separator: ":") + ["/usr/bin"]).map { "\($0)/osmium" }
             .first { FileManager.default.isExecutableFile(atPath: $0) }
     }
-
-    /// Runs osmium with `arguments`; its standard error becomes the message on failure.
-    static func run(_ arguments: [String], file: String) throws(DoorIndexError) {
-        guard let osmium = executable() else { throw .osmiumMissing }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: osmium)
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        do { try process.run() } catch {
-            throw .osmiumFailed(path: file, message: "cannot start \(osmium): \(error.localizedDescription)")
-        }
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let text = String(decoding: message, as: UTF8.self).trimmingCharacters(
-                in: .whitespacesAndNewlines)
-            throw .osmiumFailed(
-                path: file, message: text.isEmpty ? "exit status \(process.terminationStatus)" : text)
-        }
-    }
 }
 
 /// `.osm.pbf` through osmium as a stream: `tags-filter` keeps entrances, buildings (with
@@ -174,6 +152,13 @@ enum OsmiumStream {
             "add-locations-to-ways", "-F", "pbf", "--ignore-missing-nodes", "-f", "opl,add_metadata=false",
             "-o", "-", "-",
         ]
+        // libosmium queues up to 20 buffers between its reading, working and writing
+        // threads; while SQLite is slower than osmium those fill, hundreds of MB at a
+        // country's size. Short queues keep osmium's memory flat; it waits for us instead.
+        var environment = ProcessInfo.processInfo.environment
+        for queue in ["INPUT", "OSMDATA", "OUTPUT"] { environment["OSMIUM_MAX_\(queue)_QUEUE_SIZE"] = "2" }
+        filter.environment = environment
+        locate.environment = environment
         let between = Pipe()
         filter.standardOutput = between
         locate.standardInput = between

@@ -11,7 +11,8 @@ public struct BuildingMatch: Sendable, Hashable {
         case exact = 0
         /// The start of a name or address.
         case prefix = 1
-        /// Every word begins some word of a name or address.
+        /// Every word is a word of a name or address (the last may be its start), in
+        /// another order or among others.
         case words = 2
         /// No word matched, but the query is part of one ("rautatieasema" in
         /// "päärautatieasema", "시청" in "서울특별시청"): looked for only when nothing else
@@ -63,43 +64,36 @@ extension DoorIndex {
             var extra: Int
         }
         var candidates: [Int64: Candidate] = [:]
-        let whole = tokens.map { "\"\($0)\"" }.joined(separator: " ")
-        let prefixes = tokens.map { "\"\($0)\"*" }.joined(separator: " ")
-        for expression in [whole, prefixes] {
-            // Exact matches come only from the whole-word query: enough of them, and no
-            // prefix match can rank above them.
-            if expression == prefixes && candidates.values.filter({ $0.quality == .exact }).count >= limit
-                && near == nil
-            {
-                break
+        // 1. The whole of a name or address, then its start: one token each in
+        //    `building_whole`, so common words cost nothing.
+        let whole = "\"\(Fold.wholeToken(folded))\""
+        for (expression, quality) in [(whole, BuildingMatch.Quality.exact), (whole + "*", .prefix)] {
+            try db.cached("SELECT rowid FROM building_whole WHERE building_whole MATCH ? LIMIT ?").forEach([
+                .text(expression), .int(Int64(Self.searchCandidates)),
+            ]) { row in
+                let id = row.int(0)
+                if candidates[id] == nil { candidates[id] = Candidate(row: id, quality: quality, extra: 0) }
             }
+        }
+        // 2. No whole name or address, or too few starting so: every word somewhere (the last
+        //    may be cut short, as people type). Not when a whole one matched: the rest
+        //    would be noise, and reading common words' doclists costs milliseconds.
+        if candidates.count < limit && !candidates.values.contains(where: { $0.quality == .exact }) {
+            let words = tokens.map { "\"\($0)\"" }.joined(separator: " ") + "*"
             try db.cached(
                 "SELECT rowid, names, addresses FROM building_search WHERE building_search MATCH ? LIMIT ?"
-            ).forEach([.text(expression), .int(Int64(Self.searchCandidates))]) { row in
+            ).forEach([.text(words), .int(Int64(Self.searchCandidates))]) { row in
                 let id = row.int(0)
                 guard candidates[id] == nil else { return }
                 let fields = ((row.text(1) ?? "") + SearchText.separator + (row.text(2) ?? ""))
                     .components(separatedBy: SearchText.separator).filter { !$0.isEmpty }
-                var best = Candidate(row: id, quality: .words, extra: Int.max)
-                for field in fields {
-                    let quality: BuildingMatch.Quality
-                    if field == folded
-                        || field.split(separator: " ").map(String.init).sorted() == sortedTokens
-                    {
-                        quality = .exact
-                    } else if field.hasPrefix(folded) {
-                        quality = .prefix
-                    } else {
-                        quality = .words
-                    }
-                    // The same words in the same order before the same words in another.
-                    let extra = 2 * abs(field.count - folded.count) + (field == folded ? 0 : 1)
-                    if (quality, extra) < (best.quality, best.extra) {
-                        best.quality = quality
-                        best.extra = extra
-                    }
+                // The same words in another order count as exact ("jean charles rey quai 10").
+                let exact = fields.contains {
+                    $0.split(separator: " ").map(String.init).sorted() == sortedTokens
                 }
-                candidates[id] = best
+                candidates[id] = Candidate(
+                    row: id, quality: exact ? .exact : .words,
+                    extra: exact ? 1 : fields.map { abs($0.count - folded.count) }.min() ?? 0)
             }
         }
         if candidates.isEmpty && folded.count >= 3 {
@@ -116,7 +110,9 @@ extension DoorIndex {
         // read only for the qualities that can reach the first `limit` — then length, then
         // the row (rows are in OSM order: ways, then relations, each by id). Whole buildings
         // are read for the answers only.
-        var ranked = candidates.values.sorted { ($0.quality, $0.extra, $0.row) < ($1.quality, $1.extra, $1.row) }
+        var ranked = candidates.values.sorted {
+            ($0.quality, $0.extra, $0.row) < ($1.quality, $1.extra, $1.row)
+        }
         var metres: [Int64: Double] = [:]
         if let near {
             var counted = 0

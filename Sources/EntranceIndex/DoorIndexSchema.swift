@@ -10,7 +10,11 @@
 /// - `building_search`: FTS5 over each building's folded names (its own, its entrances'
 ///   `name`/`ref`, the named shops and offices inside it) and addresses (street and number
 ///   in both orders, `addr:place`, `addr:full`); rowid = `buildings.id`. Alternatives within
-///   a column are separated by " ; ".
+///   a column are separated by " ; ". No column sizes (`columnsize = 0`): nothing is
+///   ranked by bm25, and they cost 10 MB a million buildings.
+/// - `building_whole`: the same names and addresses, each one token (spaces as `_`, as the
+///   gazetteer's `name_whole`): exact and prefix matches of a whole name or address without
+///   reading the large doclists of common words ("street", "로").
 /// - `meta`: `version`, `source` (file name), `bounds` ("minLat,maxLat,minLon,maxLon").
 enum DoorIndexSchema {
     /// Bumped when the layout changes; the reader refuses other versions.
@@ -41,6 +45,8 @@ enum DoorIndexSchema {
             PRIMARY KEY (building, entrance)) WITHOUT ROWID;
         CREATE INDEX outline_entrances_by_entrance ON outline_entrances(entrance);
         CREATE VIRTUAL TABLE building_search USING fts5(
-            names, addresses, tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3');
+            names, addresses, tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3', columnsize = 0);
+        CREATE VIRTUAL TABLE building_whole USING fts5(
+            whole, tokenize = "unicode61 remove_diacritics 2 tokenchars '_'", columnsize = 0);
         """
 }

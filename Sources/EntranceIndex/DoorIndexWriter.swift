@@ -28,6 +28,7 @@ final class DoorIndexWriter {
     private let insertBuildingBox: Statement
     private let insertLink: Statement
     private let insertSearch: Statement
+    private let insertWhole: Statement
     private let insertWay: Statement
     private let selectWay: Statement
     private let insertPOI: Statement
@@ -35,7 +36,7 @@ final class DoorIndexWriter {
     init(path: String, source: String) throws {
         db = try Connection(path: path, mode: .readWrite)
         // A temporary file renamed at the end: no journal needed, a crash just loses it.
-        try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -32768;")
+        try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -16384;")
         try db.execute(DoorIndexSchema.create)
         try db.execute(
             """
@@ -60,6 +61,7 @@ final class DoorIndexWriter {
             "INSERT INTO buildings_rtree(id, minLat, maxLat, minLon, maxLon) VALUES (?, ?, ?, ?, ?)")
         insertLink = try db.prepare("INSERT INTO outline_entrances(building, entrance) VALUES (?, ?)")
         insertSearch = try db.prepare("INSERT INTO building_search(rowid, names, addresses) VALUES (?, ?, ?)")
+        insertWhole = try db.prepare("INSERT INTO building_whole(rowid, whole) VALUES (?, ?)")
         insertWay = try db.prepare("INSERT OR REPLACE INTO scratch.ways(id, nodes) VALUES (?, ?)")
         selectWay = try db.prepare("SELECT nodes FROM scratch.ways WHERE id = ?")
         insertPOI = try db.prepare("INSERT INTO scratch.pois(lat, lon, words) VALUES (?, ?, ?)")
@@ -181,6 +183,7 @@ final class DoorIndexWriter {
         let nameText = names.filter { !$0.isEmpty }.joined(separator: SearchText.separator)
         if !nameText.isEmpty || !addresses.isEmpty {
             try insertSearch.run([.int(row), .text(nameText), .text(addresses)])
+            try insertWhole.run([.int(row), .text(SearchText.wholeTokens(nameText, addresses))])
         }
         switch kind {
         case .way: summary.buildingWays += 1
@@ -196,7 +199,9 @@ final class DoorIndexWriter {
         try db.prepare("INSERT INTO meta(key, value) VALUES ('bounds', ?)").run([.text(bounds.text)])
         try db.execute("COMMIT")
         try db.execute("DETACH DATABASE scratch")
-        try db.execute("ANALYZE")
+        // Statistics from a sample of each index: the query planner needs no more, and a full
+        // ANALYZE would read a country's tables once more.
+        try db.execute("PRAGMA analysis_limit = 1000; ANALYZE")
         return summary
     }
 
@@ -226,6 +231,7 @@ final class DoorIndexWriter {
         let select = try db.prepare("SELECT names, addresses FROM building_search WHERE rowid = ?")
         let replace = try db.prepare("INSERT INTO building_search(rowid, names, addresses) VALUES (?, ?, ?)")
         let delete = try db.prepare("DELETE FROM building_search WHERE rowid = ?")
+        let deleteWhole = try db.prepare("DELETE FROM building_whole WHERE rowid = ?")
         for (id, words) in extra.sorted(by: { $0.key < $1.key }) {
             var names = ""
             var addresses = ""
@@ -234,8 +240,10 @@ final class DoorIndexWriter {
                 addresses = $0.text(1) ?? ""
             }
             try delete.run([.int(id)])
+            try deleteWhole.run([.int(id)])
             let all = ([names] + words).filter { !$0.isEmpty }.joined(separator: SearchText.separator)
             try replace.run([.int(id), .text(all), .text(addresses)])
+            try insertWhole.run([.int(id), .text(SearchText.wholeTokens(all, addresses))])
         }
     }
 

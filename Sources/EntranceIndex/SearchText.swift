@@ -1,3 +1,4 @@
+import Foundation
 import SQLite
 
 /// What the door index's search table holds for a building, and how queries are folded to
@@ -10,6 +11,7 @@ enum SearchText {
 
     /// `Fold.fold`, then Hangul and digits apart.
     static func normalize(_ text: String) -> String {
+        if let ascii = asciiFold(text) { return ascii }
         let folded = Fold.fold(text)
         guard Fold.isHangul(folded) else { return folded }
         var out = ""
@@ -20,6 +22,29 @@ enum SearchText {
             previous = ch
         }
         return out
+    }
+
+    /// `Fold.fold` of plain ASCII, without Foundation's Unicode normalisation (most street
+    /// names and numbers, a million times in a country's import): letters lower-cased,
+    /// letters and digits kept, anything else a space, runs of spaces one. Nil for other text.
+    static func asciiFold(_ text: String) -> String? {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        var space = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if space && !out.isEmpty { out.append(UInt8(ascii: " ")) }
+                space = false
+                out.append(byte | (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? 0x20 : 0))
+            case 0..<0x80:
+                space = true
+            default:
+                return nil
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     private static func isHangul(_ ch: Character) -> Bool {
@@ -58,6 +83,13 @@ enum SearchText {
         }
         if let full = tags["addr:full"].map(normalize), !full.isEmpty { out.append(full) }
         return out.joined(separator: separator)
+    }
+
+    /// Every alternative of `names` and `addresses` as one token (spaces as `_`), for the
+    /// `building_whole` table.
+    static func wholeTokens(_ names: String, _ addresses: String) -> String {
+        (names.components(separatedBy: separator) + addresses.components(separatedBy: separator))
+            .filter { !$0.isEmpty }.map(Fold.wholeToken).joined(separator: " ")
     }
 
     /// A node that names a place inside a building: a named shop, office, amenity, craft,

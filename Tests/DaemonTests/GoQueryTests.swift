@@ -97,4 +97,29 @@ import Testing
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)
     }
+
+    /// A door index that is not there does not stop the gazetteer; its reason is told when
+    /// nothing is found.
+    @Test func aMissingDoorIndexLeavesTheGazetteer() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let gazetteer = Self.repo + "/artifacts/gazetteer/gazetteer.sqlite"
+        let daemon = try DaemonProcess(
+            arguments: [
+                "--socket", dir.path + "/pf.sock", "--memory", dir.path + "/memory.json", "--no-mic",
+                "--speak-wav", dir.path + "/wav", "--baro", "none", "--gazetteer", gazetteer,
+                "--doors", dir.path + "/no-such-doors",
+            ], socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let client = try daemon.client()
+        let go = fields(try client.request(#"{"cmd": "go", "query": "Helsinki"}"#))
+        #expect(go["ok"] == .bool(true), "\(go)")
+        #expect(go["match"]?.objectValue?["source"] == "gazetteer")
+        let none = fields(try client.request(#"{"cmd": "go", "query": "Qxzzyq Nowhere"}"#))
+        #expect(none["ok"] == .bool(false))
+        #expect(
+            none["error"]?.stringValue?.contains("door index \(dir.path)/no-such-doors") == true, "\(none)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
 }

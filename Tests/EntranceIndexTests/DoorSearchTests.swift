@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import SQLite
 import Testing
 
 @testable import EntranceIndex
@@ -104,6 +105,30 @@ struct DoorSearchTests {
         // Near the far one, the far one leads.
         let fromFar = try index.search("palais de justice", near: Self.far, limit: 2)
         #expect(fromFar.map(\.osm) == ["way/1000000060", "way/1000000040"])
+    }
+}
+
+@Suite("Folding for the door index's search")
+struct SearchTextTests {
+    @Test(
+        "plain ASCII folds as the gazetteer's Fold does, without Foundation",
+        arguments: [
+            "Quai Jean-Charles Rey, 10", "  Siltavuorenpenger   10 A ", "O'Brien St.", "B7", "", "!!!",
+            "Rue du Faubourg-Saint-Honoré",
+        ])
+    func asciiFastPath(text: String) {
+        if text.unicodeScalars.allSatisfy(\.isASCII) {
+            #expect(SearchText.asciiFold(text) == Fold.fold(text))
+        } else {
+            #expect(SearchText.asciiFold(text) == nil)
+            #expect(SearchText.normalize(text) == Fold.fold(text))
+        }
+    }
+
+    @Test func hangulAndDigitsApart() {
+        #expect(SearchText.normalize("세종대로110") == "세종대로 110")
+        #expect(SearchText.normalize("세종대로23길 5") == "세종대로 23 길 5")
+        #expect(SearchText.normalize("B7") == "b7")
     }
 }
 

@@ -6,7 +6,9 @@ import Testing
 /// "NSCocoaErrorDomain error 256", no Swift type names.
 @Suite("OSM reader: errors in plain words")
 struct OSMReaderWordingTests {
-    static let foundationWords = ["ErrorDomain", "DecodingError", "Dictionary<", "Swift.", "could not be completed"]
+    static let foundationWords = [
+        "ErrorDomain", "DecodingError", "Dictionary<", "Swift.", "could not be completed",
+    ]
 
     func expectPlain(_ text: String) {
         for word in Self.foundationWords { #expect(!text.contains(word), "\(text)") }
@@ -15,7 +17,9 @@ struct OSMReaderWordingTests {
     @Test func anEntityBombIsRefusedNamingTheLine() {
         var entities = "<!ENTITY lol \"lol\">"
         for level in 2...9 {
-            entities += "<!ENTITY lol\(level) \"" + String(repeating: "&lol\(level == 2 ? "" : String(level - 1));", count: 10) + "\">"
+            entities +=
+                "<!ENTITY lol\(level) \""
+                + String(repeating: "&lol\(level == 2 ? "" : String(level - 1));", count: 10) + "\">"
         }
         let xml = """
             <?xml version="1.0"?>

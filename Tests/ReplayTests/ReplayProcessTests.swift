@@ -11,9 +11,11 @@ struct ReplayProcessTests {
 
     /// The replay's standard output (its event log), from a fresh process.
     func replay() throws -> Data {
-        let executable = Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("pathfinder")
+        let executable = Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent(
+            "pathfinder")
         try #require(
-            FileManager.default.isExecutableFile(atPath: executable.path), "build first: swift build --build-tests")
+            FileManager.default.isExecutableFile(atPath: executable.path),
+            "build first: swift build --build-tests")
         let process = Process()
         process.executableURL = executable
         process.arguments = [

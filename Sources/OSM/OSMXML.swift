@@ -10,6 +10,14 @@ import Geo
 /// OSM XML, streamed with a SAX parser so large extracts are not held as a tree.
 enum OSMXML {
     static func read(data: Data, path: String) throws(OSMError) -> OSMData {
+        // OSM XML is UTF-8. Checked here because FoundationXML traps (kills the process) on
+        // an element name that is not UTF-8, where libxml2 itself would carry on (found by
+        // `Scripts/fuzz osm`).
+        if let bad = TextDiagnostics.firstInvalidUTF8(in: data) {
+            throw OSMError(
+                path: path, line: bad.line,
+                reason: "bytes that are not UTF-8 at byte \(bad.offset + 1) (OSM XML is UTF-8)")
+        }
         let handler = Handler(path: path)
         let parser = XMLParser(data: data)
         parser.delegate = handler

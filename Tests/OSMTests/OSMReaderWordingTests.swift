@@ -62,4 +62,17 @@ struct OSMReaderWordingTests {
             return "\(error)" == "doors.json:2: not Overpass JSON: field elements[0].id: expected a number"
         }
     }
+
+    /// An element name that is not UTF-8 used to kill the process inside FoundationXML.
+    @Test func bytesThatAreNotUTF8AreRefusedNotACrash() {
+        let xml =
+            Data("<osm>\n<node id=\"1\" lat=\"1\" lon=\"1\">\n<tag".utf8) + Data([0xFF, 0xFF])
+            + Data(" k=\"a\" v=\"b\"/></node></osm>".utf8)
+        #expect {
+            _ = try OSMReader.read(data: xml, path: "x.osm")
+        } throws: { error in
+            expectPlain("\(error)")
+            return "\(error)" == "x.osm:3: bytes that are not UTF-8 at byte 41 (OSM XML is UTF-8)"
+        }
+    }
 }

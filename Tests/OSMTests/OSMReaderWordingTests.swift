@@ -31,7 +31,7 @@ struct OSMReaderWordingTests {
         } throws: { error in
             let text = "\(error)"
             expectPlain(text)
-            return text.hasPrefix("bomb.osm:3") && text.contains("entity bomb")
+            return text.hasPrefix("bomb.osm:2") && text.contains("DOCTYPE")
         }
     }
 
@@ -74,5 +74,22 @@ struct OSMReaderWordingTests {
             expectPlain("\(error)")
             return "\(error)" == "x.osm:3: bytes that are not UTF-8 at byte 41 (OSM XML is UTF-8)"
         }
+    }
+
+    /// A processing instruction without data made FoundationXML read a null pointer.
+    @Test(arguments: ["<?xm?>\n<osm></osm>", "<?xml version=\"1.0\"?>\n<osm>\n<?x?></osm>"])
+    func processingInstructionsAreRefusedNotACrash(xml: String) {
+        #expect {
+            _ = try OSMReader.read(data: Data(xml.utf8), path: "x.osm")
+        } throws: { error in
+            expectPlain("\(error)")
+            return "\(error)".contains("a processing instruction (<?…?>), which OSM XML does not have")
+        }
+    }
+
+    @Test func theXMLDeclarationIsStillRead() throws {
+        let xml =
+            "<?xml version='1.0' encoding='UTF-8'?>\n<osm version=\"0.6\">\n<node id=\"1\" lat=\"1\" lon=\"2\"/>\n</osm>\n"
+        #expect(try OSMReader.read(data: Data(xml.utf8), path: "x.osm").nodes.count == 1)
     }
 }

@@ -34,7 +34,7 @@ let package = Package(
         .executableTarget(name: "memory-writer", dependencies: ["Storage", "Arrival", "Geo"]),
         .target(name: "Positioning", dependencies: ["Geo", "SystemCalls"]),
         .target(name: "Speech", dependencies: ["Arrival", "CPocketSphinx", "CEspeakNG", "CALSA"]),
-        .target(name: "Gazetteer", dependencies: ["Geo", "SQLite"]),
+        .target(name: "Gazetteer", dependencies: ["Geo", "SQLite", "Diagnostics"]),
         .target(name: "EntranceIndex", dependencies: ["Geo", "Arrival", "OSM", "SQLite"]),
         .target(
             name: "Daemon",

@@ -77,22 +77,10 @@ public enum JSONDiagnostics {
 
     /// Where `data` stops being UTF-8, which JSON must be; nil when it is UTF-8 throughout.
     public static func encodingFault(in data: Data) -> Fault? {
-        let bytes = [UInt8](data)
-        var iterator = bytes.makeIterator()
-        var decoder = UTF8()
-        var offset = 0
-        loop: while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar): offset += UTF8.width(scalar)
-            case .emptyInput: break loop
-            case .error:
-                let line = 1 + bytes.prefix(offset).count(where: { $0 == UInt8(ascii: "\n") })
-                return Fault(
-                    line: line, field: nil,
-                    reason: "not valid JSON: bytes that are not UTF-8 at byte \(offset + 1)")
-            }
-        }
-        return nil
+        guard let bad = TextDiagnostics.firstInvalidUTF8(in: data) else { return nil }
+        return Fault(
+            line: bad.line, field: nil,
+            reason: "not valid JSON: bytes that are not UTF-8 at byte \(bad.offset + 1)")
     }
 
     /// "buildings[0].center.lat".

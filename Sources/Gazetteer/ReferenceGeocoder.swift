@@ -1,10 +1,12 @@
+import Foundation
 package import Geo
 import SQLite
 
 /// The slow reference: the same rules as `ReverseGeocoder`, answered by plain SQL over the
 /// same tables on every call (R*Tree for candidate boxes, `ORDER BY area, id`, full scans
-/// for the nearest city and airport). It shares no index with the fast path; a test
-/// proves both return identical IDs, and identical answers with names (`locate`).
+/// for the nearest city and airport). It shares no index and no geometry with the fast
+/// path: its own point-in-ring test and its own haversine, written plainly, so that a test
+/// proving both return identical IDs checks the fast path's containment and distances too.
 ///
 /// It holds nothing in memory between calls, which is why the daemon answers `where` with
 /// it: one question now and then must not keep the fast path's world-wide polygons, city
@@ -72,8 +74,7 @@ package struct ReferenceGeocoder {
             """)
         try boxes.bind([.double(lon), .double(lat)])
         while try boxes.step() {
-            let shape = MultiPolygon(try GeometryBlob.decode(boxes.blob(3)))
-            guard shape.contains(lon: lon, lat: lat) else { continue }
+            guard Self.inside(try GeometryBlob.decode(boxes.blob(3)), lon: lon, lat: lat) else { continue }
             country = boxes.text(1)
             region = boxes.text(0) == "region" && !boxes.isNull(2) ? boxes.text(2) : nil
             break
@@ -95,16 +96,52 @@ package struct ReferenceGeocoder {
             try load("SELECT geonameid, lat, lon FROM city", [])
             if country == nil { reach = ReverseRules.seaCityMetres }
         }
-        let city = nearest(cities.map { ($0.0, point.distance(to: $0.1), reach) })
+        let city = nearest(cities.map { ($0.0, Self.metres(point, $0.1), reach) })
 
         var airports: [(Int64, Double, Double)] = []
         let s = try db.cached("SELECT id, type, lat, lon FROM airport")
         while try s.step() {
-            let d = point.distance(to: Coordinate(latitude: s.double(2), longitude: s.double(3)))
+            let d = Self.metres(point, Coordinate(latitude: s.double(2), longitude: s.double(3)))
             airports.append((s.int(0), d, ReverseRules.radius(s.text(1) ?? "")))
         }
         let airport = nearest(airports)
         return (country, region, city, airport)
+    }
+
+    /// Whether the point is inside any of `polygons`: a ray from it towards the east crosses
+    /// the edges of a polygon's rings (exterior and holes together) an odd number of times.
+    /// Rings that cross the antimeridian continue past ±180°, so the point is also tried
+    /// 360° east and west.
+    static func inside(_ polygons: [Polygon], lon: Double, lat: Double) -> Bool {
+        for polygon in polygons {
+            for x in [lon, lon + 360, lon - 360] {
+                var crossings = 0
+                for ring in [polygon.exterior] + polygon.holes where ring.count > 1 {
+                    for k in 1..<ring.count {
+                        let p = ring[k - 1]
+                        let q = ring[k]
+                        guard (p.lat > lat) != (q.lat > lat) else { continue }
+                        let t = (lat - p.lat) / (q.lat - p.lat)
+                        if x < p.lon + t * (q.lon - p.lon) { crossings += 1 }
+                    }
+                }
+                if crossings % 2 == 1 { return true }
+            }
+        }
+        return false
+    }
+
+    /// Great-circle distance, metres: the haversine formula in its textbook `atan2` form, on
+    /// the mean Earth radius (IUGG, 6 371 008.8 m).
+    static func metres(_ a: Coordinate, _ b: Coordinate) -> Double {
+        let radius = 6_371_008.8
+        let toRadians = Double.pi / 180
+        let dLat = (b.latitude - a.latitude) * toRadians
+        let dLon = (b.longitude - a.longitude) * toRadians
+        let h =
+            pow(sin(dLat / 2), 2)
+            + cos(a.latitude * toRadians) * cos(b.latitude * toRadians) * pow(sin(dLon / 2), 2)
+        return radius * 2 * atan2(h.squareRoot(), (1 - h).squareRoot())
     }
 
     /// The smallest (metres, id) among candidates within their own radius.

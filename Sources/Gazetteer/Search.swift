@@ -26,7 +26,19 @@ extension GazetteerDatabase {
     /// Candidates read per tier: exact-name matches, then starts-with and word matches.
     /// Results are exact for `limit` up to these, but for ties of class among more matches.
     static let exactCandidates = 64
-    static let otherCandidates = 64
+    static let otherCandidates = 128
+
+    /// An airport ranks as this share of the population of the city it serves (the largest
+    /// city of its region within `servedCityDegrees`), by OurAirports type, and never above
+    /// its type's importance. So a large airport falls below its own city ("San Antonio"
+    /// before San Antonio International) and among cities of about that size, instead of
+    /// outranking every city under 2 million people.
+    static let airportShareOfServedCity: [String: Double] = [
+        "large_airport": 0.5, "medium_airport": 0.1, "small_airport": 0.01,
+    ]
+    /// How far from an airport its served city may be, degrees of latitude and of
+    /// longitude (≈ 55 km north–south).
+    static let servedCityDegrees = 0.5
 
     /// Full-text search over every kind of place.
     ///
@@ -34,7 +46,8 @@ extension GazetteerDatabase {
     /// quoted prefix term, so FTS5 syntax in the input is inert. Order: exact display name
     /// or code > exact alternate name > prefix of a display name > prefix of an alternate
     /// > any other match (a later word); then importance
-    /// (population, or airport size), then id.
+    /// (population; for an airport, a share of its served city's population: see
+    /// `airportShareOfServedCity`), then id.
     package func search(_ query: String, limit: Int = 10) throws -> [SearchHit] {
         guard let tiers = Fold.matchTiers(query), limit > 0 else { return [] }
         let folded = Fold.fold(query)
@@ -48,14 +61,24 @@ extension GazetteerDatabase {
                 UNION SELECT rowid FROM (SELECT rowid FROM name_fts WHERE name_fts MATCH ?3 LIMIT ?7))
             SELECT p.id, p.kind, p.key, p.name, p.parent, p.lat, p.lon,
                    min(CASE WHEN n.folded = ?4 THEN n.rank
-                            WHEN substr(n.folded, 1, length(?4)) = ?4 THEN 2 + n.rank ELSE 4 END) AS class
+                            WHEN substr(n.folded, 1, length(?4)) = ?4 THEN 2 + n.rank ELSE 4 END) AS class,
+                   CASE WHEN p.kind = 'airport' THEN min(p.importance, coalesce(
+                       (SELECT CASE a.type WHEN 'large_airport' THEN ?8 WHEN 'medium_airport' THEN ?9
+                                           ELSE ?10 END * max(t.population)
+                        FROM airport a JOIN city t ON t.region = a.region
+                        WHERE a.iata = p.key AND abs(t.lat - a.lat) <= ?11 AND abs(t.lon - a.lon) <= ?11),
+                       0)) ELSE p.importance END AS weight
             FROM candidate c JOIN name n ON n.id = c.id JOIN place p ON p.id = n.place
-            GROUP BY p.id ORDER BY class, p.importance DESC, p.id LIMIT ?5
+            GROUP BY p.id ORDER BY class, weight DESC, p.id LIMIT ?5
             """)
+        let share = Self.airportShareOfServedCity
         try s.bind([
             .text(tiers.exact), .text(tiers.startsWith), .text(tiers.words), .text(folded),
             .int(Int64(limit)),
             .int(Int64(Self.exactCandidates)), .int(Int64(Self.otherCandidates)),
+            .double(share["large_airport"]!), .double(share["medium_airport"]!),
+            .double(share["small_airport"]!),
+            .double(Self.servedCityDegrees),
         ])
         var rows: [(SearchHit, Int64?)] = []
         while try s.step() {

@@ -1,3 +1,4 @@
+import Diagnostics
 package import Foundation
 
 /// The pinned source packages: fetched with their registry's own client into a cache
@@ -121,7 +122,7 @@ package struct SourceFetcher {
         do { try process.run() } catch {
             throw SourceError(
                 file: tool,
-                detail: "cannot run \(arguments.joined(separator: " ")): \(error.localizedDescription)")
+                detail: "cannot run \(arguments.joined(separator: " ")): \(FileDiagnostics.reason(error))")
         }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -1,3 +1,4 @@
+import Diagnostics
 import Foundation
 import Geo
 import SQLite
@@ -44,7 +45,7 @@ enum SourceReader {
     static func json(_ url: URL) throws -> [String: Any] {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw SourceError(file: url.path, detail: "cannot read: \(error.localizedDescription)")
+            throw SourceError(file: url.path, detail: "cannot read: \(FileDiagnostics.reason(error))")
         }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw SourceError(file: url.path, detail: "not a JSON object")
@@ -181,7 +182,7 @@ enum SourceReader {
         let pipe = Pipe()
         process.standardOutput = pipe
         do { try process.run() } catch {
-            throw SourceError(file: url.path, detail: "cannot run gzip: \(error.localizedDescription)")
+            throw SourceError(file: url.path, detail: "cannot run gzip: \(FileDiagnostics.reason(error))")
         }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -9,6 +9,17 @@ import Geo
 /// OSM XML, streamed with a SAX parser so large extracts are not held as a tree.
 enum OSMXML {
     static func read(data: Data, path: String) throws(OSMError) -> OSMData {
+        // OSM XML is UTF-8. Checked here because FoundationXML traps (kills the process) on
+        // an element name that is not UTF-8, where libxml2 itself would carry on (found by
+        // `Scripts/fuzz osm`).
+        if let bad = TextDiagnostics.firstInvalidUTF8(in: data) {
+            throw OSMError(
+                path: path, line: bad.line,
+                reason: "bytes that are not UTF-8 at byte \(bad.offset + 1) (OSM XML is UTF-8)")
+        }
+        if let foreign = foreignMarkup(in: data) {
+            throw OSMError(path: path, line: foreign.line, reason: foreign.reason)
+        }
         let handler = Handler(path: path)
         // In chunks from a stream: given all bytes at once, libxml2's push parser refuses
         // more than 10 MB as a "huge input lookup" (NSXMLParserErrorDomain error 1) at the
@@ -33,6 +44,51 @@ enum OSMXML {
                 reason: "the file ends before </osm> (truncated?)")
         }
         return handler.data
+    }
+
+    /// Markup OSM XML never has, refused before the parser sees it: FoundationXML reads a
+    /// null pointer on a processing instruction without data (`<?x?>`, found by
+    /// `Scripts/fuzz osm`), and a DOCTYPE brings entity definitions (an "entity bomb") and
+    /// declarations whose callbacks are as fragile. The XML declaration at the start stays.
+    static func foreignMarkup(in data: Data) -> (line: Int, reason: String)? {
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> (line: Int, reason: String)? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let n = bytes.count
+            var start = 0
+            while start < n, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
+            func word(_ text: StaticString, at offset: Int) -> Bool {
+                guard offset + text.utf8CodeUnitCount <= n else { return false }
+                for k in 0..<text.utf8CodeUnitCount where bytes[offset + k] != text.utf8Start[k] {
+                    return false
+                }
+                return true
+            }
+            var line = 1
+            var i = 0
+            while i + 1 < n {
+                let b = bytes[i]
+                if b == 0x0A {
+                    line += 1
+                } else if b == UInt8(ascii: "<") {
+                    let next = bytes[i + 1]
+                    if next == UInt8(ascii: "?") {
+                        let declaration =
+                            i == start && word("<?xml", at: i) && i + 5 < n
+                            && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i + 5])
+                        if !declaration {
+                            return (line, "a processing instruction (<?…?>), which OSM XML does not have")
+                        }
+                    } else if next == UInt8(ascii: "!"), word("<!DOCTYPE", at: i) {
+                        return (
+                            line,
+                            "a DOCTYPE (document type definition), which OSM XML does not have; refused, as its entities could expand without end"
+                        )
+                    }
+                }
+                i += 1
+            }
+            return nil
+        }
     }
 
     private final class Handler: NSObject, XMLParserDelegate {

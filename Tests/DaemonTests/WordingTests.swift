@@ -63,7 +63,9 @@ struct WordingTests {
 
     /// The config and `fixes --gpsd` read an address with one parser; only the config
     /// insists on a port.
-    @Test(arguments: ["127.0.0.1:2947", "[::1]:2948", "::1:2947", "[fe80::1]:1", "host:0", "a b:1", ":2947", "[::1", "h:x"])
+    @Test(arguments: [
+        "127.0.0.1:2947", "[::1]:2948", "::1:2947", "[fe80::1]:1", "host:0", "a b:1", ":2947", "[::1", "h:x",
+    ])
     func theGPSDAddressParsersAgree(text: String) {
         let settings = GPSDClient.Settings.parse(text)
         let endpoint = DaemonConfig.Endpoint(text)

@@ -223,6 +223,44 @@ struct ReferenceEquivalenceTests {
         #expect(land > 300, "about 29 % of the globe is land")
     }
 
+    /// The reference's own geometry, checked on shapes and distances known by hand (it shares
+    /// no code with the fast path, so the equivalence tests above check both).
+    @Test func referenceGeometryIsRightOnItsOwn() {
+        let square = [
+            LonLat(lon: 0, lat: 0), LonLat(lon: 10, lat: 0), LonLat(lon: 10, lat: 10),
+            LonLat(lon: 0, lat: 10),
+        ]
+        let hole = [
+            LonLat(lon: 4, lat: 4), LonLat(lon: 6, lat: 4), LonLat(lon: 6, lat: 6), LonLat(lon: 4, lat: 6),
+        ]
+        let framed = [Polygon(exterior: square, holes: [hole])]
+        #expect(ReferenceGeocoder.inside(framed, lon: 2, lat: 2))
+        #expect(!ReferenceGeocoder.inside(framed, lon: 5, lat: 5), "in the hole")
+        #expect(!ReferenceGeocoder.inside(framed, lon: 12, lat: 5))
+        #expect(!ReferenceGeocoder.inside(framed, lon: -2, lat: 5))
+        // Across the antimeridian: 170°E…170°W, stored unwrapped as 170…190.
+        let fiji = [
+            Polygon(exterior: [
+                LonLat(lon: 170, lat: -20), LonLat(lon: 190, lat: -20), LonLat(lon: 190, lat: -10),
+                LonLat(lon: 170, lat: -10),
+            ])
+        ]
+        #expect(ReferenceGeocoder.inside(fiji, lon: 175, lat: -15))
+        #expect(ReferenceGeocoder.inside(fiji, lon: -175, lat: -15))
+        #expect(!ReferenceGeocoder.inside(fiji, lon: -165, lat: -15))
+
+        let radius = 6_371_008.8
+        let oneDegree = ReferenceGeocoder.metres(
+            Coordinate(latitude: 10, longitude: 20), Coordinate(latitude: 11, longitude: 20))
+        #expect(abs(oneDegree - radius * .pi / 180) < 1e-6)
+        let quarter = ReferenceGeocoder.metres(
+            Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0, longitude: 90))
+        #expect(abs(quarter - radius * .pi / 2) < 1e-6)
+        let antipode = ReferenceGeocoder.metres(
+            Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0, longitude: 180))
+        #expect(abs(antipode - radius * .pi) < 1e-6)
+    }
+
     @Test func referenceAgreesOnTheNamedExamples() throws {
         let reference = ReferenceGeocoder(database: try Artifacts.open())
         let helsinki = try reference.locateIDs(Coordinate(latitude: 60.1699, longitude: 24.9384))

@@ -91,3 +91,52 @@ struct FoldTests {
         #expect(Fold.matchExpression(" -*( ") == nil)
     }
 }
+
+/// Airports weigh as a share of the city they serve (issue #14 item 9): "san" used to list
+/// five airports and San (Mali) but not San Diego or San Antonio, whose airports outranked them.
+@Suite("Search: airports against the cities they serve")
+struct AirportRankingTests {
+    func position(_ kind: String, _ id: String, in hits: [SearchHit]) -> Int? {
+        hits.firstIndex { $0.kind == kind && $0.id == id }
+    }
+
+    @Test(arguments: [
+        // Prefixes, so city and airport are in the same tier and only their weight decides.
+        ("san anto", "4726206", "SAT"), ("san fran", "5391959", "SFO"), ("san die", "5391811", "SAN"),
+        ("los ang", "5368361", "LAX"), ("frankf", "2925533", "FRA"),
+    ])
+    func aLargeAirportRanksBelowTheCityItServes(query: String, city: String, airport: String) throws {
+        let hits = try Artifacts.open().search(query, limit: 30)
+        let cityAt = try #require(position("city", city, in: hits), "\(query): no city \(city)")
+        let airportAt = try #require(
+            position("airport", airport, in: hits), "\(query): no airport \(airport)")
+        #expect(cityAt < airportAt, "\(query): \(hits.map(\.name))")
+    }
+
+    @Test func aShortPrefixSurfacesTheBigCitiesBeforeTheirAirports() throws {
+        let hits = try Artifacts.open().search("san", limit: 10)
+        // The exact matches keep their place: the code SAN, then the town of San (Mali).
+        #expect(hits.prefix(2).map(\.id) == ["SAN", "2451778"])
+        for (name, id) in [("San Antonio", "4726206"), ("San Diego", "5391811"), ("Santiago", "3871336")] {
+            #expect(position("city", id, in: hits) != nil, "\(name) missing from \(hits.map(\.name))")
+        }
+        #expect(hits.dropFirst().allSatisfy { $0.kind != "airport" }, "\(hits.map(\.name))")
+    }
+
+    /// A large airport sits among the cities about half its own city's size: San Antonio
+    /// International (San Antonio: 1.5 million) after San Francisco (0.8 million), before
+    /// Santo André (0.66 million).
+    @Test func aLargeAirportRanksNearCitiesOfSimilarSize() throws {
+        let hits = try Artifacts.open().search("san", limit: 60)
+        let airport = try #require(position("airport", "SAT", in: hits), "\(hits.map(\.name))")
+        let bigger = try #require(position("city", "5391959", in: hits), "San Francisco")
+        let smaller = try #require(position("city", "3449701", in: hits), "Santo André")
+        #expect(bigger < airport && airport < smaller, "\(hits.map(\.name))")
+    }
+
+    @Test func anIATACodeStillLeadsWithItsAirport() throws {
+        for code in ["SFO", "SAT", "LAX"] {
+            #expect(try Artifacts.open().search(code, limit: 3).first?.id == code)
+        }
+    }
+}

@@ -6,7 +6,9 @@ import Testing
 /// "NSCocoaErrorDomain error 256", no Swift type names.
 @Suite("OSM reader: errors in plain words")
 struct OSMReaderWordingTests {
-    static let foundationWords = ["ErrorDomain", "DecodingError", "Dictionary<", "Swift.", "could not be completed"]
+    static let foundationWords = [
+        "ErrorDomain", "DecodingError", "Dictionary<", "Swift.", "could not be completed",
+    ]
 
     func expectPlain(_ text: String) {
         for word in Self.foundationWords { #expect(!text.contains(word), "\(text)") }
@@ -15,7 +17,9 @@ struct OSMReaderWordingTests {
     @Test func anEntityBombIsRefusedNamingTheLine() {
         var entities = "<!ENTITY lol \"lol\">"
         for level in 2...9 {
-            entities += "<!ENTITY lol\(level) \"" + String(repeating: "&lol\(level == 2 ? "" : String(level - 1));", count: 10) + "\">"
+            entities +=
+                "<!ENTITY lol\(level) \""
+                + String(repeating: "&lol\(level == 2 ? "" : String(level - 1));", count: 10) + "\">"
         }
         let xml = """
             <?xml version="1.0"?>
@@ -27,7 +31,7 @@ struct OSMReaderWordingTests {
         } throws: { error in
             let text = "\(error)"
             expectPlain(text)
-            return text.hasPrefix("bomb.osm:3") && text.contains("entity bomb")
+            return text.hasPrefix("bomb.osm:2") && text.contains("DOCTYPE")
         }
     }
 
@@ -57,5 +61,35 @@ struct OSMReaderWordingTests {
             expectPlain("\(error)")
             return "\(error)" == "doors.json:2: not Overpass JSON: field elements[0].id: expected a number"
         }
+    }
+
+    /// An element name that is not UTF-8 used to kill the process inside FoundationXML.
+    @Test func bytesThatAreNotUTF8AreRefusedNotACrash() {
+        let xml =
+            Data("<osm>\n<node id=\"1\" lat=\"1\" lon=\"1\">\n<tag".utf8) + Data([0xFF, 0xFF])
+            + Data(" k=\"a\" v=\"b\"/></node></osm>".utf8)
+        #expect {
+            _ = try OSMReader.read(data: xml, path: "x.osm")
+        } throws: { error in
+            expectPlain("\(error)")
+            return "\(error)" == "x.osm:3: bytes that are not UTF-8 at byte 41 (OSM XML is UTF-8)"
+        }
+    }
+
+    /// A processing instruction without data made FoundationXML read a null pointer.
+    @Test(arguments: ["<?xm?>\n<osm></osm>", "<?xml version=\"1.0\"?>\n<osm>\n<?x?></osm>"])
+    func processingInstructionsAreRefusedNotACrash(xml: String) {
+        #expect {
+            _ = try OSMReader.read(data: Data(xml.utf8), path: "x.osm")
+        } throws: { error in
+            expectPlain("\(error)")
+            return "\(error)".contains("a processing instruction (<?…?>), which OSM XML does not have")
+        }
+    }
+
+    @Test func theXMLDeclarationIsStillRead() throws {
+        let xml =
+            "<?xml version='1.0' encoding='UTF-8'?>\n<osm version=\"0.6\">\n<node id=\"1\" lat=\"1\" lon=\"2\"/>\n</osm>\n"
+        #expect(try OSMReader.read(data: Data(xml.utf8), path: "x.osm").nodes.count == 1)
     }
 }

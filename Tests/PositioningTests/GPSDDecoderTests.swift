@@ -39,7 +39,10 @@ import Testing
         #expect(f.verticalAccuracy == 3.5)
         // A GST from long ago does not count.
         let old = gst.replacingOccurrences(of: "22:37:46", with: "22:30:00")
-        guard case .fix(let g) = try #require(decode([old, Self.tpv]).first) else { return }
+        guard case .fix(let g) = try #require(decode([old, Self.tpv]).first) else {
+            Issue.record("expected a fix after a stale GST")
+            return
+        }
         #expect(g.horizontalAccuracy == 5.13)
     }
 

@@ -82,13 +82,16 @@ import Testing
         #expect(busy["ok"] == .bool(false))
         #expect(busy["error"]?.stringValue?.hasPrefix("busy: 32 clients are connected") == true, "\(busy)")
         #expect(refused.readLine() == nil)
-        #expect(daemon.stderr.contains("warning: control socket: 32 clients connected (the limit)"))
+        let limitLogged = "warning: control socket: 32 clients connected (the limit); refused 1 connection"
+        for _ in 0..<2000 where !daemon.stderr.contains(limitLogged) { usleep(10_000) }
+        #expect(daemon.stderr.contains(limitLogged), "\(daemon.stderr)")
         // After 30 s without a request the idle ones are closed, told why; the subscriber stays.
         idle[0].setReadTimeout(seconds: 60)
         let closing = fields(idle[0].readLine())
         #expect(closing["error"]?.stringValue == "idle: no request for 30 s; closing", "\(closing)")
         let fresh = try daemon.client()
         #expect(fields(try fresh.request(#"{"cmd": "status"}"#))["state"] == .string("idle"))
+        for _ in 0..<2000 where !daemon.stderr.contains("no request for 30 s; closed") { usleep(10_000) }
         #expect(daemon.stderr.contains("no request for 30 s; closed"))
         let go = fields(
             try fresh.request(

@@ -66,6 +66,45 @@ import Testing
         #expect(daemon.waitForExit() == 0)
     }
 
+    @Test func aLoopOfRepeatsSpeaksNoFasterThanSpeech() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try DaemonProcess(
+            arguments: ["--config", try writeConfig(dir)], socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let client = try daemon.client()
+        let go = fields(
+            try client.request(
+                #"{"cmd": "go", "destination": {"name": "Rautatieasema", "center": {"lat": 60.1711, "lon": 24.9414}}}"#
+            ))
+        #expect(go["ok"] == .bool(true))
+        // A client repeating as fast as it can for two seconds (thousands of requests).
+        let clock = ContinuousClock()
+        let start = clock.now
+        var requests = 0
+        while clock.now - start < .seconds(2) {
+            #expect(fields(try client.request(#"{"cmd": "repeat"}"#))["ok"] == .bool(true))
+            requests += 1
+        }
+        let elapsed = clock.now - start
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        // The WAVs hold at most the loop's time of speech plus the prompt in progress (the
+        // start prompt is under 10 s); espeak-ng alone writes minutes of audio in 2 s.
+        let wavs = dir.path + "/wav"
+        var audioSeconds = 0.0
+        for name in try FileManager.default.contentsOfDirectory(atPath: wavs) {
+            let bytes = try #require(
+                try FileManager.default.attributesOfItem(atPath: wavs + "/" + name)[.size] as? Int)
+            audioSeconds += Double(bytes - 44) / 2 / 22_050
+        }
+        let loopSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        #expect(requests > 100)
+        #expect(
+            audioSeconds < loopSeconds + 10,
+            "\(audioSeconds) s of speech for \(requests) repeats in \(loopSeconds) s")
+    }
+
     @Test func atTheClientLimitANewConnectionIsToldBusyAndIdleSlotsAreReclaimed() throws {
         let dir = TempDir()
         defer { dir.remove() }

@@ -285,7 +285,6 @@ package final class ControlServer: @unchecked Sendable {
                 break
             }
             failures = 0
-            closeIdleClients()
             if fds[0].revents != 0 {
                 var drain = [UInt8](repeating: 0, count: 256)
                 while ((try? retryingOnInterrupt("read") { read(wakeRead, &drain, drain.count) }) ?? 0) > 0 {}
@@ -305,6 +304,8 @@ package final class ControlServer: @unchecked Sendable {
                 if revents & Int16(POLLOUT) != 0 { flush(id) }
                 if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { readFrom(id, into: &buffer) }
             }
+            // After reading: a request that arrives just as its deadline passes is served.
+            closeIdleClients()
         }
         for id in Array(clients.keys) { drop(id, notify: false) }
         try? closeDescriptor(listenFD)

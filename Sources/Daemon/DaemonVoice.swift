@@ -127,8 +127,13 @@ final class DaemonVoice: Sendable {
                 }
                 let path = wavDirectory + "/" + String(format: "%04d.wav", number)
                 // Into a file: nothing is audible, so the microphone stays open.
-                try speaker.writeWAV(prompt.text, to: path)
+                let audio = try speaker.synthesize(prompt.text)
+                try WAV.write(audio, to: path)
                 log.debug("said into \(path): \(prompt.text)")
+                // The file stands in for the loudspeaker, so it takes as long as the prompt
+                // would to play: a loop of `repeat` writes speech in real time (44 kB/s), not
+                // as fast as espeak-ng can synthesize (MB/s), and the queue ages as it would.
+                usleep(useconds_t(Double(audio.samples.count) / Double(max(1, audio.sampleRate)) * 1_000_000))
             } else {
                 try speaker.play(prompt.text, device: device, gate: gate)
                 log.debug("said: \(prompt.text)")

@@ -66,6 +66,45 @@ import Testing
         #expect(daemon.waitForExit() == 0)
     }
 
+    @Test func aLoopOfRepeatsSpeaksNoFasterThanSpeech() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try DaemonProcess(
+            arguments: ["--config", try writeConfig(dir)], socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let client = try daemon.client()
+        let go = fields(
+            try client.request(
+                #"{"cmd": "go", "destination": {"name": "Rautatieasema", "center": {"lat": 60.1711, "lon": 24.9414}}}"#
+            ))
+        #expect(go["ok"] == .bool(true))
+        // A client repeating as fast as it can for two seconds (thousands of requests).
+        let clock = ContinuousClock()
+        let start = clock.now
+        var requests = 0
+        while clock.now - start < .seconds(2) {
+            #expect(fields(try client.request(#"{"cmd": "repeat"}"#))["ok"] == .bool(true))
+            requests += 1
+        }
+        let elapsed = clock.now - start
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        // The WAVs hold at most the loop's time of speech plus the prompt in progress (the
+        // start prompt is under 10 s); espeak-ng alone writes minutes of audio in 2 s.
+        let wavs = dir.path + "/wav"
+        var audioSeconds = 0.0
+        for name in try FileManager.default.contentsOfDirectory(atPath: wavs) {
+            let bytes = try #require(
+                try FileManager.default.attributesOfItem(atPath: wavs + "/" + name)[.size] as? Int)
+            audioSeconds += Double(bytes - 44) / 2 / 22_050
+        }
+        let loopSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        #expect(requests > 100)
+        #expect(
+            audioSeconds < loopSeconds + 10,
+            "\(audioSeconds) s of speech for \(requests) repeats in \(loopSeconds) s")
+    }
+
     @Test func atTheClientLimitANewConnectionIsToldBusyAndIdleSlotsAreReclaimed() throws {
         let dir = TempDir()
         defer { dir.remove() }
@@ -82,13 +121,16 @@ import Testing
         #expect(busy["ok"] == .bool(false))
         #expect(busy["error"]?.stringValue?.hasPrefix("busy: 32 clients are connected") == true, "\(busy)")
         #expect(refused.readLine() == nil)
-        #expect(daemon.stderr.contains("warning: control socket: 32 clients connected (the limit)"))
+        let limitLogged = "warning: control socket: 32 clients connected (the limit); refused 1 connection"
+        for _ in 0..<2000 where !daemon.stderr.contains(limitLogged) { usleep(10_000) }
+        #expect(daemon.stderr.contains(limitLogged), "\(daemon.stderr)")
         // After 30 s without a request the idle ones are closed, told why; the subscriber stays.
         idle[0].setReadTimeout(seconds: 60)
         let closing = fields(idle[0].readLine())
         #expect(closing["error"]?.stringValue == "idle: no request for 30 s; closing", "\(closing)")
         let fresh = try daemon.client()
         #expect(fields(try fresh.request(#"{"cmd": "status"}"#))["state"] == .string("idle"))
+        for _ in 0..<2000 where !daemon.stderr.contains("no request for 30 s; closed") { usleep(10_000) }
         #expect(daemon.stderr.contains("no request for 30 s; closed"))
         let go = fields(
             try fresh.request(

@@ -9,11 +9,12 @@ import Testing
         let readings = Mutex<[Double]>([])
         let problems = Mutex<[IIOBarometer.Failure?]>([])
 
-        /// Waits (bounded, 10 s) until `condition` holds.
-        func wait(_ condition: () -> Bool) -> Bool {
-            for _ in 0..<1000 {
+        /// Waits (bounded, 20 s) until `condition` holds, sleeping without blocking a thread
+        /// (the stream's own task needs one).
+        func wait(_ condition: () -> Bool) async -> Bool {
+            for _ in 0..<2000 {
                 if condition() { return true }
-                usleep(10_000)
+                try? await Task.sleep(for: .milliseconds(10))
             }
             return false
         }
@@ -30,16 +31,16 @@ import Testing
             for await reading in stream { seen.readings.withLock { $0.append(reading.hPa) } }
         }
         defer { reader.cancel() }
-        #expect(seen.wait { !seen.readings.withLock(\.isEmpty) })
+        #expect(await seen.wait { !seen.readings.withLock(\.isEmpty) })
         try "n/a\n".write(toFile: input, atomically: true, encoding: .utf8)
-        #expect(seen.wait { seen.problems.withLock { !$0.isEmpty } })
+        #expect(await seen.wait { seen.problems.withLock { !$0.isEmpty } })
         // Several failed attempts, one report for the outage.
-        usleep(300_000)
+        try await Task.sleep(for: .milliseconds(300))
         #expect(
             seen.problems.withLock { $0 }
                 == [IIOBarometer.Failure.malformed(path: input, value: "n/a")])
         try "101.0\n".write(toFile: input, atomically: true, encoding: .utf8)
-        #expect(seen.wait { seen.readings.withLock { $0.contains(1010) } }, "readings resume")
+        #expect(await seen.wait { seen.readings.withLock { $0.contains(1010) } }, "readings resume")
         #expect(seen.problems.withLock { $0.count == 2 && $0.last! == nil }, "the recovery is reported")
     }
 }

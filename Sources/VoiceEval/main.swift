@@ -499,7 +499,10 @@ func main() throws {
     print(String(format: "\nPeak RSS: %.1f MB (whole benchmark process)", peakRSSMegabytes()))
 }
 
-do { try main() } catch {
+do { try main() } catch let error as BadInput {
+    FileHandle.standardError.write(Data("voice-eval: \(error)\n".utf8))
+    exit(2)
+} catch {
     FileHandle.standardError.write(Data("voice-eval: \(error)\n".utf8))
     exit(1)
 }

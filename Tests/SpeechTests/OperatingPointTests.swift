@@ -104,3 +104,17 @@ struct VoiceEvalFlagTests {
         #expect(result.err.contains(named), "\(result.err)")
     }
 }
+
+extension VoiceEvalFlagTests {
+    /// A bad `--real` manifest is bad input: exit 2 naming the file and line.
+    @Test func badRealManifestExitsTwo() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "{\"file\": \"a.wav\", \"text\": \"여기 아니야\"}\n".write(
+            toFile: directory + "/manifest.jsonl", atomically: true, encoding: .utf8)
+        let result = try run(["--real", directory, "--conditions", "clean", "--hours", "0"])
+        #expect(result.code == 2)
+        #expect(
+            result.err.contains("manifest.jsonl line 1") && result.err.contains("speaker"), "\(result.err)")
+    }
+}

@@ -1,15 +1,56 @@
 import Foundation
 import Geo
 
+/// The short dialogue where acoustics run out: when the walker is asked, what is waiting to be
+/// confirmed, and what was last acted on.
+struct Dialogue: Sendable {
+    /// When the answer window opened: the arrival question, or "다시 한 번 말해줘".
+    var windowOpened: Date?
+    /// A middling answer waiting for its repeat, and when "다시 한 번 말해줘" was said.
+    var pending: (meaning: ArrivalWords, asked: Date)?
+    /// The last answer acted on, and when.
+    var acted: (meaning: ArrivalWords, at: Date)?
+}
+
 extension FinalApproach {
     /// An answer: logged always, acted on only while the last stretch is active. Its meaning
     /// is the one it carries (the Listener's, for speech), never derived again from the text.
+    ///
+    /// A sure answer acts at once. A middling one (`sure == false`) inside the answer window
+    /// gets "다시 한 번 말해줘" and acts only if the next answer within
+    /// ``Settings/repeatSeconds`` means the same; outside the window it is logged and ignored.
+    /// The same meaning within ``Settings/sameAnswerSeconds`` of acting on it is the same
+    /// answer said twice (buttons excepted: a press is always meant).
     mutating func heard(_ answer: Heard, now: Date) -> [Effect] {
         let effects: [Effect] = [.log(.heard(answer))]
-        guard isInLastStretch, answer.sure, let meaning = answer.meaning else { return effects }
+        guard isInLastStretch, let meaning = answer.meaning else { return effects }
+        if answer.source != .button, let acted = dialogue.acted, acted.meaning == meaning,
+            now.timeIntervalSince(acted.at) <= settings.sameAnswerSeconds
+        {
+            return effects
+        }
+        if let pending = dialogue.pending {
+            dialogue.pending = nil
+            if pending.meaning == meaning, now.timeIntervalSince(pending.asked) <= settings.repeatSeconds {
+                return effects + act(meaning, now: now)
+            }
+        }
+        if answer.sure { return effects + act(meaning, now: now) }
+        guard let opened = dialogue.windowOpened,
+            now.timeIntervalSince(opened) <= settings.answerWindowSeconds
+        else { return effects }
+        dialogue.pending = (meaning, now)
+        dialogue.windowOpened = now
+        return effects + [.say(Prompt(Prompts.sayAgain))]
+    }
+
+    /// Acts on an answer and remembers it, so its repeat is not taken for a new one.
+    private mutating func act(_ meaning: ArrivalWords, now: Date) -> [Effect] {
+        dialogue.acted = (meaning, now)
+        dialogue.windowOpened = nil
         switch meaning {
-        case .notHere: return effects + notHere(now: now)
-        case .thisIsIt: return effects + thisIsIt(now: now)
+        case .notHere: return notHere(now: now)
+        case .thisIsIt: return thisIsIt(now: now)
         }
     }
 

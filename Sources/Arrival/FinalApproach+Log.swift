@@ -35,7 +35,7 @@ extension FinalApproach {
 
         enum Key: String, CodingKey {
             case t, event, text, callout, plan, reason, name, buildings, door, metres, meaning, level, walker,
-                state, accuracy, confidence, source
+                state, accuracy, confidence, source, sure
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -61,6 +61,8 @@ extension FinalApproach {
                     try c.encode((confidence * 1000).rounded() / 1000, forKey: .confidence)
                 }
                 try c.encode(answer.source, forKey: .source)
+                // Why a middling answer asked or was ignored shows in the log.
+                if !answer.sure, answer.meaning != nil { try c.encode(false, forKey: .sure) }
             case .log(.rejected(let door)), .log(.confirmed(let door)): try c.encode(door, forKey: .door)
             case .log(.arrived(let door, let metres)):
                 try c.encode(door, forKey: .door)

@@ -166,6 +166,8 @@ public struct FinalApproach: Sendable {
     var lastGoodCourse: Double?
     var altitude: BarometricAltitude?
     var lastSaid: String?
+    /// The short dialogue around the two answers (see `FinalApproach+Answers.swift`).
+    var dialogue = Dialogue()
 
     /// A stopped approach holding `memory`.
     public init(memory: EntranceMemory, settings: Settings = Settings()) {
@@ -184,8 +186,11 @@ public struct FinalApproach: Sendable {
     public mutating func handle(_ event: Event, now: Date) -> [Effect] {
         var effects = timers(now: now)
         switch event {
-        case .go(let destination): effects += start(destination, now: now)
+        case .go(let destination):
+            dialogue = Dialogue()
+            effects += start(destination, now: now)
         case .stop:
+            dialogue = Dialogue()
             if walk != nil {
                 walk = nil
                 effects += [.walkEnded(.stopped), .say(Prompt(Prompts.stopped))]
@@ -202,6 +207,10 @@ public struct FinalApproach: Sendable {
             if let lastSaid { effects.append(.say(Prompt(lastSaid))) }
         }
         for case .say(let prompt) in effects { lastSaid = prompt.text }
+        // The arrival question opens the answer window.
+        if effects.contains(where: { if case .log(.arrived) = $0 { true } else { false } }) {
+            dialogue.windowOpened = now
+        }
         return effects
     }
 

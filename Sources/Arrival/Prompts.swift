@@ -66,6 +66,9 @@ public enum Prompts {
     /// "여기 아니야" with no door left.
     public static let noDoorLeft = "다른 입구는 모르겠어. 입구를 찾으면 여기가 입구야라고 말해줘."
 
+    /// A middling answer in the answer window: heard, not sure enough to act on.
+    public static let sayAgain = "다시 한 번 말해줘."
+
     /// "여기가 입구야", stored.
     public static let remembered = "기억할게. 다음엔 여기로 안내할게."
 

@@ -9,9 +9,12 @@ extension Commands {
             Usage: pathfinder listen (--wav FILE | --mic [--device NAME]) [--seconds S] [--models DIR]
 
             Prints one Utterance a line:
-              {"start": 1.92, "end": 3.10, "heard": "여기 아니야", "meaning": "notHere"}
-            meaning is notHere, thisIsIt or null; start/end are seconds from the start of
-            the audio; "…" in heard stands for speech that was no phrase.
+              {"start": 1.92, "end": 3.10, "heard": "여기 아니야", "meaning": "notHere",
+               "confidence": 0.88, "sure": true, "decided": 3.42}
+            meaning is notHere, thisIsIt or null, as the listener's policy decided (the
+            operating point in the models' operating-point.json); confidence (0…1, higher is
+            surer) and sure come with a recognised phrase; start/end/decided are seconds
+            from the start of the audio; "…" in heard stands for speech that was no phrase.
               --wav FILE     a PCM 16-bit WAV file, any rate and channels
               --mic          the ALSA capture device (--device, default "default")
               --seconds S    stop after S seconds (with --mic; default: until interrupted)

@@ -31,7 +31,10 @@ extension Commands {
                                   centre: a replay reads only the files it is given.
               --heard TSV         lines "T<TAB>text", T seconds from the trace's start
               --audio WAV         the walker's voice, decoded by the real listener; each
-                                  utterance is heard at the audio's start + its end time
+                                  utterance is heard at the audio's start + the time the
+                                  listener decided (its end + the pause that ends it), with
+                                  the listener's meaning and confidence
+              --models DIR        the phrase model for --audio (default: as `listen`)
               --audio-start T     seconds into the trace where the audio begins (default 0)
               --speak-wav DIR     writes every prompt spoken as DIR/NNN-tSECONDS.wav
               --map SVG           draws the walk: trace, building, doors, target changes, prompts
@@ -77,20 +80,23 @@ struct ReplaySession {
         let audioStart = try arguments.option("--audio-start", expected: "seconds ≥ 0") {
             Double($0).flatMap { $0 >= 0 ? $0 : nil }
         }
+        let models = try arguments.option("--models")
+        if models != nil, audio == nil { throw .usage("\(command): --models needs --audio") }
         if osm != nil, doors != nil { throw .usage("\(command): give --osm or --doors, not both") }
         if heard != nil, audio != nil { throw .usage("\(command): give --heard or --audio, not both") }
         if audioStart != nil, audio == nil { throw .usage("\(command): --audio-start needs --audio") }
         try self.init(
             command: command, nmea: nmea, destination: destination, memory: memory, osm: osm, doors: doors,
             heard: heard,
-            audio: audio, audioStart: audioStart ?? 0, speakWAV: try arguments.option("--speak-wav"),
+            audio: audio, audioStart: audioStart ?? 0, models: models,
+            speakWAV: try arguments.option("--speak-wav"),
             map: try arguments.option("--map"))
     }
 
     init(
         command: String, nmea: String, destination: String, memory: String?, osm: String?, doors: String?,
         heard: String?,
-        audio: String?, audioStart: Double, speakWAV: String?, map: String?
+        audio: String?, audioStart: Double, models: String? = nil, speakWAV: String?, map: String?
     ) throws(CLIError) {
         self.command = command
         nmeaPath = nmea
@@ -127,9 +133,9 @@ struct ReplaySession {
             }
         } else if let audio {
             do {
-                let model = try PhraseModel.locate()
+                let model = try PhraseModel.locate(explicit: models)
                 self.heard = try Listener.decode(wav: audio, model: model).map {
-                    Replayer.Heard(t: audioStart + $0.end, answer: $0.answer)
+                    Replayer.Heard(t: audioStart + ($0.decided ?? $0.end), answer: $0.answer)
                 }
             } catch {
                 switch error {

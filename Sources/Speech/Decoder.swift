@@ -17,10 +17,16 @@ final class Decoder {
         ("-samprate", "16000")
     ]
 
-    /// sphinxbase's log is one process-wide file: `-logfn` on every decoder opened a new
-    /// one and closed the previous while another decoder might be writing to it. Logging is
-    /// switched off once instead (Swift runs a global's initialiser once, thread-safely).
-    private static let logOff: Void = err_set_logfp(nil)
+    /// Process-wide settings, made once (Swift runs a static's initialiser once,
+    /// thread-safely): sphinxbase's log is one process-wide file — `-logfn` on every decoder
+    /// opened a new one and closed the previous while another decoder might be writing to
+    /// it — so logging is switched off instead; and OpenBLAS would start a thread per core
+    /// for tiny matrices, where one is faster and leaves the second core to the daemon
+    /// (`setenv` once, before any decoder, not racing another thread's `getenv`).
+    private static let processSetup: Void = {
+        setenv("OPENBLAS_NUM_THREADS", "1", 0)
+        err_set_logfp(nil)
+    }()
 
     /// The model's settings with `-dither`/`-seed` taken out (the decoder dithers itself),
     /// and the dither's seed when the model asks for it (sphinxbase's default seed is -1,
@@ -40,9 +46,7 @@ final class Decoder {
     }
 
     init(model: PhraseModel) throws(SpeechError) {
-        // OpenBLAS would start a thread per core for tiny matrices; one is faster here and
-        // leaves the second core to the rest of the daemon.
-        setenv("OPENBLAS_NUM_THREADS", "1", 0)
+        _ = Self.processSetup
         for file in [model.dictionary, model.grammar] where !FileManager.default.isReadableFile(atPath: file)
         {
             throw .model("\(file) not found")
@@ -54,7 +58,6 @@ final class Decoder {
         var argv = [
             "pathfinder", "-hmm", model.acousticModel, "-dict", model.dictionary, "-fsg", model.grammar,
         ]
-        _ = Self.logOff
         let (settings, ditherSeed) = Self.splitDither(Self.baseSettings + model.settings)
         for (flag, value) in settings { argv += [flag, value] }
         var cStrings = argv.map { strdup($0) }

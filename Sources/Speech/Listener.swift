@@ -204,9 +204,11 @@ public final class Listener {
         try decoder.startUtterance()
         decoderFed = 0
         let rate = Double(Self.sampleRate)
-        return Self.utterance(
+        var utterance = Self.utterance(
             from: hypothesis.text, segments: hypothesis.segments, start: Double(start) / rate,
             end: Double(end) / rate, policy: policy, point: operatingPoint)
+        utterance?.decided = Double(fed) / rate
+        return utterance
     }
 
     /// The utterance a hypothesis means: phrase tokens ("여기_아니야") are phrases, `f_…`

@@ -20,10 +20,13 @@ public struct Utterance: Sendable, Hashable, Codable {
     /// Whether `meaning` acts at once (confidence at or above the operating point's `act`);
     /// `false`: middling, the last stretch asks to hear it again.
     public var sure: Bool
+    /// Seconds from the start of the audio at which the Listener decided: the end plus the
+    /// pause that ends an utterance — the earliest the answer can act. `nil` when not known.
+    public var decided: Double?
 
     public init(
         start: Double, end: Double, heard: String, meaning: ArrivalWords?, confidence: Double? = nil,
-        sure: Bool = true
+        sure: Bool = true, decided: Double? = nil
     ) {
         self.start = start
         self.end = end
@@ -31,9 +34,10 @@ public struct Utterance: Sendable, Hashable, Codable {
         self.meaning = meaning
         self.confidence = confidence
         self.sure = sure
+        self.decided = decided
     }
 
-    enum CodingKeys: String, CodingKey { case start, end, heard, meaning, confidence, sure }
+    enum CodingKeys: String, CodingKey { case start, end, heard, meaning, confidence, sure, decided }
 
     public init(from decoder: any Swift.Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -43,6 +47,7 @@ public struct Utterance: Sendable, Hashable, Codable {
         meaning = try container.decodeIfPresent(ArrivalWords.self, forKey: .meaning)
         confidence = try container.decodeIfPresent(Double.self, forKey: .confidence)
         sure = try container.decodeIfPresent(Bool.self, forKey: .sure) ?? true
+        decided = try container.decodeIfPresent(Double.self, forKey: .decided)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -61,6 +66,7 @@ public struct Utterance: Sendable, Hashable, Codable {
             try container.encode((confidence * 1000).rounded() / 1000, forKey: .confidence)
             try container.encode(sure, forKey: .sure)
         }
+        if let decided { try container.encode(decided, forKey: .decided) }
     }
 }
 

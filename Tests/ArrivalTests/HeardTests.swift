@@ -56,3 +56,89 @@ struct HeardTests {
                 == #"{"event":"heard","meaning":null,"source":"socket","t":2,"text":"뭐라고"}"#)
     }
 }
+
+/// The short dialogue: sure answers act, middling ones are asked about in the answer window.
+@Suite("Heard: the dialogue")
+struct DialogueTests {
+    static func voice(_ meaning: ArrivalWords, sure: Bool) -> FinalApproach.Event {
+        .heard(
+            Heard(
+                text: meaning == .notHere ? "여기 아니야" : "여기가 입구야", meaning: meaning,
+                confidence: sure ? 0.9 : 0.5, source: .voice, sure: sure))
+    }
+
+    var rejections: (WalkSimulator) -> [Door] = { sim in
+        sim.records.compactMap { if case .rejected(let door) = $0 { door } else { nil } }
+    }
+
+    @Test func sureActsAtOnce() {
+        var sim = atDoorA()
+        sim.send(Self.voice(.notHere, sure: true))
+        #expect(rejections(sim) == [Scene.doorA])
+        #expect(!sim.said.contains(Prompts.sayAgain))
+    }
+
+    /// A middling answer just after the arrival question gets "다시 한 번 말해줘" and acts
+    /// when the repeat means the same within 8 s.
+    @Test func middlingInTheWindow_asks_thenTheRepeatActs() {
+        var sim = atDoorA()
+        sim.send(Self.voice(.notHere, sure: false))
+        #expect(sim.said.last == Prompts.sayAgain)
+        #expect(rejections(sim).isEmpty)
+        sim.wait(4)
+        sim.send(Self.voice(.notHere, sure: false))
+        #expect(rejections(sim) == [Scene.doorA])
+    }
+
+    @Test func aRepeatTooLate_orMeaningOtherwise_doesNotAct() {
+        var late = atDoorA()
+        late.send(Self.voice(.notHere, sure: false))
+        late.wait(9)
+        late.send(Self.voice(.notHere, sure: false))
+        #expect(rejections(late).isEmpty)
+        // Still in the window (it reopened with the question): asked again.
+        #expect(late.said.filter { $0 == Prompts.sayAgain }.count == 2)
+
+        var other = atDoorA()
+        other.send(Self.voice(.thisIsIt, sure: false))
+        other.wait(2)
+        other.send(Self.voice(.notHere, sure: false))
+        #expect(rejections(other).isEmpty)
+        #expect(!other.records.contains { if case .confirmed = $0 { true } else { false } })
+        #expect(other.said.filter { $0 == Prompts.sayAgain }.count == 2)
+    }
+
+    /// Outside the answer window a middling answer is logged and ignored; a sure one acts.
+    @Test func outsideTheWindow_onlySureActs() {
+        var sim = atDoorA()
+        sim.wait(25)
+        let before = sim.effects.count
+        sim.send(Self.voice(.notHere, sure: false))
+        #expect(sim.effects.count == before + 1)
+        #expect(
+            sim.records.last
+                == .heard(
+                    Heard(text: "여기 아니야", meaning: .notHere, confidence: 0.5, source: .voice, sure: false)))
+        sim.send(Self.voice(.notHere, sure: true))
+        #expect(rejections(sim) == [Scene.doorA])
+    }
+
+    /// The same meaning again within 5 s of acting is the same answer: door B survives a
+    /// repeated "여기 아니야"; later it is an answer about B. Buttons always act.
+    @Test func aRepeatAfterActing_isTheSameAnswer_butButtonsAlwaysAct() {
+        var sim = atDoorA()
+        sim.send(Self.voice(.notHere, sure: true))
+        sim.wait(3)
+        sim.send(Self.voice(.notHere, sure: true))
+        #expect(rejections(sim) == [Scene.doorA])
+        sim.wait(3)
+        sim.send(Self.voice(.notHere, sure: true))
+        #expect(rejections(sim) == [Scene.doorA, Scene.doorB])
+
+        var buttons = atDoorA()
+        buttons.send(.heard(.button(.notHere, key: "KEY_N")))
+        buttons.wait(1)
+        buttons.send(.heard(.button(.notHere, key: "KEY_N")))
+        #expect(rejections(buttons) == [Scene.doorA, Scene.doorB])
+    }
+}

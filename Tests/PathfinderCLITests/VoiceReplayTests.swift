@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+/// `replay --audio`: the Listener's decision is what the last stretch acts on (issue #13 item 1).
+@Suite struct VoiceReplayTests {
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    /// The repository's models with `operating-point.json` replaced (thresholds 0.001/0.999: the
+    /// loader takes a JSON 0 or 1 for a Bool on Linux).
+    func models(_ point: String, in scratch: Scratch) throws -> String {
+        let directory = scratch.file("models")
+        try FileManager.default.copyItem(atPath: Self.repo + "/models", toPath: directory)
+        try? FileManager.default.removeItem(atPath: directory + "/operating-point.json")
+        try Data(point.utf8).write(to: URL(fileURLWithPath: directory + "/operating-point.json"))
+        return directory
+    }
+
+    func replay(models: String) async -> (code: Int32, out: String, err: String) {
+        await runPathfinder([
+            "replay", "--nmea", Self.repo + "/artifacts/demo/walk.nmea", "--destination",
+            Self.repo + "/artifacts/demo/destination.json", "--osm", Self.repo + "/artifacts/demo/doors.osm",
+            "--audio", Self.repo + "/artifacts/demo/answers.wav", "--audio-start", "394", "--models", models,
+        ])
+    }
+
+    func lines(_ out: String, event: String) -> [[String: Any]] {
+        out.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }.filter { $0["event"] as? String == event }
+    }
+
+    /// An utterance the policy rejects (its confidence below the "여기가 입구야" threshold)
+    /// moves no door, though its text reads "여기가 입구야"; the refusal, accepted, still does.
+    @Test func aRejectedUtterance_movesNoDoor() async throws {
+        let scratch = try Scratch()
+        let strict = try models(
+            #"{"notHere": {"act": 0.001, "ask": 0.001}, "thisIsIt": {"act": 0.999, "ask": 0.999}}"#,
+            in: scratch)
+        let run = await replay(models: strict)
+        try #require(run.code == 0, "\(run.err)")
+        let heard = lines(run.out, event: "heard")
+        try #require(heard.count == 2, "\(run.out)")
+        #expect(heard[1]["text"] as? String == "여기가 입구야")
+        #expect(heard[1]["meaning"] is NSNull)
+        #expect(heard[1]["source"] as? String == "voice")
+        #expect((heard[1]["confidence"] as? Double).map { (0..<1).contains($0) } == true)
+        #expect(lines(run.out, event: "rejected").count == 1)
+        #expect(lines(run.out, event: "confirmed").isEmpty)
+    }
+
+    /// A middling answer in the answer window is asked about, and acts on nothing by itself.
+    @Test func aMiddlingAnswer_isAskedAbout() async throws {
+        let scratch = try Scratch()
+        let middling = try models(
+            #"{"notHere": {"act": 0.999, "ask": 0.001}, "thisIsIt": {"act": 0.999, "ask": 0.001}}"#,
+            in: scratch)
+        let run = await replay(models: middling)
+        try #require(run.code == 0, "\(run.err)")
+        let heard = lines(run.out, event: "heard")
+        #expect(heard.allSatisfy { $0["sure"] as? Bool == false }, "\(heard)")
+        #expect(lines(run.out, event: "say").contains { $0["text"] as? String == "다시 한 번 말해줘." })
+        #expect(lines(run.out, event: "rejected").isEmpty)
+        #expect(lines(run.out, event: "confirmed").isEmpty)
+    }
+
+    @Test func modelsNeedsAudio() async {
+        let run = await runPathfinder([
+            "replay", "--nmea", Self.repo + "/artifacts/demo/walk.nmea", "--destination",
+            Self.repo + "/artifacts/demo/destination.json", "--models", "/nowhere",
+        ])
+        #expect(run.code == 2)
+        #expect(run.err.contains("--models needs --audio"), "\(run.err)")
+    }
+}

@@ -14,11 +14,14 @@ struct SavedRun: Codable {
         var sure: Bool
 
         init(_ u: Utterance) {
-            (start, end, heard, meaning, confidence, sure) = (u.start, u.end, u.heard, u.meaning, u.confidence, u.sure)
+            (start, end, heard, meaning, confidence, sure) = (
+                u.start, u.end, u.heard, u.meaning, u.confidence, u.sure
+            )
         }
 
         var utterance: Utterance {
-            Utterance(start: start, end: end, heard: heard, meaning: meaning, confidence: confidence, sure: sure)
+            Utterance(
+                start: start, end: end, heard: heard, meaning: meaning, confidence: confidence, sure: sure)
         }
     }
 
@@ -47,11 +50,16 @@ struct SavedRun: Codable {
         self.label = label
         self.observations = observations.map { o in
             Observation(
-                condition: o.condition.name, kind: o.item.kind.rawValue, text: o.item.text, expected: o.item.expected,
+                condition: o.condition.name, kind: o.item.kind.rawValue, text: o.item.text,
+                expected: o.item.expected,
                 voice: o.item.voice, perturbation: o.item.perturbation, first: o.first.map(Heard.init),
                 second: o.second.map(Heard.init))
         }
-        self.stats = stats.map { Stats(condition: $0.key.name, cpuSeconds: $0.value.cpuSeconds, audioSeconds: $0.value.audioSeconds, pauses: $0.value.pauses.map(Heard.init)) }
+        self.stats = stats.map {
+            Stats(
+                condition: $0.key.name, cpuSeconds: $0.value.cpuSeconds, audioSeconds: $0.value.audioSeconds,
+                pauses: $0.value.pauses.map(Heard.init))
+        }
     }
 
     func write(to path: String) throws {
@@ -61,24 +69,32 @@ struct SavedRun: Codable {
     }
 
     static func read(_ path: String) throws -> SavedRun {
-        guard let data = FileManager.default.contents(atPath: path) else { throw BadInput("\(path): not readable") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw BadInput("\(path): not readable")
+        }
         do { return try JSONDecoder().decode(SavedRun.self, from: data) } catch {
             throw BadInput("\(path): not a saved voice-eval run (\(error))")
         }
     }
 
     /// Back to the in-memory form (items without audio).
-    func restored() throws -> (observations: [Tuning.Observation], stats: [Condition: Tuning.ConditionStats]) {
+    func restored() throws -> (observations: [Tuning.Observation], stats: [Condition: Tuning.ConditionStats])
+    {
         func condition(_ name: String) throws -> Condition {
-            guard let c = Condition(name: name) else { throw BadInput("saved run: unknown condition \(name)") }
+            guard let c = Condition(name: name) else {
+                throw BadInput("saved run: unknown condition \(name)")
+            }
             return c
         }
         let observations = try self.observations.map { o in
-            guard let kind = Item.Kind(rawValue: o.kind) else { throw BadInput("saved run: unknown kind \(o.kind)") }
+            guard let kind = Item.Kind(rawValue: o.kind) else {
+                throw BadInput("saved run: unknown kind \(o.kind)")
+            }
             return Tuning.Observation(
                 condition: try condition(o.condition),
                 item: Item(
-                    kind: kind, text: o.text, expected: o.expected, voice: o.voice, perturbation: o.perturbation,
+                    kind: kind, text: o.text, expected: o.expected, voice: o.voice,
+                    perturbation: o.perturbation,
                     audio: []),
                 first: o.first.map(\.utterance), second: o.second.map(\.utterance))
         }

@@ -44,6 +44,17 @@ struct OperatingPointTests {
         }
     }
 
+    /// Whole numbers are numbers: 0 and 1 (which Linux's JSONSerialization also calls Bools).
+    @Test func wholeNumbersLoad() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/operating-point.json"
+        try #"{"notHere": {"act": 1, "ask": 0}, "thisIsIt": {"act": 0, "ask": 0}}"#.write(
+            toFile: path, atomically: true, encoding: .utf8)
+        let point = try OperatingPoint.load(path: path)
+        #expect(point == OperatingPoint(notHere: .init(act: 1, ask: 0), thisIsIt: .init(act: 0, ask: 0)))
+    }
+
     /// The models directory's `en-us-adapted/` is the acoustic model when it holds an mdef;
     /// without it the stock en-us model is used.
     @Test func adaptedModelIsUsedWhenPresent() throws {

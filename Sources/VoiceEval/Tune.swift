@@ -38,8 +38,8 @@ enum Tuning {
                 order, condition: condition, model: model, policy: policy, bank: bank, random: &random,
                 tally: &tally)
             // The repeat matters only where the first turn may ask: a phrase whose confidence is
-            // below the highest `act` the sweep tries (0.95). Elsewhere the first turn decides
-            // at every point (acts, or hears no answer), so only those items are said again.
+            // below the highest `act` the sweep tries (`repeatBelow`). Elsewhere the first turn
+            // decides at every point (acts, or hears no answer), so only those are said again.
             let repeated = order.indices.filter { i in
                 first.perItem[i].contains { $0.meaning != nil && ($0.confidence ?? 1) < repeatBelow }
             }
@@ -103,9 +103,10 @@ enum Tuning {
         return score
     }
 
-    /// The highest `act` whose "ask" band the observations can score: the repeat was decoded
-    /// only for items whose first-turn confidence was below it.
-    static let repeatBelow = 0.95
+    /// The highest `act` whose "ask" band the observations can score: the repeat is decoded
+    /// for items whose first-turn confidence is below it — 1, every item heard as an answer
+    /// (0.95 first: with the adapted model's confidences near 1 that left no band to choose).
+    static let repeatBelow = 1.0
 
     static func choose(_ observations: [Observation], start: OperatingPoint) -> OperatingPoint {
         var point = start

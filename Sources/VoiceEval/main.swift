@@ -16,7 +16,7 @@ struct Options {
     var english = "/usr/share/pocketsphinx/test/data"
     var split = Split.test
     var conditions = Condition.all
-    var acoustic = ["stock", "adapted"]
+    var acoustic = ["adapted"]
     var policy = Listener.Policy.standard
     var real: String?
     var exportAdaptation: String?

@@ -38,24 +38,26 @@ public struct OperatingPoint: Sendable, Hashable, Codable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .model("\(path) not readable")
         }
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw .model("\(path): not a JSON object")
+        // JSONDecoder, not JSONSerialization: on Linux the latter's 0 and 1 are also Bools.
+        let object: [String: [String: Double]]
+        do { object = try JSONDecoder().decode([String: [String: Double]].self, from: data) } catch let
+            DecodingError.typeMismatch(_, context)
+        {
+            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw .model(
+                field.isEmpty
+                    ? "\(path): not a JSON object of objects"
+                    : "\(path): \(field) is not a number or not an object")
+        } catch {
+            throw .model("\(path): not valid JSON (\(error))")
         }
         func thresholds(_ key: String) throws(SpeechError) -> Thresholds {
-            guard let entry = object[key] as? [String: Any] else {
-                throw .model("\(path): \"\(key)\" missing or not an object")
+            guard let entry = object[key] else { throw .model("\(path): \"\(key)\" missing") }
+            for field in entry.keys where field != "act" && field != "ask" {
+                throw .model("\(path): unknown key \(key).\(field) (expected act, ask)")
             }
-            var values: [String: Double] = [:]
-            for field in ["act", "ask"] {
-                guard let number = entry[field] as? NSNumber, !(entry[field] is Bool),
-                    number.doubleValue.isFinite
-                else {
-                    throw .model(
-                        "\(path): \(key).\(field) missing or not a number (\(entry[field] ?? "absent"))")
-                }
-                values[field] = number.doubleValue
-            }
-            let (act, ask) = (values["act"]!, values["ask"]!)
+            guard let act = entry["act"], act.isFinite else { throw .model("\(path): \(key).act missing") }
+            guard let ask = entry["ask"], ask.isFinite else { throw .model("\(path): \(key).ask missing") }
             guard ask <= act else { throw .model("\(path): \(key).ask \(ask) is above \(key).act \(act)") }
             return Thresholds(act: act, ask: ask)
         }

@@ -281,6 +281,12 @@ enum Sox {
     }
 }
 
+/// Bad input data (a manifest line, a recording): exit 2, naming the file and line.
+struct BadInput: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
 struct EvalError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }

@@ -9,7 +9,7 @@ enum RealRecordings {
     static func load(_ directory: String) throws -> [Item] {
         let manifest = directory + "/manifest.jsonl"
         guard let text = try? String(contentsOfFile: manifest, encoding: .utf8) else {
-            throw EvalError("\(manifest): not readable (record with: pathfinder record --out \(directory))")
+            throw BadInput("\(manifest): not readable (record with: pathfinder record --out \(directory))")
         }
         var items: [Item] = []
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -17,16 +17,19 @@ enum RealRecordings {
             if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
             else {
-                throw EvalError("\(location): not a JSON object")
+                throw BadInput("\(location): not a JSON object")
             }
             func field(_ key: String) throws -> String {
                 guard let value = object[key] as? String, !value.isEmpty else {
-                    throw EvalError("\(location): \"\(key)\" missing or not a non-empty string")
+                    throw BadInput("\(location): \"\(key)\" missing or not a non-empty string")
                 }
                 return value
             }
             let file = try field("file"), sentence = try field("text"), speaker = try field("speaker")
-            let samples = try WAV.read16kMono(path: directory + "/" + file).samples
+            let samples: [Int16]
+            do { samples = try WAV.read16kMono(path: directory + "/" + file).samples } catch {
+                throw BadInput("\(location): \(error)")
+            }
             let kind: Item.Kind =
                 Corpus.phrases.contains(sentence)
                 ? .phrase : sentence == Corpus.anIya ? .anIya : .nearMiss
@@ -36,7 +39,7 @@ enum RealRecordings {
                     expected: kind == .phrase ? ArrivalWords.meaning(of: sentence) : nil,
                     voice: speaker, audio: Corpus.normalised(samples)))
         }
-        guard !items.isEmpty else { throw EvalError("\(manifest): no recordings listed") }
+        guard !items.isEmpty else { throw BadInput("\(manifest): no recordings listed") }
         return items
     }
 }

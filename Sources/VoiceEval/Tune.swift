@@ -38,10 +38,10 @@ enum Tuning {
                 order, condition: condition, model: model, policy: policy, bank: bank, random: &random,
                 tally: &tally)
             // The repeat matters only where the first turn may ask: a phrase whose confidence is
-            // below the highest `act` the sweep tries (0.95). Elsewhere the first turn decides
-            // at every point (acts, or hears no answer), so only those items are said again.
+            // below the highest `act` the sweep tries (`repeatBelow`). Elsewhere the first turn
+            // decides at every point (acts, or hears no answer), so only those are said again.
             let repeated = order.indices.filter { i in
-                first.perItem[i].contains { $0.meaning != nil && ($0.confidence ?? 1) < 0.95 }
+                first.perItem[i].contains { $0.meaning != nil && ($0.confidence ?? 1) < repeatBelow }
             }
             var second = [[Utterance]](repeating: [], count: order.count)
             if !repeated.isEmpty {
@@ -103,13 +103,27 @@ enum Tuning {
         return score
     }
 
+    /// The highest `act` whose "ask" band the observations can score: the repeat is decoded
+    /// for items whose first-turn confidence is below it — 1, every item heard as an answer
+    /// (0.95 first: with the adapted model's confidences near 1 that left no band to choose).
+    static let repeatBelow = 1.0
+
     static func choose(_ observations: [Observation], start: OperatingPoint) -> OperatingPoint {
         var point = start
-        let grid = stride(from: 0.0, through: 0.95, by: 0.05).map { ($0 * 100).rounded() / 100 }
         for answer in [ArrivalWords.notHere, .thisIsIt] {
+            // Candidate thresholds: the confidences actually observed for this answer (up to
+            // 120 quantiles; with the adapted model they crowd towards 1, so a fixed grid
+            // would not separate them), and 0.
+            let seen = Set(
+                observations.flatMap { $0.first + $0.second }.filter { $0.meaning == answer }.compactMap(
+                    \.confidence)
+            ).sorted()
+            let step = max(1, seen.count / 120)
+            let grid = [0.0] + stride(from: 0, to: seen.count, by: step).map { seen[$0] }
             var best: (thresholds: OperatingPoint.Thresholds, score: Score)?
             for act in grid {
-                for ask in grid where ask <= act {
+                // ask == act: no ask band; ask < act only where the repeat was decoded.
+                for ask in grid where ask == act || (ask < act && act <= repeatBelow) {
                     var candidate = point
                     let thresholds = OperatingPoint.Thresholds(act: act, ask: ask)
                     if answer == .notHere {
@@ -131,7 +145,7 @@ enum Tuning {
                 print(
                     String(
                         format:
-                            "%@: act %.2f ask %.2f — dev two-turn recall %.1f %% (%d/%d), near-miss acted %.1f %%, unrelated %.1f %%, confusions %d",
+                            "%@: act %.6f ask %.6f — dev two-turn recall %.1f %% (%d/%d), near-miss acted %.1f %%, unrelated %.1f %%, confusions %d",
                         answer.rawValue, chosen.act, chosen.ask, 100 * best.score.recall, best.score.hits,
                         best.score.positives, 100 * best.score.nearMissRate, 100 * best.score.unrelatedRate,
                         best.score.confusions))
@@ -144,7 +158,7 @@ enum Tuning {
 
     static func json(_ point: OperatingPoint) -> String {
         func pair(_ t: OperatingPoint.Thresholds) -> String {
-            String(format: "{\"act\": %.2f, \"ask\": %.2f}", t.act, t.ask)
+            String(format: "{\"act\": %.6f, \"ask\": %.6f}", t.act, t.ask)
         }
         return "{\n  \"notHere\": \(pair(point.notHere)),\n  \"thisIsIt\": \(pair(point.thisIsIt))\n}\n"
     }

@@ -16,7 +16,7 @@ struct Options {
     var english = "/usr/share/pocketsphinx/test/data"
     var split = Split.test
     var conditions = Condition.all
-    var acoustic = ["stock", "adapted"]
+    var acoustic = ["adapted"]
     var policy = Listener.Policy.standard
     var real: String?
     var exportAdaptation: String?
@@ -25,12 +25,14 @@ struct Options {
     var tune: String?
     var bothTurns = false
     var point: String?
+    var save: String?
+    var rescore: String?
 
     static let usage = """
         usage: VoiceEval [--split dev|test] [--conditions clean,white10,pink10,babble15,babble10,babble5,street10]
                          [--acoustic stock,adapted] [--hours H] [--seed N] [--models DIR] [--english DIR]
                          [--real DIR] [--export-adaptation DIR] [--max-seconds S] [--max-fillers-not-here N]
-                         [--max-fillers-this-is-it N] [--verbose] [--tune OUT.json] [--both-turns] [--point FILE]
+                         [--max-fillers-this-is-it N] [--verbose] [--tune OUT.json] [--both-turns] [--point FILE] [--save RUN.json] [--rescore RUN.json]
         """
 
     init(_ argv: [String]) throws(UsageError) {
@@ -82,6 +84,8 @@ struct Options {
             case "--max-fillers-this-is-it": policy.maxFillersThisIsIt = try number(flag, Int.self)
             case "--verbose": verbose = true
             case "--both-turns": bothTurns = true
+            case "--save": save = try value(flag)
+            case "--rescore": rescore = try value(flag)
             case "--point":
                 point = try value(flag)
                 bothTurns = true
@@ -413,6 +417,23 @@ func main() throws {
     if options.real == nil {
         print("Voices: " + Corpus.setting(for: options.split).map(\.tag).joined(separator: ", "))
     }
+    if let path = options.rescore {
+        let run = try SavedRun.read(path)
+        let (observations, stats) = try run.restored()
+        if let out = options.tune {
+            guard run.label.hasPrefix("dev ") else {
+                throw BadInput("\(path) holds \(run.label): --tune chooses on the development split only")
+            }
+            let json = Tuning.json(Tuning.choose(observations, start: model.operatingPoint))
+            try json.write(toFile: out, atomically: true, encoding: .utf8)
+            print("\nOperating point chosen on \(run.label), written to \(out):\n\(json)")
+        } else {
+            let scoring = try options.point.map { try OperatingPoint.load(path: $0) } ?? model.operatingPoint
+            print("Scored at: " + Tuning.json(scoring).replacingOccurrences(of: "\n", with: " "))
+            report(label: run.label, tallies: score(observations, point: scoring, stats: stats))
+        }
+        return
+    }
     if let out = options.tune {
         guard options.split == .dev, options.real == nil else {
             throw EvalError("--tune chooses the operating point on the development split only")
@@ -420,6 +441,10 @@ func main() throws {
         var stats: [Condition: Tuning.ConditionStats] = [:]
         let observations = try Tuning.observe(
             items, conditions: options.conditions, model: model, options: options, bank: bank, stats: &stats)
+        if let save = options.save {
+            try SavedRun(label: "dev \(model.acousticModel)", observations: observations, stats: stats).write(
+                to: "\(save)-dev.json")
+        }
         let chosen = Tuning.choose(observations, start: model.operatingPoint)
         let json = Tuning.json(chosen)
         try json.write(toFile: out, atomically: true, encoding: .utf8)
@@ -454,6 +479,13 @@ func main() throws {
             let observations = try Tuning.observe(
                 items, conditions: options.conditions, model: variant, options: options, bank: bank,
                 stats: &stats)
+            if let save = options.save {
+                try SavedRun(
+                    label: "\(options.split.rawValue) \(name) (\(variant.acousticModel))",
+                    observations: observations,
+                    stats: stats
+                ).write(to: "\(save)-\(options.split.rawValue)-\(name).json")
+            }
             let scoring = try options.point.map { try OperatingPoint.load(path: $0) } ?? model.operatingPoint
             print("\nScored at: " + Tuning.json(scoring).replacingOccurrences(of: "\n", with: " "))
             tallies = score(observations, point: scoring, stats: stats)
@@ -499,7 +531,10 @@ func main() throws {
     print(String(format: "\nPeak RSS: %.1f MB (whole benchmark process)", peakRSSMegabytes()))
 }
 
-do { try main() } catch {
+do { try main() } catch let error as BadInput {
+    FileHandle.standardError.write(Data("voice-eval: \(error)\n".utf8))
+    exit(2)
+} catch {
     FileHandle.standardError.write(Data("voice-eval: \(error)\n".utf8))
     exit(1)
 }

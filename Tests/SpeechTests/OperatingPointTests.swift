@@ -44,6 +44,17 @@ struct OperatingPointTests {
         }
     }
 
+    /// Whole numbers are numbers: 0 and 1 (which Linux's JSONSerialization also calls Bools).
+    @Test func wholeNumbersLoad() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/operating-point.json"
+        try #"{"notHere": {"act": 1, "ask": 0}, "thisIsIt": {"act": 0, "ask": 0}}"#.write(
+            toFile: path, atomically: true, encoding: .utf8)
+        let point = try OperatingPoint.load(path: path)
+        #expect(point == OperatingPoint(notHere: .init(act: 1, ask: 0), thisIsIt: .init(act: 0, ask: 0)))
+    }
+
     /// The models directory's `en-us-adapted/` is the acoustic model when it holds an mdef;
     /// without it the stock en-us model is used.
     @Test func adaptedModelIsUsedWhenPresent() throws {
@@ -102,5 +113,19 @@ struct VoiceEvalFlagTests {
         let result = try run(argv)
         #expect(result.code == 2)
         #expect(result.err.contains(named), "\(result.err)")
+    }
+}
+
+extension VoiceEvalFlagTests {
+    /// A bad `--real` manifest is bad input: exit 2 naming the file and line.
+    @Test func badRealManifestExitsTwo() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "{\"file\": \"a.wav\", \"text\": \"여기 아니야\"}\n".write(
+            toFile: directory + "/manifest.jsonl", atomically: true, encoding: .utf8)
+        let result = try run(["--real", directory, "--conditions", "clean", "--hours", "0"])
+        #expect(result.code == 2)
+        #expect(
+            result.err.contains("manifest.jsonl line 1") && result.err.contains("speaker"), "\(result.err)")
     }
 }

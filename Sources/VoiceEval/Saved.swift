@@ -1,0 +1,108 @@
+import Arrival
+import Foundation
+import Speech
+
+/// Decoded observations on disk (`--save FILE`), so the scoring and the tuning can be redone
+/// at any operating point without decoding again (`--rescore FILE`). Confidences are kept at
+/// full precision (the Utterance JSON rounds them to three decimals).
+struct SavedRun: Codable {
+    struct Heard: Codable {
+        var start: Double, end: Double
+        var heard: String
+        var meaning: ArrivalWords?
+        var confidence: Double?
+        var sure: Bool
+
+        init(_ u: Utterance) {
+            (start, end, heard, meaning, confidence, sure) = (
+                u.start, u.end, u.heard, u.meaning, u.confidence, u.sure
+            )
+        }
+
+        var utterance: Utterance {
+            Utterance(
+                start: start, end: end, heard: heard, meaning: meaning, confidence: confidence, sure: sure)
+        }
+    }
+
+    struct Observation: Codable {
+        var condition: String
+        var kind: String
+        var text: String
+        var expected: ArrivalWords?
+        var voice: String
+        var perturbation: String
+        var first: [Heard]
+        var second: [Heard]
+    }
+
+    struct Stats: Codable {
+        var condition: String
+        var cpuSeconds: Double, audioSeconds: Double
+        var pauses: [Heard]
+    }
+
+    var label: String
+    var observations: [Observation]
+    var stats: [Stats]
+
+    init(label: String, observations: [Tuning.Observation], stats: [Condition: Tuning.ConditionStats]) {
+        self.label = label
+        self.observations = observations.map { o in
+            Observation(
+                condition: o.condition.name, kind: o.item.kind.rawValue, text: o.item.text,
+                expected: o.item.expected,
+                voice: o.item.voice, perturbation: o.item.perturbation, first: o.first.map(Heard.init),
+                second: o.second.map(Heard.init))
+        }
+        self.stats = stats.map {
+            Stats(
+                condition: $0.key.name, cpuSeconds: $0.value.cpuSeconds, audioSeconds: $0.value.audioSeconds,
+                pauses: $0.value.pauses.map(Heard.init))
+        }
+    }
+
+    func write(to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+
+    static func read(_ path: String) throws -> SavedRun {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw BadInput("\(path): not readable")
+        }
+        do { return try JSONDecoder().decode(SavedRun.self, from: data) } catch {
+            throw BadInput("\(path): not a saved voice-eval run (\(error))")
+        }
+    }
+
+    /// Back to the in-memory form (items without audio).
+    func restored() throws -> (observations: [Tuning.Observation], stats: [Condition: Tuning.ConditionStats])
+    {
+        func condition(_ name: String) throws -> Condition {
+            guard let c = Condition(name: name) else {
+                throw BadInput("saved run: unknown condition \(name)")
+            }
+            return c
+        }
+        let observations = try self.observations.map { o in
+            guard let kind = Item.Kind(rawValue: o.kind) else {
+                throw BadInput("saved run: unknown kind \(o.kind)")
+            }
+            return Tuning.Observation(
+                condition: try condition(o.condition),
+                item: Item(
+                    kind: kind, text: o.text, expected: o.expected, voice: o.voice,
+                    perturbation: o.perturbation,
+                    audio: []),
+                first: o.first.map(\.utterance), second: o.second.map(\.utterance))
+        }
+        var stats: [Condition: Tuning.ConditionStats] = [:]
+        for s in self.stats {
+            stats[try condition(s.condition)] = Tuning.ConditionStats(
+                cpuSeconds: s.cpuSeconds, audioSeconds: s.audioSeconds, pauses: s.pauses.map(\.utterance))
+        }
+        return (observations, stats)
+    }
+}

@@ -15,12 +15,19 @@ final class DaemonProcess {
         Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("pathfinder")
     }
 
-    /// The unprivileged user a test may run the daemon as (`nobody`): root reads any file, so
-    /// a file that cannot be read (EACCES) needs another user.
+    /// The user that owns a file the daemon must not be able to read (`nobody`).
     static let unprivileged: uid_t = 65534
 
-    /// Starts the daemon; does not wait for it. `asUnprivileged`: through `setpriv` as
-    /// ``unprivileged`` when the tests run as root.
+    /// `setpriv` arguments that keep root but drop the two capabilities that let root read
+    /// any file (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH): a file of another user with mode
+    /// 0600 then fails with EACCES, while the build directory, fixtures and temporary
+    /// directories stay reachable wherever the checkout lies (even under a 0700 home).
+    static let withoutReadOverride = [
+        "--inh-caps=-dac_override,-dac_read_search", "--bounding-set=-dac_override,-dac_read_search", "--",
+    ]
+
+    /// Starts the daemon; does not wait for it. `asUnprivileged`: through `setpriv` without
+    /// root's power to read any file (``withoutReadOverride``) when the tests run as root.
     init(
         arguments: [String], socket: String, dir: TempDir, environment: [String: String] = [:],
         asUnprivileged: Bool = false
@@ -31,10 +38,7 @@ final class DaemonProcess {
         if asUnprivileged, getuid() == 0 {
             // setpriv execs the daemon in place: the pid stays the daemon's.
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments =
-                ["--reuid=\(Self.unprivileged)", "--regid=\(Self.unprivileged)", "--clear-groups", "--"]
-                + [Self.executable.path, "daemon"] + arguments
-            chown(stderrPath, Self.unprivileged, Self.unprivileged)
+            process.arguments = Self.withoutReadOverride + [Self.executable.path, "daemon"] + arguments
         } else {
             process.executableURL = Self.executable
             process.arguments = ["daemon"] + arguments

@@ -179,20 +179,20 @@ import Testing
         #expect(memory.buildings.last?.confirmed?.source == .walker)
     }
 
-    /// Item 3: a memory file that cannot be read (EACCES: the daemon runs as `nobody`, the
-    /// file is root's, mode 0600) is never written over; once it can be read, the walker's new
+    /// Item 3: a memory file that cannot be read (EACCES: the file is `nobody`'s, mode 0600,
+    /// and the daemon runs as root without the capabilities to read any file) is never written over; once it can be read, the walker's new
     /// door joins what it held.
     @Test func anUnreadableFileIsNeverWrittenOver() throws {
         try #require(getuid() == 0, "needs root to make a file another user cannot read")
         let dir = TempDir()
         defer { dir.remove() }
-        #expect(chown(dir.path, DaemonProcess.unprivileged, DaemonProcess.unprivileged) == 0)
         let memoryPath = dir.path + "/memory.json"
         var old = EntranceMemory()
         let kamppi = Coordinate(latitude: 60.1690, longitude: 24.9320)
         old.confirm(
             Door(coordinate: kamppi), name: "Kamppi", center: kamppi, now: Date(timeIntervalSince1970: 1e9))
-        try MemoryFile.save(old, path: memoryPath)  // root's, 0600
+        try MemoryFile.save(old, path: memoryPath)  // 0600
+        #expect(chown(memoryPath, DaemonProcess.unprivileged, DaemonProcess.unprivileged) == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: memoryPath))
 
         let walk = try Walk(

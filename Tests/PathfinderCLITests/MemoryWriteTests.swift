@@ -166,26 +166,28 @@ struct DamagedBuildingPlanTests {
 }
 
 /// Item 3 on the command line: a memory file that exists but cannot be read (EACCES) is
-/// never written over; `memory confirm` exits 1 and the file keeps its bytes. The command runs
-/// as `nobody` (root reads any file).
+/// never written over; `memory confirm` exits 1 and the file keeps its bytes. The file is
+/// `nobody`'s (mode 0600) and the command runs as root without the capabilities that let root
+/// read any file, so the binary and fixtures stay reachable wherever the checkout lies.
 @Suite("memory: a file that cannot be read")
 struct UnreadableMemoryCommandTests {
     @Test func confirmRefusesAndExits1() throws {
         try #require(getuid() == 0, "needs root to make a file another user cannot read")
         let dir = try Scratch()
-        #expect(chown(dir.path, 65534, 65534) == 0)
         let path = dir.file("memory.json")
         var memory = EntranceMemory()
         let kamppi = Coordinate(latitude: 60.1690, longitude: 24.9320)
         memory.confirm(
             Door(coordinate: kamppi), name: "Kamppi", center: kamppi, now: Date(timeIntervalSince1970: 1e9))
         try MemoryFile.save(memory, path: path)
+        #expect(chown(path, 65534, 65534) == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         process.arguments = [
-            "--reuid=65534", "--regid=65534", "--clear-groups", "--", try BinaryTests.binary(), "memory",
+            "--inh-caps=-dac_override,-dac_read_search", "--bounding-set=-dac_override,-dac_read_search", "--",
+            try BinaryTests.binary(), "memory",
             "confirm",
             "--file", path, "--name", "Kamppi", "--center", "60.1690,24.9320", "--door", "60.1691,24.9321",
         ]
@@ -205,7 +207,8 @@ struct UnreadableMemoryCommandTests {
         let replay = Process()
         replay.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         replay.arguments = [
-            "--reuid=65534", "--regid=65534", "--clear-groups", "--", try BinaryTests.binary(), "replay",
+            "--inh-caps=-dac_override,-dac_read_search", "--bounding-set=-dac_override,-dac_read_search", "--",
+            try BinaryTests.binary(), "replay",
             "--nmea",
             DemoWalk.nmea, "--destination", DemoWalk.destination, "--heard", DemoWalk.heard, "--memory", path,
         ]

@@ -271,7 +271,7 @@ struct MemoryFileTests {
 
     /// Issue #11 item 3: a file that could not be read loaded as empty, and the next save
     /// renamed a new file over it. (A directory stands in for EACCES/EIO here, since the
-    /// tests may run as root; the daemon and CLI tests drop to an unprivileged user for a real
+    /// tests may run as root; the daemon and CLI tests drop root's read-any-file capabilities for a real
     /// EACCES.)
     @Test func theStoreNeverWritesOverAFileItCouldNotRead() throws {
         let dir = try TempDirectory()

@@ -153,6 +153,8 @@ package final class ButtonReader: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let wakeRead: Int32
     private let wakeWrite: Int32
+    /// Why the wake pipe could not be made, if it could not.
+    private let wakeFailure: SystemCallError?
     /// How long to wait before reopening a device that is missing, milliseconds.
     static let reopenMilliseconds: Int32 = 1000
 
@@ -163,22 +165,29 @@ package final class ButtonReader: @unchecked Sendable {
         self.device = device
         self.log = log
         self.onPress = onPress
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) == 0 {
-            try? makeNonBlocking(ends[0])
-            try? makeNonBlocking(ends[1])
+        do {
+            (wakeRead, wakeWrite) = try makePipe(nonBlocking: true)
+            wakeFailure = nil
+        } catch {
+            (wakeRead, wakeWrite) = (-1, -1)
+            wakeFailure = error
         }
-        wakeRead = ends[0]
-        wakeWrite = ends[1]
     }
 
     deinit {
-        close(wakeRead)
-        close(wakeWrite)
+        if wakeFailure == nil {
+            try? closeDescriptor(wakeRead)
+            try? closeDescriptor(wakeWrite)
+        }
     }
 
-    /// Starts the reading thread.
+    /// Starts the reading thread (without a wake pipe it could never be stopped: the failure
+    /// is logged as an error and the buttons stay off).
     package func start() {
+        if let wakeFailure {
+            log.error("buttons \(device): \(wakeFailure); buttons off")
+            return
+        }
         let thread = Thread { [self] in run() }
         thread.name = "pathfinder-buttons"
         lock.withLock { self.thread = thread }
@@ -194,7 +203,7 @@ package final class ButtonReader: @unchecked Sendable {
         }
         guard running else { return }
         var one: UInt8 = 1
-        _ = write(wakeWrite, &one, 1)
+        _ = try? retryingOnInterrupt("write") { write(wakeWrite, &one, 1) }
         finished.wait()
     }
 
@@ -205,9 +214,11 @@ package final class ButtonReader: @unchecked Sendable {
         /// The problem already logged, so an absent device is one line, not one a second.
         var problem: String?
         while !isStopping {
-            let fd = open(device, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-            guard fd >= 0 else {
-                let message = String(cString: strerror(errno))
+            let fd: Int32
+            do {
+                fd = try retryingOnInterrupt("open") { open(device, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+            } catch {
+                let message = String(cString: strerror(error.code))
                 if problem != message {
                     log.warning("buttons \(device): \(message); trying again every second")
                     problem = message
@@ -219,14 +230,14 @@ package final class ButtonReader: @unchecked Sendable {
             let isFIFO = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO
             if (info.st_mode & S_IFMT) == S_IFREG {
                 // Re-reading a file every second would replay its presses: a config mistake.
-                close(fd)
+                try? closeDescriptor(fd)
                 log.error("buttons \(device): a regular file, not an input device or FIFO; not reading it")
                 return
             }
             if problem != nil || !isFIFO { log.info("buttons \(device): reading") }
             problem = nil
             let ending = read(fd, isFIFO: isFIFO)
-            close(fd)
+            try? closeDescriptor(fd)
             switch ending {
             case .stopped: return
             case .writerClosed: continue  // a FIFO between writers: reopen quietly
@@ -252,18 +263,23 @@ package final class ButtonReader: @unchecked Sendable {
                 pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
             ]
-            let ready = poll(&fds, 2, -1)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                return .failed("poll: \(String(cString: strerror(errno)))")
+            do {
+                try retryingOnInterrupt("poll") { poll(&fds, 2, -1) }
+            } catch {
+                return .failed("\(error)")
             }
             if fds[0].revents != 0 { return .stopped }
             guard fds[1].revents != 0 else { continue }
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
+            let n: Int
+            do {
+                n = try retryingOnInterrupt("read") {
+                    chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                }
+            } catch  where error.code == EAGAIN {
+                continue
+            } catch {
                 // ENODEV: the device was unplugged.
-                return .failed(String(cString: strerror(errno)))
+                return .failed(String(cString: strerror(error.code)))
             }
             if n == 0 {
                 return isFIFO ? .writerClosed : .failed("the device ended")
@@ -279,7 +295,7 @@ package final class ButtonReader: @unchecked Sendable {
     /// Sleeps up to `milliseconds`; true if `stop` woke it.
     private func waitForWake(milliseconds: Int32) -> Bool {
         var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-        _ = poll(&fds, 1, milliseconds)
+        _ = try? retryingOnInterrupt("poll") { poll(&fds, 1, milliseconds) }
         return fds[0].revents != 0 || isStopping
     }
 }

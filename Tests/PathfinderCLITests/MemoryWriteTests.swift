@@ -186,7 +186,8 @@ struct UnreadableMemoryCommandTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         process.arguments = [
-            "--inh-caps=-dac_override,-dac_read_search", "--bounding-set=-dac_override,-dac_read_search", "--",
+            "--inh-caps=-dac_override,-dac_read_search", "--bounding-set=-dac_override,-dac_read_search",
+            "--",
             try BinaryTests.binary(), "memory",
             "confirm",
             "--file", path, "--name", "Kamppi", "--center", "60.1690,24.9320", "--door", "60.1691,24.9321",
@@ -207,7 +208,8 @@ struct UnreadableMemoryCommandTests {
         let replay = Process()
         replay.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         replay.arguments = [
-            "--inh-caps=-dac_override,-dac_read_search", "--bounding-set=-dac_override,-dac_read_search", "--",
+            "--inh-caps=-dac_override,-dac_read_search", "--bounding-set=-dac_override,-dac_read_search",
+            "--",
             try BinaryTests.binary(), "replay",
             "--nmea",
             DemoWalk.nmea, "--destination", DemoWalk.destination, "--heard", DemoWalk.heard, "--memory", path,

@@ -192,7 +192,7 @@ package final class ControlServer: @unchecked Sendable {
     /// it. One that answers belongs to a live daemon: refuse to start.
     private func removeStaleSocket() throws(StartError) {
         var info = stat()
-        guard lstat(path, &info) == 0 else { return }
+        guard (try? retryingOnInterrupt("lstat") { lstat(path, &info) }) != nil else { return }
         guard (info.st_mode & S_IFMT) == S_IFSOCK else { throw .notASocket(path) }
         do {
             let fd = try connectUnixStream(path)

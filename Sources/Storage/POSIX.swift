@@ -26,7 +26,7 @@ func processIsGone(_ pid: Int32) -> Bool {
 ///   file (ENOENT, ENOTDIR) can be told from one that cannot be read (EACCES, EIO, EISDIR).
 func readAll(_ path: String) throws(SystemCallError) -> [UInt8] {
     let fd = try retryingOnInterrupt("open \(path)") { open(path, O_RDONLY | O_CLOEXEC) }
-    defer { close(fd) }
+    defer { try? closeDescriptor(fd) }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
     while true {

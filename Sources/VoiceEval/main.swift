@@ -27,12 +27,15 @@ struct Options {
     var point: String?
     var save: String?
     var rescore: String?
+    var budgets = Tuning.Budgets()
 
     static let usage = """
         usage: VoiceEval [--split dev|test] [--conditions clean,white10,pink10,babble15,babble10,babble5,street10]
                          [--acoustic stock,adapted] [--hours H] [--seed N] [--models DIR] [--english DIR]
                          [--real DIR] [--export-adaptation DIR] [--max-seconds S] [--max-fillers-not-here N]
                          [--max-fillers-this-is-it N] [--verbose] [--tune OUT.json] [--both-turns] [--point FILE] [--save RUN.json] [--rescore RUN.json]
+                         [--near-miss-budget F] [--unrelated-budget F] [--confusion-budget N] [--budgets pooled|per-answer]
+                         [--repeat-below C] [--no-ask-band] [--max-act C] [--max-ask C]
         """
 
     init(_ argv: [String]) throws(UsageError) {
@@ -46,6 +49,13 @@ struct Options {
         func number<T: LosslessStringConvertible>(_ flag: String, _: T.Type) throws(UsageError) -> T {
             let text = try value(flag)
             guard let parsed = T(text) else { throw UsageError("\(flag): \"\(text)\" is not a valid number") }
+            return parsed
+        }
+        func fraction(_ flag: String) throws(UsageError) -> Double {
+            let parsed = try number(flag, Double.self)
+            guard parsed >= 0, parsed <= 1 else {
+                throw UsageError("\(flag): \(parsed) is not between 0 and 1")
+            }
             return parsed
         }
         while let flag = rest.popFirst() {
@@ -92,6 +102,26 @@ struct Options {
             case "--tune":
                 tune = try value(flag)
                 split = .dev
+            case "--near-miss-budget":
+                budgets.nearMiss = try fraction(flag)
+            case "--unrelated-budget":
+                budgets.unrelated = try fraction(flag)
+            case "--confusion-budget":
+                budgets.confusions = try number(flag, Int.self)
+                guard budgets.confusions >= 0 else {
+                    throw UsageError("--confusion-budget: \(budgets.confusions) is negative")
+                }
+            case "--budgets":
+                let text = try value(flag)
+                guard text == "pooled" || text == "per-answer" else {
+                    throw UsageError("--budgets: \"\(text)\" is not pooled or per-answer")
+                }
+                budgets.pooled = text == "pooled"
+            case "--repeat-below":
+                budgets.repeatBelow = try fraction(flag)
+            case "--no-ask-band": budgets.askBand = false
+            case "--max-act": budgets.maxAct = try fraction(flag)
+            case "--max-ask": budgets.maxAsk = try fraction(flag)
             case "--help", "-h":
                 print(Self.usage)
                 exit(0)
@@ -390,6 +420,26 @@ func main() throws {
             seed: options.seed)
         return
     }
+    if let path = options.rescore {
+        let run = try SavedRun.read(path)
+        let (observations, stats) = try run.restored()
+        // No audio is synthesised: the saved run holds everything scored.
+        print("## voice-eval --rescore \(path) (\(run.label), \(observations.count) items × 2 turns)\n")
+        if let out = options.tune {
+            guard run.label.hasPrefix("dev ") else {
+                throw BadInput("\(path) holds \(run.label): --tune chooses on the development split only")
+            }
+            let json = Tuning.json(
+                Tuning.choose(observations, start: model.operatingPoint, budgets: options.budgets))
+            try json.write(toFile: out, atomically: true, encoding: .utf8)
+            print("\nOperating point chosen on \(run.label), written to \(out):\n\(json)")
+        } else {
+            let scoring = try options.point.map { try OperatingPoint.load(path: $0) } ?? model.operatingPoint
+            print("Scored at: " + Tuning.json(scoring).replacingOccurrences(of: "\n", with: " "))
+            report(label: run.label, tallies: score(observations, point: scoring, stats: stats))
+        }
+        return
+    }
     try Corpus.checkTestNearMisses(dictionary: model.dictionary)
     var items: [Item]
     var source = "espeak-ng, \(options.split.rawValue) split"
@@ -417,23 +467,6 @@ func main() throws {
     if options.real == nil {
         print("Voices: " + Corpus.setting(for: options.split).map(\.tag).joined(separator: ", "))
     }
-    if let path = options.rescore {
-        let run = try SavedRun.read(path)
-        let (observations, stats) = try run.restored()
-        if let out = options.tune {
-            guard run.label.hasPrefix("dev ") else {
-                throw BadInput("\(path) holds \(run.label): --tune chooses on the development split only")
-            }
-            let json = Tuning.json(Tuning.choose(observations, start: model.operatingPoint))
-            try json.write(toFile: out, atomically: true, encoding: .utf8)
-            print("\nOperating point chosen on \(run.label), written to \(out):\n\(json)")
-        } else {
-            let scoring = try options.point.map { try OperatingPoint.load(path: $0) } ?? model.operatingPoint
-            print("Scored at: " + Tuning.json(scoring).replacingOccurrences(of: "\n", with: " "))
-            report(label: run.label, tallies: score(observations, point: scoring, stats: stats))
-        }
-        return
-    }
     if let out = options.tune {
         guard options.split == .dev, options.real == nil else {
             throw EvalError("--tune chooses the operating point on the development split only")
@@ -445,7 +478,7 @@ func main() throws {
             try SavedRun(label: "dev \(model.acousticModel)", observations: observations, stats: stats).write(
                 to: "\(save)-dev.json")
         }
-        let chosen = Tuning.choose(observations, start: model.operatingPoint)
+        let chosen = Tuning.choose(observations, start: model.operatingPoint, budgets: options.budgets)
         let json = Tuning.json(chosen)
         try json.write(toFile: out, atomically: true, encoding: .utf8)
         print(

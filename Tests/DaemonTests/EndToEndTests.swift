@@ -98,6 +98,14 @@ import Testing
         #expect(firstDoor.label == "A")
 
         // Positions flow: the only network socket is the TCP connection to the loopback gpsd.
+        // Checked once a position has arrived, so a client still in its reconnect backoff
+        // (gpsd slow to start on a loaded machine) is not read as "no socket".
+        var position: JSONValue?
+        for _ in 0..<1000 where position == nil {
+            let status = fields(try requests.request(#"{"cmd": "status"}"#))
+            if let p = status["position"], p != .null { position = p } else { usleep(20_000) }
+        }
+        #expect(position != nil, "no position from gpsd:\n\(daemon.stderr)")
         let sockets = ProcessSockets(pid: daemon.pid)
         #expect(sockets.network.count == 1, "network sockets: \(sockets.network)")
         for socket in sockets.network {

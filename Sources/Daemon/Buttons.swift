@@ -151,10 +151,8 @@ package final class ButtonReader: @unchecked Sendable {
     private var stopping = false
     private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
-    /// Why the wake pipe could not be made, if it could not.
-    private let wakeFailure: SystemCallError?
+    /// `stop` wakes the reader thread's `poll` through it.
+    private let wakePipe = WakePipe()
     /// How long to wait before reopening a device that is missing, milliseconds.
     static let reopenMilliseconds: Int32 = 1000
 
@@ -165,27 +163,13 @@ package final class ButtonReader: @unchecked Sendable {
         self.device = device
         self.log = log
         self.onPress = onPress
-        do {
-            (wakeRead, wakeWrite) = try makePipe(nonBlocking: true)
-            wakeFailure = nil
-        } catch {
-            (wakeRead, wakeWrite) = (-1, -1)
-            wakeFailure = error
-        }
-    }
-
-    deinit {
-        if wakeFailure == nil {
-            try? closeDescriptor(wakeRead)
-            try? closeDescriptor(wakeWrite)
-        }
     }
 
     /// Starts the reading thread (without a wake pipe it could never be stopped: the failure
     /// is logged as an error and the buttons stay off).
     package func start() {
-        if let wakeFailure {
-            log.error("buttons \(device): \(wakeFailure); buttons off")
+        if let failure = wakePipe.failure {
+            log.error("buttons \(device): \(failure); buttons off")
             return
         }
         let thread = Thread { [self] in run() }
@@ -202,8 +186,7 @@ package final class ButtonReader: @unchecked Sendable {
             return true
         }
         guard running else { return }
-        var one: UInt8 = 1
-        _ = try? retryingOnInterrupt("write") { write(wakeWrite, &one, 1) }
+        wakePipe.wake()
         finished.wait()
     }
 
@@ -260,7 +243,7 @@ package final class ButtonReader: @unchecked Sendable {
         var chunk = [UInt8](repeating: 0, count: InputEvent.size * 64)
         while true {
             var fds = [
-                pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wakePipe.readEnd, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
             ]
             do {
@@ -294,7 +277,7 @@ package final class ButtonReader: @unchecked Sendable {
 
     /// Sleeps up to `milliseconds`; true if `stop` woke it.
     private func waitForWake(milliseconds: Int32) -> Bool {
-        var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+        var fds = [pollfd(fd: wakePipe.readEnd, events: Int16(POLLIN), revents: 0)]
         _ = try? retryingOnInterrupt("poll") { poll(&fds, 1, milliseconds) }
         return fds[0].revents != 0 || isStopping
     }

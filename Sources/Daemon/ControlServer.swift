@@ -95,11 +95,8 @@ package final class ControlServer: @unchecked Sendable {
 
     private var listenFD: Int32 = -1
     private var boundInode: ino_t = 0
-    /// A self-pipe: any thread writes a byte to wake `poll`.
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
-    /// Why the wake pipe could not be made (reported by `start`).
-    private let wakeFailure: SystemCallError?
+    /// Any thread wakes `poll` through it; a failure to make it is reported by `start`.
+    private let wakePipe = WakePipe()
     private var clients: [ClientID: Client] = [:]
     private var nextID: ClientID = 1
     private let lock = NSLock()
@@ -123,24 +120,12 @@ package final class ControlServer: @unchecked Sendable {
         self.idleSeconds = idleSeconds
         self.pollCall = poll
         self.onIncoming = onIncoming
-        do {
-            (wakeRead, wakeWrite) = try makePipe(nonBlocking: true)
-            wakeFailure = nil
-        } catch {
-            (wakeRead, wakeWrite) = (-1, -1)
-            wakeFailure = error
-        }
-    }
-
-    deinit {
-        if wakeRead >= 0 { try? closeDescriptor(wakeRead) }
-        if wakeWrite >= 0 { try? closeDescriptor(wakeWrite) }
     }
 
     /// Binds the socket (replacing a stale one safely) and starts the I/O thread.
     /// - Throws: `StartError.alreadyRunning` if a live daemon answers on `path`.
     package func start() throws(StartError) {
-        if let wakeFailure { throw .system(path, wakeFailure) }
+        if let failure = wakePipe.failure { throw .system(path, failure) }
         try removeStaleSocket()
         let fd: Int32
         do {
@@ -242,11 +227,7 @@ package final class ControlServer: @unchecked Sendable {
         wake()
     }
 
-    private func wake() {
-        // A full pipe already guarantees a wake-up, so a failed write loses nothing.
-        var one: UInt8 = 1
-        _ = try? retryingOnInterrupt("write") { write(wakeWrite, &one, 1) }
-    }
+    private func wake() { wakePipe.wake() }
 
     // MARK: The I/O thread
 
@@ -259,7 +240,7 @@ package final class ControlServer: @unchecked Sendable {
         var failures = 0
         while true {
             let ids = Array(clients.keys)
-            var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            var fds = [pollfd(fd: wakePipe.readEnd, events: Int16(POLLIN), revents: 0)]
             fds.append(pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0))
             for id in ids {
                 let client = clients[id]!
@@ -286,8 +267,7 @@ package final class ControlServer: @unchecked Sendable {
             }
             failures = 0
             if fds[0].revents != 0 {
-                var drain = [UInt8](repeating: 0, count: 256)
-                while ((try? retryingOnInterrupt("read") { read(wakeRead, &drain, drain.count) }) ?? 0) > 0 {}
+                wakePipe.drain()
                 let (items, stop) = lock.withLock {
                     defer { outbox.removeAll(keepingCapacity: true) }
                     return (outbox, stopping)

@@ -289,22 +289,7 @@ func score(
         let item = observation.item
         let first = observation.first.map { decide($0, point: point) }
         let actedFirst = first.compactMap { if case .act(let m) = $0 { m } else { nil } }
-        let actions = Tuning.actions(observation, point: point)
-        if let expected = item.expected {
-            tally.positives += 1
-            if actedFirst.contains(expected) { tally.firstTurn += 1 }
-            if actions.contains(expected) { tally.twoTurns += 1 }
-            if actions.contains(where: { $0 != expected }) { tally.confusions += 1 }
-            let key = item.perturbation.isEmpty ? "none" : item.perturbation
-            let old = tally.byPerturbation[key] ?? (0, 0)
-            tally.byPerturbation[key] = (old.hits + (actions.contains(expected) ? 1 : 0), old.total + 1)
-        } else {
-            tally.negatives[item.kind, default: 0] += 1
-            if !actions.isEmpty {
-                tally.acted[item.kind, default: 0] += 1
-                tally.actedTexts[item.text, default: 0] += 1
-            }
-        }
+        tally.count(item, actedFirst: actedFirst, actions: Tuning.actions(observation, point: point))
         tallies[observation.condition] = tally
     }
     return Condition.all.compactMap { condition in

@@ -184,6 +184,25 @@ struct Tally {
     var byPerturbation: [String: (hits: Int, total: Int)] = [:]
     var spurious = 0
     var audioSeconds = 0.0, cpuSeconds = 0.0
+
+    /// Counts one item: what was acted on in the first turn, and within both turns.
+    mutating func count(_ item: Item, actedFirst: [ArrivalWords], actions: Set<ArrivalWords>) {
+        if let expected = item.expected {
+            positives += 1
+            if actedFirst.contains(expected) { firstTurn += 1 }
+            if actions.contains(expected) { twoTurns += 1 }
+            if actions.contains(where: { $0 != expected }) { confusions += 1 }
+            let key = item.perturbation.isEmpty ? "none" : item.perturbation
+            let old = byPerturbation[key] ?? (0, 0)
+            byPerturbation[key] = (old.hits + (actions.contains(expected) ? 1 : 0), old.total + 1)
+        } else {
+            negatives[item.kind, default: 0] += 1
+            if !actions.isEmpty {
+                acted[item.kind, default: 0] += 1
+                actedTexts[item.text, default: 0] += 1
+            }
+        }
+    }
 }
 
 func threadCPUSeconds() -> Double {
@@ -268,23 +287,7 @@ func run(
         let actedSecond: [ArrivalWords] =
             actedFirst.isEmpty
             ? askedMeanings.filter { m in (second[i] ?? []).contains { agrees(m, $0) } } : []
-        let actions = Set(actedFirst + actedSecond)
-        if let expected = item.expected {
-            tally.positives += 1
-            let hitFirst = actedFirst.contains(expected)
-            if hitFirst { tally.firstTurn += 1 }
-            if actions.contains(expected) { tally.twoTurns += 1 }
-            if actions.contains(where: { $0 != expected }) { tally.confusions += 1 }
-            let key = item.perturbation.isEmpty ? "none" : item.perturbation
-            let old = tally.byPerturbation[key] ?? (0, 0)
-            tally.byPerturbation[key] = (old.hits + (actions.contains(expected) ? 1 : 0), old.total + 1)
-        } else {
-            tally.negatives[item.kind, default: 0] += 1
-            if !actions.isEmpty {
-                tally.acted[item.kind, default: 0] += 1
-                tally.actedTexts[item.text, default: 0] += 1
-            }
-        }
+        tally.count(item, actedFirst: actedFirst, actions: Set(actedFirst + actedSecond))
         if options.verbose {
             print(
                 "\(label) \(condition) \(item.voice) \(item.perturbation) \(item.text) → \(turnOne) \(second[i] ?? [])"

@@ -18,6 +18,15 @@ import Testing
         return path
     }
 
+    /// `go` to Helsinki's railway station; the reply must be ok.
+    private func goToTheStation(_ client: ControlClient) throws {
+        let go = fields(
+            try client.request(
+                #"{"cmd": "go", "destination": {"name": "Rautatieasema", "center": {"lat": 60.1711, "lon": 24.9414}}}"#
+            ))
+        #expect(go["ok"] == .bool(true), "go: \(go)")
+    }
+
     /// The texts written into WAVs, in order, from the daemon's debug log.
     private func said(_ log: String) -> [String] {
         log.split(separator: "\n").compactMap { line in
@@ -35,11 +44,7 @@ import Testing
             dir: dir)
         try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
         let client = try daemon.client()
-        let go = fields(
-            try client.request(
-                #"{"cmd": "go", "destination": {"name": "Rautatieasema", "center": {"lat": 60.1711, "lon": 24.9414}}}"#
-            ))
-        #expect(go["ok"] == .bool(true))
+        try goToTheStation(client)
         // 300 repeats in one write, then stop: the replies come back in order.
         try client.write(Array(String(repeating: #"{"cmd": "repeat"}"# + "\n", count: 300).utf8))
         for _ in 0..<300 { #expect(fields(client.readLine())["ok"] == .bool(true)) }
@@ -73,11 +78,7 @@ import Testing
             arguments: ["--config", try writeConfig(dir)], socket: dir.path + "/pf.sock", dir: dir)
         try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
         let client = try daemon.client()
-        let go = fields(
-            try client.request(
-                #"{"cmd": "go", "destination": {"name": "Rautatieasema", "center": {"lat": 60.1711, "lon": 24.9414}}}"#
-            ))
-        #expect(go["ok"] == .bool(true))
+        try goToTheStation(client)
         // A client repeating as fast as it can for two seconds (thousands of requests).
         let clock = ContinuousClock()
         let start = clock.now
@@ -132,11 +133,7 @@ import Testing
         #expect(fields(try fresh.request(#"{"cmd": "status"}"#))["state"] == .string("idle"))
         for _ in 0..<2000 where !daemon.stderr.contains("no request for 30 s; closed") { usleep(10_000) }
         #expect(daemon.stderr.contains("no request for 30 s; closed"))
-        let go = fields(
-            try fresh.request(
-                #"{"cmd": "go", "destination": {"name": "Rautatieasema", "center": {"lat": 60.1711, "lon": 24.9414}}}"#
-            ))
-        #expect(go["ok"] == .bool(true))
+        try goToTheStation(fresh)
         #expect(fields(subscriber.readLine())["event"] == .string("plan"), "the subscriber was not closed")
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)

@@ -24,9 +24,19 @@ struct BinaryTests {
     }
 
     func run(_ argv: [String]) throws -> (code: Int32, out: String, err: String) {
+        try Self.run(executable: try Self.binary(), argv)
+    }
+
+    /// Runs `executable` with `argv` (in `directory` and with `environment` when given) and
+    /// waits for it.
+    static func run(
+        executable: String, _ argv: [String], directory: String? = nil, environment: [String: String]? = nil
+    ) throws -> (code: Int32, out: String, err: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Self.binary())
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = argv
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        if let environment { process.environment = environment }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

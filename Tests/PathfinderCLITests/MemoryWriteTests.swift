@@ -171,6 +171,17 @@ struct DamagedBuildingPlanTests {
 /// read any file, so the binary and fixtures stay reachable wherever the checkout lies.
 @Suite("memory: a file that cannot be read")
 struct UnreadableMemoryCommandTests {
+    /// Runs the binary as root without the capabilities that let root read any file.
+    static func runWithoutReadOverride(_ argv: [String]) throws -> (code: Int32, out: String, err: String) {
+        try BinaryTests.run(
+            executable: "/usr/bin/setpriv",
+            [
+                "--inh-caps=-dac_override,-dac_read_search", "--bounding-set=-dac_override,-dac_read_search",
+                "--",
+            ]
+                + [try BinaryTests.binary()] + argv)
+    }
+
     @Test func confirmRefusesAndExits1() throws {
         try #require(getuid() == 0, "needs root to make a file another user cannot read")
         let dir = try Scratch()
@@ -183,44 +194,25 @@ struct UnreadableMemoryCommandTests {
         #expect(chown(path, 65534, 65534) == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = [
-            "--inh-caps=-dac_override,-dac_read_search", "--bounding-set=-dac_override,-dac_read_search",
-            "--",
-            try BinaryTests.binary(), "memory",
-            "confirm",
+        let confirm = try Self.runWithoutReadOverride([
+            "memory", "confirm",
             "--file", path, "--name", "Kamppi", "--center", "60.1690,24.9320", "--door", "60.1691,24.9321",
-        ]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1, "\(text)")
+        ])
+        let text = confirm.err
+        #expect(confirm.code == 1, "\(text)")
         #expect(text.contains("pathfinder memory confirm: \(path): cannot read"), "\(text)")
         #expect(text.contains("not writing over a file that cannot be read"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["memory.json"])
 
         // replay --memory on it: stopped before the walk, exit 1, the file as it was.
-        let replay = Process()
-        replay.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        replay.arguments = [
-            "--inh-caps=-dac_override,-dac_read_search", "--bounding-set=-dac_override,-dac_read_search",
-            "--",
-            try BinaryTests.binary(), "replay",
-            "--nmea",
-            DemoWalk.nmea, "--destination", DemoWalk.destination, "--heard", DemoWalk.heard, "--memory", path,
-        ]
-        let replayErr = Pipe()
-        replay.standardError = replayErr
-        replay.standardOutput = FileHandle.nullDevice
-        try replay.run()
-        let replayText = String(decoding: replayErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        replay.waitUntilExit()
-        #expect(replay.terminationStatus == 1, "\(replayText)")
+        let replay = try Self.runWithoutReadOverride([
+            "replay", "--nmea", DemoWalk.nmea, "--destination", DemoWalk.destination, "--heard",
+            DemoWalk.heard,
+            "--memory", path,
+        ])
+        let replayText = replay.err
+        #expect(replay.code == 1, "\(replayText)")
         #expect(
             replayText.contains("pathfinder replay: \(path): cannot read: open \(path): Permission denied"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
@@ -239,25 +231,9 @@ struct InstalledDataTests {
     ) throws -> (
         code: Int32, out: String, err: String
     ) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = argv
-        process.currentDirectoryURL = URL(fileURLWithPath: "/")
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PATHFINDER_") }
         env.merge(environment) { _, new in new }
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: outData, as: UTF8.self),
-            String(decoding: errData, as: UTF8.self)
-        )
+        return try BinaryTests.run(executable: binary, argv, directory: "/", environment: env)
     }
 
     /// A copy of the built binary at `prefix/bin/pathfinder` (a copy, not a link: a link

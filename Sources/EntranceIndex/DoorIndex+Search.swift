@@ -65,15 +65,19 @@ extension DoorIndex {
         }
         var candidates: [Int64: Candidate] = [:]
         // 1. The whole of a name or address, then its start: one token each in
-        //    `building_whole`, so common words cost nothing.
-        let whole = "\"\(Fold.wholeToken(folded))\""
-        for (expression, quality) in [(whole, BuildingMatch.Quality.exact), (whole + "*", .prefix)] {
-            try db.cached("SELECT rowid FROM building_whole WHERE building_whole MATCH ? LIMIT ?").forEach([
-                .text(expression), .int(Int64(Self.searchCandidates)),
-            ]) { row in
-                let id = row.int(0)
-                if candidates[id] == nil { candidates[id] = Candidate(row: id, quality: quality, extra: 0) }
-            }
+        //    `building_whole`, so common words cost nothing. The start is a range of tokens:
+        //    from the query to the query followed by the last code point.
+        let whole = Fold.wholeToken(folded)
+        for (high, quality) in [(whole, BuildingMatch.Quality.exact), (whole + "\u{10FFFF}", .prefix)] {
+            try db.cached("SELECT building FROM building_whole WHERE token >= ? AND token <= ? LIMIT ?")
+                .forEach([
+                    .text(whole), .text(high), .int(Int64(Self.searchCandidates)),
+                ]) { row in
+                    let id = row.int(0)
+                    if candidates[id] == nil {
+                        candidates[id] = Candidate(row: id, quality: quality, extra: 0)
+                    }
+                }
         }
         // 2. No whole name or address, or too few starting so: every word somewhere (the last
         //    may be cut short, as people type). Not when a whole one matched: the rest

@@ -57,6 +57,8 @@ public final class DoorIndex {
     public let path: String
     /// The box around everything the index holds; nil for an empty index.
     public private(set) var bounds: DoorIndexBounds?
+    /// The ``SpatialCells`` levels that hold buildings.
+    private(set) var cellLevels: [Int] = []
 
     /// Opens the index at `path`.
     /// - Throws: ``DoorIndexError/notAnIndex(path:reason:)`` when the file is missing or is
@@ -79,6 +81,10 @@ public final class DoorIndex {
             }
             let box = try db.prepare("SELECT value FROM meta WHERE key = 'bounds'")
             if try box.step(), let text = box.text(0) { bounds = DoorIndexBounds(text) }
+            let levels = try db.prepare("SELECT value FROM meta WHERE key = 'cell_levels'")
+            if try levels.step(), let text = levels.text(0) {
+                cellLevels = text.split(separator: ",").compactMap { Int($0) }
+            }
         } catch let error as DoorIndexError {
             throw error
         } catch {
@@ -99,20 +105,13 @@ public final class DoorIndex {
     public func building(at point: Coordinate) throws -> Building? {
         var best: Building?
         var bestArea = Double.infinity
-        try db.cached(
-            """
-            SELECT b.id, b.kind, b.osm_id, b.building, b.name, b.addr, b.levels, b.level, b.centroid_lat,
-                b.centroid_lon, b.area, b.outline
-            FROM buildings_rtree r JOIN buildings b ON b.id = r.id
-            WHERE r.minLat <= ?1 AND r.maxLat >= ?1 AND r.minLon <= ?2 AND r.maxLon >= ?2
-            ORDER BY b.id
-            """
-        ).forEach([.double(point.latitude), .double(point.longitude)]) { row in
-            let area = row.double(10)
-            guard area < bestArea, let b = self.building(row, metres: 0), b.outline.contains(point) else {
-                return
-            }
+        try forEachBuilding(
+            minLat: point.latitude, maxLat: point.latitude, minLon: point.longitude, maxLon: point.longitude
+        ) { b in
+            let area = b.outline.area
+            guard area < bestArea, b.outline.contains(point) else { return }
             best = b
+            best?.metres = 0
             bestArea = area
         }
         return best
@@ -167,19 +166,11 @@ public final class DoorIndex {
         let pad = Self.looseEntranceMetres
         let dLat = pad / Coordinate.earthRadiusMetres * 180 / .pi
         let dLon = dLat / max(cos(box.maxLat * .pi / 180), 1e-6)
-        try db.cached(
-            """
-            SELECT e.id, e.lat, e.lon, e.tags FROM entrances_rtree r JOIN entrances e ON e.id = r.id
-            WHERE r.minLat <= ? AND r.maxLat >= ? AND r.minLon <= ? AND r.maxLon >= ?
-                AND NOT EXISTS (SELECT 1 FROM outline_entrances o WHERE o.entrance = e.id)
-            ORDER BY e.id
-            """
-        ).forEach([
-            .double(box.maxLat + dLat), .double(box.minLat - dLat), .double(box.maxLon + dLon),
-            .double(box.minLon - dLon),
-        ]) { row in
-            let node = try self.node(row)
-            if building.outline.distanceToEdge(from: node.coordinate) <= pad { nodes.append(node) }
+        for node in try entrances(
+            minLat: box.minLat - dLat, maxLat: box.maxLat + dLat, minLon: box.minLon - dLon,
+            maxLon: box.maxLon + dLon, looseOnly: true)
+        where building.outline.distanceToEdge(from: node.coordinate) <= pad {
+            nodes.append(node)
         }
         return nodes
     }
@@ -187,59 +178,67 @@ public final class DoorIndex {
     /// Every entrance node within `metres` (great circle) of `point`, by OSM id.
     public func entrances(within metres: Double, of point: Coordinate) throws -> [OSMNode] {
         let box = Self.box(metres, around: point)
-        var nodes: [OSMNode] = []
-        try db.cached(
-            """
-            SELECT e.id, e.lat, e.lon, e.tags FROM entrances_rtree r JOIN entrances e ON e.id = r.id
-            WHERE r.minLat <= ? AND r.maxLat >= ? AND r.minLon <= ? AND r.maxLon >= ? ORDER BY e.id
-            """
-        ).forEach([.double(box.maxLat), .double(box.minLat), .double(box.maxLon), .double(box.minLon)]) {
-            row in
-            let node = try self.node(row)
-            if node.coordinate.distance(to: point) <= metres { nodes.append(node) }
-        }
-        return nodes
+        return try entrances(minLat: box.minLat, maxLat: box.maxLat, minLon: box.minLon, maxLon: box.maxLon)
+            .filter { $0.coordinate.distance(to: point) <= metres }
     }
 
     /// Every entrance node inside the latitude/longitude box from `low` to `high`, by id.
     public func entrances(inBox low: Coordinate, _ high: Coordinate) throws -> [OSMNode] {
+        try entrances(
+            minLat: low.latitude, maxLat: high.latitude, minLon: low.longitude, maxLon: high.longitude)
+    }
+
+    /// The entrance nodes inside a box, by OSM id (the cells hold more: only the box is kept).
+    /// - Parameter looseOnly: only those on no building's outline.
+    private func entrances(
+        minLat: Double, maxLat: Double, minLon: Double, maxLon: Double, looseOnly: Bool = false
+    ) throws -> [OSMNode] {
+        let loose = "AND NOT EXISTS (SELECT 1 FROM outline_entrances o WHERE o.entrance = e.id)"
+        let statement = try db.cached(
+            "SELECT e.id, e.lat, e.lon, e.tags FROM entrances e WHERE e.cell BETWEEN ? AND ? \(looseOnly ? loose : "")"
+        )
         var nodes: [OSMNode] = []
-        try db.cached(
-            """
-            SELECT e.id, e.lat, e.lon, e.tags FROM entrances_rtree r JOIN entrances e ON e.id = r.id
-            WHERE r.minLat <= ? AND r.maxLat >= ? AND r.minLon <= ? AND r.maxLon >= ? ORDER BY e.id
-            """
-        ).forEach([
-            .double(high.latitude), .double(low.latitude), .double(high.longitude), .double(low.longitude),
-        ]) {
-            row in
-            let node = try self.node(row)
-            let c = node.coordinate
-            // The R*Tree's 32-bit boxes are rounded outwards: keep only what is really inside.
-            if c.latitude >= low.latitude && c.latitude <= high.latitude && c.longitude >= low.longitude
-                && c.longitude <= high.longitude
-            {
-                nodes.append(node)
+        for range in SpatialCells.ranges(
+            minLat: minLat, maxLat: maxLat, minLon: minLon, maxLon: maxLon, levels: [0], points: true)
+        {
+            try statement.forEach([.int(range.lowerBound), .int(range.upperBound)]) { row in
+                let lat = row.double(1)
+                let lon = row.double(2)
+                guard lat >= minLat && lat <= maxLat && lon >= minLon && lon <= maxLon else { return }
+                nodes.append(try self.node(row))
             }
         }
-        return nodes
+        return nodes.sorted { $0.id < $1.id }
     }
 
     private func forEachBuilding(
         within metres: Double, of point: Coordinate, _ body: (Building) -> Void
     ) throws {
         let box = Self.box(metres, around: point)
-        try db.cached(
+        try forEachBuilding(
+            minLat: box.minLat, maxLat: box.maxLat, minLon: box.minLon, maxLon: box.maxLon, body)
+    }
+
+    /// Calls `body` with every building whose cell may overlap the box (more than overlap
+    /// it: the caller's exact test decides), by row id.
+    private func forEachBuilding(
+        minLat: Double, maxLat: Double, minLon: Double, maxLon: Double, _ body: (Building) -> Void
+    ) throws {
+        let statement = try db.cached(
             """
-            SELECT b.id, b.kind, b.osm_id, b.building, b.name, b.addr, b.levels, b.level, b.centroid_lat,
-                b.centroid_lon, b.area, b.outline
-            FROM buildings_rtree r JOIN buildings b ON b.id = r.id
-            WHERE r.minLat <= ? AND r.maxLat >= ? AND r.minLon <= ? AND r.maxLon >= ? ORDER BY b.id
-            """
-        ).forEach([.double(box.maxLat), .double(box.minLat), .double(box.maxLon), .double(box.minLon)]) {
-            row in
-            if let b = self.building(row, metres: .infinity) { body(b) }
+            SELECT id, kind, osm_id, building, name, addr, levels, level, centroid_lat, centroid_lon, area,
+                outline
+            FROM buildings WHERE cell BETWEEN ? AND ?
+            """)
+        var found: [(row: Int64, building: Building)] = []
+        for range in SpatialCells.ranges(
+            minLat: minLat, maxLat: maxLat, minLon: minLon, maxLon: maxLon, levels: cellLevels)
+        {
+            try statement.forEach([.int(range.lowerBound), .int(range.upperBound)]) { row in
+                if let b = self.building(row, metres: .infinity) { found.append((row.int(0), b)) }
+            }
         }
+        for (_, b) in found.sorted(by: { $0.row < $1.row }) { body(b) }
     }
 
     /// A latitude/longitude box holding the circle of `metres` around `point` (the Mercator

@@ -3,27 +3,32 @@
 /// - `entrances`: every `entrance=*` node, all its tags as a JSON object (sorted keys).
 /// - `buildings`: every `building=*` way and relation; `outline` is a ``BuildingOutline``
 ///   blob (empty when none of its nodes are in the extract).
-/// - `entrances_rtree`, `buildings_rtree`: R*Trees over their boxes (degrees). SQLite keeps
-///   them as 32-bit floats rounded outwards, so a box query never misses; the exact test
-///   follows in Swift.
+/// - `cell` (entrances and buildings): the ``SpatialCells`` key of the point or outline box,
+///   indexed (`entrances_by_cell`, `buildings_by_cell`, made once at the end of the import);
+///   NULL for a building with no outline. `meta.cell_levels` lists the levels in use
+///   ("0,1,3"), so a query skips the empty ones.
 /// - `outline_entrances`: which entrance nodes lie on which building's outline.
 /// - `building_search`: FTS5 over each building's folded names (its own, its entrances'
 ///   `name`/`ref`, the named shops and offices inside it) and addresses (street and number
-///   in both orders, `addr:place`, `addr:full`); rowid = `buildings.id`. Alternatives within
+///   — one order: its words match in any —, `addr:place`, `addr:full`); rowid =
+///   `buildings.id`. Alternatives within
 ///   a column are separated by " ; ". No column sizes (`columnsize = 0`): nothing is
 ///   ranked by bm25, and they cost 10 MB a million buildings.
-/// - `building_whole`: the same names and addresses, each one token (spaces as `_`, as the
-///   gazetteer's `name_whole`): exact and prefix matches of a whole name or address without
-///   reading the large doclists of common words ("street", "로").
-/// - `meta`: `version`, `source` (file name), `bounds` ("minLat,maxLat,minLon,maxLon").
+/// - `building_whole`: the same names and addresses (street and number in both orders),
+///   each one token (spaces as `_`, as the gazetteer's `name_whole`), a row per token and
+///   building: exact and prefix matches of a whole name or address are a range of one
+///   B-tree, without reading the large doclists of common words ("street", "로"). Filled
+///   once, sorted, at the end of the import.
+/// - `meta`: `version`, `source` (file name), `bounds` ("minLat,maxLat,minLon,maxLon"),
+///   `cell_levels`.
 enum DoorIndexSchema {
     /// Bumped when the layout changes; the reader refuses other versions.
-    static let version = 2
+    static let version = 3
 
     static let create = """
         CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-        CREATE TABLE entrances(id INTEGER PRIMARY KEY, lat REAL NOT NULL, lon REAL NOT NULL, tags TEXT NOT NULL);
-        CREATE VIRTUAL TABLE entrances_rtree USING rtree(id, minLat, maxLat, minLon, maxLon);
+        CREATE TABLE entrances(
+            id INTEGER PRIMARY KEY, lat REAL NOT NULL, lon REAL NOT NULL, tags TEXT NOT NULL, cell INTEGER NOT NULL);
         CREATE TABLE buildings(
             id INTEGER PRIMARY KEY,
             kind TEXT NOT NULL CHECK (kind IN ('way', 'relation')),
@@ -37,16 +42,24 @@ enum DoorIndexSchema {
             centroid_lon REAL,
             area REAL NOT NULL,
             outline BLOB NOT NULL,
-            UNIQUE (kind, osm_id));
-        CREATE VIRTUAL TABLE buildings_rtree USING rtree(id, minLat, maxLat, minLon, maxLon);
+            cell INTEGER);
         CREATE TABLE outline_entrances(
             building INTEGER NOT NULL REFERENCES buildings(id),
             entrance INTEGER NOT NULL REFERENCES entrances(id),
             PRIMARY KEY (building, entrance)) WITHOUT ROWID;
-        CREATE INDEX outline_entrances_by_entrance ON outline_entrances(entrance);
         CREATE VIRTUAL TABLE building_search USING fts5(
             names, addresses, tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3', columnsize = 0);
-        CREATE VIRTUAL TABLE building_whole USING fts5(
-            whole, tokenize = "unicode61 remove_diacritics 2 tokenchars '_'", columnsize = 0);
+        CREATE TABLE building_whole(
+            token TEXT NOT NULL, building INTEGER NOT NULL REFERENCES buildings(id),
+            PRIMARY KEY (token, building)) WITHOUT ROWID;
+        """
+
+    /// The indexes made once every row is in: building an index from sorted keys costs far
+    /// less than keeping it up to date row by row.
+    static let indexes = """
+        CREATE UNIQUE INDEX buildings_by_osm ON buildings(kind, osm_id);
+        CREATE INDEX entrances_by_cell ON entrances(cell);
+        CREATE INDEX buildings_by_cell ON buildings(cell);
+        CREATE INDEX outline_entrances_by_entrance ON outline_entrances(entrance);
         """
 }

@@ -21,11 +21,11 @@ final class DoorIndexWriter {
     private var onOutline = Set<Int64>()
     private var bounds = Bounds()
     private var row: Int64 = 0
+    /// The ``SpatialCells`` levels that hold a building.
+    private var levels = Set<Int>()
 
     private let insertEntrance: Statement
-    private let insertEntranceBox: Statement
     private let insertBuilding: Statement
-    private let insertBuildingBox: Statement
     private let insertLink: Statement
     private let insertSearch: Statement
     private let insertWhole: Statement
@@ -44,79 +44,50 @@ final class DoorIndexWriter {
             PRAGMA scratch.journal_mode = OFF;
             CREATE TABLE scratch.ways(id INTEGER PRIMARY KEY, nodes BLOB NOT NULL);
             CREATE TABLE scratch.pois(lat REAL NOT NULL, lon REAL NOT NULL, words TEXT NOT NULL);
+            CREATE TABLE scratch.whole(token TEXT NOT NULL, building INTEGER NOT NULL);
             """)
         try db.execute("BEGIN")
         let meta = try db.prepare("INSERT INTO meta(key, value) VALUES (?, ?)")
         try meta.run(["version", .text(String(DoorIndexSchema.version))])
         try meta.run(["source", .text(source)])
-        insertEntrance = try db.prepare("INSERT INTO entrances(id, lat, lon, tags) VALUES (?, ?, ?, ?)")
-        insertEntranceBox = try db.prepare(
-            "INSERT INTO entrances_rtree(id, minLat, maxLat, minLon, maxLon) VALUES (?, ?, ?, ?, ?)")
+        insertEntrance = try db.prepare(
+            "INSERT INTO entrances(id, lat, lon, tags, cell) VALUES (?, ?, ?, ?, ?)")
         insertBuilding = try db.prepare(
             """
             INSERT INTO buildings(id, kind, osm_id, building, name, addr, levels, level, centroid_lat,
-                centroid_lon, area, outline) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                centroid_lon, area, outline, cell) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        insertBuildingBox = try db.prepare(
-            "INSERT INTO buildings_rtree(id, minLat, maxLat, minLon, maxLon) VALUES (?, ?, ?, ?, ?)")
         insertLink = try db.prepare("INSERT INTO outline_entrances(building, entrance) VALUES (?, ?)")
         insertSearch = try db.prepare("INSERT INTO building_search(rowid, names, addresses) VALUES (?, ?, ?)")
-        insertWhole = try db.prepare("INSERT INTO building_whole(rowid, whole) VALUES (?, ?)")
+        insertWhole = try db.prepare("INSERT INTO scratch.whole(token, building) VALUES (?, ?)")
         insertWay = try db.prepare("INSERT OR REPLACE INTO scratch.ways(id, nodes) VALUES (?, ?)")
         selectWay = try db.prepare("SELECT nodes FROM scratch.ways WHERE id = ?")
         insertPOI = try db.prepare("INSERT INTO scratch.pois(lat, lon, words) VALUES (?, ?, ?)")
     }
 
     /// Stores one element.
-    func add(_ element: OSMElement) throws {
+    func add(_ element: OSMElement) throws { try add(PreparedElement(element)) }
+
+    /// Stores one element, prepared (perhaps on another thread).
+    func add(_ element: PreparedElement) throws {
         switch element {
-        case .node(let node): try add(node)
-        case .way(let way, let locations): try add(way, locations: locations)
-        case .relation(let relation): try add(relation)
-        }
-    }
-
-    private func add(_ node: OSMNode) throws {
-        let lat = node.coordinate.latitude
-        let lon = node.coordinate.longitude
-        if node.tags["entrance"] != nil {
-            try insertEntrance.run([
-                .int(node.id), .double(lat), .double(lon), .text(JSONText.object(node.tags)),
-            ])
-            try insertEntranceBox.run([.int(node.id), .double(lat), .double(lat), .double(lon), .double(lon)])
-            entranceIDs.insert(node.id)
-            let words = [node.tags["name"], node.tags["ref"]].compactMap { $0 }.map(SearchText.normalize)
-                .filter { !$0.isEmpty }
-            if !words.isEmpty { entranceWords[node.id] = words.joined(separator: SearchText.separator) }
+        case .entrance(let e):
+            try insertEntrance.run([.int(e.id), .double(e.lat), .double(e.lon), .text(e.tags), .int(e.cell)])
+            entranceIDs.insert(e.id)
+            if let words = e.words { entranceWords[e.id] = words }
             summary.entrances += 1
-            bounds.add(lat, lon, lat, lon)
-        } else if SearchText.isPlaceInside(node.tags) {
-            let words = SearchText.names(node.tags)
-            if !words.isEmpty { try insertPOI.run([.double(lat), .double(lon), .text(words)]) }
+            bounds.add(e.lat, e.lon, e.lat, e.lon)
+        case .place(let lat, let lon, let words):
+            try insertPOI.run([.double(lat), .double(lon), .text(words)])
+        case .way(let id, let nodes, let building):
+            // Every way may be a relation's member: keep its nodes until the relations are read.
+            try insertWay.run([.int(id), .blob(nodes)])
+            if let building { try store(building) }
+        case .relation(let relation):
+            try add(relation)
+        case .nothing:
+            break
         }
-    }
-
-    private func add(_ way: OSMWay, locations: [Coordinate?]) throws {
-        // Every way may be a relation's member: keep its nodes until the relations are read.
-        try insertWay.run([.int(way.id), .blob(WayBlob.encode(way.nodeIDs, locations))])
-        guard way.tags["building"] != nil else { return }
-        var ids = way.nodeIDs
-        var points = locations
-        if ids.count > 1 && ids.first == ids.last {
-            ids.removeLast()
-            points.removeLast()
-        }
-        var present: [Int64] = []
-        var coordinates: [Coordinate] = []
-        for (id, point) in zip(ids, points) {
-            if let point {
-                present.append(id)
-                coordinates.append(point)
-            }
-        }
-        let rings = coordinates.isEmpty ? [] : [BuildingOutline.Ring(role: .outer, points: coordinates)]
-        try store(
-            kind: .way, id: way.id, tags: way.tags, outline: BuildingOutline(rings: rings), nodeIDs: present)
     }
 
     private func add(_ relation: OSMRelation) throws {
@@ -145,58 +116,61 @@ final class DoorIndexWriter {
             }
         }
         try store(
-            kind: .relation, id: relation.id, tags: relation.tags, outline: BuildingOutline(rings: rings),
-            nodeIDs: ids)
+            PreparedBuilding(
+                kind: .relation, id: relation.id, tags: relation.tags, outline: BuildingOutline(rings: rings),
+                nodeIDs: ids))
     }
 
-    private func store(
-        kind: Building.Kind, id: Int64, tags: [String: String], outline: BuildingOutline,
-        nodeIDs: [Int64]
-    ) throws {
+    private func store(_ b: PreparedBuilding) throws {
         row += 1
-        let addr = tags.filter { $0.key.hasPrefix("addr:") }
-        let centroid = outline.centroid
         func text(_ s: String?) -> SQLValue { s.map(SQLValue.text) ?? .null }
         try insertBuilding.run([
-            .int(row), .text(kind.rawValue), .int(id), .text(tags["building"] ?? "yes"),
-            text(tags["name"]), .text(JSONText.object(addr)),
-            text(tags["building:levels"]), text(tags["level"]),
-            centroid.map { .double($0.latitude) } ?? .null,
-            centroid.map { .double($0.longitude) } ?? .null,
-            .double(outline.area), .blob(outline.blob),
+            .int(row), .text(b.kind.rawValue), .int(b.id), .text(b.building), text(b.name), .text(b.addr),
+            text(b.levels), text(b.level), b.centroid.map { .double($0.latitude) } ?? .null,
+            b.centroid.map { .double($0.longitude) } ?? .null, .double(b.area), .blob(b.outline),
+            b.cell.map(SQLValue.int) ?? .null,
         ])
-        if let box = outline.bounds {
-            try insertBuildingBox.run([
-                .int(row), .double(box.minLat), .double(box.maxLat), .double(box.minLon), .double(box.maxLon),
-            ])
+        if let box = b.box, let cell = b.cell {
+            levels.insert(SpatialCells.level(cell))
             bounds.add(box.minLat, box.minLon, box.maxLat, box.maxLon)
         } else {
             summary.withoutOutline += 1
         }
-        var names = [SearchText.names(tags)]
-        for entrance in Set(nodeIDs).sorted() where entranceIDs.contains(entrance) {
+        var names = [b.names]
+        for entrance in b.nodeIDs where entranceIDs.contains(entrance) {
             try insertLink.run([.int(row), .int(entrance)])
             onOutline.insert(entrance)
             if let words = entranceWords[entrance] { names.append(words) }
         }
-        let addresses = SearchText.addresses(tags)
         let nameText = names.filter { !$0.isEmpty }.joined(separator: SearchText.separator)
-        if !nameText.isEmpty || !addresses.isEmpty {
-            try insertSearch.run([.int(row), .text(nameText), .text(addresses)])
-            try insertWhole.run([.int(row), .text(SearchText.wholeTokens(nameText, addresses))])
+        if !nameText.isEmpty || !b.addresses.isEmpty {
+            try insertSearch.run([.int(row), .text(nameText), .text(b.addresses)])
         }
-        switch kind {
+        // The entrances' names are whole tokens of the building too.
+        for token in b.whole + names.dropFirst().flatMap({ SearchText.wholeTokens($0, "") }) {
+            try insertWhole.run([.text(token), .int(row)])
+        }
+        switch b.kind {
         case .way: summary.buildingWays += 1
         case .relation: summary.buildingRelations += 1
         }
     }
 
-    /// Joins the waiting shops and offices to the buildings holding them, commits, and
-    /// analyzes. Returns what was stored.
+    /// Makes the indexes, joins the waiting shops and offices to the buildings holding them,
+    /// fills `building_whole` in order, commits, and analyzes. Returns what was stored.
     func finish() throws -> DoorImportSummary {
+        try db.execute(DoorIndexSchema.indexes)
         try attachPlacesInside()
+        // Sorted first: the B-tree is written left to right, each page once.
+        try db.execute(
+            """
+            INSERT OR IGNORE INTO building_whole(token, building)
+            SELECT token, building FROM scratch.whole ORDER BY token, building
+            """)
         summary.entrancesOnOutlines = onOutline.count
-        try db.prepare("INSERT INTO meta(key, value) VALUES ('bounds', ?)").run([.text(bounds.text)])
+        let meta = try db.prepare("INSERT INTO meta(key, value) VALUES (?, ?)")
+        try meta.run(["bounds", .text(bounds.text)])
+        try meta.run(["cell_levels", .text(levels.sorted().map(String.init).joined(separator: ","))])
         try db.execute("COMMIT")
         try db.execute("DETACH DATABASE scratch")
         // Statistics from a sample of each index: the query planner needs no more, and a full
@@ -206,22 +180,26 @@ final class DoorIndexWriter {
     }
 
     private func attachPlacesInside() throws {
-        let candidates = try db.prepare(
-            """
-            SELECT b.id, b.area, b.outline FROM buildings_rtree r JOIN buildings b ON b.id = r.id
-            WHERE r.minLat <= ?1 AND r.maxLat >= ?1 AND r.minLon <= ?2 AND r.maxLon >= ?2
-            """)
+        let candidates = try db.prepare("SELECT id, area, outline FROM buildings WHERE cell BETWEEN ? AND ?")
+        let levels = self.levels.sorted()
         var extra: [Int64: [String]] = [:]
         try db.prepare("SELECT lat, lon, words FROM scratch.pois ORDER BY rowid").forEach { poi in
             let point = Coordinate(latitude: poi.double(0), longitude: poi.double(1))
             let words = poi.text(2) ?? ""
             var best: (id: Int64, area: Double)?
-            try candidates.forEach([.double(point.latitude), .double(point.longitude)]) { b in
-                let area = b.double(1)
-                guard area < (best?.area ?? .infinity), let outline = BuildingOutline(blob: b.blob(2)),
-                    outline.contains(point)
-                else { return }
-                best = (b.int(0), area)
+            for range in SpatialCells.ranges(
+                minLat: point.latitude, maxLat: point.latitude, minLon: point.longitude,
+                maxLon: point.longitude,
+                levels: levels)
+            {
+                try candidates.forEach([.int(range.lowerBound), .int(range.upperBound)]) { b in
+                    let area = b.double(1)
+                    // Equal areas: the lowest id, as the reader's `building(at:)` chooses.
+                    guard area < (best?.area ?? .infinity) || (area == best?.area && b.int(0) < best!.id),
+                        let outline = BuildingOutline(blob: b.blob(2)), outline.contains(point)
+                    else { return }
+                    best = (b.int(0), area)
+                }
             }
             if let best {
                 extra[best.id, default: []].append(words)
@@ -231,7 +209,6 @@ final class DoorIndexWriter {
         let select = try db.prepare("SELECT names, addresses FROM building_search WHERE rowid = ?")
         let replace = try db.prepare("INSERT INTO building_search(rowid, names, addresses) VALUES (?, ?, ?)")
         let delete = try db.prepare("DELETE FROM building_search WHERE rowid = ?")
-        let deleteWhole = try db.prepare("DELETE FROM building_whole WHERE rowid = ?")
         for (id, words) in extra.sorted(by: { $0.key < $1.key }) {
             var names = ""
             var addresses = ""
@@ -240,10 +217,11 @@ final class DoorIndexWriter {
                 addresses = $0.text(1) ?? ""
             }
             try delete.run([.int(id)])
-            try deleteWhole.run([.int(id)])
             let all = ([names] + words).filter { !$0.isEmpty }.joined(separator: SearchText.separator)
             try replace.run([.int(id), .text(all), .text(addresses)])
-            try insertWhole.run([.int(id), .text(SearchText.wholeTokens(all, addresses))])
+            for token in words.flatMap({ SearchText.wholeTokens($0, "") }) {
+                try insertWhole.run([.text(token), .int(id)])
+            }
         }
     }
 
@@ -299,32 +277,32 @@ enum WayBlob {
 /// Tags as a JSON object with sorted keys, without `JSONEncoder`'s cost per building.
 enum JSONText {
     static func object(_ tags: [String: String]) -> String {
-        var out = "{"
+        var out: [UInt8] = [UInt8(ascii: "{")]
         for (i, key) in tags.keys.sorted().enumerated() {
-            if i > 0 { out += "," }
+            if i > 0 { out.append(UInt8(ascii: ",")) }
             string(key, into: &out)
-            out += ":"
+            out.append(UInt8(ascii: ":"))
             string(tags[key]!, into: &out)
         }
-        return out + "}"
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private static func string(_ s: String, into out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                out +=
-                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                    + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
+    private static let hex = Array("0123456789abcdef".utf8)
+
+    private static func string(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in s.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
+            case UInt8(ascii: "\n"): out += Array("\\n".utf8)
+            case UInt8(ascii: "\r"): out += Array("\\r".utf8)
+            case UInt8(ascii: "\t"): out += Array("\\t".utf8)
+            case 0..<0x20: out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            // Multi-byte UTF-8 passes through whole: its bytes are all ≥ 0x80.
+            default: out.append(byte)
             }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 }

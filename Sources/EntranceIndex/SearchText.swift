@@ -11,7 +11,7 @@ enum SearchText {
 
     /// `Fold.fold`, then Hangul and digits apart.
     static func normalize(_ text: String) -> String {
-        if let ascii = asciiFold(text) { return ascii }
+        if let quick = quickFold(text) { return quick }
         let folded = Fold.fold(text)
         guard Fold.isHangul(folded) else { return folded }
         var out = ""
@@ -24,28 +24,52 @@ enum SearchText {
         return out
     }
 
-    /// `Fold.fold` of plain ASCII, without Foundation's Unicode normalisation (most street
-    /// names and numbers, a million times in a country's import): letters lower-cased,
-    /// letters and digits kept, anything else a space, runs of spaces one. Nil for other text.
-    static func asciiFold(_ text: String) -> String? {
+    /// ``normalize(_:)`` of text made of plain ASCII and Hangul syllables (most street names
+    /// and numbers, a million times in a country's import), without Foundation's Unicode
+    /// normalisation: ASCII letters lower-cased, letters, digits and syllables kept, anything
+    /// else a space, runs of spaces one, a space between a syllable and a digit. Nil for
+    /// other text.
+    static func quickFold(_ text: String) -> String? {
         var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count)
+        out.reserveCapacity(text.utf8.count + 4)
         var space = false
-        for byte in text.utf8 {
+        // What the last byte written was part of: a digit, a syllable, or anything else.
+        var last = Kind.other
+        var bytes = text.utf8.makeIterator()
+        while let byte = bytes.next() {
+            let kind: Kind
             switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"):
-                if space && !out.isEmpty { out.append(UInt8(ascii: " ")) }
-                space = false
-                out.append(byte | (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? 0x20 : 0))
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): kind = .digit
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"): kind = .other
             case 0..<0x80:
                 space = true
+                continue
+            case 0xEA...0xED:
+                // A syllable, U+AC00…U+D7A3, is three bytes: 1110xxxx 10xxxxxx 10xxxxxx.
+                guard let second = bytes.next(), let third = bytes.next(), second & 0xC0 == 0x80,
+                    third & 0xC0 == 0x80
+                else { return nil }
+                let scalar = UInt32(byte & 0x0F) << 12 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)
+                guard (0xAC00...0xD7A3).contains(scalar) else { return nil }
+                if !out.isEmpty && (space || last == .digit) { out.append(UInt8(ascii: " ")) }
+                out += [byte, second, third]
+                space = false
+                last = .syllable
+                continue
             default:
                 return nil
             }
+            if !out.isEmpty && (space || (kind == .digit && last == .syllable)) {
+                out.append(UInt8(ascii: " "))
+            }
+            space = false
+            out.append(byte | (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? 0x20 : 0))
+            last = kind
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    private enum Kind { case digit, syllable, other }
 
     private static func isHangul(_ ch: Character) -> Bool {
         ch.unicodeScalars.first.map { (0xAC00...0xD7A3).contains($0.value) } ?? false
@@ -68,9 +92,11 @@ enum SearchText {
         return out.joined(separator: separator)
     }
 
-    /// The folded addresses in `tags`: street and house number in both orders, the same for
-    /// `addr:place`, and `addr:full`.
-    static func addresses(_ tags: [String: String]) -> String {
+    /// The folded addresses in `tags`: street and house number, the same for `addr:place`,
+    /// and `addr:full`.
+    /// - Parameter bothOrders: the number before the street too ("10 quai jean charles rey"),
+    ///   for the whole tokens; the word search needs one order, its words match in any.
+    static func addresses(_ tags: [String: String], bothOrders: Bool = false) -> String {
         var out: [String] = []
         let number = tags["addr:housenumber"].map(normalize) ?? ""
         for key in ["addr:street", "addr:place"] {
@@ -78,7 +104,8 @@ enum SearchText {
             if number.isEmpty {
                 out.append(street)
             } else {
-                out += ["\(street) \(number)", "\(number) \(street)"]
+                out.append("\(street) \(number)")
+                if bothOrders { out.append("\(number) \(street)") }
             }
         }
         if let full = tags["addr:full"].map(normalize), !full.isEmpty { out.append(full) }
@@ -86,10 +113,25 @@ enum SearchText {
     }
 
     /// Every alternative of `names` and `addresses` as one token (spaces as `_`), for the
-    /// `building_whole` table.
-    static func wholeTokens(_ names: String, _ addresses: String) -> String {
-        (names.components(separatedBy: separator) + addresses.components(separatedBy: separator))
-            .filter { !$0.isEmpty }.map(Fold.wholeToken).joined(separator: " ")
+    /// `building_whole` table. Folded text has no ";" of its own: each one is a
+    /// ``separator``.
+    static func wholeTokens(_ names: String, _ addresses: String) -> [String] {
+        var out: [String] = []
+        for column in [names, addresses] {
+            for alternative in column.utf8.split(separator: UInt8(ascii: ";")) {
+                // Each alternative is folded text between " ; ": trimmed, its spaces joined.
+                guard let first = alternative.firstIndex(where: { $0 != UInt8(ascii: " ") }),
+                    let last = alternative.lastIndex(where: { $0 != UInt8(ascii: " ") })
+                else { continue }
+                out.append(
+                    String(
+                        decoding: alternative[first...last].map {
+                            $0 == UInt8(ascii: " ") ? UInt8(ascii: "_") : $0
+                        },
+                        as: UTF8.self))
+            }
+        }
+        return out
     }
 
     /// A node that names a place inside a building: a named shop, office, amenity, craft,

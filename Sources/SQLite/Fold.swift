@@ -43,7 +43,7 @@ package enum Fold {
 
     /// The folded name as the single token the `whole` column holds.
     package static func wholeToken(_ folded: String) -> String {
-        folded.replacingOccurrences(of: " ", with: "_")
+        String(decoding: folded.utf8.map { $0 == UInt8(ascii: " ") ? UInt8(ascii: "_") : $0 }, as: UTF8.self)
     }
 
     /// MATCH expressions for the three tiers of a search: the whole name equal to the

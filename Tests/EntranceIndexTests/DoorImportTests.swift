@@ -37,12 +37,14 @@ struct DoorImportTests {
         let counts = try index.counts()
         #expect(counts.entrances == entrances)
         #expect(counts.buildings == ways + relations)
-        // Every building has an R*Tree box unless none of its nodes is in the extract.
+        // Every building has a cell in the spatial index unless none of its nodes is in the
+        // extract; every entrance has one.
         let raw = try Connection(path: db, mode: .readOnly(immutable: true))
         #expect(
-            try raw.scalarInt("SELECT count(*) FROM buildings_rtree")
+            try raw.scalarInt("SELECT count(*) FROM buildings WHERE cell IS NOT NULL")
                 == Int64(ways + relations - summary.withoutOutline))
-        #expect(try raw.scalarInt("SELECT count(*) FROM entrances_rtree") == Int64(entrances))
+        #expect(
+            try raw.scalarInt("SELECT count(*) FROM entrances WHERE cell IS NOT NULL") == Int64(entrances))
         // The data README: 263 entrances lie on one of the 433 building *ways*.
         #expect(
             try raw.scalarInt(
@@ -59,10 +61,10 @@ struct DoorImportTests {
         let db = try Connection(path: path, mode: .readOnly(immutable: true))
         var rows: [String] = []
         for sql in [
-            "SELECT id, lat, lon, tags FROM entrances ORDER BY id",
-            "SELECT id, minLat, maxLat, minLon, maxLon FROM entrances_rtree ORDER BY id",
-            "SELECT id, kind, osm_id, building, name, addr, levels, level, centroid_lat, centroid_lon, area, hex(outline) FROM buildings ORDER BY id",
-            "SELECT id, minLat, maxLat, minLon, maxLon FROM buildings_rtree ORDER BY id",
+            "SELECT id, lat, lon, tags, cell FROM entrances ORDER BY id",
+            "SELECT id, kind, osm_id, building, name, addr, levels, level, centroid_lat, centroid_lon, area, hex(outline), cell FROM buildings ORDER BY id",
+            "SELECT rowid, names, addresses FROM building_search ORDER BY rowid",
+            "SELECT token, building FROM building_whole ORDER BY token, building",
             "SELECT building, entrance FROM outline_entrances ORDER BY building, entrance",
         ] {
             try db.prepare(sql).forEach { row in

@@ -111,18 +111,36 @@ struct DoorSearchTests {
 @Suite("Folding for the door index's search")
 struct SearchTextTests {
     @Test(
-        "plain ASCII folds as the gazetteer's Fold does, without Foundation",
+        "plain ASCII and Hangul fold as the gazetteer's Fold does, without Foundation",
         arguments: [
             "Quai Jean-Charles Rey, 10", "  Siltavuorenpenger   10 A ", "O'Brien St.", "B7", "", "!!!",
-            "Rue du Faubourg-Saint-Honoré",
+            "Rue du Faubourg-Saint-Honoré", "세종대로", "세종대로110", " 세종대로23길, 5-1 ", "110세종", "A동 B7호",
+            "서울특별시 중구 세종대로 110 (태평로1가)", "ㄱ나", "한글 ①", "Ｓ세종",
         ])
-    func asciiFastPath(text: String) {
-        if text.unicodeScalars.allSatisfy(\.isASCII) {
-            #expect(SearchText.asciiFold(text) == Fold.fold(text))
-        } else {
-            #expect(SearchText.asciiFold(text) == nil)
-            #expect(SearchText.normalize(text) == Fold.fold(text))
+    func quickPath(text: String) {
+        // The slow path, for comparison: Fold.fold, then Hangul and digits apart.
+        var slow = ""
+        var previous: Character?
+        for ch in Fold.fold(text) {
+            let hangul = { (c: Character) in
+                c.unicodeScalars.first.map { (0xAC00...0xD7A3).contains($0.value) } ?? false
+            }
+            if let p = previous, (hangul(p) && ch.isNumber) || (p.isNumber && hangul(ch)) { slow += " " }
+            slow.append(ch)
+            previous = ch
         }
+        let simple = text.unicodeScalars.allSatisfy { $0.isASCII || (0xAC00...0xD7A3).contains($0.value) }
+        #expect((SearchText.quickFold(text) != nil) == simple)
+        #expect(SearchText.normalize(text) == slow)
+        if let quick = SearchText.quickFold(text) { #expect(quick == slow) }
+    }
+
+    @Test func wholeTokensJoinEachAlternativesWords() {
+        #expect(
+            SearchText.wholeTokens("building 0 ; hall", "세종대로 1 길 1 ; 1 세종대로 1 길")
+                == ["building_0", "hall", "세종대로_1_길_1", "1_세종대로_1_길"])
+        #expect(SearchText.wholeTokens("", "main st 5") == ["main_st_5"])
+        #expect(SearchText.wholeTokens("", "").isEmpty)
     }
 
     @Test func hangulAndDigitsApart() {

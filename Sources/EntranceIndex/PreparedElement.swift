@@ -1,0 +1,129 @@
+import Geo
+import OSM
+
+/// One element of the stream made ready for the door index's tables: everything that needs
+/// neither the database nor the elements before it (folding, JSON, outlines, cells), so the
+/// reading thread can do it while the writer's thread keeps SQLite busy.
+enum PreparedElement: Sendable {
+    case entrance(PreparedEntrance)
+    /// A named shop, office or amenity: it joins the search text of the building holding it.
+    case place(lat: Double, lon: Double, words: String)
+    /// A way's nodes (``WayBlob``) for the relations to come, and the building it is, if any.
+    case way(id: Int64, nodes: [UInt8], building: PreparedBuilding?)
+    /// Relations are assembled by the writer, from the ways it keeps.
+    case relation(OSMRelation)
+    /// A node that is neither: nothing to store.
+    case nothing
+
+    init(_ element: OSMElement) {
+        switch element {
+        case .node(let node):
+            if node.tags["entrance"] != nil {
+                self = .entrance(PreparedEntrance(node))
+            } else if SearchText.isPlaceInside(node.tags) {
+                let words = SearchText.names(node.tags)
+                self =
+                    words.isEmpty
+                    ? .nothing : .place(lat: node.coordinate.latitude, lon: node.coordinate.longitude, words: words)
+            } else {
+                self = .nothing
+            }
+        case .way(let way, let locations):
+            let nodes = WayBlob.encode(way.nodeIDs, locations)
+            guard way.tags["building"] != nil else {
+                self = .way(id: way.id, nodes: nodes, building: nil)
+                return
+            }
+            var ids = way.nodeIDs
+            var points = locations
+            if ids.count > 1 && ids.first == ids.last {
+                ids.removeLast()
+                points.removeLast()
+            }
+            var present: [Int64] = []
+            var coordinates: [Coordinate] = []
+            for (id, point) in zip(ids, points) {
+                if let point {
+                    present.append(id)
+                    coordinates.append(point)
+                }
+            }
+            let rings = coordinates.isEmpty ? [] : [BuildingOutline.Ring(role: .outer, points: coordinates)]
+            self = .way(
+                id: way.id, nodes: nodes,
+                building: PreparedBuilding(
+                    kind: .way, id: way.id, tags: way.tags, outline: BuildingOutline(rings: rings), nodeIDs: present))
+        case .relation(let relation):
+            self = .relation(relation)
+        }
+    }
+}
+
+/// An `entrance=*` node's row.
+struct PreparedEntrance: Sendable {
+    var id: Int64
+    var lat: Double
+    var lon: Double
+    /// All its tags, as a JSON object.
+    var tags: String
+    var cell: Int64
+    /// Its folded `name` and `ref`, if any: they find the building it is on.
+    var words: String?
+
+    init(_ node: OSMNode) {
+        id = node.id
+        lat = node.coordinate.latitude
+        lon = node.coordinate.longitude
+        tags = JSONText.object(node.tags)
+        cell = SpatialCells.cell(lat, lon)
+        let words = [node.tags["name"], node.tags["ref"]].compactMap { $0 }.map(SearchText.normalize)
+            .filter { !$0.isEmpty }
+        self.words = words.isEmpty ? nil : words.joined(separator: SearchText.separator)
+    }
+}
+
+/// A building's row and search text, before the writer adds what depends on the stream so
+/// far (its row id, the names of the entrances on its outline).
+struct PreparedBuilding: Sendable {
+    var kind: Building.Kind
+    var id: Int64
+    var building: String
+    var name: String?
+    /// Its `addr:*` tags, as a JSON object.
+    var addr: String
+    var levels: String?
+    var level: String?
+    var centroid: Coordinate?
+    var area: Double
+    var outline: [UInt8]
+    var box: (minLat: Double, maxLat: Double, minLon: Double, maxLon: Double)?
+    var cell: Int64?
+    /// The outline's nodes, distinct and sorted: those that are entrances link to it.
+    var nodeIDs: [Int64]
+    /// Its own folded names and its addresses (``SearchText``), and both as whole tokens
+    /// (the addresses in both orders).
+    var names: String
+    var addresses: String
+    var whole: [String]
+
+    init(kind: Building.Kind, id: Int64, tags: [String: String], outline: BuildingOutline, nodeIDs: [Int64]) {
+        self.kind = kind
+        self.id = id
+        building = tags["building"] ?? "yes"
+        name = tags["name"]
+        addr = JSONText.object(tags.filter { $0.key.hasPrefix("addr:") })
+        levels = tags["building:levels"]
+        level = tags["level"]
+        centroid = outline.centroid
+        area = outline.area
+        self.outline = outline.blob
+        box = outline.bounds
+        cell = box.map {
+            SpatialCells.cell(minLat: $0.minLat, maxLat: $0.maxLat, minLon: $0.minLon, maxLon: $0.maxLon)
+        }
+        self.nodeIDs = Set(nodeIDs).sorted()
+        names = SearchText.names(tags)
+        addresses = SearchText.addresses(tags)
+        whole = SearchText.wholeTokens(names, SearchText.addresses(tags, bothOrders: true))
+    }
+}

@@ -111,12 +111,20 @@ public struct BuildingOutline: Sendable, Hashable {
 
     /// The smallest latitude/longitude box holding every ring.
     public var bounds: (minLat: Double, maxLat: Double, minLon: Double, maxLon: Double)? {
-        let points = rings.flatMap(\.points)
-        guard !points.isEmpty else { return nil }
-        return (
-            points.map(\.latitude).min()!, points.map(\.latitude).max()!,
-            points.map(\.longitude).min()!, points.map(\.longitude).max()!
-        )
+        var box: (minLat: Double, maxLat: Double, minLon: Double, maxLon: Double)?
+        for ring in rings {
+            for p in ring.points {
+                guard let b = box else {
+                    box = (p.latitude, p.latitude, p.longitude, p.longitude)
+                    continue
+                }
+                box = (
+                    min(b.minLat, p.latitude), max(b.maxLat, p.latitude), min(b.minLon, p.longitude),
+                    max(b.maxLon, p.longitude)
+                )
+            }
+        }
+        return box
     }
 }
 

@@ -29,8 +29,7 @@ final class DoorIndexWriter {
     private let insertLink: Statement
     private let insertSearch: Statement
     private let insertWhole: Statement
-    private let insertWay: Statement
-    private let selectWay: Statement
+    private let ways: WayStore
     private let insertPOI: Statement
 
     init(path: String, source: String) throws {
@@ -42,7 +41,6 @@ final class DoorIndexWriter {
             """
             ATTACH DATABASE '' AS scratch;
             PRAGMA scratch.journal_mode = OFF;
-            CREATE TABLE scratch.ways(id INTEGER PRIMARY KEY, nodes BLOB NOT NULL);
             CREATE TABLE scratch.pois(lat REAL NOT NULL, lon REAL NOT NULL, words TEXT NOT NULL);
             CREATE TABLE scratch.whole(token TEXT NOT NULL, building INTEGER NOT NULL);
             """)
@@ -60,8 +58,7 @@ final class DoorIndexWriter {
         insertLink = try db.prepare("INSERT INTO outline_entrances(building, entrance) VALUES (?, ?)")
         insertSearch = try db.prepare("INSERT INTO building_search(rowid, names, addresses) VALUES (?, ?, ?)")
         insertWhole = try db.prepare("INSERT INTO scratch.whole(token, building) VALUES (?, ?)")
-        insertWay = try db.prepare("INSERT OR REPLACE INTO scratch.ways(id, nodes) VALUES (?, ?)")
-        selectWay = try db.prepare("SELECT nodes FROM scratch.ways WHERE id = ?")
+        ways = try WayStore(db: db)
         insertPOI = try db.prepare("INSERT INTO scratch.pois(lat, lon, words) VALUES (?, ?, ?)")
     }
 
@@ -81,7 +78,7 @@ final class DoorIndexWriter {
             try insertPOI.run([.double(lat), .double(lon), .text(words)])
         case .way(let id, let nodes, let building):
             // Every way may be a relation's member: keep its nodes until the relations are read.
-            try insertWay.run([.int(id), .blob(nodes)])
+            try ways.add(id: id, nodes: nodes)
             if let building { try store(building) }
         case .relation(let relation):
             try add(relation)
@@ -101,9 +98,9 @@ final class DoorIndexWriter {
             }
             var chains: [[Int64]] = []
             for member in members {
-                var blob: [UInt8]?
-                try selectWay.forEach([.int(member.ref)]) { blob = $0.blob(0) }
-                guard let blob, let nodes = WayBlob.decode(blob), !nodes.isEmpty else { continue }
+                guard let blob = try ways.nodes(of: member.ref), let nodes = WayBlob.decode(blob),
+                    !nodes.isEmpty
+                else { continue }
                 for (id, location) in nodes { if let location { located[id] = location } }
                 chains.append(nodes.map(\.id))
             }

@@ -24,7 +24,8 @@ enum PreparedElement: Sendable {
                 let words = SearchText.names(node.tags)
                 self =
                     words.isEmpty
-                    ? .nothing : .place(lat: node.coordinate.latitude, lon: node.coordinate.longitude, words: words)
+                    ? .nothing
+                    : .place(lat: node.coordinate.latitude, lon: node.coordinate.longitude, words: words)
             } else {
                 self = .nothing
             }
@@ -52,7 +53,8 @@ enum PreparedElement: Sendable {
             self = .way(
                 id: way.id, nodes: nodes,
                 building: PreparedBuilding(
-                    kind: .way, id: way.id, tags: way.tags, outline: BuildingOutline(rings: rings), nodeIDs: present))
+                    kind: .way, id: way.id, tags: way.tags, outline: BuildingOutline(rings: rings),
+                    nodeIDs: present))
         case .relation(let relation):
             self = .relation(relation)
         }

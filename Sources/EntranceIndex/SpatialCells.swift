@@ -51,7 +51,9 @@ enum SpatialCells {
     }
 
     /// The cell a point is stored in.
-    static func cell(_ lat: Double, _ lon: Double) -> Int64 { cell(minLat: lat, maxLat: lat, minLon: lon, maxLon: lon) }
+    static func cell(_ lat: Double, _ lon: Double) -> Int64 {
+        cell(minLat: lat, maxLat: lat, minLon: lon, maxLon: lon)
+    }
 
     /// Ranges of keys that hold every stored box overlapping the query box, at `levels`.
     /// - Parameter points: only points are stored (level 0, no neighbouring cells needed).
@@ -69,12 +71,16 @@ enum SpatialCells {
             // column; the exact test after the lookup drops what lies outside.
             if lastRow - firstRow > 16 {
                 out.append(
-                    key(level: level, row: firstRow, column: 0)...key(level: level, row: lastRow, column: columnMask))
+                    key(
+                        level: level, row: firstRow, column: 0)...key(
+                            level: level, row: lastRow, column: columnMask))
                 continue
             }
             for r in firstRow...lastRow {
                 out.append(
-                    key(level: level, row: r, column: firstColumn)...key(level: level, row: r, column: lastColumn))
+                    key(
+                        level: level, row: r, column: firstColumn)...key(
+                            level: level, row: r, column: lastColumn))
             }
         }
         return out

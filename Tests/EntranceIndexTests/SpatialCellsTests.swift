@@ -36,16 +36,21 @@ struct SpatialCellsTests {
 
     @Test func everyStoredBoxOverlappingAQueryIsInItsRanges() {
         let stored = Self.boxes(3_000, seed: 7)
-        let cells = stored.map { SpatialCells.cell(minLat: $0.minLat, maxLat: $0.maxLat, minLon: $0.minLon, maxLon: $0.maxLon) }
+        let cells = stored.map {
+            SpatialCells.cell(minLat: $0.minLat, maxLat: $0.maxLat, minLon: $0.minLon, maxLon: $0.maxLon)
+        }
         let levels = Array(Set(cells.map(SpatialCells.level))).sorted()
         #expect(levels.count > 3)  // the test reaches several levels
         var checked = 0
         for query in Self.boxes(400, seed: 11) {
             let ranges = SpatialCells.ranges(
-                minLat: query.minLat, maxLat: query.maxLat, minLon: query.minLon, maxLon: query.maxLon, levels: levels)
+                minLat: query.minLat, maxLat: query.maxLat, minLon: query.minLon, maxLon: query.maxLon,
+                levels: levels)
             for (box, cell) in zip(stored, cells) where Self.overlap(box, query) {
                 checked += 1
-                #expect(Self.found(cell, in: ranges), "box \(box) overlaps query \(query) but its cell is not looked at")
+                #expect(
+                    Self.found(cell, in: ranges),
+                    "box \(box) overlaps query \(query) but its cell is not looked at")
             }
         }
         #expect(checked > 100)
@@ -54,14 +59,18 @@ struct SpatialCellsTests {
     @Test func pointsAreFoundInTheCellsOfLevelZeroOnly() {
         var random = SeededRandom(seed: 3)
         let points = (0..<2_000).map { _ in
-            (Double.random(in: 60.16...60.18, using: &random), Double.random(in: 24.93...24.96, using: &random))
+            (
+                Double.random(in: 60.16...60.18, using: &random),
+                Double.random(in: 24.93...24.96, using: &random)
+            )
         }
         for _ in 0..<200 {
             let lat = Double.random(in: 60.16...60.18, using: &random)
             let lon = Double.random(in: 24.93...24.96, using: &random)
             let query: Box = (lat, lat + 0.002, lon, lon + 0.003)
             let ranges = SpatialCells.ranges(
-                minLat: query.minLat, maxLat: query.maxLat, minLon: query.minLon, maxLon: query.maxLon, levels: [0],
+                minLat: query.minLat, maxLat: query.maxLat, minLon: query.minLon, maxLon: query.maxLon,
+                levels: [0],
                 points: true)
             for (pLat, pLon) in points where Self.overlap((pLat, pLat, pLon, pLon), query) {
                 #expect(Self.found(SpatialCells.cell(pLat, pLon), in: ranges))
@@ -70,7 +79,8 @@ struct SpatialCellsTests {
     }
 
     @Test func aQueryOverAWholeCountryIsAFewRangesNotMillions() {
-        let ranges = SpatialCells.ranges(minLat: -90, maxLat: 90, minLon: -180, maxLon: 180, levels: [0, 1, 5])
+        let ranges = SpatialCells.ranges(
+            minLat: -90, maxLat: 90, minLon: -180, maxLon: 180, levels: [0, 1, 5])
         #expect(ranges.count == 3)
         // And it still holds a box anywhere.
         let cell = SpatialCells.cell(minLat: 37.5, maxLat: 37.5001, minLon: 127, maxLon: 127.0001)

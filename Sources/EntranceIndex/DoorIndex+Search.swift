@@ -39,7 +39,8 @@ public struct BuildingMatch: Sendable, Hashable {
 
 extension DoorIndex {
     /// Candidates read from the full-text index per query form; a query matching more than
-    /// this many buildings is judged on the first ones by id.
+    /// this many buildings is judged on the first ones found (by id; the start of a whole
+    /// name or address: by name, then id).
     public static let searchCandidates = 2_000
 
     /// Buildings whose names or addresses match `query`, best first.

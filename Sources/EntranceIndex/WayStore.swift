@@ -70,7 +70,8 @@ final class WayStore {
             var at = 0
             while at + 12 <= raw.count {
                 let way = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: Int64.self))
-                let length = Int(Int32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 8, as: Int32.self)))
+                let length = Int(
+                    Int32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 8, as: Int32.self)))
                 guard length >= 0, at + 12 + length <= raw.count else { return nil }
                 if way == id { return Array(raw[(at + 12)..<(at + 12 + length)]) }
                 at += 12 + length

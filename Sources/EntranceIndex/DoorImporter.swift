@@ -113,8 +113,7 @@ public enum DoorImporter {
             let summary = try {
                 let writer = try DoorIndexWriter(path: tmp, source: source)
                 try fill(writer)
-                progress("analyzing")
-                return try writer.finish()
+                return try writer.finish(progress: progress)
             }()
             // rename(2) replaces `output` in one step: readers see the old file or the new.
             guard rename(tmp, output) == 0 else {

@@ -48,7 +48,7 @@ enum DoorIndexSchema {
             entrance INTEGER NOT NULL REFERENCES entrances(id),
             PRIMARY KEY (building, entrance)) WITHOUT ROWID;
         CREATE VIRTUAL TABLE building_search USING fts5(
-            names, addresses, tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3', columnsize = 0);
+            names, addresses, tokenize = 'unicode61 remove_diacritics 2', prefix = '1', columnsize = 0);
         CREATE TABLE building_whole(
             token TEXT NOT NULL, building INTEGER NOT NULL REFERENCES buildings(id),
             PRIMARY KEY (token, building)) WITHOUT ROWID;

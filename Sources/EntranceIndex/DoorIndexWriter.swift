@@ -21,6 +21,8 @@ final class DoorIndexWriter {
     private var onOutline = Set<Int64>()
     private var bounds = Bounds()
     private var row: Int64 = 0
+    /// Named shops, offices and amenities waiting for their building.
+    private var places = 0
     /// The ``SpatialCells`` levels that hold a building.
     private var levels = Set<Int>()
 
@@ -76,6 +78,7 @@ final class DoorIndexWriter {
             bounds.add(e.lat, e.lon, e.lat, e.lon)
         case .place(let lat, let lon, let words):
             try insertPOI.run([.double(lat), .double(lon), .text(words)])
+            places += 1
         case .way(let id, let nodes, let building):
             // Every way may be a relation's member: keep its nodes until the relations are read.
             try ways.add(id: id, nodes: nodes)
@@ -155,9 +158,13 @@ final class DoorIndexWriter {
 
     /// Makes the indexes, joins the waiting shops and offices to the buildings holding them,
     /// fills `building_whole` in order, commits, and analyzes. Returns what was stored.
-    func finish() throws -> DoorImportSummary {
+    /// - Parameter progress: a line as each step starts (a country's take a minute).
+    func finish(progress: (String) -> Void = { _ in }) throws -> DoorImportSummary {
+        progress("making the indexes")
         try db.execute(DoorIndexSchema.indexes)
+        progress("finding the buildings of \(places) named shops, offices and amenities")
         try attachPlacesInside()
+        progress("sorting the whole names and addresses")
         // Sorted first: the B-tree is written left to right, each page once.
         try db.execute(
             """
@@ -170,6 +177,7 @@ final class DoorIndexWriter {
         try meta.run(["cell_levels", .text(levels.sorted().map(String.init).joined(separator: ","))])
         try db.execute("COMMIT")
         try db.execute("DETACH DATABASE scratch")
+        progress("analyzing")
         // Statistics from a sample of each index: the query planner needs no more, and a full
         // ANALYZE would read a country's tables once more.
         try db.execute("PRAGMA analysis_limit = 1000; ANALYZE")

@@ -82,9 +82,10 @@ struct SavedRun: Codable {
     }
 
     /// Back to the in-memory form (items without audio), each confidence recomputed from the
-    /// saved evidence as `feature` when one is given (`--confidence`).
+    /// saved evidence as `feature` when one is given (`--confidence`); `path` names the file in
+    /// errors.
     func restored(
-        confidence feature: ConfidenceEvidence.Feature?
+        confidence feature: ConfidenceEvidence.Feature?, path: String
     ) throws
         -> (observations: [Tuning.Observation], stats: [Condition: Tuning.ConditionStats])
     {
@@ -95,7 +96,7 @@ struct SavedRun: Codable {
                 guard u.confidence != nil else { return u }
                 guard let evidence = u.evidence else {
                     throw BadInput(
-                        "\(label): an utterance (\(u.heard), \(u.start) s) has no scores saved (a run saved before the phone loop)"
+                        "\(path): an utterance (\(u.heard), \(u.start) s) has no scores saved (a run saved before the phone loop)"
                     )
                 }
                 var changed = u

@@ -458,7 +458,7 @@ func main() throws {
     }
     if let path = options.rescore {
         let run = try SavedRun.read(path)
-        let (observations, stats) = try run.restored(confidence: options.confidence)
+        let (observations, stats) = try run.restored(confidence: options.confidence, path: path)
         // No audio is synthesised: the saved run holds everything scored.
         print("## voice-eval --rescore \(path) (\(run.label), \(observations.count) items × 2 turns)\n")
         if let out = options.tune {

@@ -282,8 +282,11 @@ enum Tuning {
     }
 
     static func json(_ point: OperatingPoint) -> String {
+        // Six decimals, rounded down: a threshold is an observed confidence, and rounding it
+        // up would leave out the very utterance that set it ("never", above 1, stays above).
+        func down(_ value: Double) -> Double { value > 1 ? value : (value * 1e6).rounded(.down) / 1e6 }
         func pair(_ t: OperatingPoint.Thresholds) -> String {
-            String(format: "{\"act\": %.6f, \"ask\": %.6f}", t.act, t.ask)
+            String(format: "{\"act\": %.6f, \"ask\": %.6f}", down(t.act), down(t.ask))
         }
         return "{\n  \"notHere\": \(pair(point.notHere)),\n  \"thisIsIt\": \(pair(point.thisIsIt))\n}\n"
     }

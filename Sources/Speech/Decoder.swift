@@ -11,7 +11,7 @@ final class Decoder {
     /// A second decoder on the same acoustic model running an unconstrained phone loop
     /// (PocketSphinx's allphone search, no phone language model) over the same samples: its
     /// best path is the best any sequence of phones fits the audio, the reference the
-    /// phrase's score is measured against (``Listener/confidence(of:loop:)``). One decoder runs
+    /// phrase's score is measured against (``Listener/confidence(of:feature:)``). One decoder runs
     /// one search at a time, hence two. `nil` unless asked for (``Listener/Policy/phoneLoop``).
     private let loopConfig: OpaquePointer?
     private let loop: OpaquePointer?

@@ -14,7 +14,7 @@ public struct Utterance: Sendable, Hashable, Codable {
     /// point applied), or `nil` for neither answer.
     public var meaning: ArrivalWords?
     /// How well the recognised phrase fits the audio, 0…1, higher is more confident (see
-    /// ``Listener/confidence(of:)`` for the scale); `nil` when no phrase was recognised. Set
+    /// ``Listener/confidence(of:feature:)`` for the scale); `nil` when no phrase was recognised. Set
     /// even when the policy rejected the phrase, so the operating point can be tuned.
     public var confidence: Double?
     /// Whether `meaning` acts at once (confidence at or above the operating point's `act`);

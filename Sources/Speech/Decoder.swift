@@ -8,6 +8,13 @@ import Foundation
 final class Decoder {
     private let config: OpaquePointer
     private let decoder: OpaquePointer
+    /// A second decoder on the same acoustic model running an unconstrained phone loop
+    /// (PocketSphinx's allphone search, no phone language model) over the same samples: its
+    /// best path is the best any sequence of phones fits the audio, the reference the
+    /// phrase's score is measured against (``Listener/confidence(of:feature:)``). One decoder runs
+    /// one search at a time, hence two. `nil` unless asked for (``Listener/Policy/phoneLoop``).
+    private let loopConfig: OpaquePointer?
+    private let loop: OpaquePointer?
     private(set) var inUtterance = false
     /// The model's `-dither`, applied here from this decoder's own generator (see ``Dither``).
     private var dither: Dither?
@@ -45,7 +52,11 @@ final class Decoder {
         return (rest + [("-dither", "no")], on ? UInt32(bitPattern: seed) : nil)
     }
 
-    init(model: PhraseModel) throws(SpeechError) {
+    /// The phone loop's search name (`ps_set_allphone`).
+    private static let loopSearch = "phone_loop"
+
+    /// - Parameter phoneLoop: also run the phone loop (and score every senone in both).
+    init(model: PhraseModel, phoneLoop: Bool = false) throws(SpeechError) {
         _ = Self.processSetup
         for file in [model.dictionary, model.grammar] where !FileManager.default.isReadableFile(atPath: file)
         {
@@ -58,8 +69,54 @@ final class Decoder {
         var argv = [
             "pathfinder", "-hmm", model.acousticModel, "-dict", model.dictionary, "-fsg", model.grammar,
         ]
-        let (settings, ditherSeed) = Self.splitDither(Self.baseSettings + model.settings)
+        let (settings, ditherSeed) = Self.splitDither(
+            Self.baseSettings + model.settings + (phoneLoop ? Self.scoringSettings : []))
         for (flag, value) in settings { argv += [flag, value] }
+        let (config, decoder) = try Self.make(argv, model: model)
+        var loopConfig: OpaquePointer?
+        var loop: OpaquePointer?
+        if phoneLoop {
+            do { (loopConfig, loop) = try Self.make(argv + Self.loopSettings, model: model) } catch {
+                ps_free(decoder)
+                cmd_ln_free_r(config)
+                throw error
+            }
+            // No phone language model: any phone may follow any phone (at -pip's insertion
+            // penalty).
+            guard ps_set_allphone(loop, Self.loopSearch, nil) == 0, ps_set_search(loop, Self.loopSearch) == 0
+            else {
+                ps_free(loop)
+                cmd_ln_free_r(loopConfig)
+                ps_free(decoder)
+                cmd_ln_free_r(config)
+                throw .model("PocketSphinx refused the phone loop on \(model.acousticModel)")
+            }
+        }
+        self.config = config
+        self.decoder = decoder
+        self.loopConfig = loopConfig
+        self.loop = loop
+        dither = ditherSeed.map(Dither.init(seed:))
+    }
+
+    /// Settings both decoders take so their scores share one reference: every senone is
+    /// scored in every frame (`-compallsen`), so each frame's score is relative to the best
+    /// senone of all, not of those the search happens to have active — the grammar's best
+    /// path and the phone loop's are then on one scale. (The hypotheses do not change: the
+    /// reference shifts every score of a frame alike.)
+    static let scoringSettings: [(String, String)] = [("-compallsen", "yes")]
+
+    /// Settings of the phone-loop decoder alone: context-independent phones (`-allphone_ci`):
+    /// the 137 053 triphones of the en-us model cost far more and the loop is only a
+    /// reference.
+    static let loopSettings = ["-allphone_ci", "yes"]
+
+    /// A configuration and a decoder from `argv`, or both freed and an error.
+    private static func make(
+        _ argv: [String], model: PhraseModel
+    ) throws(SpeechError) -> (
+        OpaquePointer, OpaquePointer
+    ) {
         var cStrings = argv.map { strdup($0) }
         defer { cStrings.forEach { free($0) } }
         guard let config = pathfinder_ps_config(Int32(cStrings.count), &cStrings) else {
@@ -71,18 +128,19 @@ final class Decoder {
                 "PocketSphinx refused the model (\(model.dictionary), \(model.grammar), \(model.acousticModel))"
             )
         }
-        self.config = config
-        self.decoder = decoder
-        dither = ditherSeed.map(Dither.init(seed:))
+        return (config, decoder)
     }
 
     deinit {
         ps_free(decoder)
         cmd_ln_free_r(config)
+        if let loop { ps_free(loop) }
+        if let loopConfig { cmd_ln_free_r(loopConfig) }
     }
 
     func startUtterance() throws(SpeechError) {
         guard ps_start_utt(decoder) >= 0 else { throw .decoder("ps_start_utt failed") }
+        if let loop, ps_start_utt(loop) < 0 { throw .decoder("ps_start_utt failed (phone loop)") }
         inUtterance = true
     }
 
@@ -93,6 +151,10 @@ final class Decoder {
         dither?.apply(to: &block)
         guard ps_process_raw(decoder, block, block.count, 0, 0) >= 0 else {
             throw .decoder("ps_process_raw failed")
+        }
+        // The same dithered samples, so both decoders see the same frames.
+        if let loop, ps_process_raw(loop, block, block.count, 0, 0) < 0 {
+            throw .decoder("ps_process_raw failed (phone loop)")
         }
         return ps_get_in_speech(decoder) != 0
     }
@@ -110,12 +172,26 @@ final class Decoder {
     }
 
     /// Ends the utterance; returns the best hypothesis (space-separated tokens), its path
-    /// score and its words.
-    func endUtterance() throws(SpeechError) -> (text: String, score: Int32, segments: [Segment]) {
+    /// score and its words, and the phone loop's best path over the same frames (its phones;
+    /// empty without the loop or when it found none).
+    func endUtterance() throws(SpeechError) -> (
+        text: String, score: Int32, segments: [Segment], loop: [Segment]
+    ) {
         inUtterance = false
         guard ps_end_utt(decoder) >= 0 else { throw .decoder("ps_end_utt failed") }
+        var loopSegments: [Segment] = []
+        if let loop {
+            guard ps_end_utt(loop) >= 0 else { throw .decoder("ps_end_utt failed (phone loop)") }
+            var loopScore: Int32 = 0
+            if ps_get_hyp(loop, &loopScore) != nil { loopSegments = Self.segments(of: loop) }
+        }
         var score: Int32 = 0
-        guard let hyp = ps_get_hyp(decoder, &score) else { return ("", score, []) }
+        guard let hyp = ps_get_hyp(decoder, &score) else { return ("", score, [], loopSegments) }
+        return (String(cString: hyp), score, Self.segments(of: decoder), loopSegments)
+    }
+
+    /// The words (or phones) of `decoder`'s best path.
+    private static func segments(of decoder: OpaquePointer) -> [Segment] {
         var segments: [Segment] = []
         var seg = ps_seg_iter(decoder)
         while let current = seg {
@@ -132,23 +208,28 @@ final class Decoder {
                     endFrame: Int(end), acousticScore: ascr))
             seg = ps_seg_next(current)
         }
-        return (String(cString: hyp), score, segments)
+        return segments
     }
 
     /// Starts a listening session: PocketSphinx's noise estimate (`-remove_noise`) starts
     /// afresh here and then carries across utterances (`ps_start_utt` keeps it).
     func startStream() throws(SpeechError) {
         guard ps_start_stream(decoder) >= 0 else { throw .decoder("ps_start_stream failed") }
+        if let loop, ps_start_stream(loop) < 0 { throw .decoder("ps_start_stream failed (phone loop)") }
     }
 
     /// Runs `body` and then puts back the live cepstral mean it had before, so audio fed in
     /// `body` (a warm-up of faint noise) does not shift how later speech is normalised.
     func preservingCepstralMean(_ body: () throws(SpeechError) -> Void) throws(SpeechError) {
-        guard let feat = ps_get_feat(decoder), let cmn = feat.pointee.cmn_struct else { return try body() }
-        var mean = [mfcc_t](repeating: 0, count: Int(cmn.pointee.veclen))
-        cmn_live_get(cmn, &mean)
+        let saved = ([decoder] + (loop.map { [$0] } ?? [])).compactMap {
+            handle -> (UnsafeMutablePointer<cmn_t>, [mfcc_t])? in
+            guard let feat = ps_get_feat(handle), let cmn = feat.pointee.cmn_struct else { return nil }
+            var mean = [mfcc_t](repeating: 0, count: Int(cmn.pointee.veclen))
+            cmn_live_get(cmn, &mean)
+            return (cmn, mean)
+        }
         try body()
-        cmn_live_set(cmn, mean)
+        for (cmn, mean) in saved { cmn_live_set(cmn, mean) }
     }
 
     /// The decoder's setting `flag` as an integer (for VAD frame counts).

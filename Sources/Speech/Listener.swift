@@ -21,15 +21,23 @@ public final class Listener {
         public var maxFillersThisIsIt: Int
         /// The confidence thresholds; `nil`: the model's (`operating-point.json`).
         public var operatingPoint: OperatingPoint?
+        /// Measure the confidence against a phone loop run beside the grammar (a second
+        /// decoder; see ``Listener/confidence(of:feature:)``). Off in the product: on the
+        /// development split it separates answers from near-misses better, but at the
+        /// operating point the product needs (the demo's recorded "여기가 입구야" acting at
+        /// once) it acts on fewer answers, for about twice the CPU (docs/speech.md). A policy
+        /// with it on needs an operating point tuned on it.
+        public var phoneLoop: Bool
 
         public init(
             maxUtteranceSeconds: Double = 5, maxFillersNotHere: Int = 2, maxFillersThisIsIt: Int = 1,
-            operatingPoint: OperatingPoint? = nil
+            operatingPoint: OperatingPoint? = nil, phoneLoop: Bool = false
         ) {
             self.maxUtteranceSeconds = maxUtteranceSeconds
             self.maxFillersNotHere = maxFillersNotHere
             self.maxFillersThisIsIt = maxFillersThisIsIt
             self.operatingPoint = operatingPoint
+            self.phoneLoop = phoneLoop
         }
 
         /// The policy the product uses.
@@ -67,7 +75,7 @@ public final class Listener {
     public init(model: PhraseModel, policy: Policy = .standard) throws(SpeechError) {
         self.policy = policy
         operatingPoint = policy.operatingPoint ?? model.operatingPoint
-        decoder = try Decoder(model: model)
+        decoder = try Decoder(model: model, phoneLoop: policy.phoneLoop)
         // The VAD reports speech only after `-vad_prespeech` frames (10 ms each) of it: the
         // start is moved back by as much.
         prespeechSamples = decoder.integer("-vad_prespeech") * Self.sampleRate / 100
@@ -205,8 +213,8 @@ public final class Listener {
         decoderFed = 0
         let rate = Double(Self.sampleRate)
         var utterance = Self.utterance(
-            from: hypothesis.text, segments: hypothesis.segments, start: Double(start) / rate,
-            end: Double(end) / rate, policy: policy, point: operatingPoint)
+            from: hypothesis.text, segments: hypothesis.segments, loop: hypothesis.loop,
+            start: Double(start) / rate, end: Double(end) / rate, policy: policy, point: operatingPoint)
         utterance?.decided = Double(fed) / rate
         return utterance
     }
@@ -217,8 +225,9 @@ public final class Listener {
     /// decoy words (near-misses such as 거기, 앉아), shown as "[거기]".
     /// - Returns: `nil` when nothing at all was recognised.
     static func utterance(
-        from hypothesis: String, segments: [Decoder.Segment] = [], start: Double, end: Double, policy: Policy,
-        point: OperatingPoint = .placeholder
+        from hypothesis: String, segments: [Decoder.Segment] = [], loop: [Decoder.Segment] = [],
+        start: Double,
+        end: Double, policy: Policy, point: OperatingPoint = .placeholder
     ) -> Utterance? {
         var parts: [String] = []
         var phrases: [String] = []
@@ -248,7 +257,10 @@ public final class Listener {
                 && !$0.word.hasPrefix("[")
                 && ArrivalWords.meaning(of: $0.word.replacingOccurrences(of: "_", with: " ")) == candidate
         }
-        let confidence = confidence(of: phraseSegments)
+        let evidence = ConfidenceEvidence(phrase: phraseSegments, path: segments, loop: loop)
+        let confidence = evidence.map {
+            Self.confidence(of: $0, feature: policy.phoneLoop ? .phraseRatio : .perFrame)
+        }
         var meaning: ArrivalWords? = candidate
         switch candidate {
         case .notHere where fillers > policy.maxFillersNotHere: meaning = nil
@@ -258,35 +270,37 @@ public final class Listener {
         let thresholds = candidate == .notHere ? point.notHere : point.thisIsIt
         if let confidence, confidence < thresholds.ask { meaning = nil }
         let sure = confidence.map { $0 >= thresholds.act } ?? true
-        return Utterance(
+        var utterance = Utterance(
             start: start, end: end, heard: text, meaning: meaning, confidence: confidence,
             sure: meaning == nil ? false : sure)
+        utterance.evidence = evidence
+        return utterance
     }
 
-    /// How well the phrase's words fit the audio, 0…1, higher is more confident.
+    /// How well the phrase's words fit the audio, 0…1, higher is more confident: a logistic
+    /// of one of the scores in `evidence` (`Feature.scale` gives each its centre and width).
     ///
-    /// PocketSphinx scores each frame relative to the best-scoring senone of that frame, so
-    /// the phrase's acoustic score per frame is a log-likelihood ratio against "any sound at
-    /// all" (≤ 0; in the search's units, 1.0001^1024 ≈ 0.1 nat): near 0 when every frame of
-    /// the phrase is the best sound for it, lower the worse the words fit (noise, a near-miss
-    /// word). The confidence is a logistic of that ratio: 0.5 at ``confidenceCentre``, one
-    /// e-fold of odds per ``confidenceWidth``. Monotonic, so thresholds on it are thresholds
-    /// on the ratio; the operating point (`operating-point.json`) is chosen on it.
-    /// - Returns: `nil` when the path holds no frames of the phrase.
-    static func confidence(of segments: [Decoder.Segment]) -> Double? {
-        let frames = segments.reduce(0) { $0 + $1.frames }
-        guard frames > 0 else { return nil }
-        let perFrame = segments.reduce(0.0) { $0 + Double($1.acousticScore) } / Double(frames)
-        return 1 / (1 + exp(-(perFrame - confidenceCentre) / confidenceWidth))
+    /// PocketSphinx scores each frame relative to the best-scoring senone of that frame.
+    /// **`perFrame`** (the product's): the phrase's acoustic score per frame, a log-likelihood
+    /// ratio against "any sound at all" (≤ 0; in the search's units, 1.0001^1024 ≈ 0.1 nat),
+    /// near 0 when every frame of the phrase is the best sound for it; 0.5 at −58, one e-fold
+    /// of odds per 5 (centred for the stock en-us model: on the adapted one answers and
+    /// near-misses alike sit near 1). **`phraseRatio`** (``Policy/phoneLoop``): the phrase's
+    /// score minus the phone loop's over the same frames — how much better the phrase's words
+    /// fit than the best free sequence of phones (a near-miss word, "거기" for "여기", fits
+    /// worse than the phones actually spoken); both decoders score every senone
+    /// (`-compallsen`) so the two share one reference; 0.5 at −5, an e-fold per 3.
+    /// Monotonic, so thresholds on it are thresholds on the score; an operating point
+    /// (`operating-point.json`) is chosen for one of them.
+    /// - Returns: 0 when the feature needs the phone loop and it found no path (no reference:
+    ///   the phrase is not trusted).
+    package static func confidence(
+        of evidence: ConfidenceEvidence, feature: ConfidenceEvidence.Feature
+    ) -> Double {
+        guard let value = evidence.value(feature) else { return 0 }
+        let (centre, width) = feature.scale
+        return 1 / (1 + exp(-(value - centre) / width))
     }
-
-    /// The per-frame ratio (search units) of confidence 0.5: the lowest a correctly heard,
-    /// clean espeak-ng answer scored in a probe of 12 clips (−46 for "여기 아니야", −53 to −58
-    /// for "여기가 입구야", whose syllables the en-us model fits worse; near-misses that
-    /// became phrases −50 to −55 — per-answer thresholds are what tell them apart).
-    static let confidenceCentre = -58.0
-    /// Search units per e-fold of the confidence's odds (≈ 0.5 nat a frame).
-    static let confidenceWidth = 5.0
 
     /// Decodes a whole WAV file (PCM 16-bit, any rate and channels) in one pass.
     /// - Throws: `SpeechError.badAudio`/`.io` naming the file; decoder errors.

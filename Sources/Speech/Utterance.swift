@@ -14,7 +14,7 @@ public struct Utterance: Sendable, Hashable, Codable {
     /// point applied), or `nil` for neither answer.
     public var meaning: ArrivalWords?
     /// How well the recognised phrase fits the audio, 0…1, higher is more confident (see
-    /// ``Listener/confidence(of:)`` for the scale); `nil` when no phrase was recognised. Set
+    /// ``Listener/confidence(of:feature:)`` for the scale); `nil` when no phrase was recognised. Set
     /// even when the policy rejected the phrase, so the operating point can be tuned.
     public var confidence: Double?
     /// Whether `meaning` acts at once (confidence at or above the operating point's `act`);
@@ -23,6 +23,9 @@ public struct Utterance: Sendable, Hashable, Codable {
     /// Seconds from the start of the audio at which the Listener decided: the end plus the
     /// pause that ends an utterance — the earliest the answer can act. `nil` when not known.
     public var decided: Double?
+    /// The scores the confidence was made from (for the benchmark); not encoded, and not part
+    /// of the value (equality and hashing leave it out).
+    package var evidence: ConfidenceEvidence?
 
     public init(
         start: Double, end: Double, heard: String, meaning: ArrivalWords?, confidence: Double? = nil,
@@ -35,6 +38,21 @@ public struct Utterance: Sendable, Hashable, Codable {
         self.confidence = confidence
         self.sure = sure
         self.decided = decided
+    }
+
+    public static func == (a: Utterance, b: Utterance) -> Bool {
+        (a.start, a.end, a.heard, a.meaning) == (b.start, b.end, b.heard, b.meaning)
+            && (a.confidence, a.sure, a.decided) == (b.confidence, b.sure, b.decided)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(start)
+        hasher.combine(end)
+        hasher.combine(heard)
+        hasher.combine(meaning)
+        hasher.combine(confidence)
+        hasher.combine(sure)
+        hasher.combine(decided)
     }
 
     enum CodingKeys: String, CodingKey { case start, end, heard, meaning, confidence, sure, decided }

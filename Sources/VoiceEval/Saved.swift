@@ -12,16 +12,20 @@ struct SavedRun: Codable {
         var meaning: ArrivalWords?
         var confidence: Double?
         var sure: Bool
+        /// The scores behind the confidence (runs saved before the phone loop have none).
+        var evidence: ConfidenceEvidence?
 
         init(_ u: Utterance) {
-            (start, end, heard, meaning, confidence, sure) = (
-                u.start, u.end, u.heard, u.meaning, u.confidence, u.sure
+            (start, end, heard, meaning, confidence, sure, evidence) = (
+                u.start, u.end, u.heard, u.meaning, u.confidence, u.sure, u.evidence
             )
         }
 
         var utterance: Utterance {
-            Utterance(
+            var u = Utterance(
                 start: start, end: end, heard: heard, meaning: meaning, confidence: confidence, sure: sure)
+            u.evidence = evidence
+            return u
         }
     }
 
@@ -75,6 +79,39 @@ struct SavedRun: Codable {
         do { return try JSONDecoder().decode(SavedRun.self, from: data) } catch {
             throw BadInput("\(path): not a saved voice-eval run (\(error))")
         }
+    }
+
+    /// Back to the in-memory form (items without audio), each confidence recomputed from the
+    /// saved evidence as `feature` when one is given (`--confidence`); `path` names the file in
+    /// errors.
+    func restored(
+        confidence feature: ConfidenceEvidence.Feature?, path: String
+    ) throws
+        -> (observations: [Tuning.Observation], stats: [Condition: Tuning.ConditionStats])
+    {
+        let (observations, stats) = try restored()
+        guard let feature else { return (observations, stats) }
+        func recomputed(_ heard: [Utterance]) throws -> [Utterance] {
+            try heard.map { u in
+                guard u.confidence != nil else { return u }
+                guard let evidence = u.evidence else {
+                    throw BadInput(
+                        "\(path): an utterance (\(u.heard), \(u.start) s) has no scores saved (a run saved before the phone loop)"
+                    )
+                }
+                var changed = u
+                changed.confidence = Listener.confidence(of: evidence, feature: feature)
+                return changed
+            }
+        }
+        return (
+            try observations.map { o in
+                var changed = o
+                changed.first = try recomputed(o.first)
+                changed.second = try recomputed(o.second)
+                return changed
+            }, stats
+        )
     }
 
     /// Back to the in-memory form (items without audio).

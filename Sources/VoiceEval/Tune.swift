@@ -27,11 +27,12 @@ enum Tuning {
         var repeatBelow = Tuning.repeatBelow
         /// Allow `ask` < `act` (the dialogue's "다시 한 번 말해줘").
         var askBand = true
-        /// `act` never above this: an answer heard this surely acts at once, never asks again.
-        var maxAct = 1.000001
-        /// `ask` never above this: an answer heard this surely is never ignored (a product
-        /// requirement, e.g. the Listener's own clean espeak-ng phrases and the demo).
-        var maxAsk = 1.000001
+        /// Per answer, `act` never above this: an answer heard this surely acts at once, never
+        /// asks again (a product requirement, e.g. the demo's recorded answers).
+        var maxAct: [ArrivalWords: Double] = [.notHere: 1.000001, .thisIsIt: 1.000001]
+        /// Per answer, `ask` never above this: an answer heard this surely is never ignored
+        /// (e.g. the Listener's own clean espeak-ng phrases).
+        var maxAsk: [ArrivalWords: Double] = [.notHere: 1.000001, .thisIsIt: 1.000001]
 
         var description: String {
             String(
@@ -39,8 +40,16 @@ enum Tuning {
                 pooled ? "pooled over both answers:" : "per answer:", 100 * nearMiss, 100 * unrelated,
                 confusions,
                 askBand ? String(format: "allowed (repeat decoded below %.4f)", repeatBelow) : "off")
-                + (maxAct <= 1 ? String(format: ", act ≤ %.6f", maxAct) : "")
-                + (maxAsk <= 1 ? String(format: ", ask ≤ %.6f", maxAsk) : "")
+                + Self.limits("act", maxAct) + Self.limits("ask", maxAsk)
+        }
+
+        /// ", act ≤ C" (both answers) or ", notHere act ≤ C, thisIsIt act ≤ C"; "" unset.
+        static func limits(_ name: String, _ caps: [ArrivalWords: Double]) -> String {
+            let notHere = caps[.notHere] ?? 2
+            let thisIsIt = caps[.thisIsIt] ?? 2
+            if notHere == thisIsIt { return notHere <= 1 ? String(format: ", %@ ≤ %.6f", name, notHere) : "" }
+            return (notHere <= 1 ? String(format: ", notHere %@ ≤ %.6f", name, notHere) : "")
+                + (thisIsIt <= 1 ? String(format: ", thisIsIt %@ ≤ %.6f", name, thisIsIt) : "")
         }
     }
 
@@ -188,11 +197,13 @@ enum Tuning {
             let step = max(1, seen.count / 120)
             let grid = [0.0] + stride(from: 0, to: seen.count, by: step).map { seen[$0] } + [1.000001]
             var frontier: [[Int]: (thresholds: OperatingPoint.Thresholds, score: Score)] = [:]
-            for act in grid where act <= budgets.maxAct || act == grid.last {
+            let maxAct = budgets.maxAct[answer] ?? 1.000001
+            let maxAsk = budgets.maxAsk[answer] ?? 1.000001
+            for act in grid where act <= maxAct || act == grid.last {
                 // ask == act: no ask band; ask < act only where the repeat was decoded.
                 for ask in grid
                 where (ask == act || (budgets.askBand && ask < act && act <= budgets.repeatBelow))
-                    && (ask <= budgets.maxAsk || ask == grid.last)
+                    && (ask <= maxAsk || ask == grid.last)
                 {
                     let thresholds = OperatingPoint.Thresholds(act: act, ask: ask)
                     let s = score(observations, answer: answer, point: with(start, answer, thresholds))
@@ -271,8 +282,11 @@ enum Tuning {
     }
 
     static func json(_ point: OperatingPoint) -> String {
+        // Six decimals, rounded down: a threshold is an observed confidence, and rounding it
+        // up would leave out the very utterance that set it ("never", above 1, stays above).
+        func down(_ value: Double) -> Double { value > 1 ? value : (value * 1e6).rounded(.down) / 1e6 }
         func pair(_ t: OperatingPoint.Thresholds) -> String {
-            String(format: "{\"act\": %.6f, \"ask\": %.6f}", t.act, t.ask)
+            String(format: "{\"act\": %.6f, \"ask\": %.6f}", down(t.act), down(t.ask))
         }
         return "{\n  \"notHere\": \(pair(point.notHere)),\n  \"thisIsIt\": \(pair(point.thisIsIt))\n}\n"
     }

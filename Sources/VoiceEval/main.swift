@@ -28,6 +28,7 @@ struct Options {
     var save: String?
     var rescore: String?
     var budgets = Tuning.Budgets()
+    var confidence: ConfidenceEvidence.Feature?
 
     static let usage = """
         usage: VoiceEval [--split dev|test] [--conditions clean,white10,pink10,babble15,babble10,babble5,street10]
@@ -35,7 +36,8 @@ struct Options {
                          [--real DIR] [--export-adaptation DIR] [--max-seconds S] [--max-fillers-not-here N]
                          [--max-fillers-this-is-it N] [--verbose] [--tune OUT.json] [--both-turns] [--point FILE] [--save RUN.json] [--rescore RUN.json]
                          [--near-miss-budget F] [--unrelated-budget F] [--confusion-budget N] [--budgets pooled|per-answer]
-                         [--repeat-below C] [--no-ask-band] [--max-act C] [--max-ask C]
+                         [--repeat-below C] [--no-ask-band] [--max-act C|notHere:C,thisIsIt:C] [--max-ask C|…]
+                         [--phone-loop] [--confidence perFrame|phraseRatio|utteranceRatio]  (with --rescore: recompute the confidence)
         """
 
     init(_ argv: [String]) throws(UsageError) {
@@ -57,6 +59,28 @@ struct Options {
                 throw UsageError("\(flag): \(parsed) is not between 0 and 1")
             }
             return parsed
+        }
+        /// "C" (both answers) or "notHere:C,thisIsIt:C" (either may be left out).
+        func caps(_ flag: String) throws(UsageError) -> [ArrivalWords: Double] {
+            let text = try value(flag)
+            if let both = Double(text) {
+                guard both >= 0, both <= 1 else {
+                    throw UsageError("\(flag): \(both) is not between 0 and 1")
+                }
+                return [.notHere: both, .thisIsIt: both]
+            }
+            var caps: [ArrivalWords: Double] = [.notHere: 1.000001, .thisIsIt: 1.000001]
+            for part in text.split(separator: ",") {
+                let pair = part.split(separator: ":")
+                guard pair.count == 2, let answer = ArrivalWords(rawValue: String(pair[0])),
+                    let cap = Double(pair[1]), cap >= 0, cap <= 1
+                else {
+                    throw UsageError(
+                        "\(flag): \"\(part)\" is not ANSWER:C (notHere or thisIsIt, C between 0 and 1)")
+                }
+                caps[answer] = cap
+            }
+            return caps
         }
         while let flag = rest.popFirst() {
             switch flag {
@@ -89,6 +113,7 @@ struct Options {
             case "--hours":
                 hours = try number(flag, Double.self)
                 guard hours >= 0 else { throw UsageError("--hours: \(hours) is negative") }
+            case "--phone-loop": policy.phoneLoop = true
             case "--max-seconds": policy.maxUtteranceSeconds = try number(flag, Double.self)
             case "--max-fillers-not-here": policy.maxFillersNotHere = try number(flag, Int.self)
             case "--max-fillers-this-is-it": policy.maxFillersThisIsIt = try number(flag, Int.self)
@@ -96,6 +121,14 @@ struct Options {
             case "--both-turns": bothTurns = true
             case "--save": save = try value(flag)
             case "--rescore": rescore = try value(flag)
+            case "--confidence":
+                let text = try value(flag)
+                guard let parsed = ConfidenceEvidence.Feature(rawValue: text) else {
+                    throw UsageError(
+                        "--confidence: \"\(text)\" is not one of \(ConfidenceEvidence.Feature.allCases.map(\.rawValue).joined(separator: ", "))"
+                    )
+                }
+                confidence = parsed
             case "--point":
                 point = try value(flag)
                 bothTurns = true
@@ -120,8 +153,8 @@ struct Options {
             case "--repeat-below":
                 budgets.repeatBelow = try fraction(flag)
             case "--no-ask-band": budgets.askBand = false
-            case "--max-act": budgets.maxAct = try fraction(flag)
-            case "--max-ask": budgets.maxAsk = try fraction(flag)
+            case "--max-act": budgets.maxAct = try caps(flag)
+            case "--max-ask": budgets.maxAsk = try caps(flag)
             case "--help", "-h":
                 print(Self.usage)
                 exit(0)
@@ -425,7 +458,7 @@ func main() throws {
     }
     if let path = options.rescore {
         let run = try SavedRun.read(path)
-        let (observations, stats) = try run.restored()
+        let (observations, stats) = try run.restored(confidence: options.confidence, path: path)
         // No audio is synthesised: the saved run holds everything scored.
         print("## voice-eval --rescore \(path) (\(run.label), \(observations.count) items × 2 turns)\n")
         if let out = options.tune {

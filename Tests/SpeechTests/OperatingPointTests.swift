@@ -212,3 +212,72 @@ extension VoiceEvalFlagTests {
         #expect(never["notHere"]!["act"]! > 1 && never["thisIsIt"]!["act"]! > 1, "\(never)")
     }
 }
+
+extension VoiceEvalFlagTests {
+    /// `--max-act` per answer: the confirmations' cap leaves the refusals' threshold alone.
+    @Test func maxActPerAnswer() throws {
+        let point = try tune(["--max-act", "thisIsIt:0.85", "--near-miss-budget", "0"])
+        #expect(point["thisIsIt"]!["act"]! > 1, "\(point)")
+        #expect(point["notHere"]!["act"]! > 0.85 && point["notHere"]!["act"]! <= 0.9, "\(point)")
+    }
+
+    @Test(arguments: [
+        (["--max-act", "notHere:2"], "\"notHere:2\""), (["--max-ask", "maybe:0.5"], "maybe:0.5"),
+        (["--confidence", "loud"], "\"loud\""),
+    ])
+    func badConfidenceFlagExitsTwo(_ argv: [String], _ named: String) throws {
+        let result = try run(argv)
+        #expect(result.code == 2)
+        #expect(result.err.contains(named), "\(result.err)")
+    }
+
+    /// A saved run whose confidences mislead (the near-miss above every answer) but whose
+    /// saved phone-loop scores separate: `--confidence phraseRatio` tunes on the scores, so
+    /// every answer acts and the near-miss does not; a run saved without scores is bad input
+    /// naming the file.
+    @Test func confidenceIsRecomputedFromTheSavedScores() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func observation(_ kind: String, _ expected: String?, confidence: Double, ratio: Double?) -> String {
+            let evidence = ratio.map { #", "evidence": {"perFrame": -40, "phraseRatio": \#($0)}"# } ?? ""
+            let heard =
+                #"{"start": 0, "end": 1, "heard": "x", "meaning": "notHere", "confidence": \#(confidence), "sure": true\#(evidence)}"#
+            let expectation = expected.map { #""expected": "\#($0)", "# } ?? ""
+            return
+                #"{"condition": "clean", "kind": "\#(kind)", "text": "t", \#(expectation)"voice": "v", "perturbation": "", "first": [\#(heard)], "second": []}"#
+        }
+        func save(withScores: Bool) throws -> String {
+            let ratio: (Double) -> Double? = { withScores ? $0 : nil }
+            let observations =
+                (0..<10).map { _ in observation("phrase", "notHere", confidence: 0.5, ratio: ratio(5)) }
+                + [observation("near-miss", nil, confidence: 0.95, ratio: ratio(-10))]
+            let path = directory + "/run-\(withScores)-dev.json"
+            try
+                #"{"label": "dev synthetic", "stats": [], "observations": [\#(observations.joined(separator: ","))]}"#
+                .write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        let saved = try save(withScores: true)
+        let out = directory + "/op.json"
+        func notHereAct(_ flags: [String]) throws -> Double {
+            let result = try run(["--rescore", saved, "--tune", out, "--near-miss-budget", "0"] + flags)
+            try #require(result.code == 0, "\(result.err)")
+            let point = try JSONDecoder().decode(
+                [String: [String: Double]].self, from: try Data(contentsOf: URL(fileURLWithPath: out)))
+            return point["notHere"]!["act"]!
+        }
+        // On the saved confidences no threshold keeps an answer and drops the near-miss.
+        #expect(try notHereAct([]) > 0.95)
+        // On the phone-loop scores (logistic 0.5 at −5, width 3): at most the answers'
+        // confidence, above the near-miss's.
+        let answers = 1 / (1 + exp(-(5.0 + 5) / 3))
+        let nearMiss = 1 / (1 + exp(-(-10.0 + 5) / 3))
+        let act = try notHereAct(["--confidence", "phraseRatio"])
+        #expect(act > nearMiss && act <= answers, "\(act)")
+
+        let old = try save(withScores: false)
+        let result = try run(["--rescore", old, "--tune", out, "--confidence", "phraseRatio"])
+        #expect(result.code == 2)
+        #expect(result.err.contains(old) && result.err.contains("no scores saved"), "\(result.err)")
+    }
+}

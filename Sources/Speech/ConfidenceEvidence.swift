@@ -1,0 +1,79 @@
+/// The acoustic scores a phrase's confidence is made from (search units, logmath base
+/// 1.0001, per 10 ms frame), kept on the ``Utterance`` for the benchmark, which tunes on them
+/// without decoding again; not part of the contract's JSON.
+package struct ConfidenceEvidence: Sendable, Hashable, Codable {
+    /// The phrase's acoustic score per frame, each frame's relative to the best senone of
+    /// that frame (≤ 0).
+    package var perFrame: Double
+    /// The phrase's score minus the phone loop's over the phrase's frames, per frame: how
+    /// much better the phrase fits those frames than the best free sequence of phones;
+    /// `nil` without the phone loop.
+    package var phraseRatio: Double?
+    /// The grammar's whole best path (phrase, fillers, silence) minus the phone loop's, per
+    /// frame of the utterance; `nil` without the phone loop.
+    package var utteranceRatio: Double?
+
+    /// Which score a confidence is a logistic of.
+    package enum Feature: String, Sendable, CaseIterable {
+        case perFrame, phraseRatio, utteranceRatio
+
+        /// The logistic's centre (confidence 0.5) and width (search units per e-fold of the
+        /// odds) for this score, so the confidence spreads over 0…1 on the adapted model.
+        var scale: (centre: Double, width: Double) {
+            switch self {
+            // Centred for the stock en-us model (−58: the lowest clean answer of a probe);
+            // on the adapted model answers and near-misses alike sit near 1.
+            case .perFrame: (-58, 5)
+            // On the development split (adapted model, phone loop) answers scored −10…+8
+            // (5th–95th percentile), the near-misses taken for them −15…+2, and the tuned
+            // thresholds fell at −9…−1: this keeps them all between 0.1 and 0.9.
+            case .phraseRatio, .utteranceRatio: (-5, 3)
+            }
+        }
+    }
+
+    /// The score `feature`, `nil` when it needs the phone loop and there was none.
+    package func value(_ feature: Feature) -> Double? {
+        switch feature {
+        case .perFrame: perFrame
+        case .phraseRatio: phraseRatio
+        case .utteranceRatio: utteranceRatio
+        }
+    }
+
+    package init(perFrame: Double, phraseRatio: Double? = nil, utteranceRatio: Double? = nil) {
+        self.perFrame = perFrame
+        self.phraseRatio = phraseRatio
+        self.utteranceRatio = utteranceRatio
+    }
+
+    /// The evidence for `phrase` (the phrase's words on the grammar's best `path`) against
+    /// the phone loop's best path over the same frames; `nil` when the phrase holds no frame.
+    init?(phrase: [Decoder.Segment], path: [Decoder.Segment], loop: [Decoder.Segment]) {
+        let frames = phrase.reduce(0) { $0 + $1.frames }
+        guard frames > 0 else { return nil }
+        let score = phrase.reduce(0.0) { $0 + Double($1.acousticScore) }
+        perFrame = score / Double(frames)
+        guard !loop.isEmpty else { return }
+        // The loop's phones do not start and end where the phrase's words do: a phone that
+        // straddles a boundary counts in proportion to its frames inside.
+        let loopScore = phrase.reduce(0.0) { $0 + Self.score(of: loop, from: $1.startFrame, to: $1.endFrame) }
+        phraseRatio = (score - loopScore) / Double(frames)
+        let pathFrames = path.reduce(0) { $0 + $1.frames }
+        if pathFrames > 0 {
+            let pathScore = path.reduce(0.0) { $0 + Double($1.acousticScore) }
+            let loopTotal = loop.reduce(0.0) { $0 + Double($1.acousticScore) }
+            utteranceRatio = (pathScore - loopTotal) / Double(pathFrames)
+        }
+    }
+
+    /// The acoustic score of `segments` over frames `first...last`, a segment partly inside
+    /// counted in proportion.
+    static func score(of segments: [Decoder.Segment], from first: Int, to last: Int) -> Double {
+        segments.reduce(0.0) { sum, segment in
+            let overlap = min(last, segment.endFrame) - max(first, segment.startFrame) + 1
+            guard overlap > 0 else { return sum }
+            return sum + Double(segment.acousticScore) * Double(overlap) / Double(segment.frames)
+        }
+    }
+}

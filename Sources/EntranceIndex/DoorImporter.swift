@@ -32,10 +32,12 @@ public enum DoorImporter {
     /// written to `OUTPUT.tmp-…` beside it and renamed into place only when complete.
     ///
     /// `.osm.pbf` streams through osmium (`tags-filter | add-locations-to-ways`, OPL on a
-    /// pipe) one element at a time, so memory stays flat however large the country; OSM XML
+    /// pipe) one element at a time, read and prepared on a thread of its own while SQLite
+    /// writes on the calling one, so memory stays flat however large the country; OSM XML
     /// and Overpass JSON (small by nature) are read whole by the `OSM` module.
-    /// - Parameter progress: called with one line per stage and, while a `.osm.pbf` streams,
-    ///   every few seconds with elements read, per cent of the file and the rate.
+    /// - Parameter progress: called, always on the calling thread, with one line per stage
+    ///   and, while a `.osm.pbf` streams, every few seconds with elements read, per cent of
+    ///   the file and the rate.
     /// - Throws: ``DoorIndexError`` naming the file and element at fault.
     public static func importFile(
         _ input: String, to output: String, progress: (String) -> Void = { _ in }

@@ -4,13 +4,16 @@ import OSM
 import SQLite
 
 /// Writes a door index from a stream of OSM elements (nodes, then ways, then relations),
-/// one element at a time: nothing but the entrance ids and the summary is held in memory.
+/// one element at a time, each prepared (``PreparedElement``, perhaps on another thread):
+/// nothing but the entrance ids and the summary is held in memory.
 ///
 /// Ways wait in a scratch database (SQLite's temporary file, gone when the connection
-/// closes) in case a multipolygon relation later names them; named shops, offices and
-/// amenities wait there too until every outline is stored, then join the search text of
-/// the building that contains them. Everything is written in one transaction with
-/// prepared statements; the caller renames the file into place.
+/// closes; ``WayStore``) in case a multipolygon relation later names them; named shops,
+/// offices and amenities wait there too until every outline is stored, then join the search
+/// text of the building that contains them; so do the whole-name tokens, sorted into
+/// `building_whole` at the end. Everything is written in one transaction with prepared
+/// statements; the indexes are made once, at the end; the caller renames the file into
+/// place.
 final class DoorIndexWriter {
     let db: Connection
     private var summary = DoorImportSummary(

@@ -436,7 +436,9 @@ func report(label: String, tallies: [(Condition, Tally)]) {
     if !acted.isEmpty {
         print(
             "\nNegatives acted on (all conditions): "
-                + acted.sorted { $0.value > $1.value }.map { "\($0.key) ×\($0.value)" }.joined(
+                // Ties by text: the same run prints the same line.
+                + acted.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) ×\($0.value)" }
+                .joined(
                     separator: ", "))
     }
 }

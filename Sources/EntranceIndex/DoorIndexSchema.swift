@@ -8,12 +8,16 @@
 ///   NULL for a building with no outline. `meta.cell_levels` lists the levels in use
 ///   ("0,1,3"), so a query skips the empty ones.
 /// - `outline_entrances`: which entrance nodes lie on which building's outline.
-/// - `building_search`: FTS5 over each building's folded names (its own, its entrances'
-///   `name`/`ref`, the named shops and offices inside it) and addresses (street and number
-///   — one order: its words match in any —, `addr:place`, `addr:full`); rowid =
-///   `buildings.id`. Alternatives within
-///   a column are separated by " ; ". No column sizes (`columnsize = 0`): nothing is
-///   ranked by bm25, and they cost 10 MB a million buildings.
+/// - `names`, `addresses` (buildings): the building's folded search text — names (its own,
+///   its entrances' `name`/`ref`, the named shops and offices inside it) and addresses
+///   (street and number — one order: its words match in any —, `addr:place`,
+///   `addr:full`); alternatives within a column are separated by " ; ".
+/// - `building_search`: FTS5 over those two columns, the buildings table its external
+///   content (the text is stored once); rowid = `buildings.id`; only buildings with a name
+///   or an address are in it. `detail = none`: the search asks for words and word starts,
+///   never phrases or columns, so no positions are kept. A prefix index for one-letter
+///   prefixes (the ones that match thousands of words). No column sizes (`columnsize = 0`):
+///   nothing is ranked by bm25.
 /// - `building_whole`: the same names and addresses (street and number in both orders),
 ///   each one token (spaces as `_`, as the gazetteer's `name_whole`), a row per token and
 ///   building: exact and prefix matches of a whole name or address are a range of one
@@ -42,13 +46,16 @@ enum DoorIndexSchema {
             centroid_lon REAL,
             area REAL NOT NULL,
             outline BLOB NOT NULL,
-            cell INTEGER);
+            cell INTEGER,
+            names TEXT NOT NULL,
+            addresses TEXT NOT NULL);
         CREATE TABLE outline_entrances(
             building INTEGER NOT NULL REFERENCES buildings(id),
             entrance INTEGER NOT NULL REFERENCES entrances(id),
             PRIMARY KEY (building, entrance)) WITHOUT ROWID;
         CREATE VIRTUAL TABLE building_search USING fts5(
-            names, addresses, tokenize = 'unicode61 remove_diacritics 2', prefix = '1', columnsize = 0);
+            names, addresses, content = 'buildings', content_rowid = 'id',
+            tokenize = 'unicode61 remove_diacritics 2', prefix = '1', detail = none, columnsize = 0);
         CREATE TABLE building_whole(
             token TEXT NOT NULL, building INTEGER NOT NULL REFERENCES buildings(id),
             PRIMARY KEY (token, building)) WITHOUT ROWID;

@@ -58,7 +58,8 @@ final class DoorIndexWriter {
         insertBuilding = try db.prepare(
             """
             INSERT INTO buildings(id, kind, osm_id, building, name, addr, levels, level, centroid_lat,
-                centroid_lon, area, outline, cell) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                centroid_lon, area, outline, cell, names, addresses)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         insertLink = try db.prepare("INSERT INTO outline_entrances(building, entrance) VALUES (?, ?)")
         insertSearch = try db.prepare("INSERT INTO building_search(rowid, names, addresses) VALUES (?, ?, ?)")
@@ -126,19 +127,6 @@ final class DoorIndexWriter {
 
     private func store(_ b: PreparedBuilding) throws {
         row += 1
-        func text(_ s: String?) -> SQLValue { s.map(SQLValue.text) ?? .null }
-        try insertBuilding.run([
-            .int(row), .text(b.kind.rawValue), .int(b.id), .text(b.building), text(b.name), .text(b.addr),
-            text(b.levels), text(b.level), b.centroid.map { .double($0.latitude) } ?? .null,
-            b.centroid.map { .double($0.longitude) } ?? .null, .double(b.area), .blob(b.outline),
-            b.cell.map(SQLValue.int) ?? .null,
-        ])
-        if let box = b.box, let cell = b.cell {
-            levels.insert(SpatialCells.level(cell))
-            bounds.add(box.minLat, box.minLon, box.maxLat, box.maxLon)
-        } else {
-            summary.withoutOutline += 1
-        }
         var names = [b.names]
         for entrance in b.nodeIDs where entranceIDs.contains(entrance) {
             try insertLink.run([.int(row), .int(entrance)])
@@ -146,6 +134,19 @@ final class DoorIndexWriter {
             if let words = entranceWords[entrance] { names.append(words) }
         }
         let nameText = names.filter { !$0.isEmpty }.joined(separator: SearchText.separator)
+        func text(_ s: String?) -> SQLValue { s.map(SQLValue.text) ?? .null }
+        try insertBuilding.run([
+            .int(row), .text(b.kind.rawValue), .int(b.id), .text(b.building), text(b.name), .text(b.addr),
+            text(b.levels), text(b.level), b.centroid.map { .double($0.latitude) } ?? .null,
+            b.centroid.map { .double($0.longitude) } ?? .null, .double(b.area), .blob(b.outline),
+            b.cell.map(SQLValue.int) ?? .null, .text(nameText), .text(b.addresses),
+        ])
+        if let box = b.box, let cell = b.cell {
+            levels.insert(SpatialCells.level(cell))
+            bounds.add(box.minLat, box.minLon, box.maxLat, box.maxLon)
+        } else {
+            summary.withoutOutline += 1
+        }
         if !nameText.isEmpty || !b.addresses.isEmpty {
             try insertSearch.run([.int(row), .text(nameText), .text(b.addresses)])
         }
@@ -214,9 +215,13 @@ final class DoorIndexWriter {
                 summary.placesInside += 1
             }
         }
-        let select = try db.prepare("SELECT names, addresses FROM building_search WHERE rowid = ?")
-        let replace = try db.prepare("INSERT INTO building_search(rowid, names, addresses) VALUES (?, ?, ?)")
-        let delete = try db.prepare("DELETE FROM building_search WHERE rowid = ?")
+        let select = try db.prepare("SELECT names, addresses FROM buildings WHERE id = ?")
+        // External content: the index forgets a row by being told the text it indexed.
+        let forget = try db.prepare(
+            "INSERT INTO building_search(building_search, rowid, names, addresses) VALUES ('delete', ?, ?, ?)"
+        )
+        let update = try db.prepare("UPDATE buildings SET names = ? WHERE id = ?")
+        let index = try db.prepare("INSERT INTO building_search(rowid, names, addresses) VALUES (?, ?, ?)")
         for (id, words) in extra.sorted(by: { $0.key < $1.key }) {
             var names = ""
             var addresses = ""
@@ -224,9 +229,12 @@ final class DoorIndexWriter {
                 names = $0.text(0) ?? ""
                 addresses = $0.text(1) ?? ""
             }
-            try delete.run([.int(id)])
+            if !names.isEmpty || !addresses.isEmpty {
+                try forget.run([.int(id), .text(names), .text(addresses)])
+            }
             let all = ([names] + words).filter { !$0.isEmpty }.joined(separator: SearchText.separator)
-            try replace.run([.int(id), .text(all), .text(addresses)])
+            try update.run([.text(all), .int(id)])
+            try index.run([.int(id), .text(all), .text(addresses)])
             for token in words.flatMap({ SearchText.wholeTokens($0, "") }) {
                 try insertWhole.run([.text(token), .int(id)])
             }
@@ -284,10 +292,11 @@ enum WayBlob {
 
 /// Tags as a JSON object with sorted keys, without `JSONEncoder`'s cost per building.
 enum JSONText {
-    static func object(_ tags: [String: String]) -> String {
+    /// - Parameter keep: which keys go in (all of them by default).
+    static func object(_ tags: [String: String], keeping keep: (String) -> Bool = { _ in true }) -> String {
         var out: [UInt8] = [UInt8(ascii: "{")]
-        for (i, key) in tags.keys.sorted().enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
+        for key in tags.keys.sorted() where keep(key) {
+            if out.count > 1 { out.append(UInt8(ascii: ",")) }
             string(key, into: &out)
             out.append(UInt8(ascii: ":"))
             string(tags[key]!, into: &out)

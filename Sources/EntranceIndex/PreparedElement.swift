@@ -113,7 +113,7 @@ struct PreparedBuilding: Sendable {
         self.id = id
         building = tags["building"] ?? "yes"
         name = tags["name"]
-        addr = JSONText.object(tags.filter { $0.key.hasPrefix("addr:") })
+        addr = JSONText.object(tags, keeping: { $0.hasPrefix("addr:") })
         levels = tags["building:levels"]
         level = tags["level"]
         centroid = outline.centroid
@@ -124,8 +124,10 @@ struct PreparedBuilding: Sendable {
             SpatialCells.cell(minLat: $0.minLat, maxLat: $0.maxLat, minLon: $0.minLon, maxLon: $0.maxLon)
         }
         self.nodeIDs = Set(nodeIDs).sorted()
-        names = SearchText.names(tags)
-        addresses = SearchText.addresses(tags)
-        whole = SearchText.wholeTokens(names, SearchText.addresses(tags, bothOrders: true))
+        let nameList = SearchText.nameList(tags)
+        let addressForms = SearchText.addressForms(tags)
+        names = nameList.joined(separator: SearchText.separator)
+        addresses = addressForms.words.joined(separator: SearchText.separator)
+        whole = SearchText.wholeTokens(nameList + addressForms.whole)
     }
 }

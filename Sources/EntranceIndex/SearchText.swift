@@ -83,55 +83,72 @@ enum SearchText {
 
     /// The folded, distinct names in `tags`, joined by ``separator``.
     static func names(_ tags: [String: String]) -> String {
+        nameList(tags).joined(separator: separator)
+    }
+
+    /// The folded, distinct names in `tags`, by key.
+    static func nameList(_ tags: [String: String]) -> [String] {
         var seen = Set<String>()
         var out: [String] = []
         for key in tags.keys.sorted() where isNameKey(key) {
             let folded = normalize(tags[key]!)
             if !folded.isEmpty && seen.insert(folded).inserted { out.append(folded) }
         }
-        return out.joined(separator: separator)
+        return out
     }
 
     /// The folded addresses in `tags`: street and house number, the same for `addr:place`,
-    /// and `addr:full`.
+    /// and `addr:full`, joined by ``separator``.
     /// - Parameter bothOrders: the number before the street too ("10 quai jean charles rey"),
     ///   for the whole tokens; the word search needs one order, its words match in any.
     static func addresses(_ tags: [String: String], bothOrders: Bool = false) -> String {
-        var out: [String] = []
+        let forms = addressForms(tags)
+        return (bothOrders ? forms.whole : forms.words).joined(separator: separator)
+    }
+
+    /// ``addresses(_:bothOrders:)`` both ways at once, as lists: `words` in one order (for
+    /// the word index), `whole` in both (for the whole tokens).
+    static func addressForms(_ tags: [String: String]) -> (words: [String], whole: [String]) {
+        var words: [String] = []
+        var whole: [String] = []
         let number = tags["addr:housenumber"].map(normalize) ?? ""
         for key in ["addr:street", "addr:place"] {
             guard let street = tags[key].map(normalize), !street.isEmpty else { continue }
             if number.isEmpty {
-                out.append(street)
+                words.append(street)
+                whole.append(street)
             } else {
-                out.append("\(street) \(number)")
-                if bothOrders { out.append("\(number) \(street)") }
+                words.append("\(street) \(number)")
+                whole += ["\(street) \(number)", "\(number) \(street)"]
             }
         }
-        if let full = tags["addr:full"].map(normalize), !full.isEmpty { out.append(full) }
-        return out.joined(separator: separator)
+        if let full = tags["addr:full"].map(normalize), !full.isEmpty {
+            words.append(full)
+            whole.append(full)
+        }
+        return (words, whole)
     }
 
     /// Every alternative of `names` and `addresses` as one token (spaces as `_`), for the
     /// `building_whole` table. Folded text has no ";" of its own: each one is a
     /// ``separator``.
     static func wholeTokens(_ names: String, _ addresses: String) -> [String] {
-        var out: [String] = []
-        for column in [names, addresses] {
-            for alternative in column.utf8.split(separator: UInt8(ascii: ";")) {
-                // Each alternative is folded text between " ; ": trimmed, its spaces joined.
-                guard let first = alternative.firstIndex(where: { $0 != UInt8(ascii: " ") }),
-                    let last = alternative.lastIndex(where: { $0 != UInt8(ascii: " ") })
-                else { continue }
-                out.append(
-                    String(
-                        decoding: alternative[first...last].map {
-                            $0 == UInt8(ascii: " ") ? UInt8(ascii: "_") : $0
-                        },
-                        as: UTF8.self))
-            }
+        wholeTokens(
+            [names, addresses].flatMap { $0.components(separatedBy: ";") }
+        )
+    }
+
+    /// Each folded alternative as one token: trimmed, its spaces as `_`.
+    static func wholeTokens(_ alternatives: [String]) -> [String] {
+        alternatives.compactMap { alternative in
+            let bytes = alternative.utf8
+            guard let first = bytes.firstIndex(where: { $0 != UInt8(ascii: " ") }),
+                let last = bytes.lastIndex(where: { $0 != UInt8(ascii: " ") })
+            else { return nil }
+            return String(
+                decoding: bytes[first...last].map { $0 == UInt8(ascii: " ") ? UInt8(ascii: "_") : $0 },
+                as: UTF8.self)
         }
-        return out
     }
 
     /// A node that names a place inside a building: a named shop, office, amenity, craft,

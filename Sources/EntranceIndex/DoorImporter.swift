@@ -217,8 +217,11 @@ enum OsmiumStream {
         } catch {
             failure = error
             // Stop osmium (our own two children) rather than wait for a stream nobody reads.
+            // SIGKILL: the children inherit the signal mask of the thread that started them,
+            // and libdispatch's threads block SIGTERM (and SIGPIPE), so a SIGTERM stayed
+            // pending and the import waited for ever after SQLite failed (a full disk).
             for process in [filter, locate] where process.isRunning {
-                kill(process.processIdentifier, SIGTERM)
+                kill(process.processIdentifier, SIGKILL)
             }
         }
         filter.waitUntilExit()

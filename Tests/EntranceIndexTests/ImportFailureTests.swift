@@ -1,0 +1,77 @@
+import Foundation
+import Geo
+import Testing
+
+@testable import EntranceIndex
+
+/// The real `pathfinder doors import`, made to fail while SQLite writes (a file-size limit:
+/// `write` fails with EFBIG, as on a full disk) while osmium still streams on the other
+/// thread.
+@Suite("A door import that fails half-way")
+struct ImportFailureTests {
+    static func binary() throws -> String {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [
+            directory.appendingPathComponent("pathfinder").path,
+            URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+                .appendingPathComponent("pathfinder").path,
+        ]
+        guard let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw NotBuilt()
+        }
+        return path
+    }
+
+    struct NotBuilt: Error, CustomStringConvertible {
+        var description: String { "the pathfinder executable is not built; run `swift build --build-tests` first" }
+    }
+
+    /// The processes whose command line mentions `text`, other than this test's.
+    static func processes(mentioning text: String) -> [String] {
+        let own = String(getpid())
+        return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { pid in
+            guard pid.allSatisfy(\.isNumber), pid != own,
+                let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline")
+            else { return nil }
+            let line = String(decoding: data.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
+            return line.contains(text) ? "\(pid): \(line)" : nil
+        }
+    }
+
+    @Test func theOldIndexStaysWholeNoTemporaryFileIsLeftAndOsmiumIsStopped() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let city = GridCity(origin: Coordinate(latitude: 37.55, longitude: 126.95), buildings: 24_000)
+        let pbf = try city.write(xml: dir.appendingPathComponent("city.osm").path)
+        // An older index where the new one goes: a small import of the same place.
+        let db = dir.appendingPathComponent("city.db").path
+        let small = GridCity(origin: Coordinate(latitude: 37.55, longitude: 126.95), buildings: 10)
+        let old = try DoorImporter.importFile(
+            try small.write(xml: dir.appendingPathComponent("small.osm").path), to: db)
+        #expect(old.buildingWays == 10)
+        let before = try #require(FileManager.default.contents(atPath: db))
+
+        // 1 MB of file at most (the index of 24 000 buildings is ≈ 8 MB); SIGXFSZ ignored,
+        // so the write fails with EFBIG instead of killing the process.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [
+            "-c", "trap '' XFSZ; ulimit -f 1024; exec \"$0\" doors import \"$1\" --out \"$2\"",
+            try Self.binary(), pbf, db,
+        ]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+
+        #expect(process.terminationStatus == 1, "\(message)")
+        #expect(message.contains("pathfinder doors import: \(db)"), "\(message)")
+        #expect(FileManager.default.contents(atPath: db) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".tmp-") }.isEmpty)
+        #expect(Self.processes(mentioning: pbf).isEmpty)
+        // The old index still answers.
+        #expect(try DoorIndex(path: db).counts().buildings == 10)
+    }
+}

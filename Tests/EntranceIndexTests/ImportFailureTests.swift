@@ -23,7 +23,9 @@ struct ImportFailureTests {
     }
 
     struct NotBuilt: Error, CustomStringConvertible {
-        var description: String { "the pathfinder executable is not built; run `swift build --build-tests` first" }
+        var description: String {
+            "the pathfinder executable is not built; run `swift build --build-tests` first"
+        }
     }
 
     /// The processes whose command line mentions `text`, other than this test's.
@@ -69,7 +71,9 @@ struct ImportFailureTests {
         #expect(process.terminationStatus == 1, "\(message)")
         #expect(message.contains("pathfinder doors import: \(db)"), "\(message)")
         #expect(FileManager.default.contents(atPath: db) == before)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".tmp-") }.isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".tmp-") }
+                .isEmpty)
         #expect(Self.processes(mentioning: pbf).isEmpty)
         // The old index still answers.
         #expect(try DoorIndex(path: db).counts().buildings == 10)

@@ -34,12 +34,15 @@ enum SpatialCells {
     /// The level of a key.
     static func level(_ key: Int64) -> Int { Int(key >> 50) }
 
-    static func column(_ lon: Double, level: Int) -> Int64 {
-        max(0, Int64(((lon + 180) / size(level)).rounded(.down)))
-    }
+    static func column(_ lon: Double, level: Int) -> Int64 { index((lon + 180) / size(level)) }
 
-    static func row(_ lat: Double, level: Int) -> Int64 {
-        max(0, Int64(((lat + 90) / size(level)).rounded(.down)))
+    static func row(_ lat: Double, level: Int) -> Int64 { index((lat + 90) / size(level)) }
+
+    /// A cell number within 0…``columnMask``: a coordinate out of range (or NaN, from a
+    /// caller that did not check) lands on the edge instead of trapping.
+    private static func index(_ cells: Double) -> Int64 {
+        guard cells >= 0 else { return 0 }
+        return cells < Double(columnMask) ? Int64(cells.rounded(.down)) : columnMask
     }
 
     /// The cell a box is stored in.
@@ -60,6 +63,8 @@ enum SpatialCells {
     static func ranges(
         minLat: Double, maxLat: Double, minLon: Double, maxLon: Double, levels: [Int], points: Bool = false
     ) -> [ClosedRange<Int64>] {
+        // An empty box (or NaN) holds nothing, as an R*Tree would answer.
+        guard minLat <= maxLat && minLon <= maxLon else { return [] }
         var out: [ClosedRange<Int64>] = []
         for level in levels {
             let reach: Int64 = points ? 0 : 1

@@ -78,6 +78,23 @@ struct SpatialCellsTests {
         }
     }
 
+    @Test func coordinatesOutOfRangeLandOnTheEdgeInsteadOfTrapping() {
+        for value in [Double.nan, .infinity, -.infinity, 1e300, -1e300, 91, -181] {
+            _ = SpatialCells.cell(value, value)
+            _ = SpatialCells.cell(minLat: value, maxLat: value, minLon: 0, maxLon: 0)
+        }
+        #expect(SpatialCells.column(1e300, level: 0) == SpatialCells.columnMask)
+        #expect(SpatialCells.row(-1e300, level: 0) == 0)
+        // A box from beyond the edges is a box to the edges.
+        #expect(
+            !SpatialCells.ranges(minLat: -.infinity, maxLat: 10, minLon: -200, maxLon: 1e300, levels: [0])
+                .isEmpty)
+        // An empty box, or one with NaN, holds nothing.
+        #expect(SpatialCells.ranges(minLat: 11, maxLat: 10, minLon: 0, maxLon: 1, levels: [0, 3]).isEmpty)
+        #expect(SpatialCells.ranges(minLat: 0, maxLat: 1, minLon: 5, maxLon: 4, levels: [0]).isEmpty)
+        #expect(SpatialCells.ranges(minLat: .nan, maxLat: 1, minLon: 0, maxLon: 1, levels: [0]).isEmpty)
+    }
+
     @Test func aQueryOverAWholeCountryIsAFewRangesNotMillions() {
         let ranges = SpatialCells.ranges(
             minLat: -90, maxLat: 90, minLon: -180, maxLon: 180, levels: [0, 1, 5])

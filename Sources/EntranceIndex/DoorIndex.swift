@@ -103,18 +103,33 @@ public final class DoorIndex {
     /// The building whose outline contains `point`; when several do (a building relation
     /// and one of its own member ways, say), the smallest.
     public func building(at point: Coordinate) throws -> Building? {
-        var best: Building?
-        var bestArea = Double.infinity
-        try forEachBuilding(
-            minLat: point.latitude, maxLat: point.latitude, minLon: point.longitude, maxLon: point.longitude
-        ) { b in
-            let area = b.outline.area
-            guard area < bestArea, b.outline.contains(point) else { return }
-            best = b
-            best?.metres = 0
-            bestArea = area
+        guard let row = try Self.smallestBuilding(containing: point, db: db, levels: cellLevels) else {
+            return nil
         }
-        return best
+        return try building(row: row)
+    }
+
+    /// The row of the smallest building whose outline contains `point` (on equal areas the
+    /// lowest row): the reader's ``building(at:)``, and the building the import gives a shop
+    /// or office inside it.
+    /// - Parameter levels: the ``SpatialCells`` levels that hold buildings.
+    static func smallestBuilding(containing point: Coordinate, db: Connection, levels: [Int]) throws -> Int64?
+    {
+        let candidates = try db.cached("SELECT id, area, outline FROM buildings WHERE cell BETWEEN ? AND ?")
+        var best: (row: Int64, area: Double)?
+        for range in SpatialCells.ranges(
+            minLat: point.latitude, maxLat: point.latitude, minLon: point.longitude, maxLon: point.longitude,
+            levels: levels)
+        {
+            try candidates.forEach([.int(range.lowerBound), .int(range.upperBound)]) { b in
+                let row = b.int(0)
+                let area = b.double(1)
+                if let best, (best.area, best.row) <= (area, row) { return }
+                guard let outline = BuildingOutline(blob: b.blob(2)), outline.contains(point) else { return }
+                best = (row, area)
+            }
+        }
+        return best?.row
     }
 
     /// The building whose outline passes nearest to `point`, if within `metres`.
@@ -211,19 +226,12 @@ public final class DoorIndex {
         return nodes.sorted { $0.id < $1.id }
     }
 
+    /// Calls `body` with every building whose cell may lie within `metres` of `point` (more
+    /// than those: the caller's exact test decides), by row id.
     private func forEachBuilding(
         within metres: Double, of point: Coordinate, _ body: (Building) -> Void
     ) throws {
         let box = Self.box(metres, around: point)
-        try forEachBuilding(
-            minLat: box.minLat, maxLat: box.maxLat, minLon: box.minLon, maxLon: box.maxLon, body)
-    }
-
-    /// Calls `body` with every building whose cell may overlap the box (more than overlap
-    /// it: the caller's exact test decides), by row id.
-    private func forEachBuilding(
-        minLat: Double, maxLat: Double, minLon: Double, maxLon: Double, _ body: (Building) -> Void
-    ) throws {
         let statement = try db.cached(
             """
             SELECT id, kind, osm_id, building, name, addr, levels, level, centroid_lat, centroid_lon, area,
@@ -232,8 +240,8 @@ public final class DoorIndex {
             """)
         var found: [(row: Int64, building: Building)] = []
         for range in SpatialCells.ranges(
-            minLat: minLat, maxLat: maxLat, minLon: minLon, maxLon: maxLon, levels: cellLevels)
-        {
+            minLat: box.minLat, maxLat: box.maxLat, minLon: box.minLon, maxLon: box.maxLon, levels: cellLevels
+        ) {
             try statement.forEach([.int(range.lowerBound), .int(range.upperBound)]) { row in
                 if let b = self.building(row, metres: .infinity) { found.append((row.int(0), b)) }
             }

@@ -151,7 +151,7 @@ final class DoorIndexWriter {
             try insertSearch.run([.int(row), .text(nameText), .text(b.addresses)])
         }
         // The entrances' names are whole tokens of the building too.
-        for token in b.whole + names.dropFirst().flatMap({ SearchText.wholeTokens($0, "") }) {
+        for token in b.whole + names.dropFirst().flatMap(SearchText.wholeTokens) {
             try insertWhole.run([.text(token), .int(row)])
         }
         switch b.kind {
@@ -189,29 +189,12 @@ final class DoorIndexWriter {
     }
 
     private func attachPlacesInside() throws {
-        let candidates = try db.prepare("SELECT id, area, outline FROM buildings WHERE cell BETWEEN ? AND ?")
         let levels = self.levels.sorted()
         var extra: [Int64: [String]] = [:]
         try db.prepare("SELECT lat, lon, words FROM scratch.pois ORDER BY rowid").forEach { poi in
             let point = Coordinate(latitude: poi.double(0), longitude: poi.double(1))
-            let words = poi.text(2) ?? ""
-            var best: (id: Int64, area: Double)?
-            for range in SpatialCells.ranges(
-                minLat: point.latitude, maxLat: point.latitude, minLon: point.longitude,
-                maxLon: point.longitude,
-                levels: levels)
-            {
-                try candidates.forEach([.int(range.lowerBound), .int(range.upperBound)]) { b in
-                    let area = b.double(1)
-                    // Equal areas: the lowest id, as the reader's `building(at:)` chooses.
-                    guard area < (best?.area ?? .infinity) || (area == best?.area && b.int(0) < best!.id),
-                        let outline = BuildingOutline(blob: b.blob(2)), outline.contains(point)
-                    else { return }
-                    best = (b.int(0), area)
-                }
-            }
-            if let best {
-                extra[best.id, default: []].append(words)
+            if let row = try DoorIndex.smallestBuilding(containing: point, db: db, levels: levels) {
+                extra[row, default: []].append(poi.text(2) ?? "")
                 summary.placesInside += 1
             }
         }
@@ -235,7 +218,7 @@ final class DoorIndexWriter {
             let all = ([names] + words).filter { !$0.isEmpty }.joined(separator: SearchText.separator)
             try update.run([.text(all), .int(id)])
             try index.run([.int(id), .text(all), .text(addresses)])
-            for token in words.flatMap({ SearchText.wholeTokens($0, "") }) {
+            for token in words.flatMap(SearchText.wholeTokens) {
                 try insertWhole.run([.text(token), .int(id)])
             }
         }

@@ -97,17 +97,10 @@ enum SearchText {
         return out
     }
 
-    /// The folded addresses in `tags`: street and house number, the same for `addr:place`,
-    /// and `addr:full`, joined by ``separator``.
-    /// - Parameter bothOrders: the number before the street too ("10 quai jean charles rey"),
-    ///   for the whole tokens; the word search needs one order, its words match in any.
-    static func addresses(_ tags: [String: String], bothOrders: Bool = false) -> String {
-        let forms = addressForms(tags)
-        return (bothOrders ? forms.whole : forms.words).joined(separator: separator)
-    }
-
-    /// ``addresses(_:bothOrders:)`` both ways at once, as lists: `words` in one order (for
-    /// the word index), `whole` in both (for the whole tokens).
+    /// The folded addresses in `tags` (street and house number, the same for `addr:place`,
+    /// and `addr:full`) in two forms: `words` with the number after the street (for the word
+    /// index: its words match in any order), `whole` with the number before it too ("10 quai
+    /// jean charles rey", for the whole tokens).
     static func addressForms(_ tags: [String: String]) -> (words: [String], whole: [String]) {
         var words: [String] = []
         var whole: [String] = []
@@ -129,26 +122,15 @@ enum SearchText {
         return (words, whole)
     }
 
-    /// Every alternative of `names` and `addresses` as one token (spaces as `_`), for the
-    /// `building_whole` table. Folded text has no ";" of its own: each one is a
-    /// ``separator``.
-    static func wholeTokens(_ names: String, _ addresses: String) -> [String] {
-        wholeTokens(
-            [names, addresses].flatMap { $0.components(separatedBy: ";") }
-        )
+    /// Every alternative of folded `text` (joined by ``separator``) as one token, for the
+    /// `building_whole` table.
+    static func wholeTokens(_ text: String) -> [String] {
+        wholeTokens(text.components(separatedBy: separator))
     }
 
-    /// Each folded alternative as one token: trimmed, its spaces as `_`.
+    /// Each folded alternative as one token: its spaces as `_` (`Fold.wholeToken`).
     static func wholeTokens(_ alternatives: [String]) -> [String] {
-        alternatives.compactMap { alternative in
-            let bytes = alternative.utf8
-            guard let first = bytes.firstIndex(where: { $0 != UInt8(ascii: " ") }),
-                let last = bytes.lastIndex(where: { $0 != UInt8(ascii: " ") })
-            else { return nil }
-            return String(
-                decoding: bytes[first...last].map { $0 == UInt8(ascii: " ") ? UInt8(ascii: "_") : $0 },
-                as: UTF8.self)
-        }
+        alternatives.filter { !$0.isEmpty }.map(Fold.wholeToken)
     }
 
     /// A node that names a place inside a building: a named shop, office, amenity, craft,

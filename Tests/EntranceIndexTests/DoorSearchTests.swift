@@ -137,10 +137,11 @@ struct SearchTextTests {
 
     @Test func wholeTokensJoinEachAlternativesWords() {
         #expect(
-            SearchText.wholeTokens("building 0 ; hall", "세종대로 1 길 1 ; 1 세종대로 1 길")
+            SearchText.wholeTokens("building 0 ; hall ; 세종대로 1 길 1 ; 1 세종대로 1 길")
                 == ["building_0", "hall", "세종대로_1_길_1", "1_세종대로_1_길"])
-        #expect(SearchText.wholeTokens("", "main st 5") == ["main_st_5"])
-        #expect(SearchText.wholeTokens("", "").isEmpty)
+        #expect(SearchText.wholeTokens("main st 5") == ["main_st_5"])
+        #expect(SearchText.wholeTokens("").isEmpty)
+        #expect(SearchText.wholeTokens(["", "main st 5", "hall"]) == ["main_st_5", "hall"])
     }
 
     @Test func hangulAndDigitsApart() {

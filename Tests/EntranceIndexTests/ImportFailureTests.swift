@@ -9,24 +9,10 @@ import Testing
 /// thread.
 @Suite("A door import that fails half-way")
 struct ImportFailureTests {
-    static func binary() throws -> String {
-        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [
-            directory.appendingPathComponent("pathfinder").path,
-            URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-                .appendingPathComponent("pathfinder").path,
-        ]
-        guard let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw NotBuilt()
-        }
-        return path
-    }
-
-    struct NotBuilt: Error, CustomStringConvertible {
-        var description: String {
-            "the pathfinder executable is not built; run `swift build --build-tests` first"
-        }
-    }
+    /// The `pathfinder` executable beside the test bundle (`swift build` puts both in one
+    /// directory), as the daemon and replay tests find it.
+    static let executable = Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent(
+        "pathfinder")
 
     /// The processes whose command line mentions `text`, other than this test's.
     static func processes(mentioning text: String) -> [String] {
@@ -55,11 +41,14 @@ struct ImportFailureTests {
 
         // 1 MB of file at most (the index of 24 000 buildings is ≈ 8 MB); SIGXFSZ ignored,
         // so the write fails with EFBIG instead of killing the process.
+        try #require(
+            FileManager.default.isExecutableFile(atPath: Self.executable.path),
+            "build first: swift build --build-tests")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = [
             "-c", "trap '' XFSZ; ulimit -f 1024; exec \"$0\" doors import \"$1\" --out \"$2\"",
-            try Self.binary(), pbf, db,
+            Self.executable.path, pbf, db,
         ]
         let err = Pipe()
         process.standardError = err

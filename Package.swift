@@ -63,28 +63,28 @@ let package = Package(
             name: "DoorsBench", dependencies: ["EntranceIndex", "Geo"], path: "Benchmarks/DoorsBench"),
 
         // MARK: Tests
-        // A real gpsd on a private port, for the positioning and daemon tests.
-        .target(name: "GPSDTestSupport", path: "Tests/GPSDTestSupport"),
+        // Shared by the test targets: a real gpsd on a private port, the built executables.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "ArrivalTests", dependencies: ["Arrival", "Geo"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
         .testTarget(name: "OSMTests", dependencies: ["OSM", "Geo"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "Arrival", "Geo"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "Arrival", "Geo", "TestSupport"]),
         .testTarget(
             name: "PositioningTests",
-            dependencies: ["Positioning", "Geo", "GPSDTestSupport"],
+            dependencies: ["Positioning", "Geo", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "ReplayTests",
-            dependencies: ["Replay", "Arrival", "Geo", "Positioning", "OSM"],
+            dependencies: ["Replay", "Arrival", "Geo", "Positioning", "OSM", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "SpeechTests", dependencies: ["Speech", "Arrival"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "Arrival", "TestSupport"]),
         .testTarget(
-            name: "DaemonTests", dependencies: ["Daemon", "Arrival", "Geo", "Storage", "GPSDTestSupport"],
+            name: "DaemonTests", dependencies: ["Daemon", "Arrival", "Geo", "Storage", "TestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "GazetteerTests",
@@ -93,12 +93,12 @@ let package = Package(
         ),
         .testTarget(
             name: "EntranceIndexTests",
-            dependencies: ["EntranceIndex", "OSM", "Arrival", "Geo", "SQLite"],
+            dependencies: ["EntranceIndex", "OSM", "Arrival", "Geo", "SQLite", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "PathfinderCLITests",
-            dependencies: ["PathfinderCLI", "Arrival", "Geo", "Storage"],
+            dependencies: ["PathfinderCLI", "Arrival", "Geo", "Storage", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
     ],

@@ -1,8 +1,8 @@
 import Arrival
 import Daemon
 import Foundation
-import GPSDTestSupport
 import Glibc
+import TestSupport
 import Testing
 
 /// The real `pathfinder daemon` under pressure at its edges: a flood of `repeat`s and a
@@ -195,7 +195,7 @@ import Testing
         defer { gpsd.stop() }
         let doors = dir.path + "/doors.db"
         let importer = Process()
-        importer.executableURL = DaemonProcess.executable
+        importer.executableURL = try BuiltExecutable.pathfinder()
         importer.arguments = ["doors", "import", fixtures + "/doors.osm", "--out", doors]
         importer.standardError = FileHandle.nullDevice
         importer.standardOutput = FileHandle.nullDevice

@@ -1,6 +1,7 @@
 import Daemon
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// The built `pathfinder` binary run as `pathfinder daemon …` in a subprocess, as a service
@@ -9,11 +10,6 @@ final class DaemonProcess {
     let process = Process()
     let socket: String
     let stderrPath: String
-
-    /// The `pathfinder` executable beside the test bundle (`swift build` puts both in one directory).
-    static var executable: URL {
-        Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("pathfinder")
-    }
 
     /// The user that owns a file the daemon must not be able to read (`nobody`).
     static let unprivileged: uid_t = 65534
@@ -38,9 +34,10 @@ final class DaemonProcess {
         if asUnprivileged, getuid() == 0 {
             // setpriv execs the daemon in place: the pid stays the daemon's.
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = Self.withoutReadOverride + [Self.executable.path, "daemon"] + arguments
+            process.arguments =
+                Self.withoutReadOverride + [try BuiltExecutable.pathfinder().path, "daemon"] + arguments
         } else {
-            process.executableURL = Self.executable
+            process.executableURL = try BuiltExecutable.pathfinder()
             process.arguments = ["daemon"] + arguments
         }
         var env = ProcessInfo.processInfo.environment

@@ -1,10 +1,10 @@
 import Arrival
 import Daemon
 import Foundation
-import GPSDTestSupport
 import Geo
 import Glibc
 import Storage
+import TestSupport
 import Testing
 
 /// The whole daemon against a real gpsd: the demo walk's NMEA served to gpsd on a private
@@ -54,7 +54,7 @@ import Testing
     private func importDoors(into dir: TempDir) throws -> String {
         let out = dir.path + "/doors.db"
         let process = Process()
-        process.executableURL = DaemonProcess.executable
+        process.executableURL = try BuiltExecutable.pathfinder()
         process.arguments = ["doors", "import", try fixture("doors.osm"), "--out", out]
         process.standardError = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
@@ -218,7 +218,7 @@ import Testing
         // `pathfinder where` without coordinates is the same request, from the command line.
         let cli = Process()
         let out = Pipe()
-        cli.executableURL = DaemonProcess.executable
+        cli.executableURL = try BuiltExecutable.pathfinder()
         cli.arguments = ["where", "--socket", daemon.socket]
         cli.standardOutput = out
         cli.standardError = FileHandle.nullDevice

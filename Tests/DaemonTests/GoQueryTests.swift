@@ -1,8 +1,8 @@
 import Arrival
 import Foundation
-import GPSDTestSupport
 import Geo
 import Glibc
+import TestSupport
 import Testing
 
 @testable import Daemon

@@ -1,10 +1,10 @@
 import Arrival
 import Daemon
 import Foundation
-import GPSDTestSupport
 import Geo
 import Glibc
 import Storage
+import TestSupport
 import Testing
 
 /// The memory as a new user meets it (issue #11 items 1, 2, 3, 5, 10): the built daemon in a

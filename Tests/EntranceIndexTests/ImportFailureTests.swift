@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import TestSupport
 import Testing
 
 @testable import EntranceIndex
@@ -9,11 +10,6 @@ import Testing
 /// thread.
 @Suite("A door import that fails half-way")
 struct ImportFailureTests {
-    /// The `pathfinder` executable beside the test bundle (`swift build` puts both in one
-    /// directory), as the daemon and replay tests find it.
-    static let executable = Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent(
-        "pathfinder")
-
     /// The processes whose command line mentions `text`, other than this test's.
     static func processes(mentioning text: String) -> [String] {
         let own = String(getpid())
@@ -41,14 +37,11 @@ struct ImportFailureTests {
 
         // 1 MB of file at most (the index of 24 000 buildings is ≈ 8 MB); SIGXFSZ ignored,
         // so the write fails with EFBIG instead of killing the process.
-        try #require(
-            FileManager.default.isExecutableFile(atPath: Self.executable.path),
-            "build first: swift build --build-tests")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = [
             "-c", "trap '' XFSZ; ulimit -f 1024; exec \"$0\" doors import \"$1\" --out \"$2\"",
-            Self.executable.path, pbf, db,
+            try BuiltExecutable.pathfinder().path, pbf, db,
         ]
         let err = Pipe()
         process.standardError = err

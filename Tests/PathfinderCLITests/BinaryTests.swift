@@ -1,27 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The real `pathfinder` executable as a subprocess: real exit codes, real stdout/stderr.
 @Suite("The pathfinder binary")
 struct BinaryTests {
-    static func binary() throws -> String {
-        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [
-            directory.appendingPathComponent("pathfinder").path,
-            URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-                .appendingPathComponent("pathfinder").path,
-        ]
-        guard let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw NotBuilt()
-        }
-        return path
-    }
-
-    struct NotBuilt: Error, CustomStringConvertible {
-        var description: String {
-            "the pathfinder executable is not built; run `swift build --build-tests` first"
-        }
-    }
+    /// The built `pathfinder`, as every test that runs the binary finds it.
+    static func binary() throws -> String { try BuiltExecutable.pathfinder().path }
 
     func run(_ argv: [String]) throws -> (code: Int32, out: String, err: String) {
         try Self.run(executable: try Self.binary(), argv)

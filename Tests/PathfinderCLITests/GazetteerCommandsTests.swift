@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PathfinderCLI
@@ -78,11 +79,7 @@ struct GazetteerCommandsTests {
 
     /// `--stdin` reads the process's standard input, so this runs the built executable.
     @Test func whereStdinAnswersEveryLineInOrder() throws {
-        let executable = Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent(
-            "pathfinder")
-        try #require(
-            FileManager.default.isExecutableFile(atPath: executable.path),
-            "build first: swift build --build-tests")
+        let executable = try BuiltExecutable.pathfinder()
         let process = Process()
         process.executableURL = executable
         process.arguments = ["where", "--stdin", "--db", Self.database]
@@ -123,11 +120,7 @@ struct GazetteerCommandsTests {
 
     /// Runs `pathfinder where --stdin` on `input`: exit status, stdout, stderr.
     func whereStdin(_ input: String) throws -> (Int32, String, String) {
-        let executable = Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent(
-            "pathfinder")
-        try #require(
-            FileManager.default.isExecutableFile(atPath: executable.path),
-            "build first: swift build --build-tests")
+        let executable = try BuiltExecutable.pathfinder()
         let inputFile = FileManager.default.temporaryDirectory.appendingPathComponent("where-\(UUID()).txt")
         let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("where-\(UUID()).out")
         let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("where-\(UUID()).err")

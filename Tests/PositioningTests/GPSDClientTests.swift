@@ -1,7 +1,7 @@
 import Foundation
-import GPSDTestSupport
 import Geo
 import Positioning
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -90,7 +90,7 @@ final class TestServer: @unchecked Sendable {
     }
 }
 
-// `GPSDProcess` (a real gpsd on a private port) lives in Tests/GPSDTestSupport, shared
+// `GPSDProcess` (a real gpsd on a private port) lives in Tests/TestSupport, shared
 // with the daemon's end-to-end test.
 
 /// Collects a stream's events on a task, for polling from a test.

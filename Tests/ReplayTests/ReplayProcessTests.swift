@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Determinism across processes: Swift seeds its hashing per process, so two runs inside
@@ -11,11 +12,7 @@ struct ReplayProcessTests {
 
     /// The replay's standard output (its event log), from a fresh process.
     func replay() throws -> Data {
-        let executable = Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent(
-            "pathfinder")
-        try #require(
-            FileManager.default.isExecutableFile(atPath: executable.path),
-            "build first: swift build --build-tests")
+        let executable = try BuiltExecutable.pathfinder()
         let process = Process()
         process.executableURL = executable
         process.arguments = [

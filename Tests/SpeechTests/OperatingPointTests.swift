@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Speech
@@ -84,14 +85,8 @@ struct OperatingPointTests {
 @Suite("voice-eval flags")
 struct VoiceEvalFlagTests {
     func run(_ argv: [String]) throws -> (code: Int32, err: String) {
-        let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent()
-        let binary = directory.appendingPathComponent("VoiceEval").path
-        try #require(
-            FileManager.default.isExecutableFile(atPath: binary), "build VoiceEval: swift build --build-tests"
-        )
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
+        process.executableURL = try BuiltExecutable.named("VoiceEval")
         process.arguments = argv
         let err = Pipe()
         process.standardError = err

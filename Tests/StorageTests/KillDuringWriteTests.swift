@@ -2,6 +2,7 @@ import Arrival
 import Foundation
 import Geo
 import Glibc
+import TestSupport
 import Testing
 
 @testable import Storage
@@ -29,25 +30,7 @@ struct KillDuringWriteTests {
     }
 
     /// The test-only writer, built beside this test bundle by `swift build --build-tests`.
-    static func writerPath() throws -> String {
-        let bundleDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [
-            bundleDirectory.appendingPathComponent("memory-writer").path,
-            URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-                .appendingPathComponent("memory-writer").path,
-        ]
-        guard let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw WriterMissing(looked: candidates)
-        }
-        return path
-    }
-
-    struct WriterMissing: Error, CustomStringConvertible {
-        var looked: [String]
-        var description: String {
-            "memory-writer is not built (looked at \(looked)); run `swift build --build-tests` first"
-        }
-    }
+    static func writerPath() throws -> String { try BuiltExecutable.named("memory-writer").path }
 
     static let kills = 60
 

@@ -9,15 +9,6 @@ import Testing
 /// `stop`, every client slot taken, answer buttons through a FIFO during a walk through a
 /// real gpsd.
 @Suite(.serialized) struct DaemonIOTests {
-    private func writeConfig(_ dir: TempDir, _ extra: String = "") throws -> String {
-        let path = dir.path + "/config.json"
-        try """
-        {"socket": "\(dir.path)/pf.sock", "memory": "\(dir.path)/memory.json", "mic": false,
-         "speakWav": "\(dir.path)/wav", "gpsd": "127.0.0.1:29471", "baro": "none"\(extra)}
-        """.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
-
     /// `go` to Helsinki's railway station; the reply must be ok.
     private func goToTheStation(_ client: ControlClient) throws {
         let go = fields(
@@ -39,7 +30,7 @@ import Testing
         let dir = TempDir()
         defer { dir.remove() }
         let daemon = try DaemonProcess(
-            arguments: ["--config", try writeConfig(dir), "--log-level", "debug"],
+            arguments: ["--config", try DaemonProcess.writeConfig(dir), "--log-level", "debug"],
             socket: dir.path + "/pf.sock",
             dir: dir)
         try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
@@ -75,7 +66,8 @@ import Testing
         let dir = TempDir()
         defer { dir.remove() }
         let daemon = try DaemonProcess(
-            arguments: ["--config", try writeConfig(dir)], socket: dir.path + "/pf.sock", dir: dir)
+            arguments: ["--config", try DaemonProcess.writeConfig(dir)], socket: dir.path + "/pf.sock",
+            dir: dir)
         try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
         let client = try daemon.client()
         try goToTheStation(client)
@@ -110,7 +102,8 @@ import Testing
         let dir = TempDir()
         defer { dir.remove() }
         let daemon = try DaemonProcess(
-            arguments: ["--config", try writeConfig(dir)], socket: dir.path + "/pf.sock", dir: dir)
+            arguments: ["--config", try DaemonProcess.writeConfig(dir)], socket: dir.path + "/pf.sock",
+            dir: dir)
         try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
         let subscriber = try daemon.client()
         #expect(fields(try subscriber.request(#"{"cmd": "subscribe"}"#))["ok"] == .bool(true))

@@ -11,6 +11,18 @@ final class DaemonProcess {
     let socket: String
     let stderrPath: String
 
+    /// Writes `dir/config.json` for a daemon with its socket, memory and WAVs in `dir`, no
+    /// microphone or barometer, gpsd at 127.0.0.1:29471; `extra` adds keys
+    /// (`, "buttons": …`). Returns its path.
+    static func writeConfig(_ dir: TempDir, _ extra: String = "") throws -> String {
+        let path = dir.path + "/config.json"
+        try """
+        {"socket": "\(dir.path)/pf.sock", "memory": "\(dir.path)/memory.json", "mic": false,
+         "speakWav": "\(dir.path)/wav", "gpsd": "127.0.0.1:29471", "baro": "none"\(extra)}
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
     /// The user that owns a file the daemon must not be able to read (`nobody`).
     static let unprivileged: uid_t = 65534
 

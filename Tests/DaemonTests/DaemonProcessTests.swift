@@ -5,21 +5,12 @@ import Testing
 
 /// The real `pathfinder daemon` in a subprocess, talked to over its socket.
 @Suite(.serialized) struct DaemonProcessTests {
-    private func writeConfig(_ dir: TempDir, _ extra: String = "") throws -> String {
-        let path = dir.path + "/config.json"
-        let text = """
-            {"socket": "\(dir.path)/pf.sock", "memory": "\(dir.path)/memory.json", "mic": false,
-             "speakWav": "\(dir.path)/wav", "gpsd": "127.0.0.1:29471", "baro": "none"\(extra)}
-            """
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
-
     @Test func badRequestsGetErrorsWhileASecondClientKeepsWorking() throws {
         let dir = TempDir()
         defer { dir.remove() }
         let daemon = try DaemonProcess(
-            arguments: ["--config", try writeConfig(dir)], socket: dir.path + "/pf.sock", dir: dir)
+            arguments: ["--config", try DaemonProcess.writeConfig(dir)], socket: dir.path + "/pf.sock",
+            dir: dir)
         try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
         #expect(permissions(daemon.socket) == 0o600)
 
@@ -79,7 +70,8 @@ import Testing
         let dir = TempDir()
         defer { dir.remove() }
         let daemon = try DaemonProcess(
-            arguments: ["--config", try writeConfig(dir)], socket: dir.path + "/pf.sock", dir: dir)
+            arguments: ["--config", try DaemonProcess.writeConfig(dir)], socket: dir.path + "/pf.sock",
+            dir: dir)
         try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
         let client = try daemon.client()
         _ = try client.request(#"{"cmd": "subscribe"}"#)
@@ -99,7 +91,7 @@ import Testing
     @Test func aSecondDaemonOnTheSameSocketRefusesToStart() throws {
         let dir = TempDir()
         defer { dir.remove() }
-        let config = try writeConfig(dir)
+        let config = try DaemonProcess.writeConfig(dir)
         let first = try DaemonProcess(
             arguments: ["--config", config], socket: dir.path + "/pf.sock", dir: dir)
         try #require(first.waitUntilListening(), "daemon did not start: \(first.stderr)")
@@ -117,7 +109,8 @@ import Testing
         defer { dir.remove() }
         makeStaleSocket(at: dir.path + "/pf.sock")
         let daemon = try DaemonProcess(
-            arguments: ["--config", try writeConfig(dir)], socket: dir.path + "/pf.sock", dir: dir)
+            arguments: ["--config", try DaemonProcess.writeConfig(dir)], socket: dir.path + "/pf.sock",
+            dir: dir)
         try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)
@@ -133,7 +126,8 @@ import Testing
         let dir = TempDir()
         defer { dir.remove() }
         let daemon = try DaemonProcess(
-            arguments: ["--config", try writeConfig(dir, extra)] + flags, socket: dir.path + "/pf.sock",
+            arguments: ["--config", try DaemonProcess.writeConfig(dir, extra)] + flags,
+            socket: dir.path + "/pf.sock",
             dir: dir)
         #expect(daemon.waitForExit() == 2)
         #expect(daemon.stderr.contains(message), "stderr: \(daemon.stderr)")
@@ -163,7 +157,8 @@ import Testing
             return n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : ""
         }
         let daemon = try DaemonProcess(
-            arguments: ["--config", try writeConfig(dir)], socket: dir.path + "/pf.sock", dir: dir,
+            arguments: ["--config", try DaemonProcess.writeConfig(dir)], socket: dir.path + "/pf.sock",
+            dir: dir,
             environment: ["NOTIFY_SOCKET": notifyPath])
         #expect(receive() == "READY=1")
         #expect((try? ControlClient(path: daemon.socket)) != nil, "READY comes after the socket listens")

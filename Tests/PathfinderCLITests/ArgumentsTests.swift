@@ -64,27 +64,22 @@ struct ArgumentsTests {
 
 @Suite("The pathfinder program")
 struct ProgramTests {
-    func run(_ argv: [String]) async -> (Int32, String, String) {
-        let captured = CapturedConsole()
-        let code = await Pathfinder.main(argv, console: captured.console)
-        return (code, captured.out, captured.err)
-    }
 
     @Test func noArgumentsPrintsOverviewAndExits2() async {
-        let (code, out, _) = await run([])
+        let (code, out, _) = await runPathfinder([])
         #expect(code == 2)
         #expect(out.contains("Commands:"))
     }
 
     @Test func unknownCommandExits2() async {
-        let (code, _, err) = await run(["fly"])
+        let (code, _, err) = await runPathfinder(["fly"])
         #expect(code == 2)
         #expect(err.contains("unknown command \"fly\""))
     }
 
     @Test func everyCommandHasHelp() async {
         for command in Pathfinder.commands {
-            let (code, out, _) = await run([command.name, "--help"])
+            let (code, out, _) = await runPathfinder([command.name, "--help"])
             #expect(code == 0)
             #expect(out.contains("Usage: pathfinder \(command.name)"), "help of \(command.name)")
         }
@@ -96,13 +91,13 @@ struct ProgramTests {
             (["여기 맞아? 아니, 입구 아니야"], "notHere"),
         ])
     func words(argv: [String], expected: String) async {
-        let (code, out, _) = await run(["words"] + argv)
+        let (code, out, _) = await runPathfinder(["words"] + argv)
         #expect(code == 0)
         #expect(out == expected + "\n")
     }
 
     @Test func wordsWithoutTextIsUsage() async {
-        let (code, _, err) = await run(["words"])
+        let (code, _, err) = await runPathfinder(["words"])
         #expect(code == 2)
         #expect(err.contains("expected TEXT"))
     }

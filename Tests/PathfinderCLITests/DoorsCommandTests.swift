@@ -7,11 +7,6 @@ import Testing
 
 @Suite("pathfinder doors import / near")
 struct DoorsCommandTests {
-    func run(_ argv: [String]) async -> (Int32, String, String) {
-        let captured = CapturedConsole()
-        let code = await Pathfinder.main(argv, console: captured.console)
-        return (code, captured.out, captured.err)
-    }
 
     func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -26,11 +21,11 @@ struct DoorsCommandTests {
         let json = try #require(
             Bundle.module.path(forResource: "station-and-block", ofType: "json", inDirectory: "Fixtures"))
         let db = dir.appendingPathComponent("x.db").path
-        let (importCode, _, importErr) = await run(["doors", "import", json, "--out", db])
+        let (importCode, _, importErr) = await runPathfinder(["doors", "import", json, "--out", db])
         #expect(importCode == 0, "\(importErr)")
         #expect(importErr.contains("3 ways, 1 relations"))
 
-        let (code, out, err) = await run(["doors", "near", "60.1712", "24.9413", "--db", db])
+        let (code, out, err) = await runPathfinder(["doors", "near", "60.1712", "24.9413", "--db", db])
         #expect(code == 0, "\(err)")
         #expect(err.contains("way 122595198 \"Helsingin päärautatieasema\" contains the point"))
         let doors = try out.split(separator: "\n").map {
@@ -49,9 +44,11 @@ struct DoorsCommandTests {
         let json = try #require(
             Bundle.module.path(forResource: "station-and-block", ofType: "json", inDirectory: "Fixtures"))
         let db = dir.appendingPathComponent("x.db").path
-        #expect(await run(["doors", "import", json, "--out", db]).0 == 0)
+        #expect(await runPathfinder(["doors", "import", json, "--out", db]).0 == 0)
 
-        let (code, out, err) = await run(["doors", "search", "päärautatieasema", "helsingin", "--db", db])
+        let (code, out, err) = await runPathfinder([
+            "doors", "search", "päärautatieasema", "helsingin", "--db", db,
+        ])
         #expect(code == 0, "\(err)")
         let line = try #require(out.split(separator: "\n").first)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -60,7 +57,7 @@ struct DoorsCommandTests {
         #expect(object["doors"] as? Int == 26)
         #expect(object["metres"] == nil)
 
-        let (nearCode, nearOut, _) = await run([
+        let (nearCode, nearOut, _) = await runPathfinder([
             "doors", "search", "Helsingin päärautatieasema", "--near", "60.1712", "24.9413", "--limit", "1",
             "--db", db,
         ])
@@ -68,7 +65,7 @@ struct DoorsCommandTests {
         #expect(nearOut.split(separator: "\n").count == 1)
         #expect(nearOut.contains("\"metres\":0"), "\(nearOut)")
 
-        let (outsideCode, outsideOut, outsideErr) = await run([
+        let (outsideCode, outsideOut, outsideErr) = await runPathfinder([
             "doors", "near", "37.5665", "126.978", "--db", db,
         ])
         #expect(outsideCode == 1)
@@ -98,7 +95,7 @@ struct DoorsCommandTests {
             (["doors", "near", "60", "24", "--limit", "3"], "--limit belongs to `doors search`"),
         ])
     func usageErrors(argv: [String], message: String) async {
-        let (code, out, err) = await run(argv)
+        let (code, out, err) = await runPathfinder(argv)
         #expect(code == 2)
         #expect(out.isEmpty)
         #expect(err.contains(message), "\(err)")
@@ -111,12 +108,12 @@ struct DoorsCommandTests {
         try "<osm><node id=\"1\" lat=\"x\" lon=\"2\"/></osm>".write(
             to: bad, atomically: true, encoding: .utf8)
         let db = dir.appendingPathComponent("x.db").path
-        let (code, _, err) = await run(["doors", "import", bad.path, "--out", db])
+        let (code, _, err) = await runPathfinder(["doors", "import", bad.path, "--out", db])
         #expect(code == 2)
         #expect(err.hasPrefix("pathfinder doors import: \(bad.path):1 (node 1)"), "\(err)")
         #expect(!FileManager.default.fileExists(atPath: db))
 
-        let (nearCode, _, nearErr) = await run(["doors", "near", "60", "24", "--db", bad.path])
+        let (nearCode, _, nearErr) = await runPathfinder(["doors", "near", "60", "24", "--db", bad.path])
         #expect(nearCode == 2)
         #expect(nearErr.contains("\(bad.path): not a door index"))
     }

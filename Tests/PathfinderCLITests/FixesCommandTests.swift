@@ -5,18 +5,13 @@ import Testing
 
 /// `pathfinder fixes` on a real receiver log.
 @Suite struct FixesCommandTests {
-    func run(_ argv: [String]) async -> (Int32, String, String) {
-        let captured = CapturedConsole()
-        let code = await Pathfinder.main(argv, console: captured.console)
-        return (code, captured.out, captured.err)
-    }
 
     func log() throws -> String {
         try #require(Bundle.module.resourceURL).appendingPathComponent("Fixtures/nmea/mt3339.log").path
     }
 
     @Test func nmeaFilePrintsOneFixLineAnEpochAndASummary() async throws {
-        let (code, out, err) = await run(["fixes", "--nmea", try log()])
+        let (code, out, err) = await runPathfinder(["fixes", "--nmea", try log()])
         #expect(code == 0)
         let lines = out.split(separator: "\n")
         #expect(lines.count == 30)
@@ -39,13 +34,13 @@ import Testing
         let path = dir.appendingPathComponent("rmc.nmea").path
         try "$GPRMC,101010,A,1000.0,N,01000.0,E,,,010624,,*1D\r\n".write(
             toFile: path, atomically: true, encoding: .utf8)
-        let (code, out, _) = await run(["fixes", "--nmea", path])
+        let (code, out, _) = await runPathfinder(["fixes", "--nmea", path])
         #expect(code == 0)
         #expect(out == #"{"lat":10,"lon":10,"mode":"2d","time":"2024-06-01T10:10:10Z","type":"fix"}"# + "\n")
     }
 
     @Test func countStopsEarly() async throws {
-        let (code, out, err) = await run(["fixes", "--nmea", try log(), "--count", "3"])
+        let (code, out, err) = await runPathfinder(["fixes", "--nmea", try log(), "--count", "3"])
         #expect(code == 0)
         #expect(out.split(separator: "\n").count == 3)
         #expect(err.contains("stopped after 3 fixes"))
@@ -61,14 +56,14 @@ import Testing
             (["fixes", "--gpsd", "h:1", "--paced"], "--paced goes with --nmea"),
         ] as [([String], String)])
     func badInputExits2(_ argv: [String], _ message: String) async {
-        let (code, out, err) = await run(argv)
+        let (code, out, err) = await runPathfinder(argv)
         #expect(code == 2)
         #expect(out.isEmpty)
         #expect(err.contains(message), "\(err)")
     }
 
     @Test func missingBarometerIsARuntimeFailure() async throws {
-        let (code, _, err) = await run([
+        let (code, _, err) = await runPathfinder([
             "fixes", "--nmea", try log(), "--iio", "--iio-root", "/nonexistent-iio",
         ])
         #expect(code == 1)

@@ -10,14 +10,8 @@ struct GazetteerCommandsTests {
         .deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("artifacts/gazetteer/gazetteer.sqlite").path
 
-    func run(_ argv: [String]) async -> (Int32, String, String) {
-        let captured = CapturedConsole()
-        let code = await Pathfinder.main(argv, console: captured.console)
-        return (code, captured.out, captured.err)
-    }
-
     @Test func whereNamesHelsinkiWithIDs() async {
-        let (code, out, _) = await run(["where", "60.1699", "24.9384", "--db", Self.database])
+        let (code, out, _) = await runPathfinder(["where", "60.1699", "24.9384", "--db", Self.database])
         #expect(code == 0)
         #expect(out.contains("\"country\":{\"id\":\"FI\",\"name\":\"Finland\"}"))
         #expect(out.contains("\"region\":{\"id\":\"FI.01\",\"name\":\"Uusimaa\"}"))
@@ -25,13 +19,13 @@ struct GazetteerCommandsTests {
     }
 
     @Test func whereRejectsBadInput() async {
-        let (none, _, noneErr) = await run(["where", "--db", Self.database])
+        let (none, _, noneErr) = await runPathfinder(["where", "--db", Self.database])
         #expect(none == 2)
         #expect(noneErr.contains("expected LAT LON or --stdin"))
-        let (bad, _, badErr) = await run(["where", "91", "24", "--db", Self.database])
+        let (bad, _, badErr) = await runPathfinder(["where", "91", "24", "--db", Self.database])
         #expect(bad == 2)
         #expect(badErr.contains("91 24"))
-        let (word, _, wordErr) = await run(["where", "north", "24", "--db", Self.database])
+        let (word, _, wordErr) = await runPathfinder(["where", "north", "24", "--db", Self.database])
         #expect(word == 2)
         #expect(wordErr.contains("\"north 24\" is not two numbers"))
     }
@@ -39,7 +33,7 @@ struct GazetteerCommandsTests {
     /// `Double("0x10")` is 16: a point in Mali. Only decimal degrees are coordinates.
     @Test(arguments: ["0x10", "1e1", "inf", "nan", "1.2.3", "5-5", "5-", ".", "+"])
     func whereReadsDecimalDegreesOnly(latitude: String) async {
-        let (code, out, err) = await run(["where", latitude, "0", "--db", Self.database])
+        let (code, out, err) = await runPathfinder(["where", latitude, "0", "--db", Self.database])
         #expect(code == 2)
         #expect(out.isEmpty)
         #expect(err.contains("\"\(latitude) 0\" is not two numbers in decimal degrees"))
@@ -47,19 +41,19 @@ struct GazetteerCommandsTests {
 
     @Test(arguments: ["16", "+16", "16.", "16.0", "-16", "-0.5", ".5"])
     func whereTakesEveryDecimalSpelling(latitude: String) async {
-        let (code, out, _) = await run(["where", latitude, "0", "--db", Self.database])
+        let (code, out, _) = await runPathfinder(["where", latitude, "0", "--db", Self.database])
         #expect(code == 0)
         #expect(out.hasPrefix("{"))
     }
 
     @Test func aMissingDatabaseIsARuntimeFailure() async {
-        let (code, _, err) = await run(["where", "60", "24", "--db", "/nonexistent/g.sqlite"])
+        let (code, _, err) = await runPathfinder(["where", "60", "24", "--db", "/nonexistent/g.sqlite"])
         #expect(code == 1)
         #expect(err.contains("/nonexistent/g.sqlite"))
     }
 
     @Test func searchLeadsWithTheAirport() async throws {
-        let (code, out, _) = await run(["search", "LAX", "--limit", "3", "--db", Self.database])
+        let (code, out, _) = await runPathfinder(["search", "LAX", "--limit", "3", "--db", Self.database])
         #expect(code == 0)
         let lines = out.split(separator: "\n")
         #expect(lines.count == 3)
@@ -67,12 +61,12 @@ struct GazetteerCommandsTests {
         #expect(
             first.hasPrefix(
                 "{\"kind\":\"airport\",\"id\":\"LAX\",\"name\":\"Los Angeles International Airport\""))
-        let (bad, _, _) = await run(["search", "x", "--limit", "0", "--db", Self.database])
+        let (bad, _, _) = await runPathfinder(["search", "x", "--limit", "0", "--db", Self.database])
         #expect(bad == 2)
     }
 
     @Test func gazetteerNeedsBuild() async {
-        let (code, _, err) = await run(["gazetteer", "rebuild"])
+        let (code, _, err) = await runPathfinder(["gazetteer", "rebuild"])
         #expect(code == 2)
         #expect(err.contains("expected \"build\""))
     }

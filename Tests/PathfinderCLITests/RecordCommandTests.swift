@@ -7,11 +7,6 @@ import Testing
 /// test needs no microphone but runs the same capture, WAV and manifest code.
 @Suite("record", .serialized)
 struct RecordCommandTests {
-    func run(_ argv: [String]) async -> (code: Int32, out: String, err: String) {
-        let captured = CapturedConsole()
-        let code = await Pathfinder.main(argv, console: captured.console)
-        return (code, captured.out, captured.err)
-    }
 
     func manifestLines(_ directory: String) throws -> [[String: Any]] {
         let text = try String(contentsOfFile: directory + "/manifest.jsonl", encoding: .utf8)
@@ -23,7 +18,7 @@ struct RecordCommandTests {
     @Test func recordsEverySentenceWithAManifestAndAppends() async throws {
         let directory = NSTemporaryDirectory() + "pathfinder-record-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let first = await run([
+        let first = await runPathfinder([
             "record", "--out", directory, "--speaker", "mom", "--device", "null", "--quiet", "--seconds", "1",
             "--rounds", "1",
         ])
@@ -44,7 +39,7 @@ struct RecordCommandTests {
         }
         #expect(first.out.contains("say: 여기 아니야"))
         // A second person adds to the same manifest.
-        let second = await run([
+        let second = await runPathfinder([
             "record", "--out", directory, "--speaker", "dad", "--device", "null", "--quiet", "--seconds", "1",
             "--rounds", "1",
         ])
@@ -57,15 +52,17 @@ struct RecordCommandTests {
     @Test func badFlagsAreUsageErrors() async throws {
         let directory = NSTemporaryDirectory() + "pathfinder-record-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let noOut = await run(["record", "--speaker", "a"])
+        let noOut = await runPathfinder(["record", "--speaker", "a"])
         #expect(noOut.code == 2 && noOut.err.contains("--out"))
-        let noSpeaker = await run(["record", "--out", directory])
+        let noSpeaker = await runPathfinder(["record", "--out", directory])
         #expect(noSpeaker.code == 2 && noSpeaker.err.contains("--speaker"))
-        let badSpeaker = await run(["record", "--out", directory, "--speaker", "a/b"])
+        let badSpeaker = await runPathfinder(["record", "--out", directory, "--speaker", "a/b"])
         #expect(badSpeaker.code == 2 && badSpeaker.err.contains("a/b"))
-        let badSeconds = await run(["record", "--out", directory, "--speaker", "a", "--seconds", "0"])
+        let badSeconds = await runPathfinder([
+            "record", "--out", directory, "--speaker", "a", "--seconds", "0",
+        ])
         #expect(badSeconds.code == 2 && badSeconds.err.contains("\"0\""))
-        let unknown = await run(["record", "--out", directory, "--speaker", "a", "--sekonds", "2"])
+        let unknown = await runPathfinder(["record", "--out", directory, "--speaker", "a", "--sekonds", "2"])
         #expect(unknown.code == 2)
         #expect(!FileManager.default.fileExists(atPath: directory + "/manifest.jsonl"))
     }
@@ -73,7 +70,7 @@ struct RecordCommandTests {
     @Test func aMissingDeviceIsARuntimeError() async throws {
         let directory = NSTemporaryDirectory() + "pathfinder-record-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let result = await run([
+        let result = await runPathfinder([
             "record", "--out", directory, "--speaker", "a", "--device", "hw:97,0", "--quiet", "--rounds", "1",
         ])
         #expect(result.code == 1)

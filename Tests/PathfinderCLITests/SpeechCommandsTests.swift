@@ -7,11 +7,6 @@ import Testing
 /// (the model is found above the test executable, as `.build/release/pathfinder` finds it).
 @Suite("say and listen", .serialized)
 struct SpeechCommandsTests {
-    func run(_ argv: [String]) async -> (code: Int32, out: String, err: String) {
-        let captured = CapturedConsole()
-        let code = await Pathfinder.main(argv, console: captured.console)
-        return (code, captured.out, captured.err)
-    }
 
     func temporaryDirectory() throws -> String {
         let path = NSTemporaryDirectory() + "pathfinder-cli-\(UUID().uuidString)"
@@ -25,9 +20,9 @@ struct SpeechCommandsTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let wav = directory + "/x.wav"
-        let said = await run(["say", text, "--wav", wav])
+        let said = await runPathfinder(["say", text, "--wav", wav])
         try #require(said.code == 0, "\(said.err)")
-        let heard = await run(["listen", "--wav", wav])
+        let heard = await runPathfinder(["listen", "--wav", wav])
         try #require(heard.code == 0, "\(heard.err)")
         let lines = heard.out.split(separator: "\n")
         let meanings = try lines.map { line -> String? in
@@ -49,16 +44,18 @@ struct SpeechCommandsTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let empty = directory + "/empty.wav"
         _ = FileManager.default.createFile(atPath: empty, contents: Data())
-        let listened = await run(["listen", "--wav", empty])
+        let listened = await runPathfinder(["listen", "--wav", empty])
         #expect(listened.code == 2)
         #expect(listened.err.contains(empty) && listened.err.contains("empty"))
 
-        #expect(await run(["listen"]).code == 2)
-        #expect(await run(["listen", "--wav", empty, "--mic"]).code == 2)
-        #expect(await run(["listen", "--wav", empty, "--seconds", "3"]).code == 2)
-        #expect(await run(["say"]).code == 2)
-        #expect(await run(["say", "안녕", "--rate", "fast"]).err.contains("\"fast\""))
-        let missingModels = await run(["listen", "--wav", empty, "--models", directory + "/nowhere"])
+        #expect(await runPathfinder(["listen"]).code == 2)
+        #expect(await runPathfinder(["listen", "--wav", empty, "--mic"]).code == 2)
+        #expect(await runPathfinder(["listen", "--wav", empty, "--seconds", "3"]).code == 2)
+        #expect(await runPathfinder(["say"]).code == 2)
+        #expect(await runPathfinder(["say", "안녕", "--rate", "fast"]).err.contains("\"fast\""))
+        let missingModels = await runPathfinder([
+            "listen", "--wav", empty, "--models", directory + "/nowhere",
+        ])
         #expect(missingModels.code == 1 && missingModels.err.contains("nowhere"))
     }
 }

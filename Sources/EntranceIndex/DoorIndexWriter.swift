@@ -22,7 +22,8 @@ final class DoorIndexWriter {
     /// The folded `name` and `ref` of entrances that have them: they find their building.
     private var entranceWords: [Int64: String] = [:]
     private var onOutline = Set<Int64>()
-    private var bounds = Bounds()
+    /// The box around everything stored; nil while nothing with a location is.
+    private var bounds: DoorIndexBounds?
     private var row: Int64 = 0
     /// Named shops, offices and amenities waiting for their building.
     private var places = 0
@@ -79,7 +80,7 @@ final class DoorIndexWriter {
             entranceIDs.insert(e.id)
             if let words = e.words { entranceWords[e.id] = words }
             summary.entrances += 1
-            bounds.add(e.lat, e.lon, e.lat, e.lon)
+            bounds = DoorIndexBounds(minLat: e.lat, maxLat: e.lat, minLon: e.lon, maxLon: e.lon).union(bounds)
         case .place(let lat, let lon, let words):
             try insertPOI.run([.double(lat), .double(lon), .text(words)])
             places += 1
@@ -143,7 +144,10 @@ final class DoorIndexWriter {
         ])
         if let box = b.box, let cell = b.cell {
             levels.insert(SpatialCells.level(cell))
-            bounds.add(box.minLat, box.minLon, box.maxLat, box.maxLon)
+            bounds = DoorIndexBounds(
+                minLat: box.minLat, maxLat: box.maxLat, minLon: box.minLon, maxLon: box.maxLon
+            )
+            .union(bounds)
         } else {
             summary.withoutOutline += 1
         }
@@ -177,7 +181,7 @@ final class DoorIndexWriter {
             """)
         summary.entrancesOnOutlines = onOutline.count
         let meta = try db.prepare("INSERT INTO meta(key, value) VALUES (?, ?)")
-        try meta.run(["bounds", .text(bounds.text)])
+        try meta.run(["bounds", .text(bounds?.metaText ?? "")])
         try meta.run(["cell_levels", .text(levels.sorted().map(String.init).joined(separator: ","))])
         try db.execute("COMMIT")
         try db.execute("DETACH DATABASE scratch")
@@ -224,23 +228,6 @@ final class DoorIndexWriter {
         }
     }
 
-    /// The smallest latitude/longitude box around everything stored.
-    struct Bounds {
-        var minLat = Double.infinity
-        var maxLat = -Double.infinity
-        var minLon = Double.infinity
-        var maxLon = -Double.infinity
-
-        mutating func add(_ lowLat: Double, _ lowLon: Double, _ highLat: Double, _ highLon: Double) {
-            minLat = min(minLat, lowLat)
-            maxLat = max(maxLat, highLat)
-            minLon = min(minLon, lowLon)
-            maxLon = max(maxLon, highLon)
-        }
-
-        /// "minLat,maxLat,minLon,maxLon"; empty for an empty index.
-        var text: String { minLat.isFinite ? "\(minLat),\(maxLat),\(minLon),\(maxLon)" : "" }
-    }
 }
 
 /// A way's nodes in the scratch table: per node its id (Int64) and location (two Int32 in

@@ -15,11 +15,23 @@ public struct DoorIndexBounds: Sendable, Hashable, CustomStringConvertible {
         self.maxLon = maxLon
     }
 
-    /// Reads the `meta` form "minLat,maxLat,minLon,maxLon".
+    /// Reads the `meta` form "minLat,maxLat,minLon,maxLon" (``metaText``).
     init?(_ text: String) {
         let v = text.split(separator: ",").compactMap { Double($0) }
         guard v.count == 4 else { return nil }
         self.init(minLat: v[0], maxLat: v[1], minLon: v[2], maxLon: v[3])
+    }
+
+    /// The `meta` form the importer writes and `init?(_:)` reads.
+    var metaText: String { "\(minLat),\(maxLat),\(minLon),\(maxLon)" }
+
+    /// The smallest box holding this one and `other` (this one when `other` is nil).
+    func union(_ other: DoorIndexBounds?) -> DoorIndexBounds {
+        guard let other else { return self }
+        return DoorIndexBounds(
+            minLat: min(minLat, other.minLat), maxLat: max(maxLat, other.maxLat),
+            minLon: min(minLon, other.minLon),
+            maxLon: max(maxLon, other.maxLon))
     }
 
     public func contains(_ point: Coordinate) -> Bool {

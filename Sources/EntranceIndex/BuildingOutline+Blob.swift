@@ -6,6 +6,7 @@ import Geo
 extension BuildingOutline {
     var blob: [UInt8] {
         var out: [UInt8] = []
+        out.reserveCapacity(4 + rings.reduce(0) { $0 + 5 + $1.points.count * 8 })
         func put32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
         put32(UInt32(rings.count))
         for ring in rings {

@@ -234,16 +234,20 @@ final class DoorIndexWriter {
 /// 1e-7 degrees, `Int32.min` when the node is missing), little-endian.
 enum WayBlob {
     static func encode(_ ids: [Int64], _ locations: [Coordinate?]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(ids.count * 16)
-        for (id, location) in zip(ids, locations) {
-            withUnsafeBytes(of: id.littleEndian) { out += $0 }
-            let lat = location.map { Int32(($0.latitude * 1e7).rounded()) } ?? .min
-            let lon = location.map { Int32(($0.longitude * 1e7).rounded()) } ?? .min
-            withUnsafeBytes(of: lat.littleEndian) { out += $0 }
-            withUnsafeBytes(of: lon.littleEndian) { out += $0 }
+        let count = min(ids.count, locations.count)
+        // Written in place: a million ways a country, appending byte runs cost more.
+        return [UInt8](unsafeUninitializedCapacity: count * 16) { buffer, initialized in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            for i in 0..<count {
+                let location = locations[i]
+                let lat = location.map { Int32(($0.latitude * 1e7).rounded()) } ?? .min
+                let lon = location.map { Int32(($0.longitude * 1e7).rounded()) } ?? .min
+                raw.storeBytes(of: ids[i].littleEndian, toByteOffset: i * 16, as: Int64.self)
+                raw.storeBytes(of: lat.littleEndian, toByteOffset: i * 16 + 8, as: Int32.self)
+                raw.storeBytes(of: lon.littleEndian, toByteOffset: i * 16 + 12, as: Int32.self)
+            }
+            initialized = count * 16
         }
-        return out
     }
 
     static func decode(_ blob: [UInt8]) -> [(id: Int64, location: Coordinate?)]? {
@@ -265,7 +269,8 @@ enum JSONText {
     /// - Parameter keep: which keys go in (all of them by default).
     static func object(_ tags: [String: String], keeping keep: (String) -> Bool = { _ in true }) -> String {
         var out: [UInt8] = [UInt8(ascii: "{")]
-        for key in tags.keys.sorted() where keep(key) {
+        // The kept keys only are sorted: a building keeps its few `addr:*` of all its tags.
+        for key in tags.keys.filter(keep).sorted() {
             if out.count > 1 { out.append(UInt8(ascii: ",")) }
             string(key, into: &out)
             out.append(UInt8(ascii: ":"))

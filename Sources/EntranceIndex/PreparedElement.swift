@@ -123,7 +123,17 @@ struct PreparedBuilding: Sendable {
         cell = box.map {
             SpatialCells.cell(minLat: $0.minLat, maxLat: $0.maxLat, minLon: $0.minLon, maxLon: $0.maxLon)
         }
-        self.nodeIDs = Set(nodeIDs).sorted()
+        // Distinct and sorted, without a Set: a handful of ids a building.
+        var sortedIDs = nodeIDs.sorted()
+        if sortedIDs.count > 1 {
+            var kept = 1
+            for i in 1..<sortedIDs.count where sortedIDs[i] != sortedIDs[kept - 1] {
+                sortedIDs[kept] = sortedIDs[i]
+                kept += 1
+            }
+            sortedIDs.removeLast(sortedIDs.count - kept)
+        }
+        self.nodeIDs = sortedIDs
         let nameList = SearchText.nameList(tags)
         let addressForms = SearchText.addressForms(tags)
         names = nameList.joined(separator: SearchText.separator)

@@ -88,11 +88,11 @@ enum SearchText {
 
     /// The folded, distinct names in `tags`, by key.
     static func nameList(_ tags: [String: String]) -> [String] {
-        var seen = Set<String>()
         var out: [String] = []
-        for key in tags.keys.sorted() where isNameKey(key) {
+        // Name keys only are sorted, and the few names compared as a list.
+        for key in tags.keys.filter(isNameKey).sorted() {
             let folded = normalize(tags[key]!)
-            if !folded.isEmpty && seen.insert(folded).inserted { out.append(folded) }
+            if !folded.isEmpty && !out.contains(folded) { out.append(folded) }
         }
         return out
     }

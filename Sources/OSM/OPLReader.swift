@@ -76,11 +76,13 @@ public struct OPLReader {
         guard let id = cursor.integer() else {
             throw error(nil, "expected n, w or r and a numeric id at the start")
         }
-        let name: String
+        // The element's name is made only for an error: formatting it for every line cost
+        // more than parsing most lines.
+        let name: Name
         switch type {
-        case UInt8(ascii: "n"): name = "node \(id)"
-        case UInt8(ascii: "w"): name = "way \(id)"
-        case UInt8(ascii: "r"): name = "relation \(id)"
+        case UInt8(ascii: "n"): name = Name(type: "node", id: id)
+        case UInt8(ascii: "w"): name = Name(type: "way", id: id)
+        case UInt8(ascii: "r"): name = Name(type: "relation", id: id)
         default: throw error(nil, "unknown element type \"\(Character(Unicode.Scalar(type)))\"")
         }
         var tags: [String: String] = [:]
@@ -169,7 +171,14 @@ public struct OPLReader {
         }
     }
 
-    private func coordinate(_ lat: Int64, _ lon: Int64, _ name: String) throws(OSMError) -> Coordinate {
+    /// An element as errors name it ("way 5").
+    private struct Name {
+        var type: StaticString
+        var id: Int64
+        var text: String { "\(type) \(id)" }
+    }
+
+    private func coordinate(_ lat: Int64, _ lon: Int64, _ name: Name) throws(OSMError) -> Coordinate {
         // An exact integer over an exact power of ten: the same double as parsing the decimal.
         let c = Coordinate(latitude: Double(lat) / 1e7, longitude: Double(lon) / 1e7)
         guard c.isValid else {
@@ -178,8 +187,8 @@ public struct OPLReader {
         return c
     }
 
-    private func error(_ element: String?, _ reason: String) -> OSMError {
-        OSMError(path: path, line: line, element: element, reason: reason)
+    private func error(_ element: Name?, _ reason: String) -> OSMError {
+        OSMError(path: path, line: line, element: element?.text, reason: reason)
     }
 }
 
@@ -251,7 +260,21 @@ private struct Cursor {
     /// Text up to `stop`, a space or the end, with `%hex%` escapes decoded; nil on a bad
     /// escape.
     mutating func string(until stop: UInt8) -> String? {
-        var out: [UInt8] = []
+        // Most keys and values have no escape: one String straight from the line's bytes
+        // (stored inline when short) instead of a byte array first.
+        let start = at
+        while at < bytes.count {
+            let b = bytes[at]
+            if b == stop || b == UInt8(ascii: " ") || (stop == UInt8(ascii: "=") && b == UInt8(ascii: ",")) {
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self)
+            }
+            if b == UInt8(ascii: "%") { break }
+            at += 1
+        }
+        if at == bytes.count {
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self)
+        }
+        var out = Array(UnsafeBufferPointer(rebasing: bytes[start..<at]))
         while at < bytes.count {
             let b = bytes[at]
             // A key also ends at "," (malformed, caught by the caller).
@@ -270,7 +293,7 @@ private struct Cursor {
                 }
                 guard at < bytes.count, n > 0, let scalar = Unicode.Scalar(code) else { return nil }
                 at += 1
-                out += Array(String(Character(scalar)).utf8)
+                UTF8.encode(scalar) { out.append($0) }
                 continue
             }
             out.append(b)

@@ -42,6 +42,9 @@ extension DoorIndex {
     /// this many buildings is judged on the first ones found (by id; the start of a whole
     /// name or address: by name, then id).
     public static let searchCandidates = 2_000
+    /// Whole names and addresses read at most for the start of a street in a query that
+    /// starts with a house number; past them, its word search still finds the building.
+    static let turnedScan = 20_000
 
     /// Buildings whose names or addresses match `query`, best first.
     ///
@@ -68,17 +71,40 @@ extension DoorIndex {
         // 1. The whole of a name or address, then its start: one token each in
         //    `building_whole`, so common words cost nothing. The start is a range of tokens:
         //    from the query to the query followed by the last code point.
+        //    Addresses are stored with the number last; a query starting with a number is
+        //    also looked for turned around: whole, and as the start of a street followed by
+        //    that number ("10 quai jean" finds "quai_jean_charles_rey_10").
+        func add(_ row: Statement, _ quality: BuildingMatch.Quality) {
+            let id = row.int(0)
+            if candidates[id] == nil { candidates[id] = Candidate(row: id, quality: quality, extra: 0) }
+        }
         let whole = Fold.wholeToken(folded)
-        for (high, quality) in [(whole, BuildingMatch.Quality.exact), (whole + "\u{10FFFF}", .prefix)] {
-            try db.cached("SELECT building FROM building_whole WHERE token >= ? AND token <= ? LIMIT ?")
-                .forEach([
-                    .text(whole), .text(high), .int(Int64(Self.searchCandidates)),
-                ]) { row in
-                    let id = row.int(0)
-                    if candidates[id] == nil {
-                        candidates[id] = Candidate(row: id, quality: quality, extra: 0)
-                    }
-                }
+        let turned = SearchText.numberLast(tokens).map {
+            (
+                street: Fold.wholeToken($0.street.joined(separator: " ")),
+                number: "_" + Fold.wholeToken($0.number.joined(separator: " "))
+            )
+        }
+        let range = try db.cached(
+            "SELECT building FROM building_whole WHERE token >= ? AND token <= ? LIMIT ?")
+        let most = SQLValue.int(Int64(Self.searchCandidates))
+        for token in [whole] + turned.map({ $0.street + $0.number }) {
+            try range.forEach([.text(token), .text(token), most]) { add($0, .exact) }
+        }
+        try range.forEach([.text(whole), .text(whole + "\u{10FFFF}"), most]) { add($0, .prefix) }
+        for form in turned {
+            // The tokens starting with the street, a bounded run of them (a one-letter street
+            // start would be a country's streets): those ending in the number.
+            try db.cached(
+                """
+                SELECT building FROM (
+                    SELECT building, token FROM building_whole WHERE token >= ?1 AND token <= ?2 LIMIT ?3)
+                WHERE substr(token, -?4) = ?5 LIMIT ?6
+                """
+            ).forEach([
+                .text(form.street), .text(form.street + "\u{10FFFF}"), .int(Int64(Self.turnedScan)),
+                .int(Int64(form.number.unicodeScalars.count)), .text(form.number), most,
+            ]) { add($0, .prefix) }
         }
         // 2. No whole name or address, or too few starting so: every word somewhere (the last
         //    may be cut short, as people type). Not when a whole one matched: the rest

@@ -18,9 +18,9 @@
 ///   never phrases or columns, so no positions are kept. A prefix index for one-letter
 ///   prefixes (the ones that match thousands of words). No column sizes (`columnsize = 0`):
 ///   nothing is ranked by bm25.
-/// - `building_whole`: the same names and addresses (street and number in both orders),
-///   each one token (spaces as `_`, as the gazetteer's `name_whole`), a row per token and
-///   building: exact and prefix matches of a whole name or address are a range of one
+/// - `building_whole`: the same names and addresses (the number after the street; a
+///   search turns a query that starts with a number around), each one token (spaces as
+///   `_`, as the gazetteer's `name_whole`), a row per token and building: exact and prefix matches of a whole name or address are a range of one
 ///   B-tree, without reading the large doclists of common words ("street", "로"). Filled
 ///   once, sorted, at the end of the import.
 /// - `meta`: `version`, `source` (file name), `bounds` ("minLat,maxLat,minLon,maxLon"),

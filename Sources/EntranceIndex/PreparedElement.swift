@@ -102,8 +102,7 @@ struct PreparedBuilding: Sendable {
     var cell: Int64?
     /// The outline's nodes, distinct and sorted: those that are entrances link to it.
     var nodeIDs: [Int64]
-    /// Its own folded names and its addresses (``SearchText``), and both as whole tokens
-    /// (the addresses in both orders).
+    /// Its own folded names and its addresses (``SearchText``), and both as whole tokens.
     var names: String
     var addresses: String
     var whole: [String]
@@ -135,9 +134,9 @@ struct PreparedBuilding: Sendable {
         }
         self.nodeIDs = sortedIDs
         let nameList = SearchText.nameList(tags)
-        let addressForms = SearchText.addressForms(tags)
+        let addressList = SearchText.addresses(tags)
         names = nameList.joined(separator: SearchText.separator)
-        addresses = addressForms.words.joined(separator: SearchText.separator)
-        whole = SearchText.wholeTokens(nameList + addressForms.whole)
+        addresses = addressList.joined(separator: SearchText.separator)
+        whole = SearchText.wholeTokens(nameList + addressList)
     }
 }

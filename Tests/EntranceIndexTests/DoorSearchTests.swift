@@ -38,6 +38,9 @@ struct DoorSearchTests {
             tags: ["building": "public", "name": "Palais de Justice Annexe"])
         city.add(
             building: 1_000_000_060, at: far, tags: ["building": "public", "name": "Palais-de-Justice"])
+        city.add(
+            building: 1_000_000_070, at: base.offset(metres: 160, bearing: 90),
+            tags: ["building": "yes", "addr:street": "5th Avenue", "addr:housenumber": "10"])
         return city
     }
 
@@ -64,6 +67,48 @@ struct DoorSearchTests {
         // The start of an address is a prefix match.
         #expect(try index.search("quai jean").first?.quality == .prefix)
         #expect(try index.search("Nowhere Street 99").isEmpty)
+    }
+
+    /// Addresses are stored with the number last; a query that starts with the number is
+    /// turned around, whole or as the start of the street.
+    @Test func aQueryStartingWithTheHouseNumberIsTurnedAround() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let index = try Self.index(dir)
+        let expected: [(String, String, BuildingMatch.Quality)] = [
+            ("10 quai jean", "way/1000000000", .prefix),
+            ("10 Quai J", "way/1000000000", .prefix),
+            ("110 세종대", "way/1000000010", .prefix),
+            // A street whose name starts with a digit: the number is the first word only.
+            ("10 5th Avenue", "way/1000000070", .exact),
+            ("10 5th av", "way/1000000070", .prefix),
+            ("5th avenue 10", "way/1000000070", .exact),
+        ]
+        for (query, osm, quality) in expected {
+            let first = try #require(try index.search(query).first, "\(query)")
+            #expect(first.osm == osm, "\(query)")
+            #expect(first.quality == quality, "\(query)")
+        }
+        // The wrong number is not the start of that address.
+        #expect(try index.search("11 quai jean").first?.quality != .prefix)
+        // One order stored.
+        var tokens: [String] = []
+        try index.db.prepare(
+            """
+            SELECT token FROM building_whole WHERE building =
+                (SELECT id FROM buildings WHERE kind = 'way' AND osm_id = 1000000000)
+            """
+        ).forEach { tokens.append($0.text(0) ?? "") }
+        #expect(tokens == ["quai_jean_charles_rey_10"])
+    }
+
+    @Test func numberLastSplitsEveryLeadingRunOfNumbers() {
+        let forms = SearchText.numberLast(["10", "5th", "avenue"])
+        #expect(forms.map(\.street) == [["5th", "avenue"], ["avenue"]])
+        #expect(forms.map(\.number) == [["10"], ["10", "5th"]])
+        #expect(SearchText.numberLast(["quai", "10"]).isEmpty)
+        #expect(SearchText.numberLast(["10"]).isEmpty)
+        #expect(SearchText.numberLast(["10", "12"]).map(\.street) == [["12"]])
     }
 
     @Test func koreanRoadAddressWithOrWithoutTheSpace() throws {

@@ -8,10 +8,9 @@ import SQLite
 /// nothing but the entrance ids and the summary is held in memory.
 ///
 /// Ways wait in a scratch database (SQLite's temporary file, gone when the connection
-/// closes; ``WayStore``) in case a multipolygon relation later names them; named shops,
-/// offices and amenities wait there too until every outline is stored, then join the search
-/// text of the building that contains them; so do the whole-name tokens, sorted into
-/// `building_whole` at the end. Everything is written in one transaction with prepared
+/// closes; ``WayStore``) in case a multipolygon relation later names them; so do the
+/// whole-name tokens, sorted into `building_whole` at the end. Named shops, offices and
+/// amenities join the search text of the building that contains them (``PlacesInside``). Everything is written in one transaction with prepared
 /// statements; the indexes are made once, at the end; the caller renames the file into
 /// place.
 final class DoorIndexWriter {
@@ -25,8 +24,8 @@ final class DoorIndexWriter {
     /// The box around everything stored; nil while nothing with a location is.
     private var bounds: DoorIndexBounds?
     private var row: Int64 = 0
-    /// Named shops, offices and amenities waiting for their building.
-    private var places = 0
+    /// Named shops, offices and amenities and their buildings.
+    private var places = PlacesInside()
     /// The ``SpatialCells`` levels that hold a building.
     private var levels = Set<Int>()
 
@@ -36,7 +35,6 @@ final class DoorIndexWriter {
     private let insertSearch: Statement
     private let insertWhole: Statement
     private let ways: WayStore
-    private let insertPOI: Statement
 
     init(path: String, source: String) throws {
         db = try Connection(path: path, mode: .readWrite)
@@ -47,7 +45,6 @@ final class DoorIndexWriter {
             """
             ATTACH DATABASE '' AS scratch;
             PRAGMA scratch.journal_mode = OFF;
-            CREATE TABLE scratch.pois(lat REAL NOT NULL, lon REAL NOT NULL, words TEXT NOT NULL);
             CREATE TABLE scratch.whole(token TEXT NOT NULL, building INTEGER NOT NULL);
             """)
         try db.execute("BEGIN")
@@ -66,7 +63,6 @@ final class DoorIndexWriter {
         insertSearch = try db.prepare("INSERT INTO building_search(rowid, names, addresses) VALUES (?, ?, ?)")
         insertWhole = try db.prepare("INSERT INTO scratch.whole(token, building) VALUES (?, ?)")
         ways = try WayStore(db: db)
-        insertPOI = try db.prepare("INSERT INTO scratch.pois(lat, lon, words) VALUES (?, ?, ?)")
     }
 
     /// Stores one element.
@@ -82,8 +78,7 @@ final class DoorIndexWriter {
             summary.entrances += 1
             bounds = DoorIndexBounds(minLat: e.lat, maxLat: e.lat, minLon: e.lon, maxLon: e.lon).union(bounds)
         case .place(let lat, let lon, let words):
-            try insertPOI.run([.double(lat), .double(lon), .text(words)])
-            places += 1
+            places.add(lat: lat, lon: lon, words: words)
         case .way(let id, let nodes, let building):
             // Every way may be a relation's member: keep its nodes until the relations are read.
             try ways.add(id: id, nodes: nodes)
@@ -134,7 +129,14 @@ final class DoorIndexWriter {
             onOutline.insert(entrance)
             if let words = entranceWords[entrance] { names.append(words) }
         }
-        let nameText = names.filter { !$0.isEmpty }.joined(separator: SearchText.separator)
+        let ownText = names.filter { !$0.isEmpty }.joined(separator: SearchText.separator)
+        // The shops and offices inside, for which it is the best building so far.
+        let taken = places.take(row: row, building: b, base: ownText)
+        let nameText =
+            taken.isEmpty
+            ? ownText
+            : ([ownText] + taken.map { places.places[$0].words }).filter { !$0.isEmpty }.joined(
+                separator: SearchText.separator)
         func text(_ s: String?) -> SQLValue { s.map(SQLValue.text) ?? .null }
         try insertBuilding.run([
             .int(row), .text(b.kind.rawValue), .int(b.id), .text(b.building), text(b.name), .text(b.addr),
@@ -170,7 +172,7 @@ final class DoorIndexWriter {
     func finish(progress: (String) -> Void = { _ in }) throws -> DoorImportSummary {
         progress("making the indexes")
         try db.execute(DoorIndexSchema.indexes)
-        progress("finding the buildings of \(places) named shops, offices and amenities")
+        progress("finding the buildings of \(places.places.count) named shops, offices and amenities")
         try attachPlacesInside()
         progress("sorting the whole names and addresses")
         // Sorted first: the B-tree is written left to right, each page once.
@@ -192,15 +194,15 @@ final class DoorIndexWriter {
         return summary
     }
 
+    /// Places the shops and offices that came after the buildings, and writes again the text
+    /// of the buildings whose places changed since they were stored; every place's words
+    /// become whole tokens of its building.
     private func attachPlacesInside() throws {
         let levels = self.levels.sorted()
-        var extra: [Int64: [String]] = [:]
-        try db.prepare("SELECT lat, lon, words FROM scratch.pois ORDER BY rowid").forEach { poi in
-            let point = Coordinate(latitude: poi.double(0), longitude: poi.double(1))
-            if let row = try DoorIndex.smallestBuilding(containing: point, db: db, levels: levels) {
-                extra[row, default: []].append(poi.text(2) ?? "")
-                summary.placesInside += 1
-            }
+        for index in places.late {
+            let place = places.places[index]
+            let point = Coordinate(latitude: place.lat, longitude: place.lon)
+            places.place(index, in: try DoorIndex.smallestBuilding(containing: point, db: db, levels: levels))
         }
         let select = try db.prepare("SELECT names, addresses FROM buildings WHERE id = ?")
         // External content: the index forgets a row by being told the text it indexed.
@@ -209,22 +211,27 @@ final class DoorIndexWriter {
         )
         let update = try db.prepare("UPDATE buildings SET names = ? WHERE id = ?")
         let index = try db.prepare("INSERT INTO building_search(rowid, names, addresses) VALUES (?, ?, ?)")
-        for (id, words) in extra.sorted(by: { $0.key < $1.key }) {
-            var names = ""
+        for change in places.changed() {
+            var stored = ""
             var addresses = ""
-            try select.forEach([.int(id)]) {
-                names = $0.text(0) ?? ""
+            try select.forEach([.int(change.row)]) {
+                stored = $0.text(0) ?? ""
                 addresses = $0.text(1) ?? ""
             }
-            if !names.isEmpty || !addresses.isEmpty {
-                try forget.run([.int(id), .text(names), .text(addresses)])
+            if !stored.isEmpty || !addresses.isEmpty {
+                try forget.run([.int(change.row), .text(stored), .text(addresses)])
             }
-            let all = ([names] + words).filter { !$0.isEmpty }.joined(separator: SearchText.separator)
-            try update.run([.text(all), .int(id)])
-            try index.run([.int(id), .text(all), .text(addresses)])
-            for token in words.flatMap(SearchText.wholeTokens) {
-                try insertWhole.run([.text(token), .int(id)])
+            let all = ([change.base ?? stored] + change.words).filter { !$0.isEmpty }.joined(
+                separator: SearchText.separator)
+            try update.run([.text(all), .int(change.row)])
+            if !all.isEmpty || !addresses.isEmpty {
+                try index.run([.int(change.row), .text(all), .text(addresses)])
             }
+        }
+        let placed = places.placed
+        summary.placesInside = placed.count
+        for (row, words) in placed {
+            for token in SearchText.wholeTokens(words) { try insertWhole.run([.text(token), .int(row)]) }
         }
     }
 

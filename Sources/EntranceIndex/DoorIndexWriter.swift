@@ -275,13 +275,17 @@ enum WayBlob {
 enum JSONText {
     /// - Parameter keep: which keys go in (all of them by default).
     static func object(_ tags: [String: String], keeping keep: (String) -> Bool = { _ in true }) -> String {
+        // The kept pairs only are sorted: a building keeps its few `addr:*` of all its tags.
+        var pairs: [(key: String, value: String)] = []
+        for (key, value) in tags where keep(key) { pairs.append((key, value)) }
+        pairs.sort { $0.key < $1.key }
         var out: [UInt8] = [UInt8(ascii: "{")]
-        // The kept keys only are sorted: a building keeps its few `addr:*` of all its tags.
-        for key in tags.keys.filter(keep).sorted() {
+        out.reserveCapacity(pairs.reduce(2) { $0 + $1.key.utf8.count + $1.value.utf8.count + 6 })
+        for (key, value) in pairs {
             if out.count > 1 { out.append(UInt8(ascii: ",")) }
             string(key, into: &out)
             out.append(UInt8(ascii: ":"))
-            string(tags[key]!, into: &out)
+            string(value, into: &out)
         }
         out.append(UInt8(ascii: "}"))
         return String(decoding: out, as: UTF8.self)
@@ -291,6 +295,12 @@ enum JSONText {
 
     private static func string(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Most text needs no escape: its bytes in one copy.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(contentsOf: s.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in s.utf8 {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]

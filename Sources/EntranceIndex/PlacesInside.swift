@@ -125,6 +125,7 @@ struct PlacesInside {
 
     private static func key(_ lat: Double, _ lon: Double) -> Int64 {
         SpatialCells.key(
-            level: level, row: SpatialCells.row(lat, level: level), column: SpatialCells.column(lon, level: level))
+            level: level, row: SpatialCells.row(lat, level: level),
+            column: SpatialCells.column(lon, level: level))
     }
 }

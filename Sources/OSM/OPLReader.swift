@@ -99,6 +99,8 @@ public struct OPLReader {
             let field = cursor.next()
             switch field {
             case UInt8(ascii: "T"):
+                // Room for a building's usual tags at once, rather than growing 1, 2, 4, 8.
+                if !cursor.atEnd && cursor.peek() != UInt8(ascii: " ") { tags.reserveCapacity(8) }
                 while !cursor.atEnd && cursor.peek() != UInt8(ascii: " ") {
                     guard let key = cursor.string(until: UInt8(ascii: "=")),
                         cursor.next() == UInt8(ascii: "=")
@@ -122,6 +124,9 @@ public struct OPLReader {
                     throw error(name, "bad y")
                 }
             case UInt8(ascii: "N"):
+                let count = cursor.count(of: UInt8(ascii: ","), before: UInt8(ascii: " ")) + 1
+                nodeIDs.reserveCapacity(count)
+                locations.reserveCapacity(count)
                 while !cursor.atEnd && cursor.peek() != UInt8(ascii: " ") {
                     guard cursor.next() == UInt8(ascii: "n"), let ref = cursor.integer() else {
                         throw error(name, "bad node reference at byte \(cursor.at)")
@@ -203,6 +208,17 @@ private struct Cursor {
     mutating func next() -> UInt8 {
         defer { at += 1 }
         return peek()
+    }
+
+    /// How many `byte`s lie between here and the next `stop` (or the end).
+    func count(of byte: UInt8, before stop: UInt8) -> Int {
+        var n = 0
+        var i = at
+        while i < bytes.count && bytes[i] != stop {
+            if bytes[i] == byte { n += 1 }
+            i += 1
+        }
+        return n
     }
 
     /// An optionally negative decimal integer.

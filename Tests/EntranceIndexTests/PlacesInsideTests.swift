@@ -30,15 +30,31 @@ struct PlacesInsideTests {
         city.add(building: 2_000_000_040, at: c, tags: ["building": "yes"])
         city.add(building: 2_000_000_050, at: c, tags: ["building": "yes"])
         let shops: [(name: String, at: Coordinate, building: String?)] = [
-            ("Kiosk Alpha", a.offset(metres: 60, bearing: 0).offset(metres: 10, bearing: 90), "way/2000000000"),
-            ("Mall Alpha", a.offset(metres: 150, bearing: 0).offset(metres: 150, bearing: 90), "way/2000000010"),
-            ("Kiosk Beta", b.offset(metres: 60, bearing: 0).offset(metres: 10, bearing: 90), "way/2000000030"),
-            ("Mall Beta", b.offset(metres: 150, bearing: 0).offset(metres: 150, bearing: 90), "way/2000000020"),
-            ("Twin Gamma", c.offset(metres: 10, bearing: 0).offset(metres: 10, bearing: 90), "way/2000000040"),
+            (
+                "Kiosk Alpha", a.offset(metres: 60, bearing: 0).offset(metres: 10, bearing: 90),
+                "way/2000000000"
+            ),
+            (
+                "Mall Alpha", a.offset(metres: 150, bearing: 0).offset(metres: 150, bearing: 90),
+                "way/2000000010"
+            ),
+            (
+                "Kiosk Beta", b.offset(metres: 60, bearing: 0).offset(metres: 10, bearing: 90),
+                "way/2000000030"
+            ),
+            (
+                "Mall Beta", b.offset(metres: 150, bearing: 0).offset(metres: 150, bearing: 90),
+                "way/2000000020"
+            ),
+            (
+                "Twin Gamma", c.offset(metres: 10, bearing: 0).offset(metres: 10, bearing: 90),
+                "way/2000000040"
+            ),
             ("Nowhere Delta", base.offset(metres: 300, bearing: 180), nil),
         ]
         for (i, shop) in shops.enumerated() {
-            city.extraNodes += GridCity.node(2_100_000_000 + Int64(i), shop.at, ["shop": "gift", "name": shop.name])
+            city.extraNodes += GridCity.node(
+                2_100_000_000 + Int64(i), shop.at, ["shop": "gift", "name": shop.name])
         }
         let pbf = try city.write(xml: dir.appendingPathComponent("nested.osm").path)
         let db = dir.appendingPathComponent("nested.db").path
@@ -71,7 +87,8 @@ struct PlacesInsideTests {
                 .node(OSMNode(id: 1, coordinate: inside, tags: ["shop": "bakery", "name": "Early Bread"])))
             try writer.add(
                 .way(
-                    OSMWay(id: 10, nodeIDs: [2, 3, 4, 5, 2], tags: ["building": "yes", "name": "Bakery House"]),
+                    OSMWay(
+                        id: 10, nodeIDs: [2, 3, 4, 5, 2], tags: ["building": "yes", "name": "Bakery House"]),
                     locations: corners))
             try writer.add(
                 .node(OSMNode(id: 6, coordinate: inside, tags: ["amenity": "cafe", "name": "Late Coffee"])))

@@ -5,14 +5,14 @@ import SQLite
 
 /// Writes a door index from a stream of OSM elements (nodes, then ways, then relations),
 /// one element at a time, each prepared (``PreparedElement``, perhaps on another thread):
-/// nothing but the entrance ids and the summary is held in memory.
+/// nothing but the entrance ids, the named places and the summary is held in memory.
 ///
 /// Ways wait in a scratch database (SQLite's temporary file, gone when the connection
 /// closes; ``WayStore``) in case a multipolygon relation later names them; so do the
 /// whole-name tokens, sorted into `building_whole` at the end. Named shops, offices and
-/// amenities join the search text of the building that contains them (``PlacesInside``). Everything is written in one transaction with prepared
-/// statements; the indexes are made once, at the end; the caller renames the file into
-/// place.
+/// amenities join the search text of the building that contains them (``PlacesInside``).
+/// Everything is written in one transaction with prepared statements; the indexes and the
+/// word index are made once, at the end; the caller renames the file into place.
 final class DoorIndexWriter {
     let db: Connection
     private var summary = DoorImportSummary(
@@ -161,8 +161,9 @@ final class DoorIndexWriter {
         }
     }
 
-    /// Makes the indexes, joins the waiting shops and offices to the buildings holding them,
-    /// fills `building_whole` in order, commits, and analyzes. Returns what was stored.
+    /// Makes the indexes, mends the text of the buildings whose shops and offices moved,
+    /// fills the word index and `building_whole` in order, commits, and analyzes. Returns
+    /// what was stored.
     /// - Parameter progress: a line as each step starts (a country's take a minute).
     func finish(progress: (String) -> Void = { _ in }) throws -> DoorImportSummary {
         progress("making the indexes")

@@ -64,7 +64,7 @@ public struct BuildingOutline: Sendable, Hashable {
         guard let origin = rings.first?.points.first else { return 0 }
         let plane = LocalPlane(origin: origin)
         return rings.reduce(0) { sum, ring in
-            let a = abs(Self.signedArea(ring.points.map(plane.project)).area)
+            let a = abs(Self.signedArea(ring.points, plane).area)
             return sum + (ring.role == .outer ? a : -a)
         }
     }
@@ -77,34 +77,46 @@ public struct BuildingOutline: Sendable, Hashable {
         var area = 0.0
         var x = 0.0
         var y = 0.0
-        var all: [(x: Double, y: Double)] = []
+        // The mean of the points, for an outline without area: summed in the same order.
+        var sumX = 0.0
+        var sumY = 0.0
+        var count = 0
         for ring in rings {
-            let q = ring.points.map(plane.project)
-            all += q
-            let (a, cx, cy) = Self.signedArea(q)
+            for point in ring.points {
+                let q = plane.project(point)
+                sumX += q.x
+                sumY += q.y
+            }
+            count += ring.points.count
+            let (a, cx, cy) = Self.signedArea(ring.points, plane)
             let sign = (ring.role == .outer) == (a >= 0) ? 1.0 : -1.0
             area += sign * a
             x += sign * cx
             y += sign * cy
         }
         if abs(area) > 1e-6 { return plane.unproject(x: x / (6 * area), y: y / (6 * area)) }
-        let n = Double(all.count)
-        return plane.unproject(x: all.reduce(0) { $0 + $1.x } / n, y: all.reduce(0) { $0 + $1.y } / n)
+        let n = Double(count)
+        return plane.unproject(x: sumX / n, y: sumY / n)
     }
 
-    /// Shoelace: the signed area and the (unnormalised) centroid moments of a ring.
-    private static func signedArea(_ q: [(x: Double, y: Double)]) -> (area: Double, cx: Double, cy: Double) {
-        guard q.count >= 3 else { return (0, 0, 0) }
+    /// Shoelace: the signed area and the (unnormalised) centroid moments of a ring, its
+    /// points projected on `plane` as they are read (a million outlines an import: no
+    /// array of projected points each).
+    private static func signedArea(
+        _ points: [Coordinate], _ plane: LocalPlane
+    ) -> (area: Double, cx: Double, cy: Double) {
+        guard points.count >= 3 else { return (0, 0, 0) }
         var a = 0.0
         var cx = 0.0
         var cy = 0.0
-        var j = q.count - 1
-        for i in 0..<q.count {
-            let cross = q[j].x * q[i].y - q[i].x * q[j].y
+        var qj = plane.project(points[points.count - 1])
+        for point in points {
+            let qi = plane.project(point)
+            let cross = qj.x * qi.y - qi.x * qj.y
             a += cross
-            cx += (q[j].x + q[i].x) * cross
-            cy += (q[j].y + q[i].y) * cross
-            j = i
+            cx += (qj.x + qi.x) * cross
+            cy += (qj.y + qi.y) * cross
+            qj = qi
         }
         return (a / 2, cx, cy)
     }

@@ -35,17 +35,18 @@ enum PreparedElement: Sendable {
                 self = .way(id: way.id, nodes: nodes, building: nil)
                 return
             }
-            var ids = way.nodeIDs
-            var points = locations
-            if ids.count > 1 && ids.first == ids.last {
-                ids.removeLast()
-                points.removeLast()
-            }
+            // A closed way's last node repeats its first: the ring is stored open. Read in
+            // place, not from copies of the arrays.
+            let ids = way.nodeIDs
+            let closed = ids.count > 1 && ids.first == ids.last
+            let end = max(0, min(ids.count, locations.count) - (closed ? 1 : 0))
             var present: [Int64] = []
             var coordinates: [Coordinate] = []
-            for (id, point) in zip(ids, points) {
-                if let point {
-                    present.append(id)
+            present.reserveCapacity(end)
+            coordinates.reserveCapacity(end)
+            for i in 0..<end {
+                if let point = locations[i] {
+                    present.append(ids[i])
                     coordinates.append(point)
                 }
             }

@@ -63,6 +63,34 @@ enum Corpus {
     static let devVoices: [VoiceSetting] = ["ko", "ko+m3", "ko+f2"].flatMap { voice in
         [130, 175, 220].map { VoiceSetting(voice: voice, speed: $0, pitch: 50) }
     }
+    /// Development variation: the same three voices at pitches 20/40/60/80 (the dev voices above
+    /// speak only at their own pitch 50) and speeds 140/165/200/230 wpm, each perturbed in turn
+    /// by `devPerturbations`. Why: with the nine settings above alone the adapted model had only
+    /// heard three voices at one pitch through one clean channel, and the operating point was
+    /// tuned on those voices' confidences — too strict for any other voice. Every value here is
+    /// chosen apart from the test split's (test voices ko+m1/f4/m6/f5, pitches 30/35/65/70,
+    /// speeds 150/155/190/205): the test split stays unseen.
+    static let devVariedVoices: [VoiceSetting] = ["ko", "ko+m3", "ko+f2"].enumerated().flatMap { k, voice in
+        [20, 40, 60, 80].enumerated().map { j, pitch in
+            VoiceSetting(voice: voice, speed: [140, 165, 200, 230][(j + k) % 4], pitch: pitch)
+        }
+    }
+    /// sox perturbations of `devVariedVoices`' items, taken in turn: the kinds of change the
+    /// test split makes (pitch, tempo, room, channel band, clipping) plus an AGC-like
+    /// compressor, with parameters none of the test's (`perturbations`: pitch ±300 cents, tempo
+    /// 0.85/1.2, reverb 35 50 15, sinc 300-3400, clipping at 40 %), so that adapting and tuning
+    /// on them never tunes to the test's own conditions.
+    static let devPerturbations: [(name: String, effects: [String])] = [
+        ("none", []), ("pitch +150 cents", ["pitch", "150"]), ("pitch -150 cents", ["pitch", "-150"]),
+        ("pitch +500 cents", ["pitch", "500"]), ("pitch -500 cents", ["pitch", "-500"]),
+        ("tempo 0.9", ["tempo", "0.9"]), ("tempo 1.1", ["tempo", "1.1"]),
+        ("hall reverb", ["reverb", "70", "30", "60", "100", "10", "0"]),
+        ("band 200-3000 Hz", ["sinc", "200-3000"]), ("band 450-4000 Hz", ["sinc", "450-4000"]),
+        ("hard clipping", []),
+        ("AGC compressor", ["compand", "0.01,0.25", "6:-70,-60,-40,-20,0,-6", "-3", "-60", "0.02"]),
+    ]
+    /// The peak fraction each clipping perturbation keeps (by name: no sox effect clips so).
+    static let clipLevels = ["mild clipping": 0.4, "hard clipping": 0.25]
     /// Test voices: four other variants at other speeds and pitches (one setting each: the
     /// benchmark must run in ~10 minutes on one core).
     static let testVoices: [VoiceSetting] = [
@@ -81,7 +109,9 @@ enum Corpus {
     /// Target speech level: -20 dBFS RMS over active speech, a close-talking microphone.
     static let speechRMS = 3_277.0
 
-    static func setting(for split: Split) -> [VoiceSetting] { split == .dev ? devVoices : testVoices }
+    static func setting(for split: Split) -> [VoiceSetting] {
+        split == .dev ? devVoices + devVariedVoices : testVoices
+    }
     static func nearMisses(for split: Split) -> [String] { split == .dev ? devNearMisses : testNearMisses }
     static func unrelated(for split: Split) -> [String] {
         split == .dev ? Array(unrelated.prefix(10)) : Array(unrelated.suffix(10))
@@ -89,17 +119,20 @@ enum Corpus {
 
     /// The scripted items of `split`: every voice says the 13 answers and the split's
     /// near-misses ("여기 안이야" in the test split), and its unrelated sentences at one speed
-    /// per voice; the test split's items are perturbed with sox in turn. English negatives
-    /// (PocketSphinx's test recordings) belong to the test split.
+    /// per voice; the test split's items are perturbed with sox in turn, and so are the dev
+    /// split's `devVariedVoices` (with `devPerturbations`, again saying the unrelated sentences
+    /// once per voice). English negatives (PocketSphinx's test recordings) belong to the test split.
     static func make(split: Split, englishDirectory: String, includeNegatives: Bool = true) throws -> [Item] {
         var items: [Item] = []
         var seenVoices = Set<String>()
+        var variedCount = 0
         for setting in setting(for: split) {
+            let varied = split == .dev && !devVoices.contains { $0.tag == setting.tag }
             var texts: [(Item.Kind, String)] = phrases.map { (.phrase, $0) }
             if includeNegatives {
                 texts += nearMisses(for: split).map { (.nearMiss, $0) }
                 if split == .test { texts.append((.anIya, anIya)) }
-                if seenVoices.insert(setting.voice).inserted {
+                if seenVoices.insert(setting.voice + (varied ? " varied" : "")).inserted {
                     // Test: five of the ten per voice, alternating, so each sentence is heard twice.
                     let sentences = unrelated(for: split)
                     let chosen =
@@ -113,13 +146,20 @@ enum Corpus {
             for (kind, text) in texts {
                 var audio = try synthesize(text, setting)
                 var perturbation = ""
-                if split == .test {
-                    let chosen = perturbations[items.count % perturbations.count]
+                if split == .test || varied {
+                    let chosen =
+                        varied
+                        ? devPerturbations[variedCount % devPerturbations.count]
+                        : perturbations[items.count % perturbations.count]
+                    variedCount += varied ? 1 : 0
                     perturbation = chosen.name == "none" ? "" : chosen.name
-                    if chosen.name == "mild clipping" {
-                        audio = clipped(audio)
+                    if let level = clipLevels[chosen.name] {
+                        audio = clipped(audio, keeping: level)
                     } else if !chosen.effects.isEmpty {
-                        audio = try Sox.apply(chosen.effects, to: audio)
+                        // Dev: sox's repeatable mode (-R: its dither from a fixed seed), so that
+                        // Scripts/adapt-model rewrites the same model byte for byte. The test
+                        // split's audio is made as it always was.
+                        audio = try Sox.apply(chosen.effects, to: audio, repeatable: varied)
                     }
                 }
                 items.append(
@@ -146,10 +186,10 @@ enum Corpus {
         return try WAV.read16kMono(path: path).samples
     }
 
-    /// Mild clipping: the loudest peaks cut at 40 % of the peak level.
-    static func clipped(_ samples: [Int16]) -> [Int16] {
+    /// Clipping: the loudest peaks cut at `level` of the peak level (test: 40 %, mild).
+    static func clipped(_ samples: [Int16], keeping level: Double) -> [Int16] {
         let peak = samples.map { abs(Int($0)) }.max() ?? 0
-        let limit = Int(Double(peak) * 0.4)
+        let limit = Int(Double(peak) * level)
         return samples.map { Int16(clamping: min(max(Int($0), -limit), limit)) }
     }
 
@@ -260,15 +300,16 @@ enum Sox {
         return data
     }
 
-    /// `samples` through the sox `effects`.
-    static func apply(_ effects: [String], to samples: [Int16]) throws -> [Int16] {
+    /// `samples` through the sox `effects`; `repeatable`: sox's `-R`, the same output every run.
+    static func apply(_ effects: [String], to samples: [Int16], repeatable: Bool = false) throws -> [Int16] {
         let input = temporaryPath("raw"), output = temporaryPath("raw")
         defer {
             try? FileManager.default.removeItem(atPath: input)
             try? FileManager.default.removeItem(atPath: output)
         }
         try data(of: samples).write(to: URL(fileURLWithPath: input))
-        try run("/usr/bin/sox", ["-V1"] + raw + [input] + raw + [output] + effects)
+        try run(
+            "/usr/bin/sox", (repeatable ? ["-R", "-V1"] : ["-V1"]) + raw + [input] + raw + [output] + effects)
         return self.samples(of: try Data(contentsOf: URL(fileURLWithPath: output)))
     }
 

@@ -3,7 +3,9 @@ import Geo
 import Speech
 
 /// Writes the adaptation data of `Scripts/adapt-model`: the development split only (never a
-/// test voice, sentence or babble recording), each utterance clean and in white, pink,
+/// test voice, sentence or babble recording) — its nine own-pitch settings and its varied
+/// voices (`Corpus.devVariedVoices`: other pitches and speeds, perturbed in turn by
+/// `Corpus.devPerturbations`, none of the test's values) — each utterance clean and in white, pink,
 /// babble (twice: the hardest) and street noise at 5–15 dB — multi-condition, since
 /// adapting on clean speech alone collapses in noise — plus real recordings (`--real`).
 /// Output: `DIR/wav/*.wav`, `DIR/adapt.fileids`, `DIR/adapt.transcription` (dictionary

@@ -29,6 +29,8 @@ struct Options {
     var rescore: String?
     var budgets = Tuning.Budgets()
     var confidence: ConfidenceEvidence.Feature?
+    var describe = false
+    var confidenceOf: [String] = []
 
     static let usage = """
         usage: VoiceEval [--split dev|test] [--conditions clean,white10,pink10,babble15,babble10,babble5,street10]
@@ -38,6 +40,8 @@ struct Options {
                          [--near-miss-budget F] [--unrelated-budget F] [--confusion-budget N] [--budgets pooled|per-answer]
                          [--repeat-below C] [--no-ask-band] [--max-act C|notHere:C,thisIsIt:C] [--max-ask C|…]
                          [--phone-loop] [--confidence perFrame|phraseRatio|utteranceRatio]  (with --rescore: recompute the confidence)
+                         [--describe]  (print each split's voice settings and perturbations, synthesise nothing)
+                         [--confidence-of WAV]…  (each phrase heard in WAV with its full-precision confidence)
         """
 
     init(_ argv: [String]) throws(UsageError) {
@@ -155,6 +159,8 @@ struct Options {
             case "--no-ask-band": budgets.askBand = false
             case "--max-act": budgets.maxAct = try caps(flag)
             case "--max-ask": budgets.maxAsk = try caps(flag)
+            case "--describe": describe = true
+            case "--confidence-of": confidenceOf.append(try value(flag))
             case "--help", "-h":
                 print(Self.usage)
                 exit(0)
@@ -450,8 +456,48 @@ func main() throws {
         FileHandle.standardError.write(Data("voice-eval: \(error)\n\(Options.usage)\n".utf8))
         exit(2)
     }
+    if options.describe {
+        // One line each, "split kind name: value": what tests check the splits apart by.
+        for split in Split.allCases {
+            for setting in Corpus.setting(for: split) {
+                print(
+                    "\(split.rawValue) voice \(setting.tag): \(setting.voice) \(setting.speed) \(setting.pitch)"
+                )
+            }
+            let perturbations = split == .dev ? Corpus.devPerturbations : Corpus.perturbations
+            for perturbation in perturbations where perturbation.name != "none" {
+                let effects =
+                    Corpus.clipLevels[perturbation.name].map { "clip \($0)" }
+                    ?? perturbation.effects.joined(separator: " ")
+                print("\(split.rawValue) perturbation \(perturbation.name): \(effects)")
+            }
+        }
+        return
+    }
     let model = try PhraseModel.locate(explicit: options.models)
     let modelsDirectory = URL(fileURLWithPath: model.grammar).deletingLastPathComponent().path
+    if !options.confidenceOf.isEmpty {
+        // The product's fixtures (the demo's answers, ListenerTests' phrases) at full precision:
+        // what `--max-act` / `--max-ask` are derived from for a new acoustic model.
+        var policy = options.policy
+        policy.operatingPoint = permissive
+        for path in options.confidenceOf {
+            let utterances: [Utterance]
+            do { utterances = try Listener.decode(wav: path, model: model, policy: policy) } catch {
+                switch error {
+                case .badAudio, .io: throw BadInput("--confidence-of: \(error)")
+                default: throw error
+                }
+            }
+            for utterance in utterances where utterance.meaning != nil {
+                print(
+                    String(
+                        format: "%@\t%.2f-%.2f s\t%@\t%@\t%.6f", path, utterance.start, utterance.end,
+                        utterance.heard, utterance.meaning?.rawValue ?? "", utterance.confidence ?? 1))
+            }
+        }
+        return
+    }
     if let directory = options.exportAdaptation {
         try AdaptationExport.write(
             to: directory, dictionary: model.dictionary, english: options.english, real: options.real,

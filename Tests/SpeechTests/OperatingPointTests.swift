@@ -276,3 +276,92 @@ extension VoiceEvalFlagTests {
         #expect(result.err.contains(old) && result.err.contains("no scores saved"), "\(result.err)")
     }
 }
+
+extension VoiceEvalFlagTests {
+    /// `--describe`'s lines ("split kind name: value"), without synthesising anything.
+    func described() throws -> [String] {
+        let process = Process()
+        process.executableURL = try BuiltExecutable.named("VoiceEval")
+        process.arguments = ["--describe"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// The test split is exactly the one every committed figure was measured on.
+    @Test func testSplitIsUnchanged() throws {
+        let test = try described().filter { $0.hasPrefix("test ") }
+        #expect(
+            test == [
+                "test voice ko+m1@150p35: ko+m1 150 35", "test voice ko+f4@205p65: ko+f4 205 65",
+                "test voice ko+m6@190p30: ko+m6 190 30", "test voice ko+f5@155p70: ko+f5 155 70",
+                "test perturbation pitch +300 cents: pitch 300",
+                "test perturbation pitch -300 cents: pitch -300",
+                "test perturbation tempo 0.85: tempo 0.85", "test perturbation tempo 1.2: tempo 1.2",
+                "test perturbation small-room reverb: reverb 35 50 15 100 0 0",
+                "test perturbation phone band 300-3400 Hz: sinc 300-3400",
+                "test perturbation mild clipping: clip 0.4",
+            ])
+    }
+
+    /// The development split's own variation (what the model is adapted and tuned on) has the
+    /// test's kinds of change — pitch, tempo, room, band, clipping — and other voices, pitches,
+    /// speeds and parameters than the test split: no test condition is ever tuned to.
+    @Test func devVariationIsApartFromTheTestSplit() throws {
+        let lines = try described()
+        func values(_ prefix: String) -> [[String]] {
+            lines.filter { $0.hasPrefix(prefix) }.compactMap {
+                $0.split(separator: ":", maxSplits: 1).last.map { $0.split(separator: " ").map(String.init) }
+            }
+        }
+        let devVoices = values("dev voice "), testVoices = values("test voice ")
+        #expect(devVoices.count > 9, "the dev split has voices at other pitches than their own")
+        #expect(Set(devVoices.map { $0[2] }).count >= 5, "dev pitches: \(devVoices.map { $0[2] })")
+        for (index, name) in ["voice", "speed", "pitch"].enumerated() {
+            let shared = Set(devVoices.map { $0[index] }).intersection(testVoices.map { $0[index] })
+            #expect(shared.isEmpty, "dev and test share \(name) \(shared)")
+        }
+        let devEffects = values("dev perturbation "), testEffects = values("test perturbation ")
+        #expect(Set(devEffects).intersection(testEffects).isEmpty)
+        for kind in Set(testEffects.map { $0[0] }) {
+            #expect(devEffects.contains { $0[0] == kind }, "no dev perturbation of kind \(kind)")
+        }
+    }
+}
+
+extension VoiceEvalFlagTests {
+    /// `--confidence-of` prints each phrase heard in a fixture with its meaning and a
+    /// six-decimal confidence (what the `--max-act`/`--max-ask` caps are read from); an
+    /// unreadable file is bad input naming it (exit 2).
+    @Test func confidenceOfPrintsFullPrecision() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let wav = directory + "/phrase.wav"
+        try #require(
+            try SpeechTests.run("espeak-ng", ["-v", "ko", "-w", wav, "여기 아니야"], install: "espeak-ng") == 0)
+        let process = Process()
+        process.executableURL = try BuiltExecutable.named("VoiceEval")
+        process.arguments = ["--confidence-of", wav]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let fields =
+            String(decoding: data, as: UTF8.self).split(separator: "\n").first?.split(separator: "\t") ?? []
+        #expect(fields.count == 5 && fields[3] == "notHere", "\(fields)")
+        let confidence = fields.last.map(String.init) ?? ""
+        #expect(
+            Double(confidence).map { (0...1).contains($0) } == true
+                && confidence.split(separator: ".").last?.count == 6)
+
+        let missing = try run(["--confidence-of", directory + "/none.wav"])
+        #expect(missing.code == 2)
+        #expect(missing.err.contains(directory + "/none.wav"), "\(missing.err)")
+    }
+}

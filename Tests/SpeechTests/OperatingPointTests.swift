@@ -97,6 +97,20 @@ struct VoiceEvalFlagTests {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
+    /// Runs VoiceEval with `argv`; its exit status and standard output.
+    func output(_ argv: [String]) throws -> (code: Int32, out: String) {
+        let process = Process()
+        process.executableURL = try BuiltExecutable.named("VoiceEval")
+        process.arguments = argv
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
     @Test(arguments: [
         (["--conditions", "clean,babel10"], "babel10"), (["--seed", "x"], "\"x\""),
         (["--split", "train"], "train"),
@@ -280,16 +294,9 @@ extension VoiceEvalFlagTests {
 extension VoiceEvalFlagTests {
     /// `--describe`'s lines ("split kind name: value"), without synthesising anything.
     func described() throws -> [String] {
-        let process = Process()
-        process.executableURL = try BuiltExecutable.named("VoiceEval")
-        process.arguments = ["--describe"]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        let result = try output(["--describe"])
+        #expect(result.code == 0)
+        return result.out.split(separator: "\n").map(String.init)
     }
 
     /// The test split is exactly the one every committed figure was measured on.
@@ -343,17 +350,9 @@ extension VoiceEvalFlagTests {
         let wav = directory + "/phrase.wav"
         try #require(
             try SpeechTests.run("espeak-ng", ["-v", "ko", "-w", wav, "여기 아니야"], install: "espeak-ng") == 0)
-        let process = Process()
-        process.executableURL = try BuiltExecutable.named("VoiceEval")
-        process.arguments = ["--confidence-of", wav]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let fields =
-            String(decoding: data, as: UTF8.self).split(separator: "\n").first?.split(separator: "\t") ?? []
+        let result = try output(["--confidence-of", wav])
+        #expect(result.code == 0)
+        let fields = result.out.split(separator: "\n").first?.split(separator: "\t") ?? []
         #expect(fields.count == 5 && fields[3] == "notHere", "\(fields)")
         let confidence = fields.last.map(String.init) ?? ""
         #expect(

@@ -84,31 +84,20 @@ struct OperatingPointTests {
 /// VoiceEval's flags: a typo is a usage error (exit 2), never a silently changed benchmark.
 @Suite("voice-eval flags")
 struct VoiceEvalFlagTests {
-    func run(_ argv: [String]) throws -> (code: Int32, err: String) {
+    /// Runs VoiceEval with `argv`: its exit status and its standard error, or with
+    /// `standardOutput` its standard output instead (the other stream is dropped).
+    func run(_ argv: [String], standardOutput: Bool = false) throws -> (code: Int32, err: String, out: String)
+    {
         let process = Process()
         process.executableURL = try BuiltExecutable.named("VoiceEval")
         process.arguments = argv
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
+        let pipe = Pipe()
+        process.standardError = standardOutput ? FileHandle.nullDevice : pipe
+        process.standardOutput = standardOutput ? pipe : FileHandle.nullDevice
         try process.run()
-        let data = err.fileHandleForReading.readDataToEndOfFile()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
-    /// Runs VoiceEval with `argv`; its exit status and standard output.
-    func output(_ argv: [String]) throws -> (code: Int32, out: String) {
-        let process = Process()
-        process.executableURL = try BuiltExecutable.named("VoiceEval")
-        process.arguments = argv
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        return (process.terminationStatus, standardOutput ? "" : text, standardOutput ? text : "")
     }
 
     @Test(arguments: [
@@ -294,7 +283,7 @@ extension VoiceEvalFlagTests {
 extension VoiceEvalFlagTests {
     /// `--describe`'s lines ("split kind name: value"), without synthesising anything.
     func described() throws -> [String] {
-        let result = try output(["--describe"])
+        let result = try run(["--describe"], standardOutput: true)
         #expect(result.code == 0)
         return result.out.split(separator: "\n").map(String.init)
     }
@@ -350,7 +339,7 @@ extension VoiceEvalFlagTests {
         let wav = directory + "/phrase.wav"
         try #require(
             try SpeechTests.run("espeak-ng", ["-v", "ko", "-w", wav, "여기 아니야"], install: "espeak-ng") == 0)
-        let result = try output(["--confidence-of", wav])
+        let result = try run(["--confidence-of", wav], standardOutput: true)
         #expect(result.code == 0)
         let fields = result.out.split(separator: "\n").first?.split(separator: "\t") ?? []
         #expect(fields.count == 5 && fields[3] == "notHere", "\(fields)")

@@ -39,19 +39,26 @@ public enum DoorImporter {
     ///   and, while a `.osm.pbf` streams, every few seconds with elements read, per cent of
     ///   the file and the rate.
     /// - Throws: ``DoorIndexError`` naming the file and element at fault.
+    /// - Parameter lowMemory: `.osm.pbf` through osmium without `tags-filter` (see
+    ///   `OsmiumStream`): a city's extract in tens of MB instead of ≈ 600 on real data; a
+    ///   country's would not fit. Nil: when less than 1.5 GB is available.
     public static func importFile(
-        _ input: String, to output: String, progress: (String) -> Void = { _ in }
+        _ input: String, to output: String, lowMemory: Bool? = nil, progress: (String) -> Void = { _ in }
     ) throws(DoorIndexError) -> DoorImportSummary {
         guard FileManager.default.isReadableFile(atPath: input) else {
             throw .badInput(OSMError(path: input, reason: "no such readable file"))
         }
         let source = URL(fileURLWithPath: input).lastPathComponent
         if isPBF(input) {
+            let route: OsmiumStream.Route =
+                lowMemory.map { $0 ? .lowMemory : .filtered } ?? OsmiumStream.Route.automatic()
             return try write(to: output, source: source, progress: progress) { writer in
                 // Reading and preparing on one thread, SQLite on this one.
                 try Pipeline.run(
                     produce: { emit in
-                        try OsmiumStream.read(input, progress: { try? emit(.progress($0)) }) {
+                        try OsmiumStream.read(
+                            input, route: route, progress: { try? emit(.progress($0)) }
+                        ) {
                             try emit(.element(PreparedElement($0)))
                         }
                     },
@@ -148,29 +155,69 @@ enum Osmium {
     }
 }
 
-/// `.osm.pbf` through osmium as a stream: `tags-filter` keeps entrances, buildings (with
-/// the nodes and member ways they use) and the shops and offices that name a building;
-/// `add-locations-to-ways` writes each way's node locations into the way itself, so no
-/// node has to be remembered here; OPL on a pipe carries one element a line.
+/// `.osm.pbf` through osmium as a stream, OPL on a pipe carrying one element a line, each
+/// way with its nodes' locations (`add-locations-to-ways`), so no node has to be remembered
+/// here. Two ways to get there:
+/// - ``Route/filtered`` (the default): `tags-filter` first keeps entrances, buildings
+///   (with the nodes and member ways they use) and the shops and offices that name a
+///   building; locations are then added to those ways only. On real OpenStreetMap ids
+///   `tags-filter` holds ≈ 600 MB of id sets whatever the extract's size.
+/// - ``Route/lowMemory``: locations are added to every way of the extract, from a sparse
+///   index (16 bytes a node of the whole extract), and everything comes through; the reader
+///   keeps what it needs as it does anyway. A city's extract takes tens of MB instead of
+///   600 (Helsinki's: 14 MB), but a country's nodes would take gigabytes, and the roads and
+///   other ways are read and kept for the relations too.
 enum OsmiumStream {
+    enum Route: Sendable {
+        case filtered, lowMemory
+
+        /// Below this much available memory (`MemAvailable`), ``lowMemory``: `tags-filter`'s
+        /// ≈ 600 MB on real data would not fit beside everything else.
+        static let filteredNeedsBytes: Int64 = 1_536 << 20
+
+        /// The route for this machine: ``lowMemory`` when ``filteredNeedsBytes`` is not
+        /// available (a Raspberry Pi), else ``filtered``.
+        /// - Parameter meminfo: `/proc/meminfo`'s text (read when nil); without a readable
+        ///   `MemAvailable`, ``filtered``.
+        static func automatic(meminfo: String? = nil) -> Route {
+            guard let text = meminfo ?? (try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8)),
+                let line = text.split(separator: "\n").first(where: { $0.hasPrefix("MemAvailable:") }),
+                let kB = Int64(line.dropFirst("MemAvailable:".count).split(separator: " ").first ?? "")
+            else { return .filtered }
+            return kB * 1024 < filteredNeedsBytes ? .lowMemory : .filtered
+        }
+    }
+
     static func read(
-        _ input: String, progress: (String) -> Void, _ body: (OSMElement) throws -> Void
+        _ input: String, route: Route, progress: (String) -> Void, _ body: (OSMElement) throws -> Void
     ) throws {
         guard let osmium = Osmium.executable() else { throw DoorIndexError.osmiumMissing }
-        progress("filtering \(input) with osmium tags-filter | add-locations-to-ways")
-        let filter = Process()
-        filter.executableURL = URL(fileURLWithPath: osmium)
-        filter.arguments =
-            ["tags-filter", input, "n/entrance", "w/building", "r/building"] + SearchText.placeFilters
-            // Uncompressed between the two: compressing only to decompress costs time.
-            + ["-f", "pbf,pbf_compression=none", "-o", "-"]
-        let locate = Process()
-        locate.executableURL = URL(fileURLWithPath: osmium)
         // Extracts cut ways at their edge: a missing node is left without a location.
-        locate.arguments = [
-            "add-locations-to-ways", "-F", "pbf", "--ignore-missing-nodes", "-f", "opl,add_metadata=false",
-            "-o", "-", "-",
+        let locateArguments = [
+            "add-locations-to-ways", "--ignore-missing-nodes", "-f", "opl,add_metadata=false", "-o", "-",
         ]
+        var stages: [[String]]
+        switch route {
+        case .filtered:
+            progress("filtering \(input) with osmium tags-filter | add-locations-to-ways")
+            stages = [
+                ["tags-filter", input, "n/entrance", "w/building", "r/building"] + SearchText.placeFilters
+                    // Uncompressed between the two: compressing only to decompress costs time.
+                    + ["-f", "pbf,pbf_compression=none", "-o", "-"],
+                locateArguments + ["-F", "pbf", "-"],
+            ]
+        case .lowMemory:
+            progress(
+                "filtering \(input) with osmium add-locations-to-ways (low memory: every way, no tags-filter)"
+            )
+            stages = [locateArguments + ["-i", "sparse_mem_array", input]]
+        }
+        let processes = stages.map { arguments in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: osmium)
+            process.arguments = arguments
+            return process
+        }
         // libosmium queues up to 20 buffers between its reading, working and writing
         // threads; while SQLite is slower than osmium those fill, hundreds of MB at a
         // country's size. Short queues keep osmium's memory flat; it waits for us instead.
@@ -181,32 +228,34 @@ enum OsmiumStream {
         // unmapped instead, and freed memory above 1 MB goes back to the system.
         environment["MALLOC_MMAP_THRESHOLD_"] = "131072"
         environment["MALLOC_TRIM_THRESHOLD_"] = "1048576"
-        filter.environment = environment
-        locate.environment = environment
-        let between = Pipe()
-        filter.standardOutput = between
-        locate.standardInput = between
+        for process in processes { process.environment = environment }
+        for (from, to) in zip(processes, processes.dropFirst()) {
+            let between = Pipe()
+            from.standardOutput = between
+            to.standardInput = between
+        }
         let output = Pipe()
-        locate.standardOutput = output
+        processes.last!.standardOutput = output
         // Standard error to files: a pipe nobody drains could stall osmium.
-        let errorFiles = (0..<2).map { _ in
+        let errorFiles = processes.map { _ in
             FileManager.default.temporaryDirectory.appendingPathComponent(
                 "pathfinder-osmium-\(UUID().uuidString)")
         }
         defer { for url in errorFiles { try? FileManager.default.removeItem(at: url) } }
-        for url in errorFiles { _ = FileManager.default.createFile(atPath: url.path, contents: nil) }
-        filter.standardError = try FileHandle(forWritingTo: errorFiles[0])
-        locate.standardError = try FileHandle(forWritingTo: errorFiles[1])
+        for (process, url) in zip(processes, errorFiles) {
+            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: url)
+        }
         do {
-            try filter.run()
-            try locate.run()
+            for process in processes { try process.run() }
         } catch {
-            if filter.isRunning { kill(filter.processIdentifier, SIGKILL) }
+            for process in processes where process.isRunning { kill(process.processIdentifier, SIGKILL) }
             throw DoorIndexError.osmiumFailed(
                 path: input, message: "cannot start \(osmium): \(error.localizedDescription)")
         }
         progress("reading osmium's output")
-        let meter = ProgressMeter(input: input, pid: filter.processIdentifier)
+        // The first stage reads the input file: its offset there is the progress.
+        let meter = ProgressMeter(input: input, pid: processes[0].processIdentifier)
         var reader = OPLReader(path: input)
         var failure: (any Error)?
         do {
@@ -216,20 +265,19 @@ enum OsmiumStream {
             }
         } catch {
             failure = error
-            // Stop osmium (our own two children) rather than wait for a stream nobody reads.
+            // Stop osmium (our own children) rather than wait for a stream nobody reads.
             // SIGKILL: the children inherit the signal mask of the thread that started them,
             // and libdispatch's threads block SIGTERM (and SIGPIPE), so a SIGTERM stayed
             // pending and the import waited for ever after SQLite failed (a full disk).
-            for process in [filter, locate] where process.isRunning {
+            for process in processes where process.isRunning {
                 kill(process.processIdentifier, SIGKILL)
             }
         }
-        filter.waitUntilExit()
-        locate.waitUntilExit()
+        for process in processes { process.waitUntilExit() }
         if let failure, !(failure is OSMError) { throw failure }
         // A cut or corrupt file makes osmium fail, and its output stop mid-line: osmium's
         // own message says more than the broken line.
-        for (process, file) in zip([filter, locate], errorFiles)
+        for (process, file) in zip(processes, errorFiles)
         where process.terminationReason == .exit && process.terminationStatus != 0 {
             let text =
                 (try? String(contentsOf: file, encoding: .utf8))?

@@ -8,7 +8,7 @@ extension Commands {
         name: "doors",
         summary: "OpenStreetMap doors: build the offline door index, ask for a building's doors, search",
         help: """
-            Usage: pathfinder doors import FILE --out DB
+            Usage: pathfinder doors import FILE --out DB [--low-memory]
                    pathfinder doors near LAT LON [--radius M] [--db DB|DIR]
                    pathfinder doors search QUERY… [--near LAT LON] [--limit N] [--db DB|DIR]
 
@@ -17,6 +17,10 @@ extension Commands {
                      entrance nodes, building outlines and a search index of names and
                      addresses to a SQLite door index. The index appears only when
                      complete; a failed import leaves no file. Progress on stderr.
+              --low-memory  .osm.pbf without osmium's tags-filter, which holds ≈ 600 MB on
+                            real OpenStreetMap data: a city in tens of MB (16 bytes a node of
+                            the extract), so not for a country. Chosen by itself with less
+                            than 1.5 GB free.
             near     prints the ranked doors of the building at LAT LON (the one containing
                      the point, or the nearest outline within 50 m), one Door JSON a line,
                      best first. With no building there, the entrances within --radius
@@ -50,12 +54,13 @@ extension Commands {
         let limit = try arguments.option("--limit", expected: "a whole number ≥ 1") {
             Int($0).flatMap { $0 >= 1 ? $0 : nil }
         }
+        let lowMemory = try arguments.flag("--low-memory")
         let words = arguments.positionals()
         try arguments.finish()
         // Which subcommand each option belongs to, for the message when it is misplaced.
         let owners = [
             "--out": "`doors import`", "--radius": "`doors near`", "--db": "`doors near` and `doors search`",
-            "--near": "`doors search`", "--limit": "`doors search`",
+            "--near": "`doors search`", "--limit": "`doors search`", "--low-memory": "`doors import`",
         ]
         func only(_ given: [String: Bool], in sub: String) throws(CLIError) {
             for (name, isGiven) in given.sorted(by: { $0.key < $1.key }) where isGiven {
@@ -75,9 +80,13 @@ extension Commands {
                 throw CLIError.usage(
                     "pathfinder doors import: expected <FILE>, got \(words.count - 1) arguments")
             }
-            return try importDoors(words[1], out: out, console: console)
+            return try importDoors(words[1], out: out, lowMemory: lowMemory ? true : nil, console: console)
         case "near":
-            try only(["--out": out != nil, "--near": near != nil, "--limit": limit != nil], in: "near")
+            try only(
+                [
+                    "--out": out != nil, "--near": near != nil, "--limit": limit != nil,
+                    "--low-memory": lowMemory,
+                ], in: "near")
             guard words.count == 3 else {
                 throw CLIError.usage(
                     "pathfinder doors near: expected <LAT> <LON>, got \(words.count - 1) arguments")
@@ -93,7 +102,8 @@ extension Commands {
                 Coordinate(latitude: lat, longitude: lon), radius: radius ?? 150,
                 db: try db ?? Artifacts.path("doors/helsinki.db"), console: console)
         case "search":
-            try only(["--out": out != nil, "--radius": radius != nil], in: "search")
+            try only(
+                ["--out": out != nil, "--radius": radius != nil, "--low-memory": lowMemory], in: "search")
             let query = words.dropFirst().joined(separator: " ")
             guard !query.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw CLIError.usage("pathfinder doors search: expected a QUERY (a name or an address)")
@@ -147,12 +157,13 @@ extension Commands {
         }
     }
 
-    private static func importDoors(_ input: String, out: String, console: Console) throws(CLIError) -> Int32
-    {
+    private static func importDoors(
+        _ input: String, out: String, lowMemory: Bool?, console: Console
+    ) throws(CLIError) -> Int32 {
         let size = (try? FileManager.default.attributesOfItem(atPath: input)[.size] as? Int) ?? 0
         let showProgress = size >= DoorImporter.progressThreshold
         do {
-            let s = try DoorImporter.importFile(input, to: out) { line in
+            let s = try DoorImporter.importFile(input, to: out, lowMemory: lowMemory) { line in
                 if showProgress { console.error("pathfinder doors import: \(line)") }
             }
             console.error(

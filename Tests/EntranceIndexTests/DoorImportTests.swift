@@ -160,6 +160,36 @@ struct DoorImportTests {
         }
     }
 
+    /// Both routes through osmium make the same index from real data (Helsinki: 67
+    /// multipolygon buildings, untagged member ways among them): the low-memory one reads
+    /// every way and keeps what it needs, the default has `tags-filter` choose first.
+    @Test func theLowMemoryRouteMakesTheSameIndex() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let filtered = dir.appendingPathComponent("filtered.db").path
+        let lowMemory = dir.appendingPathComponent("low.db").path
+        var lines: [String] = []
+        let a = try DoorImporter.importFile(
+            try Support.fixture("Helsinki.osm.pbf"), to: filtered, lowMemory: false)
+        let b = try DoorImporter.importFile(
+            try Support.fixture("Helsinki.osm.pbf"), to: lowMemory, lowMemory: true
+        ) {
+            lines.append($0)
+        }
+        #expect(a == b)
+        #expect(b.buildingRelations == 67)
+        #expect(try Self.dump(filtered) == (try Self.dump(lowMemory)))
+        #expect(lines.first?.contains("low memory") == true, "\(lines)")
+    }
+
+    /// The route is low-memory below 1.5 GB available, from `/proc/meminfo`'s text.
+    @Test func theRouteFollowsTheMemoryAvailable() {
+        let kB = { (n: Int) in "MemTotal:  4000000 kB\nMemFree: 100 kB\nMemAvailable:  \(n) kB\n" }
+        #expect(OsmiumStream.Route.automatic(meminfo: kB(900_000)) == .lowMemory)
+        #expect(OsmiumStream.Route.automatic(meminfo: kB(3_500_000)) == .filtered)
+        #expect(OsmiumStream.Route.automatic(meminfo: "MemTotal: 1 kB\n") == .filtered)
+    }
+
     /// The committed `artifacts/doors/helsinki.db` must be what today's importer makes of the
     /// fixture, so a schema or ranking-input change cannot leave a stale artifact behind.
     @Test func bundledArtifactIsAFreshImportOfTheFixture() throws {

@@ -22,7 +22,9 @@ struct ImportFailureTests {
         }
     }
 
-    @Test func theOldIndexStaysWholeNoTemporaryFileIsLeftAndOsmiumIsStopped() throws {
+    /// Either route through osmium (`--low-memory`: one osmium process reading the file).
+    @Test(arguments: [[], ["--low-memory"]])
+    func theOldIndexStaysWholeNoTemporaryFileIsLeftAndOsmiumIsStopped(flags: [String]) throws {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let city = GridCity(origin: Coordinate(latitude: 37.55, longitude: 126.95), buildings: 24_000)
@@ -39,10 +41,11 @@ struct ImportFailureTests {
         // so the write fails with EFBIG instead of killing the process.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [
-            "-c", "trap '' XFSZ; ulimit -f 1024; exec \"$0\" doors import \"$1\" --out \"$2\"",
-            try BuiltExecutable.pathfinder().path, pbf, db,
-        ]
+        process.arguments =
+            [
+                "-c", "trap '' XFSZ; ulimit -f 1024; exec \"$0\" doors import \"$1\" --out \"$2\" \"${@:3}\"",
+                try BuiltExecutable.pathfinder().path, pbf, db,
+            ] + flags
         let err = Pipe()
         process.standardError = err
         process.standardOutput = FileHandle.nullDevice

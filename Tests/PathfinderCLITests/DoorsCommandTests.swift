@@ -93,6 +93,7 @@ struct DoorsCommandTests {
                 "--limit \"0\" is not a whole number ≥ 1"
             ),
             (["doors", "near", "60", "24", "--limit", "3"], "--limit belongs to `doors search`"),
+            (["doors", "search", "x", "--low-memory"], "--low-memory belongs to `doors import`"),
         ])
     func usageErrors(argv: [String], message: String) async {
         let (code, out, err) = await runPathfinder(argv)

@@ -126,8 +126,7 @@ package enum InputEvent {
 /// unplugged) or cannot be opened yet is logged once and reopened every second, without
 /// disturbing the daemon; a FIFO whose writer closes is simply reopened.
 package final class ButtonReader: @unchecked Sendable {
-    // Safe: `thread` and `stopping` are touched only under `lock`; the descriptors are
-    // used only by the reader thread (the wake pipe's write end by `stop`, one byte).
+    // Safe: the descriptors are used only by the reader thread (`worker` is thread-safe).
 
     /// One press of a mapped key.
     package struct Press: Sendable, Equatable {
@@ -147,12 +146,9 @@ package final class ButtonReader: @unchecked Sendable {
     package let device: String
     private let log: DaemonLog
     private let onPress: @Sendable (Press) -> Void
-    private let lock = NSLock()
-    private var stopping = false
-    private var thread: Thread?
-    private let finished = DispatchSemaphore(value: 0)
-    /// `stop` wakes the reader thread's `poll` through it.
-    private let wakePipe = WakePipe()
+    /// The reader thread; `stop` wakes its `poll` through the worker's wake pipe.
+    private let worker = WakeableThread()
+    private var wakePipe: WakePipe { worker.wakePipe }
     /// How long to wait before reopening a device that is missing, milliseconds.
     static let reopenMilliseconds: Int32 = 1000
 
@@ -172,28 +168,17 @@ package final class ButtonReader: @unchecked Sendable {
             log.error("buttons \(device): \(failure); buttons off")
             return
         }
-        let thread = Thread { [self] in run() }
-        thread.name = "pathfinder-buttons"
-        lock.withLock { self.thread = thread }
-        thread.start()
+        worker.start(name: "pathfinder-buttons") { [self] in run() }
     }
 
     /// Stops the reading thread and waits for it.
     package func stop() {
-        let running: Bool = lock.withLock {
-            guard thread != nil, !stopping else { return false }
-            stopping = true
-            return true
-        }
-        guard running else { return }
-        wakePipe.wake()
-        finished.wait()
+        worker.stop()
     }
 
-    private var isStopping: Bool { lock.withLock { stopping } }
+    private var isStopping: Bool { worker.isStopping }
 
     private func run() {
-        defer { finished.signal() }
         /// The problem already logged, so an absent device is one line, not one a second.
         var problem: String?
         while !isStopping {

@@ -14,8 +14,8 @@ package import SystemCalls
 /// beyond `maxClients` is told `busy` and closed, never left waiting in silence.
 package final class ControlServer: @unchecked Sendable {
     // Safe: `clients`, `listenFD` and the descriptors are touched only by the I/O thread
-    // (and by `start` before the thread exists); `outbox`, `stopping` and `thread` only
-    // under `lock`; the wake pipe is written by any thread, one byte at a time.
+    // (and by `start` before the thread exists); `outbox` only under `lock`; the thread, its
+    // stop flag and the wake pipe are `worker`'s (thread-safe).
 
     /// Identifies one connection for the life of the server.
     package typealias ClientID = Int
@@ -96,14 +96,12 @@ package final class ControlServer: @unchecked Sendable {
     private var listenFD: Int32 = -1
     private var boundInode: ino_t = 0
     /// Any thread wakes `poll` through it; a failure to make it is reported by `start`.
-    private let wakePipe = WakePipe()
+    private let worker = WakeableThread()
+    private var wakePipe: WakePipe { worker.wakePipe }
     private var clients: [ClientID: Client] = [:]
     private var nextID: ClientID = 1
     private let lock = NSLock()
     private var outbox: [Outgoing] = []
-    private var stopping = false
-    private var thread: Thread?
-    private let finished = DispatchSemaphore(value: 0)
 
     package init(
         path: String, maxLineBytes: Int = 64 * 1024, maxPendingBytes: Int = 512 * 1024, maxClients: Int = 32,
@@ -167,10 +165,7 @@ package final class ControlServer: @unchecked Sendable {
             throw .system(path, error)
         }
         listenFD = fd
-        let thread = Thread { [self] in run() }
-        thread.name = "pathfinder-control"
-        lock.withLock { self.thread = thread }
-        thread.start()
+        worker.start(name: "pathfinder-control") { [self] in run() }
     }
 
     /// A socket file left by a daemon that died answers connect() with ECONNREFUSED: remove
@@ -211,23 +206,14 @@ package final class ControlServer: @unchecked Sendable {
     package func disconnect(_ client: ClientID) { post(.close(client)) }
 
     /// Stops the I/O thread, closes every connection and removes the socket file.
-    package func stop() {
-        let running: Bool = lock.withLock {
-            guard thread != nil, !stopping else { return false }
-            stopping = true
-            return true
-        }
-        guard running else { return }
-        wake()
-        finished.wait()
-    }
+    package func stop() { worker.stop() }
 
     private func post(_ item: Outgoing) {
         lock.withLock { outbox.append(item) }
         wake()
     }
 
-    private func wake() { wakePipe.wake() }
+    private func wake() { worker.wake() }
 
     // MARK: The I/O thread
 
@@ -268,9 +254,11 @@ package final class ControlServer: @unchecked Sendable {
             failures = 0
             if fds[0].revents != 0 {
                 wakePipe.drain()
-                let (items, stop) = lock.withLock {
+                // The flag before the outbox: whatever was posted before `stop` is taken.
+                let stop = worker.isStopping
+                let items = lock.withLock {
                     defer { outbox.removeAll(keepingCapacity: true) }
-                    return (outbox, stopping)
+                    return outbox
                 }
                 // What the loop sent before stopping still goes out (as far as the
                 // sockets take it without waiting): the last events of a SIGTERM'd walk.
@@ -294,7 +282,6 @@ package final class ControlServer: @unchecked Sendable {
         if (try? retryingOnInterrupt("stat") { stat(path, &info) }) != nil, info.st_ino == boundInode {
             _ = try? retryingOnInterrupt("unlink") { unlink(path) }
         }
-        finished.signal()
     }
 
     private func apply(_ item: Outgoing) {

@@ -205,8 +205,7 @@ final class DoorIndexWriter {
     private func attachPlacesInside() throws {
         let levels = self.levels.sorted()
         for index in places.late {
-            let place = places.places[index]
-            let point = Coordinate(latitude: place.lat, longitude: place.lon)
+            let point = places.places[index].point
             places.place(index, in: try DoorIndex.smallestBuilding(containing: point, db: db, levels: levels))
         }
         let select = try db.prepare("SELECT names FROM buildings WHERE id = ?")

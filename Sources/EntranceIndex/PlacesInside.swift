@@ -14,8 +14,7 @@ import Geo
 /// the buildings whose places changed since they were stored are written again.
 struct PlacesInside {
     struct Place {
-        var lat: Double
-        var lon: Double
+        var point: Coordinate
         var words: String
         /// Its building so far.
         var best: (row: Int64, area: Double)?
@@ -35,11 +34,9 @@ struct PlacesInside {
     /// Cells 2⁻⁸° (≈ 430 m of latitude): a building's box touches one to four of them.
     static let level = 4
 
-    var isEmpty: Bool { places.isEmpty }
-
     mutating func add(lat: Double, lon: Double, words: String) {
         let index = places.count
-        places.append(Place(lat: lat, lon: lon, words: words))
+        places.append(Place(point: Coordinate(latitude: lat, longitude: lon), words: words))
         if buildingsSeen {
             late.append(index)
         } else {
@@ -57,15 +54,19 @@ struct PlacesInside {
         let rows = SpatialCells.row(box.minLat, level: level)...SpatialCells.row(box.maxLat, level: level)
         let columns =
             SpatialCells.column(box.minLon, level: level)...SpatialCells.column(box.maxLon, level: level)
+        // A hair wider than the box: the outline is tested as stored, rounded to 1e-7°.
+        let e = 1e-6
+        let near = DoorIndexBounds(
+            minLat: box.minLat - e, maxLat: box.maxLat + e, minLon: box.minLon - e, maxLon: box.maxLon + e)
         var inBox: [Int] = []
         if rows.count * columns.count > grid.count {
             // A box larger than the places' cells (a campus in a village): read them all.
-            for index in places.indices where contains(box, places[index]) { inBox.append(index) }
+            for index in places.indices where near.contains(places[index].point) { inBox.append(index) }
         } else {
             for r in rows {
                 for c in columns {
                     for index in grid[SpatialCells.key(level: level, row: r, column: c)] ?? []
-                    where contains(box, places[index]) {
+                    where near.contains(places[index].point) {
                         inBox.append(index)
                     }
                 }
@@ -78,7 +79,7 @@ struct PlacesInside {
         for index in inBox.sorted() {
             let place = places[index]
             if let best = place.best, (best.area, best.row) <= (b.area, row) { continue }
-            guard outline.contains(Coordinate(latitude: place.lat, longitude: place.lon)) else { continue }
+            guard outline.contains(place.point) else { continue }
             places[index].best = (row, b.area)
             taken.append(index)
         }
@@ -112,15 +113,6 @@ struct PlacesInside {
     /// Every placed place's building and words, in place order.
     var placed: [(row: Int64, words: String)] {
         places.compactMap { place in place.best.map { ($0.row, place.words) } }
-    }
-
-    private func contains(
-        _ box: (minLat: Double, maxLat: Double, minLon: Double, maxLon: Double), _ place: Place
-    ) -> Bool {
-        // A hair wider than the box: the outline is tested as stored, rounded to 1e-7°.
-        let e = 1e-6
-        return place.lat >= box.minLat - e && place.lat <= box.maxLat + e && place.lon >= box.minLon - e
-            && place.lon <= box.maxLon + e
     }
 
     private static func key(_ lat: Double, _ lon: Double) -> Int64 {

@@ -127,14 +127,10 @@ final class DoorIndexWriter {
             onOutline.insert(entrance)
             if let words = entranceWords[entrance] { names.append(words) }
         }
-        let ownText = names.filter { !$0.isEmpty }.joined(separator: SearchText.separator)
+        let ownText = SearchText.alternatives(names)
         // The shops and offices inside, for which it is the best building so far.
         let taken = places.take(row: row, building: b, base: ownText)
-        let nameText =
-            taken.isEmpty
-            ? ownText
-            : ([ownText] + taken.map { places.places[$0].words }).filter { !$0.isEmpty }.joined(
-                separator: SearchText.separator)
+        let nameText = SearchText.alternatives(names + taken.map { places.places[$0].words })
         func text(_ s: String?) -> SQLValue { s.map(SQLValue.text) ?? .null }
         try insertBuilding.run([
             .int(row), .text(b.kind.rawValue), .int(b.id), .text(b.building), text(b.name), .text(b.addr),
@@ -213,8 +209,7 @@ final class DoorIndexWriter {
         for change in places.changed() {
             var stored = ""
             try select.forEach([.int(change.row)]) { stored = $0.text(0) ?? "" }
-            let all = ([change.base ?? stored] + change.words).filter { !$0.isEmpty }.joined(
-                separator: SearchText.separator)
+            let all = SearchText.alternatives([change.base ?? stored] + change.words)
             try update.run([.text(all), .int(change.row)])
         }
         let placed = places.placed

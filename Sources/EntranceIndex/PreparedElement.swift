@@ -79,9 +79,9 @@ struct PreparedEntrance: Sendable {
         lon = node.coordinate.longitude
         tags = JSONText.object(node.tags)
         cell = SpatialCells.cell(lat, lon)
-        let words = [node.tags["name"], node.tags["ref"]].compactMap { $0 }.map(SearchText.normalize)
-            .filter { !$0.isEmpty }
-        self.words = words.isEmpty ? nil : words.joined(separator: SearchText.separator)
+        let words = SearchText.alternatives(
+            [node.tags["name"], node.tags["ref"]].compactMap { $0 }.map(SearchText.normalize))
+        self.words = words.isEmpty ? nil : words
     }
 }
 

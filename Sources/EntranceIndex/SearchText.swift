@@ -9,6 +9,11 @@ enum SearchText {
     /// the tokenizer ignores it, the ranking splits on it.
     static let separator = " ; "
 
+    /// The non-empty `parts` as one column's alternatives, joined by ``separator``.
+    static func alternatives(_ parts: [String]) -> String {
+        parts.filter { !$0.isEmpty }.joined(separator: separator)
+    }
+
     /// `Fold.fold`, then Hangul and digits apart.
     static func normalize(_ text: String) -> String {
         if let quick = quickFold(text) { return quick }

@@ -75,6 +75,17 @@ struct DoorsCommandTests {
             "\(outsideErr)")
     }
 
+    /// The bundled index stores "Siltavuorenpenger 10" with the number last; typed number
+    /// first, whole or with the street cut short, the command still finds it.
+    @Test(arguments: ["10 Siltavuorenpenger", "10 SILTAVUOREN", "Siltavuorenpenger 10"])
+    func anAddressTypedNumberFirstIsFound(query: String) async throws {
+        let (code, out, err) = await runPathfinder(["doors", "search", query, "--limit", "3"])
+        #expect(code == 0, "\(err)")
+        #expect(out.split(separator: "\n").count == 1, "\(out)")
+        #expect(out.contains("\"address\":\"Siltavuorenpenger 10\""), "\(out)")
+        #expect(out.contains("\"osm\":\"way/28903274\""), "\(out)")
+    }
+
     @Test(
         "usage errors exit 2 and say what is wrong",
         arguments: [

@@ -18,10 +18,16 @@ private func openDescriptors() throws -> Int {
 struct SystemCallTests {
     @Test func closeDescriptorClosesOnceAndNamesAFailure() throws {
         let (readEnd, writeEnd) = try makePipe(nonBlocking: true)
+        // Closed twice under a number no other test's thread can be given meanwhile (the
+        // kernel hands out the lowest free one): a freed low number was sometimes reused by a
+        // suite running in parallel, and the second close then closed its descriptor.
+        let high = fcntl(readEnd, F_DUPFD_CLOEXEC, 900)
+        try #require(high >= 900)
         try closeDescriptor(readEnd)
         try closeDescriptor(writeEnd)
+        try closeDescriptor(high)
         #expect(throws: SystemCallError(call: "close pipe", code: EBADF)) {
-            try closeDescriptor(readEnd, "close pipe")
+            try closeDescriptor(high, "close pipe")
         }
     }
 

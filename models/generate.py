@@ -86,14 +86,17 @@ DECOYS = {
 # near-miss actions at the shipped point were 거기 아니야 and 저기가 입구야 (both dev
 # near-misses, Corpus.devNearMisses). As pair tokens they compete one token against one.
 # (Left out before, with the stock acoustic model: 거기_아니야 beat a clean espeak-ng
-# "여기 아니야" when a filler took the "Y" glide; ListenerTests checks that case.)
+# "여기 아니야" when a filler took the "Y" glide; ListenerTests checks that case.) 거기/저기
+# carry ㅓ as AH and as AO, as 여기 does: with AH only, "거기 아니야" still found 여기_아니야's
+# "Y AO" variant closer (dev: 18 of the 33 near-miss actions; with AO, 5 of 32).
 FIRST_WORDS = {
     "여기": YEOGI, "여기가": YEOGIGA, "입구": IPGU,
     "입구가": DECOYS["입구가"], "출구": DECOYS["출구"], "출구가": ["CH UW L G UW G AA"], "어디": DECOYS["어디"],
 }
+GEOGI = DECOYS["거기"] + ["G AO G IY", "K AO G IY"]
+JEOGI = DECOYS["저기"] + ["JH AO G IY", "CH AO G IY"]
 ONSET_NEIGHBOURS = {
-    "거기": DECOYS["거기"], "거기가": [g + " G AA" for g in DECOYS["거기"]],
-    "저기": DECOYS["저기"], "저기가": [j + " G AA" for j in DECOYS["저기"]],
+    "거기": GEOGI, "거기가": [g + " G AA" for g in GEOGI], "저기": JEOGI, "저기가": [j + " G AA" for j in JEOGI],
 }
 SECOND_WORDS = {
     "아니야": ANIYA, "아냐": DECOYS["아냐"], "아닌데": DECOYS["아닌데"], "입구야": DECOYS["입구야"],
@@ -151,6 +154,7 @@ def main(out: str, filler_p: float, phrase_p: float, decoy_p: float, confirm_p: 
          onset_neighbours: bool = True):
     fill = fillers()
     pair = pairs(onset_neighbours) if pair_p > 0 else []
+    decoys = {**DECOYS, **({"거기": GEOGI, "저기": JEOGI} if onset_neighbours else {})}
     with open(os.path.join(out, "pathfinder.dict"), "w", encoding="utf-8") as d:
         for word, prons in PHRASES.items():
             seen = []
@@ -159,7 +163,7 @@ def main(out: str, filler_p: float, phrase_p: float, decoy_p: float, confirm_p: 
                     seen.append(p)
             for i, p in enumerate(seen):
                 d.write(f"{word if i == 0 else f'{word}({i + 1})'} {p}\n")
-        for word, prons in DECOYS.items():
+        for word, prons in decoys.items():
             for i, p in enumerate(prons):
                 d.write(f"d_{word}{'' if i == 0 else f'({i + 1})'} {p}\n")
         for word, prons in pair:

@@ -39,7 +39,8 @@ struct Options {
                          [--max-fillers-this-is-it N] [--verbose] [--tune OUT.json] [--both-turns] [--point FILE] [--save RUN.json] [--rescore RUN.json]
                          [--near-miss-budget F] [--unrelated-budget F] [--confusion-budget N] [--budgets pooled|per-answer]
                          [--repeat-below C] [--no-ask-band] [--max-act C|notHere:C,thisIsIt:C] [--max-ask C|…]
-                         [--phone-loop] [--confidence perFrame|phraseRatio|utteranceRatio]  (with --rescore: recompute the confidence)
+                         [--phone-loop] [--neighbour-margin]
+                         [--confidence perFrame|phraseRatio|utteranceRatio|neighbourMargin|perFramePlusMargin]  (with --rescore: recompute the confidence)
                          [--describe]  (print each split's voice settings and perturbations, synthesise nothing)
                          [--confidence-of WAV]…  (each phrase heard in WAV with its full-precision confidence)
         """
@@ -118,6 +119,7 @@ struct Options {
                 hours = try number(flag, Double.self)
                 guard hours >= 0 else { throw UsageError("--hours: \(hours) is negative") }
             case "--phone-loop": policy.phoneLoop = true
+            case "--neighbour-margin": policy.neighbourMargin = true
             case "--max-seconds": policy.maxUtteranceSeconds = try number(flag, Double.self)
             case "--max-fillers-not-here": policy.maxFillersNotHere = try number(flag, Int.self)
             case "--max-fillers-this-is-it": policy.maxFillersThisIsIt = try number(flag, Int.self)

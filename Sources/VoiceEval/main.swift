@@ -30,6 +30,9 @@ struct Options {
     var budgets = Tuning.Budgets()
     var confidence: ConfidenceEvidence.Feature?
     var describe = false
+    /// Development near-misses the grammar does not spell, added to the dev split for tuning
+    /// (`--unknown-near-misses`); none by default.
+    var unknownNearMisses: [String] = []
     var confidenceOf: [String] = []
 
     static let usage = """
@@ -42,6 +45,7 @@ struct Options {
                          [--phone-loop] [--neighbour-margin]
                          [--confidence perFrame|phraseRatio|utteranceRatio|neighbourMargin|perFramePlusMargin]  (with --rescore: recompute the confidence)
                          [--describe]  (print each split's voice settings and perturbations, synthesise nothing)
+                         [--unknown-near-misses "S1,S2,…"]  (dev only: near-misses no decoy spells, every dev voice, unperturbed)
                          [--confidence-of WAV]…  (each phrase heard in WAV with its full-precision confidence)
         """
 
@@ -162,6 +166,10 @@ struct Options {
             case "--max-act": budgets.maxAct = try caps(flag)
             case "--max-ask": budgets.maxAsk = try caps(flag)
             case "--describe": describe = true
+            case "--unknown-near-misses":
+                unknownNearMisses = try value(flag).split(separator: ",").map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }.filter { !$0.isEmpty }
             case "--confidence-of": confidenceOf.append(try value(flag))
             case "--help", "-h":
                 print(Self.usage)
@@ -544,7 +552,15 @@ func main() throws {
             throw EvalError("\(real): every speaker was used for adaptation; nothing to test")
         }
     } else {
+        if !options.unknownNearMisses.isEmpty {
+            // Checked before anything is synthesised.
+            guard options.split == .dev else {
+                throw BadInput("--unknown-near-misses belongs to the development split (--split dev)")
+            }
+            try Corpus.checkUnknownNearMisses(options.unknownNearMisses, dictionary: model.dictionary)
+        }
         items = try Corpus.make(split: options.split, englishDirectory: options.english)
+        items += try Corpus.unknownNearMisses(options.unknownNearMisses)
     }
     let bank = try NoiseBank(directory: NoiseBank.defaultDirectory, split: options.split)
     let counts = Dictionary(grouping: items, by: \.kind).mapValues(\.count)

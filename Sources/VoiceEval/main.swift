@@ -41,7 +41,7 @@ struct Options {
                          [--real DIR] [--export-adaptation DIR] [--max-seconds S] [--max-fillers-not-here N]
                          [--max-fillers-this-is-it N] [--verbose] [--tune OUT.json] [--both-turns] [--point FILE] [--save RUN.json] [--rescore RUN.json]
                          [--near-miss-budget F] [--unrelated-budget F] [--confusion-budget N] [--budgets pooled|per-answer]
-                         [--repeat-below C] [--no-ask-band] [--max-act C|notHere:C,thisIsIt:C] [--max-ask C|…]
+                         [--repeat-below C] [--no-ask-band] [--max-act C|notHere:C,thisIsIt:C] [--max-ask C|…] [--min-act C|…]
                          [--phone-loop] [--neighbour-margin]
                          [--confidence perFrame|phraseRatio|utteranceRatio|neighbourMargin|perFramePlusMargin]  (with --rescore: recompute the confidence)
                          [--describe]  (print each split's voice settings and perturbations, synthesise nothing)
@@ -165,6 +165,11 @@ struct Options {
             case "--no-ask-band": budgets.askBand = false
             case "--max-act": budgets.maxAct = try caps(flag)
             case "--max-ask": budgets.maxAsk = try caps(flag)
+            case "--min-act":
+                var floors = try caps(flag)
+                // caps() leaves an answer not named at 1.000001 (no cap): no floor for it.
+                for (answer, value) in floors where value > 1 { floors[answer] = 0 }
+                budgets.minAct = floors
             case "--describe": describe = true
             case "--unknown-near-misses":
                 unknownNearMisses = try value(flag).split(separator: ",").map {
@@ -389,6 +394,16 @@ func falseActionsPerHour(
         cpu += threadCPUSeconds() - start
         audio += 60
         all += utterances
+    }
+    if options.verbose {
+        // Every candidate with its confidence (decoded at the permissive point when judged
+        // later), so a floor for `act` can be read off the chatter without decoding it again.
+        for u in all where u.meaning != nil {
+            print(
+                String(
+                    format: "chatter\t%.2f\t%.2f\t%@\t%@\t%.6f", u.start, u.end, u.meaning?.rawValue ?? "",
+                    u.heard, u.confidence ?? 1))
+        }
     }
     let judge = try judgeLater?() ?? productDecision
     var pendingAsk: (meaning: ArrivalWords, at: Double)?

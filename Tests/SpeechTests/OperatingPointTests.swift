@@ -133,6 +133,7 @@ extension VoiceEvalFlagTests {
         (["--near-miss-budget", "5"], "--near-miss-budget: 5.0 is not between 0 and 1"),
         (["--unrelated-budget", "x"], "\"x\""), (["--budgets", "both"], "both"),
         (["--confusion-budget", "-1"], "negative"), (["--max-act", "2"], "--max-act"),
+        (["--min-act", "thisIsIt:x"], "--min-act"),
     ])
     func badBudgetFlagExitsTwo(_ argv: [String], _ named: String) throws {
         let result = try run(argv)

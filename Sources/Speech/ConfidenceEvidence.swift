@@ -12,10 +12,18 @@ package struct ConfidenceEvidence: Sendable, Hashable, Codable {
     /// The grammar's whole best path (phrase, fillers, silence) minus the phone loop's, per
     /// frame of the utterance; `nil` without the phone loop.
     package var utteranceRatio: Double?
+    /// How much better the utterance fits with the phrase than with its best one-onset
+    /// neighbour in its place, per frame of the phrase (``Decoder/neighbourMargin(phrase:frames:)``);
+    /// `nil` without the rescorer (``Listener/Policy/neighbourMargin``).
+    package var neighbourMargin: Double?
 
     /// Which score a confidence is a logistic of.
     package enum Feature: String, Sendable, CaseIterable {
         case perFrame, phraseRatio, utteranceRatio
+        /// `neighbourMargin` alone.
+        case neighbourMargin
+        /// `perFrame` + `neighbourMargin`: the phrase must fit the audio and beat its neighbours.
+        case perFramePlusMargin
 
         /// The logistic's centre (confidence 0.5) and width (search units per e-fold of the
         /// odds) for this score, so the confidence spreads over 0…1 on the adapted model.
@@ -28,6 +36,9 @@ package struct ConfidenceEvidence: Sendable, Hashable, Codable {
             // (5th–95th percentile), the near-misses taken for them −15…+2, and the tuned
             // thresholds fell at −9…−1: this keeps them all between 0.1 and 0.9.
             case .phraseRatio, .utteranceRatio: (-5, 3)
+            // Not yet measured on the development split: centred on a tie with the neighbours.
+            case .neighbourMargin: (0, 3)
+            case .perFramePlusMargin: (-30, 5)
             }
         }
     }
@@ -38,13 +49,19 @@ package struct ConfidenceEvidence: Sendable, Hashable, Codable {
         case .perFrame: perFrame
         case .phraseRatio: phraseRatio
         case .utteranceRatio: utteranceRatio
+        case .neighbourMargin: neighbourMargin
+        case .perFramePlusMargin: neighbourMargin.map { perFrame + $0 }
         }
     }
 
-    package init(perFrame: Double, phraseRatio: Double? = nil, utteranceRatio: Double? = nil) {
+    package init(
+        perFrame: Double, phraseRatio: Double? = nil, utteranceRatio: Double? = nil,
+        neighbourMargin: Double? = nil
+    ) {
         self.perFrame = perFrame
         self.phraseRatio = phraseRatio
         self.utteranceRatio = utteranceRatio
+        self.neighbourMargin = neighbourMargin
     }
 
     /// The evidence for `phrase` (the phrase's words on the grammar's best `path`) against

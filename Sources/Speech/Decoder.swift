@@ -18,6 +18,15 @@ final class Decoder {
     private(set) var inUtterance = false
     /// The model's `-dither`, applied here from this decoder's own generator (see ``Dither``).
     private var dither: Dither?
+    /// The neighbour rescorer (``Listener/Policy/neighbourMargin``): a third decoder on the same
+    /// acoustic model that decodes only an utterance holding an answer again, once with the
+    /// answer's phrase and once with its one-onset neighbours in its place; `nil` unless asked for.
+    private let rescorer: Rescorer?
+    /// The dithered samples fed since the utterance began, for the rescorer (empty without it).
+    private var utteranceAudio: [Int16] = []
+    /// The grammar decoder's live cepstral mean when the utterance began: the rescorer starts
+    /// each pass from it, as the grammar's pass did.
+    private var utteranceMean: [mfcc_t] = []
 
     /// Settings applied before the model's own `pathfinder.args` (which may override them).
     static let baseSettings: [(String, String)] = [
@@ -55,8 +64,10 @@ final class Decoder {
     /// The phone loop's search name (`ps_set_allphone`).
     private static let loopSearch = "phone_loop"
 
-    /// - Parameter phoneLoop: also run the phone loop (and score every senone in both).
-    init(model: PhraseModel, phoneLoop: Bool = false) throws(SpeechError) {
+    /// - Parameters:
+    ///   - phoneLoop: also run the phone loop (and score every senone in both).
+    ///   - neighbours: keep each utterance's audio and a rescorer for ``neighbourMargin(phrase:frames:)``.
+    init(model: PhraseModel, phoneLoop: Bool = false, neighbours: Bool = false) throws(SpeechError) {
         _ = Self.processSetup
         for file in [model.dictionary, model.grammar] where !FileManager.default.isReadableFile(atPath: file)
         {
@@ -92,10 +103,25 @@ final class Decoder {
                 throw .model("PocketSphinx refused the phone loop on \(model.acousticModel)")
             }
         }
+        var rescorer: Rescorer?
+        if neighbours {
+            do {
+                let (rescorerConfig, rescorerDecoder) = try Self.make(argv + Rescorer.settings, model: model)
+                rescorer = try Rescorer(
+                    config: rescorerConfig, decoder: rescorerDecoder, dictionary: model.dictionary)
+            } catch {
+                if let loop { ps_free(loop) }
+                if let loopConfig { cmd_ln_free_r(loopConfig) }
+                ps_free(decoder)
+                cmd_ln_free_r(config)
+                throw error
+            }
+        }
         self.config = config
         self.decoder = decoder
         self.loopConfig = loopConfig
         self.loop = loop
+        self.rescorer = rescorer
         dither = ditherSeed.map(Dither.init(seed:))
     }
 
@@ -132,6 +158,10 @@ final class Decoder {
     }
 
     deinit {
+        if let rescorer {
+            ps_free(rescorer.decoder)
+            cmd_ln_free_r(rescorer.config)
+        }
         ps_free(decoder)
         cmd_ln_free_r(config)
         if let loop { ps_free(loop) }
@@ -139,6 +169,10 @@ final class Decoder {
     }
 
     func startUtterance() throws(SpeechError) {
+        if rescorer != nil {
+            utteranceAudio.removeAll(keepingCapacity: true)
+            utteranceMean = Self.liveMean(of: decoder)?.mean ?? []
+        }
         guard ps_start_utt(decoder) >= 0 else { throw .decoder("ps_start_utt failed") }
         if let loop, ps_start_utt(loop) < 0 { throw .decoder("ps_start_utt failed (phone loop)") }
         inUtterance = true
@@ -149,6 +183,7 @@ final class Decoder {
         guard !samples.isEmpty else { return ps_get_in_speech(decoder) != 0 }
         var block = Array(samples)
         dither?.apply(to: &block)
+        if rescorer != nil { utteranceAudio += block }
         guard ps_process_raw(decoder, block, block.count, 0, 0) >= 0 else {
             throw .decoder("ps_process_raw failed")
         }
@@ -221,15 +256,33 @@ final class Decoder {
     /// Runs `body` and then puts back the live cepstral mean it had before, so audio fed in
     /// `body` (a warm-up of faint noise) does not shift how later speech is normalised.
     func preservingCepstralMean(_ body: () throws(SpeechError) -> Void) throws(SpeechError) {
-        let saved = ([decoder] + (loop.map { [$0] } ?? [])).compactMap {
-            handle -> (UnsafeMutablePointer<cmn_t>, [mfcc_t])? in
-            guard let feat = ps_get_feat(handle), let cmn = feat.pointee.cmn_struct else { return nil }
-            var mean = [mfcc_t](repeating: 0, count: Int(cmn.pointee.veclen))
-            cmn_live_get(cmn, &mean)
-            return (cmn, mean)
-        }
+        let saved = ([decoder] + (loop.map { [$0] } ?? [])).compactMap(Self.liveMean(of:))
         try body()
         for (cmn, mean) in saved { cmn_live_set(cmn, mean) }
+    }
+
+    /// A decoder's live cepstral mean and where it lives, `nil` when it has none.
+    static func liveMean(of handle: OpaquePointer) -> (cmn: UnsafeMutablePointer<cmn_t>, mean: [mfcc_t])? {
+        guard let feat = ps_get_feat(handle), let cmn = feat.pointee.cmn_struct else { return nil }
+        var mean = [mfcc_t](repeating: 0, count: Int(cmn.pointee.veclen))
+        cmn_live_get(cmn, &mean)
+        return (cmn, mean)
+    }
+
+    /// How much better the utterance just ended fits with `phrase` (a phrase token of the
+    /// grammar, "여기_아니야") than with the best of its one-onset neighbours in its place, per
+    /// frame of the phrase (`frames`, from the grammar's pass), in search units: the
+    /// difference of the two best path scores of the rescorer, which decodes the utterance's
+    /// audio twice from the same state (the grammar's cepstral mean at the utterance's start, a
+    /// fresh noise estimate), fillers allowed around the phrase or neighbour as in the grammar.
+    /// `nil` without the rescorer, for a phrase the rescorer does not know, or when either pass
+    /// found no path through its phrase.
+    func neighbourMargin(phrase: String, frames: Int) -> Double? {
+        guard let rescorer, frames > 0, !utteranceAudio.isEmpty else { return nil }
+        guard let answer = rescorer.score(phrase, .answer, audio: utteranceAudio, mean: utteranceMean),
+            let neighbour = rescorer.score(phrase, .neighbours, audio: utteranceAudio, mean: utteranceMean)
+        else { return nil }
+        return Double(answer - neighbour) / Double(frames)
     }
 
     /// The decoder's setting `flag` as an integer (for VAD frame counts).

@@ -28,16 +28,23 @@ public final class Listener {
         /// once) it acts on fewer answers, for about twice the CPU (docs/speech.md). A policy
         /// with it on needs an operating point tuned on it.
         public var phoneLoop: Bool
+        /// Decode an utterance the filler rule accepted as an answer a second time, with the
+        /// answer's phrase and then with its one-onset neighbours (거기/저기 … for 여기) in its
+        /// place (``Rescorer``), and make the confidence the phrase's score per frame plus the
+        /// margin between the two (`perFramePlusMargin`). Off in the product (docs/speech.md).
+        /// A policy with it on needs an operating point tuned on it.
+        public var neighbourMargin: Bool
 
         public init(
             maxUtteranceSeconds: Double = 5, maxFillersNotHere: Int = 2, maxFillersThisIsIt: Int = 1,
-            operatingPoint: OperatingPoint? = nil, phoneLoop: Bool = false
+            operatingPoint: OperatingPoint? = nil, phoneLoop: Bool = false, neighbourMargin: Bool = false
         ) {
             self.maxUtteranceSeconds = maxUtteranceSeconds
             self.maxFillersNotHere = maxFillersNotHere
             self.maxFillersThisIsIt = maxFillersThisIsIt
             self.operatingPoint = operatingPoint
             self.phoneLoop = phoneLoop
+            self.neighbourMargin = neighbourMargin
         }
 
         /// The policy the product uses.
@@ -75,7 +82,7 @@ public final class Listener {
     public init(model: PhraseModel, policy: Policy = .standard) throws(SpeechError) {
         self.policy = policy
         operatingPoint = policy.operatingPoint ?? model.operatingPoint
-        decoder = try Decoder(model: model, phoneLoop: policy.phoneLoop)
+        decoder = try Decoder(model: model, phoneLoop: policy.phoneLoop, neighbours: policy.neighbourMargin)
         // The VAD reports speech only after `-vad_prespeech` frames (10 ms each) of it: the
         // start is moved back by as much.
         prespeechSamples = decoder.integer("-vad_prespeech") * Self.sampleRate / 100
@@ -209,12 +216,15 @@ public final class Listener {
     private func closeUtterance(start: Int, end: Int) throws(SpeechError) -> Utterance? {
         speechStart = nil
         let hypothesis = try decoder.endUtterance()
-        try decoder.startUtterance()
-        decoderFed = 0
         let rate = Double(Self.sampleRate)
+        // The rescorer reads the utterance's audio: before the next utterance starts.
+        let decoder = decoder
         var utterance = Self.utterance(
             from: hypothesis.text, segments: hypothesis.segments, loop: hypothesis.loop,
-            start: Double(start) / rate, end: Double(end) / rate, policy: policy, point: operatingPoint)
+            start: Double(start) / rate, end: Double(end) / rate, policy: policy, point: operatingPoint,
+            margin: policy.neighbourMargin ? { decoder.neighbourMargin(phrase: $0, frames: $1) } : nil)
+        try decoder.startUtterance()
+        decoderFed = 0
         utterance?.decided = Double(fed) / rate
         return utterance
     }
@@ -227,7 +237,8 @@ public final class Listener {
     static func utterance(
         from hypothesis: String, segments: [Decoder.Segment] = [], loop: [Decoder.Segment] = [],
         start: Double,
-        end: Double, policy: Policy, point: OperatingPoint = .placeholder
+        end: Double, policy: Policy, point: OperatingPoint = .placeholder,
+        margin: ((_ phrase: String, _ frames: Int) -> Double?)? = nil
     ) -> Utterance? {
         var parts: [String] = []
         var phrases: [String] = []
@@ -257,16 +268,21 @@ public final class Listener {
                 && !$0.word.hasPrefix("[")
                 && ArrivalWords.meaning(of: $0.word.replacingOccurrences(of: "_", with: " ")) == candidate
         }
-        let evidence = ConfidenceEvidence(phrase: phraseSegments, path: segments, loop: loop)
-        let confidence = evidence.map {
-            Self.confidence(of: $0, feature: policy.phoneLoop ? .phraseRatio : .perFrame)
-        }
+        var evidence = ConfidenceEvidence(phrase: phraseSegments, path: segments, loop: loop)
         var meaning: ArrivalWords? = candidate
         switch candidate {
         case .notHere where fillers > policy.maxFillersNotHere: meaning = nil
         case .thisIsIt where fillers > policy.maxFillersThisIsIt: meaning = nil
         default: break
         }
+        // The second pass only for an answer the filler rule let through (its first phrase).
+        if meaning != nil, let margin, let first = phraseSegments.first {
+            let token = first.word.split(separator: "(").first.map(String.init) ?? first.word
+            evidence?.neighbourMargin = margin(token, phraseSegments.reduce(0) { $0 + $1.frames })
+        }
+        let feature: ConfidenceEvidence.Feature =
+            policy.neighbourMargin ? .perFramePlusMargin : policy.phoneLoop ? .phraseRatio : .perFrame
+        let confidence = evidence.map { Self.confidence(of: $0, feature: feature) }
         let thresholds = candidate == .notHere ? point.notHere : point.thisIsIt
         if let confidence, confidence < thresholds.ask { meaning = nil }
         let sure = confidence.map { $0 >= thresholds.act } ?? true

@@ -225,6 +225,41 @@ enum Corpus {
             })
     }
 
+    /// Development near-misses the grammar does not know (`VoiceEval --unknown-near-misses`):
+    /// each said by every development voice at its own setting, unperturbed, appended after the
+    /// split's items (which stay as they are). Tuned against, they stand for what a walker says
+    /// that no decoy spells. Check them first with `checkUnknownNearMisses`.
+    static func unknownNearMisses(_ texts: [String]) throws -> [Item] {
+        try setting(for: .dev).flatMap { setting in
+            try texts.map { text in
+                Item(
+                    kind: .nearMiss, text: text, expected: nil, voice: setting.tag,
+                    audio: normalised(try synthesize(text, setting)))
+            }
+        }
+    }
+
+    /// An unknown near-miss that is a test near-miss, or that the grammar spells as a decoy, is
+    /// bad input (exit 2), named.
+    static func checkUnknownNearMisses(_ texts: [String], dictionary: String) throws {
+        let words = try dictionaryWords(dictionary)
+        for text in texts {
+            if testNearMisses.contains(text) || text == anIya {
+                throw BadInput("--unknown-near-misses: \"\(text)\" is a test near-miss")
+            }
+            if spells(text, words) {
+                throw BadInput("--unknown-near-misses: \"\(text)\" is a decoy in \(dictionary)")
+            }
+        }
+    }
+
+    /// Whether the grammar spells `text` with decoys: a pair token `d_A_B`, or a decoy for each word.
+    static func spells(_ text: String, _ words: Set<String>) -> Bool {
+        let parts = text.split(separator: " ").map(String.init)
+        return words.contains("d_" + parts.joined(separator: "_"))
+            || parts.allSatisfy { words.contains("d_" + $0) }
+    }
+
     /// A test near-miss that the grammar spells as a decoy (a pair token `d_A_B` or a decoy
     /// for each of its words) would be tuned to: the benchmark refuses to run with one.
     static func checkTestNearMisses(dictionary: String) throws {

@@ -33,6 +33,9 @@ enum Tuning {
         /// Per answer, `ask` never above this: an answer heard this surely is never ignored
         /// (e.g. the Listener's own clean espeak-ng phrases).
         var maxAsk: [ArrivalWords: Double] = [.notHere: 1.000001, .thisIsIt: 1.000001]
+        /// Per answer, `act` never below this (or never acting at all): a floor found from the
+        /// development chatter's false actions per hour (`--min-act`; docs/speech.md).
+        var minAct: [ArrivalWords: Double] = [.notHere: 0, .thisIsIt: 0]
 
         var description: String {
             String(
@@ -41,6 +44,9 @@ enum Tuning {
                 confusions,
                 askBand ? String(format: "allowed (repeat decoded below %.4f)", repeatBelow) : "off")
                 + Self.limits("act", maxAct) + Self.limits("ask", maxAsk)
+                + minAct.filter { $0.value > 0 }.sorted { $0.key.rawValue < $1.key.rawValue }.map {
+                    String(format: ", %@ act ≥ %.6f", $0.key.rawValue, $0.value)
+                }.joined()
         }
 
         /// ", act ≤ C" (both answers) or ", notHere act ≤ C, thisIsIt act ≤ C"; "" unset.
@@ -199,7 +205,8 @@ enum Tuning {
             var frontier: [[Int]: (thresholds: OperatingPoint.Thresholds, score: Score)] = [:]
             let maxAct = budgets.maxAct[answer] ?? 1.000001
             let maxAsk = budgets.maxAsk[answer] ?? 1.000001
-            for act in grid where act <= maxAct || act == grid.last {
+            let minAct = budgets.minAct[answer] ?? 0
+            for act in grid where (act <= maxAct && act >= minAct) || act == grid.last {
                 // ask == act: no ask band; ask < act only where the repeat was decoded.
                 for ask in grid
                 where (ask == act || (budgets.askBand && ask < act && act <= budgets.repeatBelow))

@@ -30,6 +30,9 @@ struct Options {
     var budgets = Tuning.Budgets()
     var confidence: ConfidenceEvidence.Feature?
     var describe = false
+    /// Development near-misses the grammar does not spell, added to the dev split for tuning
+    /// (`--unknown-near-misses`); none by default.
+    var unknownNearMisses: [String] = []
     var confidenceOf: [String] = []
 
     static let usage = """
@@ -38,9 +41,11 @@ struct Options {
                          [--real DIR] [--export-adaptation DIR] [--max-seconds S] [--max-fillers-not-here N]
                          [--max-fillers-this-is-it N] [--verbose] [--tune OUT.json] [--both-turns] [--point FILE] [--save RUN.json] [--rescore RUN.json]
                          [--near-miss-budget F] [--unrelated-budget F] [--confusion-budget N] [--budgets pooled|per-answer]
-                         [--repeat-below C] [--no-ask-band] [--max-act C|notHere:C,thisIsIt:C] [--max-ask C|…]
-                         [--phone-loop] [--confidence perFrame|phraseRatio|utteranceRatio]  (with --rescore: recompute the confidence)
+                         [--repeat-below C] [--no-ask-band] [--max-act C|notHere:C,thisIsIt:C] [--max-ask C|…] [--min-act C|…]
+                         [--phone-loop] [--neighbour-margin]
+                         [--confidence perFrame|phraseRatio|utteranceRatio|neighbourMargin|perFramePlusMargin]  (with --rescore: recompute the confidence)
                          [--describe]  (print each split's voice settings and perturbations, synthesise nothing)
+                         [--unknown-near-misses "S1,S2,…"]  (dev only: near-misses no decoy spells, every dev voice, unperturbed)
                          [--confidence-of WAV]…  (each phrase heard in WAV with its full-precision confidence)
         """
 
@@ -118,6 +123,7 @@ struct Options {
                 hours = try number(flag, Double.self)
                 guard hours >= 0 else { throw UsageError("--hours: \(hours) is negative") }
             case "--phone-loop": policy.phoneLoop = true
+            case "--neighbour-margin": policy.neighbourMargin = true
             case "--max-seconds": policy.maxUtteranceSeconds = try number(flag, Double.self)
             case "--max-fillers-not-here": policy.maxFillersNotHere = try number(flag, Int.self)
             case "--max-fillers-this-is-it": policy.maxFillersThisIsIt = try number(flag, Int.self)
@@ -159,7 +165,16 @@ struct Options {
             case "--no-ask-band": budgets.askBand = false
             case "--max-act": budgets.maxAct = try caps(flag)
             case "--max-ask": budgets.maxAsk = try caps(flag)
+            case "--min-act":
+                var floors = try caps(flag)
+                // caps() leaves an answer not named at 1.000001 (no cap): no floor for it.
+                for (answer, value) in floors where value > 1 { floors[answer] = 0 }
+                budgets.minAct = floors
             case "--describe": describe = true
+            case "--unknown-near-misses":
+                unknownNearMisses = try value(flag).split(separator: ",").map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }.filter { !$0.isEmpty }
             case "--confidence-of": confidenceOf.append(try value(flag))
             case "--help", "-h":
                 print(Self.usage)
@@ -380,6 +395,16 @@ func falseActionsPerHour(
         audio += 60
         all += utterances
     }
+    if options.verbose {
+        // Every candidate with its confidence (decoded at the permissive point when judged
+        // later), so a floor for `act` can be read off the chatter without decoding it again.
+        for u in all where u.meaning != nil {
+            print(
+                String(
+                    format: "chatter\t%.2f\t%.2f\t%@\t%@\t%.6f", u.start, u.end, u.meaning?.rawValue ?? "",
+                    u.heard, u.confidence ?? 1))
+        }
+    }
     let judge = try judgeLater?() ?? productDecision
     var pendingAsk: (meaning: ArrivalWords, at: Double)?
     do {
@@ -542,7 +567,15 @@ func main() throws {
             throw EvalError("\(real): every speaker was used for adaptation; nothing to test")
         }
     } else {
+        if !options.unknownNearMisses.isEmpty {
+            // Checked before anything is synthesised.
+            guard options.split == .dev else {
+                throw BadInput("--unknown-near-misses belongs to the development split (--split dev)")
+            }
+            try Corpus.checkUnknownNearMisses(options.unknownNearMisses, dictionary: model.dictionary)
+        }
         items = try Corpus.make(split: options.split, englishDirectory: options.english)
+        items += try Corpus.unknownNearMisses(options.unknownNearMisses)
     }
     let bank = try NoiseBank(directory: NoiseBank.defaultDirectory, split: options.split)
     let counts = Dictionary(grouping: items, by: \.kind).mapValues(\.count)

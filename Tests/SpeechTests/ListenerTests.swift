@@ -53,6 +53,22 @@ import Testing
         }
     }
 
+    /// "거기 아니야" ("it's not THERE") is one onset from "여기 아니야": it means nothing. It is
+    /// heard as the pair decoy `d_거기_아니야`, one token against the phrase's one; as two
+    /// single decoys (0.02² against the phrase's 0.05) it was heard as "여기 아니야" in all
+    /// three voices and would have been asked about or acted on (issue #13).
+    @Test(arguments: ["ko", "ko+m3", "ko+f2"])
+    func oneOnsetAwayMeansNothing(_ voice: String) throws {
+        let listener = try Listener(model: try phraseModel())
+        let utterances =
+            try listener.process(samples: silence(0.3) + spoken("거기 아니야", voice: voice) + silence(1))
+            + listener.finish()
+        #expect(!utterances.isEmpty, "nothing heard")
+        #expect(
+            utterances.allSatisfy { $0.meaning == nil },
+            "거기 아니야 (\(voice)) heard as \(utterances.map(\.heard))")
+    }
+
     /// Two phrases with 1.5 s of silence between: two utterances, each where its phrase is.
     @Test func twoPhrasesTwoUtterances() throws {
         let first = try spoken("여기 아니야")

@@ -133,6 +133,7 @@ extension VoiceEvalFlagTests {
         (["--near-miss-budget", "5"], "--near-miss-budget: 5.0 is not between 0 and 1"),
         (["--unrelated-budget", "x"], "\"x\""), (["--budgets", "both"], "both"),
         (["--confusion-budget", "-1"], "negative"), (["--max-act", "2"], "--max-act"),
+        (["--min-act", "thisIsIt:x"], "--min-act"),
     ])
     func badBudgetFlagExitsTwo(_ argv: [String], _ named: String) throws {
         let result = try run(argv)
@@ -351,5 +352,21 @@ extension VoiceEvalFlagTests {
         let missing = try run(["--confidence-of", directory + "/none.wav"])
         #expect(missing.code == 2)
         #expect(missing.err.contains(directory + "/none.wav"), "\(missing.err)")
+    }
+}
+
+extension VoiceEvalFlagTests {
+    /// `--unknown-near-misses` takes only sentences no decoy spells and no test near-miss, on
+    /// the development split: anything else is bad input (exit 2), named, before any synthesis.
+    @Test(arguments: [
+        (["--split", "dev", "--unknown-near-misses", "여기 가자"], "\"여기 가자\" is a test near-miss"),
+        (["--split", "dev", "--unknown-near-misses", "여기 어때,거기 아니야"], "\"거기 아니야\" is a decoy"),
+        (["--split", "dev", "--unknown-near-misses", "여기 앉아"], "\"여기 앉아\" is a decoy"),
+        (["--unknown-near-misses", "여기 어때"], "development split"),
+    ])
+    func badUnknownNearMissExitsTwo(_ argv: [String], _ named: String) throws {
+        let result = try run(argv + ["--conditions", "clean", "--hours", "0"])
+        #expect(result.code == 2)
+        #expect(result.err.contains(named), "\(result.err)")
     }
 }

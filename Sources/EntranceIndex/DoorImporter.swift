@@ -78,10 +78,14 @@ public enum DoorImporter {
 
     /// Writes `data` (already in memory, as the benchmark makes it) as a door index at
     /// `output`, atomically.
+    /// - Parameter wholeTokensLimit: bytes of whole-name tokens kept in memory before they
+    ///   go to the scratch table (``WholeTokens/limit``; tests make it small).
     package static func write(
-        _ data: OSMData, to output: String, source: String, progress: (String) -> Void = { _ in }
+        _ data: OSMData, to output: String, source: String, wholeTokensLimit: Int = WholeTokens.defaultLimit,
+        progress: (String) -> Void = { _ in }
     ) throws(DoorIndexError) -> DoorImportSummary {
-        try write(to: output, source: source, progress: progress) { writer in
+        try write(to: output, source: source, wholeTokensLimit: wholeTokensLimit, progress: progress) {
+            writer in
             for element in elements(of: data) { try writer.add(element) }
         }
     }
@@ -110,7 +114,8 @@ public enum DoorImporter {
     /// Runs `fill` on a fresh index at a temporary path beside `output`, then renames it into
     /// place; on any failure the temporary file is removed and `output` left as it was.
     static func write(
-        to output: String, source: String, progress: (String) -> Void,
+        to output: String, source: String, wholeTokensLimit: Int = WholeTokens.defaultLimit,
+        progress: (String) -> Void,
         _ fill: (DoorIndexWriter) throws -> Void
     ) throws(DoorIndexError) -> DoorImportSummary {
         let directory = URL(fileURLWithPath: output).deletingLastPathComponent().path
@@ -120,7 +125,8 @@ public enum DoorImporter {
         }
         do {
             let summary = try {
-                let writer = try DoorIndexWriter(path: tmp, source: source)
+                let writer = try DoorIndexWriter(
+                    path: tmp, source: source, wholeTokensLimit: wholeTokensLimit)
                 try fill(writer)
                 return try writer.finish(progress: progress)
             }()

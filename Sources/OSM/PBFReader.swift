@@ -197,7 +197,9 @@ public struct PBFReader {
         }
 
         /// Tags from parallel lists of key and value indexes.
-        func tags(_ keys: Wire, _ values: Wire, _ reader: PBFReader, _ name: Name) throws(OSMError)
+        func tags(
+            _ keys: Wire, _ values: Wire, _ reader: PBFReader, _ name: Name
+        ) throws(OSMError)
             -> [String: String]
         {
             var keys = keys
@@ -234,7 +236,9 @@ public struct PBFReader {
         }
     }
 
-    private func coordinate(_ lat: Int64, _ lon: Int64, _ block: Block, _ name: Name) throws(OSMError)
+    private func coordinate(
+        _ lat: Int64, _ lon: Int64, _ block: Block, _ name: Name
+    ) throws(OSMError)
         -> Coordinate
     {
         let c = Coordinate(
@@ -349,7 +353,9 @@ public struct PBFReader {
             lat &+= zigzag(try varint(&lats))
             lon &+= zigzag(try varint(&lons))
             let scale = block.scale
-            if scale.isUndefined(lat, offset: scale.latOffset) || scale.isUndefined(lon, offset: scale.lonOffset) {
+            if scale.isUndefined(lat, offset: scale.latOffset)
+                || scale.isUndefined(lon, offset: scale.lonOffset)
+            {
                 locations.append(nil)
             } else {
                 locations.append(try coordinate(lat, lon, block, name))
@@ -421,7 +427,9 @@ public struct PBFReader {
         throw error(nil, "a malformed number in block \(block)")
     }
 
-    private func zigzag(_ value: UInt64) -> Int64 { Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1) }
+    private func zigzag(_ value: UInt64) -> Int64 {
+        Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
+    }
 
     /// A length-delimited field's bytes.
     private func bytes(_ wire: inout Wire) throws(OSMError) -> Wire {
@@ -453,7 +461,9 @@ public struct PBFReader {
     }
 
     private func error(_ element: Name?, _ reason: String) -> OSMError {
-        OSMError(path: path, element: element.map { "\($0.text), block \(block)" } ?? "block \(block)", reason: reason)
+        OSMError(
+            path: path, element: element.map { "\($0.text), block \(block)" } ?? "block \(block)",
+            reason: reason)
     }
 }
 

@@ -16,7 +16,9 @@ struct PBFReaderTests {
     /// `text` (OPL) through the real `osmium cat` into PBF written as `format` says.
     static func pbf(_ text: String, format: String) throws -> [UInt8] {
         let osmium = try #require(
-            ["/usr/bin/osmium", "/usr/local/bin/osmium"].first { FileManager.default.isExecutableFile(atPath: $0) },
+            ["/usr/bin/osmium", "/usr/local/bin/osmium"].first {
+                FileManager.default.isExecutableFile(atPath: $0)
+            },
             "osmium is not installed: apt-get install osmium-tool (or run Scripts/setup)")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pbf-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -91,7 +93,8 @@ struct PBFReaderTests {
         for i in 1...9_000 { text += "w\(i) Tbuilding=yes Nn\(i)x\(degrees(i))y-\(degrees(i)),n\(i + 1)\n" }
         let elements = try Self.read(try Self.pbf(text, format: Self.uncompressed))
         #expect(elements.count == 29_000)
-        guard case .node(let last) = elements[19_999], case .way(let way, let locations) = elements[28_999] else {
+        guard case .node(let last) = elements[19_999], case .way(let way, let locations) = elements[28_999]
+        else {
             Issue.record("not nodes then ways")
             return
         }
@@ -157,7 +160,8 @@ struct PBFReaderTests {
             _ = try Self.read(bytes)
         } throws: { error in
             guard let e = error as? OSMError else { return false }
-            return e.element == "way 5, block 1" && e.reason.contains("string 9 is not in the block's table of 2")
+            return e.element == "way 5, block 1"
+                && e.reason.contains("string 9 is not in the block's table of 2")
         }
     }
 }

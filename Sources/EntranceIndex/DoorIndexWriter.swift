@@ -16,6 +16,8 @@ import SQLite
 /// word index are made once, at the end; the caller renames the file into place.
 final class DoorIndexWriter {
     let db: Connection
+    /// The input's file name, for errors.
+    let source: String
     private var summary = DoorImportSummary(
         entrances: 0, buildingWays: 0, buildingRelations: 0, withoutOutline: 0, entrancesOnOutlines: 0)
     private var entranceIDs = Set<Int64>()
@@ -24,7 +26,6 @@ final class DoorIndexWriter {
     private var onOutline = Set<Int64>()
     /// The box around everything stored; nil while nothing with a location is.
     private var bounds: DoorIndexBounds?
-    private var row: Int64 = 0
     /// Named shops, offices and amenities and their buildings.
     private var places = PlacesInside()
     /// The ``SpatialCells`` levels that hold a building.
@@ -44,6 +45,7 @@ final class DoorIndexWriter {
     ///   (``WholeTokens/limit``).
     init(path: String, source: String, wholeTokensLimit: Int = WholeTokens.defaultLimit) throws {
         whole = WholeTokens(limit: wholeTokensLimit)
+        self.source = source
         db = try Connection(path: path, mode: .readWrite)
         // A temporary file renamed at the end: no journal needed, a crash just loses it.
         try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -16384;")
@@ -128,7 +130,11 @@ final class DoorIndexWriter {
     }
 
     private func store(_ b: PreparedBuilding) throws {
-        row += 1
+        guard let row = DoorIndexSchema.row(kind: b.kind, osmID: b.id) else {
+            throw OSMError(
+                path: source, element: "\(b.kind.rawValue) \(b.id)",
+                reason: "an OSM id beyond ±\(DoorIndexSchema.osmIDLimit) (not stored by the door index)")
+        }
         var names = [b.names]
         for entrance in b.nodeIDs where entranceIDs.contains(entrance) {
             try insertLink.run([.int(row), .int(entrance)])

@@ -48,7 +48,8 @@ package final class WholeTokens: @unchecked Sendable {
     /// Whether (`x`, `xBuilding`) comes before (`y`, `yBuilding`) in `building_whole`'s key:
     /// text as SQLite's BINARY collation orders it (bytes, then length), then the building.
     static func precedes(
-        _ x: UnsafeBufferPointer<UInt8>, _ xBuilding: Int64, _ y: UnsafeBufferPointer<UInt8>, _ yBuilding: Int64
+        _ x: UnsafeBufferPointer<UInt8>, _ xBuilding: Int64, _ y: UnsafeBufferPointer<UInt8>,
+        _ yBuilding: Int64
     ) -> Bool {
         let common = min(x.count, y.count)
         let order = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
@@ -56,7 +57,9 @@ package final class WholeTokens: @unchecked Sendable {
         return (x.count, xBuilding) < (y.count, yBuilding)
     }
 
-    private static func bytes(_ text: UnsafeBufferPointer<UInt8>, _ entry: Entry) -> UnsafeBufferPointer<UInt8> {
+    private static func bytes(
+        _ text: UnsafeBufferPointer<UInt8>, _ entry: Entry
+    ) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(rebasing: text[Int(entry.start)..<Int(entry.start + entry.count)])
     }
 

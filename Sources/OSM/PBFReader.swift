@@ -312,26 +312,38 @@ public struct PBFReader {
         }
     }
 
-    private func way(_ wire: Wire, _ block: Block) throws(OSMError) -> OSMElement {
+    /// A way's or relation's fields: its id (a plain varint), tag keys and values, and the
+    /// packed lists 8, 9 and 10 (a way's node ids, latitudes and longitudes; a relation's
+    /// roles, member ids and member types).
+    private func fields(
+        _ wire: Wire
+    ) throws(OSMError) -> (
+        id: Int64, keys: Wire, values: Wire, lists: (Wire, Wire, Wire)
+    ) {
         var wire = wire
         var id: Int64 = 0
         var keys = Wire.empty
         var values = Wire.empty
-        var refs = Wire.empty
-        var lats = Wire.empty
-        var lons = Wire.empty
+        var lists = (Wire.empty, Wire.empty, Wire.empty)
         while !wire.atEnd {
             let (field, kind) = try key(&wire)
             switch (field, kind) {
             case (1, 0): id = Int64(bitPattern: try varint(&wire))
             case (2, 2): keys = try bytes(&wire)
             case (3, 2): values = try bytes(&wire)
-            case (8, 2): refs = try bytes(&wire)
-            case (9, 2): lats = try bytes(&wire)
-            case (10, 2): lons = try bytes(&wire)
+            case (8, 2): lists.0 = try bytes(&wire)
+            case (9, 2): lists.1 = try bytes(&wire)
+            case (10, 2): lists.2 = try bytes(&wire)
             default: try skip(&wire, kind)
             }
         }
+        return (id, keys, values, lists)
+    }
+
+    private func way(_ wire: Wire, _ block: Block) throws(OSMError) -> OSMElement {
+        let element = try fields(wire)
+        let (id, keys, values) = (element.id, element.keys, element.values)
+        var (refs, lats, lons) = element.lists
         let name = Name(type: "way", id: id)
         let count = refs.varintCount
         var nodeIDs: [Int64] = []
@@ -367,25 +379,9 @@ public struct PBFReader {
     }
 
     private func relation(_ wire: Wire, _ block: Block) throws(OSMError) -> OSMRelation {
-        var wire = wire
-        var id: Int64 = 0
-        var keys = Wire.empty
-        var values = Wire.empty
-        var roles = Wire.empty
-        var refs = Wire.empty
-        var types = Wire.empty
-        while !wire.atEnd {
-            let (field, kind) = try key(&wire)
-            switch (field, kind) {
-            case (1, 0): id = Int64(bitPattern: try varint(&wire))
-            case (2, 2): keys = try bytes(&wire)
-            case (3, 2): values = try bytes(&wire)
-            case (8, 2): roles = try bytes(&wire)
-            case (9, 2): refs = try bytes(&wire)
-            case (10, 2): types = try bytes(&wire)
-            default: try skip(&wire, kind)
-            }
-        }
+        let element = try fields(wire)
+        let (id, keys, values) = (element.id, element.keys, element.values)
+        var (roles, refs, types) = element.lists
         let name = Name(type: "relation", id: id)
         var members: [OSMMember] = []
         var ref: Int64 = 0

@@ -172,9 +172,9 @@ public final class DoorIndex {
             """
             SELECT e.id, e.lat, e.lon, e.tags FROM buildings b
             JOIN outline_entrances o ON o.building = b.id JOIN entrances e ON e.id = o.entrance
-            WHERE b.kind = ? AND b.osm_id = ? ORDER BY e.id
+            WHERE b.id = ? ORDER BY e.id
             """
-        ).forEach([.text(building.kind.rawValue), .int(building.id)]) { row in
+        ).forEach([.int(DoorIndexSchema.row(kind: building.kind, osmID: building.id) ?? 0)]) { row in
             nodes.append(try self.node(row))
         }
         guard let box = building.outline.bounds else { return nodes }

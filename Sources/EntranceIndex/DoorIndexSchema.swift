@@ -2,7 +2,9 @@
 ///
 /// - `entrances`: every `entrance=*` node, all its tags as a JSON object (sorted keys).
 /// - `buildings`: every `building=*` way and relation; `outline` is a ``BuildingOutline``
-///   blob (empty when none of its nodes are in the extract).
+///   blob (empty when none of its nodes are in the extract). `id` comes from the OSM id
+///   (``row(kind:osmID:)``): finding a building by its OSM id is a rowid lookup, with no
+///   index to make, and osmium's order (ways, then relations, by id) appends rows in order.
 /// - `cell` (entrances and buildings): the ``SpatialCells`` key of the point or outline box,
 ///   indexed (`entrances_by_cell`, `buildings_by_cell`, made once at the end of the import);
 ///   NULL for a building with no outline. `meta.cell_levels` lists the levels in use
@@ -27,7 +29,22 @@
 ///   `cell_levels`.
 enum DoorIndexSchema {
     /// Bumped when the layout changes; the reader refuses other versions.
-    static let version = 3
+    static let version = 4
+
+    /// How far from 0 an OSM id may be (2⁴¹, ≈ 2.2 × 10¹²; today's largest way id is
+    /// ≈ 1.4 × 10⁹).
+    static let osmIDLimit: Int64 = 1 << 41
+
+    /// The `buildings.id` of a building: a way's OSM id, a relation's plus 2⁴², so every
+    /// relation sorts after every way, as osmium writes them. Nil for an id beyond
+    /// ``osmIDLimit``.
+    static func row(kind: Building.Kind, osmID: Int64) -> Int64? {
+        guard osmID > -osmIDLimit && osmID < osmIDLimit else { return nil }
+        switch kind {
+        case .way: return osmID
+        case .relation: return 2 * osmIDLimit + osmID
+        }
+    }
 
     static let create = """
         CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -64,7 +81,6 @@ enum DoorIndexSchema {
     /// The indexes made once every row is in: building an index from sorted keys costs far
     /// less than keeping it up to date row by row.
     static let indexes = """
-        CREATE UNIQUE INDEX buildings_by_osm ON buildings(kind, osm_id);
         CREATE INDEX entrances_by_cell ON entrances(cell);
         CREATE INDEX buildings_by_cell ON buildings(cell);
         CREATE INDEX outline_entrances_by_entrance ON outline_entrances(entrance);

@@ -8,13 +8,16 @@ import SQLite
 /// nothing but the entrance ids, the named places and the summary is held in memory.
 ///
 /// Ways wait in a scratch database (SQLite's temporary file, gone when the connection
-/// closes; ``WayStore``) in case a multipolygon relation later names them; so do the
-/// whole-name tokens, sorted into `building_whole` at the end. Named shops, offices and
+/// closes; ``WayStore``) in case a multipolygon relation later names them. The whole-name
+/// tokens wait in memory (``WholeTokens``; in the scratch database beyond its limit) and
+/// are sorted into `building_whole` at the end. Named shops, offices and
 /// amenities join the search text of the building that contains them (``PlacesInside``).
 /// Everything is written in one transaction with prepared statements; the indexes and the
 /// word index are made once, at the end; the caller renames the file into place.
 final class DoorIndexWriter {
     let db: Connection
+    /// The input's file name, for errors.
+    let source: String
     private var summary = DoorImportSummary(
         entrances: 0, buildingWays: 0, buildingRelations: 0, withoutOutline: 0, entrancesOnOutlines: 0)
     private var entranceIDs = Set<Int64>()
@@ -23,7 +26,6 @@ final class DoorIndexWriter {
     private var onOutline = Set<Int64>()
     /// The box around everything stored; nil while nothing with a location is.
     private var bounds: DoorIndexBounds?
-    private var row: Int64 = 0
     /// Named shops, offices and amenities and their buildings.
     private var places = PlacesInside()
     /// The ``SpatialCells`` levels that hold a building.
@@ -34,8 +36,16 @@ final class DoorIndexWriter {
     private let insertLink: Statement
     private let insertWhole: Statement
     private let ways: WayStore
+    /// The whole-name tokens while they fit in memory; once they do not (`spilled`), they
+    /// go to `scratch.whole`.
+    private let whole: WholeTokens
+    private var spilled = false
 
-    init(path: String, source: String) throws {
+    /// - Parameter wholeTokensLimit: bytes of whole-name tokens kept in memory
+    ///   (``WholeTokens/limit``).
+    init(path: String, source: String, wholeTokensLimit: Int = WholeTokens.defaultLimit) throws {
+        whole = WholeTokens(limit: wholeTokensLimit)
+        self.source = source
         db = try Connection(path: path, mode: .readWrite)
         // A temporary file renamed at the end: no journal needed, a crash just loses it.
         try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -16384;")
@@ -120,7 +130,11 @@ final class DoorIndexWriter {
     }
 
     private func store(_ b: PreparedBuilding) throws {
-        row += 1
+        guard let row = DoorIndexSchema.row(kind: b.kind, osmID: b.id) else {
+            throw OSMError(
+                path: source, element: "\(b.kind.rawValue) \(b.id)",
+                reason: "an OSM id beyond ±\(DoorIndexSchema.osmIDLimit) (not stored by the door index)")
+        }
         var names = [b.names]
         for entrance in b.nodeIDs where entranceIDs.contains(entrance) {
             try insertLink.run([.int(row), .int(entrance)])
@@ -149,11 +163,22 @@ final class DoorIndexWriter {
         }
         // The entrances' names are whole tokens of the building too.
         for token in b.whole + names.dropFirst().flatMap(SearchText.wholeTokens) {
-            try insertWhole.run([.text(token), .int(row)])
+            try addWhole(token, row: row)
         }
         switch b.kind {
         case .way: summary.buildingWays += 1
         case .relation: summary.buildingRelations += 1
+        }
+    }
+
+    private func addWhole(_ token: String, row: Int64) throws {
+        if spilled { return try insertWhole.run([.text(token), .int(row)]) }
+        whole.add(token, building: row)
+        if whole.isFull {
+            // A country: from here on the tokens wait in the scratch table.
+            try whole.insert(with: try db.prepare(WholeTokens.insertStatement(into: "scratch.whole")))
+            whole.removeAll()
+            spilled = true
         }
     }
 
@@ -162,10 +187,29 @@ final class DoorIndexWriter {
     /// what was stored.
     /// - Parameter progress: a line as each step starts (a country's take a minute).
     func finish(progress: (String) -> Void = { _ in }) throws -> DoorImportSummary {
+        // The tokens in memory are sorted on a thread of their own meanwhile.
+        let sorted = DispatchSemaphore(value: 0)
+        if !spilled {
+            let whole = self.whole
+            let sorting = Thread {
+                whole.sort()
+                sorted.signal()
+            }
+            sorting.name = "pathfinder-sort"
+            sorting.start()
+        }
         progress("making the indexes")
         try db.execute(DoorIndexSchema.indexes)
         progress("finding the buildings of \(places.places.count) named shops, offices and amenities")
-        try attachPlacesInside()
+        // The places' tokens: after the sort began, so sorted apart and merged in at the end.
+        let placesWhole = WholeTokens()
+        try attachPlacesInside { token, row in
+            if spilled {
+                try insertWhole.run([.text(token), .int(row)])
+            } else {
+                placesWhole.add(token, building: row)
+            }
+        }
         progress("indexing the words of names and addresses")
         // One statement for every row: FTS5's cost a statement (a virtual table's
         // transaction and savepoint calls) was most of its ≈ 2 s at 10⁶ buildings, row by row;
@@ -177,11 +221,19 @@ final class DoorIndexWriter {
             """)
         progress("sorting the whole names and addresses")
         // Sorted first: the B-tree is written left to right, each page once.
-        try db.execute(
-            """
-            INSERT OR IGNORE INTO building_whole(token, building)
-            SELECT token, building FROM scratch.whole ORDER BY token, building
-            """)
+        if spilled {
+            try db.execute(
+                """
+                INSERT OR IGNORE INTO building_whole(token, building)
+                SELECT token, building FROM scratch.whole ORDER BY token, building
+                """)
+        } else {
+            placesWhole.sort()
+            sorted.wait()
+            let insert = try db.prepare(WholeTokens.insertStatement(into: "building_whole"))
+            try WholeTokens.insertMerged(whole, placesWhole, with: insert)
+            whole.removeAll()
+        }
         summary.entrancesOnOutlines = onOutline.count
         let meta = try db.prepare("INSERT INTO meta(key, value) VALUES (?, ?)")
         try meta.run(["bounds", .text(bounds?.metaText ?? "")])
@@ -197,8 +249,8 @@ final class DoorIndexWriter {
 
     /// Places the shops and offices that came after the buildings, and writes again the text
     /// of the buildings whose places changed since they were stored; every place's words
-    /// become whole tokens of its building.
-    private func attachPlacesInside() throws {
+    /// become whole tokens of its building (handed to `addWhole`).
+    private func attachPlacesInside(addWhole: (String, Int64) throws -> Void) throws {
         let levels = self.levels.sorted()
         for index in places.late {
             let point = places.places[index].point
@@ -215,7 +267,7 @@ final class DoorIndexWriter {
         let placed = places.placed
         summary.placesInside = placed.count
         for (row, words) in placed {
-            for token in SearchText.wholeTokens(words) { try insertWhole.run([.text(token), .int(row)]) }
+            for token in SearchText.wholeTokens(words) { try addWhole(token, row) }
         }
     }
 

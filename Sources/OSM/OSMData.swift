@@ -52,6 +52,14 @@ public struct OSMRelation: Sendable, Hashable {
     }
 }
 
+/// One OSM element from a stream. Ways carry their nodes' locations when the stream has
+/// them (osmium's `add-locations-to-ways`): nil for a node missing from the extract.
+public enum OSMElement: Sendable, Hashable {
+    case node(OSMNode)
+    case way(OSMWay, locations: [Coordinate?])
+    case relation(OSMRelation)
+}
+
 /// Everything read from one OSM file, in file order.
 public struct OSMData: Sendable, Hashable {
     public var nodes: [OSMNode] = []

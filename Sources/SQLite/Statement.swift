@@ -81,6 +81,32 @@ package final class Statement {
         sqlite3_reset(handle)
     }
 
+    /// Binds `text` (UTF-8) to parameter `index` (from 1), without a `String`.
+    package func bind(_ index: Int, text: UnsafeBufferPointer<UInt8>) throws(SQLiteError) {
+        let rc: Int32
+        if let base = text.baseAddress, !text.isEmpty {
+            rc = base.withMemoryRebound(to: CChar.self, capacity: text.count) {
+                sqlite3_bind_text(handle, Int32(index), $0, Int32(text.count), pathfinder_sqlite_transient())
+            }
+        } else {
+            // A pointer even for no bytes: nil would bind NULL, not ''.
+            rc = sqlite3_bind_text(handle, Int32(index), "", 0, pathfinder_sqlite_transient())
+        }
+        guard rc == SQLITE_OK else { throw error(rc) }
+    }
+
+    /// Binds `int` to parameter `index` (from 1).
+    package func bind(_ index: Int, int: Int64) throws(SQLiteError) {
+        let rc = sqlite3_bind_int64(handle, Int32(index), int)
+        guard rc == SQLITE_OK else { throw error(rc) }
+    }
+
+    /// Runs what is bound to the end and rewinds, keeping the bindings.
+    package func runBound() throws(SQLiteError) {
+        defer { sqlite3_reset(handle) }
+        while try step() {}
+    }
+
     /// Binds, then calls `row` for every result row.
     package func forEach(_ values: [SQLValue] = [], _ row: (Statement) throws -> Void) throws {
         reset()

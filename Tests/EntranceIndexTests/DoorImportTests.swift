@@ -182,6 +182,25 @@ struct DoorImportTests {
         #expect(lines.first?.contains("low memory") == true, "\(lines)")
     }
 
+    /// Past their memory limit (a country), the whole-name tokens wait in the scratch table
+    /// and are sorted by SQLite: the same index as when they are sorted in memory, the
+    /// tokens of the shops and offices inside (placed at the end) included.
+    @Test func wholeNamesPastTheMemoryLimitMakeTheSameIndex() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let data = try Support.readPBF(try Support.fixture("Helsinki.osm.pbf"))
+        let inMemory = dir.appendingPathComponent("memory.db").path
+        let spilled = dir.appendingPathComponent("spilled.db").path
+        let a = try DoorImporter.write(data, to: inMemory, source: "Helsinki.osm.pbf")
+        // About 60 tokens: the rest of Helsinki's thousands go to the scratch table.
+        let b = try DoorImporter.write(data, to: spilled, source: "Helsinki.osm.pbf", wholeTokensLimit: 2_000)
+        #expect(a == b && a.placesInside > 0)
+        let whole = try Connection(path: inMemory, mode: .readOnly(immutable: true))
+            .scalarInt("SELECT count(*) FROM building_whole")
+        #expect((whole ?? 0) > 1_000)
+        #expect(try Self.dump(inMemory) == (try Self.dump(spilled)))
+    }
+
     /// The route is low-memory below 1.5 GB available, from `/proc/meminfo`'s text.
     @Test func theRouteFollowsTheMemoryAvailable() {
         let kB = { (n: Int) in "MemTotal:  4000000 kB\nMemFree: 100 kB\nMemAvailable:  \(n) kB\n" }

@@ -31,9 +31,9 @@ final class DoorIndexWriter {
     /// The ``SpatialCells`` levels that hold a building.
     private var levels = Set<Int>()
 
-    private let insertEntrance: Statement
-    private let insertBuilding: Statement
-    private let insertLink: Statement
+    private let insertEntrance: BatchInsert
+    private let insertBuilding: BatchInsert
+    private let insertLink: BatchInsert
     private let insertWhole: Statement
     private let ways: WayStore
     /// The whole-name tokens while they fit in memory; once they do not (`spilled`), they
@@ -60,15 +60,14 @@ final class DoorIndexWriter {
         let meta = try db.prepare("INSERT INTO meta(key, value) VALUES (?, ?)")
         try meta.run(["version", .text(String(DoorIndexSchema.version))])
         try meta.run(["source", .text(source)])
-        insertEntrance = try db.prepare(
-            "INSERT INTO entrances(id, lat, lon, tags, cell) VALUES (?, ?, ?, ?, ?)")
-        insertBuilding = try db.prepare(
-            """
-            INSERT INTO buildings(id, kind, osm_id, building, name, addr, levels, level, centroid_lat,
-                centroid_lon, area, outline, cell, names, addresses)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        insertLink = try db.prepare("INSERT INTO outline_entrances(building, entrance) VALUES (?, ?)")
+        insertEntrance = try BatchInsert(db: db, into: "entrances(id, lat, lon, tags, cell)", columns: 5)
+        insertBuilding = try BatchInsert(
+            db: db,
+            into: """
+                buildings(id, kind, osm_id, building, name, addr, levels, level, centroid_lat, centroid_lon, area,
+                    outline, cell, names, addresses)
+                """, columns: 15)
+        insertLink = try BatchInsert(db: db, into: "outline_entrances(building, entrance)", columns: 2)
         insertWhole = try db.prepare("INSERT INTO scratch.whole(token, building) VALUES (?, ?)")
         ways = try WayStore(db: db)
     }
@@ -80,7 +79,7 @@ final class DoorIndexWriter {
     func add(_ element: PreparedElement) throws {
         switch element {
         case .entrance(let e):
-            try insertEntrance.run([.int(e.id), .double(e.lat), .double(e.lon), .text(e.tags), .int(e.cell)])
+            try insertEntrance.add([.int(e.id), .double(e.lat), .double(e.lon), .text(e.tags), .int(e.cell)])
             entranceIDs.insert(e.id)
             if let words = e.words { entranceWords[e.id] = words }
             summary.entrances += 1
@@ -137,7 +136,7 @@ final class DoorIndexWriter {
         }
         var names = [b.names]
         for entrance in b.nodeIDs where entranceIDs.contains(entrance) {
-            try insertLink.run([.int(row), .int(entrance)])
+            try insertLink.add([.int(row), .int(entrance)])
             onOutline.insert(entrance)
             if let words = entranceWords[entrance] { names.append(words) }
         }
@@ -146,7 +145,7 @@ final class DoorIndexWriter {
         let taken = places.take(row: row, building: b, base: ownText)
         let nameText = SearchText.alternatives(names + taken.map { places.places[$0].words })
         func text(_ s: String?) -> SQLValue { s.map(SQLValue.text) ?? .null }
-        try insertBuilding.run([
+        try insertBuilding.add([
             .int(row), .text(b.kind.rawValue), .int(b.id), .text(b.building), text(b.name), .text(b.addr),
             text(b.levels), text(b.level), b.centroid.map { .double($0.latitude) } ?? .null,
             b.centroid.map { .double($0.longitude) } ?? .null, .double(b.area), .blob(b.outline),
@@ -187,6 +186,7 @@ final class DoorIndexWriter {
     /// what was stored.
     /// - Parameter progress: a line as each step starts (a country's take a minute).
     func finish(progress: (String) -> Void = { _ in }) throws -> DoorImportSummary {
+        for rows in [insertEntrance, insertBuilding, insertLink] { try rows.flush() }
         // The tokens in memory are sorted on a thread of their own meanwhile.
         let sorted = DispatchSemaphore(value: 0)
         if !spilled {

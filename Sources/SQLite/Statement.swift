@@ -42,10 +42,10 @@ package final class Statement {
         sqlite3_clear_bindings(handle)
     }
 
-    /// Binds `values` to parameters 1…n.
-    package func bind(_ values: [SQLValue]) throws(SQLiteError) {
+    /// Binds `values` to parameters `first`…, from 1 by default.
+    package func bind(_ values: [SQLValue], from first: Int = 1) throws(SQLiteError) {
         for (i, value) in values.enumerated() {
-            let index = Int32(i + 1)
+            let index = Int32(first + i)
             let rc: Int32
             switch value {
             case .null: rc = sqlite3_bind_null(handle, index)

@@ -32,9 +32,10 @@ public enum DoorImporter {
     /// written to `OUTPUT.tmp-…` beside it and renamed into place only when complete.
     ///
     /// `.osm.pbf` streams through osmium (`tags-filter | add-locations-to-ways`,
-    /// uncompressed PBF on a pipe) one element at a time, read and prepared on a thread of its own while SQLite
-    /// writes on the calling one, so memory stays flat however large the country; OSM XML
-    /// and Overpass JSON (small by nature) are read whole by the `OSM` module.
+    /// uncompressed PBF on a pipe) one element at a time, read and prepared on a thread of
+    /// its own while SQLite writes on the calling one, so memory stays flat however large the
+    /// country; OSM XML and Overpass JSON (small by nature) are read whole by the `OSM`
+    /// module.
     /// - Parameter progress: called, always on the calling thread, with one line per stage
     ///   and, while a `.osm.pbf` streams, every few seconds with elements read, per cent of
     ///   the file and the rate.
@@ -164,7 +165,8 @@ enum Osmium {
 /// `.osm.pbf` through osmium as a stream: uncompressed PBF on a pipe (``PBFReader``), each
 /// way with its nodes' locations (`add-locations-to-ways`, `locations_on_ways`), so no node
 /// has to be remembered here. PBF rather than OPL text: osmium writes a quarter of the
-/// bytes with less CPU, and a block's tags come as a table of strings made once. Two ways to get there:
+/// bytes with less CPU, and a block's tags come as a table of strings made once. Two ways to
+/// get there:
 /// - ``Route/filtered`` (the default): `tags-filter` first keeps entrances, buildings
 ///   (with the nodes and member ways they use) and the shops and offices that name a
 ///   building; locations are then added to those ways only. On real OpenStreetMap ids

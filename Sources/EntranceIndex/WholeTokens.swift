@@ -32,7 +32,6 @@ package final class WholeTokens: @unchecked Sendable {
     /// Bytes taken, roughly.
     var memory: Int { text.count + entries.count * MemoryLayout<Entry>.stride }
     var isFull: Bool { memory > limit }
-    var isEmpty: Bool { entries.isEmpty }
 
     func add(_ token: String, building: Int64) {
         let start = text.count
@@ -85,7 +84,8 @@ package final class WholeTokens: @unchecked Sendable {
 
     /// Inserts the pairs of `a` and `b`, both sorted, in one sorted sequence, through
     /// `insert` (``insertStatement(into:)``). The last statement's spare rows repeat the
-    /// last pair, which `OR IGNORE` drops.
+    /// last pair: `building_whole`'s key drops them (`OR IGNORE`); the scratch table, which
+    /// has no key, keeps them until they meet that key at the end.
     static func insertMerged(_ a: WholeTokens, _ b: WholeTokens, with insert: Statement) throws {
         try a.text.withUnsafeBufferPointer { aText in
             try b.text.withUnsafeBufferPointer { bText in

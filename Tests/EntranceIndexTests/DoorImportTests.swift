@@ -201,6 +201,33 @@ struct DoorImportTests {
         #expect(try Self.dump(inMemory) == (try Self.dump(spilled)))
     }
 
+    /// A building's row id is its OSM id (schema 4): an id beyond ±2⁴¹ cannot be one, and
+    /// the import says which element, leaving no index behind.
+    @Test func anOSMIDBeyondTheRowIDRangeIsRefusedByName() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("x.db").path
+        let id: Int64 = 1 << 41
+        let corner = Coordinate(latitude: 60.17, longitude: 24.94)
+        let square = [corner, corner.offset(metres: 20, bearing: 90), corner.offset(metres: 20, bearing: 0)]
+        let data = OSMData(
+            nodes: square.enumerated().map {
+                OSMNode(id: Int64($0.offset + 1), coordinate: $0.element, tags: [:])
+            },
+            ways: [OSMWay(id: id, nodeIDs: [1, 2, 3, 1], tags: ["building": "yes"])])
+        #expect {
+            _ = try DoorImporter.write(data, to: out, source: "big.osm")
+        } throws: { error in
+            guard case .badInput(let e)? = error as? DoorIndexError else { return false }
+            return e.path == "big.osm" && e.element == "way \(id)" && e.reason.contains("beyond")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out))
+        // One less is stored.
+        var fits = data
+        fits.ways[0].id = id - 1
+        #expect(try DoorImporter.write(fits, to: out, source: "big.osm").buildingWays == 1)
+    }
+
     /// The route is low-memory below 1.5 GB available, from `/proc/meminfo`'s text.
     @Test func theRouteFollowsTheMemoryAvailable() {
         let kB = { (n: Int) in "MemTotal:  4000000 kB\nMemFree: 100 kB\nMemAvailable:  \(n) kB\n" }

@@ -79,14 +79,19 @@ public enum DoorImporter {
 
     /// Writes `data` (already in memory, as the benchmark makes it) as a door index at
     /// `output`, atomically.
-    /// - Parameter wholeTokensLimit: bytes of whole-name tokens kept in memory before they
-    ///   go to the scratch table (``WholeTokens/limit``; tests make it small).
+    /// - Parameters:
+    ///   - wholeTokensLimit: bytes of whole-name tokens kept in memory before they go to the
+    ///     scratch table (``WholeTokens/limit``; tests make it small).
+    ///   - wordRowsLimit: bytes of the word index's rows kept in memory before the word index
+    ///     is left to be made from the table (``WordIndexRows/limit``; tests make it small).
     package static func write(
         _ data: OSMData, to output: String, source: String, wholeTokensLimit: Int = WholeTokens.defaultLimit,
-        progress: (String) -> Void = { _ in }
+        wordRowsLimit: Int = WordIndexRows.defaultLimit, progress: (String) -> Void = { _ in }
     ) throws(DoorIndexError) -> DoorImportSummary {
-        try write(to: output, source: source, wholeTokensLimit: wholeTokensLimit, progress: progress) {
-            writer in
+        try write(
+            to: output, source: source, wholeTokensLimit: wholeTokensLimit, wordRowsLimit: wordRowsLimit,
+            progress: progress
+        ) { writer in
             for element in elements(of: data) { try writer.add(element) }
         }
     }
@@ -116,7 +121,7 @@ public enum DoorImporter {
     /// place; on any failure the temporary file is removed and `output` left as it was.
     static func write(
         to output: String, source: String, wholeTokensLimit: Int = WholeTokens.defaultLimit,
-        progress: (String) -> Void,
+        wordRowsLimit: Int = WordIndexRows.defaultLimit, progress: (String) -> Void,
         _ fill: (DoorIndexWriter) throws -> Void
     ) throws(DoorIndexError) -> DoorImportSummary {
         let directory = URL(fileURLWithPath: output).deletingLastPathComponent().path
@@ -127,7 +132,8 @@ public enum DoorImporter {
         do {
             let summary = try {
                 let writer = try DoorIndexWriter(
-                    path: tmp, source: source, wholeTokensLimit: wholeTokensLimit)
+                    path: tmp, source: source, wholeTokensLimit: wholeTokensLimit,
+                    wordRowsLimit: wordRowsLimit)
                 try fill(writer)
                 return try writer.finish(progress: progress)
             }()

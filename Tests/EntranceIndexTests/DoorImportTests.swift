@@ -201,6 +201,43 @@ struct DoorImportTests {
         #expect(try Self.dump(inMemory) == (try Self.dump(spilled)))
     }
 
+    /// The word index made on a thread and database of its own from the rows kept in memory,
+    /// then copied in, is the one SQL makes from the table (past the rows' memory limit: a
+    /// country): the same words for the same buildings, those whose shops moved to a smaller
+    /// building included (their text is mended in it; without that this fails).
+    @Test func theWordIndexMadeBesideIsTheOneMadeFromTheTable() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let data = try Support.readPBF(try Support.fixture("Helsinki.osm.pbf"))
+        let beside = dir.appendingPathComponent("beside.db").path
+        let fromTable = dir.appendingPathComponent("table.db").path
+        let a = try DoorImporter.write(data, to: beside, source: "Helsinki.osm.pbf")
+        let b = try DoorImporter.write(data, to: fromTable, source: "Helsinki.osm.pbf", wordRowsLimit: 0)
+        #expect(a == b && a.placesInside > 0)
+        #expect(try Self.dump(beside) == (try Self.dump(fromTable)))
+        let words = try Self.wordIndex(beside)
+        #expect(words.count > 2_000)
+        #expect(words == (try Self.wordIndex(fromTable)))
+        // The word index's own database is gone.
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == [
+                "beside.db", "table.db",
+            ])
+    }
+
+    /// Every word of the word index with the buildings holding it (FTS5's vocabulary), once
+    /// FTS5's integrity check of the index against the `buildings` table passed.
+    static func wordIndex(_ path: String) throws -> [String] {
+        let db = try Connection(path: path)
+        try db.execute("INSERT INTO building_search(building_search) VALUES ('integrity-check')")
+        try db.execute("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, building_search, instance)")
+        var rows: [String] = []
+        try db.prepare("SELECT term, doc FROM temp.vocab ORDER BY term, doc").forEach {
+            rows.append("\($0.text(0) ?? "NULL") \($0.int(1))")
+        }
+        return rows
+    }
+
     /// A building's row id is its OSM id (schema 4): an id beyond ±2⁴¹ cannot be one, and
     /// the import says which element, leaving no index behind.
     @Test func anOSMIDBeyondTheRowIDRangeIsRefusedByName() throws {

@@ -55,7 +55,8 @@ package final class WordIndexRows: @unchecked Sendable {
         try db.execute(DoorIndexSchema.wordIndex)
         try db.execute("BEGIN")
         let values = "INSERT INTO building_search(rowid, names, addresses) VALUES "
-        let perStatement = max(1, min(Self.rowsPerStatement, db.maxParameters / 3))
+        let perStatement = max(1, min(Self.rowsPerStatement, count, db.maxParameters / 3))
+        // (A statement of 10 000 rows takes ≈ 6 MB: none that large for a village.)
         let many = try db.prepare(
             values + Array(repeating: "(?, ?, ?)", count: perStatement).joined(separator: ", "))
         let one = try db.prepare(values + "(?, ?, ?)")

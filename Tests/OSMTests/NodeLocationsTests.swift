@@ -13,11 +13,14 @@ struct NodeLocationsTests {
         // A gap wider than a chunk's 32-bit offsets.
         ids.append(ids.last! + (1 << 33))
         ids.append(ids.last! + 1)
-        for id in ids { store.add(id, lat: Int32(truncatingIfNeeded: id % 900_000_000), lon: -Int32(id % 1_000)) }
+        for id in ids {
+            store.add(id, lat: Int32(truncatingIfNeeded: id % 900_000_000), lon: -Int32(id % 1_000))
+        }
         #expect(store.count == ids.count)
         for id in ids + ids.reversed() {
             let found = store.location(id)
-            #expect(found?.lat == Int32(truncatingIfNeeded: id % 900_000_000) && found?.lon == -Int32(id % 1_000))
+            #expect(
+                found?.lat == Int32(truncatingIfNeeded: id % 900_000_000) && found?.lon == -Int32(id % 1_000))
         }
         for missing: Int64 in [0, 2, 3, 450_001, ids.last! + 1, ids[149_999] + 1, -5] {
             #expect(store.location(missing) == nil, "\(missing)")

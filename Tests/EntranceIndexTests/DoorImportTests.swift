@@ -188,13 +188,8 @@ struct DoorImportTests {
     @Test func wholeNamesPastTheMemoryLimitMakeTheSameIndex() throws {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let data = try Support.readPBF(try Support.fixture("Helsinki.osm.pbf"))
-        let inMemory = dir.appendingPathComponent("memory.db").path
-        let spilled = dir.appendingPathComponent("spilled.db").path
-        let a = try DoorImporter.write(data, to: inMemory, source: "Helsinki.osm.pbf")
         // About 60 tokens: the rest of Helsinki's thousands go to the scratch table.
-        let b = try DoorImporter.write(data, to: spilled, source: "Helsinki.osm.pbf", wholeTokensLimit: 2_000)
-        #expect(a == b && a.placesInside > 0)
+        let (inMemory, spilled) = try Self.helsinkiTwice(in: dir, wholeTokensLimit: 2_000)
         let whole = try Connection(path: inMemory, mode: .readOnly(immutable: true))
             .scalarInt("SELECT count(*) FROM building_whole")
         #expect((whole ?? 0) > 1_000)
@@ -208,21 +203,29 @@ struct DoorImportTests {
     @Test func theWordIndexMadeBesideIsTheOneMadeFromTheTable() throws {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let data = try Support.readPBF(try Support.fixture("Helsinki.osm.pbf"))
-        let beside = dir.appendingPathComponent("beside.db").path
-        let fromTable = dir.appendingPathComponent("table.db").path
-        let a = try DoorImporter.write(data, to: beside, source: "Helsinki.osm.pbf")
-        let b = try DoorImporter.write(data, to: fromTable, source: "Helsinki.osm.pbf", wordRowsLimit: 0)
-        #expect(a == b && a.placesInside > 0)
+        let (beside, fromTable) = try Self.helsinkiTwice(in: dir, wordRowsLimit: 0)
         #expect(try Self.dump(beside) == (try Self.dump(fromTable)))
         let words = try Self.wordIndex(beside)
         #expect(words.count > 2_000)
         #expect(words == (try Self.wordIndex(fromTable)))
         // The word index's own database is gone.
-        #expect(
-            try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == [
-                "beside.db", "table.db",
-            ])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["a.db", "b.db"])
+    }
+
+    /// The Helsinki fixture imported into `dir` twice, as the import does (`a.db`) and with
+    /// the memory limits given (`b.db`): the same summary, shops inside placed.
+    static func helsinkiTwice(
+        in dir: URL, wholeTokensLimit: Int = WholeTokens.defaultLimit,
+        wordRowsLimit: Int = WordIndexRows.defaultLimit
+    ) throws -> (String, String) {
+        let data = try Support.readPBF(try Support.fixture("Helsinki.osm.pbf"))
+        let (a, b) = (dir.appendingPathComponent("a.db").path, dir.appendingPathComponent("b.db").path)
+        let first = try DoorImporter.write(data, to: a, source: "Helsinki.osm.pbf")
+        let second = try DoorImporter.write(
+            data, to: b, source: "Helsinki.osm.pbf", wholeTokensLimit: wholeTokensLimit,
+            wordRowsLimit: wordRowsLimit)
+        #expect(first == second && first.placesInside > 0)
+        return (a, b)
     }
 
     /// Every word of the word index with the buildings holding it (FTS5's vocabulary), once

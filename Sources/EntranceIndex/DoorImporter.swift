@@ -32,9 +32,9 @@ public enum DoorImporter {
     /// written to `OUTPUT.tmp-…` beside it and renamed into place only when complete.
     ///
     /// `.osm.pbf` streams through osmium (`tags-filter`, uncompressed PBF on a pipe) one
-    /// element at a time, read and prepared on a thread of
-    /// its own while SQLite writes on the calling one, so memory stays flat however large the
-    /// country; OSM XML and Overpass JSON (small by nature) are read whole by the `OSM`
+    /// element at a time, read and prepared on a thread of its own while SQLite writes on the
+    /// calling one, so memory grows only with what must be remembered (entrance ids, node
+    /// locations); OSM XML and Overpass JSON (small by nature) are read whole by the `OSM`
     /// module.
     /// - Parameter progress: called, always on the calling thread, with one line per stage
     ///   and, while a `.osm.pbf` streams, every few seconds with elements read, per cent of
@@ -180,10 +180,10 @@ enum Osmium {
 ///   sets whatever the extract's size.
 /// - ``Route/lowMemory``: osmium's `add-locations-to-ways` adds locations to every way of
 ///   the extract (`locations_on_ways`), from a sparse index (16 bytes a node of the whole
-///   extract), and everything comes through; the reader
-///   keeps what it needs as it does anyway. A city's extract takes tens of MB instead of
-///   600 (Helsinki's: 14 MB), but a country's nodes would take gigabytes, and the roads and
-///   other ways are read and kept for the relations too.
+///   extract), and everything comes through; the reader keeps what it needs as it does
+///   anyway. A city's extract takes tens of MB instead of 600 (Helsinki's: 14 MB), but a
+///   country's nodes would take gigabytes, and the roads and other ways are read and kept
+///   for the relations too.
 enum OsmiumStream {
     enum Route: Sendable {
         case filtered, lowMemory

@@ -28,11 +28,17 @@ package final class WordIndexRows: @unchecked Sendable {
     func add(row: Int64, names: String, addresses: String) {
         guard !names.isEmpty || !addresses.isEmpty else { return }
         withUnsafeBytes(of: row) { bytes.append(contentsOf: $0) }
-        for text in [names, addresses] {
-            withUnsafeBytes(of: UInt32(text.utf8.count)) { bytes.append(contentsOf: $0) }
-            bytes.append(contentsOf: text.utf8)
-        }
+        append(names)
+        append(addresses)
         count += 1
+    }
+
+    private func append(_ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            withUnsafeBytes(of: UInt32(utf8.count)) { bytes.append(contentsOf: $0) }
+            bytes.append(contentsOf: utf8)
+        }
     }
 
     func removeAll() {

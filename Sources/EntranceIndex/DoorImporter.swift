@@ -31,10 +31,10 @@ public enum DoorImporter {
     /// Reads `input` and writes the index to `output`, all or nothing: the database is
     /// written to `OUTPUT.tmp-…` beside it and renamed into place only when complete.
     ///
-    /// `.osm.pbf` streams through osmium (`tags-filter | add-locations-to-ways`,
-    /// uncompressed PBF on a pipe) one element at a time, read and prepared on a thread of
-    /// its own while SQLite writes on the calling one, so memory stays flat however large the
-    /// country; OSM XML and Overpass JSON (small by nature) are read whole by the `OSM`
+    /// `.osm.pbf` streams through osmium (`tags-filter`, uncompressed PBF on a pipe) one
+    /// element at a time, read and prepared on a thread of its own while SQLite writes on the
+    /// calling one, so memory grows only with what must be remembered (entrance ids, node
+    /// locations); OSM XML and Overpass JSON (small by nature) are read whole by the `OSM`
     /// module.
     /// - Parameter progress: called, always on the calling thread, with one line per stage
     ///   and, while a `.osm.pbf` streams, every few seconds with elements read, per cent of
@@ -79,14 +79,19 @@ public enum DoorImporter {
 
     /// Writes `data` (already in memory, as the benchmark makes it) as a door index at
     /// `output`, atomically.
-    /// - Parameter wholeTokensLimit: bytes of whole-name tokens kept in memory before they
-    ///   go to the scratch table (``WholeTokens/limit``; tests make it small).
+    /// - Parameters:
+    ///   - wholeTokensLimit: bytes of whole-name tokens kept in memory before they go to the
+    ///     scratch table (``WholeTokens/limit``; tests make it small).
+    ///   - wordRowsLimit: bytes of the word index's rows kept in memory before the word index
+    ///     is left to be made from the table (``WordIndexRows/limit``; tests make it small).
     package static func write(
         _ data: OSMData, to output: String, source: String, wholeTokensLimit: Int = WholeTokens.defaultLimit,
-        progress: (String) -> Void = { _ in }
+        wordRowsLimit: Int = WordIndexRows.defaultLimit, progress: (String) -> Void = { _ in }
     ) throws(DoorIndexError) -> DoorImportSummary {
-        try write(to: output, source: source, wholeTokensLimit: wholeTokensLimit, progress: progress) {
-            writer in
+        try write(
+            to: output, source: source, wholeTokensLimit: wholeTokensLimit, wordRowsLimit: wordRowsLimit,
+            progress: progress
+        ) { writer in
             for element in elements(of: data) { try writer.add(element) }
         }
     }
@@ -116,7 +121,7 @@ public enum DoorImporter {
     /// place; on any failure the temporary file is removed and `output` left as it was.
     static func write(
         to output: String, source: String, wholeTokensLimit: Int = WholeTokens.defaultLimit,
-        progress: (String) -> Void,
+        wordRowsLimit: Int = WordIndexRows.defaultLimit, progress: (String) -> Void,
         _ fill: (DoorIndexWriter) throws -> Void
     ) throws(DoorIndexError) -> DoorImportSummary {
         let directory = URL(fileURLWithPath: output).deletingLastPathComponent().path
@@ -127,7 +132,8 @@ public enum DoorImporter {
         do {
             let summary = try {
                 let writer = try DoorIndexWriter(
-                    path: tmp, source: source, wholeTokensLimit: wholeTokensLimit)
+                    path: tmp, source: source, wholeTokensLimit: wholeTokensLimit,
+                    wordRowsLimit: wordRowsLimit)
                 try fill(writer)
                 return try writer.finish(progress: progress)
             }()
@@ -162,20 +168,22 @@ enum Osmium {
     }
 }
 
-/// `.osm.pbf` through osmium as a stream: uncompressed PBF on a pipe (``PBFReader``), each
-/// way with its nodes' locations (`add-locations-to-ways`, `locations_on_ways`), so no node
-/// has to be remembered here. PBF rather than OPL text: osmium writes a quarter of the
-/// bytes with less CPU, and a block's tags come as a table of strings made once. Two ways to
-/// get there:
-/// - ``Route/filtered`` (the default): `tags-filter` first keeps entrances, buildings
-///   (with the nodes and member ways they use) and the shops and offices that name a
-///   building; locations are then added to those ways only. On real OpenStreetMap ids
-///   `tags-filter` holds ≈ 600 MB of id sets whatever the extract's size.
-/// - ``Route/lowMemory``: locations are added to every way of the extract, from a sparse
-///   index (16 bytes a node of the whole extract), and everything comes through; the reader
-///   keeps what it needs as it does anyway. A city's extract takes tens of MB instead of
-///   600 (Helsinki's: 14 MB), but a country's nodes would take gigabytes, and the roads and
-///   other ways are read and kept for the relations too.
+/// `.osm.pbf` through osmium as a stream: uncompressed PBF on a pipe (``PBFReader``). PBF
+/// rather than OPL text: osmium writes a quarter of the bytes with less CPU, and a block's
+/// tags come as a table of strings made once. Two ways to get there:
+/// - ``Route/filtered`` (the default): `tags-filter` keeps entrances, buildings (with the
+///   nodes and member ways they use) and the shops and offices that name a building; the
+///   reader keeps those nodes' locations and gives each way its own (``NodeLocations``, 12
+///   bytes a node, as much as osmium's `add-locations-to-ways` index took). That second
+///   osmium process decoded and encoded the whole stream once more: ≈ 0.5 s of the 10⁶
+///   city's 5.5 s, and 90 MB. On real OpenStreetMap ids `tags-filter` holds ≈ 600 MB of id
+///   sets whatever the extract's size.
+/// - ``Route/lowMemory``: osmium's `add-locations-to-ways` adds locations to every way of
+///   the extract (`locations_on_ways`), from a sparse index (16 bytes a node of the whole
+///   extract), and everything comes through; the reader keeps what it needs as it does
+///   anyway. A city's extract takes tens of MB instead of 600 (Helsinki's: 14 MB), but a
+///   country's nodes would take gigabytes, and the roads and other ways are read and kept
+///   for the relations too.
 enum OsmiumStream {
     enum Route: Sendable {
         case filtered, lowMemory
@@ -209,12 +217,10 @@ enum OsmiumStream {
         var stages: [[String]]
         switch route {
         case .filtered:
-            progress("filtering \(input) with osmium tags-filter | add-locations-to-ways")
+            progress("filtering \(input) with osmium tags-filter")
             stages = [
                 ["tags-filter", input, "n/entrance", "w/building", "r/building"] + SearchText.placeFilters
-                    // Uncompressed between the two: compressing only to decompress costs time.
-                    + ["-f", "pbf,pbf_compression=none", "-o", "-"],
-                locateArguments + ["-F", "pbf", "-"],
+                    + ["-f", "pbf,pbf_compression=none,add_metadata=false", "-o", "-"]
             ]
         case .lowMemory:
             progress(
@@ -267,6 +273,7 @@ enum OsmiumStream {
         // The first stage reads the input file: its offset there is the progress.
         let meter = ProgressMeter(input: input, pid: processes[0].processIdentifier)
         var reader = PBFReader(path: input)
+        if route == .filtered { reader.nodeLocations = NodeLocations() }
         var failure: (any Error)?
         do {
             try reader.read(fd: output.fileHandleForReading.fileDescriptor) { element in

@@ -46,6 +46,25 @@ enum DoorIndexSchema {
         }
     }
 
+    /// `building_search`, alone: the import may make it in a database of its own
+    /// (``WordIndexJob``) and copy it in (``copyWordIndex``).
+    static let wordIndex = """
+        CREATE VIRTUAL TABLE building_search USING fts5(
+            names, addresses, content = 'buildings', content_rowid = 'id',
+            tokenize = 'unicode61 remove_diacritics 2', prefix = '1', detail = none, columnsize = 0);
+        """
+
+    /// Replaces `building_search`'s index with the one made in the database attached as
+    /// `words` (``wordIndex``, the same options): FTS5 keeps its index in the `_data` and
+    /// `_idx` tables, which do not depend on where the content lives (`_config` is the
+    /// same for the same options).
+    static let copyWordIndex = """
+        DELETE FROM building_search_data;
+        INSERT INTO building_search_data SELECT * FROM words.building_search_data;
+        DELETE FROM building_search_idx;
+        INSERT INTO building_search_idx SELECT * FROM words.building_search_idx;
+        """
+
     static let create = """
         CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
         CREATE TABLE entrances(
@@ -70,9 +89,7 @@ enum DoorIndexSchema {
             building INTEGER NOT NULL REFERENCES buildings(id),
             entrance INTEGER NOT NULL REFERENCES entrances(id),
             PRIMARY KEY (building, entrance)) WITHOUT ROWID;
-        CREATE VIRTUAL TABLE building_search USING fts5(
-            names, addresses, content = 'buildings', content_rowid = 'id',
-            tokenize = 'unicode61 remove_diacritics 2', prefix = '1', detail = none, columnsize = 0);
+        \(wordIndex)
         CREATE TABLE building_whole(
             token TEXT NOT NULL, building INTEGER NOT NULL REFERENCES buildings(id),
             PRIMARY KEY (token, building)) WITHOUT ROWID;

@@ -40,11 +40,23 @@ final class DoorIndexWriter {
     /// go to `scratch.whole`.
     private let whole: WholeTokens
     private var spilled = false
+    /// The word index's rows while they fit in memory (``WordIndexRows``); nil once they do
+    /// not.
+    private var wordRows: WordIndexRows?
+    /// The database's path: the word index is made beside it.
+    private let path: String
 
-    /// - Parameter wholeTokensLimit: bytes of whole-name tokens kept in memory
-    ///   (``WholeTokens/limit``).
-    init(path: String, source: String, wholeTokensLimit: Int = WholeTokens.defaultLimit) throws {
+    /// - Parameters:
+    ///   - wholeTokensLimit: bytes of whole-name tokens kept in memory (``WholeTokens/limit``).
+    ///   - wordRowsLimit: bytes of the word index's rows kept in memory
+    ///     (``WordIndexRows/limit``).
+    init(
+        path: String, source: String, wholeTokensLimit: Int = WholeTokens.defaultLimit,
+        wordRowsLimit: Int = WordIndexRows.defaultLimit
+    ) throws {
         whole = WholeTokens(limit: wholeTokensLimit)
+        wordRows = WordIndexRows(limit: wordRowsLimit)
+        self.path = path
         self.source = source
         db = try Connection(path: path, mode: .readWrite)
         // A temporary file renamed at the end: no journal needed, a crash just loses it.
@@ -151,6 +163,11 @@ final class DoorIndexWriter {
             b.centroid.map { .double($0.longitude) } ?? .null, .double(b.area), .blob(b.outline),
             b.cell.map(SQLValue.int) ?? .null, .text(nameText), .text(b.addresses),
         ])
+        if let wordRows {
+            wordRows.add(row: row, names: nameText, addresses: b.addresses)
+            // A country: its word index is made from the table at the end.
+            if wordRows.isFull { self.wordRows = nil }
+        }
         if let box = b.box, let cell = b.cell {
             levels.insert(SpatialCells.level(cell))
             bounds = DoorIndexBounds(
@@ -182,8 +199,9 @@ final class DoorIndexWriter {
     }
 
     /// Makes the indexes, mends the text of the buildings whose shops and offices moved,
-    /// fills the word index and `building_whole` in order, commits, and analyzes. Returns
-    /// what was stored.
+    /// fills the word index (on a thread and database of its own while its rows fit in
+    /// memory, ``WordIndexRows``) and `building_whole` in order, commits, and analyzes.
+    /// Returns what was stored.
     /// - Parameter progress: a line as each step starts (a country's take a minute).
     func finish(progress: (String) -> Void = { _ in }) throws -> DoorImportSummary {
         for rows in [insertEntrance, insertBuilding, insertLink] { try rows.flush() }
@@ -198,27 +216,35 @@ final class DoorIndexWriter {
             sorting.name = "pathfinder-sort"
             sorting.start()
         }
+        // The word index is made meanwhile too, on a thread and database of its own, from the
+        // rows kept in memory; the text of the buildings whose places move below is mended
+        // in it once it is copied in.
+        let words = wordRows.map { WordIndexJob($0, path: "\(path)-words") }
+        defer { words?.discard() }
+        if words != nil { progress("indexing the words of names and addresses") }
         progress("making the indexes")
         try db.execute(DoorIndexSchema.indexes)
         progress("finding the buildings of \(places.places.count) named shops, offices and amenities")
         // The places' tokens: after the sort began, so sorted apart and merged in at the end.
         let placesWhole = WholeTokens()
-        try attachPlacesInside { token, row in
+        let mended = try attachPlacesInside { token, row in
             if spilled {
                 try insertWhole.run([.text(token), .int(row)])
             } else {
                 placesWhole.add(token, building: row)
             }
         }
-        progress("indexing the words of names and addresses")
-        // One statement for every row: FTS5's cost a statement (a virtual table's
-        // transaction and savepoint calls) was most of its ≈ 2 s at 10⁶ buildings, row by row;
-        // all at once it is ≈ 0.5 s.
-        try db.execute(
-            """
-            INSERT INTO building_search(rowid, names, addresses)
-            SELECT id, names, addresses FROM buildings WHERE names != '' OR addresses != '' ORDER BY id
-            """)
+        if words == nil {
+            progress("indexing the words of names and addresses")
+            // One statement for every row: FTS5's cost a statement (a virtual table's
+            // transaction and savepoint calls) was most of its ≈ 2 s at 10⁶ buildings, row by
+            // row; all at once it is ≈ 0.5 s.
+            try db.execute(
+                """
+                INSERT INTO building_search(rowid, names, addresses)
+                SELECT id, names, addresses FROM buildings WHERE names != '' OR addresses != '' ORDER BY id
+                """)
+        }
         progress("sorting the whole names and addresses")
         // Sorted first: the B-tree is written left to right, each page once.
         if spilled {
@@ -234,12 +260,21 @@ final class DoorIndexWriter {
             try WholeTokens.insertMerged(whole, placesWhole, with: insert)
             whole.removeAll()
         }
+        if let words {
+            try words.wait()
+            wordRows = nil
+            try db.execute(
+                "ATTACH DATABASE '\(words.path.replacingOccurrences(of: "'", with: "''"))' AS words")
+            try db.execute(DoorIndexSchema.copyWordIndex)
+            try mend(mended)
+        }
         summary.entrancesOnOutlines = onOutline.count
         let meta = try db.prepare("INSERT INTO meta(key, value) VALUES (?, ?)")
         try meta.run(["bounds", .text(bounds?.metaText ?? "")])
         try meta.run(["cell_levels", .text(levels.sorted().map(String.init).joined(separator: ","))])
         try db.execute("COMMIT")
         try db.execute("DETACH DATABASE scratch")
+        if words != nil { try db.execute("DETACH DATABASE words") }
         progress("analyzing")
         // Statistics from a sample of each index: the query planner needs no more, and a full
         // ANALYZE would read a country's tables once more.
@@ -247,27 +282,60 @@ final class DoorIndexWriter {
         return summary
     }
 
+    /// A building's names written again (``attachPlacesInside(addWhole:)``).
+    private struct MendedText {
+        var row: Int64
+        var before: String
+        var after: String
+        var addresses: String
+    }
+
     /// Places the shops and offices that came after the buildings, and writes again the text
     /// of the buildings whose places changed since they were stored; every place's words
-    /// become whole tokens of its building (handed to `addWhole`).
-    private func attachPlacesInside(addWhole: (String, Int64) throws -> Void) throws {
+    /// become whole tokens of its building (handed to `addWhole`). Returns what was written
+    /// again.
+    private func attachPlacesInside(addWhole: (String, Int64) throws -> Void) throws -> [MendedText] {
         let levels = self.levels.sorted()
         for index in places.late {
             let point = places.places[index].point
             places.place(index, in: try DoorIndex.smallestBuilding(containing: point, db: db, levels: levels))
         }
-        let select = try db.prepare("SELECT names FROM buildings WHERE id = ?")
+        let select = try db.prepare("SELECT names, addresses FROM buildings WHERE id = ?")
         let update = try db.prepare("UPDATE buildings SET names = ? WHERE id = ?")
+        var mended: [MendedText] = []
         for change in places.changed() {
             var stored = ""
-            try select.forEach([.int(change.row)]) { stored = $0.text(0) ?? "" }
+            var addresses = ""
+            try select.forEach([.int(change.row)]) {
+                stored = $0.text(0) ?? ""
+                addresses = $0.text(1) ?? ""
+            }
             let all = SearchText.alternatives([change.base ?? stored] + change.words)
             try update.run([.text(all), .int(change.row)])
+            mended.append(MendedText(row: change.row, before: stored, after: all, addresses: addresses))
         }
         let placed = places.placed
         summary.placesInside = placed.count
         for (row, words) in placed {
             for token in SearchText.wholeTokens(words) { try addWhole(token, row) }
+        }
+        return mended
+    }
+
+    /// Writes the mended text into a word index made from the text as first stored: an
+    /// external-content FTS5 table forgets a row by being given the text it indexed.
+    private func mend(_ mended: [MendedText]) throws {
+        let forget = try db.prepare(
+            "INSERT INTO building_search(building_search, rowid, names, addresses) VALUES ('delete', ?, ?, ?)"
+        )
+        let index = try db.prepare("INSERT INTO building_search(rowid, names, addresses) VALUES (?, ?, ?)")
+        for m in mended {
+            if !m.before.isEmpty || !m.addresses.isEmpty {
+                try forget.run([.int(m.row), .text(m.before), .text(m.addresses)])
+            }
+            if !m.after.isEmpty || !m.addresses.isEmpty {
+                try index.run([.int(m.row), .text(m.after), .text(m.addresses)])
+            }
         }
     }
 

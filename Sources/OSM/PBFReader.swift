@@ -24,6 +24,10 @@ public struct PBFReader {
     public let path: String
     /// Blocks read so far (the header block included).
     public private(set) var block = 0
+    /// When set, every node's location is kept in it, ways that come without locations take
+    /// theirs from it, and untagged nodes are not handed on: osmium's `add-locations-to-ways`
+    /// done while reading. Emptied at the first relation.
+    package var nodeLocations: NodeLocations?
 
     public init(path: String) { self.path = path }
 
@@ -174,10 +178,12 @@ public struct PBFReader {
             while !group.atEnd {
                 let (field, kind) = try key(&group)
                 switch (field, kind) {
-                case (1, 2): try body(.node(try node(try bytes(&group), block)))
+                case (1, 2): if let node = try node(try bytes(&group), block) { try body(.node(node)) }
                 case (2, 2): try denseNodes(try bytes(&group), block, body)
                 case (3, 2): try body(try way(try bytes(&group), block))
-                case (4, 2): try body(.relation(try relation(try bytes(&group), block)))
+                case (4, 2):
+                    nodeLocations?.removeAll()
+                    try body(.relation(try relation(try bytes(&group), block)))
                 default: try skip(&group, kind)
                 }
             }
@@ -229,6 +235,12 @@ public struct PBFReader {
             return nano % 100 == 0 ? Double(nano / 100) / 1e7 : Double(nano) / 1e9
         }
 
+        /// In 1e-7 degrees (osmium's unit), rounded.
+        func e7(_ value: Int64, offset: Int64) -> Int64 {
+            let nano = offset &+ granularity &* value
+            return nano >= 0 ? (nano + 50) / 100 : (nano - 50) / 100
+        }
+
         /// osmium's undefined location (a way's node missing from the extract): 2³¹ − 1 in
         /// 1e-7 degrees.
         func isUndefined(_ value: Int64, offset: Int64) -> Bool {
@@ -248,7 +260,21 @@ public struct PBFReader {
         return c
     }
 
-    private func node(_ wire: Wire, _ block: Block) throws(OSMError) -> OSMNode {
+    /// Keeps a node's location in ``nodeLocations`` (when set); whether it was kept.
+    private func keep(
+        _ id: Int64, _ lat: Int64, _ lon: Int64, _ block: Block, _ name: Name
+    ) throws(OSMError) -> Bool {
+        guard let nodeLocations else { return false }
+        let scale = block.scale
+        let (lat, lon) = (scale.e7(lat, offset: scale.latOffset), scale.e7(lon, offset: scale.lonOffset))
+        guard abs(lat) <= 900_000_000 && abs(lon) <= 1_800_000_000 else {
+            throw error(name, "lat/lon \(Double(lat) / 1e7),\(Double(lon) / 1e7) out of range")
+        }
+        nodeLocations.add(id, lat: Int32(lat), lon: Int32(lon))
+        return true
+    }
+
+    private func node(_ wire: Wire, _ block: Block) throws(OSMError) -> OSMNode? {
         var wire = wire
         var id: Int64 = 0
         var lat: Int64?
@@ -268,6 +294,7 @@ public struct PBFReader {
         }
         let name = Name(type: "node", id: id)
         guard let lat, let lon else { throw error(name, "a node without a location") }
+        if try keep(id, lat, lon, block, name) && keys.atEnd { return nil }
         return OSMNode(
             id: id, coordinate: try coordinate(lat, lon, block, name),
             tags: try block.tags(keys, values, self, name))
@@ -308,6 +335,7 @@ public struct PBFReader {
                 let key = try block.string(k, self, name)
                 tags[key] = try block.string(try varint(&keysValues), self, name)
             }
+            if try keep(id, lat, lon, block, name) && tags.isEmpty { continue }
             try body(.node(OSMNode(id: id, coordinate: try coordinate(lat, lon, block, name), tags: tags)))
         }
     }
@@ -358,7 +386,10 @@ public struct PBFReader {
             ref &+= zigzag(try varint(&refs))
             nodeIDs.append(ref)
             guard located else {
-                locations.append(nil)
+                locations.append(
+                    nodeLocations?.location(ref).map {
+                        Coordinate(latitude: Double($0.lat) / 1e7, longitude: Double($0.lon) / 1e7)
+                    })
                 continue
             }
             guard !lats.atEnd, !lons.atEnd else { throw error(name, "fewer locations than nodes") }

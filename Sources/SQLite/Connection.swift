@@ -94,6 +94,10 @@ package final class Connection {
         return statement
     }
 
+    /// The most parameters a statement may have (`SQLITE_LIMIT_VARIABLE_NUMBER`; 32 766
+    /// since SQLite 3.32).
+    package var maxParameters: Int { Int(sqlite3_limit(handle, SQLITE_LIMIT_VARIABLE_NUMBER, -1)) }
+
     /// A new prepared statement (not cached).
     package func prepare(_ sql: String) throws(SQLiteError) -> Statement {
         try Statement(connection: self, sql: sql)

@@ -188,17 +188,57 @@ struct DoorImportTests {
     @Test func wholeNamesPastTheMemoryLimitMakeTheSameIndex() throws {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let data = try Support.readPBF(try Support.fixture("Helsinki.osm.pbf"))
-        let inMemory = dir.appendingPathComponent("memory.db").path
-        let spilled = dir.appendingPathComponent("spilled.db").path
-        let a = try DoorImporter.write(data, to: inMemory, source: "Helsinki.osm.pbf")
         // About 60 tokens: the rest of Helsinki's thousands go to the scratch table.
-        let b = try DoorImporter.write(data, to: spilled, source: "Helsinki.osm.pbf", wholeTokensLimit: 2_000)
-        #expect(a == b && a.placesInside > 0)
+        let (inMemory, spilled) = try Self.helsinkiTwice(in: dir, wholeTokensLimit: 2_000)
         let whole = try Connection(path: inMemory, mode: .readOnly(immutable: true))
             .scalarInt("SELECT count(*) FROM building_whole")
         #expect((whole ?? 0) > 1_000)
         #expect(try Self.dump(inMemory) == (try Self.dump(spilled)))
+    }
+
+    /// The word index made on a thread and database of its own from the rows kept in memory,
+    /// then copied in, is the one SQL makes from the table (past the rows' memory limit: a
+    /// country): the same words for the same buildings, those whose shops moved to a smaller
+    /// building included (their text is mended in it; without that this fails).
+    @Test func theWordIndexMadeBesideIsTheOneMadeFromTheTable() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (beside, fromTable) = try Self.helsinkiTwice(in: dir, wordRowsLimit: 0)
+        #expect(try Self.dump(beside) == (try Self.dump(fromTable)))
+        let words = try Self.wordIndex(beside)
+        #expect(words.count > 2_000)
+        #expect(words == (try Self.wordIndex(fromTable)))
+        // The word index's own database is gone.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["a.db", "b.db"])
+    }
+
+    /// The Helsinki fixture imported into `dir` twice, as the import does (`a.db`) and with
+    /// the memory limits given (`b.db`): the same summary, shops inside placed.
+    static func helsinkiTwice(
+        in dir: URL, wholeTokensLimit: Int = WholeTokens.defaultLimit,
+        wordRowsLimit: Int = WordIndexRows.defaultLimit
+    ) throws -> (String, String) {
+        let data = try Support.readPBF(try Support.fixture("Helsinki.osm.pbf"))
+        let (a, b) = (dir.appendingPathComponent("a.db").path, dir.appendingPathComponent("b.db").path)
+        let first = try DoorImporter.write(data, to: a, source: "Helsinki.osm.pbf")
+        let second = try DoorImporter.write(
+            data, to: b, source: "Helsinki.osm.pbf", wholeTokensLimit: wholeTokensLimit,
+            wordRowsLimit: wordRowsLimit)
+        #expect(first == second && first.placesInside > 0)
+        return (a, b)
+    }
+
+    /// Every word of the word index with the buildings holding it (FTS5's vocabulary), once
+    /// FTS5's integrity check of the index against the `buildings` table passed.
+    static func wordIndex(_ path: String) throws -> [String] {
+        let db = try Connection(path: path)
+        try db.execute("INSERT INTO building_search(building_search) VALUES ('integrity-check')")
+        try db.execute("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, building_search, instance)")
+        var rows: [String] = []
+        try db.prepare("SELECT term, doc FROM temp.vocab ORDER BY term, doc").forEach {
+            rows.append("\($0.text(0) ?? "NULL") \($0.int(1))")
+        }
+        return rows
     }
 
     /// A building's row id is its OSM id (schema 4): an id beyond ±2⁴¹ cannot be one, and

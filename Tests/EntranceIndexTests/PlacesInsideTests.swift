@@ -60,6 +60,9 @@ struct PlacesInsideTests {
         let db = dir.appendingPathComponent("nested.db").path
         let summary = try DoorImporter.importFile(pbf, to: db)
         #expect(summary.placesInside == 5)
+        // The word index holds the text as mended when a shop moved.
+        let words = try DoorImportTests.wordIndex(db)
+        #expect(words.contains("kiosk 2000000030") && !words.contains("kiosk 2000000020"))
         let index = try DoorIndex(path: db)
         for shop in shops {
             let found = try index.search(shop.name)

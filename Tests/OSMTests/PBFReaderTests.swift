@@ -13,8 +13,9 @@ struct PBFReaderTests {
 
         """
 
-    /// `text` (OPL) through the real `osmium cat` into PBF written as `format` says.
-    static func pbf(_ text: String, format: String) throws -> [UInt8] {
+    /// `text` (OPL) through the real `osmium cat` (or `command`) into PBF written as
+    /// `format` says.
+    static func pbf(_ text: String, format: String, command: [String] = ["cat"]) throws -> [UInt8] {
         let osmium = try #require(
             ["/usr/bin/osmium", "/usr/local/bin/osmium"].first {
                 FileManager.default.isExecutableFile(atPath: $0)
@@ -28,16 +29,18 @@ struct PBFReaderTests {
         try text.write(to: input, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: osmium)
-        process.arguments = ["cat", input.path, "-o", output.path, "-f", format]
+        process.arguments = command + [input.path, "-o", output.path, "-f", format]
         process.standardError = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "osmium cat -f \(format) failed")
+        try #require(process.terminationStatus == 0, "osmium \(command[0]) -f \(format) failed")
         return [UInt8](try Data(contentsOf: output))
     }
 
-    /// Reads `bytes` through a file descriptor, as the import reads osmium's pipe.
-    static func read(_ bytes: [UInt8]) throws -> [OSMElement] {
+    /// Reads `bytes` through a file descriptor, as the import reads osmium's pipe; with
+    /// `locating`, ways take their nodes' locations from the nodes before them
+    /// (``PBFReader/nodeLocations``).
+    static func read(_ bytes: [UInt8], locating: Bool = false) throws -> [OSMElement] {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("pbf-\(UUID().uuidString)")
         try Data(bytes).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
@@ -45,6 +48,7 @@ struct PBFReaderTests {
         try #require(fd >= 0)
         defer { close(fd) }
         var reader = PBFReader(path: "x.osm.pbf")
+        if locating { reader.nodeLocations = NodeLocations() }
         var out: [OSMElement] = []
         try reader.read(fd: fd) { out.append($0) }
         return out
@@ -101,6 +105,51 @@ struct PBFReaderTests {
         #expect(last.id == 20_000 && last.coordinate == Coordinate(latitude: -2, longitude: 2))
         #expect(way.id == 9_000 && way.nodeIDs == [9_000, 9_001])
         #expect(locations == [Coordinate(latitude: -0.9, longitude: 0.9), nil])
+    }
+
+    /// Without osmium's `locations_on_ways`, the reader adds them from the nodes it read: the
+    /// same elements as osmium's `add-locations-to-ways` gives, over several blocks, a node
+    /// missing from the file without a location. Untagged nodes are kept, not handed on.
+    @Test func waysTakeTheirLocationsFromTheNodesRead() throws {
+        func degrees(_ i: Int) -> String { String(format: "%.7f", Double(i) / 1e4 + 1e-7) }
+        var text = "n1 Tentrance=yes x0.0001001 y-0.0001001\n"
+        for i in 2...20_000 { text += "n\(i) T x\(degrees(i)) y-\(degrees(i))\n" }
+        // Node 20 001 is not in the file.
+        for i in 1...9_000 {
+            text += "w\(i) Tbuilding=yes Nn\(i),n\(i + 1),n\(20_002 - i)\n"
+        }
+        text += "r1 Tbuilding=yes Mw1@outer\n"
+        let osmiums = try Self.read(
+            try Self.pbf(
+                text, format: Self.uncompressed, command: ["add-locations-to-ways", "--ignore-missing-nodes"])
+        )
+        let ours = try Self.read(
+            try Self.pbf(text, format: "pbf,pbf_compression=none,add_metadata=false"), locating: true)
+        // osmium's node 1 (tagged) and ways; here untagged nodes are not handed on.
+        let tagged = osmiums.filter {
+            if case .node(let node) = $0 { return !node.tags.isEmpty }
+            return true
+        }
+        #expect(ours.count == 1 + 9_000 + 1)
+        // (Compared one by one: a failure prints the first that differs, not 9 000 ways.)
+        let differing = zip(ours, tagged).first { $0.0 != $0.1 }
+        #expect(differing == nil && ours.count == tagged.count, "\(String(describing: differing))")
+        guard case .way(_, let locations) = ours[1] else {
+            Issue.record("\(ours[1])")
+            return
+        }
+        #expect(locations[2] == nil && locations[0] != nil)
+    }
+
+    /// Node locations are checked as they are kept, and the node at fault is named.
+    @Test func aLocationOutOfRangeNamesTheUntaggedNode() throws {
+        let bytes = try Self.pbf("n1 T x1 y2\nn7 T x1 y95\n", format: "pbf,pbf_compression=none")
+        #expect {
+            _ = try Self.read(bytes, locating: true)
+        } throws: { error in
+            guard let e = error as? OSMError else { return false }
+            return e.element == "node 7, block 2" && e.reason.contains("out of range")
+        }
     }
 
     @Test func aCutStreamIsAnError() throws {

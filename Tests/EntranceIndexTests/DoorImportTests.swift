@@ -276,6 +276,18 @@ struct DoorImportTests {
         #expect(OsmiumStream.Route.automatic(meminfo: "MemTotal: 1 kB\n") == .filtered)
     }
 
+    /// osmium runs with short queues and glibc handing memory back, and on a small machine
+    /// with two pool threads for `tags-filter`'s first pass, unless the user chose a number.
+    @Test func osmiumsEnvironmentFollowsTheMachine() {
+        let small = OsmiumStream.environment(["PATH": "/usr/bin"], cores: 2)
+        #expect(small["PATH"] == "/usr/bin" && small["OSMIUM_POOL_THREADS"] == "2")
+        #expect(small["OSMIUM_MAX_INPUT_QUEUE_SIZE"] == "2" && small["MALLOC_TRIM_THRESHOLD_"] == "1048576")
+        // libosmium's own default (cores less 2) already gives two or more.
+        #expect(OsmiumStream.environment([:], cores: 4)["OSMIUM_POOL_THREADS"] == nil)
+        #expect(
+            OsmiumStream.environment(["OSMIUM_POOL_THREADS": "1"], cores: 2)["OSMIUM_POOL_THREADS"] == "1")
+    }
+
     /// The committed `artifacts/doors/helsinki.db` must be what today's importer makes of the
     /// fixture, so a schema or ranking-input change cannot leave a stale artifact behind.
     @Test func bundledArtifactIsAFreshImportOfTheFixture() throws {

@@ -235,10 +235,11 @@ public struct PBFReader {
             return nano % 100 == 0 ? Double(nano / 100) / 1e7 : Double(nano) / 1e9
         }
 
-        /// In 1e-7 degrees (osmium's unit), rounded.
+        /// In 1e-7 degrees (osmium's unit), rounded (wrapping, as the nanodegrees do: a
+        /// value that large is out of range anyway).
         func e7(_ value: Int64, offset: Int64) -> Int64 {
             let nano = offset &+ granularity &* value
-            return nano >= 0 ? (nano + 50) / 100 : (nano - 50) / 100
+            return nano >= 0 ? (nano &+ 50) / 100 : (nano &- 50) / 100
         }
 
         /// osmium's undefined location (a way's node missing from the extract): 2³¹ − 1 in
@@ -267,7 +268,7 @@ public struct PBFReader {
         guard let nodeLocations else { return false }
         let scale = block.scale
         let (lat, lon) = (scale.e7(lat, offset: scale.latOffset), scale.e7(lon, offset: scale.lonOffset))
-        guard abs(lat) <= 900_000_000 && abs(lon) <= 1_800_000_000 else {
+        guard lat.magnitude <= 900_000_000 && lon.magnitude <= 1_800_000_000 else {
             throw error(name, "lat/lon \(Double(lat) / 1e7),\(Double(lon) / 1e7) out of range")
         }
         nodeLocations.add(id, lat: Int32(lat), lon: Int32(lon))

@@ -152,6 +152,37 @@ struct PBFReaderTests {
         }
     }
 
+    /// A location at the end of the number range (granularity 1, a latitude of ±2⁶³ − 10
+    /// nanodegrees) is out of range, said so, not a crash.
+    @Test(arguments: [Int64.max - 10, Int64.min + 10])
+    func anExtremeLocationIsOutOfRange(lat: Int64) throws {
+        func varint(_ value: UInt64) -> [UInt8] {
+            var value = value
+            var out: [UInt8] = []
+            while value >= 0x80 {
+                out.append(UInt8(value & 0x7f) | 0x80)
+                value >>= 7
+            }
+            return out + [UInt8(value)]
+        }
+        func field(_ number: UInt64, _ bytes: [UInt8]) -> [UInt8] {
+            varint(number << 3 | 2) + varint(UInt64(bytes.count)) + bytes
+        }
+        let zigzag = UInt64(bitPattern: (lat << 1) ^ (lat >> 63))
+        // DenseNodes { id [1], lat [lat], lon [0] } in a block of granularity 1.
+        let dense = field(1, varint(2)) + field(8, varint(zigzag)) + field(9, varint(0))
+        let block = field(1, field(1, [])) + field(2, field(2, dense)) + varint(17 << 3) + varint(1)
+        let blob = field(1, block)
+        let header = field(1, Array("OSMData".utf8)) + varint(3 << 3) + varint(UInt64(blob.count))
+        let bytes = [0, 0, 0, UInt8(header.count)] + header + blob
+        #expect {
+            _ = try Self.read(bytes, locating: true)
+        } throws: { error in
+            guard let e = error as? OSMError else { return false }
+            return e.element == "node 1, block 1" && e.reason.contains("out of range")
+        }
+    }
+
     @Test func aCutStreamIsAnError() throws {
         let bytes = try Self.pbf(Self.opl, format: Self.uncompressed)
         for cut in [2, 30, bytes.count - 5] {

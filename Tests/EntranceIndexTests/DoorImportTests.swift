@@ -212,6 +212,22 @@ struct DoorImportTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["a.db", "b.db"])
     }
 
+    /// The word index's own thread failing (its database cannot be made) is the import's
+    /// failure, said when the writer waits for it, and leaves nothing behind.
+    @Test func aWordIndexThatCannotBeMadeIsAnError() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rows = WordIndexRows()
+        rows.add(row: 1, names: "kiosk", addresses: "street 1")
+        let path = dir.appendingPathComponent("missing/words.db").path
+        let job = WordIndexJob(rows, path: path)
+        #expect(throws: SQLiteError.self) { try job.wait() }
+        // Asked again (a second wait, then the discard on the way out): the same error, no hang.
+        #expect(throws: SQLiteError.self) { try job.wait() }
+        job.discard()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+
     /// The Helsinki fixture imported into `dir` twice, as the import does (`a.db`) and with
     /// the memory limits given (`b.db`): the same summary, shops inside placed.
     static func helsinkiTwice(

@@ -34,10 +34,19 @@ public final class Listener {
         /// margin between the two (`perFramePlusMargin`). Off in the product (docs/speech.md).
         /// A policy with it on needs an operating point tuned on it.
         public var neighbourMargin: Bool
+        /// Decoders beside the plain one fed the same audio played this many times faster
+        /// (``SpeedShift``: every frequency × the speed, a vocal tract of another length brought
+        /// towards the model's); each utterance is the hearing with a meaning and the highest
+        /// confidence among them, else the plain decoder's. Empty in the product: each decoder
+        /// takes the plain one's CPU, over the RTF target in babble, and a policy with speeds
+        /// needs an operating point tuned on them (docs/speech.md). (PocketSphinx's own
+        /// `-warp_params` cannot do it: sphinxbase keeps the warp in process-wide statics.)
+        public var speeds: [Double]
 
         public init(
             maxUtteranceSeconds: Double = 5, maxFillersNotHere: Int = 2, maxFillersThisIsIt: Int = 1,
-            operatingPoint: OperatingPoint? = nil, phoneLoop: Bool = false, neighbourMargin: Bool = false
+            operatingPoint: OperatingPoint? = nil, phoneLoop: Bool = false, neighbourMargin: Bool = false,
+            speeds: [Double] = []
         ) {
             self.maxUtteranceSeconds = maxUtteranceSeconds
             self.maxFillersNotHere = maxFillersNotHere
@@ -45,6 +54,7 @@ public final class Listener {
             self.operatingPoint = operatingPoint
             self.phoneLoop = phoneLoop
             self.neighbourMargin = neighbourMargin
+            self.speeds = speeds
         }
 
         /// The policy the product uses.
@@ -61,6 +71,12 @@ public final class Listener {
     /// The thresholds in use: the policy's, else the model's.
     public let operatingPoint: OperatingPoint
     private let decoder: Decoder
+    /// The decoders of the sped-up audio (``Policy/speeds``), fed in lockstep with `decoder`,
+    /// whose voice activity detector alone cuts the utterances; and their streams.
+    private let spedUp: [Decoder]
+    private var shifts: [SpeedShift]
+    /// `decoder` and the sped-up ones.
+    private var decoders: [Decoder] { [decoder] + spedUp }
     private let prespeechSamples: Int
     private var fed = 0
     private var speechStart: Int?
@@ -83,12 +99,18 @@ public final class Listener {
         self.policy = policy
         operatingPoint = policy.operatingPoint ?? model.operatingPoint
         decoder = try Decoder(model: model, phoneLoop: policy.phoneLoop, neighbours: policy.neighbourMargin)
+        var spedUp: [Decoder] = []
+        for _ in policy.speeds { spedUp.append(try Decoder(model: model)) }
+        self.spedUp = spedUp
+        shifts = policy.speeds.map(SpeedShift.init(speed:))
         // The VAD reports speech only after `-vad_prespeech` frames (10 ms each) of it: the
         // start is moved back by as much.
         prespeechSamples = decoder.integer("-vad_prespeech") * Self.sampleRate / 100
         // One listening session: the noise estimate starts here and carries across answers.
-        try decoder.startStream()
-        try decoder.startUtterance()
+        for d in decoders {
+            try d.startStream()
+            try d.startUtterance()
+        }
         try warmUp()
     }
 
@@ -110,12 +132,14 @@ public final class Listener {
                     UnsafeBufferPointer(rebasing: buffer[start..<start + Self.blockSamples]))
             }
         }
-        try decoder.preservingCepstralMean { () throws(SpeechError) in
-            _ = try floor.withUnsafeBufferPointer { buffer throws(SpeechError) in try decoder.process(buffer)
+        for (i, d) in decoders.enumerated() {
+            let audio = floor.withUnsafeBufferPointer { i == 0 ? Array($0) : shifts[i - 1].process($0) }
+            try d.preservingCepstralMean { () throws(SpeechError) in
+                _ = try audio.withUnsafeBufferPointer { buffer throws(SpeechError) in try d.process(buffer) }
+                _ = try d.endUtterance()
             }
-            _ = try decoder.endUtterance()
+            try d.startUtterance()
         }
-        try decoder.startUtterance()
     }
 
     /// Seconds of audio fed so far (muted audio included).
@@ -158,11 +182,17 @@ public final class Listener {
                 fed += count
             } else {
                 if !decoder.inUtterance {
-                    try decoder.startUtterance()
+                    for d in decoders { try d.startUtterance() }
                     decoderFed = 0
                 }
                 let (inSpeech, loud) = try samples.withUnsafeBufferPointer { buffer throws(SpeechError) in
                     let block = UnsafeBufferPointer(rebasing: buffer[index..<index + count])
+                    for i in spedUp.indices {
+                        let faster = shifts[i].process(block)
+                        _ = try faster.withUnsafeBufferPointer { buffer throws(SpeechError) in
+                            try spedUp[i].process(buffer)
+                        }
+                    }
                     return (try decoder.process(block), foreground.isForeground(block))
                 }
                 fed += count
@@ -182,7 +212,7 @@ public final class Listener {
                 } else if speechStart == nil, quietBlocks >= Self.pauseBlocks, decoderFed > Self.sampleRate {
                     // Background only for a while: start afresh so the next utterance does
                     // not begin with seconds of it.
-                    _ = try decoder.endUtterance()
+                    for d in decoders { _ = try d.endUtterance() }
                 }
                 if let start = speechStart,
                     Double(fed - start) / Double(Self.sampleRate) >= policy.maxUtteranceSeconds
@@ -210,7 +240,7 @@ public final class Listener {
 
     private func abandonUtterance() throws(SpeechError) {
         speechStart = nil
-        if decoder.inUtterance { _ = try decoder.endUtterance() }
+        for d in decoders where d.inUtterance { _ = try d.endUtterance() }
     }
 
     private func closeUtterance(start: Int, end: Int) throws(SpeechError) -> Utterance? {
@@ -223,10 +253,26 @@ public final class Listener {
             from: hypothesis.text, segments: hypothesis.segments, loop: hypothesis.loop,
             start: Double(start) / rate, end: Double(end) / rate, policy: policy, point: operatingPoint,
             margin: policy.neighbourMargin ? { decoder.neighbourMargin(phrase: $0, frames: $1) } : nil)
-        try decoder.startUtterance()
+        for d in spedUp {
+            let other = try d.endUtterance()
+            let heard = Self.utterance(
+                from: other.text, segments: other.segments, start: Double(start) / rate,
+                end: Double(end) / rate,
+                policy: policy, point: operatingPoint)
+            utterance = Self.better(utterance, heard)
+        }
+        for d in decoders { try d.startUtterance() }
         decoderFed = 0
         utterance?.decided = Double(fed) / rate
         return utterance
+    }
+
+    /// Of two hearings of one utterance (the plain decoder's first), the one with a meaning
+    /// and the higher confidence; the first when neither has a meaning.
+    static func better(_ a: Utterance?, _ b: Utterance?) -> Utterance? {
+        guard let b, b.meaning != nil else { return a }
+        guard let a, a.meaning != nil else { return b }
+        return (b.confidence ?? 1) > (a.confidence ?? 1) ? b : a
     }
 
     /// The utterance a hypothesis means: phrase tokens ("여기_아니야") are phrases, `f_…`

@@ -42,7 +42,7 @@ struct Options {
                          [--max-fillers-this-is-it N] [--verbose] [--tune OUT.json] [--both-turns] [--point FILE] [--save RUN.json] [--rescore RUN.json]
                          [--near-miss-budget F] [--unrelated-budget F] [--confusion-budget N] [--budgets pooled|per-answer]
                          [--repeat-below C] [--no-ask-band] [--max-act C|notHere:C,thisIsIt:C] [--max-ask C|…] [--min-act C|…]
-                         [--phone-loop] [--neighbour-margin]
+                         [--phone-loop] [--neighbour-margin] [--speeds A,B…]  (decoders of the audio sped up so, beside the plain one)
                          [--confidence perFrame|phraseRatio|utteranceRatio|neighbourMargin|perFramePlusMargin]  (with --rescore: recompute the confidence)
                          [--describe]  (print each split's voice settings and perturbations, synthesise nothing)
                          [--unknown-near-misses "S1,S2,…"]  (dev only: near-misses no decoy spells, every dev voice, unperturbed)
@@ -124,6 +124,15 @@ struct Options {
                 guard hours >= 0 else { throw UsageError("--hours: \(hours) is negative") }
             case "--phone-loop": policy.phoneLoop = true
             case "--neighbour-margin": policy.neighbourMargin = true
+            case "--speeds":
+                let text = try value(flag)
+                let speeds = text.split(separator: ",").map {
+                    Double($0.trimmingCharacters(in: .whitespaces))
+                }
+                guard !speeds.isEmpty, speeds.allSatisfy({ $0.map { $0 >= 0.5 && $0 <= 2 } ?? false }) else {
+                    throw UsageError("--speeds \(text): factors between 0.5 and 2, comma-separated")
+                }
+                policy.speeds = speeds.compactMap { $0 }
             case "--max-seconds": policy.maxUtteranceSeconds = try number(flag, Double.self)
             case "--max-fillers-not-here": policy.maxFillersNotHere = try number(flag, Int.self)
             case "--max-fillers-this-is-it": policy.maxFillersThisIsIt = try number(flag, Int.self)

@@ -69,6 +69,43 @@ import Testing
             "거기 아니야 (\(voice)) heard as \(utterances.map(\.heard))")
     }
 
+    /// A voice whose formants sit lower than any the model learnt (espeak-ng through sox's
+    /// `pitch -500`: every frequency × 0.75, a longer vocal tract): the plain decoder takes
+    /// nearly every answer for a decoy ("[거기_아니야]"); a second decoder on the same audio
+    /// played 1.25 times faster (``Listener/Policy/speeds``) hears nearly all thirteen, and
+    /// none as the other answer.
+    @Test func aSpedUpDecoderHearsALowerVoice() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let model = try phraseModel()
+        let phrases: [(String, ArrivalWords)] = [
+            ("여기 아니야", .notHere), ("여기 아냐", .notHere), ("여기가 아니야", .notHere), ("여기가 아냐", .notHere),
+            ("여기 아닌데", .notHere), ("입구 아니야", .notHere), ("입구가 아니야", .notHere), ("이 입구 아니야", .notHere),
+            ("여기가 입구야", .thisIsIt), ("여기 입구야", .thisIsIt), ("여기 맞아", .thisIsIt), ("입구 찾았어", .thisIsIt),
+            ("여기가 맞아", .thisIsIt),
+        ]
+        var plainRight = 0
+        var spedUpRight = 0
+        var wrong: [String] = []
+        for (index, (phrase, meaning)) in phrases.enumerated() {
+            let spokenWAV = directory + "/\(index).wav"
+            let lowered = directory + "/\(index)-low.wav"
+            try WAV.write(
+                Audio(samples: silence(0.3) + spoken(phrase) + silence(1), sampleRate: 16_000), to: spokenWAV)
+            try #require(try run("sox", [spokenWAV, lowered, "pitch", "-500"], install: "sox") == 0)
+            let plain = try Listener.decode(wav: lowered, model: model).compactMap(\.meaning)
+            let spedUp = try Listener.decode(wav: lowered, model: model, policy: .init(speeds: [1.25]))
+                .compactMap(\.meaning)
+            plainRight += plain == [meaning] ? 1 : 0
+            spedUpRight += spedUp == [meaning] ? 1 : 0
+            if spedUp.contains(where: { $0 != meaning }) { wrong.append(phrase) }
+        }
+        #expect(
+            plainRight <= 3 && spedUpRight >= 11,
+            "plain \(plainRight), sped up \(spedUpRight) of \(phrases.count)")
+        #expect(wrong.isEmpty, "heard as the other answer: \(wrong)")
+    }
+
     /// Two phrases with 1.5 s of silence between: two utterances, each where its phrase is.
     @Test func twoPhrasesTwoUtterances() throws {
         let first = try spoken("여기 아니야")

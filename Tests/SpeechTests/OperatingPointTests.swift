@@ -133,7 +133,8 @@ extension VoiceEvalFlagTests {
         (["--near-miss-budget", "5"], "--near-miss-budget: 5.0 is not between 0 and 1"),
         (["--unrelated-budget", "x"], "\"x\""), (["--budgets", "both"], "both"),
         (["--confusion-budget", "-1"], "negative"), (["--max-act", "2"], "--max-act"),
-        (["--min-act", "thisIsIt:x"], "--min-act"),
+        (["--min-act", "thisIsIt:x"], "--min-act"), (["--speeds", "1.25,x"], "--speeds 1.25,x"),
+        (["--speeds", "3"], "between 0.5 and 2"),
     ])
     func badBudgetFlagExitsTwo(_ argv: [String], _ named: String) throws {
         let result = try run(argv)

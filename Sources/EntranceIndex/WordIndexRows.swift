@@ -113,19 +113,20 @@ final class WordIndexJob: @unchecked Sendable {
 
     /// Waits for the thread; throws what it threw.
     func wait() throws {
-        if !waited {
-            done.wait()
-            waited = true
-        }
+        join()
         if let failure { throw failure }
     }
 
     /// Waits for the thread (if nobody did) and removes its database.
     func discard() {
-        if !waited {
-            done.wait()
-            waited = true
-        }
+        join()
         try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// Waits for the thread once; later calls return at once.
+    private func join() {
+        guard !waited else { return }
+        done.wait()
+        waited = true
     }
 }

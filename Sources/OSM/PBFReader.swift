@@ -268,11 +268,15 @@ public struct PBFReader {
         guard let nodeLocations else { return false }
         let scale = block.scale
         let (lat, lon) = (scale.e7(lat, offset: scale.latOffset), scale.e7(lon, offset: scale.lonOffset))
-        guard lat.magnitude <= 900_000_000 && lon.magnitude <= 1_800_000_000 else {
-            throw error(name, "lat/lon \(Double(lat) / 1e7),\(Double(lon) / 1e7) out of range")
-        }
+        let c = Self.coordinate(e7: lat, lon)
+        guard c.isValid else { throw error(name, "lat/lon \(c.latitude),\(c.longitude) out of range") }
         nodeLocations.add(id, lat: Int32(lat), lon: Int32(lon))
         return true
+    }
+
+    /// A location in 1e-7 degrees as degrees.
+    private static func coordinate(e7 lat: Int64, _ lon: Int64) -> Coordinate {
+        Coordinate(latitude: Double(lat) / 1e7, longitude: Double(lon) / 1e7)
     }
 
     private func node(_ wire: Wire, _ block: Block) throws(OSMError) -> OSMNode? {
@@ -388,9 +392,7 @@ public struct PBFReader {
             nodeIDs.append(ref)
             guard located else {
                 locations.append(
-                    nodeLocations?.location(ref).map {
-                        Coordinate(latitude: Double($0.lat) / 1e7, longitude: Double($0.lon) / 1e7)
-                    })
+                    nodeLocations?.location(ref).map { Self.coordinate(e7: Int64($0.lat), Int64($0.lon)) })
                 continue
             }
             guard !lats.atEnd, !lons.atEnd else { throw error(name, "fewer locations than nodes") }

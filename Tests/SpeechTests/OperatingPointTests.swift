@@ -13,6 +13,16 @@ struct OperatingPointTests {
         return path
     }
 
+    /// A scratch models directory holding the repository's grammar and dictionary only.
+    func grammarOnly() throws -> String {
+        let directory = try scratch()
+        for file in ["pathfinder.dict", "pathfinder.fsg"] {
+            try FileManager.default.copyItem(
+                atPath: modelsDirectory + "/" + file, toPath: directory + "/" + file)
+        }
+        return directory
+    }
+
     @Test func theCommittedFileLoads() throws {
         let point = try OperatingPoint.load(path: modelsDirectory + "/operating-point.json")
         #expect(point.notHere.ask <= point.notHere.act && point.thisIsIt.ask <= point.thisIsIt.act)
@@ -71,12 +81,8 @@ struct OperatingPointTests {
     /// The decoders the thresholds were chosen with come with them: a listener on the model
     /// runs them (unless its policy names others), one on a file without `speeds` none.
     @Test func speedsTravelWithThePoint() throws {
-        let directory = try scratch()
+        let directory = try grammarOnly()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        for file in ["pathfinder.dict", "pathfinder.fsg"] {
-            try FileManager.default.copyItem(
-                atPath: modelsDirectory + "/" + file, toPath: directory + "/" + file)
-        }
         let path = directory + "/operating-point.json"
         try
             #"{"notHere": {"act": 0.9, "ask": 0.5}, "thisIsIt": {"act": 0.9, "ask": 0.5}, "speeds": [1.25, 0.82]}"#
@@ -93,12 +99,8 @@ struct OperatingPointTests {
     /// The models directory's `en-us-adapted/` is the acoustic model when it holds an mdef;
     /// without it the stock en-us model is used.
     @Test func adaptedModelIsUsedWhenPresent() throws {
-        let directory = try scratch()
+        let directory = try grammarOnly()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        for file in ["pathfinder.dict", "pathfinder.fsg"] {
-            try FileManager.default.copyItem(
-                atPath: modelsDirectory + "/" + file, toPath: directory + "/" + file)
-        }
         #expect(try PhraseModel.load(directory: directory).acousticModel == PhraseModel.defaultAcousticModel)
         #expect(try PhraseModel.load(directory: directory).operatingPoint == .placeholder)
         let adapted = directory + "/" + PhraseModel.adaptedAcousticModelName

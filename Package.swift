@@ -52,12 +52,15 @@ let package = Package(
                 "Geo", "Arrival", "OSM", "Storage", "Positioning", "Speech", "Replay", "EntranceIndex",
                 "Daemon", "Gazetteer", "SystemCalls", "Diagnostics",
             ]),
-        .executableTarget(name: "pathfinder", dependencies: ["PathfinderCLI"]),
+        .executableTarget(
+            name: "pathfinder", dependencies: ["PathfinderCLI"], linkerSettings: [.linkedLibrary("mimalloc")]),
         .executableTarget(
             name: "PositioningBench", dependencies: ["Positioning"], path: "Benchmarks/PositioningBench"),
 
         // MARK: Benchmarks (release builds, run by Scripts/voice-eval and Scripts/bench-*)
-        .executableTarget(name: "VoiceEval", dependencies: ["Speech", "Arrival", "Geo"]),
+        .executableTarget(
+            name: "VoiceEval", dependencies: ["Speech", "Arrival", "Geo"],
+            linkerSettings: [.linkedLibrary("mimalloc")]),
         .executableTarget(name: "SpatialBench", dependencies: ["Geo", "EntranceIndex", "OSM", "Arrival"]),
         .executableTarget(
             name: "DoorsBench", dependencies: ["EntranceIndex", "Geo"], path: "Benchmarks/DoorsBench"),

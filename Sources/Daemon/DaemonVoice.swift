@@ -180,7 +180,12 @@ final class DaemonEars: Sendable {
                 do {
                     let listener = try Listener(model: try PhraseModel.locate())
                     let stream = try Microphone.capture(device: device, gate: gate)
-                    log.info("microphone \(device): listening")
+                    let decoders =
+                        listener.speeds.isEmpty
+                        ? ""
+                        : " (and the audio sped up ×"
+                            + listener.speeds.map { String($0) }.joined(separator: ", ×") + ")"
+                    log.info("microphone \(device): listening\(decoders)")
                     for try await chunk in stream {
                         if Task.isCancelled { break }
                         for utterance in try listener.process(samples: chunk.samples, muted: chunk.muted) {

@@ -1,9 +1,10 @@
 import Arrival
 import Foundation
 
-/// Hears the walker's answers: one long-lived PocketSphinx decoder fed 16 kHz mono audio in
+/// Hears the walker's answers: a long-lived PocketSphinx decoder fed 16 kHz mono audio in
 /// chunks of any size, cut into utterances by the decoder's voice activity detector (speech,
-/// then silence, ends one; `maxUtteranceSeconds` caps one), each mapped to its meaning.
+/// then silence, ends one; `maxUtteranceSeconds` caps one), each mapped to its meaning; beside
+/// it, a decoder per speed of the model (``speeds``) on the same audio sped up.
 ///
 /// Not thread-safe: own it on one thread or task (the microphone loop or a file decode).
 /// Half-duplex: audio marked `muted` (captured while the speaker talks) or before
@@ -37,16 +38,16 @@ public final class Listener {
         /// Decoders beside the plain one fed the same audio played this many times faster
         /// (``SpeedShift``: every frequency × the speed, a vocal tract of another length brought
         /// towards the model's); each utterance is the hearing with a meaning and the highest
-        /// confidence among them, else the plain decoder's. Empty in the product: each decoder
-        /// takes the plain one's CPU, over the RTF target in babble, and a policy with speeds
-        /// needs an operating point tuned on them (docs/speech.md). (PocketSphinx's own
-        /// `-warp_params` cannot do it: sphinxbase keeps the warp in process-wide statics.)
-        public var speeds: [Double]
+        /// confidence among them, else the plain decoder's. `nil`: the model's, the speeds its
+        /// operating point was tuned with (``OperatingPoint/speeds``); each costs about the
+        /// plain decoder's CPU (docs/speech.md). (PocketSphinx's own `-warp_params` cannot do
+        /// it: sphinxbase keeps the warp in process-wide statics.)
+        public var speeds: [Double]?
 
         public init(
             maxUtteranceSeconds: Double = 5, maxFillersNotHere: Int = 2, maxFillersThisIsIt: Int = 1,
             operatingPoint: OperatingPoint? = nil, phoneLoop: Bool = false, neighbourMargin: Bool = false,
-            speeds: [Double] = []
+            speeds: [Double]? = nil
         ) {
             self.maxUtteranceSeconds = maxUtteranceSeconds
             self.maxFillersNotHere = maxFillersNotHere
@@ -70,6 +71,8 @@ public final class Listener {
     public let policy: Policy
     /// The thresholds in use: the policy's, else the model's.
     public let operatingPoint: OperatingPoint
+    /// The speeds of the decoders beside the plain one: the policy's, else the model's.
+    public let speeds: [Double]
     private let decoder: Decoder
     /// The decoders of the sped-up audio (``Policy/speeds``), fed in lockstep with `decoder`,
     /// whose voice activity detector alone cuts the utterances; and their streams.
@@ -99,10 +102,11 @@ public final class Listener {
         self.policy = policy
         operatingPoint = policy.operatingPoint ?? model.operatingPoint
         decoder = try Decoder(model: model, phoneLoop: policy.phoneLoop, neighbours: policy.neighbourMargin)
+        speeds = policy.speeds ?? model.operatingPoint.speeds
         var spedUp: [Decoder] = []
-        for _ in policy.speeds { spedUp.append(try Decoder(model: model)) }
+        for _ in speeds { spedUp.append(try Decoder(model: model)) }
         self.spedUp = spedUp
-        shifts = policy.speeds.map(SpeedShift.init(speed:))
+        shifts = speeds.map(SpeedShift.init(speed:))
         // The VAD reports speech only after `-vad_prespeech` frames (10 ms each) of it: the
         // start is moved back by as much.
         prespeechSamples = decoder.integer("-vad_prespeech") * Self.sampleRate / 100

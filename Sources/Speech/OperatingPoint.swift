@@ -4,7 +4,7 @@ import Foundation
 /// confidence ≥ `act` acts at once; `ask` ≤ confidence < `act` asks the walker to repeat;
 /// below `ask` the utterance is ignored. Chosen on the development split of
 /// `Scripts/voice-eval` only, then applied unchanged to its test split.
-public struct OperatingPoint: Sendable, Hashable, Codable {
+public struct OperatingPoint: Sendable, Hashable {
     /// Thresholds of one answer.
     public struct Thresholds: Sendable, Hashable, Codable {
         /// At or above: act at once.
@@ -22,10 +22,18 @@ public struct OperatingPoint: Sendable, Hashable, Codable {
     public var notHere: Thresholds
     /// For "여기가 입구야" and its variants.
     public var thisIsIt: Thresholds
+    /// The decoders of sped-up audio beside the plain one (``Listener/Policy/speeds``) these
+    /// thresholds were chosen with: the confidence an utterance gets depends on which decoders
+    /// heard it, so the point and its decoders travel in one file (`"speeds"`, optional: none).
+    public var speeds: [Double]
 
-    public init(notHere: Thresholds, thisIsIt: Thresholds) {
+    /// The range a speed may take: beyond it the audio is no longer speech a model knows.
+    public static let speedRange = 0.5...2.0
+
+    public init(notHere: Thresholds, thisIsIt: Thresholds, speeds: [Double] = []) {
         self.notHere = notHere
         self.thisIsIt = thisIsIt
+        self.speeds = speeds
     }
 
     /// Used when the models directory has no `operating-point.json`.
@@ -39,20 +47,26 @@ public struct OperatingPoint: Sendable, Hashable, Codable {
             throw .model("\(path) not readable")
         }
         // JSONDecoder, not JSONSerialization: on Linux the latter's 0 and 1 are also Bools.
-        let object: [String: [String: Double]]
-        do { object = try JSONDecoder().decode([String: [String: Double]].self, from: data) } catch let
-            DecodingError.typeMismatch(_, context)
-        {
-            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+        let file: File
+        let keys: [String: Ignored]
+        do {
+            keys = try JSONDecoder().decode([String: Ignored].self, from: data)
+            file = try JSONDecoder().decode(File.self, from: data)
+        } catch let DecodingError.typeMismatch(_, context) {
+            let field = String(
+                context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+                    .drop { (c: Character) in c == "." })
             throw .model(
                 field.isEmpty
-                    ? "\(path): not a JSON object of objects"
-                    : "\(path): \(field) is not a number or not an object")
+                    ? "\(path): not a JSON object"
+                    : field.hasPrefix("speeds")
+                        ? "\(path): \(field) is not a number or not a list of numbers"
+                        : "\(path): \(field) is not a number or not an object")
         } catch {
             throw .model("\(path): not valid JSON (\(error))")
         }
-        func thresholds(_ key: String) throws(SpeechError) -> Thresholds {
-            guard let entry = object[key] else { throw .model("\(path): \"\(key)\" missing") }
+        func thresholds(_ key: String, _ entry: [String: Double]?) throws(SpeechError) -> Thresholds {
+            guard let entry else { throw .model("\(path): \"\(key)\" missing") }
             for field in entry.keys where field != "act" && field != "ask" {
                 throw .model("\(path): unknown key \(key).\(field) (expected act, ask)")
             }
@@ -61,9 +75,30 @@ public struct OperatingPoint: Sendable, Hashable, Codable {
             guard ask <= act else { throw .model("\(path): \(key).ask \(ask) is above \(key).act \(act)") }
             return Thresholds(act: act, ask: ask)
         }
-        for key in object.keys where key != "notHere" && key != "thisIsIt" {
-            throw .model("\(path): unknown key \"\(key)\" (expected notHere, thisIsIt)")
+        for key in keys.keys.sorted() where !["notHere", "thisIsIt", "speeds"].contains(key) {
+            throw .model("\(path): unknown key \"\(key)\" (expected notHere, thisIsIt, speeds)")
         }
-        return OperatingPoint(notHere: try thresholds("notHere"), thisIsIt: try thresholds("thisIsIt"))
+        let speeds = file.speeds ?? []
+        for (index, speed) in speeds.enumerated() where !speedRange.contains(speed) {
+            throw .model(
+                "\(path): speeds[\(index)] \(speed) is not between \(speedRange.lowerBound) and \(speedRange.upperBound)"
+            )
+        }
+        return OperatingPoint(
+            notHere: try thresholds("notHere", file.notHere),
+            thisIsIt: try thresholds("thisIsIt", file.thisIsIt),
+            speeds: speeds)
+    }
+
+    /// The file's shape; the thresholds are checked by hand for messages naming the field.
+    private struct File: Decodable {
+        var notHere: [String: Double]?
+        var thisIsIt: [String: Double]?
+        var speeds: [Double]?
+    }
+
+    /// Any JSON value, read only for the object's keys.
+    private struct Ignored: Decodable {
+        init(from decoder: any Swift.Decoder) throws {}
     }
 }

@@ -47,11 +47,18 @@ struct SavedRun: Codable {
     }
 
     var label: String
+    /// The speeds of the decoders beside the plain one (``Listener/speeds``): a point tuned on
+    /// the run is written with them. `nil` in runs saved before they were recorded.
+    var speeds: [Double]?
     var observations: [Observation]
     var stats: [Stats]
 
-    init(label: String, observations: [Tuning.Observation], stats: [Condition: Tuning.ConditionStats]) {
+    init(
+        label: String, speeds: [Double], observations: [Tuning.Observation],
+        stats: [Condition: Tuning.ConditionStats]
+    ) {
         self.label = label
+        self.speeds = speeds
         self.observations = observations.map { o in
             Observation(
                 condition: o.condition.name, kind: o.item.kind.rawValue, text: o.item.text,

@@ -295,7 +295,11 @@ enum Tuning {
         func pair(_ t: OperatingPoint.Thresholds) -> String {
             String(format: "{\"act\": %.6f, \"ask\": %.6f}", down(t.act), down(t.ask))
         }
-        return "{\n  \"notHere\": \(pair(point.notHere)),\n  \"thisIsIt\": \(pair(point.thisIsIt))\n}\n"
+        let speeds =
+            point.speeds.isEmpty
+            ? "" : ",\n  \"speeds\": [\(point.speeds.map { String($0) }.joined(separator: ", "))]"
+        return
+            "{\n  \"notHere\": \(pair(point.notHere)),\n  \"thisIsIt\": \(pair(point.thisIsIt))\(speeds)\n}\n"
     }
 }
 

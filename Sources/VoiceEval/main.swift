@@ -42,7 +42,7 @@ struct Options {
                          [--max-fillers-this-is-it N] [--verbose] [--tune OUT.json] [--both-turns] [--point FILE] [--save RUN.json] [--rescore RUN.json]
                          [--near-miss-budget F] [--unrelated-budget F] [--confusion-budget N] [--budgets pooled|per-answer]
                          [--repeat-below C] [--no-ask-band] [--max-act C|notHere:C,thisIsIt:C] [--max-ask C|…] [--min-act C|…]
-                         [--phone-loop] [--neighbour-margin] [--speeds A,B…]  (decoders of the audio sped up so, beside the plain one)
+                         [--phone-loop] [--neighbour-margin] [--speeds A,B…|none]  (decoders of the audio sped up so beside the plain one; default: the model's)
                          [--confidence perFrame|phraseRatio|utteranceRatio|neighbourMargin|perFramePlusMargin]  (with --rescore: recompute the confidence)
                          [--describe]  (print each split's voice settings and perturbations, synthesise nothing)
                          [--unknown-near-misses "S1,S2,…"]  (dev only: near-misses no decoy spells, every dev voice, unperturbed)
@@ -126,11 +126,18 @@ struct Options {
             case "--neighbour-margin": policy.neighbourMargin = true
             case "--speeds":
                 let text = try value(flag)
+                if text == "none" {
+                    policy.speeds = []
+                    continue
+                }
                 let speeds = text.split(separator: ",").map {
                     Double($0.trimmingCharacters(in: .whitespaces))
                 }
-                guard !speeds.isEmpty, speeds.allSatisfy({ $0.map { $0 >= 0.5 && $0 <= 2 } ?? false }) else {
-                    throw UsageError("--speeds \(text): factors between 0.5 and 2, comma-separated")
+                let range = OperatingPoint.speedRange
+                guard !speeds.isEmpty, speeds.allSatisfy({ $0.map(range.contains) ?? false }) else {
+                    throw UsageError(
+                        "--speeds \(text): factors between \(range.lowerBound) and \(range.upperBound), comma-separated, or none"
+                    )
                 }
                 policy.speeds = speeds.compactMap { $0 }
             case "--max-seconds": policy.maxUtteranceSeconds = try number(flag, Double.self)
@@ -547,8 +554,9 @@ func main() throws {
             guard run.label.hasPrefix("dev ") else {
                 throw BadInput("\(path) holds \(run.label): --tune chooses on the development split only")
             }
-            let json = Tuning.json(
-                Tuning.choose(observations, start: model.operatingPoint, budgets: options.budgets))
+            var chosen = Tuning.choose(observations, start: model.operatingPoint, budgets: options.budgets)
+            chosen.speeds = run.speeds ?? []
+            let json = Tuning.json(chosen)
             try json.write(toFile: out, atomically: true, encoding: .utf8)
             print("\nOperating point chosen on \(run.label), written to \(out):\n\(json)")
         } else {
@@ -593,6 +601,11 @@ func main() throws {
     if options.real == nil {
         print("Voices: " + Corpus.setting(for: options.split).map(\.tag).joined(separator: ", "))
     }
+    // The decoders beside the plain one: a point chosen or a run saved here records them.
+    let speeds = options.policy.speeds ?? model.operatingPoint.speeds
+    print(
+        "Decoders: plain"
+            + (speeds.isEmpty ? "" : " + sped up ×" + speeds.map { String($0) }.joined(separator: ", ×")))
     if let out = options.tune {
         guard options.split == .dev, options.real == nil else {
             throw EvalError("--tune chooses the operating point on the development split only")
@@ -601,10 +614,12 @@ func main() throws {
         let observations = try Tuning.observe(
             items, conditions: options.conditions, model: model, options: options, bank: bank, stats: &stats)
         if let save = options.save {
-            try SavedRun(label: "dev \(model.acousticModel)", observations: observations, stats: stats).write(
-                to: "\(save)-dev.json")
+            try SavedRun(
+                label: "dev \(model.acousticModel)", speeds: speeds, observations: observations, stats: stats
+            ).write(to: "\(save)-dev.json")
         }
-        let chosen = Tuning.choose(observations, start: model.operatingPoint, budgets: options.budgets)
+        var chosen = Tuning.choose(observations, start: model.operatingPoint, budgets: options.budgets)
+        chosen.speeds = speeds
         let json = Tuning.json(chosen)
         try json.write(toFile: out, atomically: true, encoding: .utf8)
         print(
@@ -640,7 +655,7 @@ func main() throws {
                 stats: &stats)
             if let save = options.save {
                 try SavedRun(
-                    label: "\(options.split.rawValue) \(name) (\(variant.acousticModel))",
+                    label: "\(options.split.rawValue) \(name) (\(variant.acousticModel))", speeds: speeds,
                     observations: observations,
                     stats: stats
                 ).write(to: "\(save)-\(options.split.rawValue)-\(name).json")

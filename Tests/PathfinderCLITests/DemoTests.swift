@@ -45,9 +45,9 @@ struct DemoTests {
         let code = await Pathfinder.main(["demo", "--speak-wav", scratch()], console: captured.console)
         #expect(code == 0)
         for expected in [
-            // The adapted model hears a filler ("…") after each answer; the meaning stands.
+            // The adapted model hears a filler ("…") after the refusal; the meaning stands.
             "hears    \"여기 아니야 …\" → notHere (confidence 1.00, sure)", "다른 입구로 안내할게",
-            "hears    \"여기가 입구야 …\" → thisIsIt (confidence 1.00, sure)",
+            "hears    \"여기가 입구야\" → thisIsIt (confidence 1.00, sure)",
             "기억할게. 다음엔 여기로 안내할게.", "walk     ended (confirmed)", "memory: ",
         ] {
             #expect(captured.out.contains(expected), "\(expected)")

@@ -16,11 +16,13 @@ import Testing
         return directory
     }
 
-    func replay(models: String) async -> (code: Int32, out: String, err: String) {
+    func replay(
+        models: String, audio: String = Self.repo + "/artifacts/demo/answers.wav"
+    ) async -> (code: Int32, out: String, err: String) {
         await runPathfinder([
             "replay", "--nmea", Self.repo + "/artifacts/demo/walk.nmea", "--destination",
             Self.repo + "/artifacts/demo/destination.json", "--osm", Self.repo + "/artifacts/demo/doors.osm",
-            "--audio", Self.repo + "/artifacts/demo/answers.wav", "--audio-start", "394", "--models", models,
+            "--audio", audio, "--audio-start", "394", "--models", models,
         ])
     }
 
@@ -41,8 +43,7 @@ import Testing
         try #require(run.code == 0, "\(run.err)")
         let heard = lines(run.out, event: "heard")
         try #require(heard.count == 2, "\(run.out)")
-        // The adapted model hears a filler ("…") after the demo's answer.
-        #expect(heard[1]["text"] as? String == "여기가 입구야 …")
+        #expect(heard[1]["text"] as? String == "여기가 입구야")
         #expect(heard[1]["meaning"] is NSNull)
         #expect(heard[1]["source"] as? String == "voice")
         #expect((heard[1]["confidence"] as? Double).map { (0..<1).contains($0) } == true)
@@ -63,6 +64,51 @@ import Testing
         #expect(lines(run.out, event: "say").contains { $0["text"] as? String == "다시 한 번 말해줘." })
         #expect(lines(run.out, event: "rejected").isEmpty)
         #expect(lines(run.out, event: "confirmed").isEmpty)
+    }
+
+    /// A lower voice than any the model learnt (the demo's answers through sox `pitch -500`,
+    /// every frequency × 0.75) on the demo walk: with the shipped model's sped-up decoder
+    /// (`speeds` in its operating-point.json) the refusal and the confirmation both act; with
+    /// the same thresholds and the plain decoder alone, neither is heard.
+    @Test func aLowerVoiceIsHeardOnTheWalk() async throws {
+        let scratch = try Scratch()
+        let lowered = scratch.file("answers-low.wav")
+        guard
+            let sox = ["/usr/bin/sox", "/usr/local/bin/sox"].first(
+                where: FileManager.default.isExecutableFile)
+        else {
+            Issue.record("sox not found: apt-get install sox")
+            return
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: sox)
+        process.arguments = [Self.repo + "/artifacts/demo/answers.wav", lowered, "pitch", "-500"]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+
+        let shipped = String(
+            decoding: try Data(contentsOf: URL(fileURLWithPath: Self.repo + "/models/operating-point.json")),
+            as: UTF8.self)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(shipped.utf8)) as? [String: Any])
+        try #require(
+            (object["speeds"] as? [Any])?.isEmpty == false, "the shipped model has no sped-up decoder")
+        let run = await replay(models: Self.repo + "/models", audio: lowered)
+        try #require(run.code == 0, "\(run.err)")
+        #expect(lines(run.out, event: "rejected").count == 1, "\(run.out)")
+        #expect(lines(run.out, event: "confirmed").count == 1, "\(run.out)")
+
+        var plainPoint = object
+        plainPoint["speeds"] = nil
+        let plain = try models(
+            String(decoding: try JSONSerialization.data(withJSONObject: plainPoint), as: UTF8.self),
+            in: scratch)
+        let plainRun = await replay(models: plain, audio: lowered)
+        try #require(plainRun.code == 0, "\(plainRun.err)")
+        #expect(lines(plainRun.out, event: "heard").allSatisfy { $0["meaning"] is NSNull }, "\(plainRun.out)")
+        #expect(
+            lines(plainRun.out, event: "rejected").isEmpty && lines(plainRun.out, event: "confirmed").isEmpty)
     }
 
     @Test func modelsNeedsAudio() async {

@@ -13,6 +13,16 @@ struct OperatingPointTests {
         return path
     }
 
+    /// A scratch models directory holding the repository's grammar and dictionary only.
+    func grammarOnly() throws -> String {
+        let directory = try scratch()
+        for file in ["pathfinder.dict", "pathfinder.fsg"] {
+            try FileManager.default.copyItem(
+                atPath: modelsDirectory + "/" + file, toPath: directory + "/" + file)
+        }
+        return directory
+    }
+
     @Test func theCommittedFileLoads() throws {
         let point = try OperatingPoint.load(path: modelsDirectory + "/operating-point.json")
         #expect(point.notHere.ask <= point.notHere.act && point.thisIsIt.ask <= point.thisIsIt.act)
@@ -32,6 +42,18 @@ struct OperatingPointTests {
             "maybe"
         ),
         ("[1, 2]", "not a JSON object"),
+        (
+            #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "speeds": [1.25, 3]}"#,
+            "speeds[1] 3.0 is not between 0.5 and 2.0"
+        ),
+        (
+            #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "speeds": ["fast"]}"#,
+            "speeds[0] is not a number"
+        ),
+        (
+            #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "speeds": 1.25}"#,
+            "speeds is not a number or not a list"
+        ),
     ])
     func badFilesNameTheFileAndField(_ text: String, _ field: String) throws {
         let directory = try scratch()
@@ -56,15 +78,29 @@ struct OperatingPointTests {
         #expect(point == OperatingPoint(notHere: .init(act: 1, ask: 0), thisIsIt: .init(act: 0, ask: 0)))
     }
 
+    /// The decoders the thresholds were chosen with come with them: a listener on the model
+    /// runs them (unless its policy names others), one on a file without `speeds` none.
+    @Test func speedsTravelWithThePoint() throws {
+        let directory = try grammarOnly()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/operating-point.json"
+        try
+            #"{"notHere": {"act": 0.9, "ask": 0.5}, "thisIsIt": {"act": 0.9, "ask": 0.5}, "speeds": [1.25, 0.82]}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let model = try PhraseModel.load(directory: directory)
+        #expect(model.operatingPoint.speeds == [1.25, 0.82])
+        #expect(try Listener(model: model).speeds == [1.25, 0.82])
+        #expect(try Listener(model: model, policy: .init(speeds: [])).speeds == [])
+        try #"{"notHere": {"act": 0.9, "ask": 0.5}, "thisIsIt": {"act": 0.9, "ask": 0.5}}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try Listener(model: PhraseModel.load(directory: directory)).speeds == [])
+    }
+
     /// The models directory's `en-us-adapted/` is the acoustic model when it holds an mdef;
     /// without it the stock en-us model is used.
     @Test func adaptedModelIsUsedWhenPresent() throws {
-        let directory = try scratch()
+        let directory = try grammarOnly()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        for file in ["pathfinder.dict", "pathfinder.fsg"] {
-            try FileManager.default.copyItem(
-                atPath: modelsDirectory + "/" + file, toPath: directory + "/" + file)
-        }
         #expect(try PhraseModel.load(directory: directory).acousticModel == PhraseModel.defaultAcousticModel)
         #expect(try PhraseModel.load(directory: directory).operatingPoint == .placeholder)
         let adapted = directory + "/" + PhraseModel.adaptedAcousticModelName

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `replay --audio`: the Listener's decision is what the last stretch acts on (issue #13 item 1).
@@ -73,31 +74,19 @@ import Testing
     @Test func aLowerVoiceIsHeardOnTheWalk() async throws {
         let scratch = try Scratch()
         let lowered = scratch.file("answers-low.wav")
-        guard
-            let sox = ["/usr/bin/sox", "/usr/local/bin/sox"].first(
-                where: FileManager.default.isExecutableFile)
-        else {
-            Issue.record("sox not found: apt-get install sox")
-            return
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: sox)
-        process.arguments = [Self.repo + "/artifacts/demo/answers.wav", lowered, "pitch", "-500"]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
+        try #require(
+            try run(
+                "sox", [Self.repo + "/artifacts/demo/answers.wav", lowered, "pitch", "-500"], install: "sox")
+                == 0)
 
-        let shipped = String(
-            decoding: try Data(contentsOf: URL(fileURLWithPath: Self.repo + "/models/operating-point.json")),
-            as: UTF8.self)
-        let object = try #require(
-            try JSONSerialization.jsonObject(with: Data(shipped.utf8)) as? [String: Any])
+        let shipped = try Data(contentsOf: URL(fileURLWithPath: Self.repo + "/models/operating-point.json"))
+        let object = try #require(try JSONSerialization.jsonObject(with: shipped) as? [String: Any])
         try #require(
             (object["speeds"] as? [Any])?.isEmpty == false, "the shipped model has no sped-up decoder")
-        let run = await replay(models: Self.repo + "/models", audio: lowered)
-        try #require(run.code == 0, "\(run.err)")
-        #expect(lines(run.out, event: "rejected").count == 1, "\(run.out)")
-        #expect(lines(run.out, event: "confirmed").count == 1, "\(run.out)")
+        let walk = await replay(models: Self.repo + "/models", audio: lowered)
+        try #require(walk.code == 0, "\(walk.err)")
+        #expect(lines(walk.out, event: "rejected").count == 1, "\(walk.out)")
+        #expect(lines(walk.out, event: "confirmed").count == 1, "\(walk.out)")
 
         var plainPoint = object
         plainPoint["speeds"] = nil

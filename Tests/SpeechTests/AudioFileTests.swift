@@ -1,6 +1,7 @@
 import Arrival
 import Foundation
 import Speech
+import TestSupport
 import Testing
 
 @Suite struct AudioFileTests {

@@ -1,6 +1,7 @@
 import Arrival
 import Foundation
 import Speech
+import TestSupport
 import Testing
 
 /// The real decoder on espeak-ng's Korean audio.

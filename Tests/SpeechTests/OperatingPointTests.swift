@@ -376,7 +376,7 @@ extension VoiceEvalFlagTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let wav = directory + "/phrase.wav"
         try #require(
-            try SpeechTests.run("espeak-ng", ["-v", "ko", "-w", wav, "여기 아니야"], install: "espeak-ng") == 0)
+            try TestSupport.run("espeak-ng", ["-v", "ko", "-w", wav, "여기 아니야"], install: "espeak-ng") == 0)
         let result = try run(["--confidence-of", wav], standardOutput: true)
         #expect(result.code == 0)
         let fields = result.out.split(separator: "\n").first?.split(separator: "\t") ?? []

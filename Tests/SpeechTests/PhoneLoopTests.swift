@@ -1,5 +1,6 @@
 import Arrival
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Speech

@@ -1,5 +1,6 @@
 import Foundation
 import Speech
+import TestSupport
 
 /// The repository's phrase model (tests run from the source tree; the product finds it
 /// next to the executable or through PATHFINDER_MODELS).
@@ -13,25 +14,6 @@ func temporaryDirectory() throws -> String {
     let path = NSTemporaryDirectory() + "pathfinder-speech-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
-}
-
-/// Runs a tool; fails with how to install it when it is missing.
-@discardableResult
-func run(_ tool: String, _ arguments: [String], install: String) throws -> Int32 {
-    guard
-        let path = ["/usr/bin/", "/usr/local/bin/", "/bin/"].map({ $0 + tool }).first(
-            where: FileManager.default.isExecutableFile)
-    else { throw ToolMissing(message: "\(tool) not found: apt-get install \(install)") }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    try process.run()
-    process.waitUntilExit()
-    return process.terminationStatus
-}
-
-struct ToolMissing: Error, CustomStringConvertible {
-    var message: String; var description: String { message }
 }
 
 /// `seconds` of silence at 16 kHz.

@@ -102,15 +102,16 @@ package struct ConfidenceEvidence: Sendable, Hashable, Codable {
 }
 
 /// Talkers behind the walker lower every phrase's score: the frame's best senone fits their
-/// speech too, so the phrase wins by less. On the development split the median "여기 아니야"
-/// and the median near-miss taken for it both score about 3, 5 and 10 units a frame lower in
-/// babble at 15, 10 and 5 dB than in white, pink or street noise at 10 dB, 10 units apart in
-/// every condition; one threshold then ignores most answers in babble, where near-misses are
-/// seldom taken, to keep them out in steady noise. Babble shows as a background that
-/// fluctuates between the walker's words (``BackgroundLevels/spread``: median 1.7–2.7 dB in
-/// white, pink, street and the quiet floor, 3.9–4.1 dB in babble), so the confidence gives
-/// back `perDecibel` search units a frame for each dB of spread between `from` and `to`.
-/// The product's values were chosen on the development split (docs/speech.md, "In babble").
+/// speech too, so the phrase wins by less. On the development split the median answer scores
+/// about 3, 6 and 11 units a frame lower in babble at 15, 10 and 5 dB than in white, pink or
+/// street noise at 10 dB, and the median near-miss taken for an answer about as much, while
+/// the two stay 9–13 units apart (6 at babble 5 dB). One threshold then ignores most answers
+/// in babble, where few near-misses are taken, to keep them out in steady noise. Babble shows
+/// as a background that fluctuates between the walker's words (``BackgroundLevels/spread``:
+/// median 1.6–2.7 dB in the quiet floor, white, pink and street noise, 3.9–4.1 dB in babble),
+/// so the confidence gives back `perDecibel` search units a frame for each dB of spread
+/// between `from` and `to`. The product's values were chosen on the development split
+/// (docs/speech.md, "Talkers behind the walker").
 package struct BabbleShift: Sendable, Hashable {
     package var from: Double
     package var to: Double

@@ -20,15 +20,19 @@ import Testing
     /// `seconds` long, at unit RMS (sox reads the FLACs; the mix is made here, so it is the
     /// same every run).
     static func babble(seconds: Double) throws -> [Int16] {
-        let files = try FileManager.default.contentsOfDirectory(atPath: talkers).filter { $0.hasSuffix(".flac") }
-            .sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: talkers).filter {
+            $0.hasSuffix(".flac")
+        }
+        .sorted()
         try #require(files.count >= 12, "no babble recordings in \(talkers)")
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var recordings: [[Int16]] = []
         for (index, file) in files.enumerated() {
             let raw = directory + "/\(index).wav"
-            try #require(try run("sox", ["-R", talkers + "/" + file, "-r", "16000", "-c", "1", raw], install: "sox") == 0)
+            try #require(
+                try run("sox", ["-R", talkers + "/" + file, "-r", "16000", "-c", "1", raw], install: "sox")
+                    == 0)
             recordings.append(try WAV.read16kMono(path: raw).samples)
         }
         let count = Int(seconds * 16_000)
@@ -53,7 +57,8 @@ import Testing
         let frames = stride(from: 0, to: speech.count - 320, by: 320).map { start in
             speech[start..<start + 320].reduce(0.0) { $0 + Double($1) * Double($1) } / 320
         }.sorted()
-        return (frames[(frames.count / 2)...].reduce(0, +) / Double(frames.count - frames.count / 2)).squareRoot()
+        return (frames[(frames.count / 2)...].reduce(0, +) / Double(frames.count - frames.count / 2))
+            .squareRoot()
     }
 
     /// Each answer in each voice, 3 s apart, over `noise` running through the whole recording
@@ -92,7 +97,8 @@ import Testing
         let point = try phraseModel().operatingPoint
         var acted = 0
         var actedOnScoreAlone = 0
-        try #require(heard.count >= Self.answers.count * Self.voices.count / 2, "heard only \(heard.map(\.heard))")
+        try #require(
+            heard.count >= Self.answers.count * Self.voices.count / 2, "heard only \(heard.map(\.heard))")
         for u in heard {
             let evidence = try #require(u.evidence, "\(u.heard): no evidence")
             let background = try #require(evidence.background, "\(u.heard): no background levels")
@@ -102,7 +108,9 @@ import Testing
             acted += (u.confidence ?? 0) >= act ? 1 : 0
             actedOnScoreAlone += Listener.confidence(of: evidence, feature: .perFrame) >= act ? 1 : 0
         }
-        #expect(acted > actedOnScoreAlone, "acted on \(acted), on the score alone \(actedOnScoreAlone) of \(heard.count)")
+        #expect(
+            acted > actedOnScoreAlone,
+            "acted on \(acted), on the score alone \(actedOnScoreAlone) of \(heard.count)")
     }
 
     /// Steady noise at the same level fluctuates less than the talkers do: most answers get no
@@ -112,9 +120,12 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let pink = directory + "/pink.wav"
         try #require(
-            try run("sox", ["-R", "-n", "-r", "16000", "-c", "1", "-b", "16", pink, "synth", "60", "pinknoise"], install: "sox") == 0)
+            try run(
+                "sox", ["-R", "-n", "-r", "16000", "-c", "1", "-b", "16", pink, "synth", "60", "pinknoise"],
+                install: "sox") == 0)
         let heard = try Self.hearings(over: try WAV.read16kMono(path: pink).samples)
-        try #require(heard.count >= Self.answers.count * Self.voices.count / 2, "heard only \(heard.map(\.heard))")
+        try #require(
+            heard.count >= Self.answers.count * Self.voices.count / 2, "heard only \(heard.map(\.heard))")
         let allowances = heard.map { BabbleShift.product.allowance($0.evidence?.background) }
         let none = allowances.filter { $0 == 0 }.count
         #expect(none * 4 >= heard.count * 3, "allowances in pink noise: \(allowances)")

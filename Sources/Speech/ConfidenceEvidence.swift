@@ -113,8 +113,11 @@ package struct ConfidenceEvidence: Sendable, Hashable, Codable {
 /// between `from` and `to`. The product's values were chosen on the development split
 /// (docs/speech.md, "Talkers behind the walker").
 package struct BabbleShift: Sendable, Hashable {
+    /// The spread (dB) below which a background counts as steady: no allowance.
     package var from: Double
+    /// The spread (dB) above which the allowance grows no more.
     package var to: Double
+    /// Search units a frame given back per dB of spread above `from`.
     package var perDecibel: Double
 
     package init(from: Double, to: Double, perDecibel: Double) {

@@ -16,10 +16,15 @@ package struct ConfidenceEvidence: Sendable, Hashable, Codable {
     /// neighbour in its place, per frame of the phrase (``Decoder/neighbourMargin(phrase:frames:)``);
     /// `nil` without the rescorer (``Listener/Policy/neighbourMargin``).
     package var neighbourMargin: Double?
+    /// The background around the utterance (``ForegroundDetector/levels``).
+    package var background: BackgroundLevels?
 
     /// Which score a confidence is a logistic of.
     package enum Feature: String, Sendable, CaseIterable {
         case perFrame, phraseRatio, utteranceRatio
+        /// `perFrame` plus ``BabbleShift``'s allowance for talkers behind the walker (the
+        /// product's).
+        case perFrameInBabble
         /// `neighbourMargin` alone.
         case neighbourMargin
         /// `perFrame` + `neighbourMargin`: the phrase must fit the audio and beat its neighbours.
@@ -31,7 +36,7 @@ package struct ConfidenceEvidence: Sendable, Hashable, Codable {
             switch self {
             // Centred for the stock en-us model (−58: the lowest clean answer of a probe);
             // on the adapted model answers and near-misses alike sit near 1.
-            case .perFrame: (-58, 5)
+            case .perFrame, .perFrameInBabble: (-58, 5)
             // On the development split (adapted model, phone loop) answers scored −10…+8
             // (5th–95th percentile), the near-misses taken for them −15…+2, and the tuned
             // thresholds fell at −9…−1: this keeps them all between 0.1 and 0.9.
@@ -44,9 +49,10 @@ package struct ConfidenceEvidence: Sendable, Hashable, Codable {
     }
 
     /// The score `feature`, `nil` when it needs the phone loop and there was none.
-    package func value(_ feature: Feature) -> Double? {
+    package func value(_ feature: Feature, babble: BabbleShift = .product) -> Double? {
         switch feature {
         case .perFrame: perFrame
+        case .perFrameInBabble: perFrame + babble.allowance(background)
         case .phraseRatio: phraseRatio
         case .utteranceRatio: utteranceRatio
         case .neighbourMargin: neighbourMargin
@@ -92,5 +98,40 @@ package struct ConfidenceEvidence: Sendable, Hashable, Codable {
             guard overlap > 0 else { return sum }
             return sum + Double(segment.acousticScore) * Double(overlap) / Double(segment.frames)
         }
+    }
+}
+
+/// Talkers behind the walker lower every phrase's score: the frame's best senone fits their
+/// speech too, so the phrase wins by less. On the development split the median answer scores
+/// about 3, 6 and 11 units a frame lower in babble at 15, 10 and 5 dB than in white, pink or
+/// street noise at 10 dB, and the median near-miss taken for an answer about as much, while
+/// the two stay 9–13 units apart (6 at babble 5 dB). One threshold then ignores most answers
+/// in babble, where few near-misses are taken, to keep them out in steady noise. Babble shows
+/// as a background that fluctuates between the walker's words (``BackgroundLevels/spread``:
+/// median 1.6–2.7 dB in the quiet floor, white, pink and street noise, 3.9–4.1 dB in babble),
+/// so the confidence gives back `perDecibel` search units a frame for each dB of spread
+/// between `from` and `to`. The product's values were chosen on the development split
+/// (docs/speech.md, "Talkers behind the walker").
+package struct BabbleShift: Sendable, Hashable {
+    /// The spread (dB) below which a background counts as steady: no allowance.
+    package var from: Double
+    /// The spread (dB) above which the allowance grows no more.
+    package var to: Double
+    /// Search units a frame given back per dB of spread above `from`.
+    package var perDecibel: Double
+
+    package init(from: Double, to: Double, perDecibel: Double) {
+        self.from = from
+        self.to = to
+        self.perDecibel = perDecibel
+    }
+
+    /// The product's (`perFrameInBabble`).
+    package static let product = BabbleShift(from: 2.5, to: 4, perDecibel: 4)
+
+    /// The score given back for `background` (0 without one).
+    package func allowance(_ background: BackgroundLevels?) -> Double {
+        guard let spread = background?.spread, to > from else { return 0 }
+        return perDecibel * (min(max(spread, from), to) - from)
     }
 }

@@ -10,10 +10,21 @@ struct ForegroundDetector {
     static let historyBlocks = 200
     /// The background is this quantile of the recent 100 ms levels.
     static let backgroundQuantile = 0.2
+    /// A level below this (an RMS of 10 in 32 767, −70 dBFS) is a file's digital silence or the
+    /// listener's warm-up floor, quieter than any microphone's own noise: no background the
+    /// walker stands in, so ``levels`` leaves it out (between digital silence and the fading
+    /// end of a word it would look like a background that swings by 5 dB).
+    static let audibleDecibels = 20.0
 
     private var recentPowers: [Double] = []  // the last 5 blocks' mean squares
     private var history: [Double] = []  // smoothed levels (dB), oldest first
     private var cursor = 0
+    /// The levels (dB) of the last `historyBlocks` blocks that were not foreground, oldest
+    /// first: what the background sounds like between the walker's words.
+    private var quiet: [Double] = []
+    private var quietCursor = 0
+    /// The levels (dB) of the foreground blocks since ``startUtterance()``.
+    private var loud: [Double] = []
 
     /// Feeds one block; returns whether it is louder than the background by the margin.
     mutating func isForeground(_ block: UnsafeBufferPointer<Int16>) -> Bool {
@@ -30,6 +41,49 @@ struct ForegroundDetector {
         }
         let sorted = history.sorted()
         let background = sorted[Int(Double(sorted.count - 1) * Self.backgroundQuantile)]
-        return level > background + Self.marginDecibels
+        let isForeground = level > background + Self.marginDecibels
+        if isForeground {
+            loud.append(level)
+        } else if level < Self.audibleDecibels {
+            // Not a background: see `audibleDecibels`.
+        } else if quiet.count < Self.historyBlocks {
+            quiet.append(level)
+        } else {
+            quiet[quietCursor] = level
+            quietCursor = (quietCursor + 1) % Self.historyBlocks
+        }
+        return isForeground
+    }
+
+    /// Forgets the foreground levels: an utterance starts.
+    mutating func startUtterance() { loud = [] }
+
+    /// The background between the words and the foreground since ``startUtterance()``: the
+    /// background's median level, how much it fluctuates (its 80th minus its 20th percentile:
+    /// near 0 for a fan or steady noise, several dB for talkers), and the foreground's median
+    /// level above the background's (dB). `nil` before any background or foreground block.
+    var levels: BackgroundLevels? {
+        guard !quiet.isEmpty, !loud.isEmpty else { return nil }
+        let q = quiet.sorted()
+        let l = loud.sorted()
+        func at(_ sorted: [Double], _ p: Double) -> Double { sorted[Int(Double(sorted.count - 1) * p)] }
+        return BackgroundLevels(
+            level: at(q, 0.5), spread: at(q, 0.8) - at(q, 0.2), aboveBackground: at(l, 0.5) - at(q, 0.5))
+    }
+}
+
+/// What the ``ForegroundDetector`` heard around one utterance (dB).
+package struct BackgroundLevels: Sendable, Hashable, Codable {
+    /// The background's median 100 ms level between the words.
+    package var level: Double
+    /// Its 80th minus its 20th percentile.
+    package var spread: Double
+    /// The utterance's median foreground level minus `level`.
+    package var aboveBackground: Double
+
+    package init(level: Double, spread: Double, aboveBackground: Double) {
+        self.level = level
+        self.spread = spread
+        self.aboveBackground = aboveBackground
     }
 }

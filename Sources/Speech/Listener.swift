@@ -189,6 +189,7 @@ public final class Listener {
                     for d in decoders { try d.startUtterance() }
                     decoderFed = 0
                 }
+                if speechStart == nil, quietBlocks > 0 { foreground.startUtterance() }
                 let (inSpeech, loud) = try samples.withUnsafeBufferPointer { buffer throws(SpeechError) in
                     let block = UnsafeBufferPointer(rebasing: buffer[index..<index + count])
                     for i in spedUp.indices {
@@ -251,18 +252,20 @@ public final class Listener {
         speechStart = nil
         let hypothesis = try decoder.endUtterance()
         let rate = Double(Self.sampleRate)
+        let background = foreground.levels
         // The rescorer reads the utterance's audio: before the next utterance starts.
         let decoder = decoder
         var utterance = Self.utterance(
             from: hypothesis.text, segments: hypothesis.segments, loop: hypothesis.loop,
             start: Double(start) / rate, end: Double(end) / rate, policy: policy, point: operatingPoint,
+            background: background,
             margin: policy.neighbourMargin ? { decoder.neighbourMargin(phrase: $0, frames: $1) } : nil)
         for d in spedUp {
             let other = try d.endUtterance()
             let heard = Self.utterance(
                 from: other.text, segments: other.segments, start: Double(start) / rate,
                 end: Double(end) / rate,
-                policy: policy, point: operatingPoint)
+                policy: policy, point: operatingPoint, background: background)
             utterance = Self.better(utterance, heard)
         }
         for d in decoders { try d.startUtterance() }
@@ -288,6 +291,7 @@ public final class Listener {
         from hypothesis: String, segments: [Decoder.Segment] = [], loop: [Decoder.Segment] = [],
         start: Double,
         end: Double, policy: Policy, point: OperatingPoint = .placeholder,
+        background: BackgroundLevels? = nil,
         margin: ((_ phrase: String, _ frames: Int) -> Double?)? = nil
     ) -> Utterance? {
         var parts: [String] = []
@@ -319,6 +323,7 @@ public final class Listener {
                 && ArrivalWords.meaning(of: $0.word.replacingOccurrences(of: "_", with: " ")) == candidate
         }
         var evidence = ConfidenceEvidence(phrase: phraseSegments, path: segments, loop: loop)
+        evidence?.background = background
         var meaning: ArrivalWords? = candidate
         switch candidate {
         case .notHere where fillers > policy.maxFillersNotHere: meaning = nil
@@ -331,7 +336,7 @@ public final class Listener {
             evidence?.neighbourMargin = margin(token, phraseSegments.reduce(0) { $0 + $1.frames })
         }
         let feature: ConfidenceEvidence.Feature =
-            policy.neighbourMargin ? .perFramePlusMargin : policy.phoneLoop ? .phraseRatio : .perFrame
+            policy.neighbourMargin ? .perFramePlusMargin : policy.phoneLoop ? .phraseRatio : .perFrameInBabble
         let confidence = evidence.map { Self.confidence(of: $0, feature: feature) }
         let thresholds = candidate == .notHere ? point.notHere : point.thisIsIt
         if let confidence, confidence < thresholds.ask { meaning = nil }
@@ -347,11 +352,14 @@ public final class Listener {
     /// of one of the scores in `evidence` (`Feature.scale` gives each its centre and width).
     ///
     /// PocketSphinx scores each frame relative to the best-scoring senone of that frame.
-    /// **`perFrame`** (the product's): the phrase's acoustic score per frame, a log-likelihood
+    /// **`perFrame`**: the phrase's acoustic score per frame, a log-likelihood
     /// ratio against "any sound at all" (≤ 0; in the search's units, 1.0001^1024 ≈ 0.1 nat),
     /// near 0 when every frame of the phrase is the best sound for it; 0.5 at −58, one e-fold
     /// of odds per 5 (centred for the stock en-us model: on the adapted one answers and
-    /// near-misses alike sit near 1). **`phraseRatio`** (``Policy/phoneLoop``): the phrase's
+    /// near-misses alike sit near 1). **`perFrameInBabble`** (the product's): the same plus
+    /// ``BabbleShift``'s allowance for talkers behind the walker, read off the background
+    /// between the words (`babble`: the allowance's parameters, the product's by default).
+    /// **`phraseRatio`** (``Policy/phoneLoop``): the phrase's
     /// score minus the phone loop's over the same frames — how much better the phrase's words
     /// fit than the best free sequence of phones (a near-miss word, "거기" for "여기", fits
     /// worse than the phones actually spoken); both decoders score every senone
@@ -361,9 +369,9 @@ public final class Listener {
     /// - Returns: 0 when the feature needs the phone loop and it found no path (no reference:
     ///   the phrase is not trusted).
     package static func confidence(
-        of evidence: ConfidenceEvidence, feature: ConfidenceEvidence.Feature
+        of evidence: ConfidenceEvidence, feature: ConfidenceEvidence.Feature, babble: BabbleShift = .product
     ) -> Double {
-        guard let value = evidence.value(feature) else { return 0 }
+        guard let value = evidence.value(feature, babble: babble) else { return 0 }
         let (centre, width) = feature.scale
         return 1 / (1 + exp(-(value - centre) / width))
     }

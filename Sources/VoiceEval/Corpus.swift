@@ -156,10 +156,7 @@ enum Corpus {
                     if let level = clipLevels[chosen.name] {
                         audio = clipped(audio, keeping: level)
                     } else if !chosen.effects.isEmpty {
-                        // Dev: sox's repeatable mode (-R: its dither from a fixed seed), so that
-                        // Scripts/adapt-model rewrites the same model byte for byte. The test
-                        // split's audio is made as it always was.
-                        audio = try Sox.apply(chosen.effects, to: audio, repeatable: varied)
+                        audio = try Sox.apply(chosen.effects, to: audio)
                     }
                 }
                 items.append(
@@ -330,8 +327,13 @@ enum Sox {
         return data
     }
 
-    /// `samples` through the sox `effects`; `repeatable`: sox's `-R`, the same output every run.
-    static func apply(_ effects: [String], to samples: [Int16], repeatable: Bool = false) throws -> [Int16] {
+    /// `samples` through the sox `effects`, in sox's repeatable mode (`-R`: its dither from a
+    /// fixed seed), so that Scripts/adapt-model rewrites the same model byte for byte and two
+    /// runs of the benchmark decode the same audio. (Until 1 Dec the test split's perturbations
+    /// ran without it: sox's dither differed by ±1 from run to run, enough to move a
+    /// confidence by 0.01 a frame and now and then an answer across a threshold — two of 52 in
+    /// babble 10 dB between two runs of the same build.)
+    static func apply(_ effects: [String], to samples: [Int16]) throws -> [Int16] {
         let input = temporaryPath("raw"), output = temporaryPath("raw")
         defer {
             try? FileManager.default.removeItem(atPath: input)
@@ -339,7 +341,7 @@ enum Sox {
         }
         try data(of: samples).write(to: URL(fileURLWithPath: input))
         try run(
-            "/usr/bin/sox", (repeatable ? ["-R", "-V1"] : ["-V1"]) + raw + [input] + raw + [output] + effects)
+            "/usr/bin/sox", ["-R", "-V1"] + raw + [input] + raw + [output] + effects)
         return self.samples(of: try Data(contentsOf: URL(fileURLWithPath: output)))
     }
 
@@ -347,7 +349,7 @@ enum Sox {
     static func read(_ path: String, extra: [String] = []) throws -> [Int16] {
         let output = temporaryPath("raw")
         defer { try? FileManager.default.removeItem(atPath: output) }
-        try run("/usr/bin/sox", ["-V1", path] + raw + [output] + extra)
+        try run("/usr/bin/sox", ["-R", "-V1", path] + raw + [output] + extra)
         return samples(of: try Data(contentsOf: URL(fileURLWithPath: output)))
     }
 }

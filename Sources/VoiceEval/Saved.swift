@@ -89,10 +89,10 @@ struct SavedRun: Codable {
     }
 
     /// Back to the in-memory form (items without audio), each confidence recomputed from the
-    /// saved evidence as `feature` when one is given (`--confidence`); `path` names the file in
-    /// errors.
+    /// saved evidence as `feature` when one is given (`--confidence`; `babble`, `--babble-shift`,
+    /// for `perFrameInBabble`, else the product's); `path` names the file in errors.
     func restored(
-        confidence feature: ConfidenceEvidence.Feature?, path: String
+        confidence feature: ConfidenceEvidence.Feature?, babble: BabbleShift? = nil, path: String
     ) throws
         -> (observations: [Tuning.Observation], stats: [Condition: Tuning.ConditionStats])
     {
@@ -107,7 +107,8 @@ struct SavedRun: Codable {
                     )
                 }
                 var changed = u
-                changed.confidence = Listener.confidence(of: evidence, feature: feature)
+                changed.confidence = Listener.confidence(
+                    of: evidence, feature: feature, babble: babble ?? .product)
                 return changed
             }
         }

@@ -29,6 +29,8 @@ struct Options {
     var rescore: String?
     var budgets = Tuning.Budgets()
     var confidence: ConfidenceEvidence.Feature?
+    /// `--babble-shift`: the allowance `perFrameInBabble` recomputes confidences with.
+    var babble: BabbleShift?
     var describe = false
     /// Development near-misses the grammar does not spell, added to the dev split for tuning
     /// (`--unknown-near-misses`); none by default.
@@ -43,7 +45,8 @@ struct Options {
                          [--near-miss-budget F] [--unrelated-budget F] [--confusion-budget N] [--budgets pooled|per-answer]
                          [--repeat-below C] [--no-ask-band] [--max-act C|notHere:C,thisIsIt:C] [--max-ask C|…] [--min-act C|…]
                          [--phone-loop] [--neighbour-margin] [--speeds A,B…|none]  (decoders of the audio sped up so beside the plain one; default: the model's)
-                         [--confidence perFrame|phraseRatio|utteranceRatio|neighbourMargin|perFramePlusMargin]  (with --rescore: recompute the confidence)
+                         [--confidence perFrame|phraseRatio|utteranceRatio|perFrameInBabble|neighbourMargin|perFramePlusMargin]  (with --rescore: recompute the confidence)
+                         [--babble-shift FROM,TO,PER_DB]  (with --rescore: perFrameInBabble with this allowance for a fluctuating background)
                          [--describe]  (print each split's voice settings and perturbations, synthesise nothing)
                          [--unknown-near-misses "S1,S2,…"]  (dev only: near-misses no decoy spells, every dev voice, unperturbed)
                          [--confidence-of WAV]…  (each phrase heard in WAV with its full-precision confidence)
@@ -155,6 +158,17 @@ struct Options {
                     )
                 }
                 confidence = parsed
+            case "--babble-shift":
+                let text = try value(flag)
+                let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+                guard parts.count == 3, let from = parts[0], let to = parts[1], let perDecibel = parts[2],
+                    from.isFinite, to.isFinite, perDecibel.isFinite, from <= to
+                else {
+                    throw UsageError(
+                        "--babble-shift \(text): FROM,TO,PER_DB (spread in dB, FROM ≤ TO; search units a frame per dB)"
+                    )
+                }
+                babble = BabbleShift(from: from, to: to, perDecibel: perDecibel)
             case "--point":
                 point = try value(flag)
                 bothTurns = true
@@ -547,7 +561,10 @@ func main() throws {
     }
     if let path = options.rescore {
         let run = try SavedRun.read(path)
-        let (observations, stats) = try run.restored(confidence: options.confidence, path: path)
+        let (observations, stats) = try run.restored(
+            confidence: options.confidence ?? options.babble.map { _ in .perFrameInBabble },
+            babble: options.babble,
+            path: path)
         // No audio is synthesised: the saved run holds everything scored.
         print("## voice-eval --rescore \(path) (\(run.label), \(observations.count) items × 2 turns)\n")
         if let out = options.tune {

@@ -171,6 +171,9 @@ extension VoiceEvalFlagTests {
         (["--confusion-budget", "-1"], "negative"), (["--max-act", "2"], "--max-act"),
         (["--min-act", "thisIsIt:x"], "--min-act"), (["--speeds", "1.25,x"], "--speeds 1.25,x"),
         (["--speeds", "3"], "between 0.5 and 2"),
+        (["--babble-shift", "2.5,4"], "--babble-shift 2.5,4: FROM,TO,PER_DB"),
+        (["--babble-shift", "4,2.5,4"], "FROM ≤ TO"),
+        (["--babble-shift", "2.5,4,x"], "--babble-shift 2.5,4,x"),
     ])
     func badBudgetFlagExitsTwo(_ argv: [String], _ named: String) throws {
         let result = try run(argv)

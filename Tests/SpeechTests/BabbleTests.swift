@@ -1,0 +1,145 @@
+import Arrival
+import Foundation
+import Speech
+import TestSupport
+import Testing
+
+/// Talkers behind the walker (``BabbleShift``): the answers spoken into real multi-talker
+/// babble (the benchmark's test talkers, `Benchmarks/voice-data/babble/test`) and into steady
+/// pink noise, each 10 dB below the answer, decoded by the product's listener.
+@Suite(.serialized) struct BabbleTests {
+    static let talkers = URL(fileURLWithPath: modelsDirectory).deletingLastPathComponent()
+        .appendingPathComponent("Benchmarks/voice-data/babble/test").path
+    static let answers: [(String, ArrivalWords)] = [
+        ("여기 아니야", .notHere), ("여기가 아니야", .notHere), ("입구 아니야", .notHere), ("여기가 입구야", .thisIsIt),
+        ("여기 맞아", .thisIsIt), ("입구 찾았어", .thisIsIt),
+    ]
+    static let voices = ["ko", "ko+f2", "ko+m3"]
+
+    /// Six talkers at once, each the recordings back to back from its own starting point,
+    /// `seconds` long, at unit RMS (sox reads the FLACs; the mix is made here, so it is the
+    /// same every run).
+    static func babble(seconds: Double) throws -> [Int16] {
+        let files = try FileManager.default.contentsOfDirectory(atPath: talkers).filter {
+            $0.hasSuffix(".flac")
+        }
+        .sorted()
+        try #require(files.count >= 12, "no babble recordings in \(talkers)")
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var recordings: [[Int16]] = []
+        for (index, file) in files.enumerated() {
+            let raw = directory + "/\(index).wav"
+            try #require(
+                try run("sox", ["-R", talkers + "/" + file, "-r", "16000", "-c", "1", raw], install: "sox")
+                    == 0)
+            recordings.append(try WAV.read16kMono(path: raw).samples)
+        }
+        let count = Int(seconds * 16_000)
+        var mix = [Double](repeating: 0, count: count)
+        for talker in 0..<6 {
+            var position = 0
+            var next = talker * files.count / 6
+            while position < count {
+                for (k, s) in recordings[next % recordings.count].enumerated() where position + k < count {
+                    mix[position + k] += Double(s)
+                }
+                position += recordings[next % recordings.count].count
+                next += 1
+            }
+        }
+        let rms = (mix.reduce(0) { $0 + $1 * $1 } / Double(count)).squareRoot()
+        return mix.map { Int16(clamping: Int(($0 / rms * 1_000).rounded())) }
+    }
+
+    /// The level of `speech`: the RMS of its louder half of 20 ms frames.
+    static func level(_ speech: [Int16]) -> Double {
+        let frames = stride(from: 0, to: speech.count - 320, by: 320).map { start in
+            speech[start..<start + 320].reduce(0.0) { $0 + Double($1) * Double($1) } / 320
+        }.sorted()
+        return (frames[(frames.count / 2)...].reduce(0, +) / Double(frames.count - frames.count / 2))
+            .squareRoot()
+    }
+
+    /// Each answer in each voice, 3 s apart, over `noise` running through the whole recording
+    /// `snr` dB below the answers, decoded by one listener with the product's decoders and
+    /// every candidate kept (thresholds 0): the hearings of the right meaning.
+    static func hearings(over noise: [Int16], snr: Double = 10) throws -> [Utterance] {
+        var speech = silence(3)
+        var meanings: [ArrivalWords] = []
+        for voice in voices {
+            for (phrase, meaning) in answers {
+                speech += try spoken(phrase, voice: voice) + silence(3)
+                meanings.append(meaning)
+            }
+        }
+        let levels = try voices.flatMap { voice in try answers.map { level(try spoken($0.0, voice: voice)) } }
+        let speechLevel = levels.reduce(0, +) / Double(levels.count)
+        let noiseRMS = (noise.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(noise.count)).squareRoot()
+        let gain = speechLevel / pow(10, snr / 20) / noiseRMS
+        let recording = speech.indices.map { i in
+            Int16(clamping: Int(Double(speech[i]) + gain * Double(noise[i % noise.count])))
+        }
+        let model = try phraseModel()
+        let open = OperatingPoint.Thresholds(act: 0, ask: 0)
+        let listener = try Listener(
+            model: model, policy: .init(operatingPoint: OperatingPoint(notHere: open, thisIsIt: open)))
+        let utterances = try listener.process(samples: recording) + listener.finish()
+        #expect(listener.speeds == model.operatingPoint.speeds)
+        return utterances.filter { $0.meaning != nil }
+    }
+
+    /// In babble the background fluctuates between the words, and the confidence gives back
+    /// what the talkers cost the phrase's score: answers act that the phrase's score alone, at
+    /// the same thresholds, would leave to a repeat or ignore.
+    @Test func talkersBehindTheWalkerGetTheAllowance() throws {
+        let heard = try Self.hearings(over: try Self.babble(seconds: 60))
+        let point = try phraseModel().operatingPoint
+        var acted = 0
+        var actedOnScoreAlone = 0
+        try #require(
+            heard.count >= Self.answers.count * Self.voices.count / 2, "heard only \(heard.map(\.heard))")
+        for u in heard {
+            let evidence = try #require(u.evidence, "\(u.heard): no evidence")
+            let background = try #require(evidence.background, "\(u.heard): no background levels")
+            #expect(background.spread > BabbleShift.product.from, "\(u.heard): spread \(background.spread)")
+            #expect(u.confidence == Listener.confidence(of: evidence, feature: .perFrameInBabble))
+            let act = u.meaning == .notHere ? point.notHere.act : point.thisIsIt.act
+            acted += (u.confidence ?? 0) >= act ? 1 : 0
+            actedOnScoreAlone += Listener.confidence(of: evidence, feature: .perFrame) >= act ? 1 : 0
+        }
+        #expect(
+            acted > actedOnScoreAlone,
+            "acted on \(acted), on the score alone \(actedOnScoreAlone) of \(heard.count)")
+    }
+
+    /// Steady noise at the same level fluctuates less than the talkers do: most answers get no
+    /// allowance at all, so the thresholds there are the phrase's score alone, as tuned.
+    @Test func steadyNoiseGetsLittleOrNone() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let pink = directory + "/pink.wav"
+        try #require(
+            try run(
+                "sox", ["-R", "-n", "-r", "16000", "-c", "1", "-b", "16", pink, "synth", "60", "pinknoise"],
+                install: "sox") == 0)
+        let heard = try Self.hearings(over: try WAV.read16kMono(path: pink).samples)
+        try #require(
+            heard.count >= Self.answers.count * Self.voices.count / 2, "heard only \(heard.map(\.heard))")
+        let allowances = heard.map { BabbleShift.product.allowance($0.evidence?.background) }
+        let none = allowances.filter { $0 == 0 }.count
+        #expect(none * 4 >= heard.count * 3, "allowances in pink noise: \(allowances)")
+    }
+
+    @Test func theAllowanceIsClamped() {
+        let shift = BabbleShift(from: 2.5, to: 4, perDecibel: 4)
+        func levels(_ spread: Double) -> BackgroundLevels {
+            BackgroundLevels(level: 60, spread: spread, aboveBackground: 10)
+        }
+        #expect(shift.allowance(nil) == 0)
+        #expect(shift.allowance(levels(1)) == 0)
+        #expect(shift.allowance(levels(3)) == 2)
+        #expect(shift.allowance(levels(9)) == 6)
+        #expect(BabbleShift(from: 3, to: 3, perDecibel: 4).allowance(levels(9)) == 0)
+    }
+}

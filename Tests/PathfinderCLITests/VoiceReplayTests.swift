@@ -76,7 +76,8 @@ import Testing
         let lowered = scratch.file("answers-low.wav")
         try #require(
             try run(
-                "sox", [Self.repo + "/artifacts/demo/answers.wav", lowered, "pitch", "-500"], install: "sox")
+                "sox", ["-R", Self.repo + "/artifacts/demo/answers.wav", lowered, "pitch", "-500"],
+                install: "sox")
                 == 0)
 
         let shipped = try Data(contentsOf: URL(fileURLWithPath: Self.repo + "/models/operating-point.json"))

@@ -66,7 +66,7 @@ import Testing
         let stereo = directory + "/stereo.wav"
         try #require(
             try run("espeak-ng", ["-v", "ko", "-s", "160", "-w", mono, "여기가 입구야"], install: "espeak-ng") == 0)
-        try #require(try run("sox", [mono, "-r", "44100", "-c", "2", stereo], install: "sox") == 0)
+        try #require(try run("sox", ["-R", mono, "-r", "44100", "-c", "2", stereo], install: "sox") == 0)
         let converted = try WAV.read16kMono(path: stereo)
         let original = try WAV.read(path: mono)
         #expect(converted.sampleRate == 16_000)
@@ -82,7 +82,8 @@ import Testing
         let mono = directory + "/mono.wav"
         try Speaker().writeWAV("여기 아니야", to: mono)
         let float = directory + "/float.wav"
-        try #require(try run("sox", [mono, "-e", "floating-point", "-b", "32", float], install: "sox") == 0)
+        try #require(
+            try run("sox", ["-R", mono, "-e", "floating-point", "-b", "32", float], install: "sox") == 0)
         let empty = directory + "/empty.wav"
         _ = FileManager.default.createFile(atPath: empty, contents: Data())
         let text = directory + "/notes.wav"

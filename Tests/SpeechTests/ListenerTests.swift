@@ -93,7 +93,7 @@ import Testing
             let lowered = directory + "/\(index)-low.wav"
             try WAV.write(
                 Audio(samples: silence(0.3) + spoken(phrase) + silence(1), sampleRate: 16_000), to: spokenWAV)
-            try #require(try run("sox", [spokenWAV, lowered, "pitch", "-500"], install: "sox") == 0)
+            try #require(try run("sox", ["-R", spokenWAV, lowered, "pitch", "-500"], install: "sox") == 0)
             let plain = try Listener.decode(wav: lowered, model: model, policy: .init(speeds: []))
                 .compactMap(\.meaning)
             let spedUp = try Listener.decode(wav: lowered, model: model, policy: .init(speeds: [1.25]))

@@ -17,12 +17,10 @@ struct ForegroundDetector {
     static let audibleDecibels = 20.0
 
     private var recentPowers: [Double] = []  // the last 5 blocks' mean squares
-    private var history: [Double] = []  // smoothed levels (dB), oldest first
-    private var cursor = 0
-    /// The levels (dB) of the last `historyBlocks` blocks that were not foreground, oldest
-    /// first: what the background sounds like between the walker's words.
-    private var quiet: [Double] = []
-    private var quietCursor = 0
+    private var history = Recent()  // smoothed levels (dB)
+    /// The levels (dB) of the last `historyBlocks` blocks that were not foreground: what the
+    /// background sounds like between the walker's words.
+    private var quiet = Recent()
     /// The levels (dB) of the foreground blocks since ``startUtterance()``.
     private var loud: [Double] = []
 
@@ -33,24 +31,14 @@ struct ForegroundDetector {
         recentPowers.append(power)
         if recentPowers.count > 5 { recentPowers.removeFirst() }
         let level = 10 * log10(recentPowers.reduce(0, +) / Double(recentPowers.count) + 1)
-        if history.count < Self.historyBlocks {
-            history.append(level)
-        } else {
-            history[cursor] = level
-            cursor = (cursor + 1) % Self.historyBlocks
-        }
-        let sorted = history.sorted()
+        history.add(level)
+        let sorted = history.values.sorted()
         let background = sorted[Int(Double(sorted.count - 1) * Self.backgroundQuantile)]
         let isForeground = level > background + Self.marginDecibels
         if isForeground {
             loud.append(level)
-        } else if level < Self.audibleDecibels {
-            // Not a background: see `audibleDecibels`.
-        } else if quiet.count < Self.historyBlocks {
-            quiet.append(level)
-        } else {
-            quiet[quietCursor] = level
-            quietCursor = (quietCursor + 1) % Self.historyBlocks
+        } else if level >= Self.audibleDecibels {
+            quiet.add(level)  // below it, no background: see `audibleDecibels`
         }
         return isForeground
     }
@@ -63,12 +51,28 @@ struct ForegroundDetector {
     /// near 0 for a fan or steady noise, several dB for talkers), and the foreground's median
     /// level above the background's (dB). `nil` before any background or foreground block.
     var levels: BackgroundLevels? {
-        guard !quiet.isEmpty, !loud.isEmpty else { return nil }
-        let q = quiet.sorted()
+        guard !quiet.values.isEmpty, !loud.isEmpty else { return nil }
+        let q = quiet.values.sorted()
         let l = loud.sorted()
         func at(_ sorted: [Double], _ p: Double) -> Double { sorted[Int(Double(sorted.count - 1) * p)] }
         return BackgroundLevels(
             level: at(q, 0.5), spread: at(q, 0.8) - at(q, 0.2), aboveBackground: at(l, 0.5) - at(q, 0.5))
+    }
+}
+
+/// The last `ForegroundDetector.historyBlocks` values added, in no order once full (each new
+/// one replaces the oldest).
+private struct Recent {
+    private(set) var values: [Double] = []
+    private var cursor = 0
+
+    mutating func add(_ value: Double) {
+        if values.count < ForegroundDetector.historyBlocks {
+            values.append(value)
+        } else {
+            values[cursor] = value
+            cursor = (cursor + 1) % ForegroundDetector.historyBlocks
+        }
     }
 }
 

@@ -330,8 +330,8 @@ enum Sox {
     /// `samples` through the sox `effects`, in sox's repeatable mode (`-R`: its dither from a
     /// fixed seed), so that Scripts/adapt-model rewrites the same model byte for byte and two
     /// runs of the benchmark decode the same audio. (Until 1 Dec the test split's perturbations
-    /// ran without it: sox's dither differed by ±1 from run to run, enough to move a
-    /// confidence by 0.01 a frame and now and then an answer across a threshold — two of 52 in
+    /// ran without it: sox's dither differed by ±1 from run to run, enough to move a phrase's
+    /// score by about 0.01 a frame and now and then an answer across a threshold — two of 52 in
     /// babble 10 dB between two runs of the same build.)
     static func apply(_ effects: [String], to samples: [Int16]) throws -> [Int16] {
         let input = temporaryPath("raw"), output = temporaryPath("raw")

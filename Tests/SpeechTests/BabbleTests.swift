@@ -65,16 +65,9 @@ import Testing
     /// `snr` dB below the answers, decoded by one listener with the product's decoders and
     /// every candidate kept (thresholds 0): the hearings of the right meaning.
     static func hearings(over noise: [Int16], snr: Double = 10) throws -> [Utterance] {
-        var speech = silence(3)
-        var meanings: [ArrivalWords] = []
-        for voice in voices {
-            for (phrase, meaning) in answers {
-                speech += try spoken(phrase, voice: voice) + silence(3)
-                meanings.append(meaning)
-            }
-        }
-        let levels = try voices.flatMap { voice in try answers.map { level(try spoken($0.0, voice: voice)) } }
-        let speechLevel = levels.reduce(0, +) / Double(levels.count)
+        let clips = try voices.flatMap { voice in try answers.map { try spoken($0.0, voice: voice) } }
+        let speech = silence(3) + clips.flatMap { $0 + silence(3) }
+        let speechLevel = clips.map(level).reduce(0, +) / Double(clips.count)
         let noiseRMS = (noise.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(noise.count)).squareRoot()
         let gain = speechLevel / pow(10, snr / 20) / noiseRMS
         let recording = speech.indices.map { i in

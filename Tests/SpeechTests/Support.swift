@@ -19,14 +19,15 @@ func temporaryDirectory() throws -> String {
 /// `seconds` of silence at 16 kHz.
 func silence(_ seconds: Double) -> [Int16] { [Int16](repeating: 0, count: Int(seconds * 16_000)) }
 
-/// `text` spoken by the `espeak-ng` program (a Korean `voice`, 160 words a minute) at 16 kHz.
+/// `text` spoken by the `espeak-ng` program (a Korean `voice`, `speed` words a minute) at 16 kHz.
 /// A fresh process each time: espeak-ng's wave generator carries noise state from one
 /// sentence to the next inside a process, and tests want the same audio every run.
-func spoken(_ text: String, voice: String = "ko") throws -> [Int16] {
+func spoken(_ text: String, voice: String = "ko", speed: Int = 160) throws -> [Int16] {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let path = directory + "/spoken.wav"
-    guard try run("espeak-ng", ["-v", voice, "-s", "160", "-w", path, text], install: "espeak-ng") == 0 else {
+    guard try run("espeak-ng", ["-v", voice, "-s", "\(speed)", "-w", path, text], install: "espeak-ng") == 0
+    else {
         throw ToolMissing(message: "espeak-ng failed on \(text)")
     }
     return try WAV.read16kMono(path: path).samples

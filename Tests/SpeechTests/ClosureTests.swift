@@ -13,8 +13,8 @@ import Testing
     /// `text` in the three voices at 130, 175 and 220 words a minute, as the benchmark's white
     /// 10 dB condition makes it: each clip at the benchmark's speech level (3 277 RMS over its
     /// louder half of 20 ms frames), 1 s apart after 1 s of noise alone, in Gaussian white noise
-    /// (`SeededRandom`, the benchmark's generator, from a fixed seed) 10 dB below, decoded by one listener with the product's decoders and
-    /// every candidate kept (thresholds 0): the hearings with a meaning.
+    /// (`SeededRandom`, the benchmark's generator, from a fixed seed) 10 dB below: the
+    /// candidates (``candidates(in:)``).
     static func hearings(of text: String) throws -> [Utterance] {
         var speech = silence(1)
         for voice in BabbleTests.voices {
@@ -26,14 +26,8 @@ import Testing
         }
         var random = SeededRandom(seed: 1)
         let noise = 3_277 / pow(10, 10.0 / 20)
-        let recording = speech.map { sample in
-            Int16(clamping: Int((Double(sample) + random.gaussian() * noise).rounded()))
-        }
-        let open = OperatingPoint.Thresholds(act: 0, ask: 0)
-        let listener = try Listener(
-            model: try phraseModel(),
-            policy: .init(operatingPoint: OperatingPoint(notHere: open, thisIsIt: open)))
-        return (try listener.process(samples: recording) + listener.finish()).filter { $0.meaning != nil }
+        return try candidates(
+            in: speech.map { Int16(clamping: Int((Double($0) + random.gaussian() * noise).rounded())) })
     }
 
     @Test func aHeldChIsNoPauseToTheListener() throws {

@@ -85,7 +85,7 @@ let package = Package(
             dependencies: ["Replay", "Arrival", "Geo", "Positioning", "OSM", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "SpeechTests", dependencies: ["Speech", "Arrival", "TestSupport"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "Arrival", "Geo", "TestSupport"]),
         .testTarget(
             name: "DaemonTests", dependencies: ["Daemon", "Arrival", "Geo", "Storage", "TestSupport"],
             resources: [.copy("Fixtures")]),

@@ -32,8 +32,7 @@ struct ForegroundDetector {
         if recentPowers.count > 5 { recentPowers.removeFirst() }
         let level = 10 * log10(recentPowers.reduce(0, +) / Double(recentPowers.count) + 1)
         history.add(level)
-        let sorted = history.values.sorted()
-        let background = sorted[Int(Double(sorted.count - 1) * Self.backgroundQuantile)]
+        let background = Self.quantile(history.values.sorted(), Self.backgroundQuantile)
         let isForeground = level > background + Self.marginDecibels
         if isForeground {
             loud.append(level)
@@ -53,10 +52,15 @@ struct ForegroundDetector {
     var levels: BackgroundLevels? {
         guard !quiet.values.isEmpty, !loud.isEmpty else { return nil }
         let q = quiet.values.sorted()
-        let l = loud.sorted()
-        func at(_ sorted: [Double], _ p: Double) -> Double { sorted[Int(Double(sorted.count - 1) * p)] }
+        let level = Self.quantile(q, 0.5)
         return BackgroundLevels(
-            level: at(q, 0.5), spread: at(q, 0.8) - at(q, 0.2), aboveBackground: at(l, 0.5) - at(q, 0.5))
+            level: level, spread: Self.quantile(q, 0.8) - Self.quantile(q, 0.2),
+            aboveBackground: Self.quantile(loud.sorted(), 0.5) - level)
+    }
+
+    /// The value at fraction `p` of `sorted` (ascending, not empty), rounding down.
+    private static func quantile(_ sorted: [Double], _ p: Double) -> Double {
+        sorted[Int(Double(sorted.count - 1) * p)]
     }
 }
 

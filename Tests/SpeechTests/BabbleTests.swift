@@ -62,8 +62,7 @@ import Testing
     }
 
     /// Each answer in each voice, 3 s apart, over `noise` running through the whole recording
-    /// `snr` dB below the answers, decoded by one listener with the product's decoders and
-    /// every candidate kept (thresholds 0): the hearings of the right meaning.
+    /// `snr` dB below the answers: the candidates (``candidates(in:)``).
     static func hearings(over noise: [Int16], snr: Double = 10) throws -> [Utterance] {
         let clips = try voices.flatMap { voice in try answers.map { try spoken($0.0, voice: voice) } }
         let speech = silence(3) + clips.flatMap { $0 + silence(3) }
@@ -73,13 +72,7 @@ import Testing
         let recording = speech.indices.map { i in
             Int16(clamping: Int(Double(speech[i]) + gain * Double(noise[i % noise.count])))
         }
-        let model = try phraseModel()
-        let open = OperatingPoint.Thresholds(act: 0, ask: 0)
-        let listener = try Listener(
-            model: model, policy: .init(operatingPoint: OperatingPoint(notHere: open, thisIsIt: open)))
-        let utterances = try listener.process(samples: recording) + listener.finish()
-        #expect(listener.speeds == model.operatingPoint.speeds)
-        return utterances.filter { $0.meaning != nil }
+        return try candidates(in: recording)
     }
 
     /// In babble the background fluctuates between the words, and the confidence gives back

@@ -1,5 +1,6 @@
 import Arrival
 import Foundation
+import Geo
 import Speech
 import TestSupport
 import Testing
@@ -12,8 +13,8 @@ import Testing
     /// `text` in the three voices at 130, 175 and 220 words a minute, as the benchmark's white
     /// 10 dB condition makes it: each clip at the benchmark's speech level (3 277 RMS over its
     /// louder half of 20 ms frames), 1 s apart after 1 s of noise alone, in Gaussian white noise
-    /// (from a fixed seed) 10 dB below, decoded by one listener with the product's decoders and
-    /// every candidate kept (thresholds 0): the hearings with a meaning.
+    /// (`SeededRandom`, the benchmark's generator, from a fixed seed) 10 dB below: the
+    /// candidates (``candidates(in:)``).
     static func hearings(of text: String) throws -> [Utterance] {
         var speech = silence(1)
         for voice in BabbleTests.voices {
@@ -23,20 +24,10 @@ import Testing
                 speech += clip.map { Int16(clamping: Int((Double($0) * gain).rounded())) } + silence(1)
             }
         }
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func uniform() -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return (Double(state >> 11) + 0.5) / Double(1 << 53)
-        }
+        var random = SeededRandom(seed: 1)
         let noise = 3_277 / pow(10, 10.0 / 20)
-        let recording = speech.map { sample in
-            let gaussian = (-2 * log(uniform())).squareRoot() * cos(2 * .pi * uniform())
-            return Int16(clamping: Int((Double(sample) + gaussian * noise).rounded()))
-        }
-        let open = OperatingPoint.Thresholds(act: 0, ask: 0)
-        let listener = try Listener(
-            model: try phraseModel(), policy: .init(operatingPoint: OperatingPoint(notHere: open, thisIsIt: open)))
-        return (try listener.process(samples: recording) + listener.finish()).filter { $0.meaning != nil }
+        return try candidates(
+            in: speech.map { Int16(clamping: Int((Double($0) + random.gaussian() * noise).rounded())) })
     }
 
     @Test func aHeldChIsNoPauseToTheListener() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Speech
 import TestSupport
+import Testing
 
 /// The repository's phrase model (tests run from the source tree; the product finds it
 /// next to the executable or through PATHFINDER_MODELS).
@@ -8,6 +9,18 @@ let modelsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent(
     .deletingLastPathComponent().appendingPathComponent("models").path
 
 func phraseModel() throws -> PhraseModel { try PhraseModel.load(directory: modelsDirectory) }
+
+/// `recording` decoded by one listener with the product's decoders and every candidate kept
+/// (thresholds 0): the hearings with a meaning, whatever their confidence.
+func candidates(in recording: [Int16]) throws -> [Utterance] {
+    let model = try phraseModel()
+    let open = OperatingPoint.Thresholds(act: 0, ask: 0)
+    let listener = try Listener(
+        model: model, policy: .init(operatingPoint: OperatingPoint(notHere: open, thisIsIt: open)))
+    let utterances = try listener.process(samples: recording) + listener.finish()
+    #expect(listener.speeds == model.operatingPoint.speeds)
+    return utterances.filter { $0.meaning != nil }
+}
 
 /// A fresh temporary directory, removed by the caller.
 func temporaryDirectory() throws -> String {

@@ -101,7 +101,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PathfinderCLITests",
-            dependencies: ["PathfinderCLI", "Arrival", "Geo", "Storage", "TestSupport"],
+            dependencies: ["PathfinderCLI", "Arrival", "Geo", "Speech", "Storage", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
     ],

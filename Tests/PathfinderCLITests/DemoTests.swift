@@ -12,15 +12,10 @@ struct DemoTests {
         return try String(contentsOf: url, encoding: .utf8)
     }
 
-    func scratch() -> String {
-        let dir = FileManager.default.temporaryDirectory.path + "/demo-test-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }
-
     /// Real espeak-ng, real PocketSphinx on the bundled WAV, real memory file.
     @Test func demo_runsToTheEnd_matchesTheGoldenLog_andRemembersTheDoor() async throws {
-        let wavs = scratch() + "/prompts"
+        let scratch = try Scratch()
+        let wavs = scratch.file("prompts")
         let captured = CapturedConsole()
         let code = await Pathfinder.main(["demo", "--json", "--speak-wav", wavs], console: captured.console)
         #expect(code == 0, "\(captured.err)")
@@ -38,11 +33,13 @@ struct DemoTests {
         // Every prompt spoken into a WAV.
         let says = captured.out.split(separator: "\n").filter { $0.contains("\"event\":\"say\"") }.count
         #expect(try FileManager.default.contentsOfDirectory(atPath: wavs).count == says)
+        withExtendedLifetime(scratch) {}  // removed only now
     }
 
     @Test func transcript_tellsTheStory() async throws {
+        let scratch = try Scratch()
         let captured = CapturedConsole()
-        let code = await Pathfinder.main(["demo", "--speak-wav", scratch()], console: captured.console)
+        let code = await Pathfinder.main(["demo", "--speak-wav", scratch.path], console: captured.console)
         #expect(code == 0)
         for expected in [
             // The adapted model hears a filler ("…") after the refusal; the meaning stands.
@@ -55,7 +52,8 @@ struct DemoTests {
     }
 
     @Test func replay_withHeardTSV_isDeterministic_andWritesTheMap() async throws {
-        let dir = scratch()
+        let scratch = try Scratch()
+        let dir = scratch.path
         func run() async -> (Int32, String) {
             let captured = CapturedConsole()
             let code = await Pathfinder.main(
@@ -87,6 +85,7 @@ struct DemoTests {
         #expect(
             first.hasPrefix("{\"event\":\"plan\",\"plan\":{\"alternatives\":[],\"entrance\":{"), "\(first)")
         #expect(first.contains("\"label\":\"D\"") && first.contains("\"source\":\"walker\""), "\(first)")
+        withExtendedLifetime(scratch) {}  // removed only now
     }
 
     @Test(arguments: [

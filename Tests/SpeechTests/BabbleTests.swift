@@ -52,23 +52,14 @@ import Testing
         return mix.map { Int16(clamping: Int(($0 / rms * 1_000).rounded())) }
     }
 
-    /// The level of `speech`: the RMS of its louder half of 20 ms frames.
-    static func level(_ speech: [Int16]) -> Double {
-        let frames = stride(from: 0, to: speech.count - 320, by: 320).map { start in
-            speech[start..<start + 320].reduce(0.0) { $0 + Double($1) * Double($1) } / 320
-        }.sorted()
-        return (frames[(frames.count / 2)...].reduce(0, +) / Double(frames.count - frames.count / 2))
-            .squareRoot()
-    }
-
     /// Each answer in each voice, 3 s apart, over `noise` running through the whole recording
     /// `snr` dB below the answers: the candidates (``candidates(in:)``).
     static func hearings(over noise: [Int16], snr: Double = 10) throws -> [Utterance] {
         let clips = try voices.flatMap { voice in try answers.map { try spoken($0.0, voice: voice) } }
         let speech = silence(3) + clips.flatMap { $0 + silence(3) }
-        let speechLevel = clips.map(level).reduce(0, +) / Double(clips.count)
+        let loudness = clips.map(speechLevel).reduce(0, +) / Double(clips.count)
         let noiseRMS = (noise.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(noise.count)).squareRoot()
-        let gain = speechLevel / pow(10, snr / 20) / noiseRMS
+        let gain = loudness / pow(10, snr / 20) / noiseRMS
         let recording = speech.indices.map { i in
             Int16(clamping: Int(Double(speech[i]) + gain * Double(noise[i % noise.count])))
         }

@@ -20,7 +20,7 @@ import Testing
         for voice in BabbleTests.voices {
             for speed in [130, 175, 220] {
                 let clip = try spoken(text, voice: voice, speed: speed)
-                let gain = 3_277 / BabbleTests.level(clip)
+                let gain = 3_277 / speechLevel(clip)
                 speech += clip.map { Int16(clamping: Int((Double($0) * gain).rounded())) } + silence(1)
             }
         }

@@ -12,6 +12,20 @@ struct DemoTests {
         return try String(contentsOf: url, encoding: .utf8)
     }
 
+    /// The memory file `pathfinder demo` names on its "memory: " line (in a fresh temporary
+    /// directory, kept for the user to look at).
+    static func demoMemory(_ text: String) -> String? {
+        text.split(separator: "\n").first { $0.hasPrefix("memory: ") }.map {
+            String($0.dropFirst("memory: ".count).prefix { $0 != " " })
+        }
+    }
+
+    /// The demo keeps its memory for the user; a test removes the directory it made.
+    static func removeDemoDirectory(of memory: String?) {
+        guard let memory, memory.contains("/pathfinder-demo-") else { return }
+        try? FileManager.default.removeItem(atPath: (memory as NSString).deletingLastPathComponent)
+    }
+
     /// Real espeak-ng, real PocketSphinx on the bundled WAV, real memory file.
     @Test func demo_runsToTheEnd_matchesTheGoldenLog_andRemembersTheDoor() async throws {
         let scratch = try Scratch()
@@ -24,8 +38,8 @@ struct DemoTests {
         #expect(captured.err.contains("doors from the door index "), "\(captured.err)")
         #expect(captured.err.contains("artifacts/doors/helsinki.db: building way 28903274, 3 doors"))
         // The memory file it names holds the confirmed door D, from the walker.
-        let memoryLine = try #require(captured.err.split(separator: "\n").first { $0.hasPrefix("memory: ") })
-        let path = String(memoryLine.dropFirst("memory: ".count).prefix { $0 != " " })
+        let path = try #require(Self.demoMemory(captured.err))
+        defer { Self.removeDemoDirectory(of: path) }
         let memory = try MemoryFile.read(path: path)
         let confirmed = try #require(memory.buildings.first?.confirmed)
         #expect(confirmed.label == "D")
@@ -40,6 +54,7 @@ struct DemoTests {
         let scratch = try Scratch()
         let captured = CapturedConsole()
         let code = await Pathfinder.main(["demo", "--speak-wav", scratch.path], console: captured.console)
+        defer { Self.removeDemoDirectory(of: Self.demoMemory(captured.out)) }
         #expect(code == 0)
         for expected in [
             // The adapted model hears a filler ("…") after the refusal; the meaning stands.

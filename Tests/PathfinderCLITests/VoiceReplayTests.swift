@@ -129,17 +129,13 @@ import Testing
         try #require(
             try run("espeak-ng", ["-v", voice, "-s", "130", "-w", raw, "입구 찾았어"], install: "espeak-ng") == 0)
         let found = try WAV.read16kMono(path: raw).samples
-        func atBenchmarkLevel(_ clip: [Int16]) -> [Double] {
-            let gain = 3_277 / speechLevel(clip)
-            return clip.map { Double($0) * gain }
-        }
         var recording = [Double](repeating: 0, count: demo.count)
         recording.replaceSubrange(loud[0]..<loud[0] + refusal.count, with: atBenchmarkLevel(refusal))
         recording.replaceSubrange(
             confirmationStart..<confirmationStart + found.count, with: atBenchmarkLevel(found))
         var random = SeededRandom(seed: 1)
         for i in (confirmationStart - 32_000)..<recording.count {
-            recording[i] += random.gaussian() * 3_277 / pow(10, 10.0 / 20)
+            recording[i] += random.gaussian() * benchmarkSpeechLevel / pow(10, 10.0 / 20)
         }
         let audio = scratch.file("answers.wav")
         try WAV.write(

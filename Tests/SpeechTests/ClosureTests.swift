@@ -19,13 +19,12 @@ import Testing
         var speech = silence(1)
         for voice in BabbleTests.voices {
             for speed in [130, 175, 220] {
-                let clip = try spoken(text, voice: voice, speed: speed)
-                let gain = 3_277 / speechLevel(clip)
-                speech += clip.map { Int16(clamping: Int((Double($0) * gain).rounded())) } + silence(1)
+                let clip = atBenchmarkLevel(try spoken(text, voice: voice, speed: speed))
+                speech += clip.map { Int16(clamping: Int($0.rounded())) } + silence(1)
             }
         }
         var random = SeededRandom(seed: 1)
-        let noise = 3_277 / pow(10, 10.0 / 20)
+        let noise = benchmarkSpeechLevel / pow(10, 10.0 / 20)
         return try candidates(
             in: speech.map { Int16(clamping: Int((Double($0) + random.gaussian() * noise).rounded())) })
     }

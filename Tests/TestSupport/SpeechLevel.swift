@@ -9,3 +9,13 @@ package func speechLevel(_ speech: [Int16]) -> Double {
     return (frames[(frames.count / 2)...].reduce(0, +) / Double(frames.count - frames.count / 2))
         .squareRoot()
 }
+
+/// The voice benchmark's speech level (`VoiceEval`'s `Corpus.speechRMS`): every answer is
+/// scaled to it before noise goes in.
+package let benchmarkSpeechLevel = 3_277.0
+
+/// `clip` scaled so that its ``speechLevel(_:)`` is the benchmark's.
+package func atBenchmarkLevel(_ clip: [Int16]) -> [Double] {
+    let gain = benchmarkSpeechLevel / speechLevel(clip)
+    return clip.map { Double($0) * gain }
+}

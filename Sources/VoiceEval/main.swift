@@ -36,6 +36,9 @@ struct Options {
     /// (`--unknown-near-misses`); none by default.
     var unknownNearMisses: [String] = []
     var confidenceOf: [String] = []
+    /// `--check-model DIR`: the product's fixtures on the acoustic model in DIR (`ModelCheck`).
+    var checkModel: String?
+    var demo: String?
 
     static let usage = """
         usage: VoiceEval [--split dev|test] [--conditions clean,white10,pink10,babble15,babble10,babble5,street10]
@@ -50,6 +53,7 @@ struct Options {
                          [--describe]  (print each split's voice settings and perturbations, synthesise nothing)
                          [--unknown-near-misses "S1,S2,…"]  (dev only: near-misses no decoy spells, every dev voice, unperturbed)
                          [--confidence-of WAV]…  (each phrase heard in WAV with its full-precision confidence)
+                         [--check-model DIR|stock [--demo WAV]]  (the product's fixtures on the acoustic model in DIR: exit 0 all pass, 1 one fails)
         """
 
     init(_ argv: [String]) throws(UsageError) {
@@ -206,6 +210,8 @@ struct Options {
                     $0.trimmingCharacters(in: .whitespaces)
                 }.filter { !$0.isEmpty }
             case "--confidence-of": confidenceOf.append(try value(flag))
+            case "--check-model": checkModel = try value(flag)
+            case "--demo": demo = try value(flag)
             case "--help", "-h":
                 print(Self.usage)
                 exit(0)
@@ -531,6 +537,14 @@ func main() throws {
     }
     let model = try PhraseModel.locate(explicit: options.models)
     let modelsDirectory = URL(fileURLWithPath: model.grammar).deletingLastPathComponent().path
+    if let acoustic = options.checkModel {
+        let demo =
+            options.demo
+            ?? URL(fileURLWithPath: modelsDirectory).deletingLastPathComponent().path
+            + "/artifacts/demo/answers.wav"
+        if try !ModelCheck.run(acousticModel: acoustic, model: model, demo: demo) { exit(1) }
+        return
+    }
     if !options.confidenceOf.isEmpty {
         // The product's fixtures (the demo's answers, ListenerTests' phrases) at full precision:
         // what `--max-act` / `--max-ask` are derived from for a new acoustic model.

@@ -410,3 +410,36 @@ extension VoiceEvalFlagTests {
         #expect(result.err.contains(named), "\(result.err)")
     }
 }
+
+extension VoiceEvalFlagTests {
+    /// `--check-model` (what `Scripts/adapt-model` runs before it installs a model) hears the
+    /// product's fixtures with a given acoustic model: the committed model passes them all
+    /// (exit 0); Debian's stock model does not hear the demo's confirmation, and fails (exit 1)
+    /// saying which fixtures; a directory with no model is bad input (exit 2).
+    @Test func checkModelPassesTheCommittedModelAndFailsTheStockOne() throws {
+        let committed = try run(["--check-model", modelsDirectory + "/en-us-adapted"], standardOutput: true)
+        #expect(committed.code == 0, "\(committed.out)")
+        #expect(committed.out.contains("model check: passed (4 of 4)"), "\(committed.out)")
+        #expect(!committed.out.contains("FAIL"), "\(committed.out)")
+
+        let stock = try run(["--check-model", "stock"], standardOutput: true)
+        #expect(stock.code == 1, "\(stock.out)")
+        let verdict = stock.out.split(separator: "\n").last { $0.hasPrefix("model check:") } ?? ""
+        #expect(
+            verdict.contains("FAILED") && verdict.contains("the demo's answers act at once"), "\(stock.out)")
+        // The unrelated sentences mean nothing to either model: a check that fails everything
+        // would say so here.
+        #expect(stock.out.contains("pass  4 unrelated sentences mean nothing"), "\(stock.out)")
+
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let empty = try run(["--check-model", directory])
+        #expect(empty.code == 2)
+        #expect(empty.err.contains("--check-model \(directory): no acoustic model there"), "\(empty.err)")
+        let noDemo = try run([
+            "--check-model", modelsDirectory + "/en-us-adapted", "--demo", directory + "/none.wav",
+        ])
+        #expect(noDemo.code == 2)
+        #expect(noDemo.err.contains(directory + "/none.wav"), "\(noDemo.err)")
+    }
+}

@@ -30,7 +30,8 @@ enum ModelCheck {
             throw BadInput("--check-model \(acousticModel): no acoustic model there (no mdef)")
         }
         guard FileManager.default.fileExists(atPath: demo) else {
-            throw BadInput("--demo \(demo): no such file (the demo's recorded answers, artifacts/demo/answers.wav)")
+            throw BadInput(
+                "--demo \(demo): no such file (the demo's recorded answers, artifacts/demo/answers.wav)")
         }
         let point = model.operatingPoint
         print("## model check: \(model.acousticModel)")
@@ -74,12 +75,15 @@ enum ModelCheck {
             let audio = try Corpus.synthesize(phrase, VoiceSetting(voice: "ko", speed: 175, pitch: 50))
             let heard = try hear(silence(0.3) + audio + silence(1), model: model)
             if heard.compactMap(\.meaning) != [ArrivalWords.meaning(of: phrase)].compactMap({ $0 }) {
-                missed.append("\(phrase) → " + (heard.isEmpty ? "nothing" : heard.map(describe).joined(separator: " | ")))
+                missed.append(
+                    "\(phrase) → "
+                        + (heard.isEmpty ? "nothing" : heard.map(describe).joined(separator: " | ")))
             }
         }
         return Result(
             name: "the 13 answers, espeak-ng ko", passed: missed.isEmpty,
-            detail: "\(Corpus.phrases.count - missed.count) of \(Corpus.phrases.count) heard with their meaning"
+            detail:
+                "\(Corpus.phrases.count - missed.count) of \(Corpus.phrases.count) heard with their meaning"
                 + (missed.isEmpty ? "" : "; missed: " + missed.joined(separator: ", ")))
     }
 
@@ -115,7 +119,8 @@ enum ModelCheck {
         }
         return Result(
             name: "\(unrelated.count) unrelated sentences mean nothing", passed: taken.isEmpty,
-            detail: taken.isEmpty ? "none heard as an answer" : "heard as an answer: " + taken.joined(separator: ", "))
+            detail: taken.isEmpty
+                ? "none heard as an answer" : "heard as an answer: " + taken.joined(separator: ", "))
     }
 
     static func hear(_ samples: [Int16], model: PhraseModel) throws -> [Utterance] {

@@ -218,6 +218,7 @@ struct Options {
             default: throw UsageError("unknown option \(flag)")
             }
         }
+        if demo != nil, checkModel == nil { throw UsageError("--demo belongs to --check-model") }
     }
 }
 

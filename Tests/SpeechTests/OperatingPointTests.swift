@@ -142,6 +142,8 @@ struct VoiceEvalFlagTests {
         (["--acoustic", "adapt"], "adapt"), (["--hours", "-1"], "negative"),
         (["--max-fillers-not-here", "two"], "two"),
         (["--verbos"], "--verbos"), (["--models"], "--models needs a value"),
+        (["--demo", "x.wav"], "--demo belongs to --check-model"),
+        (["--check-model"], "--check-model needs a value"),
     ])
     func badFlagExitsTwo(_ argv: [String], _ named: String) throws {
         let result = try run(argv)

@@ -36,6 +36,9 @@ struct Options {
     /// (`--unknown-near-misses`); none by default.
     var unknownNearMisses: [String] = []
     var confidenceOf: [String] = []
+    /// `--check-model DIR`: the product's fixtures on the acoustic model in DIR (`ModelCheck`).
+    var checkModel: String?
+    var demo: String?
 
     static let usage = """
         usage: VoiceEval [--split dev|test] [--conditions clean,white10,pink10,babble15,babble10,babble5,street10]
@@ -50,6 +53,7 @@ struct Options {
                          [--describe]  (print each split's voice settings and perturbations, synthesise nothing)
                          [--unknown-near-misses "S1,S2,…"]  (dev only: near-misses no decoy spells, every dev voice, unperturbed)
                          [--confidence-of WAV]…  (each phrase heard in WAV with its full-precision confidence)
+                         [--check-model DIR|stock [--demo WAV]]  (the product's fixtures on the acoustic model in DIR: exit 0 all pass, 1 one fails)
         """
 
     init(_ argv: [String]) throws(UsageError) {
@@ -206,12 +210,15 @@ struct Options {
                     $0.trimmingCharacters(in: .whitespaces)
                 }.filter { !$0.isEmpty }
             case "--confidence-of": confidenceOf.append(try value(flag))
+            case "--check-model": checkModel = try value(flag)
+            case "--demo": demo = try value(flag)
             case "--help", "-h":
                 print(Self.usage)
                 exit(0)
             default: throw UsageError("unknown option \(flag)")
             }
         }
+        if demo != nil, checkModel == nil { throw UsageError("--demo belongs to --check-model") }
     }
 }
 
@@ -463,6 +470,25 @@ func percent(_ n: Int, _ d: Int) -> String {
     d == 0 ? "–" : String(format: "%.0f %%", 100 * Double(n) / Double(d))
 }
 
+/// The Wilson score interval of `n` successes in `d` trials at 95 %: how far a rate measured on
+/// this few items may lie from the true one (52 answers a condition: ±10–13 points).
+func wilson(_ n: Int, _ d: Int) -> (low: Double, high: Double) {
+    guard d > 0 else { return (0, 1) }
+    let z = 1.959964, p = Double(n) / Double(d), trials = Double(d)
+    let centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
+    let half = z * (p * (1 - p) / trials + z * z / (4 * trials * trials)).squareRoot() / (1 + z * z / trials)
+    return (max(0, centre - half), min(1, centre + half))
+}
+
+/// "234/364 (64.3 %; 95 % interval 59.2–69.0 %)".
+func rate(_ n: Int, _ d: Int) -> String {
+    guard d > 0 else { return "0/0" }
+    let interval = wilson(n, d)
+    return String(
+        format: "%d/%d (%.1f %%; 95 %% interval %.1f–%.1f %%)", n, d, 100 * Double(n) / Double(d),
+        100 * interval.low, 100 * interval.high)
+}
+
 func report(label: String, tallies: [(Condition, Tally)]) {
     print("\n### \(label)\n")
     print("| | " + tallies.map { $0.0.description }.joined(separator: " | ") + " |")
@@ -472,6 +498,11 @@ func report(label: String, tallies: [(Condition, Tally)]) {
     }
     row("**answers acted on within two turns**") {
         "**\(percent($0.twoTurns, $0.positives))** (\($0.twoTurns)/\($0.positives))"
+    }
+    row("95 % interval of it (Wilson)") {
+        let interval = wilson($0.twoTurns, $0.positives)
+        return $0.positives == 0
+            ? "–" : String(format: "%.0f–%.0f %%", 100 * interval.low, 100 * interval.high)
     }
     row("first-turn recall") { percent($0.firstTurn, $0.positives) }
     row("confusions (wrong answer acted on)") { "\($0.confusions)" }
@@ -491,6 +522,13 @@ func report(label: String, tallies: [(Condition, Tally)]) {
             }
         }
     }
+    // Pooled over the conditions, with the interval a sample this size allows.
+    let pooled = tallies.map(\.1)
+    func sum(_ value: (Tally) -> Int) -> Int { pooled.reduce(0) { $0 + value($1) } }
+    print(
+        "\nPooled over \(tallies.count) condition\(tallies.count == 1 ? "" : "s"): answers acted on within two turns "
+            + rate(sum(\.twoTurns), sum(\.positives)) + "; near-misses acted on "
+            + rate(sum { $0.acted[.nearMiss] ?? 0 }, sum { $0.negatives[.nearMiss] ?? 0 }))
     let acted = tallies.flatMap { $0.1.actedTexts }.reduce(into: [String: Int]()) {
         $0[$1.key, default: 0] += $1.value
     }
@@ -531,6 +569,14 @@ func main() throws {
     }
     let model = try PhraseModel.locate(explicit: options.models)
     let modelsDirectory = URL(fileURLWithPath: model.grammar).deletingLastPathComponent().path
+    if let acoustic = options.checkModel {
+        let demo =
+            options.demo
+            ?? URL(fileURLWithPath: modelsDirectory).deletingLastPathComponent().path
+            + "/artifacts/demo/answers.wav"
+        if try !ModelCheck.run(acousticModel: acoustic, model: model, demo: demo) { exit(1) }
+        return
+    }
     if !options.confidenceOf.isEmpty {
         // The product's fixtures (the demo's answers, ListenerTests' phrases) at full precision:
         // what `--max-act` / `--max-ask` are derived from for a new acoustic model.

@@ -1,0 +1,140 @@
+import Arrival
+import Foundation
+import Speech
+
+/// `--check-model DIR`: the product's own fixtures, heard through the product's Listener with
+/// the acoustic model in DIR and the committed grammar and operating point. A model that fails
+/// one of them would break what the walker and the tests rely on, however it scores on the
+/// benchmark: `Scripts/adapt-model` runs this before it installs a model (docs/speech.md,
+/// "The adaptation's own settings": a re-adapted model can hear the lowered voices worse).
+/// The same fixtures as `ListenerTests` and `DemoTests`, for any acoustic model.
+enum ModelCheck {
+    struct Result {
+        var name: String
+        var passed: Bool
+        var detail: String
+    }
+
+    /// Of the 13 answers spoken through a longer vocal tract, at least this many must be heard
+    /// (`ListenerTests.aSpedUpDecoderHearsALowerVoice`).
+    static let loweredNeeded = 11
+    /// Korean that is no answer (`ListenerTests.negativeMeansNothing`).
+    static let unrelated = ["다른 입구로 안내할게", "오늘 날씨가 정말 좋네요", "커피 한 잔 주세요", "엘리베이터를 타고 올라가세요"]
+
+    /// Runs every fixture on `acousticModel` (a directory with `mdef`, or "stock"), printing
+    /// one line each; true when all pass.
+    static func run(acousticModel: String, model located: PhraseModel, demo: String) throws -> Bool {
+        var model = located
+        model.acousticModel = acousticModel == "stock" ? PhraseModel.defaultAcousticModel : acousticModel
+        guard FileManager.default.fileExists(atPath: model.acousticModel + "/mdef") else {
+            throw BadInput("--check-model \(acousticModel): no acoustic model there (no mdef)")
+        }
+        guard FileManager.default.fileExists(atPath: demo) else {
+            throw BadInput(
+                "--demo \(demo): no such file (the demo's recorded answers, artifacts/demo/answers.wav)")
+        }
+        let point = model.operatingPoint
+        print("## model check: \(model.acousticModel)")
+        print(
+            "Grammar \(model.grammar), operating point: notHere act ≥ \(point.notHere.act), thisIsIt act ≥ \(point.thisIsIt.act); decoders: plain"
+                + point.speeds.map { " + ×\($0)" }.joined())
+        print("")
+        let results = [
+            try demoAnswers(demo, model: model),
+            try answers(model: model),
+            try lowered(model: model),
+            try negatives(model: model),
+        ]
+        for result in results {
+            print("\(result.passed ? "pass" : "FAIL")  \(result.name): \(result.detail)")
+        }
+        let failed = results.filter { !$0.passed }
+        print(
+            failed.isEmpty
+                ? "\nmodel check: passed (\(results.count) of \(results.count))"
+                : "\nmodel check: FAILED: " + failed.map(\.name).joined(separator: "; "))
+        return failed.isEmpty
+    }
+
+    /// The demo's recorded answers must both act at once: the demo is the first thing a user
+    /// runs.
+    static func demoAnswers(_ path: String, model: PhraseModel) throws -> Result {
+        let heard = try Listener.decode(wav: path, model: model).filter { $0.meaning != nil }
+        let detail = heard.map(describe).joined(separator: ", ")
+        let passed = heard.map(\.meaning) == [.notHere, .thisIsIt] && heard.allSatisfy(\.sure)
+        return Result(
+            name: "the demo's answers act at once (\(path))", passed: passed,
+            detail: heard.isEmpty ? "no answer heard" : detail)
+    }
+
+    /// Each of the 13 answers, spoken by espeak-ng's Korean voice, is heard with its meaning
+    /// (acted on or asked about) and nothing else.
+    static func answers(model: PhraseModel) throws -> Result {
+        var missed: [String] = []
+        for phrase in Corpus.phrases {
+            let audio = try Corpus.synthesize(phrase, VoiceSetting(voice: "ko", speed: 175, pitch: 50))
+            let heard = try hear(silence(0.3) + audio + silence(1), model: model)
+            if heard.compactMap(\.meaning) != [ArrivalWords.meaning(of: phrase)].compactMap({ $0 }) {
+                missed.append(
+                    "\(phrase) → "
+                        + (heard.isEmpty ? "nothing" : heard.map(describe).joined(separator: " | ")))
+            }
+        }
+        return Result(
+            name: "the 13 answers, espeak-ng ko", passed: missed.isEmpty,
+            detail:
+                "\(Corpus.phrases.count - missed.count) of \(Corpus.phrases.count) heard with their meaning"
+                + (missed.isEmpty ? "" : "; missed: " + missed.joined(separator: ", ")))
+    }
+
+    /// The 13 answers through a longer vocal tract (sox `pitch -500`: every frequency × 0.75):
+    /// most heard, none as the other answer.
+    static func lowered(model: PhraseModel) throws -> Result {
+        var right = 0
+        var wrong: [String] = []
+        for phrase in Corpus.phrases {
+            let meaning = ArrivalWords.meaning(of: phrase)
+            let audio = try Corpus.synthesize(phrase, VoiceSetting(voice: "ko", speed: 160, pitch: 50))
+            let low = try Sox.apply(["pitch", "-500"], to: silence(0.3) + audio + silence(1))
+            let heard = try hear(low, model: model).compactMap(\.meaning)
+            right += heard == [meaning].compactMap({ $0 }) ? 1 : 0
+            if heard.contains(where: { $0 != meaning }) { wrong.append(phrase) }
+        }
+        return Result(
+            name: "the 13 answers a longer vocal tract (pitch −500 cents)",
+            passed: right >= loweredNeeded && wrong.isEmpty,
+            detail: "\(right) of \(Corpus.phrases.count) heard (needs ≥ \(loweredNeeded))"
+                + (wrong.isEmpty ? ", none as the other answer" : "; heard as the other answer: \(wrong)"))
+    }
+
+    /// Korean that is no answer, Pathfinder's own prompt among it, means nothing.
+    static func negatives(model: PhraseModel) throws -> Result {
+        var taken: [String] = []
+        for sentence in unrelated {
+            let audio = try Corpus.synthesize(sentence, VoiceSetting(voice: "ko", speed: 160, pitch: 50))
+            let heard = try hear(silence(0.3) + audio + silence(1), model: model)
+            if let answer = heard.first(where: { $0.meaning != nil }) {
+                taken.append("\(sentence) → \(answer.heard)")
+            }
+        }
+        return Result(
+            name: "\(unrelated.count) unrelated sentences mean nothing", passed: taken.isEmpty,
+            detail: taken.isEmpty
+                ? "none heard as an answer" : "heard as an answer: " + taken.joined(separator: ", "))
+    }
+
+    static func hear(_ samples: [Int16], model: PhraseModel) throws -> [Utterance] {
+        let listener = try Listener(model: model)
+        return try listener.process(samples: samples) + listener.finish()
+    }
+
+    static func silence(_ seconds: Double) -> [Int16] { [Int16](repeating: 0, count: Int(seconds * 16_000)) }
+
+    /// "여기 아니야 (notHere acts, 0.998474)"; below the gate "여기 아니야 (ignored, 0.334065)".
+    static func describe(_ utterance: Utterance) -> String {
+        let decision =
+            utterance.meaning.map { "\($0.rawValue) \(utterance.sure ? "acts" : "asks again")" } ?? "ignored"
+        let confidence = utterance.confidence.map { String(format: ", %.6f", $0) } ?? ""
+        return "\(utterance.heard) (\(decision)\(confidence))"
+    }
+}

@@ -104,7 +104,9 @@ public final class Listener {
         decoder = try Decoder(model: model, phoneLoop: policy.phoneLoop, neighbours: policy.neighbourMargin)
         speeds = policy.speeds ?? model.operatingPoint.speeds
         var spedUp: [Decoder] = []
-        for _ in speeds { spedUp.append(try Decoder(model: model)) }
+        // With the phone loop each sped-up decoder has its own, on its own audio: a hearing of
+        // the sped-up audio is measured against the phones of that audio.
+        for _ in speeds { spedUp.append(try Decoder(model: model, phoneLoop: policy.phoneLoop)) }
         self.spedUp = spedUp
         shifts = speeds.map(SpeedShift.init(speed:))
         // The VAD reports speech only after `-vad_prespeech` frames (10 ms each) of it: the
@@ -263,7 +265,7 @@ public final class Listener {
         for d in spedUp {
             let other = try d.endUtterance()
             let heard = Self.utterance(
-                from: other.text, segments: other.segments, start: Double(start) / rate,
+                from: other.text, segments: other.segments, loop: other.loop, start: Double(start) / rate,
                 end: Double(end) / rate,
                 policy: policy, point: operatingPoint, background: background)
             utterance = Self.better(utterance, heard)

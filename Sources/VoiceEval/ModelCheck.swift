@@ -23,7 +23,11 @@ enum ModelCheck {
 
     /// Runs every fixture on `acousticModel` (a directory with `mdef`, or "stock"), printing
     /// one line each; true when all pass.
-    static func run(acousticModel: String, model located: PhraseModel, demo: String) throws -> Bool {
+    static func run(
+        acousticModel: String, model located: PhraseModel, demo: String, heldOut: String? = nil
+    )
+        throws -> Bool
+    {
         var model = located
         model.acousticModel = acousticModel == "stock" ? PhraseModel.defaultAcousticModel : acousticModel
         guard FileManager.default.fileExists(atPath: model.acousticModel + "/mdef") else {
@@ -39,12 +43,15 @@ enum ModelCheck {
             "Grammar \(model.grammar), operating point: notHere act ≥ \(point.notHere.act), thisIsIt act ≥ \(point.thisIsIt.act); decoders: plain"
                 + point.speeds.map { " + ×\($0)" }.joined())
         print("")
-        let results = [
+        var results = [
             try demoAnswers(demo, model: model),
             try answers(model: model),
             try lowered(model: model),
             try negatives(model: model),
         ]
+        if let heldOut {
+            results.append(try heldOutSpeakers(heldOut, candidate: model, installed: located))
+        }
         for result in results {
             print("\(result.passed ? "pass" : "FAIL")  \(result.name): \(result.detail)")
         }
@@ -121,6 +128,52 @@ enum ModelCheck {
             name: "\(unrelated.count) unrelated sentences mean nothing", passed: taken.isEmpty,
             detail: taken.isEmpty
                 ? "none heard as an answer" : "heard as an answer: " + taken.joined(separator: ", "))
+    }
+
+    /// The family's own recordings of people no model was adapted on (`pathfinder record`),
+    /// as recorded: the candidate must hear at least as many of their answers as the installed
+    /// model, and take no more of their near-misses for an answer. An answer counts when it is
+    /// heard with its meaning, acting or asking (the walker's repeat would be the same
+    /// recording).
+    static func heldOutSpeakers(
+        _ directory: String, candidate: PhraseModel, installed: PhraseModel
+    ) throws
+        -> Result
+    {
+        func speakers(of model: PhraseModel) -> Set<String> {
+            let text =
+                (try? String(contentsOfFile: model.acousticModel + "/speakers.txt", encoding: .utf8)) ?? ""
+            return Set(text.split(separator: "\n").map(String.init))
+        }
+        let adaptedOn = speakers(of: candidate).union(speakers(of: installed))
+        let items = try RealRecordings.load(directory).filter { !adaptedOn.contains($0.voice) }
+        guard !items.isEmpty else {
+            throw BadInput(
+                "--held-out \(directory): every speaker in it was used for adaptation; record someone who was not (in another folder)"
+            )
+        }
+        func count(_ model: PhraseModel) throws -> (answers: Int, nearMisses: Int) {
+            var answers = 0, nearMisses = 0
+            for item in items {
+                let meanings = try hear(silence(0.3) + item.audio + silence(1), model: model).compactMap(
+                    \.meaning)
+                if let expected = item.expected {
+                    answers += meanings.contains(expected) ? 1 : 0
+                } else {
+                    nearMisses += meanings.isEmpty ? 0 : 1
+                }
+            }
+            return (answers, nearMisses)
+        }
+        let new = try count(candidate), old = try count(installed)
+        let answerCount = items.filter { $0.expected != nil }.count
+        let speakerCount = Set(items.map(\.voice)).count
+        return Result(
+            name: "held-out speakers heard no worse than by the installed model (\(directory))",
+            passed: new.answers >= old.answers && new.nearMisses <= old.nearMisses,
+            detail:
+                "\(speakerCount) speaker\(speakerCount == 1 ? "" : "s"): answers heard \(new.answers) of \(answerCount) (installed \(old.answers)), near-misses taken for an answer \(new.nearMisses) of \(items.count - answerCount) (installed \(old.nearMisses))"
+        )
     }
 
     static func hear(_ samples: [Int16], model: PhraseModel) throws -> [Utterance] {

@@ -39,6 +39,8 @@ struct Options {
     /// `--check-model DIR`: the product's fixtures on the acoustic model in DIR (`ModelCheck`).
     var checkModel: String?
     var demo: String?
+    /// `--held-out DIR` (with `--check-model`): recordings of people no model was adapted on.
+    var heldOut: String?
 
     static let usage = """
         usage: VoiceEval [--split dev|test] [--conditions clean,white10,pink10,babble15,babble10,babble5,street10]
@@ -53,7 +55,8 @@ struct Options {
                          [--describe]  (print each split's voice settings and perturbations, synthesise nothing)
                          [--unknown-near-misses "S1,S2,…"]  (dev only: near-misses no decoy spells, every dev voice, unperturbed)
                          [--confidence-of WAV]…  (each phrase heard in WAV with its full-precision confidence)
-                         [--check-model DIR|stock [--demo WAV]]  (the product's fixtures on the acoustic model in DIR: exit 0 all pass, 1 one fails)
+                         [--check-model DIR|stock [--demo WAV] [--held-out DIR]]  (the product's fixtures on the acoustic model in DIR,
+                                                   and the held-out speakers' recordings against the installed model: exit 0 all pass, 1 one fails)
         """
 
     init(_ argv: [String]) throws(UsageError) {
@@ -212,6 +215,7 @@ struct Options {
             case "--confidence-of": confidenceOf.append(try value(flag))
             case "--check-model": checkModel = try value(flag)
             case "--demo": demo = try value(flag)
+            case "--held-out": heldOut = try value(flag)
             case "--help", "-h":
                 print(Self.usage)
                 exit(0)
@@ -219,6 +223,7 @@ struct Options {
             }
         }
         if demo != nil, checkModel == nil { throw UsageError("--demo belongs to --check-model") }
+        if heldOut != nil, checkModel == nil { throw UsageError("--held-out belongs to --check-model") }
     }
 }
 
@@ -574,7 +579,9 @@ func main() throws {
             options.demo
             ?? URL(fileURLWithPath: modelsDirectory).deletingLastPathComponent().path
             + "/artifacts/demo/answers.wav"
-        if try !ModelCheck.run(acousticModel: acoustic, model: model, demo: demo) { exit(1) }
+        if try !ModelCheck.run(acousticModel: acoustic, model: model, demo: demo, heldOut: options.heldOut) {
+            exit(1)
+        }
         return
     }
     if !options.confidenceOf.isEmpty {

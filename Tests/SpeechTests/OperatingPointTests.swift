@@ -491,3 +491,52 @@ extension VoiceEvalFlagTests {
         #expect(result.out.contains("| 95 % interval of it (Wilson) | 38–96 % | 23–88 % |"), "\(result.out)")
     }
 }
+
+extension VoiceEvalFlagTests {
+    /// `--check-model DIR --held-out REC` also hears the family's recordings of people no model
+    /// was adapted on, with the candidate and with the installed model: the committed model
+    /// against itself passes; Debian's stock model hears fewer of the answers and fails that
+    /// line; a folder whose every speaker was adapted on is bad input.
+    @Test func checkModelComparesHeldOutSpeakers() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var manifest = ""
+        for (index, text) in ["여기 아니야", "여기가 입구야", "입구 찾았어", "여기 아닌데", "거기 아니야", "여기 안 와"].enumerated() {
+            let file = "r\(index).wav"
+            try #require(
+                try TestSupport.run(
+                    "espeak-ng", ["-v", "ko+m3", "-s", "150", "-w", directory + "/" + file, text],
+                    install: "espeak-ng") == 0)
+            manifest +=
+                #"{"file": "\#(file)", "text": "\#(text)", "speaker": "uncle", "device": "espeak-ng", "time": "2026-12-01T16:00:00Z"}"#
+                + "\n"
+        }
+        try manifest.write(toFile: directory + "/manifest.jsonl", atomically: true, encoding: .utf8)
+        let committed = modelsDirectory + "/en-us-adapted"
+
+        let same = try run(["--check-model", committed, "--held-out", directory], standardOutput: true)
+        #expect(same.code == 0, "\(same.out)")
+        #expect(
+            same.out.contains("pass  held-out speakers heard no worse than by the installed model")
+                && same.out.contains("1 speaker: answers heard 4 of 4 (installed 4)"), "\(same.out)")
+
+        let stock = try run(["--check-model", "stock", "--held-out", directory], standardOutput: true)
+        #expect(stock.code == 1)
+        #expect(
+            stock.out.contains("FAIL  held-out speakers heard no worse than by the installed model"),
+            "\(stock.out)")
+
+        // A candidate adapted on "uncle": the same model files, with uncle in speakers.txt.
+        let adapted = directory + "/adapted-on-uncle"
+        try FileManager.default.createDirectory(atPath: adapted, withIntermediateDirectories: true)
+        for file in try FileManager.default.contentsOfDirectory(atPath: committed)
+        where file != "speakers.txt" {
+            try FileManager.default.createSymbolicLink(
+                atPath: adapted + "/" + file, withDestinationPath: committed + "/" + file)
+        }
+        try "uncle\n".write(toFile: adapted + "/speakers.txt", atomically: true, encoding: .utf8)
+        let none = try run(["--check-model", adapted, "--held-out", directory])
+        #expect(none.code == 2)
+        #expect(none.err.contains("every speaker in it was used for adaptation"), "\(none.err)")
+    }
+}

@@ -159,7 +159,8 @@ enum ModelCheck {
                     \.meaning)
                 if let expected = item.expected {
                     answers += meanings.contains(expected) ? 1 : 0
-                } else {
+                } else if item.kind == .nearMiss {
+                    // "여기 안이야" sounds the same as "여기 아니야": not counted either way.
                     nearMisses += meanings.isEmpty ? 0 : 1
                 }
             }
@@ -167,12 +168,13 @@ enum ModelCheck {
         }
         let new = try count(candidate), old = try count(installed)
         let answerCount = items.filter { $0.expected != nil }.count
+        let nearMissCount = items.filter { $0.kind == .nearMiss }.count
         let speakerCount = Set(items.map(\.voice)).count
         return Result(
             name: "held-out speakers heard no worse than by the installed model (\(directory))",
             passed: new.answers >= old.answers && new.nearMisses <= old.nearMisses,
             detail:
-                "\(speakerCount) speaker\(speakerCount == 1 ? "" : "s"): answers heard \(new.answers) of \(answerCount) (installed \(old.answers)), near-misses taken for an answer \(new.nearMisses) of \(items.count - answerCount) (installed \(old.nearMisses))"
+                "\(speakerCount) speaker\(speakerCount == 1 ? "" : "s"): answers heard \(new.answers) of \(answerCount) (installed \(old.answers)), near-misses taken for an answer \(new.nearMisses) of \(nearMissCount) (installed \(old.nearMisses))"
         )
     }
 

@@ -69,7 +69,7 @@ enum AdaptationExport {
         try (speakers.joined(separator: "\n") + (speakers.isEmpty ? "" : "\n")).write(
             toFile: directory + "/speakers.txt", atomically: true, encoding: .utf8)
         print(
-            "adaptation data: \(fileids.count) utterances from \(items.count - skipped.count) dev items × \(noises.count) conditions, \(speakers.count) real speakers"
+            "adaptation data: \(fileids.count) utterances from \(items.count - skipped.count) dev items × \(noises.count) conditions, \(speakers.count) real speaker\(speakers.count == 1 ? "" : "s")"
                 + (skipped.isEmpty ? "" : "; no transcript for \(skipped.sorted().joined(separator: ", "))"))
     }
 }

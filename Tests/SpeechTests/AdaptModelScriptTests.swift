@@ -7,7 +7,8 @@ import Testing
 @Suite struct AdaptModelScriptTests {
     /// Runs the script with `argv`: its exit status and standard error.
     func adaptModel(_ argv: [String]) throws -> (code: Int32, err: String) {
-        let script = URL(fileURLWithPath: modelsDirectory).deletingLastPathComponent().path + "/Scripts/adapt-model"
+        let script =
+            URL(fileURLWithPath: modelsDirectory).deletingLastPathComponent().path + "/Scripts/adapt-model"
         let process = Process()
         // Should a check ever go missing, the script would start adapting: never into the
         // repository's model (a scratch --out first; the script takes the last), and killed
@@ -33,7 +34,10 @@ import Testing
             (["--bogus"], "unknown option --bogus"),
             (["--seed", "x"], "--seed needs a number"),
             (["--held-out", directory + "/none"], "--held-out \(directory)/none: no manifest.jsonl"),
-            (["--real", directory, "--held-out", directory + "/"], "--real and --held-out are the same folder"),
+            (
+                ["--real", directory, "--held-out", directory + "/"],
+                "--real and --held-out are the same folder"
+            ),
         ]
         for (argv, message) in cases {
             let result = try adaptModel(argv)

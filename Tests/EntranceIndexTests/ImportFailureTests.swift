@@ -39,21 +39,14 @@ struct ImportFailureTests {
 
         // 1 MB of file at most (the index of 24 000 buildings is ≈ 8 MB); SIGXFSZ ignored,
         // so the write fails with EFBIG instead of killing the process.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments =
+        let (status, message) = try runCapturing(
+            "/bin/bash",
             [
                 "-c", "trap '' XFSZ; ulimit -f 1024; exec \"$0\" doors import \"$1\" --out \"$2\" \"${@:3}\"",
                 try BuiltExecutable.pathfinder().path, pbf, db,
-            ] + flags
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+            ] + flags)
 
-        #expect(process.terminationStatus == 1, "\(message)")
+        #expect(status == 1, "\(message)")
         #expect(message.contains("pathfinder doors import: \(db)"), "\(message)")
         #expect(FileManager.default.contents(atPath: db) == before)
         #expect(

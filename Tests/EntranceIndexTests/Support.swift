@@ -1,5 +1,6 @@
 import Foundation
 import OSM
+import TestSupport
 import Testing
 
 /// Paths and tools the door-index tests share.
@@ -25,17 +26,9 @@ enum Support {
         let path = try #require(
             candidates.first { FileManager.default.isExecutableFile(atPath: $0) },
             "osmium is not installed: apt-get install osmium-tool (or run Scripts/setup)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "osmium \(arguments.joined(separator: " ")) failed")
-        return String(decoding: data, as: UTF8.self)
+        let (status, text) = try runCapturing(path, arguments, standardOutput: true)
+        #expect(status == 0, "osmium \(arguments.joined(separator: " ")) failed")
+        return text
     }
 
     /// The whole of a small `.osm.pbf` in memory (through `osmium cat` to OSM XML): the

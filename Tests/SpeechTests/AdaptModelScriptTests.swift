@@ -9,21 +9,14 @@ import Testing
     func adaptModel(_ argv: [String]) throws -> (code: Int32, err: String) {
         let script =
             URL(fileURLWithPath: modelsDirectory).deletingLastPathComponent().path + "/Scripts/adapt-model"
-        let process = Process()
         // Should a check ever go missing, the script would start adapting: never into the
         // repository's model (a scratch --out first; the script takes the last), and killed
         // after 30 s.
         let scratch = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        process.arguments = ["-s", "KILL", "30", "/bin/bash", script, "--out", scratch + "/model"] + argv
-        let pipe = Pipe()
-        process.standardError = pipe
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let result = try runCapturing(
+            "/usr/bin/timeout", ["-s", "KILL", "30", "/bin/bash", script, "--out", scratch + "/model"] + argv)
+        return (result.status, result.text)
     }
 
     @Test func mistakesExitTwoBeforeAnyWork() throws {

@@ -124,16 +124,9 @@ struct VoiceEvalFlagTests {
     /// `standardOutput` its standard output instead (the other stream is dropped).
     func run(_ argv: [String], standardOutput: Bool = false) throws -> (code: Int32, err: String, out: String)
     {
-        let process = Process()
-        process.executableURL = try BuiltExecutable.named("VoiceEval")
-        process.arguments = argv
-        let pipe = Pipe()
-        process.standardError = standardOutput ? FileHandle.nullDevice : pipe
-        process.standardOutput = standardOutput ? pipe : FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, standardOutput ? "" : text, standardOutput ? text : "")
+        let result = try runCapturing(
+            try BuiltExecutable.named("VoiceEval").path, argv, standardOutput: standardOutput)
+        return (result.status, standardOutput ? "" : result.text, standardOutput ? result.text : "")
     }
 
     @Test(arguments: [

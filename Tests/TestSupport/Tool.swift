@@ -22,3 +22,23 @@ package struct ToolMissing: Error, CustomStringConvertible {
     package var description: String { message }
     package init(message: String) { self.message = message }
 }
+
+/// Runs `executable` with `arguments`: its exit status and what it wrote to standard error
+/// (the message a test checks), or with `standardOutput` to standard output; the other stream
+/// is dropped.
+package func runCapturing(
+    _ executable: String, _ arguments: [String], standardOutput: Bool = false
+) throws
+    -> (status: Int32, text: String)
+{
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardError = standardOutput ? FileHandle.nullDevice : pipe
+    process.standardOutput = standardOutput ? pipe : FileHandle.nullDevice
+    try process.run()
+    let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, text)
+}

@@ -81,7 +81,7 @@ enum ModelCheck {
         var missed: [String] = []
         for phrase in Corpus.phrases {
             let audio = try Corpus.synthesize(phrase, VoiceSetting(voice: "ko", speed: 175, pitch: 50))
-            let heard = try hear(silence(0.3) + audio + silence(1), model: model)
+            let heard = try Listener.decode(samples: silence(0.3) + audio + silence(1), model: model)
             if heard.compactMap(\.meaning) != [ArrivalWords.meaning(of: phrase)].compactMap({ $0 }) {
                 missed.append(
                     "\(phrase) → "
@@ -104,7 +104,7 @@ enum ModelCheck {
             let meaning = ArrivalWords.meaning(of: phrase)
             let audio = try Corpus.synthesize(phrase, VoiceSetting(voice: "ko", speed: 160, pitch: 50))
             let low = try Sox.apply(["pitch", "-500"], to: silence(0.3) + audio + silence(1))
-            let heard = try hear(low, model: model).compactMap(\.meaning)
+            let heard = try Listener.decode(samples: low, model: model).compactMap(\.meaning)
             right += heard == [meaning].compactMap({ $0 }) ? 1 : 0
             if heard.contains(where: { $0 != meaning }) { wrong.append(phrase) }
         }
@@ -147,7 +147,7 @@ enum ModelCheck {
                 speech += answer.audio + silence(1.2)
             }
             let recording = mix(speech, noise: bank.noise(kind, count: speech.count, using: &random), snr: 10)
-            let utterances = try hear(recording, model: model)
+            let utterances = try Listener.decode(samples: recording, model: model)
             for (answer, (span, phrase)) in zip(answers, zip(spans, Corpus.phrases)) {
                 let meanings = utterances.filter { $0.end > span.start && $0.start < span.end }.compactMap(
                     \.meaning)
@@ -171,7 +171,7 @@ enum ModelCheck {
         var taken: [String] = []
         for sentence in unrelated {
             let audio = try Corpus.synthesize(sentence, VoiceSetting(voice: "ko", speed: 160, pitch: 50))
-            let heard = try hear(silence(0.3) + audio + silence(1), model: model)
+            let heard = try Listener.decode(samples: silence(0.3) + audio + silence(1), model: model)
             if let answer = heard.first(where: { $0.meaning != nil }) {
                 taken.append("\(sentence) → \(answer.heard)")
             }
@@ -192,12 +192,8 @@ enum ModelCheck {
     ) throws
         -> Result
     {
-        func speakers(of model: PhraseModel) -> Set<String> {
-            let text =
-                (try? String(contentsOfFile: model.acousticModel + "/speakers.txt", encoding: .utf8)) ?? ""
-            return Set(text.split(separator: "\n").map(String.init))
-        }
-        let adaptedOn = speakers(of: candidate).union(speakers(of: installed))
+        let adaptedOn = RealRecordings.adaptedSpeakers(of: candidate.acousticModel)
+            .union(RealRecordings.adaptedSpeakers(of: installed.acousticModel))
         let items = try RealRecordings.load(directory).filter { !adaptedOn.contains($0.voice) }
         guard !items.isEmpty else {
             throw BadInput(
@@ -207,7 +203,9 @@ enum ModelCheck {
         func count(_ model: PhraseModel) throws -> (answers: Int, nearMisses: Int) {
             var answers = 0, nearMisses = 0
             for item in items {
-                let meanings = try hear(silence(0.3) + item.audio + silence(1), model: model).compactMap(
+                let meanings = try Listener.decode(
+                    samples: silence(0.3) + item.audio + silence(1), model: model
+                ).compactMap(
                     \.meaning)
                 if let expected = item.expected {
                     answers += meanings.contains(expected) ? 1 : 0
@@ -228,11 +226,6 @@ enum ModelCheck {
             detail:
                 "\(speakerCount) speaker\(speakerCount == 1 ? "" : "s"): answers heard \(new.answers) of \(answerCount) (installed \(old.answers)), near-misses taken for an answer \(new.nearMisses) of \(nearMissCount) (installed \(old.nearMisses))"
         )
-    }
-
-    static func hear(_ samples: [Int16], model: PhraseModel) throws -> [Utterance] {
-        let listener = try Listener(model: model)
-        return try listener.process(samples: samples) + listener.finish()
     }
 
     static func silence(_ seconds: Double) -> [Int16] { [Int16](repeating: 0, count: Int(seconds * 16_000)) }

@@ -385,8 +385,14 @@ public final class Listener {
     ) throws(SpeechError)
         -> [Utterance]
     {
-        let audio = try WAV.read16kMono(path: path)
+        try decode(samples: try WAV.read16kMono(path: path).samples, model: model, policy: policy)
+    }
+
+    /// Decodes `samples` (16 kHz mono) as one recording, with a listener of its own.
+    public static func decode(
+        samples: [Int16], model: PhraseModel, policy: Policy = .standard
+    ) throws(SpeechError) -> [Utterance] {
         let listener = try Listener(model: model, policy: policy)
-        return try listener.process(samples: audio.samples) + listener.finish()
+        return try listener.process(samples: samples) + listener.finish()
     }
 }

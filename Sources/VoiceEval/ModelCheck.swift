@@ -43,12 +43,16 @@ enum ModelCheck {
             "Grammar \(model.grammar), operating point: notHere act ≥ \(point.notHere.act), thisIsIt act ≥ \(point.thisIsIt.act); decoders: plain"
                 + point.speeds.map { " + ×\($0)" }.joined())
         print("")
+        // The 13 answers at 160 wpm, synthesised once for the two fixtures that use them.
+        let spokenAt160 = try Corpus.phrases.map {
+            try Corpus.synthesize($0, VoiceSetting(voice: "ko", speed: 160, pitch: 50))
+        }
         var results = [
             try demoAnswers(demo, model: model),
             try answers(model: model),
-            try lowered(model: model),
+            try lowered(spokenAt160, model: model),
             try negatives(model: model),
-            try inNoise(model: model),
+            try inNoise(spokenAt160, model: model),
         ]
         if let heldOut {
             results.append(try heldOutSpeakers(heldOut, candidate: model, installed: located))
@@ -81,7 +85,7 @@ enum ModelCheck {
         var missed: [String] = []
         for phrase in Corpus.phrases {
             let audio = try Corpus.synthesize(phrase, VoiceSetting(voice: "ko", speed: 175, pitch: 50))
-            let heard = try hear(silence(0.3) + audio + silence(1), model: model)
+            let heard = try Listener.decode(samples: silence(0.3) + audio + silence(1), model: model)
             if heard.compactMap(\.meaning) != [ArrivalWords.meaning(of: phrase)].compactMap({ $0 }) {
                 missed.append(
                     "\(phrase) → "
@@ -96,15 +100,14 @@ enum ModelCheck {
     }
 
     /// The 13 answers through a longer vocal tract (sox `pitch -500`: every frequency × 0.75):
-    /// most heard, none as the other answer.
-    static func lowered(model: PhraseModel) throws -> Result {
+    /// most heard, none as the other answer. `spoken`: the 13 in `Corpus.phrases`' order.
+    static func lowered(_ spoken: [[Int16]], model: PhraseModel) throws -> Result {
         var right = 0
         var wrong: [String] = []
-        for phrase in Corpus.phrases {
+        for (phrase, audio) in zip(Corpus.phrases, spoken) {
             let meaning = ArrivalWords.meaning(of: phrase)
-            let audio = try Corpus.synthesize(phrase, VoiceSetting(voice: "ko", speed: 160, pitch: 50))
             let low = try Sox.apply(["pitch", "-500"], to: silence(0.3) + audio + silence(1))
-            let heard = try hear(low, model: model).compactMap(\.meaning)
+            let heard = try Listener.decode(samples: low, model: model).compactMap(\.meaning)
             right += heard == [meaning].compactMap({ $0 }) ? 1 : 0
             if heard.contains(where: { $0 != meaning }) { wrong.append(phrase) }
         }
@@ -120,20 +123,17 @@ enum ModelCheck {
     static let inNoiseNeeded = 20
 
     /// The 13 answers in one recording with white noise, and in another with real talkers (the
-    /// development split's babble), 10 dB below and running through the pauses, as the
-    /// benchmark decodes them: a model adapted on quiet speech alone collapses here
-    /// (docs/speech.md), whatever it does in the quiet fixtures.
-    static func inNoise(model: PhraseModel) throws -> Result {
+    /// development split's babble), 10 dB below and running through the pauses: a model adapted
+    /// on quiet speech alone collapses here (docs/speech.md), whatever it does in the quiet
+    /// fixtures. Not the benchmark's `decodeRecording`: that starts the noise 1 s before the
+    /// first answer and pauses 0.8–1.2 s, so the talkers' window of the foreground detector is
+    /// not yet full for the first answers (through it the committed model hears 20 of 26, on
+    /// the threshold, against 24 here); a fixture must not sit on its own edge.
+    static func inNoise(_ spoken: [[Int16]], model: PhraseModel) throws -> Result {
         let bank = try NoiseBank(directory: NoiseBank.defaultDirectory, split: .dev)
         var random = benchmarkRandom(1)
-        var answers: [(meaning: ArrivalWords?, audio: [Int16])] = []
-        for phrase in Corpus.phrases {
-            answers.append(
-                (
-                    ArrivalWords.meaning(of: phrase),
-                    Corpus.normalised(
-                        try Corpus.synthesize(phrase, VoiceSetting(voice: "ko", speed: 160, pitch: 50)))
-                ))
+        let answers = zip(Corpus.phrases, spoken).map {
+            (meaning: ArrivalWords.meaning(of: $0), audio: Corpus.normalised($1))
         }
         var heard: [NoiseKind: Int] = [:]
         var wrong: [String] = []
@@ -147,7 +147,7 @@ enum ModelCheck {
                 speech += answer.audio + silence(1.2)
             }
             let recording = mix(speech, noise: bank.noise(kind, count: speech.count, using: &random), snr: 10)
-            let utterances = try hear(recording, model: model)
+            let utterances = try Listener.decode(samples: recording, model: model)
             for (answer, (span, phrase)) in zip(answers, zip(spans, Corpus.phrases)) {
                 let meanings = utterances.filter { $0.end > span.start && $0.start < span.end }.compactMap(
                     \.meaning)
@@ -171,7 +171,7 @@ enum ModelCheck {
         var taken: [String] = []
         for sentence in unrelated {
             let audio = try Corpus.synthesize(sentence, VoiceSetting(voice: "ko", speed: 160, pitch: 50))
-            let heard = try hear(silence(0.3) + audio + silence(1), model: model)
+            let heard = try Listener.decode(samples: silence(0.3) + audio + silence(1), model: model)
             if let answer = heard.first(where: { $0.meaning != nil }) {
                 taken.append("\(sentence) → \(answer.heard)")
             }
@@ -192,12 +192,8 @@ enum ModelCheck {
     ) throws
         -> Result
     {
-        func speakers(of model: PhraseModel) -> Set<String> {
-            let text =
-                (try? String(contentsOfFile: model.acousticModel + "/speakers.txt", encoding: .utf8)) ?? ""
-            return Set(text.split(separator: "\n").map(String.init))
-        }
-        let adaptedOn = speakers(of: candidate).union(speakers(of: installed))
+        let adaptedOn = RealRecordings.adaptedSpeakers(of: candidate.acousticModel)
+            .union(RealRecordings.adaptedSpeakers(of: installed.acousticModel))
         let items = try RealRecordings.load(directory).filter { !adaptedOn.contains($0.voice) }
         guard !items.isEmpty else {
             throw BadInput(
@@ -207,7 +203,9 @@ enum ModelCheck {
         func count(_ model: PhraseModel) throws -> (answers: Int, nearMisses: Int) {
             var answers = 0, nearMisses = 0
             for item in items {
-                let meanings = try hear(silence(0.3) + item.audio + silence(1), model: model).compactMap(
+                let meanings = try Listener.decode(
+                    samples: silence(0.3) + item.audio + silence(1), model: model
+                ).compactMap(
                     \.meaning)
                 if let expected = item.expected {
                     answers += meanings.contains(expected) ? 1 : 0
@@ -228,11 +226,6 @@ enum ModelCheck {
             detail:
                 "\(speakerCount) speaker\(speakerCount == 1 ? "" : "s"): answers heard \(new.answers) of \(answerCount) (installed \(old.answers)), near-misses taken for an answer \(new.nearMisses) of \(nearMissCount) (installed \(old.nearMisses))"
         )
-    }
-
-    static func hear(_ samples: [Int16], model: PhraseModel) throws -> [Utterance] {
-        let listener = try Listener(model: model)
-        return try listener.process(samples: samples) + listener.finish()
     }
 
     static func silence(_ seconds: Double) -> [Int16] { [Int16](repeating: 0, count: Int(seconds * 16_000)) }

@@ -6,6 +6,13 @@ import Speech
 /// one JSON object a line — `{"file": "…wav", "text": "여기 아니야", "speaker": "…",
 /// "device": "…", "time": "…"}` — beside the WAV files.
 enum RealRecordings {
+    /// The speakers the acoustic model in `directory` was adapted on (its `speakers.txt`, one
+    /// a line, written by `Scripts/adapt-model --real`); none when it has no such file.
+    static func adaptedSpeakers(of directory: String) -> Set<String> {
+        let text = (try? String(contentsOfFile: directory + "/speakers.txt", encoding: .utf8)) ?? ""
+        return Set(text.split(separator: "\n").map(String.init))
+    }
+
     static func load(_ directory: String) throws -> [Item] {
         let manifest = directory + "/manifest.jsonl"
         guard let text = try? String(contentsOfFile: manifest, encoding: .utf8) else {

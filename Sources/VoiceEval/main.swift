@@ -641,11 +641,8 @@ func main() throws {
     var source = "espeak-ng, \(options.split.rawValue) split"
     if let real = options.real {
         // Real recordings: every speaker the adapted model was adapted on is left out.
-        let adaptedOn = Set(
-            ((try? String(
-                contentsOfFile: modelsDirectory + "/" + PhraseModel.adaptedAcousticModelName
-                    + "/speakers.txt", encoding: .utf8)) ?? "")
-                .split(separator: "\n").map(String.init))
+        let adaptedOn = RealRecordings.adaptedSpeakers(
+            of: modelsDirectory + "/" + PhraseModel.adaptedAcousticModelName)
         let all = try RealRecordings.load(real)
         items = all.filter { !adaptedOn.contains($0.voice) }
         source =

@@ -32,9 +32,8 @@ import Testing
     /// Korean that is no answer — Pathfinder's own prompts included — means nothing.
     @Test(arguments: ["다른 입구로 안내할게", "오늘 날씨가 정말 좋네요", "커피 한 잔 주세요", "엘리베이터를 타고 올라가세요"])
     func negativeMeansNothing(_ sentence: String) throws {
-        let listener = try Listener(model: try phraseModel())
-        let utterances =
-            try listener.process(samples: silence(0.3) + spoken(sentence) + silence(1)) + listener.finish()
+        let utterances = try Listener.decode(
+            samples: silence(0.3) + spoken(sentence) + silence(1), model: try phraseModel())
         #expect(
             utterances.allSatisfy { $0.meaning == nil }, "\(sentence) heard as \(utterances.map(\.heard))")
     }

@@ -185,7 +185,12 @@ final class DaemonEars: Sendable {
                         ? ""
                         : " (and the audio sped up ×"
                             + listener.speeds.map { String($0) }.joined(separator: ", ×") + ")"
-                    log.info("microphone \(device): listening\(decoders)")
+                    let again =
+                        listener.rehear.isEmpty
+                        ? ""
+                        : "; a short utterance with no answer heard again ×"
+                            + listener.rehear.map { String($0) }.joined(separator: ", ×")
+                    log.info("microphone \(device): listening\(decoders)\(again)")
                     for try await chunk in stream {
                         if Task.isCancelled { break }
                         for utterance in try listener.process(samples: chunk.samples, muted: chunk.muted) {

@@ -43,11 +43,18 @@ public final class Listener {
         /// plain decoder's CPU (docs/speech.md). (PocketSphinx's own `-warp_params` cannot do
         /// it: sphinxbase keeps the warp in process-wide statics.)
         public var speeds: [Double]?
+        /// Decoders that hear an utterance a second time, its audio played this many times
+        /// faster, only when no decoder of the stream (the plain one and ``speeds``) heard an
+        /// answer in it but one heard a word of the grammar, and only an utterance as long as an
+        /// answer (``rehearShortest``…``rehearLongest``): a warp's hearing for the CPU of the
+        /// utterances that may need it, not of the whole stream. `nil`: the model's
+        /// (``OperatingPoint/rehear``, none in the product: docs/speech.md, "Heard again").
+        public var rehear: [Double]?
 
         public init(
             maxUtteranceSeconds: Double = 5, maxFillersNotHere: Int = 2, maxFillersThisIsIt: Int = 1,
             operatingPoint: OperatingPoint? = nil, phoneLoop: Bool = false, neighbourMargin: Bool = false,
-            speeds: [Double]? = nil
+            speeds: [Double]? = nil, rehear: [Double]? = nil
         ) {
             self.maxUtteranceSeconds = maxUtteranceSeconds
             self.maxFillersNotHere = maxFillersNotHere
@@ -56,6 +63,7 @@ public final class Listener {
             self.phoneLoop = phoneLoop
             self.neighbourMargin = neighbourMargin
             self.speeds = speeds
+            self.rehear = rehear
         }
 
         /// The policy the product uses.
@@ -73,13 +81,38 @@ public final class Listener {
     public let operatingPoint: OperatingPoint
     /// The speeds of the decoders beside the plain one: the policy's, else the model's.
     public let speeds: [Double]
+    /// The speeds an utterance no decoder heard an answer in is heard again at: the policy's,
+    /// else the model's.
+    public let rehear: [Double]
     private let decoder: Decoder
     /// The decoders of the sped-up audio (``Policy/speeds``), fed in lockstep with `decoder`,
     /// whose voice activity detector alone cuts the utterances; and their streams.
     private let spedUp: [Decoder]
     private var shifts: [SpeedShift]
+    /// The decoders of ``rehear``: fed an utterance's audio only when it is heard again.
+    private let rehearers: [Decoder]
     /// `decoder` and the sped-up ones.
     private var decoders: [Decoder] { [decoder] + spedUp }
+    /// The latest audio fed to the decoders (at most ``historySamples``), for hearing an
+    /// utterance again; `history[0]` is sample `historyStart` of the audio.
+    private var history: [Int16] = []
+    private var historyStart = 0
+    /// How much audio `history` keeps: the longest utterance and the lead before it.
+    private var historySamples: Int {
+        Int((policy.maxUtteranceSeconds + Self.rehearLead + 1) * Double(Self.sampleRate))
+    }
+    /// An utterance is heard again only if its speech lasts at most this long (seconds): the
+    /// answers last under 2 s on the development split (130 wpm included); a sentence of
+    /// chatter is longer, and hearing it again would cost CPU for nothing.
+    public static let rehearLongest = 2.5
+    /// Nor if it lasts less than this (seconds): the shortest answer heard on the development
+    /// split lasts 0.64 s, while most stretches of talk behind the walker that the decoders cut
+    /// last under 0.4 s.
+    public static let rehearShortest = 0.5
+    /// Audio before the speech that goes with it when an utterance is heard again (seconds).
+    static let rehearLead = 0.3
+    /// And after it (seconds): the decoder closes the last word on it.
+    static let rehearTail = 0.2
     private let prespeechSamples: Int
     private var fed = 0
     private var speechStart: Int?
@@ -109,11 +142,15 @@ public final class Listener {
         for _ in speeds { spedUp.append(try Decoder(model: model, phoneLoop: policy.phoneLoop)) }
         self.spedUp = spedUp
         shifts = speeds.map(SpeedShift.init(speed:))
+        rehear = policy.rehear ?? model.operatingPoint.rehear
+        var rehearers: [Decoder] = []
+        for _ in rehear { rehearers.append(try Decoder(model: model, phoneLoop: policy.phoneLoop)) }
+        self.rehearers = rehearers
         // The VAD reports speech only after `-vad_prespeech` frames (10 ms each) of it: the
         // start is moved back by as much.
         prespeechSamples = decoder.integer("-vad_prespeech") * Self.sampleRate / 100
         // One listening session: the noise estimate starts here and carries across answers.
-        for d in decoders {
+        for d in decoders + rehearers {
             try d.startStream()
             try d.startUtterance()
         }
@@ -145,6 +182,14 @@ public final class Listener {
                 _ = try d.endUtterance()
             }
             try d.startUtterance()
+        }
+        for (d, speed) in zip(rehearers, rehear) {
+            var shift = SpeedShift(speed: speed)
+            let audio = floor.withUnsafeBufferPointer { shift.process($0) }
+            try d.preservingCepstralMean { () throws(SpeechError) in
+                _ = try audio.withUnsafeBufferPointer { buffer throws(SpeechError) in try d.process(buffer) }
+                _ = try d.endUtterance()
+            }
         }
     }
 
@@ -186,6 +231,8 @@ public final class Listener {
             if muted || fed + count <= muteUntilSample {
                 try abandonUtterance()
                 fed += count
+                history = []
+                historyStart = fed
             } else {
                 if !decoder.inUtterance {
                     for d in decoders { try d.startUtterance() }
@@ -200,7 +247,13 @@ public final class Listener {
                             try spedUp[i].process(buffer)
                         }
                     }
+                    if !rehearers.isEmpty { history.append(contentsOf: block) }
                     return (try decoder.process(block), foreground.isForeground(block))
+                }
+                if history.count > 2 * historySamples {
+                    let drop = history.count - historySamples
+                    history.removeFirst(drop)
+                    historyStart += drop
                 }
                 fed += count
                 decoderFed += count
@@ -262,6 +315,11 @@ public final class Listener {
             start: Double(start) / rate, end: Double(end) / rate, policy: policy, point: operatingPoint,
             background: background,
             margin: policy.neighbourMargin ? { decoder.neighbourMargin(phrase: $0, frames: $1) } : nil)
+        // Whether a decoder heard an answer (before the thresholds), or at least a word of
+        // the grammar: a decoy such as "[거기_아니야]", or a phrase the filler rule refused.
+        func words(_ u: Utterance?) -> Bool { u?.heard.split(separator: " ").contains { $0 != "…" } ?? false }
+        var heardAnswer = utterance?.candidate != nil
+        var heardWords = words(utterance)
         for d in spedUp {
             let other = try d.endUtterance()
             let heard = Self.utterance(
@@ -269,11 +327,49 @@ public final class Listener {
                 end: Double(end) / rate,
                 policy: policy, point: operatingPoint, background: background)
             utterance = Self.better(utterance, heard)
+            heardAnswer = heardAnswer || heard?.candidate != nil
+            heardWords = heardWords || words(heard)
+        }
+        // Heard again: a short utterance no decoder heard an answer in, but a word of the
+        // grammar — not one of filler syllables only, which most talk behind the walker is.
+        let seconds = Double(end - start) / rate
+        if !heardAnswer, heardWords, (Self.rehearShortest...Self.rehearLongest).contains(seconds) {
+            for heard in try hearAgain(start: start, end: end, background: background) {
+                utterance = Self.better(utterance, heard)
+            }
         }
         for d in decoders { try d.startUtterance() }
         decoderFed = 0
         utterance?.decided = Double(fed) / rate
         return utterance
+    }
+
+    /// The hearings of the utterance from `start` to `end` (samples) by the ``rehear``
+    /// decoders: its audio from ``rehearLead`` before it (never before the audio the stream's
+    /// decoders heard with it) to ``rehearTail`` after it, sped up by each.
+    private func hearAgain(
+        start: Int, end: Int, background: BackgroundLevels?
+    ) throws(SpeechError)
+        -> [Utterance?]
+    {
+        guard !rehearers.isEmpty else { return [] }
+        let rate = Double(Self.sampleRate)
+        let from = max(start - Int(Self.rehearLead * rate), fed - decoderFed, historyStart)
+        let to = min(fed, end + Int(Self.rehearTail * rate))
+        let audio = Array(history[(from - historyStart)..<(to - historyStart)])
+        var heard: [Utterance?] = []
+        for (d, speed) in zip(rehearers, rehear) {
+            var shift = SpeedShift(speed: speed)
+            let faster = audio.withUnsafeBufferPointer { shift.process($0) }
+            try d.startUtterance()
+            _ = try faster.withUnsafeBufferPointer { buffer throws(SpeechError) in try d.process(buffer) }
+            let other = try d.endUtterance()
+            heard.append(
+                Self.utterance(
+                    from: other.text, segments: other.segments, loop: other.loop, start: Double(start) / rate,
+                    end: Double(end) / rate, policy: policy, point: operatingPoint, background: background))
+        }
+        return heard
     }
 
     /// Of two hearings of one utterance (the plain decoder's first), the one with a meaning
@@ -341,12 +437,14 @@ public final class Listener {
             policy.neighbourMargin ? .perFramePlusMargin : policy.phoneLoop ? .phraseRatio : .perFrameInBabble
         let confidence = evidence.map { Self.confidence(of: $0, feature: feature) }
         let thresholds = candidate == .notHere ? point.notHere : point.thisIsIt
+        let passedFillerRule = meaning
         if let confidence, confidence < thresholds.ask { meaning = nil }
         let sure = confidence.map { $0 >= thresholds.act } ?? true
         var utterance = Utterance(
             start: start, end: end, heard: text, meaning: meaning, confidence: confidence,
             sure: meaning == nil ? false : sure)
         utterance.evidence = evidence
+        utterance.candidate = passedFillerRule
         return utterance
     }
 

@@ -26,14 +26,18 @@ public struct OperatingPoint: Sendable, Hashable {
     /// thresholds were chosen with: the confidence an utterance gets depends on which decoders
     /// heard it, so the point and its decoders travel in one file (`"speeds"`, optional: none).
     public var speeds: [Double]
+    /// The decoders that hear an utterance again, played at these speeds, when no decoder of
+    /// the stream heard an answer in it (``Listener/Policy/rehear``; `"rehear"`, optional: none).
+    public var rehear: [Double]
 
     /// The range a speed may take: beyond it the audio is no longer speech a model knows.
     public static let speedRange = 0.5...2.0
 
-    public init(notHere: Thresholds, thisIsIt: Thresholds, speeds: [Double] = []) {
+    public init(notHere: Thresholds, thisIsIt: Thresholds, speeds: [Double] = [], rehear: [Double] = []) {
         self.notHere = notHere
         self.thisIsIt = thisIsIt
         self.speeds = speeds
+        self.rehear = rehear
     }
 
     /// Used when the models directory has no `operating-point.json`.
@@ -59,7 +63,7 @@ public struct OperatingPoint: Sendable, Hashable {
             throw .model(
                 field.isEmpty
                     ? "\(path): not a JSON object"
-                    : field.hasPrefix("speeds")
+                    : field.hasPrefix("speeds") || field.hasPrefix("rehear")
                         ? "\(path): \(field) is not a number or not a list of numbers"
                         : "\(path): \(field) is not a number or not an object")
         } catch {
@@ -75,19 +79,20 @@ public struct OperatingPoint: Sendable, Hashable {
             guard ask <= act else { throw .model("\(path): \(key).ask \(ask) is above \(key).act \(act)") }
             return Thresholds(act: act, ask: ask)
         }
-        for key in keys.keys.sorted() where !["notHere", "thisIsIt", "speeds"].contains(key) {
-            throw .model("\(path): unknown key \"\(key)\" (expected notHere, thisIsIt, speeds)")
+        for key in keys.keys.sorted() where !["notHere", "thisIsIt", "speeds", "rehear"].contains(key) {
+            throw .model("\(path): unknown key \"\(key)\" (expected notHere, thisIsIt, speeds, rehear)")
         }
-        let speeds = file.speeds ?? []
-        for (index, speed) in speeds.enumerated() where !speedRange.contains(speed) {
-            throw .model(
-                "\(path): speeds[\(index)] \(speed) is not between \(speedRange.lowerBound) and \(speedRange.upperBound)"
-            )
+        for (name, list) in [("speeds", file.speeds ?? []), ("rehear", file.rehear ?? [])] {
+            for (index, speed) in list.enumerated() where !speedRange.contains(speed) {
+                throw .model(
+                    "\(path): \(name)[\(index)] \(speed) is not between \(speedRange.lowerBound) and \(speedRange.upperBound)"
+                )
+            }
         }
         return OperatingPoint(
             notHere: try thresholds("notHere", file.notHere),
             thisIsIt: try thresholds("thisIsIt", file.thisIsIt),
-            speeds: speeds)
+            speeds: file.speeds ?? [], rehear: file.rehear ?? [])
     }
 
     /// The file's shape; the thresholds are checked by hand for messages naming the field.
@@ -95,6 +100,7 @@ public struct OperatingPoint: Sendable, Hashable {
         var notHere: [String: Double]?
         var thisIsIt: [String: Double]?
         var speeds: [Double]?
+        var rehear: [Double]?
     }
 
     /// Any JSON value, read only for the object's keys.

@@ -26,6 +26,10 @@ public struct Utterance: Sendable, Hashable, Codable {
     /// The scores the confidence was made from (for the benchmark); not encoded, and not part
     /// of the value (equality and hashing leave it out).
     package var evidence: ConfidenceEvidence?
+    /// The answer the filler rule let through, before the operating point's thresholds (so
+    /// whether a decoder heard an answer does not depend on the point); not encoded, and not
+    /// part of the value.
+    package var candidate: ArrivalWords?
 
     public init(
         start: Double, end: Double, heard: String, meaning: ArrivalWords?, confidence: Double? = nil,

@@ -50,15 +50,19 @@ struct SavedRun: Codable {
     /// The speeds of the decoders beside the plain one (``Listener/speeds``): a point tuned on
     /// the run is written with them. `nil` in runs saved before they were recorded.
     var speeds: [Double]?
+    /// The speeds of the decoders that hear an utterance again (``Listener/rehear``). `nil` in
+    /// runs saved before they existed.
+    var rehear: [Double]?
     var observations: [Observation]
     var stats: [Stats]
 
     init(
-        label: String, speeds: [Double], observations: [Tuning.Observation],
+        label: String, speeds: [Double], rehear: [Double], observations: [Tuning.Observation],
         stats: [Condition: Tuning.ConditionStats]
     ) {
         self.label = label
         self.speeds = speeds
+        self.rehear = rehear
         self.observations = observations.map { o in
             Observation(
                 condition: o.condition.name, kind: o.item.kind.rawValue, text: o.item.text,

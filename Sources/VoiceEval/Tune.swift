@@ -295,11 +295,12 @@ enum Tuning {
         func pair(_ t: OperatingPoint.Thresholds) -> String {
             String(format: "{\"act\": %.6f, \"ask\": %.6f}", down(t.act), down(t.ask))
         }
-        let speeds =
-            point.speeds.isEmpty
-            ? "" : ",\n  \"speeds\": [\(point.speeds.map { String($0) }.joined(separator: ", "))]"
+        func list(_ key: String, _ values: [Double]) -> String {
+            values.isEmpty ? "" : ",\n  \"\(key)\": [\(values.map { String($0) }.joined(separator: ", "))]"
+        }
         return
-            "{\n  \"notHere\": \(pair(point.notHere)),\n  \"thisIsIt\": \(pair(point.thisIsIt))\(speeds)\n}\n"
+            "{\n  \"notHere\": \(pair(point.notHere)),\n  \"thisIsIt\": \(pair(point.thisIsIt))"
+            + list("speeds", point.speeds) + list("rehear", point.rehear) + "\n}\n"
     }
 }
 

@@ -50,6 +50,7 @@ struct Options {
                          [--near-miss-budget F] [--unrelated-budget F] [--confusion-budget N] [--budgets pooled|per-answer]
                          [--repeat-below C] [--no-ask-band] [--max-act C|notHere:C,thisIsIt:C] [--max-ask C|…] [--min-act C|…]
                          [--phone-loop] [--neighbour-margin] [--speeds A,B…|none]  (decoders of the audio sped up so beside the plain one; default: the model's)
+                         [--rehear A,B…|none]  (decoders that hear again, sped up so, a short utterance no other decoder heard an answer in; default: the model's)
                          [--confidence perFrame|phraseRatio|utteranceRatio|perFrameInBabble|neighbourMargin|perFramePlusMargin]  (with --rescore: recompute the confidence)
                          [--babble-shift FROM,TO,PER_DB]  (with --rescore: perFrameInBabble with this allowance for a fluctuating background)
                          [--describe]  (print each split's voice settings and perturbations, synthesise nothing)
@@ -71,6 +72,18 @@ struct Options {
             let text = try value(flag)
             guard let parsed = T(text) else { throw UsageError("\(flag): \"\(text)\" is not a valid number") }
             return parsed
+        }
+        /// Speed factors, comma-separated, or "none".
+        func speedList(_ flag: String, _ text: String) throws(UsageError) -> [Double] {
+            if text == "none" { return [] }
+            let speeds = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            let range = OperatingPoint.speedRange
+            guard !speeds.isEmpty, speeds.allSatisfy({ $0.map(range.contains) ?? false }) else {
+                throw UsageError(
+                    "\(flag) \(text): factors between \(range.lowerBound) and \(range.upperBound), comma-separated, or none"
+                )
+            }
+            return speeds.compactMap { $0 }
         }
         func fraction(_ flag: String) throws(UsageError) -> Double {
             let parsed = try number(flag, Double.self)
@@ -134,22 +147,8 @@ struct Options {
                 guard hours >= 0 else { throw UsageError("--hours: \(hours) is negative") }
             case "--phone-loop": policy.phoneLoop = true
             case "--neighbour-margin": policy.neighbourMargin = true
-            case "--speeds":
-                let text = try value(flag)
-                if text == "none" {
-                    policy.speeds = []
-                    continue
-                }
-                let speeds = text.split(separator: ",").map {
-                    Double($0.trimmingCharacters(in: .whitespaces))
-                }
-                let range = OperatingPoint.speedRange
-                guard !speeds.isEmpty, speeds.allSatisfy({ $0.map(range.contains) ?? false }) else {
-                    throw UsageError(
-                        "--speeds \(text): factors between \(range.lowerBound) and \(range.upperBound), comma-separated, or none"
-                    )
-                }
-                policy.speeds = speeds.compactMap { $0 }
+            case "--speeds": policy.speeds = try speedList(flag, try value(flag))
+            case "--rehear": policy.rehear = try speedList(flag, try value(flag))
             case "--max-seconds": policy.maxUtteranceSeconds = try number(flag, Double.self)
             case "--max-fillers-not-here": policy.maxFillersNotHere = try number(flag, Int.self)
             case "--max-fillers-this-is-it": policy.maxFillersThisIsIt = try number(flag, Int.self)
@@ -626,6 +625,7 @@ func main() throws {
             }
             var chosen = Tuning.choose(observations, start: model.operatingPoint, budgets: options.budgets)
             chosen.speeds = run.speeds ?? []
+            chosen.rehear = run.rehear ?? []
             let json = Tuning.json(chosen)
             try json.write(toFile: out, atomically: true, encoding: .utf8)
             print("\nOperating point chosen on \(run.label), written to \(out):\n\(json)")
@@ -670,9 +670,14 @@ func main() throws {
     }
     // The decoders beside the plain one: a point chosen or a run saved here records them.
     let speeds = options.policy.speeds ?? model.operatingPoint.speeds
+    let rehear = options.policy.rehear ?? model.operatingPoint.rehear
     print(
         "Decoders: plain"
-            + (speeds.isEmpty ? "" : " + sped up ×" + speeds.map { String($0) }.joined(separator: ", ×")))
+            + (speeds.isEmpty ? "" : " + sped up ×" + speeds.map { String($0) }.joined(separator: ", ×"))
+            + (rehear.isEmpty
+                ? ""
+                : "; heard again ×" + rehear.map { String($0) }.joined(separator: ", ×")
+                    + " when none heard an answer"))
     if let out = options.tune {
         guard options.split == .dev, options.real == nil else {
             throw EvalError("--tune chooses the operating point on the development split only")
@@ -682,11 +687,14 @@ func main() throws {
             items, conditions: options.conditions, model: model, options: options, bank: bank, stats: &stats)
         if let save = options.save {
             try SavedRun(
-                label: "dev \(model.acousticModel)", speeds: speeds, observations: observations, stats: stats
+                label: "dev \(model.acousticModel)", speeds: speeds, rehear: rehear,
+                observations: observations,
+                stats: stats
             ).write(to: "\(save)-dev.json")
         }
         var chosen = Tuning.choose(observations, start: model.operatingPoint, budgets: options.budgets)
         chosen.speeds = speeds
+        chosen.rehear = rehear
         let json = Tuning.json(chosen)
         try json.write(toFile: out, atomically: true, encoding: .utf8)
         print(
@@ -723,6 +731,7 @@ func main() throws {
             if let save = options.save {
                 try SavedRun(
                     label: "\(options.split.rawValue) \(name) (\(variant.acousticModel))", speeds: speeds,
+                    rehear: rehear,
                     observations: observations,
                     stats: stats
                 ).write(to: "\(save)-\(options.split.rawValue)-\(name).json")

@@ -69,6 +69,14 @@ import Testing
             "거기 아니야 (\(voice)) heard as \(utterances.map(\.heard))")
     }
 
+    /// The 13 answers with their meanings.
+    static let answers: [(String, ArrivalWords)] = [
+        ("여기 아니야", .notHere), ("여기 아냐", .notHere), ("여기가 아니야", .notHere), ("여기가 아냐", .notHere),
+        ("여기 아닌데", .notHere), ("입구 아니야", .notHere), ("입구가 아니야", .notHere), ("이 입구 아니야", .notHere),
+        ("여기가 입구야", .thisIsIt), ("여기 입구야", .thisIsIt), ("여기 맞아", .thisIsIt), ("입구 찾았어", .thisIsIt),
+        ("여기가 맞아", .thisIsIt),
+    ]
+
     /// A voice whose formants sit lower than any the model learnt (espeak-ng through sox's
     /// `pitch -500`: every frequency × 0.75, a longer vocal tract): the plain decoder takes
     /// nearly every answer for a decoy ("[거기_아니야]"); a second decoder on the same audio
@@ -78,12 +86,7 @@ import Testing
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let model = try phraseModel()
-        let phrases: [(String, ArrivalWords)] = [
-            ("여기 아니야", .notHere), ("여기 아냐", .notHere), ("여기가 아니야", .notHere), ("여기가 아냐", .notHere),
-            ("여기 아닌데", .notHere), ("입구 아니야", .notHere), ("입구가 아니야", .notHere), ("이 입구 아니야", .notHere),
-            ("여기가 입구야", .thisIsIt), ("여기 입구야", .thisIsIt), ("여기 맞아", .thisIsIt), ("입구 찾았어", .thisIsIt),
-            ("여기가 맞아", .thisIsIt),
-        ]
+        let phrases = Self.answers
         var plainRight = 0
         var spedUpRight = 0
         var wrong: [String] = []
@@ -104,6 +107,44 @@ import Testing
         #expect(
             plainRight <= 3 && spedUpRight >= 11,
             "plain \(plainRight), sped up \(spedUpRight) of \(phrases.count)")
+        #expect(wrong.isEmpty, "heard as the other answer: \(wrong)")
+    }
+
+    /// Voices whose formants sit higher than the model's (espeak-ng's ko through sox's `pitch`:
+    /// +500 cents at 130 words a minute, +700 at 200, every frequency × 1.33 or × 1.5, a
+    /// shorter vocal tract): the plain decoder and the 1.25× one take several answers for
+    /// decoys ("[거기_아니야]"). A decoder that hears such an utterance again slowed to 0.82
+    /// (``Listener/Policy/rehear``; off in the product, docs/speech.md "Heard again") hears
+    /// more of them at the committed point; every answer heard without it still is, and none
+    /// is heard as the other answer.
+    @Test func aRehearingHearsHigherVoices() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let model = try phraseModel()
+        #expect(model.operatingPoint.rehear.isEmpty, "the product hears nothing again")
+        var (stream, again) = (0, 0)
+        var lost: [String] = []
+        var wrong: [String] = []
+        for (speed, cents) in [(130, "500"), (200, "700")] {
+            for (index, (phrase, meaning)) in Self.answers.enumerated() {
+                let spokenWAV = directory + "/\(index).wav"
+                let raised = directory + "/\(index)-high.wav"
+                try WAV.write(
+                    Audio(
+                        samples: silence(0.3) + spoken(phrase, speed: speed) + silence(1), sampleRate: 16_000),
+                    to: spokenWAV)
+                try #require(try run("sox", ["-R", spokenWAV, raised, "pitch", cents], install: "sox") == 0)
+                let without = try Listener.decode(wav: raised, model: model).compactMap(\.meaning)
+                let with = try Listener.decode(wav: raised, model: model, policy: .init(rehear: [0.82]))
+                    .compactMap(\.meaning)
+                stream += without == [meaning] ? 1 : 0
+                again += with == [meaning] ? 1 : 0
+                if without == [meaning], with != [meaning] { lost.append("\(phrase) +\(cents)") }
+                if with.contains(where: { $0 != meaning }) { wrong.append("\(phrase) +\(cents)") }
+            }
+        }
+        #expect(again >= stream + 3, "heard: \(stream) without hearing again, \(again) with, of 26")
+        #expect(lost.isEmpty, "heard without hearing again, not with: \(lost)")
         #expect(wrong.isEmpty, "heard as the other answer: \(wrong)")
     }
 

@@ -54,6 +54,14 @@ struct OperatingPointTests {
             #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "speeds": 1.25}"#,
             "speeds is not a number or not a list"
         ),
+        (
+            #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "rehear": [0.3]}"#,
+            "rehear[0] 0.3 is not between 0.5 and 2.0"
+        ),
+        (
+            #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "rehear": "slow"}"#,
+            "rehear is not a number or not a list"
+        ),
     ])
     func badFilesNameTheFileAndField(_ text: String, _ field: String) throws {
         let directory = try scratch()
@@ -94,6 +102,20 @@ struct OperatingPointTests {
         try #"{"notHere": {"act": 0.9, "ask": 0.5}, "thisIsIt": {"act": 0.9, "ask": 0.5}}"#
             .write(toFile: path, atomically: true, encoding: .utf8)
         #expect(try Listener(model: PhraseModel.load(directory: directory)).speeds == [])
+    }
+
+    /// So do the decoders that hear an utterance again (`"rehear"`).
+    @Test func rehearingTravelsWithThePoint() throws {
+        let directory = try grammarOnly()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/operating-point.json"
+        try #"{"notHere": {"act": 0.9, "ask": 0.5}, "thisIsIt": {"act": 0.9, "ask": 0.5}, "rehear": [0.82]}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let model = try PhraseModel.load(directory: directory)
+        #expect(model.operatingPoint.rehear == [0.82])
+        #expect(model.operatingPoint.speeds == [])
+        #expect(try Listener(model: model).rehear == [0.82])
+        #expect(try Listener(model: model, policy: .init(rehear: [])).rehear == [])
     }
 
     /// The models directory's `en-us-adapted/` is the acoustic model when it holds an mdef;
@@ -166,6 +188,7 @@ extension VoiceEvalFlagTests {
         (["--confusion-budget", "-1"], "negative"), (["--max-act", "2"], "--max-act"),
         (["--min-act", "thisIsIt:x"], "--min-act"), (["--speeds", "1.25,x"], "--speeds 1.25,x"),
         (["--speeds", "3"], "between 0.5 and 2"),
+        (["--rehear", "0.82,x"], "--rehear 0.82,x"), (["--rehear", "0.2"], "between 0.5 and 2"),
         (["--babble-shift", "2.5,4"], "--babble-shift 2.5,4: FROM,TO,PER_DB"),
         (["--babble-shift", "4,2.5,4"], "FROM ≤ TO"),
         (["--babble-shift", "2.5,4,x"], "--babble-shift 2.5,4,x"),

@@ -45,9 +45,10 @@ public final class Listener {
         public var speeds: [Double]?
         /// Decoders that hear an utterance a second time, its audio played this many times
         /// faster, only when no decoder of the stream (the plain one and ``speeds``) heard an
-        /// answer in it but one heard a word of the grammar, and only an utterance as long as an
-        /// answer (``rehearShortest``…``rehearLongest``): a warp's hearing for the CPU of the
-        /// utterances that may need it, not of the whole stream. `nil`: the model's
+        /// answer in it but one heard a decoy that ends as an answer does ("[거기_아니야]"), and
+        /// only an utterance as long as an answer (``rehearShortest``…``rehearLongest``); only
+        /// a hearing of that answer counts (``decoyMeanings(_:)``). A warp's hearing for the CPU
+        /// of the utterances that may need it, not of the whole stream. `nil`: the model's
         /// (``OperatingPoint/rehear``, none in the product: docs/speech.md, "Heard again").
         public var rehear: [Double]?
 
@@ -315,11 +316,10 @@ public final class Listener {
             start: Double(start) / rate, end: Double(end) / rate, policy: policy, point: operatingPoint,
             background: background,
             margin: policy.neighbourMargin ? { decoder.neighbourMargin(phrase: $0, frames: $1) } : nil)
-        // Whether a decoder heard an answer (before the thresholds), or at least a word of
-        // the grammar: a decoy such as "[거기_아니야]", or a phrase the filler rule refused.
-        func words(_ u: Utterance?) -> Bool { u?.heard.split(separator: " ").contains { $0 != "…" } ?? false }
+        // Whether a decoder heard an answer (before the thresholds), and the answers whose
+        // last word the decoys it heard end in ("[거기_아니야]": notHere).
         var heardAnswer = utterance?.candidate != nil
-        var heardWords = words(utterance)
+        var towards = Self.decoyMeanings(utterance)
         for d in spedUp {
             let other = try d.endUtterance()
             let heard = Self.utterance(
@@ -328,13 +328,16 @@ public final class Listener {
                 policy: policy, point: operatingPoint, background: background)
             utterance = Self.better(utterance, heard)
             heardAnswer = heardAnswer || heard?.candidate != nil
-            heardWords = heardWords || words(heard)
+            towards.formUnion(Self.decoyMeanings(heard))
         }
-        // Heard again: a short utterance no decoder heard an answer in, but a word of the
-        // grammar — not one of filler syllables only, which most talk behind the walker is.
+        // Heard again: a short utterance no decoder heard an answer in, but a decoy that ends
+        // as an answer does; only a hearing of that answer counts (a re-hearing never turns
+        // "[거기_입구야]" into a refusal). Not talk of filler syllables or other decoys only,
+        // which most talk behind the walker is.
         let seconds = Double(end - start) / rate
-        if !heardAnswer, heardWords, (Self.rehearShortest...Self.rehearLongest).contains(seconds) {
-            for heard in try hearAgain(start: start, end: end, background: background) {
+        if !heardAnswer, !towards.isEmpty, (Self.rehearShortest...Self.rehearLongest).contains(seconds) {
+            for heard in try hearAgain(start: start, end: end, background: background)
+            where heard?.meaning.map(towards.contains) ?? false {
                 utterance = Self.better(utterance, heard)
             }
         }
@@ -370,6 +373,24 @@ public final class Listener {
                     end: Double(end) / rate, policy: policy, point: operatingPoint, background: background))
         }
         return heard
+    }
+
+    /// The answers that end as a decoy in `utterance` ends ("[거기_아니야]", "[아냐]": notHere;
+    /// "[거기가_입구야]", "[맞아]": thisIsIt; "[입구]", "[어디]": none), by its last word.
+    static func decoyMeanings(_ utterance: Utterance?) -> Set<ArrivalWords> {
+        guard let utterance else { return [] }
+        var meanings = Set<ArrivalWords>()
+        for token in utterance.heard.split(separator: " ") where token.hasPrefix("[") && token.hasSuffix("]")
+        {
+            guard let last = token.dropFirst().dropLast().split(separator: "_").last, last.count >= 2 else {
+                continue
+            }
+            if ArrivalWords.refusals.contains(where: { $0.hasSuffix(last) }) { meanings.insert(.notHere) }
+            if ArrivalWords.confirmations.contains(where: { $0.hasSuffix(last) }) {
+                meanings.insert(.thisIsIt)
+            }
+        }
+        return meanings
     }
 
     /// Of two hearings of one utterance (the plain decoder's first), the one with a meaning

@@ -311,34 +311,29 @@ public final class Listener {
         let background = foreground.levels
         // The rescorer reads the utterance's audio: before the next utterance starts.
         let decoder = decoder
-        var utterance = Self.utterance(
+        let plain = Self.utterance(
             from: hypothesis.text, segments: hypothesis.segments, loop: hypothesis.loop,
             start: Double(start) / rate, end: Double(end) / rate, policy: policy, point: operatingPoint,
             background: background,
             margin: policy.neighbourMargin ? { decoder.neighbourMargin(phrase: $0, frames: $1) } : nil)
-        // Whether a decoder heard an answer (before the thresholds), and the answers whose
-        // last word the decoys it heard end in ("[거기_아니야]": notHere).
-        var heardAnswer = utterance?.candidate != nil
-        var towards = Self.decoyMeanings(utterance)
+        var stream = [plain]
         for d in spedUp {
-            let other = try d.endUtterance()
-            let heard = Self.utterance(
-                from: other.text, segments: other.segments, loop: other.loop, start: Double(start) / rate,
-                end: Double(end) / rate,
-                policy: policy, point: operatingPoint, background: background)
-            utterance = Self.better(utterance, heard)
-            heardAnswer = heardAnswer || heard?.candidate != nil
-            towards.formUnion(Self.decoyMeanings(heard))
+            stream.append(hearing(try d.endUtterance(), start: start, end: end, background: background))
         }
-        // Heard again: a short utterance no decoder heard an answer in, but a decoy that ends
-        // as an answer does; only a hearing of that answer counts (a re-hearing never turns
-        // "[거기_입구야]" into a refusal). Not talk of filler syllables or other decoys only,
-        // which most talk behind the walker is.
-        let seconds = Double(end - start) / rate
-        if !heardAnswer, !towards.isEmpty, (Self.rehearShortest...Self.rehearLongest).contains(seconds) {
-            for heard in try hearAgain(start: start, end: end, background: background)
-            where heard?.meaning.map(towards.contains) ?? false {
-                utterance = Self.better(utterance, heard)
+        var utterance = stream.dropFirst().reduce(plain, Self.better)
+        // Heard again: a short utterance no decoder heard an answer in (before the thresholds),
+        // but a decoy that ends as an answer does ("[거기_아니야]": notHere); only a hearing of
+        // that answer counts (a re-hearing never turns "[거기_입구야]" into a refusal). Not talk
+        // of filler syllables or other decoys only, which most talk behind the walker is.
+        if !rehearers.isEmpty, stream.allSatisfy({ $0?.candidate == nil }),
+            (Self.rehearShortest...Self.rehearLongest).contains(Double(end - start) / rate)
+        {
+            let towards = stream.reduce(into: Set<ArrivalWords>()) { $0.formUnion(Self.decoyMeanings($1)) }
+            if !towards.isEmpty {
+                for heard in try hearAgain(start: start, end: end, background: background)
+                where heard?.meaning.map(towards.contains) ?? false {
+                    utterance = Self.better(utterance, heard)
+                }
             }
         }
         for d in decoders { try d.startUtterance() }
@@ -347,15 +342,25 @@ public final class Listener {
         return utterance
     }
 
+    /// The utterance from `start` to `end` (samples) as a decoder other than the plain one
+    /// heard it.
+    private func hearing(
+        _ hypothesis: (text: String, score: Int32, segments: [Decoder.Segment], loop: [Decoder.Segment]),
+        start: Int, end: Int, background: BackgroundLevels?
+    ) -> Utterance? {
+        let rate = Double(Self.sampleRate)
+        return Self.utterance(
+            from: hypothesis.text, segments: hypothesis.segments, loop: hypothesis.loop,
+            start: Double(start) / rate,
+            end: Double(end) / rate, policy: policy, point: operatingPoint, background: background)
+    }
+
     /// The hearings of the utterance from `start` to `end` (samples) by the ``rehear``
     /// decoders: its audio from ``rehearLead`` before it (never before the audio the stream's
     /// decoders heard with it) to ``rehearTail`` after it, sped up by each.
     private func hearAgain(
         start: Int, end: Int, background: BackgroundLevels?
-    ) throws(SpeechError)
-        -> [Utterance?]
-    {
-        guard !rehearers.isEmpty else { return [] }
+    ) throws(SpeechError) -> [Utterance?] {
         let rate = Double(Self.sampleRate)
         let from = max(start - Int(Self.rehearLead * rate), fed - decoderFed, historyStart)
         let to = min(fed, end + Int(Self.rehearTail * rate))
@@ -366,11 +371,7 @@ public final class Listener {
             let faster = audio.withUnsafeBufferPointer { shift.process($0) }
             try d.startUtterance()
             _ = try faster.withUnsafeBufferPointer { buffer throws(SpeechError) in try d.process(buffer) }
-            let other = try d.endUtterance()
-            heard.append(
-                Self.utterance(
-                    from: other.text, segments: other.segments, loop: other.loop, start: Double(start) / rate,
-                    end: Double(end) / rate, policy: policy, point: operatingPoint, background: background))
+            heard.append(hearing(try d.endUtterance(), start: start, end: end, background: background))
         }
         return heard
     }

@@ -10,12 +10,17 @@ import Testing
 @Suite("Ranked doors of a building from the door index")
 struct DoorsNearTests {
     /// One index of the whole extract for the suite, imported once through the real osmium
-    /// into the temporary directory; each test opens its own connection to it.
+    /// into the temporary directory; each test opens its own connection to it. It outlives
+    /// every test, so it is removed when the test process exits.
     static let database: Result<String, any Error> = Result {
-        let db = try Support.temporaryDirectory().appendingPathComponent("helsinki.db").path
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: DoorsNearTests.directory) }
+        let db = directory.appendingPathComponent("helsinki.db").path
         _ = try DoorImporter.importFile(try Support.fixture("Helsinki.osm.pbf"), to: db)
         return db
     }
+    static let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "doors-test-\(UUID().uuidString)")
 
     static func open() throws -> DoorIndex { try DoorIndex(path: try database.get()) }
 

@@ -31,6 +31,7 @@ import Testing
     @Test func unknownValuesAreLeftOutNeverZero() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixes-\(UUID())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("rmc.nmea").path
         try "$GPRMC,101010,A,1000.0,N,01000.0,E,,,010624,,*1D\r\n".write(
             toFile: path, atomically: true, encoding: .utf8)

@@ -135,6 +135,7 @@ import Testing
 
     @Test func inputInKilopascals() throws {
         let root = try tree(["in_pressure_input": "100.870000\n"])
+        defer { try? FileManager.default.removeItem(atPath: root) }
         let baro = try IIOBarometer(root: root)
         #expect(baro.name == "bmp280")
         let r = try baro.read(at: nil)
@@ -144,6 +145,7 @@ import Testing
     @Test func rawTimesScale() throws {
         let root = try tree(
             ["in_pressure_raw": "25824\n", "in_pressure_scale": "0.00390625\n"], name: "lps22hb")
+        defer { try? FileManager.default.removeItem(atPath: root) }
         let r = try IIOBarometer(root: root).read(at: Date(timeIntervalSince1970: 5))
         #expect(abs(r.hPa - 25824 * 0.00390625 * 10) < 0.001)
         #expect(r.time == Date(timeIntervalSince1970: 5))
@@ -151,6 +153,7 @@ import Testing
 
     @Test func configuredNameAndMissingDevice() throws {
         let root = try tree(["in_pressure_input": "100.0"], name: "mysensor")
+        defer { try? FileManager.default.removeItem(atPath: root) }
         #expect(throws: IIOBarometer.Failure.noDevice(root: root, name: nil)) { try IIOBarometer(root: root) }
         #expect(try IIOBarometer(root: root, name: "mysensor").name == "mysensor")
         #expect(throws: IIOBarometer.Failure.noDevice(root: root, name: "bme280")) {
@@ -161,6 +164,7 @@ import Testing
 
     @Test func badValuesAreNamed() throws {
         let root = try tree(["in_pressure_input": "n/a"])
+        defer { try? FileManager.default.removeItem(atPath: root) }
         let baro = try IIOBarometer(root: root)
         #expect(
             throws: IIOBarometer.Failure.malformed(path: baro.directory + "/in_pressure_input", value: "n/a")
@@ -168,6 +172,7 @@ import Testing
             try baro.read(at: nil)
         }
         let low = try tree(["in_pressure_input": "1.0"])
+        defer { try? FileManager.default.removeItem(atPath: low) }
         #expect(throws: IIOBarometer.Failure.self) { try IIOBarometer(root: low).read(at: nil) }
     }
 }

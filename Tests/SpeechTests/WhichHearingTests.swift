@@ -10,9 +10,11 @@ import Testing
 /// confidence at any point (`ConfidenceTests.thresholdsDecide_confidenceStays` on audio).
 @Suite struct WhichHearingTests {
     /// A hearing of `candidate` at `confidence`, judged at a point whose `ask` is `ask`.
-    func hearing(_ heard: String, _ candidate: ArrivalWords?, _ confidence: Double?, ask: Double) -> Utterance {
+    func hearing(_ heard: String, _ candidate: ArrivalWords?, _ confidence: Double?, ask: Double) -> Utterance
+    {
         let meaning = confidence.map { $0 >= ask } ?? true ? candidate : nil
-        var u = Utterance(start: 1, end: 2, heard: heard, meaning: meaning, confidence: confidence, sure: false)
+        var u = Utterance(
+            start: 1, end: 2, heard: heard, meaning: meaning, confidence: confidence, sure: false)
         u.candidate = candidate
         return u
     }

@@ -331,7 +331,7 @@ public final class Listener {
             let towards = stream.reduce(into: Set<ArrivalWords>()) { $0.formUnion(Self.decoyMeanings($1)) }
             if !towards.isEmpty {
                 for heard in try hearAgain(start: start, end: end, background: background)
-                where heard?.meaning.map(towards.contains) ?? false {
+                where heard?.candidate.map(towards.contains) ?? false {
                     utterance = Self.better(utterance, heard)
                 }
             }
@@ -395,10 +395,15 @@ public final class Listener {
     }
 
     /// Of two hearings of one utterance (the plain decoder's first), the one with a meaning
-    /// and the higher confidence; the first when neither has a meaning.
+    /// and the higher confidence. When neither has a meaning at the operating point: the one
+    /// that heard an answer (`candidate`) with the higher confidence, as a point that lets every
+    /// answer through would choose — so what a rejected utterance reports (its text and
+    /// confidence) does not depend on the thresholds; the first when neither heard one.
     static func better(_ a: Utterance?, _ b: Utterance?) -> Utterance? {
-        guard let b, b.meaning != nil else { return a }
-        guard let a, a.meaning != nil else { return b }
+        func rank(_ u: Utterance?) -> Int { u?.meaning != nil ? 2 : u?.candidate != nil ? 1 : 0 }
+        guard let b, rank(b) > 0 else { return a }
+        guard let a, rank(a) >= rank(b) else { return b }
+        guard rank(a) == rank(b) else { return a }
         return (b.confidence ?? 1) > (a.confidence ?? 1) ? b : a
     }
 

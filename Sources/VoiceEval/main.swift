@@ -47,7 +47,7 @@ struct Options {
                          [--acoustic stock,adapted] [--hours H] [--seed N] [--models DIR] [--english DIR]
                          [--real DIR] [--export-adaptation DIR] [--max-seconds S] [--max-fillers-not-here N]
                          [--max-fillers-this-is-it N] [--verbose] [--tune OUT.json] [--both-turns] [--point FILE] [--save RUN.json] [--rescore RUN.json]
-                         [--near-miss-budget F] [--unrelated-budget F] [--confusion-budget N] [--budgets pooled|per-answer]
+                         [--near-miss-budget F] [--first-turn-near-miss-budget F] [--unrelated-budget F] [--confusion-budget N] [--budgets pooled|per-answer]
                          [--repeat-below C] [--no-ask-band] [--max-act C|notHere:C,thisIsIt:C] [--max-ask C|…] [--min-act C|…]
                          [--phone-loop] [--neighbour-margin] [--speeds A,B…|none]  (decoders of the audio sped up so beside the plain one; default: the model's)
                          [--rehear A,B…|none]  (decoders that hear again, sped up so, a short utterance no other decoder heard an answer in; default: the model's)
@@ -183,6 +183,8 @@ struct Options {
                 split = .dev
             case "--near-miss-budget":
                 budgets.nearMiss = try fraction(flag)
+            case "--first-turn-near-miss-budget":
+                budgets.nearMissFirstTurn = try fraction(flag)
             case "--unrelated-budget":
                 budgets.unrelated = try fraction(flag)
             case "--confusion-budget":

@@ -184,6 +184,7 @@ extension VoiceEvalFlagTests {
 extension VoiceEvalFlagTests {
     @Test(arguments: [
         (["--near-miss-budget", "5"], "--near-miss-budget: 5.0 is not between 0 and 1"),
+        (["--first-turn-near-miss-budget", "-0.1"], "--first-turn-near-miss-budget"),
         (["--unrelated-budget", "x"], "\"x\""), (["--budgets", "both"], "both"),
         (["--confusion-budget", "-1"], "negative"), (["--max-act", "2"], "--max-act"),
         (["--min-act", "thisIsIt:x"], "--min-act"), (["--speeds", "1.25,x"], "--speeds 1.25,x"),
@@ -251,6 +252,16 @@ extension VoiceEvalFlagTests {
     func looserBudgetsTakeBothLowThresholds(_ flags: [String]) throws {
         let point = try tune(flags)
         #expect(point["notHere"]!["act"]! <= 0.8 && point["thisIsIt"]!["act"]! <= 0.7, "\(point)")
+    }
+
+    /// `--first-turn-near-miss-budget`: near-misses acted on at once have a budget of their own.
+    /// With 10 % of near-misses allowed both answers would go low (2 of 20, each acted on at
+    /// once); with 5 % of them at the first turn only one does, as with the pooled 5 %.
+    @Test func firstTurnBudgetBindsOnItsOwn() throws {
+        let point = try tune(["--near-miss-budget", "0.1", "--first-turn-near-miss-budget", "0.05"])
+        let notHereLow = point["notHere"]!["act"]! <= 0.8
+        let thisIsItLow = point["thisIsIt"]!["act"]! <= 0.7
+        #expect(notHereLow != thisIsItLow, "\(point)")
     }
 
     /// A budget of 0 near-misses: neither answer goes low, both still act at 0.9.

@@ -1,0 +1,58 @@
+import Arrival
+import Testing
+
+@testable import Speech
+
+/// Which of the decoders' hearings of one utterance the Listener keeps (``Listener/better(_:_:)``).
+/// The benchmark decodes with a point that lets every answer through and judges the kept
+/// hearing at the operating point afterwards, so the hearing kept must not depend on the
+/// thresholds wherever the decision cannot: a rejected utterance reports the same text and
+/// confidence at any point (`ConfidenceTests.thresholdsDecide_confidenceStays` on audio).
+@Suite struct WhichHearingTests {
+    /// A hearing of `candidate` at `confidence`, judged at a point whose `ask` is `ask`.
+    func hearing(_ heard: String, _ candidate: ArrivalWords?, _ confidence: Double?, ask: Double) -> Utterance
+    {
+        let meaning = confidence.map { $0 >= ask } ?? true ? candidate : nil
+        var u = Utterance(
+            start: 1, end: 2, heard: heard, meaning: meaning, confidence: confidence, sure: false)
+        u.candidate = candidate
+        return u
+    }
+
+    /// The plain decoder heard "여기 아니야" at 0.95 and the sped-up one at 0.97: with every
+    /// answer let through the sped-up one is kept, so a strict point (neither means anything)
+    /// keeps it too. Before, the strict point kept the plain one and reported 0.95.
+    @Test(arguments: [0.0, 0.96, 1.0])
+    func theSameHearingAtAnyPoint(ask: Double) {
+        let plain = hearing("여기 아니야 …", .notHere, 0.95, ask: ask)
+        let spedUp = hearing("여기 아니야", .notHere, 0.97, ask: ask)
+        let kept = Listener.better(plain, spedUp)
+        #expect(kept?.heard == "여기 아니야" && kept?.confidence == 0.97)
+        #expect((kept?.meaning != nil) == (ask <= 0.97))
+    }
+
+    /// A hearing with a meaning at the point wins over one without, whatever their confidences
+    /// (the decision is the product's, unchanged); two with a meaning, the surer.
+    @Test func aMeaningFirstThenTheSurer() {
+        let asked = hearing("여기 아니야", .notHere, 0.90, ask: 0.9)
+        let below = hearing("여기 아니야 …", .notHere, 0.85, ask: 0.9)
+        #expect(Listener.better(below, asked)?.confidence == 0.90)
+        #expect(Listener.better(asked, below)?.confidence == 0.90)
+        let surer = hearing("여기 아니야", .notHere, 0.99, ask: 0.9)
+        #expect(Listener.better(asked, surer)?.confidence == 0.99)
+        #expect(Listener.better(surer, asked)?.confidence == 0.99)
+    }
+
+    /// Decoys and fillers only, or nothing: the plain decoder's hearing, or the one that heard
+    /// an answer (below `ask`) over one that heard none.
+    @Test func noAnswerKeepsThePlainHearing() {
+        let decoy = hearing("[거기_아니야]", nil, nil, ask: 0.9)
+        let filler = hearing("…", nil, nil, ask: 0.9)
+        #expect(Listener.better(decoy, filler)?.heard == "[거기_아니야]")
+        #expect(Listener.better(nil, filler) == nil)
+        let rejected = hearing("여기 아니야", .notHere, 0.5, ask: 0.9)
+        #expect(Listener.better(decoy, rejected)?.heard == "여기 아니야")
+        #expect(Listener.better(nil, rejected)?.heard == "여기 아니야")
+        #expect(Listener.better(rejected, decoy)?.heard == "여기 아니야")
+    }
+}

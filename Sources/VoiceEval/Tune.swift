@@ -119,11 +119,19 @@ enum Tuning {
         return observations
     }
 
-    /// What the dialogue acts on for one observation at `point`.
+    /// What the walker's first answer acts on at once, at `point`.
+    static func actedAtOnce(_ observation: Observation, point: OperatingPoint) -> Set<ArrivalWords> {
+        Set(
+            observation.first.compactMap { if case .act(let m) = decide($0, point: point) { m } else { nil } }
+        )
+    }
+
+    /// What the dialogue acts on for one observation at `point`: at once, else an answer asked
+    /// about and agreed with by the repeat.
     static func actions(_ observation: Observation, point: OperatingPoint) -> Set<ArrivalWords> {
+        let acted = actedAtOnce(observation, point: point)
+        if !acted.isEmpty { return acted }
         let first = observation.first.map { decide($0, point: point) }
-        let acted = first.compactMap { if case .act(let m) = $0 { m } else { nil } }
-        if !acted.isEmpty { return Set(acted) }
         let asked = first.compactMap { if case .ask(let m) = $0 { m } else { nil } }
         let second = observation.second.map { decide($0, point: point) }
         return Set(asked.filter { m in second.contains { agrees(m, $0) } })
@@ -142,7 +150,8 @@ enum Tuning {
     static func score(_ observations: [Observation], answer: ArrivalWords?, point: OperatingPoint) -> Score {
         var score = Score()
         for observation in observations {
-            let actions = actions(observation, point: point)
+            let atOnce = actedAtOnce(observation, point: point)
+            let actions = atOnce.isEmpty ? actions(observation, point: point) : atOnce
             // `answer` nil: either answer (the pooled budgets).
             let acted = answer.map { actions.contains($0) } ?? !actions.isEmpty
             switch observation.item.kind {
@@ -151,9 +160,7 @@ enum Tuning {
                 if answer == nil || expected == answer {
                     score.positives += 1
                     if actions.contains(expected) { score.hits += 1 }
-                    if observation.first.contains(where: { decide($0, point: point) == .act(expected) }) {
-                        score.firstHits += 1
-                    }
+                    if atOnce.contains(expected) { score.firstHits += 1 }
                 }
                 if actions.contains(where: { $0 != expected && (answer == nil || $0 == answer) }) {
                     score.confusions += 1
@@ -161,14 +168,7 @@ enum Tuning {
             case .nearMiss, .anIya:
                 score.nearMisses += 1
                 if acted { score.nearMiss += 1 }
-                let actedFirst = observation.first.contains {
-                    if case .act(let m) = decide($0, point: point) {
-                        answer == nil || m == answer
-                    } else {
-                        false
-                    }
-                }
-                if actedFirst { score.nearMissFirst += 1 }
+                if answer.map(atOnce.contains) ?? !atOnce.isEmpty { score.nearMissFirst += 1 }
             case .unrelated, .english:
                 score.unrelateds += 1
                 if acted { score.unrelated += 1 }
@@ -332,10 +332,9 @@ func score(
     var tallies: [Condition: Tally] = [:]
     for observation in observations {
         var tally = tallies[observation.condition] ?? Tally()
-        let item = observation.item
-        let first = observation.first.map { decide($0, point: point) }
-        let actedFirst = first.compactMap { if case .act(let m) = $0 { m } else { nil } }
-        tally.count(item, actedFirst: actedFirst, actions: Tuning.actions(observation, point: point))
+        tally.count(
+            observation.item, actedFirst: Tuning.actedAtOnce(observation, point: point),
+            actions: Tuning.actions(observation, point: point))
         tallies[observation.condition] = tally
     }
     return Condition.all.compactMap { condition in

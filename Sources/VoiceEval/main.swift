@@ -283,7 +283,7 @@ struct Tally {
     var audioSeconds = 0.0, cpuSeconds = 0.0
 
     /// Counts one item: what was acted on in the first turn, and within both turns.
-    mutating func count(_ item: Item, actedFirst: [ArrivalWords], actions: Set<ArrivalWords>) {
+    mutating func count(_ item: Item, actedFirst: Set<ArrivalWords>, actions: Set<ArrivalWords>) {
         if let expected = item.expected {
             positives += 1
             if actedFirst.contains(expected) { firstTurn += 1 }
@@ -384,7 +384,7 @@ func run(
         let actedSecond: [ArrivalWords] =
             actedFirst.isEmpty
             ? askedMeanings.filter { m in (second[i] ?? []).contains { agrees(m, $0) } } : []
-        tally.count(item, actedFirst: actedFirst, actions: Set(actedFirst + actedSecond))
+        tally.count(item, actedFirst: Set(actedFirst), actions: Set(actedFirst + actedSecond))
         if options.verbose {
             print(
                 "\(label) \(condition) \(item.voice) \(item.perturbation) \(item.text) → \(turnOne) \(second[i] ?? [])"

@@ -183,13 +183,11 @@ final class DaemonEars: Sendable {
                     let decoders =
                         listener.speeds.isEmpty
                         ? ""
-                        : " (and the audio sped up ×"
-                            + listener.speeds.map { String($0) }.joined(separator: ", ×") + ")"
+                        : " (and the audio sped up \(OperatingPoint.factors(listener.speeds)))"
                     let again =
                         listener.rehear.isEmpty
                         ? ""
-                        : "; a short utterance with no answer heard again ×"
-                            + listener.rehear.map { String($0) }.joined(separator: ", ×")
+                        : "; a short utterance with no answer heard again \(OperatingPoint.factors(listener.rehear))"
                     log.info("microphone \(device): listening\(decoders)\(again)")
                     for try await chunk in stream {
                         if Task.isCancelled { break }

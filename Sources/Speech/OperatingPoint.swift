@@ -33,6 +33,11 @@ public struct OperatingPoint: Sendable, Hashable {
     /// The range a speed may take: beyond it the audio is no longer speech a model knows.
     public static let speedRange = 0.5...2.0
 
+    /// Speed factors as logs and reports print them: "×1.25, ×0.82".
+    public static func factors(_ speeds: [Double]) -> String {
+        speeds.map { "×\($0)" }.joined(separator: ", ")
+    }
+
     public init(notHere: Thresholds, thisIsIt: Thresholds, speeds: [Double] = [], rehear: [Double] = []) {
         self.notHere = notHere
         self.thisIsIt = thisIsIt

@@ -675,10 +675,10 @@ func main() throws {
     let rehear = options.policy.rehear ?? model.operatingPoint.rehear
     print(
         "Decoders: plain"
-            + (speeds.isEmpty ? "" : " + sped up ×" + speeds.map { String($0) }.joined(separator: ", ×"))
+            + (speeds.isEmpty ? "" : " + sped up " + OperatingPoint.factors(speeds))
             + (rehear.isEmpty
                 ? ""
-                : "; heard again ×" + rehear.map { String($0) }.joined(separator: ", ×")
+                : "; heard again " + OperatingPoint.factors(rehear)
                     + " when none heard an answer"))
     if let out = options.tune {
         guard options.split == .dev, options.real == nil else {

@@ -5,9 +5,10 @@ import Speech
 /// Writes the adaptation data of `Scripts/adapt-model`: the development split only (never a
 /// test voice, sentence or babble recording) — its nine own-pitch settings and its varied
 /// voices (`Corpus.devVariedVoices`: other pitches and speeds, perturbed in turn by
-/// `Corpus.devPerturbations`, none of the test's values) — each utterance clean and in white, pink,
-/// babble (twice: the hardest) and street noise at 5–15 dB — multi-condition, since
-/// adapting on clean speech alone collapses in noise — plus real recordings (`--real`).
+/// `Corpus.devPerturbations`, none of the test's values; not `Corpus.tuningOnlyVoices`, which only
+/// tune) — each utterance clean and in white, pink, babble (twice: the hardest) and street noise
+/// at 5–15 dB — multi-condition, since adapting on clean speech alone collapses in noise — plus
+/// real recordings (`--real`).
 /// Output: `DIR/wav/*.wav`, `DIR/adapt.fileids`, `DIR/adapt.transcription` (dictionary
 /// words between `<s>` and `</s>`), `DIR/speakers.txt` (the real speakers used).
 enum AdaptationExport {
@@ -31,7 +32,8 @@ enum AdaptationExport {
     ) throws {
         let words = try Corpus.dictionaryWords(dictionary)
         var items = try Corpus.make(split: .dev, englishDirectory: english).filter {
-            $0.kind == .phrase || $0.kind == .nearMiss
+            ($0.kind == .phrase || $0.kind == .nearMiss)
+                && !Corpus.tuningOnlyVoices.contains(String($0.voice.prefix { $0 != "@" }))
         }
         var speakers: [String] = []
         if let real {

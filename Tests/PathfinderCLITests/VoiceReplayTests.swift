@@ -124,21 +124,45 @@ import Testing
     }
 
     /// A higher voice than any the model learnt (the demo's answers through sox `pitch +700`,
-    /// every frequency × 1.5) on the demo walk: the plain and the sped-up decoders hear only
-    /// decoys and fillers, so with the committed model nothing is heard. With `"rehear": [0.82]`
-    /// added to its operating-point.json (a decoder that hears such a short utterance again,
-    /// slowed to 0.82; off in the product, docs/speech.md "Heard again"), both answers are
-    /// heard, and the refusal and the confirmation act.
+    /// every frequency × 1.5) on the demo walk, the walker saying the confirmation again 1.5 s
+    /// after it: the plain and the sped-up decoders hear only decoys and fillers, so with the
+    /// committed model nothing is heard. With `"rehear": [0.82]` added to its
+    /// operating-point.json (a decoder that hears such a short utterance again, slowed to 0.82;
+    /// off in the product, docs/speech.md "Heard again"), both answers are heard and the
+    /// refusal acts. The first confirmation is heard below the confirmations' `act` floor (0.97
+    /// against 0.9808, docs/speech.md "The confirmations' floor"), so Pathfinder asks "다시 한 번
+    /// 말해줘." and the repeat confirms door D.
     @Test func aHigherVoiceIsHeardAgainOnTheWalk() async throws {
         let scratch = try Scratch()
-        let raised = try demoAnswers(pitch: "700", in: scratch)
+        let raised = try confirmedTwice(try demoAnswers(pitch: "700", in: scratch), in: scratch)
         try expectNothingHeard(await replay(models: Self.repo + "/models", audio: raised))
 
         var point = try committedPoint()
         point["rehear"] = [0.82]
         let again = try models(
             String(decoding: try JSONSerialization.data(withJSONObject: point), as: UTF8.self), in: scratch)
-        try expectBothAct(await replay(models: again, audio: raised))
+        let walk = await replay(models: again, audio: raised)
+        try expectBothAct(walk)
+        let confirmations = lines(walk.out, event: "heard").filter { $0["meaning"] as? String == "thisIsIt" }
+        #expect(confirmations.count == 2, "\(walk.out)")
+        #expect(confirmations.first?["sure"] as? Bool == false, "\(walk.out)")
+        #expect(lines(walk.out, event: "say").contains { $0["text"] as? String == "다시 한 번 말해줘." })
+    }
+
+    /// The demo's two answers in `path` (its two stretches of sound, a second or more of silence
+    /// apart), the second said again 1.5 s after it ends, then 3 s of silence; in `scratch`.
+    func confirmedTwice(_ path: String, in scratch: Scratch) throws -> String {
+        let samples = try WAV.read16kMono(path: path).samples
+        let loud = samples.indices.filter { abs(Int(samples[$0])) > 100 }
+        let breaks = loud.indices.dropFirst().filter { loud[$0] - loud[$0 - 1] > 16_000 }
+        try #require(breaks.count == 1, "\(path) should hold two answers")
+        let end = try #require(loud.last)
+        let confirmation = samples[loud[breaks[0]]...end]
+        let pause = [Int16](repeating: 0, count: 24_000)
+        let twice = Array(samples[...end]) + pause + confirmation + pause + pause
+        let out = scratch.file("confirmed-twice.wav")
+        try WAV.write(Audio(samples: twice, sampleRate: 16_000), to: out)
+        return out
     }
 
     /// ㅊ is held shut before its burst; in white noise the closure reads as a pause

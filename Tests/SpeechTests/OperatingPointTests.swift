@@ -387,6 +387,10 @@ extension VoiceEvalFlagTests {
         let devVoices = values("dev voice "), testVoices = values("test voice ")
         #expect(devVoices.count > 9, "the dev split has voices at other pitches than their own")
         #expect(Set(devVoices.map { $0[2] }).count >= 5, "dev pitches: \(devVoices.map { $0[2] })")
+        // The point and the hour of chatter judge higher voices on more than one (ko+f1, ko+f3
+        // tune beside ko+f2; docs/speech.md, "The confirmations' floor").
+        let female = Set(devVoices.map { $0[0] }.filter { $0.contains("+f") })
+        #expect(female.count >= 3, "dev female voices: \(female.sorted())")
         for (index, name) in ["voice", "speed", "pitch"].enumerated() {
             let shared = Set(devVoices.map { $0[index] }).intersection(testVoices.map { $0[index] })
             #expect(shared.isEmpty, "dev and test share \(name) \(shared)")

@@ -321,6 +321,7 @@ public final class Listener {
             stream.append(hearing(try d.endUtterance(), start: start, end: end, background: background))
         }
         var utterance = stream.dropFirst().reduce(plain, Self.better)
+        var hearings = stream.compactMap { $0 }
         // Heard again: a short utterance no decoder heard an answer in (before the thresholds),
         // but a decoy that ends as an answer does ("[거기_아니야]": notHere); only a hearing of
         // that answer counts (a re-hearing never turns "[거기_입구야]" into a refusal). Not talk
@@ -333,12 +334,14 @@ public final class Listener {
                 for heard in try hearAgain(start: start, end: end, background: background)
                 where heard?.candidate.map(towards.contains) ?? false {
                     utterance = Self.better(utterance, heard)
+                    hearings += heard.map { [$0] } ?? []
                 }
             }
         }
         for d in decoders { try d.startUtterance() }
         decoderFed = 0
         utterance?.decided = Double(fed) / rate
+        if hearings.count > 1 { utterance?.hearings = hearings }
         return utterance
     }
 

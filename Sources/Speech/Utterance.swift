@@ -30,6 +30,12 @@ public struct Utterance: Sendable, Hashable, Codable {
     /// whether a decoder heard an answer does not depend on the point); not encoded, and not
     /// part of the value.
     package var candidate: ArrivalWords?
+    /// Every decoder's hearing the Listener chose this one from — the plain decoder's, each
+    /// sped-up one's and a re-hearing that counted, this one among them — when more than one
+    /// heard the utterance; else empty. The benchmark decides from them at another point as the
+    /// Listener would there (the surest hearing with a meaning). Not encoded, and not part of
+    /// the value.
+    package var hearings: [Utterance] = []
 
     public init(
         start: Double, end: Double, heard: String, meaning: ArrivalWords?, confidence: Double? = nil,
@@ -93,6 +99,9 @@ public struct Utterance: Sendable, Hashable, Codable {
 }
 
 extension Utterance {
+    /// The hearings the Listener chose among (``hearings``), or this one alone.
+    package var everyHearing: [Utterance] { hearings.isEmpty ? [self] : hearings }
+
     /// The answer the last stretch acts on: the Listener's decision, not the text again.
     public var answer: Heard {
         Heard(text: heard, meaning: meaning, confidence: confidence, source: .voice, sure: sure)

@@ -14,17 +14,22 @@ struct SavedRun: Codable {
         var sure: Bool
         /// The scores behind the confidence (runs saved before the phone loop have none).
         var evidence: ConfidenceEvidence?
+        /// Every decoder's hearing (``Utterance/hearings``) when more than one heard it; `nil`
+        /// for one, and in runs saved before 2 Dec (they kept only the chosen hearing).
+        var hearings: [Heard]?
 
         init(_ u: Utterance) {
             (start, end, heard, meaning, confidence, sure, evidence) = (
                 u.start, u.end, u.heard, u.meaning, u.confidence, u.sure, u.evidence
             )
+            hearings = u.hearings.isEmpty ? nil : u.hearings.map(Heard.init)
         }
 
         var utterance: Utterance {
             var u = Utterance(
                 start: start, end: end, heard: heard, meaning: meaning, confidence: confidence, sure: sure)
             u.evidence = evidence
+            u.hearings = hearings?.map(\.utterance) ?? []
             return u
         }
     }
@@ -104,13 +109,14 @@ struct SavedRun: Codable {
         guard let feature else { return (observations, stats) }
         func recomputed(_ heard: [Utterance]) throws -> [Utterance] {
             try heard.map { u in
-                guard u.confidence != nil else { return u }
+                var changed = u
+                changed.hearings = try recomputed(u.hearings)
+                guard u.confidence != nil else { return changed }
                 guard let evidence = u.evidence else {
                     throw BadInput(
                         "\(path): an utterance (\(u.heard), \(u.start) s) has no scores saved (a run saved before the phone loop)"
                     )
                 }
-                var changed = u
                 changed.confidence = Listener.confidence(
                     of: evidence, feature: feature, babble: babble ?? .product)
                 return changed

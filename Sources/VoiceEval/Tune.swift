@@ -98,7 +98,9 @@ enum Tuning {
             // below the highest `act` the sweep tries (`repeatBelow`). Elsewhere the first turn
             // decides at every point (acts, or hears no answer), so only those are said again.
             let repeated = order.indices.filter { i in
-                first.perItem[i].contains { $0.meaning != nil && ($0.confidence ?? 1) < repeatBelow }
+                first.perItem[i].flatMap(\.everyHearing).contains {
+                    $0.meaning != nil && ($0.confidence ?? 1) < repeatBelow
+                }
             }
             var second = [[Utterance]](repeating: [], count: order.count)
             if !repeated.isEmpty {
@@ -214,8 +216,9 @@ enum Tuning {
             // 120 quantiles; with the adapted model they crowd towards 1, so a fixed grid
             // would not separate them), 0, and above every confidence (never).
             let seen = Set(
-                observations.flatMap { $0.first + $0.second }.filter { $0.meaning == answer }.compactMap(
-                    \.confidence)
+                observations.flatMap { ($0.first + $0.second).flatMap(\.everyHearing) }.filter {
+                    $0.meaning == answer
+                }.compactMap(\.confidence)
             ).sorted()
             let step = max(1, seen.count / 120)
             let grid = [0.0] + stride(from: 0, to: seen.count, by: step).map { seen[$0] } + [1.000001]

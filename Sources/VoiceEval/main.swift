@@ -257,11 +257,21 @@ func productDecision(_ utterance: Utterance) -> Decision {
 /// permissive one (ask = act = 0: meaning and confidence kept): what tuning sweeps. Equal to
 /// `productDecision` of a Listener run at `point` (the Listener applies the same rule).
 func decide(_ utterance: Utterance, point: OperatingPoint) -> Decision {
-    guard let meaning = utterance.meaning else { return .ignore }
-    guard let confidence = utterance.confidence else { return .act(meaning) }
-    let thresholds = meaning == .notHere ? point.notHere : point.thisIsIt
-    if confidence >= thresholds.act { return .act(meaning) }
-    return confidence >= thresholds.ask ? .ask(meaning) : .ignore
+    // As the Listener chooses at `point` (`Listener.better`): of every decoder's hearing, the
+    // surest that has a meaning there (at or above its answer's `ask`); the first of equals.
+    func thresholds(_ meaning: ArrivalWords) -> OperatingPoint.Thresholds {
+        meaning == .notHere ? point.notHere : point.thisIsIt
+    }
+    var best: (meaning: ArrivalWords, confidence: Double)?
+    for hearing in utterance.everyHearing {
+        guard let meaning = hearing.meaning else { continue }
+        let confidence = hearing.confidence ?? 1
+        if confidence >= thresholds(meaning).ask, confidence > best?.confidence ?? -1 {
+            best = (meaning, confidence)
+        }
+    }
+    guard let best else { return .ignore }
+    return best.confidence >= thresholds(best.meaning).act ? .act(best.meaning) : .ask(best.meaning)
 }
 
 /// Keeps every phrase the filler rule lets through, with its confidence.
@@ -441,7 +451,8 @@ func falseActionsPerHour(
     if options.verbose {
         // Every candidate with its confidence (decoded at the permissive point when judged
         // later), so a floor for `act` can be read off the chatter without decoding it again.
-        for u in all where u.meaning != nil {
+        // Every decoder's hearing of it: the one kept at one point need not be the one at another.
+        for u in all.flatMap(\.everyHearing) where u.meaning != nil {
             print(
                 String(
                     format: "chatter\t%.2f\t%.2f\t%@\t%@\t%.6f", u.start, u.end, u.meaning?.rawValue ?? "",

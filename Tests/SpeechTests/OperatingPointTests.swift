@@ -481,12 +481,47 @@ extension VoiceEvalFlagTests {
 }
 
 extension VoiceEvalFlagTests {
+    /// `--rescore` of a test run holding `observations` (saved-run JSON objects) at `point`.
+    func rescored(_ observations: [String], point: String) throws -> (code: Int32, err: String, out: String) {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let saved = directory + "/run-test.json", pointFile = directory + "/op.json"
+        try
+            #"{"label": "test synthetic", "stats": [], "observations": [\#(observations.joined(separator: ","))]}"#
+            .write(toFile: saved, atomically: true, encoding: .utf8)
+        try point.write(toFile: pointFile, atomically: true, encoding: .utf8)
+        return try run(["--rescore", saved, "--point", pointFile], standardOutput: true)
+    }
+
+    /// `--rescore` decides as the Listener does at the point, from every decoder's hearing
+    /// saved with an utterance (`hearings`): the one kept, the surer, is a refusal at 0.985,
+    /// under notHere's `ask` (0.988); the other decoder's confirmation at 0.95 is over
+    /// thisIsIt's `act` (0.9). The Listener acts on the confirmation: an answer acted on for
+    /// the walker who confirmed, a confusion for the one who refused. Judged by the kept
+    /// hearing alone (before 2 Dec), both were ignored.
+    @Test func rescoreChoosesAmongEveryDecodersHearing() throws {
+        let refusal =
+            #"{"start": 0, "end": 1, "heard": "여기 아니야", "meaning": "notHere", "confidence": 0.985, "sure": true"#
+        let confirmation =
+            #"{"start": 0, "end": 1, "heard": "여기가 입구야", "meaning": "thisIsIt", "confidence": 0.95, "sure": true}"#
+        let kept = refusal + #", "hearings": [\#(refusal)}, \#(confirmation)]}"#
+        let observations = ["thisIsIt", "notHere"].map {
+            #"{"condition": "clean", "kind": "phrase", "text": "t", "expected": "\#($0)", "voice": "v", "perturbation": "", "first": [\#(kept)], "second": []}"#
+        }
+        let result = try rescored(
+            observations,
+            point: #"{"notHere": {"act": 0.994, "ask": 0.988}, "thisIsIt": {"act": 0.9, "ask": 0.5}}"#)
+        try #require(result.code == 0, "\(result.err)")
+        #expect(result.out.contains("answers acted on within two turns 1/2"), "\(result.out)")
+        #expect(result.out.contains("| confusions (wrong answer acted on) | 1 |"), "\(result.out)")
+    }
+}
+
+extension VoiceEvalFlagTests {
     /// The report pools the conditions and gives each rate its 95 % Wilson interval: with 52
     /// answers a condition a difference of a few answers is inside it. Checked on a saved run
     /// of known counts: 7 of 10 answers acted on, 1 of 20 near-misses.
     @Test func reportPoolsWithAnInterval() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         func observation(_ kind: String, _ expected: String?, confidence: Double, condition: String) -> String
         {
             let heard =
@@ -508,15 +543,9 @@ extension VoiceEvalFlagTests {
                     condition: condition)
             }
         }
-        let saved = directory + "/run-test.json"
-        try
-            #"{"label": "test synthetic", "stats": [], "observations": [\#(observations.joined(separator: ","))]}"#
-            .write(toFile: saved, atomically: true, encoding: .utf8)
-        let point = directory + "/op.json"
-        try #"{"notHere": {"act": 0.9, "ask": 0.5}, "thisIsIt": {"act": 0.9, "ask": 0.5}}"#
-            .write(toFile: point, atomically: true, encoding: .utf8)
-
-        let result = try run(["--rescore", saved, "--point", point], standardOutput: true)
+        let result = try rescored(
+            observations,
+            point: #"{"notHere": {"act": 0.9, "ask": 0.5}, "thisIsIt": {"act": 0.9, "ask": 0.5}}"#)
         #expect(result.code == 0)
         #expect(
             result.out.contains(

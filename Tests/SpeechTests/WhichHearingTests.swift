@@ -55,4 +55,28 @@ import Testing
         #expect(Listener.better(nil, rejected)?.heard == "여기 아니야")
         #expect(Listener.better(rejected, decoy)?.heard == "여기 아니야")
     }
+
+    /// Every decoder's hearing is kept beside the chosen one (``Utterance/hearings``), so the
+    /// benchmark can choose again at another point as the Listener would: the demo's two
+    /// answers are each heard by the plain and the sped-up decoder, and the one kept is the
+    /// surer of the two.
+    @Test func everyDecodersHearingIsKept() throws {
+        let model = try phraseModel()
+        try #require(
+            model.operatingPoint.speeds == [1.25], "the shipped model decodes at 1.25× beside the plain speed"
+        )
+        let open = OperatingPoint(notHere: .init(act: 0, ask: 0), thisIsIt: .init(act: 0, ask: 0))
+        let answers = try Listener.decode(
+            wav: ConcurrentDecodeTests.answers, model: model, policy: Listener.Policy(operatingPoint: open)
+        ).filter { $0.meaning != nil }
+        try #require(answers.count == 2, "\(answers)")
+        for answer in answers {
+            #expect(answer.hearings.count == 2, "\(answer.hearings)")
+            let surest = answer.hearings.max { ($0.confidence ?? 1) < ($1.confidence ?? 1) }
+            #expect(
+                answer.confidence == surest?.confidence && answer.heard == surest?.heard, "\(answer.hearings)"
+            )
+            #expect(answer.hearings.allSatisfy { $0.hearings.isEmpty })
+        }
+    }
 }

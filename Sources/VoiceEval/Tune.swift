@@ -298,7 +298,7 @@ enum Tuning {
             }
         }
         for answer in [ArrivalWords.notHere, .thisIsIt] {
-            let t = answer == .notHere ? point.notHere : point.thisIsIt
+            let t = point.thresholds(for: answer)
             let s = score(observations, answer: answer, point: point)
             print(
                 String(

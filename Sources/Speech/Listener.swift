@@ -334,7 +334,7 @@ public final class Listener {
                 for heard in try hearAgain(start: start, end: end, background: background)
                 where heard?.candidate.map(towards.contains) ?? false {
                     utterance = Self.better(utterance, heard)
-                    hearings += heard.map { [$0] } ?? []
+                    if let heard { hearings.append(heard) }
                 }
             }
         }
@@ -452,30 +452,25 @@ public final class Listener {
         }
         var evidence = ConfidenceEvidence(phrase: phraseSegments, path: segments, loop: loop)
         evidence?.background = background
-        var meaning: ArrivalWords? = candidate
+        var passedFillerRule: ArrivalWords? = candidate
         switch candidate {
-        case .notHere where fillers > policy.maxFillersNotHere: meaning = nil
-        case .thisIsIt where fillers > policy.maxFillersThisIsIt: meaning = nil
+        case .notHere where fillers > policy.maxFillersNotHere: passedFillerRule = nil
+        case .thisIsIt where fillers > policy.maxFillersThisIsIt: passedFillerRule = nil
         default: break
         }
         // The second pass only for an answer the filler rule let through (its first phrase).
-        if meaning != nil, let margin, let first = phraseSegments.first {
+        if passedFillerRule != nil, let margin, let first = phraseSegments.first {
             let token = first.word.split(separator: "(").first.map(String.init) ?? first.word
             evidence?.neighbourMargin = margin(token, phraseSegments.reduce(0) { $0 + $1.frames })
         }
         let feature: ConfidenceEvidence.Feature =
             policy.neighbourMargin ? .perFramePlusMargin : policy.phoneLoop ? .phraseRatio : .perFrameInBabble
-        let confidence = evidence.map { Self.confidence(of: $0, feature: feature) }
-        let thresholds = candidate == .notHere ? point.notHere : point.thisIsIt
-        let passedFillerRule = meaning
-        if let confidence, confidence < thresholds.ask { meaning = nil }
-        let sure = confidence.map { $0 >= thresholds.act } ?? true
         var utterance = Utterance(
-            start: start, end: end, heard: text, meaning: meaning, confidence: confidence,
-            sure: meaning == nil ? false : sure)
+            start: start, end: end, heard: text, meaning: nil,
+            confidence: evidence.map { Self.confidence(of: $0, feature: feature) })
         utterance.evidence = evidence
         utterance.candidate = passedFillerRule
-        return utterance
+        return utterance.judged(at: point)
     }
 
     /// How well the phrase's words fit the audio, 0…1, higher is more confident: a logistic

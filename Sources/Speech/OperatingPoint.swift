@@ -1,3 +1,4 @@
+package import Arrival
 import Foundation
 
 /// The confidence thresholds of the two answers (`models/operating-point.json`):
@@ -32,6 +33,11 @@ public struct OperatingPoint: Sendable, Hashable {
 
     /// The range a speed may take: beyond it the audio is no longer speech a model knows.
     public static let speedRange = 0.5...2.0
+
+    /// The thresholds `answer` is judged by.
+    package func thresholds(for answer: ArrivalWords) -> Thresholds {
+        answer == .notHere ? notHere : thisIsIt
+    }
 
     /// Speed factors as logs and reports print them: "×1.25, ×0.82".
     public static func factors(_ speeds: [Double]) -> String {

@@ -102,6 +102,26 @@ extension Utterance {
     /// The hearings the Listener chose among (``hearings``), or this one alone.
     package var everyHearing: [Utterance] { hearings.isEmpty ? [self] : hearings }
 
+    /// This hearing judged at `point`, as the Listener judges every hearing: the answer the
+    /// filler rule let through (``candidate``) is its meaning at or above that answer's `ask`,
+    /// and sure at or above its `act` (a hearing without a confidence is sure).
+    package func judged(at point: OperatingPoint) -> Utterance {
+        var judged = self
+        let judgement = judgement(at: point)
+        judged.meaning = judgement?.meaning
+        judged.sure = judgement?.sure ?? false
+        return judged
+    }
+
+    /// `judged(at:)`'s meaning and `sure`, without copying the utterance (the tuner asks it of
+    /// every hearing at every point it tries); `nil` for no meaning at `point`.
+    package func judgement(at point: OperatingPoint) -> (meaning: ArrivalWords, sure: Bool)? {
+        guard let candidate else { return nil }
+        let thresholds = point.thresholds(for: candidate)
+        if let confidence, confidence < thresholds.ask { return nil }
+        return (candidate, confidence.map { $0 >= thresholds.act } ?? true)
+    }
+
     /// The answer the last stretch acts on: the Listener's decision, not the text again.
     public var answer: Heard {
         Heard(text: heard, meaning: meaning, confidence: confidence, source: .voice, sure: sure)

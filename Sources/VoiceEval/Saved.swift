@@ -29,6 +29,9 @@ struct SavedRun: Codable {
             var u = Utterance(
                 start: start, end: end, heard: heard, meaning: meaning, confidence: confidence, sure: sure)
             u.evidence = evidence
+            // Saved runs are decoded at the permissive point: the meaning is the answer before the
+            // thresholds, which `Utterance.judged(at:)` judges again.
+            u.candidate = meaning
             u.hearings = hearings?.map(\.utterance) ?? []
             return u
         }

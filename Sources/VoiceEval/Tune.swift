@@ -121,22 +121,18 @@ enum Tuning {
         return observations
     }
 
-    /// What the walker's first answer acts on at once, at `point`.
-    static func actedAtOnce(_ observation: Observation, point: OperatingPoint) -> Set<ArrivalWords> {
-        Set(
-            observation.first.compactMap { if case .act(let m) = decide($0, point: point) { m } else { nil } }
-        )
-    }
+    typealias Outcome = (atOnce: Set<ArrivalWords>, actions: Set<ArrivalWords>)
 
-    /// What the dialogue acts on for one observation at `point`: at once, else an answer asked
-    /// about and agreed with by the repeat.
-    static func actions(_ observation: Observation, point: OperatingPoint) -> Set<ArrivalWords> {
-        let acted = actedAtOnce(observation, point: point)
-        if !acted.isEmpty { return acted }
+    /// What the dialogue acts on for one observation at `point`: `atOnce`, what the walker's
+    /// first answer acts on at once; `actions`, that, else an answer asked about and agreed with
+    /// by the repeat. Each utterance is decided once.
+    static func outcome(_ observation: Observation, point: OperatingPoint) -> Outcome {
         let first = observation.first.map { decide($0, point: point) }
+        let atOnce = Set(first.compactMap { if case .act(let m) = $0 { m } else { nil } })
+        if !atOnce.isEmpty { return (atOnce, atOnce) }
         let asked = first.compactMap { if case .ask(let m) = $0 { m } else { nil } }
         let second = observation.second.map { decide($0, point: point) }
-        return Set(asked.filter { m in second.contains { agrees(m, $0) } })
+        return ([], Set(asked.filter { m in second.contains { agrees(m, $0) } }))
     }
 
     struct Score {
@@ -152,8 +148,7 @@ enum Tuning {
     static func score(_ observations: [Observation], answer: ArrivalWords?, point: OperatingPoint) -> Score {
         var score = Score()
         for observation in observations {
-            let atOnce = actedAtOnce(observation, point: point)
-            let actions = atOnce.isEmpty ? actions(observation, point: point) : atOnce
+            let (atOnce, actions) = outcome(observation, point: point)
             // `answer` nil: either answer (the pooled budgets).
             let acted = answer.map { actions.contains($0) } ?? !actions.isEmpty
             switch observation.item.kind {
@@ -298,7 +293,7 @@ enum Tuning {
             }
         }
         for answer in [ArrivalWords.notHere, .thisIsIt] {
-            let t = answer == .notHere ? point.notHere : point.thisIsIt
+            let t = point.thresholds(for: answer)
             let s = score(observations, answer: answer, point: point)
             print(
                 String(
@@ -335,9 +330,8 @@ func score(
     var tallies: [Condition: Tally] = [:]
     for observation in observations {
         var tally = tallies[observation.condition] ?? Tally()
-        tally.count(
-            observation.item, actedFirst: Tuning.actedAtOnce(observation, point: point),
-            actions: Tuning.actions(observation, point: point))
+        let outcome = Tuning.outcome(observation, point: point)
+        tally.count(observation.item, actedFirst: outcome.atOnce, actions: outcome.actions)
         tallies[observation.condition] = tally
     }
     return Condition.all.compactMap { condition in

@@ -257,21 +257,16 @@ func productDecision(_ utterance: Utterance) -> Decision {
 /// permissive one (ask = act = 0: meaning and confidence kept): what tuning sweeps. Equal to
 /// `productDecision` of a Listener run at `point` (the Listener applies the same rule).
 func decide(_ utterance: Utterance, point: OperatingPoint) -> Decision {
-    // As the Listener chooses at `point` (`Listener.better`): of every decoder's hearing, the
-    // surest that has a meaning there (at or above its answer's `ask`); the first of equals.
-    func thresholds(_ meaning: ArrivalWords) -> OperatingPoint.Thresholds {
-        meaning == .notHere ? point.notHere : point.thisIsIt
-    }
-    var best: (meaning: ArrivalWords, confidence: Double)?
+    // Every decoder's hearing judged at `point` as the Listener judges it, and of those with a
+    // meaning there the surest, the first of equals, as `Listener.better` keeps it.
+    var kept: (meaning: ArrivalWords, sure: Bool, confidence: Double)?
     for hearing in utterance.everyHearing {
-        guard let meaning = hearing.meaning else { continue }
+        guard let judgement = hearing.judgement(at: point) else { continue }
         let confidence = hearing.confidence ?? 1
-        if confidence >= thresholds(meaning).ask, confidence > best?.confidence ?? -1 {
-            best = (meaning, confidence)
-        }
+        if confidence > kept?.confidence ?? -1 { kept = (judgement.meaning, judgement.sure, confidence) }
     }
-    guard let best else { return .ignore }
-    return best.confidence >= thresholds(best.meaning).act ? .act(best.meaning) : .ask(best.meaning)
+    guard let kept else { return .ignore }
+    return kept.sure ? .act(kept.meaning) : .ask(kept.meaning)
 }
 
 /// Keeps every phrase the filler rule lets through, with its confidence.

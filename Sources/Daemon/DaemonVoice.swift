@@ -187,7 +187,7 @@ final class DaemonEars: Sendable {
                     let again =
                         listener.rehear.isEmpty
                         ? ""
-                        : "; a short utterance with no answer heard again \(OperatingPoint.factors(listener.rehear))"
+                        : "; a short utterance not acted on at once heard again \(OperatingPoint.factors(listener.rehear))"
                     log.info("microphone \(device): listening\(decoders)\(again)")
                     for try await chunk in stream {
                         if Task.isCancelled { break }

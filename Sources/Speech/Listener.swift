@@ -44,12 +44,14 @@ public final class Listener {
         /// it: sphinxbase keeps the warp in process-wide statics.)
         public var speeds: [Double]?
         /// Decoders that hear an utterance a second time, its audio played this many times
-        /// faster, only when no decoder of the stream (the plain one and ``speeds``) heard an
-        /// answer in it but one heard a decoy that ends as an answer does ("[거기_아니야]"), and
-        /// only an utterance as long as an answer (``rehearShortest``…``rehearLongest``); only
-        /// a hearing of that answer counts (``decoyMeanings(_:)``). A warp's hearing for the CPU
-        /// of the utterances that may need it, not of the whole stream. `nil`: the model's
-        /// (``OperatingPoint/rehear``, none in the product: docs/speech.md, "Heard again").
+        /// faster, when it does not act at once: when the decoders of the stream (the plain one
+        /// and ``speeds``) heard an answer in it below its `act`, or none heard an answer but one
+        /// heard a decoy that ends as an answer does ("[거기_아니야]"); only an utterance as long
+        /// as an answer (``rehearShortest``…``rehearLongest``), and only a hearing of that answer
+        /// counts (the stream's, else ``decoyMeanings(_:)``). A warp's hearing for the CPU of the
+        /// utterances that may need it, not of the whole stream. `nil`: the model's
+        /// (``OperatingPoint/rehear``; the product's is 0.82, beside its ``speeds`` 1.25:
+        /// docs/speech.md, "Heard again, answers too").
         public var rehear: [Double]?
 
         public init(
@@ -92,6 +94,12 @@ public final class Listener {
     private var shifts: [SpeedShift]
     /// The decoders of ``rehear``: fed an utterance's audio only when it is heard again.
     private let rehearers: [Decoder]
+    /// Hear an answer again even when the stream's hearing of it acts at once. A re-hearing
+    /// counts only with the stream's answer, so it cannot change what acts then, only the
+    /// confidence reported; off, it is skipped (its CPU, and the wait after the pause). The
+    /// benchmark turns it on when it decodes at a point that lets every answer through, to
+    /// judge at another point later.
+    package var rehearsSureAnswers = false
     /// `decoder` and the sped-up ones.
     private var decoders: [Decoder] { [decoder] + spedUp }
     /// The latest audio fed to the decoders (at most ``historySamples``), for hearing an
@@ -322,20 +330,29 @@ public final class Listener {
         }
         var utterance = stream.dropFirst().reduce(plain, Self.better)
         var hearings = stream.compactMap { $0 }
-        // Heard again: a short utterance no decoder heard an answer in (before the thresholds),
-        // but a decoy that ends as an answer does ("[거기_아니야]": notHere); only a hearing of
-        // that answer counts (a re-hearing never turns "[거기_입구야]" into a refusal). Not talk
-        // of filler syllables or other decoys only, which most talk behind the walker is.
-        if !rehearers.isEmpty, stream.allSatisfy({ $0?.candidate == nil }),
+        // Heard again: a short utterance that does not act at once, in which the stream heard an
+        // answer (before the thresholds), or a decoy that ends as an answer does
+        // ("[거기_아니야]": notHere); only a hearing of that answer counts (a re-hearing never
+        // turns "[거기_입구야]" or a heard refusal into a confirmation). Not talk of filler
+        // syllables or other decoys only, which most talk behind the walker is.
+        let answers = Set(stream.compactMap { $0?.candidate })
+        let actsAtOnce = utterance?.meaning != nil && utterance?.sure == true
+        if !rehearers.isEmpty, !actsAtOnce || rehearsSureAnswers,
             (Self.rehearShortest...Self.rehearLongest).contains(Double(end - start) / rate)
         {
-            let towards = stream.reduce(into: Set<ArrivalWords>()) { $0.formUnion(Self.decoyMeanings($1)) }
+            let towards =
+                answers.isEmpty
+                ? stream.reduce(into: Set<ArrivalWords>()) { $0.formUnion(Self.decoyMeanings($1)) } : answers
             if !towards.isEmpty {
+                let began = ContinuousClock.now
                 for heard in try hearAgain(start: start, end: end, background: background)
                 where heard?.candidate.map(towards.contains) ?? false {
                     utterance = Self.better(utterance, heard)
                     if let heard { hearings.append(heard) }
                 }
+                let took = ContinuousClock.now - began
+                utterance?.rehearing =
+                    Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
             }
         }
         for d in decoders { try d.startUtterance() }

@@ -36,6 +36,10 @@ public struct Utterance: Sendable, Hashable, Codable {
     /// Listener would there (the surest hearing with a meaning). Not encoded, and not part of
     /// the value.
     package var hearings: [Utterance] = []
+    /// Seconds (wall clock) the Listener spent hearing it again (``Listener/rehear``) after
+    /// the pause that ended it, before deciding: added to the wait for the action; `nil` when
+    /// it was not heard again. Not encoded, and not part of the value.
+    package var rehearing: Double?
 
     public init(
         start: Double, end: Double, heard: String, meaning: ArrivalWords?, confidence: Double? = nil,

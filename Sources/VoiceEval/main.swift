@@ -50,7 +50,7 @@ struct Options {
                          [--near-miss-budget F] [--first-turn-near-miss-budget F] [--unrelated-budget F] [--confusion-budget N] [--budgets pooled|per-answer]
                          [--repeat-below C] [--no-ask-band] [--max-act C|notHere:C,thisIsIt:C] [--max-ask C|…] [--min-act C|…]
                          [--phone-loop] [--neighbour-margin] [--speeds A,B…|none]  (decoders of the audio sped up so beside the plain one; default: the model's)
-                         [--rehear A,B…|none]  (decoders that hear again, sped up so, a short utterance no other decoder heard an answer in; default: the model's)
+                         [--rehear A,B…|none]  (decoders that hear again, sped up so, a short utterance the others did not act on at once; default: the model's)
                          [--confidence perFrame|phraseRatio|utteranceRatio|perFrameInBabble|neighbourMargin|perFramePlusMargin]  (with --rescore: recompute the confidence)
                          [--babble-shift FROM,TO,PER_DB]  (with --rescore: perFrameInBabble with this allowance for a fluctuating background)
                          [--describe]  (print each split's voice settings and perturbations, synthesise nothing)
@@ -286,6 +286,8 @@ struct Tally {
     var byPerturbation: [String: (hits: Int, total: Int)] = [:]
     var spurious = 0
     var audioSeconds = 0.0, cpuSeconds = 0.0
+    /// Wall seconds each utterance heard again took after its pause (``Utterance/rehearing``).
+    var rehearings: [Double] = []
 
     /// Counts one item: what was acted on in the first turn, and within both turns.
     mutating func count(_ item: Item, actedFirst: Set<ArrivalWords>, actions: Set<ArrivalWords>) {
@@ -337,6 +339,7 @@ func decodeRecording(
     let noise = bank.noise(condition.kind, count: speech.count, using: &random)
     let recording = mix(speech, noise: noise, snr: condition.snr)
     let listener = try Listener(model: model, policy: policy)
+    listener.rehearsSureAnswers = policy.operatingPoint == permissive
     var utterances: [Utterance] = []
     let start = threadCPUSeconds()
     var index = 0
@@ -348,6 +351,7 @@ func decodeRecording(
     utterances += try listener.finish()
     tally.cpuSeconds += threadCPUSeconds() - start
     tally.audioSeconds += Double(recording.count) / 16_000
+    tally.rehearings += utterances.compactMap(\.rehearing)
     func overlap(_ u: Utterance, _ span: (start: Double, end: Double)) -> Bool {
         min(u.end, span.end) - max(u.start, span.start) > 0.05
     }
@@ -415,6 +419,7 @@ func falseActionsPerHour(
     // Judged later (at a point read after decoding): decode with the permissive point.
     if judgeLater != nil { policy.operatingPoint = permissive }
     let listener = try Listener(model: model, policy: policy)
+    listener.rehearsSureAnswers = policy.operatingPoint == permissive
     var all: [Utterance] = []
     for _ in 0..<minutes {
         let count = 60 * 16_000
@@ -525,6 +530,14 @@ func report(label: String, tallies: [(Condition, Tally)]) {
     }
     row("answers acted on in pauses") { "\($0.spurious)" }
     row("RTF (CPU s / audio s)") { String(format: "%.3f", $0.cpuSeconds / max($0.audioSeconds, 1e-9)) }
+    if tallies.contains(where: { !$0.1.rehearings.isEmpty }) {
+        row("heard again: utterances; wait after the pause p50 / p95 (ms)") { tally in
+            let sorted = tally.rehearings.sorted()
+            guard !sorted.isEmpty else { return "0" }
+            func at(_ q: Double) -> Int { Int((sorted[Int(q * Double(sorted.count - 1))] * 1000).rounded()) }
+            return "\(sorted.count); \(at(0.5)) / \(at(0.95))"
+        }
+    }
     let keys = Set(tallies.flatMap { $0.1.byPerturbation.keys }).sorted()
     if keys.count > 1 {
         for key in keys {
@@ -685,7 +698,7 @@ func main() throws {
             + (rehear.isEmpty
                 ? ""
                 : "; heard again " + OperatingPoint.factors(rehear)
-                    + " when none heard an answer"))
+                    + " when not acted on at once"))
     if let out = options.tune {
         guard options.split == .dev, options.real == nil else {
             throw EvalError("--tune chooses the operating point on the development split only")

@@ -108,7 +108,7 @@ import Testing
     /// A lower voice than any the model learnt (the demo's answers through sox `pitch -500`,
     /// every frequency × 0.75) on the demo walk: with the shipped model's sped-up decoder
     /// (`speeds` in its operating-point.json) the refusal and the confirmation both act; with
-    /// the same thresholds and the plain decoder alone, neither is heard.
+    /// the same thresholds and no `speeds`, nothing is heard as an answer.
     @Test func aLowerVoiceIsHeardOnTheWalk() async throws {
         let scratch = try Scratch()
         let lowered = try demoAnswers(pitch: "-500", in: scratch)
@@ -126,27 +126,26 @@ import Testing
     /// A higher voice than any the model learnt (the demo's answers through sox `pitch +700`,
     /// every frequency × 1.5) on the demo walk, the walker saying the confirmation again 1.5 s
     /// after it: the plain and the sped-up decoders hear only decoys and fillers, so with the
-    /// committed model nothing is heard. With `"rehear": [0.82]` added to its
-    /// operating-point.json (a decoder that hears such a short utterance again, slowed to 0.82;
-    /// off in the product, docs/speech.md "Heard again"), both answers are heard and the
-    /// refusal acts. The first confirmation is heard below the confirmations' `act` floor (0.97
-    /// against 0.9808, docs/speech.md "The confirmations' floor"), so Pathfinder asks "다시 한 번
-    /// 말해줘." and the repeat confirms door D.
+    /// same thresholds and no re-hearing nothing is heard. The shipped model hears such a short
+    /// utterance again, slowed to 0.82× (`rehear` in its operating-point.json): both answers are
+    /// heard and the refusal acts. The first confirmation is heard below the confirmations' `act`
+    /// floor, so Pathfinder asks "다시 한 번 말해줘." and the repeat confirms door D.
     @Test func aHigherVoiceIsHeardAgainOnTheWalk() async throws {
         let scratch = try Scratch()
         let raised = try confirmedTwice(try demoAnswers(pitch: "700", in: scratch), in: scratch)
-        try expectNothingHeard(await replay(models: Self.repo + "/models", audio: raised))
-
         var point = try committedPoint()
-        point["rehear"] = [0.82]
-        let again = try models(
-            String(decoding: try JSONSerialization.data(withJSONObject: point), as: UTF8.self), in: scratch)
-        let walk = await replay(models: again, audio: raised)
+        try #require((point["rehear"] as? [Any])?.isEmpty == false, "the shipped model hears nothing again")
+        let walk = await replay(models: Self.repo + "/models", audio: raised)
         try expectBothAct(walk)
         let confirmations = lines(walk.out, event: "heard").filter { $0["meaning"] as? String == "thisIsIt" }
         #expect(confirmations.count == 2, "\(walk.out)")
         #expect(confirmations.first?["sure"] as? Bool == false, "\(walk.out)")
         #expect(lines(walk.out, event: "say").contains { $0["text"] as? String == "다시 한 번 말해줘." })
+
+        point["rehear"] = nil
+        let plain = try models(
+            String(decoding: try JSONSerialization.data(withJSONObject: point), as: UTF8.self), in: scratch)
+        try expectNothingHeard(await replay(models: plain, audio: raised))
     }
 
     /// The demo's two answers in `path` (its two stretches of sound, a second or more of silence

@@ -96,10 +96,11 @@ import Testing
             try WAV.write(
                 Audio(samples: silence(0.3) + spoken(phrase) + silence(1), sampleRate: 16_000), to: spokenWAV)
             try #require(try run("sox", ["-R", spokenWAV, lowered, "pitch", "-500"], install: "sox") == 0)
-            let plain = try Listener.decode(wav: lowered, model: model, policy: .init(speeds: []))
+            let plain = try Listener.decode(wav: lowered, model: model, policy: .init(speeds: [], rehear: []))
                 .compactMap(\.meaning)
-            let spedUp = try Listener.decode(wav: lowered, model: model, policy: .init(speeds: [1.25]))
-                .compactMap(\.meaning)
+            let spedUp = try Listener.decode(
+                wav: lowered, model: model, policy: .init(speeds: [1.25], rehear: [])
+            ).compactMap(\.meaning)
             plainRight += plain == [meaning] ? 1 : 0
             spedUpRight += spedUp == [meaning] ? 1 : 0
             if spedUp.contains(where: { $0 != meaning }) { wrong.append(phrase) }
@@ -112,16 +113,18 @@ import Testing
 
     /// Voices whose formants sit higher than the model's (espeak-ng's ko through sox's `pitch`:
     /// +500 cents at 130 words a minute, +700 at 200, every frequency × 1.33 or × 1.5, a
-    /// shorter vocal tract): the plain decoder and the 1.25× one take several answers for
-    /// decoys ("[거기_아니야]"). A decoder that hears such an utterance again slowed to 0.82
-    /// (``Listener/Policy/rehear``; off in the product, docs/speech.md "Heard again") hears
-    /// more of them at the committed point; every answer heard without it still is, and none
-    /// is heard as the other answer.
+    /// shorter vocal tract): the plain decoder and the 1.25× one take several answers for decoys
+    /// ("[거기_아니야]"). The product hears an answer-length utterance that does not act at once
+    /// again, slowed to 0.82× (the committed model's ``Listener/Policy/rehear``; docs/speech.md,
+    /// "Heard again, answers too"): at the committed point it hears more of them; every answer
+    /// heard without it still is, and none is heard as the other answer.
     @Test func aRehearingHearsHigherVoices() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let model = try phraseModel()
-        #expect(model.operatingPoint.rehear.isEmpty, "the product hears nothing again")
+        try #require(
+            model.operatingPoint.rehear == [0.82] && model.operatingPoint.speeds == [1.25],
+            "the product hears again at 0.82×, beside the plain and the 1.25× decoders")
         var (stream, again) = (0, 0)
         var lost: [String] = []
         var wrong: [String] = []
@@ -134,9 +137,9 @@ import Testing
                         samples: silence(0.3) + spoken(phrase, speed: speed) + silence(1), sampleRate: 16_000),
                     to: spokenWAV)
                 try #require(try run("sox", ["-R", spokenWAV, raised, "pitch", cents], install: "sox") == 0)
-                let without = try Listener.decode(wav: raised, model: model).compactMap(\.meaning)
-                let with = try Listener.decode(wav: raised, model: model, policy: .init(rehear: [0.82]))
+                let without = try Listener.decode(wav: raised, model: model, policy: .init(rehear: []))
                     .compactMap(\.meaning)
+                let with = try Listener.decode(wav: raised, model: model).compactMap(\.meaning)
                 stream += without == [meaning] ? 1 : 0
                 again += with == [meaning] ? 1 : 0
                 if without == [meaning], with != [meaning] { lost.append("\(phrase) +\(cents)") }

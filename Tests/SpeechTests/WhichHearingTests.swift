@@ -79,4 +79,37 @@ import Testing
             #expect(answer.hearings.allSatisfy { $0.hearings.isEmpty })
         }
     }
+
+    /// An answer that does not act at once is heard again (the committed model's
+    /// ``Listener/Policy/rehear``, 0.82×), its re-hearing kept beside the stream's hearings and
+    /// its meaning the same; one that acts at once is not (no CPU, no wait after the pause) —
+    /// unless the benchmark asks for it (``Listener/rehearsSureAnswers``), to judge at another
+    /// point later.
+    @Test func onlyAnAnswerThatWaitsIsHeardAgain() throws {
+        let model = try phraseModel()
+        try #require(model.operatingPoint.speeds == [1.25] && model.operatingPoint.rehear == [0.82])
+        let samples = try WAV.read16kMono(path: ConcurrentDecodeTests.answers).samples
+        func answers(act: Double, always: Bool = false) throws -> [Utterance] {
+            let point = OperatingPoint(
+                notHere: .init(act: act, ask: 0), thisIsIt: .init(act: act, ask: 0), speeds: [1.25],
+                rehear: [0.82])
+            let listener = try Listener(model: model, policy: .init(operatingPoint: point))
+            listener.rehearsSureAnswers = always
+            return try (listener.process(samples: samples) + listener.finish()).filter { $0.meaning != nil }
+        }
+        let sure = try answers(act: 0)
+        try #require(sure.map(\.meaning) == [.notHere, .thisIsIt], "\(sure)")
+        #expect(sure.allSatisfy { $0.sure && $0.rehearing == nil && $0.hearings.count == 2 }, "\(sure)")
+
+        // `act` above any confidence: each answer waits, so it is heard again.
+        let waiting = try answers(act: 2)
+        #expect(waiting.map(\.meaning) == [.notHere, .thisIsIt], "\(waiting)")
+        for answer in waiting {
+            #expect(!answer.sure && (answer.rehearing ?? -1) >= 0, "\(answer)")
+            #expect(answer.hearings.count == 3, "plain, ×1.25, ×0.82: \(answer.hearings)")
+            #expect(answer.hearings.allSatisfy { $0.candidate == answer.meaning }, "\(answer.hearings)")
+        }
+        let always = try answers(act: 0, always: true)
+        #expect(always.allSatisfy { $0.sure && $0.rehearing != nil && $0.hearings.count == 3 }, "\(always)")
+    }
 }

@@ -391,7 +391,9 @@ public final class Listener {
             let faster = audio.withUnsafeBufferPointer { shift.process($0) }
             try d.startUtterance()
             _ = try faster.withUnsafeBufferPointer { buffer throws(SpeechError) in try d.process(buffer) }
-            heard.append(hearing(try d.endUtterance(), start: start, end: end, background: background))
+            var again = hearing(try d.endUtterance(), start: start, end: end, background: background)
+            again?.reheard = true
+            heard.append(again)
         }
         return heard
     }

@@ -33,7 +33,7 @@ let package = Package(
         // Test-only: saves a memory in a loop until killed (StorageTests' SIGKILL test).
         .executableTarget(name: "memory-writer", dependencies: ["Storage", "Arrival", "Geo"]),
         .target(name: "Positioning", dependencies: ["Geo", "SystemCalls"]),
-        .target(name: "Speech", dependencies: ["Arrival", "CPocketSphinx", "CEspeakNG", "CALSA"]),
+        .target(name: "Speech", dependencies: ["Arrival", "Geo", "CPocketSphinx", "CEspeakNG", "CALSA"]),
         .target(name: "Gazetteer", dependencies: ["Geo", "SQLite", "Diagnostics"]),
         .target(name: "EntranceIndex", dependencies: ["Geo", "Arrival", "OSM", "SQLite"]),
         .target(
@@ -55,7 +55,8 @@ let package = Package(
         .executableTarget(
             name: "pathfinder", dependencies: ["PathfinderCLI"], linkerSettings: [.linkedLibrary("mimalloc")]),
         .executableTarget(
-            name: "PositioningBench", dependencies: ["Positioning"], path: "Benchmarks/PositioningBench"),
+            name: "PositioningBench", dependencies: ["Positioning", "Geo"],
+            path: "Benchmarks/PositioningBench"),
 
         // MARK: Benchmarks (release builds, run by Scripts/voice-eval and Scripts/bench-*)
         .executableTarget(

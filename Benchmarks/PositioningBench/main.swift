@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 import Positioning
 
 // Positioning benchmark: NMEA parser throughput on the real logs, and the CPU a live
@@ -43,7 +44,7 @@ for _ in 0..<5 {
         checksum &+= parser.finish().count
     }
     let elapsed = ContinuousClock.now - start
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let seconds = elapsed.inSeconds
     best = max(best, Double(sentencesPerPass * passes) / seconds)
 }
 let bytesPerSentence = Double(corpus.count) / Double(sentencesPerPass)
@@ -91,7 +92,7 @@ for await event in source.events(from: fd) {
     if case .fix = event { fixes += 1 }
 }
 let wall = ContinuousClock.now - wall0
-let wallSeconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
+let wallSeconds = wall.inSeconds
 let cpu = cpuSeconds() - cpu0
 print(
     String(

@@ -1,5 +1,6 @@
 import Arrival
 import Foundation
+import Geo
 import Speech
 import Synchronization
 
@@ -56,8 +57,7 @@ final class DaemonVoice: Sendable {
 
     /// Seconds since the voice was made, on the monotonic clock.
     private var now: Double {
-        let elapsed = clock.now - origin
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        (clock.now - origin).inSeconds
     }
 
     /// Queues `prompt` and returns at once.

@@ -1,4 +1,5 @@
 package import Foundation
+import Geo
 
 /// The `now` the daemon hands `FinalApproach`: the wall clock, held steady during a walk.
 ///
@@ -29,8 +30,6 @@ package struct WalkClock: Sendable {
             anchorMonotonic = monotonic
             return wall
         }
-        let elapsed = monotonic - anchorMonotonic
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-        return anchorWall.addingTimeInterval(seconds)
+        return anchorWall.addingTimeInterval((monotonic - anchorMonotonic).inSeconds)
     }
 }

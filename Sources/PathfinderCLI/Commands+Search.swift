@@ -1,5 +1,6 @@
 import Foundation
 import Gazetteer
+import Geo
 
 extension Commands {
     static let search = Command(
@@ -53,10 +54,7 @@ extension Commands {
                 console.line("[" + hits.map(\.json).joined(separator: ",") + "]")
             }
             if timing, !latencies.isEmpty {
-                let wall = latencies.map {
-                    Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18
-                }
-                .sorted()
+                let wall = latencies.map(\.inSeconds).sorted()
                 let cpuSorted = cpu.sorted()
                 func ms(_ values: [Double], _ q: Double) -> String {
                     String(
@@ -65,7 +63,7 @@ extension Commands {
                 // Wall time includes whatever else the machine runs; the thread's CPU time
                 // is the query's own work.
                 console.error(
-                    "pathfinder search: timing queries \(wall.count) p50 \(ms(wall, 0.5)) ms p99 \(ms(wall, 0.99)) ms max \(ms(wall, 1)) ms; cpu p50 \(ms(cpuSorted, 0.5)) ms p99 \(ms(cpuSorted, 0.99)) ms max \(ms(cpuSorted, 1)) ms; warm-up \(ms([Double(warmUp.components.seconds) + Double(warmUp.components.attoseconds) / 1e18], 0)) ms"
+                    "pathfinder search: timing queries \(wall.count) p50 \(ms(wall, 0.5)) ms p99 \(ms(wall, 0.99)) ms max \(ms(wall, 1)) ms; cpu p50 \(ms(cpuSorted, 0.5)) ms p99 \(ms(cpuSorted, 0.99)) ms max \(ms(cpuSorted, 1)) ms; warm-up \(ms([warmUp.inSeconds], 0)) ms"
                 )
             }
             return 0

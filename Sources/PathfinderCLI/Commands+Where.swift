@@ -119,7 +119,7 @@ extension Commands {
         if !out.isEmpty { console.write(String(decoding: out, as: UTF8.self)) }
         if timing {
             func s(_ d: Duration) -> String {
-                String(format: "%.4f", Double(d.components.attoseconds) / 1e18 + Double(d.components.seconds))
+                String(format: "%.4f", d.inSeconds)
             }
             console.error(
                 "pathfinder where: timing points \(points.count) bad lines \(problems.count) load \(s(loaded - started)) s parse \(s(parsed - loaded)) s query \(s(queried - parsed)) s output \(s(clock.now - queried)) s total \(s(clock.now - started)) s"

@@ -19,8 +19,7 @@ func option(_ name: String, _ fallback: Int) -> Int {
 func seconds(_ body: () -> Void) -> Double {
     let start = ContinuousClock.now
     body()
-    let d = ContinuousClock.now - start
-    return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    return (ContinuousClock.now - start).inSeconds
 }
 
 func ms(_ s: Double) -> String { String(format: "%9.1f", s * 1000) }

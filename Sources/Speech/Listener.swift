@@ -1,5 +1,6 @@
 import Arrival
 import Foundation
+import Geo
 
 /// Hears the walker's answers: a long-lived PocketSphinx decoder fed 16 kHz mono audio in
 /// chunks of any size, cut into utterances by the decoder's voice activity detector (speech,
@@ -351,8 +352,7 @@ public final class Listener {
                     if let heard { hearings.append(heard) }
                 }
                 let took = ContinuousClock.now - began
-                utterance?.rehearing =
-                    Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
+                utterance?.rehearing = took.inSeconds
             }
         }
         for d in decoders { try d.startUtterance() }
@@ -391,7 +391,9 @@ public final class Listener {
             let faster = audio.withUnsafeBufferPointer { shift.process($0) }
             try d.startUtterance()
             _ = try faster.withUnsafeBufferPointer { buffer throws(SpeechError) in try d.process(buffer) }
-            heard.append(hearing(try d.endUtterance(), start: start, end: end, background: background))
+            var again = hearing(try d.endUtterance(), start: start, end: end, background: background)
+            again?.reheard = true
+            heard.append(again)
         }
         return heard
     }

@@ -40,6 +40,11 @@ public struct Utterance: Sendable, Hashable, Codable {
     /// the pause that ended it, before deciding: added to the wait for the action; `nil` when
     /// it was not heard again. Not encoded, and not part of the value.
     package var rehearing: Double?
+    /// Whether this is a re-hearing (``Listener/rehear``), not a hearing of the stream's
+    /// decoders: the benchmark counts it only where the stream's hearings act on nothing at
+    /// once, as the Listener hears an utterance again only then. Not encoded, and not part of
+    /// the value.
+    package var reheard = false
 
     public init(
         start: Double, end: Double, heard: String, meaning: ArrivalWords?, confidence: Double? = nil,

@@ -17,12 +17,16 @@ struct SavedRun: Codable {
         /// Every decoder's hearing (``Utterance/hearings``) when more than one heard it; `nil`
         /// for one, and in runs saved before 2 Dec (they kept only the chosen hearing).
         var hearings: [Heard]?
+        /// `true` for a re-hearing (``Utterance/reheard``); absent for the stream's hearings,
+        /// and in runs saved before 2 Dec, stop 25 (their re-hearings count as the stream's).
+        var reheard: Bool?
 
         init(_ u: Utterance) {
             (start, end, heard, meaning, confidence, sure, evidence) = (
                 u.start, u.end, u.heard, u.meaning, u.confidence, u.sure, u.evidence
             )
             hearings = u.hearings.isEmpty ? nil : u.hearings.map(Heard.init)
+            reheard = u.reheard ? true : nil
         }
 
         var utterance: Utterance {
@@ -33,6 +37,7 @@ struct SavedRun: Codable {
             // thresholds, which `Utterance.judged(at:)` judges again.
             u.candidate = meaning
             u.hearings = hearings?.map(\.utterance) ?? []
+            u.reheard = reheard ?? false
             return u
         }
     }

@@ -515,6 +515,36 @@ extension VoiceEvalFlagTests {
         #expect(result.out.contains("answers acted on within two turns 1/2"), "\(result.out)")
         #expect(result.out.contains("| confusions (wrong answer acted on) | 1 |"), "\(result.out)")
     }
+
+    /// A re-hearing (`"reheard": true`) counts only where the Listener would have heard the
+    /// utterance again: when the stream's own hearings act on nothing at once. Both walkers
+    /// refused; the plain decoder heard the refusal, the sped-up one a confirmation at 0.95
+    /// (thisIsIt asks from 0.5, acts from 0.97), and the slowed re-hearing the confirmation at
+    /// 0.999. For the first walker the refusal, at 0.996, acts at once: the Listener hears
+    /// nothing again and acts on it. For the second, at 0.990, it only asks: the Listener
+    /// hears it again and acts on the surer confirmation (a confusion, as the product would
+    /// make it). Before 2 Dec (stop 25) the saved run's re-hearing counted for both: two
+    /// confusions.
+    @Test func rescoreCountsAReHearingOnlyWhereTheStreamDidNotAct() throws {
+        func utterance(_ refusal: Double) -> String {
+            let plain =
+                #"{"start": 0, "end": 1, "heard": "여기 아니야", "meaning": "notHere", "confidence": \#(refusal), "sure": true}"#
+            let spedUp =
+                #"{"start": 0, "end": 1, "heard": "여기가 입구야", "meaning": "thisIsIt", "confidence": 0.95, "sure": true}"#
+            let again =
+                #"{"start": 0, "end": 1, "heard": "여기가 입구야", "meaning": "thisIsIt", "confidence": 0.999, "sure": true, "reheard": true}"#
+            return String(again.dropLast()) + #", "hearings": [\#(plain), \#(spedUp), \#(again)]}"#
+        }
+        let observations = [0.996, 0.990].map {
+            #"{"condition": "clean", "kind": "phrase", "text": "t", "expected": "notHere", "voice": "v", "perturbation": "", "first": [\#(utterance($0))], "second": []}"#
+        }
+        let result = try rescored(
+            observations,
+            point: #"{"notHere": {"act": 0.994, "ask": 0.988}, "thisIsIt": {"act": 0.97, "ask": 0.5}}"#)
+        try #require(result.code == 0, "\(result.err)")
+        #expect(result.out.contains("answers acted on within two turns 1/2"), "\(result.out)")
+        #expect(result.out.contains("| confusions (wrong answer acted on) | 1 |"), "\(result.out)")
+    }
 }
 
 extension VoiceEvalFlagTests {

@@ -481,8 +481,13 @@ extension VoiceEvalFlagTests {
 }
 
 extension VoiceEvalFlagTests {
-    /// `--rescore` of a test run holding `observations` (saved-run JSON objects) at `point`.
-    func rescored(_ observations: [String], point: String) throws -> (code: Int32, err: String, out: String) {
+    /// `--rescore` of a test run holding `observations` (saved-run JSON objects) at `point`,
+    /// with `flags` besides.
+    func rescored(
+        _ observations: [String], point: String, flags: [String] = []
+    ) throws -> (
+        code: Int32, err: String, out: String
+    ) {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let saved = directory + "/run-test.json", pointFile = directory + "/op.json"
@@ -490,7 +495,65 @@ extension VoiceEvalFlagTests {
             #"{"label": "test synthetic", "stats": [], "observations": [\#(observations.joined(separator: ","))]}"#
             .write(toFile: saved, atomically: true, encoding: .utf8)
         try point.write(toFile: pointFile, atomically: true, encoding: .utf8)
-        return try run(["--rescore", saved, "--point", pointFile], standardOutput: true)
+        return try run(["--rescore", saved, "--point", pointFile] + flags, standardOutput: true)
+    }
+
+    /// `--preprocess COMMAND` puts a filter in front of the Listener: what the filter writes is
+    /// what is heard. A minute of chatter through a "filter" that writes the demo's recorded
+    /// answers instead is heard as a refusal; a filter that fails, or that drops samples, stops
+    /// the benchmark (exit 1) naming the command.
+    @Test func preprocessIsWhatTheListenerHears() throws {
+        try #require(try TestSupport.run("sox", ["--version"], install: "sox") == 0)
+        let answers =
+            URL(fileURLWithPath: modelsDirectory).deletingLastPathComponent().path
+            + "/artifacts/demo/answers.wav"
+        let minute = ["--split", "test", "--conditions", "", "--hours", "0.0167"]
+        let replaced = try run(
+            minute + [
+                "--preprocess",
+                "cat > /dev/null; sox '\(answers)' -t raw -r 16000 -c 1 -b 16 -e signed-integer - pad 0 60 trim 0 60",
+            ], standardOutput: true)
+        #expect(replaced.code == 0)
+        #expect(replaced.out.contains("heard: 여기 아니야"), "\(replaced.out)")
+
+        let failing = try run(minute + ["--preprocess", "false"])
+        #expect(failing.code == 1)
+        #expect(failing.err.contains("--preprocess false: exited with status 1"), "\(failing.err)")
+        let short = try run(minute + ["--preprocess", "head -c 1000"])
+        #expect(short.code == 1)
+        #expect(short.err.contains("wrote 500 samples for 960000"), "\(short.err)")
+    }
+
+    /// `--agreement W,FLOOR` (measured, not the product's) combines the hearings of one answer:
+    /// two decoders' refusals at 0.99 each (log-odds 4.6) make 4.6 + 0.5 × 4.6, 0.999, over
+    /// `act` 0.995, where the surer alone only asks; one refusal alone makes 4.6 + 0.5 × −2,
+    /// 0.973, under `ask` 0.98, ignored. A malformed value, or the flag without `--rescore`,
+    /// is a usage error.
+    @Test func agreementCombinesTheHearingsOfOneAnswer() throws {
+        let refusal =
+            #"{"start": 0, "end": 1, "heard": "여기 아니야", "meaning": "notHere", "confidence": 0.99, "sure": true"#
+        let twice = refusal + #", "hearings": [\#(refusal)}, \#(refusal)}]}"#
+        let observations = [twice, refusal + "}"].map {
+            #"{"condition": "clean", "kind": "phrase", "text": "t", "expected": "notHere", "voice": "v", "perturbation": "", "first": [\#($0)], "second": []}"#
+        }
+        let point = #"{"notHere": {"act": 0.995, "ask": 0.98}, "thisIsIt": {"act": 0.97, "ask": 0.5}}"#
+        let plain = try rescored(observations, point: point)
+        try #require(plain.code == 0, "\(plain.err)")
+        #expect(plain.out.contains("answers acted on within two turns 0/2"), "\(plain.out)")
+        #expect(plain.out.contains("| first-turn recall | 0 % |"), "\(plain.out)")
+        let combined = try rescored(observations, point: point, flags: ["--agreement", "0.5,-2"])
+        try #require(combined.code == 0, "\(combined.err)")
+        #expect(combined.out.contains("answers acted on within two turns 1/2"), "\(combined.out)")
+        #expect(combined.out.contains("| first-turn recall | 50 % |"), "\(combined.out)")
+
+        for argv in [
+            ["--rescore", "x.json", "--agreement", "0.5"], ["--agreement", "-1,-2", "--rescore", "x.json"],
+            ["--agreement", "0.5,-2"],
+        ] {
+            let bad = try run(argv)
+            #expect(bad.code == 2, "\(argv): \(bad.err)")
+            #expect(bad.err.contains("--agreement"), "\(argv): \(bad.err)")
+        }
     }
 
     /// `--rescore` decides as the Listener does at the point, from every decoder's hearing
@@ -514,6 +577,60 @@ extension VoiceEvalFlagTests {
         try #require(result.code == 0, "\(result.err)")
         #expect(result.out.contains("answers acted on within two turns 1/2"), "\(result.out)")
         #expect(result.out.contains("| confusions (wrong answer acted on) | 1 |"), "\(result.out)")
+    }
+
+    /// `Scripts/voice-second-turn` (where answers are lost, on saved runs) decides as VoiceEval
+    /// does: from every decoder's hearing, a re-hearing only where the stream acted on nothing
+    /// at once; and it reads an operating point that names its decoders. Four walkers: in the
+    /// first two utterances the kept hearing, a refusal at 0.985, is under notHere's `ask`, the
+    /// other decoder's confirmation at 0.98 acts (a hit for the walker who confirmed, a
+    /// confusion for the one who refused); the last two are the re-hearing's pair of the next
+    /// test (a hit, a confusion). Before 2 Dec (stop 25) the script judged the kept hearing
+    /// alone — 0 of 4 — and stopped at the point's `"speeds"`.
+    @Test func secondTurnScriptDecidesAsVoiceEval() throws {
+        let refusal =
+            #"{"start": 0, "end": 1, "heard": "여기 아니야", "meaning": "notHere", "confidence": 0.985, "sure": true"#
+        let confirmation =
+            #"{"start": 0, "end": 1, "heard": "여기가 입구야", "meaning": "thisIsIt", "confidence": 0.98, "sure": true}"#
+        let disagreeing = refusal + #", "hearings": [\#(refusal)}, \#(confirmation)]}"#
+        func reheard(_ plain: Double) -> String {
+            let stream =
+                #"{"start": 0, "end": 1, "heard": "여기 아니야", "meaning": "notHere", "confidence": \#(plain), "sure": true}"#
+            let again =
+                #"{"start": 0, "end": 1, "heard": "여기가 입구야", "meaning": "thisIsIt", "confidence": 0.999, "sure": true, "reheard": true}"#
+            return String(again.dropLast()) + #", "hearings": [\#(stream), \#(again)]}"#
+        }
+        let walkers = [
+            ("thisIsIt", disagreeing), ("notHere", disagreeing), ("notHere", reheard(0.996)),
+            ("notHere", reheard(0.990)),
+        ]
+        let observations = walkers.map {
+            #"{"condition": "clean", "kind": "phrase", "text": "t", "expected": "\#($0.0)", "voice": "v", "perturbation": "", "first": [\#($0.1)], "second": []}"#
+        }
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let saved = directory + "/run-test.json", pointFile = directory + "/op.json"
+        try
+            #"{"label": "test synthetic", "stats": [], "observations": [\#(observations.joined(separator: ","))]}"#
+            .write(toFile: saved, atomically: true, encoding: .utf8)
+        try
+            #"{"notHere": {"act": 0.994, "ask": 0.988}, "thisIsIt": {"act": 0.97, "ask": 0.5}, "speeds": [1.25], "rehear": [0.82]}"#
+            .write(toFile: pointFile, atomically: true, encoding: .utf8)
+
+        let voiceEval = try run(["--rescore", saved, "--point", pointFile], standardOutput: true)
+        try #require(voiceEval.code == 0, "\(voiceEval.err)")
+        #expect(voiceEval.out.contains("answers acted on within two turns 2/4"), "\(voiceEval.out)")
+        #expect(voiceEval.out.contains("| confusions (wrong answer acted on) | 2 |"), "\(voiceEval.out)")
+
+        let script =
+            URL(fileURLWithPath: modelsDirectory).deletingLastPathComponent().path
+            + "/Scripts/voice-second-turn"
+        let result = try runCapturing(
+            "/usr/bin/python3", [script, "--point", pointFile, saved], standardOutput: true)
+        try #require(result.status == 0, "\(result.text)")
+        #expect(
+            result.text.contains("| run-test.json | the point | 50.0 % (2/4) | 0.0 % (0/0) | 2 |"),
+            "\(result.text)")
     }
 
     /// A re-hearing (`"reheard": true`) counts only where the Listener would have heard the

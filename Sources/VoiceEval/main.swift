@@ -156,6 +156,18 @@ struct Options {
             case "--neighbour-margin": policy.neighbourMargin = true
             case "--speeds": policy.speeds = try speedList(flag, try value(flag))
             case "--rehear": policy.rehear = try speedList(flag, try value(flag))
+            case "--high-pass":
+                let text = try value(flag)
+                if text == "none" {
+                    policy.highPass = 0
+                } else {
+                    guard let hz = Double(text), HighPass.cutoffRange.contains(hz) else {
+                        throw UsageError(
+                            "--high-pass \(text): a cutoff in Hz from \(Int(HighPass.cutoffRange.lowerBound)) to \(Int(HighPass.cutoffRange.upperBound)), or none"
+                        )
+                    }
+                    policy.highPass = hz
+                }
             case "--max-seconds": policy.maxUtteranceSeconds = try number(flag, Double.self)
             case "--max-fillers-not-here": policy.maxFillersNotHere = try number(flag, Int.self)
             case "--max-fillers-this-is-it": policy.maxFillersThisIsIt = try number(flag, Int.self)
@@ -696,6 +708,7 @@ func main() throws {
             var chosen = Tuning.choose(observations, start: model.operatingPoint, budgets: options.budgets)
             chosen.speeds = run.speeds ?? []
             chosen.rehear = run.rehear ?? []
+            chosen.highPass = run.highPass
             let json = Tuning.json(chosen)
             try json.write(toFile: out, atomically: true, encoding: .utf8)
             print("\nOperating point chosen on \(run.label), written to \(out):\n\(json)")
@@ -741,13 +754,15 @@ func main() throws {
     // The decoders beside the plain one: a point chosen or a run saved here records them.
     let speeds = options.policy.speeds ?? model.operatingPoint.speeds
     let rehear = options.policy.rehear ?? model.operatingPoint.rehear
+    let highPass = (options.policy.highPass ?? model.operatingPoint.highPass).flatMap { $0 > 0 ? $0 : nil }
     print(
         "Decoders: plain"
             + (speeds.isEmpty ? "" : " + sped up " + OperatingPoint.factors(speeds))
             + (rehear.isEmpty
                 ? ""
                 : "; heard again " + OperatingPoint.factors(rehear)
-                    + " when not acted on at once"))
+                    + " when not acted on at once")
+            + (highPass.map { "; the audio high-passed at \($0) Hz first" } ?? ""))
     if let command = options.preprocess { print("Preprocess: every recording through \(command)") }
     if let out = options.tune {
         guard options.split == .dev, options.real == nil else {
@@ -758,7 +773,7 @@ func main() throws {
             items, conditions: options.conditions, model: model, options: options, bank: bank, stats: &stats)
         if let save = options.save {
             try SavedRun(
-                label: "dev \(model.acousticModel)", speeds: speeds, rehear: rehear,
+                label: "dev \(model.acousticModel)", speeds: speeds, rehear: rehear, highPass: highPass,
                 observations: observations,
                 stats: stats
             ).write(to: "\(save)-dev.json")
@@ -766,6 +781,7 @@ func main() throws {
         var chosen = Tuning.choose(observations, start: model.operatingPoint, budgets: options.budgets)
         chosen.speeds = speeds
         chosen.rehear = rehear
+        chosen.highPass = highPass
         let json = Tuning.json(chosen)
         try json.write(toFile: out, atomically: true, encoding: .utf8)
         print(
@@ -802,7 +818,7 @@ func main() throws {
             if let save = options.save {
                 try SavedRun(
                     label: "\(options.split.rawValue) \(name) (\(variant.acousticModel))", speeds: speeds,
-                    rehear: rehear,
+                    rehear: rehear, highPass: highPass,
                     observations: observations,
                     stats: stats
                 ).write(to: "\(save)-\(options.split.rawValue)-\(name).json")

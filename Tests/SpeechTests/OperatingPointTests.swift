@@ -62,6 +62,14 @@ struct OperatingPointTests {
             #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "rehear": "slow"}"#,
             "rehear is not a number or not a list"
         ),
+        (
+            #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "highPass": 5}"#,
+            "highPass 5.0 is not a cutoff from 20 to 1000 Hz"
+        ),
+        (
+            #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "highPass": [100]}"#,
+            "highPass is not a number"
+        ),
     ])
     func badFilesNameTheFileAndField(_ text: String, _ field: String) throws {
         let directory = try scratch()
@@ -116,6 +124,24 @@ struct OperatingPointTests {
         #expect(model.operatingPoint.speeds == [])
         #expect(try Listener(model: model).rehear == [0.82])
         #expect(try Listener(model: model, policy: .init(rehear: [])).rehear == [])
+    }
+
+    /// And the filter in front of them (`"highPass"`): a listener on the model high-passes
+    /// every sample at its cutoff, unless its policy says 0 (none) or another; none without it.
+    @Test func highPassTravelsWithThePoint() throws {
+        let directory = try grammarOnly()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/operating-point.json"
+        try #"{"notHere": {"act": 0.9, "ask": 0.5}, "thisIsIt": {"act": 0.9, "ask": 0.5}, "highPass": 100}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let model = try PhraseModel.load(directory: directory)
+        #expect(model.operatingPoint.highPass == 100)
+        #expect(try Listener(model: model).highPassCutoff == 100)
+        #expect(try Listener(model: model, policy: .init(highPass: 0)).highPassCutoff == nil)
+        #expect(try Listener(model: model, policy: .init(highPass: 60)).highPassCutoff == 60)
+        try #"{"notHere": {"act": 0.9, "ask": 0.5}, "thisIsIt": {"act": 0.9, "ask": 0.5}}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try Listener(model: PhraseModel.load(directory: directory)).highPassCutoff == nil)
     }
 
     /// The models directory's `en-us-adapted/` is the acoustic model when it holds an mdef;

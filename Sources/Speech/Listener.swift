@@ -229,12 +229,13 @@ public final class Listener {
     ///   advance the clock but are never decoded.
     public func process(samples: [Int16], muted: Bool = false) throws(SpeechError) -> [Utterance] {
         var out: [Utterance] = []
-        var input = highPass?.process(samples) ?? samples
+        let filtered = highPass?.process(samples) ?? samples
+        var input = filtered
         if !pending.isEmpty {
             if pendingMuted != muted {
                 out += try feed(pending, muted: pendingMuted)
             } else {
-                input = pending + samples
+                input = pending + filtered
             }
             pending = []
         }

@@ -17,7 +17,9 @@ struct HighPassTests {
 
     /// A second-order Butterworth at 100 Hz: −3 dB at the cutoff, 12 dB an octave below it;
     /// the voice's band (300 Hz and up) passes within a quarter of a decibel.
-    @Test(arguments: [(30.0, -21.5, 1.5), (50.0, -12.3, 1.0), (100.0, -3.0, 0.3), (300.0, -0.05, 0.2), (1_000.0, 0, 0.1)])
+    @Test(arguments: [
+        (30.0, -21.5, 1.5), (50.0, -12.3, 1.0), (100.0, -3.0, 0.3), (300.0, -0.05, 0.2), (1_000.0, 0, 0.1),
+    ])
     func theResponseIsAButterworths(hertz: Double, decibels: Double, within: Double) {
         var filter = HighPass(cutoff: 100)
         let input = tone(hertz)

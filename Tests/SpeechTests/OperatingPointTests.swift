@@ -112,14 +112,19 @@ struct OperatingPointTests {
         #expect(try Listener(model: PhraseModel.load(directory: directory)).speeds == [])
     }
 
+    /// A model of the repository's grammar whose `operating-point.json` holds the two answers'
+    /// thresholds and `extra` (JSON members, each with a leading comma); remove `directory`.
+    func model(withPointAlso extra: String) throws -> (directory: String, model: PhraseModel) {
+        let directory = try grammarOnly()
+        try (#"{"notHere": {"act": 0.9, "ask": 0.5}, "thisIsIt": {"act": 0.9, "ask": 0.5}"# + extra + "}")
+            .write(toFile: directory + "/operating-point.json", atomically: true, encoding: .utf8)
+        return (directory, try PhraseModel.load(directory: directory))
+    }
+
     /// So do the decoders that hear an utterance again (`"rehear"`).
     @Test func rehearingTravelsWithThePoint() throws {
-        let directory = try grammarOnly()
+        let (directory, model) = try model(withPointAlso: #", "rehear": [0.82]"#)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = directory + "/operating-point.json"
-        try #"{"notHere": {"act": 0.9, "ask": 0.5}, "thisIsIt": {"act": 0.9, "ask": 0.5}, "rehear": [0.82]}"#
-            .write(toFile: path, atomically: true, encoding: .utf8)
-        let model = try PhraseModel.load(directory: directory)
         #expect(model.operatingPoint.rehear == [0.82])
         #expect(model.operatingPoint.speeds == [])
         #expect(try Listener(model: model).rehear == [0.82])
@@ -129,19 +134,15 @@ struct OperatingPointTests {
     /// And the filter in front of them (`"highPass"`): a listener on the model high-passes
     /// every sample at its cutoff, unless its policy says 0 (none) or another; none without it.
     @Test func highPassTravelsWithThePoint() throws {
-        let directory = try grammarOnly()
+        let (directory, model) = try model(withPointAlso: #", "highPass": 100"#)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = directory + "/operating-point.json"
-        try #"{"notHere": {"act": 0.9, "ask": 0.5}, "thisIsIt": {"act": 0.9, "ask": 0.5}, "highPass": 100}"#
-            .write(toFile: path, atomically: true, encoding: .utf8)
-        let model = try PhraseModel.load(directory: directory)
         #expect(model.operatingPoint.highPass == 100)
         #expect(try Listener(model: model).highPassCutoff == 100)
         #expect(try Listener(model: model, policy: .init(highPass: 0)).highPassCutoff == nil)
         #expect(try Listener(model: model, policy: .init(highPass: 60)).highPassCutoff == 60)
-        try #"{"notHere": {"act": 0.9, "ask": 0.5}, "thisIsIt": {"act": 0.9, "ask": 0.5}}"#
-            .write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(try Listener(model: PhraseModel.load(directory: directory)).highPassCutoff == nil)
+        let (bare, without) = try self.model(withPointAlso: "")
+        defer { try? FileManager.default.removeItem(atPath: bare) }
+        #expect(try Listener(model: without).highPassCutoff == nil)
     }
 
     /// The models directory's `en-us-adapted/` is the acoustic model when it holds an mdef;
@@ -516,12 +517,42 @@ extension VoiceEvalFlagTests {
     ) {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (saved, pointFile) = try writeRun(observations, point: point, in: directory)
+        return try run(["--rescore", saved, "--point", pointFile] + flags, standardOutput: true)
+    }
+
+    /// A test run holding `observations` and a point file, written in `directory`: their paths.
+    func writeRun(
+        _ observations: [String], point: String, in directory: String
+    ) throws -> (
+        saved: String, point: String
+    ) {
         let saved = directory + "/run-test.json", pointFile = directory + "/op.json"
         try
             #"{"label": "test synthetic", "stats": [], "observations": [\#(observations.joined(separator: ","))]}"#
             .write(toFile: saved, atomically: true, encoding: .utf8)
         try point.write(toFile: pointFile, atomically: true, encoding: .utf8)
-        return try run(["--rescore", saved, "--point", pointFile] + flags, standardOutput: true)
+        return (saved, pointFile)
+    }
+
+    /// A saved hearing (JSON) of `meaning` ("notHere" or "thisIsIt") at `confidence`; a
+    /// re-hearing when `reheard`.
+    static func savedHearing(_ meaning: String, _ confidence: Double, reheard: Bool = false) -> String {
+        let heard = meaning == "notHere" ? "여기 아니야" : "여기가 입구야"
+        let mark = reheard ? #", "reheard": true"# : ""
+        return
+            #"{"start": 0, "end": 1, "heard": "\#(heard)", "meaning": "\#(meaning)", "confidence": \#(confidence), "sure": true\#(mark)}"#
+    }
+
+    /// A saved utterance: `hearings[kept]` as the one the Listener kept, every one of them as
+    /// its `hearings`.
+    static func savedUtterance(_ hearings: [String], kept: Int = 0) -> String {
+        String(hearings[kept].dropLast()) + #", "hearings": [\#(hearings.joined(separator: ", "))]}"#
+    }
+
+    /// A saved observation: a walker who said `expected`, heard as `first` at the first turn.
+    static func savedAnswer(expected: String, first: String) -> String {
+        #"{"condition": "clean", "kind": "phrase", "text": "t", "expected": "\#(expected)", "voice": "v", "perturbation": "", "first": [\#(first)], "second": []}"#
     }
 
     /// `--preprocess COMMAND` puts a filter in front of the Listener: what the filter writes is
@@ -556,11 +587,9 @@ extension VoiceEvalFlagTests {
     /// 0.973, under `ask` 0.98, ignored. A malformed value, or the flag without `--rescore`,
     /// is a usage error.
     @Test func agreementCombinesTheHearingsOfOneAnswer() throws {
-        let refusal =
-            #"{"start": 0, "end": 1, "heard": "여기 아니야", "meaning": "notHere", "confidence": 0.99, "sure": true"#
-        let twice = refusal + #", "hearings": [\#(refusal)}, \#(refusal)}]}"#
-        let observations = [twice, refusal + "}"].map {
-            #"{"condition": "clean", "kind": "phrase", "text": "t", "expected": "notHere", "voice": "v", "perturbation": "", "first": [\#($0)], "second": []}"#
+        let refusal = Self.savedHearing("notHere", 0.99)
+        let observations = [Self.savedUtterance([refusal, refusal]), refusal].map {
+            Self.savedAnswer(expected: "notHere", first: $0)
         }
         let point = #"{"notHere": {"act": 0.995, "ask": 0.98}, "thisIsIt": {"act": 0.97, "ask": 0.5}}"#
         let plain = try rescored(observations, point: point)
@@ -589,14 +618,10 @@ extension VoiceEvalFlagTests {
     /// the walker who confirmed, a confusion for the one who refused. Judged by the kept
     /// hearing alone (before 2 Dec), both were ignored.
     @Test func rescoreChoosesAmongEveryDecodersHearing() throws {
-        let refusal =
-            #"{"start": 0, "end": 1, "heard": "여기 아니야", "meaning": "notHere", "confidence": 0.985, "sure": true"#
-        let confirmation =
-            #"{"start": 0, "end": 1, "heard": "여기가 입구야", "meaning": "thisIsIt", "confidence": 0.95, "sure": true}"#
-        let kept = refusal + #", "hearings": [\#(refusal)}, \#(confirmation)]}"#
-        let observations = ["thisIsIt", "notHere"].map {
-            #"{"condition": "clean", "kind": "phrase", "text": "t", "expected": "\#($0)", "voice": "v", "perturbation": "", "first": [\#(kept)], "second": []}"#
-        }
+        let kept = Self.savedUtterance([
+            Self.savedHearing("notHere", 0.985), Self.savedHearing("thisIsIt", 0.95),
+        ])
+        let observations = ["thisIsIt", "notHere"].map { Self.savedAnswer(expected: $0, first: kept) }
         let result = try rescored(
             observations,
             point: #"{"notHere": {"act": 0.994, "ask": 0.988}, "thisIsIt": {"act": 0.9, "ask": 0.5}}"#)
@@ -614,34 +639,26 @@ extension VoiceEvalFlagTests {
     /// test (a hit, a confusion). Before 2 Dec (stop 25) the script judged the kept hearing
     /// alone — 0 of 4 — and stopped at the point's `"speeds"`.
     @Test func secondTurnScriptDecidesAsVoiceEval() throws {
-        let refusal =
-            #"{"start": 0, "end": 1, "heard": "여기 아니야", "meaning": "notHere", "confidence": 0.985, "sure": true"#
-        let confirmation =
-            #"{"start": 0, "end": 1, "heard": "여기가 입구야", "meaning": "thisIsIt", "confidence": 0.98, "sure": true}"#
-        let disagreeing = refusal + #", "hearings": [\#(refusal)}, \#(confirmation)]}"#
+        let disagreeing = Self.savedUtterance([
+            Self.savedHearing("notHere", 0.985), Self.savedHearing("thisIsIt", 0.98),
+        ])
         func reheard(_ plain: Double) -> String {
-            let stream =
-                #"{"start": 0, "end": 1, "heard": "여기 아니야", "meaning": "notHere", "confidence": \#(plain), "sure": true}"#
-            let again =
-                #"{"start": 0, "end": 1, "heard": "여기가 입구야", "meaning": "thisIsIt", "confidence": 0.999, "sure": true, "reheard": true}"#
-            return String(again.dropLast()) + #", "hearings": [\#(stream), \#(again)]}"#
+            Self.savedUtterance(
+                [Self.savedHearing("notHere", plain), Self.savedHearing("thisIsIt", 0.999, reheard: true)],
+                kept: 1)
         }
         let walkers = [
             ("thisIsIt", disagreeing), ("notHere", disagreeing), ("notHere", reheard(0.996)),
             ("notHere", reheard(0.990)),
         ]
-        let observations = walkers.map {
-            #"{"condition": "clean", "kind": "phrase", "text": "t", "expected": "\#($0.0)", "voice": "v", "perturbation": "", "first": [\#($0.1)], "second": []}"#
-        }
+        let observations = walkers.map { Self.savedAnswer(expected: $0.0, first: $0.1) }
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let saved = directory + "/run-test.json", pointFile = directory + "/op.json"
-        try
-            #"{"label": "test synthetic", "stats": [], "observations": [\#(observations.joined(separator: ","))]}"#
-            .write(toFile: saved, atomically: true, encoding: .utf8)
-        try
-            #"{"notHere": {"act": 0.994, "ask": 0.988}, "thisIsIt": {"act": 0.97, "ask": 0.5}, "speeds": [1.25], "rehear": [0.82]}"#
-            .write(toFile: pointFile, atomically: true, encoding: .utf8)
+        let (saved, pointFile) = try writeRun(
+            observations,
+            point:
+                #"{"notHere": {"act": 0.994, "ask": 0.988}, "thisIsIt": {"act": 0.97, "ask": 0.5}, "speeds": [1.25], "rehear": [0.82]}"#,
+            in: directory)
 
         let voiceEval = try run(["--rescore", saved, "--point", pointFile], standardOutput: true)
         try #require(voiceEval.code == 0, "\(voiceEval.err)")
@@ -670,17 +687,13 @@ extension VoiceEvalFlagTests {
     /// confusions.
     @Test func rescoreCountsAReHearingOnlyWhereTheStreamDidNotAct() throws {
         func utterance(_ refusal: Double) -> String {
-            let plain =
-                #"{"start": 0, "end": 1, "heard": "여기 아니야", "meaning": "notHere", "confidence": \#(refusal), "sure": true}"#
-            let spedUp =
-                #"{"start": 0, "end": 1, "heard": "여기가 입구야", "meaning": "thisIsIt", "confidence": 0.95, "sure": true}"#
-            let again =
-                #"{"start": 0, "end": 1, "heard": "여기가 입구야", "meaning": "thisIsIt", "confidence": 0.999, "sure": true, "reheard": true}"#
-            return String(again.dropLast()) + #", "hearings": [\#(plain), \#(spedUp), \#(again)]}"#
+            Self.savedUtterance(
+                [
+                    Self.savedHearing("notHere", refusal), Self.savedHearing("thisIsIt", 0.95),
+                    Self.savedHearing("thisIsIt", 0.999, reheard: true),
+                ], kept: 2)
         }
-        let observations = [0.996, 0.990].map {
-            #"{"condition": "clean", "kind": "phrase", "text": "t", "expected": "notHere", "voice": "v", "perturbation": "", "first": [\#(utterance($0))], "second": []}"#
-        }
+        let observations = [0.996, 0.990].map { Self.savedAnswer(expected: "notHere", first: utterance($0)) }
         let result = try rescored(
             observations,
             point: #"{"notHere": {"act": 0.994, "ask": 0.988}, "thisIsIt": {"act": 0.97, "ask": 0.5}}"#)

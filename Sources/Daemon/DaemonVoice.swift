@@ -188,7 +188,8 @@ final class DaemonEars: Sendable {
                         listener.rehear.isEmpty
                         ? ""
                         : "; a short utterance not acted on at once heard again \(OperatingPoint.factors(listener.rehear))"
-                    log.info("microphone \(device): listening\(decoders)\(again)")
+                    let filter = listener.highPassCutoff.map { "; high-passed at \($0) Hz first" } ?? ""
+                    log.info("microphone \(device): listening\(decoders)\(again)\(filter)")
                     for try await chunk in stream {
                         if Task.isCancelled { break }
                         for utterance in try listener.process(samples: chunk.samples, muted: chunk.muted) {

@@ -54,11 +54,15 @@ public final class Listener {
         /// (``OperatingPoint/rehear``; the product's is 0.82, beside its ``speeds`` 1.25:
         /// docs/speech.md, "Heard again, answers too").
         public var rehear: [Double]?
+        /// The cutoff (Hz) of a high-pass filter every sample goes through before anything hears
+        /// it (``HighPass``); 0: none. `nil`: the model's (``OperatingPoint/highPass``), since
+        /// its thresholds were tuned with it.
+        public var highPass: Double?
 
         public init(
             maxUtteranceSeconds: Double = 5, maxFillersNotHere: Int = 2, maxFillersThisIsIt: Int = 1,
             operatingPoint: OperatingPoint? = nil, phoneLoop: Bool = false, neighbourMargin: Bool = false,
-            speeds: [Double]? = nil, rehear: [Double]? = nil
+            speeds: [Double]? = nil, rehear: [Double]? = nil, highPass: Double? = nil
         ) {
             self.maxUtteranceSeconds = maxUtteranceSeconds
             self.maxFillersNotHere = maxFillersNotHere
@@ -68,6 +72,7 @@ public final class Listener {
             self.neighbourMargin = neighbourMargin
             self.speeds = speeds
             self.rehear = rehear
+            self.highPass = highPass
         }
 
         /// The policy the product uses.
@@ -95,6 +100,10 @@ public final class Listener {
     private var shifts: [SpeedShift]
     /// The decoders of ``rehear``: fed an utterance's audio only when it is heard again.
     private let rehearers: [Decoder]
+    /// The filter in front of everything (``Policy/highPass``), `nil` for none.
+    private var highPass: HighPass?
+    /// The cutoff (Hz) of the high-pass filter every sample goes through first; `nil`: none.
+    public var highPassCutoff: Double? { highPass?.cutoff }
     /// Hear an answer again even when the stream's hearing of it acts at once. A re-hearing
     /// counts only with the stream's answer, so it cannot change what acts then, only the
     /// confidence reported; off, it is skipped (its CPU, and the wait after the pause). The
@@ -153,6 +162,9 @@ public final class Listener {
         self.spedUp = spedUp
         shifts = speeds.map(SpeedShift.init(speed:))
         rehear = policy.rehear ?? model.operatingPoint.rehear
+        highPass = (policy.highPass ?? model.operatingPoint.highPass).flatMap {
+            $0 > 0 ? HighPass(cutoff: $0) : nil
+        }
         var rehearers: [Decoder] = []
         for _ in rehear { rehearers.append(try Decoder(model: model, phoneLoop: policy.phoneLoop)) }
         self.rehearers = rehearers
@@ -217,12 +229,13 @@ public final class Listener {
     ///   advance the clock but are never decoded.
     public func process(samples: [Int16], muted: Bool = false) throws(SpeechError) -> [Utterance] {
         var out: [Utterance] = []
-        var input = samples
+        let filtered = highPass?.process(samples) ?? samples
+        var input = filtered
         if !pending.isEmpty {
             if pendingMuted != muted {
                 out += try feed(pending, muted: pendingMuted)
             } else {
-                input = pending + samples
+                input = pending + filtered
             }
             pending = []
         }

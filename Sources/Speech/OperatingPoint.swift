@@ -30,6 +30,9 @@ public struct OperatingPoint: Sendable, Hashable {
     /// The decoders that hear an utterance again, played at these speeds, when no decoder of
     /// the stream heard an answer in it (``Listener/Policy/rehear``; `"rehear"`, optional: none).
     public var rehear: [Double]
+    /// The cutoff (Hz) of the high-pass filter in front of the Listener these thresholds were
+    /// chosen with (``Listener/Policy/highPass``; `"highPass"`, optional: none).
+    public var highPass: Double?
 
     /// The range a speed may take: beyond it the audio is no longer speech a model knows.
     public static let speedRange = 0.5...2.0
@@ -44,11 +47,15 @@ public struct OperatingPoint: Sendable, Hashable {
         speeds.map { "×\($0)" }.joined(separator: ", ")
     }
 
-    public init(notHere: Thresholds, thisIsIt: Thresholds, speeds: [Double] = [], rehear: [Double] = []) {
+    public init(
+        notHere: Thresholds, thisIsIt: Thresholds, speeds: [Double] = [], rehear: [Double] = [],
+        highPass: Double? = nil
+    ) {
         self.notHere = notHere
         self.thisIsIt = thisIsIt
         self.speeds = speeds
         self.rehear = rehear
+        self.highPass = highPass
     }
 
     /// Used when the models directory has no `operating-point.json`.
@@ -76,7 +83,9 @@ public struct OperatingPoint: Sendable, Hashable {
                     ? "\(path): not a JSON object"
                     : field.hasPrefix("speeds") || field.hasPrefix("rehear")
                         ? "\(path): \(field) is not a number or not a list of numbers"
-                        : "\(path): \(field) is not a number or not an object")
+                        : field == "highPass"
+                            ? "\(path): highPass is not a number"
+                            : "\(path): \(field) is not a number or not an object")
         } catch {
             throw .model("\(path): not valid JSON (\(error))")
         }
@@ -90,8 +99,15 @@ public struct OperatingPoint: Sendable, Hashable {
             guard ask <= act else { throw .model("\(path): \(key).ask \(ask) is above \(key).act \(act)") }
             return Thresholds(act: act, ask: ask)
         }
-        for key in keys.keys.sorted() where !["notHere", "thisIsIt", "speeds", "rehear"].contains(key) {
-            throw .model("\(path): unknown key \"\(key)\" (expected notHere, thisIsIt, speeds, rehear)")
+        for key in keys.keys.sorted()
+        where !["notHere", "thisIsIt", "speeds", "rehear", "highPass"].contains(key) {
+            throw .model(
+                "\(path): unknown key \"\(key)\" (expected notHere, thisIsIt, speeds, rehear, highPass)")
+        }
+        if let cutoff = file.highPass, !HighPass.cutoffRange.contains(cutoff) {
+            throw .model(
+                "\(path): highPass \(cutoff) is not a cutoff from \(Int(HighPass.cutoffRange.lowerBound)) to \(Int(HighPass.cutoffRange.upperBound)) Hz"
+            )
         }
         for (name, list) in [("speeds", file.speeds ?? []), ("rehear", file.rehear ?? [])] {
             for (index, speed) in list.enumerated() where !speedRange.contains(speed) {
@@ -103,7 +119,7 @@ public struct OperatingPoint: Sendable, Hashable {
         return OperatingPoint(
             notHere: try thresholds("notHere", file.notHere),
             thisIsIt: try thresholds("thisIsIt", file.thisIsIt),
-            speeds: file.speeds ?? [], rehear: file.rehear ?? [])
+            speeds: file.speeds ?? [], rehear: file.rehear ?? [], highPass: file.highPass)
     }
 
     /// The file's shape; the thresholds are checked by hand for messages naming the field.
@@ -112,6 +128,7 @@ public struct OperatingPoint: Sendable, Hashable {
         var thisIsIt: [String: Double]?
         var speeds: [Double]?
         var rehear: [Double]?
+        var highPass: Double?
     }
 
     /// Any JSON value, read only for the object's keys.

@@ -43,7 +43,8 @@ enum ModelCheck {
             "Grammar \(model.grammar), operating point: notHere act ≥ \(point.notHere.act), thisIsIt act ≥ \(point.thisIsIt.act); decoders: plain"
                 + point.speeds.map { " + ×\($0)" }.joined()
                 + (point.rehear.isEmpty
-                    ? "" : "; heard again " + OperatingPoint.factors(point.rehear)))
+                    ? "" : "; heard again " + OperatingPoint.factors(point.rehear))
+                + (point.highPass.map { "; high-passed at \($0) Hz first" } ?? ""))
         print("")
         // The 13 answers at 160 wpm, synthesised once for the two fixtures that use them.
         let spokenAt160 = try Corpus.phrases.map {

@@ -153,3 +153,32 @@ extension NoiseBank {
         return "Benchmarks/voice-data/babble"
     }
 }
+
+/// `--preprocess COMMAND`: every recording goes through `command` (run by `/bin/sh`, 16 kHz
+/// mono 16-bit raw PCM on its standard input, the same on its standard output) before the
+/// Listener hears it — a filter in front of the microphone, measured here before any goes
+/// into the product (e.g. `Benchmarks/webrtc-filter --hpf --agc`).
+func preprocessed(_ recording: [Int16], through command: String) throws -> [Int16] {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "voice-eval-preprocess-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = directory.appendingPathComponent("in.raw"),
+        output = directory.appendingPathComponent("out.raw")
+    try recording.withUnsafeBytes { Data($0) }.write(to: input)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "\(command) < '\(input.path)' > '\(output.path)'"]
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw EvalError("--preprocess \(command): exited with status \(process.terminationStatus)")
+    }
+    let data = try Data(contentsOf: output)
+    guard data.count == recording.count * 2 else {
+        throw EvalError(
+            "--preprocess \(command): wrote \(data.count / 2) samples for \(recording.count) (it must keep every sample)"
+        )
+    }
+    return data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+}

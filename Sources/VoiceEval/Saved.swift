@@ -66,16 +66,21 @@ struct SavedRun: Codable {
     /// The speeds of the decoders that hear an utterance again (``Listener/rehear``). `nil` in
     /// runs saved before they existed.
     var rehear: [Double]?
+    /// The cutoff of the high-pass filter in front of the Listener (``Listener/Policy/highPass``);
+    /// `nil` for none, and in runs saved before it existed.
+    var highPass: Double?
     var observations: [Observation]
     var stats: [Stats]
 
     init(
-        label: String, speeds: [Double], rehear: [Double], observations: [Tuning.Observation],
+        label: String, speeds: [Double], rehear: [Double], highPass: Double?,
+        observations: [Tuning.Observation],
         stats: [Condition: Tuning.ConditionStats]
     ) {
         self.label = label
         self.speeds = speeds
         self.rehear = rehear
+        self.highPass = highPass
         self.observations = observations.map { o in
             Observation(
                 condition: o.condition.name, kind: o.item.kind.rawValue, text: o.item.text,

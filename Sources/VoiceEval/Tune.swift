@@ -92,8 +92,8 @@ enum Tuning {
             var tally = Tally()
             let order = items.shuffled(using: &random)
             let first = try decodeRecording(
-                order, condition: condition, model: model, policy: policy, bank: bank, random: &random,
-                tally: &tally)
+                order, condition: condition, model: model, policy: policy, bank: bank,
+                preprocess: options.preprocess, random: &random, tally: &tally)
             // The repeat matters only where the first turn may ask: a phrase whose confidence is
             // below the highest `act` the sweep tries (`repeatBelow`). Elsewhere the first turn
             // decides at every point (acts, or hears no answer), so only those are said again.
@@ -106,8 +106,7 @@ enum Tuning {
             if !repeated.isEmpty {
                 let again = try decodeRecording(
                     repeated.map { order[$0] }, condition: condition, model: model, policy: policy,
-                    bank: bank,
-                    random: &random, tally: &tally)
+                    bank: bank, preprocess: options.preprocess, random: &random, tally: &tally)
                 for (k, i) in repeated.enumerated() { second[i] = again.perItem[k] }
             }
             for (i, item) in order.enumerated() {
@@ -318,7 +317,8 @@ enum Tuning {
         }
         return
             "{\n  \"notHere\": \(pair(point.notHere)),\n  \"thisIsIt\": \(pair(point.thisIsIt))"
-            + list("speeds", point.speeds) + list("rehear", point.rehear) + "\n}\n"
+            + list("speeds", point.speeds) + list("rehear", point.rehear)
+            + (point.highPass.map { ",\n  \"highPass\": \($0)" } ?? "") + "\n}\n"
     }
 }
 

@@ -31,6 +31,11 @@ struct Options {
     var confidence: ConfidenceEvidence.Feature?
     /// `--babble-shift`: the allowance `perFrameInBabble` recomputes confidences with.
     var babble: BabbleShift?
+    /// `--agreement W,FLOOR` (with `--rescore`): the hearings that agree combine (measured,
+    /// not in the product).
+    var agreement: Agreement?
+    /// `--preprocess COMMAND`: a filter every recording goes through before the Listener.
+    var preprocess: String?
     var describe = false
     /// Development near-misses the grammar does not spell, added to the dev split for tuning
     /// (`--unknown-near-misses`); none by default.
@@ -53,6 +58,8 @@ struct Options {
                          [--rehear A,B…|none]  (decoders that hear again, sped up so, a short utterance the others did not act on at once; default: the model's)
                          [--confidence perFrame|phraseRatio|utteranceRatio|perFrameInBabble|neighbourMargin|perFramePlusMargin]  (with --rescore: recompute the confidence)
                          [--babble-shift FROM,TO,PER_DB]  (with --rescore: perFrameInBabble with this allowance for a fluctuating background)
+                         [--preprocess "COMMAND"]  (every recording through COMMAND, raw 16 kHz mono 16-bit PCM stdin → stdout, before the Listener)
+                         [--agreement W,FLOOR]  (with --rescore: an answer's confidence from every decoder that heard it, measured, not the product's)
                          [--describe]  (print each split's voice settings and perturbations, synthesise nothing)
                          [--unknown-near-misses "S1,S2,…"]  (dev only: near-misses no decoy spells, every dev voice, unperturbed)
                          [--confidence-of WAV]…  (each phrase heard in WAV with its full-precision confidence)
@@ -149,6 +156,18 @@ struct Options {
             case "--neighbour-margin": policy.neighbourMargin = true
             case "--speeds": policy.speeds = try speedList(flag, try value(flag))
             case "--rehear": policy.rehear = try speedList(flag, try value(flag))
+            case "--high-pass":
+                let text = try value(flag)
+                if text == "none" {
+                    policy.highPass = 0
+                } else {
+                    guard let hz = Double(text), HighPass.cutoffRange.contains(hz) else {
+                        throw UsageError(
+                            "--high-pass \(text): a cutoff in Hz from \(Int(HighPass.cutoffRange.lowerBound)) to \(Int(HighPass.cutoffRange.upperBound)), or none"
+                        )
+                    }
+                    policy.highPass = hz
+                }
             case "--max-seconds": policy.maxUtteranceSeconds = try number(flag, Double.self)
             case "--max-fillers-not-here": policy.maxFillersNotHere = try number(flag, Int.self)
             case "--max-fillers-this-is-it": policy.maxFillersThisIsIt = try number(flag, Int.self)
@@ -175,6 +194,19 @@ struct Options {
                     )
                 }
                 babble = BabbleShift(from: from, to: to, perDecibel: perDecibel)
+            case "--preprocess": preprocess = try value(flag)
+            case "--agreement":
+                let text = try value(flag)
+                let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+                guard parts.count == 2, let weight = parts[0], let floor = parts[1], weight >= 0,
+                    weight.isFinite,
+                    floor.isFinite
+                else {
+                    throw UsageError(
+                        "--agreement \(text): W,FLOOR (W ≥ 0: the weight of the next surest hearing's log-odds; FLOOR: its least)"
+                    )
+                }
+                agreement = Agreement(weight: weight, floor: floor)
             case "--point":
                 point = try value(flag)
                 bothTurns = true
@@ -225,6 +257,7 @@ struct Options {
         }
         if demo != nil, checkModel == nil { throw UsageError("--demo belongs to --check-model") }
         if heldOut != nil, checkModel == nil { throw UsageError("--held-out belongs to --check-model") }
+        if agreement != nil, rescore == nil { throw UsageError("--agreement belongs to --rescore") }
     }
 }
 
@@ -341,7 +374,7 @@ func peakRSSMegabytes() -> Double {
 /// decisions (utterances aligned back to the script by time) and the decisions heard in pauses.
 func decodeRecording(
     _ order: [Item], condition: Condition, model: PhraseModel, policy: Listener.Policy, bank: NoiseBank,
-    random: inout SeededRandom, tally: inout Tally
+    preprocess: String?, random: inout SeededRandom, tally: inout Tally
 ) throws -> (perItem: [[Utterance]], spurious: [Utterance]) {
     var speech: [Int16] = Array(repeating: 0, count: 16_000)
     var spans: [(start: Double, end: Double)] = []
@@ -352,7 +385,8 @@ func decodeRecording(
         speech += [Int16](repeating: 0, count: Int.random(in: 12_800...19_200, using: &random))
     }
     let noise = bank.noise(condition.kind, count: speech.count, using: &random)
-    let recording = mix(speech, noise: noise, snr: condition.snr)
+    let mixed = mix(speech, noise: noise, snr: condition.snr)
+    let recording = try preprocess.map { try preprocessed(mixed, through: $0) } ?? mixed
     let listener = try benchmarkListener(model: model, policy: policy)
     var utterances: [Utterance] = []
     let start = threadCPUSeconds()
@@ -384,8 +418,8 @@ func run(
     var tally = Tally()
     let order = items.shuffled(using: &random)
     let decoded = try decodeRecording(
-        order, condition: condition, model: model, policy: options.policy, bank: bank, random: &random,
-        tally: &tally)
+        order, condition: condition, model: model, policy: options.policy, bank: bank,
+        preprocess: options.preprocess, random: &random, tally: &tally)
     let first = (perItem: decoded.perItem.map { $0.map(productDecision) }, spurious: 0)
     tally.spurious = decoded.spurious.filter { productDecision($0) != .ignore }.count
     // Items whose first turn asked (and acted on nothing): the walker repeats.
@@ -397,7 +431,7 @@ func run(
     if !asked.isEmpty {
         let repeats = try decodeRecording(
             asked.map { order[$0] }, condition: condition, model: model, policy: options.policy, bank: bank,
-            random: &random, tally: &tally)
+            preprocess: options.preprocess, random: &random, tally: &tally)
         for (k, i) in asked.enumerated() { second[i] = repeats.perItem[k].map(productDecision) }
     }
     for (i, item) in order.enumerated() {
@@ -446,9 +480,10 @@ func falseActionsPerHour(
             position += sentence.count + Int.random(in: 24_000...80_000, using: &random)
         }
         let babble = bank.noise(.babble, count: count, using: &random)
-        let recording = (0..<count).map {
+        let mixed = (0..<count).map {
             Int16(clamping: Int((speech[$0] + babble[$0] * Corpus.speechRMS).rounded()))
         }
+        let recording = try options.preprocess.map { try preprocessed(mixed, through: $0) } ?? mixed
         let start = threadCPUSeconds()
         var index = 0
         var utterances: [Utterance] = []
@@ -647,10 +682,23 @@ func main() throws {
     }
     if let path = options.rescore {
         let run = try SavedRun.read(path)
-        let (observations, stats) = try run.restored(
+        var (observations, stats) = try run.restored(
             confidence: options.confidence ?? options.babble.map { _ in .perFrameInBabble },
             babble: options.babble,
             path: path)
+        if let agreement = options.agreement {
+            observations = observations.map { o in
+                var combined = o
+                combined.first = o.first.map(agreement.applied)
+                combined.second = o.second.map(agreement.applied)
+                return combined
+            }
+            stats = stats.mapValues { s in
+                var combined = s
+                combined.pauses = s.pauses.map(agreement.applied)
+                return combined
+            }
+        }
         // No audio is synthesised: the saved run holds everything scored.
         print("## voice-eval --rescore \(path) (\(run.label), \(observations.count) items × 2 turns)\n")
         if let out = options.tune {
@@ -660,6 +708,7 @@ func main() throws {
             var chosen = Tuning.choose(observations, start: model.operatingPoint, budgets: options.budgets)
             chosen.speeds = run.speeds ?? []
             chosen.rehear = run.rehear ?? []
+            chosen.highPass = run.highPass
             let json = Tuning.json(chosen)
             try json.write(toFile: out, atomically: true, encoding: .utf8)
             print("\nOperating point chosen on \(run.label), written to \(out):\n\(json)")
@@ -705,13 +754,16 @@ func main() throws {
     // The decoders beside the plain one: a point chosen or a run saved here records them.
     let speeds = options.policy.speeds ?? model.operatingPoint.speeds
     let rehear = options.policy.rehear ?? model.operatingPoint.rehear
+    let highPass = (options.policy.highPass ?? model.operatingPoint.highPass).flatMap { $0 > 0 ? $0 : nil }
     print(
         "Decoders: plain"
             + (speeds.isEmpty ? "" : " + sped up " + OperatingPoint.factors(speeds))
             + (rehear.isEmpty
                 ? ""
                 : "; heard again " + OperatingPoint.factors(rehear)
-                    + " when not acted on at once"))
+                    + " when not acted on at once")
+            + (highPass.map { "; the audio high-passed at \($0) Hz first" } ?? ""))
+    if let command = options.preprocess { print("Preprocess: every recording through \(command)") }
     if let out = options.tune {
         guard options.split == .dev, options.real == nil else {
             throw EvalError("--tune chooses the operating point on the development split only")
@@ -721,7 +773,7 @@ func main() throws {
             items, conditions: options.conditions, model: model, options: options, bank: bank, stats: &stats)
         if let save = options.save {
             try SavedRun(
-                label: "dev \(model.acousticModel)", speeds: speeds, rehear: rehear,
+                label: "dev \(model.acousticModel)", speeds: speeds, rehear: rehear, highPass: highPass,
                 observations: observations,
                 stats: stats
             ).write(to: "\(save)-dev.json")
@@ -729,6 +781,7 @@ func main() throws {
         var chosen = Tuning.choose(observations, start: model.operatingPoint, budgets: options.budgets)
         chosen.speeds = speeds
         chosen.rehear = rehear
+        chosen.highPass = highPass
         let json = Tuning.json(chosen)
         try json.write(toFile: out, atomically: true, encoding: .utf8)
         print(
@@ -765,7 +818,7 @@ func main() throws {
             if let save = options.save {
                 try SavedRun(
                     label: "\(options.split.rawValue) \(name) (\(variant.acousticModel))", speeds: speeds,
-                    rehear: rehear,
+                    rehear: rehear, highPass: highPass,
                     observations: observations,
                     stats: stats
                 ).write(to: "\(save)-\(options.split.rawValue)-\(name).json")

@@ -163,6 +163,36 @@ import Testing
         #expect(unmarked.isEmpty, "the re-hearing not marked alone: \(unmarked)")
     }
 
+    /// The high-pass filter in front (``Listener/Policy/highPass``) keeps the voice: answers
+    /// under rumble far louder than they are (a 35 Hz hum at ±12 000 and a DC offset of 6 000,
+    /// both below any word) are heard through it, each as itself and sure. (They are heard
+    /// without it too: what the filter gains is measured on the benchmark's splits,
+    /// docs/speech.md, "A high-pass filter in front".)
+    @Test func answersUnderRumbleAreHeardThroughTheHighPass() throws {
+        let model = try phraseModel()
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var wrong: [String] = []
+        for (index, (phrase, meaning)) in [
+            Self.answers[0], Self.answers[5], Self.answers[8], Self.answers[10],
+        ]
+        .enumerated() {
+            let speech = silence(0.5) + (try spoken(phrase)) + silence(1)
+            let rumbling = speech.enumerated().map { i, s in
+                Int16(clamping: Int(s) + 6_000 + Int(12_000 * sin(2 * .pi * 35 * Double(i) / 16_000)))
+            }
+            let wav = directory + "/\(index).wav"
+            try WAV.write(Audio(samples: rumbling, sampleRate: 16_000), to: wav)
+            let heard = try Listener.decode(wav: wav, model: model, policy: .init(highPass: 100))
+            if heard.compactMap(\.meaning) != [meaning]
+                || heard.contains(where: { $0.meaning != nil && !$0.sure })
+            {
+                wrong.append("\(phrase): \(heard.map { ($0.heard, $0.confidence ?? 0) })")
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong)")
+    }
+
     /// Two phrases with 1.5 s of silence between: two utterances, each where its phrase is.
     @Test func twoPhrasesTwoUtterances() throws {
         let first = try spoken("여기 아니야")

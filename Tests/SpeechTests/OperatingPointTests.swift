@@ -62,6 +62,14 @@ struct OperatingPointTests {
             #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "rehear": "slow"}"#,
             "rehear is not a number or not a list"
         ),
+        (
+            #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "highPass": 5}"#,
+            "highPass 5.0 is not a cutoff from 20 to 1000 Hz"
+        ),
+        (
+            #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "highPass": [100]}"#,
+            "highPass is not a number"
+        ),
     ])
     func badFilesNameTheFileAndField(_ text: String, _ field: String) throws {
         let directory = try scratch()
@@ -104,18 +112,37 @@ struct OperatingPointTests {
         #expect(try Listener(model: PhraseModel.load(directory: directory)).speeds == [])
     }
 
+    /// A model of the repository's grammar whose `operating-point.json` holds the two answers'
+    /// thresholds and `extra` (JSON members, each with a leading comma); remove `directory`.
+    func model(withPointAlso extra: String) throws -> (directory: String, model: PhraseModel) {
+        let directory = try grammarOnly()
+        try (#"{"notHere": {"act": 0.9, "ask": 0.5}, "thisIsIt": {"act": 0.9, "ask": 0.5}"# + extra + "}")
+            .write(toFile: directory + "/operating-point.json", atomically: true, encoding: .utf8)
+        return (directory, try PhraseModel.load(directory: directory))
+    }
+
     /// So do the decoders that hear an utterance again (`"rehear"`).
     @Test func rehearingTravelsWithThePoint() throws {
-        let directory = try grammarOnly()
+        let (directory, model) = try model(withPointAlso: #", "rehear": [0.82]"#)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = directory + "/operating-point.json"
-        try #"{"notHere": {"act": 0.9, "ask": 0.5}, "thisIsIt": {"act": 0.9, "ask": 0.5}, "rehear": [0.82]}"#
-            .write(toFile: path, atomically: true, encoding: .utf8)
-        let model = try PhraseModel.load(directory: directory)
         #expect(model.operatingPoint.rehear == [0.82])
         #expect(model.operatingPoint.speeds == [])
         #expect(try Listener(model: model).rehear == [0.82])
         #expect(try Listener(model: model, policy: .init(rehear: [])).rehear == [])
+    }
+
+    /// And the filter in front of them (`"highPass"`): a listener on the model high-passes
+    /// every sample at its cutoff, unless its policy says 0 (none) or another; none without it.
+    @Test func highPassTravelsWithThePoint() throws {
+        let (directory, model) = try model(withPointAlso: #", "highPass": 100"#)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(model.operatingPoint.highPass == 100)
+        #expect(try Listener(model: model).highPassCutoff == 100)
+        #expect(try Listener(model: model, policy: .init(highPass: 0)).highPassCutoff == nil)
+        #expect(try Listener(model: model, policy: .init(highPass: 60)).highPassCutoff == 60)
+        let (bare, without) = try self.model(withPointAlso: "")
+        defer { try? FileManager.default.removeItem(atPath: bare) }
+        #expect(try Listener(model: without).highPassCutoff == nil)
     }
 
     /// The models directory's `en-us-adapted/` is the acoustic model when it holds an mdef;
@@ -481,16 +508,107 @@ extension VoiceEvalFlagTests {
 }
 
 extension VoiceEvalFlagTests {
-    /// `--rescore` of a test run holding `observations` (saved-run JSON objects) at `point`.
-    func rescored(_ observations: [String], point: String) throws -> (code: Int32, err: String, out: String) {
+    /// `--rescore` of a test run holding `observations` (saved-run JSON objects) at `point`,
+    /// with `flags` besides.
+    func rescored(
+        _ observations: [String], point: String, flags: [String] = []
+    ) throws -> (
+        code: Int32, err: String, out: String
+    ) {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (saved, pointFile) = try writeRun(observations, point: point, in: directory)
+        return try run(["--rescore", saved, "--point", pointFile] + flags, standardOutput: true)
+    }
+
+    /// A test run holding `observations` and a point file, written in `directory`: their paths.
+    func writeRun(
+        _ observations: [String], point: String, in directory: String
+    ) throws -> (
+        saved: String, point: String
+    ) {
         let saved = directory + "/run-test.json", pointFile = directory + "/op.json"
         try
             #"{"label": "test synthetic", "stats": [], "observations": [\#(observations.joined(separator: ","))]}"#
             .write(toFile: saved, atomically: true, encoding: .utf8)
         try point.write(toFile: pointFile, atomically: true, encoding: .utf8)
-        return try run(["--rescore", saved, "--point", pointFile], standardOutput: true)
+        return (saved, pointFile)
+    }
+
+    /// A saved hearing (JSON) of `meaning` ("notHere" or "thisIsIt") at `confidence`; a
+    /// re-hearing when `reheard`.
+    static func savedHearing(_ meaning: String, _ confidence: Double, reheard: Bool = false) -> String {
+        let heard = meaning == "notHere" ? "여기 아니야" : "여기가 입구야"
+        let mark = reheard ? #", "reheard": true"# : ""
+        return
+            #"{"start": 0, "end": 1, "heard": "\#(heard)", "meaning": "\#(meaning)", "confidence": \#(confidence), "sure": true\#(mark)}"#
+    }
+
+    /// A saved utterance: `hearings[kept]` as the one the Listener kept, every one of them as
+    /// its `hearings`.
+    static func savedUtterance(_ hearings: [String], kept: Int = 0) -> String {
+        String(hearings[kept].dropLast()) + #", "hearings": [\#(hearings.joined(separator: ", "))]}"#
+    }
+
+    /// A saved observation: a walker who said `expected`, heard as `first` at the first turn.
+    static func savedAnswer(expected: String, first: String) -> String {
+        #"{"condition": "clean", "kind": "phrase", "text": "t", "expected": "\#(expected)", "voice": "v", "perturbation": "", "first": [\#(first)], "second": []}"#
+    }
+
+    /// `--preprocess COMMAND` puts a filter in front of the Listener: what the filter writes is
+    /// what is heard. A minute of chatter through a "filter" that writes the demo's recorded
+    /// answers instead is heard as a refusal; a filter that fails, or that drops samples, stops
+    /// the benchmark (exit 1) naming the command.
+    @Test func preprocessIsWhatTheListenerHears() throws {
+        try #require(try TestSupport.run("sox", ["--version"], install: "sox") == 0)
+        let answers =
+            URL(fileURLWithPath: modelsDirectory).deletingLastPathComponent().path
+            + "/artifacts/demo/answers.wav"
+        let minute = ["--split", "test", "--conditions", "", "--hours", "0.0167"]
+        let replaced = try run(
+            minute + [
+                "--preprocess",
+                "cat > /dev/null; sox '\(answers)' -t raw -r 16000 -c 1 -b 16 -e signed-integer - pad 0 60 trim 0 60",
+            ], standardOutput: true)
+        #expect(replaced.code == 0)
+        #expect(replaced.out.contains("heard: 여기 아니야"), "\(replaced.out)")
+
+        let failing = try run(minute + ["--preprocess", "false"])
+        #expect(failing.code == 1)
+        #expect(failing.err.contains("--preprocess false: exited with status 1"), "\(failing.err)")
+        let short = try run(minute + ["--preprocess", "head -c 1000"])
+        #expect(short.code == 1)
+        #expect(short.err.contains("wrote 500 samples for 960000"), "\(short.err)")
+    }
+
+    /// `--agreement W,FLOOR` (measured, not the product's) combines the hearings of one answer:
+    /// two decoders' refusals at 0.99 each (log-odds 4.6) make 4.6 + 0.5 × 4.6, 0.999, over
+    /// `act` 0.995, where the surer alone only asks; one refusal alone makes 4.6 + 0.5 × −2,
+    /// 0.973, under `ask` 0.98, ignored. A malformed value, or the flag without `--rescore`,
+    /// is a usage error.
+    @Test func agreementCombinesTheHearingsOfOneAnswer() throws {
+        let refusal = Self.savedHearing("notHere", 0.99)
+        let observations = [Self.savedUtterance([refusal, refusal]), refusal].map {
+            Self.savedAnswer(expected: "notHere", first: $0)
+        }
+        let point = #"{"notHere": {"act": 0.995, "ask": 0.98}, "thisIsIt": {"act": 0.97, "ask": 0.5}}"#
+        let plain = try rescored(observations, point: point)
+        try #require(plain.code == 0, "\(plain.err)")
+        #expect(plain.out.contains("answers acted on within two turns 0/2"), "\(plain.out)")
+        #expect(plain.out.contains("| first-turn recall | 0 % |"), "\(plain.out)")
+        let combined = try rescored(observations, point: point, flags: ["--agreement", "0.5,-2"])
+        try #require(combined.code == 0, "\(combined.err)")
+        #expect(combined.out.contains("answers acted on within two turns 1/2"), "\(combined.out)")
+        #expect(combined.out.contains("| first-turn recall | 50 % |"), "\(combined.out)")
+
+        for argv in [
+            ["--rescore", "x.json", "--agreement", "0.5"], ["--agreement", "-1,-2", "--rescore", "x.json"],
+            ["--agreement", "0.5,-2"],
+        ] {
+            let bad = try run(argv)
+            #expect(bad.code == 2, "\(argv): \(bad.err)")
+            #expect(bad.err.contains("--agreement"), "\(argv): \(bad.err)")
+        }
     }
 
     /// `--rescore` decides as the Listener does at the point, from every decoder's hearing
@@ -500,20 +618,62 @@ extension VoiceEvalFlagTests {
     /// the walker who confirmed, a confusion for the one who refused. Judged by the kept
     /// hearing alone (before 2 Dec), both were ignored.
     @Test func rescoreChoosesAmongEveryDecodersHearing() throws {
-        let refusal =
-            #"{"start": 0, "end": 1, "heard": "여기 아니야", "meaning": "notHere", "confidence": 0.985, "sure": true"#
-        let confirmation =
-            #"{"start": 0, "end": 1, "heard": "여기가 입구야", "meaning": "thisIsIt", "confidence": 0.95, "sure": true}"#
-        let kept = refusal + #", "hearings": [\#(refusal)}, \#(confirmation)]}"#
-        let observations = ["thisIsIt", "notHere"].map {
-            #"{"condition": "clean", "kind": "phrase", "text": "t", "expected": "\#($0)", "voice": "v", "perturbation": "", "first": [\#(kept)], "second": []}"#
-        }
+        let kept = Self.savedUtterance([
+            Self.savedHearing("notHere", 0.985), Self.savedHearing("thisIsIt", 0.95),
+        ])
+        let observations = ["thisIsIt", "notHere"].map { Self.savedAnswer(expected: $0, first: kept) }
         let result = try rescored(
             observations,
             point: #"{"notHere": {"act": 0.994, "ask": 0.988}, "thisIsIt": {"act": 0.9, "ask": 0.5}}"#)
         try #require(result.code == 0, "\(result.err)")
         #expect(result.out.contains("answers acted on within two turns 1/2"), "\(result.out)")
         #expect(result.out.contains("| confusions (wrong answer acted on) | 1 |"), "\(result.out)")
+    }
+
+    /// `Scripts/voice-second-turn` (where answers are lost, on saved runs) decides as VoiceEval
+    /// does: from every decoder's hearing, a re-hearing only where the stream acted on nothing
+    /// at once; and it reads an operating point that names its decoders. Four walkers: in the
+    /// first two utterances the kept hearing, a refusal at 0.985, is under notHere's `ask`, the
+    /// other decoder's confirmation at 0.98 acts (a hit for the walker who confirmed, a
+    /// confusion for the one who refused); the last two are the re-hearing's pair of the next
+    /// test (a hit, a confusion). Before 2 Dec (stop 25) the script judged the kept hearing
+    /// alone — 0 of 4 — and stopped at the point's `"speeds"`.
+    @Test func secondTurnScriptDecidesAsVoiceEval() throws {
+        let disagreeing = Self.savedUtterance([
+            Self.savedHearing("notHere", 0.985), Self.savedHearing("thisIsIt", 0.98),
+        ])
+        func reheard(_ plain: Double) -> String {
+            Self.savedUtterance(
+                [Self.savedHearing("notHere", plain), Self.savedHearing("thisIsIt", 0.999, reheard: true)],
+                kept: 1)
+        }
+        let walkers = [
+            ("thisIsIt", disagreeing), ("notHere", disagreeing), ("notHere", reheard(0.996)),
+            ("notHere", reheard(0.990)),
+        ]
+        let observations = walkers.map { Self.savedAnswer(expected: $0.0, first: $0.1) }
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (saved, pointFile) = try writeRun(
+            observations,
+            point:
+                #"{"notHere": {"act": 0.994, "ask": 0.988}, "thisIsIt": {"act": 0.97, "ask": 0.5}, "speeds": [1.25], "rehear": [0.82]}"#,
+            in: directory)
+
+        let voiceEval = try run(["--rescore", saved, "--point", pointFile], standardOutput: true)
+        try #require(voiceEval.code == 0, "\(voiceEval.err)")
+        #expect(voiceEval.out.contains("answers acted on within two turns 2/4"), "\(voiceEval.out)")
+        #expect(voiceEval.out.contains("| confusions (wrong answer acted on) | 2 |"), "\(voiceEval.out)")
+
+        let script =
+            URL(fileURLWithPath: modelsDirectory).deletingLastPathComponent().path
+            + "/Scripts/voice-second-turn"
+        let result = try runCapturing(
+            "/usr/bin/python3", [script, "--point", pointFile, saved], standardOutput: true)
+        try #require(result.status == 0, "\(result.text)")
+        #expect(
+            result.text.contains("| run-test.json | the point | 50.0 % (2/4) | 0.0 % (0/0) | 2 |"),
+            "\(result.text)")
     }
 
     /// A re-hearing (`"reheard": true`) counts only where the Listener would have heard the
@@ -527,17 +687,13 @@ extension VoiceEvalFlagTests {
     /// confusions.
     @Test func rescoreCountsAReHearingOnlyWhereTheStreamDidNotAct() throws {
         func utterance(_ refusal: Double) -> String {
-            let plain =
-                #"{"start": 0, "end": 1, "heard": "여기 아니야", "meaning": "notHere", "confidence": \#(refusal), "sure": true}"#
-            let spedUp =
-                #"{"start": 0, "end": 1, "heard": "여기가 입구야", "meaning": "thisIsIt", "confidence": 0.95, "sure": true}"#
-            let again =
-                #"{"start": 0, "end": 1, "heard": "여기가 입구야", "meaning": "thisIsIt", "confidence": 0.999, "sure": true, "reheard": true}"#
-            return String(again.dropLast()) + #", "hearings": [\#(plain), \#(spedUp), \#(again)]}"#
+            Self.savedUtterance(
+                [
+                    Self.savedHearing("notHere", refusal), Self.savedHearing("thisIsIt", 0.95),
+                    Self.savedHearing("thisIsIt", 0.999, reheard: true),
+                ], kept: 2)
         }
-        let observations = [0.996, 0.990].map {
-            #"{"condition": "clean", "kind": "phrase", "text": "t", "expected": "notHere", "voice": "v", "perturbation": "", "first": [\#(utterance($0))], "second": []}"#
-        }
+        let observations = [0.996, 0.990].map { Self.savedAnswer(expected: "notHere", first: utterance($0)) }
         let result = try rescored(
             observations,
             point: #"{"notHere": {"act": 0.994, "ask": 0.988}, "thisIsIt": {"act": 0.97, "ask": 0.5}}"#)

@@ -1,0 +1,40 @@
+import Foundation
+
+/// A second-order Butterworth high-pass filter (the biquad of Robert Bristow-Johnson's "Audio
+/// EQ Cookbook", Q = 1/√2) over 16-bit samples, its state carried from call to call. In front
+/// of the Listener it takes away what lies below a voice — traffic's rumble, wind and handling
+/// noise, a microphone's DC offset — which fills the broadband level the foreground detector
+/// compares and the decoders' noise estimate, though no word is in it (``Listener/Policy/highPass``).
+package struct HighPass: Sendable {
+    /// The −3 dB frequency, Hz.
+    package let cutoff: Double
+    private let b0: Double, b1: Double, b2: Double, a1: Double, a2: Double
+    private var x1 = 0.0, x2 = 0.0, y1 = 0.0, y2 = 0.0
+
+    /// The cutoffs a filter may have at 16 kHz: above 1 kHz it would take the voice itself.
+    package static let cutoffRange = 20.0...1_000.0
+
+    package init(cutoff: Double, sampleRate: Double = 16_000) {
+        self.cutoff = cutoff
+        let w0 = 2 * Double.pi * cutoff / sampleRate
+        let alpha = sin(w0) / (2 * (1 / 2.0.squareRoot()))
+        let a0 = 1 + alpha
+        b0 = (1 + cos(w0)) / 2 / a0
+        b1 = -(1 + cos(w0)) / a0
+        b2 = b0
+        a1 = -2 * cos(w0) / a0
+        a2 = (1 - alpha) / a0
+    }
+
+    /// The next samples, filtered (rounded, and clamped to 16 bits).
+    package mutating func process(_ samples: [Int16]) -> [Int16] {
+        var out = [Int16](repeating: 0, count: samples.count)
+        for (i, sample) in samples.enumerated() {
+            let x = Double(sample)
+            let y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
+            (x2, x1, y2, y1) = (x1, x, y1, y)
+            out[i] = Int16(clamping: Int(y.rounded()))
+        }
+        return out
+    }
+}

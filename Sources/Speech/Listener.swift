@@ -75,6 +75,12 @@ public final class Listener {
             self.highPass = highPass
         }
 
+        /// The cutoff of the filter in front of a listener on a model with `point`: the
+        /// policy's, else the point's; `nil` for none (0 or unset).
+        package func highPassCutoff(over point: OperatingPoint) -> Double? {
+            (highPass ?? point.highPass).flatMap { $0 > 0 ? $0 : nil }
+        }
+
         /// The policy the product uses.
         public static let standard = Policy()
     }
@@ -162,9 +168,7 @@ public final class Listener {
         self.spedUp = spedUp
         shifts = speeds.map(SpeedShift.init(speed:))
         rehear = policy.rehear ?? model.operatingPoint.rehear
-        highPass = (policy.highPass ?? model.operatingPoint.highPass).flatMap {
-            $0 > 0 ? HighPass(cutoff: $0) : nil
-        }
+        highPass = policy.highPassCutoff(over: model.operatingPoint).map { HighPass(cutoff: $0) }
         var rehearers: [Decoder] = []
         for _ in rehear { rehearers.append(try Decoder(model: model, phoneLoop: policy.phoneLoop)) }
         self.rehearers = rehearers

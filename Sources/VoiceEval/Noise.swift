@@ -157,8 +157,9 @@ extension NoiseBank {
 /// `--preprocess COMMAND`: every recording goes through `command` (run by `/bin/sh`, 16 kHz
 /// mono 16-bit raw PCM on its standard input, the same on its standard output) before the
 /// Listener hears it — a filter in front of the microphone, measured here before any goes
-/// into the product (e.g. `Benchmarks/webrtc-filter --hpf --agc`).
-func preprocessed(_ recording: [Int16], through command: String) throws -> [Int16] {
+/// into the product (e.g. `Benchmarks/webrtc-filter --hpf --agc`); `nil`: the recording as it is.
+func preprocessed(_ recording: [Int16], through command: String?) throws -> [Int16] {
+    guard let command else { return recording }
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
         "voice-eval-preprocess-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -386,7 +386,7 @@ func decodeRecording(
     }
     let noise = bank.noise(condition.kind, count: speech.count, using: &random)
     let mixed = mix(speech, noise: noise, snr: condition.snr)
-    let recording = try preprocess.map { try preprocessed(mixed, through: $0) } ?? mixed
+    let recording = try preprocessed(mixed, through: preprocess)
     let listener = try benchmarkListener(model: model, policy: policy)
     var utterances: [Utterance] = []
     let start = threadCPUSeconds()
@@ -483,7 +483,7 @@ func falseActionsPerHour(
         let mixed = (0..<count).map {
             Int16(clamping: Int((speech[$0] + babble[$0] * Corpus.speechRMS).rounded()))
         }
-        let recording = try options.preprocess.map { try preprocessed(mixed, through: $0) } ?? mixed
+        let recording = try preprocessed(mixed, through: options.preprocess)
         let start = threadCPUSeconds()
         var index = 0
         var utterances: [Utterance] = []
@@ -754,7 +754,7 @@ func main() throws {
     // The decoders beside the plain one: a point chosen or a run saved here records them.
     let speeds = options.policy.speeds ?? model.operatingPoint.speeds
     let rehear = options.policy.rehear ?? model.operatingPoint.rehear
-    let highPass = (options.policy.highPass ?? model.operatingPoint.highPass).flatMap { $0 > 0 ? $0 : nil }
+    let highPass = options.policy.highPassCutoff(over: model.operatingPoint)
     print(
         "Decoders: plain"
             + (speeds.isEmpty ? "" : " + sped up " + OperatingPoint.factors(speeds))

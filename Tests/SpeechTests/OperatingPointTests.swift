@@ -535,6 +535,21 @@ extension VoiceEvalFlagTests {
         return (saved, pointFile)
     }
 
+    /// A re-score that exited 0 and reports `twoTurns` ("1/2") answers acted on within two
+    /// turns and `confusions` answers acted on as the other answer.
+    func expectActed(
+        _ result: (code: Int32, err: String, out: String), twoTurns: String, confusions: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        try #require(result.code == 0, "\(result.err)", sourceLocation: sourceLocation)
+        #expect(
+            result.out.contains("answers acted on within two turns \(twoTurns)"), "\(result.out)",
+            sourceLocation: sourceLocation)
+        #expect(
+            result.out.contains("| confusions (wrong answer acted on) | \(confusions) |"), "\(result.out)",
+            sourceLocation: sourceLocation)
+    }
+
     /// A saved hearing (JSON) of `meaning` ("notHere" or "thisIsIt") at `confidence`; a
     /// re-hearing when `reheard`.
     static func savedHearing(_ meaning: String, _ confidence: Double, reheard: Bool = false) -> String {
@@ -625,9 +640,7 @@ extension VoiceEvalFlagTests {
         let result = try rescored(
             observations,
             point: #"{"notHere": {"act": 0.994, "ask": 0.988}, "thisIsIt": {"act": 0.9, "ask": 0.5}}"#)
-        try #require(result.code == 0, "\(result.err)")
-        #expect(result.out.contains("answers acted on within two turns 1/2"), "\(result.out)")
-        #expect(result.out.contains("| confusions (wrong answer acted on) | 1 |"), "\(result.out)")
+        try expectActed(result, twoTurns: "1/2", confusions: 1)
     }
 
     /// `Scripts/voice-second-turn` (where answers are lost, on saved runs) decides as VoiceEval
@@ -661,9 +674,7 @@ extension VoiceEvalFlagTests {
             in: directory)
 
         let voiceEval = try run(["--rescore", saved, "--point", pointFile], standardOutput: true)
-        try #require(voiceEval.code == 0, "\(voiceEval.err)")
-        #expect(voiceEval.out.contains("answers acted on within two turns 2/4"), "\(voiceEval.out)")
-        #expect(voiceEval.out.contains("| confusions (wrong answer acted on) | 2 |"), "\(voiceEval.out)")
+        try expectActed(voiceEval, twoTurns: "2/4", confusions: 2)
 
         let script =
             URL(fileURLWithPath: modelsDirectory).deletingLastPathComponent().path
@@ -697,9 +708,7 @@ extension VoiceEvalFlagTests {
         let result = try rescored(
             observations,
             point: #"{"notHere": {"act": 0.994, "ask": 0.988}, "thisIsIt": {"act": 0.97, "ask": 0.5}}"#)
-        try #require(result.code == 0, "\(result.err)")
-        #expect(result.out.contains("answers acted on within two turns 1/2"), "\(result.out)")
-        #expect(result.out.contains("| confusions (wrong answer acted on) | 1 |"), "\(result.out)")
+        try expectActed(result, twoTurns: "1/2", confusions: 1)
     }
 }
 

@@ -60,11 +60,13 @@ let package = Package(
 
         // MARK: Benchmarks (release builds, run by Scripts/voice-eval and Scripts/bench-*)
         .executableTarget(
-            name: "VoiceEval", dependencies: ["Speech", "Arrival", "Geo"],
+            name: "VoiceEval", dependencies: ["Speech", "Arrival", "Geo", "SystemCalls"],
             linkerSettings: [.linkedLibrary("mimalloc")]),
-        .executableTarget(name: "SpatialBench", dependencies: ["Geo", "EntranceIndex", "OSM", "Arrival"]),
         .executableTarget(
-            name: "DoorsBench", dependencies: ["EntranceIndex", "Geo"], path: "Benchmarks/DoorsBench"),
+            name: "SpatialBench", dependencies: ["Geo", "EntranceIndex", "OSM", "Arrival", "SystemCalls"]),
+        .executableTarget(
+            name: "DoorsBench", dependencies: ["EntranceIndex", "Geo", "SystemCalls"],
+            path: "Benchmarks/DoorsBench"),
 
         // MARK: Tests
         // Shared by the test targets: a real gpsd on a private port, the built executables.

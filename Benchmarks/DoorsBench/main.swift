@@ -4,6 +4,7 @@
 import EntranceIndex
 import Foundation
 import Geo
+import SystemCalls
 
 /// The grid: building i at row i / side, column i % side, 35 m apart, 20 m a side, in
 /// Seoul's latitude. Every 5th has a main entrance, every 10th a name, every 20th a shop
@@ -97,17 +98,6 @@ func writeCity(_ city: City, to path: String) throws {
     try handle.close()
 }
 
-/// This thread's CPU time, seconds.
-func threadCPU() -> Double {
-    var t = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-}
-
-func percentile(_ sorted: [Double], _ p: Double) -> Double {
-    sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]
-}
-
 func benchSearch(db: String, n: Int, queries: Int) throws {
     let index = try DoorIndex(path: db)
     let city = City(n: n)
@@ -137,9 +127,9 @@ func benchSearch(db: String, n: Int, queries: Int) throws {
         let (kind, query, expected) = kinds[q % kinds.count]
         let near: Coordinate? = (q / kinds.count) % 2 == 0 ? city.centre(i) : nil
         let start = DispatchTime.now().uptimeNanoseconds
-        let cpuStart = threadCPU()
+        let cpuStart = threadCPUSeconds()
         let found = try index.search(query, near: near, limit: 10)
-        let cpu = (threadCPU() - cpuStart) * 1e3
+        let cpu = (threadCPUSeconds() - cpuStart) * 1e3
         let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         times[kind + (near == nil ? "" : " --near"), default: []].append(ms)
         times["all", default: []].append(ms)
@@ -161,8 +151,8 @@ func benchSearch(db: String, n: Int, queries: Int) throws {
         let s = list.sorted()
         let c = cpuTimes[kind]!.sorted()
         print(
-            "| \(kind) | \(s.count) | \(f(percentile(s, 0.5))) | \(f(percentile(s, 0.99))) | "
-                + "\(f(percentile(c, 0.5))) | \(f(percentile(c, 0.99))) |")
+            "| \(kind) | \(s.count) | \(f(s.quantile(0.5))) | \(f(s.quantile(0.99))) | "
+                + "\(f(c.quantile(0.5))) | \(f(c.quantile(0.99))) |")
     }
     print("wrong first answers (expected building not first): \(missed)")
 }

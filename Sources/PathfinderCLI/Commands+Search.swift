@@ -1,6 +1,7 @@
 import Foundation
 import Gazetteer
 import Geo
+import SystemCalls
 
 extension Commands {
     static let search = Command(
@@ -57,8 +58,7 @@ extension Commands {
                 let wall = latencies.map(\.inSeconds).sorted()
                 let cpuSorted = cpu.sorted()
                 func ms(_ values: [Double], _ q: Double) -> String {
-                    String(
-                        format: "%.3f", values[min(values.count - 1, Int(Double(values.count) * q))] * 1000)
+                    String(format: "%.3f", values.quantile(q) * 1000)
                 }
                 // Wall time includes whatever else the machine runs; the thread's CPU time
                 // is the query's own work.
@@ -73,13 +73,6 @@ extension Commands {
         for hit in try db.search(words.joined(separator: " "), limit: limit) { console.line(hit.json) }
         return 0
     }
-}
-
-/// CPU time this thread has used, seconds (CLOCK_THREAD_CPUTIME_ID).
-private func threadCPUSeconds() -> Double {
-    var t = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
 }
 
 /// Shared by the gazetteer commands.

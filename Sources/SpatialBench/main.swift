@@ -7,6 +7,7 @@ import EntranceIndex
 import Foundation
 import Geo
 import OSM
+import SystemCalls
 
 func option(_ name: String, _ fallback: Int) -> Int {
     let args = CommandLine.arguments
@@ -146,28 +147,23 @@ func run() throws {
     let span = Double(perSide) * 40
     // Wall time and this thread's CPU time per query: on a shared 2-core machine the wall
     // tail is mostly other processes pre-empting us; the CPU tail is the query's own cost.
-    func threadCPU() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-    }
     var wall: [Double] = []
     var cpu: [Double] = []
     var doorsFound = 0
     var inside = 0
     for _ in 0..<queryCount {
         let q = at(Double.random(in: 0..<span, using: &rng), Double.random(in: 0..<span, using: &rng))
-        let c0 = threadCPU()
+        let c0 = threadCPUSeconds()
         var result: DoorsNearResult?
         let t = seconds { result = try? index.doors(near: q) }
-        cpu.append(threadCPU() - c0)
+        cpu.append(threadCPUSeconds() - c0)
         wall.append(t)
         doorsFound += result?.doors.count ?? 0
         if result?.building?.metres == 0 { inside += 1 }
     }
     func percentiles(_ values: [Double]) -> String {
         let v = values.sorted()
-        func p(_ q: Double) -> Double { v[min(v.count - 1, Int(Double(v.count) * q))] * 1000 }
+        func p(_ q: Double) -> Double { v.quantile(q) * 1000 }
         return String(format: "p50 %.3f ms, p99 %.3f ms, max %.3f ms", p(0.5), p(0.99), v.last! * 1000)
     }
     print(

@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 
 /// Tells the walker's voice from a steady background by loudness: PocketSphinx's detector
 /// takes continuous babble or traffic for speech and never ends an utterance, so a pause in
@@ -32,7 +33,7 @@ struct ForegroundDetector {
         if recentPowers.count > 5 { recentPowers.removeFirst() }
         let level = 10 * log10(recentPowers.reduce(0, +) / Double(recentPowers.count) + 1)
         history.add(level)
-        let background = Self.quantile(history.values.sorted(), Self.backgroundQuantile)
+        let background = history.values.sorted().quantile(Self.backgroundQuantile)
         let isForeground = level > background + Self.marginDecibels
         if isForeground {
             loud.append(level)
@@ -52,15 +53,10 @@ struct ForegroundDetector {
     var levels: BackgroundLevels? {
         guard !quiet.values.isEmpty, !loud.isEmpty else { return nil }
         let q = quiet.values.sorted()
-        let level = Self.quantile(q, 0.5)
+        let level = q.quantile(0.5)
         return BackgroundLevels(
-            level: level, spread: Self.quantile(q, 0.8) - Self.quantile(q, 0.2),
-            aboveBackground: Self.quantile(loud.sorted(), 0.5) - level)
-    }
-
-    /// The value at fraction `p` of `sorted` (ascending, not empty), rounding down.
-    private static func quantile(_ sorted: [Double], _ p: Double) -> Double {
-        sorted[Int(Double(sorted.count - 1) * p)]
+            level: level, spread: q.quantile(0.8) - q.quantile(0.2),
+            aboveBackground: loud.sorted().quantile(0.5) - level)
     }
 }
 

@@ -75,6 +75,14 @@ public final class Listener {
             self.highPass = highPass
         }
 
+        /// The speeds of the decoders beside the plain one, for a listener on a model with
+        /// `point`: the policy's, else the point's.
+        package func spedUpSpeeds(over point: OperatingPoint) -> [Double] { speeds ?? point.speeds }
+
+        /// The speeds an utterance is heard again at, for a listener on a model with `point`:
+        /// the policy's, else the point's.
+        package func rehearSpeeds(over point: OperatingPoint) -> [Double] { rehear ?? point.rehear }
+
         /// The cutoff of the filter in front of a listener on a model with `point`: the
         /// policy's, else the point's; `nil` for none (0 or unset).
         package func highPassCutoff(over point: OperatingPoint) -> Double? {
@@ -160,14 +168,14 @@ public final class Listener {
         self.policy = policy
         operatingPoint = policy.operatingPoint ?? model.operatingPoint
         decoder = try Decoder(model: model, phoneLoop: policy.phoneLoop, neighbours: policy.neighbourMargin)
-        speeds = policy.speeds ?? model.operatingPoint.speeds
+        speeds = policy.spedUpSpeeds(over: model.operatingPoint)
         var spedUp: [Decoder] = []
         // With the phone loop each sped-up decoder has its own, on its own audio: a hearing of
         // the sped-up audio is measured against the phones of that audio.
         for _ in speeds { spedUp.append(try Decoder(model: model, phoneLoop: policy.phoneLoop)) }
         self.spedUp = spedUp
         shifts = speeds.map(SpeedShift.init(speed:))
-        rehear = policy.rehear ?? model.operatingPoint.rehear
+        rehear = policy.rehearSpeeds(over: model.operatingPoint)
         highPass = policy.highPassCutoff(over: model.operatingPoint).map { HighPass(cutoff: $0) }
         var rehearers: [Decoder] = []
         for _ in rehear { rehearers.append(try Decoder(model: model, phoneLoop: policy.phoneLoop)) }

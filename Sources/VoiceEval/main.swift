@@ -9,6 +9,7 @@ import Arrival
 import Foundation
 import Geo
 import Speech
+import SystemCalls
 
 struct Options {
     var seed: UInt64 = 1
@@ -357,18 +358,6 @@ struct Tally {
     }
 }
 
-func threadCPUSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
-
-func peakRSSMegabytes() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_maxrss) / 1024
-}
-
 /// Decodes `order` as one microphone recording (pauses of 0.8–1.2 s, the noise running on
 /// through them, 100 ms chunks: the path of `pathfinder listen --mic`); returns each item's
 /// decisions (utterances aligned back to the script by time) and the decisions heard in pauses.
@@ -582,7 +571,7 @@ func report(label: String, tallies: [(Condition, Tally)]) {
         row("heard again: utterances; wait after the pause p50 / p95 (ms)") { tally in
             let sorted = tally.rehearings.sorted()
             guard !sorted.isEmpty else { return "0" }
-            func at(_ q: Double) -> Int { Int((sorted[Int(q * Double(sorted.count - 1))] * 1000).rounded()) }
+            func at(_ q: Double) -> Int { Int((sorted.quantile(q) * 1000).rounded()) }
             return "\(sorted.count); \(at(0.5)) / \(at(0.95))"
         }
     }
@@ -752,8 +741,8 @@ func main() throws {
         print("Voices: " + Corpus.setting(for: options.split).map(\.tag).joined(separator: ", "))
     }
     // The decoders beside the plain one: a point chosen or a run saved here records them.
-    let speeds = options.policy.speeds ?? model.operatingPoint.speeds
-    let rehear = options.policy.rehear ?? model.operatingPoint.rehear
+    let speeds = options.policy.spedUpSpeeds(over: model.operatingPoint)
+    let rehear = options.policy.rehearSpeeds(over: model.operatingPoint)
     let highPass = options.policy.highPassCutoff(over: model.operatingPoint)
     print(
         "Decoders: plain"

@@ -18,8 +18,11 @@ struct Item {
     var text: String
     /// What the walker meant (phrases only).
     var expected: ArrivalWords?
-    /// Synthesiser voice and settings, or the recorded speaker's id.
+    /// Synthesiser voice and settings (``VoiceSetting/tag``), or the recorded speaker's id.
     var voice: String
+    /// The synthesiser setting the item was made with; `nil` for a recording (and for items
+    /// read back from a saved run, which keep only the tag).
+    var setting: VoiceSetting? = nil
     /// The sox perturbation applied ("" for none).
     var perturbation = ""
     var audio: [Int16]  // 16 kHz mono, normalised to `Corpus.speechRMS`
@@ -176,7 +179,8 @@ enum Corpus {
                     Item(
                         kind: kind, text: text,
                         expected: kind == .phrase ? ArrivalWords.meaning(of: text) : nil,
-                        voice: setting.tag, perturbation: perturbation, audio: normalised(audio)))
+                        voice: setting.tag, setting: setting, perturbation: perturbation,
+                        audio: normalised(audio)))
             }
         }
         if includeNegatives, split == .test {
@@ -243,7 +247,7 @@ enum Corpus {
         try setting(for: .dev).flatMap { setting in
             try texts.map { text in
                 Item(
-                    kind: .nearMiss, text: text, expected: nil, voice: setting.tag,
+                    kind: .nearMiss, text: text, expected: nil, voice: setting.tag, setting: setting,
                     audio: normalised(try synthesize(text, setting)))
             }
         }

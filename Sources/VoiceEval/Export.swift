@@ -27,13 +27,21 @@ enum AdaptationExport {
         return nil
     }
 
+    /// Whether adaptation data is made from speech synthesised with `setting`: every dev
+    /// setting but the voices that only tune (`Corpus.tuningOnlyVoices`). A recording's items
+    /// (no setting) are chosen by speaker instead (`--real`, `--held-out`).
+    static func adaptsOn(_ setting: VoiceSetting?) -> Bool {
+        guard let setting else { return false }
+        return !Corpus.tuningOnlyVoices.contains(setting.voice)
+    }
+
     static func write(
         to directory: String, dictionary: String, english: String, real: String?, seed: UInt64
     ) throws {
         let words = try Corpus.dictionaryWords(dictionary)
         var items = try Corpus.make(split: .dev, englishDirectory: english).filter {
             ($0.kind == .phrase || $0.kind == .nearMiss)
-                && !Corpus.tuningOnlyVoices.contains(String($0.voice.prefix { $0 != "@" }))
+                && adaptsOn($0.setting)
         }
         var speakers: [String] = []
         if let real {

@@ -61,7 +61,7 @@ struct Options {
                          [--babble-shift FROM,TO,PER_DB]  (with --rescore: perFrameInBabble with this allowance for a fluctuating background)
                          [--preprocess "COMMAND"]  (every recording through COMMAND, raw 16 kHz mono 16-bit PCM stdin → stdout, before the Listener)
                          [--agreement W,FLOOR]  (with --rescore: an answer's confidence from every decoder that heard it, measured, not the product's)
-                         [--describe]  (print each split's voice settings and perturbations, synthesise nothing)
+                         [--describe]  (print each split's voice settings and perturbations, and which dev voices adaptation uses; synthesise nothing)
                          [--unknown-near-misses "S1,S2,…"]  (dev only: near-misses no decoy spells, every dev voice, unperturbed)
                          [--confidence-of WAV]…  (each phrase heard in WAV with its full-precision confidence)
                          [--check-model DIR|stock [--demo WAV] [--held-out DIR]]  (the product's fixtures on the acoustic model in DIR,
@@ -618,6 +618,11 @@ func main() throws {
                 print(
                     "\(split.rawValue) voice \(setting.tag): \(setting.voice) \(setting.speed) \(setting.pitch)"
                 )
+            }
+            if split == .dev {
+                for setting in Corpus.setting(for: split) {
+                    print("dev adapted \(setting.tag): \(AdaptationExport.adaptsOn(setting) ? "yes" : "no")")
+                }
             }
             let perturbations = split == .dev ? Corpus.devPerturbations : Corpus.perturbations
             for perturbation in perturbations where perturbation.name != "none" {

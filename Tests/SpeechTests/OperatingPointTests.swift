@@ -422,6 +422,15 @@ extension VoiceEvalFlagTests {
             let shared = Set(devVoices.map { $0[index] }).intersection(testVoices.map { $0[index] })
             #expect(shared.isEmpty, "dev and test share \(name) \(shared)")
         }
+        // Adaptation data comes from every dev voice but those that only tune (they judge the
+        // point on voices the model never learnt from).
+        let adapted = values("dev adapted ")
+        #expect(adapted.count == devVoices.count)
+        #expect(adapted.contains(["no"]) && adapted.contains(["yes"]))
+        for (voice, line) in zip(devVoices, adapted) {
+            let tunesOnly = ["ko+f1", "ko+f3"].contains(voice[0])
+            #expect(line == [tunesOnly ? "no" : "yes"], "\(voice): adapted \(line)")
+        }
         let devEffects = values("dev perturbation "), testEffects = values("test perturbation ")
         #expect(Set(devEffects).intersection(testEffects).isEmpty)
         for kind in Set(testEffects.map { $0[0] }) {

@@ -618,9 +618,7 @@ func main() throws {
                 print(
                     "\(split.rawValue) voice \(setting.tag): \(setting.voice) \(setting.speed) \(setting.pitch)"
                 )
-            }
-            if split == .dev {
-                for setting in Corpus.setting(for: split) {
+                if split == .dev {
                     print("dev adapted \(setting.tag): \(AdaptationExport.adaptsOn(setting) ? "yes" : "no")")
                 }
             }

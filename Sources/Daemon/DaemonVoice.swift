@@ -189,7 +189,11 @@ final class DaemonEars: Sendable {
                         ? ""
                         : "; a short utterance not acted on at once heard again \(OperatingPoint.factors(listener.rehear))"
                     let filter = listener.highPassCutoff.map { "; high-passed at \($0) Hz first" } ?? ""
-                    log.info("microphone \(device): listening\(decoders)\(again)\(filter)")
+                    let search =
+                        listener.searchLead.map {
+                            "; searched only while someone is near, from \($0) s before"
+                        } ?? ""
+                    log.info("microphone \(device): listening\(decoders)\(again)\(filter)\(search)")
                     for try await chunk in stream {
                         if Task.isCancelled { break }
                         for utterance in try listener.process(samples: chunk.samples, muted: chunk.muted) {

@@ -285,6 +285,41 @@ final class Decoder {
         return Double(answer - neighbour) / Double(frames)
     }
 
+    /// The grammar's search (the model's `-fsg`) and a search of almost nothing — one filler
+    /// syllable, looped — for audio that must reach the front end (its noise estimate, its
+    /// voice activity detector, the live cepstral mean) but need not be searched for answers
+    /// (``Listener/Policy/searchLead``). Switched only between utterances.
+    enum Search { case grammar, quiet }
+
+    /// The grammar search's name, read when the quiet search is first added.
+    private var grammarSearch: String?
+    private static let quietSearch = "quiet"
+
+    /// Makes `search` the one the next utterance runs.
+    func use(_ search: Search) throws(SpeechError) {
+        precondition(!inUtterance, "a search is switched between utterances")
+        if grammarSearch == nil {
+            guard let name = ps_get_search(decoder) else { throw .decoder("the decoder has no search") }
+            grammarSearch = String(cString: name)
+            guard let lmath = ps_get_logmath(decoder),
+                let fsg = fsg_model_init(Self.quietSearch, lmath, Float(cmd_ln_float_r(config, "-lw")), 2)
+            else { throw .decoder("the quiet search could not be made") }
+            fsg.pointee.start_state = 0
+            fsg.pointee.final_state = 1
+            let syllable = fsg_model_word_add(fsg, Self.quietSyllable)
+            fsg_model_trans_add(fsg, 0, 1, 0, syllable)
+            fsg_model_trans_add(fsg, 1, 1, 0, syllable)
+            let added = ps_set_fsg(decoder, Self.quietSearch, fsg)
+            fsg_model_free(fsg)
+            guard added == 0 else { throw .decoder("PocketSphinx refused the quiet search") }
+        }
+        let name = search == .quiet ? Self.quietSearch : grammarSearch ?? ""
+        guard ps_set_search(decoder, name) == 0 else { throw .decoder("ps_set_search \(name) failed") }
+    }
+
+    /// The filler syllable the quiet search loops on (one phone, AA: a handful of HMMs).
+    static let quietSyllable = "f_a"
+
     /// The decoder's setting `flag` as an integer (for VAD frame counts).
     func integer(_ flag: String) -> Int { Int(cmd_ln_int_r(config, flag)) }
 }

@@ -58,11 +58,20 @@ public final class Listener {
         /// it (``HighPass``); 0: none. `nil`: the model's (``OperatingPoint/highPass``), since
         /// its thresholds were tuned with it.
         public var highPass: Double?
+        /// Search the grammar only near the foreground: while the ``ForegroundDetector`` hears
+        /// nobody close to the microphone (no block above the background for
+        /// ``Listener/pauseBlocks``) and no utterance is open, the stream's decoders run the quiet
+        /// search (``Decoder/Search``), their front ends fed every block; a block above the
+        /// background starts the grammar's search on the audio from this many seconds before it.
+        /// 0: search every block. `nil`: the model's (``OperatingPoint/searchLead``). Off in the
+        /// product: it confirmed no door on the test split's walks (docs/speech.md).
+        public var searchLead: Double?
 
         public init(
             maxUtteranceSeconds: Double = 5, maxFillersNotHere: Int = 2, maxFillersThisIsIt: Int = 1,
             operatingPoint: OperatingPoint? = nil, phoneLoop: Bool = false, neighbourMargin: Bool = false,
-            speeds: [Double]? = nil, rehear: [Double]? = nil, highPass: Double? = nil
+            speeds: [Double]? = nil, rehear: [Double]? = nil, highPass: Double? = nil,
+            searchLead: Double? = nil
         ) {
             self.maxUtteranceSeconds = maxUtteranceSeconds
             self.maxFillersNotHere = maxFillersNotHere
@@ -73,6 +82,7 @@ public final class Listener {
             self.speeds = speeds
             self.rehear = rehear
             self.highPass = highPass
+            self.searchLead = searchLead
         }
 
         /// The speeds of the decoders beside the plain one, for a listener on a model with
@@ -87,6 +97,12 @@ public final class Listener {
         /// policy's, else the point's; `nil` for none (0 or unset).
         package func highPassCutoff(over point: OperatingPoint) -> Double? {
             (highPass ?? point.highPass).flatMap { $0 > 0 ? $0 : nil }
+        }
+
+        /// The lead of the search gate of a listener on a model with `point`: the policy's, else
+        /// the point's; `nil` for none (0 or unset).
+        package func searchLeadSeconds(over point: OperatingPoint) -> Double? {
+            (searchLead ?? point.searchLead).flatMap { $0 > 0 ? $0 : nil }
         }
 
         /// The policy the product uses.
@@ -133,6 +149,7 @@ public final class Listener {
     /// How much audio `history` keeps: the longest utterance and the lead before it.
     private var historySamples: Int {
         Int((policy.maxUtteranceSeconds + Self.rehearLead + 1) * Double(Self.sampleRate))
+            + (searchLeadSamples ?? 0)
     }
     /// An utterance is heard again only if its speech lasts at most this long (seconds): the
     /// answers last under 2 s on the development split (130 wpm included); a sentence of
@@ -147,6 +164,12 @@ public final class Listener {
     /// And after it (seconds): the decoder closes the last word on it.
     static let rehearTail = 0.2
     private let prespeechSamples: Int
+    /// The search gate's lead (``Policy/searchLead``, samples); `nil`: every block is searched.
+    private let searchLeadSamples: Int?
+    /// The lead of the search gate (seconds); `nil`: every block is searched.
+    public var searchLead: Double? { searchLeadSamples.map { Double($0) / Double(Self.sampleRate) } }
+    /// The audio is kept for hearing an utterance again or for the search gate's lead.
+    private var keepsHistory: Bool { !rehearers.isEmpty || searchLeadSamples != nil }
     private var fed = 0
     private var speechStart: Int?
     private var muteUntilSample = 0
@@ -159,6 +182,23 @@ public final class Listener {
     private var quietBlocks = 0
     /// Samples fed since the decoder's utterance began (to drop background it collected).
     private var decoderFed = 0
+    /// Behind the search gate, a block whose 100 ms level is this far above the background
+    /// (``ForegroundDetector``, dB) starts the search; none for ``pauseBlocks`` stops it.
+    static let searchGateDecibels = 6.0
+    /// Blocks since the last one above ``searchGateDecibels``.
+    private var blocksSinceNear = 0
+    /// The stream's decoders run the grammar's search (always, without the search gate); else
+    /// the quiet one (``Decoder/Search``).
+    private var searching = true
+    /// The quiet search's utterances are restarted after this many samples: 10 s.
+    static let quietUtteranceSamples = 10 * sampleRate
+
+    /// Ends the stream decoders' utterance, if any, and makes `search` theirs.
+    private func use(_ search: Decoder.Search) throws(SpeechError) {
+        for d in decoders where d.inUtterance { _ = try d.endUtterance() }
+        for d in decoders { try d.use(search) }
+        searching = search == .grammar
+    }
     /// A foreground pause this long ends an utterance (blocks of 20 ms): 0.4 s.
     static let pauseBlocks = 20
 
@@ -183,12 +223,17 @@ public final class Listener {
         // The VAD reports speech only after `-vad_prespeech` frames (10 ms each) of it: the
         // start is moved back by as much.
         prespeechSamples = decoder.integer("-vad_prespeech") * Self.sampleRate / 100
+        searchLeadSamples = policy.searchLeadSeconds(over: model.operatingPoint).map {
+            Int($0 * Double(Self.sampleRate))
+        }
         // One listening session: the noise estimate starts here and carries across answers.
         for d in decoders + rehearers {
             try d.startStream()
             try d.startUtterance()
         }
         try warmUp()
+        // Behind the search gate nobody is near yet.
+        if searchLeadSamples != nil { try use(.quiet) }
     }
 
     /// The detector's noise estimate starts empty and takes the first frames of a file that
@@ -226,6 +271,11 @@ public final class Listener {
             }
         }
     }
+
+    /// Seconds of audio the stream's decoders searched so far (a search gate's lead counted
+    /// each time it is searched).
+    package var searched: Double { Double(searchedSamples) / Double(Self.sampleRate) }
+    private var searchedSamples = 0
 
     /// Seconds of audio fed so far (muted audio included).
     public var position: Double { Double(fed) / Double(Self.sampleRate) }
@@ -268,54 +318,81 @@ public final class Listener {
                 fed += count
                 history = []
                 historyStart = fed
-            } else {
-                if !decoder.inUtterance {
-                    for d in decoders { try d.startUtterance() }
-                    decoderFed = 0
-                }
-                if speechStart == nil, quietBlocks > 0 { foreground.startUtterance() }
-                let (inSpeech, loud) = try samples.withUnsafeBufferPointer { buffer throws(SpeechError) in
-                    let block = UnsafeBufferPointer(rebasing: buffer[index..<index + count])
-                    for i in spedUp.indices {
-                        let faster = shifts[i].process(block)
-                        _ = try faster.withUnsafeBufferPointer { buffer throws(SpeechError) in
-                            try spedUp[i].process(buffer)
-                        }
+                index += count
+                continue
+            }
+            if speechStart == nil, quietBlocks > 0 { foreground.startUtterance() }
+            let block = Array(samples[index..<index + count])
+            index += count
+            let loud = block.withUnsafeBufferPointer { foreground.isForeground($0) }
+            let near = foreground.aboveBackground > Self.searchGateDecibels
+            blocksSinceNear = near ? 0 : blocksSinceNear + 1
+            if keepsHistory { history.append(contentsOf: block) }
+            if history.count > 2 * historySamples {
+                let drop = history.count - historySamples
+                history.removeFirst(drop)
+                historyStart += drop
+            }
+            var audio = block
+            if searchLeadSamples != nil, !searching, near {
+                // Someone near: the grammar's search, on the audio from the lead before this
+                // block (heard by the quiet search already; the front end hears it again).
+                try use(.grammar)
+                let from = max(historyStart, fed + count - (searchLeadSamples ?? 0))
+                audio = Array(history[(from - historyStart)...])
+                for i in shifts.indices { shifts[i].restart() }
+            }
+            if !decoder.inUtterance {
+                for d in decoders { try d.startUtterance() }
+                decoderFed = 0
+            }
+            let inSpeech = try audio.withUnsafeBufferPointer { buffer throws(SpeechError) in
+                for i in spedUp.indices {
+                    let faster = shifts[i].process(buffer)
+                    _ = try faster.withUnsafeBufferPointer { buffer throws(SpeechError) in
+                        try spedUp[i].process(buffer)
                     }
-                    if !rehearers.isEmpty { history.append(contentsOf: block) }
-                    return (try decoder.process(block), foreground.isForeground(block))
                 }
-                if history.count > 2 * historySamples {
-                    let drop = history.count - historySamples
-                    history.removeFirst(drop)
-                    historyStart += drop
-                }
-                fed += count
-                decoderFed += count
-                quietBlocks = loud ? 0 : quietBlocks + 1
-                // Foreground heard within the detector's pre-speech window.
-                let recentlyLoud = quietBlocks * Self.blockSamples < prespeechSamples
-                if inSpeech, speechStart == nil, recentlyLoud {
-                    speechStart = max(0, fed - prespeechSamples - count)
-                } else if let start = speechStart, !inSpeech || quietBlocks >= Self.pauseBlocks {
-                    // The speech ended where the foreground level last fell (PocketSphinx's
-                    // flag drops only after its -vad_postspeech hangover).
-                    let end = fed - max(quietBlocks, 1) * Self.blockSamples
-                    if let utterance = try closeUtterance(start: start, end: max(start, end)) {
-                        out.append(utterance)
-                    }
-                } else if speechStart == nil, quietBlocks >= Self.pauseBlocks, decoderFed > Self.sampleRate {
-                    // Background only for a while: start afresh so the next utterance does
-                    // not begin with seconds of it.
+                return try decoder.process(buffer)
+            }
+            fed += count
+            decoderFed += audio.count
+            quietBlocks = loud ? 0 : quietBlocks + 1
+            guard searching else {
+                // Nobody near: the front end hears the audio, the grammar does not. A fresh
+                // utterance now and then, so the quiet search's history stays short.
+                if decoderFed > Self.quietUtteranceSamples {
                     for d in decoders { _ = try d.endUtterance() }
                 }
-                if let start = speechStart,
-                    Double(fed - start) / Double(Self.sampleRate) >= policy.maxUtteranceSeconds
-                {
-                    if let utterance = try closeUtterance(start: start, end: fed) { out.append(utterance) }
-                }
+                continue
             }
-            index += count
+            searchedSamples += audio.count
+            // Foreground heard within the detector's pre-speech window.
+            let recentlyLoud = quietBlocks * Self.blockSamples < prespeechSamples
+            if inSpeech, speechStart == nil, recentlyLoud {
+                speechStart = max(0, fed - prespeechSamples - count)
+            } else if let start = speechStart, !inSpeech || quietBlocks >= Self.pauseBlocks {
+                // The speech ended where the foreground level last fell (PocketSphinx's
+                // flag drops only after its -vad_postspeech hangover).
+                let end = fed - max(quietBlocks, 1) * Self.blockSamples
+                if let utterance = try closeUtterance(start: start, end: max(start, end)) {
+                    out.append(utterance)
+                }
+            } else if speechStart == nil,
+                searchLeadSamples == nil
+                    ? quietBlocks >= Self.pauseBlocks && decoderFed > Self.sampleRate
+                    : blocksSinceNear >= Self.pauseBlocks
+            {
+                // Background only for a while: start afresh so the next utterance does
+                // not begin with seconds of it; behind the search gate, with the quiet search.
+                for d in decoders { _ = try d.endUtterance() }
+                if searchLeadSamples != nil { try use(.quiet) }
+            }
+            if let start = speechStart,
+                Double(fed - start) / Double(Self.sampleRate) >= policy.maxUtteranceSeconds
+            {
+                if let utterance = try closeUtterance(start: start, end: fed) { out.append(utterance) }
+            }
         }
         return out
     }
@@ -380,6 +457,9 @@ public final class Listener {
                 utterance?.rehearing = took.inSeconds
             }
         }
+        // Behind the search gate, after a pause in the foreground the quiet search goes on
+        // until someone is near again.
+        if searchLeadSamples != nil, blocksSinceNear >= Self.pauseBlocks { try use(.quiet) }
         for d in decoders { try d.startUtterance() }
         decoderFed = 0
         utterance?.decided = Double(fed) / rate

@@ -33,6 +33,13 @@ public struct OperatingPoint: Sendable, Hashable {
     /// The cutoff (Hz) of the high-pass filter in front of the Listener these thresholds were
     /// chosen with (``Listener/Policy/highPass``; `"highPass"`, optional: none).
     public var highPass: Double?
+    /// The lead (seconds) of the search gate these thresholds were chosen with
+    /// (``Listener/Policy/searchLead``; `"searchLead"`, optional: none, every block searched).
+    public var searchLead: Double?
+
+    /// The range a search lead may take (seconds): at least the 100 ms the level that opens the
+    /// gate is averaged over, at most what the Listener's history keeps to spare.
+    public static let searchLeadRange = 0.1...2.0
 
     /// The range a speed may take: beyond it the audio is no longer speech a model knows.
     public static let speedRange = 0.5...2.0
@@ -49,13 +56,14 @@ public struct OperatingPoint: Sendable, Hashable {
 
     public init(
         notHere: Thresholds, thisIsIt: Thresholds, speeds: [Double] = [], rehear: [Double] = [],
-        highPass: Double? = nil
+        highPass: Double? = nil, searchLead: Double? = nil
     ) {
         self.notHere = notHere
         self.thisIsIt = thisIsIt
         self.speeds = speeds
         self.rehear = rehear
         self.highPass = highPass
+        self.searchLead = searchLead
     }
 
     /// Used when the models directory has no `operating-point.json`.
@@ -83,8 +91,8 @@ public struct OperatingPoint: Sendable, Hashable {
                     ? "\(path): not a JSON object"
                     : field.hasPrefix("speeds") || field.hasPrefix("rehear")
                         ? "\(path): \(field) is not a number or not a list of numbers"
-                        : field == "highPass"
-                            ? "\(path): highPass is not a number"
+                        : field == "highPass" || field == "searchLead"
+                            ? "\(path): \(field) is not a number"
                             : "\(path): \(field) is not a number or not an object")
         } catch {
             throw .model("\(path): not valid JSON (\(error))")
@@ -100,9 +108,15 @@ public struct OperatingPoint: Sendable, Hashable {
             return Thresholds(act: act, ask: ask)
         }
         for key in keys.keys.sorted()
-        where !["notHere", "thisIsIt", "speeds", "rehear", "highPass"].contains(key) {
+        where !["notHere", "thisIsIt", "speeds", "rehear", "highPass", "searchLead"].contains(key) {
             throw .model(
-                "\(path): unknown key \"\(key)\" (expected notHere, thisIsIt, speeds, rehear, highPass)")
+                "\(path): unknown key \"\(key)\" (expected notHere, thisIsIt, speeds, rehear, highPass, searchLead)"
+            )
+        }
+        if let lead = file.searchLead, lead != 0, !searchLeadRange.contains(lead) {
+            throw .model(
+                "\(path): searchLead \(lead) is not 0 (none) or a lead from \(searchLeadRange.lowerBound) to \(searchLeadRange.upperBound) s"
+            )
         }
         if let cutoff = file.highPass, !HighPass.cutoffRange.contains(cutoff) {
             throw .model(
@@ -119,7 +133,8 @@ public struct OperatingPoint: Sendable, Hashable {
         return OperatingPoint(
             notHere: try thresholds("notHere", file.notHere),
             thisIsIt: try thresholds("thisIsIt", file.thisIsIt),
-            speeds: file.speeds ?? [], rehear: file.rehear ?? [], highPass: file.highPass)
+            speeds: file.speeds ?? [], rehear: file.rehear ?? [], highPass: file.highPass,
+            searchLead: file.searchLead)
     }
 
     /// The file's shape; the thresholds are checked by hand for messages naming the field.
@@ -129,6 +144,7 @@ public struct OperatingPoint: Sendable, Hashable {
         var speeds: [Double]?
         var rehear: [Double]?
         var highPass: Double?
+        var searchLead: Double?
     }
 
     /// Any JSON value, read only for the object's keys.

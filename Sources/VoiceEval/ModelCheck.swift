@@ -44,7 +44,8 @@ enum ModelCheck {
                 + point.speeds.map { " + ×\($0)" }.joined()
                 + (point.rehear.isEmpty
                     ? "" : "; heard again " + OperatingPoint.factors(point.rehear))
-                + (point.highPass.map { "; high-passed at \($0) Hz first" } ?? ""))
+                + (point.highPass.map { "; high-passed at \($0) Hz first" } ?? "")
+                + (point.searchLead.map { "; searched only near the foreground, from \($0) s before" } ?? ""))
         print("")
         // The 13 answers at 160 wpm, synthesised once for the two fixtures that use them.
         let spokenAt160 = try Corpus.phrases.map {

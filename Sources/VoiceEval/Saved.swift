@@ -69,11 +69,14 @@ struct SavedRun: Codable {
     /// The cutoff of the high-pass filter in front of the Listener (``Listener/Policy/highPass``);
     /// `nil` for none, and in runs saved before it existed.
     var highPass: Double?
+    /// The search gate's lead (``Listener/Policy/searchLead``); `nil` for none, and in runs
+    /// saved before it existed.
+    var searchLead: Double?
     var observations: [Observation]
     var stats: [Stats]
 
     init(
-        label: String, speeds: [Double], rehear: [Double], highPass: Double?,
+        label: String, speeds: [Double], rehear: [Double], highPass: Double?, searchLead: Double?,
         observations: [Tuning.Observation],
         stats: [Condition: Tuning.ConditionStats]
     ) {
@@ -81,6 +84,7 @@ struct SavedRun: Codable {
         self.speeds = speeds
         self.rehear = rehear
         self.highPass = highPass
+        self.searchLead = searchLead
         self.observations = observations.map { o in
             Observation(
                 condition: o.condition.name, kind: o.item.kind.rawValue, text: o.item.text,

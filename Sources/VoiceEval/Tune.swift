@@ -318,7 +318,8 @@ enum Tuning {
         return
             "{\n  \"notHere\": \(pair(point.notHere)),\n  \"thisIsIt\": \(pair(point.thisIsIt))"
             + list("speeds", point.speeds) + list("rehear", point.rehear)
-            + (point.highPass.map { ",\n  \"highPass\": \($0)" } ?? "") + "\n}\n"
+            + (point.highPass.map { ",\n  \"highPass\": \($0)" } ?? "")
+            + (point.searchLead.map { ",\n  \"searchLead\": \($0)" } ?? "") + "\n}\n"
     }
 }
 

@@ -57,6 +57,8 @@ struct Options {
                          [--repeat-below C] [--no-ask-band] [--max-act C|notHere:C,thisIsIt:C] [--max-ask C|…] [--min-act C|…]
                          [--phone-loop] [--neighbour-margin] [--speeds A,B…|none]  (decoders of the audio sped up so beside the plain one; default: the model's)
                          [--rehear A,B…|none]  (decoders that hear again, sped up so, a short utterance the others did not act on at once; default: the model's)
+                         [--high-pass HZ|none]  (the audio high-passed first; default: the model's)
+                         [--search-lead S|none]  (search only near the foreground, from S seconds before it; default: the model's)
                          [--confidence perFrame|phraseRatio|utteranceRatio|perFrameInBabble|neighbourMargin|perFramePlusMargin]  (with --rescore: recompute the confidence)
                          [--babble-shift FROM,TO,PER_DB]  (with --rescore: perFrameInBabble with this allowance for a fluctuating background)
                          [--preprocess "COMMAND"]  (every recording through COMMAND, raw 16 kHz mono 16-bit PCM stdin → stdout, before the Listener)
@@ -82,6 +84,17 @@ struct Options {
             return parsed
         }
         /// Speed factors, comma-separated, or "none".
+        /// `flag`'s value: a number in `range` (`what` says which), or "none", read as 0.
+        func noneOr(
+            _ flag: String, in range: ClosedRange<Double>, _ what: String
+        ) throws(UsageError) -> Double {
+            let text = try value(flag)
+            if text == "none" { return 0 }
+            guard let number = Double(text), range.contains(number) else {
+                throw UsageError("\(flag) \(text): \(what), or none")
+            }
+            return number
+        }
         func speedList(_ flag: String, _ text: String) throws(UsageError) -> [Double] {
             if text == "none" { return [] }
             let speeds = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
@@ -158,17 +171,15 @@ struct Options {
             case "--speeds": policy.speeds = try speedList(flag, try value(flag))
             case "--rehear": policy.rehear = try speedList(flag, try value(flag))
             case "--high-pass":
-                let text = try value(flag)
-                if text == "none" {
-                    policy.highPass = 0
-                } else {
-                    guard let hz = Double(text), HighPass.cutoffRange.contains(hz) else {
-                        throw UsageError(
-                            "--high-pass \(text): a cutoff in Hz from \(Int(HighPass.cutoffRange.lowerBound)) to \(Int(HighPass.cutoffRange.upperBound)), or none"
-                        )
-                    }
-                    policy.highPass = hz
-                }
+                policy.highPass = try noneOr(
+                    flag, in: HighPass.cutoffRange,
+                    "a cutoff in Hz from \(Int(HighPass.cutoffRange.lowerBound)) to \(Int(HighPass.cutoffRange.upperBound))"
+                )
+            case "--search-lead":
+                policy.searchLead = try noneOr(
+                    flag, in: OperatingPoint.searchLeadRange,
+                    "seconds from \(OperatingPoint.searchLeadRange.lowerBound) to \(OperatingPoint.searchLeadRange.upperBound)"
+                )
             case "--max-seconds": policy.maxUtteranceSeconds = try number(flag, Double.self)
             case "--max-fillers-not-here": policy.maxFillersNotHere = try number(flag, Int.self)
             case "--max-fillers-this-is-it": policy.maxFillersThisIsIt = try number(flag, Int.self)
@@ -335,6 +346,8 @@ struct Tally {
     var byPerturbation: [String: (hits: Int, total: Int)] = [:]
     var spurious = 0
     var audioSeconds = 0.0, cpuSeconds = 0.0
+    /// Seconds of audio the stream's decoders searched (``Listener/searched``); 0 in a saved run.
+    var searchedSeconds = 0.0
     /// Wall seconds each utterance heard again took after its pause (``Utterance/rehearing``).
     var rehearings: [Double] = []
 
@@ -388,6 +401,7 @@ func decodeRecording(
     utterances += try listener.finish()
     tally.cpuSeconds += threadCPUSeconds() - start
     tally.audioSeconds += Double(recording.count) / 16_000
+    tally.searchedSeconds += listener.searched
     tally.rehearings += utterances.compactMap(\.rehearing)
     func overlap(_ u: Utterance, _ span: (start: Double, end: Double)) -> Bool {
         min(u.end, span.end) - max(u.start, span.start) > 0.05
@@ -447,10 +461,10 @@ func run(
 func falseActionsPerHour(
     chatter: [Item], model: PhraseModel, options: Options, bank: NoiseBank,
     judgeLater: (() throws -> (Utterance) -> Decision)? = nil
-) throws -> (actions: Int, hours: Double, rtf: Double, heard: [String: Int]) {
+) throws -> (actions: Int, hours: Double, rtf: Double, searched: Double, heard: [String: Int]) {
     var random = benchmarkRandom(options.seed &* 7_919)
     let minutes = Int((options.hours * 60).rounded())
-    var actions = 0, audio = 0.0, cpu = 0.0
+    var actions = 0, audio = 0.0, cpu = 0.0, searched = 0.0
     var heard: [String: Int] = [:]
     var policy = options.policy
     // Judged later (at a point read after decoding): decode with the permissive point.
@@ -485,6 +499,7 @@ func falseActionsPerHour(
         audio += 60
         all += utterances
     }
+    searched = listener.searched
     if options.verbose {
         // Every candidate with its confidence (decoded at the permissive point when judged
         // later), so a floor for `act` can be read off the chatter without decoding it again.
@@ -517,7 +532,7 @@ func falseActionsPerHour(
             }
         }
     }
-    return (actions, audio / 3600, cpu / max(audio, 1e-9), heard)
+    return (actions, audio / 3600, cpu / max(audio, 1e-9), searched / max(audio, 1e-9), heard)
 }
 
 func percent(_ n: Int, _ d: Int) -> String {
@@ -567,6 +582,11 @@ func report(label: String, tallies: [(Condition, Tally)]) {
     }
     row("answers acted on in pauses") { "\($0.spurious)" }
     row("RTF (CPU s / audio s)") { String(format: "%.3f", $0.cpuSeconds / max($0.audioSeconds, 1e-9)) }
+    if tallies.contains(where: { $0.1.searchedSeconds > 0 }) {
+        row("audio searched (the search gate)") {
+            percent(Int($0.searchedSeconds.rounded()), Int($0.audioSeconds.rounded()))
+        }
+    }
     if tallies.contains(where: { !$0.1.rehearings.isEmpty }) {
         row("heard again: utterances; wait after the pause p50 / p95 (ms)") { tally in
             let sorted = tally.rehearings.sorted()
@@ -701,6 +721,7 @@ func main() throws {
             chosen.speeds = run.speeds ?? []
             chosen.rehear = run.rehear ?? []
             chosen.highPass = run.highPass
+            chosen.searchLead = run.searchLead
             let json = Tuning.json(chosen)
             try json.write(toFile: out, atomically: true, encoding: .utf8)
             print("\nOperating point chosen on \(run.label), written to \(out):\n\(json)")
@@ -747,6 +768,7 @@ func main() throws {
     let speeds = options.policy.spedUpSpeeds(over: model.operatingPoint)
     let rehear = options.policy.rehearSpeeds(over: model.operatingPoint)
     let highPass = options.policy.highPassCutoff(over: model.operatingPoint)
+    let searchLead = options.policy.searchLeadSeconds(over: model.operatingPoint)
     print(
         "Decoders: plain"
             + (speeds.isEmpty ? "" : " + sped up " + OperatingPoint.factors(speeds))
@@ -754,7 +776,8 @@ func main() throws {
                 ? ""
                 : "; heard again " + OperatingPoint.factors(rehear)
                     + " when not acted on at once")
-            + (highPass.map { "; the audio high-passed at \($0) Hz first" } ?? ""))
+            + (highPass.map { "; the audio high-passed at \($0) Hz first" } ?? "")
+            + (searchLead.map { "; searching only near the foreground, from \($0) s before it" } ?? ""))
     if let command = options.preprocess { print("Preprocess: every recording through \(command)") }
     if let out = options.tune {
         guard options.split == .dev, options.real == nil else {
@@ -766,6 +789,7 @@ func main() throws {
         if let save = options.save {
             try SavedRun(
                 label: "dev \(model.acousticModel)", speeds: speeds, rehear: rehear, highPass: highPass,
+                searchLead: searchLead,
                 observations: observations,
                 stats: stats
             ).write(to: "\(save)-dev.json")
@@ -774,6 +798,7 @@ func main() throws {
         chosen.speeds = speeds
         chosen.rehear = rehear
         chosen.highPass = highPass
+        chosen.searchLead = searchLead
         let json = Tuning.json(chosen)
         try json.write(toFile: out, atomically: true, encoding: .utf8)
         print(
@@ -810,7 +835,7 @@ func main() throws {
             if let save = options.save {
                 try SavedRun(
                     label: "\(options.split.rawValue) \(name) (\(variant.acousticModel))", speeds: speeds,
-                    rehear: rehear, highPass: highPass,
+                    rehear: rehear, highPass: highPass, searchLead: searchLead,
                     observations: observations,
                     stats: stats
                 ).write(to: "\(save)-\(options.split.rawValue)-\(name).json")
@@ -848,8 +873,10 @@ func main() throws {
             print(
                 String(
                     format:
-                        "\nFalse actions in babble + unrelated Korean chatter, no answer in it: %d in %.2f h decoded = %.1f per hour (RTF %.3f)",
-                    result.actions, result.hours, Double(result.actions) / max(result.hours, 1e-9), result.rtf
+                        "\nFalse actions in babble + unrelated Korean chatter, no answer in it: %d in %.2f h decoded = %.1f per hour (RTF %.3f, %.0f %% of the audio searched)",
+                    result.actions, result.hours, Double(result.actions) / max(result.hours, 1e-9),
+                    result.rtf,
+                    result.searched * 100
                 )
                     + (result.heard.isEmpty
                         ? ""

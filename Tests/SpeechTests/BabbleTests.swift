@@ -8,48 +8,17 @@ import Testing
 /// babble (the benchmark's test talkers, `Benchmarks/voice-data/babble/test`) and into steady
 /// pink noise, each 10 dB below the answer, decoded by the product's listener.
 @Suite(.serialized) struct BabbleTests {
-    static let talkers = URL(fileURLWithPath: modelsDirectory).deletingLastPathComponent()
-        .appendingPathComponent("Benchmarks/voice-data/babble/test").path
+    static let talkers = babbleDirectory(
+        repository: URL(fileURLWithPath: modelsDirectory).deletingLastPathComponent().path)
     static let answers: [(String, ArrivalWords)] = [
         ("여기 아니야", .notHere), ("여기가 아니야", .notHere), ("입구 아니야", .notHere), ("여기가 입구야", .thisIsIt),
         ("여기 맞아", .thisIsIt), ("입구 찾았어", .thisIsIt),
     ]
     static let voices = ["ko", "ko+f2", "ko+m3"]
 
-    /// Six talkers at once, each the recordings back to back from its own starting point,
-    /// `seconds` long, at unit RMS (sox reads the FLACs; the mix is made here, so it is the
-    /// same every run).
+    /// Six talkers at once, `seconds` long, at an RMS of 1 000 (``talkerBabble(directory:seconds:)``).
     static func babble(seconds: Double) throws -> [Int16] {
-        let files = try FileManager.default.contentsOfDirectory(atPath: talkers).filter {
-            $0.hasSuffix(".flac")
-        }
-        .sorted()
-        try #require(files.count >= 12, "no babble recordings in \(talkers)")
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        var recordings: [[Int16]] = []
-        for (index, file) in files.enumerated() {
-            let raw = directory + "/\(index).wav"
-            try #require(
-                try run("sox", ["-R", talkers + "/" + file, "-r", "16000", "-c", "1", raw], install: "sox")
-                    == 0)
-            recordings.append(try WAV.read16kMono(path: raw).samples)
-        }
-        let count = Int(seconds * 16_000)
-        var mix = [Double](repeating: 0, count: count)
-        for talker in 0..<6 {
-            var position = 0
-            var next = talker * files.count / 6
-            while position < count {
-                for (k, s) in recordings[next % recordings.count].enumerated() where position + k < count {
-                    mix[position + k] += Double(s)
-                }
-                position += recordings[next % recordings.count].count
-                next += 1
-            }
-        }
-        let rms = (mix.reduce(0) { $0 + $1 * $1 } / Double(count)).squareRoot()
-        return mix.map { Int16(clamping: Int(($0 / rms * 1_000).rounded())) }
+        try talkerBabble(directory: talkers, seconds: seconds)
     }
 
     /// Each answer in each voice, 3 s apart, over `noise` running through the whole recording

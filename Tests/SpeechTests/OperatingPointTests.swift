@@ -70,6 +70,14 @@ struct OperatingPointTests {
             #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "highPass": [100]}"#,
             "highPass is not a number"
         ),
+        (
+            #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "searchLead": 0.05}"#,
+            "searchLead 0.05 is not 0 (none) or a lead from 0.1 to 2.0 s"
+        ),
+        (
+            #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "searchLead": "long"}"#,
+            "searchLead is not a number"
+        ),
     ])
     func badFilesNameTheFileAndField(_ text: String, _ field: String) throws {
         let directory = try scratch()
@@ -143,6 +151,20 @@ struct OperatingPointTests {
         let (bare, without) = try self.model(withPointAlso: "")
         defer { try? FileManager.default.removeItem(atPath: bare) }
         #expect(try Listener(model: without).highPassCutoff == nil)
+    }
+
+    /// And the search gate (`"searchLead"`): a listener on the model searches only near the
+    /// foreground, unless its policy says 0 (every block); every block without it.
+    @Test func searchGateTravelsWithThePoint() throws {
+        let (directory, model) = try model(withPointAlso: #", "searchLead": 0.5"#)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(model.operatingPoint.searchLead == 0.5)
+        #expect(try Listener(model: model).searchLead == 0.5)
+        #expect(try Listener(model: model, policy: .init(searchLead: 0)).searchLead == nil)
+        #expect(try Listener(model: model, policy: .init(searchLead: 1)).searchLead == 1)
+        let (bare, without) = try self.model(withPointAlso: "")
+        defer { try? FileManager.default.removeItem(atPath: bare) }
+        #expect(try Listener(model: without).searchLead == nil)
     }
 
     /// The models directory's `en-us-adapted/` is the acoustic model when it holds an mdef;
@@ -319,6 +341,8 @@ extension VoiceEvalFlagTests {
     @Test(arguments: [
         (["--max-act", "notHere:2"], "\"notHere:2\""), (["--max-ask", "maybe:0.5"], "maybe:0.5"),
         (["--confidence", "loud"], "\"loud\""),
+        (["--search-lead", "0.01"], "--search-lead 0.01: seconds from 0.1 to 2.0, or none"),
+        (["--high-pass", "5"], "--high-pass 5: a cutoff in Hz from 20 to 1000, or none"),
     ])
     func badConfidenceFlagExitsTwo(_ argv: [String], _ named: String) throws {
         let result = try run(argv)

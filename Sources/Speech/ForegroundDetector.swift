@@ -25,9 +25,6 @@ struct ForegroundDetector {
     /// The levels (dB) of the foreground blocks since ``startUtterance()``.
     private var loud: [Double] = []
 
-    /// How far the last block's 100 ms level was above the background (dB).
-    private(set) var aboveBackground = -Double.infinity
-
     /// Feeds one block; returns whether it is louder than the background by the margin.
     mutating func isForeground(_ block: UnsafeBufferPointer<Int16>) -> Bool {
         guard !block.isEmpty else { return false }
@@ -37,8 +34,7 @@ struct ForegroundDetector {
         let level = 10 * log10(recentPowers.reduce(0, +) / Double(recentPowers.count) + 1)
         history.add(level)
         let background = history.values.sorted().quantile(Self.backgroundQuantile)
-        aboveBackground = level - background
-        let isForeground = aboveBackground > Self.marginDecibels
+        let isForeground = level > background + Self.marginDecibels
         if isForeground {
             loud.append(level)
         } else if level >= Self.audibleDecibels {

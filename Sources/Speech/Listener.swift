@@ -182,11 +182,6 @@ public final class Listener {
     private var quietBlocks = 0
     /// Samples fed since the decoder's utterance began (to drop background it collected).
     private var decoderFed = 0
-    /// Behind the search gate, a block whose 100 ms level is this far above the background
-    /// (``ForegroundDetector``, dB) starts the search; none for ``pauseBlocks`` stops it.
-    static let searchGateDecibels = 6.0
-    /// Blocks since the last one above ``searchGateDecibels``.
-    private var blocksSinceNear = 0
     /// The stream's decoders run the grammar's search (always, without the search gate); else
     /// the quiet one (``Decoder/Search``).
     private var searching = true
@@ -325,8 +320,6 @@ public final class Listener {
             let block = Array(samples[index..<index + count])
             index += count
             let loud = block.withUnsafeBufferPointer { foreground.isForeground($0) }
-            let near = foreground.aboveBackground > Self.searchGateDecibels
-            blocksSinceNear = near ? 0 : blocksSinceNear + 1
             if keepsHistory { history.append(contentsOf: block) }
             if history.count > 2 * historySamples {
                 let drop = history.count - historySamples
@@ -334,7 +327,7 @@ public final class Listener {
                 historyStart += drop
             }
             var audio = block
-            if searchLeadSamples != nil, !searching, near {
+            if searchLeadSamples != nil, !searching, loud {
                 // Someone near: the grammar's search, on the audio from the lead before this
                 // block (heard by the quiet search already; the front end hears it again).
                 try use(.grammar)
@@ -378,10 +371,8 @@ public final class Listener {
                 if let utterance = try closeUtterance(start: start, end: max(start, end)) {
                     out.append(utterance)
                 }
-            } else if speechStart == nil,
-                searchLeadSamples == nil
-                    ? quietBlocks >= Self.pauseBlocks && decoderFed > Self.sampleRate
-                    : blocksSinceNear >= Self.pauseBlocks
+            } else if speechStart == nil, quietBlocks >= Self.pauseBlocks,
+                searchLeadSamples != nil || decoderFed > Self.sampleRate
             {
                 // Background only for a while: start afresh so the next utterance does
                 // not begin with seconds of it; behind the search gate, with the quiet search.
@@ -459,7 +450,7 @@ public final class Listener {
         }
         // Behind the search gate, after a pause in the foreground the quiet search goes on
         // until someone is near again.
-        if searchLeadSamples != nil, blocksSinceNear >= Self.pauseBlocks { try use(.quiet) }
+        if searchLeadSamples != nil, quietBlocks >= Self.pauseBlocks { try use(.quiet) }
         for d in decoders { try d.startUtterance() }
         decoderFed = 0
         utterance?.decided = Double(fed) / rate

@@ -464,7 +464,7 @@ func falseActionsPerHour(
 ) throws -> (actions: Int, hours: Double, rtf: Double, searched: Double, heard: [String: Int]) {
     var random = benchmarkRandom(options.seed &* 7_919)
     let minutes = Int((options.hours * 60).rounded())
-    var actions = 0, audio = 0.0, cpu = 0.0, searched = 0.0
+    var actions = 0, audio = 0.0, cpu = 0.0
     var heard: [String: Int] = [:]
     var policy = options.policy
     // Judged later (at a point read after decoding): decode with the permissive point.
@@ -499,7 +499,6 @@ func falseActionsPerHour(
         audio += 60
         all += utterances
     }
-    searched = listener.searched
     if options.verbose {
         // Every candidate with its confidence (decoded at the permissive point when judged
         // later), so a floor for `act` can be read off the chatter without decoding it again.
@@ -532,7 +531,7 @@ func falseActionsPerHour(
             }
         }
     }
-    return (actions, audio / 3600, cpu / max(audio, 1e-9), searched / max(audio, 1e-9), heard)
+    return (actions, audio / 3600, cpu / max(audio, 1e-9), listener.searched / max(audio, 1e-9), heard)
 }
 
 func percent(_ n: Int, _ d: Int) -> String {

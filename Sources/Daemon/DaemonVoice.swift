@@ -193,7 +193,9 @@ final class DaemonEars: Sendable {
                         listener.searchLead.map {
                             "; searched only while someone is near, from \($0) s before"
                         } ?? ""
-                    log.info("microphone \(device): listening\(decoders)\(again)\(filter)\(search)")
+                    let fillers =
+                        listener.fillerSpan == .speech ? "; fillers counted within the walker's speech" : ""
+                    log.info("microphone \(device): listening\(decoders)\(again)\(filter)\(search)\(fillers)")
                     for try await chunk in stream {
                         if Task.isCancelled { break }
                         for utterance in try listener.process(samples: chunk.samples, muted: chunk.muted) {

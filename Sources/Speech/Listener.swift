@@ -64,14 +64,22 @@ public final class Listener {
         /// search (``Decoder/Search``), their front ends fed every block; a block above the
         /// background starts the grammar's search on the audio from this many seconds before it.
         /// 0: search every block. `nil`: the model's (``OperatingPoint/searchLead``). Off in the
-        /// product: it confirmed no door on the test split's walks (docs/speech.md).
+        /// product: the sped-up decoder loses the onset of "여기" behind it (docs/speech.md).
         public var searchLead: Double?
+        /// Where the filler rule counts filler syllables and decoy words: `.speech`, only those
+        /// the decoder heard within the walker's speech (the foreground's start to its end, in
+        /// the decoder's frames); `.utterance`, all it heard since its utterance began, talk
+        /// behind the walker before and after the answer included. `nil`: the model's
+        /// (``OperatingPoint/fillers``, else `.utterance`), since its thresholds were tuned with it.
+        /// `.utterance` in the product: a point tuned with `.speech` passes no fixture set yet
+        /// (docs/speech.md, "Only the walker's own fillers").
+        public var fillers: FillerSpan?
 
         public init(
             maxUtteranceSeconds: Double = 5, maxFillersNotHere: Int = 2, maxFillersThisIsIt: Int = 1,
             operatingPoint: OperatingPoint? = nil, phoneLoop: Bool = false, neighbourMargin: Bool = false,
             speeds: [Double]? = nil, rehear: [Double]? = nil, highPass: Double? = nil,
-            searchLead: Double? = nil
+            searchLead: Double? = nil, fillers: FillerSpan? = nil
         ) {
             self.maxUtteranceSeconds = maxUtteranceSeconds
             self.maxFillersNotHere = maxFillersNotHere
@@ -83,6 +91,7 @@ public final class Listener {
             self.rehear = rehear
             self.highPass = highPass
             self.searchLead = searchLead
+            self.fillers = fillers
         }
 
         /// The speeds of the decoders beside the plain one, for a listener on a model with
@@ -105,6 +114,12 @@ public final class Listener {
             (searchLead ?? point.searchLead).flatMap { $0 > 0 ? $0 : nil }
         }
 
+        /// Where the filler rule of a listener on a model with `point` counts: the policy's, else
+        /// the point's, else the whole utterance.
+        package func fillerSpan(over point: OperatingPoint) -> FillerSpan {
+            fillers ?? point.fillers ?? .utterance
+        }
+
         /// The policy the product uses.
         public static let standard = Policy()
     }
@@ -123,6 +138,8 @@ public final class Listener {
     /// The speeds an utterance no decoder heard an answer in is heard again at: the policy's,
     /// else the model's.
     public let rehear: [Double]
+    /// Where the filler rule counts: the policy's, else the model's.
+    public let fillerSpan: FillerSpan
     private let decoder: Decoder
     /// The decoders of the sped-up audio (``Policy/speeds``), fed in lockstep with `decoder`,
     /// whose voice activity detector alone cuts the utterances; and their streams.
@@ -211,6 +228,7 @@ public final class Listener {
         self.spedUp = spedUp
         shifts = speeds.map(SpeedShift.init(speed:))
         rehear = policy.rehearSpeeds(over: model.operatingPoint)
+        fillerSpan = policy.fillerSpan(over: model.operatingPoint)
         highPass = policy.highPassCutoff(over: model.operatingPoint).map { HighPass(cutoff: $0) }
         var rehearers: [Decoder] = []
         for _ in rehear { rehearers.append(try Decoder(model: model, phoneLoop: policy.phoneLoop)) }
@@ -417,10 +435,15 @@ public final class Listener {
             from: hypothesis.text, segments: hypothesis.segments, loop: hypothesis.loop,
             start: Double(start) / rate, end: Double(end) / rate, policy: policy, point: operatingPoint,
             background: background,
+            speech: speechFrames(
+                start: start, end: end, audioEnd: fed, speed: 1, segments: hypothesis.segments),
             margin: policy.neighbourMargin ? { decoder.neighbourMargin(phrase: $0, frames: $1) } : nil)
         var stream = [plain]
-        for d in spedUp {
-            stream.append(hearing(try d.endUtterance(), start: start, end: end, background: background))
+        for (d, speed) in zip(spedUp, speeds) {
+            stream.append(
+                hearing(
+                    try d.endUtterance(), start: start, end: end, audioEnd: fed, speed: speed,
+                    background: background))
         }
         var utterance = stream.dropFirst().reduce(plain, Self.better)
         var hearings = stream.compactMap { $0 }
@@ -459,16 +482,33 @@ public final class Listener {
     }
 
     /// The utterance from `start` to `end` (samples) as a decoder other than the plain one
-    /// heard it.
+    /// heard it: its audio ended at sample `audioEnd`, played `speed` times faster.
     private func hearing(
         _ hypothesis: (text: String, score: Int32, segments: [Decoder.Segment], loop: [Decoder.Segment]),
-        start: Int, end: Int, background: BackgroundLevels?
+        start: Int, end: Int, audioEnd: Int, speed: Double, background: BackgroundLevels?
     ) -> Utterance? {
         let rate = Double(Self.sampleRate)
         return Self.utterance(
             from: hypothesis.text, segments: hypothesis.segments, loop: hypothesis.loop,
             start: Double(start) / rate,
-            end: Double(end) / rate, policy: policy, point: operatingPoint, background: background)
+            end: Double(end) / rate, policy: policy, point: operatingPoint, background: background,
+            speech: speechFrames(
+                start: start, end: end, audioEnd: audioEnd, speed: speed, segments: hypothesis.segments))
+    }
+
+    /// The frames of the walker's speech, `start`…`end` (samples), in a decoder's frames, for
+    /// a filler rule that counts only there (``Policy/fillers``): the decoder heard audio up to
+    /// sample `audioEnd` played `speed` times faster, and its last frame (`segments`' last)
+    /// is that audio's end — counted back from it, since the frames the voice activity
+    /// detector drops as silence come before the speech, not within it. `nil`: count everywhere.
+    private func speechFrames(
+        start: Int, end: Int, audioEnd: Int, speed: Double, segments: [Decoder.Segment]
+    ) -> ClosedRange<Int>? {
+        guard fillerSpan == .speech, let last = segments.map(\.endFrame).max() else { return nil }
+        let samplesPerFrame = Double(Self.sampleRate) / 100 * speed
+        let first = last - Int((Double(audioEnd - start) / samplesPerFrame).rounded())
+        let final = last - Int((Double(audioEnd - end) / samplesPerFrame).rounded())
+        return first...max(first, final)
     }
 
     /// The hearings of the utterance from `start` to `end` (samples) by the ``rehear``
@@ -487,7 +527,9 @@ public final class Listener {
             let faster = audio.withUnsafeBufferPointer { shift.process($0) }
             try d.startUtterance()
             _ = try faster.withUnsafeBufferPointer { buffer throws(SpeechError) in try d.process(buffer) }
-            var again = hearing(try d.endUtterance(), start: start, end: end, background: background)
+            var again = hearing(
+                try d.endUtterance(), start: start, end: end, audioEnd: to, speed: speed,
+                background: background)
             again?.reheard = true
             heard.append(again)
         }
@@ -534,7 +576,7 @@ public final class Listener {
         from hypothesis: String, segments: [Decoder.Segment] = [], loop: [Decoder.Segment] = [],
         start: Double,
         end: Double, policy: Policy, point: OperatingPoint = .placeholder,
-        background: BackgroundLevels? = nil,
+        background: BackgroundLevels? = nil, speech: ClosedRange<Int>? = nil,
         margin: ((_ phrase: String, _ frames: Int) -> Double?)? = nil
     ) -> Utterance? {
         var parts: [String] = []
@@ -567,6 +609,15 @@ public final class Listener {
         }
         var evidence = ConfidenceEvidence(phrase: phraseSegments, path: segments, loop: loop)
         evidence?.background = background
+        if let speech {
+            // Only the fillers and decoys within the walker's speech (by their middle frame).
+            fillers =
+                segments.filter {
+                    ($0.word.hasPrefix("f_") || $0.word.hasPrefix("d_"))
+                        && speech.contains(($0.startFrame + $0.endFrame) / 2)
+                }
+                .count
+        }
         var passedFillerRule: ArrivalWords? = candidate
         switch candidate {
         case .notHere where fillers > policy.maxFillersNotHere: passedFillerRule = nil

@@ -1,6 +1,17 @@
 package import Arrival
 import Foundation
 
+/// Where the filler rule (``Listener/Policy/maxFillersNotHere``) counts the filler syllables
+/// and decoy words a decoder heard around an answer.
+public enum FillerSpan: String, Sendable, Hashable, Codable {
+    /// The decoder's whole utterance: the walker's speech and the background it heard before
+    /// and after it (since its last utterance, or its last pause).
+    case utterance
+    /// Only the walker's speech (the foreground, ``ForegroundDetector``): talk behind the
+    /// walker before and after the answer is not held against it.
+    case speech
+}
+
 /// The confidence thresholds of the two answers (`models/operating-point.json`):
 /// confidence ≥ `act` acts at once; `ask` ≤ confidence < `act` asks the walker to repeat;
 /// below `ask` the utterance is ignored. Chosen on the development split of
@@ -36,6 +47,9 @@ public struct OperatingPoint: Sendable, Hashable {
     /// The lead (seconds) of the search gate these thresholds were chosen with
     /// (``Listener/Policy/searchLead``; `"searchLead"`, optional: none, every block searched).
     public var searchLead: Double?
+    /// Where the filler rule these thresholds were chosen with counts filler syllables
+    /// (``Listener/Policy/fillers``; `"fillers"`, optional: the whole utterance).
+    public var fillers: FillerSpan?
 
     /// The range a search lead may take (seconds): at least the 100 ms the level that opens the
     /// gate is averaged over, at most what the Listener's history keeps to spare.
@@ -56,7 +70,7 @@ public struct OperatingPoint: Sendable, Hashable {
 
     public init(
         notHere: Thresholds, thisIsIt: Thresholds, speeds: [Double] = [], rehear: [Double] = [],
-        highPass: Double? = nil, searchLead: Double? = nil
+        highPass: Double? = nil, searchLead: Double? = nil, fillers: FillerSpan? = nil
     ) {
         self.notHere = notHere
         self.thisIsIt = thisIsIt
@@ -64,6 +78,7 @@ public struct OperatingPoint: Sendable, Hashable {
         self.rehear = rehear
         self.highPass = highPass
         self.searchLead = searchLead
+        self.fillers = fillers
     }
 
     /// Used when the models directory has no `operating-point.json`.
@@ -93,7 +108,13 @@ public struct OperatingPoint: Sendable, Hashable {
                         ? "\(path): \(field) is not a number or not a list of numbers"
                         : field == "highPass" || field == "searchLead"
                             ? "\(path): \(field) is not a number"
-                            : "\(path): \(field) is not a number or not an object")
+                            : field == "fillers"
+                                ? "\(path): fillers is not \"speech\" or \"utterance\""
+                                : "\(path): \(field) is not a number or not an object")
+        } catch DecodingError.dataCorrupted(let context)
+            where context.codingPath.last?.stringValue == "fillers"
+        {
+            throw .model("\(path): fillers is not \"speech\" or \"utterance\"")
         } catch {
             throw .model("\(path): not valid JSON (\(error))")
         }
@@ -108,9 +129,10 @@ public struct OperatingPoint: Sendable, Hashable {
             return Thresholds(act: act, ask: ask)
         }
         for key in keys.keys.sorted()
-        where !["notHere", "thisIsIt", "speeds", "rehear", "highPass", "searchLead"].contains(key) {
+        where !["notHere", "thisIsIt", "speeds", "rehear", "highPass", "searchLead", "fillers"].contains(key)
+        {
             throw .model(
-                "\(path): unknown key \"\(key)\" (expected notHere, thisIsIt, speeds, rehear, highPass, searchLead)"
+                "\(path): unknown key \"\(key)\" (expected notHere, thisIsIt, speeds, rehear, highPass, searchLead, fillers)"
             )
         }
         if let lead = file.searchLead, lead != 0, !searchLeadRange.contains(lead) {
@@ -134,7 +156,7 @@ public struct OperatingPoint: Sendable, Hashable {
             notHere: try thresholds("notHere", file.notHere),
             thisIsIt: try thresholds("thisIsIt", file.thisIsIt),
             speeds: file.speeds ?? [], rehear: file.rehear ?? [], highPass: file.highPass,
-            searchLead: file.searchLead)
+            searchLead: file.searchLead, fillers: file.fillers)
     }
 
     /// The file's shape; the thresholds are checked by hand for messages naming the field.
@@ -145,6 +167,7 @@ public struct OperatingPoint: Sendable, Hashable {
         var rehear: [Double]?
         var highPass: Double?
         var searchLead: Double?
+        var fillers: FillerSpan?
     }
 
     /// Any JSON value, read only for the object's keys.

@@ -45,7 +45,8 @@ enum ModelCheck {
                 + (point.rehear.isEmpty
                     ? "" : "; heard again " + OperatingPoint.factors(point.rehear))
                 + (point.highPass.map { "; high-passed at \($0) Hz first" } ?? "")
-                + (point.searchLead.map { "; searched only near the foreground, from \($0) s before" } ?? ""))
+                + (point.searchLead.map { "; searched only near the foreground, from \($0) s before" } ?? "")
+                + (point.fillers == .speech ? "; fillers counted within the walker's speech" : ""))
         print("")
         // The 13 answers at 160 wpm, synthesised once for the two fixtures that use them.
         let spokenAt160 = try Corpus.phrases.map {

@@ -72,12 +72,15 @@ struct SavedRun: Codable {
     /// The search gate's lead (``Listener/Policy/searchLead``); `nil` for none, and in runs
     /// saved before it existed.
     var searchLead: Double?
+    /// Where the filler rule counted (``Listener/Policy/fillers``); `nil` for the whole
+    /// utterance, and in runs saved before it existed.
+    var fillers: FillerSpan?
     var observations: [Observation]
     var stats: [Stats]
 
     init(
         label: String, speeds: [Double], rehear: [Double], highPass: Double?, searchLead: Double?,
-        observations: [Tuning.Observation],
+        fillers: FillerSpan, observations: [Tuning.Observation],
         stats: [Condition: Tuning.ConditionStats]
     ) {
         self.label = label
@@ -85,6 +88,7 @@ struct SavedRun: Codable {
         self.rehear = rehear
         self.highPass = highPass
         self.searchLead = searchLead
+        self.fillers = fillers == .speech ? .speech : nil
         self.observations = observations.map { o in
             Observation(
                 condition: o.condition.name, kind: o.item.kind.rawValue, text: o.item.text,

@@ -319,7 +319,8 @@ enum Tuning {
             "{\n  \"notHere\": \(pair(point.notHere)),\n  \"thisIsIt\": \(pair(point.thisIsIt))"
             + list("speeds", point.speeds) + list("rehear", point.rehear)
             + (point.highPass.map { ",\n  \"highPass\": \($0)" } ?? "")
-            + (point.searchLead.map { ",\n  \"searchLead\": \($0)" } ?? "") + "\n}\n"
+            + (point.searchLead.map { ",\n  \"searchLead\": \($0)" } ?? "")
+            + (point.fillers.map { ",\n  \"fillers\": \"\($0.rawValue)\"" } ?? "") + "\n}\n"
     }
 }
 

@@ -59,6 +59,7 @@ struct Options {
                          [--rehear A,B…|none]  (decoders that hear again, sped up so, a short utterance the others did not act on at once; default: the model's)
                          [--high-pass HZ|none]  (the audio high-passed first; default: the model's)
                          [--search-lead S|none]  (search only near the foreground, from S seconds before it; default: the model's)
+                         [--fillers speech|utterance]  (the filler rule counts within the walker's speech, or the decoder's whole utterance; default: the model's)
                          [--confidence perFrame|phraseRatio|utteranceRatio|perFrameInBabble|neighbourMargin|perFramePlusMargin]  (with --rescore: recompute the confidence)
                          [--babble-shift FROM,TO,PER_DB]  (with --rescore: perFrameInBabble with this allowance for a fluctuating background)
                          [--preprocess "COMMAND"]  (every recording through COMMAND, raw 16 kHz mono 16-bit PCM stdin → stdout, before the Listener)
@@ -180,6 +181,12 @@ struct Options {
                     flag, in: OperatingPoint.searchLeadRange,
                     "seconds from \(OperatingPoint.searchLeadRange.lowerBound) to \(OperatingPoint.searchLeadRange.upperBound)"
                 )
+            case "--fillers":
+                let span = try value(flag)
+                guard let fillers = FillerSpan(rawValue: span) else {
+                    throw UsageError("--fillers \(span): speech or utterance")
+                }
+                policy.fillers = fillers
             case "--max-seconds": policy.maxUtteranceSeconds = try number(flag, Double.self)
             case "--max-fillers-not-here": policy.maxFillersNotHere = try number(flag, Int.self)
             case "--max-fillers-this-is-it": policy.maxFillersThisIsIt = try number(flag, Int.self)
@@ -721,6 +728,7 @@ func main() throws {
             chosen.rehear = run.rehear ?? []
             chosen.highPass = run.highPass
             chosen.searchLead = run.searchLead
+            chosen.fillers = run.fillers
             let json = Tuning.json(chosen)
             try json.write(toFile: out, atomically: true, encoding: .utf8)
             print("\nOperating point chosen on \(run.label), written to \(out):\n\(json)")
@@ -768,6 +776,7 @@ func main() throws {
     let rehear = options.policy.rehearSpeeds(over: model.operatingPoint)
     let highPass = options.policy.highPassCutoff(over: model.operatingPoint)
     let searchLead = options.policy.searchLeadSeconds(over: model.operatingPoint)
+    let fillers = options.policy.fillerSpan(over: model.operatingPoint)
     print(
         "Decoders: plain"
             + (speeds.isEmpty ? "" : " + sped up " + OperatingPoint.factors(speeds))
@@ -788,7 +797,7 @@ func main() throws {
         if let save = options.save {
             try SavedRun(
                 label: "dev \(model.acousticModel)", speeds: speeds, rehear: rehear, highPass: highPass,
-                searchLead: searchLead,
+                searchLead: searchLead, fillers: fillers,
                 observations: observations,
                 stats: stats
             ).write(to: "\(save)-dev.json")
@@ -798,6 +807,7 @@ func main() throws {
         chosen.rehear = rehear
         chosen.highPass = highPass
         chosen.searchLead = searchLead
+        chosen.fillers = fillers == .speech ? .speech : nil
         let json = Tuning.json(chosen)
         try json.write(toFile: out, atomically: true, encoding: .utf8)
         print(
@@ -811,6 +821,7 @@ func main() throws {
     )
     print(
         "Policy: max \(options.policy.maxUtteranceSeconds) s, fillers ≤ \(options.policy.maxFillersNotHere) (notHere) / ≤ \(options.policy.maxFillersThisIsIt) (thisIsIt)"
+            + (fillers == .speech ? ", counted within the walker's speech" : "")
     )
     for name in options.acoustic {
         var variant = model
@@ -834,7 +845,7 @@ func main() throws {
             if let save = options.save {
                 try SavedRun(
                     label: "\(options.split.rawValue) \(name) (\(variant.acousticModel))", speeds: speeds,
-                    rehear: rehear, highPass: highPass, searchLead: searchLead,
+                    rehear: rehear, highPass: highPass, searchLead: searchLead, fillers: fillers,
                     observations: observations,
                     stats: stats
                 ).write(to: "\(save)-\(options.split.rawValue)-\(name).json")

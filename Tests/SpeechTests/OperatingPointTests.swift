@@ -78,6 +78,14 @@ struct OperatingPointTests {
             #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "searchLead": "long"}"#,
             "searchLead is not a number"
         ),
+        (
+            #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "fillers": "words"}"#,
+            #"fillers is not "speech" or "utterance""#
+        ),
+        (
+            #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "fillers": 1}"#,
+            #"fillers is not "speech" or "utterance""#
+        ),
     ])
     func badFilesNameTheFileAndField(_ text: String, _ field: String) throws {
         let directory = try scratch()
@@ -165,6 +173,20 @@ struct OperatingPointTests {
         let (bare, without) = try self.model(withPointAlso: "")
         defer { try? FileManager.default.removeItem(atPath: bare) }
         #expect(try Listener(model: without).searchLead == nil)
+    }
+
+    /// And where the filler rule counts (`"fillers"`): a listener on the model counts only within
+    /// the walker's speech, unless its policy says otherwise; the whole utterance without it.
+    @Test func fillerSpanTravelsWithThePoint() throws {
+        let (directory, model) = try model(withPointAlso: #", "fillers": "speech""#)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(model.operatingPoint.fillers == .speech)
+        #expect(try Listener(model: model).fillerSpan == .speech)
+        #expect(try Listener(model: model, policy: .init(fillers: .utterance)).fillerSpan == .utterance)
+        let (bare, without) = try self.model(withPointAlso: "")
+        defer { try? FileManager.default.removeItem(atPath: bare) }
+        #expect(try Listener(model: without).fillerSpan == .utterance)
+        #expect(try Listener(model: without, policy: .init(fillers: .speech)).fillerSpan == .speech)
     }
 
     /// The models directory's `en-us-adapted/` is the acoustic model when it holds an mdef;
@@ -343,6 +365,7 @@ extension VoiceEvalFlagTests {
         (["--confidence", "loud"], "\"loud\""),
         (["--search-lead", "0.01"], "--search-lead 0.01: seconds from 0.1 to 2.0, or none"),
         (["--high-pass", "5"], "--high-pass 5: a cutoff in Hz from 20 to 1000, or none"),
+        (["--fillers", "words"], "--fillers words: speech or utterance"),
     ])
     func badConfidenceFlagExitsTwo(_ argv: [String], _ named: String) throws {
         let result = try run(argv)

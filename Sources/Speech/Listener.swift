@@ -71,8 +71,8 @@ public final class Listener {
         /// the decoder's frames); `.utterance`, all it heard since its utterance began, talk
         /// behind the walker before and after the answer included. `nil`: the model's
         /// (``OperatingPoint/fillers``, else `.utterance`), since its thresholds were tuned with it.
-        /// `.utterance` in the product: a point tuned with `.speech` passes no fixture set yet
-        /// (docs/speech.md, "Only the walker's own fillers").
+        /// `.speech` in the product since stop 29, where an answer also counts only if its phrase
+        /// starts within the speech (docs/speech.md, "A phrase that starts within the speech").
         public var fillers: FillerSpan?
 
         public init(
@@ -623,6 +623,11 @@ public final class Listener {
         case .notHere where fillers > policy.maxFillersNotHere: passedFillerRule = nil
         case .thisIsIt where fillers > policy.maxFillersThisIsIt: passedFillerRule = nil
         default: break
+        }
+        // Within the speech, the answer is the walker's only if its phrase starts there too, not
+        // in the talk before it ("… 여기 입구야 …" of a "입구 아니야" with "여기" behind it).
+        if let speech, let first = phraseSegments.first, first.startFrame < speech.lowerBound {
+            passedFillerRule = nil
         }
         // The second pass only for an answer the filler rule let through (its first phrase).
         if passedFillerRule != nil, let margin, let first = phraseSegments.first {

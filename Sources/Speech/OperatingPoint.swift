@@ -8,7 +8,9 @@ public enum FillerSpan: String, Sendable, Hashable, Codable {
     /// and after it (since its last utterance, or its last pause).
     case utterance
     /// Only the walker's speech (the foreground, ``ForegroundDetector``): talk behind the
-    /// walker before and after the answer is not held against it.
+    /// walker before and after the answer is not held against it, and the answer's phrase must
+    /// start within it too. The product's since stop 29 (docs/speech.md, "A phrase that starts
+    /// within the speech").
     case speech
 }
 

@@ -214,11 +214,12 @@ import Testing
     /// walker from the first second of the demo walk to the last, the demo's two answers at the
     /// voice benchmark's speech level: the decoders hear the talk just before and after each
     /// answer as filler syllables. With the filler rule counting only those within the walker's
-    /// speech (`"fillers": "speech"` added to the committed operating-point.json, thresholds
-    /// unchanged) the refusal acts and door D is confirmed and remembered; counted over the
-    /// decoder's whole utterance, as the committed model does, the confirmation carries two and
-    /// confirms no door. (The talkers from 7 s into their mix: a walk the rule decides; on others
-    /// both confirm, or neither — `Scripts/bench-talker-walks` counts such walks.)
+    /// speech, as the committed model does (`"fillers": "speech"` in operating-point.json since
+    /// stop 29) the refusal acts and door D is confirmed and remembered; counted over the
+    /// decoder's whole utterance (`"fillers": "utterance"`, the product before, thresholds
+    /// unchanged), the confirmation carries two and confirms no door. (The talkers from 7 s into
+    /// their mix: a walk the rule decides; on others both confirm, or neither —
+    /// `Scripts/bench-talker-walks` counts such walks.)
     @Test func talkBehindTheWalkerIsNotHeldAgainstTheAnswers() async throws {
         let offset = 7.0
         let scratch = try Scratch()
@@ -245,11 +246,9 @@ import Testing
             to: audio)
 
         var point = try committedPoint()
-        try #require(point["fillers"] == nil, "the committed rule counts over the whole utterance")
-        point["fillers"] = "speech"
-        let withinSpeech = try models(
-            String(decoding: try JSONSerialization.data(withJSONObject: point), as: UTF8.self), in: scratch)
-        let walk = await replay(models: withinSpeech, audio: audio, memory: scratch.file("memory.json"))
+        try #require(point["fillers"] as? String == "speech", "the committed rule counts within the speech")
+        let walk = await replay(
+            models: Self.repo + "/models", audio: audio, memory: scratch.file("memory.json"))
         try #require(walk.code == 0, "\(walk.err)")
         let heard = lines(walk.out, event: "heard").compactMap { $0["text"] as? String }
         #expect(lines(walk.out, event: "rejected").count == 1, "heard \(heard)")
@@ -257,7 +256,10 @@ import Testing
         let confirmed = try MemoryFile.read(path: scratch.file("memory.json")).buildings.first?.confirmed
         #expect(confirmed?.label == "D" && confirmed?.source == .walker, "\(String(describing: confirmed))")
 
-        let everywhere = await replay(models: Self.repo + "/models", audio: audio)
+        point["fillers"] = "utterance"
+        let overTheUtterance = try models(
+            String(decoding: try JSONSerialization.data(withJSONObject: point), as: UTF8.self), in: scratch)
+        let everywhere = await replay(models: overTheUtterance, audio: audio)
         try #require(everywhere.code == 0, "\(everywhere.err)")
         #expect(lines(everywhere.out, event: "confirmed").isEmpty, "\(everywhere.out)")
     }

@@ -47,4 +47,16 @@ import Testing
         #expect(heard(segments, speech: 25...150)?.candidate == nil)
         #expect(heard(segments, speech: 25...110)?.candidate == .thisIsIt)
     }
+
+    /// Within the speech the phrase must start there too: a "여기가 입구야" whose first word
+    /// began in the talk before the walker's words (frame 30, the speech from 60) is not the
+    /// walker's answer, however few fillers the speech holds.
+    @Test func aPhraseThatStartsBeforeTheSpeechIsNotTheWalkers() {
+        let segments = [segment("f_a", 0, 29), segment("여기가_입구야", 30, 109), segment("f_o", 110, 139)]
+        #expect(heard(segments, speech: 60...120)?.candidate == nil)
+        #expect(heard(segments, speech: 25...120)?.candidate == .thisIsIt)
+        // Over the whole utterance, as before, only the fillers count (two: too many).
+        #expect(heard(segments, speech: nil)?.candidate == nil)
+        #expect(heard(Array(segments.dropFirst()), speech: nil)?.candidate == .thisIsIt)
+    }
 }

@@ -63,8 +63,8 @@ public final class Listener {
         /// ``Listener/pauseBlocks``) and no utterance is open, the stream's decoders run the quiet
         /// search (``Decoder/Search``), their front ends fed every block; a block above the
         /// background starts the grammar's search on the audio from this many seconds before it.
-        /// 0: search every block. `nil`: the model's (``OperatingPoint/searchLead``). Off in the
-        /// product: the sped-up decoder loses the onset of "여기" behind it (docs/speech.md).
+        /// 0: search every block. `nil`: the model's (``OperatingPoint/searchLead``; the product's
+        /// 0.5 s since stop 29: docs/speech.md, "A phrase that starts within the speech").
         public var searchLead: Double?
         /// Where the filler rule counts filler syllables and decoy words: `.speech`, only those
         /// the decoder heard within the walker's speech (the foreground's start to its end, in
@@ -347,11 +347,12 @@ public final class Listener {
             var audio = block
             if searchLeadSamples != nil, !searching, loud {
                 // Someone near: the grammar's search, on the audio from the lead before this
-                // block (heard by the quiet search already; the front end hears it again).
+                // block (heard by the quiet search already; the front end hears it again). The
+                // sped-up streams go on from where they were, not restarted: a restart there lost
+                // the onset of "여기" in the sped-up decoder (docs/speech.md, stop 29).
                 try use(.grammar)
                 let from = max(historyStart, fed + count - (searchLeadSamples ?? 0))
                 audio = Array(history[(from - historyStart)...])
-                for i in shifts.indices { shifts[i].restart() }
             }
             if !decoder.inUtterance {
                 for d in decoders { try d.startUtterance() }

@@ -40,12 +40,6 @@ struct SpeedShift {
         input = [Float](repeating: 0, count: width)
     }
 
-    /// Forgets the audio so far: the next samples are not continuous with it.
-    mutating func restart() {
-        input = [Float](repeating: 0, count: Self.halfWidth)
-        position = Double(Self.halfWidth)
-    }
-
     /// The output for `samples` (and what was kept from before).
     mutating func process(_ samples: UnsafeBufferPointer<Int16>) -> [Int16] {
         input.reserveCapacity(input.count + samples.count)

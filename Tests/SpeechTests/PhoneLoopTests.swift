@@ -145,7 +145,8 @@ extension PhoneLoopTests {
     /// Each sped-up decoder has its own phone loop, on its own audio. The demo's answers
     /// through a longer vocal tract (sox `pitch -500`) are heard by the 1.25× decoder only; with
     /// no loop of its own their ratio was missing and their confidence 0, so a policy with
-    /// the phone loop never heard a lowered voice. The committed model and grammar.
+    /// the phone loop never heard a lowered voice. The committed model and grammar, every block
+    /// searched (no search gate), as the phone loop was measured (it is not the product's).
     @Test func aSpedUpHearingIsMeasuredAgainstItsOwnLoop() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -154,7 +155,8 @@ extension PhoneLoopTests {
             + "/artifacts/demo/answers.wav"
         let lowered = directory + "/lowered.wav"
         try #require(try run("sox", ["-R", demo, lowered, "pitch", "-500"], install: "sox") == 0)
-        let policy = Listener.Policy(operatingPoint: Self.open, phoneLoop: true, speeds: [1.25])
+        let policy = Listener.Policy(
+            operatingPoint: Self.open, phoneLoop: true, speeds: [1.25], searchLead: 0)
         let heard = try Listener.decode(wav: lowered, model: try phraseModel(), policy: policy)
             .filter { $0.meaning != nil }
         #expect(heard.map(\.meaning) == [.notHere, .thisIsIt], "\(heard.map(\.heard))")

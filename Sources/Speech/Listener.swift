@@ -64,7 +64,7 @@ public final class Listener {
         /// search (``Decoder/Search``), their front ends fed every block; a block above the
         /// background starts the grammar's search on the audio from this many seconds before it.
         /// 0: search every block. `nil`: the model's (``OperatingPoint/searchLead``; the product's
-        /// 0.5 s since stop 29: docs/speech.md, "A phrase that starts within the speech").
+        /// 0.5 s since stop 29: docs/speech.md, "The search gate, shipped").
         public var searchLead: Double?
         /// Where the filler rule counts filler syllables and decoy words: `.speech`, only those
         /// the decoder heard within the walker's speech (the foreground's start to its end, in

@@ -13,6 +13,15 @@ import Speech
 /// words between `<s>` and `</s>`), `DIR/speakers.txt` (the real speakers used).
 enum AdaptationExport {
     static let noises: [NoiseKind] = [.room, .white, .pink, .babble, .babble, .street]
+    /// The channels each item is also heard through, `channelCopies` times in turn, each copy
+    /// in the next of `noises` at 5–15 dB: the dev split's own reverb and bands
+    /// (`Corpus.devPerturbations`, none of the test's values), where the dev split heard the
+    /// fewest answers (docs/speech.md, "Channels to learn from").
+    static let channels = Corpus.devPerturbations.filter {
+        ["hall reverb", "band 200-3000 Hz", "band 450-4000 Hz"].contains($0.name)
+    }
+    /// Copies of each item through `channels` (`--channel-copies`).
+    static let channelCopies = 0
 
     /// The dictionary words of `text`: a phrase token ("여기_아니야"), a pair decoy
     /// ("d_여기_앉아"), or a decoy for each word; `nil` when the grammar cannot spell it.
@@ -36,7 +45,8 @@ enum AdaptationExport {
     }
 
     static func write(
-        to directory: String, dictionary: String, english: String, real: String?, seed: UInt64
+        to directory: String, dictionary: String, english: String, real: String?, seed: UInt64,
+        channelCopies: Int = channelCopies
     ) throws {
         let words = try Corpus.dictionaryWords(dictionary)
         var items = try Corpus.make(split: .dev, englishDirectory: english).filter {
@@ -56,16 +66,24 @@ enum AdaptationExport {
         var fileids: [String] = []
         var transcription: [String] = []
         var skipped = Set<String>()
+        var copies = 0
         for item in items {
             guard let words = transcript(item.text, words: words) else {
                 skipped.insert(item.text)
                 continue
             }
-            for kind in noises {
+            var versions = noises.map { (kind: $0, speech: item.audio) }
+            for _ in 0..<channelCopies {
+                let channel = channels[copies % channels.count]
+                let kind = noises[(copies + 1) % noises.count]
+                copies += 1
+                versions.append((kind, Corpus.normalised(try Sox.apply(channel.effects, to: item.audio))))
+            }
+            for (kind, speech) in versions {
                 let snr = kind == .room ? 35 : Double.random(in: 5...15, using: &random)
-                let lead = 4_800, count = lead + item.audio.count + 8_000
+                let lead = 4_800, count = lead + speech.count + 8_000
                 let noise = bank.noise(kind, count: count, using: &random)
-                let audio = mix([Int16](repeating: 0, count: lead) + item.audio, noise: noise, snr: snr)
+                let audio = mix([Int16](repeating: 0, count: lead) + speech, noise: noise, snr: snr)
                 let id = String(format: "a%05d", fileids.count)
                 try WAV.write(Audio(samples: audio, sampleRate: 16_000), to: "\(wavs)/\(id).wav")
                 fileids.append(id)
@@ -79,7 +97,7 @@ enum AdaptationExport {
         try (speakers.joined(separator: "\n") + (speakers.isEmpty ? "" : "\n")).write(
             toFile: directory + "/speakers.txt", atomically: true, encoding: .utf8)
         print(
-            "adaptation data: \(fileids.count) utterances from \(items.count - skipped.count) dev items × \(noises.count) conditions, \(speakers.count) real speaker\(speakers.count == 1 ? "" : "s")"
+            "adaptation data: \(fileids.count) utterances from \(items.count - skipped.count) dev items × \(noises.count) conditions + \(channelCopies) through a channel, \(speakers.count) real speaker\(speakers.count == 1 ? "" : "s")"
                 + (skipped.isEmpty ? "" : "; no transcript for \(skipped.sorted().joined(separator: ", "))"))
     }
 }

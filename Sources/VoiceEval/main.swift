@@ -21,6 +21,7 @@ struct Options {
     var policy = Listener.Policy.standard
     var real: String?
     var exportAdaptation: String?
+    var channelCopies = AdaptationExport.channelCopies
     var hours = 0.25
     var verbose = false
     var tune: String?
@@ -51,7 +52,7 @@ struct Options {
     static let usage = """
         usage: VoiceEval [--split dev|test] [--conditions clean,white10,pink10,babble15,babble10,babble5,street10]
                          [--acoustic stock,adapted] [--hours H] [--seed N] [--models DIR] [--english DIR]
-                         [--real DIR] [--export-adaptation DIR] [--max-seconds S] [--max-fillers-not-here N]
+                         [--real DIR] [--export-adaptation DIR [--channel-copies N]] [--max-seconds S] [--max-fillers-not-here N]
                          [--max-fillers-this-is-it N] [--verbose] [--tune OUT.json] [--both-turns] [--point FILE] [--save RUN.json] [--rescore RUN.json]
                          [--near-miss-budget F] [--first-turn-near-miss-budget F] [--unrelated-budget F] [--confusion-budget N] [--budgets pooled|per-answer]
                          [--repeat-below C] [--no-ask-band] [--max-act C|notHere:C,thisIsIt:C] [--max-ask C|…] [--min-act C|…]
@@ -143,6 +144,11 @@ struct Options {
             case "--english": english = try value(flag)
             case "--real": real = try value(flag)
             case "--export-adaptation": exportAdaptation = try value(flag)
+            case "--channel-copies":
+                channelCopies = try number(flag, Int.self)
+                guard channelCopies >= 0 else {
+                    throw UsageError("--channel-copies: \(channelCopies) is below 0")
+                }
             case "--split":
                 let text = try value(flag)
                 guard let parsed = Split(rawValue: text) else {
@@ -695,7 +701,7 @@ func main() throws {
     if let directory = options.exportAdaptation {
         try AdaptationExport.write(
             to: directory, dictionary: model.dictionary, english: options.english, real: options.real,
-            seed: options.seed)
+            seed: options.seed, channelCopies: options.channelCopies)
         return
     }
     if let path = options.rescore {

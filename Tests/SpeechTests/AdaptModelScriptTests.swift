@@ -26,6 +26,8 @@ import Testing
         let cases: [([String], String)] = [
             (["--bogus"], "unknown option --bogus"),
             (["--seed", "x"], "--seed needs a number"),
+            (["--channel-copies", "-1"], "--channel-copies needs a number"),
+            (["--channel-copies"], "--channel-copies needs a number"),
             (["--held-out", directory + "/none"], "--held-out \(directory)/none: no manifest.jsonl"),
             (
                 ["--real", directory, "--held-out", directory + "/"],

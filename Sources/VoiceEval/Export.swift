@@ -46,7 +46,7 @@ enum AdaptationExport {
 
     static func write(
         to directory: String, dictionary: String, english: String, real: String?, seed: UInt64,
-        channelCopies: Int = channelCopies
+        channelCopies: Int = channelCopies, babble: String = NoiseBank.defaultDirectory
     ) throws {
         let words = try Corpus.dictionaryWords(dictionary)
         var items = try Corpus.make(split: .dev, englishDirectory: english).filter {
@@ -59,7 +59,7 @@ enum AdaptationExport {
             speakers = Array(Set(recorded.map(\.voice))).sorted()
             items += recorded.filter { $0.kind == .phrase || $0.kind == .nearMiss }
         }
-        let bank = try NoiseBank(directory: NoiseBank.defaultDirectory, split: .dev)
+        let bank = try NoiseBank(directory: babble, split: .dev)
         let wavs = directory + "/wav"
         try FileManager.default.createDirectory(atPath: wavs, withIntermediateDirectories: true)
         var random = benchmarkRandom(seed &* 977)

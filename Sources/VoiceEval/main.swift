@@ -22,6 +22,8 @@ struct Options {
     var real: String?
     var exportAdaptation: String?
     var channelCopies = AdaptationExport.channelCopies
+    /// `--babble-recordings DIR`: the babble's recordings from `DIR/dev` and `DIR/test`.
+    var babbleRecordings = NoiseBank.defaultDirectory
     var hours = 0.25
     var verbose = false
     var tune: String?
@@ -52,7 +54,7 @@ struct Options {
     static let usage = """
         usage: VoiceEval [--split dev|test] [--conditions clean,white10,pink10,babble15,babble10,babble5,street10]
                          [--acoustic stock,adapted] [--hours H] [--seed N] [--models DIR] [--english DIR]
-                         [--real DIR] [--export-adaptation DIR [--channel-copies N]] [--max-seconds S] [--max-fillers-not-here N]
+                         [--real DIR] [--export-adaptation DIR [--channel-copies N]] [--babble-recordings DIR] [--max-seconds S] [--max-fillers-not-here N]
                          [--max-fillers-this-is-it N] [--verbose] [--tune OUT.json] [--both-turns] [--point FILE] [--save RUN.json] [--rescore RUN.json]
                          [--near-miss-budget F] [--first-turn-near-miss-budget F] [--unrelated-budget F] [--confusion-budget N] [--budgets pooled|per-answer]
                          [--repeat-below C] [--no-ask-band] [--max-act C|notHere:C,thisIsIt:C] [--max-ask C|…] [--min-act C|…]
@@ -144,6 +146,13 @@ struct Options {
             case "--english": english = try value(flag)
             case "--real": real = try value(flag)
             case "--export-adaptation": exportAdaptation = try value(flag)
+            case "--babble-recordings":
+                let folder = try value(flag)
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
+                    isDirectory.boolValue
+                else { throw UsageError("--babble-recordings: \(folder) is not a folder") }
+                babbleRecordings = folder
             case "--channel-copies":
                 channelCopies = try number(flag, Int.self)
                 guard channelCopies >= 0 else {
@@ -701,7 +710,7 @@ func main() throws {
     if let directory = options.exportAdaptation {
         try AdaptationExport.write(
             to: directory, dictionary: model.dictionary, english: options.english, real: options.real,
-            seed: options.seed, channelCopies: options.channelCopies)
+            seed: options.seed, channelCopies: options.channelCopies, babble: options.babbleRecordings)
         return
     }
     if let path = options.rescore {
@@ -770,7 +779,7 @@ func main() throws {
         items = try Corpus.make(split: options.split, englishDirectory: options.english)
         items += try Corpus.unknownNearMisses(options.unknownNearMisses)
     }
-    let bank = try NoiseBank(directory: NoiseBank.defaultDirectory, split: options.split)
+    let bank = try NoiseBank(directory: options.babbleRecordings, split: options.split)
     let counts = Dictionary(grouping: items, by: \.kind).mapValues(\.count)
     print("## voice-eval (seed \(options.seed), \(source), models \(modelsDirectory))\n")
     print("Items: " + Item.Kind.allCases.map { "\(counts[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", "))

@@ -28,6 +28,7 @@ import Testing
             (["--seed", "x"], "--seed needs a number"),
             (["--channel-copies", "-1"], "--channel-copies needs a number"),
             (["--channel-copies"], "--channel-copies needs a number"),
+            (["--babble-recordings", directory + "/none"], "--babble-recordings needs a folder"),
             (["--held-out", directory + "/none"], "--held-out \(directory)/none: no manifest.jsonl"),
             (
                 ["--real", directory, "--held-out", directory + "/"],

@@ -264,6 +264,8 @@ extension VoiceEvalFlagTests {
         (["--babble-shift", "2.5,4"], "--babble-shift 2.5,4: FROM,TO,PER_DB"),
         (["--babble-shift", "4,2.5,4"], "FROM ≤ TO"),
         (["--babble-shift", "2.5,4,x"], "--babble-shift 2.5,4,x"),
+        (["--channel-copies", "-1"], "--channel-copies: -1 is below 0"),
+        (["--babble-recordings", "/nowhere"], "--babble-recordings: /nowhere is not a folder"),
     ])
     func badBudgetFlagExitsTwo(_ argv: [String], _ named: String) throws {
         let result = try run(argv)

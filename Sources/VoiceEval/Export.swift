@@ -46,7 +46,7 @@ enum AdaptationExport {
 
     static func write(
         to directory: String, dictionary: String, english: String, real: String?, seed: UInt64,
-        channelCopies: Int = channelCopies, babble: String = NoiseBank.defaultDirectory
+        channelCopies: Int, babble: String
     ) throws {
         let words = try Corpus.dictionaryWords(dictionary)
         var items = try Corpus.make(split: .dev, englishDirectory: english).filter {

@@ -188,6 +188,7 @@ final class DaemonEars: Sendable {
                         listener.rehear.isEmpty
                         ? ""
                         : "; a short utterance not acted on at once heard again \(OperatingPoint.factors(listener.rehear))"
+                            + (listener.rehearOwnMean ? " by its own cepstral mean" : "")
                     let filter = listener.highPassCutoff.map { "; high-passed at \($0) Hz first" } ?? ""
                     let search =
                         listener.searchLead.map {

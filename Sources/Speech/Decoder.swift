@@ -179,12 +179,15 @@ final class Decoder {
     }
 
     /// Feeds 16 kHz mono samples; returns whether the voice activity detector is in speech.
-    func process(_ samples: UnsafeBufferPointer<Int16>) throws(SpeechError) -> Bool {
+    /// `whole`: the samples are the whole utterance, normalised by their own cepstral mean
+    /// (the model's batch `-cmn`) — only while the decoder was never fed otherwise, since
+    /// sphinxbase switches a decoder fed in blocks to the live mean for good.
+    func process(_ samples: UnsafeBufferPointer<Int16>, whole: Bool = false) throws(SpeechError) -> Bool {
         guard !samples.isEmpty else { return ps_get_in_speech(decoder) != 0 }
         var block = Array(samples)
         dither?.apply(to: &block)
         if rescorer != nil { utteranceAudio += block }
-        guard ps_process_raw(decoder, block, block.count, 0, 0) >= 0 else {
+        guard ps_process_raw(decoder, block, block.count, 0, whole ? 1 : 0) >= 0 else {
             throw .decoder("ps_process_raw failed")
         }
         // The same dithered samples, so both decoders see the same frames.

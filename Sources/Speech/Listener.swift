@@ -74,12 +74,18 @@ public final class Listener {
         /// `.speech` in the product since stop 29, where an answer also counts only if its phrase
         /// starts within the speech (docs/speech.md, "A phrase that starts within the speech").
         public var fillers: FillerSpan?
+        /// The ``rehear`` decoders normalise an utterance by its own cepstral mean (PocketSphinx's
+        /// batch `-cmn`, as the model was trained), fed it whole, instead of by the running mean
+        /// of the utterances they heard before it: a microphone's band or a room the stream's
+        /// mean was not learnt on. `nil`: the model's (``OperatingPoint/rehearOwnMean``); off in
+        /// the product (docs/speech.md, "An utterance by its own mean").
+        public var rehearOwnMean: Bool?
 
         public init(
             maxUtteranceSeconds: Double = 5, maxFillersNotHere: Int = 2, maxFillersThisIsIt: Int = 1,
             operatingPoint: OperatingPoint? = nil, phoneLoop: Bool = false, neighbourMargin: Bool = false,
             speeds: [Double]? = nil, rehear: [Double]? = nil, highPass: Double? = nil,
-            searchLead: Double? = nil, fillers: FillerSpan? = nil
+            searchLead: Double? = nil, fillers: FillerSpan? = nil, rehearOwnMean: Bool? = nil
         ) {
             self.maxUtteranceSeconds = maxUtteranceSeconds
             self.maxFillersNotHere = maxFillersNotHere
@@ -92,6 +98,7 @@ public final class Listener {
             self.highPass = highPass
             self.searchLead = searchLead
             self.fillers = fillers
+            self.rehearOwnMean = rehearOwnMean
         }
 
         /// The speeds of the decoders beside the plain one, for a listener on a model with
@@ -101,6 +108,12 @@ public final class Listener {
         /// The speeds an utterance is heard again at, for a listener on a model with `point`:
         /// the policy's, else the point's.
         package func rehearSpeeds(over point: OperatingPoint) -> [Double] { rehear ?? point.rehear }
+
+        /// Whether the decoders that hear again, of a listener on a model with `point`, use an
+        /// utterance's own cepstral mean: the policy's, else the point's.
+        package func rehearsOwnMean(over point: OperatingPoint) -> Bool {
+            rehearOwnMean ?? point.rehearOwnMean
+        }
 
         /// The cutoff of the filter in front of a listener on a model with `point`: the
         /// policy's, else the point's; `nil` for none (0 or unset).
@@ -138,6 +151,9 @@ public final class Listener {
     /// The speeds an utterance no decoder heard an answer in is heard again at: the policy's,
     /// else the model's.
     public let rehear: [Double]
+    /// Whether ``rehear``'s decoders normalise an utterance by its own cepstral mean: the
+    /// policy's, else the model's.
+    public let rehearOwnMean: Bool
     /// Where the filler rule counts: the policy's, else the model's.
     public let fillerSpan: FillerSpan
     private let decoder: Decoder
@@ -228,6 +244,7 @@ public final class Listener {
         self.spedUp = spedUp
         shifts = speeds.map(SpeedShift.init(speed:))
         rehear = policy.rehearSpeeds(over: model.operatingPoint)
+        rehearOwnMean = policy.rehearsOwnMean(over: model.operatingPoint)
         fillerSpan = policy.fillerSpan(over: model.operatingPoint)
         highPass = policy.highPassCutoff(over: model.operatingPoint).map { HighPass(cutoff: $0) }
         var rehearers: [Decoder] = []
@@ -276,6 +293,12 @@ public final class Listener {
             try d.startUtterance()
         }
         for (d, speed) in zip(rehearers, rehear) {
+            // Fed in blocks once, a decoder's cepstral mean stays live: one fed whole utterances
+            // only ends the utterance its session began with.
+            guard !rehearOwnMean else {
+                _ = try d.endUtterance()
+                continue
+            }
             var shift = SpeedShift(speed: speed)
             let audio = floor.withUnsafeBufferPointer { shift.process($0) }
             try d.preservingCepstralMean { () throws(SpeechError) in
@@ -527,7 +550,9 @@ public final class Listener {
             var shift = SpeedShift(speed: speed)
             let faster = audio.withUnsafeBufferPointer { shift.process($0) }
             try d.startUtterance()
-            _ = try faster.withUnsafeBufferPointer { buffer throws(SpeechError) in try d.process(buffer) }
+            _ = try faster.withUnsafeBufferPointer { buffer throws(SpeechError) in
+                try d.process(buffer, whole: rehearOwnMean)
+            }
             var again = hearing(
                 try d.endUtterance(), start: start, end: end, audioEnd: to, speed: speed,
                 background: background)

@@ -52,6 +52,10 @@ public struct OperatingPoint: Sendable, Hashable {
     /// Where the filler rule these thresholds were chosen with counts filler syllables
     /// (``Listener/Policy/fillers``; `"fillers"`, optional: the whole utterance).
     public var fillers: FillerSpan?
+    /// Whether the ``rehear`` decoders these thresholds were chosen with normalise an utterance
+    /// by its own cepstral mean (``Listener/Policy/rehearOwnMean``; `"rehearOwnMean"`,
+    /// optional: no, by the running mean).
+    public var rehearOwnMean: Bool
 
     /// The range a search lead may take (seconds): at least the 100 ms the level that opens the
     /// gate is averaged over, at most what the Listener's history keeps to spare.
@@ -72,7 +76,8 @@ public struct OperatingPoint: Sendable, Hashable {
 
     public init(
         notHere: Thresholds, thisIsIt: Thresholds, speeds: [Double] = [], rehear: [Double] = [],
-        highPass: Double? = nil, searchLead: Double? = nil, fillers: FillerSpan? = nil
+        highPass: Double? = nil, searchLead: Double? = nil, fillers: FillerSpan? = nil,
+        rehearOwnMean: Bool = false
     ) {
         self.notHere = notHere
         self.thisIsIt = thisIsIt
@@ -81,6 +86,7 @@ public struct OperatingPoint: Sendable, Hashable {
         self.highPass = highPass
         self.searchLead = searchLead
         self.fillers = fillers
+        self.rehearOwnMean = rehearOwnMean
     }
 
     /// Used when the models directory has no `operating-point.json`.
@@ -106,13 +112,15 @@ public struct OperatingPoint: Sendable, Hashable {
             throw .model(
                 field.isEmpty
                     ? "\(path): not a JSON object"
-                    : field.hasPrefix("speeds") || field.hasPrefix("rehear")
-                        ? "\(path): \(field) is not a number or not a list of numbers"
-                        : field == "highPass" || field == "searchLead"
-                            ? "\(path): \(field) is not a number"
-                            : field == "fillers"
-                                ? "\(path): fillers is not \"speech\" or \"utterance\""
-                                : "\(path): \(field) is not a number or not an object")
+                    : field == "rehearOwnMean"
+                        ? "\(path): rehearOwnMean is not true or false"
+                        : field.hasPrefix("speeds") || field.hasPrefix("rehear")
+                            ? "\(path): \(field) is not a number or not a list of numbers"
+                            : field == "highPass" || field == "searchLead"
+                                ? "\(path): \(field) is not a number"
+                                : field == "fillers"
+                                    ? "\(path): fillers is not \"speech\" or \"utterance\""
+                                    : "\(path): \(field) is not a number or not an object")
         } catch DecodingError.dataCorrupted(let context)
             where context.codingPath.last?.stringValue == "fillers"
         {
@@ -131,10 +139,12 @@ public struct OperatingPoint: Sendable, Hashable {
             return Thresholds(act: act, ask: ask)
         }
         for key in keys.keys.sorted()
-        where !["notHere", "thisIsIt", "speeds", "rehear", "highPass", "searchLead", "fillers"].contains(key)
-        {
+        where ![
+            "notHere", "thisIsIt", "speeds", "rehear", "highPass", "searchLead", "fillers", "rehearOwnMean",
+        ]
+        .contains(key) {
             throw .model(
-                "\(path): unknown key \"\(key)\" (expected notHere, thisIsIt, speeds, rehear, highPass, searchLead, fillers)"
+                "\(path): unknown key \"\(key)\" (expected notHere, thisIsIt, speeds, rehear, highPass, searchLead, fillers, rehearOwnMean)"
             )
         }
         if let lead = file.searchLead, lead != 0, !searchLeadRange.contains(lead) {
@@ -158,7 +168,7 @@ public struct OperatingPoint: Sendable, Hashable {
             notHere: try thresholds("notHere", file.notHere),
             thisIsIt: try thresholds("thisIsIt", file.thisIsIt),
             speeds: file.speeds ?? [], rehear: file.rehear ?? [], highPass: file.highPass,
-            searchLead: file.searchLead, fillers: file.fillers)
+            searchLead: file.searchLead, fillers: file.fillers, rehearOwnMean: file.rehearOwnMean ?? false)
     }
 
     /// The file's shape; the thresholds are checked by hand for messages naming the field.
@@ -170,6 +180,7 @@ public struct OperatingPoint: Sendable, Hashable {
         var highPass: Double?
         var searchLead: Double?
         var fillers: FillerSpan?
+        var rehearOwnMean: Bool?
     }
 
     /// Any JSON value, read only for the object's keys.

@@ -75,12 +75,15 @@ struct SavedRun: Codable {
     /// Where the filler rule counted (``Listener/Policy/fillers``); `nil` for the whole
     /// utterance, and in runs saved before it existed.
     var fillers: FillerSpan?
+    /// Whether the decoders that hear again used an utterance's own cepstral mean
+    /// (``Listener/Policy/rehearOwnMean``); `nil` for no, and in runs saved before it existed.
+    var rehearOwnMean: Bool?
     var observations: [Observation]
     var stats: [Stats]
 
     init(
         label: String, speeds: [Double], rehear: [Double], highPass: Double?, searchLead: Double?,
-        fillers: FillerSpan, observations: [Tuning.Observation],
+        fillers: FillerSpan, rehearOwnMean: Bool, observations: [Tuning.Observation],
         stats: [Condition: Tuning.ConditionStats]
     ) {
         self.label = label
@@ -89,6 +92,7 @@ struct SavedRun: Codable {
         self.highPass = highPass
         self.searchLead = searchLead
         self.fillers = fillers == .speech ? .speech : nil
+        self.rehearOwnMean = rehearOwnMean ? true : nil
         self.observations = observations.map { o in
             Observation(
                 condition: o.condition.name, kind: o.item.kind.rawValue, text: o.item.text,

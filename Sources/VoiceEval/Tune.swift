@@ -320,7 +320,8 @@ enum Tuning {
             + list("speeds", point.speeds) + list("rehear", point.rehear)
             + (point.highPass.map { ",\n  \"highPass\": \($0)" } ?? "")
             + (point.searchLead.map { ",\n  \"searchLead\": \($0)" } ?? "")
-            + (point.fillers.map { ",\n  \"fillers\": \"\($0.rawValue)\"" } ?? "") + "\n}\n"
+            + (point.fillers.map { ",\n  \"fillers\": \"\($0.rawValue)\"" } ?? "")
+            + (point.rehearOwnMean ? ",\n  \"rehearOwnMean\": true" : "") + "\n}\n"
     }
 }
 

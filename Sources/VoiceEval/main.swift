@@ -60,6 +60,7 @@ struct Options {
                          [--repeat-below C] [--no-ask-band] [--max-act C|notHere:C,thisIsIt:C] [--max-ask C|…] [--min-act C|…]
                          [--phone-loop] [--neighbour-margin] [--speeds A,B…|none]  (decoders of the audio sped up so beside the plain one; default: the model's)
                          [--rehear A,B…|none]  (decoders that hear again, sped up so, a short utterance the others did not act on at once; default: the model's)
+                         [--rehear-own-mean]  (those decoders normalise an utterance by its own cepstral mean, fed whole; measured, not the product's)
                          [--high-pass HZ|none]  (the audio high-passed first; default: the model's)
                          [--search-lead S|none]  (search only near the foreground, from S seconds before it; default: the model's)
                          [--fillers speech|utterance]  (the filler rule counts within the walker's speech, or the decoder's whole utterance; default: the model's)
@@ -186,6 +187,7 @@ struct Options {
             case "--neighbour-margin": policy.neighbourMargin = true
             case "--speeds": policy.speeds = try speedList(flag, try value(flag))
             case "--rehear": policy.rehear = try speedList(flag, try value(flag))
+            case "--rehear-own-mean": policy.rehearOwnMean = true
             case "--high-pass":
                 policy.highPass = try noneOr(
                     flag, in: HighPass.cutoffRange,
@@ -744,6 +746,7 @@ func main() throws {
             chosen.highPass = run.highPass
             chosen.searchLead = run.searchLead
             chosen.fillers = run.fillers
+            chosen.rehearOwnMean = run.rehearOwnMean ?? false
             let json = Tuning.json(chosen)
             try json.write(toFile: out, atomically: true, encoding: .utf8)
             print("\nOperating point chosen on \(run.label), written to \(out):\n\(json)")
@@ -792,13 +795,14 @@ func main() throws {
     let highPass = options.policy.highPassCutoff(over: model.operatingPoint)
     let searchLead = options.policy.searchLeadSeconds(over: model.operatingPoint)
     let fillers = options.policy.fillerSpan(over: model.operatingPoint)
+    let rehearOwnMean = options.policy.rehearsOwnMean(over: model.operatingPoint)
     print(
         "Decoders: plain"
             + (speeds.isEmpty ? "" : " + sped up " + OperatingPoint.factors(speeds))
             + (rehear.isEmpty
                 ? ""
                 : "; heard again " + OperatingPoint.factors(rehear)
-                    + " when not acted on at once")
+                    + " when not acted on at once" + (rehearOwnMean ? ", by its own cepstral mean" : ""))
             + (highPass.map { "; the audio high-passed at \($0) Hz first" } ?? "")
             + (searchLead.map { "; searching only near the foreground, from \($0) s before it" } ?? ""))
     if let command = options.preprocess { print("Preprocess: every recording through \(command)") }
@@ -812,7 +816,7 @@ func main() throws {
         if let save = options.save {
             try SavedRun(
                 label: "dev \(model.acousticModel)", speeds: speeds, rehear: rehear, highPass: highPass,
-                searchLead: searchLead, fillers: fillers,
+                searchLead: searchLead, fillers: fillers, rehearOwnMean: rehearOwnMean,
                 observations: observations,
                 stats: stats
             ).write(to: "\(save)-dev.json")
@@ -823,6 +827,7 @@ func main() throws {
         chosen.highPass = highPass
         chosen.searchLead = searchLead
         chosen.fillers = fillers == .speech ? .speech : nil
+        chosen.rehearOwnMean = rehearOwnMean
         let json = Tuning.json(chosen)
         try json.write(toFile: out, atomically: true, encoding: .utf8)
         print(
@@ -861,6 +866,7 @@ func main() throws {
                 try SavedRun(
                     label: "\(options.split.rawValue) \(name) (\(variant.acousticModel))", speeds: speeds,
                     rehear: rehear, highPass: highPass, searchLead: searchLead, fillers: fillers,
+                    rehearOwnMean: rehearOwnMean,
                     observations: observations,
                     stats: stats
                 ).write(to: "\(save)-\(options.split.rawValue)-\(name).json")

@@ -241,7 +241,11 @@ struct InstalledDataTests {
     func copyBinary(to prefix: String) throws -> String {
         try FileManager.default.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
         let binary = prefix + "/bin/pathfinder"
-        try FileManager.default.copyItem(atPath: try BinaryTests.binary(), toPath: binary)
+        // Copied by `cp`, not in this process: a copy written here is open for writing while
+        // other tests spawn processes, which inherit the descriptor, and running the copy then
+        // fails with ETXTBSY ("Text file busy") until they exit.
+        let copy = try BinaryTests.run(executable: "/bin/cp", [try BinaryTests.binary(), binary])
+        try #require(copy.code == 0, "cp \(binary): \(copy.err)")
         return binary
     }
 

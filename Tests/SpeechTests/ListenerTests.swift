@@ -163,6 +163,43 @@ import Testing
         #expect(unmarked.isEmpty, "the re-hearing not marked alone: \(unmarked)")
     }
 
+    /// Answers through a microphone band and a room the model's running cepstral mean was not
+    /// learnt on (sox `sinc 450-4000` and a large room's `reverb`): the stream's decoders
+    /// normalise them by the mean of the audio before them (here the model's own start) and
+    /// take several for decoys or hear them below the point. Decoders that hear such an
+    /// utterance again by its own mean (``Listener/Policy/rehearOwnMean``, fed it whole) hear
+    /// more of them than the same decoders by the running mean; none as the other answer.
+    @Test func aRehearingByItsOwnMeanHearsAnotherChannel() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let model = try phraseModel()
+        var (running, own) = (0, 0)
+        var wrong: [String] = []
+        for (name, effect) in [
+            ("band", ["sinc", "450-4000"]), ("room", ["reverb", "70", "30", "60", "100", "10"]),
+        ] {
+            for (index, (phrase, meaning)) in Self.answers.enumerated() {
+                let spokenWAV = directory + "/\(index).wav"
+                let changed = directory + "/\(index)-\(name).wav"
+                try WAV.write(
+                    Audio(samples: silence(0.3) + spoken(phrase) + silence(1), sampleRate: 16_000),
+                    to: spokenWAV)
+                try #require(try run("sox", ["-R", spokenWAV, changed] + effect, install: "sox") == 0)
+                let byRunning = try Listener.decode(
+                    wav: changed, model: model, policy: .init(rehear: [0.82, 1.0], rehearOwnMean: false)
+                ).compactMap(\.meaning)
+                let byOwn = try Listener.decode(
+                    wav: changed, model: model, policy: .init(rehear: [0.82, 1.0], rehearOwnMean: true)
+                ).compactMap(\.meaning)
+                running += byRunning == [meaning] ? 1 : 0
+                own += byOwn == [meaning] ? 1 : 0
+                if byOwn.contains(where: { $0 != meaning }) { wrong.append("\(phrase) \(name)") }
+            }
+        }
+        #expect(own >= running + 2, "heard: \(running) by the running mean, \(own) by their own, of 26")
+        #expect(wrong.isEmpty, "heard as the other answer: \(wrong)")
+    }
+
     /// The high-pass filter in front (``Listener/Policy/highPass``) keeps the voice: answers
     /// under rumble far louder than they are (a 35 Hz hum at ±12 000 and a DC offset of 6 000,
     /// both below any word) are heard through it, each as itself and sure. (They are heard

@@ -86,6 +86,14 @@ struct OperatingPointTests {
             #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "fillers": 1}"#,
             #"fillers is not "speech" or "utterance""#
         ),
+        (
+            #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "rehearOwnMean": "yes"}"#,
+            "rehearOwnMean is not true or false"
+        ),
+        (
+            #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "rehearOwnMean": 1}"#,
+            "rehearOwnMean is not true or false"
+        ),
     ])
     func badFilesNameTheFileAndField(_ text: String, _ field: String) throws {
         let directory = try scratch()
@@ -145,6 +153,20 @@ struct OperatingPointTests {
         #expect(model.operatingPoint.speeds == [])
         #expect(try Listener(model: model).rehear == [0.82])
         #expect(try Listener(model: model, policy: .init(rehear: [])).rehear == [])
+    }
+
+    /// And whether they hear an utterance by its own cepstral mean (`"rehearOwnMean"`): a
+    /// listener on the model does, unless its policy says not; not without it.
+    @Test func rehearingByItsOwnMeanTravelsWithThePoint() throws {
+        let (directory, model) = try model(withPointAlso: #", "rehear": [0.82, 1.0], "rehearOwnMean": true"#)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(model.operatingPoint.rehearOwnMean)
+        #expect(try Listener(model: model).rehearOwnMean)
+        #expect(try !Listener(model: model, policy: .init(rehearOwnMean: false)).rehearOwnMean)
+        let (bare, without) = try self.model(withPointAlso: #", "rehear": [0.82]"#)
+        defer { try? FileManager.default.removeItem(atPath: bare) }
+        #expect(!without.operatingPoint.rehearOwnMean)
+        #expect(try !Listener(model: without).rehearOwnMean)
     }
 
     /// And the filter in front of them (`"highPass"`): a listener on the model high-passes

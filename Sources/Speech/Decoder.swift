@@ -187,11 +187,12 @@ final class Decoder {
         var block = Array(samples)
         dither?.apply(to: &block)
         if rescorer != nil { utteranceAudio += block }
-        guard ps_process_raw(decoder, block, block.count, 0, whole ? 1 : 0) >= 0 else {
+        let full: Int32 = whole ? 1 : 0
+        guard ps_process_raw(decoder, block, block.count, 0, full) >= 0 else {
             throw .decoder("ps_process_raw failed")
         }
-        // The same dithered samples, so both decoders see the same frames.
-        if let loop, ps_process_raw(loop, block, block.count, 0, 0) < 0 {
+        // The same dithered samples, fed the same way, so both decoders see the same frames.
+        if let loop, ps_process_raw(loop, block, block.count, 0, full) < 0 {
             throw .decoder("ps_process_raw failed (phone loop)")
         }
         return ps_get_in_speech(decoder) != 0

@@ -175,15 +175,14 @@ import Testing
         let model = try phraseModel()
         var (running, own) = (0, 0)
         var wrong: [String] = []
-        for (name, effect) in [
-            ("band", ["sinc", "450-4000"]), ("room", ["reverb", "70", "30", "60", "100", "10"]),
-        ] {
-            for (index, (phrase, meaning)) in Self.answers.enumerated() {
-                let spokenWAV = directory + "/\(index).wav"
+        for (index, (phrase, meaning)) in Self.answers.enumerated() {
+            let spokenWAV = directory + "/\(index).wav"
+            try WAV.write(
+                Audio(samples: silence(0.3) + spoken(phrase) + silence(1), sampleRate: 16_000), to: spokenWAV)
+            for (name, effect) in [
+                ("band", ["sinc", "450-4000"]), ("room", ["reverb", "70", "30", "60", "100", "10"]),
+            ] {
                 let changed = directory + "/\(index)-\(name).wav"
-                try WAV.write(
-                    Audio(samples: silence(0.3) + spoken(phrase) + silence(1), sampleRate: 16_000),
-                    to: spokenWAV)
                 try #require(try run("sox", ["-R", spokenWAV, changed] + effect, install: "sox") == 0)
                 let byRunning = try Listener.decode(
                     wav: changed, model: model, policy: .init(rehear: [0.82, 1.0], rehearOwnMean: false)

@@ -264,6 +264,75 @@ import Testing
         #expect(lines(everywhere.out, event: "confirmed").isEmpty, "\(everywhere.out)")
     }
 
+    /// `"rehearOwnMean"` in a models directory reaches `pathfinder listen`: five answers through
+    /// a 450–4000 Hz band (sox `sinc`), one recording, heard again at 0.82× and 1.0× — by each
+    /// utterance's own cepstral mean more of them are heard than by the running mean (4 and 3
+    /// when measured), none as another answer.
+    @Test func rehearingByItsOwnMeanReachesListen() throws {
+        // The built binary, a process of its own: in this one, the decoders and the synthesiser
+        // of tests running beside it share espeak-ng's and sphinxbase's process-wide state, and
+        // a margin of one answer is not theirs to move.
+        func pathfinder(_ argv: [String]) throws -> (code: Int32, out: String, err: String) {
+            try BinaryTests.run(executable: try BinaryTests.binary(), argv)
+        }
+        let scratch = try Scratch()
+        let answers: [(String, String)] = [
+            ("여기 아니야", "notHere"), ("여기가 입구야", "thisIsIt"), ("여기 아니에요", "notHere"),
+            ("여기가 입구예요", "thisIsIt"), ("입구 아니야", "notHere"),
+        ]
+        var banded: [String] = []
+        for (index, (phrase, _)) in answers.enumerated() {
+            let said = try pathfinder(["say", phrase, "--wav", scratch.file("\(index).wav")])
+            try #require(said.code == 0, "\(said.err)")
+            banded.append(scratch.file("\(index)-band.wav"))
+            let filtered = try run(
+                "sox",
+                [
+                    scratch.file("\(index).wav"), "-r", "16000", "-c", "1", banded[index], "sinc", "450-4000",
+                    "pad", "0.3", "1",
+                ],
+                install: "sox")
+            try #require(filtered == 0)
+        }
+        let recording = scratch.file("band.wav")
+        try #require(try run("sox", banded + [recording], install: "sox") == 0)
+        // Where each answer ends in the recording (seconds), to tell which one an utterance is.
+        var ends: [Double] = []
+        for file in banded {
+            let audio = try WAV.read16kMono(path: file)
+            ends.append((ends.last ?? 0) + Double(audio.samples.count) / 16_000)
+        }
+        let committed = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: Self.repo + "/models/operating-point.json")))
+                as? [String: Any])
+        var heard: [Bool: [String]] = [:]
+        for own in [false, true] {
+            var point = committed
+            point["rehear"] = [0.82, 1.0]
+            if own { point["rehearOwnMean"] = true }
+            let folder = try Scratch()
+            let text = String(decoding: try JSONSerialization.data(withJSONObject: point), as: UTF8.self)
+            let listened = try pathfinder([
+                "listen", "--wav", recording, "--models", try models(text, in: folder),
+            ])
+            try #require(listened.code == 0, "\(listened.err)")
+            var meanings: [String] = []
+            for line in listened.out.split(separator: "\n") {
+                let object = try #require(
+                    try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                guard let meaning = object["meaning"] as? String else { continue }
+                let start = try #require(object["start"] as? Double)
+                let answer = try #require(ends.firstIndex { start < $0 }, "\(line)")
+                #expect(meaning == answers[answer].1, "\(answers[answer].0) heard as \(line)")
+                meanings.append(meaning)
+            }
+            heard[own] = meanings
+        }
+        let (running, byOwn) = (heard[false] ?? [], heard[true] ?? [])
+        #expect(byOwn.count > running.count, "by the running mean \(running), by their own \(byOwn)")
+    }
+
     @Test func modelsNeedsAudio() async {
         let run = await runPathfinder([
             "replay", "--nmea", Self.repo + "/artifacts/demo/walk.nmea", "--destination",

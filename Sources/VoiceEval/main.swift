@@ -50,6 +50,11 @@ struct Options {
     var demo: String?
     /// `--held-out DIR` (with `--check-model`): recordings of people no model was adapted on.
     var heldOut: String?
+    /// `--session-per-channel`: each channel's items (one perturbation: one microphone, one
+    /// room) decoded as a recording of their own, by a Listener of its own, as a walker keeps one
+    /// microphone for a session; by default all of a condition's items are one recording and
+    /// the channel changes with every item.
+    var sessionPerChannel = false
 
     static let usage = """
         usage: VoiceEval [--split dev|test] [--conditions clean,white10,pink10,babble15,babble10,babble5,street10]
@@ -61,6 +66,7 @@ struct Options {
                          [--phone-loop] [--neighbour-margin] [--speeds A,B…|none]  (decoders of the audio sped up so beside the plain one; default: the model's)
                          [--rehear A,B…|none]  (decoders that hear again, sped up so, a short utterance the others did not act on at once; default: the model's)
                          [--rehear-own-mean]  (those decoders normalise an utterance by its own cepstral mean, fed whole; measured, not the product's)
+                         [--session-per-channel]  (each perturbation's items one recording, one Listener: a walker's one microphone; default: one recording, the channel changing every item)
                          [--high-pass HZ|none]  (the audio high-passed first; default: the model's)
                          [--search-lead S|none]  (search only near the foreground, from S seconds before it; default: the model's)
                          [--fillers speech|utterance]  (the filler rule counts within the walker's speech, or the decoder's whole utterance; default: the model's)
@@ -188,6 +194,7 @@ struct Options {
             case "--speeds": policy.speeds = try speedList(flag, try value(flag))
             case "--rehear": policy.rehear = try speedList(flag, try value(flag))
             case "--rehear-own-mean": policy.rehearOwnMean = true
+            case "--session-per-channel": sessionPerChannel = true
             case "--high-pass":
                 policy.highPass = try noneOr(
                     flag, in: HighPass.cutoffRange,
@@ -398,10 +405,32 @@ struct Tally {
 /// Decodes `order` as one microphone recording (pauses of 0.8–1.2 s, the noise running on
 /// through them, 100 ms chunks: the path of `pathfinder listen --mic`); returns each item's
 /// decisions (utterances aligned back to the script by time) and the decisions heard in pauses.
+/// With `perChannel`, each channel's items (the same perturbation) are a recording of their
+/// own, in `order`'s order, channels in the order they first occur, each heard by a Listener of
+/// its own (`--session-per-channel`); the decisions come back in `order`'s order.
 func decodeRecording(
     _ order: [Item], condition: Condition, model: PhraseModel, policy: Listener.Policy, bank: NoiseBank,
-    preprocess: String?, random: inout SeededRandom, tally: inout Tally
+    preprocess: String?, perChannel: Bool = false, random: inout SeededRandom, tally: inout Tally
 ) throws -> (perItem: [[Utterance]], spurious: [Utterance]) {
+    if perChannel {
+        var channels: [String] = []
+        var members: [String: [Int]] = [:]
+        for (i, item) in order.enumerated() {
+            if members[item.perturbation] == nil { channels.append(item.perturbation) }
+            members[item.perturbation, default: []].append(i)
+        }
+        var perItem = [[Utterance]](repeating: [], count: order.count)
+        var spurious: [Utterance] = []
+        for channel in channels {
+            let indices = members[channel] ?? []
+            let session = try decodeRecording(
+                indices.map { order[$0] }, condition: condition, model: model, policy: policy, bank: bank,
+                preprocess: preprocess, random: &random, tally: &tally)
+            for (k, i) in indices.enumerated() { perItem[i] = session.perItem[k] }
+            spurious += session.spurious
+        }
+        return (perItem, spurious)
+    }
     var speech: [Int16] = Array(repeating: 0, count: 16_000)
     var spans: [(start: Double, end: Double)] = []
     for item in order {
@@ -446,7 +475,7 @@ func run(
     let order = items.shuffled(using: &random)
     let decoded = try decodeRecording(
         order, condition: condition, model: model, policy: options.policy, bank: bank,
-        preprocess: options.preprocess, random: &random, tally: &tally)
+        preprocess: options.preprocess, perChannel: options.sessionPerChannel, random: &random, tally: &tally)
     let first = (perItem: decoded.perItem.map { $0.map(productDecision) }, spurious: 0)
     tally.spurious = decoded.spurious.filter { productDecision($0) != .ignore }.count
     // Items whose first turn asked (and acted on nothing): the walker repeats.
@@ -458,7 +487,8 @@ func run(
     if !asked.isEmpty {
         let repeats = try decodeRecording(
             asked.map { order[$0] }, condition: condition, model: model, policy: options.policy, bank: bank,
-            preprocess: options.preprocess, random: &random, tally: &tally)
+            preprocess: options.preprocess, perChannel: options.sessionPerChannel, random: &random,
+            tally: &tally)
         for (k, i) in asked.enumerated() { second[i] = repeats.perItem[k].map(productDecision) }
     }
     for (i, item) in order.enumerated() {
@@ -806,6 +836,11 @@ func main() throws {
             + (highPass.map { "; the audio high-passed at \($0) Hz first" } ?? "")
             + (searchLead.map { "; searching only near the foreground, from \($0) s before it" } ?? ""))
     if let command = options.preprocess { print("Preprocess: every recording through \(command)") }
+    // A saved run's label says it too, so a rescore reports what was decoded.
+    let sessions = options.sessionPerChannel ? ", one session per channel" : ""
+    if options.sessionPerChannel {
+        print("Sessions: one per channel (each perturbation's items a recording and a Listener of their own)")
+    }
     if let out = options.tune {
         guard options.split == .dev, options.real == nil else {
             throw EvalError("--tune chooses the operating point on the development split only")
@@ -815,7 +850,8 @@ func main() throws {
             items, conditions: options.conditions, model: model, options: options, bank: bank, stats: &stats)
         if let save = options.save {
             try SavedRun(
-                label: "dev \(model.acousticModel)", speeds: speeds, rehear: rehear, highPass: highPass,
+                label: "dev \(model.acousticModel)\(sessions)", speeds: speeds, rehear: rehear,
+                highPass: highPass,
                 searchLead: searchLead, fillers: fillers, rehearOwnMean: rehearOwnMean,
                 observations: observations,
                 stats: stats
@@ -864,7 +900,8 @@ func main() throws {
                 stats: &stats)
             if let save = options.save {
                 try SavedRun(
-                    label: "\(options.split.rawValue) \(name) (\(variant.acousticModel))", speeds: speeds,
+                    label: "\(options.split.rawValue) \(name) (\(variant.acousticModel))\(sessions)",
+                    speeds: speeds,
                     rehear: rehear, highPass: highPass, searchLead: searchLead, fillers: fillers,
                     rehearOwnMean: rehearOwnMean,
                     observations: observations,

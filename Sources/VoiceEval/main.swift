@@ -50,10 +50,10 @@ struct Options {
     var demo: String?
     /// `--held-out DIR` (with `--check-model`): recordings of people no model was adapted on.
     var heldOut: String?
-    /// `--session-per-channel`: each channel's items (one perturbation: one microphone, one
-    /// room) decoded as a recording of their own, by a Listener of its own, as a walker keeps one
-    /// microphone for a session; by default all of a condition's items are one recording and
-    /// the channel changes with every item.
+    /// `--session-per-channel`: each channel's items (``Item/channel``: one perturbation, or one
+    /// real speaker on one device) decoded as a recording of their own, by a Listener of its own,
+    /// as a walker keeps one microphone for a session; by default all of a condition's items are
+    /// one recording and the channel changes with every item.
     var sessionPerChannel = false
 
     static let usage = """
@@ -66,7 +66,7 @@ struct Options {
                          [--phone-loop] [--neighbour-margin] [--speeds A,B…|none]  (decoders of the audio sped up so beside the plain one; default: the model's)
                          [--rehear A,B…|none]  (decoders that hear again, sped up so, a short utterance the others did not act on at once; default: the model's)
                          [--rehear-own-mean]  (those decoders normalise an utterance by its own cepstral mean, fed whole; measured, not the product's)
-                         [--session-per-channel]  (each perturbation's items one recording, one Listener: a walker's one microphone; default: one recording, the channel changing every item)
+                         [--session-per-channel]  (each perturbation's items, or each real speaker's on one device, one recording and one Listener, as a walker keeps one microphone; default: one recording, the channel changing every item)
                          [--high-pass HZ|none]  (the audio high-passed first; default: the model's)
                          [--search-lead S|none]  (search only near the foreground, from S seconds before it; default: the model's)
                          [--fillers speech|utterance]  (the filler rule counts within the walker's speech, or the decoder's whole utterance; default: the model's)
@@ -405,9 +405,10 @@ struct Tally {
 /// Decodes `order` as one microphone recording (pauses of 0.8–1.2 s, the noise running on
 /// through them, 100 ms chunks: the path of `pathfinder listen --mic`); returns each item's
 /// decisions (utterances aligned back to the script by time) and the decisions heard in pauses.
-/// With `perChannel`, each channel's items (the same perturbation) are a recording of their
-/// own, in `order`'s order, channels in the order they first occur, each heard by a Listener of
-/// its own (`--session-per-channel`); the decisions come back in `order`'s order.
+/// With `perChannel`, each channel's items (``Item/channel``: the same perturbation, or the
+/// same speaker and device) are a recording of their own, in `order`'s order, channels in the
+/// order they first occur, each heard by a Listener of its own (`--session-per-channel`); the
+/// decisions come back in `order`'s order.
 func decodeRecording(
     _ order: [Item], condition: Condition, model: PhraseModel, policy: Listener.Policy, bank: NoiseBank,
     preprocess: String?, perChannel: Bool = false, random: inout SeededRandom, tally: inout Tally
@@ -416,8 +417,8 @@ func decodeRecording(
         var channels: [String] = []
         var members: [String: [Int]] = [:]
         for (i, item) in order.enumerated() {
-            if members[item.perturbation] == nil { channels.append(item.perturbation) }
-            members[item.perturbation, default: []].append(i)
+            if members[item.channel] == nil { channels.append(item.channel) }
+            members[item.channel, default: []].append(i)
         }
         var perItem = [[Utterance]](repeating: [], count: order.count)
         var spurious: [Utterance] = []
@@ -839,7 +840,11 @@ func main() throws {
     // A saved run's label says it too, so a rescore reports what was decoded.
     let sessions = options.sessionPerChannel ? ", one session per channel" : ""
     if options.sessionPerChannel {
-        print("Sessions: one per channel (each perturbation's items a recording and a Listener of their own)")
+        var channels: [String] = []
+        for item in items where !channels.contains(item.channel) { channels.append(item.channel) }
+        print(
+            "Sessions: one per channel, each a recording and a Listener of its own: "
+                + channels.map { $0.isEmpty ? "none" : $0 }.joined(separator: ", "))
     }
     if let out = options.tune {
         guard options.split == .dev, options.real == nil else {

@@ -771,13 +771,8 @@ func main() throws {
             guard run.label.hasPrefix("dev ") else {
                 throw BadInput("\(path) holds \(run.label): --tune chooses on the development split only")
             }
-            var chosen = Tuning.choose(observations, start: model.operatingPoint, budgets: options.budgets)
-            chosen.speeds = run.speeds ?? []
-            chosen.rehear = run.rehear ?? []
-            chosen.highPass = run.highPass
-            chosen.searchLead = run.searchLead
-            chosen.fillers = run.fillers
-            chosen.rehearOwnMean = run.rehearOwnMean ?? false
+            let chosen = Tuning.choose(observations, start: model.operatingPoint, budgets: options.budgets)
+                .withDecoders(of: run.decoders)
             let json = Tuning.json(chosen)
             try json.write(toFile: out, atomically: true, encoding: .utf8)
             print("\nOperating point chosen on \(run.label), written to \(out):\n\(json)")
@@ -821,21 +816,8 @@ func main() throws {
         print("Voices: " + Corpus.setting(for: options.split).map(\.tag).joined(separator: ", "))
     }
     // The decoders beside the plain one: a point chosen or a run saved here records them.
-    let speeds = options.policy.spedUpSpeeds(over: model.operatingPoint)
-    let rehear = options.policy.rehearSpeeds(over: model.operatingPoint)
-    let highPass = options.policy.highPassCutoff(over: model.operatingPoint)
-    let searchLead = options.policy.searchLeadSeconds(over: model.operatingPoint)
-    let fillers = options.policy.fillerSpan(over: model.operatingPoint)
-    let rehearOwnMean = options.policy.rehearsOwnMean(over: model.operatingPoint)
-    print(
-        "Decoders: plain"
-            + (speeds.isEmpty ? "" : " + sped up " + OperatingPoint.factors(speeds))
-            + (rehear.isEmpty
-                ? ""
-                : "; heard again " + OperatingPoint.factors(rehear)
-                    + " when not acted on at once" + (rehearOwnMean ? ", by its own cepstral mean" : ""))
-            + (highPass.map { "; the audio high-passed at \($0) Hz first" } ?? "")
-            + (searchLead.map { "; searching only near the foreground, from \($0) s before it" } ?? ""))
+    let decoders = options.policy.decoders(over: model.operatingPoint)
+    print("Decoders: " + decoders.decoderSummary)
     if let command = options.preprocess { print("Preprocess: every recording through \(command)") }
     // A saved run's label says it too, so a rescore reports what was decoded.
     let sessions = options.sessionPerChannel ? ", one session per channel" : ""
@@ -855,20 +837,13 @@ func main() throws {
             items, conditions: options.conditions, model: model, options: options, bank: bank, stats: &stats)
         if let save = options.save {
             try SavedRun(
-                label: "dev \(model.acousticModel)\(sessions)", speeds: speeds, rehear: rehear,
-                highPass: highPass,
-                searchLead: searchLead, fillers: fillers, rehearOwnMean: rehearOwnMean,
+                label: "dev \(model.acousticModel)\(sessions)", decoders: decoders,
                 observations: observations,
                 stats: stats
             ).write(to: "\(save)-dev.json")
         }
-        var chosen = Tuning.choose(observations, start: model.operatingPoint, budgets: options.budgets)
-        chosen.speeds = speeds
-        chosen.rehear = rehear
-        chosen.highPass = highPass
-        chosen.searchLead = searchLead
-        chosen.fillers = fillers == .speech ? .speech : nil
-        chosen.rehearOwnMean = rehearOwnMean
+        let chosen = Tuning.choose(observations, start: model.operatingPoint, budgets: options.budgets)
+            .withDecoders(of: decoders)
         let json = Tuning.json(chosen)
         try json.write(toFile: out, atomically: true, encoding: .utf8)
         print(
@@ -882,7 +857,7 @@ func main() throws {
     )
     print(
         "Policy: max \(options.policy.maxUtteranceSeconds) s, fillers ≤ \(options.policy.maxFillersNotHere) (notHere) / ≤ \(options.policy.maxFillersThisIsIt) (thisIsIt)"
-            + (fillers == .speech ? ", counted within the walker's speech" : "")
+            + (decoders.fillers == .speech ? ", counted within the walker's speech" : "")
     )
     for name in options.acoustic {
         var variant = model
@@ -906,10 +881,7 @@ func main() throws {
             if let save = options.save {
                 try SavedRun(
                     label: "\(options.split.rawValue) \(name) (\(variant.acousticModel))\(sessions)",
-                    speeds: speeds,
-                    rehear: rehear, highPass: highPass, searchLead: searchLead, fillers: fillers,
-                    rehearOwnMean: rehearOwnMean,
-                    observations: observations,
+                    decoders: decoders, observations: observations,
                     stats: stats
                 ).write(to: "\(save)-\(options.split.rawValue)-\(name).json")
             }

@@ -322,6 +322,10 @@ public final class Listener {
         }
     }
 
+    /// The plain decoder's live cepstral mean now (``Decoder/cepstralMean``): what a session
+    /// has learnt of its microphone, beside the model's `-cmninit` it began from.
+    package var cepstralMean: [Double] { decoder.cepstralMean }
+
     /// Seconds of audio the stream's decoders searched so far (a search gate's lead counted
     /// each time it is searched).
     package var searched: Double { Double(searchedSamples) / Double(Self.sampleRate) }

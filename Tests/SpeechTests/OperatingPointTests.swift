@@ -211,6 +211,30 @@ struct OperatingPointTests {
         #expect(try Listener(model: without, policy: .init(fillers: .speech)).fillerSpan == .speech)
     }
 
+    /// `-cmninit` in `pathfinder.args` is the live cepstral mean a listening session starts from
+    /// (the acoustic model's feat.params would otherwise win); a malformed one names itself.
+    @Test func theArgsFilesInitialMeanIsTheSessionsFirst() throws {
+        let (directory, model) = try model(withPointAlso: "")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let initial = [54.5, 2.9, -4.6, 6.3, -23.9, 3.9, 2.9, -6.9, -3.5, -2.3, 1.2, -2.1, -3.8]
+        var given = model
+        given.settings.append(("-cmninit", initial.map { "\($0)" }.joined(separator: ",")))
+        let started = try Listener(model: given).cepstralMean
+        #expect(started.count == 13)
+        #expect(zip(started, initial).allSatisfy { abs($0 - $1) < 1e-4 }, "\(started)")
+        // Without it, the model's own (Debian's en-us: 41.00 first).
+        #expect(try abs((Listener(model: model).cepstralMean.first ?? 0) - 41) < 1e-4)
+        for bad in ["54.5,2.9", "54.5,x,-4.6,6.3,-23.9,3.9,2.9,-6.9,-3.5,-2.3,1.2,-2.1,-3.8"] {
+            var wrong = model
+            wrong.settings.append(("-cmninit", bad))
+            #expect {
+                _ = try Listener(model: wrong)
+            } throws: { error in
+                "\(error)".contains("-cmninit \(bad): 13 numbers")
+            }
+        }
+    }
+
     /// The decoders and front end are described in one place (the daemon's log, the model check
     /// and the benchmark print it): every one the point names, none it does not, and a
     /// listener's policy over the point where it says otherwise.
@@ -314,6 +338,7 @@ extension VoiceEvalFlagTests {
         (["--babble-shift", "2.5,4,x"], "--babble-shift 2.5,4,x"),
         (["--channel-copies", "-1"], "--channel-copies: -1 is below 0"),
         (["--babble-recordings", "/nowhere"], "--babble-recordings: /nowhere is not a folder"),
+        (["--sessions-of", "0"], "--sessions-of: 0 is not 1 or more"),
     ])
     func badBudgetFlagExitsTwo(_ argv: [String], _ named: String) throws {
         let result = try run(argv)

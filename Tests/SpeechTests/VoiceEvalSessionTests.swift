@@ -20,7 +20,8 @@ struct VoiceEvalSessionTests {
                     try run("espeak-ng", ["-v", "ko", "-w", spoken, text], install: "espeak-ng") == 0)
                 let effects = device == "phone" ? ["sinc", "300-3400"] : []
                 try #require(
-                    try run("sox", [spoken, "-r", "16000", directory + "/" + file] + effects, install: "sox") == 0)
+                    try run("sox", [spoken, "-r", "16000", directory + "/" + file] + effects, install: "sox")
+                        == 0)
                 manifest +=
                     #"{"file": "\#(file)", "text": "\#(text)", "speaker": "walker", "device": "\#(device)", "time": "2026-12-03T12:00:00Z"}"#
                     + "\n"
@@ -61,6 +62,30 @@ struct VoiceEvalSessionTests {
         for report in [perChannel, one] {
             let scored = try actedOn(report)
             #expect(scored.of == 4 && scored.acted >= 2, "\(report)")
+        }
+    }
+
+    /// `--sessions-of N`: a fresh Listener every N items, as the daemon opens one each last
+    /// stretch; `--cepstral-mean` prints each session's mean at its end (13 cepstra).
+    @Test func everyFewItemsASessionOfItsOwn() throws {
+        let directory = try recordings()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let report = try score(directory, ["--sessions-of", "2"])
+        #expect(report.contains("Sessions: a fresh Listener every 2 items, each after 5.0 s"), "\(report)")
+        #expect(try actedOn(report).of == 4, "\(report)")
+        let means = try runCapturing(
+            try BuiltExecutable.named("VoiceEval").path,
+            [
+                "--real", directory, "--conditions", "clean", "--hours", "0", "--sessions-of", "2",
+                "--cepstral-mean",
+            ])
+        try #require(means.status == 0, "\(means.text)")
+        let firstTurn = means.text.split(separator: "\n").filter {
+            $0.hasPrefix("cepstral mean after clean (2 items")
+        }
+        #expect(firstTurn.count >= 2, "\(means.text)")
+        for line in firstTurn {
+            #expect(line.split(separator: ":").last?.split(separator: ",").count == 13, "\(line)")
         }
     }
 }

@@ -180,23 +180,7 @@ final class DaemonEars: Sendable {
                 do {
                     let listener = try Listener(model: try PhraseModel.locate())
                     let stream = try Microphone.capture(device: device, gate: gate)
-                    let decoders =
-                        listener.speeds.isEmpty
-                        ? ""
-                        : " (and the audio sped up \(OperatingPoint.factors(listener.speeds)))"
-                    let again =
-                        listener.rehear.isEmpty
-                        ? ""
-                        : "; a short utterance not acted on at once heard again \(OperatingPoint.factors(listener.rehear))"
-                            + (listener.rehearOwnMean ? " by its own cepstral mean" : "")
-                    let filter = listener.highPassCutoff.map { "; high-passed at \($0) Hz first" } ?? ""
-                    let search =
-                        listener.searchLead.map {
-                            "; searched only while someone is near, from \($0) s before"
-                        } ?? ""
-                    let fillers =
-                        listener.fillerSpan == .speech ? "; fillers counted within the walker's speech" : ""
-                    log.info("microphone \(device): listening\(decoders)\(again)\(filter)\(search)\(fillers)")
+                    log.info("microphone \(device): listening; decoders: \(listener.decoderSummary)")
                     for try await chunk in stream {
                         if Task.isCancelled { break }
                         for utterance in try listener.process(samples: chunk.samples, muted: chunk.muted) {

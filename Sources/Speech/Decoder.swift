@@ -123,6 +123,20 @@ final class Decoder {
         self.loop = loop
         self.rescorer = rescorer
         dither = ditherSeed.map(Dither.init(seed:))
+        // The acoustic model's feat.params is read after the arguments and its -cmninit wins
+        // over one in pathfinder.args: the args file's is set on the live mean here.
+        if let value = settings.last(where: { $0.0 == "-cmninit" })?.1 {
+            let initial = value.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            for handle in [decoder] + (loop.map { [$0] } ?? []) {
+                guard let (cmn, mean) = Self.liveMean(of: handle) else { continue }
+                guard initial.count == mean.count, initial.allSatisfy({ $0?.isFinite ?? false }) else {
+                    throw .model(
+                        "-cmninit \(value): \(mean.count) numbers, comma-separated, one for each cepstrum of \(model.acousticModel)"
+                    )
+                }
+                cmn_live_set(cmn, initial.map { mfcc_t($0 ?? 0) })
+            }
+        }
     }
 
     /// Settings both decoders take so their scores share one reference: every senone is
@@ -264,6 +278,10 @@ final class Decoder {
         try body()
         for (cmn, mean) in saved { cmn_live_set(cmn, mean) }
     }
+
+    /// The grammar decoder's live cepstral mean now (the 13 cepstra it normalises the next
+    /// frame by); empty when it has none.
+    var cepstralMean: [Double] { Self.liveMean(of: decoder)?.mean.map(Double.init) ?? [] }
 
     /// A decoder's live cepstral mean and where it lives, `nil` when it has none.
     static func liveMean(of handle: OpaquePointer) -> (cmn: UnsafeMutablePointer<cmn_t>, mean: [mfcc_t])? {

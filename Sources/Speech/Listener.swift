@@ -133,6 +133,17 @@ public final class Listener {
             fillers ?? point.fillers ?? .utterance
         }
 
+        /// `point` with the decoders and front end of a listener on a model with it: each the
+        /// policy's, else the point's (as the functions above resolve them).
+        package func decoders(over point: OperatingPoint) -> OperatingPoint {
+            OperatingPoint(
+                notHere: point.notHere, thisIsIt: point.thisIsIt, speeds: spedUpSpeeds(over: point),
+                rehear: rehearSpeeds(over: point), highPass: highPassCutoff(over: point),
+                searchLead: searchLeadSeconds(over: point),
+                fillers: fillerSpan(over: point) == .speech ? .speech : nil,
+                rehearOwnMean: rehearsOwnMean(over: point))
+        }
+
         /// The policy the product uses.
         public static let standard = Policy()
     }
@@ -156,6 +167,8 @@ public final class Listener {
     public let rehearOwnMean: Bool
     /// Where the filler rule counts: the policy's, else the model's.
     public let fillerSpan: FillerSpan
+    /// The decoders and front end this listener runs, in words (``OperatingPoint/decoderSummary``).
+    public let decoderSummary: String
     private let decoder: Decoder
     /// The decoders of the sped-up audio (``Policy/speeds``), fed in lockstep with `decoder`,
     /// whose voice activity detector alone cuts the utterances; and their streams.
@@ -246,6 +259,7 @@ public final class Listener {
         rehear = policy.rehearSpeeds(over: model.operatingPoint)
         rehearOwnMean = policy.rehearsOwnMean(over: model.operatingPoint)
         fillerSpan = policy.fillerSpan(over: model.operatingPoint)
+        decoderSummary = policy.decoders(over: model.operatingPoint).decoderSummary
         highPass = policy.highPassCutoff(over: model.operatingPoint).map { HighPass(cutoff: $0) }
         var rehearers: [Decoder] = []
         for _ in rehear { rehearers.append(try Decoder(model: model, phoneLoop: policy.phoneLoop)) }
@@ -307,6 +321,10 @@ public final class Listener {
             }
         }
     }
+
+    /// The plain decoder's live cepstral mean now (``Decoder/cepstralMean``): what a session
+    /// has learnt of its microphone, beside the model's `-cmninit` it began from.
+    package var cepstralMean: [Double] { decoder.cepstralMean }
 
     /// Seconds of audio the stream's decoders searched so far (a search gate's lead counted
     /// each time it is searched).

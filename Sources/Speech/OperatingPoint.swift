@@ -74,6 +74,33 @@ public struct OperatingPoint: Sendable, Hashable {
         speeds.map { "×\($0)" }.joined(separator: ", ")
     }
 
+    /// The decoders and front end the thresholds go with, in words, as the daemon's log, the
+    /// model check and the benchmark print them: "plain + sped up ×1.25; heard again ×0.82
+    /// when not acted on at once; high-passed at 100.0 Hz first; …".
+    public var decoderSummary: String {
+        "plain"
+            + (speeds.isEmpty ? "" : " + sped up " + Self.factors(speeds))
+            + (rehear.isEmpty
+                ? ""
+                : "; heard again " + Self.factors(rehear) + " when not acted on at once"
+                    + (rehearOwnMean ? ", by its own cepstral mean" : ""))
+            + (highPass.flatMap { $0 > 0 ? "; high-passed at \($0) Hz first" : nil } ?? "")
+            + (searchLead.flatMap {
+                $0 > 0 ? "; searched only while someone is near, from \($0) s before" : nil
+            }
+                ?? "")
+            + (fillers == .speech ? "; fillers counted within the walker's speech" : "")
+    }
+
+    /// These thresholds with `other`'s decoders and front end (speeds, re-hearing, high-pass,
+    /// search lead, filler span): a point tuned with those decoders is written with them.
+    public func withDecoders(of other: OperatingPoint) -> OperatingPoint {
+        OperatingPoint(
+            notHere: notHere, thisIsIt: thisIsIt, speeds: other.speeds, rehear: other.rehear,
+            highPass: other.highPass, searchLead: other.searchLead, fillers: other.fillers,
+            rehearOwnMean: other.rehearOwnMean)
+    }
+
     public init(
         notHere: Thresholds, thisIsIt: Thresholds, speeds: [Double] = [], rehear: [Double] = [],
         highPass: Double? = nil, searchLead: Double? = nil, fillers: FillerSpan? = nil,

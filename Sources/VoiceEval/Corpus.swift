@@ -25,6 +25,12 @@ struct Item {
     var setting: VoiceSetting? = nil
     /// The sox perturbation applied ("" for none).
     var perturbation = ""
+    /// A recording's speaker and device ("ko on hw:1"): what a walker keeps for a session; ""
+    /// for a synthesised item.
+    var session = ""
+    /// The channel a walker would hear this item through for a whole session
+    /// (`--session-per-channel`): its speaker and device, or its perturbation ("" for none).
+    var channel: String { session.isEmpty ? perturbation : session }
     var audio: [Int16]  // 16 kHz mono, normalised to `Corpus.speechRMS`
 }
 

@@ -40,15 +40,8 @@ enum ModelCheck {
         let point = model.operatingPoint
         print("## model check: \(model.acousticModel)")
         print(
-            "Grammar \(model.grammar), operating point: notHere act ≥ \(point.notHere.act), thisIsIt act ≥ \(point.thisIsIt.act); decoders: plain"
-                + point.speeds.map { " + ×\($0)" }.joined()
-                + (point.rehear.isEmpty
-                    ? ""
-                    : "; heard again " + OperatingPoint.factors(point.rehear)
-                        + (point.rehearOwnMean ? " by its own cepstral mean" : ""))
-                + (point.highPass.map { "; high-passed at \($0) Hz first" } ?? "")
-                + (point.searchLead.map { "; searched only near the foreground, from \($0) s before" } ?? "")
-                + (point.fillers == .speech ? "; fillers counted within the walker's speech" : ""))
+            "Grammar \(model.grammar), operating point: notHere act ≥ \(point.notHere.act), thisIsIt act ≥ \(point.thisIsIt.act); decoders: \(point.decoderSummary)"
+        )
         print("")
         // The 13 answers at 160 wpm, synthesised once for the two fixtures that use them.
         let spokenAt160 = try Corpus.phrases.map {

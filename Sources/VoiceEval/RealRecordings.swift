@@ -44,7 +44,9 @@ enum RealRecordings {
                 Item(
                     kind: kind, text: sentence,
                     expected: kind == .phrase ? ArrivalWords.meaning(of: sentence) : nil,
-                    voice: speaker, audio: Corpus.normalised(samples)))
+                    voice: speaker,
+                    session: "\(speaker) on \(object["device"] as? String ?? "an unnamed device")",
+                    audio: Corpus.normalised(samples)))
         }
         guard !items.isEmpty else { throw BadInput("\(manifest): no recordings listed") }
         return items

@@ -81,18 +81,28 @@ struct SavedRun: Codable {
     var observations: [Observation]
     var stats: [Stats]
 
+    /// The run's decoders and front end, on placeholder thresholds (a point tuned on the run
+    /// takes them: ``OperatingPoint/withDecoders(of:)``).
+    var decoders: OperatingPoint {
+        OperatingPoint(
+            notHere: OperatingPoint.placeholder.notHere, thisIsIt: OperatingPoint.placeholder.thisIsIt,
+            speeds: speeds ?? [], rehear: rehear ?? [], highPass: highPass, searchLead: searchLead,
+            fillers: fillers, rehearOwnMean: rehearOwnMean ?? false)
+    }
+
+    /// A run decoded with `decoders` (their thresholds are not kept: a run is decoded at the
+    /// permissive point).
     init(
-        label: String, speeds: [Double], rehear: [Double], highPass: Double?, searchLead: Double?,
-        fillers: FillerSpan, rehearOwnMean: Bool, observations: [Tuning.Observation],
+        label: String, decoders: OperatingPoint, observations: [Tuning.Observation],
         stats: [Condition: Tuning.ConditionStats]
     ) {
         self.label = label
-        self.speeds = speeds
-        self.rehear = rehear
-        self.highPass = highPass
-        self.searchLead = searchLead
-        self.fillers = fillers == .speech ? .speech : nil
-        self.rehearOwnMean = rehearOwnMean ? true : nil
+        self.speeds = decoders.speeds
+        self.rehear = decoders.rehear
+        self.highPass = decoders.highPass
+        self.searchLead = decoders.searchLead
+        self.fillers = decoders.fillers == .speech ? .speech : nil
+        self.rehearOwnMean = decoders.rehearOwnMean ? true : nil
         self.observations = observations.map { o in
             Observation(
                 condition: o.condition.name, kind: o.item.kind.rawValue, text: o.item.text,

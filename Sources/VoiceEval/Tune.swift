@@ -93,7 +93,10 @@ enum Tuning {
             let order = items.shuffled(using: &random)
             let first = try decodeRecording(
                 order, condition: condition, model: model, policy: policy, bank: bank,
-                preprocess: options.preprocess, random: &random, tally: &tally)
+                preprocess: options.preprocess, perChannel: options.sessionPerChannel,
+                sessionItems: options.sessionItems,
+                printsCepstralMean: options.cepstralMean, random: &random,
+                tally: &tally)
             // The repeat matters only where the first turn may ask: a phrase whose confidence is
             // below the highest `act` the sweep tries (`repeatBelow`). Elsewhere the first turn
             // decides at every point (acts, or hears no answer), so only those are said again.
@@ -106,7 +109,10 @@ enum Tuning {
             if !repeated.isEmpty {
                 let again = try decodeRecording(
                     repeated.map { order[$0] }, condition: condition, model: model, policy: policy,
-                    bank: bank, preprocess: options.preprocess, random: &random, tally: &tally)
+                    bank: bank, preprocess: options.preprocess, perChannel: options.sessionPerChannel,
+                    sessionItems: options.sessionItems,
+                    printsCepstralMean: options.cepstralMean,
+                    random: &random, tally: &tally)
                 for (k, i) in repeated.enumerated() { second[i] = again.perItem[k] }
             }
             for (i, item) in order.enumerated() {

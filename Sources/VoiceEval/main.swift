@@ -50,6 +50,18 @@ struct Options {
     var demo: String?
     /// `--held-out DIR` (with `--check-model`): recordings of people no model was adapted on.
     var heldOut: String?
+    /// `--session-per-channel`: each channel's items (``Item/channel``: one perturbation, or one
+    /// real speaker on one device) decoded as a recording of their own, by a Listener of its own,
+    /// as a walker keeps one microphone for a session; by default all of a condition's items are
+    /// one recording and the channel changes with every item.
+    var sessionPerChannel = false
+    /// `--sessions-of N`: a new listening session (a fresh Listener) every N items of a
+    /// recording, as the daemon opens one for each last stretch, where a walker says only a few
+    /// answers; 0 (the default): one session.
+    var sessionItems = 0
+    /// `--cepstral-mean`: each recording's last live cepstral mean (the plain decoder's), to
+    /// standard error.
+    var cepstralMean = false
 
     static let usage = """
         usage: VoiceEval [--split dev|test] [--conditions clean,white10,pink10,babble15,babble10,babble5,street10]
@@ -61,6 +73,9 @@ struct Options {
                          [--phone-loop] [--neighbour-margin] [--speeds A,B…|none]  (decoders of the audio sped up so beside the plain one; default: the model's)
                          [--rehear A,B…|none]  (decoders that hear again, sped up so, a short utterance the others did not act on at once; default: the model's)
                          [--rehear-own-mean]  (those decoders normalise an utterance by its own cepstral mean, fed whole; measured, not the product's)
+                         [--sessions-of N]  (a fresh Listener every N items, as the daemon opens one each last stretch; with --session-per-channel, within each channel)
+                         [--cepstral-mean]  (each recording's live cepstral mean at its end, to standard error)
+                         [--session-per-channel]  (each perturbation's items, or each real speaker's on one device, one recording and one Listener, as a walker keeps one microphone; default: one recording, the channel changing every item)
                          [--high-pass HZ|none]  (the audio high-passed first; default: the model's)
                          [--search-lead S|none]  (search only near the foreground, from S seconds before it; default: the model's)
                          [--fillers speech|utterance]  (the filler rule counts within the walker's speech, or the decoder's whole utterance; default: the model's)
@@ -188,6 +203,13 @@ struct Options {
             case "--speeds": policy.speeds = try speedList(flag, try value(flag))
             case "--rehear": policy.rehear = try speedList(flag, try value(flag))
             case "--rehear-own-mean": policy.rehearOwnMean = true
+            case "--session-per-channel": sessionPerChannel = true
+            case "--cepstral-mean": cepstralMean = true
+            case "--sessions-of":
+                sessionItems = try number(flag, Int.self)
+                guard sessionItems > 0 else {
+                    throw UsageError("--sessions-of: \(sessionItems) is not 1 or more")
+                }
             case "--high-pass":
                 policy.highPass = try noneOr(
                     flag, in: HighPass.cutoffRange,
@@ -395,14 +417,53 @@ struct Tally {
     }
 }
 
+/// Seconds of the condition's noise alone before a short session's first item: more than
+/// the foreground detector's 4 s window, as the last stretch's microphone has heard the street
+/// before the walker's first answer.
+let sessionLead = 5.0
+
 /// Decodes `order` as one microphone recording (pauses of 0.8–1.2 s, the noise running on
 /// through them, 100 ms chunks: the path of `pathfinder listen --mic`); returns each item's
 /// decisions (utterances aligned back to the script by time) and the decisions heard in pauses.
+/// With `perChannel`, each channel's items (``Item/channel``: the same perturbation, or the
+/// same speaker and device) are a recording of their own, in `order`'s order, channels in the
+/// order they first occur, each heard by a Listener of its own (`--session-per-channel`); the
+/// decisions come back in `order`'s order. With `sessionItems`, every that many items (of a
+/// channel) are a session of their own (`--sessions-of`), each after `sessionLead` of the
+/// noise alone; one recording begins after `leadSeconds` of it.
 func decodeRecording(
     _ order: [Item], condition: Condition, model: PhraseModel, policy: Listener.Policy, bank: NoiseBank,
-    preprocess: String?, random: inout SeededRandom, tally: inout Tally
+    preprocess: String?, perChannel: Bool = false, sessionItems: Int = 0, leadSeconds: Double = 1,
+    printsCepstralMean: Bool = false,
+    random: inout SeededRandom,
+    tally: inout Tally
 ) throws -> (perItem: [[Utterance]], spurious: [Utterance]) {
-    var speech: [Int16] = Array(repeating: 0, count: 16_000)
+    if perChannel || sessionItems > 0 {
+        var channels: [String] = []
+        var members: [String: [Int]] = [:]
+        for (i, item) in order.enumerated() {
+            let channel = perChannel ? item.channel : ""
+            if members[channel] == nil { channels.append(channel) }
+            members[channel, default: []].append(i)
+        }
+        var perItem = [[Utterance]](repeating: [], count: order.count)
+        var spurious: [Utterance] = []
+        for channel in channels {
+            let all = members[channel] ?? []
+            let size = sessionItems > 0 ? sessionItems : all.count
+            for first in stride(from: 0, to: all.count, by: size) {
+                let indices = Array(all[first..<min(first + size, all.count)])
+                let session = try decodeRecording(
+                    indices.map { order[$0] }, condition: condition, model: model, policy: policy, bank: bank,
+                    preprocess: preprocess, leadSeconds: sessionItems > 0 ? sessionLead : 1,
+                    printsCepstralMean: printsCepstralMean, random: &random, tally: &tally)
+                for (k, i) in indices.enumerated() { perItem[i] = session.perItem[k] }
+                spurious += session.spurious
+            }
+        }
+        return (perItem, spurious)
+    }
+    var speech: [Int16] = Array(repeating: 0, count: Int(leadSeconds * 16_000))
     var spans: [(start: Double, end: Double)] = []
     for item in order {
         let start = speech.count
@@ -424,6 +485,12 @@ func decodeRecording(
     }
     utterances += try listener.finish()
     tally.cpuSeconds += threadCPUSeconds() - start
+    if printsCepstralMean {
+        FileHandle.standardError.write(
+            Data(
+                "cepstral mean after \(condition) (\(order.count) items, \(order.first?.channel ?? "")): \(listener.cepstralMean.map { String(format: "%.2f", $0) }.joined(separator: ","))\n"
+                    .utf8))
+    }
     tally.audioSeconds += Double(recording.count) / 16_000
     tally.searchedSeconds += listener.searched
     tally.rehearings += utterances.compactMap(\.rehearing)
@@ -446,7 +513,9 @@ func run(
     let order = items.shuffled(using: &random)
     let decoded = try decodeRecording(
         order, condition: condition, model: model, policy: options.policy, bank: bank,
-        preprocess: options.preprocess, random: &random, tally: &tally)
+        preprocess: options.preprocess, perChannel: options.sessionPerChannel,
+        sessionItems: options.sessionItems,
+        printsCepstralMean: options.cepstralMean, random: &random, tally: &tally)
     let first = (perItem: decoded.perItem.map { $0.map(productDecision) }, spurious: 0)
     tally.spurious = decoded.spurious.filter { productDecision($0) != .ignore }.count
     // Items whose first turn asked (and acted on nothing): the walker repeats.
@@ -458,7 +527,10 @@ func run(
     if !asked.isEmpty {
         let repeats = try decodeRecording(
             asked.map { order[$0] }, condition: condition, model: model, policy: options.policy, bank: bank,
-            preprocess: options.preprocess, random: &random, tally: &tally)
+            preprocess: options.preprocess, perChannel: options.sessionPerChannel,
+            sessionItems: options.sessionItems,
+            printsCepstralMean: options.cepstralMean, random: &random,
+            tally: &tally)
         for (k, i) in asked.enumerated() { second[i] = repeats.perItem[k].map(productDecision) }
     }
     for (i, item) in order.enumerated() {
@@ -740,13 +812,8 @@ func main() throws {
             guard run.label.hasPrefix("dev ") else {
                 throw BadInput("\(path) holds \(run.label): --tune chooses on the development split only")
             }
-            var chosen = Tuning.choose(observations, start: model.operatingPoint, budgets: options.budgets)
-            chosen.speeds = run.speeds ?? []
-            chosen.rehear = run.rehear ?? []
-            chosen.highPass = run.highPass
-            chosen.searchLead = run.searchLead
-            chosen.fillers = run.fillers
-            chosen.rehearOwnMean = run.rehearOwnMean ?? false
+            let chosen = Tuning.choose(observations, start: model.operatingPoint, budgets: options.budgets)
+                .withDecoders(of: run.decoders)
             let json = Tuning.json(chosen)
             try json.write(toFile: out, atomically: true, encoding: .utf8)
             print("\nOperating point chosen on \(run.label), written to \(out):\n\(json)")
@@ -790,22 +857,26 @@ func main() throws {
         print("Voices: " + Corpus.setting(for: options.split).map(\.tag).joined(separator: ", "))
     }
     // The decoders beside the plain one: a point chosen or a run saved here records them.
-    let speeds = options.policy.spedUpSpeeds(over: model.operatingPoint)
-    let rehear = options.policy.rehearSpeeds(over: model.operatingPoint)
-    let highPass = options.policy.highPassCutoff(over: model.operatingPoint)
-    let searchLead = options.policy.searchLeadSeconds(over: model.operatingPoint)
-    let fillers = options.policy.fillerSpan(over: model.operatingPoint)
-    let rehearOwnMean = options.policy.rehearsOwnMean(over: model.operatingPoint)
-    print(
-        "Decoders: plain"
-            + (speeds.isEmpty ? "" : " + sped up " + OperatingPoint.factors(speeds))
-            + (rehear.isEmpty
-                ? ""
-                : "; heard again " + OperatingPoint.factors(rehear)
-                    + " when not acted on at once" + (rehearOwnMean ? ", by its own cepstral mean" : ""))
-            + (highPass.map { "; the audio high-passed at \($0) Hz first" } ?? "")
-            + (searchLead.map { "; searching only near the foreground, from \($0) s before it" } ?? ""))
+    let decoders = options.policy.decoders(over: model.operatingPoint)
+    print("Decoders: " + decoders.decoderSummary)
     if let command = options.preprocess { print("Preprocess: every recording through \(command)") }
+    // A saved run's label says it too, so a rescore reports what was decoded.
+    let sessions =
+        (options.sessionPerChannel ? ", one session per channel" : "")
+        + (options.sessionItems > 0 ? ", sessions of \(options.sessionItems) items" : "")
+    if options.sessionItems > 0 {
+        print(
+            "Sessions: a fresh Listener every \(options.sessionItems) items"
+                + (options.sessionPerChannel ? " of a channel" : "")
+                + ", each after \(sessionLead) s of the condition's noise alone")
+    }
+    if options.sessionPerChannel {
+        var channels: [String] = []
+        for item in items where !channels.contains(item.channel) { channels.append(item.channel) }
+        print(
+            "Sessions: one per channel, each a recording and a Listener of its own: "
+                + channels.map { $0.isEmpty ? "none" : $0 }.joined(separator: ", "))
+    }
     if let out = options.tune {
         guard options.split == .dev, options.real == nil else {
             throw EvalError("--tune chooses the operating point on the development split only")
@@ -815,19 +886,13 @@ func main() throws {
             items, conditions: options.conditions, model: model, options: options, bank: bank, stats: &stats)
         if let save = options.save {
             try SavedRun(
-                label: "dev \(model.acousticModel)", speeds: speeds, rehear: rehear, highPass: highPass,
-                searchLead: searchLead, fillers: fillers, rehearOwnMean: rehearOwnMean,
+                label: "dev \(model.acousticModel)\(sessions)", decoders: decoders,
                 observations: observations,
                 stats: stats
             ).write(to: "\(save)-dev.json")
         }
-        var chosen = Tuning.choose(observations, start: model.operatingPoint, budgets: options.budgets)
-        chosen.speeds = speeds
-        chosen.rehear = rehear
-        chosen.highPass = highPass
-        chosen.searchLead = searchLead
-        chosen.fillers = fillers == .speech ? .speech : nil
-        chosen.rehearOwnMean = rehearOwnMean
+        let chosen = Tuning.choose(observations, start: model.operatingPoint, budgets: options.budgets)
+            .withDecoders(of: decoders)
         let json = Tuning.json(chosen)
         try json.write(toFile: out, atomically: true, encoding: .utf8)
         print(
@@ -841,7 +906,7 @@ func main() throws {
     )
     print(
         "Policy: max \(options.policy.maxUtteranceSeconds) s, fillers ≤ \(options.policy.maxFillersNotHere) (notHere) / ≤ \(options.policy.maxFillersThisIsIt) (thisIsIt)"
-            + (fillers == .speech ? ", counted within the walker's speech" : "")
+            + (decoders.fillers == .speech ? ", counted within the walker's speech" : "")
     )
     for name in options.acoustic {
         var variant = model
@@ -864,10 +929,8 @@ func main() throws {
                 stats: &stats)
             if let save = options.save {
                 try SavedRun(
-                    label: "\(options.split.rawValue) \(name) (\(variant.acousticModel))", speeds: speeds,
-                    rehear: rehear, highPass: highPass, searchLead: searchLead, fillers: fillers,
-                    rehearOwnMean: rehearOwnMean,
-                    observations: observations,
+                    label: "\(options.split.rawValue) \(name) (\(variant.acousticModel))\(sessions)",
+                    decoders: decoders, observations: observations,
                     stats: stats
                 ).write(to: "\(save)-\(options.split.rawValue)-\(name).json")
             }

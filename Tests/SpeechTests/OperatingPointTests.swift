@@ -211,6 +211,56 @@ struct OperatingPointTests {
         #expect(try Listener(model: without, policy: .init(fillers: .speech)).fillerSpan == .speech)
     }
 
+    /// `-cmninit` in `pathfinder.args` is the live cepstral mean a listening session starts from
+    /// (the acoustic model's feat.params would otherwise win); a malformed one names itself.
+    @Test func theArgsFilesInitialMeanIsTheSessionsFirst() throws {
+        let (directory, model) = try model(withPointAlso: "")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let initial = [54.5, 2.9, -4.6, 6.3, -23.9, 3.9, 2.9, -6.9, -3.5, -2.3, 1.2, -2.1, -3.8]
+        var given = model
+        given.settings.append(("-cmninit", initial.map { "\($0)" }.joined(separator: ",")))
+        let started = try Listener(model: given).cepstralMean
+        #expect(started.count == 13)
+        #expect(zip(started, initial).allSatisfy { abs($0 - $1) < 1e-4 }, "\(started)")
+        // Without it, the model's own (Debian's en-us: 41.00 first).
+        #expect(try abs((Listener(model: model).cepstralMean.first ?? 0) - 41) < 1e-4)
+        for bad in ["54.5,2.9", "54.5,x,-4.6,6.3,-23.9,3.9,2.9,-6.9,-3.5,-2.3,1.2,-2.1,-3.8"] {
+            var wrong = model
+            wrong.settings.append(("-cmninit", bad))
+            #expect {
+                _ = try Listener(model: wrong)
+            } throws: { error in
+                "\(error)".contains("-cmninit \(bad): 13 numbers")
+            }
+        }
+    }
+
+    /// The decoders and front end are described in one place (the daemon's log, the model check
+    /// and the benchmark print it): every one the point names, none it does not, and a
+    /// listener's policy over the point where it says otherwise.
+    @Test func theDecodersAreDescribedOnce() throws {
+        let (directory, model) = try model(
+            withPointAlso:
+                #", "speeds": [1.25], "rehear": [0.82, 1.0], "rehearOwnMean": true, "highPass": 100, "searchLead": 0.5, "fillers": "speech""#
+        )
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let every =
+            "plain + sped up ×1.25; heard again ×0.82, ×1.0 when not acted on at once, by its own cepstral mean;"
+            + " high-passed at 100.0 Hz first; searched only while someone is near, from 0.5 s before;"
+            + " fillers counted within the walker's speech"
+        #expect(model.operatingPoint.decoderSummary == every)
+        #expect(try Listener(model: model).decoderSummary == every)
+        let overridden = Listener.Policy(
+            speeds: [], rehear: [], highPass: 0, searchLead: 0, fillers: .utterance, rehearOwnMean: false)
+        #expect(try Listener(model: model, policy: overridden).decoderSummary == "plain")
+        #expect(OperatingPoint.placeholder.decoderSummary == "plain")
+        // A point takes another's decoders and keeps its own thresholds.
+        let taken = OperatingPoint.placeholder.withDecoders(of: model.operatingPoint)
+        #expect(taken.decoderSummary == every)
+        #expect(taken.notHere == OperatingPoint.placeholder.notHere)
+        #expect(taken.thisIsIt == OperatingPoint.placeholder.thisIsIt)
+    }
+
     /// The models directory's `en-us-adapted/` is the acoustic model when it holds an mdef;
     /// without it the stock en-us model is used.
     @Test func adaptedModelIsUsedWhenPresent() throws {
@@ -288,6 +338,7 @@ extension VoiceEvalFlagTests {
         (["--babble-shift", "2.5,4,x"], "--babble-shift 2.5,4,x"),
         (["--channel-copies", "-1"], "--channel-copies: -1 is below 0"),
         (["--babble-recordings", "/nowhere"], "--babble-recordings: /nowhere is not a folder"),
+        (["--sessions-of", "0"], "--sessions-of: 0 is not 1 or more"),
     ])
     func badBudgetFlagExitsTwo(_ argv: [String], _ named: String) throws {
         let result = try run(argv)
@@ -329,6 +380,33 @@ extension VoiceEvalFlagTests {
         try #require(result.code == 0, "\(result.err)")
         return try JSONDecoder().decode(
             [String: [String: Double]].self, from: try Data(contentsOf: URL(fileURLWithPath: out)))
+    }
+
+    /// A point tuned on a saved run is written with the run's decoders and front end, every
+    /// key of them, whatever the model's own point says.
+    @Test func aPointTunedOnASavedRunKeepsItsDecoders() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let heard =
+            #"{"start": 0, "end": 1, "heard": "x", "meaning": "notHere", "confidence": 0.9, "sure": true}"#
+        let observation =
+            #"{"condition": "clean", "kind": "phrase", "text": "t", "expected": "notHere", "voice": "v", "perturbation": "", "first": [\#(heard)], "second": []}"#
+        let saved = directory + "/run-dev.json"
+        try
+            (#"{"label": "dev synthetic", "speeds": [1.1], "rehear": [0.9, 1.0], "highPass": 80, "searchLead": 0.7, "fillers": "speech", "rehearOwnMean": true, "stats": [], "observations": ["#
+            + observation + "]}")
+            .write(toFile: saved, atomically: true, encoding: .utf8)
+        let out = directory + "/op.json"
+        let result = try run(["--rescore", saved, "--tune", out])
+        try #require(result.code == 0, "\(result.err)")
+        let point = try OperatingPoint.load(path: out)
+        #expect(point.speeds == [1.1] && point.rehear == [0.9, 1.0] && point.rehearOwnMean)
+        #expect(point.highPass == 80 && point.searchLead == 0.7 && point.fillers == .speech)
+        // And a run saved without them is tuned to a point without them.
+        try (#"{"label": "dev synthetic", "stats": [], "observations": ["# + observation + "]}")
+            .write(toFile: saved, atomically: true, encoding: .utf8)
+        try #require(try run(["--rescore", saved, "--tune", out]).code == 0)
+        #expect(try OperatingPoint.load(path: out).decoderSummary == "plain")
     }
 
     /// Pooled (the default, the issue's reading): 2 of 20 near-misses acted on would be 10 %,

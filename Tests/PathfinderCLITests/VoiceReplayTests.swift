@@ -333,6 +333,74 @@ import Testing
         #expect(byOwn.count > running.count, "by the running mean \(running), by their own \(byOwn)")
     }
 
+    /// `-cmninit` in a models directory's `pathfinder.args` reaches `pathfinder listen`, where a
+    /// walker's session starts: eight answers, each in a recording of its own (one listening
+    /// session each, as the daemon opens one each last stretch) after 5 s of white noise 10 dB
+    /// below the speech. Started from the mean the dev split settles at (docs/speech.md, "The
+    /// session's first answers"), more of them are heard than from the acoustic model's own
+    /// `-cmninit`, none as another answer.
+    @Test func aSessionsInitialMeanReachesListen() throws {
+        func pathfinder(_ argv: [String]) throws -> (code: Int32, out: String, err: String) {
+            try BinaryTests.run(executable: try BinaryTests.binary(), argv)
+        }
+        let scratch = try Scratch()
+        let answers: [(String, String)] = [
+            ("여기 아니야", "notHere"), ("여기가 입구야", "thisIsIt"), ("여기가 아니야", "notHere"),
+            ("여기 맞아", "thisIsIt"), ("입구 아니야", "notHere"), ("입구 찾았어", "thisIsIt"),
+            ("여기 아닌데", "notHere"), ("여기가 맞아", "thisIsIt"),
+        ]
+        var random = SeededRandom(seed: 7)
+        // Uniform noise of RMS 3 277 / √10 (10 dB below the speech): a half-width of √3 × that.
+        let width = 3_277.0 / 10.0.squareRoot() * 3.0.squareRoot()
+        var recordings: [String] = []
+        for (index, (phrase, _)) in answers.enumerated() {
+            let said = try pathfinder(["say", phrase, "--wav", scratch.file("\(index).wav")])
+            try #require(said.code == 0, "\(said.err)")
+            let speech = atBenchmarkLevel(try WAV.read16kMono(path: scratch.file("\(index).wav")).samples)
+            let clip = [Double](repeating: 0, count: 80_000) + speech + [Double](repeating: 0, count: 24_000)
+            let noisy = clip.map { sample -> Int16 in
+                Int16(
+                    max(
+                        -32_768,
+                        min(32_767, (sample + Double.random(in: -width...width, using: &random)).rounded())))
+            }
+            recordings.append(scratch.file("\(index)-noisy.wav"))
+            try WAV.write(Audio(samples: noisy, sampleRate: 16_000), to: recordings[index])
+        }
+        let committed = String(
+            decoding: try Data(contentsOf: URL(fileURLWithPath: Self.repo + "/models/operating-point.json")),
+            as: UTF8.self)
+        var heard: [Bool: Int] = [:]
+        for initial in [false, true] {
+            let folder = try Scratch()
+            let directory = try models(committed, in: folder)
+            if initial {
+                let args = try String(contentsOfFile: directory + "/pathfinder.args", encoding: .utf8)
+                try
+                    (args
+                    + "-cmninit 60.43,3.01,-6.33,3.71,-15.63,1.76,0.27,-7.83,-2.84,-0.89,3.19,-3.23,-2.66\n")
+                    .write(toFile: directory + "/pathfinder.args", atomically: true, encoding: .utf8)
+            }
+            var count = 0
+            for (index, recording) in recordings.enumerated() {
+                let listened = try pathfinder(["listen", "--wav", recording, "--models", directory])
+                try #require(listened.code == 0, "\(listened.err)")
+                let meanings = try listened.out.split(separator: "\n").compactMap { line in
+                    try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])[
+                        "meaning"]
+                        as? String
+                }
+                #expect(
+                    meanings.allSatisfy { $0 == answers[index].1 },
+                    "\(answers[index].0) heard as \(listened.out)")
+                if meanings.contains(answers[index].1) { count += 1 }
+            }
+            heard[initial] = count
+        }
+        let (own, settled) = (heard[false] ?? 0, heard[true] ?? 0)
+        #expect(settled > own, "from the model's -cmninit \(own) of 8, from the dev split's \(settled)")
+    }
+
     @Test func modelsNeedsAudio() async {
         let run = await runPathfinder([
             "replay", "--nmea", Self.repo + "/artifacts/demo/walk.nmea", "--destination",

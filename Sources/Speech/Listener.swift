@@ -101,47 +101,19 @@ public final class Listener {
             self.rehearOwnMean = rehearOwnMean
         }
 
-        /// The speeds of the decoders beside the plain one, for a listener on a model with
-        /// `point`: the policy's, else the point's.
-        package func spedUpSpeeds(over point: OperatingPoint) -> [Double] { speeds ?? point.speeds }
-
-        /// The speeds an utterance is heard again at, for a listener on a model with `point`:
-        /// the policy's, else the point's.
-        package func rehearSpeeds(over point: OperatingPoint) -> [Double] { rehear ?? point.rehear }
-
-        /// Whether the decoders that hear again, of a listener on a model with `point`, use an
-        /// utterance's own cepstral mean: the policy's, else the point's.
-        package func rehearsOwnMean(over point: OperatingPoint) -> Bool {
-            rehearOwnMean ?? point.rehearOwnMean
-        }
-
-        /// The cutoff of the filter in front of a listener on a model with `point`: the
-        /// policy's, else the point's; `nil` for none (0 or unset).
-        package func highPassCutoff(over point: OperatingPoint) -> Double? {
-            (highPass ?? point.highPass).flatMap { $0 > 0 ? $0 : nil }
-        }
-
-        /// The lead of the search gate of a listener on a model with `point`: the policy's, else
-        /// the point's; `nil` for none (0 or unset).
-        package func searchLeadSeconds(over point: OperatingPoint) -> Double? {
-            (searchLead ?? point.searchLead).flatMap { $0 > 0 ? $0 : nil }
-        }
-
-        /// Where the filler rule of a listener on a model with `point` counts: the policy's, else
-        /// the point's, else the whole utterance.
-        package func fillerSpan(over point: OperatingPoint) -> FillerSpan {
-            fillers ?? point.fillers ?? .utterance
-        }
-
-        /// `point` with the decoders and front end of a listener on a model with it: each the
-        /// policy's, else the point's (as the functions above resolve them).
+        /// `point` with the decoders and front end of a listener on a model with it, each the
+        /// policy's, else the point's: the sped-up speeds, the speeds heard again at and whether
+        /// by an utterance's own mean, the high-pass cutoff and the search gate's lead (`nil` for
+        /// none, 0 or unset), and where the filler rule counts (`.speech`, or `nil` for the whole
+        /// utterance).
         package func decoders(over point: OperatingPoint) -> OperatingPoint {
-            OperatingPoint(
-                notHere: point.notHere, thisIsIt: point.thisIsIt, speeds: spedUpSpeeds(over: point),
-                rehear: rehearSpeeds(over: point), highPass: highPassCutoff(over: point),
-                searchLead: searchLeadSeconds(over: point),
-                fillers: fillerSpan(over: point) == .speech ? .speech : nil,
-                rehearOwnMean: rehearsOwnMean(over: point))
+            let span = fillers ?? point.fillers ?? .utterance
+            return OperatingPoint(
+                notHere: point.notHere, thisIsIt: point.thisIsIt, speeds: speeds ?? point.speeds,
+                rehear: rehear ?? point.rehear,
+                highPass: (highPass ?? point.highPass).flatMap { $0 > 0 ? $0 : nil },
+                searchLead: (searchLead ?? point.searchLead).flatMap { $0 > 0 ? $0 : nil },
+                fillers: span == .speech ? .speech : nil, rehearOwnMean: rehearOwnMean ?? point.rehearOwnMean)
         }
 
         /// The policy the product uses.
@@ -249,27 +221,27 @@ public final class Listener {
         self.policy = policy
         operatingPoint = policy.operatingPoint ?? model.operatingPoint
         decoder = try Decoder(model: model, phoneLoop: policy.phoneLoop, neighbours: policy.neighbourMargin)
-        speeds = policy.spedUpSpeeds(over: model.operatingPoint)
+        // The decoders and front end, resolved once: the policy's, else the model's.
+        let running = policy.decoders(over: model.operatingPoint)
+        speeds = running.speeds
         var spedUp: [Decoder] = []
         // With the phone loop each sped-up decoder has its own, on its own audio: a hearing of
         // the sped-up audio is measured against the phones of that audio.
         for _ in speeds { spedUp.append(try Decoder(model: model, phoneLoop: policy.phoneLoop)) }
         self.spedUp = spedUp
         shifts = speeds.map(SpeedShift.init(speed:))
-        rehear = policy.rehearSpeeds(over: model.operatingPoint)
-        rehearOwnMean = policy.rehearsOwnMean(over: model.operatingPoint)
-        fillerSpan = policy.fillerSpan(over: model.operatingPoint)
-        decoderSummary = policy.decoders(over: model.operatingPoint).decoderSummary
-        highPass = policy.highPassCutoff(over: model.operatingPoint).map { HighPass(cutoff: $0) }
+        rehear = running.rehear
+        rehearOwnMean = running.rehearOwnMean
+        fillerSpan = running.fillers ?? .utterance
+        decoderSummary = running.decoderSummary
+        highPass = running.highPass.map { HighPass(cutoff: $0) }
         var rehearers: [Decoder] = []
         for _ in rehear { rehearers.append(try Decoder(model: model, phoneLoop: policy.phoneLoop)) }
         self.rehearers = rehearers
         // The VAD reports speech only after `-vad_prespeech` frames (10 ms each) of it: the
         // start is moved back by as much.
         prespeechSamples = decoder.integer("-vad_prespeech") * Self.sampleRate / 100
-        searchLeadSamples = policy.searchLeadSeconds(over: model.operatingPoint).map {
-            Int($0 * Double(Self.sampleRate))
-        }
+        searchLeadSamples = running.searchLead.map { Int($0 * Double(Self.sampleRate)) }
         // One listening session: the noise estimate starts here and carries across answers.
         for d in decoders + rehearers {
             try d.startStream()

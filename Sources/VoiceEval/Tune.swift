@@ -93,9 +93,7 @@ enum Tuning {
             let order = items.shuffled(using: &random)
             let first = try decodeRecording(
                 order, condition: condition, model: model, policy: policy, bank: bank,
-                preprocess: options.preprocess, perChannel: options.sessionPerChannel,
-                sessionItems: options.sessionItems,
-                printsCepstralMean: options.cepstralMean, random: &random,
+                preprocess: options.preprocess, sessions: options.sessions, random: &random,
                 tally: &tally)
             // The repeat matters only where the first turn may ask: a phrase whose confidence is
             // below the highest `act` the sweep tries (`repeatBelow`). Elsewhere the first turn
@@ -109,9 +107,7 @@ enum Tuning {
             if !repeated.isEmpty {
                 let again = try decodeRecording(
                     repeated.map { order[$0] }, condition: condition, model: model, policy: policy,
-                    bank: bank, preprocess: options.preprocess, perChannel: options.sessionPerChannel,
-                    sessionItems: options.sessionItems,
-                    printsCepstralMean: options.cepstralMean,
+                    bank: bank, preprocess: options.preprocess, sessions: options.sessions,
                     random: &random, tally: &tally)
                 for (k, i) in repeated.enumerated() { second[i] = again.perItem[k] }
             }

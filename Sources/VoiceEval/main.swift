@@ -50,18 +50,9 @@ struct Options {
     var demo: String?
     /// `--held-out DIR` (with `--check-model`): recordings of people no model was adapted on.
     var heldOut: String?
-    /// `--session-per-channel`: each channel's items (``Item/channel``: one perturbation, or one
-    /// real speaker on one device) decoded as a recording of their own, by a Listener of its own,
-    /// as a walker keeps one microphone for a session; by default all of a condition's items are
-    /// one recording and the channel changes with every item.
-    var sessionPerChannel = false
-    /// `--sessions-of N`: a new listening session (a fresh Listener) every N items of a
-    /// recording, as the daemon opens one for each last stretch, where a walker says only a few
-    /// answers; 0 (the default): one session.
-    var sessionItems = 0
-    /// `--cepstral-mean`: each recording's last live cepstral mean (the plain decoder's), to
-    /// standard error.
-    var cepstralMean = false
+    /// `--session-per-channel`, `--sessions-of N`, `--cepstral-mean`: how the recordings are cut
+    /// into listening sessions (``Sessions``).
+    var sessions = Sessions()
 
     static let usage = """
         usage: VoiceEval [--split dev|test] [--conditions clean,white10,pink10,babble15,babble10,babble5,street10]
@@ -203,12 +194,12 @@ struct Options {
             case "--speeds": policy.speeds = try speedList(flag, try value(flag))
             case "--rehear": policy.rehear = try speedList(flag, try value(flag))
             case "--rehear-own-mean": policy.rehearOwnMean = true
-            case "--session-per-channel": sessionPerChannel = true
-            case "--cepstral-mean": cepstralMean = true
+            case "--session-per-channel": sessions.perChannel = true
+            case "--cepstral-mean": sessions.printsMean = true
             case "--sessions-of":
-                sessionItems = try number(flag, Int.self)
-                guard sessionItems > 0 else {
-                    throw UsageError("--sessions-of: \(sessionItems) is not 1 or more")
+                sessions.items = try number(flag, Int.self)
+                guard sessions.items > 0 else {
+                    throw UsageError("--sessions-of: \(sessions.items) is not 1 or more")
                 }
             case "--high-pass":
                 policy.highPass = try noneOr(
@@ -417,32 +408,43 @@ struct Tally {
     }
 }
 
-/// Seconds of the condition's noise alone before a short session's first item: more than
-/// the foreground detector's 4 s window, as the last stretch's microphone has heard the street
-/// before the walker's first answer.
-let sessionLead = 5.0
+/// How a condition's recording is cut into listening sessions, each heard by a Listener of its
+/// own; by default one session, the channel changing with every item.
+struct Sessions {
+    /// `--session-per-channel`: each channel's items (``Item/channel``: one perturbation, or one
+    /// real speaker on one device) a session of their own, as a walker keeps one microphone.
+    var perChannel = false
+    /// `--sessions-of N`: a fresh Listener every N items (of a channel, with `perChannel`), as
+    /// the daemon opens one for each last stretch, where a walker says only a few answers;
+    /// 0: no such cut.
+    var items = 0
+    /// `--cepstral-mean`: each session's live cepstral mean at its end (the plain decoder's), to
+    /// standard error.
+    var printsMean = false
+    /// Seconds of the condition's noise alone before a short session's first item: more than
+    /// the foreground detector's 4 s window, as the last stretch's microphone has heard the
+    /// street before the walker's first answer.
+    static let lead = 5.0
+}
 
 /// Decodes `order` as one microphone recording (pauses of 0.8–1.2 s, the noise running on
 /// through them, 100 ms chunks: the path of `pathfinder listen --mic`); returns each item's
 /// decisions (utterances aligned back to the script by time) and the decisions heard in pauses.
-/// With `perChannel`, each channel's items (``Item/channel``: the same perturbation, or the
-/// same speaker and device) are a recording of their own, in `order`'s order, channels in the
-/// order they first occur, each heard by a Listener of its own (`--session-per-channel`); the
-/// decisions come back in `order`'s order. With `sessionItems`, every that many items (of a
-/// channel) are a session of their own (`--sessions-of`), each after `sessionLead` of the
-/// noise alone; one recording begins after `leadSeconds` of it.
+/// `sessions` may cut it: each channel's items (the same perturbation, or the same speaker and
+/// device) a recording of their own, in `order`'s order, channels in the order they first occur,
+/// and every `sessions.items` of them, each after ``Sessions/lead`` of the noise alone; each is
+/// heard by a Listener of its own, and the decisions come back in `order`'s order. One
+/// recording begins after `leadSeconds` of the noise.
 func decodeRecording(
     _ order: [Item], condition: Condition, model: PhraseModel, policy: Listener.Policy, bank: NoiseBank,
-    preprocess: String?, perChannel: Bool = false, sessionItems: Int = 0, leadSeconds: Double = 1,
-    printsCepstralMean: Bool = false,
-    random: inout SeededRandom,
+    preprocess: String?, sessions: Sessions = Sessions(), leadSeconds: Double = 1, random: inout SeededRandom,
     tally: inout Tally
 ) throws -> (perItem: [[Utterance]], spurious: [Utterance]) {
-    if perChannel || sessionItems > 0 {
+    if sessions.perChannel || sessions.items > 0 {
         var channels: [String] = []
         var members: [String: [Int]] = [:]
         for (i, item) in order.enumerated() {
-            let channel = perChannel ? item.channel : ""
+            let channel = sessions.perChannel ? item.channel : ""
             if members[channel] == nil { channels.append(channel) }
             members[channel, default: []].append(i)
         }
@@ -450,13 +452,13 @@ func decodeRecording(
         var spurious: [Utterance] = []
         for channel in channels {
             let all = members[channel] ?? []
-            let size = sessionItems > 0 ? sessionItems : all.count
+            let size = sessions.items > 0 ? sessions.items : all.count
             for first in stride(from: 0, to: all.count, by: size) {
                 let indices = Array(all[first..<min(first + size, all.count)])
                 let session = try decodeRecording(
                     indices.map { order[$0] }, condition: condition, model: model, policy: policy, bank: bank,
-                    preprocess: preprocess, leadSeconds: sessionItems > 0 ? sessionLead : 1,
-                    printsCepstralMean: printsCepstralMean, random: &random, tally: &tally)
+                    preprocess: preprocess, sessions: Sessions(printsMean: sessions.printsMean),
+                    leadSeconds: sessions.items > 0 ? Sessions.lead : 1, random: &random, tally: &tally)
                 for (k, i) in indices.enumerated() { perItem[i] = session.perItem[k] }
                 spurious += session.spurious
             }
@@ -485,7 +487,7 @@ func decodeRecording(
     }
     utterances += try listener.finish()
     tally.cpuSeconds += threadCPUSeconds() - start
-    if printsCepstralMean {
+    if sessions.printsMean {
         FileHandle.standardError.write(
             Data(
                 "cepstral mean after \(condition) (\(order.count) items, \(order.first?.channel ?? "")): \(listener.cepstralMean.map { String(format: "%.2f", $0) }.joined(separator: ","))\n"
@@ -513,9 +515,7 @@ func run(
     let order = items.shuffled(using: &random)
     let decoded = try decodeRecording(
         order, condition: condition, model: model, policy: options.policy, bank: bank,
-        preprocess: options.preprocess, perChannel: options.sessionPerChannel,
-        sessionItems: options.sessionItems,
-        printsCepstralMean: options.cepstralMean, random: &random, tally: &tally)
+        preprocess: options.preprocess, sessions: options.sessions, random: &random, tally: &tally)
     let first = (perItem: decoded.perItem.map { $0.map(productDecision) }, spurious: 0)
     tally.spurious = decoded.spurious.filter { productDecision($0) != .ignore }.count
     // Items whose first turn asked (and acted on nothing): the walker repeats.
@@ -527,9 +527,7 @@ func run(
     if !asked.isEmpty {
         let repeats = try decodeRecording(
             asked.map { order[$0] }, condition: condition, model: model, policy: options.policy, bank: bank,
-            preprocess: options.preprocess, perChannel: options.sessionPerChannel,
-            sessionItems: options.sessionItems,
-            printsCepstralMean: options.cepstralMean, random: &random,
+            preprocess: options.preprocess, sessions: options.sessions, random: &random,
             tally: &tally)
         for (k, i) in asked.enumerated() { second[i] = repeats.perItem[k].map(productDecision) }
     }
@@ -862,15 +860,15 @@ func main() throws {
     if let command = options.preprocess { print("Preprocess: every recording through \(command)") }
     // A saved run's label says it too, so a rescore reports what was decoded.
     let sessions =
-        (options.sessionPerChannel ? ", one session per channel" : "")
-        + (options.sessionItems > 0 ? ", sessions of \(options.sessionItems) items" : "")
-    if options.sessionItems > 0 {
+        (options.sessions.perChannel ? ", one session per channel" : "")
+        + (options.sessions.items > 0 ? ", sessions of \(options.sessions.items) items" : "")
+    if options.sessions.items > 0 {
         print(
-            "Sessions: a fresh Listener every \(options.sessionItems) items"
-                + (options.sessionPerChannel ? " of a channel" : "")
-                + ", each after \(sessionLead) s of the condition's noise alone")
+            "Sessions: a fresh Listener every \(options.sessions.items) items"
+                + (options.sessions.perChannel ? " of a channel" : "")
+                + ", each after \(Sessions.lead) s of the condition's noise alone")
     }
-    if options.sessionPerChannel {
+    if options.sessions.perChannel {
         var channels: [String] = []
         for item in items where !channels.contains(item.channel) { channels.append(item.channel) }
         print(

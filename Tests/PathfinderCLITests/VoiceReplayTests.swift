@@ -264,17 +264,18 @@ import Testing
         #expect(lines(everywhere.out, event: "confirmed").isEmpty, "\(everywhere.out)")
     }
 
+    /// The built binary, a process of its own: in this one, the decoders and the synthesiser of
+    /// tests running beside it share espeak-ng's and sphinxbase's process-wide state, and a
+    /// margin of a few answers is not theirs to move.
+    func pathfinder(_ argv: [String]) throws -> (code: Int32, out: String, err: String) {
+        try BinaryTests.run(executable: try BinaryTests.binary(), argv)
+    }
+
     /// `"rehearOwnMean"` in a models directory reaches `pathfinder listen`: five answers through
     /// a 450–4000 Hz band (sox `sinc`), one recording, heard again at 0.82× and 1.0× — by each
     /// utterance's own cepstral mean more of them are heard than by the running mean (4 and 3
     /// when measured), none as another answer.
     @Test func rehearingByItsOwnMeanReachesListen() throws {
-        // The built binary, a process of its own: in this one, the decoders and the synthesiser
-        // of tests running beside it share espeak-ng's and sphinxbase's process-wide state, and
-        // a margin of one answer is not theirs to move.
-        func pathfinder(_ argv: [String]) throws -> (code: Int32, out: String, err: String) {
-            try BinaryTests.run(executable: try BinaryTests.binary(), argv)
-        }
         let scratch = try Scratch()
         let answers: [(String, String)] = [
             ("여기 아니야", "notHere"), ("여기가 입구야", "thisIsIt"), ("여기 아니에요", "notHere"),
@@ -340,9 +341,6 @@ import Testing
     /// session's first answers"), more of them are heard than from the acoustic model's own
     /// `-cmninit`, none as another answer.
     @Test func aSessionsInitialMeanReachesListen() throws {
-        func pathfinder(_ argv: [String]) throws -> (code: Int32, out: String, err: String) {
-            try BinaryTests.run(executable: try BinaryTests.binary(), argv)
-        }
         let scratch = try Scratch()
         let answers: [(String, String)] = [
             ("여기 아니야", "notHere"), ("여기가 입구야", "thisIsIt"), ("여기가 아니야", "notHere"),

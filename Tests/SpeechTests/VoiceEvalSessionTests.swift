@@ -20,7 +20,9 @@ struct VoiceEvalSessionTests {
                     try run("espeak-ng", ["-v", "ko", "-w", spoken, text], install: "espeak-ng") == 0)
                 let effects = device == "phone" ? ["sinc", "300-3400"] : []
                 try #require(
-                    try run("sox", [spoken, "-r", "16000", directory + "/" + file] + effects, install: "sox")
+                    try run(
+                        "sox", ["-R", spoken, "-r", "16000", directory + "/" + file] + effects, install: "sox"
+                    )
                         == 0)
                 manifest +=
                     #"{"file": "\#(file)", "text": "\#(text)", "speaker": "walker", "device": "\#(device)", "time": "2026-12-03T12:00:00Z"}"#

@@ -197,13 +197,26 @@ enum Tuning {
     }
 
     /// Chooses the thresholds of both answers under `budgets`; prints what it chose and its dev
-    /// figures.
+    /// figures. The budgets hold on every run of `guards` too (`--guard-run`): the objective is
+    /// `observations`' alone.
     static func choose(
-        _ observations: [Observation], start: OperatingPoint, budgets: Budgets = Budgets()
+        _ observations: [Observation], start: OperatingPoint, budgets: Budgets = Budgets(),
+        guards: [(label: String, observations: [Observation])] = []
     )
         -> OperatingPoint
     {
         print("Constraints (dev split): \(budgets.description); objective: answers acted on within two turns")
+        for run in guards { print("The constraints hold on \(run.label) too") }
+        /// The guards' scores at `point` for `answer` (nil: both), or nil where one breaks the budgets.
+        func guarded(_ answer: ArrivalWords?, _ point: OperatingPoint) -> [Score]? {
+            var scores: [Score] = []
+            for run in guards {
+                let s = score(run.observations, answer: answer, point: point)
+                guard meets(s, budgets) else { return nil }
+                scores.append(s)
+            }
+            return scores
+        }
         // Per answer: every candidate meeting the budgets with that answer alone, best recall
         // per (near-misses acted on, unrelated acted on); the pooled choice combines them.
         var frontiers: [ArrivalWords: [[Int]: (thresholds: OperatingPoint.Thresholds, score: Score)]] = [:]
@@ -229,12 +242,15 @@ enum Tuning {
                     && (ask <= maxAsk || ask == grid.last)
                 {
                     let thresholds = OperatingPoint.Thresholds(act: act, ask: ask)
-                    let s = score(observations, answer: answer, point: with(start, answer, thresholds))
-                    guard meets(s, budgets) else { continue }
-                    // With a first-turn budget, points that differ in it are kept apart too.
+                    let candidate = with(start, answer, thresholds)
+                    let s = score(observations, answer: answer, point: candidate)
+                    guard meets(s, budgets), let g = guarded(answer, candidate) else { continue }
+                    // With a first-turn budget, points that differ in it are kept apart too; so
+                    // are points that spend a guard run's budgets differently.
                     let key =
                         [s.nearMiss, s.unrelated]
                         + (budgets.nearMissFirstTurn == nil ? [] : [s.nearMissFirst])
+                        + g.flatMap { [$0.nearMiss, $0.unrelated] }
                     // Strictly better recall wins; on a tie, fewer answers asked again (more acted
                     // on at once: the walker is not made to repeat a clear answer), then the
                     // later (higher) thresholds.
@@ -256,7 +272,7 @@ enum Tuning {
                 for b in (frontiers[.thisIsIt] ?? [:]).values {
                     let candidate = with(with(start, .notHere, a.thresholds), .thisIsIt, b.thresholds)
                     let s = score(observations, answer: nil, point: candidate)
-                    guard meets(s, budgets) else { continue }
+                    guard meets(s, budgets), guarded(nil, candidate) != nil else { continue }
                     if let old = best?.score {
                         let falseNew = s.nearMiss + s.unrelated, falseOld = old.nearMiss + old.unrelated
                         // More answers acted on; then fewer false actions; then fewer asked
@@ -303,6 +319,15 @@ enum Tuning {
                     answer.rawValue, t.act, t.ask, 100 * s.recall, s.hits, s.positives, s.firstHits,
                     100 * s.nearMissRate,
                     100 * s.unrelatedRate, s.confusions))
+        }
+        for run in guards {
+            let s = score(run.observations, answer: nil, point: point)
+            print(
+                String(
+                    format:
+                        "%@: two-turn recall %.1f %% (%d/%d; first turn %d), near-miss acted %.1f %% (%d/%d), unrelated %.1f %% (%d/%d), confusions %d",
+                    run.label, 100 * s.recall, s.hits, s.positives, s.firstHits, 100 * s.nearMissRate,
+                    s.nearMiss, s.nearMisses, 100 * s.unrelatedRate, s.unrelated, s.unrelateds, s.confusions))
         }
         return point
     }

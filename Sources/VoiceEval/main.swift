@@ -31,6 +31,9 @@ struct Options {
     var point: String?
     var save: String?
     var rescore: String?
+    /// `--guard-run RUN.json` (with `--rescore --tune`, repeatable): saved dev runs the chosen
+    /// point must meet the budgets on too, e.g. one long session beside the walker's sessions.
+    var guardRuns: [String] = []
     var budgets = Tuning.Budgets()
     var confidence: ConfidenceEvidence.Feature?
     /// `--babble-shift`: the allowance `perFrameInBabble` recomputes confidences with.
@@ -59,6 +62,7 @@ struct Options {
                          [--acoustic stock,adapted] [--hours H] [--seed N] [--models DIR] [--english DIR]
                          [--real DIR] [--export-adaptation DIR [--channel-copies N]] [--babble-recordings DIR] [--max-seconds S] [--max-fillers-not-here N]
                          [--max-fillers-this-is-it N] [--verbose] [--tune OUT.json] [--both-turns] [--point FILE] [--save RUN.json] [--rescore RUN.json]
+                         [--guard-run RUN.json]  (with --rescore --tune, repeatable: the budgets hold on this saved run too)
                          [--near-miss-budget F] [--first-turn-near-miss-budget F] [--unrelated-budget F] [--confusion-budget N] [--budgets pooled|per-answer]
                          [--repeat-below C] [--no-ask-band] [--max-act C|notHere:C,thisIsIt:C] [--max-ask C|…] [--min-act C|…]
                          [--phone-loop] [--neighbour-margin] [--speeds A,B…|none]  (decoders of the audio sped up so beside the plain one; default: the model's)
@@ -224,6 +228,7 @@ struct Options {
             case "--both-turns": bothTurns = true
             case "--save": save = try value(flag)
             case "--rescore": rescore = try value(flag)
+            case "--guard-run": guardRuns.append(try value(flag))
             case "--confidence":
                 let text = try value(flag)
                 guard let parsed = ConfidenceEvidence.Feature(rawValue: text) else {
@@ -307,6 +312,9 @@ struct Options {
         if demo != nil, checkModel == nil { throw UsageError("--demo belongs to --check-model") }
         if heldOut != nil, checkModel == nil { throw UsageError("--held-out belongs to --check-model") }
         if agreement != nil, rescore == nil { throw UsageError("--agreement belongs to --rescore") }
+        if !guardRuns.isEmpty, rescore == nil || tune == nil {
+            throw UsageError("--guard-run belongs to --rescore with --tune")
+        }
     }
 }
 
@@ -786,32 +794,56 @@ func main() throws {
         return
     }
     if let path = options.rescore {
-        let run = try SavedRun.read(path)
-        var (observations, stats) = try run.restored(
-            confidence: options.confidence ?? options.babble.map { _ in .perFrameInBabble },
-            babble: options.babble,
-            path: path)
-        if let agreement = options.agreement {
-            observations = observations.map { o in
-                var combined = o
-                combined.first = o.first.map(agreement.applied)
-                combined.second = o.second.map(agreement.applied)
-                return combined
+        /// A saved run's observations and statistics, with the confidence recomputed and the
+        /// hearings combined as the flags ask.
+        func restore(
+            _ path: String
+        ) throws -> (SavedRun, [Tuning.Observation], [Condition: Tuning.ConditionStats]) {
+            let run = try SavedRun.read(path)
+            var (observations, stats) = try run.restored(
+                confidence: options.confidence ?? options.babble.map { _ in .perFrameInBabble },
+                babble: options.babble,
+                path: path)
+            if let agreement = options.agreement {
+                observations = observations.map { o in
+                    var combined = o
+                    combined.first = o.first.map(agreement.applied)
+                    combined.second = o.second.map(agreement.applied)
+                    return combined
+                }
+                stats = stats.mapValues { s in
+                    var combined = s
+                    combined.pauses = s.pauses.map(agreement.applied)
+                    return combined
+                }
             }
-            stats = stats.mapValues { s in
-                var combined = s
-                combined.pauses = s.pauses.map(agreement.applied)
-                return combined
-            }
+            return (run, observations, stats)
         }
+        let (run, observations, stats) = try restore(path)
         // No audio is synthesised: the saved run holds everything scored.
         print("## voice-eval --rescore \(path) (\(run.label), \(observations.count) items × 2 turns)\n")
         if let out = options.tune {
             guard run.label.hasPrefix("dev ") else {
                 throw BadInput("\(path) holds \(run.label): --tune chooses on the development split only")
             }
-            let chosen = Tuning.choose(observations, start: model.operatingPoint, budgets: options.budgets)
-                .withDecoders(of: run.decoders)
+            var guards: [(label: String, observations: [Tuning.Observation])] = []
+            for guardPath in options.guardRuns {
+                let (guardRun, guardObservations, _) = try restore(guardPath)
+                guard guardRun.label.hasPrefix("dev ") else {
+                    throw BadInput(
+                        "\(guardPath) holds \(guardRun.label): --guard-run takes the development split only")
+                }
+                guard guardRun.decoders.decoderSummary == run.decoders.decoderSummary else {
+                    throw BadInput(
+                        "\(guardPath) was decoded with \(guardRun.decoders.decoderSummary), \(path) with \(run.decoders.decoderSummary): a point is chosen for one set of decoders"
+                    )
+                }
+                guards.append(("\(guardPath) (\(guardRun.label))", guardObservations))
+            }
+            let chosen = Tuning.choose(
+                observations, start: model.operatingPoint, budgets: options.budgets, guards: guards
+            )
+            .withDecoders(of: run.decoders)
             let json = Tuning.json(chosen)
             try json.write(toFile: out, atomically: true, encoding: .utf8)
             print("\nOperating point chosen on \(run.label), written to \(out):\n\(json)")

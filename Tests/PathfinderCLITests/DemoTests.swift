@@ -57,8 +57,7 @@ struct DemoTests {
         defer { Self.removeDemoDirectory(of: Self.demoMemory(captured.out)) }
         #expect(code == 0)
         for expected in [
-            // The adapted model hears a filler ("…") after the refusal; the meaning stands.
-            "hears    \"여기 아니야 …\" → notHere (confidence 1.00, sure)", "다른 입구로 안내할게",
+            "hears    \"여기 아니야\" → notHere (confidence 1.00, sure)", "다른 입구로 안내할게",
             "hears    \"여기가 입구야\" → thisIsIt (confidence 1.00, sure)",
             "기억할게. 다음엔 여기로 안내할게.", "walk     ended (confirmed)", "memory: ",
         ] {

@@ -339,11 +339,56 @@ extension VoiceEvalFlagTests {
         (["--channel-copies", "-1"], "--channel-copies: -1 is below 0"),
         (["--babble-recordings", "/nowhere"], "--babble-recordings: /nowhere is not a folder"),
         (["--sessions-of", "0"], "--sessions-of: 0 is not 1 or more"),
+        (["--guard-run", "run.json"], "--guard-run belongs to --rescore with --tune"),
     ])
     func badBudgetFlagExitsTwo(_ argv: [String], _ named: String) throws {
         let result = try run(argv)
         #expect(result.code == 2)
         #expect(result.err.contains(named), "\(result.err)")
+    }
+
+    /// One saved observation of the first turn: heard as `meaning` at `confidence`, or nothing.
+    func observation(
+        _ kind: String, _ expected: String?, _ meaning: String?, _ confidence: Double
+    ) -> String {
+        let heard =
+            meaning.map {
+                #"{"start": 0, "end": 1, "heard": "x", "meaning": "\#($0)", "confidence": \#(confidence), "sure": true}"#
+            } ?? #"{"start": 0, "end": 1, "heard": "…", "sure": false}"#
+        let expectation = expected.map { #""expected": "\#($0)", "# } ?? ""
+        return
+            #"{"condition": "clean", "kind": "\#(kind)", "text": "t", \#(expectation)"voice": "v", "perturbation": "", "first": [\#(heard)], "second": []}"#
+    }
+
+    /// A saved run of the development split holding `observations`.
+    func savedRun(_ observations: [String], label: String = "dev synthetic") -> String {
+        #"{"label": "\#(label)", "stats": [], "observations": [\#(observations.joined(separator: ","))]}"#
+    }
+
+    /// `--guard-run`: the budgets hold on another saved run too, the objective stays the first
+    /// run's. With 10 % of near-misses both answers take their low thresholds
+    /// (`looserBudgetsTakeBothLowThresholds`); a guard run where 3 of 20 near-misses are heard
+    /// as "여기 아니야" at 0.85 keeps that answer acting only above them, and the other low.
+    @Test func aGuardRunsBudgetsHoldToo() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let guardRun = directory + "/guard-dev.json"
+        let heardAsNotHere = (0..<3).map { _ in observation("near-miss", nil, "notHere", 0.85) }
+        let quiet = (0..<17).map { _ in observation("near-miss", nil, nil, 0) }
+        try savedRun(heardAsNotHere + quiet).write(toFile: guardRun, atomically: true, encoding: .utf8)
+        let point = try tune(["--near-miss-budget", "0.1", "--guard-run", guardRun])
+        #expect(point["notHere"]!["act"]! > 0.85 && point["thisIsIt"]!["act"]! <= 0.7, "\(point)")
+
+        // A guard run of the test split is refused: nothing is tuned on it.
+        try savedRun(quiet, label: "test synthetic").write(
+            toFile: guardRun, atomically: true, encoding: .utf8)
+        let main = directory + "/run-dev.json", out = directory + "/op.json"
+        try savedRun(quiet).write(toFile: main, atomically: true, encoding: .utf8)
+        let refused = try run(["--rescore", main, "--tune", out, "--guard-run", guardRun])
+        #expect(
+            refused.code == 2 && refused.err.contains("guard-dev.json holds test synthetic"), "\(refused.err)"
+        )
+        #expect(!FileManager.default.fileExists(atPath: out))
     }
 
     /// A saved dev run where each answer alone stays within the near-miss budget at its low
@@ -352,17 +397,6 @@ extension VoiceEvalFlagTests {
     func tune(_ flags: [String]) throws -> [String: [String: Double]] {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        func observation(
-            _ kind: String, _ expected: String?, _ meaning: String?, _ confidence: Double
-        ) -> String {
-            let heard =
-                meaning.map {
-                    #"{"start": 0, "end": 1, "heard": "x", "meaning": "\#($0)", "confidence": \#(confidence), "sure": true}"#
-                } ?? #"{"start": 0, "end": 1, "heard": "…", "sure": false}"#
-            let expectation = expected.map { #""expected": "\#($0)", "# } ?? ""
-            return
-                #"{"condition": "clean", "kind": "\#(kind)", "text": "t", \#(expectation)"voice": "v", "perturbation": "", "first": [\#(heard)], "second": []}"#
-        }
         var observations: [String] = []
         for (answer, low) in [("notHere", 0.8), ("thisIsIt", 0.7)] {
             observations += (0..<5).map { _ in observation("phrase", answer, answer, 0.9) }
@@ -372,9 +406,7 @@ extension VoiceEvalFlagTests {
         observations += (0..<18).map { _ in observation("near-miss", nil, nil, 0) }
         observations += (0..<5).map { _ in observation("unrelated Korean", nil, nil, 0) }
         let saved = directory + "/run-dev.json"
-        try
-            #"{"label": "dev synthetic", "stats": [], "observations": [\#(observations.joined(separator: ","))]}"#
-            .write(toFile: saved, atomically: true, encoding: .utf8)
+        try savedRun(observations).write(toFile: saved, atomically: true, encoding: .utf8)
         let out = directory + "/op.json"
         let result = try run(["--rescore", saved, "--tune", out] + flags)
         try #require(result.code == 0, "\(result.err)")

@@ -70,6 +70,7 @@ struct Options {
                          [--rehear-own-mean]  (those decoders normalise an utterance by its own cepstral mean, fed whole; measured, not the product's)
                          [--sessions-of N]  (a fresh Listener every N items, as the daemon opens one each last stretch; with --session-per-channel, within each channel)
                          [--cepstral-mean]  (each recording's live cepstral mean at its end, to standard error)
+                         [--carry-mean]  (with --sessions-of: each session starts from the mean its channel's previous session ended at; measured, not the product's)
                          [--session-per-channel]  (each perturbation's items, or each real speaker's on one device, one recording and one Listener, as a walker keeps one microphone; default: one recording, the channel changing every item)
                          [--high-pass HZ|none]  (the audio high-passed first; default: the model's)
                          [--search-lead S|none]  (search only near the foreground, from S seconds before it; default: the model's)
@@ -200,6 +201,7 @@ struct Options {
             case "--rehear-own-mean": policy.rehearOwnMean = true
             case "--session-per-channel": sessions.perChannel = true
             case "--cepstral-mean": sessions.printsMean = true
+            case "--carry-mean": sessions.carried = CarriedMeans()
             case "--sessions-of":
                 sessions.items = try number(flag, Int.self)
                 guard sessions.items > 0 else {
@@ -308,6 +310,9 @@ struct Options {
                 exit(0)
             default: throw UsageError("unknown option \(flag)")
             }
+        }
+        if sessions.carried != nil, sessions.items == 0, !sessions.perChannel {
+            throw UsageError("--carry-mean belongs to --sessions-of or --session-per-channel")
         }
         if demo != nil, checkModel == nil { throw UsageError("--demo belongs to --check-model") }
         if heldOut != nil, checkModel == nil { throw UsageError("--held-out belongs to --check-model") }
@@ -429,10 +434,31 @@ struct Sessions {
     /// `--cepstral-mean`: each session's live cepstral mean at its end (the plain decoder's), to
     /// standard error.
     var printsMean = false
+    /// `--carry-mean`: each session of a channel starts from the cepstral mean its channel's
+    /// previous session ended at (conditions and turns in the order decoded), as a daemon that
+    /// kept its microphone's mean from one last stretch to the next would; the first from the
+    /// model's `-cmninit`. Measured, not the product's.
+    var carried: CarriedMeans?
+    /// The channel a single session's end mean is kept for (with `carried`).
+    var channel = ""
     /// Seconds of the condition's noise alone before a short session's first item: more than
     /// the foreground detector's 4 s window, as the last stretch's microphone has heard the
     /// street before the walker's first answer.
     static let lead = 5.0
+}
+
+/// The cepstral mean each channel's last session ended at (``Sessions/carried``).
+final class CarriedMeans {
+    var byChannel: [String: [Double]] = [:]
+
+    /// `model` with the channel's carried mean as its `-cmninit`; `model` itself before any.
+    func model(_ model: PhraseModel, channel: String) -> PhraseModel {
+        guard let mean = byChannel[channel], mean.count == 13 else { return model }
+        var carried = model
+        carried.settings.removeAll { $0.0 == "-cmninit" }
+        carried.settings.append(("-cmninit", mean.map { String(format: "%.4f", $0) }.joined(separator: ",")))
+        return carried
+    }
 }
 
 /// Decodes `order` as one microphone recording (pauses of 0.8–1.2 s, the noise running on
@@ -464,8 +490,12 @@ func decodeRecording(
             for first in stride(from: 0, to: all.count, by: size) {
                 let indices = Array(all[first..<min(first + size, all.count)])
                 let session = try decodeRecording(
-                    indices.map { order[$0] }, condition: condition, model: model, policy: policy, bank: bank,
-                    preprocess: preprocess, sessions: Sessions(printsMean: sessions.printsMean),
+                    indices.map { order[$0] }, condition: condition,
+                    model: sessions.carried?.model(model, channel: channel) ?? model, policy: policy,
+                    bank: bank,
+                    preprocess: preprocess,
+                    sessions: Sessions(
+                        printsMean: sessions.printsMean, carried: sessions.carried, channel: channel),
                     leadSeconds: sessions.items > 0 ? Sessions.lead : 1, random: &random, tally: &tally)
                 for (k, i) in indices.enumerated() { perItem[i] = session.perItem[k] }
                 spurious += session.spurious
@@ -495,6 +525,7 @@ func decodeRecording(
     }
     utterances += try listener.finish()
     tally.cpuSeconds += threadCPUSeconds() - start
+    sessions.carried?.byChannel[sessions.channel] = listener.cepstralMean
     if sessions.printsMean {
         FileHandle.standardError.write(
             Data(
@@ -894,11 +925,17 @@ func main() throws {
     let sessions =
         (options.sessions.perChannel ? ", one session per channel" : "")
         + (options.sessions.items > 0 ? ", sessions of \(options.sessions.items) items" : "")
+        + (options.sessions.carried != nil ? ", each from its channel's last mean" : "")
     if options.sessions.items > 0 {
         print(
             "Sessions: a fresh Listener every \(options.sessions.items) items"
                 + (options.sessions.perChannel ? " of a channel" : "")
                 + ", each after \(Sessions.lead) s of the condition's noise alone")
+    }
+    if options.sessions.carried != nil {
+        print(
+            "Sessions: each starts from the cepstral mean its channel's previous session ended at (the first from the model's -cmninit)"
+        )
     }
     if options.sessions.perChannel {
         var channels: [String] = []

@@ -340,6 +340,7 @@ extension VoiceEvalFlagTests {
         (["--babble-recordings", "/nowhere"], "--babble-recordings: /nowhere is not a folder"),
         (["--sessions-of", "0"], "--sessions-of: 0 is not 1 or more"),
         (["--guard-run", "run.json"], "--guard-run belongs to --rescore with --tune"),
+        (["--carry-mean"], "--carry-mean belongs to --sessions-of or --session-per-channel"),
     ])
     func badBudgetFlagExitsTwo(_ argv: [String], _ named: String) throws {
         let result = try run(argv)

@@ -90,4 +90,29 @@ struct VoiceEvalSessionTests {
             #expect(line.split(separator: ":").last?.split(separator: ",").count == 13, "\(line)")
         }
     }
+
+    /// `--carry-mean`: each session starts from the mean the one before it ended at, not from the
+    /// model's `-cmninit`. The first session ends where it does without it; the second, started
+    /// elsewhere, ends elsewhere.
+    @Test func aCarriedMeanStartsTheNextSession() throws {
+        let directory = try recordings()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func means(_ flags: [String]) throws -> [Substring] {
+            let run = try runCapturing(
+                try BuiltExecutable.named("VoiceEval").path,
+                [
+                    "--real", directory, "--conditions", "clean", "--hours", "0", "--sessions-of", "2",
+                    "--cepstral-mean",
+                ]
+                    + flags)
+            try #require(run.status == 0, "\(run.text)")
+            return run.text.split(separator: "\n").filter {
+                $0.hasPrefix("cepstral mean after clean (2 items")
+            }
+        }
+        let fresh = try means([]), carried = try means(["--carry-mean"])
+        try #require(fresh.count >= 2 && carried.count == fresh.count, "\(fresh) \(carried)")
+        #expect(carried[0] == fresh[0])
+        #expect(carried[1] != fresh[1], "\(carried[1])")
+    }
 }

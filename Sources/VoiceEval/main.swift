@@ -70,7 +70,7 @@ struct Options {
                          [--rehear-own-mean]  (those decoders normalise an utterance by its own cepstral mean, fed whole; measured, not the product's)
                          [--sessions-of N]  (a fresh Listener every N items, as the daemon opens one each last stretch; with --session-per-channel, within each channel)
                          [--cepstral-mean]  (each recording's live cepstral mean at its end, to standard error)
-                         [--carry-mean]  (with --sessions-of: each session starts from the mean its channel's previous session ended at; measured, not the product's)
+                         [--carry-mean]  (with --sessions-of or --session-per-channel: each session starts from the mean its channel's previous session ended at; measured, not the product's)
                          [--session-per-channel]  (each perturbation's items, or each real speaker's on one device, one recording and one Listener, as a walker keeps one microphone; default: one recording, the channel changing every item)
                          [--high-pass HZ|none]  (the audio high-passed first; default: the model's)
                          [--search-lead S|none]  (search only near the foreground, from S seconds before it; default: the model's)
@@ -437,7 +437,7 @@ struct Sessions {
     /// `--carry-mean`: each session of a channel starts from the cepstral mean its channel's
     /// previous session ended at (conditions and turns in the order decoded), as a daemon that
     /// kept its microphone's mean from one last stretch to the next would; the first from the
-    /// model's `-cmninit`. Measured, not the product's.
+    /// models directory's `-cmninit`. Measured, not the product's.
     var carried: CarriedMeans?
     /// The channel a single session's end mean is kept for (with `carried`).
     var channel = ""
@@ -934,7 +934,7 @@ func main() throws {
     }
     if options.sessions.carried != nil {
         print(
-            "Sessions: each starts from the cepstral mean its channel's previous session ended at (the first from the model's -cmninit)"
+            "Sessions: each starts from the cepstral mean its channel's previous session ended at (the first from the models directory's -cmninit)"
         )
     }
     if options.sessions.perChannel {

@@ -144,6 +144,16 @@ enum Tuning {
         var nearMissRate: Double { Double(nearMiss) / Double(max(nearMisses, 1)) }
         var nearMissFirstRate: Double { Double(nearMissFirst) / Double(max(nearMisses, 1)) }
         var unrelatedRate: Double { Double(unrelated) / Double(max(unrelateds, 1)) }
+
+        /// "two-turn recall … confusions N": the figures the tuner prints for a chosen point.
+        var summary: String {
+            String(
+                format:
+                    "two-turn recall %.1f %% (%d/%d; first turn %d), near-miss acted %.1f %% (%d/%d; at the first turn %d), unrelated %.1f %% (%d/%d), confusions %d",
+                100 * recall, hits, positives, firstHits, 100 * nearMissRate, nearMiss, nearMisses,
+                nearMissFirst,
+                100 * unrelatedRate, unrelated, unrelateds, confusions)
+        }
     }
 
     static func score(_ observations: [Observation], answer: ArrivalWords?, point: OperatingPoint) -> Score {
@@ -290,13 +300,7 @@ enum Tuning {
             }
             point = best?.point ?? with(with(start, .notHere, never), .thisIsIt, never)
             if let s = best?.score {
-                print(
-                    String(
-                        format:
-                            "both answers: dev two-turn recall %.1f %% (%d/%d; first turn %d), near-miss acted %.1f %% (%d/%d; at the first turn %d), unrelated %.1f %% (%d/%d), confusions %d",
-                        100 * s.recall, s.hits, s.positives, s.firstHits, 100 * s.nearMissRate, s.nearMiss,
-                        s.nearMisses, s.nearMissFirst,
-                        100 * s.unrelatedRate, s.unrelated, s.unrelateds, s.confusions))
+                print("both answers: dev " + s.summary)
             } else {
                 print("no thresholds meet the constraints on the dev split: both answers never act")
             }
@@ -321,13 +325,7 @@ enum Tuning {
                     100 * s.unrelatedRate, s.confusions))
         }
         for run in guards {
-            let s = score(run.observations, answer: nil, point: point)
-            print(
-                String(
-                    format:
-                        "%@: two-turn recall %.1f %% (%d/%d; first turn %d), near-miss acted %.1f %% (%d/%d), unrelated %.1f %% (%d/%d), confusions %d",
-                    run.label, 100 * s.recall, s.hits, s.positives, s.firstHits, 100 * s.nearMissRate,
-                    s.nearMiss, s.nearMisses, 100 * s.unrelatedRate, s.unrelated, s.unrelateds, s.confusions))
+            print("\(run.label): " + score(run.observations, answer: nil, point: point).summary)
         }
         return point
     }

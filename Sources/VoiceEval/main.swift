@@ -453,7 +453,8 @@ final class CarriedMeans {
 
     /// `model` with the channel's carried mean as its `-cmninit`; `model` itself before any.
     func model(_ model: PhraseModel, channel: String) -> PhraseModel {
-        guard let mean = byChannel[channel], mean.count == 13 else { return model }
+        // A mean of the wrong length is the Decoder's to refuse, naming the model.
+        guard let mean = byChannel[channel], !mean.isEmpty else { return model }
         var carried = model
         carried.settings.removeAll { $0.0 == "-cmninit" }
         carried.settings.append(("-cmninit", mean.map { String(format: "%.4f", $0) }.joined(separator: ",")))

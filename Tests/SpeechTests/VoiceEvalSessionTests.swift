@@ -67,6 +67,20 @@ struct VoiceEvalSessionTests {
         }
     }
 
+    /// The recordings in `directory` in clean sessions of two, with `flags`: the first turn's
+    /// lines of `--cepstral-mean`, each session's mean at its end.
+    func sessionMeans(_ directory: String, _ flags: [String]) throws -> [Substring] {
+        let run = try runCapturing(
+            try BuiltExecutable.named("VoiceEval").path,
+            [
+                "--real", directory, "--conditions", "clean", "--hours", "0", "--sessions-of", "2",
+                "--cepstral-mean",
+            ]
+                + flags)
+        try #require(run.status == 0, "\(run.text)")
+        return run.text.split(separator: "\n").filter { $0.hasPrefix("cepstral mean after clean (2 items") }
+    }
+
     /// `--sessions-of N`: a fresh Listener every N items, as the daemon opens one each last
     /// stretch; `--cepstral-mean` prints each session's mean at its end (13 cepstra).
     @Test func everyFewItemsASessionOfItsOwn() throws {
@@ -75,42 +89,20 @@ struct VoiceEvalSessionTests {
         let report = try score(directory, ["--sessions-of", "2"])
         #expect(report.contains("Sessions: a fresh Listener every 2 items, each after 5.0 s"), "\(report)")
         #expect(try actedOn(report).of == 4, "\(report)")
-        let means = try runCapturing(
-            try BuiltExecutable.named("VoiceEval").path,
-            [
-                "--real", directory, "--conditions", "clean", "--hours", "0", "--sessions-of", "2",
-                "--cepstral-mean",
-            ])
-        try #require(means.status == 0, "\(means.text)")
-        let firstTurn = means.text.split(separator: "\n").filter {
-            $0.hasPrefix("cepstral mean after clean (2 items")
-        }
-        #expect(firstTurn.count >= 2, "\(means.text)")
+        let firstTurn = try sessionMeans(directory, [])
+        #expect(firstTurn.count >= 2, "\(firstTurn)")
         for line in firstTurn {
             #expect(line.split(separator: ":").last?.split(separator: ",").count == 13, "\(line)")
         }
     }
 
     /// `--carry-mean`: each session starts from the mean the one before it ended at, not from the
-    /// model's `-cmninit`. The first session ends where it does without it; the second, started
-    /// elsewhere, ends elsewhere.
+    /// models directory's `-cmninit`. The first session ends where it does without it; the
+    /// second, started elsewhere, ends elsewhere.
     @Test func aCarriedMeanStartsTheNextSession() throws {
         let directory = try recordings()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        func means(_ flags: [String]) throws -> [Substring] {
-            let run = try runCapturing(
-                try BuiltExecutable.named("VoiceEval").path,
-                [
-                    "--real", directory, "--conditions", "clean", "--hours", "0", "--sessions-of", "2",
-                    "--cepstral-mean",
-                ]
-                    + flags)
-            try #require(run.status == 0, "\(run.text)")
-            return run.text.split(separator: "\n").filter {
-                $0.hasPrefix("cepstral mean after clean (2 items")
-            }
-        }
-        let fresh = try means([]), carried = try means(["--carry-mean"])
+        let fresh = try sessionMeans(directory, []), carried = try sessionMeans(directory, ["--carry-mean"])
         try #require(fresh.count >= 2 && carried.count == fresh.count, "\(fresh) \(carried)")
         #expect(carried[0] == fresh[0])
         #expect(carried[1] != fresh[1], "\(carried[1])")

@@ -29,6 +29,8 @@ import Testing
             (["--channel-copies", "-1"], "--channel-copies needs a number"),
             (["--channel-copies"], "--channel-copies needs a number"),
             (["--babble-recordings", directory + "/none"], "--babble-recordings needs a folder"),
+            (["--preprocess"], "--preprocess needs a command"),
+            (["--preprocess", ""], "--preprocess needs a command"),
             (["--held-out", directory + "/none"], "--held-out \(directory)/none: no manifest.jsonl"),
             (
                 ["--real", directory, "--held-out", directory + "/"],

@@ -8,7 +8,8 @@ import Speech
 /// `Corpus.devPerturbations`, none of the test's values; not `Corpus.tuningOnlyVoices`, which only
 /// tune) — each utterance clean and in white, pink, babble (twice: the hardest) and street noise
 /// at 5–15 dB — multi-condition, since adapting on clean speech alone collapses in noise — plus
-/// real recordings (`--real`).
+/// real recordings (`--real`). With `--preprocess COMMAND` each utterance, noise and all, goes
+/// through the filter the decoder would hear it through (``preprocessed(_:through:)``).
 /// Output: `DIR/wav/*.wav`, `DIR/adapt.fileids`, `DIR/adapt.transcription` (dictionary
 /// words between `<s>` and `</s>`), `DIR/speakers.txt` (the real speakers used).
 enum AdaptationExport {
@@ -46,7 +47,7 @@ enum AdaptationExport {
 
     static func write(
         to directory: String, dictionary: String, english: String, real: String?, seed: UInt64,
-        channelCopies: Int, babble: String
+        channelCopies: Int, babble: String, preprocess: String?
     ) throws {
         let words = try Corpus.dictionaryWords(dictionary)
         var items = try Corpus.make(split: .dev, englishDirectory: english).filter {
@@ -83,7 +84,9 @@ enum AdaptationExport {
                 let snr = kind == .room ? 35 : Double.random(in: 5...15, using: &random)
                 let lead = 4_800, count = lead + speech.count + 8_000
                 let noise = bank.noise(kind, count: count, using: &random)
-                let audio = mix([Int16](repeating: 0, count: lead) + speech, noise: noise, snr: snr)
+                let audio = try preprocessed(
+                    mix([Int16](repeating: 0, count: lead) + speech, noise: noise, snr: snr),
+                    through: preprocess)
                 let id = String(format: "a%05d", fileids.count)
                 try WAV.write(Audio(samples: audio, sampleRate: 16_000), to: "\(wavs)/\(id).wav")
                 fileids.append(id)
@@ -98,6 +101,7 @@ enum AdaptationExport {
             toFile: directory + "/speakers.txt", atomically: true, encoding: .utf8)
         print(
             "adaptation data: \(fileids.count) utterances from \(items.count - skipped.count) dev items × \(noises.count) conditions + \(channelCopies) through a channel, \(speakers.count) real speaker\(speakers.count == 1 ? "" : "s")"
+                + (preprocess.map { ", each through \($0)" } ?? "")
                 + (skipped.isEmpty ? "" : "; no transcript for \(skipped.sorted().joined(separator: ", "))"))
     }
 }

@@ -60,7 +60,7 @@ struct Options {
     static let usage = """
         usage: VoiceEval [--split dev|test] [--conditions clean,white10,pink10,babble15,babble10,babble5,street10]
                          [--acoustic stock,adapted] [--hours H] [--seed N] [--models DIR] [--english DIR]
-                         [--real DIR] [--export-adaptation DIR [--channel-copies N]] [--babble-recordings DIR] [--max-seconds S] [--max-fillers-not-here N]
+                         [--real DIR] [--export-adaptation DIR [--channel-copies N] [--preprocess "COMMAND"]] [--babble-recordings DIR] [--max-seconds S] [--max-fillers-not-here N]
                          [--max-fillers-this-is-it N] [--verbose] [--tune OUT.json] [--both-turns] [--point FILE] [--save RUN.json] [--rescore RUN.json]
                          [--guard-run RUN.json]  (with --rescore --tune, repeatable: the budgets hold on this saved run too)
                          [--near-miss-budget F] [--first-turn-near-miss-budget F] [--unrelated-budget F] [--confusion-budget N] [--budgets pooled|per-answer]
@@ -822,7 +822,8 @@ func main() throws {
     if let directory = options.exportAdaptation {
         try AdaptationExport.write(
             to: directory, dictionary: model.dictionary, english: options.english, real: options.real,
-            seed: options.seed, channelCopies: options.channelCopies, babble: options.babbleRecordings)
+            seed: options.seed, channelCopies: options.channelCopies, babble: options.babbleRecordings,
+            preprocess: options.preprocess)
         return
     }
     if let path = options.rescore {

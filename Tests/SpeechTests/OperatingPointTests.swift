@@ -996,3 +996,18 @@ extension VoiceEvalFlagTests {
         #expect(none.err.contains("every speaker in it was used for adaptation"), "\(none.err)")
     }
 }
+
+extension VoiceEvalFlagTests {
+    /// `--export-adaptation DIR --preprocess COMMAND` (what `Scripts/adapt-model --preprocess`
+    /// runs) sends every utterance through the command, under `--preprocess`'s one contract: a
+    /// command that drops samples stops the export, named, before it writes the list of
+    /// utterances `bw` would read.
+    @Test func anExportThroughAFilterKeepsEverySample() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try run(["--export-adaptation", directory + "/data", "--preprocess", "head -c 100"])
+        #expect(result.code == 1)
+        #expect(result.err.contains("--preprocess head -c 100: wrote 50 samples for"), "\(result.err)")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/data/adapt.fileids"))
+    }
+}

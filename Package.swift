@@ -20,6 +20,15 @@ let package = Package(
         ),
         .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        // WebRTC's noise suppression is C++: three C functions for Swift (docs/speech.md). Its
+        // pkg-config file's flags by hand: SwiftPM drops a pkg-config file's defines.
+        .target(
+            name: "CNoiseSuppression",
+            cxxSettings: [
+                .define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD"),
+                .unsafeFlags(["-I/usr/include/webrtc_audio_processing"]),
+            ],
+            linkerSettings: [.linkedLibrary("webrtc_audio_processing")]),
         // Linux's <linux/input.h> (evdev buttons): kernel headers, no library.
         .systemLibrary(name: "CInput", providers: [.apt(["linux-libc-dev"])]),
 
@@ -33,7 +42,9 @@ let package = Package(
         // Test-only: saves a memory in a loop until killed (StorageTests' SIGKILL test).
         .executableTarget(name: "memory-writer", dependencies: ["Storage", "Arrival", "Geo"]),
         .target(name: "Positioning", dependencies: ["Geo", "SystemCalls"]),
-        .target(name: "Speech", dependencies: ["Arrival", "Geo", "CPocketSphinx", "CEspeakNG", "CALSA"]),
+        .target(
+            name: "Speech",
+            dependencies: ["Arrival", "Geo", "CPocketSphinx", "CEspeakNG", "CALSA", "CNoiseSuppression"]),
         .target(name: "Gazetteer", dependencies: ["Geo", "SQLite", "Diagnostics"]),
         .target(name: "EntranceIndex", dependencies: ["Geo", "Arrival", "OSM", "SQLite"]),
         .target(
@@ -112,7 +123,7 @@ let package = Package(
 )
 
 // Strictness for every target in one place, as apple/swift-log does.
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.name != "CNoiseSuppression" {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .enableUpcomingFeature("ExistentialAny"),

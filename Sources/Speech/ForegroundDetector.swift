@@ -16,6 +16,8 @@ struct ForegroundDetector {
     /// walker stands in, so ``levels`` leaves it out (between digital silence and the fading
     /// end of a word it would look like a background that swings by 5 dB).
     static let audibleDecibels = 20.0
+    /// ``backgroundSpread`` needs this many background blocks (1 s) before it says anything.
+    static let spreadBlocks = 50
 
     private var recentPowers: [Double] = []  // the last 5 blocks' mean squares
     private var history = Recent()  // smoothed levels (dB)
@@ -41,6 +43,14 @@ struct ForegroundDetector {
             quiet.add(level)  // below it, no background: see `audibleDecibels`
         }
         return isForeground
+    }
+
+    /// How much the background between the walker's words fluctuates now (dB, its 80th minus
+    /// its 20th percentile, as in ``levels``); `nil` until ``spreadBlocks`` of it were heard.
+    var backgroundSpread: Double? {
+        guard quiet.values.count >= Self.spreadBlocks else { return nil }
+        let q = quiet.values.sorted()
+        return q.quantile(0.8) - q.quantile(0.2)
     }
 
     /// Forgets the foreground levels: an utterance starts.

@@ -80,12 +80,20 @@ public final class Listener {
         /// mean was not learnt on. `nil`: the model's (``OperatingPoint/rehearOwnMean``); off in
         /// the product (docs/speech.md, "An utterance by its own mean").
         public var rehearOwnMean: Bool?
+        /// WebRTC's noise suppression in front of the decoders, heard only while the background
+        /// the ``ForegroundDetector`` hears between the walker's words is steady: its spread
+        /// below ``NoiseSuppression/belowSpread`` (``Listener/suppressing``). The suppressor
+        /// hears every block, so its noise estimate is ready when the gate opens; the detector
+        /// and the gate hear the audio unsuppressed. `belowSpread` 0: none. `nil`: the model's
+        /// (``OperatingPoint/noiseSuppression``), since its thresholds were tuned with it.
+        public var noiseSuppression: NoiseSuppression?
 
         public init(
             maxUtteranceSeconds: Double = 5, maxFillersNotHere: Int = 2, maxFillersThisIsIt: Int = 1,
             operatingPoint: OperatingPoint? = nil, phoneLoop: Bool = false, neighbourMargin: Bool = false,
             speeds: [Double]? = nil, rehear: [Double]? = nil, highPass: Double? = nil,
-            searchLead: Double? = nil, fillers: FillerSpan? = nil, rehearOwnMean: Bool? = nil
+            searchLead: Double? = nil, fillers: FillerSpan? = nil, rehearOwnMean: Bool? = nil,
+            noiseSuppression: NoiseSuppression? = nil
         ) {
             self.maxUtteranceSeconds = maxUtteranceSeconds
             self.maxFillersNotHere = maxFillersNotHere
@@ -99,13 +107,14 @@ public final class Listener {
             self.searchLead = searchLead
             self.fillers = fillers
             self.rehearOwnMean = rehearOwnMean
+            self.noiseSuppression = noiseSuppression
         }
 
         /// `point` with the decoders and front end of a listener on a model with it, each the
         /// policy's, else the point's: the sped-up speeds, the speeds heard again at and whether
         /// by an utterance's own mean, the high-pass cutoff and the search gate's lead (`nil` for
-        /// none, 0 or unset), and where the filler rule counts (`.speech`, or `nil` for the whole
-        /// utterance).
+        /// none, 0 or unset), where the filler rule counts (`.speech`, or `nil` for the whole
+        /// utterance), and the noise suppression (`nil` for none or never on).
         package func decoders(over point: OperatingPoint) -> OperatingPoint {
             let span = fillers ?? point.fillers ?? .utterance
             return OperatingPoint(
@@ -113,7 +122,8 @@ public final class Listener {
                 rehear: rehear ?? point.rehear,
                 highPass: (highPass ?? point.highPass).flatMap { $0 > 0 ? $0 : nil },
                 searchLead: (searchLead ?? point.searchLead).flatMap { $0 > 0 ? $0 : nil },
-                fillers: span == .speech ? .speech : nil, rehearOwnMean: rehearOwnMean ?? point.rehearOwnMean)
+                fillers: span == .speech ? .speech : nil, rehearOwnMean: rehearOwnMean ?? point.rehearOwnMean,
+                noiseSuppression: (noiseSuppression ?? point.noiseSuppression).flatMap { $0.isOn ? $0 : nil })
         }
 
         /// The policy the product uses.
@@ -148,6 +158,16 @@ public final class Listener {
     private var shifts: [SpeedShift]
     /// The decoders of ``rehear``: fed an utterance's audio only when it is heard again.
     private let rehearers: [Decoder]
+    /// The noise suppression and its gate (``Policy/noiseSuppression``), `nil` for none.
+    public let noiseSuppression: NoiseSuppression?
+    private let suppressor: NoiseSuppressor?
+    /// Whether the decoders hear the suppressed audio now: the gate, set in each block
+    /// between the walker's words (outside an utterance's speech, below the foreground) by the
+    /// background's spread; shut until the detector has heard a second of background.
+    package private(set) var suppressing = false
+    /// Seconds of audio the decoders heard suppressed so far.
+    package var suppressed: Double { Double(suppressedSamples) / Double(Self.sampleRate) }
+    private var suppressedSamples = 0
     /// The filter in front of everything (``Policy/highPass``), `nil` for none.
     private var highPass: HighPass?
     /// The cutoff (Hz) of the high-pass filter every sample goes through first; `nil`: none.
@@ -235,6 +255,12 @@ public final class Listener {
         fillerSpan = running.fillers ?? .utterance
         decoderSummary = running.decoderSummary
         highPass = running.highPass.map { HighPass(cutoff: $0) }
+        noiseSuppression = running.noiseSuppression
+        if let level = running.noiseSuppression?.level {
+            suppressor = try NoiseSuppressor(level: level)
+        } else {
+            suppressor = nil
+        }
         var rehearers: [Decoder] = []
         for _ in rehear { rehearers.append(try Decoder(model: model, phoneLoop: policy.phoneLoop)) }
         self.rehearers = rehearers
@@ -348,9 +374,21 @@ public final class Listener {
                 continue
             }
             if speechStart == nil, quietBlocks > 0 { foreground.startUtterance() }
-            let block = Array(samples[index..<index + count])
+            var block = Array(samples[index..<index + count])
             index += count
             let loud = block.withUnsafeBufferPointer { foreground.isForeground($0) }
+            if let suppressor, let gate = noiseSuppression {
+                // The suppressor learns the noise from every block; the decoders hear it only
+                // while the background is steady, the gate moved only between the words.
+                let quieter = try suppressor.process(block)
+                if speechStart == nil, !loud {
+                    suppressing = foreground.backgroundSpread.map { $0 < gate.belowSpread } ?? false
+                }
+                if suppressing {
+                    block = quieter
+                    suppressedSamples += count
+                }
+            }
             if keepsHistory { history.append(contentsOf: block) }
             if history.count > 2 * historySamples {
                 let drop = history.count - historySamples

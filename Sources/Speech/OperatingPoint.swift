@@ -56,6 +56,10 @@ public struct OperatingPoint: Sendable, Hashable {
     /// by its own cepstral mean (``Listener/Policy/rehearOwnMean``; `"rehearOwnMean"`,
     /// optional: no, by the running mean).
     public var rehearOwnMean: Bool
+    /// The noise suppression in front of the decoders these thresholds were chosen with, and
+    /// the background spread below which it runs (``Listener/Policy/noiseSuppression``;
+    /// `"noiseSuppression": {"level": 1, "belowSpread": 3}`, optional: none).
+    public var noiseSuppression: NoiseSuppression?
 
     /// The range a search lead may take (seconds): at least the 100 ms the level that opens the
     /// gate is averaged over, at most what the Listener's history keeps to spare.
@@ -90,21 +94,23 @@ public struct OperatingPoint: Sendable, Hashable {
             }
                 ?? "")
             + (fillers == .speech ? "; fillers counted within the walker's speech" : "")
+            + (noiseSuppression.flatMap { $0.isOn ? "; " + $0.summary : nil } ?? "")
     }
 
     /// These thresholds with `other`'s decoders and front end (speeds, re-hearing, high-pass,
-    /// search lead, filler span): a point tuned with those decoders is written with them.
+    /// search lead, filler span, noise suppression): a point tuned with those decoders is
+    /// written with them.
     public func withDecoders(of other: OperatingPoint) -> OperatingPoint {
         OperatingPoint(
             notHere: notHere, thisIsIt: thisIsIt, speeds: other.speeds, rehear: other.rehear,
             highPass: other.highPass, searchLead: other.searchLead, fillers: other.fillers,
-            rehearOwnMean: other.rehearOwnMean)
+            rehearOwnMean: other.rehearOwnMean, noiseSuppression: other.noiseSuppression)
     }
 
     public init(
         notHere: Thresholds, thisIsIt: Thresholds, speeds: [Double] = [], rehear: [Double] = [],
         highPass: Double? = nil, searchLead: Double? = nil, fillers: FillerSpan? = nil,
-        rehearOwnMean: Bool = false
+        rehearOwnMean: Bool = false, noiseSuppression: NoiseSuppression? = nil
     ) {
         self.notHere = notHere
         self.thisIsIt = thisIsIt
@@ -114,6 +120,7 @@ public struct OperatingPoint: Sendable, Hashable {
         self.searchLead = searchLead
         self.fillers = fillers
         self.rehearOwnMean = rehearOwnMean
+        self.noiseSuppression = noiseSuppression
     }
 
     /// Used when the models directory has no `operating-point.json`.
@@ -139,15 +146,21 @@ public struct OperatingPoint: Sendable, Hashable {
             throw .model(
                 field.isEmpty
                     ? "\(path): not a JSON object"
-                    : field == "rehearOwnMean"
-                        ? "\(path): rehearOwnMean is not true or false"
-                        : field.hasPrefix("speeds") || field.hasPrefix("rehear")
-                            ? "\(path): \(field) is not a number or not a list of numbers"
-                            : field == "highPass" || field == "searchLead"
-                                ? "\(path): \(field) is not a number"
-                                : field == "fillers"
-                                    ? "\(path): fillers is not \"speech\" or \"utterance\""
-                                    : "\(path): \(field) is not a number or not an object")
+                    : field.hasPrefix("noiseSuppression")
+                        ? "\(path): noiseSuppression is not an object of a level (0 to 3) and a belowSpread (dB)"
+                        : field == "rehearOwnMean"
+                            ? "\(path): rehearOwnMean is not true or false"
+                            : field.hasPrefix("speeds") || field.hasPrefix("rehear")
+                                ? "\(path): \(field) is not a number or not a list of numbers"
+                                : field == "highPass" || field == "searchLead"
+                                    ? "\(path): \(field) is not a number"
+                                    : field == "fillers"
+                                        ? "\(path): fillers is not \"speech\" or \"utterance\""
+                                        : "\(path): \(field) is not a number or not an object")
+        } catch DecodingError.keyNotFound(let key, let context)
+            where context.codingPath.first?.stringValue == "noiseSuppression"
+        {
+            throw .model("\(path): noiseSuppression.\(key.stringValue) missing")
         } catch DecodingError.dataCorrupted(let context)
             where context.codingPath.last?.stringValue == "fillers"
         {
@@ -168,10 +181,11 @@ public struct OperatingPoint: Sendable, Hashable {
         for key in keys.keys.sorted()
         where ![
             "notHere", "thisIsIt", "speeds", "rehear", "highPass", "searchLead", "fillers", "rehearOwnMean",
+            "noiseSuppression",
         ]
         .contains(key) {
             throw .model(
-                "\(path): unknown key \"\(key)\" (expected notHere, thisIsIt, speeds, rehear, highPass, searchLead, fillers, rehearOwnMean)"
+                "\(path): unknown key \"\(key)\" (expected notHere, thisIsIt, speeds, rehear, highPass, searchLead, fillers, rehearOwnMean, noiseSuppression)"
             )
         }
         if let lead = file.searchLead, lead != 0, !searchLeadRange.contains(lead) {
@@ -191,11 +205,23 @@ public struct OperatingPoint: Sendable, Hashable {
                 )
             }
         }
+        if let suppression = file.noiseSuppression {
+            guard NoiseSuppression.levels.contains(suppression.level) else {
+                throw .model(
+                    "\(path): noiseSuppression.level \(suppression.level) is not a WebRTC level from 0 to 3")
+            }
+            guard NoiseSuppression.spreadRange.contains(suppression.belowSpread) else {
+                throw .model(
+                    "\(path): noiseSuppression.belowSpread \(suppression.belowSpread) is not a spread from 0 (never) to \(NoiseSuppression.spreadRange.upperBound) dB"
+                )
+            }
+        }
         return OperatingPoint(
             notHere: try thresholds("notHere", file.notHere),
             thisIsIt: try thresholds("thisIsIt", file.thisIsIt),
             speeds: file.speeds ?? [], rehear: file.rehear ?? [], highPass: file.highPass,
-            searchLead: file.searchLead, fillers: file.fillers, rehearOwnMean: file.rehearOwnMean ?? false)
+            searchLead: file.searchLead, fillers: file.fillers, rehearOwnMean: file.rehearOwnMean ?? false,
+            noiseSuppression: file.noiseSuppression)
     }
 
     /// The file's shape; the thresholds are checked by hand for messages naming the field.
@@ -208,6 +234,7 @@ public struct OperatingPoint: Sendable, Hashable {
         var searchLead: Double?
         var fillers: FillerSpan?
         var rehearOwnMean: Bool?
+        var noiseSuppression: NoiseSuppression?
     }
 
     /// Any JSON value, read only for the object's keys.

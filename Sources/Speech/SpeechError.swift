@@ -10,6 +10,8 @@ public enum SpeechError: Error, Sendable, Hashable, CustomStringConvertible {
     case decoder(String)
     /// espeak-ng failed (status message from the library).
     case synthesizer(String)
+    /// WebRTC's noise suppression refused its level or failed on a frame.
+    case noiseSuppression(String)
     /// ALSA failed (device name and `snd_strerror` text).
     case audioDevice(device: String, reason: String)
 
@@ -20,6 +22,7 @@ public enum SpeechError: Error, Sendable, Hashable, CustomStringConvertible {
         case .model(let message): "phrase model: \(message)"
         case .decoder(let message): "PocketSphinx: \(message)"
         case .synthesizer(let message): "espeak-ng: \(message)"
+        case .noiseSuppression(let message): "WebRTC noise suppression: \(message)"
         case .audioDevice(let device, let reason): "sound device \(device): \(reason)"
         }
     }

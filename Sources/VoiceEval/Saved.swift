@@ -78,6 +78,9 @@ struct SavedRun: Codable {
     /// Whether the decoders that hear again used an utterance's own cepstral mean
     /// (``Listener/Policy/rehearOwnMean``); `nil` for no, and in runs saved before it existed.
     var rehearOwnMean: Bool?
+    /// The noise suppression in front of the decoders and its gate
+    /// (``Listener/Policy/noiseSuppression``); `nil` for none, and in runs saved before it existed.
+    var noiseSuppression: NoiseSuppression?
     var observations: [Observation]
     var stats: [Stats]
 
@@ -87,7 +90,7 @@ struct SavedRun: Codable {
         OperatingPoint(
             notHere: OperatingPoint.placeholder.notHere, thisIsIt: OperatingPoint.placeholder.thisIsIt,
             speeds: speeds ?? [], rehear: rehear ?? [], highPass: highPass, searchLead: searchLead,
-            fillers: fillers, rehearOwnMean: rehearOwnMean ?? false)
+            fillers: fillers, rehearOwnMean: rehearOwnMean ?? false, noiseSuppression: noiseSuppression)
     }
 
     /// A run decoded with `decoders` (their thresholds are not kept: a run is decoded at the
@@ -103,6 +106,7 @@ struct SavedRun: Codable {
         self.searchLead = decoders.searchLead
         self.fillers = decoders.fillers == .speech ? .speech : nil
         self.rehearOwnMean = decoders.rehearOwnMean ? true : nil
+        self.noiseSuppression = decoders.noiseSuppression.flatMap { $0.isOn ? $0 : nil }
         self.observations = observations.map { o in
             Observation(
                 condition: o.condition.name, kind: o.item.kind.rawValue, text: o.item.text,

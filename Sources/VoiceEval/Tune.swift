@@ -346,7 +346,12 @@ enum Tuning {
             + (point.highPass.map { ",\n  \"highPass\": \($0)" } ?? "")
             + (point.searchLead.map { ",\n  \"searchLead\": \($0)" } ?? "")
             + (point.fillers.map { ",\n  \"fillers\": \"\($0.rawValue)\"" } ?? "")
-            + (point.rehearOwnMean ? ",\n  \"rehearOwnMean\": true" : "") + "\n}\n"
+            + (point.rehearOwnMean ? ",\n  \"rehearOwnMean\": true" : "")
+            + (point.noiseSuppression.flatMap {
+                $0.isOn
+                    ? ",\n  \"noiseSuppression\": {\"level\": \($0.level), \"belowSpread\": \($0.belowSpread)}"
+                    : nil
+            } ?? "") + "\n}\n"
     }
 }
 

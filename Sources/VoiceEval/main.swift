@@ -73,6 +73,7 @@ struct Options {
                          [--carry-mean]  (with --sessions-of or --session-per-channel: each session starts from the mean its channel's previous session ended at; measured, not the product's)
                          [--session-per-channel]  (each perturbation's items, or each real speaker's on one device, one recording and one Listener, as a walker keeps one microphone; default: one recording, the channel changing every item)
                          [--high-pass HZ|none]  (the audio high-passed first; default: the model's)
+                         [--noise-suppression LEVEL,SPREAD|none]  (WebRTC's noise suppression at LEVEL 0-3 in front of the decoders while the background's spread is below SPREAD dB; default: the model's)
                          [--search-lead S|none]  (search only near the foreground, from S seconds before it; default: the model's)
                          [--fillers speech|utterance]  (the filler rule counts within the walker's speech, or the decoder's whole utterance; default: the model's)
                          [--confidence perFrame|phraseRatio|utteranceRatio|perFrameInBabble|neighbourMargin|perFramePlusMargin]  (with --rescore: recompute the confidence)
@@ -199,6 +200,20 @@ struct Options {
             case "--speeds": policy.speeds = try speedList(flag, try value(flag))
             case "--rehear": policy.rehear = try speedList(flag, try value(flag))
             case "--rehear-own-mean": policy.rehearOwnMean = true
+            case "--noise-suppression":
+                let text = try value(flag)
+                let parts = text.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+                if text == "none" {
+                    policy.noiseSuppression = NoiseSuppression(level: 1, belowSpread: 0)
+                } else if parts.count == 2, let level = Int(parts[0]), let spread = Double(parts[1]),
+                    NoiseSuppression.levels.contains(level), NoiseSuppression.spreadRange.contains(spread)
+                {
+                    policy.noiseSuppression = NoiseSuppression(level: level, belowSpread: spread)
+                } else {
+                    throw UsageError(
+                        "--noise-suppression \(text): none, or LEVEL,SPREAD (a WebRTC level from 0 to 3; suppressed while the background's spread is below SPREAD dB, 0 to 20)"
+                    )
+                }
             case "--session-per-channel": sessions.perChannel = true
             case "--cepstral-mean": sessions.printsMean = true
             case "--carry-mean": sessions.carried = CarriedMeans()
@@ -398,6 +413,9 @@ struct Tally {
     var audioSeconds = 0.0, cpuSeconds = 0.0
     /// Seconds of audio the stream's decoders searched (``Listener/searched``); 0 in a saved run.
     var searchedSeconds = 0.0
+    /// Seconds of audio the decoders heard noise-suppressed (``Listener/suppressed``); 0 in a
+    /// saved run.
+    var suppressedSeconds = 0.0
     /// Wall seconds each utterance heard again took after its pause (``Utterance/rehearing``).
     var rehearings: [Double] = []
 
@@ -535,6 +553,7 @@ func decodeRecording(
     }
     tally.audioSeconds += Double(recording.count) / 16_000
     tally.searchedSeconds += listener.searched
+    tally.suppressedSeconds += listener.suppressed
     tally.rehearings += utterances.compactMap(\.rehearing)
     func overlap(_ u: Utterance, _ span: (start: Double, end: Double)) -> Bool {
         min(u.end, span.end) - max(u.start, span.start) > 0.05
@@ -718,6 +737,11 @@ func report(label: String, tallies: [(Condition, Tally)]) {
     if tallies.contains(where: { $0.1.searchedSeconds > 0 }) {
         row("audio searched (the search gate)") {
             percent(Int($0.searchedSeconds.rounded()), Int($0.audioSeconds.rounded()))
+        }
+    }
+    if tallies.contains(where: { $0.1.suppressedSeconds > 0 }) {
+        row("audio heard noise-suppressed (the spread gate)") {
+            percent(Int($0.suppressedSeconds.rounded()), Int($0.audioSeconds.rounded()))
         }
     }
     if tallies.contains(where: { !$0.1.rehearings.isEmpty }) {

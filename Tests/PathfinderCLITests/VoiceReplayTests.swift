@@ -133,18 +133,19 @@ import Testing
         try expectNothingHeard(await replay(models: plain, audio: lowered))
     }
 
-    /// A higher voice than any the model learnt (the demo's answers through sox `pitch +750`,
-    /// every frequency × 1.54) on the demo walk, the walker saying the confirmation again 1.5 s
+    /// A higher voice than any the model learnt (the demo's answers through sox `pitch +800`,
+    /// every frequency × 1.59) on the demo walk, the walker saying the confirmation again 1.5 s
     /// after it: the plain and the sped-up decoders hear only decoys and fillers, so with the
     /// same thresholds and no re-hearing nothing is heard. The shipped model hears such a short
     /// utterance again, slowed to 0.82× (`rehear` in its operating-point.json): both answers are
-    /// heard and the refusal acts. The first confirmation is heard below the confirmations' `act`,
-    /// so Pathfinder asks "다시 한 번 말해줘." and the repeat confirms door D.
-    /// (Until stop 33 this was `pitch +700`. Since each session starts from the mean our front end
-    /// settles at, that voice's confirmation acts at once, and the repeat is the same answer.)
+    /// heard, the refusal acts and the first confirmation confirms door D at once.
+    /// (Until stop 33 this was `pitch +700`, until stop 35 `+750`, where the first confirmation
+    /// was heard below `act` and asked again. Since each session starts from the mean our front
+    /// end settles at, +700 acts at once; since the noise suppression and its point, +750 and
+    /// +800 do. A middling answer's ask is `aMiddlingAnswer_isAskedAbout`'s, above.)
     @Test func aHigherVoiceIsHeardAgainOnTheWalk() async throws {
         let scratch = try Scratch()
-        let seven = try confirmedTwice(try demoAnswers(pitch: "700", in: scratch), in: scratch)
+        let seven = try confirmedTwice(try demoAnswers(pitch: "750", in: scratch), in: scratch)
         let atOnce = await replay(models: Self.repo + "/models", audio: seven)
         try expectBothAct(atOnce)
         let heardAtOnce = lines(atOnce.out, event: "heard").filter { $0["meaning"] as? String == "thisIsIt" }
@@ -152,15 +153,14 @@ import Testing
         #expect(heardAtOnce.count == 2 && heardAtOnce.allSatisfy { $0["sure"] == nil }, "\(atOnce.out)")
         #expect(!lines(atOnce.out, event: "say").contains { $0["text"] as? String == "다시 한 번 말해줘." })
 
-        let raised = try confirmedTwice(try demoAnswers(pitch: "750", in: scratch), in: scratch)
+        let raised = try confirmedTwice(try demoAnswers(pitch: "800", in: scratch), in: scratch)
         var point = try committedPoint()
         try #require((point["rehear"] as? [Any])?.isEmpty == false, "the shipped model hears nothing again")
         let walk = await replay(models: Self.repo + "/models", audio: raised)
         try expectBothAct(walk)
         let confirmations = lines(walk.out, event: "heard").filter { $0["meaning"] as? String == "thisIsIt" }
         #expect(confirmations.count == 2, "\(walk.out)")
-        #expect(confirmations.first?["sure"] as? Bool == false, "\(walk.out)")
-        #expect(lines(walk.out, event: "say").contains { $0["text"] as? String == "다시 한 번 말해줘." })
+        #expect(confirmations.first?["sure"] == nil, "\(walk.out)")
 
         point["rehear"] = nil
         let plain = try models(

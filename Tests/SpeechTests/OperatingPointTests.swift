@@ -94,6 +94,26 @@ struct OperatingPointTests {
             #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "rehearOwnMean": 1}"#,
             "rehearOwnMean is not true or false"
         ),
+        (
+            #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "noiseSuppression": {"level": 4, "belowSpread": 3}}"#,
+            "noiseSuppression.level 4 is not a WebRTC level from 0 to 3"
+        ),
+        (
+            #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "noiseSuppression": {"level": 1, "belowSpread": -1}}"#,
+            "noiseSuppression.belowSpread -1.0 is not a spread from 0 (never) to 20.0 dB"
+        ),
+        (
+            #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "noiseSuppression": {"belowSpread": 3}}"#,
+            "noiseSuppression.level missing"
+        ),
+        (
+            #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "noiseSuppression": 1}"#,
+            "noiseSuppression is not an object of a level (0 to 3) and a belowSpread (dB)"
+        ),
+        (
+            #"{"notHere": {"act": 0.5, "ask": 0.3}, "thisIsIt": {"act": 0.5, "ask": 0.3}, "noiseSuppression": {"level": "high", "belowSpread": 3}}"#,
+            "noiseSuppression is not an object of a level (0 to 3) and a belowSpread (dB)"
+        ),
     ])
     func badFilesNameTheFileAndField(_ text: String, _ field: String) throws {
         let directory = try scratch()
@@ -241,17 +261,19 @@ struct OperatingPointTests {
     @Test func theDecodersAreDescribedOnce() throws {
         let (directory, model) = try model(
             withPointAlso:
-                #", "speeds": [1.25], "rehear": [0.82, 1.0], "rehearOwnMean": true, "highPass": 100, "searchLead": 0.5, "fillers": "speech""#
+                #", "speeds": [1.25], "rehear": [0.82, 1.0], "rehearOwnMean": true, "highPass": 100, "searchLead": 0.5, "fillers": "speech", "noiseSuppression": {"level": 1, "belowSpread": 3}"#
         )
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let every =
             "plain + sped up ×1.25; heard again ×0.82, ×1.0 when not acted on at once, by its own cepstral mean;"
             + " high-passed at 100.0 Hz first; searched only while someone is near, from 0.5 s before;"
-            + " fillers counted within the walker's speech"
+            + " fillers counted within the walker's speech;"
+            + " noise suppressed (WebRTC level 1) while the background's spread is below 3.0 dB"
         #expect(model.operatingPoint.decoderSummary == every)
         #expect(try Listener(model: model).decoderSummary == every)
         let overridden = Listener.Policy(
-            speeds: [], rehear: [], highPass: 0, searchLead: 0, fillers: .utterance, rehearOwnMean: false)
+            speeds: [], rehear: [], highPass: 0, searchLead: 0, fillers: .utterance, rehearOwnMean: false,
+            noiseSuppression: NoiseSuppression(level: 1, belowSpread: 0))
         #expect(try Listener(model: model, policy: overridden).decoderSummary == "plain")
         #expect(OperatingPoint.placeholder.decoderSummary == "plain")
         // A point takes another's decoders and keeps its own thresholds.
@@ -302,6 +324,8 @@ struct VoiceEvalFlagTests {
         (["--verbos"], "--verbos"), (["--models"], "--models needs a value"),
         (["--demo", "x.wav"], "--demo belongs to --check-model"),
         (["--check-model"], "--check-model needs a value"),
+        (["--noise-suppression", "4,3"], "--noise-suppression 4,3: none, or LEVEL,SPREAD"),
+        (["--noise-suppression", "1"], "--noise-suppression 1: none, or LEVEL,SPREAD"),
     ])
     func badFlagExitsTwo(_ argv: [String], _ named: String) throws {
         let result = try run(argv)
@@ -426,7 +450,7 @@ extension VoiceEvalFlagTests {
             #"{"condition": "clean", "kind": "phrase", "text": "t", "expected": "notHere", "voice": "v", "perturbation": "", "first": [\#(heard)], "second": []}"#
         let saved = directory + "/run-dev.json"
         try
-            (#"{"label": "dev synthetic", "speeds": [1.1], "rehear": [0.9, 1.0], "highPass": 80, "searchLead": 0.7, "fillers": "speech", "rehearOwnMean": true, "stats": [], "observations": ["#
+            (#"{"label": "dev synthetic", "speeds": [1.1], "rehear": [0.9, 1.0], "highPass": 80, "searchLead": 0.7, "fillers": "speech", "rehearOwnMean": true, "noiseSuppression": {"level": 2, "belowSpread": 2.5}, "stats": [], "observations": ["#
             + observation + "]}")
             .write(toFile: saved, atomically: true, encoding: .utf8)
         let out = directory + "/op.json"
@@ -435,6 +459,7 @@ extension VoiceEvalFlagTests {
         let point = try OperatingPoint.load(path: out)
         #expect(point.speeds == [1.1] && point.rehear == [0.9, 1.0] && point.rehearOwnMean)
         #expect(point.highPass == 80 && point.searchLead == 0.7 && point.fillers == .speech)
+        #expect(point.noiseSuppression == NoiseSuppression(level: 2, belowSpread: 2.5))
         // And a run saved without them is tuned to a point without them.
         try (#"{"label": "dev synthetic", "stats": [], "observations": ["# + observation + "]}")
             .write(toFile: saved, atomically: true, encoding: .utf8)

@@ -49,9 +49,11 @@ struct ForegroundDetector {
     /// its 20th percentile, as in ``levels``); `nil` until ``spreadBlocks`` of it were heard.
     var backgroundSpread: Double? {
         guard quiet.values.count >= Self.spreadBlocks else { return nil }
-        let q = quiet.values.sorted()
-        return q.quantile(0.8) - q.quantile(0.2)
+        return Self.spread(of: quiet.values.sorted())
     }
+
+    /// The 80th minus the 20th percentile of `sorted` levels (dB).
+    private static func spread(of sorted: [Double]) -> Double { sorted.quantile(0.8) - sorted.quantile(0.2) }
 
     /// Forgets the foreground levels: an utterance starts.
     mutating func startUtterance() { loud = [] }
@@ -65,7 +67,7 @@ struct ForegroundDetector {
         let q = quiet.values.sorted()
         let level = q.quantile(0.5)
         return BackgroundLevels(
-            level: level, spread: q.quantile(0.8) - q.quantile(0.2),
+            level: level, spread: Self.spread(of: q),
             aboveBackground: loud.sorted().quantile(0.5) - level)
     }
 }

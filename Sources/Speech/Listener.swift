@@ -123,7 +123,7 @@ public final class Listener {
                 highPass: (highPass ?? point.highPass).flatMap { $0 > 0 ? $0 : nil },
                 searchLead: (searchLead ?? point.searchLead).flatMap { $0 > 0 ? $0 : nil },
                 fillers: span == .speech ? .speech : nil, rehearOwnMean: rehearOwnMean ?? point.rehearOwnMean,
-                noiseSuppression: (noiseSuppression ?? point.noiseSuppression).flatMap { $0.isOn ? $0 : nil })
+                noiseSuppression: noiseSuppression ?? point.noiseSuppression)
         }
 
         /// The policy the product uses.

@@ -58,7 +58,8 @@ public struct OperatingPoint: Sendable, Hashable {
     public var rehearOwnMean: Bool
     /// The noise suppression in front of the decoders these thresholds were chosen with, and
     /// the background spread below which it runs (``Listener/Policy/noiseSuppression``;
-    /// `"noiseSuppression": {"level": 1, "belowSpread": 3}`, optional: none).
+    /// `"noiseSuppression": {"level": 1, "belowSpread": 3}`, optional: none); never one whose
+    /// gate is at 0 (``NoiseSuppression/isOn``), which is none.
     public var noiseSuppression: NoiseSuppression?
 
     /// The range a search lead may take (seconds): at least the 100 ms the level that opens the
@@ -94,7 +95,7 @@ public struct OperatingPoint: Sendable, Hashable {
             }
                 ?? "")
             + (fillers == .speech ? "; fillers counted within the walker's speech" : "")
-            + (noiseSuppression.flatMap { $0.isOn ? "; " + $0.summary : nil } ?? "")
+            + (noiseSuppression.map { "; " + $0.summary } ?? "")
     }
 
     /// These thresholds with `other`'s decoders and front end (speeds, re-hearing, high-pass,
@@ -120,7 +121,8 @@ public struct OperatingPoint: Sendable, Hashable {
         self.searchLead = searchLead
         self.fillers = fillers
         self.rehearOwnMean = rehearOwnMean
-        self.noiseSuppression = noiseSuppression
+        // A gate that never opens is none: one place, so no reader of a point checks it again.
+        self.noiseSuppression = noiseSuppression.flatMap { $0.isOn ? $0 : nil }
     }
 
     /// Used when the models directory has no `operating-point.json`.

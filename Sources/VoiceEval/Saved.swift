@@ -106,7 +106,7 @@ struct SavedRun: Codable {
         self.searchLead = decoders.searchLead
         self.fillers = decoders.fillers == .speech ? .speech : nil
         self.rehearOwnMean = decoders.rehearOwnMean ? true : nil
-        self.noiseSuppression = decoders.noiseSuppression.flatMap { $0.isOn ? $0 : nil }
+        self.noiseSuppression = decoders.noiseSuppression
         self.observations = observations.map { o in
             Observation(
                 condition: o.condition.name, kind: o.item.kind.rawValue, text: o.item.text,

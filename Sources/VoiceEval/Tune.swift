@@ -347,10 +347,8 @@ enum Tuning {
             + (point.searchLead.map { ",\n  \"searchLead\": \($0)" } ?? "")
             + (point.fillers.map { ",\n  \"fillers\": \"\($0.rawValue)\"" } ?? "")
             + (point.rehearOwnMean ? ",\n  \"rehearOwnMean\": true" : "")
-            + (point.noiseSuppression.flatMap {
-                $0.isOn
-                    ? ",\n  \"noiseSuppression\": {\"level\": \($0.level), \"belowSpread\": \($0.belowSpread)}"
-                    : nil
+            + (point.noiseSuppression.map {
+                ",\n  \"noiseSuppression\": {\"level\": \($0.level), \"belowSpread\": \($0.belowSpread)}"
             } ?? "") + "\n}\n"
     }
 }

@@ -101,7 +101,8 @@ let package = Package(
         ),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Arrival", "Geo", "TestSupport"]),
         .testTarget(
-            name: "DaemonTests", dependencies: ["Daemon", "Arrival", "Geo", "Storage", "TestSupport"],
+            name: "DaemonTests",
+            dependencies: ["Daemon", "Arrival", "Geo", "Speech", "Storage", "TestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "GazetteerTests",

@@ -23,6 +23,19 @@ public struct NoiseSuppression: Sendable, Hashable, Codable {
         self.belowSpread = belowSpread
     }
 
+    /// What is wrong with `level` and `belowSpread` in words ("level 4 is not …"), or nil when
+    /// both are in range: `operating-point.json` and `VoiceEval --noise-suppression` say the same.
+    public static func problem(level: Int, belowSpread: Double) -> String? {
+        if !levels.contains(level) {
+            return "level \(level) is not a WebRTC level from \(levels.lowerBound) to \(levels.upperBound)"
+        }
+        if !spreadRange.contains(belowSpread) {
+            return
+                "belowSpread \(belowSpread) is not a spread from 0 (never) to \(spreadRange.upperBound) dB"
+        }
+        return nil
+    }
+
     /// Whether it ever runs.
     public var isOn: Bool { belowSpread > 0 }
 

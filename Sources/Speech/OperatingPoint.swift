@@ -207,16 +207,11 @@ public struct OperatingPoint: Sendable, Hashable {
                 )
             }
         }
-        if let suppression = file.noiseSuppression {
-            guard NoiseSuppression.levels.contains(suppression.level) else {
-                throw .model(
-                    "\(path): noiseSuppression.level \(suppression.level) is not a WebRTC level from 0 to 3")
-            }
-            guard NoiseSuppression.spreadRange.contains(suppression.belowSpread) else {
-                throw .model(
-                    "\(path): noiseSuppression.belowSpread \(suppression.belowSpread) is not a spread from 0 (never) to \(NoiseSuppression.spreadRange.upperBound) dB"
-                )
-            }
+        if let suppression = file.noiseSuppression,
+            let problem = NoiseSuppression.problem(
+                level: suppression.level, belowSpread: suppression.belowSpread)
+        {
+            throw .model("\(path): noiseSuppression.\(problem)")
         }
         return OperatingPoint(
             notHere: try thresholds("notHere", file.notHere),

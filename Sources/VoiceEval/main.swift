@@ -205,9 +205,10 @@ struct Options {
                 let parts = text.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
                 if text == "none" {
                     policy.noiseSuppression = NoiseSuppression(level: 1, belowSpread: 0)
-                } else if parts.count == 2, let level = Int(parts[0]), let spread = Double(parts[1]),
-                    NoiseSuppression.levels.contains(level), NoiseSuppression.spreadRange.contains(spread)
-                {
+                } else if parts.count == 2, let level = Int(parts[0]), let spread = Double(parts[1]) {
+                    if let problem = NoiseSuppression.problem(level: level, belowSpread: spread) {
+                        throw UsageError("--noise-suppression \(text): \(problem)")
+                    }
                     policy.noiseSuppression = NoiseSuppression(level: level, belowSpread: spread)
                 } else {
                     throw UsageError(

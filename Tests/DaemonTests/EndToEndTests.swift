@@ -3,6 +3,7 @@ import Daemon
 import Foundation
 import Geo
 import Glibc
+import Speech
 import Storage
 import TestSupport
 import Testing
@@ -274,6 +275,48 @@ import Testing
         let log = daemon.stderr
         #expect(log.components(separatedBy: "cannot speak").count == 2, "\(log)")
         #expect(log.components(separatedBy: "<6>info: say: ").count > 2, "fewer than two prompts:\n\(log)")
+    }
+}
+
+extension MicrophoneDaemonTests {
+    /// The walker's decoders, as the operating point sets them (noise suppression and all), are
+    /// the ones the daemon listens with, and its log says so when the last stretch opens the
+    /// microphone: ALSA's `null` device, which captures silence on any machine.
+    @Test func theDaemonLogsTheDecodersItListensWith() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let models = GazetteerDaemonTests.repo + "/models"
+        let expected = try PhraseModel.load(directory: models).operatingPoint.decoderSummary
+        try #require(
+            expected.contains("noise suppressed"), "the committed point has no noise suppression: \(expected)"
+        )
+        let nmea = try #require(Bundle.module.path(forResource: "Fixtures/demo/walk.nmea", ofType: nil))
+        let config = dir.path + "/config.json"
+        try """
+        {"socket": "\(dir.path)/pf.sock", "memory": "\(dir.path)/memory.json", "nmea": "\(nmea)",
+         "baro": "none", "mic": true, "micDevice": "null", "speakWav": "\(dir.path)/wav"}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(
+            arguments: ["--config", config], socket: dir.path + "/pf.sock", dir: dir,
+            environment: ["PATHFINDER_MODELS": models])
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let client = try daemon.client()
+        let door = #"{"lat": 60.1722135, "lon": 24.9467832}"#
+        let go = fields(
+            try client.request(
+                #"{"cmd": "go", "destination": {"name": "T", "center": {"lat": 60.1723, "lon": 24.9468}, "door": \#(door)}}"#
+            ))
+        #expect(go["ok"] == .bool(true), "\(go)")
+        let line = "microphone null: listening; decoders: \(expected)\n"
+        var logged = false
+        for _ in 0..<1000 where !logged {
+            logged = daemon.stderr.contains(line)
+            if !logged { usleep(20_000) }
+        }
+        #expect(logged, "no \"\(line)\" in:\n\(daemon.stderr)")
+        #expect(!daemon.stderr.contains("answers only via `heard` requests"), "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
     }
 }
 

@@ -13,22 +13,8 @@ extension VoiceReplayTests {
         let answers: [(String, String)] = [
             ("여기 아니야", "notHere"), ("여기가 입구야", "thisIsIt"), ("입구 아니야", "notHere"), ("여기 맞아", "thisIsIt"),
         ]
-        var padded: [String] = []
-        for (index, (phrase, _)) in answers.enumerated() {
-            let said = try pathfinder(["say", phrase, "--wav", scratch.file("\(index).wav")])
-            try #require(said.code == 0, "\(said.err)")
-            padded.append(scratch.file("\(index)-padded.wav"))
-            let converted = try run(
-                "sox",
-                [
-                    "-R", scratch.file("\(index).wav"), "-r", "16000", "-c", "1", padded[index], "pad", "3",
-                    "1",
-                ],
-                install: "sox")
-            try #require(converted == 0)
-        }
-        let speech = scratch.file("speech.wav")
-        try #require(try run("sox", ["-R"] + padded + [speech], install: "sox") == 0)
+        let (_, speech) = try saidInOneRecording(
+            answers.map(\.0), effects: ["pad", "3", "1"], named: "speech.wav", in: scratch)
         let seconds = Double(try WAV.read16kMono(path: speech).samples.count) / 16_000
         let noise = scratch.file("noise.wav")
         let synthesised = try run(
@@ -43,10 +29,7 @@ extension VoiceReplayTests {
         try #require(
             try run("sox", ["-R", "-m", "-v", "1", speech, "-v", "1", noise, recording], install: "sox") == 0)
 
-        let committed = try #require(
-            try JSONSerialization.jsonObject(
-                with: Data(contentsOf: URL(fileURLWithPath: Self.repo + "/models/operating-point.json")))
-                as? [String: Any])
+        let committed = try committedPoint()
         func listened(_ suppression: [String: Any]?) throws -> [[String: Any]] {
             var point = committed
             point["noiseSuppression"] = suppression

@@ -291,6 +291,28 @@ import Testing
         try BinaryTests.run(executable: try BinaryTests.binary(), argv)
     }
 
+    /// `phrases` said by `pathfinder say`, each through sox with `effects` at 16 kHz mono, and
+    /// `name`, one recording of them one after another: the parts and the recording. sox runs with
+    /// `-R` (its dither from a fixed seed), so the recording is the same every run.
+    func saidInOneRecording(
+        _ phrases: [String], effects: [String], named name: String, in scratch: Scratch
+    ) throws -> (parts: [String], recording: String) {
+        var parts: [String] = []
+        for (index, phrase) in phrases.enumerated() {
+            let said = try pathfinder(["say", phrase, "--wav", scratch.file("\(index).wav")])
+            try #require(said.code == 0, "\(said.err)")
+            parts.append(scratch.file("\(index)-\(name)"))
+            let converted = try run(
+                "sox",
+                ["-R", scratch.file("\(index).wav"), "-r", "16000", "-c", "1", parts[index]] + effects,
+                install: "sox")
+            try #require(converted == 0)
+        }
+        let recording = scratch.file(name)
+        try #require(try run("sox", ["-R"] + parts + [recording], install: "sox") == 0)
+        return (parts, recording)
+    }
+
     /// `"rehearOwnMean"` in a models directory reaches `pathfinder listen`: five answers through
     /// a 450–4000 Hz band (sox `sinc`), one recording, heard again at 0.82× and 1.0× — by each
     /// utterance's own cepstral mean more of them are heard than by the running mean (4 and 2
@@ -305,33 +327,16 @@ import Testing
             ("여기 아니야", "notHere"), ("여기가 입구야", "thisIsIt"), ("여기 아니에요", "notHere"),
             ("여기가 입구예요", "thisIsIt"), ("입구 아니야", "notHere"),
         ]
-        var banded: [String] = []
-        for (index, (phrase, _)) in answers.enumerated() {
-            let said = try pathfinder(["say", phrase, "--wav", scratch.file("\(index).wav")])
-            try #require(said.code == 0, "\(said.err)")
-            banded.append(scratch.file("\(index)-band.wav"))
-            let filtered = try run(
-                "sox",
-                [
-                    "-R", scratch.file("\(index).wav"), "-r", "16000", "-c", "1", banded[index], "sinc",
-                    "450-4000",
-                    "pad", "0.3", "1",
-                ],
-                install: "sox")
-            try #require(filtered == 0)
-        }
-        let recording = scratch.file("band.wav")
-        try #require(try run("sox", ["-R"] + banded + [recording], install: "sox") == 0)
+        let (banded, recording) = try saidInOneRecording(
+            answers.map(\.0), effects: ["sinc", "450-4000", "pad", "0.3", "1"], named: "band.wav", in: scratch
+        )
         // Where each answer ends in the recording (seconds), to tell which one an utterance is.
         var ends: [Double] = []
         for file in banded {
             let audio = try WAV.read16kMono(path: file)
             ends.append((ends.last ?? 0) + Double(audio.samples.count) / 16_000)
         }
-        let committed = try #require(
-            try JSONSerialization.jsonObject(
-                with: Data(contentsOf: URL(fileURLWithPath: Self.repo + "/models/operating-point.json")))
-                as? [String: Any])
+        let committed = try committedPoint()
         var heard: [Bool: [String]] = [:]
         for own in [false, true] {
             var point = committed

@@ -324,7 +324,14 @@ struct VoiceEvalFlagTests {
         (["--verbos"], "--verbos"), (["--models"], "--models needs a value"),
         (["--demo", "x.wav"], "--demo belongs to --check-model"),
         (["--check-model"], "--check-model needs a value"),
-        (["--noise-suppression", "4,3"], "--noise-suppression 4,3: none, or LEVEL,SPREAD"),
+        (
+            ["--noise-suppression", "4,3"],
+            "--noise-suppression 4,3: level 4 is not a WebRTC level from 0 to 3"
+        ),
+        (
+            ["--noise-suppression", "1,25"],
+            "--noise-suppression 1,25: belowSpread 25.0 is not a spread from 0"
+        ),
         (["--noise-suppression", "1"], "--noise-suppression 1: none, or LEVEL,SPREAD"),
     ])
     func badFlagExitsTwo(_ argv: [String], _ named: String) throws {

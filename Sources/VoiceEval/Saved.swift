@@ -156,6 +156,16 @@ struct SavedRun: Codable {
                         "\(path): an utterance (\(u.heard), \(u.start) s) has no scores saved (a run saved before the phone loop)"
                     )
                 }
+                // A score the run was decoded without would be a confidence of 0 everywhere:
+                // every answer silently lost.
+                guard evidence.value(feature) != nil else {
+                    let flag =
+                        feature == .phraseRatio || feature == .utteranceRatio
+                        ? "--phone-loop" : "--neighbour-margin"
+                    throw BadInput(
+                        "\(path): an utterance (\(u.heard), \(u.start) s) has no score for --confidence \(feature.rawValue) saved (decode the run with \(flag))"
+                    )
+                }
                 changed.confidence = Listener.confidence(
                     of: evidence, feature: feature, babble: babble ?? .product)
                 return changed

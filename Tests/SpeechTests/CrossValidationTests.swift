@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+extension VoiceEvalFlagTests {
+    /// One saved first-turn observation of `voice` saying `text`, heard as `meaning` at
+    /// `confidence` or as nothing.
+    func said(
+        _ kind: String, _ text: String, by voice: String, expected: String? = nil, heardAs meaning: String?,
+        _ confidence: Double = 0
+    ) -> String {
+        observation(kind, expected, meaning, confidence)
+            .replacingOccurrences(of: #""text": "t""#, with: #""text": "\#(text)""#)
+            .replacingOccurrences(of: #""voice": "v""#, with: #""voice": "\#(voice)""#)
+    }
+
+    /// `--cross-validate`: a point tuned without a near-miss sentence acts on it when a voice
+    /// it was not tuned on says it, and the held-out figures show it though the tuning halves
+    /// show none. Four voices each say "여기 아니야" twice at 0.9 and twice at 0.8, "여기가 입구야"
+    /// twice at 0.9, and four near-misses, of which "a" is heard as "여기 아니야" at 0.85. The
+    /// halves: voices v1, v3 | v2, v4; sentences a, c | b, d. Fold 1 tunes with "a" (act above
+    /// 0.85) and hears no near-miss of b, d; fold 2 tunes without it (act 0.8) and acts on "a" of
+    /// v1 and v3: 2 of the 8 held-out near-misses, 0 of the 8 tuned on.
+    @Test func crossValidationShowsTheUnheardNearMiss() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var observations: [String] = []
+        for voice in ["v1", "v2", "v3", "v4"] {
+            for confidence in [0.9, 0.9, 0.8, 0.8] {
+                observations.append(
+                    said("phrase", "여기 아니야", by: voice, expected: "notHere", heardAs: "notHere", confidence))
+            }
+            for _ in 0..<2 {
+                observations.append(
+                    said("phrase", "여기가 입구야", by: voice, expected: "thisIsIt", heardAs: "thisIsIt", 0.9))
+            }
+            observations.append(said("near-miss", "a", by: voice, heardAs: "notHere", 0.85))
+            for text in ["b", "c", "d"] {
+                observations.append(said("near-miss", text, by: voice, heardAs: nil))
+            }
+        }
+        let saved = directory + "/run-dev.json"
+        try savedRun(observations).write(toFile: saved, atomically: true, encoding: .utf8)
+        let result = try run(
+            ["--rescore", saved, "--cross-validate", "--near-miss-budget", "0"], standardOutput: true)
+        #expect(result.code == 0)
+        #expect(result.out.contains("### fold 1: tuned on 2 voices and near-misses a, c"), "\(result.out)")
+        #expect(result.out.contains("notHere: act 0.900000"), "\(result.out)")
+        #expect(result.out.contains("notHere: act 0.800000"), "\(result.out)")
+        #expect(
+            result.out.contains("near-misses acted on: 0.0 % where tuned (0/8), 25.0 % held out (2/8)"),
+            "\(result.out)")
+        // Fold 1's held-out answers: v2 and v4 at act 0.9, 2 of 4 refusals and both confirmations
+        // each; fold 2's: v1 and v3 at act 0.8, all 6 each. 8 + 12 of 24.
+        #expect(result.out.contains("held out, both folds: two-turn recall 83.3 % (20/24"), "\(result.out)")
+
+        // A test split's run is refused: its near-misses are never tuned on, not even in folds.
+        let test = directory + "/run-test.json"
+        try savedRun(observations, label: "test synthetic").write(
+            toFile: test, atomically: true, encoding: .utf8)
+        let refused = try run(["--rescore", test, "--cross-validate"])
+        #expect(refused.code == 2)
+        #expect(
+            refused.err.contains("--cross-validate chooses on the development split only"), "\(refused.err)")
+    }
+
+    @Test(arguments: [
+        (["--cross-validate"], "--cross-validate belongs to --rescore"),
+        (
+            ["--rescore", "run.json", "--cross-validate", "--tune", "op.json"],
+            "--cross-validate chooses no point"
+        ),
+    ])
+    func aMisplacedCrossValidateExitsTwo(_ argv: [String], _ named: String) throws {
+        let result = try run(argv)
+        #expect(result.code == 2)
+        #expect(result.err.contains(named), "\(result.err)")
+    }
+}

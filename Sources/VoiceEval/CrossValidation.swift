@@ -74,6 +74,12 @@ enum CrossValidation {
             print(
                 "held out (\(voices[held].count) other voices, near-misses "
                     + sentences[held].sorted().joined(separator: ", ") + "): " + fold.heldOut.summary)
+            let acted = actedSentences(heldOut, point: point)
+            if !acted.isEmpty {
+                print(
+                    "held-out near-misses acted on: "
+                        + acted.map { "\($0.text) ×\($0.count)" }.joined(separator: ", "))
+            }
             folds.append(fold)
         }
         let pooled = folds.map(\.heldOut).reduce(Tuning.Score(), +)
@@ -86,6 +92,23 @@ enum CrossValidation {
                     pooled.nearMiss, pooled.nearMisses)
                 + "held out, both folds: " + pooled.summary)
         return folds
+    }
+}
+
+extension CrossValidation {
+    /// The near-miss sentences of `observations` acted on at `point`, most often first (then by
+    /// text): which sentences a point did not learn.
+    static func actedSentences(
+        _ observations: [Tuning.Observation], point: OperatingPoint
+    ) -> [(text: String, count: Int)] {
+        var counts: [String: Int] = [:]
+        for o in observations
+        where splitsBySentence(o.item.kind) && !Tuning.outcome(o, point: point).actions.isEmpty {
+            counts[o.item.text, default: 0] += 1
+        }
+        return counts.map { (text: $0.key, count: $0.value) }.sorted {
+            ($1.count, $0.text) < ($0.count, $1.text)
+        }
     }
 }
 

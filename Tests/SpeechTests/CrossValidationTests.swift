@@ -46,6 +46,10 @@ extension VoiceEvalFlagTests {
         #expect(result.out.contains("### fold 1: tuned on 2 voices and near-misses a, c"), "\(result.out)")
         #expect(result.out.contains("notHere: act 0.900000"), "\(result.out)")
         #expect(result.out.contains("notHere: act 0.800000"), "\(result.out)")
+        // Fold 2's held-out line names the sentence it did not learn, fold 1 has none.
+        #expect(
+            result.out.components(separatedBy: "held-out near-misses acted on:").count == 2, "\(result.out)")
+        #expect(result.out.contains("held-out near-misses acted on: a ×2\n"), "\(result.out)")
         #expect(
             result.out.contains("near-misses acted on: 0.0 % where tuned (0/8), 25.0 % held out (2/8)"),
             "\(result.out)")

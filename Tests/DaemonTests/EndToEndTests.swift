@@ -238,30 +238,13 @@ import Testing
     @Test func aMissingMicrophoneIsLoggedAndTheDaemonRunsOn() throws {
         let dir = TempDir()
         defer { dir.remove() }
-        let nmea = try #require(Bundle.module.path(forResource: "Fixtures/demo/walk.nmea", ofType: nil))
-        let config = dir.path + "/config.json"
-        try """
-        {"socket": "\(dir.path)/pf.sock", "memory": "\(dir.path)/memory.json", "nmea": "\(nmea)",
-         "baro": "none", "mic": true, "micDevice": "pf-test-no-such-device", "speaker": "pf-test-no-such-speaker",
-         "doors": "\(dir.path)/missing.db"}
-        """.write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = try DaemonProcess(
-            arguments: ["--config", config], socket: dir.path + "/pf.sock", dir: dir)
-        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
-        let client = try daemon.client()
-        // The walk's first fix is at the door: the last stretch (and the microphone) at once.
-        let door = #"{"lat": 60.1722135, "lon": 24.9467832}"#
-        let go = fields(
-            try client.request(
-                #"{"cmd": "go", "destination": {"name": "T", "center": {"lat": 60.1723, "lon": 24.9468}, "door": \#(door)}}"#
-            ))
-        #expect(go["ok"] == .bool(true), "\(go)")
-        var logged = false
-        for _ in 0..<1000 where !logged {
-            logged = daemon.stderr.contains("microphone pf-test-no-such-device:")
-            if !logged { usleep(20_000) }
-        }
-        #expect(logged, "no microphone warning:\n\(daemon.stderr)")
+        let (daemon, client) = try Self.atTheDoor(
+            dir,
+            #""micDevice": "pf-test-no-such-device", "speaker": "pf-test-no-such-speaker", "doors": "\#(dir.path)/missing.db""#
+        )
+        #expect(
+            Self.logs(daemon, "microphone pf-test-no-such-device:"),
+            "no microphone warning:\n\(daemon.stderr)")
         // A missing door index is logged, and the walk goes on to the door it was given.
         #expect(daemon.stderr.contains("missing.db"))
         let status = fields(try client.request(#"{"cmd": "status"}"#))
@@ -279,6 +262,41 @@ import Testing
 }
 
 extension MicrophoneDaemonTests {
+    /// A daemon with the microphone on (config keys `extra` added) walking the demo NMEA, sent
+    /// to a door where the walk's first fix already is: the last stretch, and the microphone, at
+    /// once. The daemon and its client.
+    static func atTheDoor(
+        _ dir: TempDir, _ extra: String, environment: [String: String] = [:]
+    ) throws -> (DaemonProcess, ControlClient) {
+        let nmea = try #require(Bundle.module.path(forResource: "Fixtures/demo/walk.nmea", ofType: nil))
+        let config = dir.path + "/config.json"
+        try """
+        {"socket": "\(dir.path)/pf.sock", "memory": "\(dir.path)/memory.json", "nmea": "\(nmea)",
+         "baro": "none", "mic": true, \(extra)}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(
+            arguments: ["--config", config], socket: dir.path + "/pf.sock", dir: dir, environment: environment
+        )
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let client = try daemon.client()
+        let door = #"{"lat": 60.1722135, "lon": 24.9467832}"#
+        let go = fields(
+            try client.request(
+                #"{"cmd": "go", "destination": {"name": "T", "center": {"lat": 60.1723, "lon": 24.9468}, "door": \#(door)}}"#
+            ))
+        #expect(go["ok"] == .bool(true), "\(go)")
+        return (daemon, client)
+    }
+
+    /// Whether `daemon`'s log holds `text` within 20 s.
+    static func logs(_ daemon: DaemonProcess, _ text: String) -> Bool {
+        for _ in 0..<1000 {
+            if daemon.stderr.contains(text) { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+
     /// The walker's decoders, as the operating point sets them (noise suppression and all), are
     /// the ones the daemon listens with, and its log says so when the last stretch opens the
     /// microphone: ALSA's `null` device, which captures silence on any machine.
@@ -290,30 +308,11 @@ extension MicrophoneDaemonTests {
         try #require(
             expected.contains("noise suppressed"), "the committed point has no noise suppression: \(expected)"
         )
-        let nmea = try #require(Bundle.module.path(forResource: "Fixtures/demo/walk.nmea", ofType: nil))
-        let config = dir.path + "/config.json"
-        try """
-        {"socket": "\(dir.path)/pf.sock", "memory": "\(dir.path)/memory.json", "nmea": "\(nmea)",
-         "baro": "none", "mic": true, "micDevice": "null", "speakWav": "\(dir.path)/wav"}
-        """.write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = try DaemonProcess(
-            arguments: ["--config", config], socket: dir.path + "/pf.sock", dir: dir,
+        let (daemon, _) = try Self.atTheDoor(
+            dir, #""micDevice": "null", "speakWav": "\#(dir.path)/wav""#,
             environment: ["PATHFINDER_MODELS": models])
-        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
-        let client = try daemon.client()
-        let door = #"{"lat": 60.1722135, "lon": 24.9467832}"#
-        let go = fields(
-            try client.request(
-                #"{"cmd": "go", "destination": {"name": "T", "center": {"lat": 60.1723, "lon": 24.9468}, "door": \#(door)}}"#
-            ))
-        #expect(go["ok"] == .bool(true), "\(go)")
         let line = "microphone null: listening; decoders: \(expected)\n"
-        var logged = false
-        for _ in 0..<1000 where !logged {
-            logged = daemon.stderr.contains(line)
-            if !logged { usleep(20_000) }
-        }
-        #expect(logged, "no \"\(line)\" in:\n\(daemon.stderr)")
+        #expect(Self.logs(daemon, line), "no \"\(line)\" in:\n\(daemon.stderr)")
         #expect(!daemon.stderr.contains("answers only via `heard` requests"), "\(daemon.stderr)")
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)

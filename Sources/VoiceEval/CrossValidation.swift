@@ -3,19 +3,34 @@ import Foundation
 import Speech
 
 /// How well a point tuned on the development split carries to voices and near-miss sentences it
-/// was not tuned on, measured on that split alone (`--rescore RUN --cross-validate`): the test
-/// split is never needed to see the gap, and nothing is tuned on it.
+/// was not tuned on, measured on that split alone (`--rescore RUN --cross-validate halves|sentences`):
+/// the test split is never needed to see the gap, and nothing is tuned on it.
 ///
-/// Two folds. The voices, sorted, go alternately to two halves, and so do the near-miss
-/// sentences; a fold tunes on one half of each (`Tuning.choose`, the same budgets and guard
-/// runs) and is scored on the other half of both: unheard voices saying unheard near-misses.
-/// Phrases and unrelated sentences follow their voice.
+/// `halves`: two folds. The voices, sorted, go alternately to two halves, and so do the
+/// near-miss sentences; a fold tunes on one half of each (`Tuning.choose`, the same budgets and
+/// guard runs) and is scored on the other half of both: unheard voices saying unheard
+/// near-misses. Phrases and unrelated sentences follow their voice.
+///
+/// `sentences`: one fold per near-miss sentence, tuned on every other observation and scored on
+/// that sentence alone, every voice: how often a sentence no tuning heard is acted on.
 enum CrossValidation {
-    /// One fold: the point chosen on its tuning half, its score there and on the held-out half.
+    enum Mode: String, CaseIterable {
+        case halves, sentences
+    }
+
+    /// One fold: the point chosen on its tuning part, its score there and on the held-out part.
     struct Fold {
         var point: OperatingPoint
         var tuned: Tuning.Score
         var heldOut: Tuning.Score
+    }
+
+    /// What one fold tunes on and what it holds out, with their descriptions.
+    struct Split {
+        var tunedOn: String
+        var heldOutAs: String
+        var tunes: (Tuning.Observation) -> Bool
+        var holds: (Tuning.Observation) -> Bool
     }
 
     /// The sentences split by text: near-misses (and "여기 안이야"), whose wording is what a point
@@ -37,43 +52,58 @@ enum CrossValidation {
         )
     }
 
-    /// The observations of `voices` whose sentence, where it is split by sentence, is in `sentences`.
-    static func part(
-        _ observations: [Tuning.Observation], voices: Set<String>, sentences: Set<String>
-    ) -> [Tuning.Observation] {
-        observations.filter {
-            voices.contains($0.item.voice)
-                && (!splitsBySentence($0.item.kind) || sentences.contains($0.item.text))
+    /// The folds of `mode` over `observations`.
+    static func splits(_ mode: Mode, _ observations: [Tuning.Observation]) -> [Split] {
+        switch mode {
+        case .halves:
+            let (voices, sentences) = halves(observations)
+            func inHalf(_ k: Int) -> (Tuning.Observation) -> Bool {
+                { o in
+                    voices[k].contains(o.item.voice)
+                        && (!splitsBySentence(o.item.kind) || sentences[k].contains(o.item.text))
+                }
+            }
+            return [0, 1].map { k in
+                Split(
+                    tunedOn: "\(voices[k].count) voices and near-misses "
+                        + sentences[k].sorted().joined(separator: ", "),
+                    heldOutAs: "\(voices[1 - k].count) other voices, near-misses "
+                        + sentences[1 - k].sorted().joined(separator: ", "),
+                    tunes: inHalf(k), holds: inHalf(1 - k))
+            }
+        case .sentences:
+            let sentences = Set(observations.filter { splitsBySentence($0.item.kind) }.map(\.item.text))
+                .sorted()
+            return sentences.map { sentence in
+                let isIt = { (o: Tuning.Observation) in
+                    splitsBySentence(o.item.kind) && o.item.text == sentence
+                }
+                return Split(
+                    tunedOn: "everything but \"\(sentence)\"", heldOutAs: "\"\(sentence)\", every voice",
+                    tunes: { !isIt($0) }, holds: isIt)
+            }
         }
     }
 
-    /// Both folds, printing each one's tuning (as `--tune` prints it) and its held-out figures.
+    /// Every fold of `mode`, printing each one's tuning (as `--tune` prints it) and its held-out
+    /// figures, then the held-out figures of all folds together.
     static func run(
-        _ observations: [Tuning.Observation], start: OperatingPoint, budgets: Tuning.Budgets,
+        _ mode: Mode, _ observations: [Tuning.Observation], start: OperatingPoint, budgets: Tuning.Budgets,
         guards: [(label: String, observations: [Tuning.Observation])]
     ) -> [Fold] {
-        let (voices, sentences) = halves(observations)
         var folds: [Fold] = []
-        for k in [0, 1] {
-            let held = 1 - k
-            print(
-                "\n### fold \(k + 1): tuned on \(voices[k].count) voices and near-misses "
-                    + sentences[k].sorted().joined(separator: ", "))
-            let tuning = part(observations, voices: voices[k], sentences: sentences[k])
+        for (k, split) in splits(mode, observations).enumerated() {
+            print("\n### fold \(k + 1): tuned on \(split.tunedOn)")
+            let tuning = observations.filter(split.tunes)
             let foldGuards = guards.map {
-                (
-                    label: $0.label,
-                    observations: part($0.observations, voices: voices[k], sentences: sentences[k])
-                )
+                (label: $0.label, observations: $0.observations.filter(split.tunes))
             }
             let point = Tuning.choose(tuning, start: start, budgets: budgets, guards: foldGuards)
-            let heldOut = part(observations, voices: voices[held], sentences: sentences[held])
+            let heldOut = observations.filter(split.holds)
             let fold = Fold(
                 point: point, tuned: Tuning.score(tuning, answer: nil, point: point),
                 heldOut: Tuning.score(heldOut, answer: nil, point: point))
-            print(
-                "held out (\(voices[held].count) other voices, near-misses "
-                    + sentences[held].sorted().joined(separator: ", ") + "): " + fold.heldOut.summary)
+            print("held out (\(split.heldOutAs)): " + fold.heldOut.heldOutSummary)
             let acted = actedSentences(heldOut, point: point)
             if !acted.isEmpty {
                 print(
@@ -85,12 +115,12 @@ enum CrossValidation {
         let pooled = folds.map(\.heldOut).reduce(Tuning.Score(), +)
         let tuned = folds.map(\.tuned).reduce(Tuning.Score(), +)
         print(
-            "\n### both folds\n"
+            "\n### all \(folds.count) folds\n"
                 + String(
                     format: "near-misses acted on: %.1f %% where tuned (%d/%d), %.1f %% held out (%d/%d)\n",
                     100 * tuned.nearMissRate, tuned.nearMiss, tuned.nearMisses, 100 * pooled.nearMissRate,
                     pooled.nearMiss, pooled.nearMisses)
-                + "held out, both folds: " + pooled.summary)
+                + "held out, all folds: " + pooled.heldOutSummary)
         return folds
     }
 }
@@ -113,6 +143,14 @@ extension CrossValidation {
 }
 
 extension Tuning.Score {
+    /// `summary`, or only the near-misses where nothing else was held out (one sentence a fold).
+    var heldOutSummary: String {
+        guard positives == 0, unrelateds == 0 else { return summary }
+        return String(
+            format: "near-miss acted %.1f %% (%d/%d; at the first turn %d)", 100 * nearMissRate, nearMiss,
+            nearMisses, nearMissFirst)
+    }
+
     /// Two scores' counts together (two folds, or two runs).
     static func + (a: Self, b: Self) -> Self {
         Self(

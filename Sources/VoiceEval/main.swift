@@ -34,9 +34,9 @@ struct Options {
     /// `--guard-run RUN.json` (with `--rescore --tune`, repeatable): saved dev runs the chosen
     /// point must meet the budgets on too, e.g. one long session beside the walker's sessions.
     var guardRuns: [String] = []
-    /// `--cross-validate` (with `--rescore`): two folds of the development split by voice and
-    /// by near-miss sentence, each tuned on one half and scored on the other (``CrossValidation``).
-    var crossValidate = false
+    /// `--cross-validate halves|sentences` (with `--rescore`): folds of the development split,
+    /// each tuned on one part and scored on the rest (``CrossValidation``).
+    var crossValidate: CrossValidation.Mode?
     var budgets = Tuning.Budgets()
     var confidence: ConfidenceEvidence.Feature?
     /// `--babble-shift`: the allowance `perFrameInBabble` recomputes confidences with.
@@ -66,7 +66,7 @@ struct Options {
                          [--real DIR] [--export-adaptation DIR [--channel-copies N] [--preprocess "COMMAND"]] [--babble-recordings DIR] [--max-seconds S] [--max-fillers-not-here N]
                          [--max-fillers-this-is-it N] [--verbose] [--tune OUT.json] [--both-turns] [--point FILE] [--save RUN.json] [--rescore RUN.json]
                          [--guard-run RUN.json]  (with --rescore --tune, repeatable: the budgets hold on this saved run too)
-                         [--cross-validate]  (with --rescore: tune on half the dev voices and near-miss sentences, score the other half, both ways)
+                         [--cross-validate halves|sentences]  (with --rescore: tune on half the dev voices and near-miss sentences and score the other half, both ways; or leave one near-miss sentence out at a time)
                          [--near-miss-budget F] [--first-turn-near-miss-budget F] [--unrelated-budget F] [--confusion-budget N] [--budgets pooled|per-answer]
                          [--repeat-below C] [--no-ask-band] [--max-act C|notHere:C,thisIsIt:C] [--max-ask C|…] [--min-act C|…]
                          [--phone-loop] [--neighbour-margin] [--speeds A,B…|none]  (decoders of the audio sped up so beside the plain one; default: the model's)
@@ -251,7 +251,12 @@ struct Options {
             case "--save": save = try value(flag)
             case "--rescore": rescore = try value(flag)
             case "--guard-run": guardRuns.append(try value(flag))
-            case "--cross-validate": crossValidate = true
+            case "--cross-validate":
+                let text = try value(flag)
+                guard let mode = CrossValidation.Mode(rawValue: text) else {
+                    throw UsageError("--cross-validate: \"\(text)\" is not halves or sentences")
+                }
+                crossValidate = mode
             case "--confidence":
                 let text = try value(flag)
                 guard let parsed = ConfidenceEvidence.Feature(rawValue: text) else {
@@ -338,9 +343,11 @@ struct Options {
         if demo != nil, checkModel == nil { throw UsageError("--demo belongs to --check-model") }
         if heldOut != nil, checkModel == nil { throw UsageError("--held-out belongs to --check-model") }
         if agreement != nil, rescore == nil { throw UsageError("--agreement belongs to --rescore") }
-        if crossValidate, rescore == nil { throw UsageError("--cross-validate belongs to --rescore") }
-        if crossValidate, tune != nil { throw UsageError("--cross-validate chooses no point: drop --tune") }
-        if !guardRuns.isEmpty, rescore == nil || (tune == nil && !crossValidate) {
+        if crossValidate != nil, rescore == nil { throw UsageError("--cross-validate belongs to --rescore") }
+        if crossValidate != nil, tune != nil {
+            throw UsageError("--cross-validate chooses no point: drop --tune")
+        }
+        if !guardRuns.isEmpty, rescore == nil || (tune == nil && crossValidate == nil) {
             throw UsageError("--guard-run belongs to --rescore with --tune or --cross-validate")
         }
     }
@@ -887,8 +894,8 @@ func main() throws {
         let (run, observations, stats) = try restore(path)
         // No audio is synthesised: the saved run holds everything scored.
         print("## voice-eval --rescore \(path) (\(run.label), \(observations.count) items × 2 turns)\n")
-        if options.tune != nil || options.crossValidate {
-            let flag = options.crossValidate ? "--cross-validate" : "--tune"
+        if options.tune != nil || options.crossValidate != nil {
+            let flag = options.crossValidate != nil ? "--cross-validate" : "--tune"
             guard run.label.hasPrefix("dev ") else {
                 throw BadInput("\(path) holds \(run.label): \(flag) chooses on the development split only")
             }
@@ -908,7 +915,8 @@ func main() throws {
             }
             guard let out = options.tune else {
                 _ = CrossValidation.run(
-                    observations, start: model.operatingPoint, budgets: options.budgets, guards: guards)
+                    options.crossValidate ?? .halves, observations, start: model.operatingPoint,
+                    budgets: options.budgets, guards: guards)
                 return
             }
             let chosen = Tuning.choose(

@@ -13,16 +13,9 @@ extension VoiceEvalFlagTests {
             .replacingOccurrences(of: #""voice": "v""#, with: #""voice": "\#(voice)""#)
     }
 
-    /// `--cross-validate`: a point tuned without a near-miss sentence acts on it when a voice
-    /// it was not tuned on says it, and the held-out figures show it though the tuning halves
-    /// show none. Four voices each say "여기 아니야" twice at 0.9 and twice at 0.8, "여기가 입구야"
-    /// twice at 0.9, and four near-misses, of which "a" is heard as "여기 아니야" at 0.85. The
-    /// halves: voices v1, v3 | v2, v4; sentences a, c | b, d. Fold 1 tunes with "a" (act above
-    /// 0.85) and hears no near-miss of b, d; fold 2 tunes without it (act 0.8) and acts on "a" of
-    /// v1 and v3: 2 of the 8 held-out near-misses, 0 of the 8 tuned on.
-    @Test func crossValidationShowsTheUnheardNearMiss() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+    /// Four voices each say "여기 아니야" twice at 0.9 and twice at 0.8, "여기가 입구야" twice at
+    /// 0.9, and four near-misses, of which "a" is heard as "여기 아니야" at 0.85.
+    func unheardNearMissRun() -> [String] {
         var observations: [String] = []
         for voice in ["v1", "v2", "v3", "v4"] {
             for confidence in [0.9, 0.9, 0.8, 0.8] {
@@ -38,10 +31,23 @@ extension VoiceEvalFlagTests {
                 observations.append(said("near-miss", text, by: voice, heardAs: nil))
             }
         }
+        return observations
+    }
+
+    /// `--cross-validate halves`: a point tuned without a near-miss sentence acts on it when a
+    /// voice it was not tuned on says it, and the held-out figures show it though the tuning
+    /// halves show none (`unheardNearMissRun`). The halves: voices v1, v3 | v2, v4; sentences a, c | b, d. Fold 1 tunes with "a" (act above
+    /// 0.85) and hears no near-miss of b, d; fold 2 tunes without it (act 0.8) and acts on "a" of
+    /// v1 and v3: 2 of the 8 held-out near-misses, 0 of the 8 tuned on.
+    @Test func crossValidationShowsTheUnheardNearMiss() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let observations = unheardNearMissRun()
         let saved = directory + "/run-dev.json"
         try savedRun(observations).write(toFile: saved, atomically: true, encoding: .utf8)
         let result = try run(
-            ["--rescore", saved, "--cross-validate", "--near-miss-budget", "0"], standardOutput: true)
+            ["--rescore", saved, "--cross-validate", "halves", "--near-miss-budget", "0"],
+            standardOutput: true)
         #expect(result.code == 0)
         #expect(result.out.contains("### fold 1: tuned on 2 voices and near-misses a, c"), "\(result.out)")
         #expect(result.out.contains("notHere: act 0.900000"), "\(result.out)")
@@ -55,22 +61,55 @@ extension VoiceEvalFlagTests {
             "\(result.out)")
         // Fold 1's held-out answers: v2 and v4 at act 0.9, 2 of 4 refusals and both confirmations
         // each; fold 2's: v1 and v3 at act 0.8, all 6 each. 8 + 12 of 24.
-        #expect(result.out.contains("held out, both folds: two-turn recall 83.3 % (20/24"), "\(result.out)")
+        #expect(result.out.contains("held out, all folds: two-turn recall 83.3 % (20/24"), "\(result.out)")
 
         // A test split's run is refused: its near-misses are never tuned on, not even in folds.
         let test = directory + "/run-test.json"
         try savedRun(observations, label: "test synthetic").write(
             toFile: test, atomically: true, encoding: .utf8)
-        let refused = try run(["--rescore", test, "--cross-validate"])
+        let refused = try run(["--rescore", test, "--cross-validate", "halves"])
         #expect(refused.code == 2)
         #expect(
             refused.err.contains("--cross-validate chooses on the development split only"), "\(refused.err)")
     }
 
+    /// `--cross-validate sentences`: one fold per near-miss sentence. The same run: the fold
+    /// that holds "a" out tunes `act` down to 0.8 and acts on "a" for all four voices; every other
+    /// fold tunes with "a" (act 0.9) and acts on none of its held-out sentence. 4 of the 16
+    /// near-misses held out, 0 where tuned.
+    @Test func leavingOneSentenceOutShowsItToo() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let saved = directory + "/run-dev.json"
+        try savedRun(unheardNearMissRun()).write(toFile: saved, atomically: true, encoding: .utf8)
+        let result = try run(
+            ["--rescore", saved, "--cross-validate", "sentences", "--near-miss-budget", "0"],
+            standardOutput: true)
+        #expect(result.code == 0)
+        #expect(result.out.contains("### fold 1: tuned on everything but \"a\""), "\(result.out)")
+        #expect(result.out.contains("### fold 4: tuned on everything but \"d\""), "\(result.out)")
+        #expect(!result.out.contains("### fold 5"), "\(result.out)")
+        #expect(result.out.contains("held-out near-misses acted on: a ×4\n"), "\(result.out)")
+        #expect(
+            result.out.contains(
+                "held out (\"a\", every voice): near-miss acted 100.0 % (4/4; at the first turn 4)\n"),
+            "\(result.out)")
+        #expect(
+            result.out.components(separatedBy: "held-out near-misses acted on:").count == 2, "\(result.out)")
+        #expect(
+            result.out.contains("near-misses acted on: 0.0 % where tuned (0/48), 25.0 % held out (4/16)"),
+            "\(result.out)")
+    }
+
     @Test(arguments: [
-        (["--cross-validate"], "--cross-validate belongs to --rescore"),
+        (["--cross-validate", "sentences"], "--cross-validate belongs to --rescore"),
         (
-            ["--rescore", "run.json", "--cross-validate", "--tune", "op.json"],
+            ["--rescore", "run.json", "--cross-validate", "thirds"],
+            "--cross-validate: \"thirds\" is not halves or sentences"
+        ),
+        (["--rescore", "run.json", "--cross-validate"], "--cross-validate needs a value"),
+        (
+            ["--rescore", "run.json", "--cross-validate", "halves", "--tune", "op.json"],
             "--cross-validate chooses no point"
         ),
     ])

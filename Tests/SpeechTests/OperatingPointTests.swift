@@ -590,7 +590,9 @@ extension VoiceEvalFlagTests {
         #expect(result.err.contains(old) && result.err.contains("no scores saved"), "\(result.err)")
         // Saved with the phone loop but not the neighbours' decode: a margin is not there to
         // recompute, and saying so beats acting on nothing.
-        let noMargin = try run(["--rescore", saved, "--cross-validate", "--confidence", "neighbourMargin"])
+        let noMargin = try run([
+            "--rescore", saved, "--cross-validate", "halves", "--confidence", "neighbourMargin",
+        ])
         #expect(noMargin.code == 2)
         #expect(
             noMargin.err.contains(saved) && noMargin.err.contains("no score for --confidence neighbourMargin")

@@ -34,20 +34,28 @@ extension VoiceEvalFlagTests {
         return observations
     }
 
+    /// `unheardNearMissRun` saved as a run labelled `label`, cross-validated in `mode` with no
+    /// near-miss budget: VoiceEval's exit status and its standard output (or error).
+    func crossValidated(
+        _ mode: String, label: String = "dev synthetic", standardOutput: Bool = true
+    ) throws -> (code: Int32, err: String, out: String) {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let saved = directory + "/run.json"
+        try savedRun(unheardNearMissRun(), label: label).write(
+            toFile: saved, atomically: true, encoding: .utf8)
+        return try run(
+            ["--rescore", saved, "--cross-validate", mode, "--near-miss-budget", "0"],
+            standardOutput: standardOutput)
+    }
+
     /// `--cross-validate halves`: a point tuned without a near-miss sentence acts on it when a
     /// voice it was not tuned on says it, and the held-out figures show it though the tuning
     /// halves show none (`unheardNearMissRun`). The halves: voices v1, v3 | v2, v4; sentences a, c | b, d. Fold 1 tunes with "a" (act above
     /// 0.85) and hears no near-miss of b, d; fold 2 tunes without it (act 0.8) and acts on "a" of
     /// v1 and v3: 2 of the 8 held-out near-misses, 0 of the 8 tuned on.
     @Test func crossValidationShowsTheUnheardNearMiss() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let observations = unheardNearMissRun()
-        let saved = directory + "/run-dev.json"
-        try savedRun(observations).write(toFile: saved, atomically: true, encoding: .utf8)
-        let result = try run(
-            ["--rescore", saved, "--cross-validate", "halves", "--near-miss-budget", "0"],
-            standardOutput: true)
+        let result = try crossValidated("halves")
         #expect(result.code == 0)
         #expect(result.out.contains("### fold 1: tuned on 2 voices and near-misses a, c"), "\(result.out)")
         #expect(result.out.contains("notHere: act 0.900000"), "\(result.out)")
@@ -64,10 +72,7 @@ extension VoiceEvalFlagTests {
         #expect(result.out.contains("held out, all folds: two-turn recall 83.3 % (20/24"), "\(result.out)")
 
         // A test split's run is refused: its near-misses are never tuned on, not even in folds.
-        let test = directory + "/run-test.json"
-        try savedRun(observations, label: "test synthetic").write(
-            toFile: test, atomically: true, encoding: .utf8)
-        let refused = try run(["--rescore", test, "--cross-validate", "halves"])
+        let refused = try crossValidated("halves", label: "test synthetic", standardOutput: false)
         #expect(refused.code == 2)
         #expect(
             refused.err.contains("--cross-validate chooses on the development split only"), "\(refused.err)")
@@ -78,13 +83,7 @@ extension VoiceEvalFlagTests {
     /// fold tunes with "a" (act 0.9) and acts on none of its held-out sentence. 4 of the 16
     /// near-misses held out, 0 where tuned.
     @Test func leavingOneSentenceOutShowsItToo() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let saved = directory + "/run-dev.json"
-        try savedRun(unheardNearMissRun()).write(toFile: saved, atomically: true, encoding: .utf8)
-        let result = try run(
-            ["--rescore", saved, "--cross-validate", "sentences", "--near-miss-budget", "0"],
-            standardOutput: true)
+        let result = try crossValidated("sentences")
         #expect(result.code == 0)
         #expect(result.out.contains("### fold 1: tuned on everything but \"a\""), "\(result.out)")
         #expect(result.out.contains("### fold 4: tuned on everything but \"d\""), "\(result.out)")

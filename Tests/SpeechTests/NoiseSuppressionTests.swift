@@ -35,12 +35,17 @@ import Testing
     static func recording(over noise: [Int16]) throws -> [Int16] {
         let clips = try voices.flatMap { voice in try answers.map { try spoken($0.0, voice: voice) } }
         let speech = silence(5) + clips.flatMap { $0 + silence(3) }
-        let loudness = clips.map(speechLevel).reduce(0, +) / Double(clips.count)
-        let noiseRMS = (noise.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(noise.count)).squareRoot()
-        let gain = loudness / pow(10, 10.0 / 20) / noiseRMS
+        let gain = tenDecibelsBelow(clips, noise)
         return speech.indices.map { i in
             Int16(clamping: Int(Double(speech[i]) + gain * Double(noise[i % noise.count])))
         }
+    }
+
+    /// The gain that puts `noise` 10 dB below the mean speech level of `clips`.
+    static func tenDecibelsBelow(_ clips: [[Int16]], _ noise: [Int16]) -> Double {
+        let loudness = clips.map(speechLevel).reduce(0, +) / Double(clips.count)
+        let noiseRMS = (noise.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(noise.count)).squareRoot()
+        return loudness / pow(10, 10.0 / 20) / noiseRMS
     }
 
     /// The recording heard by the product's listener with `suppression` in its policy: the
@@ -130,9 +135,7 @@ import Testing
         let clips = try Self.voices.flatMap { voice in
             try Self.answers.map { (samples: try spoken($0.0, voice: voice), meaning: $0.1) }
         }
-        let loudness = clips.map { speechLevel($0.samples) }.reduce(0, +) / Double(clips.count)
-        let noiseRMS = (noise.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(noise.count)).squareRoot()
-        let gain = loudness / pow(10, 10.0 / 20) / noiseRMS
+        let gain = Self.tenDecibelsBelow(clips.map(\.samples), noise)
         /// `count` samples of the noise 10 dB below the answers, from `offset` on.
         func noisy(from offset: Int, _ count: Int) -> [Int16] {
             (0..<count).map { Int16(clamping: Int(gain * Double(noise[(offset + $0) % noise.count]))) }
@@ -157,18 +160,17 @@ import Testing
             heard += try listener.finish()
             return (heard.contains { $0.meaning == clips[k].meaning }, gate)
         }
-        let product = NoiseSuppression(level: 0, belowSpread: 3)
-        let first = try walk(0, product)
-        let trace = first.gate.map { $0 ? "S" : "." }.joined()
+        let product = try clips.indices.map { try walk($0, NoiseSuppression(level: 0, belowSpread: 3)) }
+        let gate = product[0].gate
+        let trace = gate.map { $0 ? "S" : "." }.joined()
         // Open on the quiet street, shut within 6 s of the noise, open from 8 s on.
-        #expect(first.gate.first == true, "\(trace)")
-        #expect(first.gate.prefix(60).contains(false), "\(trace)")
-        #expect(first.gate[80...].allSatisfy { $0 }, "\(trace)")
-        var with = 0, without = 0
-        for k in clips.indices {
-            if try walk(k, product).heard { with += 1 }
-            if try walk(k, NoiseSuppression(level: 0, belowSpread: 0)).heard { without += 1 }
-        }
+        #expect(gate.first == true, "\(trace)")
+        #expect(gate.prefix(60).contains(false), "\(trace)")
+        #expect(gate[80...].allSatisfy { $0 }, "\(trace)")
+        let with = product.filter(\.heard).count
+        let without = try clips.indices.filter {
+            try walk($0, NoiseSuppression(level: 0, belowSpread: 0)).heard
+        }.count
         #expect(with >= without - 1 && with >= 15, "\(with) of \(clips.count) with, \(without) without")
     }
 

@@ -77,6 +77,15 @@ final class DaemonProcess {
         return false
     }
 
+    /// Waits (bounded, 20 s) until the daemon's log holds `text`; whether it came.
+    func logs(_ text: String) -> Bool {
+        for _ in 0..<2000 {
+            if stderr.contains(text) { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
     /// Waits (bounded, 20 s) for the process to end; its exit code, or nil if it is still running.
     func waitForExit() -> Int32? {
         for _ in 0..<2000 {

@@ -243,7 +243,7 @@ import Testing
             #""micDevice": "pf-test-no-such-device", "speaker": "pf-test-no-such-speaker", "doors": "\#(dir.path)/missing.db""#
         )
         #expect(
-            Self.logs(daemon, "microphone pf-test-no-such-device:"),
+            daemon.logs("microphone pf-test-no-such-device:"),
             "no microphone warning:\n\(daemon.stderr)")
         // A missing door index is logged, and the walk goes on to the door it was given.
         #expect(daemon.stderr.contains("missing.db"))
@@ -288,15 +288,6 @@ extension MicrophoneDaemonTests {
         return (daemon, client)
     }
 
-    /// Whether `daemon`'s log holds `text` within 20 s.
-    static func logs(_ daemon: DaemonProcess, _ text: String) -> Bool {
-        for _ in 0..<1000 {
-            if daemon.stderr.contains(text) { return true }
-            usleep(20_000)
-        }
-        return false
-    }
-
     /// The walker's decoders, as the operating point sets them (noise suppression and all), are
     /// the ones the daemon listens with, and its log says so when the last stretch opens the
     /// microphone: ALSA's `null` device, which captures silence on any machine.
@@ -312,7 +303,7 @@ extension MicrophoneDaemonTests {
             dir, #""micDevice": "null", "speakWav": "\#(dir.path)/wav""#,
             environment: ["PATHFINDER_MODELS": models])
         let line = "microphone null: listening; decoders: \(expected)\n"
-        #expect(Self.logs(daemon, line), "no \"\(line)\" in:\n\(daemon.stderr)")
+        #expect(daemon.logs(line), "no \"\(line)\" in:\n\(daemon.stderr)")
         #expect(!daemon.stderr.contains("answers only via `heard` requests"), "\(daemon.stderr)")
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)

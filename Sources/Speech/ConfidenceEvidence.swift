@@ -29,6 +29,8 @@ package struct ConfidenceEvidence: Sendable, Hashable, Codable {
         case neighbourMargin
         /// `perFrame` + `neighbourMargin`: the phrase must fit the audio and beat its neighbours.
         case perFramePlusMargin
+        /// `perFrameInBabble` + `neighbourMargin`.
+        case perFrameInBabblePlusMargin
 
         /// The logistic's centre (confidence 0.5) and width (search units per e-fold of the
         /// odds) for this score, so the confidence spreads over 0…1 on the adapted model.
@@ -43,7 +45,7 @@ package struct ConfidenceEvidence: Sendable, Hashable, Codable {
             case .phraseRatio, .utteranceRatio: (-5, 3)
             // Not yet measured on the development split: centred on a tie with the neighbours.
             case .neighbourMargin: (0, 3)
-            case .perFramePlusMargin: (-30, 5)
+            case .perFramePlusMargin, .perFrameInBabblePlusMargin: (-30, 5)
             }
         }
     }
@@ -57,6 +59,7 @@ package struct ConfidenceEvidence: Sendable, Hashable, Codable {
         case .utteranceRatio: utteranceRatio
         case .neighbourMargin: neighbourMargin
         case .perFramePlusMargin: neighbourMargin.map { perFrame + $0 }
+        case .perFrameInBabblePlusMargin: neighbourMargin.map { perFrame + babble.allowance(background) + $0 }
         }
     }
 

@@ -27,6 +27,10 @@ final class Decoder {
     /// The grammar decoder's live cepstral mean when the utterance began: the rescorer starts
     /// each pass from it, as the grammar's pass did.
     private var utteranceMean: [mfcc_t] = []
+    /// The rescorer's two passes' score difference per phrase for the utterance just ended
+    /// (`nil`: a pass found no path), so hearings of one phrase by several decoders cost one
+    /// rescoring.
+    private var margins: [String: Int32?] = [:]
 
     /// Settings applied before the model's own `pathfinder.args` (which may override them).
     static let baseSettings: [(String, String)] = [
@@ -67,7 +71,9 @@ final class Decoder {
     /// - Parameters:
     ///   - phoneLoop: also run the phone loop (and score every senone in both).
     ///   - neighbours: keep each utterance's audio and a rescorer for ``neighbourMargin(phrase:frames:)``.
-    init(model: PhraseModel, phoneLoop: Bool = false, neighbours: Bool = false) throws(SpeechError) {
+    init(
+        model: PhraseModel, phoneLoop: Bool = false, neighbours: Listener.Policy.NeighbourRule? = nil
+    ) throws(SpeechError) {
         _ = Self.processSetup
         for file in [model.dictionary, model.grammar] where !FileManager.default.isReadableFile(atPath: file)
         {
@@ -104,11 +110,12 @@ final class Decoder {
             }
         }
         var rescorer: Rescorer?
-        if neighbours {
+        if let neighbours {
             do {
                 let (rescorerConfig, rescorerDecoder) = try Self.make(argv + Rescorer.settings, model: model)
                 rescorer = try Rescorer(
-                    config: rescorerConfig, decoder: rescorerDecoder, dictionary: model.dictionary)
+                    config: rescorerConfig, decoder: rescorerDecoder, dictionary: model.dictionary,
+                    rule: neighbours)
             } catch {
                 if let loop { ps_free(loop) }
                 if let loopConfig { cmd_ln_free_r(loopConfig) }
@@ -186,6 +193,7 @@ final class Decoder {
         if rescorer != nil {
             utteranceAudio.removeAll(keepingCapacity: true)
             utteranceMean = Self.liveMean(of: decoder)?.mean ?? []
+            margins.removeAll()
         }
         guard ps_start_utt(decoder) >= 0 else { throw .decoder("ps_start_utt failed") }
         if let loop, ps_start_utt(loop) < 0 { throw .decoder("ps_start_utt failed (phone loop)") }
@@ -301,10 +309,18 @@ final class Decoder {
     /// found no path through its phrase.
     func neighbourMargin(phrase: String, frames: Int) -> Double? {
         guard let rescorer, frames > 0, !utteranceAudio.isEmpty else { return nil }
-        guard let answer = rescorer.score(phrase, .answer, audio: utteranceAudio, mean: utteranceMean),
-            let neighbour = rescorer.score(phrase, .neighbours, audio: utteranceAudio, mean: utteranceMean)
-        else { return nil }
-        return Double(answer - neighbour) / Double(frames)
+        if margins[phrase] == nil {
+            if let answer = rescorer.score(phrase, .answer, audio: utteranceAudio, mean: utteranceMean),
+                let neighbour = rescorer.score(
+                    phrase, .neighbours, audio: utteranceAudio, mean: utteranceMean)
+            {
+                margins[phrase] = .some(answer - neighbour)
+            } else {
+                margins[phrase] = .some(nil)
+            }
+        }
+        guard let difference = margins[phrase] ?? nil else { return nil }
+        return Double(difference) / Double(frames)
     }
 
     /// The grammar's search (the model's `-fsg`) and a search of almost nothing — one filler

@@ -33,9 +33,19 @@ public final class Listener {
         /// Decode an utterance the filler rule accepted as an answer a second time, with the
         /// answer's phrase and then with its one-onset neighbours (거기/저기 … for 여기) in its
         /// place (``Rescorer``), and make the confidence the phrase's score per frame plus the
-        /// margin between the two (`perFramePlusMargin`). Off in the product (docs/speech.md).
+        /// margin between the two, with the babble allowance (`perFrameInBabblePlusMargin`). Off in the product (docs/speech.md).
         /// A policy with it on needs an operating point tuned on it.
         public var neighbourMargin: Bool
+        /// Which neighbours the rescorer of ``neighbourMargin`` weighs the phrase against.
+        public var neighbourRule: NeighbourRule
+        /// The rule that makes a phrase's neighbours from its pronunciations (``Rescorer``).
+        public enum NeighbourRule: String, Sendable, CaseIterable {
+            /// Another onset for the first syllable's glide (여 → 거, 저 …) or in front of 이.
+            case firstOnset
+            /// Any one consonant or glide of the phrase swapped for another syllable onset, or
+            /// one put in front of a syllable that starts with a vowel.
+            case everyOnset
+        }
         /// Decoders beside the plain one fed the same audio played this many times faster
         /// (``SpeedShift``: every frequency × the speed, a vocal tract of another length brought
         /// towards the model's); each utterance is the hearing with a meaning and the highest
@@ -91,7 +101,8 @@ public final class Listener {
         public init(
             maxUtteranceSeconds: Double = 5, maxFillersNotHere: Int = 2, maxFillersThisIsIt: Int = 1,
             operatingPoint: OperatingPoint? = nil, phoneLoop: Bool = false, neighbourMargin: Bool = false,
-            speeds: [Double]? = nil, rehear: [Double]? = nil, highPass: Double? = nil,
+            neighbourRule: NeighbourRule = .firstOnset, speeds: [Double]? = nil, rehear: [Double]? = nil,
+            highPass: Double? = nil,
             searchLead: Double? = nil, fillers: FillerSpan? = nil, rehearOwnMean: Bool? = nil,
             noiseSuppression: NoiseSuppression? = nil
         ) {
@@ -101,6 +112,7 @@ public final class Listener {
             self.operatingPoint = operatingPoint
             self.phoneLoop = phoneLoop
             self.neighbourMargin = neighbourMargin
+            self.neighbourRule = neighbourRule
             self.speeds = speeds
             self.rehear = rehear
             self.highPass = highPass
@@ -240,7 +252,9 @@ public final class Listener {
     public init(model: PhraseModel, policy: Policy = .standard) throws(SpeechError) {
         self.policy = policy
         operatingPoint = policy.operatingPoint ?? model.operatingPoint
-        decoder = try Decoder(model: model, phoneLoop: policy.phoneLoop, neighbours: policy.neighbourMargin)
+        decoder = try Decoder(
+            model: model, phoneLoop: policy.phoneLoop,
+            neighbours: policy.neighbourMargin ? policy.neighbourRule : nil)
         // The decoders and front end, resolved once: the policy's, else the model's.
         let running = policy.decoders(over: model.operatingPoint)
         speeds = running.speeds
@@ -481,21 +495,21 @@ public final class Listener {
         let hypothesis = try decoder.endUtterance()
         let rate = Double(Self.sampleRate)
         let background = foreground.levels
-        // The rescorer reads the utterance's audio: before the next utterance starts.
-        let decoder = decoder
+        // The rescorer reads the utterance's audio (``margin(speed:)``): before the next
+        // utterance starts.
         let plain = Self.utterance(
             from: hypothesis.text, segments: hypothesis.segments, loop: hypothesis.loop,
             start: Double(start) / rate, end: Double(end) / rate, policy: policy, point: operatingPoint,
             background: background,
             speech: speechFrames(
                 start: start, end: end, audioEnd: fed, speed: 1, segments: hypothesis.segments),
-            margin: policy.neighbourMargin ? { decoder.neighbourMargin(phrase: $0, frames: $1) } : nil)
+            margin: margin(speed: 1))
         var stream = [plain]
         for (d, speed) in zip(spedUp, speeds) {
             stream.append(
                 hearing(
                     try d.endUtterance(), start: start, end: end, audioEnd: fed, speed: speed,
-                    background: background))
+                    background: background, margin: margin(speed: speed)))
         }
         var utterance = stream.dropFirst().reduce(plain, Self.better)
         var hearings = stream.compactMap { $0 }
@@ -533,11 +547,21 @@ public final class Listener {
         return utterance
     }
 
+    /// The neighbour margin (``Policy/neighbourMargin``) of a phrase a decoder of audio played
+    /// `speed` times faster heard: the plain decoder's rescorer weighs the plain audio, per
+    /// frame of the phrase in the plain audio; `nil` without the rescorer.
+    private func margin(speed: Double) -> ((_ phrase: String, _ frames: Int) -> Double?)? {
+        guard policy.neighbourMargin else { return nil }
+        let decoder = decoder
+        return { decoder.neighbourMargin(phrase: $0, frames: Int((Double($1) * speed).rounded())) }
+    }
+
     /// The utterance from `start` to `end` (samples) as a decoder other than the plain one
     /// heard it: its audio ended at sample `audioEnd`, played `speed` times faster.
     private func hearing(
         _ hypothesis: (text: String, score: Int32, segments: [Decoder.Segment], loop: [Decoder.Segment]),
-        start: Int, end: Int, audioEnd: Int, speed: Double, background: BackgroundLevels?
+        start: Int, end: Int, audioEnd: Int, speed: Double, background: BackgroundLevels?,
+        margin: ((_ phrase: String, _ frames: Int) -> Double?)?
     ) -> Utterance? {
         let rate = Double(Self.sampleRate)
         return Self.utterance(
@@ -545,7 +569,8 @@ public final class Listener {
             start: Double(start) / rate,
             end: Double(end) / rate, policy: policy, point: operatingPoint, background: background,
             speech: speechFrames(
-                start: start, end: end, audioEnd: audioEnd, speed: speed, segments: hypothesis.segments))
+                start: start, end: end, audioEnd: audioEnd, speed: speed, segments: hypothesis.segments),
+            margin: margin)
     }
 
     /// The frames of the walker's speech, `start`…`end` (samples), in a decoder's frames, for
@@ -583,7 +608,7 @@ public final class Listener {
             }
             var again = hearing(
                 try d.endUtterance(), start: start, end: end, audioEnd: to, speed: speed,
-                background: background)
+                background: background, margin: margin(speed: speed))
             again?.reheard = true
             heard.append(again)
         }
@@ -689,7 +714,8 @@ public final class Listener {
             evidence?.neighbourMargin = margin(token, phraseSegments.reduce(0) { $0 + $1.frames })
         }
         let feature: ConfidenceEvidence.Feature =
-            policy.neighbourMargin ? .perFramePlusMargin : policy.phoneLoop ? .phraseRatio : .perFrameInBabble
+            policy.neighbourMargin
+            ? .perFrameInBabblePlusMargin : policy.phoneLoop ? .phraseRatio : .perFrameInBabble
         var utterance = Utterance(
             start: start, end: end, heard: text, meaning: nil,
             confidence: evidence.map { Self.confidence(of: $0, feature: feature) })

@@ -9,10 +9,13 @@ import Foundation
 /// that comparison fairly: a near-miss there is two decoys or a pair decoy whose prior is not
 /// the phrase's.
 ///
-/// The neighbours are made by one fixed rule from the phrase's own pronunciations, never from
-/// a list of near-miss sentences: a first syllable 여 ("Y AH …") gets each of `onsets` in
-/// place of its glide (거, 커, 저, 처, 더, 버 …), a first syllable 이/입 ("IY …") gets each
-/// onset in front (기, 지 …).
+/// The neighbours are made by a fixed rule (``Listener/Policy/NeighbourRule``) from the
+/// phrase's own pronunciations, never from a list of near-miss sentences. `firstOnset`: a first
+/// syllable 여 ("Y AH …") gets each of `onsets` in place of its glide (거, 커, 저, 처, 더, 버 …),
+/// a first syllable 이/입 ("IY …") gets each onset in front (기, 지 …). `everyOnset`: any one
+/// consonant or glide of the phrase becomes another of the grammar's syllable onsets
+/// (`syllableOnsets`, models/generate.py's), or one is put in front of a syllable that starts
+/// with a vowel (아니야 → 아디야, 아기야, 마니야 …; 아닌데 → 아닌게 …).
 ///
 /// Owned and freed by ``Decoder``; not thread-safe (driven from the decoder's thread).
 final class Rescorer {
@@ -30,21 +33,54 @@ final class Rescorer {
 
     /// The onsets of the rule: ㄱ, ㅋ/ㄲ, ㅈ, ㅊ, ㄷ, ㅂ in the en-us phones of models/generate.py.
     static let onsets = ["G", "K", "JH", "CH", "D", "B"]
+    /// The grammar's 13 syllable onsets (models/generate.py's `ONSETS`, the fillers' own).
+    static let syllableOnsets = ["G", "K", "N", "D", "T", "R", "M", "B", "P", "S", "JH", "CH", "HH"]
+    /// The consonants and glides `everyOnset` may swap.
+    static let consonants = Set(syllableOnsets + ["Y", "W", "L", "NG"])
     /// The fillers' probability per pass, as in the grammar (models/generate.py).
     static let fillerProbability = 2e-3
     /// Every frame is decoded: the rescorer sees only audio the grammar's pass already took for
     /// speech, and its voice activity detector starts afresh each pass, so it must not drop any.
     static let settings = ["-remove_silence", "no"]
 
-    /// The one-onset neighbours of a pronunciation (en-us phones separated by spaces) by the
-    /// rule above; empty when its first syllable is neither 여 nor 이.
-    static func neighbours(of pronunciation: String) -> [String] {
+    /// The neighbours of a pronunciation (en-us phones separated by spaces) by `rule` (above);
+    /// by `firstOnset` empty when its first syllable is neither 여 nor 이.
+    static func neighbours(
+        of pronunciation: String, rule: Listener.Policy.NeighbourRule = .firstOnset
+    ) -> [String] {
         let phones = pronunciation.split(separator: " ").map(String.init)
         guard let first = phones.first else { return [] }
-        switch first {
-        case "Y": return onsets.map { ([$0] + phones.dropFirst()).joined(separator: " ") }
-        case "IY", "IH": return onsets.map { ([$0] + phones).joined(separator: " ") }
-        default: return []
+        switch rule {
+        case .firstOnset:
+            switch first {
+            case "Y": return onsets.map { ([$0] + phones.dropFirst()).joined(separator: " ") }
+            case "IY", "IH": return onsets.map { ([$0] + phones).joined(separator: " ") }
+            default: return []
+            }
+        case .everyOnset:
+            var out: [String] = []
+            func add(_ p: [String]) {
+                let n = p.joined(separator: " ")
+                if n != pronunciation, !out.contains(n) { out.append(n) }
+            }
+            for (i, phone) in phones.enumerated() {
+                if consonants.contains(phone) {
+                    for onset in syllableOnsets where onset != phone {
+                        var p = phones
+                        p[i] = onset
+                        add(p)
+                    }
+                } else if phone != "SIL",
+                    i == 0 || !consonants.contains(phones[i - 1]) && phones[i - 1] != "SIL"
+                {
+                    for onset in syllableOnsets {
+                        var p = phones
+                        p.insert(onset, at: i)
+                        add(p)
+                    }
+                }
+            }
+            return out
         }
     }
 
@@ -52,7 +88,10 @@ final class Rescorer {
     /// neighbours to the decoder's dictionary as words `n_<phrase>_<k>`.
     /// - Throws: `SpeechError.model` when the dictionary cannot be read or a word is refused;
     ///   the caller frees `config` and `decoder` then.
-    init(config: OpaquePointer, decoder: OpaquePointer, dictionary: String) throws(SpeechError) {
+    init(
+        config: OpaquePointer, decoder: OpaquePointer, dictionary: String,
+        rule: Listener.Policy.NeighbourRule = .firstOnset
+    ) throws(SpeechError) {
         let text: String
         do { text = try String(contentsOfFile: dictionary, encoding: .utf8) } catch {
             throw .model("\(dictionary): \(error.localizedDescription)")
@@ -77,7 +116,8 @@ final class Rescorer {
             var seen: [String] = []
             for pronunciation in pronunciations[phrase] ?? [] {
                 // A neighbour spelled like a phrase would make the answer its own rival.
-                for n in Self.neighbours(of: pronunciation) where !seen.contains(n) && !phrases.contains(n) {
+                for n in Self.neighbours(of: pronunciation, rule: rule)
+                where !seen.contains(n) && !phrases.contains(n) {
                     seen.append(n)
                 }
             }

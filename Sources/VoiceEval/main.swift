@@ -69,7 +69,7 @@ struct Options {
                          [--cross-validate halves|sentences]  (with --rescore: tune on half the dev voices and near-miss sentences and score the other half, both ways; or leave one near-miss sentence out at a time)
                          [--near-miss-budget F] [--first-turn-near-miss-budget F] [--unrelated-budget F] [--confusion-budget N] [--budgets pooled|per-answer]
                          [--repeat-below C] [--no-ask-band] [--max-act C|notHere:C,thisIsIt:C] [--max-ask C|…] [--min-act C|…]
-                         [--phone-loop] [--neighbour-margin] [--speeds A,B…|none]  (decoders of the audio sped up so beside the plain one; default: the model's)
+                         [--phone-loop] [--neighbour-margin [--neighbour-rule firstOnset|everyOnset]] [--speeds A,B…|none]  (decoders of the audio sped up so beside the plain one; default: the model's)
                          [--rehear A,B…|none]  (decoders that hear again, sped up so, a short utterance the others did not act on at once; default: the model's)
                          [--rehear-own-mean]  (those decoders normalise an utterance by its own cepstral mean, fed whole; measured, not the product's)
                          [--sessions-of N]  (a fresh Listener every N items, as the daemon opens one each last stretch; with --session-per-channel, within each channel)
@@ -80,7 +80,7 @@ struct Options {
                          [--noise-suppression LEVEL,SPREAD|none]  (WebRTC's noise suppression at LEVEL 0-3 in front of the decoders while the background's spread is below SPREAD dB; default: the model's)
                          [--search-lead S|none]  (search only near the foreground, from S seconds before it; default: the model's)
                          [--fillers speech|utterance]  (the filler rule counts within the walker's speech, or the decoder's whole utterance; default: the model's)
-                         [--confidence perFrame|phraseRatio|utteranceRatio|perFrameInBabble|neighbourMargin|perFramePlusMargin]  (with --rescore: recompute the confidence)
+                         [--confidence perFrame|phraseRatio|utteranceRatio|perFrameInBabble|neighbourMargin|perFramePlusMargin|perFrameInBabblePlusMargin]  (with --rescore: recompute the confidence)
                          [--babble-shift FROM,TO,PER_DB]  (with --rescore: perFrameInBabble with this allowance for a fluctuating background)
                          [--preprocess "COMMAND"]  (every recording through COMMAND, raw 16 kHz mono 16-bit PCM stdin → stdout, before the Listener)
                          [--agreement W,FLOOR]  (with --rescore: an answer's confidence from every decoder that heard it, measured, not the product's)
@@ -201,6 +201,12 @@ struct Options {
                 guard hours >= 0 else { throw UsageError("--hours: \(hours) is negative") }
             case "--phone-loop": policy.phoneLoop = true
             case "--neighbour-margin": policy.neighbourMargin = true
+            case "--neighbour-rule":
+                let text = try value(flag)
+                guard let rule = Listener.Policy.NeighbourRule(rawValue: text) else {
+                    throw UsageError("--neighbour-rule: unknown rule \"\(text)\" (firstOnset, everyOnset)")
+                }
+                policy.neighbourRule = rule
             case "--speeds": policy.speeds = try speedList(flag, try value(flag))
             case "--rehear": policy.rehear = try speedList(flag, try value(flag))
             case "--rehear-own-mean": policy.rehearOwnMean = true

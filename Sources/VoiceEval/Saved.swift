@@ -146,6 +146,10 @@ struct SavedRun: Codable {
     {
         let (observations, stats) = try restored()
         guard let feature else { return (observations, stats) }
+        func carries(_ heard: [Utterance]) -> Bool {
+            heard.contains { $0.evidence?.value(feature) != nil || carries($0.hearings) }
+        }
+        let carriesTheScore = observations.contains { carries($0.first) || carries($0.second) }
         func recomputed(_ heard: [Utterance]) throws -> [Utterance] {
             try heard.map { u in
                 var changed = u
@@ -157,13 +161,15 @@ struct SavedRun: Codable {
                     )
                 }
                 // A score the run was decoded without would be a confidence of 0 everywhere:
-                // every answer silently lost.
-                guard evidence.value(feature) != nil else {
+                // every answer silently lost. One utterance may lack it where the live Listener
+                // had none either (the margin of a hearing the filler rule refused, or one the
+                // rescorer found no path for): a confidence of 0 there, as live.
+                guard evidence.value(feature) != nil || carriesTheScore else {
                     let flag =
                         feature == .phraseRatio || feature == .utteranceRatio
                         ? "--phone-loop" : "--neighbour-margin"
                     throw BadInput(
-                        "\(path): an utterance (\(u.heard), \(u.start) s) has no score for --confidence \(feature.rawValue) saved (decode the run with \(flag))"
+                        "\(path): an utterance (\(u.heard), \(u.start) s) has no score for --confidence \(feature.rawValue) saved, nor has any other (decode the run with \(flag))"
                     )
                 }
                 changed.confidence = Listener.confidence(

@@ -32,9 +32,10 @@ public final class Listener {
         public var phoneLoop: Bool
         /// Decode an utterance the filler rule accepted as an answer a second time, with the
         /// answer's phrase and then with its one-onset neighbours (거기/저기 … for 여기) in its
-        /// place (``Rescorer``), and make the confidence the phrase's score per frame plus the
-        /// margin between the two, with the babble allowance (`perFrameInBabblePlusMargin`). Off in the product (docs/speech.md).
-        /// A policy with it on needs an operating point tuned on it.
+        /// place (``Rescorer``, by ``neighbourRule``), and make the confidence the phrase's score
+        /// per frame with the babble allowance plus the margin between the two
+        /// (`perFrameInBabblePlusMargin`). Off in the product (docs/speech.md). A policy with it
+        /// on needs an operating point tuned on it.
         public var neighbourMargin: Bool
         /// Which neighbours the rescorer of ``neighbourMargin`` weighs the phrase against.
         public var neighbourRule: NeighbourRule

@@ -533,6 +533,7 @@ extension VoiceEvalFlagTests {
         (["--search-lead", "0.01"], "--search-lead 0.01: seconds from 0.1 to 2.0, or none"),
         (["--high-pass", "5"], "--high-pass 5: a cutoff in Hz from 20 to 1000, or none"),
         (["--fillers", "words"], "--fillers words: speech or utterance"),
+        (["--neighbour-margin", "--neighbour-rule", "every"], "--neighbour-rule: unknown rule \"every\""),
     ])
     func badConfidenceFlagExitsTwo(_ argv: [String], _ named: String) throws {
         let result = try run(argv)
@@ -583,6 +584,26 @@ extension VoiceEvalFlagTests {
         let nearMiss = 1 / (1 + exp(-(-10.0 + 5) / 3))
         let act = try notHereAct(["--confidence", "phraseRatio"])
         #expect(act > nearMiss && act <= answers, "\(act)")
+
+        // One hearing without the score in a run that has it (a margin the filler rule or the
+        // rescorer gave none) has confidence 0, as live: the near-miss below, the answers act.
+        let partial = directory + "/run-partial-dev.json"
+        try savedRun(
+            (0..<10).map { _ in observation("phrase", "notHere", confidence: 0.5, ratio: 5) }
+                + [
+                    observation("near-miss", nil, confidence: 0.95, ratio: nil)
+                        .replacingOccurrences(
+                            of: #""sure": true}"#, with: #""sure": true, "evidence": {"perFrame": -40}}"#)
+                ]
+        ).write(toFile: partial, atomically: true, encoding: .utf8)
+        let tuned = try run([
+            "--rescore", partial, "--tune", out, "--near-miss-budget", "0", "--confidence", "phraseRatio",
+        ])
+        #expect(tuned.code == 0, "\(tuned.err)")
+        let point = try JSONDecoder().decode(
+            [String: [String: Double]].self, from: try Data(contentsOf: URL(fileURLWithPath: out)))
+        let partialAct = try #require(point["notHere"]?["act"])
+        #expect(partialAct > 0 && partialAct <= answers, "\(partialAct)")
 
         let old = try save(withScores: false)
         let result = try run(["--rescore", old, "--tune", out, "--confidence", "phraseRatio"])

@@ -22,6 +22,7 @@ struct Options {
     var real: String?
     var exportAdaptation: String?
     var channelCopies = AdaptationExport.channelCopies
+    var adaptNoises = AdaptationExport.noises
     /// `--babble-recordings DIR`: the babble's recordings from `DIR/dev` and `DIR/test`.
     var babbleRecordings = NoiseBank.defaultDirectory
     var hours = 0.25
@@ -63,7 +64,7 @@ struct Options {
     static let usage = """
         usage: VoiceEval [--split dev|test] [--conditions clean,white10,pink10,babble15,babble10,babble5,street10]
                          [--acoustic stock,adapted] [--hours H] [--seed N] [--models DIR] [--english DIR]
-                         [--real DIR] [--export-adaptation DIR [--channel-copies N] [--preprocess "COMMAND"]] [--babble-recordings DIR] [--max-seconds S] [--max-fillers-not-here N]
+                         [--real DIR] [--export-adaptation DIR [--channel-copies N] [--adapt-noises room,white,…] [--preprocess "COMMAND"]] [--babble-recordings DIR] [--max-seconds S] [--max-fillers-not-here N]
                          [--max-fillers-this-is-it N] [--verbose] [--tune OUT.json] [--both-turns] [--point FILE] [--save RUN.json] [--rescore RUN.json]
                          [--guard-run RUN.json]  (with --rescore --tune, repeatable: the budgets hold on this saved run too)
                          [--cross-validate halves|sentences]  (with --rescore: tune on half the dev voices and near-miss sentences and score the other half, both ways; or leave one near-miss sentence out at a time)
@@ -175,6 +176,7 @@ struct Options {
                 guard channelCopies >= 0 else {
                     throw UsageError("--channel-copies: \(channelCopies) is below 0")
                 }
+            case "--adapt-noises": adaptNoises = try AdaptationExport.parseNoises(try value(flag))
             case "--split":
                 let text = try value(flag)
                 guard let parsed = Split(rawValue: text) else {
@@ -868,7 +870,7 @@ func main() throws {
         try AdaptationExport.write(
             to: directory, dictionary: model.dictionary, english: options.english, real: options.real,
             seed: options.seed, channelCopies: options.channelCopies, babble: options.babbleRecordings,
-            preprocess: options.preprocess)
+            preprocess: options.preprocess, noises: options.adaptNoises)
         return
     }
     if let path = options.rescore {

@@ -30,6 +30,8 @@ import Testing
             (["--channel-copies"], "--channel-copies needs a number"),
             (["--babble-recordings", directory + "/none"], "--babble-recordings needs a folder"),
             (["--preprocess"], "--preprocess needs a command"),
+            (["--noises", "babble,"], "--noises needs a list like babble,white, got 'babble,'"),
+            (["--noises"], "--noises needs a list"),
             (["--preprocess", ""], "--preprocess needs a command"),
             (["--held-out", directory + "/none"], "--held-out \(directory)/none: no manifest.jsonl"),
             (

@@ -942,6 +942,53 @@ extension VoiceEvalFlagTests {
             "\(result.text)")
     }
 
+    /// `Scripts/voice-model-agreement` (docs/speech.md, "A model for babble alone") acts where
+    /// two models' saved runs agree. Model A hears the walker's refusal at 0.95, below any `act`
+    /// it tries; model B hears it at 0.999 in the same utterance, so agreeing acts on it. The
+    /// near-miss that A hears at 0.95 and B not at all is never acted on. Runs whose items
+    /// differ stop the script, naming the item.
+    @Test func modelAgreementActsWhereBothModelsHear() throws {
+        func nearMiss(_ first: String) -> String {
+            #"{"condition": "babble10", "kind": "near-miss", "text": "n", "voice": "v", "perturbation": "", "first": [\#(first)], "second": []}"#
+        }
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func saved(_ observations: [String], as name: String) throws -> String {
+            let path = directory + "/" + name
+            try FileManager.default.moveItem(
+                atPath: try writeRun(observations, point: "{}", in: directory).saved, toPath: path)
+            return path
+        }
+        let runA = try saved(
+            [
+                Self.savedAnswer(expected: "notHere", first: Self.savedHearing("notHere", 0.95)),
+                nearMiss(Self.savedHearing("notHere", 0.95)),
+            ], as: "a.json")
+        let runB = try saved(
+            [
+                Self.savedAnswer(expected: "notHere", first: Self.savedHearing("notHere", 0.999)),
+                nearMiss(""),
+            ],
+            as: "b.json")
+        let other = try saved(
+            [nearMiss(""), Self.savedAnswer(expected: "notHere", first: "")], as: "other.json")
+        let script =
+            URL(fileURLWithPath: modelsDirectory).deletingLastPathComponent().path
+            + "/Scripts/voice-model-agreement"
+
+        let result = try runCapturing(
+            "/usr/bin/python3", [script, runA, runB, runA, runB], standardOutput: true)
+        try #require(result.status == 0, "\(result.text)")
+        #expect(result.text.contains("| 16 | A alone | 0, 0 | 0, 0 (confusions 0) |"), "\(result.text)")
+        #expect(
+            result.text.contains("| 16 | A, or A and B agreeing | 1, 0 | 1, 0 (confusions 0) |"),
+            "\(result.text)")
+
+        let mismatched = try runCapturing("/usr/bin/python3", [script, runA, other, runA, runB])
+        #expect(mismatched.status == 1)
+        #expect(mismatched.text.contains("item 0 differs between \(runA) and \(other)"), "\(mismatched.text)")
+    }
+
     /// A re-hearing (`"reheard": true`) counts only where the Listener would have heard the
     /// utterance again: when the stream's own hearings act on nothing at once. Both walkers
     /// refused; the plain decoder heard the refusal, the sped-up one a confirmation at 0.95

@@ -62,7 +62,7 @@ enum AdaptationExport {
 
     static func write(
         to directory: String, dictionary: String, english: String, real: String?, seed: UInt64,
-        channelCopies: Int, babble: String, preprocess: String?, noises: [NoiseKind] = noises
+        channelCopies: Int, babble: String, preprocess: String?, noises: [NoiseKind]
     ) throws {
         let words = try Corpus.dictionaryWords(dictionary)
         var items = try Corpus.make(split: .dev, englishDirectory: english).filter {

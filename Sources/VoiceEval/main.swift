@@ -21,8 +21,10 @@ struct Options {
     var policy = Listener.Policy.standard
     var real: String?
     var exportAdaptation: String?
-    var channelCopies = AdaptationExport.channelCopies
-    var adaptNoises = AdaptationExport.noises
+    /// `--channel-copies N`, `--adapt-noises LIST` (with `--export-adaptation`): `nil` when not
+    /// given, `AdaptationExport`'s defaults then.
+    var channelCopies: Int?
+    var adaptNoises: [NoiseKind]?
     /// `--babble-recordings DIR`: the babble's recordings from `DIR/dev` and `DIR/test`.
     var babbleRecordings = NoiseBank.defaultDirectory
     var hours = 0.25
@@ -172,10 +174,9 @@ struct Options {
                 else { throw UsageError("--babble-recordings: \(folder) is not a folder") }
                 babbleRecordings = folder
             case "--channel-copies":
-                channelCopies = try number(flag, Int.self)
-                guard channelCopies >= 0 else {
-                    throw UsageError("--channel-copies: \(channelCopies) is below 0")
-                }
+                let copies = try number(flag, Int.self)
+                guard copies >= 0 else { throw UsageError("--channel-copies: \(copies) is below 0") }
+                channelCopies = copies
             case "--adapt-noises": adaptNoises = try AdaptationExport.parseNoises(try value(flag))
             case "--split":
                 let text = try value(flag)
@@ -349,6 +350,12 @@ struct Options {
             throw UsageError("--carry-mean belongs to --sessions-of or --session-per-channel")
         }
         if demo != nil, checkModel == nil { throw UsageError("--demo belongs to --check-model") }
+        if channelCopies != nil, exportAdaptation == nil {
+            throw UsageError("--channel-copies belongs to --export-adaptation")
+        }
+        if adaptNoises != nil, exportAdaptation == nil {
+            throw UsageError("--adapt-noises belongs to --export-adaptation")
+        }
         if heldOut != nil, checkModel == nil { throw UsageError("--held-out belongs to --check-model") }
         if agreement != nil, rescore == nil { throw UsageError("--agreement belongs to --rescore") }
         if crossValidate != nil, rescore == nil { throw UsageError("--cross-validate belongs to --rescore") }
@@ -869,8 +876,9 @@ func main() throws {
     if let directory = options.exportAdaptation {
         try AdaptationExport.write(
             to: directory, dictionary: model.dictionary, english: options.english, real: options.real,
-            seed: options.seed, channelCopies: options.channelCopies, babble: options.babbleRecordings,
-            preprocess: options.preprocess, noises: options.adaptNoises)
+            seed: options.seed, channelCopies: options.channelCopies ?? AdaptationExport.channelCopies,
+            babble: options.babbleRecordings, preprocess: options.preprocess,
+            noises: options.adaptNoises ?? AdaptationExport.noises)
         return
     }
     if let path = options.rescore {

@@ -368,6 +368,8 @@ extension VoiceEvalFlagTests {
         (["--babble-shift", "4,2.5,4"], "FROM ≤ TO"),
         (["--babble-shift", "2.5,4,x"], "--babble-shift 2.5,4,x"),
         (["--channel-copies", "-1"], "--channel-copies: -1 is below 0"),
+        (["--channel-copies", "2"], "--channel-copies belongs to --export-adaptation"),
+        (["--adapt-noises", "babble"], "--adapt-noises belongs to --export-adaptation"),
         (["--adapt-noises", "babble,crowd"], "--adapt-noises: \"crowd\" is not a noise"),
         (["--adapt-noises", ""], "--adapt-noises: \"\" is not a noise"),
         (["--babble-recordings", "/nowhere"], "--babble-recordings: /nowhere is not a folder"),

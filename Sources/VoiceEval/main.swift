@@ -62,6 +62,9 @@ struct Options {
     /// `--session-per-channel`, `--sessions-of N`, `--cepstral-mean`: how the recordings are cut
     /// into listening sessions (``Sessions``).
     var sessions = Sessions()
+    /// `--decoder-setting "-flag value"` (repeatable): PocketSphinx settings over the models
+    /// directory's `pathfinder.args` (measured, not the product's).
+    var decoderSettings: [(String, String)] = []
 
     static let usage = """
         usage: VoiceEval [--split dev|test] [--conditions clean,white10,pink10,babble15,babble10,babble5,street10]
@@ -87,6 +90,7 @@ struct Options {
                          [--babble-shift FROM,TO,PER_DB]  (with --rescore: perFrameInBabble with this allowance for a fluctuating background)
                          [--preprocess "COMMAND"]  (every recording through COMMAND, raw 16 kHz mono 16-bit PCM stdin → stdout, before the Listener)
                          [--agreement W,FLOOR]  (with --rescore: an answer's confidence from every decoder that heard it, measured, not the product's)
+                         [--decoder-setting "-flag value"]…  (a PocketSphinx setting over the models directory's pathfinder.args, e.g. "-wip 0.2"; measured, not the product's)
                          [--describe]  (print each split's voice settings and perturbations, and which dev voices adaptation uses; synthesise nothing)
                          [--unknown-near-misses "S1,S2,…"]  (dev only: near-misses no decoy spells, every dev voice, unperturbed)
                          [--confidence-of WAV]…  (each phrase heard in WAV with its full-precision confidence)
@@ -331,6 +335,19 @@ struct Options {
                 // caps() leaves an answer not named at 1.000001 (no cap): no floor for it.
                 for (answer, value) in floors where value > 1 { floors[answer] = 0 }
                 budgets.minAct = floors
+            case "--decoder-setting":
+                let text = try value(flag)
+                let fields = text.split(whereSeparator: \.isWhitespace).map(String.init)
+                guard fields.count == 2, fields[0].count > 1, fields[0].hasPrefix("-") else {
+                    throw UsageError(
+                        "--decoder-setting \"\(text)\": expected \"-flag value\", e.g. \"-wip 0.2\"")
+                }
+                guard !Self.modelFlags.contains(fields[0]) else {
+                    throw UsageError(
+                        "--decoder-setting \"\(text)\": \(fields[0]) is the models directory's own (--models)"
+                    )
+                }
+                decoderSettings.append((fields[0], fields[1]))
             case "--describe": describe = true
             case "--unknown-near-misses":
                 unknownNearMisses = try value(flag).split(separator: ",").map {
@@ -365,6 +382,25 @@ struct Options {
         if !guardRuns.isEmpty, rescore == nil || (tune == nil && crossValidate == nil) {
             throw UsageError("--guard-run belongs to --rescore with --tune or --cross-validate")
         }
+    }
+}
+
+extension Options {
+    /// The flags `--models` decides, never a `--decoder-setting`.
+    static let modelFlags: Set<String> = ["-hmm", "-dict", "-fsg", "-samprate"]
+
+    /// `model` with `decoderSettings` over its own: a flag it has takes the new value in its
+    /// place, any other is added after them.
+    func applyingDecoderSettings(to model: PhraseModel) -> PhraseModel {
+        var model = model
+        for (flag, value) in decoderSettings {
+            if let index = model.settings.firstIndex(where: { $0.0 == flag }) {
+                model.settings[index].1 = value
+            } else {
+                model.settings.append((flag, value))
+            }
+        }
+        return model
     }
 }
 
@@ -839,7 +875,7 @@ func main() throws {
         }
         return
     }
-    let model = try PhraseModel.locate(explicit: options.models)
+    let model = options.applyingDecoderSettings(to: try PhraseModel.locate(explicit: options.models))
     let modelsDirectory = URL(fileURLWithPath: model.grammar).deletingLastPathComponent().path
     if let acoustic = options.checkModel {
         let demo =
@@ -985,11 +1021,17 @@ func main() throws {
     let decoders = options.policy.decoders(over: model.operatingPoint)
     print("Decoders: " + decoders.decoderSummary)
     if let command = options.preprocess { print("Preprocess: every recording through \(command)") }
+    if !options.decoderSettings.isEmpty {
+        print(
+            "Decoder settings over pathfinder.args: "
+                + options.decoderSettings.map { "\($0.0) \($0.1)" }.joined(separator: " "))
+    }
     // A saved run's label says it too, so a rescore reports what was decoded.
     let sessions =
         (options.sessions.perChannel ? ", one session per channel" : "")
         + (options.sessions.items > 0 ? ", sessions of \(options.sessions.items) items" : "")
         + (options.sessions.carried != nil ? ", each from its channel's last mean" : "")
+        + options.decoderSettings.map { ", decoder \($0.0) \($0.1)" }.joined()
     if options.sessions.items > 0 {
         print(
             "Sessions: a fresh Listener every \(options.sessions.items) items"

@@ -376,6 +376,9 @@ extension VoiceEvalFlagTests {
         (["--sessions-of", "0"], "--sessions-of: 0 is not 1 or more"),
         (["--guard-run", "run.json"], "--guard-run belongs to --rescore with --tune"),
         (["--carry-mean"], "--carry-mean belongs to --sessions-of or --session-per-channel"),
+        (["--decoder-setting", "-wip"], "--decoder-setting \"-wip\": expected \"-flag value\""),
+        (["--decoder-setting", "wip 0.2"], "--decoder-setting \"wip 0.2\": expected"),
+        (["--decoder-setting", "-fsg other.fsg"], "-fsg is the models directory's own"),
     ])
     func badBudgetFlagExitsTwo(_ argv: [String], _ named: String) throws {
         let result = try run(argv)
@@ -709,6 +712,35 @@ extension VoiceEvalFlagTests {
         let missing = try run(["--confidence-of", directory + "/none.wav"])
         #expect(missing.code == 2)
         #expect(missing.err.contains(directory + "/none.wav"), "\(missing.err)")
+    }
+}
+
+extension VoiceEvalFlagTests {
+    /// `--decoder-setting` reaches the decoder: the default word insertion penalty stated
+    /// again decodes exactly as without it, another one moves the confidence, and a flag
+    /// PocketSphinx does not know fails, named.
+    @Test func decoderSettingReachesTheDecoder() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let wav = directory + "/phrase.wav"
+        try #require(
+            try TestSupport.run("espeak-ng", ["-v", "ko", "-w", wav, "여기 아니야"], install: "espeak-ng") == 0)
+        func heard(_ settings: [String]) throws -> String {
+            let result = try run(
+                ["--confidence-of", wav] + settings.flatMap { ["--decoder-setting", $0] },
+                standardOutput: true)
+            #expect(result.code == 0, "\(settings): \(result.err)")
+            return result.out
+        }
+        let plain = try heard([])
+        #expect(plain.contains("\tnotHere\t"), "\(plain)")
+        #expect(try heard(["-wip 0.65"]) == plain)
+        let penalised = try heard(["-wip 0.2"])
+        #expect(penalised.contains("\tnotHere\t") && penalised != plain, "\(penalised)")
+
+        let unknown = try run(["--confidence-of", wav, "--decoder-setting", "-nosuch 1"])
+        #expect(unknown.code != 0)
+        #expect(unknown.err.contains("-nosuch 1"), "\(unknown.err)")
     }
 }
 

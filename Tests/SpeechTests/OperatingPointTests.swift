@@ -691,15 +691,21 @@ extension VoiceEvalFlagTests {
 }
 
 extension VoiceEvalFlagTests {
+    /// "여기 아니야" in espeak-ng's Korean voice, written to `directory/phrase.wav`.
+    func spokenRefusal(in directory: String) throws -> String {
+        let wav = directory + "/phrase.wav"
+        try #require(
+            try TestSupport.run("espeak-ng", ["-v", "ko", "-w", wav, "여기 아니야"], install: "espeak-ng") == 0)
+        return wav
+    }
+
     /// `--confidence-of` prints each phrase heard in a fixture with its meaning and a
     /// six-decimal confidence (what the `--max-act`/`--max-ask` caps are read from); an
     /// unreadable file is bad input naming it (exit 2).
     @Test func confidenceOfPrintsFullPrecision() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let wav = directory + "/phrase.wav"
-        try #require(
-            try TestSupport.run("espeak-ng", ["-v", "ko", "-w", wav, "여기 아니야"], install: "espeak-ng") == 0)
+        let wav = try spokenRefusal(in: directory)
         let result = try run(["--confidence-of", wav], standardOutput: true)
         #expect(result.code == 0)
         let fields = result.out.split(separator: "\n").first?.split(separator: "\t") ?? []
@@ -722,9 +728,7 @@ extension VoiceEvalFlagTests {
     @Test func decoderSettingReachesTheDecoder() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let wav = directory + "/phrase.wav"
-        try #require(
-            try TestSupport.run("espeak-ng", ["-v", "ko", "-w", wav, "여기 아니야"], install: "espeak-ng") == 0)
+        let wav = try spokenRefusal(in: directory)
         func heard(_ settings: [String]) throws -> String {
             let result = try run(
                 ["--confidence-of", wav] + settings.flatMap { ["--decoder-setting", $0] },

@@ -38,6 +38,26 @@ public struct PhraseModel: Sendable, Hashable {
             && a.operatingPoint == b.operatingPoint
     }
 
+    /// Sets `flag` to `value`: in the place of the model's own setting of it (every other
+    /// copy removed, so no later line overrides it), or after its settings when it has none.
+    public mutating func set(_ flag: String, to value: String) {
+        guard let index = settings.firstIndex(where: { $0.0 == flag }) else {
+            settings.append((flag, value))
+            return
+        }
+        settings[index].1 = value
+        let rest = settings[(index + 1)...].filter { $0.0 != flag }
+        settings.replaceSubrange((index + 1)..., with: rest)
+    }
+
+    /// A `pathfinder.args` line's `-flag value` (comments already cut), or `nil` when it is
+    /// anything else.
+    public static func setting(from line: String) -> (flag: String, value: String)? {
+        let fields = line.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard fields.count == 2, fields[0].hasPrefix("-") else { return nil }
+        return (fields[0], fields[1])
+    }
+
     public func hash(into hasher: inout Hasher) {
         hasher.combine(dictionary)
         hasher.combine(grammar)
@@ -65,12 +85,11 @@ public struct PhraseModel: Sendable, Hashable {
         if let text = try? String(contentsOfFile: argsPath, encoding: .utf8) {
             for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
-                let fields = line.split(whereSeparator: \.isWhitespace).map(String.init)
-                if fields.isEmpty { continue }
-                guard fields.count == 2, fields[0].hasPrefix("-") else {
+                if line.allSatisfy(\.isWhitespace) { continue }
+                guard let setting = setting(from: String(line)) else {
                     throw .model("\(argsPath) line \(number + 1): expected \"-flag value\", got \"\(raw)\"")
                 }
-                settings.append((fields[0], fields[1]))
+                settings.append(setting)
             }
         }
         let adapted = directory + "/" + adaptedAcousticModelName

@@ -337,17 +337,16 @@ struct Options {
                 budgets.minAct = floors
             case "--decoder-setting":
                 let text = try value(flag)
-                let fields = text.split(whereSeparator: \.isWhitespace).map(String.init)
-                guard fields.count == 2, fields[0].count > 1, fields[0].hasPrefix("-") else {
+                guard let setting = PhraseModel.setting(from: text), setting.flag != "-" else {
                     throw UsageError(
                         "--decoder-setting \"\(text)\": expected \"-flag value\", e.g. \"-wip 0.2\"")
                 }
-                guard !Self.modelFlags.contains(fields[0]) else {
+                guard !Self.modelFlags.contains(setting.flag) else {
                     throw UsageError(
-                        "--decoder-setting \"\(text)\": \(fields[0]) is the models directory's own (--models)"
+                        "--decoder-setting \"\(text)\": \(setting.flag) is the models directory's own (--models)"
                     )
                 }
-                decoderSettings.append((fields[0], fields[1]))
+                decoderSettings.append(setting)
             case "--describe": describe = true
             case "--unknown-near-misses":
                 unknownNearMisses = try value(flag).split(separator: ",").map {
@@ -389,17 +388,10 @@ extension Options {
     /// The flags `--models` decides, never a `--decoder-setting`.
     static let modelFlags: Set<String> = ["-hmm", "-dict", "-fsg", "-samprate"]
 
-    /// `model` with `decoderSettings` over its own: a flag it has takes the new value in its
-    /// place, any other is added after them.
+    /// `model` with `decoderSettings` over its own (``PhraseModel/set(_:to:)``).
     func applyingDecoderSettings(to model: PhraseModel) -> PhraseModel {
         var model = model
-        for (flag, value) in decoderSettings {
-            if let index = model.settings.firstIndex(where: { $0.0 == flag }) {
-                model.settings[index].1 = value
-            } else {
-                model.settings.append((flag, value))
-            }
-        }
+        for (flag, value) in decoderSettings { model.set(flag, to: value) }
         return model
     }
 }
@@ -540,8 +532,7 @@ final class CarriedMeans {
         // A mean of the wrong length is the Decoder's to refuse, naming the model.
         guard let mean = byChannel[channel], !mean.isEmpty else { return model }
         var carried = model
-        carried.settings.removeAll { $0.0 == "-cmninit" }
-        carried.settings.append(("-cmninit", mean.map { String(format: "%.4f", $0) }.joined(separator: ",")))
+        carried.set("-cmninit", to: mean.map { String(format: "%.4f", $0) }.joined(separator: ","))
         return carried
     }
 }
@@ -1021,17 +1012,16 @@ func main() throws {
     let decoders = options.policy.decoders(over: model.operatingPoint)
     print("Decoders: " + decoders.decoderSummary)
     if let command = options.preprocess { print("Preprocess: every recording through \(command)") }
-    if !options.decoderSettings.isEmpty {
-        print(
-            "Decoder settings over pathfinder.args: "
-                + options.decoderSettings.map { "\($0.0) \($0.1)" }.joined(separator: " "))
+    let decoderSettings = options.decoderSettings.map { "\($0.0) \($0.1)" }
+    if !decoderSettings.isEmpty {
+        print("Decoder settings over pathfinder.args: " + decoderSettings.joined(separator: " "))
     }
     // A saved run's label says it too, so a rescore reports what was decoded.
-    let sessions =
+    let labelTail =
         (options.sessions.perChannel ? ", one session per channel" : "")
         + (options.sessions.items > 0 ? ", sessions of \(options.sessions.items) items" : "")
         + (options.sessions.carried != nil ? ", each from its channel's last mean" : "")
-        + options.decoderSettings.map { ", decoder \($0.0) \($0.1)" }.joined()
+        + decoderSettings.map { ", decoder \($0)" }.joined()
     if options.sessions.items > 0 {
         print(
             "Sessions: a fresh Listener every \(options.sessions.items) items"
@@ -1059,7 +1049,7 @@ func main() throws {
             items, conditions: options.conditions, model: model, options: options, bank: bank, stats: &stats)
         if let save = options.save {
             try SavedRun(
-                label: "dev \(model.acousticModel)\(sessions)", decoders: decoders,
+                label: "dev \(model.acousticModel)\(labelTail)", decoders: decoders,
                 observations: observations,
                 stats: stats
             ).write(to: "\(save)-dev.json")
@@ -1102,7 +1092,7 @@ func main() throws {
                 stats: &stats)
             if let save = options.save {
                 try SavedRun(
-                    label: "\(options.split.rawValue) \(name) (\(variant.acousticModel))\(sessions)",
+                    label: "\(options.split.rawValue) \(name) (\(variant.acousticModel))\(labelTail)",
                     decoders: decoders, observations: observations,
                     stats: stats
                 ).write(to: "\(save)-\(options.split.rawValue)-\(name).json")

@@ -231,6 +231,31 @@ struct OperatingPointTests {
         #expect(try Listener(model: without, policy: .init(fillers: .speech)).fillerSpan == .speech)
     }
 
+    /// `pathfinder.args`: one `-flag value` a line, comments and blank lines skipped; any other
+    /// line is named by file and number. `set` puts a value in the place of every copy of its
+    /// flag (a later line would otherwise override it) or after the settings.
+    @Test func argsFileLinesAndSettingsSetOverThem() throws {
+        let directory = try grammarOnly()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let args = directory + "/pathfinder.args"
+        try "# a comment\n-wip 0.5   # a note\n\n-beam 1e-40\n-wip 0.7\n".write(
+            toFile: args, atomically: true, encoding: .utf8)
+        var model = try PhraseModel.load(directory: directory)
+        #expect(
+            model.settings.map { [$0.0, $0.1] } == [["-wip", "0.5"], ["-beam", "1e-40"], ["-wip", "0.7"]])
+        model.set("-wip", to: "0.2")
+        model.set("-topn", to: "6")
+        #expect(
+            model.settings.map { [$0.0, $0.1] } == [["-wip", "0.2"], ["-beam", "1e-40"], ["-topn", "6"]])
+
+        try "-beam 1e-40\n-wip\n".write(toFile: args, atomically: true, encoding: .utf8)
+        #expect {
+            try PhraseModel.load(directory: directory)
+        } throws: { error in
+            "\(error)".contains("pathfinder.args line 2: expected \"-flag value\", got \"-wip\"")
+        }
+    }
+
     /// `-cmninit` in `pathfinder.args` is the live cepstral mean a listening session starts from
     /// (the acoustic model's feat.params would otherwise win); a malformed one names itself.
     @Test func theArgsFilesInitialMeanIsTheSessionsFirst() throws {

@@ -23,6 +23,11 @@ extension Commands {
             sentence the way you would to the app. Each recording is DIR/ID-ROUND-N.wav
             (16 kHz mono) with a line in DIR/manifest.jsonl:
               {"file": "…wav", "text": "여기 아니야", "speaker": "ID", "device": "…", "time": "…"}
+            A take with nothing said, cut off at the window's edge, or clipped is said
+            again (up to \(takeTries) times); if the last is no better it is kept with
+            "problem": "silent", "cutOff" or "clipped" in its line, which voice-eval and
+            adapt-model leave out. Recording again with the same ID adds rounds after the
+            ones in DIR: nothing recorded before is replaced.
             Score them with Scripts/voice-eval --real DIR; add them to the noise-adapted model
             with Scripts/adapt-model --real DIR (those speakers are then left out of the score).
               --out DIR         folder for the recordings (created; the manifest is appended to)
@@ -69,24 +74,44 @@ extension Commands {
         }
         let time = ISO8601DateFormatter()
         let total = rounds * recordingScript.count
+        let firstRound = try nextRound(of: speaker, in: out)
         var done = 0
-        for round in 1...rounds {
+        var kept: [TakeProblem: Int] = [:]
+        for round in firstRound..<firstRound + rounds {
             for (index, text) in recordingScript.enumerated() {
                 done += 1
                 console.line("[\(done)/\(total)] 말해 주세요 — say: \(text)")
                 do {
-                    try voice?.play(text, device: playback)
                     var samples: [Int16] = []
-                    for try await chunk in try Microphone.capture(device: device, seconds: seconds) {
-                        samples += chunk.samples
+                    var problem: TakeProblem?
+                    for attempt in 1...takeTries {
+                        try voice?.play(text, device: playback)
+                        samples = []
+                        for try await chunk in try Microphone.capture(device: device, seconds: seconds) {
+                            samples += chunk.samples
+                        }
+                        problem = TakeCheck.problem(in: samples)
+                        guard let problem else { break }
+                        console.line(
+                            attempt < takeTries
+                                ? "  다시 한 번 — again: \(problem.advice)"
+                                : "  kept, marked \"\(problem.rawValue)\" (left out of voice-eval and adapt-model): \(problem.advice)"
+                        )
                     }
                     let file = "\(speaker)-\(round)-\(String(format: "%02d", index + 1)).wav"
+                    guard !FileManager.default.fileExists(atPath: out + "/" + file) else {
+                        throw CLIError.runtime("pathfinder record: \(out)/\(file) exists; not replacing it")
+                    }
                     try WAV.write(
                         Audio(samples: samples, sampleRate: Listener.sampleRate), to: out + "/" + file)
-                    let entry: [String: String] = [
+                    var entry: [String: String] = [
                         "file": file, "text": text, "speaker": speaker, "device": device,
                         "time": time.string(from: Date()),
                     ]
+                    if let problem {
+                        entry["problem"] = problem.rawValue
+                        kept[problem, default: 0] += 1
+                    }
                     let line = try JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys])
                     try append(line + Data("\n".utf8), to: manifest)
                 } catch let error as CLIError {
@@ -96,8 +121,44 @@ extension Commands {
                 }
             }
         }
-        console.line("recorded \(total) sentences in \(out) (manifest \(manifest))")
+        let span = rounds == 1 ? "round \(firstRound)" : "rounds \(firstRound)–\(firstRound + rounds - 1)"
+        console.line("recorded \(total) sentences in \(out) (\(speaker), \(span); manifest \(manifest))")
+        if !kept.isEmpty {
+            let marked = TakeProblem.allCases.compactMap { p in kept[p].map { "\($0) \(p.rawValue)" } }
+            console.line(
+                "kept with a problem, left out of scoring and adaptation: \(marked.joined(separator: ", "))")
+        }
         return 0
+    }
+
+    /// Takes of one sentence before the last is kept whatever its problem.
+    static let takeTries = 3
+
+    /// The round after the last of `speaker`'s recordings in `directory` (`ID-ROUND-N.wav`, a
+    /// file there or a name its manifest lists), 1 when there is none: a second session of the
+    /// same person adds and never replaces, nor reuses a name the manifest already gives.
+    static func nextRound(of speaker: String, in directory: String) throws(CLIError) -> Int {
+        var names: [String]
+        do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
+            throw CLIError.runtime(
+                "pathfinder record: cannot list \(directory): \(error.localizedDescription)")
+        }
+        let manifest = (try? String(contentsOfFile: directory + "/manifest.jsonl", encoding: .utf8)) ?? ""
+        names += manifest.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["file"] as? String
+        }
+        let prefix = speaker + "-"
+        let rounds = names.compactMap { name -> Int? in
+            guard name.hasPrefix(prefix), name.hasSuffix(".wav") else { return nil }
+            let parts = name.dropFirst(prefix.count).dropLast(4).split(
+                separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[1].count == 2,
+                parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isWholeNumber) && $0.allSatisfy(\.isASCII) }
+                )
+            else { return nil }
+            return Int(parts[0])
+        }
+        return (rounds.max() ?? 0) + 1
     }
 
     /// Appends `data` to `path` (created if missing), so an interrupted session keeps what it

@@ -1,10 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PathfinderCLI
 
-/// `pathfinder record` on a real ALSA device: the "null" capture device (silence), so the
-/// test needs no microphone but runs the same capture, WAV and manifest code.
+/// `pathfinder record` on real ALSA devices, so the tests need no microphone but run the same
+/// capture, check, WAV and manifest code: the "null" capture device (silence, every take
+/// marked), and a capture device of ALSA's file plugin that hears espeak-ng's voice.
 @Suite("record", .serialized)
 struct RecordCommandTests {
 
@@ -13,6 +15,82 @@ struct RecordCommandTests {
         return try text.split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         }
+    }
+
+    /// A home folder whose `.asoundrc` defines the capture device "speech": ALSA's file plugin
+    /// reading `seconds` of raw 16 kHz audio — espeak-ng's "여기 아니야" half a second in — each
+    /// time the device is opened, as a microphone would hear one person say it.
+    func speakingHome() throws -> Scratch {
+        let home = try Scratch()
+        let spoken = home.file("spoken.wav"), raw = home.file("take.raw")
+        try #require(try run("espeak-ng", ["-v", "ko", "-w", spoken, "여기 아니야"], install: "espeak-ng") == 0)
+        try #require(
+            try run(
+                "sox",
+                [
+                    "-R", spoken, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed", "-t", "raw", raw,
+                    "silence", "1", "0.01", "0.5%", "pad", "0.5", "1",
+                ], install: "sox") == 0)
+        _ = try home.write(
+            ".asoundrc",
+            """
+            pcm.speech {
+                type file
+                slave.pcm "null"
+                file "/dev/null"
+                infile "\(raw)"
+                format "raw"
+            }
+
+            """)
+        return home
+    }
+
+    /// The `pathfinder` executable recording `rounds` as `speaker` into `directory` from
+    /// `device`, with `home`'s ALSA configuration: its exit status and standard output.
+    func record(
+        _ directory: String, speaker: String, device: String, home: Scratch, rounds: Int = 1
+    ) throws -> (status: Int32, text: String) {
+        try runCapturing(
+            try BuiltExecutable.pathfinder().path,
+            [
+                "record", "--out", directory, "--speaker", speaker, "--device", device, "--quiet",
+                "--seconds", "3", "--rounds", "\(rounds)",
+            ], standardOutput: true, environment: ["HOME": home.path])
+    }
+
+    /// A person who records again under the same ID adds rounds; nothing recorded before is
+    /// replaced (before, the second session wrote mom-1-01.wav … again over the first).
+    @Test func aSecondSessionAddsRoundsAndReplacesNothing() throws {
+        let home = try speakingHome()
+        let directory = home.file("voices")
+        let first = try record(directory, speaker: "mom", device: "speech", home: home)
+        try #require(first.status == 0, "\(first.text)")
+        #expect(first.text.contains("(mom, round 1;"), "\(first.text)")
+        let kept = try Data(contentsOf: URL(fileURLWithPath: directory + "/mom-1-01.wav"))
+        let second = try record(directory, speaker: "mom", device: "speech", home: home, rounds: 2)
+        try #require(second.status == 0, "\(second.text)")
+        #expect(second.text.contains("(mom, rounds 2–3;"), "\(second.text)")
+        let lines = try manifestLines(directory)
+        let files = lines.compactMap { $0["file"] as? String }
+        #expect(files.count == 3 * Commands.recordingScript.count)
+        #expect(Set(files).count == files.count, "a file listed twice")
+        #expect(files.first == "mom-1-01.wav" && files.last == "mom-3-21.wav")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/mom-1-01.wav")) == kept)
+        // Every take held the sentence: none was said again or marked.
+        #expect(lines.allSatisfy { $0["problem"] == nil })
+        #expect(!first.text.contains("again") && !second.text.contains("again"))
+        // Another person's IDs are not this one's rounds ("mom-2" is not mom's round 2).
+        let other = try record(directory, speaker: "mom-2", device: "speech", home: home)
+        try #require(other.status == 0, "\(other.text)")
+        #expect(other.text.contains("(mom-2, round 1;"), "\(other.text)")
+        #expect(FileManager.default.fileExists(atPath: directory + "/mom-2-1-01.wav"))
+        #expect(try Commands.nextRound(of: "mom", in: directory) == 4)
+        // A round whose files were deleted is still listed in the manifest: its names stay taken.
+        for k in 1...Commands.recordingScript.count {
+            try FileManager.default.removeItem(atPath: directory + "/mom-3-\(String(format: "%02d", k)).wav")
+        }
+        #expect(try Commands.nextRound(of: "mom", in: directory) == 4)
     }
 
     @Test func recordsEverySentenceWithAManifestAndAppends() async throws {
@@ -38,6 +116,11 @@ struct RecordCommandTests {
             #expect(wav[24..<28].reversed().reduce(0) { $0 << 8 | Int($1) } == 16_000)
         }
         #expect(first.out.contains("say: 여기 아니야"))
+        // The null device hears nothing: each sentence is asked for three times, then kept
+        // marked, so scoring and adaptation leave it out.
+        #expect(lines.allSatisfy { $0["problem"] as? String == "silent" })
+        #expect(first.out.components(separatedBy: "again: nothing heard").count - 1 == 2 * lines.count)
+        #expect(first.out.contains("kept with a problem, left out of scoring and adaptation: 21 silent"))
         // A second person adds to the same manifest.
         let second = await runPathfinder([
             "record", "--out", directory, "--speaker", "dad", "--device", "null", "--quiet", "--seconds", "1",

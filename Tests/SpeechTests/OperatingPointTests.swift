@@ -367,6 +367,43 @@ struct VoiceEvalFlagTests {
 }
 
 extension VoiceEvalFlagTests {
+    /// A take `pathfinder record` kept with a problem (nothing said in it) is left out of the
+    /// score, counted on standard error; a problem it does not know is bad input.
+    @Test func takesMarkedWithAProblemAreLeftOut() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try #require(
+            try TestSupport.run(
+                "espeak-ng", ["-v", "ko", "-w", directory + "/said.wav", "여기 아니야"], install: "espeak-ng") == 0
+        )
+        try WAV.write(
+            Audio(samples: [Int16](repeating: 0, count: 48_000), sampleRate: 16_000),
+            to: directory + "/none.wav")
+        func line(_ file: String, _ problem: String?) -> String {
+            let marked = problem.map { #", "problem": "\#($0)""# } ?? ""
+            return #"{"file": "\#(file)", "text": "여기 아니야", "speaker": "mom", "device": "usb"\#(marked)}"#
+                + "\n"
+        }
+        try (line("said.wav", nil) + line("none.wav", "silent")).write(
+            toFile: directory + "/manifest.jsonl", atomically: true, encoding: .utf8)
+        let argv = ["--real", directory, "--conditions", "clean", "--hours", "0"]
+        let report = try run(argv, standardOutput: true)
+        try #require(report.code == 0, "\(report.out)")
+        #expect(report.out.contains("Items: 1 phrase,"), "\(report.out)")
+        let counted = try run(argv)
+        #expect(
+            counted.err.contains("manifest.jsonl: 1 takes marked with a problem left out (1 silent)"),
+            "\(counted.err)")
+        try (line("said.wav", nil) + line("none.wav", "noisy")).write(
+            toFile: directory + "/manifest.jsonl", atomically: true, encoding: .utf8)
+        let bad = try run(argv)
+        #expect(bad.code == 2)
+        #expect(
+            bad.err.contains(
+                #"manifest.jsonl line 2: "problem" "noisy" is not one of silent, cutOff, clipped"#),
+            "\(bad.err)")
+    }
+
     /// A bad `--real` manifest is bad input: exit 2 naming the file and line.
     @Test func badRealManifestExitsTwo() throws {
         let directory = try temporaryDirectory()

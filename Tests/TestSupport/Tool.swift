@@ -25,15 +25,19 @@ package struct ToolMissing: Error, CustomStringConvertible {
 
 /// Runs `executable` with `arguments`: its exit status and what it wrote to standard error
 /// (the message a test checks), or with `standardOutput` to standard output; the other stream
-/// is dropped.
+/// is dropped. `environment` is set over the test process's own.
 package func runCapturing(
-    _ executable: String, _ arguments: [String], standardOutput: Bool = false
+    _ executable: String, _ arguments: [String], standardOutput: Bool = false,
+    environment: [String: String] = [:]
 ) throws
     -> (status: Int32, text: String)
 {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let pipe = Pipe()
     process.standardError = standardOutput ? FileHandle.nullDevice : pipe
     process.standardOutput = standardOutput ? pipe : FileHandle.nullDevice

@@ -181,8 +181,12 @@ final class DaemonEars: Sendable {
                     let listener = try Listener(model: try PhraseModel.locate())
                     let stream = try Microphone.capture(device: device, gate: gate)
                     log.info("microphone \(device): listening; decoders: \(listener.decoderSummary)")
+                    var health = MicrophoneHealth()
                     for try await chunk in stream {
                         if Task.isCancelled { break }
+                        for change in health.feed(chunk.samples) {
+                            Self.report(change, device: device, log: log)
+                        }
                         for utterance in try listener.process(samples: chunk.samples, muted: chunk.muted) {
                             heard(utterance.answer)
                         }
@@ -191,6 +195,24 @@ final class DaemonEars: Sendable {
                     log.warning("microphone \(device): \(error); answers only via `heard` requests")
                 }
             }
+        }
+    }
+
+    /// Logs a fault of the microphone's sound as it begins (a warning: the walker's answers
+    /// are not heard, or heard flattened) and as it ends.
+    static func report(_ change: MicrophoneHealth.Change, device: String, log: DaemonLog) {
+        switch change {
+        case .began(.silent):
+            log.warning(
+                "microphone \(device): no sound at all for \(Int(MicrophoneHealth.silentSeconds)) s (every sample 0): muted, or the wrong capture device? answers only via buttons and `heard` requests until it hears sound"
+            )
+        case .ended(.silent): log.info("microphone \(device): sound again")
+        case .began(.clipping):
+            log.warning(
+                "microphone \(device): clipping (samples at full scale): answers are heard flattened; turn its capture gain down (alsamixer) or move it away from the mouth"
+            )
+        case .ended(.clipping):
+            log.info("microphone \(device): no clipping for \(Int(MicrophoneHealth.clippingClearSeconds)) s")
         }
     }
 

@@ -60,15 +60,27 @@ public enum TakeCheck {
     }
 
     static func isClipped(_ samples: [Int16]) -> Bool {
-        var runs = 0, run = 0
+        var rails = RailRuns()
+        return rails.count(samples) >= clippedRuns
+    }
+}
+
+/// Counts runs of samples at the rails (|x| ≥ 32 767) at least ``TakeCheck/clippedRun`` long, a
+/// run that spans two calls counted once: what clipping leaves in a recording.
+struct RailRuns {
+    private var run = 0
+
+    /// The runs that reached the length within `samples`.
+    mutating func count(_ samples: [Int16]) -> Int {
+        var runs = 0
         for sample in samples {
             if sample >= Int16.max || sample <= Int16.min + 1 {
                 run += 1
-                if run == clippedRun { runs += 1 }
+                if run == TakeCheck.clippedRun { runs += 1 }
             } else {
                 run = 0
             }
         }
-        return runs >= clippedRuns
+        return runs
     }
 }

@@ -1,0 +1,63 @@
+/// Watches what the microphone delivers for the two faults no one at the daemon can see: no
+/// sound at all (a muted or wrong capture device gives every sample 0; a live microphone
+/// always hears a little of the room), and clipping (its gain too high: the walker's answers
+/// arrive flattened at full scale). The daemon logs each change (docs/daemon.md).
+public struct MicrophoneHealth: Sendable {
+    public enum Fault: String, Sendable {
+        case silent, clipping
+    }
+
+    /// What ``feed(_:)`` noticed: a fault that began, or one that ended.
+    public enum Change: Sendable, Equatable {
+        case began(Fault)
+        case ended(Fault)
+    }
+
+    /// Samples within ±`silentAmplitude` are no sound: a capture device's digital silence.
+    static let silentAmplitude: Int16 = 2
+    /// Seconds of nothing else before it is a fault.
+    public static let silentSeconds = 10.0
+    /// Clipped runs (``RailRuns``) within one second that make a fault …
+    static let clippedRunsPerSecond = 3
+    /// … and seconds without any that end it.
+    public static let clippingClearSeconds = 30.0
+
+    private let sampleRate: Int
+    private var silentSamples = 0
+    private var rails = RailRuns()
+    /// Clipped runs in the current second, and samples into it.
+    private var runsThisSecond = 0, samplesThisSecond = 0
+    private var samplesSinceClipping = 0
+    public private(set) var faults: Set<Fault> = []
+
+    public init(sampleRate: Int = Listener.sampleRate) { self.sampleRate = sampleRate }
+
+    /// Feeds the next samples as captured; the faults that began or ended within them.
+    public mutating func feed(_ samples: [Int16]) -> [Change] {
+        var changes: [Change] = []
+        let silent = samples.allSatisfy { abs(Int($0)) <= Int(Self.silentAmplitude) }
+        silentSamples = silent ? silentSamples + samples.count : 0
+        if silentSamples >= Int(Self.silentSeconds * Double(sampleRate)), !faults.contains(.silent) {
+            faults.insert(.silent)
+            changes.append(.began(.silent))
+        } else if !silent, faults.contains(.silent) {
+            faults.remove(.silent)
+            changes.append(.ended(.silent))
+        }
+        let runs = rails.count(samples)
+        runsThisSecond += runs
+        samplesThisSecond += samples.count
+        samplesSinceClipping = runs > 0 ? 0 : samplesSinceClipping + samples.count
+        if runsThisSecond >= Self.clippedRunsPerSecond, !faults.contains(.clipping) {
+            faults.insert(.clipping)
+            changes.append(.began(.clipping))
+        } else if faults.contains(.clipping),
+            samplesSinceClipping >= Int(Self.clippingClearSeconds * Double(sampleRate))
+        {
+            faults.remove(.clipping)
+            changes.append(.ended(.clipping))
+        }
+        if samplesThisSecond >= sampleRate { runsThisSecond = 0; samplesThisSecond = 0 }
+        return changes
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Speech
+import TestSupport
+import Testing
+
+/// `MicrophoneHealth`, fed as the daemon feeds it (100 ms chunks as captured), on digital
+/// silence, espeak-ng's voice in a room's noise, and that voice clipped.
+@Suite("microphone health")
+struct MicrophoneHealthTests {
+    /// "여기 아니야" in sox's pink noise 20 dB below it, 16 kHz: a live microphone.
+    func voiceInARoom() throws -> [Int16] {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let spoken = directory + "/spoken.wav", room = directory + "/room.wav", mixed = directory + "/mixed.wav"
+        try #require(try run("espeak-ng", ["-v", "ko", "-w", spoken, "여기 아니야"], install: "espeak-ng") == 0)
+        try #require(
+            try run("sox", ["-R", spoken, "-r", "16000", "-c", "1", "-b", "16", directory + "/voice.wav", "pad", "0.5", "0.5"], install: "sox") == 0)
+        let seconds = try WAV.read16kMono(path: directory + "/voice.wav").samples.count / 16_000 + 1
+        try #require(
+            try run(
+                "sox", ["-R", "-n", "-r", "16000", "-c", "1", "-b", "16", room, "synth", "\(seconds)", "pinknoise", "vol", "0.02"],
+                install: "sox") == 0)
+        try #require(try run("sox", ["-R", "-m", directory + "/voice.wav", room, mixed], install: "sox") == 0)
+        return try WAV.read16kMono(path: mixed).samples
+    }
+
+    /// Every change `samples` make, fed in 100 ms chunks, with the second (of audio) it came in.
+    func changes(_ samples: [Int16], into health: inout MicrophoneHealth) -> [(Double, MicrophoneHealth.Change)] {
+        var out: [(Double, MicrophoneHealth.Change)] = []
+        for start in stride(from: 0, to: samples.count, by: 1_600) {
+            let chunk = Array(samples[start..<min(start + 1_600, samples.count)])
+            for change in health.feed(chunk) { out.append((Double(start + chunk.count) / 16_000, change)) }
+        }
+        return out
+    }
+
+    @Test func digitalSilenceIsAFaultAfterTenSecondsAndSoundEndsIt() throws {
+        var health = MicrophoneHealth()
+        let silence = changes([Int16](repeating: 0, count: 15 * 16_000), into: &health)
+        #expect(silence.map(\.1) == [.began(.silent)])
+        #expect(silence.first?.0 == 10.0)
+        let voice = changes(try voiceInARoom(), into: &health)
+        #expect(voice.map(\.1) == [.ended(.silent)])
+        #expect(health.faults.isEmpty)
+    }
+
+    @Test func aLiveMicrophoneIsNoFault() throws {
+        var health = MicrophoneHealth()
+        let room = try voiceInARoom()
+        // Twelve answers in a row (more than the ten seconds), and the room alone between them.
+        let stretch = Array(repeating: room, count: 12).joined()
+        #expect(changes(Array(stretch), into: &health).isEmpty)
+        // A quiet room is never digital silence (the noise is a few LSB, not 0).
+        let hush = room.map { $0 / 64 }
+        #expect(changes(Array(Array(repeating: hush, count: 12).joined()), into: &health).isEmpty)
+    }
+
+    @Test func clippingIsAFaultUntilThirtySecondsWithoutIt() throws {
+        var health = MicrophoneHealth()
+        let room = try voiceInARoom()
+        let clipped = room.map { Int16(clamping: Int($0) * 8) }
+        #expect(changes(clipped, into: &health).map(\.1) == [.began(.clipping)])
+        #expect(health.faults == [.clipping])
+        // The gain turned down: the fault ends once 30 s have passed without a clipped run.
+        let calm = changes(Array(Array(repeating: room, count: 20).joined()), into: &health)
+        #expect(calm.map(\.1) == [.ended(.clipping)])
+        // (counted from the last clipped run, within the clipped take before the calm began)
+        let end = try #require(calm.first?.0)
+        #expect(end >= 30 - Double(clipped.count) / 16_000 && end <= 30)
+    }
+}

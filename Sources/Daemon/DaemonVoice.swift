@@ -198,21 +198,14 @@ final class DaemonEars: Sendable {
         }
     }
 
-    /// Logs a fault of the microphone's sound as it begins (a warning: the walker's answers
-    /// are not heard, or heard flattened) and as it ends.
+    /// Logs a fault of the microphone's sound as it begins (a warning) and as it ends.
     static func report(_ change: MicrophoneHealth.Change, device: String, log: DaemonLog) {
+        let message = change.message(device: device)
         switch change {
         case .began(.silent):
-            log.warning(
-                "microphone \(device): no sound at all for \(Int(MicrophoneHealth.silentSeconds)) s (every sample 0): muted, or the wrong capture device? answers only via buttons and `heard` requests until it hears sound"
-            )
-        case .ended(.silent): log.info("microphone \(device): sound again")
-        case .began(.clipping):
-            log.warning(
-                "microphone \(device): clipping (samples at full scale): answers are heard flattened; turn its capture gain down (alsamixer) or move it away from the mouth"
-            )
-        case .ended(.clipping):
-            log.info("microphone \(device): no clipping for \(Int(MicrophoneHealth.clippingClearSeconds)) s")
+            log.warning(message + " Answers only via buttons and `heard` requests until it hears sound.")
+        case .began: log.warning(message)
+        case .ended: log.info(message)
         }
     }
 

@@ -58,7 +58,11 @@ extension Commands {
         do {
             let listener = try Listener(model: model)
             let stream = try Microphone.capture(device: device ?? "default", seconds: seconds)
+            var health = MicrophoneHealth()
             for try await chunk in stream {
+                for change in health.feed(chunk.samples) {
+                    console.error("pathfinder listen: " + change.message(device: device ?? "default"))
+                }
                 try emit(try listener.process(samples: chunk.samples, muted: chunk.muted))
             }
             try emit(try listener.finish())

@@ -11,16 +11,32 @@ public struct MicrophoneHealth: Sendable {
     public enum Change: Sendable, Equatable {
         case began(Fault)
         case ended(Fault)
+
+        /// A fault beginning is worth a warning: the walker's answers are not heard, or heard
+        /// flattened.
+        public var isWarning: Bool { if case .began = self { true } else { false } }
+
+        /// The line a log or a terminal shows for it, naming the capture `device`.
+        public func message(device: String) -> String {
+            switch self {
+            case .began(.silent):
+                "microphone \(device): no sound at all for \(Int(silentSeconds)) s (every sample 0): muted, or the wrong capture device?"
+            case .ended(.silent): "microphone \(device): sound again"
+            case .began(.clipping):
+                "microphone \(device): clipping (samples at full scale): answers are heard flattened; turn its capture gain down (alsamixer) or move it away from the mouth"
+            case .ended(.clipping): "microphone \(device): no clipping for \(Int(clippingClearSeconds)) s"
+            }
+        }
     }
 
     /// Samples within ±`silentAmplitude` are no sound: a capture device's digital silence.
     static let silentAmplitude: Int16 = 2
     /// Seconds of nothing else before it is a fault.
-    public static let silentSeconds = 10.0
+    static let silentSeconds = 10.0
     /// Clipped runs (``RailRuns``) within one second that make a fault …
     static let clippedRunsPerSecond = 3
     /// … and seconds without any that end it.
-    public static let clippingClearSeconds = 30.0
+    static let clippingClearSeconds = 30.0
 
     private let sampleRate: Int
     private var silentSamples = 0

@@ -39,6 +39,18 @@ struct SpeechCommandsTests {
         }
     }
 
+    /// `listen --mic` on a capture device that gives every sample 0 (ALSA's null, as a muted
+    /// microphone does) says so on standard error once ten seconds of it have come, and hears
+    /// nothing.
+    @Test func aMicrophoneWithNoSoundIsNamed() async throws {
+        let result = await runPathfinder(["listen", "--mic", "--device", "null", "--seconds", "12"])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.out.isEmpty, "\(result.out)")
+        let line =
+            "pathfinder listen: microphone null: no sound at all for 10 s (every sample 0): muted, or the wrong capture device?\n"
+        #expect(result.err.components(separatedBy: line).count == 2, "\(result.err)")
+    }
+
     @Test func badInputExitsTwoNamingTheFile() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -11,21 +11,34 @@ struct MicrophoneHealthTests {
     func voiceInARoom() throws -> [Int16] {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let spoken = directory + "/spoken.wav", room = directory + "/room.wav", mixed = directory + "/mixed.wav"
+        let spoken = directory + "/spoken.wav", room = directory + "/room.wav",
+            mixed = directory + "/mixed.wav"
         try #require(try run("espeak-ng", ["-v", "ko", "-w", spoken, "여기 아니야"], install: "espeak-ng") == 0)
         try #require(
-            try run("sox", ["-R", spoken, "-r", "16000", "-c", "1", "-b", "16", directory + "/voice.wav", "pad", "0.5", "0.5"], install: "sox") == 0)
+            try run(
+                "sox",
+                [
+                    "-R", spoken, "-r", "16000", "-c", "1", "-b", "16", directory + "/voice.wav", "pad",
+                    "0.5", "0.5",
+                ], install: "sox") == 0)
         let seconds = try WAV.read16kMono(path: directory + "/voice.wav").samples.count / 16_000 + 1
         try #require(
             try run(
-                "sox", ["-R", "-n", "-r", "16000", "-c", "1", "-b", "16", room, "synth", "\(seconds)", "pinknoise", "vol", "0.02"],
+                "sox",
+                [
+                    "-R", "-n", "-r", "16000", "-c", "1", "-b", "16", room, "synth", "\(seconds)",
+                    "pinknoise", "vol", "0.02",
+                ],
                 install: "sox") == 0)
-        try #require(try run("sox", ["-R", "-m", directory + "/voice.wav", room, mixed], install: "sox") == 0)
+        try #require(
+            try run("sox", ["-R", "-m", directory + "/voice.wav", room, mixed], install: "sox") == 0)
         return try WAV.read16kMono(path: mixed).samples
     }
 
     /// Every change `samples` make, fed in 100 ms chunks, with the second (of audio) it came in.
-    func changes(_ samples: [Int16], into health: inout MicrophoneHealth) -> [(Double, MicrophoneHealth.Change)] {
+    func changes(
+        _ samples: [Int16], into health: inout MicrophoneHealth
+    ) -> [(Double, MicrophoneHealth.Change)] {
         var out: [(Double, MicrophoneHealth.Change)] = []
         for start in stride(from: 0, to: samples.count, by: 1_600) {
             let chunk = Array(samples[start..<min(start + 1_600, samples.count)])

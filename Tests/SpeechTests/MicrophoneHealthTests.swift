@@ -7,32 +7,12 @@ import Testing
 /// silence, espeak-ng's voice in a room's noise, and that voice clipped.
 @Suite("microphone health")
 struct MicrophoneHealthTests {
-    /// "여기 아니야" in sox's pink noise 20 dB below it, 16 kHz: a live microphone.
+    /// "여기 아니야" with half a second around it, in sox's pink noise about 20 dB below it, 16
+    /// kHz: a live microphone.
     func voiceInARoom() throws -> [Int16] {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let spoken = directory + "/spoken.wav", room = directory + "/room.wav",
-            mixed = directory + "/mixed.wav"
-        try #require(try run("espeak-ng", ["-v", "ko", "-w", spoken, "여기 아니야"], install: "espeak-ng") == 0)
-        try #require(
-            try run(
-                "sox",
-                [
-                    "-R", spoken, "-r", "16000", "-c", "1", "-b", "16", directory + "/voice.wav", "pad",
-                    "0.5", "0.5",
-                ], install: "sox") == 0)
-        let seconds = try WAV.read16kMono(path: directory + "/voice.wav").samples.count / 16_000 + 1
-        try #require(
-            try run(
-                "sox",
-                [
-                    "-R", "-n", "-r", "16000", "-c", "1", "-b", "16", room, "synth", "\(seconds)",
-                    "pinknoise", "vol", "0.02",
-                ],
-                install: "sox") == 0)
-        try #require(
-            try run("sox", ["-R", "-m", directory + "/voice.wav", room, mixed], install: "sox") == 0)
-        return try WAV.read16kMono(path: mixed).samples
+        let voice = silence(0.5) + (try spoken("여기 아니야")) + silence(0.5)
+        let room = try soxNoise("pinknoise", seconds: Double(voice.count) / 16_000 + 0.1, volume: 0.02)
+        return zip(voice, room).map { Int16(clamping: Int($0) + Int($1)) }
     }
 
     /// Every change `samples` make, fed in 100 ms chunks, with the second (of audio) it came in.

@@ -16,18 +16,7 @@ import Testing
 
     /// `seconds` of sox's white noise (`-R`: the same every run), at an RMS of about 1 000.
     static func whiteNoise(seconds: Double) throws -> [Int16] {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = directory + "/white.wav"
-        try #require(
-            try run(
-                "sox",
-                [
-                    "-R", "-n", "-r", "16000", "-c", "1", "-b", "16", path, "synth", "\(seconds)",
-                    "whitenoise", "vol", "0.05",
-                ],
-                install: "sox") == 0)
-        return try WAV.read16kMono(path: path).samples
+        try soxNoise("whitenoise", seconds: seconds, volume: 0.05)
     }
 
     /// Each answer in each voice, 3 s apart after 5 s of `noise` alone, over `noise` running

@@ -56,3 +56,21 @@ func spoken(_ text: String, voice: String = "ko", speed: Int = 160) throws -> [I
     }
     return try WAV.read16kMono(path: path).samples
 }
+
+/// `seconds` of sox's `kind` of noise ("whitenoise", "pinknoise" …) at `volume` of full scale,
+/// 16 kHz (`-R`: the same every run).
+func soxNoise(_ kind: String, seconds: Double, volume: Double) throws -> [Int16] {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let path = directory + "/\(kind).wav"
+    guard
+        try run(
+            "sox",
+            [
+                "-R", "-n", "-r", "16000", "-c", "1", "-b", "16", path, "synth", "\(seconds)", kind, "vol",
+                "\(volume)",
+            ],
+            install: "sox") == 0
+    else { throw ToolMissing(message: "sox failed making \(seconds) s of \(kind)") }
+    return try WAV.read16kMono(path: path).samples
+}

@@ -12,10 +12,6 @@ public struct MicrophoneHealth: Sendable {
         case began(Fault)
         case ended(Fault)
 
-        /// A fault beginning is worth a warning: the walker's answers are not heard, or heard
-        /// flattened.
-        public var isWarning: Bool { if case .began = self { true } else { false } }
-
         /// The line a log or a terminal shows for it, naming the capture `device`.
         public func message(device: String) -> String {
             switch self {

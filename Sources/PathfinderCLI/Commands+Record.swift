@@ -85,7 +85,13 @@ extension Commands {
                     var samples: [Int16] = []
                     var problem: TakeProblem?
                     for attempt in 1...takeTries {
-                        try voice?.play(text, device: playback)
+                        do { try voice?.play(text, device: playback) } catch SpeechError.audioDevice(
+                            let name, let reason)
+                        {
+                            throw CLIError.runtime(
+                                "pathfinder record: the prompt's sound device \(name): \(reason); --quiet shows the prompts without speaking them"
+                            )
+                        }
                         samples = []
                         for try await chunk in try Microphone.capture(device: device, seconds: seconds) {
                             samples += chunk.samples

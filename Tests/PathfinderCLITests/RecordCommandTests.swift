@@ -150,6 +150,20 @@ struct RecordCommandTests {
         #expect(!FileManager.default.fileExists(atPath: directory + "/manifest.jsonl"))
     }
 
+    /// No loudspeaker for the prompt: the error names it and says how to record without one.
+    @Test func aMissingPlaybackDeviceSuggestsQuiet() async throws {
+        let directory = NSTemporaryDirectory() + "pathfinder-record-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = await runPathfinder([
+            "record", "--out", directory, "--speaker", "a", "--device", "null", "--playback", "hw:97,0",
+            "--seconds", "1", "--rounds", "1",
+        ])
+        #expect(result.code == 1)
+        #expect(result.err.contains("the prompt's sound device hw:97,0"), "\(result.err)")
+        #expect(result.err.contains("--quiet shows the prompts without speaking them"), "\(result.err)")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/a-1-01.wav"))
+    }
+
     @Test func aMissingDeviceIsARuntimeError() async throws {
         let directory = NSTemporaryDirectory() + "pathfinder-record-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }

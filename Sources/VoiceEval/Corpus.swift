@@ -97,6 +97,33 @@ enum Corpus {
     /// on at once; docs/speech.md, "More higher voices"), so `AdaptationExport` leaves them out
     /// and the committed model stays what `Scripts/adapt-model` makes.
     static let tuningOnlyVoices = ["ko+f1", "ko+f3"]
+    /// `--adapt-voices`: espeak-ng Korean voices (`ko+VARIANT`) that only adaptation hears, each
+    /// made as a `devVariedVoices` voice is (pitches 20/40/60/80, its speeds, `devPerturbations`
+    /// in turn, after the dev split's own). Neither split's: a test voice would be adapted on,
+    /// and a dev voice is already there or (`tuningOnlyVoices`) is kept unheard on purpose.
+    /// - Throws: ``UsageError`` naming a voice that is not `ko+VARIANT`, or is either split's.
+    static func adaptationVoices(_ text: String) throws(UsageError) -> [String] {
+        let splitVoices = Set((devVoices + devVariedVoices + testVoices).map(\.voice))
+        var voices: [String] = []
+        for voice in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+            guard voice.hasPrefix("ko+"), voice.count > 3, !voice.contains(" ") else {
+                throw UsageError("--adapt-voices: \"\(voice)\" is not an espeak-ng Korean voice (ko+VARIANT)")
+            }
+            guard !splitVoices.contains(voice) else {
+                throw UsageError("--adapt-voices: \(voice) is a voice of the dev or test split")
+            }
+            if !voices.contains(voice) { voices.append(voice) }
+        }
+        return voices
+    }
+    /// The settings of `adaptationVoices`, as `devVariedVoices`' are made.
+    static func adaptationSettings(_ voices: [String]) -> [VoiceSetting] {
+        voices.enumerated().flatMap { k, voice in
+            [20, 40, 60, 80].enumerated().map { j, pitch in
+                VoiceSetting(voice: voice, speed: [140, 165, 200, 230][(j + k) % 4], pitch: pitch)
+            }
+        }
+    }
     /// sox perturbations of `devVariedVoices`' items, taken in turn: the kinds of change the
     /// test split makes (pitch, tempo, room, channel band, clipping) plus an AGC-like
     /// compressor, with parameters none of the test's (`perturbations`: pitch ±300 cents, tempo
@@ -131,8 +158,8 @@ enum Corpus {
     /// Target speech level: -20 dBFS RMS over active speech, a close-talking microphone.
     static let speechRMS = 3_277.0
 
-    static func setting(for split: Split) -> [VoiceSetting] {
-        split == .dev ? devVoices + devVariedVoices : testVoices
+    static func setting(for split: Split, adaptationVoices: [String] = []) -> [VoiceSetting] {
+        split == .dev ? devVoices + devVariedVoices + adaptationSettings(adaptationVoices) : testVoices
     }
     static func nearMisses(for split: Split) -> [String] { split == .dev ? devNearMisses : testNearMisses }
     static func unrelated(for split: Split) -> [String] {
@@ -144,11 +171,13 @@ enum Corpus {
     /// per voice; the test split's items are perturbed with sox in turn, and so are the dev
     /// split's `devVariedVoices` (with `devPerturbations`, again saying the unrelated sentences
     /// once per voice). English negatives (PocketSphinx's test recordings) belong to the test split.
-    static func make(split: Split, englishDirectory: String, includeNegatives: Bool = true) throws -> [Item] {
+    static func make(
+        split: Split, englishDirectory: String, includeNegatives: Bool = true, adaptationVoices: [String] = []
+    ) throws -> [Item] {
         var items: [Item] = []
         var seenVoices = Set<String>()
         var variedCount = 0
-        for setting in setting(for: split) {
+        for setting in setting(for: split, adaptationVoices: adaptationVoices) {
             let varied = split == .dev && !devVoices.contains { $0.tag == setting.tag }
             var texts: [(Item.Kind, String)] = phrases.map { (.phrase, $0) }
             if includeNegatives {

@@ -62,10 +62,10 @@ enum AdaptationExport {
 
     static func write(
         to directory: String, dictionary: String, english: String, real: String?, seed: UInt64,
-        channelCopies: Int, babble: String, preprocess: String?, noises: [NoiseKind]
+        channelCopies: Int, babble: String, preprocess: String?, noises: [NoiseKind], voices: [String] = []
     ) throws {
         let words = try Corpus.dictionaryWords(dictionary)
-        var items = try Corpus.make(split: .dev, englishDirectory: english).filter {
+        var items = try Corpus.make(split: .dev, englishDirectory: english, adaptationVoices: voices).filter {
             ($0.kind == .phrase || $0.kind == .nearMiss)
                 && adaptsOn($0.setting)
         }
@@ -116,6 +116,7 @@ enum AdaptationExport {
             toFile: directory + "/speakers.txt", atomically: true, encoding: .utf8)
         print(
             "adaptation data: \(fileids.count) utterances from \(items.count - skipped.count) dev items × \(noises.count) conditions + \(channelCopies) through a channel, \(speakers.count) real speaker\(speakers.count == 1 ? "" : "s")"
+                + (voices.isEmpty ? "" : ", adaptation-only voices \(voices.joined(separator: ","))")
                 + (preprocess.map { ", each through \($0)" } ?? "")
                 + (skipped.isEmpty ? "" : "; no transcript for \(skipped.sorted().joined(separator: ", "))"))
     }

@@ -25,6 +25,9 @@ struct Options {
     /// given, `AdaptationExport`'s defaults then.
     var channelCopies: Int?
     var adaptNoises: [NoiseKind]?
+    /// `--adapt-voices LIST` (with `--export-adaptation`): espeak-ng voices only adaptation
+    /// hears (``Corpus/adaptationVoices(_:)``); none when not given.
+    var adaptVoices: [String] = []
     /// `--babble-recordings DIR`: the babble's recordings from `DIR/dev` and `DIR/test`.
     var babbleRecordings = NoiseBank.defaultDirectory
     var hours = 0.25
@@ -69,7 +72,7 @@ struct Options {
     static let usage = """
         usage: VoiceEval [--split dev|test] [--conditions clean,white10,pink10,babble15,babble10,babble5,street10]
                          [--acoustic stock,adapted] [--hours H] [--seed N] [--models DIR] [--english DIR]
-                         [--real DIR] [--export-adaptation DIR [--channel-copies N] [--adapt-noises room,white,…] [--preprocess "COMMAND"]] [--babble-recordings DIR] [--max-seconds S] [--max-fillers-not-here N]
+                         [--real DIR] [--export-adaptation DIR [--channel-copies N] [--adapt-noises room,white,…] [--adapt-voices ko+m2,…] [--preprocess "COMMAND"]] [--babble-recordings DIR] [--max-seconds S] [--max-fillers-not-here N]
                          [--max-fillers-this-is-it N] [--verbose] [--tune OUT.json] [--both-turns] [--point FILE] [--save RUN.json] [--rescore RUN.json]
                          [--guard-run RUN.json]  (with --rescore --tune, repeatable: the budgets hold on this saved run too)
                          [--cross-validate halves|sentences]  (with --rescore: tune on half the dev voices and near-miss sentences and score the other half, both ways; or leave one near-miss sentence out at a time)
@@ -182,6 +185,7 @@ struct Options {
                 guard copies >= 0 else { throw UsageError("--channel-copies: \(copies) is below 0") }
                 channelCopies = copies
             case "--adapt-noises": adaptNoises = try AdaptationExport.parseNoises(try value(flag))
+            case "--adapt-voices": adaptVoices = try Corpus.adaptationVoices(try value(flag))
             case "--split":
                 let text = try value(flag)
                 guard let parsed = Split(rawValue: text) else {
@@ -368,6 +372,9 @@ struct Options {
         if demo != nil, checkModel == nil { throw UsageError("--demo belongs to --check-model") }
         if channelCopies != nil, exportAdaptation == nil {
             throw UsageError("--channel-copies belongs to --export-adaptation")
+        }
+        if !adaptVoices.isEmpty, exportAdaptation == nil {
+            throw UsageError("--adapt-voices belongs to --export-adaptation")
         }
         if adaptNoises != nil, exportAdaptation == nil {
             throw UsageError("--adapt-noises belongs to --export-adaptation")
@@ -905,7 +912,7 @@ func main() throws {
             to: directory, dictionary: model.dictionary, english: options.english, real: options.real,
             seed: options.seed, channelCopies: options.channelCopies ?? AdaptationExport.channelCopies,
             babble: options.babbleRecordings, preprocess: options.preprocess,
-            noises: options.adaptNoises ?? AdaptationExport.noises)
+            noises: options.adaptNoises ?? AdaptationExport.noises, voices: options.adaptVoices)
         return
     }
     if let path = options.rescore {

@@ -32,6 +32,8 @@ import Testing
             (["--preprocess"], "--preprocess needs a command"),
             (["--noises", "babble,"], "--noises needs a list like babble,white, got 'babble,'"),
             (["--noises"], "--noises needs a list"),
+            (["--voices", "m2"], "--voices needs a list like ko+m2,ko+klatt, got 'm2'"),
+            (["--voices"], "--voices needs a list"),
             (["--preprocess", ""], "--preprocess needs a command"),
             (["--held-out", directory + "/none"], "--held-out \(directory)/none: no manifest.jsonl"),
             (

@@ -434,6 +434,19 @@ extension VoiceEvalFlagTests {
         (["--adapt-noises", "babble"], "--adapt-noises belongs to --export-adaptation"),
         (["--adapt-noises", "babble,crowd"], "--adapt-noises: \"crowd\" is not a noise"),
         (["--adapt-noises", ""], "--adapt-noises: \"\" is not a noise"),
+        (["--adapt-voices", "ko+m2"], "--adapt-voices belongs to --export-adaptation"),
+        (
+            ["--export-adaptation", "/nowhere", "--adapt-voices", "ko+m2,m4"],
+            "\"m4\" is not an espeak-ng Korean voice"
+        ),
+        (
+            ["--export-adaptation", "/nowhere", "--adapt-voices", "ko+m1"],
+            "ko+m1 is a voice of the dev or test split"
+        ),
+        (
+            ["--export-adaptation", "/nowhere", "--adapt-voices", "ko+f3"],
+            "ko+f3 is a voice of the dev or test split"
+        ),
         (["--babble-recordings", "/nowhere"], "--babble-recordings: /nowhere is not a folder"),
         (["--sessions-of", "0"], "--sessions-of: 0 is not 1 or more"),
         (["--guard-run", "run.json"], "--guard-run belongs to --rescore with --tune"),

@@ -82,9 +82,14 @@ enum Corpus {
     ///
     /// espeak-ng's ko+f1 and ko+f3 (two more higher voices, `tuningOnlyVoices`) come last: they
     /// shape the operating point and speak in the hour of chatter, but are never adaptation data.
-    static let devVariedVoices: [VoiceSetting] = variedVoiceNames.enumerated().flatMap { k, voice in
-        [20, 40, 60, 80].enumerated().map { j, pitch in
-            VoiceSetting(voice: voice, speed: [140, 165, 200, 230][(j + k) % 4], pitch: pitch)
+    static let devVariedVoices = variedSettings(variedVoiceNames)
+    /// Each of `voices` at pitches 20/40/60/80, the speeds 140/165/200/230 wpm rotated by the
+    /// voice's place in the list: the settings of `devVariedVoices` and of `--adapt-voices`.
+    static func variedSettings(_ voices: [String]) -> [VoiceSetting] {
+        voices.enumerated().flatMap { k, voice in
+            [20, 40, 60, 80].enumerated().map { j, pitch in
+                VoiceSetting(voice: voice, speed: [140, 165, 200, 230][(j + k) % 4], pitch: pitch)
+            }
         }
     }
     /// The voices of `devVariedVoices`, in order (appended voices leave the others' perturbations
@@ -115,14 +120,6 @@ enum Corpus {
             if !voices.contains(voice) { voices.append(voice) }
         }
         return voices
-    }
-    /// The settings of `adaptationVoices`, as `devVariedVoices`' are made.
-    static func adaptationSettings(_ voices: [String]) -> [VoiceSetting] {
-        voices.enumerated().flatMap { k, voice in
-            [20, 40, 60, 80].enumerated().map { j, pitch in
-                VoiceSetting(voice: voice, speed: [140, 165, 200, 230][(j + k) % 4], pitch: pitch)
-            }
-        }
     }
     /// sox perturbations of `devVariedVoices`' items, taken in turn: the kinds of change the
     /// test split makes (pitch, tempo, room, channel band, clipping) plus an AGC-like
@@ -159,7 +156,7 @@ enum Corpus {
     static let speechRMS = 3_277.0
 
     static func setting(for split: Split, adaptationVoices: [String] = []) -> [VoiceSetting] {
-        split == .dev ? devVoices + devVariedVoices + adaptationSettings(adaptationVoices) : testVoices
+        split == .dev ? devVoices + devVariedVoices + variedSettings(adaptationVoices) : testVoices
     }
     static func nearMisses(for split: Split) -> [String] { split == .dev ? devNearMisses : testNearMisses }
     static func unrelated(for split: Split) -> [String] {

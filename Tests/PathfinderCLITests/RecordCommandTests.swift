@@ -18,7 +18,7 @@ struct RecordCommandTests {
     }
 
     /// A home folder whose `.asoundrc` defines the capture device "speech": ALSA's file plugin
-    /// reading `seconds` of raw 16 kHz audio — espeak-ng's "여기 아니야" half a second in — each
+    /// reading raw 16 kHz audio — espeak-ng's "여기 아니야" half a second in, a second after — each
     /// time the device is opened, as a microphone would hear one person say it.
     func speakingHome() throws -> Scratch {
         let home = try Scratch()

@@ -1,16 +1,8 @@
 import Foundation
 import Speech
+import Storage
 
 extension Commands {
-    /// The sentences `pathfinder record` asks for: the 13 answers (`ArrivalWords`, spoken with
-    /// their natural spaces) and near-misses that mean neither (`Scripts/voice-eval` scores
-    /// them as such; "여기 안이야" sounds like "여기 아니야" and has its own line there).
-    static let recordingScript = [
-        "여기 아니야", "여기 아냐", "여기가 아니야", "여기가 아냐", "여기 아닌데", "입구 아니야", "입구가 아니야", "이 입구 아니야",
-        "여기가 입구야", "여기 입구야", "여기 맞아", "입구 찾았어", "여기가 맞아",
-        "여기 안이야", "거기 아니야", "저기가 입구야", "여기 앉아", "입구 앞이야", "여기 가자", "여기 어디야", "이 길 아니야",
-    ]
-
     static let record = Command(
         name: "record",
         summary: "record a person saying the answers and near-misses (voice benchmark data)",
@@ -18,7 +10,7 @@ extension Commands {
             Usage: pathfinder record --out DIR --speaker ID [--device NAME] [--playback NAME]
                                      [--seconds S] [--rounds N] [--quiet]
 
-            Shows — and speaks — each of the 13 answers and \(recordingScript.count - 13) near-miss sentences
+            Shows — and speaks — each of the 13 answers and \(RecordingScript.sentences.count - RecordingScript.answers.count) near-miss sentences
             in turn, then records S seconds from the microphone after the prompt: say the
             sentence the way you would to the app. Each recording is DIR/ID-ROUND-N.wav
             (16 kHz mono) with a line in DIR/manifest.jsonl:
@@ -27,7 +19,9 @@ extension Commands {
             again (up to \(takeTries) times); if the last is no better it is kept with
             "problem": "silent", "cutOff" or "clipped" in its line, which voice-eval and
             adapt-model leave out. Recording again with the same ID adds rounds after the
-            ones in DIR: nothing recorded before is replaced.
+            ones in DIR: nothing recorded before is replaced. A manifest voice-eval could not
+            read (a damaged line, a file named twice) is refused before anyone is asked to speak,
+            as are a folder it cannot write and a capture device that does not open.
             Score them with Scripts/voice-eval --real DIR; add them to the noise-adapted model
             with Scripts/adapt-model --real DIR (those speakers are then left out of the score).
               --out DIR         folder for the recordings (created; the manifest is appended to)
@@ -67,18 +61,37 @@ extension Commands {
         } catch {
             throw CLIError.runtime("pathfinder record: cannot create \(out): \(error.localizedDescription)")
         }
-        let manifest = out + "/manifest.jsonl"
+        let existing: RecordingManifest
+        do { existing = try RecordingManifest.read(directory: out) } catch SpeechError.badAudio(
+            let path, let reason)
+        {
+            throw CLIError.usage(
+                "pathfinder record: \(path): \(reason); mend or remove that line (nothing was recorded)")
+        } catch {
+            throw CLIError.runtime("pathfinder record: \(error)")
+        }
+        for path in [out, existing.path] where FileManager.default.fileExists(atPath: path) {
+            guard access(path, W_OK) == 0 else {
+                throw CLIError.runtime("pathfinder record: \(path): not writable (nothing was recorded)")
+            }
+        }
+        AtomicFile.removeStaleTemps(in: out)
+        do { try Microphone.check(device: device) } catch {
+            throw CLIError.runtime(
+                "pathfinder record: \(error) (nothing was recorded; arecord -l lists the devices)")
+        }
         let voice: Speaker?
         do { voice = quiet ? nil : try Speaker() } catch {
             throw CLIError.runtime("pathfinder record: \(error)")
         }
         let time = ISO8601DateFormatter()
-        let total = rounds * recordingScript.count
-        let firstRound = try nextRound(of: speaker, in: out)
+        let total = rounds * RecordingScript.sentences.count
+        let firstRound = try nextRound(of: speaker, in: out, listed: existing.entries.map(\.file))
+        var newlineFirst = existing.lacksFinalNewline
         var done = 0
         var kept: [TakeProblem: Int] = [:]
         for round in firstRound..<firstRound + rounds {
-            for (index, text) in recordingScript.enumerated() {
+            for (index, text) in RecordingScript.sentences.enumerated() {
                 done += 1
                 console.line("[\(done)/\(total)] 말해 주세요 — say: \(text)")
                 do {
@@ -108,8 +121,9 @@ extension Commands {
                     guard !FileManager.default.fileExists(atPath: out + "/" + file) else {
                         throw CLIError.runtime("pathfinder record: \(out)/\(file) exists; not replacing it")
                     }
-                    try WAV.write(
-                        Audio(samples: samples, sampleRate: Listener.sampleRate), to: out + "/" + file)
+                    try AtomicFile.save(
+                        WAV.bytes(Audio(samples: samples, sampleRate: Listener.sampleRate)),
+                        to: out + "/" + file, mode: 0o644)
                     var entry: [String: String] = [
                         "file": file, "text": text, "speaker": speaker, "device": device,
                         "time": time.string(from: Date()),
@@ -119,7 +133,9 @@ extension Commands {
                         kept[problem, default: 0] += 1
                     }
                     let line = try JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys])
-                    try append(line + Data("\n".utf8), to: manifest)
+                    try append(
+                        (newlineFirst ? Data("\n".utf8) : Data()) + line + Data("\n".utf8), to: existing.path)
+                    newlineFirst = false
                 } catch let error as CLIError {
                     throw error
                 } catch {
@@ -128,7 +144,7 @@ extension Commands {
             }
         }
         let span = rounds == 1 ? "round \(firstRound)" : "rounds \(firstRound)–\(firstRound + rounds - 1)"
-        console.line("recorded \(total) sentences in \(out) (\(speaker), \(span); manifest \(manifest))")
+        console.line("recorded \(total) sentences in \(out) (\(speaker), \(span); manifest \(existing.path))")
         if !kept.isEmpty {
             let marked = TakeProblem.allCases.compactMap { p in kept[p].map { "\($0) \(p.rawValue)" } }
             console.line(
@@ -141,18 +157,17 @@ extension Commands {
     static let takeTries = 3
 
     /// The round after the last of `speaker`'s recordings in `directory` (`ID-ROUND-N.wav`, a
-    /// file there or a name its manifest lists), 1 when there is none: a second session of the
-    /// same person adds and never replaces, nor reuses a name the manifest already gives.
-    static func nextRound(of speaker: String, in directory: String) throws(CLIError) -> Int {
+    /// file there or a name its manifest lists: `listed`), 1 when there is none: a second
+    /// session of the same person adds and never replaces, nor reuses a name the manifest
+    /// already gives.
+    static func nextRound(of speaker: String, in directory: String, listed: [String]) throws(CLIError) -> Int
+    {
         var names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
             throw CLIError.runtime(
                 "pathfinder record: cannot list \(directory): \(error.localizedDescription)")
         }
-        let manifest = (try? String(contentsOfFile: directory + "/manifest.jsonl", encoding: .utf8)) ?? ""
-        names += manifest.split(separator: "\n").compactMap { line in
-            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["file"] as? String
-        }
+        names += listed
         let prefix = speaker + "-"
         let rounds = names.compactMap { name -> Int? in
             guard name.hasPrefix(prefix), name.hasSuffix(".wav") else { return nil }

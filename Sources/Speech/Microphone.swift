@@ -13,6 +13,13 @@ public enum Microphone {
     /// Samples per chunk: 100 ms at 16 kHz.
     public static let chunkSamples = 1_600
 
+    /// Opens `device` for capture and closes it again: a session checks its microphone before
+    /// it asks anyone to speak.
+    /// - Throws: `SpeechError.audioDevice` when the device cannot be opened.
+    public static func check(device: String) throws(SpeechError) {
+        _ = try PCMDevice(device: device, direction: .capture, sampleRate: Listener.sampleRate)
+    }
+
     /// Opens `device` and starts capturing; the stream ends when `seconds` have been
     /// captured (if given), on a device error (thrown), or when the consumer stops.
     /// - Throws: `SpeechError.audioDevice` when the device cannot be opened.

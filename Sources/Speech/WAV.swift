@@ -160,6 +160,9 @@ public enum WAV {
         return data
     }
 
+    /// The bytes of a mono PCM 16-bit WAV file holding `audio`.
+    public static func bytes(_ audio: Audio) -> [UInt8] { [UInt8](encode(audio)) }
+
     /// Writes `audio` as a mono PCM 16-bit WAV file, atomically (nothing half-written).
     public static func write(_ audio: Audio, to path: String) throws(SpeechError) {
         do { try encode(audio).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {

@@ -9,7 +9,7 @@ import SystemCalls
 /// `fsync` it, `rename` it over the target, `fsync` the directory so the rename itself is
 /// on disk. Temp files are named `.<name>.tmp-<pid>-<random>`; one left by a writer that
 /// died is removed by the next write.
-enum AtomicFile {
+public enum AtomicFile {
     /// Writes `bytes` to `path` atomically with permission bits `mode`.
     static func write(_ bytes: [UInt8], to path: String, mode: mode_t) throws(SystemCallError) {
         let (directory, name) = split(path)
@@ -48,6 +48,12 @@ enum AtomicFile {
         try retryingOnInterrupt("fsync \(directory)") { fsync(dirFD) }
     }
 
+    /// ``write(_:to:mode:)`` for other modules (its error a `SystemCallError`, naming the call
+    /// and the path).
+    public static func save(_ bytes: [UInt8], to path: String, mode: UInt32) throws {
+        try write(bytes, to: path, mode: mode)
+    }
+
     /// The temp files of `path` now in its directory (for tests and cleaning).
     static func temps(of path: String) -> [String] {
         let (directory, name) = split(path)
@@ -59,10 +65,24 @@ enum AtomicFile {
     /// left alone, so two processes saving at once never break each other's write.
     private static func removeStaleTemps(of name: String, in directory: String) {
         for temp in temps(of: "\(directory)/\(name)") {
-            let rest = temp.dropFirst(directory.count + 1 + tempPrefix(name).count)
-            guard let pid = Int32(rest.prefix(while: \.isNumber)) else { continue }
-            if pid != getpid(), processIsGone(pid) { _ = try? retryingOnInterrupt("unlink") { unlink(temp) } }
+            removeIfStale(temp, pidAt: temp.dropFirst(directory.count + 1 + tempPrefix(name).count))
         }
+    }
+
+    /// Removes the temp files of every name in `directory` whose writers no longer run: a
+    /// folder whose files are each written once (recordings) never writes a name again, so
+    /// the write of one name cannot clean up after an interrupted other.
+    public static func removeStaleTemps(in directory: String) {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for entry in entries where entry.hasPrefix(".") {
+            guard let marker = entry.range(of: ".tmp-", options: .backwards) else { continue }
+            removeIfStale("\(directory)/\(entry)", pidAt: entry[marker.upperBound...])
+        }
+    }
+
+    private static func removeIfStale(_ temp: String, pidAt rest: Substring) {
+        guard let pid = Int32(rest.prefix(while: \.isNumber)) else { return }
+        if pid != getpid(), processIsGone(pid) { _ = try? retryingOnInterrupt("unlink") { unlink(temp) } }
     }
 
     private static func tempPrefix(_ name: String) -> String { ".\(name).tmp-" }

@@ -45,10 +45,7 @@ struct VoiceSetting {
 enum Corpus {
     /// The 13 answers (`ArrivalWords.refusals` + `.confirmations`), spoken with natural spaces:
     /// the same in both splits (they are the product's vocabulary).
-    static let phrases = [
-        "여기 아니야", "여기 아냐", "여기가 아니야", "여기가 아냐", "여기 아닌데", "입구 아니야", "입구가 아니야", "이 입구 아니야",
-        "여기가 입구야", "여기 입구야", "여기 맞아", "입구 찾았어", "여기가 맞아",
-    ]
+    static let phrases = RecordingScript.answers
     /// Near-misses that shaped the grammar (whole decoy tokens in models/generate.py): development only.
     static let devNearMisses = [
         "여기 앉아", "거기 아니야", "여기 어디야", "저기가 입구야", "여기가 출구야", "여기 아기야", "입구 찾아봐", "여기 많아",
@@ -59,7 +56,7 @@ enum Corpus {
     static let testNearMisses = [
         "입구 앞이야", "여기 가자", "여기 아파", "여기 앉자", "입구 닫혔어", "여기 안 와", "이 길 아니야", "여기 아름다워",
     ]
-    static let anIya = "여기 안이야"
+    static let anIya = RecordingScript.anIya
     /// Everyday Korean and Pathfinder's own prompts: the first half development, the second test.
     static let unrelated = [
         "다른 입구로 안내할게", "입구까지 삼십 미터 남았어요", "두 시 방향으로 걸어가세요", "오늘 날씨가 정말 좋네요",

@@ -7,7 +7,8 @@ import Speech
 /// "device": "…", "time": "…"}` — beside the WAV files. A line with `"problem"` (a take
 /// `pathfinder record` kept after its last try though nothing was said in it, or it was cut
 /// off or clipped: `TakeProblem`) does not hold its sentence and is left out, counted on
-/// standard error.
+/// standard error. Read through `RecordingManifest`: a damaged line, a file named twice or a
+/// sentence `RecordingScript` does not hold stops the run naming its line.
 enum RealRecordings {
     /// The speakers the acoustic model in `directory` was adapted on (its `speakers.txt`, one
     /// a line, written by `Scripts/adapt-model --real`); none when it has no such file.
@@ -17,59 +18,43 @@ enum RealRecordings {
     }
 
     static func load(_ directory: String) throws -> [Item] {
-        let manifest = directory + "/manifest.jsonl"
-        guard let text = try? String(contentsOfFile: manifest, encoding: .utf8) else {
-            throw BadInput("\(manifest): not readable (record with: pathfinder record --out \(directory))")
+        let manifest: RecordingManifest
+        do { manifest = try RecordingManifest.read(directory: directory) } catch {
+            throw BadInput("\(error)")
+        }
+        guard FileManager.default.fileExists(atPath: manifest.path) else {
+            throw BadInput("\(manifest.path): not found (record with: pathfinder record --out \(directory))")
         }
         var items: [Item] = []
         var leftOut: [String: Int] = [:]
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let location = "\(manifest) line \(index + 1)"
-            if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-            else {
-                throw BadInput("\(location): not a JSON object")
-            }
-            func field(_ key: String) throws -> String {
-                guard let value = object[key] as? String, !value.isEmpty else {
-                    throw BadInput("\(location): \"\(key)\" missing or not a non-empty string")
-                }
-                return value
-            }
-            let file = try field("file"), sentence = try field("text"), speaker = try field("speaker")
-            if object["problem"] != nil {
-                let problem = try field("problem")
-                guard TakeProblem(rawValue: problem) != nil else {
-                    throw BadInput(
-                        "\(location): \"problem\" \"\(problem)\" is not one of "
-                            + TakeProblem.allCases.map(\.rawValue).joined(separator: ", "))
-                }
-                leftOut[problem, default: 0] += 1
+        for entry in manifest.entries {
+            if let problem = entry.problem {
+                leftOut[problem.rawValue, default: 0] += 1
                 continue
             }
             let samples: [Int16]
-            do { samples = try WAV.read16kMono(path: directory + "/" + file).samples } catch {
-                throw BadInput("\(location): \(error)")
+            do { samples = try WAV.read16kMono(path: directory + "/" + entry.file).samples } catch {
+                throw BadInput("\(manifest.path) line \(entry.line): \(error)")
             }
             let kind: Item.Kind =
-                Corpus.phrases.contains(sentence)
-                ? .phrase : sentence == Corpus.anIya ? .anIya : .nearMiss
+                RecordingScript.answers.contains(entry.text)
+                ? .phrase : entry.text == RecordingScript.anIya ? .anIya : .nearMiss
             items.append(
                 Item(
-                    kind: kind, text: sentence,
-                    expected: kind == .phrase ? ArrivalWords.meaning(of: sentence) : nil,
-                    voice: speaker,
-                    session: "\(speaker) on \(object["device"] as? String ?? "an unnamed device")",
+                    kind: kind, text: entry.text,
+                    expected: kind == .phrase ? ArrivalWords.meaning(of: entry.text) : nil,
+                    voice: entry.speaker,
+                    session: "\(entry.speaker) on \(entry.device ?? "an unnamed device")",
                     audio: Corpus.normalised(samples)))
         }
         if !leftOut.isEmpty {
             let counts = leftOut.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
             FileHandle.standardError.write(
                 Data(
-                    "\(manifest): \(leftOut.values.reduce(0, +)) takes marked with a problem left out (\(counts.joined(separator: ", ")))\n"
+                    "\(manifest.path): \(leftOut.values.reduce(0, +)) takes marked with a problem left out (\(counts.joined(separator: ", ")))\n"
                         .utf8))
         }
-        guard !items.isEmpty else { throw BadInput("\(manifest): no recordings listed") }
+        guard !items.isEmpty else { throw BadInput("\(manifest.path): no recordings listed") }
         return items
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Speech
 import TestSupport
 import Testing
 
@@ -47,16 +48,18 @@ struct RecordCommandTests {
     }
 
     /// The `pathfinder` executable recording `rounds` as `speaker` into `directory` from
-    /// `device`, with `home`'s ALSA configuration: its exit status and standard output.
+    /// `device`, with `home`'s ALSA configuration: its exit status and standard output (with
+    /// `errors`, standard error).
     func record(
-        _ directory: String, speaker: String, device: String, home: Scratch, rounds: Int = 1
+        _ directory: String, speaker: String, device: String, home: Scratch, rounds: Int = 1,
+        errors: Bool = false
     ) throws -> (status: Int32, text: String) {
         try runCapturing(
             try BuiltExecutable.pathfinder().path,
             [
                 "record", "--out", directory, "--speaker", speaker, "--device", device, "--quiet",
                 "--seconds", "3", "--rounds", "\(rounds)",
-            ], standardOutput: true, environment: ["HOME": home.path])
+            ], standardOutput: !errors, environment: ["HOME": home.path])
     }
 
     /// A person who records again under the same ID adds rounds; nothing recorded before is
@@ -73,7 +76,7 @@ struct RecordCommandTests {
         #expect(second.text.contains("(mom, rounds 2–3;"), "\(second.text)")
         let lines = try manifestLines(directory)
         let files = lines.compactMap { $0["file"] as? String }
-        #expect(files.count == 3 * Commands.recordingScript.count)
+        #expect(files.count == 3 * RecordingScript.sentences.count)
         #expect(Set(files).count == files.count, "a file listed twice")
         #expect(files.first == "mom-1-01.wav" && files.last == "mom-3-21.wav")
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/mom-1-01.wav")) == kept)
@@ -85,12 +88,63 @@ struct RecordCommandTests {
         try #require(other.status == 0, "\(other.text)")
         #expect(other.text.contains("(mom-2, round 1;"), "\(other.text)")
         #expect(FileManager.default.fileExists(atPath: directory + "/mom-2-1-01.wav"))
-        #expect(try Commands.nextRound(of: "mom", in: directory) == 4)
+        #expect(try nextRound("mom", directory) == 4)
         // A round whose files were deleted is still listed in the manifest: its names stay taken.
-        for k in 1...Commands.recordingScript.count {
+        for k in 1...RecordingScript.sentences.count {
             try FileManager.default.removeItem(atPath: directory + "/mom-3-\(String(format: "%02d", k)).wav")
         }
-        #expect(try Commands.nextRound(of: "mom", in: directory) == 4)
+        #expect(try nextRound("mom", directory) == 4)
+    }
+
+    /// `Commands.nextRound` with the files `directory`'s manifest lists.
+    func nextRound(_ speaker: String, _ directory: String) throws -> Int {
+        try Commands.nextRound(
+            of: speaker, in: directory,
+            listed: try RecordingManifest.read(directory: directory).entries.map(\.file))
+    }
+
+    /// A manifest voice-eval would refuse is refused before anyone is asked to speak, and left
+    /// as it was (before, the session appended to it and "succeeded", and the folder could not
+    /// be scored: a damaged line even named the file the session then wrote again).
+    @Test func aDamagedManifestIsRefusedBeforeAnyoneSpeaks() throws {
+        let home = try speakingHome()
+        let directory = home.file("voices")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let damaged = #"{"file": "mom-1-01.wav", "text": "여기 아니야", "speaker": "mom""# + "\nthis is not json\n"
+        let manifest = try home.write("voices/manifest.jsonl", damaged)
+        let result = try record(directory, speaker: "mom", device: "speech", home: home, errors: true)
+        #expect(result.status == 2)
+        #expect(result.text.contains("manifest.jsonl: line 1: not a JSON object"), "\(result.text)")
+        #expect(result.text.contains("nothing was recorded"), "\(result.text)")
+        let shown = try record(directory, speaker: "mom", device: "speech", home: home)
+        #expect(
+            shown.status == 2 && !shown.text.contains("say:"), "a prompt before the refusal: \(shown.text)")
+        #expect(try String(contentsOfFile: manifest, encoding: .utf8) == damaged)
+        #expect(!FileManager.default.fileExists(atPath: directory + "/mom-1-01.wav"))
+    }
+
+    /// A manifest whose last line has no newline (written by hand, or an append cut short):
+    /// the session's first line starts on a line of its own (before, it was glued onto the last
+    /// one and voice-eval refused the folder). A temp file an interrupted session left is gone.
+    @Test func appendsAfterALastLineWithoutANewline() throws {
+        let home = try speakingHome()
+        let directory = home.file("voices")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        _ = try home.write(
+            "voices/manifest.jsonl", #"{"file": "dad-1-01.wav", "text": "여기 아니야", "speaker": "dad"}"#)
+        let stale = try home.write("voices/.mom-1-06.wav.tmp-2147483000-7", "half a take")
+        let result = try record(directory, speaker: "mom", device: "speech", home: home)
+        try #require(result.status == 0, "\(result.text)")
+        let lines = try manifestLines(directory)
+        #expect(lines.count == 1 + RecordingScript.sentences.count)
+        #expect(
+            lines.first?["speaker"] as? String == "dad" && lines.last?["file"] as? String == "mom-1-21.wav")
+        #expect(try RecordingManifest.read(directory: directory).entries.count == lines.count)
+        #expect(!FileManager.default.fileExists(atPath: stale))
+        let hidden = try FileManager.default.contentsOfDirectory(atPath: directory).filter {
+            $0.hasPrefix(".")
+        }
+        #expect(hidden.isEmpty, "\(hidden)")
     }
 
     @Test func recordsEverySentenceWithAManifestAndAppends() async throws {
@@ -102,8 +156,8 @@ struct RecordCommandTests {
         ])
         try #require(first.code == 0, "\(first.err)")
         var lines = try manifestLines(directory)
-        #expect(lines.count == Commands.recordingScript.count)
-        #expect(lines.compactMap { $0["text"] as? String } == Commands.recordingScript)
+        #expect(lines.count == RecordingScript.sentences.count)
+        #expect(lines.compactMap { $0["text"] as? String } == RecordingScript.sentences)
         for line in lines {
             #expect(line["speaker"] as? String == "mom")
             #expect(line["device"] as? String == "null")
@@ -128,8 +182,8 @@ struct RecordCommandTests {
         ])
         try #require(second.code == 0, "\(second.err)")
         lines = try manifestLines(directory)
-        #expect(lines.count == 2 * Commands.recordingScript.count)
-        #expect(lines.filter { $0["speaker"] as? String == "dad" }.count == Commands.recordingScript.count)
+        #expect(lines.count == 2 * RecordingScript.sentences.count)
+        #expect(lines.filter { $0["speaker"] as? String == "dad" }.count == RecordingScript.sentences.count)
     }
 
     @Test func badFlagsAreUsageErrors() async throws {
@@ -171,6 +225,9 @@ struct RecordCommandTests {
             "record", "--out", directory, "--speaker", "a", "--device", "hw:97,0", "--quiet", "--rounds", "1",
         ])
         #expect(result.code == 1)
-        #expect(result.err.contains("hw:97,0"))
+        #expect(
+            result.err.contains("hw:97,0") && result.err.contains("nothing was recorded"), "\(result.err)")
+        // Checked before anyone is asked to speak (before, after the first prompt).
+        #expect(!result.out.contains("say:"), "\(result.out)")
     }
 }

@@ -400,8 +400,35 @@ extension VoiceEvalFlagTests {
         #expect(bad.code == 2)
         #expect(
             bad.err.contains(
-                #"manifest.jsonl line 2: "problem" "noisy" is not one of silent, cutOff, clipped"#),
+                #"manifest.jsonl: line 2: "problem" "noisy" is not one of silent, cutOff, clipped"#),
             "\(bad.err)")
+    }
+
+    /// A manifest line voice-eval cannot score as `pathfinder record` meant it is bad input,
+    /// naming the line: a sentence the recorder never asks for (before, "여기아니야" and "hello
+    /// there" were scored silently as near-misses, the first "acted on" 100 %), a file listed
+    /// twice (every take counted twice), a file outside the folder.
+    @Test(arguments: [
+        ("여기아니야", "other.wav", #""text" "여기아니야" is not a sentence pathfinder record asks for"#),
+        ("hello there", "other.wav", #""text" "hello there" is not a sentence"#),
+        ("여기 아니야", "said.wav", #""said.wav" is listed already, on line 1"#),
+        ("여기 아니야", "../said.wav", #""file" "../said.wav" is not the name of a .wav file in this folder"#),
+    ])
+    func aManifestLineTheRecorderWouldNotWriteExitsTwo(_ text: String, _ file: String, _ named: String) throws
+    {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try #require(
+            try TestSupport.run(
+                "espeak-ng", ["-v", "ko", "-w", directory + "/said.wav", "여기 아니야"], install: "espeak-ng") == 0
+        )
+        let manifest =
+            #"{"file": "said.wav", "text": "여기 아니야", "speaker": "mom"}"# + "\n"
+            + #"{"file": "\#(file)", "text": "\#(text)", "speaker": "mom"}"# + "\n"
+        try manifest.write(toFile: directory + "/manifest.jsonl", atomically: true, encoding: .utf8)
+        let result = try run(["--real", directory, "--conditions", "clean", "--hours", "0"])
+        #expect(result.code == 2)
+        #expect(result.err.contains("manifest.jsonl: line 2: " + named), "\(result.err)")
     }
 
     /// A bad `--real` manifest is bad input: exit 2 naming the file and line.
@@ -413,7 +440,7 @@ extension VoiceEvalFlagTests {
         let result = try run(["--real", directory, "--conditions", "clean", "--hours", "0"])
         #expect(result.code == 2)
         #expect(
-            result.err.contains("manifest.jsonl line 1") && result.err.contains("speaker"), "\(result.err)")
+            result.err.contains("manifest.jsonl: line 1") && result.err.contains("speaker"), "\(result.err)")
     }
 }
 

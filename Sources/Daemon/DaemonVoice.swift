@@ -184,8 +184,11 @@ final class DaemonEars: Sendable {
                     var health = MicrophoneHealth()
                     for try await chunk in stream {
                         if Task.isCancelled { break }
-                        for change in health.feed(chunk.samples) {
+                        for change in health.feed(chunk.samples, skippedBefore: chunk.skippedBefore) {
                             Self.report(change, device: device, log: log)
+                        }
+                        for utterance in try listener.skip(samples: chunk.skippedBefore) {
+                            heard(utterance.answer)
                         }
                         for utterance in try listener.process(samples: chunk.samples, muted: chunk.muted) {
                             heard(utterance.answer)

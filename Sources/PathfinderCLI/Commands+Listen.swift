@@ -60,9 +60,10 @@ extension Commands {
             let stream = try Microphone.capture(device: device ?? "default", seconds: seconds)
             var health = MicrophoneHealth()
             for try await chunk in stream {
-                for change in health.feed(chunk.samples) {
+                for change in health.feed(chunk.samples, skippedBefore: chunk.skippedBefore) {
                     console.error("pathfinder listen: " + change.message(device: device ?? "default"))
                 }
+                try emit(try listener.skip(samples: chunk.skippedBefore))
                 try emit(try listener.process(samples: chunk.samples, muted: chunk.muted))
             }
             try emit(try listener.finish())

@@ -353,6 +353,15 @@ public final class Listener {
         muteUntilSample = max(muteUntilSample, Int(seconds * Double(Self.sampleRate)))
     }
 
+    /// `count` samples were lost before they reached the listener (a capture's consumer fell
+    /// behind: ``Microphone/Chunk/skippedBefore``): the clock moves on by them, and an utterance
+    /// they cut is abandoned, as in muted audio — half an answer is not decoded as a whole one.
+    /// Returns the utterances the audio before the gap completed.
+    public func skip(samples count: Int) throws(SpeechError) -> [Utterance] {
+        guard count > 0 else { return [] }
+        return try process(samples: [Int16](repeating: 0, count: count), muted: true)
+    }
+
     /// Feeds the next 16 kHz mono samples; returns the utterances they completed.
     /// - Parameter muted: the samples were captured while the speaker was talking: they
     ///   advance the clock but are never decoded.

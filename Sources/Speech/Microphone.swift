@@ -8,7 +8,15 @@ public enum Microphone {
     public struct Chunk: Sendable {
         public var samples: [Int16]
         public var muted: Bool
+        /// Samples captured just before this chunk and thrown away because the consumer was
+        /// ``backlogChunks`` behind (``Listener/skip(samples:)`` keeps its clock right).
+        public var skippedBefore = 0
     }
+
+    /// Chunks an open-ended capture holds for a consumer that fell behind (30 s); after that
+    /// the newest are thrown away and counted in the next chunk's `skippedBefore`. A capture of
+    /// given `seconds` holds them all.
+    public static let backlogChunks = 300
 
     /// Samples per chunk: 100 ms at 16 kHz.
     public static let chunkSamples = 1_600
@@ -32,17 +40,23 @@ public enum Microphone {
         let box = PCMBox(pcm)
         let limit = seconds.map { Int($0 * Double(Listener.sampleRate)) }
         let (stream, continuation) = AsyncThrowingStream<Chunk, any Error>.makeStream(
-            bufferingPolicy: .bufferingNewest(100))
+            bufferingPolicy: seconds == nil ? .bufferingOldest(backlogChunks) : .unbounded)
         let stop = Mutex(false)
         continuation.onTermination = { _ in stop.withLock { $0 = true } }
         let thread = Thread {
-            var captured = 0
+            var captured = 0, skipped = 0
             while !stop.withLock({ $0 }) {
                 if let limit, captured >= limit { break }
                 do {
                     let samples = try box.pcm.read(count: chunkSamples)
                     captured += samples.count
-                    continuation.yield(Chunk(samples: samples, muted: gate?.isClosed ?? false))
+                    let chunk = Chunk(
+                        samples: samples, muted: gate?.isClosed ?? false, skippedBefore: skipped)
+                    if case .dropped = continuation.yield(chunk) {
+                        skipped += samples.count
+                    } else {
+                        skipped = 0
+                    }
                 } catch {
                     continuation.finish(throwing: error)
                     return

@@ -1,10 +1,11 @@
 /// Watches what the microphone delivers for the two faults no one at the daemon can see: no
 /// sound at all (a muted or wrong capture device gives every sample 0; a live microphone
 /// always hears a little of the room), and clipping (its gain too high: the walker's answers
-/// arrive flattened at full scale). The daemon logs each change (docs/daemon.md).
+/// arrive flattened at full scale); and one of the decoder: audio thrown away because it fell
+/// ``Microphone/backlogChunks`` behind. The daemon logs each change (docs/daemon.md).
 public struct MicrophoneHealth: Sendable {
     public enum Fault: String, Sendable {
-        case silent, clipping
+        case silent, clipping, behind
     }
 
     /// What ``feed(_:)`` noticed: a fault that began, or one that ended.
@@ -21,6 +22,9 @@ public struct MicrophoneHealth: Sendable {
             case .began(.clipping):
                 "microphone \(device): clipping (samples at full scale): answers are heard flattened; turn its capture gain down (alsamixer) or move it away from the mouth"
             case .ended(.clipping): "microphone \(device): no clipping for \(Int(clippingClearSeconds)) s"
+            case .began(.behind):
+                "microphone \(device): the decoder fell \(Microphone.backlogChunks * Microphone.chunkSamples / Listener.sampleRate) s behind; audio is thrown away until it catches up (answers said meanwhile are not heard)"
+            case .ended(.behind): "microphone \(device): the decoder caught up"
             }
         }
     }
@@ -33,6 +37,8 @@ public struct MicrophoneHealth: Sendable {
     static let clippedRunsPerSecond = 3
     /// … and seconds without any that end it.
     static let clippingClearSeconds = 30.0
+    /// Seconds without audio thrown away before the decoder has caught up.
+    static let caughtUpSeconds = 10.0
 
     private let sampleRate: Int
     private var silentSamples = 0
@@ -40,13 +46,28 @@ public struct MicrophoneHealth: Sendable {
     /// Clipped runs in the current second, and samples into it.
     private var runsThisSecond = 0, samplesThisSecond = 0
     private var samplesSinceClipping = 0
+    private var samplesSinceSkip = 0
     public private(set) var faults: Set<Fault> = []
 
     public init(sampleRate: Int = Listener.sampleRate) { self.sampleRate = sampleRate }
 
-    /// Feeds the next samples as captured; the faults that began or ended within them.
-    public mutating func feed(_ samples: [Int16]) -> [Change] {
+    /// Feeds the next samples as captured, with the samples thrown away just before them
+    /// (``Microphone/Chunk/skippedBefore``); the faults that began or ended within them.
+    public mutating func feed(_ samples: [Int16], skippedBefore: Int = 0) -> [Change] {
         var changes: [Change] = []
+        if skippedBefore > 0 {
+            samplesSinceSkip = 0
+            if !faults.contains(.behind) {
+                faults.insert(.behind)
+                changes.append(.began(.behind))
+            }
+        } else {
+            samplesSinceSkip += samples.count
+            if faults.contains(.behind), samplesSinceSkip >= Int(Self.caughtUpSeconds * Double(sampleRate)) {
+                faults.remove(.behind)
+                changes.append(.ended(.behind))
+            }
+        }
         let silent = samples.allSatisfy { abs(Int($0)) <= Int(Self.silentAmplitude) }
         silentSamples = silent ? silentSamples + samples.count : 0
         if silentSamples >= Int(Self.silentSeconds * Double(sampleRate)), !faults.contains(.silent) {

@@ -18,35 +18,6 @@ struct RecordCommandTests {
         }
     }
 
-    /// A home folder whose `.asoundrc` defines the capture device "speech": ALSA's file plugin
-    /// reading raw 16 kHz audio — espeak-ng's "여기 아니야" half a second in, a second after — each
-    /// time the device is opened, as a microphone would hear one person say it.
-    func speakingHome() throws -> Scratch {
-        let home = try Scratch()
-        let spoken = home.file("spoken.wav"), raw = home.file("take.raw")
-        try #require(try run("espeak-ng", ["-v", "ko", "-w", spoken, "여기 아니야"], install: "espeak-ng") == 0)
-        try #require(
-            try run(
-                "sox",
-                [
-                    "-R", spoken, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed", "-t", "raw", raw,
-                    "silence", "1", "0.01", "0.5%", "pad", "0.5", "1",
-                ], install: "sox") == 0)
-        _ = try home.write(
-            ".asoundrc",
-            """
-            pcm.speech {
-                type file
-                slave.pcm "null"
-                file "/dev/null"
-                infile "\(raw)"
-                format "raw"
-            }
-
-            """)
-        return home
-    }
-
     /// The `pathfinder` executable recording `rounds` as `speaker` into `directory` from
     /// `device`, with `home`'s ALSA configuration: its exit status and standard output (with
     /// `errors`, standard error).

@@ -61,4 +61,23 @@ struct MicrophoneHealthTests {
         let end = try #require(calm.first?.0)
         #expect(end >= 30 - Double(clipped.count) / 16_000 && end <= 30)
     }
+
+    /// Audio thrown away because the decoder fell behind (`Chunk.skippedBefore`) is a fault at
+    /// the first chunk after it — once, however often it goes on — and ends after 10 s of
+    /// audio with none thrown away.
+    @Test func audioThrownAwayIsAFaultUntilTenSecondsWithout() throws {
+        var health = MicrophoneHealth()
+        let room = try voiceInARoom()
+        #expect(health.feed(Array(room.prefix(1_600))).isEmpty)
+        #expect(health.feed(Array(room.prefix(1_600)), skippedBefore: 1_600) == [.began(.behind)])
+        #expect(health.feed(Array(room.prefix(1_600)), skippedBefore: 3_200).isEmpty)
+        var ended: [Int] = []
+        for k in 1...120 where !health.feed(Array(room.prefix(1_600))).isEmpty { ended.append(k) }
+        #expect(ended == [100], "ended after 10 s of chunks: \(ended)")
+        #expect(health.faults.isEmpty)
+        #expect(
+            MicrophoneHealth.Change.began(.behind).message(device: "hw:1,0")
+                == "microphone hw:1,0: the decoder fell 30 s behind; audio is thrown away until it catches up (answers said meanwhile are not heard)"
+        )
+    }
 }

@@ -44,7 +44,9 @@ let package = Package(
         .target(name: "Positioning", dependencies: ["Geo", "SystemCalls"]),
         .target(
             name: "Speech",
-            dependencies: ["Arrival", "Geo", "CPocketSphinx", "CEspeakNG", "CALSA", "CNoiseSuppression"]),
+            dependencies: [
+                "Arrival", "Geo", "Diagnostics", "CPocketSphinx", "CEspeakNG", "CALSA", "CNoiseSuppression",
+            ]),
         .target(name: "Gazetteer", dependencies: ["Geo", "SQLite", "Diagnostics"]),
         .target(name: "EntranceIndex", dependencies: ["Geo", "Arrival", "OSM", "SQLite"]),
         .target(

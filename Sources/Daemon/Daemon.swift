@@ -28,6 +28,8 @@ package final class Daemon: Sendable {
         case heard(Heard)
         /// A button pressed (`buttons`).
         case button(ButtonReader.Press)
+        /// The microphone cannot hear: its model refused, its device gone or silent.
+        case cannotHear
     }
 
     package let config: DaemonConfig
@@ -111,9 +113,11 @@ package final class Daemon: Sendable {
             Task { for await reading in readings { continuation.yield(.pressure(reading)) } }
         }
         let voice = DaemonVoice(device: config.speaker, wavDirectory: config.speakWav, log: log)
-        let ears = DaemonEars(device: config.micDevice, gate: voice.gate, log: log) {
-            continuation.yield(.heard($0))
-        }
+        let ears = DaemonEars(
+            device: config.micDevice, gate: voice.gate, log: log, buttons: config.buttons != nil,
+            heard: { continuation.yield(.heard($0)) }, deaf: { continuation.yield(.cannotHear) })
+        /// The walker was told this last stretch that the microphone cannot hear them.
+        var cannotHearSaid = false
         if !config.mic { log.info("microphone off (mic: false); answers only via `heard` requests") }
         let buttons = (config.buttons?.devices ?? []).map { device in
             ButtonReader(map: config.buttons!, device: device, log: log) { continuation.yield(.button($0)) }
@@ -194,6 +198,12 @@ package final class Daemon: Sendable {
             case .button(let press):
                 log.info("button \(press.key): \(press.action.rawValue)")
                 shell.perform(Self.pressed(press, core: &core, now: now()))
+            case .cannotHear:
+                // Once a last stretch: the walker is about to be asked to answer aloud.
+                if !cannotHearSaid, core.approach.isInLastStretch {
+                    cannotHearSaid = true
+                    shell.perform(core.cannotHear(buttons: config.buttons != nil))
+                }
             case .terminate(let number):
                 log.info("\(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
                 break loop
@@ -246,7 +256,10 @@ package final class Daemon: Sendable {
             // The microphone is open exactly during the last stretch.
             if config.mic {
                 if core.approach.isInLastStretch, !ears.isOpen { ears.open() }
-                if !core.approach.isInLastStretch, ears.isOpen { ears.close() }
+                if !core.approach.isInLastStretch, ears.isOpen {
+                    ears.close()
+                    cannotHearSaid = false
+                }
             }
         }
         ears.close()

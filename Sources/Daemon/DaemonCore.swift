@@ -145,6 +145,18 @@ package struct DaemonCore: Sendable {
     /// What the walker hears while the position source is away.
     package static let waitingForGPSText = "GPS를 기다리는 중이야."
 
+    /// Says, in the last stretch, that the microphone cannot hear (its model refused, its
+    /// device gone or silent): the walker is about to be asked to answer aloud, and would
+    /// answer into nothing. With buttons, it says to use them.
+    package func cannotHear(buttons: Bool) -> [Action] {
+        guard approach.isInLastStretch else { return [] }
+        let prompt = FinalApproach.Prompt(buttons ? Self.cannotHearButtonsText : Self.cannotHearText)
+        return [.event(Self.line(for: .say(prompt))), .say(prompt)]
+    }
+
+    package static let cannotHearText = "마이크가 안 들려. 대답을 들을 수 없어."
+    package static let cannotHearButtonsText = "마이크가 안 들려. 대답은 버튼으로 해줘."
+
     private func ok(_ fields: [String: JSONValue]) -> JSONValue {
         .object(fields.merging(["ok": .bool(true)]) { a, _ in a })
     }

@@ -40,10 +40,12 @@ enum DaemonStartup {
             log.warning("no gazetteer (\"gazetteer\") found; `go QUERY` and `where` cannot name places")
         }
         if config.mic {
+            // Loaded as the microphone will load it, so a model PocketSphinx refuses (a
+            // truncated grammar, a bad line in pathfinder.args) is said now, not at the door.
             do {
-                _ = try PhraseModel.locate()
+                _ = try Listener(model: try PhraseModel.locate())
             } catch {
-                log.warning("phrase model: \(error); the microphone cannot hear answers")
+                log.warning("\(error); the microphone cannot hear answers")
             }
         }
     }

@@ -1,4 +1,5 @@
 import Arrival
+import Diagnostics
 import Foundation
 import Geo
 import Speech
@@ -44,7 +45,9 @@ final class DaemonVoice: Sendable {
                 try FileManager.default.createDirectory(
                     atPath: wavDirectory, withIntermediateDirectories: true)
             } catch {
-                log.warning("speakWav \(wavDirectory): \(error)")
+                log.warning(
+                    "speakWav \(wavDirectory): cannot make the folder: \(FileDiagnostics.reasonWriting(wavDirectory, error))"
+                )
             }
         }
         do {
@@ -128,7 +131,14 @@ final class DaemonVoice: Sendable {
                 let path = wavDirectory + "/" + String(format: "%04d.wav", number)
                 // Into a file: nothing is audible, so the microphone stays open.
                 let audio = try speaker.synthesize(prompt.text)
-                try WAV.write(audio, to: path)
+                do { try WAV.write(audio, to: path) } catch {
+                    // Numbered files stay consecutive; the problem is the folder's, not the file's.
+                    state.withLock { $0.files -= 1 }
+                    if case .io(_, let reason) = error {
+                        throw WAVFolderProblem(folder: wavDirectory, reason: reason)
+                    }
+                    throw error
+                }
                 log.debug("said into \(path): \(prompt.text)")
                 // The file stands in for the loudspeaker, so it takes as long as the prompt
                 // would to play: a loop of `repeat` writes speech in real time (44 kB/s), not
@@ -153,39 +163,54 @@ final class DaemonVoice: Sendable {
 
 /// The daemon's ears: the microphone, open only during the last stretch, decoded by the
 /// phrase model; each recognised sentence goes to `heard`. Audio captured while the voice
-/// speaks arrives muted and is never decoded.
+/// speaks arrives muted and is never decoded. When they cannot hear — the model refused, the
+/// device gone, or nothing but digital silence — `deaf` is told (the walker hears it).
 final class DaemonEars: Sendable {
     private let device: String
     private let gate: HalfDuplexGate
     private let log: DaemonLog
+    private let buttons: Bool
     private let heard: @Sendable (Heard) -> Void
+    private let deaf: @Sendable () -> Void
     private let task = Mutex<Task<Void, Never>?>(nil)
+    /// The device opened and is being decoded (a close is logged only then).
+    private let listening = Mutex(false)
 
-    init(device: String, gate: HalfDuplexGate, log: DaemonLog, heard: @escaping @Sendable (Heard) -> Void) {
+    init(
+        device: String, gate: HalfDuplexGate, log: DaemonLog, buttons: Bool,
+        heard: @escaping @Sendable (Heard) -> Void, deaf: @escaping @Sendable () -> Void
+    ) {
         self.device = device
         self.gate = gate
         self.log = log
+        self.buttons = buttons
         self.heard = heard
+        self.deaf = deaf
     }
 
     var isOpen: Bool { task.withLock { $0 != nil } }
 
-    /// Opens the microphone; a missing device or model is logged and the daemon runs on
-    /// (answers can still come as `heard` requests).
+    /// How answers can still come, for the log.
+    private var otherWays: String { buttons ? "buttons and `heard` requests" : "`heard` requests" }
+
+    /// Opens the microphone; a missing device or model is logged, the walker told, and the
+    /// daemon runs on (answers can still come as buttons and `heard` requests).
     func open() {
-        let (device, gate, log, heard) = (device, gate, log, heard)
+        let (device, gate, log, heard, deaf, otherWays) = (device, gate, log, heard, deaf, otherWays)
         task.withLock { current in
             guard current == nil else { return }
-            current = Task.detached {
+            current = Task.detached { [self] in
                 do {
                     let listener = try Listener(model: try PhraseModel.locate())
                     let stream = try Microphone.capture(device: device, gate: gate)
+                    listening.withLock { $0 = true }
                     log.info("microphone \(device): listening; decoders: \(listener.decoderSummary)")
                     var health = MicrophoneHealth()
                     for try await chunk in stream {
                         if Task.isCancelled { break }
                         for change in health.feed(chunk.samples, skippedBefore: chunk.skippedBefore) {
-                            Self.report(change, device: device, log: log)
+                            Self.report(change, device: device, log: log, otherWays: otherWays)
+                            if change == .began(.silent) { deaf() }
                         }
                         for utterance in try listener.skip(samples: chunk.skippedBefore) {
                             heard(utterance.answer)
@@ -195,18 +220,21 @@ final class DaemonEars: Sendable {
                         }
                     }
                 } catch {
-                    log.warning("microphone \(device): \(error); answers only via `heard` requests")
+                    if !Task.isCancelled {
+                        log.warning("microphone \(device): \(error); answers only via \(otherWays)")
+                        deaf()
+                    }
                 }
             }
         }
     }
 
     /// Logs a fault of the microphone's sound as it begins (a warning) and as it ends.
-    static func report(_ change: MicrophoneHealth.Change, device: String, log: DaemonLog) {
+    static func report(_ change: MicrophoneHealth.Change, device: String, log: DaemonLog, otherWays: String) {
         let message = change.message(device: device)
         switch change {
         case .began(.silent):
-            log.warning(message + " Answers only via buttons and `heard` requests until it hears sound.")
+            log.warning(message + " Answers only via \(otherWays) until it hears sound.")
         case .began: log.warning(message)
         case .ended: log.info(message)
         }
@@ -220,7 +248,18 @@ final class DaemonEars: Sendable {
         }
         if let running {
             running.cancel()
-            log.info("microphone \(device): closed")
+            if listening.withLock({ was in
+                defer { was = false }; return was
+            }) {
+                log.info("microphone \(device): closed")
+            }
         }
     }
+}
+
+/// A prompt's WAV file could not be written: said once for the folder, not once per file.
+private struct WAVFolderProblem: Error, CustomStringConvertible {
+    var folder: String
+    var reason: String
+    var description: String { "speakWav \(folder): \(reason)" }
 }

@@ -49,6 +49,26 @@ public enum FileDiagnostics {
         }
     }
 
+    /// Why `path` could not be written (or a folder made there), in words: what is in the way
+    /// is looked at first ("is a directory", "no folder /x", "/x is not a folder"), then the
+    /// POSIX error under Foundation's ("permission denied", "read-only file system").
+    public static func reasonWriting(_ path: String, _ error: any Error) -> String {
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return "is a directory" }
+        let parent = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        if stat(parent, &info) != 0 {
+            return errno == ENOTDIR ? "a part of \(parent) is not a folder" : "no folder \(parent)"
+        }
+        if (info.st_mode & S_IFMT) != S_IFDIR { return "\(parent) is not a folder" }
+        if access(parent, W_OK) != 0 { return "cannot write in \(parent): \(words(errno: errno))" }
+        var current: NSError? = error as NSError
+        while let e = current {
+            if e.domain == NSPOSIXErrorDomain { return words(errno: Int32(e.code)) }
+            current = (e.userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
+        }
+        return "it could not be written"
+    }
+
     /// `strerror`'s text with a lower-case first letter ("no such file or directory").
     public static func words(errno code: Int32) -> String {
         let text = String(cString: strerror(code))

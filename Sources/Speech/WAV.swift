@@ -1,3 +1,4 @@
+import Diagnostics
 import Foundation
 
 /// Mono 16-bit audio at a known rate: what the decoder hears and the synthesizer makes.
@@ -68,8 +69,8 @@ public enum WAV {
     /// Reads a PCM 16-bit WAV file at its own rate, channels averaged to mono.
     public static func read(path: String) throws(SpeechError) -> Audio {
         let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw .io(path: path, reason: "cannot read (\(error.localizedDescription))")
+        do { data = try FileDiagnostics.contents(of: path) } catch {
+            throw .io(path: path, reason: "cannot read: \(error.reason)")
         }
         return try parse(data, path: path)
     }
@@ -166,7 +167,7 @@ public enum WAV {
     /// Writes `audio` as a mono PCM 16-bit WAV file, atomically (nothing half-written).
     public static func write(_ audio: Audio, to path: String) throws(SpeechError) {
         do { try encode(audio).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-            throw .io(path: path, reason: "cannot write (\(error.localizedDescription))")
+            throw .io(path: path, reason: "cannot write: \(FileDiagnostics.reasonWriting(path, error))")
         }
     }
 }

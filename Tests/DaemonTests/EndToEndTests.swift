@@ -258,6 +258,62 @@ import Testing
         let log = daemon.stderr
         #expect(log.components(separatedBy: "cannot speak").count == 2, "\(log)")
         #expect(log.components(separatedBy: "<6>info: say: ").count > 2, "fewer than two prompts:\n\(log)")
+        // The walker is told, once, that their voice will not be heard (before, they were asked
+        // to answer aloud into a microphone that was not there).
+        let told = "say: \(DaemonCore.cannotHearText)\n"
+        #expect(log.components(separatedBy: told).count == 2, "\(log)")
+    }
+
+    /// A phrase model PocketSphinx refuses (a grammar cut short) is a warning at start, as
+    /// docs/daemon.md promises of every configured file — before, the daemon found out at the
+    /// door — and the walker is told there.
+    @Test func aPhraseModelPocketSphinxRefusesIsSaidAtStart() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let models = dir.path + "/models"
+        try FileManager.default.copyItem(atPath: GazetteerDaemonTests.repo + "/models", toPath: models)
+        let grammar = try Data(contentsOf: URL(fileURLWithPath: models + "/pathfinder.fsg"))
+        try grammar.prefix(3_000).write(to: URL(fileURLWithPath: models + "/pathfinder.fsg"))
+        let (daemon, _) = try Self.atTheDoor(
+            dir, #""micDevice": "null", "speakWav": "\#(dir.path)/wav""#,
+            environment: ["PATHFINDER_MODELS": models])
+        let told = "say: \(DaemonCore.cannotHearText)\n"
+        #expect(daemon.logs(told), "the walker was not told:\n\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        let log = daemon.stderr
+        let atStart = try #require(
+            log.range(of: "the microphone cannot hear answers"), "no warning at start:\n\(log)")
+        let walk = try #require(log.range(of: "info: say: "), "\(log)")
+        #expect(atStart.lowerBound < walk.lowerBound, "warned only after the walk began:\n\(log)")
+        #expect(!log.contains("phrase model: phrase model:"), "\(log)")
+        #expect(log.components(separatedBy: told).count == 2, "\(log)")
+        // It never listened: no "closed" for a microphone that did not open.
+        #expect(!log.contains("microphone null: closed"), "\(log)")
+    }
+
+    /// A `speakWav` folder that cannot be made: one line in words at start, and one for the
+    /// prompts (before: Foundation's NSError at start, then a warning per prompt, each naming
+    /// its own NNNN.wav).
+    @Test func aSpeakWavFolderThatCannotBeMadeIsSaidOnceInWords() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let file = dir.path + "/afile"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        let (daemon, _) = try Self.atTheDoor(dir, #""micDevice": "null", "speakWav": "\#(file)/wav""#)
+        #expect(daemon.logs("info: say: "), "\(daemon.stderr)")
+        usleep(1_000_000)
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        let log = daemon.stderr
+        #expect(
+            log.contains("speakWav \(file)/wav: cannot make the folder: \(file) is not a folder\n"), "\(log)")
+        #expect(!log.contains("NSCocoaErrorDomain"), "\(log)")
+        let cannot =
+            "cannot speak (speakWav \(file)/wav: cannot write: a part of \(file)/wav is not a folder)"
+        #expect(log.components(separatedBy: cannot).count == 2, "\(log)")
+        #expect(log.components(separatedBy: "cannot speak").count == 2, "\(log)")
+        #expect(log.components(separatedBy: "<6>info: say: ").count > 2, "fewer than two prompts:\n\(log)")
     }
 }
 

@@ -75,6 +75,8 @@ struct ReplaySession {
     var heard: [Replayer.Heard]
     var speakWAV: String?
     var mapPath: String?
+    /// Where the answers came from, for a message about them.
+    var answersSource: String
     /// The walk's numbers; `--last-stretch-metres` sets where the last stretch begins.
     var settings = FinalApproach.Settings()
 
@@ -87,7 +89,7 @@ struct ReplaySession {
         let heard = try arguments.option("--heard")
         let audio = try arguments.option("--audio")
         let audioStart = try arguments.option("--audio-start", expected: "seconds ≥ 0") {
-            Double($0).flatMap { $0 >= 0 ? $0 : nil }
+            Double($0).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
         }
         let models = try arguments.option("--models")
         if models != nil, audio == nil { throw .usage("\(command): --models needs --audio") }
@@ -122,6 +124,9 @@ struct ReplaySession {
     ) throws(CLIError) {
         self.command = command
         nmeaPath = nmea
+        answersSource =
+            heard.map { "--heard \($0)" } ?? audio.map { "--audio \($0) from --audio-start \(audioStart)" }
+            ?? ""
         guard FileManager.default.isReadableFile(atPath: nmea) else {
             throw .usage("\(command): \(nmea): cannot read the NMEA trace")
         }
@@ -194,6 +199,11 @@ struct ReplaySession {
             saveMemory: saveMemory)
         do {
             return try replayer.run(nmea: bytes)
+        } catch .answerAfterWalk(let t, let span) {
+            // The answers' file (or the audio's start) is wrong, not the trace.
+            throw .usage(
+                "\(command): \(answersSource): \(ReplayError.answerAfterWalk(t: t, span: span)) (\(nmeaPath))"
+            )
         } catch {
             throw .usage("\(command): \(nmeaPath): \(error)")
         }

@@ -51,6 +51,9 @@ public struct Replayer: Sendable {
     public static let doorsDelaySeconds = 3.0
     /// Ticks go on this long (seconds) after the last input, for the walk's delayed end.
     public static let tailSeconds = 5.0
+    /// How long after the trace's last fix an answer may come (the walker stands at the door
+    /// and the receiver stopped logging); later is a mistake in the input, not a walk.
+    public static let answersAfterTraceSeconds = 600.0
 
     public var destination: Destination
     public var memory: EntranceMemory
@@ -123,7 +126,11 @@ public struct Replayer: Sendable {
                 }
             }
         }
+        let span = last.timeIntervalSince(start)
         for h in heard {
+            guard h.t <= span + Self.answersAfterTraceSeconds else {
+                throw .answerAfterWalk(t: h.t, span: span)
+            }
             items.append(Item(time: start + h.t, rank: 1, sequence: items.count, event: .heard(h.answer)))
         }
         let end = items.map(\.time).max() ?? start
@@ -183,11 +190,16 @@ public struct Replayer: Sendable {
 public enum ReplayError: Error, Sendable, CustomStringConvertible {
     /// The trace has no dated fix to start the clock from.
     case noFixes(NMEAParser.Stats)
+    /// An answer at `t` seconds, more than ``Replayer/answersAfterTraceSeconds`` after the
+    /// trace's `span`.
+    case answerAfterWalk(t: Double, span: Double)
 
     public var description: String {
         switch self {
         case .noFixes(let s):
             "no dated fix in the trace (\(s.lines) lines, \(s.sentences) valid sentences, \(s.badChecksum) bad checksums)"
+        case .answerAfterWalk(let t, let span):
+            "an answer at \(t) s is after the walk: the NMEA trace spans \(Int(span.rounded(.up))) s, and answers may come up to \(Int(Replayer.answersAfterTraceSeconds)) s after its end"
         }
     }
 }

@@ -423,6 +423,28 @@ import Testing
         #expect(settled > own, "from the model's -cmninit \(own) of 8, from the product's \(settled)")
     }
 
+    /// Answers placed after the walk are a mistake in the input, said as such (exit 2): before,
+    /// `--audio-start inf` crashed on a conversion, and `--audio-start 1e8` or a `--heard` line
+    /// at 1e8 s tried to allocate a tick for every second up to it (2 GB, then a crash).
+    @Test(arguments: [
+        (["--audio", "ANSWERS", "--audio-start", "inf"], #"--audio-start "inf" is not seconds ≥ 0"#),
+        (
+            ["--audio", "ANSWERS", "--audio-start", "1e8"],
+            "from --audio-start 100000000.0: an answer at 100000006"
+        ),
+        (["--heard", "HUGE"], "an answer at 100000000.0 s is after the walk: the NMEA trace spans 513 s"),
+    ])
+    func answersAfterTheWalkExitTwo(_ flags: [String], _ named: String) throws {
+        let scratch = try Scratch()
+        let huge = try scratch.write("huge.tsv", "1e8\t여기 아니야\n")
+        let demo = Self.repo + "/artifacts/demo/"
+        let run = try pathfinder(
+            ["replay", "--nmea", demo + "walk.nmea", "--destination", demo + "destination.json"]
+                + flags.map { $0 == "HUGE" ? huge : $0 == "ANSWERS" ? demo + "answers.wav" : $0 })
+        #expect(run.code == 2)
+        #expect(run.err.contains(named), "\(run.err)")
+    }
+
     @Test func modelsNeedsAudio() async {
         let run = await runPathfinder([
             "replay", "--nmea", Self.repo + "/artifacts/demo/walk.nmea", "--destination",

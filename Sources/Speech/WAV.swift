@@ -75,6 +75,9 @@ public enum WAV {
         return try parse(data, path: path)
     }
 
+    /// Sample rates a WAV file may have: telephone to studio.
+    public static let rates = 8_000...192_000
+
     static func parse(_ data: Data, path: String) throws(SpeechError) -> Audio {
         let bytes = [UInt8](data)
         guard !bytes.isEmpty else {
@@ -112,6 +115,15 @@ public enum WAV {
                 }
                 guard format.channels > 0, format.rate > 0 else {
                     throw .badAudio(path: path, reason: "\(format.channels) channels at \(format.rate) Hz")
+                }
+                // A header's rate outside what sound devices record is damage: resampling 1 Hz
+                // to 16 kHz took minutes and gigabytes.
+                guard rates.contains(format.rate) else {
+                    throw .badAudio(
+                        path: path,
+                        reason:
+                            "a sample rate of \(format.rate) Hz (expected \(rates.lowerBound)–\(rates.upperBound) Hz)"
+                    )
                 }
                 // Streams written live may carry a 0 or oversize length: take what is there.
                 let end = size == 0 || body + size > bytes.count ? bytes.count : body + size

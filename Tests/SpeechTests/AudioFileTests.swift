@@ -90,10 +90,14 @@ import Testing
         _ = FileManager.default.createFile(atPath: text, contents: Data("여기 아니야\n".utf8))
         let noSamples = directory + "/nosamples.wav"
         try WAV.write(Audio(samples: [], sampleRate: 16_000), to: noSamples)
+        // A header claiming 1 Hz (before: "resampled" to 16 kHz, minutes and gigabytes, exit 0).
+        let slow = directory + "/slow.wav"
+        try WAV.write(Audio(samples: [Int16](repeating: 4_096, count: 50_000), sampleRate: 1), to: slow)
 
         for (path, reason) in [
             (float, "not PCM"), (empty, "empty file"), (text, "not a RIFF/WAVE file"),
-            (noSamples, "no samples"),
+            (noSamples, "no samples"), (slow, "a sample rate of 1 Hz (expected 8000–192000 Hz)"),
+            (directory, "cannot read: is a directory, not a file"),
         ] {
             #expect {
                 _ = try Listener.decode(wav: path, model: try phraseModel())
@@ -103,6 +107,18 @@ import Testing
             }
         }
         #expect(throws: SpeechError.self) { _ = try WAV.read(path: directory + "/missing.wav") }
+        // Writing says what is in the way, in words (before: Foundation's "The file doesn't exist").
+        for (path, reason) in [
+            (directory + "/no/such/x.wav", "cannot write: no folder \(directory)/no/such"),
+            (directory, "cannot write: is a directory"),
+            (mono + "/x.wav", "cannot write: \(mono) is not a folder"),
+        ] {
+            #expect {
+                try WAV.write(Audio(samples: [0], sampleRate: 16_000), to: path)
+            } throws: { error in
+                "\(error)" == "\(path): \(reason)"
+            }
+        }
     }
 
     @Test func modelIsLocatedByEnvironmentOrExecutable() throws {

@@ -89,7 +89,11 @@ package struct Arguments {
     /// The arguments left that are not options, removed from the list. Anything starting
     /// with `-` (other than a negative number) is left for `finish()` to reject.
     package mutating func positionals() -> [String] {
-        let isOption: (String) -> Bool = { $0.hasPrefix("-") && Double($0) == nil }
+        // A number ("-5") or text that starts with one ("-1층", say's own example) is a word:
+        // no option starts with a digit.
+        let isOption: (String) -> Bool = {
+            $0.hasPrefix("-") && !($0.dropFirst().first?.isNumber ?? false) && Double($0) == nil
+        }
         let words = items.filter { !isOption($0) }
         items.removeAll { !isOption($0) }
         defer { afterDashDash = [] }

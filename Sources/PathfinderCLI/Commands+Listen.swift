@@ -39,7 +39,11 @@ extension Commands {
         }
         let model: PhraseModel
         do { model = try PhraseModel.locate(explicit: models) } catch {
-            throw CLIError.runtime("pathfinder listen: \(error)")
+            // A --models folder without a model is bad input; no model where it is installed
+            // is the machine's problem.
+            throw models != nil
+                ? CLIError.usage("pathfinder listen: --models \(models!): \(error)")
+                : CLIError.runtime("pathfinder listen: \(error)")
         }
         func emit(_ utterances: [Utterance]) throws {
             for utterance in utterances { console.line(try JSONIO.line(utterance)) }

@@ -170,6 +170,7 @@ struct ReplaySession {
             } catch {
                 switch error {
                 case .badAudio, .io: throw .usage("\(command): \(error)")
+                case .model where models != nil: throw .usage("\(command): --models \(models!): \(error)")
                 default: throw .runtime("\(command): \(error)")
                 }
             }

@@ -36,10 +36,23 @@ extension Commands {
         }
         do {
             let speaker = try Speaker(voice: voice, wordsPerMinute: rate)
+            let audio = try speaker.synthesize(text)
+            guard Speaker.isSpeech(audio) else {
+                throw CLIError.usage("pathfinder say: nothing in \"\(text)\" that espeak-ng can speak")
+            }
             if let wav {
-                try speaker.writeWAV(text, to: wav)
+                try WAV.write(audio, to: wav)
             } else {
-                try speaker.play(text, device: device ?? "default")
+                try speaker.play(audio, device: device ?? "default")
+            }
+        } catch let error as CLIError {
+            throw error
+        } catch SpeechError.noVoice(let name, let reason) {
+            throw CLIError.usage("pathfinder say: \(SpeechError.noVoice(name: name, reason: reason))")
+        } catch let error as SpeechError {
+            switch error {
+            case .io: throw CLIError.usage("pathfinder say: \(error)")
+            default: throw CLIError.runtime("pathfinder say: \(error)")
             }
         } catch {
             throw CLIError.runtime("pathfinder say: \(error)")

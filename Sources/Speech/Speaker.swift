@@ -43,11 +43,23 @@ public final class Speaker: Sendable {
     public func play(
         _ text: String, device: String = "default", gate: HalfDuplexGate? = nil
     ) throws(SpeechError) {
-        let audio = try synthesize(text)
+        try play(try synthesize(text), device: device, gate: gate)
+    }
+
+    /// Plays `audio` (made by ``synthesize(_:)``) as ``play(_:device:gate:)`` plays text.
+    public func play(
+        _ audio: Audio, device: String = "default", gate: HalfDuplexGate? = nil
+    ) throws(SpeechError) {
         gate?.close()
         defer { gate?.open() }
         let pcm = try PCMDevice(device: device, direction: .playback, sampleRate: audio.sampleRate)
         try pcm.play(audio.samples)
+    }
+
+    /// Whether `audio` holds any speech: espeak-ng makes a few milliseconds of silence of text it
+    /// has no sounds for (emoji, punctuation alone).
+    public static func isSpeech(_ audio: Audio) -> Bool {
+        audio.samples.contains { abs(Int($0)) > 256 }
     }
 }
 
@@ -86,7 +98,7 @@ private enum Engine {
     static func synthesize(_ text: String, voice: String, rate: Int) -> Result<Audio, SpeechError> {
         var status = espeak_ng_SetVoiceByName(voice)
         guard status == ENS_OK else {
-            return .failure(.synthesizer("no voice \"\(voice)\" (\(message(status)))"))
+            return .failure(.noVoice(name: voice, reason: message(status)))
         }
         status = espeak_ng_SetParameter(espeakRATE, Int32(rate), 0)
         guard status == ENS_OK else { return .failure(.synthesizer("rate \(rate): \(message(status))")) }

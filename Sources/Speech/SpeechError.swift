@@ -10,6 +10,8 @@ public enum SpeechError: Error, Sendable, Hashable, CustomStringConvertible {
     case decoder(String)
     /// espeak-ng failed (status message from the library).
     case synthesizer(String)
+    /// espeak-ng has no voice of that name (bad input: `--voice`).
+    case noVoice(name: String, reason: String)
     /// WebRTC's noise suppression refused its level or failed on a frame.
     case noiseSuppression(String)
     /// ALSA failed (device name and `snd_strerror` text).
@@ -22,6 +24,8 @@ public enum SpeechError: Error, Sendable, Hashable, CustomStringConvertible {
         case .model(let message): "phrase model: \(message)"
         case .decoder(let message): "PocketSphinx: \(message)"
         case .synthesizer(let message): "espeak-ng: \(message)"
+        case .noVoice(let name, let reason):
+            "espeak-ng: no voice \"\(name)\" (\(reason)); espeak-ng --voices=ko lists them"
         case .noiseSuppression(let message): "WebRTC noise suppression: \(message)"
         case .audioDevice(let device, let reason): "sound device \(device): \(reason)"
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Speech
 import Testing
 
 @testable import PathfinderCLI
@@ -68,6 +69,31 @@ struct SpeechCommandsTests {
         let missingModels = await runPathfinder([
             "listen", "--wav", empty, "--models", directory + "/nowhere",
         ])
-        #expect(missingModels.code == 1 && missingModels.err.contains("nowhere"))
+        // A --models folder without a model is bad input (2), as a bad --wav is; no model
+        // where it is installed stays a run-time failure (1).
+        #expect(missingModels.code == 2 && missingModels.err.contains("--models \(directory)/nowhere"))
+    }
+
+    /// `say`'s bad input exits 2 in words; text that starts with a number is text (the help's
+    /// own example "-1층" was an unknown option), and text with nothing to speak is not written
+    /// as a silent file with exit 0.
+    @Test func sayTakesItsOwnExampleAndRefusesWhatItCannotSpeak() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let basement = await runPathfinder(["say", "-1층", "--wav", directory + "/b.wav"])
+        #expect(basement.code == 0, "\(basement.err)")
+        #expect(try WAV.read(path: directory + "/b.wav").duration > 0.5)
+        for text in ["😀🚪", "..."] {
+            let nothing = await runPathfinder(["say", text, "--wav", directory + "/n.wav"])
+            #expect(nothing.code == 2)
+            #expect(nothing.err.contains("nothing in \"\(text)\" that espeak-ng can speak"), "\(nothing.err)")
+            #expect(!FileManager.default.fileExists(atPath: directory + "/n.wav"))
+        }
+        let voice = await runPathfinder(["say", "여기", "--wav", directory + "/v.wav", "--voice", "nosuch"])
+        #expect(voice.code == 2)
+        #expect(voice.err.contains(#"no voice "nosuch""#), "\(voice.err)")
+        let folder = await runPathfinder(["say", "여기", "--wav", directory])
+        #expect(folder.code == 2)
+        #expect(folder.err.contains("\(directory): cannot write: is a directory"), "\(folder.err)")
     }
 }

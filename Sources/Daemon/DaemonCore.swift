@@ -71,9 +71,12 @@ package struct DaemonCore: Sendable {
         case .heard(let text):
             let answer = Heard.typed(text, source: .socket)
             let meaning = answer.meaning.map { JSONValue.string($0.rawValue) } ?? .null
-            let listening = approach.isInLastStretch
             let effects = approach.handle(.heard(answer), now: now)
-            return [.reply(client, ok(["meaning": meaning, "heeded": .bool(listening)]))]
+            // Heeded: the last stretch did something with it beyond logging it (acted, or asked
+            // again) — not for words that mean nothing, outside the last stretch, or the same
+            // answer said again.
+            let heeded = effects.contains { if case .log(.heard) = $0 { false } else { true } }
+            return [.reply(client, ok(["meaning": meaning, "heeded": .bool(heeded)]))]
                 + actions(for: effects)
         }
     }

@@ -36,6 +36,7 @@ package enum Pathfinder {
         Commands.go,
         Commands.status,
         Commands.stop,
+        Commands.heardClient,
         Commands.fixes,
         Commands.doors,
         Commands.gazetteer,

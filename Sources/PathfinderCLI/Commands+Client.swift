@@ -10,7 +10,7 @@ extension Commands {
             Usage: pathfinder go (--destination FILE | QUERY… [--far]) [--socket PATH]
 
             Sends {"cmd": "go", …} to the running daemon: a Destination JSON file
-            ({"name", "center": {"lat", "lon"}, "door"?}), or a place name the daemon looks
+            ({"name", "center": {"lat", "lon"}, "door"?}), or a place name the daemon
             looks up near the walker: its door indexes first (a building name or address,
             "Siltavuorenpenger 10"), then its gazetteer ("Rautatieasema", "HEL"). A place more
             than 50 km from the walker is refused unless --far. Prints the reply: the
@@ -36,6 +36,35 @@ extension Commands {
             throw CLIError.usage("pathfinder go: expected --destination FILE or a QUERY (not both)")
         }
         return try talk(JSONValue.object(request).text, socket: socket, console: console)
+    }
+
+    /// `pathfinder heard TEXT`: an answer typed for the walker (no microphone, a helper at a
+    /// distance, a test), as the socket's `heard` request.
+    static let heardClient = Command(
+        name: "heard",
+        summary: "tells the running daemon what the walker answered (typed)",
+        help: """
+            Usage: pathfinder heard TEXT… [--socket PATH]
+
+            Sends {"cmd": "heard", "text": TEXT} to the running daemon, as if the walker had
+            said it (source "socket", the ArrivalWords rules: "여기 아니야", "여기가 입구야", …):
+            for a daemon without a microphone ("mic": false), or someone answering for the
+            walker. Prints the reply: "meaning" (notHere, thisIsIt or null) and "heeded"
+            (whether the walk acted on it: false outside the last stretch, for words that
+            mean neither answer, and for the same answer again within 5 s of acting on it).
+            \(socketHelp)
+            """
+    ) { arguments, console in
+        var arguments = arguments
+        let socket = try clientSocket(&arguments)
+        let words = arguments.positionals()
+        try arguments.finish()
+        let text = words.joined(separator: " ")
+        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw CLIError.usage("pathfinder heard: expected TEXT (e.g. 여기 아니야)")
+        }
+        let request = JSONValue.object(["cmd": "heard", "text": .string(text)])
+        return try talk(request.text, socket: socket, console: console)
     }
 
     static let status = simpleClient(

@@ -33,8 +33,23 @@ import Testing
         let status = core.handle(.status, from: 2, now: now)
         let reply = try #require(status.compactMap { if case .reply(2, let v) = $0 { v } else { nil } }.first)
         #expect(reply.objectValue?["distance"]?.numberValue.map { $0 < 5 } == true)
+        // Words that are no answer, in the last stretch: understood as nothing, and not heeded
+        // (before, `heeded` said only "in the last stretch": true here).
+        let chatter = core.handle(.heard("안녕"), from: 3, now: now)
+        #expect(
+            chatter.first
+                == .reply(3, .object(["ok": .bool(true), "meaning": .null, "heeded": .bool(false)])))
         let heard = core.handle(.heard("여기가 입구야"), from: 3, now: now)
         #expect(events(heard).contains("confirmed"))
+        #expect(
+            heard.first
+                == .reply(3, .object(["ok": .bool(true), "meaning": "thisIsIt", "heeded": .bool(true)])))
+        // The same answer again a second later is the walker repeating it: not heeded again.
+        let again = core.handle(.heard("여기가 입구야"), from: 3, now: now + 1)
+        #expect(
+            again.first
+                == .reply(3, .object(["ok": .bool(true), "meaning": "thisIsIt", "heeded": .bool(false)])))
+        #expect(!events(again).contains("confirmed"))
         #expect(
             heard.contains {
                 if case .saveMemory(let m) = $0 { m.buildings.first?.confirmed != nil } else { false }

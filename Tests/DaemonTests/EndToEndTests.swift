@@ -249,9 +249,18 @@ import Testing
         #expect(daemon.stderr.contains("missing.db"))
         let status = fields(try client.request(#"{"cmd": "status"}"#))
         #expect(status["state"] == "lastStretch", "\(status)")
-        // Answers still come as requests.
-        let heard = fields(try client.request(#"{"cmd": "heard", "text": "여기가 입구야"}"#))
-        #expect(heard["heeded"] == .bool(true), "\(heard)")
+        // Answers still come as requests, and from the command line (`pathfinder heard`):
+        // words that mean neither answer are not heeded.
+        let chatter = try Self.pathfinder(["heard", "안녕", "--socket", daemon.socket])
+        #expect(chatter.status == 0)
+        #expect(
+            fields(chatter.out)["meaning"] == .null && fields(chatter.out)["heeded"] == .bool(false),
+            "\(chatter)")
+        let heard = try Self.pathfinder(["heard", "여기가", "입구야", "--socket", daemon.socket])
+        #expect(heard.status == 0)
+        #expect(
+            fields(heard.out)["meaning"] == "thisIsIt" && fields(heard.out)["heeded"] == .bool(true),
+            "\(heard)")
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)
         // No such speaker: every prompt fails the same way, and the log says so once.
@@ -318,6 +327,12 @@ import Testing
 }
 
 extension MicrophoneDaemonTests {
+    /// The built `pathfinder` run with `arguments`: its exit status and standard output.
+    static func pathfinder(_ arguments: [String]) throws -> (status: Int32, out: String) {
+        let result = try runCapturing(try BuiltExecutable.pathfinder().path, arguments, standardOutput: true)
+        return (result.status, result.text)
+    }
+
     /// A daemon with the microphone on (config keys `extra` added) walking the demo NMEA, sent
     /// to a door where the walk's first fix already is: the last stretch, and the microphone, at
     /// once. The daemon and its client.

@@ -118,7 +118,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PathfinderCLITests",
-            dependencies: ["PathfinderCLI", "Arrival", "Geo", "Speech", "Storage", "TestSupport"],
+            dependencies: ["PathfinderCLI", "Arrival", "Daemon", "Geo", "Speech", "Storage", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
     ],

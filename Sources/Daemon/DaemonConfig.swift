@@ -78,11 +78,20 @@ package struct DaemonConfig: Sendable, Equatable {
         package var isLoopback: Bool {
             let parts = host.split(separator: ".")
             if parts.count == 4, parts[0] == "127", parts.allSatisfy({ UInt8($0) != nil }) { return true }
-            return host == "::1" || host == "localhost"
+            if host.lowercased() == "localhost" { return true }
+            // ::1 however it is written ("0:0:0:0:0:0:0:1").
+            var address = in6_addr()
+            guard inet_pton(AF_INET6, host, &address) == 1 else { return false }
+            return withUnsafeBytes(of: &address) { bytes in
+                bytes.dropLast().allSatisfy { $0 == 0 } && bytes.last == 1
+            }
         }
 
         package var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
     }
+
+    /// Where each key set so far came from (a config file's path, or a flag), for messages.
+    package var origins: [String: String] = [:]
 
     /// The defaults for this environment (paths from the XDG variables).
     package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -101,6 +110,13 @@ package struct DaemonConfig: Sendable, Equatable {
     /// - Parameter origin: where the value came from, for messages ("config.json", "--baro").
     /// - Throws: `DaemonConfigError` naming the key, the value and what was expected.
     package mutating func set(_ key: String, _ value: JSONValue, origin: String) throws(DaemonConfigError) {
+        try setValue(key, value, origin: origin)
+        origins[key] = origin
+    }
+
+    private mutating func setValue(
+        _ key: String, _ value: JSONValue, origin: String
+    ) throws(DaemonConfigError) {
         func fail(_ expected: String) -> DaemonConfigError {
             DaemonConfigError(origin: origin, key: key, message: "\(value.text) is not \(expected)")
         }
@@ -272,9 +288,19 @@ package struct DaemonConfig: Sendable, Equatable {
     /// The rules across keys, checked after the file and the flags are applied.
     /// - Throws: `DaemonConfigError` naming the key.
     package func validate() throws(DaemonConfigError) {
+        // Both in one file, or both as flags: which was meant cannot be told.
+        if nmea != nil, let g = origins["gpsd"], let n = origins["nmea"],
+            g == n || (g.hasPrefix("--") && n.hasPrefix("--"))
+        {
+            throw DaemonConfigError(
+                origin: g == n ? g : "\(g) and \(n)", key: nil,
+                message:
+                    "\"gpsd\" and \"nmea\" both given: positions come from one (\"nmea\" reads a receiver, \"gpsd\" asks gpsd)"
+            )
+        }
         if nmea == nil && !gpsd.isLoopback && !allowRemoteGPSD {
             throw DaemonConfigError(
-                origin: "config", key: "gpsd",
+                origin: origins["gpsd"] ?? "config", key: "gpsd",
                 message:
                     "\(gpsd) is not on this machine; positions would leave the device (set \"allowRemoteGPSD\": true to allow it)"
             )

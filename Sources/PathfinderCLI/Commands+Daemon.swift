@@ -57,6 +57,11 @@ extension Commands {
                     try config.set(key, .string(value), origin: flag)
                 }
             }
+            // --gpsd over a config file's "nmea": the flag wins, as every flag does (before,
+            // the file's receiver was read and the flag ignored without a word).
+            if config.origins["gpsd"] == "--gpsd", config.origins["nmea"] != "--nmea", config.nmea != nil {
+                try config.set("nmea", .null, origin: "--gpsd")
+            }
             if try arguments.flag("--no-mic") { config.mic = false }
             try config.validate()
             return config

@@ -158,7 +158,10 @@ import Testing
         try config.validate()  // gpsd is not used at all
     }
 
-    @Test(arguments: ["127.0.0.1:2947", "127.8.0.1:1", "localhost:2947", "[::1]:2947"])
+    @Test(arguments: [
+        "127.0.0.1:2947", "127.8.0.1:1", "localhost:2947", "[::1]:2947", "LOCALHOST:2947",
+        "[0:0:0:0:0:0:0:1]:2947",
+    ])
     func loopbackGPSDIsAccepted(address: String) throws {
         var config = DaemonConfig(environment: [:])
         try config.set("gpsd", .string(address), origin: "--gpsd")
@@ -166,7 +169,7 @@ import Testing
         try config.validate()
     }
 
-    @Test(arguments: ["10.0.0.1:2947", "gps.example:2947", "128.0.0.1:2947", "[fe80::1]:2947"])
+    @Test(arguments: ["10.0.0.1:2947", "gps.example:2947", "128.0.0.1:2947", "[fe80::1]:2947", "[::2]:2947"])
     func otherHostsAreNotLoopback(address: String) throws {
         let endpoint = try #require(DaemonConfig.Endpoint(address))
         #expect(!endpoint.isLoopback)

@@ -121,6 +121,14 @@ import Testing
         (#", "logLevel": "loud""#, [], "key \"logLevel\": \"loud\" is not error, warning, info or debug"),
         ("", ["--gpsd", "10.1.2.3:2947"], "key \"gpsd\": 10.1.2.3:2947 is not on this machine"),
         ("", ["--baro", "sonar"], "--baro: key \"baro\""),
+        // The flag is named, not "config" (the file does not hold it).
+        ("", ["--gpsd", "10.1.2.3:2947"], "--gpsd: key \"gpsd\": 10.1.2.3:2947"),
+        // Two position sources in one place: before, "nmea" won and "gpsd" was ignored unsaid.
+        (#", "nmea": "/dev/ttyACM0""#, [], #"config.json: "gpsd" and "nmea" both given"#),
+        (
+            "", ["--gpsd", "127.0.0.1:5", "--nmea", "/dev/null"],
+            #"--gpsd and --nmea: "gpsd" and "nmea" both given"#
+        ),
     ])
     func badConfigOrFlagsExitTwoNamingTheKey(extra: String, flags: [String], message: String) throws {
         let dir = TempDir()

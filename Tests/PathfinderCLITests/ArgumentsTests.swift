@@ -1,3 +1,5 @@
+import Daemon
+import Foundation
 import Testing
 
 @testable import PathfinderCLI
@@ -12,6 +14,21 @@ struct ArgumentsTests {
         #expect(try !a.flag("--missing"))
         #expect(a.positionals() == ["60.1", "24.9"])
         try a.finish()
+    }
+
+    /// `daemon --gpsd` over a config file whose "nmea" names a receiver: the flag wins, as
+    /// every flag does (before, the file's receiver was read and the flag ignored unsaid).
+    @Test func daemonGPSDFlagOverridesTheFilesReceiver() throws {
+        let file = NSTemporaryDirectory() + "pf-config-\(UUID().uuidString).json"
+        try #"{"nmea": "/dev/ttyACM0", "baro": "none"}"#.write(
+            toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        var flags = Arguments(["--config", file, "--gpsd", "127.0.0.1:2948"], command: "pathfinder daemon")
+        let config = try Commands.daemonConfig(from: &flags, environment: [:])
+        #expect(config.nmea == nil)
+        #expect(config.gpsd.description == "127.0.0.1:2948")
+        var without = Arguments(["--config", file], command: "pathfinder daemon")
+        #expect(try Commands.daemonConfig(from: &without, environment: [:]).nmea == "/dev/ttyACM0")
     }
 
     @Test func negativeNumbersArePositionals() throws {

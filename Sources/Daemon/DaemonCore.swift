@@ -27,6 +27,8 @@ package struct DaemonCore: Sendable {
     package private(set) var destination: Destination?
     /// The last position fed in, for `status` and `where`.
     package private(set) var position: FinalApproach.Position?
+    /// When that position came (the loop's clock), so `status` can say how old it is.
+    private var positionReceived: Date?
 
     package init(memory: EntranceMemory, settings: FinalApproach.Settings = .init()) {
         approach = FinalApproach(memory: memory, settings: settings)
@@ -45,7 +47,7 @@ package struct DaemonCore: Sendable {
         case .subscribe:
             return [.reply(client, ok(["subscribed": .bool(true)])), .subscribe(client)]
         case .status:
-            return [.reply(client, ok(status()))]
+            return [.reply(client, ok(status(now: now)))]
         case .stop:
             let effects = approach.handle(.stop, now: now)
             if !approach.isWalking { destination = nil }
@@ -84,6 +86,7 @@ package struct DaemonCore: Sendable {
     /// A position from the GPS source.
     package mutating func moved(_ position: FinalApproach.Position, now: Date) -> [Action] {
         self.position = position
+        positionReceived = now
         return actions(for: approach.handle(.position(position), now: now))
     }
 
@@ -97,10 +100,14 @@ package struct DaemonCore: Sendable {
         [.reply(client, failure(error.message))]
     }
 
-    private func status() -> [String: JSONValue] {
+    private func status(now: Date) -> [String: JSONValue] {
         var fields: [String: JSONValue] = ["state": .string(state)]
         fields["destination"] = destination.map { .from($0) } ?? .null
         fields["position"] = position.map { .from($0.coordinate) } ?? .null
+        // Seconds since it came: a family member reading `status` during a GPS outage sees a
+        // position minutes old, not one that looks current.
+        fields["positionAge"] =
+            positionReceived.map { .number((max(0, now.timeIntervalSince($0)) * 10).rounded() / 10) } ?? .null
         fields["accuracy"] = position?.horizontalAccuracy.map { .number($0) } ?? .null
         fields["door"] = approach.plan?.entrance.map { .from($0) } ?? .null
         if let position, let plan = approach.plan {

@@ -33,6 +33,12 @@ import Testing
         let status = core.handle(.status, from: 2, now: now)
         let reply = try #require(status.compactMap { if case .reply(2, let v) = $0 { v } else { nil } }.first)
         #expect(reply.objectValue?["distance"]?.numberValue.map { $0 < 5 } == true)
+        #expect(reply.objectValue?["positionAge"] == .number(0))
+        // No fix for a while (gpsd gone): the same position, and how old it is.
+        let later = core.handle(.status, from: 2, now: now + 95.5)
+        let stale = try #require(later.compactMap { if case .reply(2, let v) = $0 { v } else { nil } }.first)
+        #expect(stale.objectValue?["position"] == reply.objectValue?["position"])
+        #expect(stale.objectValue?["positionAge"] == .number(95.5))
         // Words that are no answer, in the last stretch: understood as nothing, and not heeded
         // (before, `heeded` said only "in the last stretch": true here).
         let chatter = core.handle(.heard("안녕"), from: 3, now: now)

@@ -27,6 +27,24 @@ public struct Destination: Sendable, Hashable, Codable {
             throw DecodingError.dataCorruptedError(
                 forKey: .center, in: c, debugDescription: "coordinate \(center) is outside −90…90, −180…180")
         }
+        guard !name.allSatisfy(\.isWhitespace) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .name, in: c, debugDescription: "the name is empty (the walker hears it: \"… 까지\")")
+        }
         door = try c.decodeIfPresent(Door.self, forKey: .door)
+        if let door {
+            let metres = door.coordinate.distance(to: center)
+            guard metres <= Self.doorMetresFromCenter else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .door, in: c,
+                    debugDescription:
+                        "the door is \(Int(metres / 1_000)) km from the centre (at most \(Int(Self.doorMetresFromCenter)) m): a pin for another place?"
+                )
+            }
+        }
     }
+
+    /// How far a named door may be from the building's centre: a large campus's farthest gate,
+    /// never a pin dropped in another town (or at 0, 0).
+    public static let doorMetresFromCenter = 2_000.0
 }

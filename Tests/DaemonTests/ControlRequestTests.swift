@@ -44,6 +44,16 @@ import Testing
             "is outside −90…90"
         ),
         (#"{"cmd": "heard"}"#, "heard: needs \"text\""),
+        // Before, accepted: a walk to a door at 0, 0 for a building in Helsinki, and a name
+        // the walker would hear as nothing.
+        (
+            #"{"cmd": "go", "destination": {"name": "X", "center": {"lat": 60.17, "lon": 24.95}, "door": {"lat": 0, "lon": 0}}}"#,
+            "field door: the door is 7026 km from the centre (at most 2000 m): a pin for another place?"
+        ),
+        (
+            #"{"cmd": "go", "destination": {"name": " ", "center": {"lat": 60.17, "lon": 24.95}}}"#,
+            "the name is empty"
+        ),
     ])
     func badRequestsAreRefusedWithAReason(line: String, reason: String) {
         switch parse(line) {

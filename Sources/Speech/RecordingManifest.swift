@@ -26,7 +26,8 @@ public struct RecordingManifest: Sendable {
         public var line: Int
         /// A plain file name in the manifest's folder.
         public var file: String
-        /// One of ``RecordingScript/sentences``.
+        /// What was said: one of ``RecordingScript/sentences`` when `pathfinder record` wrote
+        /// the line, any sentence when a person did.
         public var text: String
         public var speaker: String
         public var device: String?
@@ -43,8 +44,8 @@ public struct RecordingManifest: Sendable {
 
     /// Reads `directory`'s manifest; none there is an empty one.
     /// - Throws: ``SpeechError/badAudio(path:reason:)`` naming the line for a line that is not
-    ///   a JSON object with the fields above, a file named twice or outside the folder, a
-    ///   sentence the script does not hold, or text that is not UTF-8;
+    ///   a JSON object with the fields above, a file named twice or outside the folder, or
+    ///   text that is not UTF-8;
     ///   ``SpeechError/io(path:reason:)`` when it exists and cannot be read.
     public static func read(directory: String) throws(SpeechError) -> RecordingManifest {
         let path = directory + "/" + fileName
@@ -80,11 +81,6 @@ public struct RecordingManifest: Sendable {
             }
             if let first = lineOfFile[file] { throw bad("\"\(file)\" is listed already, on line \(first)") }
             lineOfFile[file] = index + 1
-            guard RecordingScript.sentences.contains(sentence) else {
-                throw bad(
-                    "\"text\" \"\(sentence)\" is not a sentence pathfinder record asks for ("
-                        + RecordingScript.sentences.joined(separator: ", ") + ")")
-            }
             var problem: TakeProblem?
             if object["problem"] != nil {
                 let name = try field("problem")

@@ -7,8 +7,8 @@ import Speech
 /// "device": "…", "time": "…"}` — beside the WAV files. A line with `"problem"` (a take
 /// `pathfinder record` kept after its last try though nothing was said in it, or it was cut
 /// off or clipped: `TakeProblem`) does not hold its sentence and is left out, counted on
-/// standard error. Read through `RecordingManifest`: a damaged line, a file named twice or a
-/// sentence `RecordingScript` does not hold stops the run naming its line.
+/// standard error. Read through `RecordingManifest`: a damaged line or a file named twice
+/// stops the run naming its line.
 enum RealRecordings {
     /// The speakers the acoustic model in `directory` was adapted on (its `speakers.txt`, one
     /// a line, written by `Scripts/adapt-model --real`); none when it has no such file.
@@ -36,9 +36,12 @@ enum RealRecordings {
             do { samples = try WAV.read16kMono(path: directory + "/" + entry.file).samples } catch {
                 throw BadInput("\(manifest.path) line \(entry.line): \(error)")
             }
+            // By what the sentence means (ArrivalWords, as typed answers are read), so an answer
+            // written another way ("여기아니야", "여기가 입구야.") is scored as that answer, not
+            // as a near-miss; anything meaning neither is a near-miss.
             let kind: Item.Kind =
-                RecordingScript.answers.contains(entry.text)
-                ? .phrase : entry.text == RecordingScript.anIya ? .anIya : .nearMiss
+                entry.text == RecordingScript.anIya
+                ? .anIya : ArrivalWords.meaning(of: entry.text) != nil ? .phrase : .nearMiss
             items.append(
                 Item(
                     kind: kind, text: entry.text,

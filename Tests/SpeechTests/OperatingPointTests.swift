@@ -404,18 +404,13 @@ extension VoiceEvalFlagTests {
             "\(bad.err)")
     }
 
-    /// A manifest line voice-eval cannot score as `pathfinder record` meant it is bad input,
-    /// naming the line: a sentence the recorder never asks for (before, "여기아니야" and "hello
-    /// there" were scored silently as near-misses, the first "acted on" 100 %), a file listed
-    /// twice (every take counted twice), a file outside the folder.
+    /// A manifest line voice-eval cannot score is bad input, naming the line: a file listed
+    /// twice (before, every take was counted twice), a file outside the folder (before, read).
     @Test(arguments: [
-        ("여기아니야", "other.wav", #""text" "여기아니야" is not a sentence pathfinder record asks for"#),
-        ("hello there", "other.wav", #""text" "hello there" is not a sentence"#),
-        ("여기 아니야", "said.wav", #""said.wav" is listed already, on line 1"#),
-        ("여기 아니야", "../said.wav", #""file" "../said.wav" is not the name of a .wav file in this folder"#),
+        ("said.wav", #""said.wav" is listed already, on line 1"#),
+        ("../said.wav", #""file" "../said.wav" is not the name of a .wav file in this folder"#),
     ])
-    func aManifestLineTheRecorderWouldNotWriteExitsTwo(_ text: String, _ file: String, _ named: String) throws
-    {
+    func aManifestLineNamingAFileTwiceOrOutsideExitsTwo(_ file: String, _ named: String) throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try #require(
@@ -424,11 +419,35 @@ extension VoiceEvalFlagTests {
         )
         let manifest =
             #"{"file": "said.wav", "text": "여기 아니야", "speaker": "mom"}"# + "\n"
-            + #"{"file": "\#(file)", "text": "\#(text)", "speaker": "mom"}"# + "\n"
+            + #"{"file": "\#(file)", "text": "여기 아니야", "speaker": "mom"}"# + "\n"
         try manifest.write(toFile: directory + "/manifest.jsonl", atomically: true, encoding: .utf8)
         let result = try run(["--real", directory, "--conditions", "clean", "--hours", "0"])
         #expect(result.code == 2)
         #expect(result.err.contains("manifest.jsonl: line 2: " + named), "\(result.err)")
+    }
+
+    /// A sentence is scored by what it means: an answer written without its space is an answer
+    /// (before, every text outside the 13 was a near-miss: "여기아니야" "acted on" 100 % as a
+    /// near-miss), and a sentence meaning neither answer is a near-miss.
+    @Test func aSentenceIsScoredByItsMeaning() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var manifest = ""
+        for (index, (said, written)) in [
+            ("여기 아니야", "여기아니야"), ("여기가 입구야", "여기가 입구야."), ("거기 아니야", "hello there"),
+        ]
+        .enumerated() {
+            try #require(
+                try TestSupport.run(
+                    "espeak-ng", ["-v", "ko", "-w", directory + "/\(index).wav", said], install: "espeak-ng")
+                    == 0)
+            manifest += #"{"file": "\#(index).wav", "text": "\#(written)", "speaker": "mom"}"# + "\n"
+        }
+        try manifest.write(toFile: directory + "/manifest.jsonl", atomically: true, encoding: .utf8)
+        let report = try run(
+            ["--real", directory, "--conditions", "clean", "--hours", "0"], standardOutput: true)
+        try #require(report.code == 0, "\(report.out)")
+        #expect(report.out.contains("Items: 2 phrase, 1 near-miss"), "\(report.out)")
     }
 
     /// A bad `--real` manifest is bad input: exit 2 naming the file and line.

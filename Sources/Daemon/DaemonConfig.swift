@@ -280,6 +280,9 @@ package struct DaemonConfig: Sendable, Equatable {
             throw DaemonConfigError(
                 origin: path, key: nil, message: "expected a JSON object, found \(root.kind)")
         }
+        if let twice = JSONDiagnostics.duplicateKey(in: data) {
+            throw DaemonConfigError(origin: path, key: nil, message: twice.description)
+        }
         for key in object.keys.sorted() {
             try set(key, object[key]!, origin: path)
         }

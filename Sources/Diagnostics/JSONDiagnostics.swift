@@ -130,6 +130,52 @@ public enum JSONDiagnostics {
         }
         return nil
     }
+
+    /// The first key an object of `data` (valid JSON) names twice, with its second line:
+    /// JSONDecoder keeps one of them without a word, so a key added at the end of a file
+    /// seems to do nothing.
+    public static func duplicateKey(in data: Data) -> Fault? {
+        let bytes = [UInt8](data)
+        // Per open container: an object, whether its next string is a key, the keys so far.
+        var stack: [(isObject: Bool, expectsKey: Bool, keys: Set<[UInt8]>)] = []
+        var line = 1
+        var i = 0
+        while i < bytes.count {
+            switch bytes[i] {
+            case 0x0A: line += 1
+            case UInt8(ascii: "{"): stack.append((true, true, []))
+            case UInt8(ascii: "["): stack.append((false, false, []))
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): _ = stack.popLast()
+            case UInt8(ascii: ","):
+                if stack.last?.isObject == true { stack[stack.count - 1].expectsKey = true }
+            case UInt8(ascii: "\""):
+                var raw: [UInt8] = []
+                i += 1
+                while i < bytes.count, bytes[i] != UInt8(ascii: "\"") {
+                    if bytes[i] == UInt8(ascii: "\\"), i + 1 < bytes.count {
+                        raw.append(bytes[i])
+                        i += 1
+                    }
+                    raw.append(bytes[i])
+                    i += 1
+                }
+                if let top = stack.last, top.isObject, top.expectsKey {
+                    if top.keys.contains(raw) {
+                        return Fault(
+                            line: line, field: nil,
+                            reason:
+                                "key \"\(String(decoding: raw, as: UTF8.self))\" is given twice (one would be ignored)"
+                        )
+                    }
+                    stack[stack.count - 1].keys.insert(raw)
+                    stack[stack.count - 1].expectsKey = false
+                }
+            default: break
+            }
+            i += 1
+        }
+        return nil
+    }
 }
 
 /// A small forward scan over JSON text that finds the line on which the value at a coding
@@ -226,4 +272,5 @@ struct JSONLineScanner {
             i += 1
         }
     }
+
 }

@@ -31,8 +31,15 @@ extension Commands {
             """
     ) { arguments, console in
         var arguments = arguments
-        var config = try daemonConfig(from: &arguments)
-        try arguments.finish()
+        var config: DaemonConfig
+        do {
+            config = try daemonConfig(from: &arguments)
+            try arguments.finish()
+        } catch CLIError.usage(let message) {
+            // At journald's error priority, as the daemon's own log lines say theirs: under
+            // systemd, `journalctl -p err` shows why the service will not start.
+            throw CLIError.usage("<3>error: " + message)
+        }
         // The bundled read-only data, when the config names none.
         if config.doors == nil { config.doors = try? Artifacts.path("doors/helsinki.db") }
         if config.gazetteer == nil { config.gazetteer = Artifacts.gazetteer() }

@@ -129,6 +129,9 @@ import Testing
             "", ["--gpsd", "127.0.0.1:5", "--nmea", "/dev/null"],
             #"--gpsd and --nmea: "gpsd" and "nmea" both given"#
         ),
+        // A key added at the end of a file that already has it: before, the first one was used
+        // and the new line seemed to do nothing.
+        (#", "mic": true"#, [], #"config.json: line 2: key "mic" is given twice (one would be ignored)"#),
     ])
     func badConfigOrFlagsExitTwoNamingTheKey(extra: String, flags: [String], message: String) throws {
         let dir = TempDir()
@@ -139,6 +142,8 @@ import Testing
             dir: dir)
         #expect(daemon.waitForExit() == 2)
         #expect(daemon.stderr.contains(message), "stderr: \(daemon.stderr)")
+        // At journald's error priority, as the daemon's other fatal errors (`journalctl -p err`).
+        #expect(daemon.stderr.hasPrefix("<3>error: pathfinder daemon: "), "stderr: \(daemon.stderr)")
         #expect(!FileManager.default.fileExists(atPath: daemon.socket))
     }
 

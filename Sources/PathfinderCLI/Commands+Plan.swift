@@ -23,8 +23,9 @@ extension Commands {
                                   one is reported on stderr and left alone, and the plan is made
                                   without it; a damaged building is reported and skipped, the
                                   others used)
-              --osm FILE          OSM doors just read (OSM XML or Overpass JSON); without it the
-                                  memory's OSM doors are used while fresh (30 days)
+              --osm FILE          OSM doors just read (OSM XML or Overpass JSON), those within
+                                  150 m of the centre; without it the memory's OSM doors are
+                                  used while fresh (30 days)
               --now T             ISO 8601 time with zone (default: now), for that freshness
               --compact           one line instead of indented JSON
 
@@ -74,15 +75,24 @@ enum CLIFiles {
         }
     }
 
-    /// The ranked usable doors in an OSM file, around `center`.
+    /// The ranked usable doors in an OSM file within ``osmDoorMetres`` of `center`: an extract
+    /// holds other buildings' doors too, and a "main" one 800 m away outranked the building's
+    /// own (ranked by kind before distance).
     /// - Throws: `CLIError.usage` naming the file, line and element.
     static func osmDoors(
         _ path: String, around center: Coordinate, command: String
     ) throws(CLIError) -> [Door] {
         do {
-            return OSMDoors.ranked(try OSMReader.read(path: path).nodes, around: center)
+            let nodes = try OSMReader.read(path: path).nodes
+            return OSMDoors.ranked(
+                nodes.filter { $0.coordinate.distance(to: center) <= osmDoorMetres }, around: center)
         } catch {
             throw .usage("\(command): \(error)")
         }
     }
+
+    /// How far from the centre an OSM file's door is the building's: the door index's radius
+    /// for doors of no outline (`DoorIndex.doors(near:radius:)`), wide enough for Helsinki
+    /// Central railway station's 27 entrances.
+    static let osmDoorMetres = 150.0
 }

@@ -112,6 +112,30 @@ public enum MemoryFile {
         }
     }
 
+    /// Runs `body` holding an exclusive lock on the memory at `path` (`flock` on the folder
+    /// that holds it: no file of its own to leave behind): two processes that each read,
+    /// change and write the memory take turns, so neither writes over what the other saved.
+    /// - Throws: `MemoryFileError` when the folder cannot be made or locked; `body`'s errors.
+    public static func locked<T>(path: String, _ body: () throws -> T) throws -> T {
+        let directory = AtomicFile.split(path).directory
+        let fd: Int32
+        do {
+            try PrivateDirectory.make(directory)
+            fd = try retryingOnInterrupt("open \(directory)") {
+                open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            }
+        } catch {
+            throw MemoryFileError(.unwritable, path: path, reason: "cannot write: \(error.description)")
+        }
+        defer { try? closeDescriptor(fd) }
+        do {
+            try retryingOnInterrupt("flock \(directory)") { flock(fd, LOCK_EX) }
+        } catch {
+            throw MemoryFileError(.unwritable, path: path, reason: "cannot write: \(error.description)")
+        }
+        return try body()
+    }
+
     /// The file's bytes: pretty-printed with sorted keys (so an error's line number points
     /// somewhere useful and two saves of one memory are identical), times ISO 8601 in UTC.
     public static func encode(_ memory: EntranceMemory) throws -> Data {

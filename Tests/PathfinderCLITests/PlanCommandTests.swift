@@ -25,6 +25,21 @@ struct PlanCommandTests {
         #expect(plan.doors.compactMap(\.label) == ["C", "D"])
     }
 
+    /// An OSM file's doors count within 150 m of the centre: the railway station's, 700 m from
+    /// Siltavuorenpenger 10, are another building's (before, its "main" doors led the plan for
+    /// Siltavuorenpenger 10, whose own doors were ranked behind them by kind).
+    @Test func anotherBuildingsDoorsInTheFileAreNotThisOnes() async throws {
+        let dir = try Scratch()
+        let destination = try dir.write(
+            "d.json", #"{"name": "Siltavuorenpenger 10", "center": {"lat": 60.1752, "lon": 24.9517}}"#)
+        let (code, out, err) = await runPathfinder([
+            "plan", "--destination", destination, "--osm", try fixture("example/rautatieasema.osm"),
+        ])
+        #expect(code == 0, "\(err)")
+        let plan = try JSONDecoder().decode(ArrivalPlan.self, from: Data(out.utf8))
+        #expect(plan.entrance == nil && plan.doors.isEmpty, "\(out)")
+    }
+
     @Test func memoryLeadsAndPlanNeverWrites() async throws {
         let dir = try Scratch()
         let memoryPath = dir.file("memory.json")

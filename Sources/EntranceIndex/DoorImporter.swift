@@ -50,6 +50,12 @@ public enum DoorImporter {
             throw .badInput(OSMError(path: input, reason: "no such readable file"))
         }
         let source = URL(fileURLWithPath: input).lastPathComponent
+        if URL(fileURLWithPath: input).resolvingSymlinksInPath().standardizedFileURL
+            == URL(fileURLWithPath: output).resolvingSymlinksInPath().standardizedFileURL
+        {
+            throw .badInput(
+                OSMError(path: input, reason: "is also --out: the index would replace the extract"))
+        }
         if isPBF(input) {
             let route: OsmiumStream.Route =
                 lowMemory.map { $0 ? .lowMemory : .filtered } ?? OsmiumStream.Route.automatic()
@@ -125,10 +131,28 @@ public enum DoorImporter {
         _ fill: (DoorIndexWriter) throws -> Void
     ) throws(DoorIndexError) -> DoorImportSummary {
         let directory = URL(fileURLWithPath: output).deletingLastPathComponent().path
-        let tmp = "\(output).tmp-\(UUID().uuidString.prefix(8))"
+        // The temp file names this process, so the next import can remove one an interrupted
+        // import left (Ctrl-C, a killed job: before, they piled up, a country's size each).
+        let tmp = "\(output).tmp-\(getpid())-\(UUID().uuidString.prefix(8))"
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory.boolValue {
+            // Said now, not after the whole import.
+            throw .storage(path: output, message: "is a directory; --out names the index file to write")
+        }
+        if !FileManager.default.fileExists(atPath: directory) {
+            // The README's own example writes to ~/doors/, which a fresh account lacks.
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw .storage(
+                    path: output,
+                    message: "cannot make the folder \(directory): \(error.localizedDescription)")
+            }
+        }
         guard FileManager.default.isWritableFile(atPath: directory) else {
             throw .storage(path: output, message: "the directory \(directory) is not writable")
         }
+        removeStaleTemps(of: output)
         do {
             let summary = try {
                 let writer = try DoorIndexWriter(
@@ -137,6 +161,11 @@ public enum DoorImporter {
                 try fill(writer)
                 return try writer.finish(progress: progress)
             }()
+            guard summary.entrances + summary.buildingWays + summary.buildingRelations > 0 else {
+                // An index of nothing only answers "outside the index (it covers )" later.
+                throw DoorIndexError.badInput(
+                    OSMError(path: source, reason: "no entrances and no buildings in it: nothing to index"))
+            }
             // rename(2) replaces `output` in one step: readers see the old file or the new.
             guard rename(tmp, output) == 0 else {
                 throw DoorIndexError.storage(
@@ -146,9 +175,25 @@ public enum DoorImporter {
             return summary
         } catch {
             try? FileManager.default.removeItem(atPath: tmp)
+            // Overlapping extracts joined with `osmium cat` hold elements twice: SQLite's
+            // UNIQUE constraint is the first to notice.
+            if "\(error)".contains("UNIQUE constraint failed") { throw .duplicateElement(path: source) }
             if let error = error as? DoorIndexError { throw error }
             if let error = error as? OSMError { throw .badInput(error) }
             throw .storage(path: output, message: "\(error)")
+        }
+    }
+
+    /// Removes `output`'s temp files whose importing process no longer runs.
+    static func removeStaleTemps(of output: String) {
+        let directory = URL(fileURLWithPath: output).deletingLastPathComponent().path
+        let prefix = URL(fileURLWithPath: output).lastPathComponent + ".tmp-"
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        where entry.hasPrefix(prefix) {
+            guard let pid = Int32(entry.dropFirst(prefix.count).prefix(while: \.isNumber)), pid != getpid(),
+                kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            try? FileManager.default.removeItem(atPath: directory + "/" + entry)
         }
     }
 }

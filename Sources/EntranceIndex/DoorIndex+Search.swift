@@ -127,7 +127,10 @@ extension DoorIndex {
                     extra: exact ? 1 : fields.map { abs($0.count - folded.count) }.min() ?? 0)
             }
         }
-        if candidates.isEmpty && folded.count >= 3 {
+        // A Hangul syllable is a word's worth of letters: "시청" (city hall) inside "서울특별시청"
+        // is what docs/doors.md searches for; three Latin letters are the floor elsewhere.
+        let hangul = folded.unicodeScalars.contains { (0xAC00...0xD7A3).contains($0.value) }
+        if candidates.isEmpty && folded.count >= (hangul ? 2 : 3) {
             try db.cached(
                 """
                 SELECT rowid FROM building_search WHERE instr(names, ?1) > 0 OR instr(addresses, ?1) > 0

@@ -12,6 +12,8 @@ public enum DoorIndexError: Error, CustomStringConvertible, Equatable {
     case notAnIndex(path: String, reason: String)
     /// Writing or reading the database failed.
     case storage(path: String, message: String)
+    /// The OSM input holds an element twice (overlapping extracts joined with `osmium cat`).
+    case duplicateElement(path: String)
 
     public var description: String {
         switch self {
@@ -21,13 +23,15 @@ public enum DoorIndexError: Error, CustomStringConvertible, Equatable {
         case .badInput(let error): error.description
         case .notAnIndex(let path, let reason): "\(path): not a door index: \(reason)"
         case .storage(let path, let message): "\(path): \(message)"
+        case .duplicateElement(let path):
+            "\(path): an OSM element appears twice (overlapping extracts joined with `osmium cat`?); join them with `osmium merge`, which keeps one of each"
         }
     }
 
     /// Whether the fault lies in the input (exit 2) rather than at run time (exit 1).
     public var isBadInput: Bool {
         switch self {
-        case .osmiumFailed, .badInput, .notAnIndex: true
+        case .osmiumFailed, .badInput, .notAnIndex, .duplicateElement: true
         case .osmiumMissing, .storage: false
         }
     }

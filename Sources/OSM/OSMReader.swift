@@ -30,6 +30,14 @@ public enum OSMReader {
                     path: path,
                     reason: "looks like .osm.pbf; use `pathfinder doors import` (which uses osmium)")
             }
+            if data.starts(with: Array("BZh".utf8)) || data.starts(with: [0x1F, 0x8B]) {
+                // Geofabrik offers .osm.bz2; osmium reads it.
+                throw OSMError(
+                    path: path,
+                    reason:
+                        "compressed (bzip2 or gzip): convert it with `osmium cat \(path) -o FILE.osm.pbf` and import that"
+                )
+            }
             throw OSMError(path: path, reason: "neither OSM XML nor Overpass JSON")
         }
     }

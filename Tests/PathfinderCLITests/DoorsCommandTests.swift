@@ -130,6 +130,69 @@ struct DoorsCommandTests {
         #expect(nearErr.contains("\(bad.path): not a door index"))
     }
 
+    /// The README's own example writes to ~/doors/, which a fresh account lacks: the folder is
+    /// made (before, "the directory … is not writable"). A temp file an interrupted import
+    /// left beside the index is removed.
+    @Test func aMissingFolderIsMadeAndAnInterruptedImportsTempFileRemoved() async throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let json = try #require(
+            Bundle.module.path(forResource: "station-and-block", ofType: "json", inDirectory: "Fixtures"))
+        let folder = dir.appendingPathComponent("doors/seoul").path
+        let db = folder + "/x.db"
+        let first = await runPathfinder(["doors", "import", json, "--out", db])
+        #expect(first.0 == 0, "\(first.2)")
+        #expect(FileManager.default.fileExists(atPath: db))
+        let stale = db + ".tmp-2147483000-DEADBEEF"
+        try Data("half an index".utf8).write(to: URL(fileURLWithPath: stale))
+        let second = await runPathfinder(["doors", "import", json, "--out", db])
+        #expect(second.0 == 0, "\(second.2)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["x.db"])
+    }
+
+    /// Mistakes said before any work, or in the input's terms, exit 2 (or 1 for the output's
+    /// place) and leave the files as they were: --out the input itself (before: the extract
+    /// was replaced by the index, exit 0), --out a folder (before: said after the whole
+    /// import), an extract with nothing to index (before: an empty index, exit 0), an element
+    /// twice (before: SQLite's UNIQUE error, exit 1), compressed XML (before: "neither OSM XML
+    /// nor Overpass JSON").
+    @Test func mistakesAreSaidInTheInputsTerms() async throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func write(_ name: String, _ text: String) throws -> String {
+            let path = dir.appendingPathComponent(name).path
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let door = #"<node id="1" lat="60.17" lon="24.94"><tag k="entrance" v="main"/></node>"#
+        let one = try write("one.osm", "<osm>\(door)</osm>")
+        let same = await runPathfinder(["doors", "import", one, "--out", one])
+        #expect(same.0 == 2 && same.2.contains("\(one): is also --out"), "\(same.2)")
+        #expect(try String(contentsOfFile: one, encoding: .utf8) == "<osm>\(door)</osm>")
+
+        let folder = dir.appendingPathComponent("folder").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let intoFolder = await runPathfinder(["doors", "import", one, "--out", folder])
+        #expect(intoFolder.0 == 1 && intoFolder.2.contains("\(folder): is a directory"), "\(intoFolder.2)")
+
+        let cases = [
+            (
+                try write("nothing.osm", #"<osm><node id="1" lat="60.1" lon="24.9"/></osm>"#),
+                "no entrances and no buildings in it"
+            ),
+            (try write("twice.osm", "<osm>\(door)\(door)</osm>"), "an OSM element appears twice"),
+            (try write("packed.osm.bz2", "BZh91AY&SY"), "compressed (bzip2 or gzip)"),
+        ]
+        for (input, reason) in cases {
+            let db = dir.appendingPathComponent("x.db").path
+            let result = await runPathfinder(["doors", "import", input, "--out", db])
+            #expect(result.0 == 2 && result.2.contains(reason), "\(input): \(result.2)")
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("x.db") }
+                    .isEmpty)
+        }
+    }
+
     @Test func artifactsAreFoundThroughTheEnvironmentOrAboveAStartDirectory() throws {
         #expect(
             try Artifacts.path(

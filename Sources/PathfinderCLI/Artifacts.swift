@@ -43,13 +43,16 @@ package enum Artifacts {
             .appendingPathComponent("models").path
     }
 
-    /// The gazetteer (`artifacts/gazetteer/gazetteer.sqlite`); its relative path when there is
-    /// no data directory, so the error that follows names it.
+    /// The gazetteer (`artifacts/gazetteer/gazetteer.sqlite`); where an install would hold it
+    /// when there is no data directory, so the error that follows names that place (before, a
+    /// relative path: the working directory's copy, if any, was used instead).
     package static func gazetteer(
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        executable: String = executablePath()
     ) -> String {
         let relative = "gazetteer/gazetteer.sqlite"
-        return (try? path(relative, environment: environment)) ?? "artifacts/" + relative
+        return (try? path(relative, environment: environment, executable: executable))
+            ?? installedDirectory(executable: executable).appendingPathComponent("artifacts/" + relative).path
     }
 
     /// The data directory by the three rules above, or nil when none exists.

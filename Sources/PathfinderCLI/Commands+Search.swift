@@ -28,7 +28,7 @@ extension Commands {
             try arguments.option("--limit", expected: "a positive integer") {
                 Int($0).flatMap { $0 > 0 ? $0 : nil }
             } ?? 10
-        let path = try arguments.option("--db") ?? Artifacts.gazetteer()
+        let path = try arguments.option("--db")
         let stdin = try arguments.flag("--stdin")
         let timing = try arguments.flag("--timing")
         let words = arguments.positionals()
@@ -68,7 +68,10 @@ extension Commands {
             }
             return 0
         }
-        guard !words.isEmpty else { throw CLIError.usage("pathfinder search: expected QUERY or --stdin") }
+        // A blank query finds nothing: said, not an empty answer with exit 0.
+        guard !words.joined().allSatisfy(\.isWhitespace) else {
+            throw CLIError.usage("pathfinder search: expected QUERY or --stdin")
+        }
         let db = try GazetteerCLI.open(path, command: "search")
         for hit in try db.search(words.joined(separator: " "), limit: limit) { console.line(hit.json) }
         return 0
@@ -77,9 +80,16 @@ extension Commands {
 
 /// Shared by the gazetteer commands.
 enum GazetteerCLI {
-    static func open(_ path: String, command: String) throws(CLIError) -> GazetteerDatabase {
-        do { return try GazetteerDatabase(path: path) } catch {
-            throw CLIError.runtime("pathfinder \(command): cannot open gazetteer \(path): \(error)")
+    /// The gazetteer `--db` names (`explicit`: a bad one is bad input, exit 2, as `doors`'
+    /// `--db` is), else the data directory's (missing there: a run-time failure, exit 1).
+    static func open(_ explicit: String?, command: String) throws(CLIError) -> GazetteerDatabase {
+        let path = explicit ?? Artifacts.gazetteer()
+        func fail(_ reason: String) -> CLIError {
+            let message = "pathfinder \(command): cannot open gazetteer \(path): \(reason)"
+            return explicit != nil
+                ? .usage(message) : .runtime(message + " (set PATHFINDER_DATA, or give --db FILE)")
         }
+        guard FileManager.default.fileExists(atPath: path) else { throw fail("no such file") }
+        do { return try GazetteerDatabase(path: path) } catch { throw fail("\(error)") }
     }
 }

@@ -53,7 +53,7 @@ extension Commands {
         }
         let clock = ContinuousClock()
         let started = clock.now
-        let db = try GazetteerCLI.open(path ?? Artifacts.gazetteer(), command: "where")
+        let db = try GazetteerCLI.open(path, command: "where")
         let geocoder = try ReverseGeocoder(database: db)
         // Deliberately never released: freeing ~600 000 polygon points one array at a time
         // just before the process exits costs milliseconds and returns nothing the OS

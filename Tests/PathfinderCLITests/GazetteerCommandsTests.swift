@@ -46,10 +46,21 @@ struct GazetteerCommandsTests {
         #expect(out.hasPrefix("{"))
     }
 
-    @Test func aMissingDatabaseIsARuntimeFailure() async {
+    /// A `--db` that is not there is bad input (2), as `doors near --db` says it (before, 1 with
+    /// SQLite's "unable to open database file"); a missing installed one stays a run-time
+    /// failure naming where an install holds it, never a copy in the working directory.
+    @Test func aMissingDatabaseIsBadInputAndAMissingInstalledOneARuntimeFailure() async throws {
         let (code, _, err) = await runPathfinder(["where", "60", "24", "--db", "/nonexistent/g.sqlite"])
-        #expect(code == 1)
-        #expect(err.contains("/nonexistent/g.sqlite"))
+        #expect(code == 2)
+        #expect(err.contains("cannot open gazetteer /nonexistent/g.sqlite: no such file"), "\(err)")
+        let (searched, _, _) = await runPathfinder(["search", "x", "--db", "/nonexistent/g.sqlite"])
+        #expect(searched == 2)
+        #expect(
+            Artifacts.gazetteer(environment: [:], executable: "/opt/pf/bin/pathfinder")
+                == "/opt/pf/share/pathfinder/artifacts/gazetteer/gazetteer.sqlite")
+        // A blank query is said, not answered with nothing and exit 0.
+        let (blank, _, blankErr) = await runPathfinder(["search", " ", "--db", Self.database])
+        #expect(blank == 2 && blankErr.contains("expected QUERY"), "\(blankErr)")
     }
 
     @Test func searchLeadsWithTheAirport() async throws {

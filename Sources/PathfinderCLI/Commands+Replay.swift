@@ -247,6 +247,16 @@ struct ReplaySession {
     ) throws(CLIError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            // In words (before: Foundation's NSError, "Code=516 …"); the folder is the input.
+            var isFolder: ObjCBool = false
+            let reason =
+                FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder)
+                    && !isFolder.boolValue
+                ? "a file is there" : FileDiagnostics.reasonWriting(directory, error)
+            throw .usage("\(command): --speak-wav \(directory): cannot make the folder: \(reason)")
+        }
+        do {
             let speaker = try Speaker()
             var n = 0
             for line in result.lines {

@@ -106,6 +106,9 @@ struct DemoTests {
         (["replay", "--destination", "x.json"], "--nmea is required"),
         (["replay", "--nmea", "/nonexistent.nmea", "--destination", "x.json"], "/nonexistent.nmea"),
         (["replay", "--nmea", "N", "--destination", "D", "--heard", "h", "--audio", "a"], "not both"),
+        // A file where the prompts' folder should be: in words, exit 2 (before, Foundation's
+        // NSError, "Code=516 …", exit 1).
+        (["demo", "--speak-wav", "N"], "/artifacts/demo/walk.nmea: cannot make the folder: a file is there"),
     ])
     func badInput_exits2(argv: [String], message: String) async {
         let captured = CapturedConsole()

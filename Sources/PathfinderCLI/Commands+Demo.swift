@@ -128,16 +128,16 @@ struct DemoFiles: Codable {
     static func locate() throws(CLIError) -> String {
         if let env = ProcessInfo.processInfo.environment["PATHFINDER_DEMO"] { return env }
         // The data directory, as for every bundled file (an install's share/pathfinder too).
-        if let found = try? Artifacts.path("demo"),
-            FileManager.default.fileExists(atPath: found + "/demo.json")
-        {
-            return found
+        var looked: [String] = []
+        if let found = try? Artifacts.path("demo") {
+            if FileManager.default.fileExists(atPath: found + "/demo.json") { return found }
+            looked.append(found)
         }
         let exe =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
-        var looked: [String] = []
+        let parents = looked.count
         while true {
             let candidate = dir.appendingPathComponent("artifacts/demo").path
             if FileManager.default.fileExists(atPath: candidate + "/demo.json") { return candidate }
@@ -147,7 +147,7 @@ struct DemoFiles: Codable {
             dir = parent
         }
         throw .runtime(
-            "pathfinder demo: no artifacts/demo/demo.json near the program (looked in \(looked.first ?? "") and its parents); set PATHFINDER_DEMO or pass --dir"
+            "pathfinder demo: no demo.json (looked in \((looked.prefix(parents) + looked.dropFirst(parents).prefix(1)).joined(separator: ", ")) and its parents); set PATHFINDER_DATA or PATHFINDER_DEMO, or pass --dir"
         )
     }
 }

@@ -36,6 +36,22 @@ struct BinaryTests {
         )
     }
 
+    /// An installed binary whose $PATHFINDER_DATA names no data: `demo` says where it looked,
+    /// that place first (before, only the binary's own folder, which no one had set).
+    @Test func demoWithoutDataNamesWhereItLooked() throws {
+        let dir = try Scratch()
+        try FileManager.default.createDirectory(atPath: dir.file("bin"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try Self.binary(), toPath: dir.file("bin/pathfinder"))
+        let r = try Self.run(
+            executable: dir.file("bin/pathfinder"), ["demo", "--speak-wav", dir.file("wav")],
+            environment: ["PATHFINDER_DATA": dir.file("data"), "PATH": "/usr/bin:/bin"])
+        #expect(r.code == 1)
+        #expect(
+            r.err.contains(
+                "no demo.json (looked in \(dir.file("data"))/artifacts/demo, \(dir.file("bin"))/artifacts/demo and its parents)"
+            ), "\(r.err)")
+    }
+
     @Test func exampleExitsZeroWithTheGoldenPlan() throws {
         let r = try run([
             "plan", "--destination", try fixture("example/destination.json"), "--osm",

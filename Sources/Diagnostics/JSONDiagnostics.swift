@@ -272,5 +272,4 @@ struct JSONLineScanner {
             i += 1
         }
     }
-
 }

@@ -3,7 +3,10 @@ import Foundation
 import Geo
 
 /// Overpass API JSON: `{"elements": [{"type": "node", "id", "lat", "lon", "tags"}, …]}`.
-/// Ways carry `nodes` (ids); relations carry `members`.
+/// Ways carry `nodes` (ids) and, from `out geom;`, `geometry` (their nodes' places, one for
+/// each id): a node only a way's geometry places becomes an untagged node, so the way has its
+/// outline (before, such ways kept only the nodes the file listed, often just a door);
+/// relations carry `members`.
 enum OverpassJSON {
     private struct File: Decodable {
         var elements: [Element]
@@ -16,7 +19,13 @@ enum OverpassJSON {
         var lon: Double?
         var tags: [String: String]?
         var nodes: [Int64]?
+        var geometry: [Point?]?
         var members: [Member]?
+    }
+
+    private struct Point: Decodable {
+        var lat: Double
+        var lon: Double
     }
 
     private struct Member: Decodable {
@@ -62,6 +71,17 @@ enum OverpassJSON {
                 out.relations.append(OSMRelation(id: e.id, members: members, tags: e.tags ?? [:]))
             default:
                 continue  // "area", "count" and other Overpass extras carry no map data
+            }
+        }
+        var placed = Set(out.nodes.map(\.id))
+        for e in file.elements where e.type == "way" {
+            guard let ids = e.nodes, let geometry = e.geometry, geometry.count == ids.count else { continue }
+            for (id, point) in zip(ids, geometry) where !placed.contains(id) {
+                guard let point else { continue }  // outside the query's bounding box
+                let c = Coordinate(latitude: point.lat, longitude: point.lon)
+                guard c.isValid else { continue }
+                out.nodes.append(OSMNode(id: id, coordinate: c, tags: [:]))
+                placed.insert(id)
             }
         }
         return out

@@ -34,6 +34,26 @@ struct OSMReaderTests {
         ]}
         """
 
+    /// Overpass's `out geom;` places a way's nodes in its `geometry` instead of listing them:
+    /// they become untagged nodes, so the way keeps its outline (before, only the door the file
+    /// listed: the building's outline was that one point). A listed node keeps its tags.
+    @Test func aWaysGeometryPlacesTheNodesTheFileDoesNotList() throws {
+        let json = """
+            {"elements": [
+              {"type": "node", "id": 1, "lat": 60.1712, "lon": 24.9413, "tags": {"entrance": "main"}},
+              {"type": "way", "id": 10, "nodes": [1, 2, 3, 1], "tags": {"building": "yes"},
+               "geometry": [{"lat": 60.1712, "lon": 24.9413}, {"lat": 60.1714, "lon": 24.9420},
+                            null, {"lat": 60.1712, "lon": 24.9413}]}
+            ]}
+            """
+        let data = try OSMReader.read(data: Data(json.utf8), path: "geom.json")
+        #expect(data.nodes.map(\.id) == [1, 2])
+        #expect(data.nodes[0].tags == ["entrance": "main"])
+        #expect(
+            data.nodes[1]
+                == OSMNode(id: 2, coordinate: Coordinate(latitude: 60.1714, longitude: 24.9420), tags: [:]))
+    }
+
     @Test func xmlAndOverpassGiveTheSameData() throws {
         let a = try OSMReader.read(data: Data(Self.xml.utf8), path: "a.osm")
         let b = try OSMReader.read(data: Data(Self.overpass.utf8), path: "b.json")

@@ -23,10 +23,12 @@ package struct SearchHit: Sendable, Hashable {
 }
 
 extension GazetteerDatabase {
-    /// Candidates read per tier: exact-name matches, then starts-with and word matches.
-    /// Results are exact for `limit` up to these, but for ties of class among more matches.
+    /// Candidates read per tier: exact-name matches, then starts-with and word matches (more for
+    /// a large `limit`). Results are exact but for ties of class among more matches.
     static let exactCandidates = 64
     static let otherCandidates = 128
+    /// Candidate names read per place a larger `limit` asks for.
+    static let namesPerPlace = 8
 
     /// An airport ranks as this share of the population of the city it serves (the largest
     /// city of its region within `servedCityDegrees`), by OurAirports type, and never above
@@ -75,7 +77,10 @@ extension GazetteerDatabase {
         try s.bind([
             .text(tiers.exact), .text(tiers.startsWith), .text(tiers.words), .text(folded),
             .int(Int64(limit)),
-            .int(Int64(Self.exactCandidates)), .int(Int64(Self.otherCandidates)),
+            // A limit near a tier's pool widens it, by names (several a place) per place wanted
+            // (before, --limit 100 gave 63 places unsaid).
+            .int(Int64(max(Self.exactCandidates, limit * Self.namesPerPlace))),
+            .int(Int64(max(Self.otherCandidates, limit * Self.namesPerPlace))),
             .double(share["large_airport"]!), .double(share["medium_airport"]!),
             .double(share["small_airport"]!),
             .double(Self.servedCityDegrees),

@@ -16,7 +16,7 @@ extension Commands {
             Case, accents and punctuation do not matter; every word is a prefix.
             Exact names (and IATA/ICAO codes) first, then prefixes, then other matches;
             bigger places first among equals.
-              --limit N   at most N places (default 10)
+              --limit N   at most N places, 1…1000 (default 10)
               --db FILE   gazetteer database (default: artifacts/gazetteer/gazetteer.sqlite)
               --stdin     one query a line in; one JSON array of places a line out
               --timing    with --stdin: per-query latency p50/p99 (wall and thread CPU)
@@ -25,8 +25,8 @@ extension Commands {
     ) { arguments, console in
         var arguments = arguments
         let limit =
-            try arguments.option("--limit", expected: "a positive integer") {
-                Int($0).flatMap { $0 > 0 ? $0 : nil }
+            try arguments.option("--limit", expected: "a count, 1…1000") {
+                Int($0).flatMap { (1...1_000).contains($0) ? $0 : nil }
             } ?? 10
         let path = try arguments.option("--db")
         let stdin = try arguments.flag("--stdin")

@@ -74,6 +74,13 @@ struct GazetteerCommandsTests {
                 "{\"kind\":\"airport\",\"id\":\"LAX\",\"name\":\"Los Angeles International Airport\""))
         let (bad, _, _) = await runPathfinder(["search", "x", "--limit", "0", "--db", Self.database])
         #expect(bad == 2)
+        // A limit above the candidate pools widens them (before, at most 63 places, unsaid).
+        let (wide, many, _) = await runPathfinder(["search", "a", "--limit", "100", "--db", Self.database])
+        #expect(wide == 0 && many.split(separator: "\n").count == 100)
+        let (huge, _, hugeErr) = await runPathfinder([
+            "search", "a", "--limit", "100000000", "--db", Self.database,
+        ])
+        #expect(huge == 2 && hugeErr.contains("1…1000"), "\(hugeErr)")
     }
 
     @Test func gazetteerNeedsBuild() async {

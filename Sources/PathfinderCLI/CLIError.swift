@@ -17,4 +17,14 @@ package enum CLIError: Error, Equatable, CustomStringConvertible {
         case .usage(let m), .runtime(let m): m
         }
     }
+
+    /// The same failure, its message led by `command` ("pathfinder demo: …") when a shared
+    /// reader made it without one.
+    package func naming(_ command: String) -> CLIError {
+        switch self {
+        case .usage(let m) where !m.hasPrefix("pathfinder"): .usage("\(command): \(m)")
+        case .runtime(let m) where !m.hasPrefix("pathfinder"): .runtime("\(command): \(m)")
+        default: self
+        }
+    }
 }

@@ -27,7 +27,13 @@ extension Commands {
         var request: [String: JSONValue] = ["cmd": .string("go")]
         switch (file, words.isEmpty) {
         case (let file?, true):
-            let destination = try JSONIO.read(Destination.self, from: file, what: "Destination")
+            let destination: Destination
+            do { destination = try JSONIO.read(Destination.self, from: file, what: "Destination") } catch let
+                error
+                as CLIError
+            {
+                throw error.naming("pathfinder go")
+            }
             request["destination"] = .from(destination)
         case (nil, false):
             request["query"] = .string(words.joined(separator: " "))

@@ -32,7 +32,12 @@ extension Commands {
         try arguments.finish()
 
         let folder = try dir ?? DemoFiles.locate()
-        let manifest = try JSONIO.read(DemoFiles.self, from: folder + "/demo.json", what: "demo manifest")
+        let manifest: DemoFiles
+        do {
+            manifest = try JSONIO.read(DemoFiles.self, from: folder + "/demo.json", what: "demo manifest")
+        } catch let error as CLIError {
+            throw error.naming("pathfinder demo")
+        }
         guard (manifest.doors == nil) != (manifest.osm == nil) else {
             throw CLIError.usage(
                 "pathfinder demo: \(folder)/demo.json: name the doors' source as \"doors\" (a door index) "

@@ -130,7 +130,11 @@ struct ReplaySession {
         guard FileManager.default.isReadableFile(atPath: nmea) else {
             throw .usage("\(command): \(nmea): cannot read the NMEA trace")
         }
-        self.destination = try JSONIO.read(Destination.self, from: destination, what: "destination")
+        do {
+            self.destination = try JSONIO.read(Destination.self, from: destination, what: "destination")
+        } catch {
+            throw error.naming(command)
+        }
         memoryPath = memory
         if let memory {
             do {

@@ -109,6 +109,20 @@ struct DemoTests {
         // A file where the prompts' folder should be: in words, exit 2 (before, Foundation's
         // NSError, "Code=516 …", exit 1).
         (["demo", "--speak-wav", "N"], "/artifacts/demo/walk.nmea: cannot make the folder: a file is there"),
+        // Each message is led by its command, as every other one is (before, the shared JSON
+        // reader's message stood alone).
+        (
+            ["demo", "--dir", "/nonexistent"],
+            "pathfinder demo: /nonexistent/demo.json: cannot read demo manifest"
+        ),
+        (
+            ["replay", "--nmea", "N", "--destination", "/nonexistent.json"],
+            "pathfinder replay: /nonexistent.json: cannot read"
+        ),
+        (
+            ["go", "--destination", "/nonexistent.json", "--socket", "/nonexistent.sock"],
+            "pathfinder go: /nonexistent.json"
+        ),
     ])
     func badInput_exits2(argv: [String], message: String) async {
         let captured = CapturedConsole()

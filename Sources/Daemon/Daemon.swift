@@ -84,6 +84,10 @@ package final class Daemon: Sendable {
         SystemdNotify.send("READY=1")
 
         let memory = MemoryKeeper(path: config.memory)
+        // For the daemon's life: a `pathfinder memory` change beside it is refused, not lost at
+        // the daemon's next save of what it holds.
+        let memoryLock = try? MemoryFile.holdShared(path: config.memory)
+        defer { if let memoryLock { close(memoryLock) } }
         let loaded = memory.load()
         if let warning = loaded.warning {
             log.warning(

@@ -40,7 +40,9 @@ extension Commands {
             the buildings that parse; show reports either and exits 2. A file that exists but
             cannot be read (permissions, I/O) is never written over: exit 1. Missing
             directories above M are made (mode 0700). Commands run at once on one file take
-            turns (a lock on its folder), so none writes over another's change.
+            turns (a lock on its folder), so none writes over another's change; a change to the
+            memory a running daemon keeps is refused (exit 1: stop the daemon first), since the
+            daemon saves what it holds and would write over it.
             """
     ) { arguments, console in
         var arguments = arguments

@@ -115,25 +115,54 @@ public enum MemoryFile {
     /// Runs `body` holding an exclusive lock on the memory at `path` (`flock` on the folder
     /// that holds it: no file of its own to leave behind): two processes that each read,
     /// change and write the memory take turns, so neither writes over what the other saved.
-    /// - Throws: `MemoryFileError` when the folder cannot be made or locked; `body`'s errors.
-    public static func locked<T>(path: String, _ body: () throws -> T) throws -> T {
+    /// A running daemon holds a shared lock on it for its life (``holdShared(path:)``): it
+    /// keeps the memory in RAM and saves what it holds, so a change made beside it would be
+    /// lost at its next save. After `waitSeconds` without the lock, the change is refused.
+    /// - Throws: `MemoryFileError` (`.unwritable`) when the folder cannot be made or locked, or
+    ///   stays locked; `body`'s errors.
+    public static func locked<T>(path: String, waitSeconds: Double = 5, _ body: () throws -> T) throws -> T {
         let directory = AtomicFile.split(path).directory
-        let fd: Int32
+        let fd = try openFolder(of: path)
+        defer { try? closeDescriptor(fd) }
+        let deadline = Date().addingTimeInterval(waitSeconds)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else {
+                throw MemoryFileError(
+                    .unwritable, path: path,
+                    reason: "cannot write: flock \(directory): \(String(cString: strerror(errno)))")
+            }
+            guard Date() < deadline else {
+                throw MemoryFileError(
+                    .unwritable, path: path,
+                    reason:
+                        "in use by a running pathfinder daemon, which would write over this change; stop it first (systemctl --user stop pathfinder)"
+                )
+            }
+            usleep(20_000)
+        }
+        return try body()
+    }
+
+    /// Holds a shared lock on the memory at `path` until the returned descriptor is closed (the
+    /// daemon: for its life), so ``locked(path:waitSeconds:_:)`` refuses changes beside it.
+    /// - Throws: `MemoryFileError` when the folder cannot be made or opened.
+    public static func holdShared(path: String) throws(MemoryFileError) -> Int32 {
+        let fd = try openFolder(of: path)
+        _ = try? retryingOnInterrupt("flock") { flock(fd, LOCK_SH) }
+        return fd
+    }
+
+    /// The memory's folder (made 0700 when missing), open for `flock`.
+    private static func openFolder(of path: String) throws(MemoryFileError) -> Int32 {
+        let directory = AtomicFile.split(path).directory
         do {
             try PrivateDirectory.make(directory)
-            fd = try retryingOnInterrupt("open \(directory)") {
+            return try retryingOnInterrupt("open \(directory)") {
                 open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             }
         } catch {
             throw MemoryFileError(.unwritable, path: path, reason: "cannot write: \(error.description)")
         }
-        defer { try? closeDescriptor(fd) }
-        do {
-            try retryingOnInterrupt("flock \(directory)") { flock(fd, LOCK_EX) }
-        } catch {
-            throw MemoryFileError(.unwritable, path: path, reason: "cannot write: \(error.description)")
-        }
-        return try body()
     }
 
     /// The file's bytes: pretty-printed with sorted keys (so an error's line number points

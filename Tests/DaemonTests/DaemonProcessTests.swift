@@ -1,6 +1,7 @@
 import Daemon
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// The real `pathfinder daemon` in a subprocess, talked to over its socket.
@@ -102,6 +103,30 @@ import Testing
         #expect(fields(try first.client().request(#"{"cmd": "status"}"#))["ok"] == .bool(true))
         first.signal(SIGTERM)
         #expect(first.waitForExit() == 0)
+    }
+
+    /// `pathfinder memory confirm` on the memory a running daemon keeps is refused, saying
+    /// why: the daemon saves what it holds, so the change would have been lost at its next
+    /// save, silently. Once the daemon has stopped, the same change is made.
+    @Test func aMemoryChangeBesideARunningDaemonIsRefused() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try DaemonProcess(
+            arguments: ["--config", try DaemonProcess.writeConfig(dir)], socket: dir.path + "/pf.sock",
+            dir: dir)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let change = [
+            "memory", "confirm", "--file", dir.path + "/memory.json", "--name", "R", "--center",
+            "60.17,24.94",
+            "--door", "60.17,24.94",
+        ]
+        let beside = try runCapturing(try BuiltExecutable.pathfinder().path, change)
+        #expect(beside.status == 1)
+        #expect(beside.text.contains("in use by a running pathfinder daemon"), "\(beside.text)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        let after = try runCapturing(try BuiltExecutable.pathfinder().path, change)
+        #expect(after.status == 0, "\(after.text)")
     }
 
     @Test func aStaleSocketLeftByACrashIsReplaced() throws {

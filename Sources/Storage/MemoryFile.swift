@@ -135,7 +135,7 @@ public enum MemoryFile {
                 throw MemoryFileError(
                     .unwritable, path: path,
                     reason:
-                        "in use by a running pathfinder daemon, which would write over this change; stop it first (systemctl --user stop pathfinder)"
+                        "in use by a running pathfinder daemon (its memory is in this folder), which would write over this change; stop it first (systemctl --user stop pathfinder)"
                 )
             }
             usleep(20_000)

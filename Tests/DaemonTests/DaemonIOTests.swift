@@ -66,10 +66,7 @@ import Testing
     @Test func aLoopOfRepeatsSpeaksNoFasterThanSpeech() throws {
         let dir = TempDir()
         defer { dir.remove() }
-        let daemon = try DaemonProcess(
-            arguments: ["--config", try DaemonProcess.writeConfig(dir)], socket: dir.path + "/pf.sock",
-            dir: dir)
-        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let daemon = try DaemonProcess.listening(in: dir)
         let client = try daemon.client()
         try goToTheStation(client)
         // A client repeating as fast as it can for two seconds (thousands of requests).
@@ -102,10 +99,7 @@ import Testing
     @Test func atTheClientLimitANewConnectionIsToldBusyAndIdleSlotsAreReclaimed() throws {
         let dir = TempDir()
         defer { dir.remove() }
-        let daemon = try DaemonProcess(
-            arguments: ["--config", try DaemonProcess.writeConfig(dir)], socket: dir.path + "/pf.sock",
-            dir: dir)
-        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let daemon = try DaemonProcess.listening(in: dir)
         let subscriber = try daemon.client()
         #expect(fields(try subscriber.request(#"{"cmd": "subscribe"}"#))["ok"] == .bool(true))
         // 31 connections that never send a request fill the 32 slots with the subscriber.

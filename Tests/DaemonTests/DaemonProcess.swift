@@ -34,6 +34,14 @@ final class DaemonProcess {
         "--inh-caps=-dac_override,-dac_read_search", "--bounding-set=-dac_override,-dac_read_search", "--",
     ]
 
+    /// A daemon on `writeConfig(dir)`'s config, listening (the test stops at once if it does not).
+    static func listening(in dir: TempDir) throws -> DaemonProcess {
+        let daemon = try DaemonProcess(
+            arguments: ["--config", try writeConfig(dir)], socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        return daemon
+    }
+
     /// Starts the daemon; does not wait for it. `asUnprivileged`: through `setpriv` without
     /// root's power to read any file (``withoutReadOverride``) when the tests run as root.
     init(

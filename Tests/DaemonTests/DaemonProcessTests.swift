@@ -9,10 +9,7 @@ import Testing
     @Test func badRequestsGetErrorsWhileASecondClientKeepsWorking() throws {
         let dir = TempDir()
         defer { dir.remove() }
-        let daemon = try DaemonProcess(
-            arguments: ["--config", try DaemonProcess.writeConfig(dir)], socket: dir.path + "/pf.sock",
-            dir: dir)
-        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let daemon = try DaemonProcess.listening(in: dir)
         #expect(permissions(daemon.socket) == 0o600)
 
         let bad = try daemon.client()
@@ -70,10 +67,7 @@ import Testing
     @Test func theDaemonHoldsNoNetworkSocketButItsLoopbackGPSD() throws {
         let dir = TempDir()
         defer { dir.remove() }
-        let daemon = try DaemonProcess(
-            arguments: ["--config", try DaemonProcess.writeConfig(dir)], socket: dir.path + "/pf.sock",
-            dir: dir)
-        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let daemon = try DaemonProcess.listening(in: dir)
         let client = try daemon.client()
         _ = try client.request(#"{"cmd": "subscribe"}"#)
         let sockets = ProcessSockets(pid: daemon.pid)
@@ -111,10 +105,7 @@ import Testing
     @Test func aMemoryChangeBesideARunningDaemonIsRefused() throws {
         let dir = TempDir()
         defer { dir.remove() }
-        let daemon = try DaemonProcess(
-            arguments: ["--config", try DaemonProcess.writeConfig(dir)], socket: dir.path + "/pf.sock",
-            dir: dir)
-        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let daemon = try DaemonProcess.listening(in: dir)
         let change = [
             "memory", "confirm", "--file", dir.path + "/memory.json", "--name", "R", "--center",
             "60.17,24.94",
@@ -133,10 +124,7 @@ import Testing
         let dir = TempDir()
         defer { dir.remove() }
         makeStaleSocket(at: dir.path + "/pf.sock")
-        let daemon = try DaemonProcess(
-            arguments: ["--config", try DaemonProcess.writeConfig(dir)], socket: dir.path + "/pf.sock",
-            dir: dir)
-        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let daemon = try DaemonProcess.listening(in: dir)
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)
     }

@@ -3,6 +3,7 @@ import Foundation
 import Geo
 package import OSM
 import SQLite
+import SystemCalls
 
 /// What one import stored.
 public struct DoorImportSummary: Sendable, Hashable {
@@ -154,13 +155,14 @@ public enum DoorImporter {
         }
         removeStaleTemps(of: output)
         do {
-            let summary = try {
+            // Ctrl-C, kill or a closed terminal mid-import: the temp file goes too.
+            let summary = try RemoveOnSignal.during(tmp) {
                 let writer = try DoorIndexWriter(
                     path: tmp, source: source, wholeTokensLimit: wholeTokensLimit,
                     wordRowsLimit: wordRowsLimit)
                 try fill(writer)
                 return try writer.finish(progress: progress)
-            }()
+            }
             guard summary.entrances + summary.buildingWays + summary.buildingRelations > 0 else {
                 // An index of nothing only answers "outside the index (it covers )" later.
                 throw DoorIndexError.badInput(

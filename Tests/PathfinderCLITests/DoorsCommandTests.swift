@@ -150,6 +150,38 @@ struct DoorsCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["x.db"])
     }
 
+    /// Ctrl-C (SIGINT) during an import: the half-written index goes with the process, which
+    /// ends by the signal (before, `DB.tmp-*` stayed, a country's size each time).
+    @Test func anInterruptedImportLeavesNoTempFile() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // 300 000 entrances: seconds of work, time to interrupt it.
+        var xml = "<osm version=\"0.6\">\n"
+        for i in 1...300_000 {
+            let lat = 60 + Double(i % 997) / 10_000, lon = 24.9 + Double(i % 991) / 10_000
+            xml += "<node id=\"\(i)\" lat=\"\(lat)\" lon=\"\(lon)\"><tag k=\"entrance\" v=\"main\"/></node>\n"
+        }
+        xml += "</osm>\n"
+        let input = dir.appendingPathComponent("big.osm").path
+        try Data(xml.utf8).write(to: URL(fileURLWithPath: input))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try BinaryTests.binary())
+        process.arguments = ["doors", "import", input, "--out", dir.appendingPathComponent("x.db").path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        func temps() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("x.db.tmp-") }
+        }
+        let deadline = Date().addingTimeInterval(30)
+        while try temps().isEmpty, process.isRunning, Date() < deadline { usleep(10_000) }
+        try #require(process.isRunning, "the import ended before it could be interrupted")
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGINT)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["big.osm"])
+    }
+
     /// Mistakes said before any work, or in the input's terms, exit 2 (or 1 for the output's
     /// place) and leave the files as they were: --out the input itself (before: the extract
     /// was replaced by the index, exit 0), --out a folder (before: said after the whole

@@ -99,8 +99,7 @@ extension Commands {
                 )
             }
             return try Self.near(
-                Coordinate(latitude: lat, longitude: lon), radius: radius ?? 150,
-                db: try db ?? Artifacts.path("doors/helsinki.db"), console: console)
+                Coordinate(latitude: lat, longitude: lon), radius: radius ?? 150, db: db, console: console)
         case "search":
             try only(
                 ["--out": out != nil, "--radius": radius != nil, "--low-memory": lowMemory], in: "search")
@@ -108,19 +107,31 @@ extension Commands {
             guard !query.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw CLIError.usage("pathfinder doors search: expected a QUERY (a name or an address)")
             }
-            return try search(
-                query, near: near, limit: limit ?? 10, db: try db ?? Artifacts.path("doors/helsinki.db"),
-                console: console)
+            return try search(query, near: near, limit: limit ?? 10, db: db, console: console)
         default:
             throw CLIError.usage(
                 "pathfinder doors: expected `import`, `near` or `search` (see pathfinder doors --help)")
         }
     }
 
-    private static func open(_ db: String, _ sub: String) throws(CLIError) -> DoorIndexes {
+    /// The index (or folder of indexes) `--db` names, else the data directory's. A bad `--db` is
+    /// bad input (exit 2); a missing installed one is a run-time failure (exit 1), as the
+    /// gazetteer's is.
+    private static func open(_ explicit: String?, _ sub: String) throws(CLIError) -> DoorIndexes {
+        let db: String
+        if let explicit {
+            db = explicit
+        } else {
+            do { db = try Artifacts.path("doors/helsinki.db") } catch {
+                throw error.naming("pathfinder doors \(sub)")
+            }
+        }
         do { return try DoorIndexes(path: db) } catch {
-            throw error.isBadInput
-                ? .usage("pathfinder doors \(sub): \(error)") : .runtime("pathfinder doors \(sub): \(error)")
+            throw error.isBadInput && explicit != nil
+                ? .usage("pathfinder doors \(sub): \(error)")
+                : .runtime(
+                    "pathfinder doors \(sub): \(error)\(explicit == nil ? " (set PATHFINDER_DATA, or give --db)" : "")"
+                )
         }
     }
 
@@ -136,7 +147,7 @@ extension Commands {
     }
 
     private static func search(
-        _ query: String, near: Coordinate?, limit: Int, db: String, console: Console
+        _ query: String, near: Coordinate?, limit: Int, db: String?, console: Console
     ) throws(CLIError) -> Int32 {
         let indexes = try open(db, "search")
         do {
@@ -153,7 +164,7 @@ extension Commands {
             console.error("pathfinder doors search: \(matches.count) buildings match \"\(query)\"")
             return 0
         } catch {
-            throw .runtime("pathfinder doors search: \(db): \(error)")
+            throw .runtime("pathfinder doors search: \(db ?? "the door index"): \(error)")
         }
     }
 
@@ -179,7 +190,7 @@ extension Commands {
     }
 
     private static func near(
-        _ point: Coordinate, radius: Double, db: String, console: Console
+        _ point: Coordinate, radius: Double, db: String?, console: Console
     ) throws(CLIError) -> Int32 {
         let indexes = try open(db, "near")
         let index: DoorIndex
@@ -202,7 +213,7 @@ extension Commands {
             for door in result.doors { console.line(try JSONIO.line(door)) }
             return 0
         } catch {
-            throw .runtime("pathfinder doors near: \(db): \(error)")
+            throw .runtime("pathfinder doors near: \(db ?? "the door index"): \(error)")
         }
     }
 }

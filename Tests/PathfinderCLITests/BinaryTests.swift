@@ -50,6 +50,15 @@ struct BinaryTests {
             r.err.contains(
                 "no demo.json (looked in \(dir.file("data"))/artifacts/demo, \(dir.file("bin"))/artifacts/demo and its parents)"
             ), "\(r.err)")
+        // The door index and the gazetteer are missing the same way: a run-time failure naming
+        // the place (before, `doors near` said exit 2, bad input, though no input was given).
+        for argv in [["doors", "near", "60.17", "24.94"], ["where", "60.17", "24.94"]] {
+            let missing = try Self.run(
+                executable: dir.file("bin/pathfinder"), argv,
+                environment: ["PATHFINDER_DATA": dir.file("data"), "PATH": "/usr/bin:/bin"])
+            #expect(
+                missing.code == 1 && missing.err.contains(dir.file("data") + "/artifacts/"), "\(missing.err)")
+        }
     }
 
     @Test func exampleExitsZeroWithTheGoldenPlan() throws {

@@ -166,8 +166,16 @@ struct EpochAssembler {
         return e.milliseconds + 43_200_000 < lastMilliseconds ? lastDays + 1 : lastDays
     }
 
+    /// The open epoch's time; between epochs, the last one's: a receiver sends its pressure
+    /// after the sentence that ends its cycle (XDR after GST), which has closed the epoch
+    /// already (before, every reading but the first came without a time, and the altimeter
+    /// skipped its pairing-gap and drift checks for them).
     private func currentTime() -> Date? {
-        guard let e = current, let days = resolveDays(e) else { return nil }
+        guard let e = current else {
+            guard let days = lastDays, let ms = lastMilliseconds else { return nil }
+            return UTCTime.date(days: days, milliseconds: ms)
+        }
+        guard let days = resolveDays(e) else { return nil }
         return UTCTime.date(days: days, milliseconds: e.milliseconds)
     }
 

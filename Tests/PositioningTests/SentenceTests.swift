@@ -319,3 +319,24 @@ extension String {
         return String(self[..<star]) + self[star...].lowercased()
     }
 }
+
+/// A receiver's pressure after the sentence that ends its cycle (XDR after GST: the demo walk's
+/// order) carries that epoch's time, every epoch (before, only the first, before the cycle's
+/// end was learnt; later readings came without a time and the altimeter skipped its checks).
+@Test func pressureAfterTheCycleEndCarriesTheEpochsTime() throws {
+    var bodies: [String] = []
+    for second in 1...3 {
+        let t = String(format: "1000%02d.00", second)
+        bodies += [
+            "GPRMC,\(t),A,6010.000,N,02456.000,E,0.5,90.0,150625,,,A",
+            "GPGGA,\(t),6010.000,N,02456.000,E,1,08,0.9,20.0,M,17.0,M,,",
+            "GPGST,\(t),1.0,2.0,1.5,0.0,2.0,1.5,3.0",
+            "IIXDR,P,1.00870,B,Barometer",
+        ]
+    }
+    let times = parse(bodies).events.compactMap { event -> Date?? in
+        if case .pressure(let reading) = event { reading.time } else { nil }
+    }
+    let expected = (1...3).map { Date?(ISO8601DateFormatter().date(from: "2025-06-15T10:00:0\($0)Z")!) }
+    #expect(times == expected)
+}

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Positioning
+import Synchronization
 
 /// The configured position source, started: gpsd (reconnecting with backoff, a silent
 /// socket counted as dead) or an NMEA serial device or recorded file (paced by its own
@@ -33,7 +34,7 @@ final class PositionFeed: Sendable {
             nmea = source
             gpsd = nil
             name = "NMEA \(path)"
-            events = source.events(from: fd)
+            events = isDevice ? Self.reopening(source, first: fd, stop: reopenStop) : source.events(from: fd)
         } else {
             let client = GPSDClient(settings: .init(host: config.gpsd.host, port: config.gpsd.port))
             gpsd = client
@@ -55,8 +56,45 @@ final class PositionFeed: Sendable {
     }
 
     func stop() {
+        reopenStop.stop()
         gpsd?.stop()
         nmea?.stop()
+    }
+
+    /// Ends a serial receiver's reopening (``reopening(_:first:stop:)``).
+    private let reopenStop = StopFlag()
+
+    /// A serial receiver's events across hang-ups: a USB receiver unplugged and plugged back
+    /// in (or a udev link moved to another device) is opened again once a second until it
+    /// answers, as gpsd is reconnected (before, the daemon ran on without positions until
+    /// restarted). Meanwhile `problem` is the hang-up.
+    private static func reopening(
+        _ source: NMEASource, first: Int32, stop: StopFlag
+    ) -> AsyncStream<PositionEvent> {
+        let (stream, continuation) = AsyncStream<PositionEvent>.makeStream(bufferingPolicy: .unbounded)
+        let task = Task.detached {
+            var fd: Int32? = first
+            while !stop.isSet {
+                if let open = fd {
+                    for await event in source.events(from: open) { continuation.yield(event) }
+                    fd = nil
+                }
+                while fd == nil, !stop.isSet {
+                    try? await Task.sleep(for: .seconds(1))
+                    if !stop.isSet, let reopened = try? source.open() {
+                        source.rearm()
+                        fd = reopened
+                    }
+                }
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in
+            stop.stop()
+            source.stop()
+            task.cancel()
+        }
+        return stream
     }
 
     private static func startBarometer(config: DaemonConfig, log: DaemonLog) -> AsyncStream<PressureReading>?
@@ -83,4 +121,11 @@ final class PositionFeed: Sendable {
 struct PositionFeedError: Error, CustomStringConvertible {
     var message: String
     var description: String { message }
+}
+
+/// A flag one side sets and the other reads, across threads.
+final class StopFlag: Sendable {
+    private let value = Mutex(false)
+    var isSet: Bool { value.withLock { $0 } }
+    func stop() { value.withLock { $0 = true } }
 }

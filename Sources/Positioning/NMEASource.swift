@@ -121,6 +121,15 @@ public final class NMEASource: Sendable {
     /// Stops the reader thread; the stream ends.
     public func stop() { state.withLock { $0.stopped = true } }
 
+    /// Ready for another `events(from:)` after the last stream ended (a device opened again
+    /// after it hung up): not stopped, no failure.
+    public func rearm() {
+        state.withLock {
+            $0.stopped = false
+            $0.failure = nil
+        }
+    }
+
     private final class SourceState: @unchecked Sendable {
         // Safe: `value` is only touched inside `lock`.
         struct Value {

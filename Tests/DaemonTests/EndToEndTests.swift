@@ -399,6 +399,60 @@ extension MicrophoneDaemonTests {
         #expect(daemon.stderr.contains("nmea \(dir.path)/no-such-receiver"), "\(daemon.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.path + "/pf.sock"))
     }
+
+    /// A serial receiver that hangs up (a USB receiver pulled out) is opened again when its
+    /// path answers again (plugged back in; here a udev-like link moved to a new terminal):
+    /// before, the daemon ran on without positions until it was restarted. Two pseudo
+    /// terminals stand in for the receiver, fed the demo walk's sentences.
+    @Test func aSerialReceiverThatHangsUpIsOpenedAgain() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let nmea = try #require(Bundle.module.path(forResource: "Fixtures/demo/walk.nmea", ofType: nil))
+        let lines = try String(contentsOfFile: nmea, encoding: .utf8).split(whereSeparator: \.isNewline)
+            .filter {
+                $0.hasPrefix("$")
+            }
+        try #require(lines.count >= 1_200)
+        let link = dir.path + "/gps"
+        /// A new pseudo terminal behind `link`: its controlling (receiver's) end and the other.
+        func plugIn() throws -> (receiver: Int32, other: Int32) {
+            var receiver: Int32 = -1, other: Int32 = -1
+            try #require(openpty(&receiver, &other, nil, nil, nil) == 0)
+            unlink(link)
+            try #require(symlink(String(cString: ttyname(other)), link) == 0)
+            return (receiver, other)
+        }
+        func send(_ part: ArraySlice<Substring>, to receiver: Int32) {
+            for line in part {
+                let bytes = Array((line + "\r\n").utf8)
+                _ = bytes.withUnsafeBytes { write(receiver, $0.baseAddress, $0.count) }
+                usleep(2_000)
+            }
+        }
+        let first = try plugIn()
+        let daemon = try DaemonProcess(
+            arguments: [
+                "--socket", dir.path + "/pf.sock", "--memory", dir.path + "/memory.json", "--no-mic",
+                "--baro", "none", "--nmea", link,
+            ], socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "\(daemon.stderr)")
+        send(lines[0..<200], to: first.receiver)
+        close(first.receiver)
+        close(first.other)
+        #expect(daemon.logs("\(link): the device hung up; waiting for it"), "\(daemon.stderr)")
+        let second = try plugIn()
+        defer {
+            close(second.receiver)
+            close(second.other)
+        }
+        send(lines[1_000..<1_200], to: second.receiver)
+        #expect(daemon.logs("NMEA \(link): positions again"), "\(daemon.stderr)")
+        let status = fields(try daemon.client().request(#"{"cmd": "status"}"#))
+        let age = try #require(status["positionAge"]?.numberValue, "\(status)")
+        #expect(age < 5, "\(status)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
 }
 
 /// gpsd not there when the daemon starts: it waits, says so once during a walk, and takes

@@ -177,6 +177,10 @@ package struct DaemonConfig: Sendable, Equatable {
             lastStretchMetres = n
         case "buttons":
             // Paths alone (`--buttons PATH[,PATH…]`) over a file's keys change only the devices.
+            if case .string(let path) = value, Self.paths(path).isEmpty {
+                // "," names no device: the buttons would be off without a word.
+                throw fail("a device path or {\"device\": PATH, …}")
+            }
             if case .string(let path) = value, !path.isEmpty, var map = buttons {
                 map.devices = Self.paths(path)
                 buttons = map

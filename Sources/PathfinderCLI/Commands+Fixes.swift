@@ -53,6 +53,8 @@ extension Commands {
             throw CLIError.usage("\(cmd): give exactly one of --nmea FILE, --gpsd HOST:PORT, --device PATH")
         }
         if paced, nmea == nil { throw CLIError.usage("\(cmd): --paced goes with --nmea") }
+        // Standard input is read as it comes (before, --paced was ignored there unsaid).
+        if paced, nmea == "-" { throw CLIError.usage("\(cmd): --paced needs a file, not standard input") }
         if baud != nil, device == nil { throw CLIError.usage("\(cmd): --baud goes with --device") }
         if !iio, iioName != nil || iioRoot != nil {
             throw CLIError.usage("\(cmd): --iio-name/--iio-root go with --iio")
@@ -134,6 +136,8 @@ extension Commands {
                 "\(tally.fixes) fixes", "\(tally.noFix) no-fix epochs", "\(tally.pressures) pressures",
                 "\(client?.connections ?? 0) connections",
             ]
+            // Why nothing came (before, a gpsd that refused or never answered went unsaid).
+            if let error = client?.lastError { parts.append("last: \(error)") }
         }
         if let count, tally.fixes >= count { parts.append("stopped after \(count) fixes") }
         console.error("\(cmd): " + parts.joined(separator: ", "))

@@ -145,6 +145,8 @@ import Testing
         // A key added at the end of a file that already has it: before, the first one was used
         // and the new line seemed to do nothing.
         (#", "mic": true"#, [], #"config.json: line 2: key "mic" is given twice (one would be ignored)"#),
+        // Before, accepted: the buttons were off without a word.
+        ("", ["--buttons", ","], #"--buttons: key "buttons": "," is not a device path"#),
     ])
     func badConfigOrFlagsExitTwoNamingTheKey(extra: String, flags: [String], message: String) throws {
         let dir = TempDir()

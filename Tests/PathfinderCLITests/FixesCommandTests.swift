@@ -55,12 +55,31 @@ import Testing
             (["fixes", "--nmea", "/nonexistent/a.nmea"], "cannot read /nonexistent/a.nmea"),
             (["fixes", "--nmea", "a", "--count", "0"], "--count \"0\""),
             (["fixes", "--gpsd", "h:1", "--paced"], "--paced goes with --nmea"),
+            // Before, accepted and ignored: standard input was read as fast as it came.
+            (["fixes", "--nmea", "-", "--paced"], "--paced needs a file, not standard input"),
         ] as [([String], String)])
     func badInputExits2(_ argv: [String], _ message: String) async {
         let (code, out, err) = await runPathfinder(argv)
         #expect(code == 2)
         #expect(out.isEmpty)
         #expect(err.contains(message), "\(err)")
+    }
+
+    /// A gpsd that is not there: the summary says why nothing came (before, only "0
+    /// connections", the reason unsaid).
+    @Test func aGPSDThatRefusesIsNamedInTheSummary() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try BinaryTests.binary())
+        process.arguments = ["fixes", "--gpsd", "127.0.0.1:1"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        usleep(1_500_000)
+        process.interrupt()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(text.contains("0 connections, last: connect 127.0.0.1:1: Connection refused"), "\(text)")
     }
 
     @Test func missingBarometerIsARuntimeFailure() async throws {

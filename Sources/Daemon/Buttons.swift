@@ -196,10 +196,18 @@ package final class ButtonReader: @unchecked Sendable {
             }
             var info = stat()
             let isFIFO = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO
-            if (info.st_mode & S_IFMT) == S_IFREG {
-                // Re-reading a file every second would replay its presses: a config mistake.
+            let kind = info.st_mode & S_IFMT
+            if kind == S_IFREG || kind == S_IFDIR || (kind == S_IFCHR && pathfinder_evdev_version(fd) < 0) {
+                // A config mistake, said once: re-reading a file every second would replay its
+                // presses, and a character device that is not evdev (/dev/zero, a serial port)
+                // would spin the CPU reading what are not key events.
                 try? closeDescriptor(fd)
-                log.error("buttons \(device): a regular file, not an input device or FIFO; not reading it")
+                let what =
+                    kind == S_IFREG
+                    ? "a regular file" : kind == S_IFDIR ? "a directory" : "a character device but not evdev"
+                log.error(
+                    "buttons \(device): \(what), not an input device or FIFO (ls /dev/input/by-path/); not reading it"
+                )
                 return
             }
             if problem != nil || !isFIFO { log.info("buttons \(device): reading") }
@@ -217,6 +225,13 @@ package final class ButtonReader: @unchecked Sendable {
         }
     }
 
+    /// Whether `path` still names the file open at `fd`.
+    private static func names(_ path: String, _ fd: Int32) -> Bool {
+        var open = stat(), named = stat()
+        return fstat(fd, &open) == 0 && stat(path, &named) == 0 && open.st_ino == named.st_ino
+            && open.st_dev == named.st_dev
+    }
+
     private enum Ending {
         case stopped
         case writerClosed
@@ -231,12 +246,19 @@ package final class ButtonReader: @unchecked Sendable {
                 pollfd(fd: wakePipe.readEnd, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
             ]
+            let ready: Int32
             do {
-                try retryingOnInterrupt("poll") { poll(&fds, 2, -1) }
+                ready = try retryingOnInterrupt("poll") { poll(&fds, 2, 1_000) }
             } catch {
                 return .failed("\(error)")
             }
             if fds[0].revents != 0 { return .stopped }
+            if ready == 0 {
+                // A FIFO no writer ever opened never reports a hang-up: if its path now names
+                // another one (deleted and made again), read that (before, the old one forever).
+                if isFIFO, !Self.names(device, fd) { return .writerClosed }
+                continue
+            }
             guard fds[1].revents != 0 else { continue }
             let n: Int
             do {

@@ -90,4 +90,50 @@ import Testing
         let none = refused.presses.withLock(\.isEmpty)
         #expect(none)
     }
+
+    /// A directory, and character devices that are not evdev (/dev/zero, /dev/null), are
+    /// refused once (before: a directory and /dev/null logged two lines a second forever,
+    /// /dev/zero spun a core reading zeros as key events).
+    @Test(arguments: ["/dev/zero", "/dev/null", "DIR"])
+    func aPathThatIsNoInputDeviceIsRefusedOnce(_ path: String) throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let device = path == "DIR" ? dir.path : path
+        let seen = Collected()
+        let reader = ButtonReader(map: ButtonMap(devices: [device]), device: device, log: seen.log) { _ in }
+        reader.start()
+        #expect(seen.wait { !seen.lines.withLock(\.isEmpty) })
+        usleep(2_300_000)  // two more seconds: nothing more is said
+        reader.stop()
+        let lines = seen.lines.withLock { $0 }
+        #expect(lines.count == 1, "\(lines)")
+        #expect(lines.first?.contains("not an input device or FIFO") == true, "\(lines)")
+    }
+
+    /// A FIFO deleted and made again while no writer had it open: the new one is read (before,
+    /// the reader waited on the deleted one forever and the new one's writer blocked).
+    @Test func aFIFOMadeAgainIsReadAgain() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let path = dir.path + "/keys"
+        try #require(mkfifo(path, 0o600) == 0)
+        let seen = Collected()
+        let reader = ButtonReader(map: ButtonMap(devices: [path]), device: path, log: seen.log) { press in
+            seen.presses.withLock { $0.append(press) }
+        }
+        reader.start()
+        defer { reader.stop() }
+        usleep(300_000)
+        unlink(path)
+        try #require(mkfifo(path, 0o600) == 0)
+        var fd: Int32 = -1
+        #expect(
+            seen.wait {
+                fd = open(path, O_WRONLY | O_NONBLOCK); return fd >= 0
+            }, "no reader on the new FIFO")
+        defer { close(fd) }
+        let press = InputEvent.key(49, value: 1)
+        _ = press.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        #expect(seen.wait { seen.presses.withLock { $0.count == 1 } })
+    }
 }

@@ -34,7 +34,14 @@ package struct Arguments {
                 guard i + 1 < items.count else {
                     throw .usage("\(command): \(name) needs a value")
                 }
-                value = items[i + 1]
+                // A flag where the value should be (`--device --baud 4800`): the value was
+                // forgotten (before, "--baud" became the device, and "4800" an unknown argument).
+                // A value that really starts with "--" can follow `=` (`--name=--x`).
+                let next = items[i + 1]
+                guard !next.hasPrefix("--") else {
+                    throw .usage("\(command): \(name) needs a value (the next argument is \(next))")
+                }
+                value = next
                 items.removeSubrange(i...(i + 1))
             } else if item.hasPrefix(name + "=") {
                 value = String(item.dropFirst(name.count + 1))

@@ -82,6 +82,13 @@ extension Commands {
                 } else {
                     .file(path: nmea!, paced: paced)
                 }
+            if case .file(let path, _) = input {
+                var info = stat()
+                if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+                    // Said now, naming it (before: "read: Is a directory" after the summary, exit 1).
+                    throw CLIError.usage("\(cmd): cannot read \(path): is a directory, not a file")
+                }
+            }
             let s = NMEASource(input)
             let fd: Int32
             do {

@@ -57,6 +57,12 @@ import Testing
             (["fixes", "--gpsd", "h:1", "--paced"], "--paced goes with --nmea"),
             // Before, accepted and ignored: standard input was read as fast as it came.
             (["fixes", "--nmea", "-", "--paced"], "--paced needs a file, not standard input"),
+            (["fixes", "--nmea", "/tmp"], "cannot read /tmp: is a directory, not a file"),
+            // A flag where a value should be: before, "--baud" became the device path.
+            (
+                ["fixes", "--device", "--baud", "4800"],
+                "--device needs a value (the next argument is --baud)"
+            ),
         ] as [([String], String)])
     func badInputExits2(_ argv: [String], _ message: String) async {
         let (code, out, err) = await runPathfinder(argv)

@@ -12,6 +12,15 @@ import Testing
         let lines = Mutex<[String]>([])
         var log: DaemonLog { DaemonLog(level: .debug) { line in self.lines.withLock { $0.append(line) } } }
 
+        /// A writer on the FIFO at `path`, once a reader has it open (bounded, 10 s).
+        func writer(of path: String) -> Int32? {
+            var fd: Int32 = -1
+            return wait {
+                fd = open(path, O_WRONLY | O_NONBLOCK)
+                return fd >= 0
+            } ? fd : nil
+        }
+
         /// Waits (bounded, 10 s) until `condition` holds.
         func wait(_ condition: () -> Bool) -> Bool {
             for _ in 0..<1000 {
@@ -22,22 +31,24 @@ import Testing
         }
     }
 
-    @Test func aRecordSplitAcrossWritesIsOnePressAndOnlyPressesCount() throws {
-        let dir = TempDir()
-        defer { dir.remove() }
-        let path = dir.path + "/keys"
+    /// A FIFO made at `path` and a started reader on it, collecting what it logs and hears.
+    static func reading(fifo path: String) throws -> (Collected, ButtonReader) {
         try #require(mkfifo(path, 0o600) == 0)
         let seen = Collected()
         let reader = ButtonReader(map: ButtonMap(devices: [path]), device: path, log: seen.log) { press in
             seen.presses.withLock { $0.append(press) }
         }
         reader.start()
+        return (seen, reader)
+    }
+
+    @Test func aRecordSplitAcrossWritesIsOnePressAndOnlyPressesCount() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let path = dir.path + "/keys"
+        let (seen, reader) = try Self.reading(fifo: path)
         defer { reader.stop() }
-        var fd: Int32 = -1
-        #expect(
-            seen.wait {
-                fd = open(path, O_WRONLY | O_NONBLOCK); return fd >= 0
-            })
+        let fd = try #require(seen.writer(of: path), "no reader on the FIFO")
         defer { close(fd) }
         let press = InputEvent.key(21, value: 1)
         #expect(press.count == MemoryLayout<Int>.size * 2 + 8, "the platform's struct input_event")
@@ -116,21 +127,12 @@ import Testing
         let dir = TempDir()
         defer { dir.remove() }
         let path = dir.path + "/keys"
-        try #require(mkfifo(path, 0o600) == 0)
-        let seen = Collected()
-        let reader = ButtonReader(map: ButtonMap(devices: [path]), device: path, log: seen.log) { press in
-            seen.presses.withLock { $0.append(press) }
-        }
-        reader.start()
+        let (seen, reader) = try Self.reading(fifo: path)
         defer { reader.stop() }
         usleep(300_000)
         unlink(path)
         try #require(mkfifo(path, 0o600) == 0)
-        var fd: Int32 = -1
-        #expect(
-            seen.wait {
-                fd = open(path, O_WRONLY | O_NONBLOCK); return fd >= 0
-            }, "no reader on the new FIFO")
+        let fd = try #require(seen.writer(of: path), "no reader on the new FIFO")
         defer { close(fd) }
         let press = InputEvent.key(49, value: 1)
         _ = press.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }

@@ -18,12 +18,33 @@ package enum JSONValue: Sendable, Hashable, Codable {
             self = .bool(value)
         } else if let value = try? container.decode(Double.self) {
             self = .number(value)
-        } else if let value = try? container.decode(String.self) {
+        } else if let value = try Self.string(in: container) {
             self = .string(value)
         } else if let value = try? container.decode([JSONValue].self) {
             self = .array(value)
         } else {
             self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    /// The string `container` holds; nil when it holds no string. A string that is there but
+    /// cannot be read (a lone UTF-16 surrogate, `"\\ud800"`) is that error, not "expected an
+    /// object" from the last type tried.
+    private static func string(in container: any SingleValueDecodingContainer) throws -> String? {
+        do {
+            return try container.decode(String.self)
+        } catch is DecodingError {
+            return nil
+        } catch {
+            // Foundation's parser error for the string itself, e.g.
+            // expectedLowSurrogateUTF8SequenceAfterHighSurrogate(location: …).
+            let detail = String(describing: error)
+            let reason =
+                detail.localizedCaseInsensitiveContains("surrogate")
+                ? "a \\u escape is half of a UTF-16 surrogate pair (a lone surrogate), not a character"
+                : "the string cannot be read (\(detail))"
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: container.codingPath, debugDescription: reason))
         }
     }
 

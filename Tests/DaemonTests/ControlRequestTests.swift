@@ -44,6 +44,8 @@ import Testing
             "is outside −90…90"
         ),
         (#"{"cmd": "heard"}"#, "heard: needs \"text\""),
+        // A lone UTF-16 surrogate is no character. Before: "field text: expected an object".
+        (#"{"cmd": "heard", "text": "\ud800 아니야"}"#, "surrogate"),
         // Before, accepted: a walk to a door at 0, 0 for a building in Helsinki, and a name
         // the walker would hear as nothing.
         (

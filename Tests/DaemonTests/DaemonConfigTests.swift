@@ -146,6 +146,19 @@ import Testing
         }
     }
 
+    /// Before, a lone surrogate said "field logLevel: expected an object".
+    @Test func aLoneSurrogateIsNamedAsOne() {
+        var config = DaemonConfig(environment: [:])
+        do {
+            try config.apply(file: Data(#"{"logLevel": "\ud800"}"#.utf8), path: "c.json")
+            Issue.record("a lone surrogate was accepted")
+        } catch {
+            #expect(
+                error.description.contains("field logLevel: a \\u escape is half of a UTF-16 surrogate pair"),
+                "\(error)")
+        }
+    }
+
     @Test func aRemoteGPSDIsRefusedUnlessAllowed() throws {
         var config = DaemonConfig(environment: [:])
         try config.set("gpsd", .string("192.168.1.5:2947"), origin: "--gpsd")

@@ -38,6 +38,10 @@ struct GPSDDecoder {
     private var line: [UInt8] = []
     private var nmea = NMEAParser()
     private var lastGST: Sigma?
+    /// The last fix passed on: gpsd repeats a new receiver's first epoch once a sentence
+    /// until it knows which sentence ends the cycle, and a repeat that adds nothing is not
+    /// another fix (`fixes --gpsd` counted one epoch seven times).
+    private var lastFix: Fix?
     private let decoder = JSONDecoder()
 
     /// Forgets a half-read line (after a reconnect).
@@ -80,7 +84,7 @@ struct GPSDDecoder {
         }
     }
 
-    private func tpv(_ m: Message, _ events: inout [PositionEvent]) {
+    private mutating func tpv(_ m: Message, _ events: inout [PositionEvent]) {
         let time = m.time.flatMap(UTCTime.parseISO8601)
         guard let mode = m.mode, mode >= 2, let time, let lat = m.lat, let lon = m.lon else {
             if m.mode != nil { events.append(.noFix(time: time)) }
@@ -100,6 +104,9 @@ struct GPSDDecoder {
         }
         fix.speed = m.speed.flatMap { $0 >= 0 ? $0 : nil }
         fix.course = m.track.flatMap { $0 >= 0 && $0 < 360 ? $0 : nil }
-        if fix.isPlausible { events.append(.fix(fix)) }
+        if fix.isPlausible, fix != lastFix {
+            events.append(.fix(fix))
+            lastFix = fix
+        }
     }
 }

@@ -77,6 +77,32 @@ import Testing
         #expect(resumed, "no fixes after gpsd restarted: \(client.lastError ?? "no error")")
     }
 
+    /// A real gpsd reports the u-blox log's first epoch seven times, once a sentence, the last
+    /// five alike. Before, each was a fix (`fixes --gpsd` printed and counted them all).
+    @Test func aNewReceiversFirstEpochIsNotRepeated() async throws {
+        let text = String(decoding: try Fixtures.log("ublox-neo-m9n-nmea"), as: UTF8.self)
+        let lines = text.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("$") }.map(String.init)
+        let feeder = try TestServer.feeder(lines: lines, pause: 0.004)
+        defer { feeder.shutdown() }
+        let port = try TestServer.freePort()
+        let gpsd = try GPSDProcess(port: port, feed: feeder.port)
+        defer { gpsd.stop() }
+        let client = GPSDClient(
+            settings: .init(
+                host: "127.0.0.1", port: port, silenceTimeout: 3, initialBackoff: 0.1, maximumBackoff: 0.5))
+        let events = Collector(client.events())
+        defer {
+            client.stop()
+            events.cancel()
+        }
+        let some = await events.wait { Self.fixes($0).count >= 6 }
+        #expect(some, "no fixes from gpsd: \(client.lastError ?? "no error")")
+        let fixes = Self.fixes(events.all)
+        #expect(zip(fixes, fixes.dropFirst()).allSatisfy { $0 != $1 }, "\(fixes)")
+        // gpsd's first reports add to the epoch (2D, then altitude, then σ): at most three.
+        #expect(fixes.filter { $0.time == fixes[0].time }.count <= 3, "\(fixes)")
+    }
+
     @Test func silentSocketCountsAsDeadAndIsReconnected() async throws {
         // Plays a gpsd that accepts, reads the WATCH and then says nothing.
         let server = try TestServer { c, isClosed in

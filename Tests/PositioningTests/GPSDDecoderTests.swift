@@ -63,6 +63,23 @@ import Testing
         #expect(events[2] == .noFix(time: nil))
     }
 
+    /// gpsd reports a new receiver's first epoch once a sentence until it learns which
+    /// sentence ends the cycle: with the u-blox log, seven TPVs for 22:37:45, the last five
+    /// alike. A report that adds nothing is not another fix; one that adds to the epoch is.
+    @Test func aRepeatedReportOfAnEpochIsOneFix() throws {
+        let twoD = Self.tpv.replacingOccurrences(of: #""mode":3"#, with: #""mode":2"#)
+        let events = decode([twoD, Self.tpv, Self.tpv, Self.tpv])
+        #expect(events.count == 2, "\(events)")
+        guard case .fix(let first) = events.first, case .fix(let second) = events.last else {
+            Issue.record("expected two fixes, got \(events)")
+            return
+        }
+        #expect(first.mode == .twoD && second.mode == .threeD)
+        // The next epoch is a fix again, and so is the same epoch after another one.
+        let next = Self.tpv.replacingOccurrences(of: "22:37:46", with: "22:37:47")
+        #expect(decode([Self.tpv, next, Self.tpv]).count == 3)
+    }
+
     @Test func rawPressureSentencesPassThrough() {
         let events = decode(["$WIMDA,29.9213,I,1.01325,B,21.5,C,,C,45.0,,9.2,C,,T,,M,,N,,M*20"])
         #expect(events == [.pressure(PressureReading(time: nil, hPa: 1013.25, source: .nmeaMDA))])

@@ -119,6 +119,23 @@ extension Commands {
                 }
             }
         }
+        // A connection problem is said when it happens, once until it changes (before, only
+        // the summary at the end named it, and a gpsd that never came said nothing until ^C).
+        let errorWatch = client.map { client in
+            Task {
+                var said: String?
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(200))
+                    let error = client.lastError
+                    if let error, error != said {
+                        console.error(
+                            "\(cmd): gpsd \(client.settings.host):\(client.settings.port): \(error); trying again"
+                        )
+                    }
+                    said = error
+                }
+            }
+        }
         for await event in stream {
             if let record = FixStreamRecord(event) { console.line(try JSONIO.line(record)) }
             tally.add(event)
@@ -127,6 +144,7 @@ extension Commands {
         client?.stop()
         source?.stop()
         iioTask?.cancel()
+        errorWatch?.cancel()
 
         var parts: [String] = []
         if let source {

@@ -88,6 +88,31 @@ import Testing
         #expect(text.contains("0 connections, last: connect 127.0.0.1:1: Connection refused"), "\(text)")
     }
 
+    /// ... and says it as it happens, not only when the command is stopped.
+    @Test func aGPSDThatRefusesIsSaidAsItHappens() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try BinaryTests.binary())
+        process.arguments = ["fixes", "--gpsd", "127.0.0.1:1"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Stopped after 5 s whatever happens, so a silent command cannot hang the test.
+        let deadline = DispatchWorkItem { process.interrupt() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 5, execute: deadline)
+        let first = String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
+        let stillRunning = process.isRunning
+        deadline.cancel()
+        process.interrupt()
+        _ = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(stillRunning, "the first words came at the end: \(first)")
+        #expect(
+            first.hasPrefix(
+                "pathfinder fixes: gpsd 127.0.0.1:1: connect 127.0.0.1:1: Connection refused; trying again"),
+            "\(first)")
+    }
+
     @Test func missingBarometerIsARuntimeFailure() async throws {
         let (code, _, err) = await runPathfinder([
             "fixes", "--nmea", try log(), "--iio", "--iio-root", "/nonexistent-iio",

@@ -38,10 +38,16 @@ public struct Destination: Sendable, Hashable, Codable {
                 throw DecodingError.dataCorruptedError(
                     forKey: .door, in: c,
                     debugDescription:
-                        "the door is \(Int(metres / 1_000)) km from the centre (at most \(Int(Self.doorMetresFromCenter)) m): a pin for another place?"
+                        "the door is \(Self.say(metres)) from the centre (at most \(Int(Self.doorMetresFromCenter)) m): a pin for another place?"
                 )
             }
         }
+    }
+
+    /// A distance in the unit that shows it is over the limit: "2012 m" (before, "2 km",
+    /// which reads as within 2000 m), "7026 km".
+    static func say(_ metres: Double) -> String {
+        metres < 10_000 ? "\(Int(metres.rounded(.up))) m" : "\(Int(metres / 1_000)) km"
     }
 
     /// How far a named door may be from the building's centre: a large campus's farthest gate,

@@ -33,7 +33,8 @@ public enum Prompts {
         toDoor: Bool, _ distance: Guidance.Distance, _ direction: Guidance.Direction?
     ) -> String {
         let target = toDoor ? "입구" : "건물 중앙"
-        if case .rightHere = distance { return "\(target)가 바로 앞이야\(say(direction))" }
+        // 입구 ends in a vowel (가), 중앙 in a consonant (이): "건물 중앙가" was said before.
+        if case .rightHere = distance { return "\(toDoor ? "입구가" : "건물 중앙이") 바로 앞이야\(say(direction))" }
         return "\(target)까지 \(say(distance))\(say(direction))"
     }
 

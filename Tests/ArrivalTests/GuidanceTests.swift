@@ -135,6 +135,8 @@ struct PromptsTests {
             Prompts.guidance(toDoor: true, .metres(120, approximate: true), .clock(12))
                 == "입구까지 약 백이십 미터, 열두 시 방향")
         #expect(Prompts.guidance(toDoor: true, .rightHere, .clock(11)) == "입구가 바로 앞이야, 열한 시 방향")
+        // Before: "건물 중앙가" (중앙 ends in a consonant).
+        #expect(Prompts.guidance(toDoor: false, .rightHere, .clock(12)) == "건물 중앙이 바로 앞이야, 열두 시 방향")
         #expect(
             Prompts.guidance(toDoor: false, .metres(45, approximate: false), .compass(1))
                 == "건물 중앙까지 사십오 미터, 북동쪽 방향")

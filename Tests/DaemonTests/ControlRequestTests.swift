@@ -52,6 +52,11 @@ import Testing
             #"{"cmd": "go", "destination": {"name": "X", "center": {"lat": 60.17, "lon": 24.95}, "door": {"lat": 0, "lon": 0}}}"#,
             "field door: the door is 7026 km from the centre (at most 2000 m): a pin for another place?"
         ),
+        // Before: "the door is 2 km from the centre (at most 2000 m)".
+        (
+            #"{"cmd": "go", "destination": {"name": "X", "center": {"lat": 60.17, "lon": 24.95}, "door": {"lat": 60.1881, "lon": 24.95}}}"#,
+            "field door: the door is 2013 m from the centre (at most 2000 m)"
+        ),
         (
             #"{"cmd": "go", "destination": {"name": " ", "center": {"lat": 60.17, "lon": 24.95}}}"#,
             "the name is empty"

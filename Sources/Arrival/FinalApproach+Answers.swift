@@ -46,11 +46,21 @@ extension FinalApproach {
 
     /// Acts on an answer and remembers it, so its repeat is not taken for a new one.
     private mutating func act(_ meaning: ArrivalWords, now: Date) -> [Effect] {
-        dialogue.acted = (meaning, now)
         dialogue.windowOpened = nil
         switch meaning {
-        case .notHere: return notHere(now: now)
-        case .thisIsIt: return thisIsIt(now: now)
+        case .notHere:
+            dialogue.acted = (meaning, now)
+            return notHere(now: now)
+        case .thisIsIt:
+            let effects = thisIsIt(now: now)
+            if walk?.endsAt != nil {
+                dialogue.acted = (meaning, now)
+            } else {
+                // Nothing stored ("지금 위치를 몰라서 … 다시 말해줘"): the answer it asks for is a new
+                // one, in a window of its own (before, its repeat within 5 s was dropped unsaid).
+                dialogue.windowOpened = now
+            }
+            return effects
         }
     }
 
@@ -67,6 +77,10 @@ extension FinalApproach {
         if let next = plan.entrance {
             var nextWalk = Walk(destination: destination, plan: plan, started: now)
             nextWalk.inLastStretch = true
+            // GPS trouble already said is not said again for the next door (before, each
+            // "여기 아니야" started the minute of the accuracy warning and the 20 s of no fix anew).
+            nextWalk.lastPoorAccuracyWarning = walk.lastPoorAccuracyWarning
+            nextWalk.noFixSaid = walk.noFixSaid
             self.walk = nextWalk
             return effects + [
                 .walkEnded(.rejected), .plan(plan, .rejected), .say(Prompt(Prompts.nextDoor(next))),

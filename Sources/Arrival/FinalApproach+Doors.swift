@@ -24,6 +24,9 @@ extension FinalApproach {
         let destination = walk.destination
         memory.recordOSM(doors, name: destination.name, center: destination.center, now: now)
         var effects: [Effect] = [.saveMemory(memory)]
+        // After "여기가 입구야" the walk only waits to end: the doors are remembered, nothing is
+        // re-planned or said (before, "지도에서 입구를 찾았어…" followed the promise).
+        guard walk.endsAt == nil else { return effects }
 
         var plan = ArrivalPlan.make(destination: destination, memory: memory, osmDoors: doors, now: now)
         let current = walk.door
@@ -48,7 +51,9 @@ extension FinalApproach {
         if announce {
             walk.arrived = false
             walk.levelSaid = false
-            walk.lastCallout = nil
+            // Guidance to the new door at once; far away, still one callout a minute (before,
+            // a second far callout came 4 s after the first).
+            if walk.inLastStretch { walk.lastCallout = nil }
         }
         self.walk = walk
         effects.append(.plan(plan, .doorsArrived))

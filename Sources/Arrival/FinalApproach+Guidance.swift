@@ -29,9 +29,12 @@ extension FinalApproach {
         let metres = position.coordinate.distance(to: walk.target)
         let direction = self.direction(from: position, to: walk.target)
         let distance = Guidance.distance(metres, horizontalAccuracy: position.horizontalAccuracy)
+        let radius = settings.arrivalRadius(horizontalAccuracy: position.horizontalAccuracy)
 
         if !walk.inLastStretch {
-            if metres <= settings.lastStretchMetres {
+            // Within the arrival radius is within the last stretch, however short it is set
+            // (before, with 5…12 m the walker at the door never arrived and was not heard).
+            if metres <= max(settings.lastStretchMetres, radius) {
                 walk.inLastStretch = true
                 walk.lastCallout = nil
                 effects.append(.say(Prompt(Prompts.lastStretch(walk.destination.name, door: walk.door))))
@@ -48,7 +51,6 @@ extension FinalApproach {
             }
         }
 
-        let radius = settings.arrivalRadius(horizontalAccuracy: position.horizontalAccuracy)
         if walk.arrived {
             guard metres > radius * settings.arrivalLeaveFactor else {
                 self.walk = walk

@@ -21,7 +21,8 @@ extension Commands {
             the trace: the walk starts at the first fix, a tick comes every second of trace time.
               --nmea FILE         NMEA 0183 trace (fixes; XDR/MDA pressure sentences if any)
               --destination FILE  Destination JSON (name, center, optional named door)
-              --memory FILE       EntranceMemory JSON; read first, written back after the walk
+              --memory FILE       EntranceMemory JSON; read first, written at each change
+                                  (held for the replay: memory commands on it wait their turn)
               --doors DB          door index (`pathfinder doors import`; the bundled one is
                                   artifacts/doors/helsinki.db): the ranked doors of the
                                   building at the destination arrive \(Int(Replayer.doorsDelaySeconds)) s after they
@@ -69,6 +70,8 @@ struct ReplaySession {
     var nmeaPath: String
     var destination: Destination
     var memoryPath: String?
+    /// The memory's lock, held while the session lives (see ``MemoryFile/Lock``).
+    var memoryLock: MemoryFile.Lock?
     var memory: EntranceMemory
     /// OSM's doors: from `--osm` or `--doors`; `nil` leaves the request unanswered.
     var doors: ReplayDoors?
@@ -137,6 +140,13 @@ struct ReplaySession {
         }
         memoryPath = memory
         if let memory {
+            // Held from the read to the last write, as the memory commands hold it for theirs
+            // (before, a door confirmed beside a replay was written over by its next save).
+            do {
+                memoryLock = try MemoryFile.Lock(path: memory)
+            } catch {
+                throw .runtime("\(command): \(error)")
+            }
             do {
                 self.memory = try MemoryFile.read(path: memory)
             } catch {
@@ -154,12 +164,19 @@ struct ReplaySession {
             self.doors = try ReplayDoors.index(path: doors, around: self.destination.center, command: command)
         }
         if let heard {
-            let text: String
+            let bytes: Data
             do {
-                text = try String(contentsOfFile: heard, encoding: .utf8)
+                bytes = try FileDiagnostics.contents(of: heard)
             } catch {
-                throw .usage("\(command): \(heard): cannot read: \(FileDiagnostics.reason(error))")
+                throw .usage("\(command): \(heard): cannot read: \(error)")
             }
+            // Named where (before: "cannot read: the file could not be read" for a readable file).
+            if let bad = TextDiagnostics.firstInvalidUTF8(in: bytes) {
+                throw .usage(
+                    "\(command): \(heard): line \(bad.line): bytes that are not UTF-8 at byte \(bad.offset + 1)"
+                )
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
             do {
                 self.heard = try ReplayInputs.heard(tsv: text)
             } catch {
@@ -181,6 +198,11 @@ struct ReplaySession {
         } else {
             self.heard = []
         }
+        // Outputs are checked before the walk runs: the walk writes --memory as it goes, so a
+        // bad output found afterwards failed a run that had already changed it (before,
+        // --speak-wav naming a file exited 2 after the log was printed and the memory written).
+        if let speakWAV { try Self.makeFolder(speakWAV, command: command) }
+        if let map { try Self.checkMapPath(map, command: command) }
         self.speakWAV = speakWAV
         mapPath = map
     }
@@ -245,10 +267,8 @@ struct ReplaySession {
         }
     }
 
-    /// Every prompt as `DIR/NNN-tSECONDS.wav`, in order.
-    static func writePrompts(
-        _ result: Replayer.Result, to directory: String, command: String
-    ) throws(CLIError) {
+    /// The prompts' folder, made now (with its parents) or refused as bad input.
+    static func makeFolder(_ directory: String, command: String) throws(CLIError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -260,6 +280,27 @@ struct ReplaySession {
                 ? "a file is there" : FileDiagnostics.reasonWriting(directory, error)
             throw .usage("\(command): --speak-wav \(directory): cannot make the folder: \(reason)")
         }
+    }
+
+    /// `--map`'s path can take a file: not a folder, in a folder that exists.
+    static func checkMapPath(_ path: String, command: String) throws(CLIError) {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw .usage("\(command): --map \(path): is a directory, not a file")
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        let folder = parent.isEmpty ? "." : parent
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue
+        else {
+            throw .usage("\(command): --map \(path): no folder \(folder) to write it in")
+        }
+    }
+
+    /// Every prompt as `DIR/NNN-tSECONDS.wav`, in order.
+    static func writePrompts(
+        _ result: Replayer.Result, to directory: String, command: String
+    ) throws(CLIError) {
+        try makeFolder(directory, command: command)
         do {
             let speaker = try Speaker()
             var n = 0

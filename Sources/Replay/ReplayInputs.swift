@@ -17,8 +17,10 @@ public enum ReplayInputs {
     /// `#` comments are skipped.
     public static func heard(tsv text: String) throws(HeardError) -> [Replayer.Heard] {
         var heard: [Replayer.Heard] = []
-        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+        // "\r\n" is one Character: split on it as on "\n" (before, a CRLF file was one line,
+        // a comment when it started with "#", and every answer in it was lost unsaid).
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for (i, line) in lines.enumerated() {
             if line.trimmingCharacters(in: .whitespaces).isEmpty || line.hasPrefix("#") { continue }
             let fields = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
             guard fields.count == 2 else {

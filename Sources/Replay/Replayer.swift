@@ -54,6 +54,10 @@ public struct Replayer: Sendable {
     /// How long after the trace's last fix an answer may come (the walker stands at the door
     /// and the receiver stopped logging); later is a mistake in the input, not a walk.
     public static let answersAfterTraceSeconds = 600.0
+    /// The longest trace replayed: a day and a night of walking. Longer is two walks joined or
+    /// a wrong date (a GPS week rollover puts one fix 19.6 years off), and a tick a second up
+    /// to it took gigabytes (before: 2 GB allocated, then a crash).
+    public static let maximumSpanSeconds = 48 * 3600.0
 
     public var destination: Destination
     public var memory: EntranceMemory
@@ -102,9 +106,19 @@ public struct Replayer: Sendable {
         // replay stays deterministic.
         var altimeter = BarometricAltimeter()
         var last = start
+        var fixes = 0
         for event in events {
             switch event {
             case .fix(let fix):
+                fixes += 1
+                // Fed in trace order, so time runs forward (before, a trace whose time went
+                // back was sorted into another walk, with negative times, exit 0).
+                if fix.time < last {
+                    throw .timeWentBack(fix: fixes, at: fix.time, after: last)
+                }
+                if fix.time.timeIntervalSince(start) > Self.maximumSpanSeconds {
+                    throw .tooLong(fix: fixes, at: fix.time, start: start)
+                }
                 last = fix.time
                 altimeter.observe(fix)
                 track.append(
@@ -193,6 +207,10 @@ public enum ReplayError: Error, Sendable, CustomStringConvertible {
     /// An answer at `t` seconds, more than ``Replayer/answersAfterTraceSeconds`` after the
     /// trace's `span`.
     case answerAfterWalk(t: Double, span: Double)
+    /// The `fix`th fix is earlier than the fix or epoch before it.
+    case timeWentBack(fix: Int, at: Date, after: Date)
+    /// The `fix`th fix is more than ``Replayer/maximumSpanSeconds`` after the first.
+    case tooLong(fix: Int, at: Date, start: Date)
 
     public var description: String {
         switch self {
@@ -200,6 +218,20 @@ public enum ReplayError: Error, Sendable, CustomStringConvertible {
             "no dated fix in the trace (\(s.lines) lines, \(s.sentences) valid sentences, \(s.badChecksum) bad checksums)"
         case .answerAfterWalk(let t, let span):
             "an answer at \(t) s is after the walk: the NMEA trace spans \(Int(span.rounded(.up))) s, and answers may come up to \(Int(Replayer.answersAfterTraceSeconds)) s after its end"
+        case .timeWentBack(let fix, let at, let after):
+            "time goes back at fix \(fix): \(Self.time(at)) comes after \(Self.time(after)) (\(Self.span(after.timeIntervalSince(at))) earlier); a trace runs forward: two walks joined, or a wrong date?"
+        case .tooLong(let fix, let at, let start):
+            "fix \(fix) at \(Self.time(at)) is \(Self.span(at.timeIntervalSince(start))) after the first fix (\(Self.time(start))); a replay spans at most \(Int(Replayer.maximumSpanSeconds / 3600)) h: two walks joined, or a wrong date?"
         }
+    }
+
+    /// A fix's time as the trace's receiver would log it: ISO 8601, UTC.
+    private static func time(_ date: Date) -> String { date.formatted(.iso8601) }
+
+    /// A duration in the largest unit that fits: "3500 s", "2 h", "20 days".
+    private static func span(_ seconds: Double) -> String {
+        if seconds < 10_000 { return "\(Int(seconds.rounded())) s" }
+        if seconds < 3 * 86_400 { return "\(Int((seconds / 3600).rounded())) h" }
+        return "\(Int((seconds / 86_400).rounded())) days"
     }
 }

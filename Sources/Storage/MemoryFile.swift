@@ -121,9 +121,31 @@ public enum MemoryFile {
     /// - Throws: `MemoryFileError` (`.unwritable`) when the folder cannot be made or locked, or
     ///   stays locked; `body`'s errors.
     public static func locked<T>(path: String, waitSeconds: Double = 5, _ body: () throws -> T) throws -> T {
+        let lock = try Lock(path: path, waitSeconds: waitSeconds)
+        return try withExtendedLifetime(lock) { try body() }
+    }
+
+    /// The exclusive lock of ``locked(path:waitSeconds:_:)``, held until the value goes away:
+    /// for a program that reads the memory, then writes it at each change for a while
+    /// (`replay --memory`).
+    public final class Lock {
+        private let fd: Int32
+
+        /// Takes the lock, waiting up to `waitSeconds`.
+        /// - Throws: `MemoryFileError` (`.unwritable`) as ``MemoryFile/locked(path:waitSeconds:_:)``.
+        public init(path: String, waitSeconds: Double = 5) throws(MemoryFileError) {
+            fd = try MemoryFile.lockExclusive(path: path, waitSeconds: waitSeconds)
+        }
+
+        deinit { try? closeDescriptor(fd) }
+    }
+
+    /// The memory's folder, open and locked exclusively; the caller closes it.
+    private static func lockExclusive(path: String, waitSeconds: Double) throws(MemoryFileError) -> Int32 {
         let directory = AtomicFile.split(path).directory
         let fd = try openFolder(of: path)
-        defer { try? closeDescriptor(fd) }
+        var locked = false
+        defer { if !locked { try? closeDescriptor(fd) } }
         let deadline = Date().addingTimeInterval(waitSeconds)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else {
@@ -132,15 +154,20 @@ public enum MemoryFile {
                     reason: "cannot write: flock \(directory): \(String(cString: strerror(errno)))")
             }
             guard Date() < deadline else {
+                // Only shared locks held: a daemon's. An exclusive one: another command that
+                // changes the memory (a replay holds it for its walk).
+                let daemon = flock(fd, LOCK_SH | LOCK_NB) == 0
                 throw MemoryFileError(
                     .unwritable, path: path,
-                    reason:
-                        "in use by a running pathfinder daemon (its memory is in this folder), which would write over this change; stop it first (systemctl --user stop pathfinder)"
+                    reason: daemon
+                        ? "in use by a running pathfinder daemon (its memory is in this folder), which would write over this change; stop it first (systemctl --user stop pathfinder)"
+                        : "in use by another pathfinder command changing the memory in this folder (a replay holds it for its walk); try again when it has finished"
                 )
             }
             usleep(20_000)
         }
-        return try body()
+        locked = true
+        return fd
     }
 
     /// Holds a shared lock on the memory at `path` until the returned descriptor is closed (the

@@ -1,0 +1,117 @@
+import Arrival
+import Foundation
+import Storage
+import Testing
+
+/// `replay`'s inputs and outputs as a developer gives them, each case found by an audit on the
+/// binary (stop 42) and failing before its fix.
+@Suite("replay: inputs and outputs")
+struct ReplayInputTests {
+    /// The demo walk's trace, split into epochs (each starts at an RMC).
+    static func epochs() throws -> [String] {
+        var epochs: [String] = []
+        for line in try String(contentsOfFile: DemoWalk.nmea, encoding: .utf8).split(whereSeparator: \.isNewline) {
+            if line.dropFirst(3).hasPrefix("RMC") || epochs.isEmpty { epochs.append("") }
+            epochs[epochs.count - 1] += line + "\r\n"
+        }
+        return epochs
+    }
+
+    /// `body` with its NMEA checksum: `$body*HH`.
+    static func sentence(_ body: String) -> String {
+        let sum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
+        return "$" + body + "*" + String(format: "%02X", sum) + "\r\n"
+    }
+
+    func replay(_ nmea: String, _ more: [String] = []) async -> (code: Int32, out: String, err: String) {
+        await runPathfinder(
+            ["replay", "--nmea", nmea, "--destination", DemoWalk.destination, "--doors", DemoWalk.doors] + more)
+    }
+
+    /// Before: a CRLF file was one line, a comment when it began with "#", and every answer in
+    /// it was lost, exit 0.
+    @Test func heardLinesEndingInCRLF_areEachHeard() async throws {
+        let scratch = try Scratch()
+        let lf = try String(contentsOfFile: DemoWalk.heard, encoding: .utf8)
+        let crlf = try scratch.write("heard.tsv", lf.replacingOccurrences(of: "\n", with: "\r\n"))
+        #expect(crlf.isEmpty == false && lf.contains("#"), "the demo's file starts with a comment")
+        let r = await replay(DemoWalk.nmea, ["--heard", crlf])
+        #expect(r.code == 0, "\(r.err)")
+        let lines = eventLines(r.out)
+        let heard = lines.filter { $0["event"] as? String == "heard" }.compactMap { $0["text"] as? String }
+        #expect(heard == ["여기 아니야", "여기가 입구야"])
+        #expect(lines.contains { $0["event"] as? String == "confirmed" })
+    }
+
+    /// Before: "cannot read: the file could not be read", for a file that reads.
+    @Test func heardThatIsNotUTF8_isNamedWhere() async throws {
+        let scratch = try Scratch()
+        let path = scratch.file("bad.tsv")
+        var bytes = [UInt8]("1\t여기 아니야\n400.31\t".utf8)
+        bytes += [0xFF, 0xFE, 0x0A]
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let r = await replay(DemoWalk.nmea, ["--heard", path])
+        #expect(r.code == 2)
+        #expect(
+            r.err.contains("pathfinder replay: \(path): line 2: bytes that are not UTF-8 at byte \(bytes.count - 2)"),
+            "\(r.err)")
+        #expect(r.out.isEmpty)
+    }
+
+    /// Before: the later half sorted in front, the walk logged at negative `t`, exit 0.
+    @Test func aTraceWhoseTimeGoesBack_isRefusedNamingTheFix() async throws {
+        let scratch = try Scratch()
+        let epochs = try Self.epochs()
+        let swapped = try scratch.write("swapped.nmea", (epochs[100...] + epochs[..<100]).joined())
+        let r = await replay(swapped)
+        #expect(r.code == 2)
+        #expect(r.err.contains("\(swapped): time goes back at fix "), "\(r.err)")
+        #expect(r.err.contains("two walks joined, or a wrong date?"))
+        #expect(r.out.isEmpty)
+    }
+
+    /// Before: a tick a second up to a fix 20 years on, 2 GB, then a crash.
+    @Test func aTraceSpanningYears_isRefusedNamingTheFix() async throws {
+        let scratch = try Scratch()
+        let rollover = Self.sentence("GPRMC,100000.00,A,6010.518,N,02457.101,E,0.0,,301005,,,A")
+        let rest = try Self.epochs()[..<20].joined()
+        let path = try scratch.write("rollover.nmea", rollover + rest)
+        let r = await replay(path)
+        #expect(r.code == 2)
+        #expect(r.err.contains("\(path): fix 2 at 2025-06-15T"), "\(r.err)")
+        #expect(r.err.contains("days after the first fix (2005-10-30T10:00:00Z); a replay spans at most 48 h"))
+    }
+
+    /// Before: the log printed and the memory written, then exit 2 for the folder.
+    @Test func aBadSpeakWavOrMap_isRefusedBeforeTheWalk() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.write("plain", "")
+        let memory = scratch.file("memory.json")
+        for flags in [["--speak-wav", file], ["--map", scratch.path], ["--map", scratch.file("no/map.svg")]] {
+            let r = await replay(DemoWalk.nmea, ["--heard", DemoWalk.heard, "--memory", memory] + flags)
+            #expect(r.code == 2, "\(flags)")
+            #expect(r.out.isEmpty, "\(flags): the walk ran")
+            #expect(r.err.contains(flags[0] + " " + flags[1]), "\(r.err)")
+            #expect(!FileManager.default.fileExists(atPath: memory), "\(flags): the memory was written")
+        }
+    }
+
+    /// A replay holds the memory's lock from its read to its last write, as the `memory`
+    /// commands do (before, a door confirmed beside a replay was written over by its next save).
+    @Test func replayTakesTheMemorysLock() throws {
+        let scratch = try Scratch()
+        let memory = scratch.file("memory.json")
+        let held = try MemoryFile.Lock(path: memory)
+        let r = try BinaryTests.run(
+            executable: try BinaryTests.binary(),
+            [
+                "replay", "--nmea", DemoWalk.nmea, "--destination", DemoWalk.destination, "--heard",
+                DemoWalk.heard, "--memory", memory,
+            ])
+        withExtendedLifetime(held) {}
+        #expect(r.code == 1)
+        #expect(r.out.isEmpty)
+        #expect(r.err.contains("in use by another pathfinder command changing the memory"), "\(r.err)")
+        #expect(!FileManager.default.fileExists(atPath: memory))
+    }
+}

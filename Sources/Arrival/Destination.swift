@@ -38,7 +38,7 @@ public struct Destination: Sendable, Hashable, Codable {
                 throw DecodingError.dataCorruptedError(
                     forKey: .door, in: c,
                     debugDescription:
-                        "the door is \(Self.say(metres)) from the centre (at most \(Int(Self.doorMetresFromCenter)) m): a pin for another place?"
+                        "the door is \(Self.describe(metres: metres)) from the centre (at most \(Int(Self.doorMetresFromCenter)) m): a pin for another place?"
                 )
             }
         }
@@ -46,7 +46,7 @@ public struct Destination: Sendable, Hashable, Codable {
 
     /// A distance in the unit that shows it is over the limit: "2012 m" (before, "2 km",
     /// which reads as within 2000 m), "7026 km".
-    static func say(_ metres: Double) -> String {
+    public static func describe(metres: Double) -> String {
         metres < 10_000 ? "\(Int(metres.rounded(.up))) m" : "\(Int(metres / 1_000)) km"
     }
 

@@ -213,7 +213,10 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
         }
         body(&building)
         building.changed = now
-        buildings.insert(building, at: 0)
+        // In front of every building changed before `now`: the front, unless a replay of an
+        // older trace changes it (before, that put an older change first and broke the file's
+        // most-recently-changed order, which trimming relies on).
+        buildings.insert(building, at: buildings.firstIndex { $0.changed <= now } ?? buildings.count)
         buildings = Self.trimmed(buildings)
     }
 

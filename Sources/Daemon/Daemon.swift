@@ -92,7 +92,9 @@ package final class Daemon: Sendable {
         if let warning = loaded.warning {
             log.warning(
                 "\(warning)"
-                    + (warning.kind == .unreadable ? "; nothing is saved until it can be read" : ""))
+                    + (warning.mustNotWriteOver
+                        ? "; nothing is saved until it can be \(warning.kind == .unreadable ? "read" : "kept aside")"
+                        : ""))
         }
         var settings = FinalApproach.Settings()
         settings.lastStretchMetres = config.lastStretchMetres

@@ -16,11 +16,44 @@ public enum FileDiagnostics {
         if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             throw Problem(reason: "is a directory, not a file")
         }
+        let type = info.st_mode & S_IFMT
+        if type == S_IFIFO || type == S_IFCHR {
+            // A pipe (`--destination <(…)`, /dev/stdin): read as a stream (before, "permission
+            // denied", Foundation's word for a file it could not map).
+            return try stream(path)
+        }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
         } catch {
             throw Problem(reason: reason(error))
         }
+    }
+
+    /// The most read from a pipe or a device: no input of ours is larger, and /dev/zero is
+    /// endless.
+    public static let streamLimit = 256 << 20
+
+    /// Reads a pipe or character device to its end, up to ``streamLimit`` bytes.
+    private static func stream(_ path: String) throws(Problem) -> Data {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw Problem(reason: words(errno: errno))
+        }
+        defer { try? handle.close() }
+        var data = Data()
+        do {
+            while let chunk = try handle.read(upToCount: 1 << 16), !chunk.isEmpty {
+                data += chunk
+                if data.count > streamLimit {
+                    throw Problem(
+                        reason: "more than \(streamLimit >> 20) MB from a pipe or device: not an input file")
+                }
+            }
+        } catch let problem as Problem {
+            throw problem
+        } catch {
+            throw Problem(reason: reason(error))
+        }
+        return data
     }
 
     /// A read failure in words.

@@ -55,6 +55,12 @@ public enum JSONDiagnostics {
                         message = detail.hasSuffix(".") ? String(detail.dropLast()) : detail
                     }
                 }
+                // Valid JSON, but a number no Double holds (1e400): said as such, with its line.
+                if let number = outOfRangeNumber(in: message) {
+                    return Fault(
+                        line: numberLine(number, in: data), field: nil,
+                        reason: "the number \(number) is too large to read (at most about 1.8e308)")
+                }
                 return Fault(
                     line: syntaxLine(message, in: data), field: nil,
                     reason: "not valid JSON: \(message)")
@@ -117,6 +123,58 @@ public enum JSONDiagnostics {
     }
 
     /// The line of a syntax error whose message says "line N" or "character N".
+    /// The number literal of Foundation's "Number 1e400 is not representable in Swift.".
+    public static func outOfRangeNumber(in message: String) -> String? {
+        guard let start = message.range(of: "Number "), let end = message.range(of: " is not representable")
+        else { return nil }
+        let number = message[start.upperBound..<end.lowerBound]
+        return number.isEmpty || number.contains(where: \.isWhitespace) ? nil : String(number)
+    }
+
+    /// Where `number` stands as a value in `data` (after ":", "[" or ","): its byte range and
+    /// line; nil when it is not there as a whole value.
+    public static func numberValue(_ number: String, in data: Data) -> (range: Range<Int>, line: Int)? {
+        let bytes = [UInt8](data)
+        let literal = [UInt8](number.utf8)
+        guard !literal.isEmpty, bytes.count >= literal.count else { return nil }
+        var line = 1
+        var inString = false
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if inString {
+                if b == UInt8(ascii: "\\") {
+                    i += 2
+                    continue
+                }
+                if b == UInt8(ascii: "\"") { inString = false }
+            } else if b == UInt8(ascii: "\"") {
+                inString = true
+            } else if b == 0x0A {
+                line += 1
+            } else if i + literal.count <= bytes.count, bytes[i..<(i + literal.count)].elementsEqual(literal)
+            {
+                var before = i - 1
+                while before >= 0, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[before]) { before -= 1 }
+                let after = i + literal.count
+                let opens =
+                    before >= 0
+                    && [UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: ",")].contains(bytes[before])
+                let closes =
+                    after == bytes.count
+                    || [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]")]
+                        .contains(bytes[after])
+                if opens && closes { return (i..<after, line) }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    private static func numberLine(_ number: String, in data: Data) -> Int? {
+        numberValue(number, in: data)?.line
+    }
+
     private static func syntaxLine(_ message: String, in data: Data) -> Int? {
         if let range = message.range(of: "line "),
             let n = Int(message[range.upperBound...].prefix(while: \.isNumber))

@@ -1,4 +1,5 @@
 package import Arrival
+import Diagnostics
 package import Foundation
 package import Geo
 
@@ -31,6 +32,8 @@ extension Arguments {
         guard text.count > 19,
             text.hasSuffix("Z") || text.dropFirst(19).contains(where: { $0 == "+" || $0 == "-" })
         else { return nil }
+        // Before, "2025-02-30T00:00:00Z" was taken as 2 March.
+        guard TimeDiagnostics.calendarFault(in: text) == nil else { return nil }
         return try? Date(text, strategy: .iso8601)
     }
 

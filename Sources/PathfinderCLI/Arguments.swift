@@ -51,6 +51,9 @@ package struct Arguments {
                 continue
             }
             if found != nil { throw .usage("\(command): \(name) given twice") }
+            // No option takes an empty value (before, `--file=` was a file named "", read as
+            // missing: `memory show` printed an empty memory, `confirm` failed at the rename).
+            if value?.isEmpty == true { throw .usage("\(command): \(name) is empty (it needs a value)") }
             found = value
         }
         return found

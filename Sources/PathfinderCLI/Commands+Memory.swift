@@ -71,6 +71,9 @@ enum MemoryCommands {
             let memory = try MemoryFile.read(path: path)
             console.line(String(decoding: try MemoryFile.encode(memory), as: UTF8.self).trimmingWhitespace())
         } catch let error as MemoryFileError {
+            // A file that cannot be read (permissions, a directory) is a failure at run time, as
+            // for `confirm` and `replay`; one that does not parse is bad input.
+            if error.kind == .unreadable { throw .runtime("pathfinder memory show: \(error)") }
             throw .usage("pathfinder memory show: \(error)")
         } catch {
             throw .runtime("pathfinder memory show: \(error)")
@@ -95,7 +98,7 @@ enum MemoryCommands {
             let metres = door.distance(to: center)
             guard metres <= Destination.doorMetresFromCenter else {
                 throw .usage(
-                    "\(command): --door is \(Int(metres / 1_000)) km from --center (at most \(Int(Destination.doorMetresFromCenter)) m): another building's door?"
+                    "\(command): --door is \(Destination.describe(metres: metres)) from --center (at most \(Int(Destination.doorMetresFromCenter)) m): another building's door?"
                 )
             }
             return door
@@ -125,9 +128,11 @@ enum MemoryCommands {
         do {
             memory = try MemoryFile.locked(path: path) { () throws(CLIError) -> EntranceMemory in
                 var (memory, warning) = MemoryFile.load(path: path, now: now)
-                if let warning, warning.kind == .unreadable {
-                    // What it holds is unknown: writing would replace the walker's doors with nothing.
-                    throw .runtime("\(command): \(warning); not writing over a file that cannot be read")
+                if let warning, warning.mustNotWriteOver {
+                    // What it holds is unknown, or not all loaded and kept nowhere else: writing
+                    // would replace the walker's doors with fewer or none.
+                    let why = warning.kind == .unreadable ? "cannot be read" : "could not be kept aside"
+                    throw .runtime("\(command): \(warning); not writing over a file that \(why)")
                 }
                 if let warning { console.error("\(command): warning: \(warning)") }
                 apply(&memory)

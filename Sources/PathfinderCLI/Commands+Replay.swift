@@ -144,8 +144,12 @@ struct ReplaySession {
             // (before, a door confirmed beside a replay was written over by its next save).
             do {
                 memoryLock = try MemoryFile.Lock(path: memory)
-            } catch {
+            } catch  where error.kind == .inUse {
                 throw .runtime("\(command): \(error)")
+            } catch {
+                // A folder that cannot be made or opened takes no other writer either: the walk
+                // runs, and each write that fails is logged as memoryFailed.
+                memoryLock = nil
             }
             do {
                 self.memory = try MemoryFile.read(path: memory)

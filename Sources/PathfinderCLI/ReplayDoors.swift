@@ -22,20 +22,29 @@ enum ReplayDoors {
         }
     }
 
-    /// Opens the door index at `path` and asks it for the doors around `center`. A missing
-    /// file or one that is not a door index: exit 2, naming it.
+    /// Opens the door index at `path` (a file, or a directory of them: the one nearest the
+    /// centre, as `doors near` and the daemon choose) and asks it for the doors around
+    /// `center`. A missing file or one that is not a door index: exit 2, naming it.
     static func index(path: String, around center: Coordinate, command: String) throws(CLIError) -> Self {
         let index: DoorIndex
         do {
-            index = try DoorIndex(path: path)
-        } catch {
+            // Before, a directory was opened as one SQLite file: "disk I/O error".
+            guard let nearest = try DoorIndexes(path: path).nearest(to: center) else {
+                throw CLIError.usage("\(command): --doors \(path): no door index in it")
+            }
+            index = nearest
+        } catch let error as DoorIndexError {
             throw error.isBadInput ? .usage("\(command): --doors \(error)") : .runtime("\(command): \(error)")
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw .runtime("\(command): \(error)")
         }
         do {
             // The radius only matters with no building within 50 m: then, as with --osm, the
             // entrances within 100 m of the centre.
             return .index(
-                path: path, found: try index.doors(near: center, radius: ReplayInputs.doorRadiusMetres))
+                path: index.path, found: try index.doors(near: center, radius: ReplayInputs.doorRadiusMetres))
         } catch {
             throw .usage("\(command): --doors \(path): cannot read the door index: \(error)")
         }

@@ -11,7 +11,11 @@ import SystemCalls
 /// died is removed by the next write.
 public enum AtomicFile {
     /// Writes `bytes` to `path` atomically with permission bits `mode`.
-    static func write(_ bytes: [UInt8], to path: String, mode: mode_t) throws(SystemCallError) {
+    /// A symbolic link at `path` is written through: its target is replaced and the link stays
+    /// (before, the link itself was replaced by a file, and the target silently stopped being
+    /// kept). A link to nothing is refused.
+    static func write(_ bytes: [UInt8], to link: String, mode: mode_t) throws(SystemCallError) {
+        let path = try resolvingLink(link)
         let (directory, name) = split(path)
         removeStaleTemps(of: name, in: directory)
         let temp = "\(directory)/\(tempPrefix(name))\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -46,6 +50,18 @@ public enum AtomicFile {
         }
         defer { try? closeDescriptor(dirFD) }
         try retryingOnInterrupt("fsync \(directory)") { fsync(dirFD) }
+    }
+
+    /// `path`, or the file a symbolic link at `path` leads to.
+    static func resolvingLink(_ path: String) throws(SystemCallError) -> String {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return path }
+        guard let resolved = realpath(path, nil) else {
+            throw SystemCallError(
+                call: "realpath \(path)", code: errno, reason: "a symbolic link to a file that is not there")
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// ``write(_:to:mode:)`` for other modules (its error a `SystemCallError`, naming the call

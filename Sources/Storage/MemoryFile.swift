@@ -21,7 +21,8 @@ public enum MemoryFile {
     /// that parses is returned, with a warning naming the damaged buildings and fields; the
     /// next save writes those. A file that cannot be read at all (permissions, I/O) is left
     /// where it is, with a warning of kind `.unreadable`: it must not be written over
-    /// (``MemoryStore`` refuses to).
+    /// (``MemoryStore`` refuses to); so is a damaged one that could not be copied or moved
+    /// aside (a full disk), kind `.unprotected`.
     /// - Parameter now: the time that names the set-aside file.
     public static func load(
         path: String, now: Date = Date()
@@ -46,14 +47,17 @@ public enum MemoryFile {
             do {
                 warning.setAside = try copyAside(path, data, now: now)
             } catch let failure {
-                warning.reason += "; could not copy it aside (\(failure.description))"
+                // Before, the save that followed dropped the damaged buildings for good.
+                warning.kind = .unprotected
+                warning.reason += "; could not copy it aside (\(failure.description)), so it is left as it is"
             }
             return (memory, warning)
         } catch var error {
             do {
                 error.setAside = try setAside(path, now: now)
             } catch let failure {
-                error.reason += "; could not set it aside (\(failure.description))"
+                error.kind = .unprotected
+                error.reason += "; could not set it aside (\(failure.description)), so it is left as it is"
             }
             return (EntranceMemory(), error)
         }
@@ -118,8 +122,8 @@ public enum MemoryFile {
     /// A running daemon holds a shared lock on it for its life (``holdShared(path:)``): it
     /// keeps the memory in RAM and saves what it holds, so a change made beside it would be
     /// lost at its next save. After `waitSeconds` without the lock, the change is refused.
-    /// - Throws: `MemoryFileError` (`.unwritable`) when the folder cannot be made or locked, or
-    ///   stays locked; `body`'s errors.
+    /// - Throws: `MemoryFileError`: `.unwritable` when the folder cannot be made or locked,
+    ///   `.inUse` when it stays locked; `body`'s errors.
     public static func locked<T>(path: String, waitSeconds: Double = 5, _ body: () throws -> T) throws -> T {
         let lock = try Lock(path: path, waitSeconds: waitSeconds)
         return try withExtendedLifetime(lock) { try body() }
@@ -132,7 +136,7 @@ public enum MemoryFile {
         private let fd: Int32
 
         /// Takes the lock, waiting up to `waitSeconds`.
-        /// - Throws: `MemoryFileError` (`.unwritable`) as ``MemoryFile/locked(path:waitSeconds:_:)``.
+        /// - Throws: `MemoryFileError` as ``MemoryFile/locked(path:waitSeconds:_:)``.
         public init(path: String, waitSeconds: Double = 5) throws(MemoryFileError) {
             fd = try MemoryFile.lockExclusive(path: path, waitSeconds: waitSeconds)
         }
@@ -158,7 +162,7 @@ public enum MemoryFile {
                 // changes the memory (a replay holds it for its walk).
                 let daemon = flock(fd, LOCK_SH | LOCK_NB) == 0
                 throw MemoryFileError(
-                    .unwritable, path: path,
+                    .inUse, path: path,
                     reason: daemon
                         ? "in use by a running pathfinder daemon (its memory is in this folder), which would write over this change; stop it first (systemctl --user stop pathfinder)"
                         : "in use by another pathfinder command changing the memory in this folder (a replay holds it for its walk); try again when it has finished"
@@ -181,7 +185,9 @@ public enum MemoryFile {
 
     /// The memory's folder (made 0700 when missing), open for `flock`.
     private static func openFolder(of path: String) throws(MemoryFileError) -> Int32 {
-        let directory = AtomicFile.split(path).directory
+        // The folder of the file a link leads to: where the saves go, and the one a program
+        // naming the file itself locks.
+        let directory = AtomicFile.split((try? AtomicFile.resolvingLink(path)) ?? path).directory
         do {
             try PrivateDirectory.make(directory)
             return try retryingOnInterrupt("open \(directory)") {
@@ -207,15 +213,19 @@ public enum MemoryFile {
     /// - Throws: `MemoryFileError` with line and field for bad JSON, a wrong field or an
     ///   unknown version.
     public static func decode(_ data: Data, path: String) throws(MemoryFileError) -> EntranceMemory {
-        struct Header: Decodable { var version: Int }
+        // A number, not Int: "1.5" decoded as Int is Foundation's "not valid JSON", unsaid where.
+        struct Header: Decodable { var version: Double }
         let decoder = makeDecoder()
         do {
             let header = try decoder.decode(Header.self, from: data)
-            guard header.version == EntranceMemory.currentVersion else {
+            guard header.version == Double(EntranceMemory.currentVersion) else {
+                let version =
+                    header.version.rounded() == header.version && abs(header.version) < 1e15
+                    ? String(Int64(header.version)) : String(header.version)
                 throw MemoryFileError(
                     path: path, line: JSONDiagnostics.line(of: [Key.version], in: data), field: "version",
                     reason:
-                        "version \(header.version) is not one this Pathfinder reads (\(EntranceMemory.currentVersion))"
+                        "version \(version) is not one this Pathfinder reads (\(EntranceMemory.currentVersion))"
                 )
             }
             return try decoder.decode(EntranceMemory.self, from: data)
@@ -238,9 +248,23 @@ public enum MemoryFile {
     public static func decodeSalvaging(
         _ data: Data, path: String
     ) throws(MemoryFileError) -> (memory: EntranceMemory, damaged: [MemoryFileError]) {
+        try decodeSalvaging(data, path: path, outOfRange: [:])
+    }
+
+    /// `decodeSalvaging(_:path:)`; `outOfRange` holds the numbers too large to read that were
+    /// quoted in `data`, by line, so a building holding one is skipped saying so.
+    private static func decodeSalvaging(
+        _ data: Data, path: String, outOfRange: [Int: String]
+    ) throws(MemoryFileError) -> (memory: EntranceMemory, damaged: [MemoryFileError]) {
         do {
             return (try decode(data, path: path), [])
         } catch let strict {
+            // A number no Double holds (1e400) stops Foundation's parser for the whole file:
+            // quoted, it is a string where a number goes, and only its building is skipped
+            // (before, every building was set aside with the file).
+            if strict.field == nil, outOfRange.isEmpty, let (quoted, lines) = quotingOutOfRangeNumbers(data) {
+                return try decodeSalvaging(quoted, path: path, outOfRange: lines)
+            }
             // Only a fault inside one building is worth salvaging around.
             guard strict.field?.hasPrefix("buildings[") == true else { throw strict }
         }
@@ -258,11 +282,35 @@ public enum MemoryFile {
         let damaged = salvaged.faults.map { (index, error) in
             let fault = JSONDiagnostics.fault(error, in: data)
             let name = index < names.count ? names[index].map { " (\"\($0)\")" } ?? "" : ""
+            let reason =
+                fault.line.flatMap { outOfRange[$0] }.map { "the number \($0) is too large to read" }
+                ?? fault.reason
             return MemoryFileError(
                 path: path, line: fault.line, field: fault.field,
-                reason: "building \(index)\(name) skipped: " + fault.reason)
+                reason: "building \(index)\(name) skipped: " + reason)
         }
         return (EntranceMemory(buildings: salvaged.buildings), damaged)
+    }
+
+    /// `data` with each number too large for a Double quoted (`1e400` → `"1e400"`), and the
+    /// numbers by line; nil when it has none.
+    private static func quotingOutOfRangeNumbers(_ data: Data) -> (Data, [Int: String])? {
+        var data = data
+        var lines: [Int: String] = [:]
+        for _ in 0..<1000 {
+            do {
+                _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+                break
+            } catch {
+                guard let message = (error as NSError).userInfo["NSDebugDescription"] as? String,
+                    let number = JSONDiagnostics.outOfRangeNumber(in: message),
+                    let place = JSONDiagnostics.numberValue(number, in: data)
+                else { return nil }
+                data.replaceSubrange(place.range, with: Data("\"\(number)\"".utf8))
+                lines[place.line] = number
+            }
+        }
+        return lines.isEmpty ? nil : (data, lines)
     }
 
     /// The buildings of a file whose other buildings may be damaged, each decoded on its own.
@@ -312,6 +360,11 @@ public enum MemoryFile {
             guard let date = try? Date(text, strategy: .iso8601) else {
                 throw DecodingError.dataCorruptedError(
                     in: container, debugDescription: "\"\(text)\" is not an ISO 8601 time with zone")
+            }
+            // Before, "2025-02-30" was read as 2 March.
+            if let fault = TimeDiagnostics.calendarFault(in: text) {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "\"\(text)\": \(fault)")
             }
             return date
         }

@@ -11,7 +11,16 @@ public struct MemoryFileError: Error, Sendable, Hashable, CustomStringConvertibl
         case unreadable
         /// A save failed; the old file is untouched.
         case unwritable
+        /// Another program holds the memory's lock (a daemon, or a command changing it).
+        case inUse
+        /// Damaged, and it could not be copied or moved aside (a full disk): left alone, since
+        /// a save would write over what it holds.
+        case unprotected
     }
+
+    /// Whether the file must be left as it is: its contents are not all in the loaded memory
+    /// and not kept anywhere else.
+    public var mustNotWriteOver: Bool { kind == .unreadable || kind == .unprotected }
 
     public var kind: Kind
     /// The memory file.

@@ -23,7 +23,7 @@ public struct MemoryStore: Sendable {
     /// could not be read.
     public mutating func load(now: Date = Date()) -> (memory: EntranceMemory, warning: MemoryFileError?) {
         let loaded = MemoryFile.load(path: path, now: now)
-        unreadable = loaded.warning?.kind == .unreadable ? loaded.warning : nil
+        unreadable = loaded.warning?.mustNotWriteOver == true ? loaded.warning : nil
         return loaded
     }
 
@@ -44,11 +44,12 @@ public struct MemoryStore: Sendable {
             return nil
         }
         let loaded = MemoryFile.load(path: path, now: now)
-        if let warning = loaded.warning, warning.kind == .unreadable {
+        if let warning = loaded.warning, warning.mustNotWriteOver {
             unreadable = warning
             throw MemoryFileError(
-                .unreadable, path: path,
-                reason: "\(warning.reason); not writing over a file that could not be read")
+                warning.kind, path: path,
+                reason: "\(warning.reason); not writing over a file that could not be "
+                    + (warning.kind == .unreadable ? "read" : "kept aside"))
         }
         try MemoryFile.save(loaded.memory.merging(memory), path: path)
         unreadable = nil

@@ -25,8 +25,20 @@ func processIsGone(_ pid: Int32) -> Bool {
 /// - Throws: `SystemCallError` naming the call (`open`, `read`) and its `errno`, so a missing
 ///   file (ENOENT, ENOTDIR) can be told from one that cannot be read (EACCES, EIO, EISDIR).
 func readAll(_ path: String) throws(SystemCallError) -> [UInt8] {
-    let fd = try retryingOnInterrupt("open \(path)") { open(path, O_RDONLY | O_CLOEXEC) }
+    // O_NONBLOCK: a FIFO opens at once instead of waiting for a writer (before, `memory show`
+    // on a FIFO hung); only a regular file is read (before, /dev/zero ran out of memory).
+    let fd = try retryingOnInterrupt("open \(path)") { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
     defer { try? closeDescriptor(fd) }
+    var info = stat()
+    try retryingOnInterrupt("fstat \(path)") { fstat(fd, &info) }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFDIR: throw SystemCallError(call: "read \(path)", code: EISDIR)
+    case S_IFIFO: throw SystemCallError(call: "read \(path)", code: EINVAL, reason: "is a FIFO, not a file")
+    case S_IFCHR, S_IFBLK:
+        throw SystemCallError(call: "read \(path)", code: EINVAL, reason: "is a device, not a file")
+    default: throw SystemCallError(call: "read \(path)", code: EINVAL, reason: "is not a regular file")
+    }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
     while true {

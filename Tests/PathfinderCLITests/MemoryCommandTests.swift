@@ -155,7 +155,7 @@ struct MemoryCommandTests {
                     "reject", "--file", "m.json", "--name", "R", "--center", "60.17,24.95", "--door",
                     "60.2,24.95",
                 ],
-                "--door is 3 km from --center"
+                "--door is 3336 m from --center"
             ),
             (
                 ["confirm", "--file", "m.json", "--name", "  ", "--center", "60,24", "--door", "60,24"],

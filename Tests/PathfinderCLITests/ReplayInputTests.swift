@@ -10,7 +10,9 @@ struct ReplayInputTests {
     /// The demo walk's trace, split into epochs (each starts at an RMC).
     static func epochs() throws -> [String] {
         var epochs: [String] = []
-        for line in try String(contentsOfFile: DemoWalk.nmea, encoding: .utf8).split(whereSeparator: \.isNewline) {
+        for line in try String(contentsOfFile: DemoWalk.nmea, encoding: .utf8).split(
+            whereSeparator: \.isNewline)
+        {
             if line.dropFirst(3).hasPrefix("RMC") || epochs.isEmpty { epochs.append("") }
             epochs[epochs.count - 1] += line + "\r\n"
         }
@@ -25,7 +27,8 @@ struct ReplayInputTests {
 
     func replay(_ nmea: String, _ more: [String] = []) async -> (code: Int32, out: String, err: String) {
         await runPathfinder(
-            ["replay", "--nmea", nmea, "--destination", DemoWalk.destination, "--doors", DemoWalk.doors] + more)
+            ["replay", "--nmea", nmea, "--destination", DemoWalk.destination, "--doors", DemoWalk.doors]
+                + more)
     }
 
     /// Before: a CRLF file was one line, a comment when it began with "#", and every answer in
@@ -53,7 +56,8 @@ struct ReplayInputTests {
         let r = await replay(DemoWalk.nmea, ["--heard", path])
         #expect(r.code == 2)
         #expect(
-            r.err.contains("pathfinder replay: \(path): line 2: bytes that are not UTF-8 at byte \(bytes.count - 2)"),
+            r.err.contains(
+                "pathfinder replay: \(path): line 2: bytes that are not UTF-8 at byte \(bytes.count - 2)"),
             "\(r.err)")
         #expect(r.out.isEmpty)
     }
@@ -79,7 +83,8 @@ struct ReplayInputTests {
         let r = await replay(path)
         #expect(r.code == 2)
         #expect(r.err.contains("\(path): fix 2 at 2025-06-15T"), "\(r.err)")
-        #expect(r.err.contains("days after the first fix (2005-10-30T10:00:00Z); a replay spans at most 48 h"))
+        #expect(
+            r.err.contains("days after the first fix (2005-10-30T10:00:00Z); a replay spans at most 48 h"))
     }
 
     /// Before: the log printed and the memory written, then exit 2 for the folder.
@@ -87,7 +92,9 @@ struct ReplayInputTests {
         let scratch = try Scratch()
         let file = try scratch.write("plain", "")
         let memory = scratch.file("memory.json")
-        for flags in [["--speak-wav", file], ["--map", scratch.path], ["--map", scratch.file("no/map.svg")]] {
+        for flags in [
+            ["--speak-wav", file], ["--map", scratch.path], ["--map", scratch.file("no/map.svg")],
+        ] {
             let r = await replay(DemoWalk.nmea, ["--heard", DemoWalk.heard, "--memory", memory] + flags)
             #expect(r.code == 2, "\(flags)")
             #expect(r.out.isEmpty, "\(flags): the walk ran")

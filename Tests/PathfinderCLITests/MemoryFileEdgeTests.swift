@@ -1,0 +1,180 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The memory file at its edges, on the binary, each case found by an audit (stop 42) and
+/// failing before its fix: nothing the walker taught is lost or silently changed, and what is
+/// wrong is named.
+@Suite("memory file: edges")
+struct MemoryFileEdgeTests {
+    static let confirmSilta = [
+        "--name", "Siltavuorenpenger 10", "--center", "60.1753029,24.9516901", "--door", "60.17512,24.95167",
+    ]
+
+    /// A memory with two buildings, made by the binary: Siltavuorenpenger 10 (a confirmed door)
+    /// and "X" (a door with `note`); its text.
+    static func twoBuildings(at path: String, note: String = "") async throws -> String {
+        var r = await runPathfinder(
+            ["memory", "confirm", "--file", path, "--now", "2025-06-01T00:00:00Z"] + confirmSilta)
+        try #require(r.code == 0, "\(r.err)")
+        r = await runPathfinder([
+            "memory", "confirm", "--file", path, "--name", "X", "--center", "45,10", "--door", "45.0001,10",
+            "--now", "2025-06-02T00:00:00Z",
+        ] + (note.isEmpty ? [] : ["--note", note]))
+        try #require(r.code == 0, "\(r.err)")
+        return try String(contentsOfFile: path, encoding: .utf8)
+    }
+
+    /// Before: with no room to copy the damaged file aside, the save went ahead and the damaged
+    /// building was gone for good, exit 0. (A file-size limit stands in for a full disk.)
+    @Test func aDamagedFileThatCannotBeCopiedAside_isLeftAsItIs() async throws {
+        let scratch = try Scratch()
+        let path = scratch.file("memory.json")
+        let text = try await Self.twoBuildings(at: path, note: String(repeating: "북쪽 출입구 ", count: 400))
+        // X (first: changed last) gets a time no one can read: skipped, the rest kept.
+        let damaged = text.replacingOccurrences(of: "\"2025-06-02T00:00:00Z\"", with: "\"yesterday\"")
+        try #require(damaged != text)
+        try Data(damaged.utf8).write(to: URL(fileURLWithPath: path))
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        try #require(before.count > 5 * 1024)
+        let r = try BinaryTests.run(
+            executable: "/bin/bash",
+            [
+                "-c", "trap '' XFSZ; ulimit -f 5; exec \"$0\" \"$@\"", try BinaryTests.binary(), "memory",
+                "reject", "--file", path,
+            ] + Self.confirmSilta)
+        #expect(r.code == 1, "\(r.err)")
+        #expect(r.err.contains("could not copy it aside"), "\(r.err)")
+        #expect(r.err.contains("not writing over a file that could not be kept aside"), "\(r.err)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    /// Before: "not valid JSON: Number 1e400 is not representable in Swift", no line, and the
+    /// whole file set aside or ignored for one number.
+    @Test func aNumberTooLargeToRead_skipsOnlyItsBuilding() async throws {
+        let scratch = try Scratch()
+        let path = scratch.file("memory.json")
+        let text = try await Self.twoBuildings(at: path)
+        let huge = text.replacingOccurrences(of: "\"lat\" : 45.0001", with: "\"lat\" : 1e400")
+        try #require(huge != text)
+        try Data(huge.utf8).write(to: URL(fileURLWithPath: path))
+        let line = huge.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("1e400") }! + 1
+
+        let show = await runPathfinder(["memory", "show", "--file", path])
+        #expect(show.code == 2)
+        #expect(show.err.contains("line \(line): the number 1e400 is too large to read"), "\(show.err)")
+
+        let plan = await runPathfinder([
+            "plan", "--destination", DemoWalk.destination, "--memory", path, "--compact", "--now",
+            "2025-06-20T00:00:00Z",
+        ])
+        #expect(plan.code == 0, "\(plan.err)")
+        #expect(plan.err.contains("line \(line): field buildings[0].confirmed.lat: building 0 (\"X\") skipped: the number 1e400 is too large to read"), "\(plan.err)")
+        #expect(plan.out.contains("\"source\":\"walker\""), "the other building still plans: \(plan.out)")
+    }
+
+    /// Before: "2025-02-30" read as 2 March, in the file and in `--now`, exit 0.
+    @Test func anImpossibleDate_isRefusedNamingIt() async throws {
+        let scratch = try Scratch()
+        let path = scratch.file("memory.json")
+        let text = try await Self.twoBuildings(at: path)
+        try Data(text.replacingOccurrences(of: "2025-06-02T00:00:00Z", with: "2025-02-30T00:00:00Z").utf8).write(
+            to: URL(fileURLWithPath: path))
+        let show = await runPathfinder(["memory", "show", "--file", path])
+        #expect(show.code == 2)
+        #expect(show.err.contains("field buildings[0].changed: \"2025-02-30T00:00:00Z\": day 30 is not in month 2 of 2025"), "\(show.err)")
+        for now in ["2025-02-30T00:00:00Z", "2025-06-01T25:00:00Z"] {
+            let confirm = await runPathfinder(
+                ["memory", "confirm", "--file", scratch.file("other.json"), "--now", now] + Self.confirmSilta)
+            #expect(confirm.code == 2, "\(now)")
+            #expect(confirm.err.contains("--now \"\(now)\" is not an ISO 8601 time"), "\(confirm.err)")
+        }
+    }
+
+    /// Before: a change dated before the file's newest (a replay of an older walk) went first,
+    /// out of the most-recently-changed order trimming relies on.
+    @Test func anOlderChange_takesItsPlaceByTime() async throws {
+        let scratch = try Scratch()
+        let path = scratch.file("memory.json")
+        _ = try await Self.twoBuildings(at: path)  // X (06-02) before Siltavuorenpenger (06-01)
+        let r = await runPathfinder([
+            "memory", "confirm", "--file", path, "--name", "Old", "--center", "50,10", "--door", "50,10",
+            "--now", "2025-05-01T00:00:00Z",
+        ])
+        #expect(r.code == 0, "\(r.err)")
+        let file = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+        let names = (file?["buildings"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+        #expect(names == ["X", "Siltavuorenpenger 10", "Old"])
+    }
+
+    /// Before: the link was replaced by a file and its target no longer kept.
+    @Test func aLinkIsWrittenThrough() async throws {
+        let scratch = try Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.file("real"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: scratch.file("link"), withIntermediateDirectories: true)
+        let real = scratch.file("real/memory.json"), link = scratch.file("link/memory.json")
+        _ = try await Self.twoBuildings(at: real)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "../real/memory.json")
+        let r = await runPathfinder(
+            ["memory", "confirm", "--file", link, "--name", "Z", "--center", "50,10", "--door", "50,10"])
+        #expect(r.code == 0, "\(r.err)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "../real/memory.json")
+        let names = try String(contentsOfFile: real, encoding: .utf8).components(separatedBy: "\"name\"").count - 1
+        #expect(names == 3)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.file("real")) == ["memory.json"])
+    }
+
+    /// Before: a FIFO hung until killed; /dev/zero ran out of memory (exit 134); a directory or a
+    /// file that cannot be read was exit 2 for `show`, 1 for `confirm`.
+    @Test func aPathThatIsNoFile_failsAtOnce() async throws {
+        let scratch = try Scratch()
+        let fifo = scratch.file("fifo.json")
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let cases = [(fifo, "is a FIFO, not a file"), ("/dev/zero", "is a device, not a file"), (scratch.path, "Is a directory")]
+        for (path, reason) in cases {
+            let r = try BinaryTests.run(executable: try BinaryTests.binary(), ["memory", "show", "--file", path])
+            #expect(r.code == 1, "\(path): \(r.err)")
+            #expect(r.err.contains(reason), "\(r.err)")
+        }
+    }
+
+    /// Before: "not valid JSON: The given data was not valid JSON." for a valid file.
+    @Test func aFractionalVersion_isNamed() async throws {
+        let scratch = try Scratch()
+        let path = scratch.file("memory.json")
+        let text = try await Self.twoBuildings(at: path)
+        try Data(text.replacingOccurrences(of: "\"version\" : 1", with: "\"version\" : 1.5").utf8).write(
+            to: URL(fileURLWithPath: path))
+        let r = await runPathfinder(["memory", "show", "--file", path])
+        #expect(r.code == 2)
+        #expect(r.err.contains("field version: version 1.5 is not one this Pathfinder reads (1)"), "\(r.err)")
+    }
+
+    /// Before: `--file=` was a file named "": an empty memory shown, exit 0.
+    @Test func anEmptyPath_isAUsageError() async throws {
+        for argv in [["memory", "show", "--file="], ["plan", "--destination", DemoWalk.destination, "--memory="]] {
+            let r = await runPathfinder(argv)
+            #expect(r.code == 2, "\(argv)")
+            #expect(r.err.contains(" is empty (it needs a value)"), "\(r.err)")
+        }
+    }
+
+    /// Before: "cannot read Destination: permission denied" for a pipe that reads.
+    @Test func aDestinationThroughAPipe_isRead() throws {
+        let r = try BinaryTests.run(
+            executable: "/bin/bash",
+            ["-c", "cat \"$1\" | \"$0\" plan --destination /dev/stdin --compact", try BinaryTests.binary(), DemoWalk.destination])
+        #expect(r.code == 0, "\(r.err)")
+        #expect(r.out.contains("\"walkTo\""), "\(r.out)")
+    }
+
+    /// Before: a directory of door indexes was opened as one SQLite file ("disk I/O error").
+    @Test func replayDoorsTakesADirectory() async throws {
+        let r = await runPathfinder([
+            "replay", "--nmea", DemoWalk.nmea, "--destination", DemoWalk.destination, "--doors",
+            repositoryRoot + "/artifacts/doors", "--heard", DemoWalk.heard,
+        ])
+        #expect(r.code == 0, "\(r.err)")
+        #expect(r.err.contains("doors from the door index \(repositoryRoot)/artifacts/doors/helsinki.db: building way 28903274, 3 doors"), "\(r.err)")
+    }
+}

@@ -38,6 +38,30 @@ struct DoorsCommandTests {
         #expect(out.hasPrefix("{\"lat\":60.170747,\"lon\":24.9414453,\"source\":\"osm\"}\n"))
     }
 
+    /// Overpass JSON (and OSM XML) saved with a UTF-8 byte-order mark was refused, exit 2;
+    /// it imports as without the mark.
+    @Test func importReadsAFileWithAByteOrderMark() async throws {
+        let dir = try Scratch()
+        let json = try #require(
+            Bundle.module.path(forResource: "station-and-block", ofType: "json", inDirectory: "Fixtures"))
+        for (name, source) in [("bom.json", json), ("bom.osm", try fixture("siltavuorenpenger-block.osm"))] {
+            let marked = dir.file(name)
+            try (Data([0xEF, 0xBB, 0xBF]) + Data(contentsOf: URL(fileURLWithPath: source)))
+                .write(to: URL(fileURLWithPath: marked))
+            let (plain, _, plainErr) = await runPathfinder([
+                "doors", "import", source, "--out", dir.file(name + ".plain.db"),
+            ])
+            let (code, _, err) = await runPathfinder([
+                "doors", "import", marked, "--out", dir.file(name + ".db"),
+            ])
+            #expect(plain == 0 && code == 0, "\(err)")
+            // The same summary: every entrance and building read.
+            #expect(
+                err.replacingOccurrences(of: name + ".db", with: "")
+                    == plainErr.replacingOccurrences(of: name + ".plain.db", with: ""), "\(err)")
+        }
+    }
+
     @Test func searchPrintsOneBuildingALineAndNearOutsideTheIndexExits1() async throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

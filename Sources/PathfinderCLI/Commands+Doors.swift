@@ -28,8 +28,9 @@ extension Commands {
                      outside every index exits 1 saying what the index covers.
             search   buildings by name or address ("세종대로 110", "10 Quai Jean-Charles Rey",
                      a shop inside, an entrance's name or ref), one JSON a line, best first:
-                     {"osm", "name", "address", "lat", "lon", "doors", "metres"}; "metres"
-                     only with --near, whose distance breaks ties.
+                     {"osm", "name", "address", "lat", "lon", "doors", "metres"}; a name or
+                     address not known is null; "metres" only with --near, whose distance
+                     breaks ties.
               --db DB|DIR  a door index, or a directory of them (one per region; each point
                            goes to the index covering it); default artifacts/doors/helsinki.db
             """
@@ -135,7 +136,8 @@ extension Commands {
         }
     }
 
-    /// One search answer as its JSON line.
+    /// One search answer as its JSON line: every key of the contract's, an unknown `name` or
+    /// `address` as `null` (as `where` writes what it does not know); `metres` only with `--near`.
     private struct SearchLine: Encodable {
         var osm: String
         var name: String?
@@ -144,6 +146,19 @@ extension Commands {
         var lon: Double
         var doors: Int
         var metres: Double?
+
+        private enum CodingKeys: String, CodingKey { case osm, name, address, lat, lon, doors, metres }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(osm, forKey: .osm)
+            try c.encode(name, forKey: .name)
+            try c.encode(address, forKey: .address)
+            try c.encode(lat, forKey: .lat)
+            try c.encode(lon, forKey: .lon)
+            try c.encode(doors, forKey: .doors)
+            try c.encodeIfPresent(metres, forKey: .metres)
+        }
     }
 
     private static func search(

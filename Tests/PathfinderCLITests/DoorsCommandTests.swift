@@ -158,6 +158,24 @@ struct DoorsCommandTests {
                 && nearOut.contains(#""metres":"#), "\(nearOut)")
     }
 
+    /// `--near LAT LON` with a bad second value named the good first one (`--near "60.17" is
+    /// not LAT LON`); the message names the value that is wrong.
+    @Test(arguments: [
+        (["60.17", "abc"], #""abc" is not a longitude"#, #""60.17" is not"#),
+        (["abc", "24.9"], #""abc" is not a latitude"#, #""24.9" is not"#),
+        (["91", "24.9"], #""91" is not a latitude"#, #""24.9" is not"#),
+        (["60.17", "181"], #""181" is not a longitude"#, #""60.17" is not"#),
+        (["60.17"], "--near needs LAT LON", "is not"),
+    ])
+    func nearNamesTheValueThatIsWrong(values: [String], message: String, notSaid: String) async {
+        let (code, out, err) = await runPathfinder(
+            ["doors", "search", "kaivokatu", "--near"] + values + ["--db", "x.db"])
+        #expect(code == 2)
+        #expect(out.isEmpty)
+        #expect(err.contains(message), "\(err)")
+        #expect(!err.contains(notSaid), "\(err)")
+    }
+
     @Test(
         "usage errors exit 2 and say what is wrong",
         arguments: [

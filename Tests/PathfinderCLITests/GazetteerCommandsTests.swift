@@ -83,6 +83,26 @@ struct GazetteerCommandsTests {
         #expect(huge == 2 && hugeErr.contains("1…1000"), "\(hugeErr)")
     }
 
+    /// The contract's search line has `"lat": …, "lon": …` in degrees: a region with no city
+    /// (Canillo) printed `"lat":null,"lon":null`.
+    @Test func searchPrintsDegreesForAPlaceWithoutACity() async throws {
+        let (code, out, err) = await runPathfinder([
+            "search", "Canillo", "--limit", "1", "--db", Self.database,
+        ])
+        #expect(code == 0, "\(err)")
+        let line = try #require(out.split(separator: "\n").first)
+        #expect(line.hasPrefix(#"{"kind":"region","id":"AD.02","name":"Canillo""#), "\(line)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let lat = try #require(object["lat"] as? Double, "\(line)")
+        let lon = try #require(object["lon"] as? Double, "\(line)")
+        // `where` at that point names the same region.
+        let (whereCode, whereOut, _) = await runPathfinder([
+            "where", "\(lat)", "\(lon)", "--db", Self.database,
+        ])
+        #expect(whereCode == 0)
+        #expect(whereOut.contains(#""region":{"id":"AD.02","name":"Canillo"}"#), "\(whereOut)")
+    }
+
     @Test func gazetteerNeedsBuild() async {
         let (code, _, err) = await runPathfinder(["gazetteer", "rebuild"])
         #expect(code == 2)

@@ -7,6 +7,9 @@ import SQLite
 package final class GazetteerDatabase {
     let connection: Connection
     package let path: String
+    /// Boundary row ids by "region:CODE" / "country:ISO", read on first use
+    /// (`boundaryPoint(kind:key:)`): the table has no index on those columns.
+    var boundaryIDs: [String: [Int64]]?
 
     /// Opens `path` read-only (`SQLITE_OPEN_READONLY`, `immutable=1`: no locks taken).
     /// - Throws: `SQLiteError` or `SourceError` naming the file when it is missing or not a gazetteer.

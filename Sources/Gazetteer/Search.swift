@@ -1,3 +1,4 @@
+import Geo
 import SQLite
 
 /// One search result.
@@ -8,6 +9,8 @@ package struct SearchHit: Sendable, Hashable {
     package var name: String
     /// Enclosing places, nearest first (region, country, continent).
     package var ancestry: [String]
+    /// Degrees. Never nil from `search`: a place with no point of its own is placed by its
+    /// boundary, or not found (see `GazetteerDatabase.boundaryPoint(kind:key:)`).
     package var lat: Double?
     package var lon: Double?
 
@@ -50,6 +53,10 @@ extension GazetteerDatabase {
     /// > any other match (a later word); then importance
     /// (population; for an airport, a share of its served city's population: see
     /// `airportShareOfServedCity`), then id.
+    ///
+    /// Every hit has `lat` and `lon`: a region or country with no city to place it by is
+    /// placed inside its boundary; one with no boundary either is left out (nothing in the
+    /// gazetteer says where it is), and the places after it fill the `limit`.
     package func search(_ query: String, limit: Int = 10) throws -> [SearchHit] {
         guard let tiers = Fold.matchTiers(query), limit > 0 else { return [] }
         let folded = Fold.fold(query)
@@ -58,25 +65,24 @@ extension GazetteerDatabase {
         let s = try connection.cached(
             """
             WITH candidate(id) AS (
-                SELECT rowid FROM (SELECT rowid FROM name_whole WHERE name_whole MATCH ?1 LIMIT ?6)
-                UNION SELECT rowid FROM (SELECT rowid FROM name_whole WHERE name_whole MATCH ?2 LIMIT ?7)
-                UNION SELECT rowid FROM (SELECT rowid FROM name_fts WHERE name_fts MATCH ?3 LIMIT ?7))
+                SELECT rowid FROM (SELECT rowid FROM name_whole WHERE name_whole MATCH ?1 LIMIT ?5)
+                UNION SELECT rowid FROM (SELECT rowid FROM name_whole WHERE name_whole MATCH ?2 LIMIT ?6)
+                UNION SELECT rowid FROM (SELECT rowid FROM name_fts WHERE name_fts MATCH ?3 LIMIT ?6))
             SELECT p.id, p.kind, p.key, p.name, p.parent, p.lat, p.lon,
                    min(CASE WHEN n.folded = ?4 THEN n.rank
                             WHEN substr(n.folded, 1, length(?4)) = ?4 THEN 2 + n.rank ELSE 4 END) AS class,
                    CASE WHEN p.kind = 'airport' THEN min(p.importance, coalesce(
-                       (SELECT CASE a.type WHEN 'large_airport' THEN ?8 WHEN 'medium_airport' THEN ?9
-                                           ELSE ?10 END * max(t.population)
+                       (SELECT CASE a.type WHEN 'large_airport' THEN ?7 WHEN 'medium_airport' THEN ?8
+                                           ELSE ?9 END * max(t.population)
                         FROM airport a JOIN city t ON t.region = a.region
-                        WHERE a.iata = p.key AND abs(t.lat - a.lat) <= ?11 AND abs(t.lon - a.lon) <= ?11),
+                        WHERE a.iata = p.key AND abs(t.lat - a.lat) <= ?10 AND abs(t.lon - a.lon) <= ?10),
                        0)) ELSE p.importance END AS weight
             FROM candidate c JOIN name n ON n.id = c.id JOIN place p ON p.id = n.place
-            GROUP BY p.id ORDER BY class, weight DESC, p.id LIMIT ?5
+            GROUP BY p.id ORDER BY class, weight DESC, p.id
             """)
         let share = Self.airportShareOfServedCity
         try s.bind([
             .text(tiers.exact), .text(tiers.startsWith), .text(tiers.words), .text(folded),
-            .int(Int64(limit)),
             // A limit near a tier's pool widens it, by names (several a place) per place wanted
             // (before, --limit 100 gave 63 places unsaid).
             .int(Int64(max(Self.exactCandidates, limit * Self.namesPerPlace))),
@@ -86,10 +92,15 @@ extension GazetteerDatabase {
             .double(Self.servedCityDegrees),
         ])
         var rows: [(SearchHit, Int64?)] = []
-        while try s.step() {
-            let hit = SearchHit(
+        while rows.count < limit, try s.step() {
+            var hit = SearchHit(
                 kind: s.text(1) ?? "", id: s.text(2) ?? "", name: s.text(3) ?? "", ancestry: [],
                 lat: s.isNull(5) ? nil : s.double(5), lon: s.isNull(6) ? nil : s.double(6))
+            if hit.lat == nil || hit.lon == nil {
+                guard let point = try boundaryPoint(kind: hit.kind, key: hit.id) else { continue }
+                hit.lat = point.latitude
+                hit.lon = point.longitude
+            }
             rows.append((hit, s.isNull(4) ? nil : s.int(4)))
         }
         return try rows.map { hit, parent in
@@ -97,6 +108,38 @@ extension GazetteerDatabase {
             hit.ancestry = try ancestry(of: parent)
             return hit
         }
+    }
+
+    /// Where a region or country with no point of its own is: the interior point of the
+    /// largest part of its boundary (`MultiPolygon.interiorPoint`: inside it, as `where` draws
+    /// it), or nil when the gazetteer holds no boundary for it. The compact build places a
+    /// region or country by its biggest city, so 1 338 regions and 8 countries have none
+    /// (Canillo, Antarctica); 757 of those regions and 5 of the countries have a boundary.
+    func boundaryPoint(kind: String, key: String) throws -> Coordinate? {
+        guard kind == "region" || kind == "country" else { return nil }
+        if boundaryIDs == nil {
+            var ids: [String: [Int64]] = [:]
+            let owners = try connection.prepare("SELECT id, kind, country, region FROM boundary ORDER BY id")
+            try owners.forEach { row in
+                // A region's polygon no admin-1 code was matched to belongs to no place.
+                let owner: String? =
+                    switch row.text(1) {
+                    case "region": row.isNull(3) ? nil : "region:" + (row.text(3) ?? "")
+                    default: "country:" + (row.text(2) ?? "")
+                    }
+                if let owner { ids[owner, default: []].append(row.int(0)) }
+            }
+            boundaryIDs = ids
+        }
+        guard let ids = boundaryIDs?[kind + ":" + key] else { return nil }
+        var parts: [Polygon] = []
+        let s = try connection.cached("SELECT wkb FROM boundary WHERE id = ?")
+        for id in ids {
+            s.reset()
+            try s.bind([.int(id)])
+            if try s.step() { parts += try GeometryBlob.decode(s.blob(0)) }
+        }
+        return MultiPolygon(parts).interiorPoint.map { Coordinate(latitude: $0.lat, longitude: $0.lon) }
     }
 
     /// Names of `parent` and its parents, nearest first.

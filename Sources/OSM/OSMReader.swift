@@ -16,8 +16,14 @@ public enum OSMReader {
         return try read(data: data, path: path)
     }
 
-    /// Reads OSM bytes; `path` only names them in errors.
+    /// The UTF-8 byte-order mark, which Windows editors write at the start of a file.
+    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// Reads OSM bytes; `path` only names them in errors. A leading UTF-8 byte-order mark is
+    /// skipped (it is no character of the text: lines are counted as without it).
     public static func read(data: Data, path: String) throws(OSMError) -> OSMData {
+        // Copied so the readers see indices from 0, as for any other file.
+        let data = data.starts(with: byteOrderMark) ? Data(data.dropFirst(byteOrderMark.count)) : data
         guard let first = data.first(where: { !" \t\r\n".utf8.contains($0) }) else {
             throw OSMError(path: path, reason: "the file is empty")
         }

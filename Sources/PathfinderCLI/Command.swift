@@ -66,9 +66,14 @@ package enum Pathfinder {
 
     /// Runs `pathfinder` with `argv` (without the program name); returns the exit code.
     package static func main(_ argv: [String], console: Console) async -> Int32 {
-        guard let name = argv.first, name != "--help", name != "-h", name != "help" else {
+        guard let name = argv.first else {
+            // No command is a usage error: its text goes where every usage error's does.
+            console.error(overview)
+            return 2
+        }
+        if name == "--help" || name == "-h" || name == "help" {
             console.line(overview)
-            return argv.isEmpty ? 2 : 0
+            return 0
         }
         if name == "--version" {
             console.line("pathfinder \(version)")

@@ -28,19 +28,15 @@ extension Commands {
                      outside every index exits 1 saying what the index covers.
             search   buildings by name or address ("세종대로 110", "10 Quai Jean-Charles Rey",
                      a shop inside, an entrance's name or ref), one JSON a line, best first:
-                     {"osm", "name", "address", "lat", "lon", "doors", "metres"}; "metres"
-                     only with --near, whose distance breaks ties.
+                     {"osm", "name", "address", "lat", "lon", "doors", "metres"}; a name or
+                     address not known is null; "metres" only with --near (LAT LON, two
+                     numbers), whose distance breaks ties.
               --db DB|DIR  a door index, or a directory of them (one per region; each point
                            goes to the index covering it); default artifacts/doors/helsinki.db
             """
     ) { arguments, console in
-        // `--near LAT LON` (two words) becomes `--near=LAT,LON` for the one-value parser.
         var argv = arguments.remaining
-        if let i = argv.firstIndex(of: "--near"), i + 2 < argv.count, Double(argv[i + 1]) != nil,
-            Double(argv[i + 2]) != nil
-        {
-            argv.replaceSubrange(i...(i + 2), with: ["--near=\(argv[i + 1]),\(argv[i + 2])"])
-        }
+        try joinNear(&argv)
         var arguments = Arguments(argv, command: "pathfinder doors")
         // Options first: positionals() would otherwise take their values for words.
         let out = try arguments.option("--out")
@@ -114,6 +110,32 @@ extension Commands {
         }
     }
 
+    /// `--near LAT LON` (two words) becomes `--near=LAT,LON` for the one-value parser; a word
+    /// that is not its coordinate is named (before, a bad LON left `--near "LAT"`, and the
+    /// message named the good value). `--near LAT,LON` and `--near=…` are left to the parser.
+    static func joinNear(_ argv: inout [String]) throws(CLIError) {
+        guard let i = argv.firstIndex(of: "--near"), i + 1 < argv.count, !argv[i + 1].hasPrefix("--"),
+            !argv[i + 1].contains(",")
+        else { return }
+        let lat = argv[i + 1]
+        guard i + 2 < argv.count, !argv[i + 2].hasPrefix("--") else {
+            throw .usage(
+                "pathfinder doors: --near needs LAT LON, two numbers in degrees (got only \"\(lat)\")")
+        }
+        let lon = argv[i + 2]
+        var wrong: [String] = []
+        if Double(lat).map({ abs($0) <= 90 }) != true {
+            wrong.append("\"\(lat)\" is not a latitude (−90…90)")
+        }
+        if Double(lon).map({ abs($0) <= 180 }) != true {
+            wrong.append("\"\(lon)\" is not a longitude (−180…180)")
+        }
+        guard wrong.isEmpty else {
+            throw .usage("pathfinder doors: --near \(lat) \(lon): \(wrong.joined(separator: "; "))")
+        }
+        argv.replaceSubrange(i...(i + 2), with: ["--near=\(lat),\(lon)"])
+    }
+
     /// The index (or folder of indexes) `--db` names, else the data directory's. A bad `--db` is
     /// bad input (exit 2); a missing installed one is a run-time failure (exit 1), as the
     /// gazetteer's is.
@@ -135,7 +157,8 @@ extension Commands {
         }
     }
 
-    /// One search answer as its JSON line.
+    /// One search answer as its JSON line: every key of the contract's, an unknown `name` or
+    /// `address` as `null` (as `where` writes what it does not know); `metres` only with `--near`.
     private struct SearchLine: Encodable {
         var osm: String
         var name: String?
@@ -144,6 +167,19 @@ extension Commands {
         var lon: Double
         var doors: Int
         var metres: Double?
+
+        private enum CodingKeys: String, CodingKey { case osm, name, address, lat, lon, doors, metres }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(osm, forKey: .osm)
+            try c.encode(name, forKey: .name)
+            try c.encode(address, forKey: .address)
+            try c.encode(lat, forKey: .lat)
+            try c.encode(lon, forKey: .lon)
+            try c.encode(doors, forKey: .doors)
+            try c.encodeIfPresent(metres, forKey: .metres)
+        }
     }
 
     private static func search(

@@ -7,7 +7,7 @@ extension Commands {
         name: "record",
         summary: "record a person saying the answers and near-misses (voice benchmark data)",
         help: """
-            Usage: pathfinder record --out DIR --speaker ID [--device NAME] [--playback NAME]
+            Usage: pathfinder record --out DIR [--speaker ID] [--device NAME] [--playback NAME]
                                      [--seconds S] [--rounds N] [--quiet]
 
             Shows — and speaks — each of the 13 answers and \(RecordingScript.sentences.count - RecordingScript.answers.count) near-miss sentences
@@ -25,7 +25,10 @@ extension Commands {
             Score them with Scripts/voice-eval --real DIR; add them to the noise-adapted model
             with Scripts/adapt-model --real DIR (those speakers are then left out of the score).
               --out DIR         folder for the recordings (created; the manifest is appended to)
-              --speaker ID      who is speaking (letters, digits, - and _): one ID per person
+              --speaker ID      who is speaking (letters, digits, - and _): one ID per person.
+                                Default: the folder's name (other characters as -), so one
+                                folder per person keeps people apart (`--out voices/mina`);
+                                a folder that holds another speaker's recordings needs it
               --device NAME     ALSA capture device (default "default")
               --playback NAME   ALSA playback device for the spoken prompt (default "default")
               --seconds S       seconds recorded per sentence, 1…10 (default 3)
@@ -37,9 +40,7 @@ extension Commands {
         guard let out = try arguments.option("--out") else {
             throw CLIError.usage("pathfinder record: --out DIR is required")
         }
-        guard let speaker = try arguments.option("--speaker") else {
-            throw CLIError.usage("pathfinder record: --speaker ID is required (one ID per person)")
-        }
+        let given = try arguments.option("--speaker")
         let device = try arguments.option("--device") ?? "default"
         let playback = try arguments.option("--playback") ?? "default"
         let seconds =
@@ -52,8 +53,12 @@ extension Commands {
             } ?? 2
         let quiet = try arguments.flag("--quiet")
         try arguments.finish()
-        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_"))
-        guard !speaker.isEmpty, speaker.unicodeScalars.allSatisfy(allowed.contains) else {
+        guard let speaker = given ?? defaultSpeaker(forFolder: out) else {
+            throw CLIError.usage(
+                "pathfinder record: \(out) has no name to tell the speaker by; give --speaker ID (one ID per person)"
+            )
+        }
+        guard !speaker.isEmpty, speaker.unicodeScalars.allSatisfy(speakerCharacters.contains) else {
             throw CLIError.usage("pathfinder record: --speaker \"\(speaker)\": use letters, digits, - and _")
         }
         do {
@@ -69,6 +74,17 @@ extension Commands {
                 "pathfinder record: \(path): \(reason); mend or remove that line (nothing was recorded)")
         } catch {
             throw CLIError.runtime("pathfinder record: \(error)")
+        }
+        if given == nil {
+            // The folder's name stands for one person: in a folder that holds someone else's
+            // recordings it would file this person under a second ID (if they are one of them)
+            // or under the folder's, so who is speaking has to be said.
+            let others = Set(existing.entries.map(\.speaker)).subtracting([speaker]).sorted()
+            if !others.isEmpty {
+                throw CLIError.usage(
+                    "pathfinder record: \(out) holds recordings of \(others.joined(separator: ", ")): say who is speaking with --speaker ID (nothing was recorded)"
+                )
+            }
         }
         for path in [out, existing.path] where FileManager.default.fileExists(atPath: path) {
             guard access(path, W_OK) == 0 else {
@@ -151,6 +167,22 @@ extension Commands {
                 "kept with a problem, left out of scoring and adaptation: \(marked.joined(separator: ", "))")
         }
         return 0
+    }
+
+    /// What a speaker ID is made of: it names files (`ID-ROUND-N.wav`) and manifest lines.
+    static let speakerCharacters = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_"))
+
+    /// The speaker ID `record` uses without `--speaker`: the last component of `folder`
+    /// (resolved: "voices/mina/." is "mina"), each run of characters an ID cannot hold as
+    /// one "-" ("mina's voice" is "mina-s-voice"); nil when nothing is left ("/").
+    /// A folder per person then keeps recordings of different people apart — what the
+    /// speaker-disjoint splits of `Scripts/voice-eval --real` and `Scripts/adapt-model --real`
+    /// rely on — and a second session in the same folder adds to the same person's rounds.
+    static func defaultSpeaker(forFolder folder: String) -> String? {
+        let name = URL(fileURLWithPath: folder).standardized.lastPathComponent
+        let parts = name.unicodeScalars.split { !speakerCharacters.contains($0) }
+        let speaker = parts.map { String(String.UnicodeScalarView($0)) }.joined(separator: "-")
+        return speaker.isEmpty ? nil : speaker
     }
 
     /// Takes of one sentence before the last is kept whatever its problem.

@@ -18,9 +18,11 @@ extension Commands {
             bigger places first among equals.
               --limit N   at most N places, 1…1000 (default 10)
               --db FILE   gazetteer database (default: artifacts/gazetteer/gazetteer.sqlite)
-              --stdin     one query a line in; one JSON array of places a line out
-              --timing    with --stdin: per-query latency p50/p99 (wall and thread CPU)
-                          on stderr, after one warm-up query
+              --stdin     one query a line in; one JSON array of places a line out. A line
+                          that is not UTF-8 gets no answer but one error on stderr naming
+                          its line number, and the command then exits 2
+              --timing    with --stdin (refused without): per-query latency p50/p99 (wall
+                          and thread CPU) on stderr, after one warm-up query
             """
     ) { arguments, console in
         var arguments = arguments
@@ -33,6 +35,7 @@ extension Commands {
         let timing = try arguments.flag("--timing")
         let words = arguments.positionals()
         try arguments.finish()
+        if timing && !stdin { throw CLIError.usage("pathfinder search: --timing goes with --stdin") }
         if stdin {
             guard words.isEmpty else {
                 throw CLIError.usage("pathfinder search: give QUERY or --stdin, not both")
@@ -46,7 +49,19 @@ extension Commands {
             let warmUp = clock.now - warmStart
             var latencies: [Duration] = []
             var cpu: [Double] = []
-            while let query = readLine(strippingNewline: true) {
+            var lineNumber = 0
+            var badLines = 0
+            let input = LineReader(FileHandle.standardInput)
+            while let bytes = input.next() {
+                lineNumber += 1
+                // readLine() would replace bytes that are not UTF-8 and answer another query:
+                // such a line is named and gets no answer, as `where --stdin` does.
+                guard let query = String(validating: bytes, as: UTF8.self) else {
+                    console.error(
+                        "pathfinder search: stdin line \(lineNumber): not UTF-8 text (no answer for it)")
+                    badLines += 1
+                    continue
+                }
                 let c0 = threadCPUSeconds()
                 let t0 = clock.now
                 let hits = try db.search(query, limit: limit)
@@ -63,10 +78,10 @@ extension Commands {
                 // Wall time includes whatever else the machine runs; the thread's CPU time
                 // is the query's own work.
                 console.error(
-                    "pathfinder search: timing queries \(wall.count) p50 \(ms(wall, 0.5)) ms p99 \(ms(wall, 0.99)) ms max \(ms(wall, 1)) ms; cpu p50 \(ms(cpuSorted, 0.5)) ms p99 \(ms(cpuSorted, 0.99)) ms max \(ms(cpuSorted, 1)) ms; warm-up \(ms([warmUp.inSeconds], 0)) ms"
+                    "pathfinder search: timing queries \(wall.count) bad lines \(badLines) p50 \(ms(wall, 0.5)) ms p99 \(ms(wall, 0.99)) ms max \(ms(wall, 1)) ms; cpu p50 \(ms(cpuSorted, 0.5)) ms p99 \(ms(cpuSorted, 0.99)) ms max \(ms(cpuSorted, 1)) ms; warm-up \(ms([warmUp.inSeconds], 0)) ms"
                 )
             }
-            return 0
+            return badLines == 0 ? 0 : 2  // bad input, as CLIError.usage
         }
         // A blank query finds nothing: said, not an empty answer with exit 0.
         guard !words.joined().allSatisfy(\.isWhitespace) else {
@@ -75,6 +90,40 @@ extension Commands {
         let db = try GazetteerCLI.open(path, command: "search")
         for hit in try db.search(words.joined(separator: " "), limit: limit) { console.line(hit.json) }
         return 0
+    }
+}
+
+/// Standard input one line at a time, as bytes (without the "\n", or a "\r\n"), as it arrives:
+/// `search --stdin` answers each line before the next is typed, and sees bytes that are not
+/// UTF-8 instead of their replacements.
+final class LineReader {
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var ended = false
+
+    init(_ handle: FileHandle) { self.handle = handle }
+
+    func next() -> [UInt8]? {
+        while true {
+            if let newline = buffer[start...].firstIndex(of: 0x0A) {
+                var end = newline
+                if end > start, buffer[end - 1] == 0x0D { end -= 1 }
+                let line = Array(buffer[start..<end])
+                start = newline + 1
+                return line
+            }
+            if ended {
+                guard start < buffer.count else { return nil }
+                let line = Array(buffer[start...])
+                start = buffer.count
+                return line
+            }
+            buffer.removeFirst(start)
+            start = 0
+            let chunk = handle.availableData  // what is there now; empty at the end
+            if chunk.isEmpty { ended = true } else { buffer += chunk }
+        }
     }
 }
 

@@ -22,7 +22,8 @@ extension Commands {
               --stdin     read "LAT LON" lines, print one answer a line in the same order;
                           a bad line gets no answer but one error on stderr naming its
                           line number, and the command then exits 2
-              --timing    with --stdin: print load, parse, query and output seconds on stderr
+              --timing    with --stdin (refused without): print load, parse, query and
+                          output seconds on stderr
               --db FILE   gazetteer database (default: artifacts/gazetteer/gazetteer.sqlite)
             Without coordinates (`pathfinder where [--socket PATH]`) it asks the running
             daemon where the walker is.
@@ -40,6 +41,7 @@ extension Commands {
             return try await whereClient.body(original, console)
         }
         try arguments.finish()
+        if timing && !stdin { throw CLIError.usage("pathfinder where: --timing goes with --stdin") }
         if !stdin && words.isEmpty { throw CLIError.usage("pathfinder where: expected LAT LON or --stdin") }
         if stdin && !words.isEmpty {
             throw CLIError.usage("pathfinder where: give LAT LON or --stdin, not both")

@@ -1,3 +1,4 @@
+import Geo
 import SQLite
 import Testing
 
@@ -65,6 +66,74 @@ struct SearchTests {
             "no FTS5 syntax error")
         #expect(try db.search("***", limit: 3).isEmpty)
         #expect(try db.search("zzqxqzz", limit: 3).isEmpty)
+    }
+
+    /// 1 338 regions and 8 countries have no city in the compact build, so no point: search
+    /// printed them with `"lat":null,"lon":null` (the contract's lat/lon are WGS84 degrees).
+    /// One whose boundary the gazetteer holds is placed inside it; one with neither a city nor a
+    /// boundary is not offered.
+    @Test func aPlaceWithoutACityIsPlacedInsideItsBoundary() throws {
+        let db = try Artifacts.open()
+        let hit = try #require(try db.search("Canillo", limit: 1).first)
+        #expect(hit.kind == "region" && hit.id == "AD.02", "\(hit)")
+        let lat = try #require(hit.lat, "\(hit.json)")
+        let lon = try #require(hit.lon, "\(hit.json)")
+        #expect(!hit.json.contains("null"), "\(hit.json)")
+        // `where` at that point names Canillo: the two commands agree.
+        let there = try Artifacts.withGeocoder { try $0.locate(Coordinate(latitude: lat, longitude: lon)) }
+        #expect(there.region?.id == "AD.02" && there.country?.id == "AD", "\(there)")
+        // Redonda (AG.09) has no city and no polygon: nothing says where it is.
+        #expect(try db.search("Redonda", limit: 50).allSatisfy { $0.id != "AG.09" })
+        // Antarctica has a polygon but no city of 15 000.
+        let antarctica = try #require(try db.search("Antarctica", limit: 5).first { $0.id == "AQ" })
+        #expect(antarctica.lat.map { $0 < -60 } == true, "\(antarctica.json)")
+    }
+
+    /// Every place without a stored point: its boundary's point is inside that boundary, and
+    /// one with no boundary gets none (and so is never a search result).
+    @Test func everyPlaceWithoutAPointGetsOneInsideItsBoundaryOrNone() throws {
+        let db = try Artifacts.open()
+        var shapes: [String: [Polygon]] = [:]
+        for b in try db.boundaries() {
+            let key = b.isRegion ? b.region.map { "region:" + $0 } : "country:" + b.country
+            if let key { shapes[key, default: []] += b.shape.polygons }
+        }
+        var placed = 0
+        var unplaced = 0
+        var elsewhere: [String] = []
+        let unplacedRows = try db.connection.prepare(
+            "SELECT kind, key FROM place WHERE lat IS NULL ORDER BY id")
+        try unplacedRows.forEach { row in
+            let kind = row.text(0) ?? "", key = row.text(1) ?? ""
+            let point = try db.boundaryPoint(kind: kind, key: key)
+            if let polygons = shapes[kind + ":" + key] {
+                let point = try #require(point, "\(kind) \(key) has a boundary but no point")
+                #expect(
+                    MultiPolygon(polygons).contains(point), "\(kind) \(key): \(point) outside its boundary")
+                #expect(abs(point.latitude) <= 90 && abs(point.longitude) <= 180, "\(kind) \(key): \(point)")
+                let there = try Artifacts.withGeocoder { try $0.locate(point) }
+                if (kind == "region" ? there.region?.id : there.country?.id) != key {
+                    elsewhere.append(
+                        "\(kind) \(key) → \(there.country?.id ?? "-") \(there.region?.id ?? "-")")
+                }
+                placed += 1
+            } else {
+                #expect(point == nil, "\(kind) \(key) has no boundary, yet \(String(describing: point))")
+                unplaced += 1
+            }
+        }
+        #expect(placed == 762 && unplaced == 584, "\(placed) placed, \(unplaced) not")
+        #expect(elsewhere.isEmpty, "\(elsewhere.count): \(elsewhere)")
+    }
+
+    /// Leaving out the places without a point does not shorten an answer that has more.
+    @Test func theLimitCountsOnlyPlacesWithAPoint() throws {
+        let db = try Artifacts.open()
+        for query in ["saint", "san", "north", "a", "is"] {
+            let hits = try db.search(query, limit: 100)
+            #expect(hits.count == 100, "\(query): \(hits.count)")
+            #expect(hits.allSatisfy { $0.lat != nil && $0.lon != nil }, "\(query)")
+        }
     }
 
     @Test func everyKindIsSearchable() throws {

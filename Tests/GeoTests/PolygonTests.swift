@@ -17,6 +17,36 @@ struct PolygonTests {
         #expect(p.exterior.first == p.exterior.last, "rings are closed")
     }
 
+    /// A crescent's centroid is outside it; its interior point is inside, off every edge.
+    @Test func interiorPointIsInsideAConcavePolygonAndOutOfItsHoles() throws {
+        // A U open to the north: the middle of its bounds (5, 5) is in the notch.
+        let u = Polygon(exterior: [
+            LonLat(lon: 0, lat: 0), LonLat(lon: 10, lat: 0), LonLat(lon: 10, lat: 10),
+            LonLat(lon: 8, lat: 10), LonLat(lon: 8, lat: 2), LonLat(lon: 2, lat: 2),
+            LonLat(lon: 2, lat: 10), LonLat(lon: 0, lat: 10),
+        ])
+        #expect(!u.contains(lon: 5, lat: 5))
+        let inU = try #require(u.interiorPoint)
+        #expect(u.contains(lon: inU.lon, lat: inU.lat), "\(inU)")
+        #expect(inU.lat != 2 && inU.lat != 0 && inU.lat != 10, "on a vertex's latitude: \(inU)")
+        // A square with a hole at its middle: the point is in the ring around it.
+        let ring = Polygon(exterior: Self.square(0, 0, 10, 10), holes: [Self.square(2, 2, 8, 8)])
+        let inRing = try #require(ring.interiorPoint)
+        #expect(ring.contains(lon: inRing.lon, lat: inRing.lat), "\(inRing)")
+        // A ring across the antimeridian: the point in −180…180, inside.
+        let fiji = Polygon(exterior: [
+            LonLat(lon: 178, lat: -17), LonLat(lon: -179, lat: -17), LonLat(lon: -179, lat: -16),
+            LonLat(lon: 178, lat: -16),
+        ])
+        let inFiji = try #require(fiji.interiorPoint)
+        #expect(abs(inFiji.lon) <= 180 && fiji.contains(lon: inFiji.lon, lat: inFiji.lat), "\(inFiji)")
+        // No area, no point.
+        #expect(Polygon(exterior: [LonLat(lon: 0, lat: 1), LonLat(lon: 5, lat: 1)]).interiorPoint == nil)
+        // Of several parts, the largest's.
+        let parts = MultiPolygon([Polygon(exterior: Self.square(0, 0, 1, 1)), u])
+        #expect(parts.interiorPoint == inU)
+    }
+
     @Test func multiPolygonParts() {
         let m = MultiPolygon([
             Polygon(exterior: Self.square(0, 0, 1, 1)), Polygon(exterior: Self.square(5, 5, 6, 6)),

@@ -65,6 +65,36 @@ struct OSMReaderTests {
         #expect(a.relations[0].members == [OSMMember(type: "way", ref: 10, role: "outer")])
     }
 
+    /// Files saved by Windows editors start with the UTF-8 byte-order mark EF BB BF: they were
+    /// refused as "neither OSM XML nor Overpass JSON". The mark is skipped; the rest is read
+    /// as without it, and an error names the same line.
+    @Test func aByteOrderMarkIsSkipped() throws {
+        let bom = Data([0xEF, 0xBB, 0xBF])
+        let xml = try OSMReader.read(data: Data(Self.xml.utf8), path: "a.osm")
+        #expect(try OSMReader.read(data: bom + Data(Self.xml.utf8), path: "a.osm") == xml)
+        #expect(
+            try OSMReader.read(data: bom + Data(("\n  " + Self.xml.dropFirst(38)).utf8), path: "a.osm") == xml
+        )
+        #expect(try OSMReader.read(data: bom + Data(Self.overpass.utf8), path: "b.json") == xml)
+        for (text, expected) in [
+            ("", "empty"), ("\n", "empty"), ("hello", "neither OSM XML nor Overpass JSON"),
+        ] {
+            #expect {
+                _ = try OSMReader.read(data: bom + Data(text.utf8), path: "bom")
+            } throws: { error in
+                (error as? OSMError)?.description.contains(expected) == true
+            }
+        }
+        let cut = Data(String(Self.xml.prefix(150)).utf8)
+        func line(_ data: Data) -> Int? {
+            do throws(OSMError) {
+                _ = try OSMReader.read(data: data, path: "cut.osm")
+                return nil
+            } catch { return error.line }
+        }
+        #expect(line(bom + cut) != nil && line(bom + cut) == line(cut))
+    }
+
     @Test func truncatedXMLFailsNamingTheLine() {
         let cut = String(Self.xml.prefix(150))
         #expect {

@@ -82,10 +82,19 @@ struct ArgumentsTests {
 @Suite("The pathfinder program")
 struct ProgramTests {
 
-    @Test func noArgumentsPrintsOverviewAndExits2() async {
-        let (code, out, _) = await runPathfinder([])
+    /// No command is a usage error: the overview goes to stderr, as `pathfinder fly`'s message
+    /// does (before, to stdout with exit 2). Asked for, it is the answer: stdout, exit 0.
+    @Test func noArgumentsPrintsOverviewOnStderrAndExits2() async {
+        let (code, out, err) = await runPathfinder([])
         #expect(code == 2)
-        #expect(out.contains("Commands:"))
+        #expect(out.isEmpty, "\(out)")
+        #expect(err.contains("Commands:") && err.contains("Usage: pathfinder <command>"), "\(err)")
+        for asked in ["--help", "-h", "help"] {
+            let (helpCode, helpOut, helpErr) = await runPathfinder([asked])
+            #expect(helpCode == 0)
+            #expect(helpOut.contains("Commands:"), "\(asked)")
+            #expect(helpErr.isEmpty, "\(asked): \(helpErr)")
+        }
     }
 
     @Test func unknownCommandExits2() async {

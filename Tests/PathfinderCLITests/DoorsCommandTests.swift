@@ -38,6 +38,30 @@ struct DoorsCommandTests {
         #expect(out.hasPrefix("{\"lat\":60.170747,\"lon\":24.9414453,\"source\":\"osm\"}\n"))
     }
 
+    /// Overpass JSON (and OSM XML) saved with a UTF-8 byte-order mark was refused, exit 2;
+    /// it imports as without the mark.
+    @Test func importReadsAFileWithAByteOrderMark() async throws {
+        let dir = try Scratch()
+        let json = try #require(
+            Bundle.module.path(forResource: "station-and-block", ofType: "json", inDirectory: "Fixtures"))
+        for (name, source) in [("bom.json", json), ("bom.osm", try fixture("siltavuorenpenger-block.osm"))] {
+            let marked = dir.file(name)
+            try (Data([0xEF, 0xBB, 0xBF]) + Data(contentsOf: URL(fileURLWithPath: source)))
+                .write(to: URL(fileURLWithPath: marked))
+            let (plain, _, plainErr) = await runPathfinder([
+                "doors", "import", source, "--out", dir.file(name + ".plain.db"),
+            ])
+            let (code, _, err) = await runPathfinder([
+                "doors", "import", marked, "--out", dir.file(name + ".db"),
+            ])
+            #expect(plain == 0 && code == 0, "\(err)")
+            // The same summary: every entrance and building read.
+            #expect(
+                err.replacingOccurrences(of: name + ".db", with: "")
+                    == plainErr.replacingOccurrences(of: name + ".plain.db", with: ""), "\(err)")
+        }
+    }
+
     @Test func searchPrintsOneBuildingALineAndNearOutsideTheIndexExits1() async throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -84,6 +108,72 @@ struct DoorsCommandTests {
         #expect(out.split(separator: "\n").count == 1, "\(out)")
         #expect(out.contains("\"address\":\"Siltavuorenpenger 10\""), "\(out)")
         #expect(out.contains("\"osm\":\"way/28903274\""), "\(out)")
+    }
+
+    /// The contract lists `{"osm", "name", "address", "lat", "lon", "doors", "metres"}`, only
+    /// `metres` conditional: a building without a name (or an address) left the key out; now
+    /// it is `null`, as `where` writes what it does not know.
+    @Test func searchWritesAnUnknownNameOrAddressAsNull() async throws {
+        let dir = try Scratch()
+        func square(_ id: Int, _ lat: Double) -> String {
+            (0..<4).map { k in
+                #"{"type": "node", "id": \#(id * 10 + k), "lat": \#(lat + (k / 2 == 0 ? 0 : 0.0002)), "lon": \#(24.95 + (k == 1 || k == 2 ? 0.0004 : 0))}"#
+            }.joined(separator: ",\n")
+        }
+        let json = """
+            {"elements": [
+            \(square(1, 60.17)),
+            \(square(2, 60.18)),
+            {"type": "node", "id": 99, "lat": 60.17, "lon": 24.9502, "tags": {"entrance": "main"}},
+            {"type": "way", "id": 1, "nodes": [10, 99, 11, 12, 13, 10],
+             "tags": {"building": "yes", "addr:street": "Siltakatu", "addr:housenumber": "7"}},
+            {"type": "way", "id": 2, "nodes": [20, 21, 22, 23, 20], "tags": {"building": "yes", "name": "Siltatalo"}}
+            ]}
+            """
+        let db = dir.file("x.db")
+        let imported = await runPathfinder(["doors", "import", try dir.write("x.json", json), "--out", db])
+        try #require(imported.code == 0, "\(imported.err)")
+        for (query, name, address) in [("Siltakatu 7", nil, "Siltakatu 7"), ("Siltatalo", "Siltatalo", nil)] {
+            let (code, out, err) = await runPathfinder(["doors", "search", query, "--limit", "1", "--db", db])
+            #expect(code == 0, "\(err)")
+            let line = try #require(out.split(separator: "\n").first, "\(query): \(err)")
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(Set(object.keys) == ["osm", "name", "address", "lat", "lon", "doors"], "\(line)")
+            #expect(object["name"] as? String == name && object["address"] as? String == address, "\(line)")
+            #expect((name == nil ? object["name"] : object["address"]) is NSNull, "\(line)")
+        }
+        // The auditor's case in the bundled index: an apartment block with an address, no name.
+        let (code, out, _) = await runPathfinder(["doors", "search", "Siltavuorenpenger 10", "--limit", "1"])
+        #expect(code == 0)
+        #expect(out.contains(#""name":null"#) && out.contains(#""osm":"way/28903274""#), "\(out)")
+        // With --near, every key.
+        let (nearCode, nearOut, _) = await runPathfinder([
+            "doors", "search", "Siltakatu 7", "--near", "60.17", "24.95", "--limit", "1", "--db", db,
+        ])
+        #expect(nearCode == 0)
+        #expect(
+            nearOut.hasPrefix(#"{"address":"Siltakatu 7","doors":1,"#)
+                && nearOut.contains(#""name":null,"osm":"way/1"}"#)
+                && nearOut.contains(#""metres":"#), "\(nearOut)")
+    }
+
+    /// `--near LAT LON` with a bad second value named the good first one (`--near "60.17" is
+    /// not LAT LON`); the message names the value that is wrong.
+    @Test(arguments: [
+        (["60.17", "abc"], #""abc" is not a longitude"#, #""60.17" is not"#),
+        (["abc", "24.9"], #""abc" is not a latitude"#, #""24.9" is not"#),
+        (["91", "24.9"], #""91" is not a latitude"#, #""24.9" is not"#),
+        (["60.17", "181"], #""181" is not a longitude"#, #""60.17" is not"#),
+        (["60.17"], "--near needs LAT LON", "is not"),
+    ])
+    func nearNamesTheValueThatIsWrong(values: [String], message: String, notSaid: String) async {
+        let (code, out, err) = await runPathfinder(
+            ["doors", "search", "kaivokatu", "--near"] + values + ["--db", "x.db"])
+        #expect(code == 2)
+        #expect(out.isEmpty)
+        #expect(err.contains(message), "\(err)")
+        #expect(!err.contains(notSaid), "\(err)")
     }
 
     @Test(

@@ -83,6 +83,88 @@ struct GazetteerCommandsTests {
         #expect(huge == 2 && hugeErr.contains("1…1000"), "\(hugeErr)")
     }
 
+    /// The contract's search line has `"lat": …, "lon": …` in degrees: a region with no city
+    /// (Canillo) printed `"lat":null,"lon":null`.
+    @Test func searchPrintsDegreesForAPlaceWithoutACity() async throws {
+        let (code, out, err) = await runPathfinder([
+            "search", "Canillo", "--limit", "1", "--db", Self.database,
+        ])
+        #expect(code == 0, "\(err)")
+        let line = try #require(out.split(separator: "\n").first)
+        #expect(line.hasPrefix(#"{"kind":"region","id":"AD.02","name":"Canillo""#), "\(line)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let lat = try #require(object["lat"] as? Double, "\(line)")
+        let lon = try #require(object["lon"] as? Double, "\(line)")
+        // `where` at that point names the same region.
+        let (whereCode, whereOut, _) = await runPathfinder([
+            "where", "\(lat)", "\(lon)", "--db", Self.database,
+        ])
+        #expect(whereCode == 0)
+        #expect(whereOut.contains(#""region":{"id":"AD.02","name":"Canillo"}"#), "\(whereOut)")
+    }
+
+    /// `--timing` only means something with `--stdin`; without it, it was ignored (exit 0) while
+    /// every other flag that depends on another is refused.
+    @Test(arguments: [
+        ["search", "helsinki", "--timing"], ["where", "60.17", "24.94", "--timing"], ["where", "--timing"],
+    ])
+    func timingWithoutStdinIsAUsageError(argv: [String]) async {
+        let (code, out, err) = await runPathfinder(argv + ["--db", Self.database])
+        #expect(code == 2)
+        #expect(out.isEmpty, "\(out)")
+        #expect(err.contains("--timing goes with --stdin"), "\(err)")
+    }
+
+    /// Runs the built executable with `argv` on `input`: exit status, stdout, stderr.
+    func withInput(_ argv: [String], _ input: Data) throws -> (Int32, String, String) {
+        let process = Process()
+        process.executableURL = try BuiltExecutable.pathfinder()
+        process.arguments = argv
+        let scratch = try Scratch()
+        let inputFile = try scratch.write("in", "")
+        try input.write(to: URL(fileURLWithPath: inputFile))
+        let outputFile = try scratch.write("out", ""), errorFile = try scratch.write("err", "")
+        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inputFile))
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputFile))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorFile))
+        try process.run()
+        process.waitUntilExit()
+        return (
+            process.terminationStatus, try String(contentsOfFile: outputFile, encoding: .utf8),
+            try String(contentsOfFile: errorFile, encoding: .utf8)
+        )
+    }
+
+    /// A query line that is not UTF-8 was quietly repaired ("\xff\xfeabc" answered as "abc",
+    /// exit 0): now it gets no answer, its line is named, and the command exits 2, as `where
+    /// --stdin` does for a bad line. The good lines are answered, in order.
+    @Test func searchStdinNamesALineThatIsNotUTF8() throws {
+        let input = Data("helsinki\n".utf8) + Data([0xFF, 0xFE]) + Data("abc\nLAX\n".utf8)
+        let (code, out, err) = try withInput(
+            ["search", "--stdin", "--limit", "1", "--db", Self.database], input)
+        #expect(code == 2)
+        let lines = out.split(separator: "\n")
+        #expect(lines.count == 2, "\(out)")
+        #expect(lines.first?.contains(#""name":"Helsinki""#) == true, "\(out)")
+        #expect(lines.last?.contains(#""id":"LAX""#) == true, "\(out)")
+        #expect(err.contains("pathfinder search: stdin line 2: not UTF-8 text"), "\(err)")
+        // Valid UTF-8 and a Windows line end are queries as before.
+        let (clean, cleanOut, cleanErr) = try withInput(
+            ["search", "--stdin", "--limit", "1", "--db", Self.database], Data("헬싱키\r\nLAX".utf8))
+        #expect(clean == 0 && cleanErr.isEmpty, "\(cleanErr)")
+        #expect(
+            cleanOut.split(separator: "\n").map { $0.contains("Helsinki") || $0.contains("LAX") } == [
+                true, true,
+            ])
+        // `where --stdin` refuses such a line too, naming it.
+        let (whereCode, whereOut, whereErr) = try withInput(
+            ["where", "--stdin", "--db", Self.database],
+            Data("60.17 24.94\n60".utf8) + Data([0xFF]) + Data(" 24\n".utf8))
+        #expect(whereCode == 2)
+        #expect(whereOut.split(separator: "\n").count == 1)
+        #expect(whereErr.contains("pathfinder where: stdin line 2:"), "\(whereErr)")
+    }
+
     @Test func gazetteerNeedsBuild() async {
         let (code, _, err) = await runPathfinder(["gazetteer", "rebuild"])
         #expect(code == 2)

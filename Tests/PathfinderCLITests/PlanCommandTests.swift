@@ -25,6 +25,25 @@ struct PlanCommandTests {
         #expect(plan.doors.compactMap(\.label) == ["C", "D"])
     }
 
+    /// An OSM file that starts with a UTF-8 byte-order mark (as Windows editors save it) was
+    /// refused, exit 2 "neither OSM XML nor Overpass JSON"; it plans as without the mark.
+    @Test func anOSMFileWithAByteOrderMarkPlansAsWithout() async throws {
+        let dir = try Scratch()
+        let osm = dir.file("doors.osm")
+        try
+            (Data([0xEF, 0xBB, 0xBF])
+            + Data(contentsOf: URL(fileURLWithPath: try fixture("example/rautatieasema.osm"))))
+            .write(to: URL(fileURLWithPath: osm))
+        let (code, out, err) = await runPathfinder([
+            "plan", "--destination", try fixture("example/destination.json"), "--osm", osm,
+        ])
+        #expect(code == 0, "\(err)")
+        #expect(
+            out
+                == (try String(
+                    contentsOfFile: try fixture("Snapshots/plan-rautatieasema.json"), encoding: .utf8)))
+    }
+
     /// An OSM file's doors count within 150 m of the centre: the railway station's, 700 m from
     /// Siltavuorenpenger 10, are another building's (before, its "main" doors led the plan for
     /// Siltavuorenpenger 10, whose own doors were ranked behind them by kind).

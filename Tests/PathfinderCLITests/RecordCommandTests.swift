@@ -157,13 +157,79 @@ struct RecordCommandTests {
         #expect(lines.filter { $0["speaker"] as? String == "dad" }.count == RecordingScript.sentences.count)
     }
 
+    /// The contract's `pathfinder record --out DIR [--device D]` was refused, exit 2 "--speaker
+    /// ID is required". Without `--speaker` the folder's name is the speaker: one folder per
+    /// person keeps people apart, and a second session in the same folder is the same person.
+    @Test func withoutSpeakerTheFolderNamesTheSpeaker() async throws {
+        let home = try Scratch()
+        let directory = home.file("mina")
+        let result = await runPathfinder([
+            "record", "--out", directory, "--device", "null", "--quiet", "--seconds", "1", "--rounds", "1",
+        ])
+        try #require(result.code == 0, "\(result.err)")
+        #expect(result.out.contains("(mina, round 1;"), "\(result.out)")
+        let lines = try manifestLines(directory)
+        #expect(lines.count == RecordingScript.sentences.count)
+        #expect(lines.allSatisfy { $0["speaker"] as? String == "mina" })
+        #expect(lines.first?["file"] as? String == "mina-1-01.wav")
+        #expect(FileManager.default.fileExists(atPath: directory + "/mina-1-21.wav"))
+        // The contract's line as written gets past its flags: here to the missing device (1),
+        // not to a usage error (2).
+        let bare = await runPathfinder(["record", "--out", home.file("dad"), "--device", "hw:97,0"])
+        #expect(
+            bare.code == 1 && bare.err.contains("hw:97,0") && !bare.err.contains("--speaker"), "\(bare.err)")
+    }
+
+    /// A folder that already holds another person's recordings is shared: without `--speaker`
+    /// the folder's name would split one of them into two IDs (or join two people), so it is
+    /// refused before anyone is asked to speak, naming who is there.
+    @Test func aSharedFolderNeedsSpeaker() async throws {
+        let home = try Scratch()
+        try FileManager.default.createDirectory(
+            atPath: home.file("voices"), withIntermediateDirectories: true)
+        let manifest = try home.write(
+            "voices/manifest.jsonl",
+            #"{"file": "dad-1-01.wav", "text": "여기 아니야", "speaker": "dad"}"# + "\n"
+                + #"{"file": "mom-1-01.wav", "text": "여기 아니야", "speaker": "mom"}"# + "\n")
+        let before = try String(contentsOfFile: manifest, encoding: .utf8)
+        let result = await runPathfinder([
+            "record", "--out", home.file("voices"), "--device", "null", "--quiet", "--seconds", "1",
+        ])
+        #expect(result.code == 2)
+        #expect(
+            result.err.contains("holds recordings of dad, mom") && result.err.contains("--speaker ID"),
+            "\(result.err)")
+        #expect(!result.out.contains("say:"), "\(result.out)")
+        #expect(try String(contentsOfFile: manifest, encoding: .utf8) == before)
+        // The folder's own name among them is that person again: not refused (checked up to the
+        // device, which does not open).
+        _ = try home.write(
+            "voices/manifest.jsonl",
+            #"{"file": "voices-1-01.wav", "text": "여기 아니야", "speaker": "voices"}"# + "\n")
+        let again = await runPathfinder(["record", "--out", home.file("voices"), "--device", "hw:97,0"])
+        #expect(again.code == 1 && again.err.contains("hw:97,0"), "\(again.err)")
+    }
+
+    @Test(arguments: [
+        ("/tmp/x/mina", "mina"), ("/tmp/x/mina/", "mina"), ("/tmp/x/mina/.", "mina"),
+        ("/tmp/x/mina/../dad", "dad"), ("/tmp/x/voices of mina.2024", "voices-of-mina-2024"),
+        ("/tmp/x/민아", "민아"), ("/tmp/x/mom_2", "mom_2"),
+    ])
+    func theDefaultSpeakerIsTheFoldersName(folder: String, speaker: String) {
+        #expect(Commands.defaultSpeaker(forFolder: folder) == speaker)
+    }
+
+    @Test func theRootFolderNamesNoSpeaker() async {
+        #expect(Commands.defaultSpeaker(forFolder: "/") == nil)
+        let result = await runPathfinder(["record", "--out", "/", "--device", "null"])
+        #expect(result.code == 2 && result.err.contains("--speaker ID"), "\(result.err)")
+    }
+
     @Test func badFlagsAreUsageErrors() async throws {
         let directory = NSTemporaryDirectory() + "pathfinder-record-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let noOut = await runPathfinder(["record", "--speaker", "a"])
         #expect(noOut.code == 2 && noOut.err.contains("--out"))
-        let noSpeaker = await runPathfinder(["record", "--out", directory])
-        #expect(noSpeaker.code == 2 && noSpeaker.err.contains("--speaker"))
         let badSpeaker = await runPathfinder(["record", "--out", directory, "--speaker", "a/b"])
         #expect(badSpeaker.code == 2 && badSpeaker.err.contains("a/b"))
         let badSeconds = await runPathfinder([

@@ -54,7 +54,8 @@ struct FinalApproachEdgeTests {
         middling.send(.heard(.typed("여기가 입구야")))
         middling.hasFix = true
         middling.wait(2)  // the arrival's window closed 20 s before the request
-        middling.send(.heard(Heard(text: "여기가 입구야", meaning: .thisIsIt, confidence: 0.5, source: .voice, sure: false)))
+        middling.send(
+            .heard(Heard(text: "여기가 입구야", meaning: .thisIsIt, confidence: 0.5, source: .voice, sure: false)))
         #expect(middling.said.last == Prompts.sayAgain, "\(middling.said.suffix(3))")
     }
 

@@ -26,6 +26,10 @@ package final class ControlClient: @unchecked Sendable {
         }
     }
 
+    /// Whether `path` fits a socket address (under 108 bytes): the daemon refuses a longer
+    /// one as bad usage, and so do its clients.
+    package static func fits(_ path: String) -> Bool { unixAddress(path) != nil }
+
     /// Connects to the daemon's socket.
     /// - Throws: `Failure.notRunning` when there is no socket or nobody answers on it.
     package init(path: String) throws(Failure) {

@@ -24,12 +24,20 @@ package enum ControlRequest: Sendable, Equatable {
         case query(String, far: Bool = false)
     }
 
+    /// The reply to a line holding nothing but spaces, tabs or a carriage return.
+    package static let blankLineMessage =
+        #"empty request line: expected one JSON object a line, e.g. {"cmd": "status"}"#
+
     /// Every command name, for the "unknown command" message.
     package static let commands = ["go", "status", "stop", "where", "repeat", "heard", "subscribe"]
 
     /// Parses one request line.
     /// - Returns: the request, or a message for an `{"ok": false, "error": …}` reply.
     package static func parse(_ line: Data) -> Result<ControlRequest, ControlRequestError> {
+        // Every line is answered, a blank one too: a client that sent it is not left waiting.
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+            return .failure(.init(Self.blankLineMessage))
+        }
         let value: JSONValue
         do {
             value = try JSONDecoder().decode(JSONValue.self, from: line)

@@ -10,8 +10,15 @@ package import SystemCalls
 /// thread may call. No client can disturb another: a line longer than `maxLineBytes` is
 /// reported and discarded up to its newline, a client whose unread output passes
 /// `maxPendingBytes` (a subscriber that stopped reading) is dropped, a connection that sends
-/// no complete request for `idleSeconds` is closed (subscribers excepted), and a connection
-/// beyond `maxClients` is told `busy` and closed, never left waiting in silence.
+/// no complete request for `idleSeconds` is closed (subscribers excepted; a connection
+/// waiting for a reply is never idle), at most `maxQueuedRequests` of one client's lines
+/// wait for the loop at once (the rest stay unread in its socket), a client that hangs up
+/// is forgotten at once (``isConnected(_:)`` tells the loop not to run what it left
+/// queued), and a connection beyond `maxClients` is told `busy` and closed, never left
+/// waiting in silence.
+///
+/// Every line handed out (`.line`, `.oversized`) gets exactly one reply through `send`, in
+/// order: that is how the server knows which lines are still waiting.
 package final class ControlServer: @unchecked Sendable {
     // Safe: `clients`, `listenFD` and the descriptors are touched only by the I/O thread
     // (and by `start` before the thread exists); `outbox` only under `lock`; the thread, its
@@ -64,12 +71,22 @@ package final class ControlServer: @unchecked Sendable {
 
     private struct Client {
         let fd: Int32
+        /// Bytes received and not yet handed out: at most one partial line, or, while
+        /// `maxQueuedRequests` lines wait, what the last `recv` brought beyond them.
         var input: [UInt8] = []
+        /// No newline in `input` before this index (so a long line is scanned once).
+        var scanned = 0
         var output: [UInt8] = []
         var outputStart = 0
         var discarding = false
         var subscribed = false
-        /// When the last complete request line arrived (or the connection was accepted).
+        /// The lines handed out and not yet answered, oldest first: whether each was a
+        /// request (a blank line or an oversized one is not: it restarts no idle clock).
+        var unanswered: [Bool] = []
+        /// The client shut down its writing side (`nc -N`, socat): it is answered what it
+        /// asked, then closed.
+        var readClosed = false
+        /// When the last request line arrived or was answered (or the connection was accepted).
         var lastRequest: ContinuousClock.Instant
         var pending: Int { output.count - outputStart }
     }
@@ -85,6 +102,10 @@ package final class ControlServer: @unchecked Sendable {
     /// A connection that sends no complete request for this long is closed, seconds
     /// (subscribers excepted: they only listen).
     package let idleSeconds: Double
+    /// The most lines of one client handed to the loop and not yet answered; more are read
+    /// only as these are answered. A client that writes thousands of requests at once makes
+    /// another wait for at most this many of them, not all (the loop is serial).
+    package let maxQueuedRequests: Int
     /// Refusals at the limit are reported at most this often, seconds.
     static let busyReportSeconds = 10.0
     private let onIncoming: @Sendable (Incoming) -> Void
@@ -102,10 +123,12 @@ package final class ControlServer: @unchecked Sendable {
     private var nextID: ClientID = 1
     private let lock = NSLock()
     private var outbox: [Outgoing] = []
+    /// The clients connected now, for ``isConnected(_:)`` (any thread, under `lock`).
+    private var connected: Set<ClientID> = []
 
     package init(
         path: String, maxLineBytes: Int = 64 * 1024, maxPendingBytes: Int = 512 * 1024, maxClients: Int = 32,
-        idleSeconds: Double = 30,
+        idleSeconds: Double = 30, maxQueuedRequests: Int = 8,
         poll: @escaping @Sendable (UnsafeMutablePointer<pollfd>, nfds_t, Int32) -> Int32 = {
             Glibc.poll($0, $1, $2)
         },
@@ -116,6 +139,7 @@ package final class ControlServer: @unchecked Sendable {
         self.maxPendingBytes = maxPendingBytes
         self.maxClients = maxClients
         self.idleSeconds = idleSeconds
+        self.maxQueuedRequests = maxQueuedRequests
         self.pollCall = poll
         self.onIncoming = onIncoming
     }
@@ -191,7 +215,8 @@ package final class ControlServer: @unchecked Sendable {
         }
     }
 
-    /// Queues one line (a newline is added) for `client`.
+    /// Queues one line (a newline is added) for `client`: the reply to its oldest line not
+    /// yet answered (each line handed out gets one), after which its next line is read.
     package func send(_ line: String, to client: ClientID) {
         post(.line(client, Array((line + "\n").utf8)))
     }
@@ -207,6 +232,11 @@ package final class ControlServer: @unchecked Sendable {
 
     /// Stops the I/O thread, closes every connection and removes the socket file.
     package func stop() { worker.stop() }
+
+    /// Whether `client` is still connected: the loop does not run the requests a client left
+    /// queued when it hung up (nobody would read the replies, and everyone else would wait).
+    /// A client that only shut down its writing side is still connected until answered.
+    package func isConnected(_ client: ClientID) -> Bool { lock.withLock { connected.contains(client) } }
 
     private func post(_ item: Outgoing) {
         lock.withLock { outbox.append(item) }
@@ -230,7 +260,9 @@ package final class ControlServer: @unchecked Sendable {
             fds.append(pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0))
             for id in ids {
                 let client = clients[id]!
-                var events = Int16(POLLIN)
+                // No POLLIN while its lines wait (they stay in its socket); hang-ups are
+                // reported whatever is asked for.
+                var events = wantsInput(client) ? Int16(POLLIN) : 0
                 if client.pending > 0 { events |= Int16(POLLOUT) }
                 fds.append(pollfd(fd: client.fd, events: events, revents: 0))
             }
@@ -269,11 +301,19 @@ package final class ControlServer: @unchecked Sendable {
             for (index, id) in ids.enumerated() {
                 let revents = fds[index + 2].revents
                 guard revents != 0, clients[id] != nil else { continue }
+                // POLLHUP: the peer closed its socket (a half-close is only POLLIN and an
+                // end of file). It reads no reply: what it asked and is not yet run is not
+                // run (`isConnected`), what it wrote and was not read is not read.
+                if revents & Int16(POLLHUP | POLLERR) != 0 {
+                    drop(id, notify: true)
+                    continue
+                }
                 if revents & Int16(POLLOUT) != 0 { flush(id) }
-                if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { readFrom(id, into: &buffer) }
+                if revents & Int16(POLLIN) != 0 { readFrom(id, into: &buffer) }
             }
             // After reading: a request that arrives just as its deadline passes is served.
             closeIdleClients()
+            closeAnsweredHalfClosed()
         }
         for id in Array(clients.keys) { drop(id, notify: false) }
         try? closeDescriptor(listenFD)
@@ -286,7 +326,9 @@ package final class ControlServer: @unchecked Sendable {
 
     private func apply(_ item: Outgoing) {
         switch item {
-        case .line(let id, let bytes): enqueue(bytes, for: id)
+        case .line(let id, let bytes):
+            enqueue(bytes, for: id)
+            answered(id)
         case .subscribe(let id): clients[id]?.subscribed = true
         case .broadcast(let bytes):
             for (id, client) in clients where client.subscribed { enqueue(bytes, for: id) }
@@ -349,12 +391,19 @@ package final class ControlServer: @unchecked Sendable {
                 continue
             }
             clients[nextID] = Client(fd: fd, lastRequest: .now)
+            lock.withLock { _ = connected.insert(nextID) }
             nextID += 1
         }
     }
 
+    /// Whether to read from `client` now: not while `maxQueuedRequests` of its lines wait
+    /// (so one client's burst cannot fill the loop's queue), nor after its end of file.
+    private func wantsInput(_ client: Client) -> Bool {
+        !client.readClosed && client.unanswered.count < maxQueuedRequests
+    }
+
     private func readFrom(_ id: ClientID, into buffer: inout [UInt8]) {
-        while var client = clients[id] {
+        while let client = clients[id], wantsInput(client) {
             let received = buffer.withUnsafeMutableBytes { raw in
                 Result { () throws(SystemCallError) in
                     try retryingOnInterrupt("recv") { recv(client.fd, raw.baseAddress, raw.count, 0) }
@@ -363,31 +412,81 @@ package final class ControlServer: @unchecked Sendable {
             if case .failure(let error) = received, error.code == EAGAIN || error.code == EWOULDBLOCK {
                 return
             }
-            guard case .success(let n) = received, n > 0 else {
+            switch received {
+            case .success(let n) where n > 0:
+                clients[id]?.input += buffer[0..<n]
+                handOut(id)
+            case .success:
+                // End of file: a half-close still waits for its replies (a line without its
+                // newline is no request); `closeAnsweredHalfClosed` ends it once answered.
+                clients[id]?.readClosed = true
+                return
+            case .failure:
                 drop(id, notify: true)
                 return
             }
-            var lines: [Incoming] = []
-            for byte in buffer[0..<n] {
-                if byte == UInt8(ascii: "\n") {
-                    if client.discarding {
-                        client.discarding = false
-                    } else {
-                        lines.append(.line(id, Data(client.input)))
-                        client.lastRequest = .now
-                    }
-                    client.input.removeAll(keepingCapacity: true)
-                } else if !client.discarding {
-                    client.input.append(byte)
-                    if client.input.count > maxLineBytes {
-                        client.input.removeAll()
-                        client.discarding = true
-                        lines.append(.oversized(id))
-                    }
+        }
+    }
+
+    /// Hands `id`'s complete lines to the loop while fewer than `maxQueuedRequests` wait.
+    /// A line over `maxLineBytes` is reported as `.oversized` and discarded up to its newline.
+    private func handOut(_ id: ClientID) {
+        guard var client = clients[id] else { return }
+        var lines: [Incoming] = []
+        var start = 0
+        while client.unanswered.count < maxQueuedRequests {
+            guard let newline = client.input[client.scanned...].firstIndex(of: UInt8(ascii: "\n")) else {
+                client.scanned = client.input.count
+                if client.discarding {
+                    start = client.input.count
+                } else if client.input.count - start > maxLineBytes {
+                    start = client.input.count
+                    client.discarding = true
+                    lines.append(.oversized(id))
+                    client.unanswered.append(false)
                 }
+                break
             }
-            clients[id] = client
-            for line in lines { onIncoming(line) }
+            let line = client.input[start..<newline]
+            if client.discarding {
+                client.discarding = false
+            } else if line.count > maxLineBytes {
+                lines.append(.oversized(id))
+                client.unanswered.append(false)
+            } else {
+                // A blank line is answered (an error), but asks nothing: it keeps no
+                // connection from being idle, or 32 clients sending "\n" would hold every slot.
+                let blank = line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+                lines.append(.line(id, Data(line)))
+                client.unanswered.append(!blank)
+                if !blank { client.lastRequest = .now }
+            }
+            start = newline + 1
+            client.scanned = start
+        }
+        if start > 0 {
+            client.input.removeFirst(start)
+            client.scanned -= start
+        }
+        clients[id] = client
+        for line in lines { onIncoming(line) }
+    }
+
+    /// `id`'s oldest line was answered: a request's answer restarts its idle clock (it was
+    /// not idle while waiting), and its next line may go to the loop.
+    private func answered(_ id: ClientID) {
+        guard var client = clients[id], !client.unanswered.isEmpty else { return }
+        if client.unanswered.removeFirst() { client.lastRequest = .now }
+        clients[id] = client
+        handOut(id)
+    }
+
+    /// Closes each connection whose client shut down its writing side once everything it
+    /// asked is answered and written.
+    private func closeAnsweredHalfClosed() {
+        for (id, client) in clients
+        where client.readClosed && client.unanswered.isEmpty && client.pending == 0 {
+            drop(id, notify: true)
         }
     }
 
@@ -416,7 +515,7 @@ package final class ControlServer: @unchecked Sendable {
 
     /// How long `poll` may sleep: until the first idle deadline (rounded up), else forever.
     private func timeoutMilliseconds() -> Int32 {
-        let deadlines = clients.values.filter { !$0.subscribed }.map { $0.lastRequest + idleLimit }
+        let deadlines = clients.values.filter(mayBeIdle).map { $0.lastRequest + idleLimit }
         guard let first = deadlines.min() else { return -1 }
         let left = first - .now
         if left <= .zero { return 0 }
@@ -424,11 +523,15 @@ package final class ControlServer: @unchecked Sendable {
         return Int32(min(Int64(Int32.max), seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
     }
 
-    /// Closes every connection (not a subscriber) whose last complete request is older
-    /// than `idleSeconds`, telling it why.
+    /// A subscriber only listens; a client waiting for a reply is not idle, however long
+    /// the loop takes (its clock restarts when it is answered).
+    private func mayBeIdle(_ client: Client) -> Bool { !client.subscribed && client.unanswered.isEmpty }
+
+    /// Closes every connection (not a subscriber, none waiting for a reply) whose last
+    /// complete request was sent or answered more than `idleSeconds` ago, telling it why.
     private func closeIdleClients() {
         let now = ContinuousClock.now
-        for (id, client) in clients where !client.subscribed && now - client.lastRequest >= idleLimit {
+        for (id, client) in clients where mayBeIdle(client) && now - client.lastRequest >= idleLimit {
             enqueue(
                 Array(
                     (JSONValue.object([
@@ -447,6 +550,7 @@ package final class ControlServer: @unchecked Sendable {
 
     private func drop(_ id: ClientID, notify: Bool) {
         guard let client = clients.removeValue(forKey: id) else { return }
+        lock.withLock { _ = connected.remove(id) }
         try? closeDescriptor(client.fd)
         if notify { onIncoming(.closed(id)) }
     }

@@ -213,8 +213,11 @@ package final class Daemon: Sendable {
             case .terminate(let number):
                 log.info("\(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
                 break loop
+            case .control(.line(let client, _)) where !server.isConnected(client),
+                .control(.oversized(let client)) where !server.isConnected(client):
+                // It hung up: nobody reads the answer, and everyone behind it would wait.
+                log.debug("client \(client): gone; a request it left is not run")
             case .control(.line(let client, let line)):
-                if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
                 switch ControlRequest.parse(line) {
                 case .success(let request):
                     log.debug("client \(client): \(String(decoding: line.prefix(200), as: UTF8.self))")

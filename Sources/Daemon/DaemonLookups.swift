@@ -38,6 +38,11 @@ final class DaemonLookups {
         }
     }
 
+    /// What a building with neither a name nor an address is called, spoken ("목적지는 이름
+    /// 없는 건물.") and remembered: not the query typed, which named other buildings too and
+    /// was never its name. The reply's `osm` tells which building it is.
+    static let namelessBuilding = "이름 없는 건물"
+
     /// One place a query found.
     struct Found {
         var destination: Destination
@@ -48,6 +53,10 @@ final class DaemonLookups {
         var osm: String?
         /// Metres from the walker's fix; nil without one.
         var metres: Double?
+        /// The query was the whole of a name, address or code, not part of one.
+        var exact = false
+        /// A building known by neither name nor address (named ``namelessBuilding``).
+        var nameless = false
 
         /// The reply's description of it.
         var json: JSONValue {
@@ -73,48 +82,54 @@ final class DaemonLookups {
 
     /// The destination for `query` near the walker at `fix`.
     ///
-    /// The door indexes first (the index nearest the fix; the best text match, nearest the
-    /// fix): an exact name or address wins; then a gazetteer place of exactly that name;
-    /// then any other door-index match; then any gazetteer match. A destination more than
-    /// ``farMetres`` from the fix is refused unless `far`.
-    /// - Throws: nothing found, the distance when too far, or a database failure.
+    /// The door index nearest the fix first (its best text matches, nearest the fix): an
+    /// exact name or address there wins; then a gazetteer place of exactly that name (an
+    /// alternate name, "헬싱키", or a code, "HEL", too); then any other door-index match —
+    /// the nearest index's, then every other index's (a building in another region's index
+    /// is found, and refused as far unless `far`); then any gazetteer match; last, buildings
+    /// known by neither name nor address that only partly matched (a word of a shop inside).
+    /// A destination more than ``farMetres`` from the fix is refused unless `far`. A door
+    /// index or gazetteer that is missing or unreadable is skipped; its reason is told only
+    /// when nothing is found.
+    /// - Throws: nothing found, or the distance when too far.
     func destination(for query: String, near fix: Coordinate?, far: Bool) throws(LookupError) -> GoAnswer {
-        var doorMatches: [Found] = []
-        var exactDoor = false
-        // A missing or unreadable door index does not stop the gazetteer from answering;
-        // its reason is told only when nothing is found.
-        var doorFailure: String?
+        var nearDoors: [Found] = []
+        var otherDoors: [Found] = []
+        var failures: [String] = []
         if let doorsPath {
             do {
-                let matches = try openDoors().search(query, near: fix, limit: 4)
-                exactDoor = matches.first?.quality == .exact
-                doorMatches = matches.map { m in
-                    Found(
-                        destination: Destination(
-                            name: m.building.name ?? m.address ?? query, center: m.building.centroid),
-                        source: "doors", address: m.address, osm: m.osm, metres: m.metres)
+                let indexes = try openDoors()
+                if let fix, let nearest = indexes.nearest(to: fix) {
+                    nearDoors = try nearest.search(query, near: fix, limit: Self.matchesPerSource).map(found)
+                    let others = try indexes.indexes.filter { $0 !== nearest }
+                        .flatMap { try $0.search(query, near: fix, limit: Self.matchesPerSource) }
+                        .sorted {
+                            ($0.quality, $0.metres ?? .infinity) < ($1.quality, $1.metres ?? .infinity)
+                        }
+                    otherDoors = others.prefix(Self.matchesPerSource).map(found)
+                } else {
+                    // Without a fix no index is nearer: every one, best text match first.
+                    nearDoors = try indexes.search(query, limit: Self.matchesPerSource).map(found)
                 }
             } catch {
-                doorFailure = "door index \(doorsPath): \(error)"
+                failures.append("door index \(doorsPath): \(error)")
             }
         }
+        let exactDoors = nearDoors.filter(\.exact)
         var places: [Found] = []
-        var exactPlace = false
-        if !exactDoor && gazetteerPath != nil {
-            let hits: [SearchHit]
+        if exactDoors.isEmpty, let gazetteerPath {
             do {
-                hits = try openGazetteer().search(query, limit: 5)
+                places = try openGazetteer().search(query, limit: 5).compactMap { hit in
+                    guard let lat = hit.lat, let lon = hit.lon else { return nil }
+                    let center = Coordinate(latitude: lat, longitude: lon)
+                    return Found(
+                        destination: Destination(name: hit.name, center: center), source: "gazetteer",
+                        address: nil, osm: nil, metres: fix.map { center.distance(to: $0) }, exact: hit.exact)
+                }
             } catch let error as LookupError {
-                throw error
+                failures.append(error.description)
             } catch {
-                throw LookupError("gazetteer search: \(error)")
-            }
-            places = hits.compactMap { hit in
-                guard let lat = hit.lat, let lon = hit.lon else { return nil }
-                let center = Coordinate(latitude: lat, longitude: lon)
-                return Found(
-                    destination: Destination(name: hit.name, center: center), source: "gazetteer",
-                    address: nil, osm: nil, metres: fix.map { center.distance(to: $0) })
+                failures.append("gazetteer \(gazetteerPath): \(error)")
             }
             // Of equally named places, the one near the walker.
             if let near = places.firstIndex(where: { ($0.metres ?? .infinity) <= Self.farMetres }), near > 0,
@@ -122,13 +137,15 @@ final class DaemonLookups {
             {
                 places.insert(places.remove(at: near), at: 0)
             }
-            exactPlace = places.first.map { Fold.fold($0.destination.name) == Fold.fold(query) } ?? false
         }
-        let ordered = exactDoor || !exactPlace ? doorMatches + places : places + doorMatches
+        let partialDoors = nearDoors.filter { !$0.exact } + otherDoors
+        let ordered =
+            exactDoors + places.filter(\.exact) + partialDoors.filter { !$0.nameless }
+            + places.filter { !$0.exact } + partialDoors.filter(\.nameless)
         guard let chosen = ordered.first else {
             throw LookupError(
                 "no place called \"\(query)\" in the gazetteer or the door index"
-                    + (doorFailure.map { " (\($0))" } ?? ""))
+                    + (failures.isEmpty ? "" : " (\(failures.joined(separator: "; ")))"))
         }
         if let metres = chosen.metres, metres > Self.farMetres, !far {
             let km = Int((metres / 1000).rounded())
@@ -138,6 +155,20 @@ final class DaemonLookups {
         }
         return GoAnswer(
             chosen: chosen, alternatives: Array(ordered.dropFirst().prefix(3)), nearFix: fix != nil)
+    }
+
+    /// Matches asked of each door index (and the gazetteer asks 5): enough for the choice and
+    /// three alternatives.
+    private static let matchesPerSource = 4
+
+    /// A door-index match as a destination: named by its name, else its address, else
+    /// honestly as nameless.
+    private func found(_ match: BuildingMatch) -> Found {
+        let name = match.building.name ?? match.address
+        return Found(
+            destination: Destination(name: name ?? Self.namelessBuilding, center: match.building.centroid),
+            source: "doors", address: match.address, osm: match.osm, metres: match.metres,
+            exact: match.quality == .exact, nameless: name == nil)
     }
 
     /// The place at `point` (country, region, nearest city, airport) as the gazetteer's

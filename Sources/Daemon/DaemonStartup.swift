@@ -32,12 +32,14 @@ enum DaemonStartup {
             log.warning(
                 "no door index (\"doors\") found; walks go to the remembered doors or the building's centre")
         }
+        // `go QUERY` still finds the door index's buildings without a gazetteer.
+        let without = "`where` cannot name places and `go QUERY` finds only the door index's buildings"
         if let gazetteer = config.gazetteer {
             if !FileManager.default.fileExists(atPath: gazetteer) {
-                log.warning("gazetteer \(gazetteer): no such file; `go QUERY` and `where` cannot name places")
+                log.warning("gazetteer \(gazetteer): no such file; \(without)")
             }
         } else {
-            log.warning("no gazetteer (\"gazetteer\") found; `go QUERY` and `where` cannot name places")
+            log.warning("no gazetteer (\"gazetteer\") found; \(without)")
         }
         if config.mic {
             // Loaded as the microphone will load it, so a model PocketSphinx refuses (a

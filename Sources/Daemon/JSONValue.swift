@@ -16,7 +16,7 @@ package enum JSONValue: Sendable, Hashable, Codable {
             self = .null
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
+        } else if let value = try Self.number(in: container) {
             self = .number(value)
         } else if let value = try Self.string(in: container) {
             self = .string(value)
@@ -24,6 +24,33 @@ package enum JSONValue: Sendable, Hashable, Codable {
             self = .array(value)
         } else {
             self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    /// The number `container` holds; nil when it holds no number. A number that is there but
+    /// does not fit a Double (`1e400`) is that error, not "expected an object" from the last
+    /// type tried.
+    private static func number(in container: any SingleValueDecodingContainer) throws -> Double? {
+        do {
+            return try container.decode(Double.self)
+        } catch is DecodingError {
+            return nil
+        } catch {
+            // Foundation's parser error for the number itself, e.g.
+            // numberIsNotRepresentableInSwift(parsed: "1e400").
+            let detail = String(describing: error)
+            let text = detail.split(separator: "\"").dropFirst().first.map(String.init)
+            let reason: String
+            if let text, let value = Double(text) {
+                reason =
+                    value.isInfinite
+                    ? "the number \(text) is too large (at most ±\(Double.greatestFiniteMagnitude))"
+                    : "the number \(text) is too close to 0 to be held (at least ±\(Double.leastNormalMagnitude))"
+            } else {
+                reason = "the number cannot be read (\(detail))"
+            }
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: container.codingPath, debugDescription: reason))
         }
     }
 

@@ -13,6 +13,9 @@ package struct SearchHit: Sendable, Hashable {
     /// boundary, or not found (see `GazetteerDatabase.boundaryPoint(kind:key:)`).
     package var lat: Double?
     package var lon: Double?
+    /// The query was the whole of one of its names (display or alternate: "헬싱키") or its
+    /// code ("HEL"), folded — not the start of one or a word in one.
+    package var exact = false
 
     /// The CONTRACT's line: city ids as numbers, the rest as strings.
     package var json: String {
@@ -95,7 +98,8 @@ extension GazetteerDatabase {
         while rows.count < limit, try s.step() {
             var hit = SearchHit(
                 kind: s.text(1) ?? "", id: s.text(2) ?? "", name: s.text(3) ?? "", ancestry: [],
-                lat: s.isNull(5) ? nil : s.double(5), lon: s.isNull(6) ? nil : s.double(6))
+                lat: s.isNull(5) ? nil : s.double(5), lon: s.isNull(6) ? nil : s.double(6),
+                exact: s.int(7) <= Int64(NameRank.alternate.rawValue))
             if hit.lat == nil || hit.lon == nil {
                 guard let point = try boundaryPoint(kind: hit.kind, key: hit.id) else { continue }
                 hit.lat = point.latitude

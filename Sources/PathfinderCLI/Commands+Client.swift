@@ -25,8 +25,18 @@ extension Commands {
         let words = arguments.positionals()
         try arguments.finish()
         var request: [String: JSONValue] = ["cmd": .string("go")]
+        let query = words.joined(separator: " ")
         switch (file, words.isEmpty) {
+        case (nil, true):
+            throw CLIError.usage(
+                "pathfinder go: expected --destination FILE or a QUERY (a place name or address)")
+        case (_?, false):
+            throw CLIError.usage("pathfinder go: expected --destination FILE or a QUERY, not both")
         case (let file?, true):
+            // A Destination file is walked to wherever it is: --far would change nothing.
+            guard !far else {
+                throw CLIError.usage("pathfinder go: --far goes with a QUERY, not with --destination FILE")
+            }
             let destination: Destination
             do { destination = try JSONIO.read(Destination.self, from: file, what: "Destination") } catch let
                 error
@@ -36,12 +46,13 @@ extension Commands {
             }
             request["destination"] = .from(destination)
         case (nil, false):
-            request["query"] = .string(words.joined(separator: " "))
+            guard !query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw CLIError.usage("pathfinder go: the QUERY is blank; expected a place name or address")
+            }
+            request["query"] = .string(query)
             if far { request["far"] = .bool(true) }
-        default:
-            throw CLIError.usage("pathfinder go: expected --destination FILE or a QUERY (not both)")
         }
-        return try talk(JSONValue.object(request).text, socket: socket, console: console)
+        return try talk(JSONValue.object(request).text, socket: socket, command: "go", console: console)
     }
 
     /// `pathfinder heard TEXT`: an answer typed for the walker (no microphone, a helper at a
@@ -70,7 +81,7 @@ extension Commands {
             throw CLIError.usage("pathfinder heard: expected TEXT (e.g. 여기 아니야)")
         }
         let request = JSONValue.object(["cmd": "heard", "text": .string(text)])
-        return try talk(request.text, socket: socket, console: console)
+        return try talk(request.text, socket: socket, command: "heard", console: console)
     }
 
     static let status = simpleClient(
@@ -88,7 +99,9 @@ extension Commands {
     static let socketHelp = """
         --socket PATH   the daemon's control socket (default: the config file's "socket",
                         else $XDG_RUNTIME_DIR/pathfinder.sock, else /tmp/pathfinder-UID.sock)
-        Exit codes: 0 when the daemon says ok, 1 when it refuses or is not running.
+        Exit codes: 0 when the daemon says ok; 1 when it refuses (its reply still printed, the
+        reason also on stderr) or is not running; 2 for bad usage (a socket path of 108 bytes
+        or more among them).
         """
 
     private static func simpleClient(_ name: String, summary: String, detail: String) -> Command {
@@ -105,13 +118,23 @@ extension Commands {
             var arguments = arguments
             let socket = try clientSocket(&arguments)
             try arguments.finish()
-            return try talk(JSONValue.object(["cmd": .string(name)]).text, socket: socket, console: console)
+            return try talk(
+                JSONValue.object(["cmd": .string(name)]).text, socket: socket, command: name, console: console
+            )
         }
     }
 
     /// `--socket`, else the default config file's `socket`, else the default path.
+    /// A path that cannot be a socket address is bad usage, as the daemon says of it.
     static func clientSocket(_ arguments: inout Arguments) throws(CLIError) -> String {
-        if let path = try arguments.option("--socket") { return path }
+        if let path = try arguments.option("--socket") {
+            guard ControlClient.fits(path) else {
+                throw .usage(
+                    "\(arguments.command): --socket \(path): a socket path shorter than 108 bytes (this one is \(path.utf8.count))"
+                )
+            }
+            return path
+        }
         do {
             return try DaemonConfig.load(path: nil).socket
         } catch {
@@ -119,17 +142,28 @@ extension Commands {
         }
     }
 
-    /// Sends one request, prints the reply; exit 0 for `"ok": true`, else 1.
-    static func talk(_ request: String, socket: String, console: Console) throws(CLIError) -> Int32 {
+    /// Sends one request, prints the reply; exit 0 for `"ok": true`, else 1 with the
+    /// daemon's reason on stderr too (the JSON stays on stdout for scripts that read it).
+    static func talk(
+        _ request: String, socket: String, command: String, console: Console
+    ) throws(CLIError)
+        -> Int32
+    {
+        let reply: String
         do {
             let client = try ControlClient(path: socket)
             client.setReadTimeout(seconds: 30)
-            let reply = try client.request(request)
-            console.line(reply)
-            let ok = (try? JSONDecoder().decode(JSONValue.self, from: Data(reply.utf8)))?.objectValue?["ok"]
-            return ok == .bool(true) ? 0 : 1
+            reply = try client.request(request)
         } catch {
             throw .runtime("pathfinder: \(error)")
         }
+        console.line(reply)
+        let fields = (try? JSONDecoder().decode(JSONValue.self, from: Data(reply.utf8)))?.objectValue
+        if fields?["ok"] == .bool(true) { return 0 }
+        var reason = fields?["error"]?.stringValue ?? "the daemon refused: \(reply)"
+        // The daemon leads with the command ("go: no place called …"); said once.
+        if reason.hasPrefix("\(command): ") { reason.removeFirst(command.count + 2) }
+        console.error("pathfinder \(command): \(reason)")
+        return 1
     }
 }

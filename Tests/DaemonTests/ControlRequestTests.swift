@@ -44,6 +44,16 @@ import Testing
             "is outside −90…90"
         ),
         (#"{"cmd": "heard"}"#, "heard: needs \"text\""),
+        // Every line is answered, a blank one too (before, no reply at all).
+        ("", "empty request line"),
+        (" \t\r", "empty request line"),
+        // A number beyond a Double is named as one. Before: "field
+        // destination.center.lat: expected an object".
+        (
+            #"{"cmd": "go", "destination": {"name": "X", "center": {"lat": 1e400, "lon": 24.94}}}"#,
+            "field destination.center.lat: the number 1e400 is too large (at most ±1.7976931348623157e+308)"
+        ),
+        (#"{"cmd": "heard", "text": -1e-400}"#, "the number -1e-400 is too close to 0"),
         // A lone UTF-16 surrogate is no character. Before: "field text: expected an object".
         (#"{"cmd": "heard", "text": "\ud800 아니야"}"#, "surrogate"),
         // Before, accepted: a walk to a door at 0, 0 for a building in Helsinki, and a name

@@ -170,6 +170,117 @@ import Testing
         #expect(subscriber.readLine() == "event", "a subscriber is never idle")
     }
 
+    /// Idle means no complete request line: a client whose request the loop has not yet
+    /// answered is waiting, not idle (before, it was closed as idle while waiting), and its
+    /// clock restarts with the answer. A blank line is answered but asks nothing, so it keeps
+    /// no connection alive (before, a "\n" every few seconds held a slot for ever).
+    @Test func aClientWaitingForItsReplyIsNotIdleAndBlankLinesAreNoRequests() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let inbox = Inbox()
+        let server = ControlServer(path: dir.path + "/s.sock", idleSeconds: 0.5) { inbox.append($0) }
+        try server.start()
+        defer { server.stop() }
+        let waiting = try ControlClient(path: server.path)
+        waiting.setReadTimeout(seconds: 10)
+        try waiting.send("slow")
+        #expect(inbox.wait { $0.count == 1 })
+        guard case .line(let waitingID, _)? = inbox.all.first else { return }
+        // The loop takes three idle periods to answer.
+        usleep(1_500_000)
+        #expect(!inbox.all.contains { if case .idle = $0 { true } else { false } }, "\(inbox.all)")
+        server.send("answer", to: waitingID)
+        #expect(waiting.readLine() == "answer")
+        // Answered, it is idle again after the period.
+        #expect(fields(waiting.readLine())["error"]?.stringValue == "idle: no request for 0.5 s; closing")
+
+        #expect(inbox.wait { $0.contains { if case .idle = $0 { true } else { false } } })
+        let blank = try ControlClient(path: server.path)
+        blank.setReadTimeout(seconds: 10)
+        var answers = 0
+        // Four periods of a blank line every 0.1 s, each answered as the loop does, until the
+        // server hangs up.
+        for _ in 0..<20 {
+            let before = inbox.all.count
+            guard (try? blank.write(Array(" \r\n".utf8))) != nil else { break }
+            if inbox.wait({ $0.count > before }), case .line(let id, let line)? = inbox.all.last {
+                #expect(line == Data(" \r".utf8))
+                server.send("blank", to: id)
+                answers += 1
+            }
+            usleep(100_000)
+        }
+        var replies: [String] = []
+        while let reply = blank.readLine() { replies.append(reply) }
+        #expect(answers >= 3, "the blank lines were handed out and answered")
+        #expect(replies.dropLast().allSatisfy { $0 == "blank" }, "\(replies)")
+        #expect(
+            fields(replies.last)["error"]?.stringValue == "idle: no request for 0.5 s; closing",
+            "blank lines kept the connection from being idle: \(replies)")
+        #expect(inbox.all.filter { if case .idle = $0 { true } else { false } }.count == 2)
+    }
+
+    /// One client's burst waits in its own socket: at most `maxQueuedRequests` of its lines
+    /// reach the loop before they are answered, so another client's request is next, not
+    /// after thousands (before, every line read went to the loop at once). A client that
+    /// hangs up is not connected any more, for the loop to skip what it left.
+    @Test func aBurstWaitsInItsSocketAndAClientThatHangsUpIsForgotten() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let inbox = Inbox()
+        let server = ControlServer(path: dir.path + "/s.sock", maxQueuedRequests: 4) { inbox.append($0) }
+        try server.start()
+        defer { server.stop() }
+        func lines(_ prefix: String) -> [(ControlServer.ClientID, String)] {
+            inbox.all.compactMap {
+                guard case .line(let id, let data) = $0 else { return nil }
+                let text = String(decoding: data, as: UTF8.self)
+                return text.hasPrefix(prefix) ? (id, text) : nil
+            }
+        }
+        var burst: ControlClient? = try ControlClient(path: server.path)
+        try burst?.write(Array((0..<1000).map { "r\($0)\n" }.joined().utf8))
+        #expect(inbox.wait { _ in lines("r").count == 4 })
+        let other = try ControlClient(path: server.path)
+        try other.send("other")
+        #expect(inbox.wait { _ in lines("other").count == 1 })
+        usleep(200_000)
+        #expect(lines("r").map(\.1) == ["r0", "r1", "r2", "r3"], "only the first four, in order")
+        let burstID = try #require(lines("r").first?.0)
+        server.send("answer r0", to: burstID)
+        #expect(inbox.wait { _ in lines("r").count == 5 })
+        #expect(lines("r").last?.1 == "r4")
+        #expect(server.isConnected(burstID))
+        burst = nil
+        #expect(inbox.wait { $0.contains(.closed(burstID)) })
+        #expect(!server.isConnected(burstID))
+        #expect(lines("r").count == 5, "nothing more of a client that hung up")
+        withExtendedLifetime(other) {}
+    }
+
+    /// A client that shuts down only its writing side (`nc -N`, socat) still reads: it gets
+    /// every reply, then the connection is closed (before, its end of file dropped it and the
+    /// replies were lost).
+    @Test func aHalfClosedClientGetsItsRepliesThenIsClosed() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let inbox = Inbox()
+        let server = ControlServer(path: dir.path + "/s.sock") { inbox.append($0) }
+        try server.start()
+        defer { server.stop() }
+        let client = try RawClient(path: server.path)
+        client.write("one\ntwo\n")
+        client.finishWriting()
+        #expect(inbox.wait { $0.count == 2 })
+        usleep(100_000)
+        guard case .line(let id, _)? = inbox.all.first else { return }
+        #expect(server.isConnected(id), "\(inbox.all)")
+        server.send("ONE", to: id)
+        server.send("TWO", to: id)
+        #expect(client.readToEnd() == "ONE\nTWO\n")
+        #expect(inbox.wait { $0.contains(.closed(id)) })
+    }
+
     @Test func aPollThatKeepsFailingIsReportedNotSilent() throws {
         let dir = TempDir()
         defer { dir.remove() }

@@ -125,6 +125,54 @@ import Testing
         #expect(daemon.waitForExit() == 0)
     }
 
+    /// A client that writes two thousand `go` queries at once and hangs up: what it left is
+    /// not run, and another client's `status` is answered at once (before, after all of them,
+    /// or as "idle" when that took over 30 s). A blank line gets an error reply, as every
+    /// request line does, and the connection serves the next line (before, no reply at all).
+    @Test func aClientThatHangsUpLeavesNothingToWaitForAndBlankLinesAreAnswered() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let doors = GazetteerDaemonTests.repo + "/artifacts/doors/helsinki.db"
+        let gazetteer = GazetteerDaemonTests.repo + "/artifacts/gazetteer/gazetteer.sqlite"
+        let daemon = try DaemonProcess(
+            arguments: [
+                "--config",
+                try DaemonProcess.writeConfig(dir, #", "doors": "\#(doors)", "gazetteer": "\#(gazetteer)""#),
+            ], socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+
+        let blank = try daemon.client()
+        for line in ["", "   ", "\r", "\t"] {
+            try blank.write(Array((line + "\n").utf8))
+            let reply = fields(blank.readLine())
+            #expect(reply["ok"] == .bool(false), "\(line.debugDescription): \(reply)")
+            #expect(reply["error"]?.stringValue?.hasPrefix("empty request line") == true, "\(reply)")
+        }
+        #expect(fields(try blank.request(#"{"cmd": "status"}"#))["ok"] == .bool(true))
+
+        let one = try daemon.client()
+        #expect(fields(try one.request(#"{"cmd": "go", "query": "Kaivokatu"}"#))["ok"] == .bool(true))
+        let queries = 2_000
+        let ranSoFar = { daemon.stderr.components(separatedBy: #"info: go "Kaivokatu": "#).count - 1 }
+        var flood: ControlClient? = try daemon.client()
+        try flood?.write(
+            Array(String(repeating: #"{"cmd":"go","query":"Kaivokatu"}"# + "\n", count: queries).utf8))
+        // Its requests are being run; then it hangs up, and another client asks.
+        var tries = 0
+        while ranSoFar() < 2, tries < 2000 {
+            usleep(10_000)
+            tries += 1
+        }
+        flood = nil
+        let status = fields(try daemon.client().request(#"{"cmd": "status"}"#))
+        #expect(status["ok"] == .bool(true), "\(status)")
+        // Counted when `status` is answered: the loop is serial, so whatever ran came before.
+        let ran = ranSoFar()
+        #expect(ran >= 2 && ran < 100, "\(ran) of \(queries + 1) queries were run")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     /// Writes `struct input_event` records into a FIFO, as the kernel would from a keypad.
     final class FIFOKeypad {
         let path: String

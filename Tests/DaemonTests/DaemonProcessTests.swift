@@ -194,4 +194,77 @@ import Testing
         #expect(receive() == "STOPPING=1")
         #expect(daemon.waitForExit() == 0)
     }
+
+    /// The client commands, as a user or a script runs them: a refusal keeps its JSON on
+    /// stdout and says why in one line on stderr, exit 1 (before, stderr was empty); bad
+    /// usage is exit 2 before anything is sent — a blank query (before, the daemon's refusal,
+    /// exit 1), no query at all (before, "… (not both)"), --far with a Destination file
+    /// (before, ignored), a socket path too long for an address (before, exit 1 "connect:
+    /// File name too long").
+    @Test func clientCommandsSayWhyOnStderrAndRefuseBadUsage() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try DaemonProcess.listening(in: dir)
+        let binary = try BuiltExecutable.pathfinder().path
+        func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(["HOME": dir.path]) { $1 }
+            let out = Pipe()
+            let err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            // Both are a few lines: well under a pipe's buffer, so neither blocks the other.
+            process.waitUntilExit()
+            return (
+                process.terminationStatus,
+                String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+                String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            )
+        }
+        let socket = ["--socket", daemon.socket]
+
+        let refused = try run(["go", "qxzzyq", "nowhere"] + socket)
+        #expect(refused.status == 1)
+        #expect(fields(refused.out)["ok"] == .bool(false), "\(refused)")
+        #expect(refused.err.hasPrefix("pathfinder go: no place called \"qxzzyq nowhere\""), "\(refused)")
+        #expect(refused.err.filter { $0 == "\n" }.count == 1, "one line: \(refused.err)")
+        let nowhere = try run(["where"] + socket)
+        #expect(nowhere.status == 1 && fields(nowhere.out)["ok"] == .bool(false), "\(nowhere)")
+        #expect(nowhere.err == "pathfinder where: no position yet\n", "\(nowhere)")
+
+        let destination = dir.path + "/destination.json"
+        try #"{"name": "Rautatieasema", "center": {"lat": 60.1711, "lon": 24.9414}}"#.write(
+            toFile: destination, atomically: true, encoding: .utf8)
+        let longPath = dir.path + "/" + String(repeating: "s", count: 120) + ".sock"
+        for (arguments, message) in [
+            (["go", "   "] + socket, "pathfinder go: the QUERY is blank"),
+            (
+                ["go"] + socket,
+                "pathfinder go: expected --destination FILE or a QUERY (a place name or address)"
+            ),
+            (
+                ["go", "--destination", destination, "--far"] + socket,
+                "pathfinder go: --far goes with a QUERY"
+            ),
+            (
+                ["status", "--socket", longPath],
+                "pathfinder status: --socket \(longPath): a socket path shorter than 108 bytes"
+            ),
+            (["go", "Kaivokatu", "--socket", longPath], "a socket path shorter than 108 bytes"),
+        ] {
+            let result = try run(arguments)
+            #expect(result.status == 2, "\(arguments): \(result)")
+            #expect(result.err.contains(message), "\(arguments): \(result)")
+            #expect(result.out.isEmpty, "nothing was sent: \(result)")
+        }
+        // The daemon saw none of them: its walk never started.
+        #expect(fields(try daemon.client().request(#"{"cmd": "status"}"#))["state"] == "idle")
+        let walked = try run(["go", "--destination", destination] + socket)
+        #expect(walked.status == 0 && walked.err.isEmpty, "\(walked)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
 }

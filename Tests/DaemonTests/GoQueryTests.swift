@@ -98,6 +98,145 @@ import Testing
         #expect(daemon.waitForExit() == 0)
     }
 
+    /// The walker in Helsinki, a directory of two regional indexes (Helsinki, Seoul), the
+    /// bundled gazetteer. A building only the other region's index holds is found and refused
+    /// as far, naming the distance, and walked to with `far` (before: "no place called …",
+    /// even with `far`). A place the gazetteer names exactly by an alternate name ("헬싱키") or
+    /// a code ("HEL") beats a door index's partial match (before: Helsingin tuomiokirkko, and
+    /// an unnamed bank called "HEL"). A building with neither name nor address is called
+    /// "이름 없는 건물", never by the query (before: "Qbakery", spoken and remembered).
+    @Test func otherRegionsExactGazetteerNamesAndNamelessBuildings() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let gazetteer = Self.repo + "/artifacts/gazetteer/gazetteer.sqlite"
+        try #require(
+            FileManager.default.fileExists(atPath: gazetteer), "no bundled gazetteer at \(gazetteer)")
+        let doors = dir.path + "/doors"
+        try FileManager.default.createDirectory(atPath: doors, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: Self.repo + "/artifacts/doors/helsinki.db", toPath: doors + "/helsinki.db")
+        // Seoul City Hall by its road address, and a building with no name or address but a
+        // bakery inside.
+        try """
+        <osm version="0.6">
+         <node id="1" lat="37.5660" lon="126.9775"><tag k="entrance" v="main"/></node>
+         <node id="2" lat="37.5660" lon="126.9785"/><node id="3" lat="37.5668" lon="126.9785"/>
+         <node id="4" lat="37.5668" lon="126.9775"/>
+         <node id="5" lat="37.5700" lon="126.9800"/><node id="6" lat="37.5700" lon="126.9806"/>
+         <node id="7" lat="37.5704" lon="126.9806"/><node id="8" lat="37.5704" lon="126.9800"/>
+         <node id="9" lat="37.5702" lon="126.9803"><tag k="shop" v="bakery"/><tag k="name" v="Qbakery"/></node>
+         <way id="100"><nd ref="1"/><nd ref="2"/><nd ref="3"/><nd ref="4"/><nd ref="1"/>
+          <tag k="building" v="yes"/><tag k="name" v="서울특별시청"/>
+          <tag k="addr:street" v="세종대로"/><tag k="addr:housenumber" v="110"/></way>
+         <way id="200"><nd ref="5"/><nd ref="6"/><nd ref="7"/><nd ref="8"/><nd ref="5"/>
+          <tag k="building" v="yes"/></way>
+        </osm>
+        """.write(toFile: dir.path + "/seoul.osm", atomically: true, encoding: .utf8)
+        let imported = try runCapturing(
+            try BuiltExecutable.pathfinder().path,
+            ["doors", "import", dir.path + "/seoul.osm", "--out", doors + "/seoul.db"])
+        try #require(imported.status == 0, "\(imported.text)")
+
+        let nmea = try String(
+            contentsOfFile: try #require(
+                Bundle.module.path(forResource: "Fixtures/demo/walk.nmea", ofType: nil)),
+            encoding: .utf8)
+        let feeder = try NMEAFeeder(nmea: nmea, epochsPerSecond: 2)
+        defer { feeder.shutdown() }
+        let gpsdPort = try NMEAFeeder.freePort()
+        let gpsd = try GPSDProcess(port: gpsdPort, feed: feeder.port)
+        defer { gpsd.stop() }
+        let config = dir.path + "/config.json"
+        try """
+        {"socket": "\(dir.path)/pf.sock", "memory": "\(dir.path)/memory.json", "gpsd": "127.0.0.1:\(gpsdPort)",
+         "baro": "none", "doors": "\(doors)", "gazetteer": "\(gazetteer)"}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(
+            arguments: ["--config", config, "--no-mic", "--speak-wav", dir.path + "/wav"],
+            socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let client = try daemon.client()
+        var fixed = false
+        for _ in 0..<1500 where !fixed {
+            fixed = fields(try client.request(#"{"cmd": "status"}"#))["position"].map { $0 != .null } ?? false
+            if !fixed { usleep(20_000) }
+        }
+        try #require(fixed, "no position from gpsd:\n\(daemon.stderr)")
+
+        // Another region's building: too far, saying how far; with far, walked to.
+        let refused = fields(try client.request(#"{"cmd": "go", "query": "세종대로 110"}"#))
+        #expect(refused["ok"] == .bool(false), "\(refused)")
+        let error = refused["error"]?.stringValue ?? ""
+        #expect(
+            error.contains("서울특별시청") && error.contains("km away") && error.contains("\"far\": true"),
+            "\(error)")
+        let km = error.split(separator: " ").compactMap { Int($0) }.first ?? 0
+        #expect((6_000...8_000).contains(km), "\(error)")
+        let seoul = fields(try client.request(#"{"cmd": "go", "query": "세종대로 110", "far": true}"#))
+        #expect(seoul["ok"] == .bool(true), "\(seoul)")
+        #expect(seoul["match"]?.objectValue?["osm"] == "way/100", "\(seoul)")
+        #expect(seoul["match"]?.objectValue?["name"] == "서울특별시청", "\(seoul)")
+
+        // Exactly a gazetteer place's alternate name, or its code: the place, not a door
+        // index's partial match.
+        let helsinki = fields(try client.request(#"{"cmd": "go", "query": "헬싱키"}"#))
+        #expect(helsinki["match"]?.objectValue?["source"] == "gazetteer", "\(helsinki)")
+        #expect(helsinki["match"]?.objectValue?["name"] == "Helsinki", "\(helsinki)")
+        let airport = fields(try client.request(#"{"cmd": "go", "query": "HEL"}"#))
+        #expect(airport["match"]?.objectValue?["source"] == "gazetteer", "\(airport)")
+        #expect(airport["match"]?.objectValue?["name"] == "Helsinki Vantaa Airport", "\(airport)")
+        var others: [JSONValue] = []
+        if case .array(let listed)? = airport["alternatives"] { others = listed }
+        #expect(others.count == 3, "\(airport)")
+        #expect(!others.contains { $0.objectValue?["name"] == "HEL" }, "\(others)")
+
+        // Only a bakery inside names this building: it is not called "Qbakery".
+        let nameless = fields(try client.request(#"{"cmd": "go", "query": "Qbakery", "far": true}"#))
+        #expect(nameless["ok"] == .bool(true), "\(nameless)")
+        #expect(nameless["match"]?.objectValue?["osm"] == "way/200", "\(nameless)")
+        #expect(nameless["match"]?.objectValue?["name"] == "이름 없는 건물", "\(nameless)")
+        #expect(nameless["destination"]?.objectValue?["name"] == "이름 없는 건물")
+        #expect(!daemon.stderr.contains("Qbakery."), "the query was said as the destination's name")
+
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
+    /// Without a gazetteer the door index still answers, a partial match too (before: "go:
+    /// gazetteer …: no such file" for "Kaivokatu"); the gazetteer's reason is told only when
+    /// nothing is found, and the start-up warning says what still works.
+    @Test func aMissingGazetteerLeavesTheDoorIndex() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try DaemonProcess(
+            arguments: [
+                "--socket", dir.path + "/pf.sock", "--memory", dir.path + "/memory.json", "--no-mic",
+                "--speak-wav", dir.path + "/wav", "--baro", "none", "--gazetteer",
+                dir.path + "/no-gazetteer.sqlite",
+                "--doors", Self.repo + "/artifacts/doors/helsinki.db",
+            ], socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        #expect(
+            daemon.stderr.contains(
+                "no-gazetteer.sqlite: no such file; `where` cannot name places and `go QUERY` finds only the door index's buildings"
+            ), "\(daemon.stderr)")
+        let client = try daemon.client()
+        for (query, osm) in [("Kaivokatu", "way/8033120"), ("rautatieasema", "way/122595198")] {
+            let go = fields(try client.request(#"{"cmd": "go", "query": "\#(query)"}"#))
+            #expect(go["ok"] == .bool(true), "\(query): \(go)")
+            #expect(go["match"]?.objectValue?["source"] == "doors", "\(query): \(go)")
+            if query == "Kaivokatu" { #expect(go["match"]?.objectValue?["osm"] == .string(osm), "\(go)") }
+        }
+        let none = fields(try client.request(#"{"cmd": "go", "query": "Qxzzyq Nowhere"}"#))
+        #expect(none["ok"] == .bool(false))
+        #expect(
+            none["error"]?.stringValue?.contains("no place called") == true
+                && none["error"]?.stringValue?.contains("no-gazetteer.sqlite: no such file") == true,
+            "\(none)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     /// A door index that is not there does not stop the gazetteer; its reason is told when
     /// nothing is found.
     @Test func aMissingDoorIndexLeavesTheGazetteer() throws {

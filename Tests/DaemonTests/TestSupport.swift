@@ -34,6 +34,49 @@ final class Inbox: @unchecked Sendable {
     }
 }
 
+/// A client on plain system calls, for what `ControlClient` does not do: shutting down its
+/// writing side only, as `nc -N` and socat do after their input.
+final class RawClient {
+    let fd: Int32
+
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        try #require(connected == 0, "connect \(path): errno \(errno)")
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(fd) }
+
+    func write(_ text: String) {
+        let bytes = Array(text.utf8)
+        #expect(Glibc.send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count)
+    }
+
+    /// No more requests: the daemon sees an end of file, and may still write.
+    func finishWriting() { shutdown(fd, Int32(SHUT_WR)) }
+
+    /// Everything the other side writes until it closes (or 10 s pass without a byte).
+    func readToEnd() -> String {
+        var all: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = recv(fd, &chunk, chunk.count, 0)
+            guard n > 0 else { break }
+            all += chunk[0..<n]
+        }
+        return String(decoding: all, as: UTF8.self)
+    }
+}
+
 /// A socket file left behind by a process that died: bound, then closed without unlink.
 func makeStaleSocket(at path: String) {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)

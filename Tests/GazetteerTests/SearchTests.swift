@@ -50,6 +50,17 @@ struct SearchTests {
         #expect(hits.first?.name == "Helsinki")
     }
 
+    /// A hit says whether the query was the whole of a name or code, so the daemon can put
+    /// a place named exactly before a door index's partial match.
+    @Test(arguments: [
+        ("헬싱키", "658225", true), ("HEL", "HEL", true), ("helsinki", "658225", true),
+        ("Helsin", "658225", false),
+    ])
+    func aHitSaysWhetherItsNameOrCodeWasMatchedWhole(query: String, id: String, exact: Bool) throws {
+        let first = try #require(try Artifacts.open().search(query, limit: 3).first)
+        #expect(first.id == id && first.exact == exact, "\(query): \(first)")
+    }
+
     @Test func hangulNamesAreKeptForKoreanPrompts() throws {
         let db = try Artifacts.open()
         let hangul = try db.connection.scalarInt(

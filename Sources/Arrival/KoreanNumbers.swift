@@ -48,6 +48,10 @@ public enum KoreanNumbers {
         return text
     }
 
+    /// Counters read with native numbers below 100 ("세 시간", "두 개", "한 곳"). Not 번: an
+    /// exit's number is sino ("삼번 출구").
+    private static let nativeCounters = ["시간", "개", "명", "곳", "군데"]
+
     private static let nativeOnes = ["", "한", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉"]
     private static let nativeTens = ["", "열", "스물", "서른", "마흔", "쉰", "예순", "일흔", "여든", "아흔"]
 
@@ -84,6 +88,13 @@ public enum KoreanNumbers {
             i < characters.count && characters[i].isASCII && characters[i].isNumber
         }
         func isLetter(_ i: Int) -> Bool { i < characters.count && characters[i].isLetter }
+        /// The minutes of a clock time whose hour ends before `i`: ":MM", 00…59, no digit after.
+        func clockMinutes(at i: Int) -> Int? {
+            guard i + 2 < characters.count, characters[i] == ":", isDigit(i + 1), isDigit(i + 2),
+                !isDigit(i + 3), let m = Int(String(characters[(i + 1)...(i + 2)])), m < 60
+            else { return nil }
+            return m
+        }
         while index < characters.count {
             let negative =
                 characters[index] == "-" && isDigit(index + 1)
@@ -128,7 +139,19 @@ public enum KoreanNumbers {
             let readFraction =
                 fraction.isEmpty
                 ? "" : " 점 " + fraction.compactMap { $0.wholeNumberValue }.map { sinoDigits[$0] }.joined()
-            if fraction.isEmpty, suffix("시"), !suffix("시간") {
+            let counter =
+                fraction.isEmpty && (1...99).contains(signed) ? nativeCounters.first(where: suffix) : nil
+            if let counter {
+                // "24시간" → "스물네 시간", "3개" → "세 개" (before, read as sino: "이십사시간").
+                out += native(signed) + " " + counter
+                index = after + counter.count
+            } else if fraction.isEmpty, !negative, (0...24).contains(value),
+                let minutes = clockMinutes(at: index)
+            {
+                // "10:30" → "열 시 삼십 분" (before, "십:삼십").
+                out += native(value) + " 시" + (minutes == 0 ? "" : " " + sino(minutes) + " 분")
+                index += 3
+            } else if fraction.isEmpty, suffix("시"), !suffix("시간") {
                 out += native(signed) + " 시"
                 index = after + 1
             } else if fraction.isEmpty, suffix("층") {

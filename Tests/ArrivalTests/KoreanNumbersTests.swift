@@ -44,7 +44,15 @@ import Testing
         ("2.5 km", "이 점 오 킬로미터"),
         ("문 1,200개", "문 천이백개"),
         ("B2 출구", "B이 출구"),
-        ("3시간", "삼시간"),
+        // Counted hours and things take native numbers; a clock time "H:MM" is 시 and 분; an
+        // exit's number stays sino (before: "삼시간", "이십사시간", "삼개", "십:삼십").
+        ("3시간", "세 시간"),
+        ("24시간 개방", "스물네 시간 개방"),
+        ("3개 문", "세 개 문"),
+        ("10:30에 열어", "열 시 삼십 분에 열어"),
+        ("9:00-18:00", "아홉 시-열여덟 시"),
+        ("3번 출구", "삼번 출구"),
+        ("120개", "백이십개"),
         ("숫자 없음", "숫자 없음"),
         // A number at the very end: the comma check once read past the last character.
         ("입구 2", "입구 이"),

@@ -13,8 +13,8 @@ package import SystemCalls
 /// no complete request for `idleSeconds` is closed (subscribers excepted; a connection
 /// waiting for a reply is never idle), at most `maxQueuedRequests` of one client's lines
 /// wait for the loop at once (the rest stay unread in its socket), a client that hangs up
-/// is forgotten at once (``isConnected(_:)`` tells the loop not to run what it left
-/// queued), and a connection beyond `maxClients` is told `busy` and closed, never left
+/// is forgotten once the lines it wrote are handed out (at most `maxQueuedRequests`, run,
+/// their replies going nowhere), and a connection beyond `maxClients` is told `busy` and closed, never left
 /// waiting in silence.
 ///
 /// Every line handed out (`.line`, `.oversized`) gets exactly one reply through `send`, in
@@ -123,8 +123,6 @@ package final class ControlServer: @unchecked Sendable {
     private var nextID: ClientID = 1
     private let lock = NSLock()
     private var outbox: [Outgoing] = []
-    /// The clients connected now, for ``isConnected(_:)`` (any thread, under `lock`).
-    private var connected: Set<ClientID> = []
 
     package init(
         path: String, maxLineBytes: Int = 64 * 1024, maxPendingBytes: Int = 512 * 1024, maxClients: Int = 32,
@@ -233,11 +231,6 @@ package final class ControlServer: @unchecked Sendable {
     /// Stops the I/O thread, closes every connection and removes the socket file.
     package func stop() { worker.stop() }
 
-    /// Whether `client` is still connected: the loop does not run the requests a client left
-    /// queued when it hung up (nobody would read the replies, and everyone else would wait).
-    /// A client that only shut down its writing side is still connected until answered.
-    package func isConnected(_ client: ClientID) -> Bool { lock.withLock { connected.contains(client) } }
-
     private func post(_ item: Outgoing) {
         lock.withLock { outbox.append(item) }
         wake()
@@ -302,9 +295,12 @@ package final class ControlServer: @unchecked Sendable {
                 let revents = fds[index + 2].revents
                 guard revents != 0, clients[id] != nil else { continue }
                 // POLLHUP: the peer closed its socket (a half-close is only POLLIN and an
-                // end of file). It reads no reply: what it asked and is not yet run is not
-                // run (`isConnected`), what it wrote and was not read is not read.
+                // end of file). It reads no reply, but what it wrote before closing is still
+                // what it asked (a script that writes `{"cmd": "stop"}` and closes): its lines
+                // are read and run, at most `maxQueuedRequests` of them, so nobody behind it
+                // waits longer than that; the rest is not read.
                 if revents & Int16(POLLHUP | POLLERR) != 0 {
+                    if revents & Int16(POLLIN) != 0 { readFrom(id, into: &buffer) }
                     drop(id, notify: true)
                     continue
                 }
@@ -391,7 +387,6 @@ package final class ControlServer: @unchecked Sendable {
                 continue
             }
             clients[nextID] = Client(fd: fd, lastRequest: .now)
-            lock.withLock { _ = connected.insert(nextID) }
             nextID += 1
         }
     }
@@ -550,7 +545,6 @@ package final class ControlServer: @unchecked Sendable {
 
     private func drop(_ id: ClientID, notify: Bool) {
         guard let client = clients.removeValue(forKey: id) else { return }
-        lock.withLock { _ = connected.remove(id) }
         try? closeDescriptor(client.fd)
         if notify { onIncoming(.closed(id)) }
     }

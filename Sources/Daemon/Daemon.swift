@@ -213,10 +213,6 @@ package final class Daemon: Sendable {
             case .terminate(let number):
                 log.info("\(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
                 break loop
-            case .control(.line(let client, _)) where !server.isConnected(client),
-                .control(.oversized(let client)) where !server.isConnected(client):
-                // It hung up: nobody reads the answer, and everyone behind it would wait.
-                log.debug("client \(client): gone; a request it left is not run")
             case .control(.line(let client, let line)):
                 switch ControlRequest.parse(line) {
                 case .success(let request):

@@ -223,7 +223,7 @@ import Testing
     /// One client's burst waits in its own socket: at most `maxQueuedRequests` of its lines
     /// reach the loop before they are answered, so another client's request is next, not
     /// after thousands (before, every line read went to the loop at once). A client that
-    /// hangs up is not connected any more, for the loop to skip what it left.
+    /// hangs up has nothing more read.
     @Test func aBurstWaitsInItsSocketAndAClientThatHangsUpIsForgotten() throws {
         let dir = TempDir()
         defer { dir.remove() }
@@ -250,10 +250,8 @@ import Testing
         server.send("answer r0", to: burstID)
         #expect(inbox.wait { _ in lines("r").count == 5 })
         #expect(lines("r").last?.1 == "r4")
-        #expect(server.isConnected(burstID))
         burst = nil
         #expect(inbox.wait { $0.contains(.closed(burstID)) })
-        #expect(!server.isConnected(burstID))
         #expect(lines("r").count == 5, "nothing more of a client that hung up")
         withExtendedLifetime(other) {}
     }
@@ -274,11 +272,38 @@ import Testing
         #expect(inbox.wait { $0.count == 2 })
         usleep(100_000)
         guard case .line(let id, _)? = inbox.all.first else { return }
-        #expect(server.isConnected(id), "\(inbox.all)")
+        #expect(!inbox.all.contains(.closed(id)), "\(inbox.all)")
         server.send("ONE", to: id)
         server.send("TWO", to: id)
         #expect(client.readToEnd() == "ONE\nTWO\n")
         #expect(inbox.wait { $0.contains(.closed(id)) })
+    }
+
+    /// A script that writes a request and closes its socket at once (`{"cmd": "stop"}`) is
+    /// still obeyed: its line reaches the loop before it is forgotten (a review of the change
+    /// above found it was dropped unread when the hang-up came with the data).
+    @Test func aRequestWrittenJustBeforeClosingIsStillHandedOut() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let inbox = Inbox()
+        let server = ControlServer(path: dir.path + "/s.sock") { inbox.append($0) }
+        try server.start()
+        defer { server.stop() }
+        for n in 0..<20 {
+            var client: RawClient? = try RawClient(path: server.path)
+            client?.write("stop \(n)\n")
+            client = nil
+            #expect(
+                inbox.wait { all in
+                    all.contains {
+                        if case .line(_, let data) = $0 {
+                            String(decoding: data, as: UTF8.self) == "stop \(n)"
+                        } else {
+                            false
+                        }
+                    }
+                }, "line \(n) was never handed out: \(inbox.all.suffix(4))")
+        }
     }
 
     @Test func aPollThatKeepsFailingIsReportedNotSilent() throws {

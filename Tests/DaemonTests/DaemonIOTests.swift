@@ -125,8 +125,8 @@ import Testing
         #expect(daemon.waitForExit() == 0)
     }
 
-    /// A client that writes two thousand `go` queries at once and hangs up: what it left is
-    /// not run, and another client's `status` is answered at once (before, after all of them,
+    /// A client that writes two thousand `go` queries at once and hangs up: at most the few
+    /// handed to the loop are run, and another client's `status` is answered at once (before, after all of them,
     /// or as "idle" when that took over 30 s). A blank line gets an error reply, as every
     /// request line does, and the connection serves the next line (before, no reply at all).
     @Test func aClientThatHangsUpLeavesNothingToWaitForAndBlankLinesAreAnswered() throws {

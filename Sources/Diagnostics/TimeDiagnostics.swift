@@ -23,7 +23,9 @@ public enum TimeDiagnostics {
         guard (1...12).contains(month) else { return "month \(month) is not 1…12" }
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
-        guard (1...days).contains(day) else { return "day \(day) is not in month \(month) of \(year) (1…\(days))" }
+        guard (1...days).contains(day) else {
+            return "day \(day) is not in month \(month) of \(year) (1…\(days))"
+        }
         guard hour <= 23 else { return "hour \(hour) is not 0…23" }
         guard minute <= 59 else { return "minute \(minute) is not 0…59" }
         guard second <= 60 else { return "second \(second) is not 0…60" }

@@ -17,10 +17,12 @@ struct MemoryFileEdgeTests {
         var r = await runPathfinder(
             ["memory", "confirm", "--file", path, "--now", "2025-06-01T00:00:00Z"] + confirmSilta)
         try #require(r.code == 0, "\(r.err)")
-        r = await runPathfinder([
-            "memory", "confirm", "--file", path, "--name", "X", "--center", "45,10", "--door", "45.0001,10",
-            "--now", "2025-06-02T00:00:00Z",
-        ] + (note.isEmpty ? [] : ["--note", note]))
+        r = await runPathfinder(
+            [
+                "memory", "confirm", "--file", path, "--name", "X", "--center", "45,10", "--door",
+                "45.0001,10",
+                "--now", "2025-06-02T00:00:00Z",
+            ] + (note.isEmpty ? [] : ["--note", note]))
         try #require(r.code == 0, "\(r.err)")
         return try String(contentsOfFile: path, encoding: .utf8)
     }
@@ -58,7 +60,9 @@ struct MemoryFileEdgeTests {
         let huge = text.replacingOccurrences(of: "\"lat\" : 45.0001", with: "\"lat\" : 1e400")
         try #require(huge != text)
         try Data(huge.utf8).write(to: URL(fileURLWithPath: path))
-        let line = huge.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("1e400") }! + 1
+        let line =
+            huge.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("1e400") }!
+            + 1
 
         let show = await runPathfinder(["memory", "show", "--file", path])
         #expect(show.code == 2)
@@ -69,7 +73,10 @@ struct MemoryFileEdgeTests {
             "2025-06-20T00:00:00Z",
         ])
         #expect(plan.code == 0, "\(plan.err)")
-        #expect(plan.err.contains("line \(line): field buildings[0].confirmed.lat: building 0 (\"X\") skipped: the number 1e400 is too large to read"), "\(plan.err)")
+        #expect(
+            plan.err.contains(
+                "line \(line): field buildings[0].confirmed.lat: building 0 (\"X\") skipped: the number 1e400 is too large to read"
+            ), "\(plan.err)")
         #expect(plan.out.contains("\"source\":\"walker\""), "the other building still plans: \(plan.out)")
     }
 
@@ -78,11 +85,15 @@ struct MemoryFileEdgeTests {
         let scratch = try Scratch()
         let path = scratch.file("memory.json")
         let text = try await Self.twoBuildings(at: path)
-        try Data(text.replacingOccurrences(of: "2025-06-02T00:00:00Z", with: "2025-02-30T00:00:00Z").utf8).write(
-            to: URL(fileURLWithPath: path))
+        try Data(text.replacingOccurrences(of: "2025-06-02T00:00:00Z", with: "2025-02-30T00:00:00Z").utf8)
+            .write(
+                to: URL(fileURLWithPath: path))
         let show = await runPathfinder(["memory", "show", "--file", path])
         #expect(show.code == 2)
-        #expect(show.err.contains("field buildings[0].changed: \"2025-02-30T00:00:00Z\": day 30 is not in month 2 of 2025"), "\(show.err)")
+        #expect(
+            show.err.contains(
+                "field buildings[0].changed: \"2025-02-30T00:00:00Z\": day 30 is not in month 2 of 2025"),
+            "\(show.err)")
         for now in ["2025-02-30T00:00:00Z", "2025-06-01T25:00:00Z"] {
             let confirm = await runPathfinder(
                 ["memory", "confirm", "--file", scratch.file("other.json"), "--now", now] + Self.confirmSilta)
@@ -102,7 +113,9 @@ struct MemoryFileEdgeTests {
             "--now", "2025-05-01T00:00:00Z",
         ])
         #expect(r.code == 0, "\(r.err)")
-        let file = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+        let file =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
+            as? [String: Any]
         let names = (file?["buildings"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
         #expect(names == ["X", "Siltavuorenpenger 10", "Old"])
     }
@@ -110,8 +123,10 @@ struct MemoryFileEdgeTests {
     /// Before: the link was replaced by a file and its target no longer kept.
     @Test func aLinkIsWrittenThrough() async throws {
         let scratch = try Scratch()
-        try FileManager.default.createDirectory(atPath: scratch.file("real"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: scratch.file("link"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: scratch.file("real"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: scratch.file("link"), withIntermediateDirectories: true)
         let real = scratch.file("real/memory.json"), link = scratch.file("link/memory.json")
         _ = try await Self.twoBuildings(at: real)
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "../real/memory.json")
@@ -119,7 +134,8 @@ struct MemoryFileEdgeTests {
             ["memory", "confirm", "--file", link, "--name", "Z", "--center", "50,10", "--door", "50,10"])
         #expect(r.code == 0, "\(r.err)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "../real/memory.json")
-        let names = try String(contentsOfFile: real, encoding: .utf8).components(separatedBy: "\"name\"").count - 1
+        let names =
+            try String(contentsOfFile: real, encoding: .utf8).components(separatedBy: "\"name\"").count - 1
         #expect(names == 3)
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.file("real")) == ["memory.json"])
     }
@@ -130,9 +146,13 @@ struct MemoryFileEdgeTests {
         let scratch = try Scratch()
         let fifo = scratch.file("fifo.json")
         try #require(mkfifo(fifo, 0o600) == 0)
-        let cases = [(fifo, "is a FIFO, not a file"), ("/dev/zero", "is a device, not a file"), (scratch.path, "Is a directory")]
+        let cases = [
+            (fifo, "is a FIFO, not a file"), ("/dev/zero", "is a device, not a file"),
+            (scratch.path, "Is a directory"),
+        ]
         for (path, reason) in cases {
-            let r = try BinaryTests.run(executable: try BinaryTests.binary(), ["memory", "show", "--file", path])
+            let r = try BinaryTests.run(
+                executable: try BinaryTests.binary(), ["memory", "show", "--file", path])
             #expect(r.code == 1, "\(path): \(r.err)")
             #expect(r.err.contains(reason), "\(r.err)")
         }
@@ -152,7 +172,9 @@ struct MemoryFileEdgeTests {
 
     /// Before: `--file=` was a file named "": an empty memory shown, exit 0.
     @Test func anEmptyPath_isAUsageError() async throws {
-        for argv in [["memory", "show", "--file="], ["plan", "--destination", DemoWalk.destination, "--memory="]] {
+        for argv in [
+            ["memory", "show", "--file="], ["plan", "--destination", DemoWalk.destination, "--memory="],
+        ] {
             let r = await runPathfinder(argv)
             #expect(r.code == 2, "\(argv)")
             #expect(r.err.contains(" is empty (it needs a value)"), "\(r.err)")
@@ -163,7 +185,10 @@ struct MemoryFileEdgeTests {
     @Test func aDestinationThroughAPipe_isRead() throws {
         let r = try BinaryTests.run(
             executable: "/bin/bash",
-            ["-c", "cat \"$1\" | \"$0\" plan --destination /dev/stdin --compact", try BinaryTests.binary(), DemoWalk.destination])
+            [
+                "-c", "cat \"$1\" | \"$0\" plan --destination /dev/stdin --compact", try BinaryTests.binary(),
+                DemoWalk.destination,
+            ])
         #expect(r.code == 0, "\(r.err)")
         #expect(r.out.contains("\"walkTo\""), "\(r.out)")
     }
@@ -175,6 +200,9 @@ struct MemoryFileEdgeTests {
             repositoryRoot + "/artifacts/doors", "--heard", DemoWalk.heard,
         ])
         #expect(r.code == 0, "\(r.err)")
-        #expect(r.err.contains("doors from the door index \(repositoryRoot)/artifacts/doors/helsinki.db: building way 28903274, 3 doors"), "\(r.err)")
+        #expect(
+            r.err.contains(
+                "doors from the door index \(repositoryRoot)/artifacts/doors/helsinki.db: building way 28903274, 3 doors"
+            ), "\(r.err)")
     }
 }

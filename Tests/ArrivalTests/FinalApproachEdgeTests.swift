@@ -32,28 +32,26 @@ struct FinalApproachEdgeTests {
     /// "여기가 입구야" with no position stores nothing and asks for it again; the answer it asks
     /// for is acted on, even within 5 s (before: logged and dropped, nothing said).
     @Test func anAnswerThatStoredNothing_isNotTakenForItsRepeat() throws {
-        var sim = WalkSimulator(from: Scene.doorA.coordinate.offset(metres: 30, bearing: 180))
-        sim.send(.go(Destination(name: "Rautatieasema", center: Scene.center, door: Scene.doorA)))
-        sim.walk(to: Scene.doorA.coordinate)
-        sim.hasFix = false
-        sim.wait(21)
-        sim.send(.heard(.typed("여기가 입구야")))
-        #expect(sim.said.last == Prompts.cannotRemember)
-        sim.hasFix = true
-        sim.wait(2)
+        /// At door A, 21 s without a fix, "여기가 입구야": nothing stored; then the fix is back.
+        func askedAgain() -> WalkSimulator {
+            var sim = WalkSimulator(from: Scene.doorA.coordinate.offset(metres: 30, bearing: 180))
+            sim.send(.go(Destination(name: "Rautatieasema", center: Scene.center, door: Scene.doorA)))
+            sim.walk(to: Scene.doorA.coordinate)
+            sim.hasFix = false
+            sim.wait(21)
+            sim.send(.heard(.typed("여기가 입구야")))
+            #expect(sim.said.last == Prompts.cannotRemember)
+            sim.hasFix = true
+            sim.wait(2)  // the arrival's window closed 20 s before the request
+            return sim
+        }
+        var sim = askedAgain()
         sim.send(.heard(.typed("여기가 입구야")))
         sim.wait(4)
         #expect(sim.said.last == Prompts.remembered, "\(sim.said.suffix(3))")
         #expect(sim.records.contains { if case .confirmed = $0 { true } else { false } })
         // A middling repeat (not sure) is heard in the window the request opened.
-        var middling = WalkSimulator(from: Scene.doorA.coordinate.offset(metres: 30, bearing: 180))
-        middling.send(.go(Destination(name: "Rautatieasema", center: Scene.center, door: Scene.doorA)))
-        middling.walk(to: Scene.doorA.coordinate)
-        middling.hasFix = false
-        middling.wait(21)
-        middling.send(.heard(.typed("여기가 입구야")))
-        middling.hasFix = true
-        middling.wait(2)  // the arrival's window closed 20 s before the request
+        var middling = askedAgain()
         middling.send(
             .heard(Heard(text: "여기가 입구야", meaning: .thisIsIt, confidence: 0.5, source: .voice, sure: false)))
         #expect(middling.said.last == Prompts.sayAgain, "\(middling.said.suffix(3))")

@@ -13,6 +13,29 @@ import Testing
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
 
+    /// The demo walk's trace (Siltavuorenpenger), as the gpsd feeder plays it.
+    static func demoWalk() throws -> String {
+        try String(
+            contentsOfFile: try #require(
+                Bundle.module.path(forResource: "Fixtures/demo/walk.nmea", ofType: nil)),
+            encoding: .utf8)
+    }
+
+    /// A daemon in `dir` on the gpsd at `gpsdPort`, with the door index and gazetteer given,
+    /// no microphone, prompts into WAV files.
+    static func daemon(
+        in dir: TempDir, gpsdPort: UInt16, doors: String, gazetteer: String
+    ) throws -> DaemonProcess {
+        let config = dir.path + "/config.json"
+        try """
+        {"socket": "\(dir.path)/pf.sock", "memory": "\(dir.path)/memory.json", "gpsd": "127.0.0.1:\(gpsdPort)",
+         "baro": "none", "doors": "\(doors)", "gazetteer": "\(gazetteer)"}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        return try DaemonProcess(
+            arguments: ["--config", config, "--no-mic", "--speak-wav", dir.path + "/wav"],
+            socket: dir.path + "/pf.sock", dir: dir)
+    }
+
     @Test func goByAddressNearTheWalkerAndAFarPlaceRefused() throws {
         let dir = TempDir()
         defer { dir.remove() }
@@ -20,22 +43,12 @@ import Testing
         let doors = Self.repo + "/artifacts/doors/helsinki.db"
         try #require(
             FileManager.default.fileExists(atPath: gazetteer), "no bundled gazetteer at \(gazetteer)")
-        let nmea = try String(
-            contentsOfFile: try #require(
-                Bundle.module.path(forResource: "Fixtures/demo/walk.nmea", ofType: nil)),
-            encoding: .utf8)
+        let nmea = try Self.demoWalk()
         // Slowly: the walker stays near the start of the demo walk (Siltavuorenpenger).
         let feeder = try NMEAFeeder(nmea: nmea, epochsPerSecond: 2)
         defer { feeder.shutdown() }
         let gpsdPort = try NMEAFeeder.freePort()
-        let config = dir.path + "/config.json"
-        try """
-        {"socket": "\(dir.path)/pf.sock", "memory": "\(dir.path)/memory.json", "gpsd": "127.0.0.1:\(gpsdPort)",
-         "baro": "none", "doors": "\(doors)", "gazetteer": "\(gazetteer)"}
-        """.write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = try DaemonProcess(
-            arguments: ["--config", config, "--no-mic", "--speak-wav", dir.path + "/wav"],
-            socket: dir.path + "/pf.sock", dir: dir)
+        let daemon = try Self.daemon(in: dir, gpsdPort: gpsdPort, doors: doors, gazetteer: gazetteer)
         try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
         let client = try daemon.client()
 
@@ -137,23 +150,13 @@ import Testing
             ["doors", "import", dir.path + "/seoul.osm", "--out", doors + "/seoul.db"])
         try #require(imported.status == 0, "\(imported.text)")
 
-        let nmea = try String(
-            contentsOfFile: try #require(
-                Bundle.module.path(forResource: "Fixtures/demo/walk.nmea", ofType: nil)),
-            encoding: .utf8)
+        let nmea = try Self.demoWalk()
         let feeder = try NMEAFeeder(nmea: nmea, epochsPerSecond: 2)
         defer { feeder.shutdown() }
         let gpsdPort = try NMEAFeeder.freePort()
         let gpsd = try GPSDProcess(port: gpsdPort, feed: feeder.port)
         defer { gpsd.stop() }
-        let config = dir.path + "/config.json"
-        try """
-        {"socket": "\(dir.path)/pf.sock", "memory": "\(dir.path)/memory.json", "gpsd": "127.0.0.1:\(gpsdPort)",
-         "baro": "none", "doors": "\(doors)", "gazetteer": "\(gazetteer)"}
-        """.write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = try DaemonProcess(
-            arguments: ["--config", config, "--no-mic", "--speak-wav", dir.path + "/wav"],
-            socket: dir.path + "/pf.sock", dir: dir)
+        let daemon = try Self.daemon(in: dir, gpsdPort: gpsdPort, doors: doors, gazetteer: gazetteer)
         try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
         let client = try daemon.client()
         var fixed = false

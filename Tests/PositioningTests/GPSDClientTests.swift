@@ -25,6 +25,13 @@ import Testing
         events.compactMap { if case .fix(let f) = $0 { f } else { nil } }
     }
 
+    /// A client of the gpsd on `port`, quick to give up on silence and to try again.
+    static func client(port: UInt16) -> GPSDClient {
+        GPSDClient(
+            settings: .init(
+                host: "127.0.0.1", port: port, silenceTimeout: 3, initialBackoff: 0.1, maximumBackoff: 0.5))
+    }
+
     @Test func xdrFixtureChecksumIsRight() {
         let (events, stats) = NMEAParser.parse(Array("$IIXDR,P,1.00870,B,Barometer*29\n".utf8))
         #expect(stats.badChecksum == 0)
@@ -38,9 +45,7 @@ import Testing
         var gpsd = try GPSDProcess(port: port, feed: feeder.port)
         defer { gpsd.stop() }
 
-        let client = GPSDClient(
-            settings: .init(
-                host: "127.0.0.1", port: port, silenceTimeout: 3, initialBackoff: 0.1, maximumBackoff: 0.5))
+        let client = Self.client(port: port)
         let events = Collector(client.events())
         defer {
             client.stop()
@@ -87,9 +92,7 @@ import Testing
         let port = try TestServer.freePort()
         let gpsd = try GPSDProcess(port: port, feed: feeder.port)
         defer { gpsd.stop() }
-        let client = GPSDClient(
-            settings: .init(
-                host: "127.0.0.1", port: port, silenceTimeout: 3, initialBackoff: 0.1, maximumBackoff: 0.5))
+        let client = Self.client(port: port)
         let events = Collector(client.events())
         defer {
             client.stop()

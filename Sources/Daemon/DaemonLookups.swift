@@ -57,6 +57,8 @@ final class DaemonLookups {
         var exact = false
         /// A building known by neither name nor address (named ``namelessBuilding``).
         var nameless = false
+        /// A gazetteer place whose own name is the query ("Paris"), not an alternate or a code.
+        var namedSo = false
 
         /// The reply's description of it.
         var json: JSONValue {
@@ -82,13 +84,16 @@ final class DaemonLookups {
 
     /// The destination for `query` near the walker at `fix`.
     ///
-    /// The door index nearest the fix first (its best text matches, nearest the fix): an
-    /// exact name or address there wins; then a gazetteer place of exactly that name (an
-    /// alternate name, "헬싱키", or a code, "HEL", too); then any other door-index match —
-    /// the nearest index's, then every other index's (a building in another region's index
-    /// is found, and refused as far unless `far`); then any gazetteer match; last, buildings
-    /// known by neither name nor address that only partly matched (a word of a shop inside).
-    /// A destination more than ``farMetres`` from the fix is refused unless `far`. A door
+    /// Every door index is asked (the one nearest the fix first; its best text matches,
+    /// nearest the fix), and the gazetteer unless a door index named the query exactly within
+    /// reach. Places within ``farMetres`` of the fix (every place, without a fix), and a
+    /// gazetteer place whose own name the query is ("Paris"), come before the rest, each
+    /// group in this order: an exact name or address in a door index; a
+    /// gazetteer place of exactly that name (an alternate name, "헬싱키", or a code, "HEL",
+    /// too); any other named door-index match, the nearest index's first; any other gazetteer
+    /// match; last, buildings known by neither name nor address that only partly matched (a
+    /// word of a shop inside). A destination beyond ``farMetres`` is refused unless `far`
+    /// (a building in another region's index is found, and refused so). A door
     /// index or gazetteer that is missing or unreadable is skipped; its reason is told only
     /// when nothing is found.
     /// - Throws: nothing found, or the distance when too far.
@@ -115,16 +120,20 @@ final class DaemonLookups {
                 failures.append("door index \(doorsPath): \(error)")
             }
         }
-        let exactDoors = nearDoors.filter(\.exact)
+        let doors = nearDoors + otherDoors
+        // Within reach, or a place the query names by its own name ("Paris": refused as far,
+        // never exchanged for a shop called "Paris" nearby).
+        let isNear = { (found: Found) in (found.metres ?? 0) <= Self.farMetres || found.namedSo }
         var places: [Found] = []
-        if exactDoors.isEmpty, let gazetteerPath {
+        if !doors.contains(where: { $0.exact && isNear($0) }), let gazetteerPath {
             do {
                 places = try openGazetteer().search(query, limit: 5).compactMap { hit in
                     guard let lat = hit.lat, let lon = hit.lon else { return nil }
                     let center = Coordinate(latitude: lat, longitude: lon)
                     return Found(
                         destination: Destination(name: hit.name, center: center), source: "gazetteer",
-                        address: nil, osm: nil, metres: fix.map { center.distance(to: $0) }, exact: hit.exact)
+                        address: nil, osm: nil, metres: fix.map { center.distance(to: $0) }, exact: hit.exact,
+                        namedSo: Fold.fold(hit.name) == Fold.fold(query))
                 }
             } catch let error as LookupError {
                 failures.append(error.description)
@@ -138,10 +147,15 @@ final class DaemonLookups {
                 places.insert(places.remove(at: near), at: 0)
             }
         }
-        let partialDoors = nearDoors.filter { !$0.exact } + otherDoors
-        let ordered =
-            exactDoors + places.filter(\.exact) + partialDoors.filter { !$0.nameless }
-            + places.filter { !$0.exact } + partialDoors.filter(\.nameless)
+        // By kind of match, the places within reach first: a word that is some airport's code
+        // or alternate name on another continent ("Rex", "Joe") must not hide the cinema or
+        // shop 100 m away (a review found the order without reach did), nor a building named
+        // exactly in another index lose to a part-match in the nearest one.
+        let kinds: [[Found]] = [
+            doors.filter(\.exact), places.filter(\.exact), doors.filter { !$0.exact && !$0.nameless },
+            places.filter { !$0.exact }, doors.filter(\.nameless),
+        ]
+        let ordered = kinds.flatMap { $0.filter(isNear) } + kinds.flatMap { $0.filter { !isNear($0) } }
         guard let chosen = ordered.first else {
             throw LookupError(
                 "no place called \"\(query)\" in the gazetteer or the door index"

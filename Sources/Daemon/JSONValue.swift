@@ -20,8 +20,12 @@ package enum JSONValue: Sendable, Hashable, Codable {
             self = .number(value)
         } else if let value = try Self.string(in: container) {
             self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
+        } else if var array = try? decoder.unkeyedContainer() {
+            // Element by element, so an element's own error (1e400, a lone surrogate) is said
+            // with its place (before, swallowed here and reported as "expected an object").
+            var values: [JSONValue] = []
+            while !array.isAtEnd { values.append(try array.decode(JSONValue.self)) }
+            self = .array(values)
         } else {
             self = .object(try container.decode([String: JSONValue].self))
         }

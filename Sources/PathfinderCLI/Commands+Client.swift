@@ -130,7 +130,7 @@ extension Commands {
         if let path = try arguments.option("--socket") {
             guard ControlClient.fits(path) else {
                 throw .usage(
-                    "\(arguments.command): --socket \(path): a socket path shorter than 108 bytes (this one is \(path.utf8.count))"
+                    "\(arguments.command): --socket \(path): is \(path.utf8.count) bytes; a socket path must be shorter than 108"
                 )
             }
             return path
@@ -163,6 +163,9 @@ extension Commands {
         var reason = fields?["error"]?.stringValue ?? "the daemon refused: \(reply)"
         // The daemon leads with the command ("go: no place called …"); said once.
         if reason.hasPrefix("\(command): ") { reason.removeFirst(command.count + 2) }
+        // One line, whatever the reason quotes (a query with a newline in it).
+        reason = reason.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(
+            of: "\n", with: "\\n")
         console.error("pathfinder \(command): \(reason)")
         return 1
     }

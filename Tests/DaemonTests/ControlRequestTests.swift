@@ -44,6 +44,9 @@ import Testing
             "is outside −90…90"
         ),
         (#"{"cmd": "heard"}"#, "heard: needs \"text\""),
+        // In an array too (a review found "field n: expected an object").
+        (#"{"cmd": "heard", "text": "x", "n": [1, 2, 1e400]}"#, "1e400 is too large"),
+        (#"{"cmd": "heard", "text": "x", "n": ["\ud800"]}"#, "surrogate"),
         // Every line is answered, a blank one too (before, no reply at all).
         ("", "empty request line"),
         (" \t\r", "empty request line"),

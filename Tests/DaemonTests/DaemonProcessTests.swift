@@ -231,6 +231,12 @@ import Testing
         #expect(fields(refused.out)["ok"] == .bool(false), "\(refused)")
         #expect(refused.err.hasPrefix("pathfinder go: no place called \"qxzzyq nowhere\""), "\(refused)")
         #expect(refused.err.filter { $0 == "\n" }.count == 1, "one line: \(refused.err)")
+        // A query with a newline in it, quoted back, is still one line (a review found two).
+        let split = try run(["go", "qxz\nzy"] + socket)
+        #expect(split.status == 1)
+        #expect(
+            split.err == "pathfinder go: no place called \"qxz\\nzy\" in the gazetteer or the door index\n",
+            "\(split)")
         let nowhere = try run(["where"] + socket)
         #expect(nowhere.status == 1 && fields(nowhere.out)["ok"] == .bool(false), "\(nowhere)")
         #expect(nowhere.err == "pathfinder where: no position yet\n", "\(nowhere)")
@@ -251,9 +257,9 @@ import Testing
             ),
             (
                 ["status", "--socket", longPath],
-                "pathfinder status: --socket \(longPath): a socket path shorter than 108 bytes"
+                "pathfinder status: --socket \(longPath): is \(longPath.utf8.count) bytes; a socket path must be shorter than 108"
             ),
-            (["go", "Kaivokatu", "--socket", longPath], "a socket path shorter than 108 bytes"),
+            (["go", "Kaivokatu", "--socket", longPath], "a socket path must be shorter than 108"),
         ] {
             let result = try run(arguments)
             #expect(result.status == 2, "\(arguments): \(result)")

@@ -143,6 +143,10 @@ import Testing
           <tag k="addr:street" v="세종대로"/><tag k="addr:housenumber" v="110"/></way>
          <way id="200"><nd ref="5"/><nd ref="6"/><nd ref="7"/><nd ref="8"/><nd ref="5"/>
           <tag k="building" v="yes"/></way>
+         <node id="10" lat="60.1686" lon="24.9312"/><node id="11" lat="60.1686" lon="24.9318"/>
+         <node id="12" lat="60.1690" lon="24.9318"/><node id="13" lat="60.1690" lon="24.9312"/>
+         <way id="300"><nd ref="10"/><nd ref="11"/><nd ref="12"/><nd ref="13"/><nd ref="10"/>
+          <tag k="building" v="yes"/><tag k="name" v="Kamppi"/></way>
         </osm>
         """.write(toFile: dir.path + "/seoul.osm", atomically: true, encoding: .utf8)
         let imported = try runCapturing(
@@ -200,6 +204,15 @@ import Testing
         #expect(nameless["match"]?.objectValue?["name"] == "이름 없는 건물", "\(nameless)")
         #expect(nameless["destination"]?.objectValue?["name"] == "이름 없는 건물")
         #expect(!daemon.stderr.contains("Qbakery."), "the query was said as the destination's name")
+
+        // A word that is some far airport's code ("Rex": 9 000 km away) does not hide the
+        // cinema 900 m away, and a building named exactly in another index beats a part-match
+        // in the nearest one ("Kampin kappeli") (a review of the order above found both).
+        let rex = fields(try client.request(#"{"cmd": "go", "query": "Rex"}"#))
+        #expect(rex["ok"] == .bool(true), "\(rex)")
+        #expect(rex["match"]?.objectValue?["name"] == "Lasipalatsi", "\(rex)")
+        let kamppi = fields(try client.request(#"{"cmd": "go", "query": "Kamppi"}"#))
+        #expect(kamppi["match"]?.objectValue?["osm"] == "way/300", "\(kamppi)")
 
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)

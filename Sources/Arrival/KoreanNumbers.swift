@@ -48,9 +48,12 @@ public enum KoreanNumbers {
         return text
     }
 
-    /// Counters read with native numbers below 100 ("세 시간", "두 개", "한 곳"). Not 번: an
-    /// exit's number is sino ("삼번 출구").
-    private static let nativeCounters = ["시간", "개", "명", "곳", "군데"]
+    /// Counters read with native numbers below 100 ("세 시간", "두 개", "한 곳", "두 번째"). Not
+    /// 번 alone: an exit's number is sino ("삼번 출구").
+    private static let nativeCounters = ["시간", "번째", "개", "명", "곳", "군데"]
+    /// Words that begin with a native counter but count with sino numbers: "삼개월",
+    /// "십개국", "일개소", "이개년".
+    private static let sinoWords = ["개월", "개국", "개소", "개년"]
 
     private static let nativeOnes = ["", "한", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉"]
     private static let nativeTens = ["", "열", "스물", "서른", "마흔", "쉰", "예순", "일흔", "여든", "아흔"]
@@ -140,7 +143,8 @@ public enum KoreanNumbers {
                 fraction.isEmpty
                 ? "" : " 점 " + fraction.compactMap { $0.wholeNumberValue }.map { sinoDigits[$0] }.joined()
             let counter =
-                fraction.isEmpty && (1...99).contains(signed) ? nativeCounters.first(where: suffix) : nil
+                fraction.isEmpty && (1...99).contains(signed) && !sinoWords.contains(where: suffix)
+                ? nativeCounters.first(where: suffix) : nil
             if let counter {
                 // "24시간" → "스물네 시간", "3개" → "세 개" (before, read as sino: "이십사시간").
                 out += native(signed) + " " + counter

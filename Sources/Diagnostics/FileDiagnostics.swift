@@ -17,7 +17,11 @@ public enum FileDiagnostics {
             throw Problem(reason: "is a directory, not a file")
         }
         let type = info.st_mode & S_IFMT
-        if type == S_IFIFO || type == S_IFCHR {
+        if type == S_IFCHR {
+            // A terminal or a serial receiver never ends; /dev/zero neither.
+            throw Problem(reason: "is a device, not a file (a serial receiver: `fixes --device` reads one)")
+        }
+        if type == S_IFIFO {
             // A pipe (`--destination <(…)`, /dev/stdin): read as a stream (before, "permission
             // denied", Foundation's word for a file it could not map).
             return try stream(path)
@@ -29,11 +33,10 @@ public enum FileDiagnostics {
         }
     }
 
-    /// The most read from a pipe or a device: no input of ours is larger, and /dev/zero is
-    /// endless.
+    /// The most read from a pipe: no input of ours is larger, and a pipe may be endless.
     public static let streamLimit = 256 << 20
 
-    /// Reads a pipe or character device to its end, up to ``streamLimit`` bytes.
+    /// Reads a pipe to its end, up to ``streamLimit`` bytes.
     private static func stream(_ path: String) throws(Problem) -> Data {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw Problem(reason: words(errno: errno))
@@ -45,7 +48,7 @@ public enum FileDiagnostics {
                 data += chunk
                 if data.count > streamLimit {
                     throw Problem(
-                        reason: "more than \(streamLimit >> 20) MB from a pipe or device: not an input file")
+                        reason: "more than \(streamLimit >> 20) MB from a pipe: not an input file")
                 }
             }
         } catch let problem as Problem {

@@ -65,6 +65,7 @@ extension Commands {
             map: nil)
         if let lastStretch { session.settings.lastStretchMetres = lastStretch }
         let result = try session.run()
+        session.memoryLock = nil  // its last write is done
         try session.writeOutputs(result, speakDevice: false, console: console)
 
         if json {

@@ -148,9 +148,14 @@ enum MemoryCommands {
         } catch {
             throw .runtime("\(command): \(error)")
         }
-        if let building = memory.buildings.first, let line = try? JSONIO.line(building) {
-            console.line(line)
+        // The building changed, wherever its time put it (before, the first: another building
+        // when --now was older than the file's newest).
+        guard let building = memory.building(near: center) else {
+            throw .runtime(
+                "\(command): the change at \(now.formatted(.iso8601)) is older than every one of the \(EntranceMemory.limit) buildings kept, so it was not kept"
+            )
         }
+        if let line = try? JSONIO.line(building) { console.line(line) }
         return 0
     }
 }

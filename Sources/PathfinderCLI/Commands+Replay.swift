@@ -50,12 +50,15 @@ extension Commands {
             """
     ) { arguments, console in
         var arguments = arguments
-        let session = try ReplaySession(arguments: &arguments, command: "pathfinder replay")
+        var session = try ReplaySession(arguments: &arguments, command: "pathfinder replay")
         try arguments.finish()
         if let doors = session.doors {
             console.error("pathfinder replay: " + doors.note(around: session.destination.center))
         }
         let result = try session.run()
+        // The memory's last write is done: its lock is not held through the outputs (before,
+        // through minutes of --speak-wav synthesis).
+        session.memoryLock = nil
         for line in result.lines { console.line(try JSONIO.line(line)) }
         try session.writeOutputs(result, speakDevice: false, console: console)
         try session.checkMemoryWritten(result)
@@ -180,7 +183,10 @@ struct ReplaySession {
                     "\(command): \(heard): line \(bad.line): bytes that are not UTF-8 at byte \(bad.offset + 1)"
                 )
             }
-            let text = String(decoding: bytes, as: UTF8.self)
+            // A Windows editor's byte-order mark is no part of line 1.
+            let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+            let text = String(
+                decoding: bytes.starts(with: bom) ? bytes.dropFirst(3) : bytes[...], as: UTF8.self)
             do {
                 self.heard = try ReplayInputs.heard(tsv: text)
             } catch {

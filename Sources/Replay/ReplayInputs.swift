@@ -20,7 +20,8 @@ public enum ReplayInputs {
         // "\r\n" is one Character: split on it as on "\n" (before, a CRLF file was one line,
         // a comment when it started with "#", and every answer in it was lost unsaid).
         let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
-        for (i, line) in lines.enumerated() {
+        for (i, raw) in lines.enumerated() {
+            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw  // a last line ending in a lone CR
             if line.trimmingCharacters(in: .whitespaces).isEmpty || line.hasPrefix("#") { continue }
             let fields = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
             guard fields.count == 2 else {

@@ -11,9 +11,9 @@ import SystemCalls
 /// died is removed by the next write.
 public enum AtomicFile {
     /// Writes `bytes` to `path` atomically with permission bits `mode`.
-    /// A symbolic link at `path` is written through: its target is replaced and the link stays
-    /// (before, the link itself was replaced by a file, and the target silently stopped being
-    /// kept). A link to nothing is refused.
+    /// A symbolic link at `path` is written through: its target is replaced (or made) and the
+    /// link stays (before, the link itself was replaced by a file, and the target silently
+    /// stopped being kept).
     static func write(_ bytes: [UInt8], to link: String, mode: mode_t) throws(SystemCallError) {
         let path = try resolvingLink(link)
         let (directory, name) = split(path)
@@ -52,16 +52,28 @@ public enum AtomicFile {
         try retryingOnInterrupt("fsync \(directory)") { fsync(dirFD) }
     }
 
-    /// `path`, or the file a symbolic link at `path` leads to.
+    /// `path`, or the file a symbolic link at `path` leads to, there or not yet (a link to a
+    /// file set aside, or not made yet, is where the next save goes).
     static func resolvingLink(_ path: String) throws(SystemCallError) -> String {
         var info = stat()
         guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return path }
-        guard let resolved = realpath(path, nil) else {
-            throw SystemCallError(
-                call: "realpath \(path)", code: errno, reason: "a symbolic link to a file that is not there")
+        if let resolved = realpath(path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
         }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        // Dangling: the link's text, from the link's folder; its own folder must exist.
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = try retryingOnInterrupt("readlink \(path)") { readlink(path, &buffer, Int(PATH_MAX)) }
+        let text = String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let target = text.hasPrefix("/") ? text : split(path).directory + "/" + text
+        let (directory, name) = split(target)
+        guard let folder = realpath(directory, nil) else {
+            throw SystemCallError(
+                call: "realpath \(directory)", code: errno,
+                reason: "a symbolic link into a folder that is not there")
+        }
+        defer { free(folder) }
+        return String(cString: folder) + "/" + name
     }
 
     /// ``write(_:to:mode:)`` for other modules (its error a `SystemCallError`, naming the call

@@ -45,7 +45,9 @@ public enum MemoryFile {
                     "; also \(damaged.dropFirst().map { "line \($0.line.map(String.init) ?? "?"): \($0.field ?? "?")" }.joined(separator: ", "))"
             }
             do {
-                warning.setAside = try copyAside(path, data, now: now)
+                // Beside the file itself when `path` is a link to it.
+                warning.setAside = try copyAside(
+                    (try? AtomicFile.resolvingLink(path)) ?? path, data, now: now)
             } catch let failure {
                 // Before, the save that followed dropped the damaged buildings for good.
                 warning.kind = .unprotected
@@ -54,7 +56,9 @@ public enum MemoryFile {
             return (memory, warning)
         } catch var error {
             do {
-                error.setAside = try setAside(path, now: now)
+                // The file itself when `path` is a link to it: the link stays, and the next
+                // save writes through it (before, the link was moved aside and replaced).
+                error.setAside = try setAside((try? AtomicFile.resolvingLink(path)) ?? path, now: now)
             } catch let failure {
                 error.kind = .unprotected
                 error.reason += "; could not set it aside (\(failure.description)), so it is left as it is"

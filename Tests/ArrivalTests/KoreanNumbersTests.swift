@@ -53,6 +53,9 @@ import Testing
         ("9:00-18:00", "아홉 시-열여덟 시"),
         ("3번 출구", "삼번 출구"),
         ("120개", "백이십개"),
+        ("2번째 문", "두 번째 문"),
+        // Months, countries, places and years count in sino (a review found "세 개월").
+        ("3개월", "삼개월"), ("10개국", "십개국"), ("1개소", "일개소"), ("2개년", "이개년"),
         ("숫자 없음", "숫자 없음"),
         // A number at the very end: the comma check once read past the last character.
         ("입구 2", "입구 이"),

@@ -113,6 +113,8 @@ struct MemoryFileEdgeTests {
             "--now", "2025-05-01T00:00:00Z",
         ])
         #expect(r.code == 0, "\(r.err)")
+        // It prints the building it changed (a review found the first one printed, "X").
+        #expect(r.out.contains("\"name\":\"Old\""), "\(r.out)")
         let file =
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
             as? [String: Any]
@@ -138,6 +140,20 @@ struct MemoryFileEdgeTests {
             try String(contentsOfFile: real, encoding: .utf8).components(separatedBy: "\"name\"").count - 1
         #expect(names == 3)
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.file("real")) == ["memory.json"])
+
+        // A link to a file that does not parse: the file itself is set aside, the link stays
+        // and the save goes through it (a review found the link moved aside and replaced).
+        try Data("{\"version\": 1, \"buildings\": [".utf8).write(to: URL(fileURLWithPath: real))
+        let again = await runPathfinder(
+            ["memory", "confirm", "--file", link, "--name", "Y", "--center", "51,10", "--door", "51,10"])
+        #expect(again.code == 0, "\(again.err)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "../real/memory.json")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.file("link")) == ["memory.json"])
+        let real2 = try FileManager.default.contentsOfDirectory(atPath: scratch.file("real")).sorted()
+        #expect(
+            real2.count == 2 && real2[0] == "memory.json" && real2[1].hasPrefix("memory.json.corrupt-"),
+            "\(real2)")
+        #expect(try String(contentsOfFile: real, encoding: .utf8).contains("\"Y\""))
     }
 
     /// Before: a FIFO hung until killed; /dev/zero ran out of memory (exit 134); a directory or a
@@ -191,6 +207,14 @@ struct MemoryFileEdgeTests {
             ])
         #expect(r.code == 0, "\(r.err)")
         #expect(r.out.contains("\"walkTo\""), "\(r.out)")
+    }
+
+    /// A terminal or serial device as an input file fails at once (a review found one read
+    /// forever, as a pipe is).
+    @Test func aDeviceAsAnInputFile_isRefused() async throws {
+        let r = await runPathfinder(["plan", "--destination", "/dev/zero"])
+        #expect(r.code == 2)
+        #expect(r.err.contains("/dev/zero: cannot read destination: is a device, not a file"), "\(r.err)")
     }
 
     /// Before: a directory of door indexes was opened as one SQLite file ("disk I/O error").

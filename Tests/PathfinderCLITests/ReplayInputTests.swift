@@ -36,7 +36,11 @@ struct ReplayInputTests {
     @Test func heardLinesEndingInCRLF_areEachHeard() async throws {
         let scratch = try Scratch()
         let lf = try String(contentsOfFile: DemoWalk.heard, encoding: .utf8)
-        let crlf = try scratch.write("heard.tsv", lf.replacingOccurrences(of: "\n", with: "\r\n"))
+        // With a byte-order mark, and a last line ending in a lone CR, as some editors save.
+        var text = "\u{FEFF}" + lf.replacingOccurrences(of: "\n", with: "\r\n")
+        if text.hasSuffix("\r\n") { text.removeLast() }
+        text.append("\r")
+        let crlf = try scratch.write("heard.tsv", text)
         #expect(crlf.isEmpty == false && lf.contains("#"), "the demo's file starts with a comment")
         let r = await replay(DemoWalk.nmea, ["--heard", crlf])
         #expect(r.code == 0, "\(r.err)")

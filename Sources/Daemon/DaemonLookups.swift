@@ -57,8 +57,6 @@ final class DaemonLookups {
         var exact = false
         /// A building known by neither name nor address (named ``namelessBuilding``).
         var nameless = false
-        /// A gazetteer place whose own name is the query ("Paris"), not an alternate or a code.
-        var namedSo = false
 
         /// The reply's description of it.
         var json: JSONValue {
@@ -86,16 +84,15 @@ final class DaemonLookups {
     ///
     /// Every door index is asked (the one nearest the fix first; its best text matches,
     /// nearest the fix), and the gazetteer unless a door index named the query exactly within
-    /// reach. Places within ``farMetres`` of the fix (every place, without a fix), and a
-    /// gazetteer place whose own name the query is ("Paris"), come before the rest, each
-    /// group in this order: an exact name or address in a door index; a
-    /// gazetteer place of exactly that name (an alternate name, "헬싱키", or a code, "HEL",
-    /// too); any other named door-index match, the nearest index's first; any other gazetteer
-    /// match; last, buildings known by neither name nor address that only partly matched (a
-    /// word of a shop inside). A destination beyond ``farMetres`` is refused unless `far`
-    /// (a building in another region's index is found, and refused so). A door
-    /// index or gazetteer that is missing or unreadable is skipped; its reason is told only
-    /// when nothing is found.
+    /// reach. In order: an exact name or address in a door index, within ``farMetres`` (or
+    /// without a fix); the gazetteer's first place when its own name is the query ("Paris");
+    /// a gazetteer place named so by an alternate name or code ("헬싱키", "HEL") known to be
+    /// within ``farMetres``; the nearest index's other named matches; an exact match beyond
+    /// reach (another region's index); other indexes' named matches; buildings known by
+    /// neither name nor address that only partly matched (a word of a shop inside); the
+    /// gazetteer's other matches. A destination beyond ``farMetres`` is refused unless `far`.
+    /// A door index or gazetteer that is missing or unreadable is skipped; its reason is told
+    /// only when nothing is found.
     /// - Throws: nothing found, or the distance when too far.
     func destination(for query: String, near fix: Coordinate?, far: Bool) throws(LookupError) -> GoAnswer {
         var nearDoors: [Found] = []
@@ -121,19 +118,18 @@ final class DaemonLookups {
             }
         }
         let doors = nearDoors + otherDoors
-        // Within reach, or a place the query names by its own name ("Paris": refused as far,
-        // never exchanged for a shop called "Paris" nearby).
-        let isNear = { (found: Found) in (found.metres ?? 0) <= Self.farMetres || found.namedSo }
+        // Within reach of the fix, or not known to be beyond it (no fix); known to be within.
+        let within = { (found: Found) in found.metres.map { $0 <= Self.farMetres } ?? true }
+        let reached = { (found: Found) in found.metres.map { $0 <= Self.farMetres } ?? false }
         var places: [Found] = []
-        if !doors.contains(where: { $0.exact && isNear($0) }), let gazetteerPath {
+        if !doors.contains(where: { $0.exact && within($0) }), let gazetteerPath {
             do {
                 places = try openGazetteer().search(query, limit: 5).compactMap { hit in
                     guard let lat = hit.lat, let lon = hit.lon else { return nil }
                     let center = Coordinate(latitude: lat, longitude: lon)
                     return Found(
                         destination: Destination(name: hit.name, center: center), source: "gazetteer",
-                        address: nil, osm: nil, metres: fix.map { center.distance(to: $0) }, exact: hit.exact,
-                        namedSo: Fold.fold(hit.name) == Fold.fold(query))
+                        address: nil, osm: nil, metres: fix.map { center.distance(to: $0) }, exact: hit.exact)
                 }
             } catch let error as LookupError {
                 failures.append(error.description)
@@ -147,15 +143,26 @@ final class DaemonLookups {
                 places.insert(places.remove(at: near), at: 0)
             }
         }
-        // By kind of match, the places within reach first: a word that is some airport's code
-        // or alternate name on another continent ("Rex", "Joe") must not hide the cinema or
-        // shop 100 m away (a review found the order without reach did), nor a building named
-        // exactly in another index lose to a part-match in the nearest one.
-        let kinds: [[Found]] = [
-            doors.filter(\.exact), places.filter(\.exact), doors.filter { !$0.exact && !$0.nameless },
-            places.filter { !$0.exact }, doors.filter(\.nameless),
-        ]
-        let ordered = kinds.flatMap { $0.filter(isNear) } + kinds.flatMap { $0.filter { !isNear($0) } }
+        // The gazetteer's first place when its own name is the query ("Paris", "Helsinki"):
+        // what the family meant, refused as far rather than swapped for a shop nearby.
+        // Its letters as written, case aside: "store" is not Štore (a Slovenian region), which
+        // would send the walker 1 676 km for a shop's name (a review found it).
+        let named = places.first.flatMap {
+            $0.destination.name.compare(
+                query.trimmingCharacters(in: .whitespaces), options: [.caseInsensitive, .widthInsensitive])
+                == .orderedSame ? $0 : nil
+        }
+        let rest = Array(places.dropFirst(named == nil ? 0 : 1))
+        // An alternate name or a code ("헬싱키", "HEL") counts only for a place known to be
+        // within reach: a word that is an airport's code on another continent ("Rex", "Joe")
+        // must not hide the cinema nearby (a review found two orders that let it: by kind
+        // alone, and with every place "within reach" when there is no fix).
+        let alias = rest.filter { $0.exact && reached($0) }
+        let ordered =
+            doors.filter { $0.exact && within($0) } + (named.map { [$0] } ?? []) + alias
+            + nearDoors.filter { !$0.exact && !$0.nameless } + doors.filter { $0.exact && !within($0) }
+            + otherDoors.filter { !$0.exact && !$0.nameless } + doors.filter(\.nameless)
+            + rest.filter { !($0.exact && reached($0)) }
         guard let chosen = ordered.first else {
             throw LookupError(
                 "no place called \"\(query)\" in the gazetteer or the door index"

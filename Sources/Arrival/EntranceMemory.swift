@@ -212,11 +212,13 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
             building = Building(name: name, center: center, changed: now)
         }
         body(&building)
-        building.changed = now
-        // In front of every building changed before `now`: the front, unless a replay of an
+        // Its most recent change: a replay of an older trace never moves it back in time.
+        building.changed = max(building.changed, now)
+        // In front of every building changed before it: the front, unless a replay of an
         // older trace changes it (before, that put an older change first and broke the file's
         // most-recently-changed order, which trimming relies on).
-        buildings.insert(building, at: buildings.firstIndex { $0.changed <= now } ?? buildings.count)
+        let changed = building.changed
+        buildings.insert(building, at: buildings.firstIndex { $0.changed <= changed } ?? buildings.count)
         buildings = Self.trimmed(buildings)
     }
 

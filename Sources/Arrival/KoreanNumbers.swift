@@ -91,6 +91,18 @@ public enum KoreanNumbers {
             i < characters.count && characters[i].isASCII && characters[i].isNumber
         }
         func isLetter(_ i: Int) -> Bool { i < characters.count && characters[i].isLetter }
+        /// Whether `i` starts "~N" or "-N" and N is followed by a native counter ("~3개").
+        func rangeEndsInCounter(at i: Int) -> Bool {
+            guard i < characters.count, characters[i] == "~" || characters[i] == "-", isDigit(i + 1) else {
+                return false
+            }
+            var j = i + 1
+            while isDigit(j) { j += 1 }
+            while j < characters.count, characters[j] == " " { j += 1 }
+            let rest = String(characters[j...])
+            return nativeCounters.contains { rest.hasPrefix($0) }
+                && !sinoWords.contains { rest.hasPrefix($0) }
+        }
         /// The minutes of a clock time whose hour ends before `i`: ":MM", 00…59, no digit after.
         func clockMinutes(at i: Int) -> Int? {
             guard i + 2 < characters.count, characters[i] == ":", isDigit(i + 1), isDigit(i + 2),
@@ -146,9 +158,13 @@ public enum KoreanNumbers {
                 fraction.isEmpty && (1...99).contains(signed) && !sinoWords.contains(where: suffix)
                 ? nativeCounters.first(where: suffix) : nil
             if let counter {
-                // "24시간" → "스물네 시간", "3개" → "세 개" (before, read as sino: "이십사시간").
-                out += native(signed) + " " + counter
+                // "24시간" → "스물네 시간", "3개" → "세 개" (before, read as sino: "이십사시간");
+                // the first is "첫 번째", not "한 번째".
+                out += (counter == "번째" && signed == 1 ? "첫" : native(signed)) + " " + counter
                 index = after + counter.count
+            } else if fraction.isEmpty, (1...99).contains(signed), rangeEndsInCounter(at: index) {
+                // "2~3개" → "두~세 개" (before, "이~세 개"): a range's first number counts too.
+                out += native(signed)
             } else if fraction.isEmpty, !negative, (0...24).contains(value),
                 let minutes = clockMinutes(at: index)
             {

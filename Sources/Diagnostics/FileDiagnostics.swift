@@ -21,7 +21,7 @@ public enum FileDiagnostics {
             // A terminal or a serial receiver never ends; /dev/zero neither.
             throw Problem(reason: "is a device, not a file (a serial receiver: `fixes --device` reads one)")
         }
-        if type == S_IFIFO {
+        if type == S_IFIFO || type == S_IFSOCK {
             // A pipe (`--destination <(…)`, /dev/stdin): read as a stream (before, "permission
             // denied", Foundation's word for a file it could not map).
             return try stream(path)
@@ -38,10 +38,14 @@ public enum FileDiagnostics {
 
     /// Reads a pipe to its end, up to ``streamLimit`` bytes.
     private static func stream(_ path: String) throws(Problem) -> Data {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        // Standard input as it is open (a socket cannot be opened again by its /proc name:
+        // before, a program driving pathfinder over a socketpair got "no such device").
+        let standardInput = path == "/dev/stdin" || path == "/proc/self/fd/0" || path == "/dev/fd/0"
+        guard let handle = standardInput ? FileHandle.standardInput : FileHandle(forReadingAtPath: path)
+        else {
             throw Problem(reason: words(errno: errno))
         }
-        defer { try? handle.close() }
+        defer { if !standardInput { try? handle.close() } }
         var data = Data()
         do {
             while let chunk = try handle.read(upToCount: 1 << 16), !chunk.isEmpty {

@@ -150,9 +150,13 @@ enum MemoryCommands {
         }
         // The building changed, wherever its time put it (before, the first: another building
         // when --now was older than the file's newest).
-        guard let building = memory.building(near: center) else {
+        // Of two buildings as near (a tie), the one this change stamped.
+        let near = memory.buildings.filter {
+            $0.center.distance(to: center) <= EntranceMemory.sameVenueMetres
+        }
+        guard let building = near.first(where: { $0.changed == now }) ?? memory.building(near: center) else {
             throw .runtime(
-                "\(command): the change at \(now.formatted(.iso8601)) is older than every one of the \(EntranceMemory.limit) buildings kept, so it was not kept"
+                "\(command): not kept: the memory holds at most \(EntranceMemory.limit) buildings, and trimming took this one at once (the least recently changed of those holding nothing the walker taught, or of all when every one holds something)"
             )
         }
         if let line = try? JSONIO.line(building) { console.line(line) }

@@ -61,11 +61,19 @@ public enum AtomicFile {
             defer { free(resolved) }
             return String(cString: resolved)
         }
-        // Dangling: the link's text, from the link's folder; its own folder must exist.
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = try retryingOnInterrupt("readlink \(path)") { readlink(path, &buffer, Int(PATH_MAX)) }
-        let text = String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let target = text.hasPrefix("/") ? text : split(path).directory + "/" + text
+        // Dangling: each link's text from its own folder, along the chain (a link to a link:
+        // before, the middle one was replaced) to a name that is no link; its folder must exist.
+        var target = path
+        for _ in 0..<40 {
+            guard lstat(target, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { break }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let n = try retryingOnInterrupt("readlink \(target)") { readlink(target, &buffer, Int(PATH_MAX)) }
+            let text = String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            target = text.hasPrefix("/") ? text : split(target).directory + "/" + text
+        }
+        guard lstat(target, &info) != 0 || (info.st_mode & S_IFMT) != S_IFLNK else {
+            throw SystemCallError(call: "readlink \(path)", code: ELOOP)
+        }
         let (directory, name) = split(target)
         guard let folder = realpath(directory, nil) else {
             throw SystemCallError(

@@ -156,6 +156,57 @@ struct MemoryFileEdgeTests {
         #expect(try String(contentsOfFile: real, encoding: .utf8).contains("\"Y\""))
     }
 
+    /// A chain of links (a → b → the file), the file there or not yet: the file is written,
+    /// both links stay (a review found the middle link replaced by a file).
+    @Test func aChainOfLinksIsWrittenThroughToItsEnd() async throws {
+        let scratch = try Scratch()
+        for folder in ["a", "b", "c"] {
+            try FileManager.default.createDirectory(
+                atPath: scratch.file(folder), withIntermediateDirectories: true)
+        }
+        try FileManager.default.createSymbolicLink(
+            atPath: scratch.file("a/l1"), withDestinationPath: "../b/l2")
+        try FileManager.default.createSymbolicLink(
+            atPath: scratch.file("b/l2"), withDestinationPath: "../c/f.json")
+        for round in 0..<3 {
+            if round == 2 {
+                try Data("{not json".utf8).write(to: URL(fileURLWithPath: scratch.file("c/f.json")))
+            }
+            let r = await runPathfinder(
+                [
+                    "memory", "confirm", "--file", scratch.file("a/l1"), "--name", "A", "--center", "60,25",
+                    "--door",
+                    "60.000\(round + 1),25",
+                ])
+            #expect(r.code == 0, "round \(round): \(r.err)")
+            #expect(
+                try FileManager.default.destinationOfSymbolicLink(atPath: scratch.file("a/l1")) == "../b/l2")
+            #expect(
+                try FileManager.default.destinationOfSymbolicLink(atPath: scratch.file("b/l2"))
+                    == "../c/f.json")
+            #expect(
+                try String(contentsOfFile: scratch.file("c/f.json"), encoding: .utf8).contains("\"A\""),
+                "round \(round)")
+        }
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: scratch.file("c")).count == 2,
+            "the file and the damaged one set aside")
+    }
+
+    /// A change to a building made earlier than its last change (a replay of an older walk)
+    /// keeps its newer time (a review found it moved back, first in line for trimming).
+    @Test func anOlderChangeNeverMovesABuildingBackInTime() async throws {
+        let scratch = try Scratch()
+        let path = scratch.file("memory.json")
+        var r = await runPathfinder(
+            ["memory", "confirm", "--file", path, "--now", "2026-01-05T00:00:00Z"] + Self.confirmSilta)
+        #expect(r.code == 0, "\(r.err)")
+        r = await runPathfinder(
+            ["memory", "reject", "--file", path, "--now", "2026-01-04T00:00:00Z"] + Self.confirmSilta)
+        #expect(r.code == 0, "\(r.err)")
+        #expect(r.out.contains("\"changed\":\"2026-01-05T00:00:00Z\""), "\(r.out)")
+    }
+
     /// Before: a FIFO hung until killed; /dev/zero ran out of memory (exit 134); a directory or a
     /// file that cannot be read was exit 2 for `show`, 1 for `confirm`.
     @Test func aPathThatIsNoFile_failsAtOnce() async throws {
@@ -195,6 +246,29 @@ struct MemoryFileEdgeTests {
             #expect(r.code == 2, "\(argv)")
             #expect(r.err.contains(" is empty (it needs a value)"), "\(r.err)")
         }
+    }
+
+    /// Standard input that is a socket (a program driving pathfinder over a socketpair, as
+    /// Node.js does) is read as it is open (a review found "no such device or address").
+    @Test func aDestinationOnAStandardInputSocket_isRead() throws {
+        var pair: [Int32] = [0, 0]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        let text = try Data(contentsOf: URL(fileURLWithPath: DemoWalk.destination))
+        _ = text.withUnsafeBytes { write(pair[1], $0.baseAddress, $0.count) }
+        close(pair[1])
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try BinaryTests.binary())
+        process.arguments = ["plan", "--destination", "/dev/stdin", "--compact"]
+        process.standardInput = FileHandle(fileDescriptor: pair[0], closeOnDealloc: true)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(said)")
+        #expect(printed.contains("\"walkTo\""), "\(printed)")
     }
 
     /// Before: "cannot read Destination: permission denied" for a pipe that reads.

@@ -14,8 +14,8 @@ package import SystemCalls
 /// waiting for a reply is never idle), at most `maxQueuedRequests` of one client's lines
 /// wait for the loop at once (the rest stay unread in its socket), a client that hangs up
 /// is forgotten once the lines it wrote are handed out (at most `maxQueuedRequests`, run,
-/// their replies going nowhere), and a connection beyond `maxClients` is told `busy` and closed, never left
-/// waiting in silence.
+/// their replies going nowhere), and a connection beyond `maxClients` is told `busy` and
+/// closed, never left waiting in silence.
 ///
 /// Every line handed out (`.line`, `.oversized`) gets exactly one reply through `send`, in
 /// order: that is how the server knows which lines are still waiting.

@@ -149,6 +149,16 @@ import Testing
           <tag k="building" v="yes"/></way>
          <node id="10" lat="60.1686" lon="24.9312"/><node id="11" lat="60.1686" lon="24.9318"/>
          <node id="12" lat="60.1690" lon="24.9318"/><node id="13" lat="60.1690" lon="24.9312"/>
+         <node id="20" lat="37.5740" lon="126.9840"/><node id="21" lat="37.5740" lon="126.9844"/>
+         <node id="22" lat="37.5743" lon="126.9844"/><node id="23" lat="37.5743" lon="126.9840"/>
+         <node id="24" lat="37.57415" lon="126.9842"><tag k="amenity" v="restaurant"/><tag k="name" v="Qpizza Hut"/></node>
+         <way id="400"><nd ref="20"/><nd ref="21"/><nd ref="22"/><nd ref="23"/><nd ref="20"/>
+          <tag k="building" v="yes"/></way>
+         <node id="30" lat="37.5720" lon="126.9820"/><node id="31" lat="37.5720" lon="126.9824"/>
+         <node id="32" lat="37.5723" lon="126.9824"/><node id="33" lat="37.5723" lon="126.9820"/>
+         <node id="34" lat="37.57215" lon="126.9822"><tag k="amenity" v="restaurant"/><tag k="name" v="Qpizzarium"/></node>
+         <way id="500"><nd ref="30"/><nd ref="31"/><nd ref="32"/><nd ref="33"/><nd ref="30"/>
+          <tag k="building" v="yes"/><tag k="name" v="Qkluuvi"/></way>
          <way id="300"><nd ref="10"/><nd ref="11"/><nd ref="12"/><nd ref="13"/><nd ref="10"/>
           <tag k="building" v="yes"/><tag k="name" v="Kamppi"/></way>
         </osm>
@@ -207,6 +217,11 @@ import Testing
         #expect(nameless["match"]?.objectValue?["osm"] == "way/200", "\(nameless)")
         #expect(nameless["match"]?.objectValue?["name"] == "이름 없는 건물", "\(nameless)")
         #expect(nameless["destination"]?.objectValue?["name"] == "이름 없는 건물")
+        // Two shops that match, the nameless building's nearer: the index's own order, named
+        // or not (a review found "pizza" sent past the Pizza Hut 195 m away to a Pizzarium
+        // inside a named building 548 m away).
+        let pizza = fields(try client.request(#"{"cmd": "go", "query": "Qpizza", "far": true}"#))
+        #expect(pizza["match"]?.objectValue?["osm"] == "way/400", "\(pizza)")
         #expect(!daemon.stderr.contains("Qbakery."), "the query was said as the destination's name")
 
         // A word that is some far airport's code ("Rex": 9 000 km away) does not hide the

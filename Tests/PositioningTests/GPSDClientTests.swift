@@ -101,9 +101,10 @@ import Testing
         let some = await events.wait { Self.fixes($0).count >= 6 }
         #expect(some, "no fixes from gpsd: \(client.lastError ?? "no error")")
         let fixes = Self.fixes(events.all)
+        // No report that adds nothing: each fix differs from the one before. (How many of the
+        // first epoch's reports add something is gpsd's, and depends on how its reads fall:
+        // three here alone, four once under CI's load.)
         #expect(zip(fixes, fixes.dropFirst()).allSatisfy { $0 != $1 }, "\(fixes)")
-        // gpsd's first reports add to the epoch (2D, then altitude, then σ): at most three.
-        #expect(fixes.filter { $0.time == fixes[0].time }.count <= 3, "\(fixes)")
     }
 
     @Test func silentSocketCountsAsDeadAndIsReconnected() async throws {

@@ -260,7 +260,8 @@ package final class ControlServer: @unchecked Sendable {
                 fds.append(pollfd(fd: client.fd, events: events, revents: 0))
             }
             let ready = fds.withUnsafeMutableBufferPointer {
-                pollCall($0.baseAddress!, nfds_t($0.count), timeoutMilliseconds())
+                pollCall(
+                    $0.baseAddress!, nfds_t($0.count), min(timeoutMilliseconds(), Self.pathCheckMilliseconds))
             }
             if ready < 0 {
                 let code = errno
@@ -277,6 +278,14 @@ package final class ControlServer: @unchecked Sendable {
                 break
             }
             failures = 0
+            // The socket file deleted or replaced: no client can reach this daemon, and a
+            // second one would start on the path (before, it ran on unreachable, unsaid).
+            if !pathIsOurs() {
+                onIncoming(
+                    .failed("control socket \(path) was removed or replaced; no client can reach this daemon")
+                )
+                break
+            }
             if fds[0].revents != 0 {
                 wakePipe.drain()
                 // The flag before the outbox: whatever was posted before `stop` is taken.
@@ -507,6 +516,16 @@ package final class ControlServer: @unchecked Sendable {
     }
 
     private var idleLimit: Duration { .milliseconds(Int64(idleSeconds * 1000)) }
+
+    /// How often, at least, the socket file is checked to be still ours, milliseconds.
+    static let pathCheckMilliseconds: Int32 = 2_000
+
+    /// Whether `path` is still the socket this server bound (same inode).
+    private func pathIsOurs() -> Bool {
+        var info = stat()
+        guard (try? retryingOnInterrupt("stat") { stat(path, &info) }) != nil else { return false }
+        return info.st_ino == boundInode
+    }
 
     /// How long `poll` may sleep: until the first idle deadline (rounded up), else forever.
     private func timeoutMilliseconds() -> Int32 {

@@ -50,7 +50,9 @@ package final class Daemon: Sendable {
         // The default action would kill the process mid-write; the loop decides instead.
         let signals: SignalWatcher
         do {
-            signals = try SignalWatcher([SIGTERM, SIGINT], queue: .global()) { number in
+            // SIGHUP too (a closed terminal, `kill -HUP`): before, its default action killed the
+            // daemon with its socket left behind and no STOPPING=1.
+            signals = try SignalWatcher([SIGTERM, SIGINT, SIGHUP], queue: .global()) { number in
                 continuation.yield(.terminate(number))
             }
         } catch {
@@ -211,7 +213,7 @@ package final class Daemon: Sendable {
                     shell.perform(core.cannotHear(buttons: config.buttons != nil))
                 }
             case .terminate(let number):
-                log.info("\(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
+                log.info("\(number == SIGINT ? "SIGINT" : number == SIGHUP ? "SIGHUP" : "SIGTERM"): stopping")
                 break loop
             case .control(.line(let client, let line)):
                 switch ControlRequest.parse(line) {

@@ -297,3 +297,40 @@ import Testing
         #expect(daemon.stderr.contains("info: button KEY_Y: thisIsIt"))
     }
 }
+
+/// The daemon's own life at its edges, found by an audit (stop 42) and failing before its fix.
+@Suite(.serialized) struct DaemonLifeTests {
+    /// SIGHUP (a closed terminal, `kill -HUP`) stops it cleanly, as SIGTERM does (before: its
+    /// default action killed it, the socket left behind, nothing logged).
+    @Test func aHangUpSignalStopsItCleanly() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try DaemonProcess(
+            arguments: ["--config", try DaemonProcess.writeConfig(dir)], socket: dir.path + "/pf.sock",
+            dir: dir)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        daemon.signal(SIGHUP)
+        #expect(daemon.waitForExit() == 0, "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("SIGHUP: stopping"), "\(daemon.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/pf.sock"))
+    }
+
+    /// Its socket file deleted: no client can reach it, and a second daemon would start on
+    /// the path, so it exits 1 saying why, for systemd to restart it (before: it ran on,
+    /// unreachable, and `stop` said it was not running).
+    @Test func aDeletedSocketEndsItWithExit1() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try DaemonProcess(
+            arguments: ["--config", try DaemonProcess.writeConfig(dir)], socket: dir.path + "/pf.sock",
+            dir: dir)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        #expect(unlink(dir.path + "/pf.sock") == 0)
+        let code = daemon.waitForExit()
+        if code == nil { daemon.signal(SIGKILL) }
+        #expect(code == 1, "\(daemon.stderr)")
+        #expect(
+            daemon.stderr.contains("control socket \(dir.path)/pf.sock was removed or replaced"),
+            "\(daemon.stderr)")
+    }
+}

@@ -311,7 +311,11 @@ import Testing
         try Data("x".utf8).write(to: URL(fileURLWithPath: file))
         let (daemon, _) = try Self.atTheDoor(dir, #""micDevice": "null", "speakWav": "\#(file)/wav""#)
         #expect(daemon.logs("info: say: "), "\(daemon.stderr)")
-        usleep(1_000_000)
+        // Until a second prompt has been tried (bounded, 20 s; before, a fixed second, which
+        // under load was sometimes one prompt: the test failed for its own timing).
+        for _ in 0..<2000 where daemon.stderr.components(separatedBy: "<6>info: say: ").count <= 2 {
+            usleep(10_000)
+        }
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)
         let log = daemon.stderr

@@ -95,7 +95,7 @@ package final class Daemon: Sendable {
             log.warning(
                 "\(warning)"
                     + (warning.mustNotWriteOver
-                        ? "; nothing is saved until it can be \(warning.kind == .unreadable ? "read" : "kept aside")"
+                        ? "; nothing is saved until it can be \(warning.untilItCanBe)"
                         : ""))
         }
         var settings = FinalApproach.Settings()

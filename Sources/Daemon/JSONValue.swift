@@ -35,26 +35,14 @@ package enum JSONValue: Sendable, Hashable, Codable {
     /// does not fit a Double (`1e400`) is that error, not "expected an object" from the last
     /// type tried.
     private static func number(in container: any SingleValueDecodingContainer) throws -> Double? {
-        do {
-            return try container.decode(Double.self)
-        } catch is DecodingError {
-            return nil
-        } catch {
+        try scalar(Double.self, in: container) { detail in
             // Foundation's parser error for the number itself, e.g.
             // numberIsNotRepresentableInSwift(parsed: "1e400").
-            let detail = String(describing: error)
             let text = detail.split(separator: "\"").dropFirst().first.map(String.init)
-            let reason: String
-            if let text, let value = Double(text) {
-                reason =
-                    value.isInfinite
-                    ? "the number \(text) is too large (at most ±\(Double.greatestFiniteMagnitude))"
-                    : "the number \(text) is too close to 0 to be held (at least ±\(Double.leastNormalMagnitude))"
-            } else {
-                reason = "the number cannot be read (\(detail))"
-            }
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: container.codingPath, debugDescription: reason))
+            guard let text, let value = Double(text) else { return "the number cannot be read (\(detail))" }
+            return value.isInfinite
+                ? "the number \(text) is too large (at most ±\(Double.greatestFiniteMagnitude))"
+                : "the number \(text) is too close to 0 to be held (at least ±\(Double.leastNormalMagnitude))"
         }
     }
 
@@ -62,20 +50,28 @@ package enum JSONValue: Sendable, Hashable, Codable {
     /// cannot be read (a lone UTF-16 surrogate, `"\\ud800"`) is that error, not "expected an
     /// object" from the last type tried.
     private static func string(in container: any SingleValueDecodingContainer) throws -> String? {
+        try scalar(String.self, in: container) { detail in
+            // Foundation's parser error for the string itself, e.g.
+            // expectedLowSurrogateUTF8SequenceAfterHighSurrogate(location: …).
+            detail.localizedCaseInsensitiveContains("surrogate")
+                ? "a \\u escape is half of a UTF-16 surrogate pair (a lone surrogate), not a character"
+                : "the string cannot be read (\(detail))"
+        }
+    }
+
+    /// The `type` value `container` holds; nil when it holds another kind of value (a
+    /// `DecodingError`). Any other error is the parser's about this very value: rethrown as
+    /// `dataCorrupted` at its place, in the words `reason` makes of the parser's own.
+    private static func scalar<T: Decodable>(
+        _ type: T.Type, in container: any SingleValueDecodingContainer, reason: (String) -> String
+    ) throws -> T? {
         do {
-            return try container.decode(String.self)
+            return try container.decode(type)
         } catch is DecodingError {
             return nil
         } catch {
-            // Foundation's parser error for the string itself, e.g.
-            // expectedLowSurrogateUTF8SequenceAfterHighSurrogate(location: …).
-            let detail = String(describing: error)
-            let reason =
-                detail.localizedCaseInsensitiveContains("surrogate")
-                ? "a \\u escape is half of a UTF-16 surrogate pair (a lone surrogate), not a character"
-                : "the string cannot be read (\(detail))"
             throw DecodingError.dataCorrupted(
-                .init(codingPath: container.codingPath, debugDescription: reason))
+                .init(codingPath: container.codingPath, debugDescription: reason(String(describing: error))))
         }
     }
 

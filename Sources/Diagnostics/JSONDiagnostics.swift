@@ -58,7 +58,7 @@ public enum JSONDiagnostics {
                 // Valid JSON, but a number no Double holds (1e400): said as such, with its line.
                 if let number = outOfRangeNumber(in: message) {
                     return Fault(
-                        line: numberLine(number, in: data), field: nil,
+                        line: numberValue(number, in: data)?.line, field: nil,
                         reason: "the number \(number) is too large to read (at most about 1.8e308)")
                 }
                 return Fault(
@@ -169,10 +169,6 @@ public enum JSONDiagnostics {
             i += 1
         }
         return nil
-    }
-
-    private static func numberLine(_ number: String, in data: Data) -> Int? {
-        numberValue(number, in: data)?.line
     }
 
     private static func syntaxLine(_ message: String, in data: Data) -> Int? {

@@ -22,6 +22,10 @@ public struct MemoryFileError: Error, Sendable, Hashable, CustomStringConvertibl
     /// and not kept anywhere else.
     public var mustNotWriteOver: Bool { kind == .unreadable || kind == .unprotected }
 
+    /// What must become possible before such a file is written: it can be "read", or "kept
+    /// aside" (in messages: "nothing is saved until it can be …").
+    public var untilItCanBe: String { kind == .unreadable ? "read" : "kept aside" }
+
     public var kind: Kind
     /// The memory file.
     public var path: String

@@ -49,7 +49,7 @@ public struct MemoryStore: Sendable {
             throw MemoryFileError(
                 warning.kind, path: path,
                 reason: "\(warning.reason); not writing over a file that could not be "
-                    + (warning.kind == .unreadable ? "read" : "kept aside"))
+                    + warning.untilItCanBe)
         }
         try MemoryFile.save(loaded.memory.merging(memory), path: path)
         unreadable = nil

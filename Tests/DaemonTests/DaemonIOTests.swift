@@ -300,15 +300,21 @@ import Testing
 
 /// The daemon's own life at its edges, found by an audit (stop 42) and failing before its fix.
 @Suite(.serialized) struct DaemonLifeTests {
+    /// A daemon of the default test config in `dir`, listening on `dir/pf.sock`.
+    static func listening(in dir: TempDir) throws -> DaemonProcess {
+        let daemon = try DaemonProcess(
+            arguments: ["--config", try DaemonProcess.writeConfig(dir)], socket: dir.path + "/pf.sock",
+            dir: dir)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        return daemon
+    }
+
     /// SIGHUP (a closed terminal, `kill -HUP`) stops it cleanly, as SIGTERM does (before: its
     /// default action killed it, the socket left behind, nothing logged).
     @Test func aHangUpSignalStopsItCleanly() throws {
         let dir = TempDir()
         defer { dir.remove() }
-        let daemon = try DaemonProcess(
-            arguments: ["--config", try DaemonProcess.writeConfig(dir)], socket: dir.path + "/pf.sock",
-            dir: dir)
-        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let daemon = try Self.listening(in: dir)
         daemon.signal(SIGHUP)
         #expect(daemon.waitForExit() == 0, "\(daemon.stderr)")
         #expect(daemon.stderr.contains("SIGHUP: stopping"), "\(daemon.stderr)")
@@ -321,10 +327,7 @@ import Testing
     @Test func aDeletedSocketEndsItWithExit1() throws {
         let dir = TempDir()
         defer { dir.remove() }
-        let daemon = try DaemonProcess(
-            arguments: ["--config", try DaemonProcess.writeConfig(dir)], socket: dir.path + "/pf.sock",
-            dir: dir)
-        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let daemon = try Self.listening(in: dir)
         #expect(unlink(dir.path + "/pf.sock") == 0)
         let code = daemon.waitForExit()
         if code == nil { daemon.signal(SIGKILL) }

@@ -107,6 +107,20 @@ struct ReplayInputTests {
         }
     }
 
+    /// A last stretch shorter than the arrival radius (5 m; 12 m radius): the walker standing
+    /// 8 m from the door arrives and is heard (before: never arrived, the answer ignored).
+    @Test func aShortLastStretchStillArrives() async throws {
+        let scratch = try Scratch()
+        let r = await runPathfinder([
+            "replay", "--nmea", try fixture("short-stretch/walk.nmea"), "--destination",
+            try fixture("short-stretch/dest.json"), "--heard", try scratch.write("h.tsv", "45\t여기가 입구야\n"),
+            "--last-stretch-metres", "5",
+        ])
+        #expect(r.code == 0, "\(r.err)")
+        let events = eventLines(r.out).compactMap { $0["event"] as? String }
+        #expect(events.contains("arrived") && events.contains("confirmed"), "\(events)")
+    }
+
     /// A replay holds the memory's lock from its read to its last write, as the `memory`
     /// commands do (before, a door confirmed beside a replay was written over by its next save).
     @Test func replayTakesTheMemorysLock() throws {

@@ -82,14 +82,23 @@ package final class Daemon: Sendable {
             feed.stop()
             return 1
         }
+        // For the daemon's life: a `pathfinder memory` change beside it is refused, not lost at
+        // the daemon's next save of what it holds, and so is a second daemon on this memory.
+        // After the socket, so a second daemon on the same socket is told that first.
+        let memoryHold: MemoryFile.DaemonHold
+        do {
+            memoryHold = try MemoryFile.DaemonHold(path: config.memory)
+        } catch {
+            log.error("\(error)")
+            server.stop()
+            signals.cancel()
+            feed.stop()
+            return 1
+        }
         log.info("listening on \(config.socket)")
         SystemdNotify.send("READY=1")
 
         let memory = MemoryKeeper(path: config.memory)
-        // For the daemon's life: a `pathfinder memory` change beside it is refused, not lost at
-        // the daemon's next save of what it holds.
-        let memoryLock = try? MemoryFile.holdShared(path: config.memory)
-        defer { if let memoryLock { close(memoryLock) } }
         let loaded = memory.load()
         if let warning = loaded.warning {
             log.warning(
@@ -280,6 +289,7 @@ package final class Daemon: Sendable {
         server.stop()
         continuation.finish()
         log.info("stopped")
+        withExtendedLifetime(memoryHold) {}
         return exitCode
     }
 

@@ -123,7 +123,7 @@ public enum MemoryFile {
     /// Runs `body` holding an exclusive lock on the memory at `path` (`flock` on the folder
     /// that holds it: no file of its own to leave behind): two processes that each read,
     /// change and write the memory take turns, so neither writes over what the other saved.
-    /// A running daemon holds a shared lock on it for its life (``holdShared(path:)``): it
+    /// A running daemon holds a shared lock on it for its life (``DaemonHold``): it
     /// keeps the memory in RAM and saves what it holds, so a change made beside it would be
     /// lost at its next save. After `waitSeconds` without the lock, the change is refused.
     /// - Throws: `MemoryFileError`: `.unwritable` when the folder cannot be made or locked,
@@ -178,13 +178,80 @@ public enum MemoryFile {
         return fd
     }
 
-    /// Holds a shared lock on the memory at `path` until the returned descriptor is closed (the
-    /// daemon: for its life), so ``locked(path:waitSeconds:_:)`` refuses changes beside it.
-    /// - Throws: `MemoryFileError` when the folder cannot be made or opened.
-    public static func holdShared(path: String) throws(MemoryFileError) -> Int32 {
-        let fd = try openFolder(of: path)
-        _ = try? retryingOnInterrupt("flock") { flock(fd, LOCK_SH) }
-        return fd
+    /// A running daemon's hold on the memory at `path`, for its life (until the value goes
+    /// away). It keeps the memory in RAM and saves what it holds, so nothing else may change
+    /// the file beside it:
+    /// - a shared lock on the folder, so ``locked(path:waitSeconds:_:)`` refuses a
+    ///   `pathfinder memory` change (it would be written over at the daemon's next save);
+    /// - an exclusive lock on `.<name>.daemon` beside the memory, holding the daemon's pid, so
+    ///   a second daemon given the same memory (on another socket) is refused at its start
+    ///   instead of each writing over the other's saves. The folder's lock cannot do it: two
+    ///   daemons' shared locks do not exclude each other. The small file stays behind; the
+    ///   lock goes with the process.
+    public final class DaemonHold {
+        private let folder: Int32
+        private let claim: Int32
+
+        /// The lock file's path for the memory at `path` (its link followed, as saves are).
+        public static func claimPath(for path: String) -> String {
+            let (directory, name) = AtomicFile.split((try? AtomicFile.resolvingLink(path)) ?? path)
+            return (directory as NSString).appendingPathComponent(".\(name).daemon")
+        }
+
+        /// Takes both locks; waits for the folder's while a command changing the memory (a
+        /// replay's walk) holds it.
+        /// - Throws: `MemoryFileError`: `.inUse` when another daemon holds this memory,
+        ///   `.unwritable` when the folder or the lock file cannot be made, opened or locked.
+        public init(path: String) throws(MemoryFileError) {
+            let lockPath = Self.claimPath(for: path)
+            let folder = try openFolder(of: path)
+            let claim: Int32
+            do {
+                claim = try retryingOnInterrupt("open \(lockPath)") {
+                    open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, MemoryFile.mode)
+                }
+            } catch {
+                try? closeDescriptor(folder)
+                throw MemoryFileError(.unwritable, path: path, reason: "cannot lock: \(error.description)")
+            }
+            if flock(claim, LOCK_EX | LOCK_NB) != 0 {
+                let code = errno
+                let other = Self.pid(in: claim)
+                try? closeDescriptor(claim)
+                try? closeDescriptor(folder)
+                guard code == EWOULDBLOCK else {
+                    throw MemoryFileError(
+                        .unwritable, path: path,
+                        reason: "cannot lock: flock \(lockPath): \(String(cString: strerror(code)))")
+                }
+                throw MemoryFileError(
+                    .inUse, path: path,
+                    reason: "in use by another running pathfinder daemon"
+                        + (other.map { " (pid \($0))" } ?? "")
+                        + ", which keeps it and would write over this one's saves; give each daemon its own memory file (--memory or \"memory\" in its config)"
+                )
+            }
+            // Our pid for the next one's message; a failure here costs only that.
+            let text = Array("\(getpid())\n".utf8)
+            if ftruncate(claim, 0) == 0 { _ = pwrite(claim, text, text.count, 0) }
+            _ = try? retryingOnInterrupt("flock") { flock(folder, LOCK_SH) }
+            self.folder = folder
+            self.claim = claim
+        }
+
+        deinit {
+            try? closeDescriptor(claim)
+            try? closeDescriptor(folder)
+        }
+
+        /// The pid written in the lock file by the daemon holding it, if it reads as one.
+        private static func pid(in fd: Int32) -> Int32? {
+            var buffer = [UInt8](repeating: 0, count: 32)
+            let count = pread(fd, &buffer, buffer.count, 0)
+            guard count > 0 else { return nil }
+            let text = String(decoding: buffer[..<count], as: UTF8.self)
+            return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
     }
 
     /// The memory's folder (made 0700 when missing), open for `flock`.

@@ -99,6 +99,33 @@ import Testing
         #expect(first.waitForExit() == 0)
     }
 
+    /// Two daemons given one memory file on different sockets: each keeps the memory in RAM
+    /// and saves what it holds, so each would write over the other's doors. The second is
+    /// refused at its start, naming the first's pid, and leaves no socket behind; once the
+    /// first has stopped, it starts. (Before: both ran, and the last to save won.)
+    @Test func aSecondDaemonOnTheSameMemoryRefusesToStart() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let first = try DaemonProcess.listening(in: dir)
+        let secondSocket = dir.path + "/second.sock"
+        let secondArguments = ["--config", try DaemonProcess.writeConfig(dir), "--socket", secondSocket]
+        let second = try DaemonProcess(arguments: secondArguments, socket: secondSocket, dir: dir)
+        #expect(second.waitForExit() == 1)
+        #expect(
+            second.stderr.contains("in use by another running pathfinder daemon (pid \(first.pid))"),
+            "\(second.stderr)")
+        #expect(second.stderr.contains(dir.path + "/memory.json"), "the message names the memory")
+        #expect(!FileManager.default.fileExists(atPath: secondSocket), "no socket left behind")
+        #expect(fields(try first.client().request(#"{"cmd": "status"}"#))["ok"] == .bool(true))
+        first.signal(SIGTERM)
+        #expect(first.waitForExit() == 0)
+
+        let again = try DaemonProcess(arguments: secondArguments, socket: secondSocket, dir: dir)
+        try #require(again.waitUntilListening(), "daemon did not start: \(again.stderr)")
+        again.signal(SIGTERM)
+        #expect(again.waitForExit() == 0)
+    }
+
     /// `pathfinder memory confirm` on the memory a running daemon keeps is refused, saying
     /// why: the daemon saves what it holds, so the change would have been lost at its next
     /// save, silently. Once the daemon has stopped, the same change is made.

@@ -186,8 +186,15 @@ public enum KoreanNumbers {
             } else if suffix("m"), !isLetter(after + 1) {
                 out += sino(signed) + readFraction + " 미터"
                 index = after + 1
+            } else if fraction.isEmpty, digits.count > 1, digits.first == "0" {
+                // A label's zeros are part of it: level "01" → "영 일", "007" → "영 영 칠"
+                // (before, "일" and "칠", as if the label were 1 or 7).
+                out +=
+                    (negative ? "마이너스 " : "")
+                    + digits.compactMap { $0.wholeNumberValue }.map { sinoDigits[$0] }.joined(separator: " ")
             } else {
-                out += sino(signed) + readFraction
+                // "-0" keeps its sign: a level label, not the number 0 (before, "영").
+                out += (negative && value == 0 ? "마이너스 " : "") + sino(signed) + readFraction
             }
         }
         return out

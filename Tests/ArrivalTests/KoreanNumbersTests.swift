@@ -64,6 +64,10 @@ import Testing
         ("문 1,200", "문 천이백"),
         ("1,", "일,"),
         ("", ""),
+        // OSM level labels read as they are: their zeros and sign are part of them (before,
+        // "01" was "일", "007" "칠", "-0" "영", "-0.5" "영 점 오").
+        ("01", "영 일"), ("007", "영 영 칠"), ("-0", "마이너스 영"), ("-0.5", "마이너스 영 점 오"), ("-01", "마이너스 영 일"),
+        ("0", "영"), ("0.5", "영 점 오"), ("09:00", "아홉 시"), ("01층", "일 층"),
     ])
     func spokenForm(_ text: String, _ expected: String) {
         #expect(KoreanNumbers.spokenForm(of: text) == expected)

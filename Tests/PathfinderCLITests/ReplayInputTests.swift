@@ -121,6 +121,26 @@ struct ReplayInputTests {
         #expect(events.contains("arrived") && events.contains("confirmed"), "\(events)")
     }
 
+    /// A door's level is a label, said as OSM writes it: "01" is "영 일", "-0" "마이너스 영"
+    /// (before: "일" and "영", another floor's label).
+    @Test(arguments: [("01", "층 표시 영 일."), ("-0", "층 표시 마이너스 영.")])
+    func aDoorsLevelIsSaidAsWritten(level: String, said: String) async throws {
+        let scratch = try Scratch()
+        let destination = try scratch.write(
+            "dest.json",
+            #"{"name": "테스트빌딩", "center": {"lat": 60.17, "lon": 24.94}, "door": {"lat": 60.16991006796363, "lon": 24.94, "label": "A", "level": "\#(level)"}}"#
+        )
+        let r = await runPathfinder([
+            "replay", "--nmea", try fixture("short-stretch/walk.nmea"), "--destination", destination,
+            "--last-stretch-metres", "5",
+        ])
+        #expect(r.code == 0, "\(r.err)")
+        let sayings = eventLines(r.out).filter { $0["event"] as? String == "say" }.compactMap {
+            $0["text"] as? String
+        }
+        #expect(sayings.contains { $0.hasPrefix("입구에 도착했어. A 입구. \(said)") }, "\(sayings)")
+    }
+
     /// A replay holds the memory's lock from its read to its last write, as the `memory`
     /// commands do (before, a door confirmed beside a replay was written over by its next save).
     @Test func replayTakesTheMemorysLock() throws {

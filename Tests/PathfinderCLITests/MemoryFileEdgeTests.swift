@@ -51,6 +51,21 @@ struct MemoryFileEdgeTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
+    /// A memory file cut short (a full disk, a copy stopped) names the line where it ends
+    /// (before: "not valid JSON: Unexpected end of file during JSON parse", no line).
+    @Test func aTruncatedMemoryNamesItsLastLine() async throws {
+        let scratch = try Scratch()
+        let path = scratch.file("memory.json")
+        let text = try await Self.twoBuildings(at: path)
+        let cut = String(text.prefix(text.count / 2))
+        try Data((cut + "\n\n").utf8).write(to: URL(fileURLWithPath: path))
+        let lastLine = cut.split(separator: "\n", omittingEmptySubsequences: false).count
+
+        let show = await runPathfinder(["memory", "show", "--file", path])
+        #expect(show.code == 2)
+        #expect(show.err.contains("memory.json: line \(lastLine): not valid JSON"), "\(show.err)")
+    }
+
     /// Before: "not valid JSON: Number 1e400 is not representable in Swift", no line, and the
     /// whole file set aside or ignored for one number.
     @Test func aNumberTooLargeToRead_skipsOnlyItsBuilding() async throws {

@@ -121,6 +121,62 @@ struct ReplayInputTests {
         #expect(events.contains("arrived") && events.contains("confirmed"), "\(events)")
     }
 
+    /// The short-stretch walk (one epoch a second, 60 s; at door A from 28 s), its epochs
+    /// `0..<gapFrom` and `gapTo...` kept, each GST's σ lat/lon set to `sigma` when given.
+    static func shortStretch(gapFrom: Int = 60, gapTo: Int = 60, sigma: String? = nil) throws -> String {
+        let lines = try String(contentsOfFile: try fixture("short-stretch/walk.nmea"), encoding: .utf8)
+            .split(whereSeparator: \.isNewline)
+        var out = ""
+        for (i, line) in lines.enumerated() where i / 3 < gapFrom || i / 3 >= gapTo {
+            var fields = line.dropFirst().prefix { $0 != "*" }.split(
+                separator: ",", omittingEmptySubsequences: false
+            )
+            .map(String.init)
+            if let sigma, fields[0] == "GPGST" { (fields[6], fields[7]) = (sigma, sigma) }
+            out += sentence(fields.joined(separator: ","))
+        }
+        return out
+    }
+
+    func replayShortStretch(_ nmea: String, heard: String) async throws -> [[String: Any]] {
+        let scratch = try Scratch()
+        let r = await runPathfinder([
+            "replay", "--nmea", try scratch.write("walk.nmea", nmea), "--destination",
+            try fixture("short-stretch/dest.json"), "--heard", try scratch.write("h.tsv", heard),
+            "--last-stretch-metres", "5",
+        ])
+        #expect(r.code == 0, "\(r.err)")
+        return eventLines(r.out)
+    }
+
+    /// "여기가 입구야" said 23 s into a loss of GPS stores nothing and asks again; said again
+    /// 2 s after the fix is back, it is acted on (FinalApproachEdgeTests proves the rule on the
+    /// core; this is the walk a developer replays).
+    @Test func anAnswerWithoutAPosition_isAskedAgainAndTheRepeatActs() async throws {
+        let events = try await replayShortStretch(
+            try Self.shortStretch(gapFrom: 30, gapTo: 55), heard: "52\t여기가 입구야\n57\t여기가 입구야\n")
+        let story = events.compactMap { e -> String? in
+            switch e["event"] as? String {
+            case "say": e["text"] as? String
+            case "confirmed": "confirmed at \(e["t"] ?? "?")"
+            default: nil
+            }
+        }
+        let asked = try #require(story.firstIndex(of: Prompts.cannotRemember), "\(story)")
+        #expect(story[asked...].contains(Prompts.fixBack), "\(story)")
+        #expect(story.last == Prompts.remembered, "\(story)")
+        #expect(story.contains("confirmed at 57"), "\(story)")
+    }
+
+    /// Poor accuracy (GST σ 22 m) is said once across "여기 아니야" within the minute
+    /// (FinalApproachEdgeTests proves it on the core, with lost GPS too).
+    @Test func aPoorAccuracyWarning_isNotRepeatedByARejection() async throws {
+        let events = try await replayShortStretch(try Self.shortStretch(sigma: "22.0"), heard: "35\t여기 아니야\n")
+        #expect(events.contains { $0["event"] as? String == "rejected" })
+        let warnings = events.compactMap { $0["text"] as? String }.filter { $0.hasPrefix("GPS가 부정확해") }
+        #expect(warnings.count == 1, "\(warnings)")
+    }
+
     /// A door's level is a label, said as OSM writes it: "01" is "영 일", "-0" "마이너스 영"
     /// (before: "일" and "영", another floor's label).
     @Test(arguments: [("01", "층 표시 영 일."), ("-0", "층 표시 마이너스 영.")])

@@ -98,7 +98,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ReplayTests",
-            dependencies: ["Replay", "Arrival", "Geo", "Positioning", "OSM", "TestSupport"],
+            dependencies: ["Replay", "Arrival", "EntranceIndex", "Geo", "Positioning", "OSM", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Arrival", "Geo", "TestSupport"]),

@@ -75,7 +75,7 @@ extension Commands {
                 "pathfinder demo: a recorded walk to \(session.destination.name), Helsinki (\(folder))")
         }
         if let doors = session.doors {
-            let text = doors.note(around: session.destination.center)
+            let text = doors.note
             if json { console.error(text) } else { console.line(text) }
         }
         if !json {

@@ -30,8 +30,9 @@ extension Commands {
               --level L         the door's floor as OSM writes it ("0", "-1")
               --note S, --label S   spoken note and short name of the door
               --altitude METRES,ACCURACY   barometric altitude there (kept when accuracy ≤ 6 m)
-              --osm FILE        OSM XML or Overpass JSON; its doors within 150 m of --center,
-                                ranked around it
+              --osm FILE        OSM XML or Overpass JSON; the doors of the building at
+                                --center in it, as a door index made from it gives them
+                                (no building within 50 m: the doors within 150 m)
               --now T           ISO 8601 time with zone (default: now)
 
             confirm, reject and osm print the building as changed. A memory file that does not

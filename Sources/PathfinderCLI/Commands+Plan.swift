@@ -23,9 +23,11 @@ extension Commands {
                                   one is reported on stderr and left alone, and the plan is made
                                   without it; a damaged building is reported and skipped, the
                                   others used)
-              --osm FILE          OSM doors just read (OSM XML or Overpass JSON), those within
-                                  150 m of the centre; without it the memory's OSM doors are
-                                  used while fresh (30 days)
+              --osm FILE          OSM doors just read (OSM XML or Overpass JSON): the doors
+                                  of the building at the centre, as a door index made from
+                                  the file gives them (no building within 50 m: the doors
+                                  within 150 m); without it the memory's OSM doors are used
+                                  while fresh (30 days)
               --now T             ISO 8601 time with zone (default: now), for that freshness
               --compact           one line instead of indented JSON
 
@@ -75,24 +77,30 @@ enum CLIFiles {
         }
     }
 
-    /// The ranked usable doors in an OSM file within ``osmDoorMetres`` of `center`: an extract
-    /// holds other buildings' doors too, and a "main" one 800 m away outranked the building's
-    /// own (ranked by kind before distance).
-    /// - Throws: `CLIError.usage` naming the file, line and element.
+    /// The ranked doors of the building at `center` in an OSM file, as the door index made
+    /// from it gives them (``DoorsInFile``): an extract holds other buildings' doors too, and
+    /// ranked by kind before distance a neighbour's "main" one led (before: every entrance
+    /// within 150 m of the centre, then 800 m before that).
+    /// - Throws: `CLIError.usage` naming the file, line and element; `.runtime` when the
+    ///   temporary index cannot be written.
     static func osmDoors(
         _ path: String, around center: Coordinate, command: String
     ) throws(CLIError) -> [Door] {
-        do {
-            let nodes = try OSMReader.read(path: path).nodes
-            return OSMDoors.ranked(
-                nodes.filter { $0.coordinate.distance(to: center) <= osmDoorMetres }, around: center)
-        } catch {
-            throw .usage("\(command): \(error)")
-        }
+        try osmFile(path, around: center, command: command).found.doors
     }
 
-    /// How far from the centre an OSM file's door is the building's: the door index's radius
-    /// for doors of no outline (`DoorIndex.doors(near:radius:)`), wide enough for Helsinki
-    /// Central railway station's 27 entrances.
-    static let osmDoorMetres = 150.0
+    /// The OSM file at `path`, read, and the door index's answer around `center` in it.
+    static func osmFile(
+        _ path: String, around center: Coordinate, command: String
+    ) throws(CLIError) -> (data: OSMData, found: DoorsNearResult) {
+        let data: OSMData
+        do { data = try OSMReader.read(path: path) } catch { throw .usage("\(command): \(error)") }
+        do {
+            let found = try DoorsInFile.doors(
+                in: data, source: path, near: center, radius: DoorsInFile.radiusMetres)
+            return (data, found)
+        } catch {
+            throw error.isBadInput ? .usage("\(command): \(error)") : .runtime("\(command): \(error)")
+        }
+    }
 }

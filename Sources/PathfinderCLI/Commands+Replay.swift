@@ -27,8 +27,9 @@ extension Commands {
                                   artifacts/doors/helsinki.db): the ranked doors of the
                                   building at the destination arrive \(Int(Replayer.doorsDelaySeconds)) s after they
                                   are asked for; its outline is the map's building
-              --osm FILE          instead, OSM XML or Overpass JSON: its usable entrances
-                                  within \(Int(ReplayInputs.doorRadiusMetres)) m of the destination, arriving the same way.
+              --osm FILE          instead, OSM XML or Overpass JSON, imported into a door
+                                  index of its own and asked the same way (the building's
+                                  doors, not its neighbours'), arriving the same way.
                                   With neither, no doors arrive and the walk goes to the
                                   centre: a replay reads only the files it is given.
               --heard TSV         lines "T<TAB>text", T seconds from the trace's start
@@ -53,7 +54,7 @@ extension Commands {
         var session = try ReplaySession(arguments: &arguments, command: "pathfinder replay")
         try arguments.finish()
         if let doors = session.doors {
-            console.error("pathfinder replay: " + doors.note(around: session.destination.center))
+            console.error("pathfinder replay: " + doors.note)
         }
         let result = try session.run()
         // The memory's last write is done: its lock is not held through the outputs (before,
@@ -166,7 +167,7 @@ struct ReplaySession {
             self.memory = EntranceMemory()
         }
         if let osm {
-            self.doors = try ReplayDoors.osm(path: osm, command: command)
+            self.doors = try ReplayDoors.osm(path: osm, around: self.destination.center, command: command)
         } else if let doors {
             self.doors = try ReplayDoors.index(path: doors, around: self.destination.center, command: command)
         }
@@ -232,7 +233,7 @@ struct ReplaySession {
         }
         let replayer = Replayer(
             destination: destination, memory: memory,
-            doors: doors?.doors(around: destination.center), heard: heard, settings: settings,
+            doors: doors?.doors, heard: heard, settings: settings,
             saveMemory: saveMemory)
         do {
             return try replayer.run(nmea: bytes)
@@ -252,7 +253,7 @@ struct ReplaySession {
         _ result: Replayer.Result, speakDevice: Bool, console: Console
     ) throws(CLIError) -> String? {
         if let mapPath {
-            let outline = doors?.outline(around: destination.center)
+            let outline = doors?.outline
             let svg = WalkMap(destination: destination, outline: outline, result: result).svg()
             do {
                 try Data(svg.utf8).write(to: URL(fileURLWithPath: mapPath), options: .atomic)

@@ -1,25 +1,22 @@
 import Arrival
 import EntranceIndex
 import Geo
-import OSM
 import Replay
 
 /// Where a replay's OpenStreetMap doors come from: an OSM file (`--osm`) or the door index
 /// (`--doors`), the product's own path. Either way the ranked doors are found before the
 /// replay starts and delivered late, as `.doorsArrived`, by the ``Replayer``.
 enum ReplayDoors {
-    /// An OSM XML or Overpass JSON file: its usable entrances within 100 m of the centre.
-    case osm(path: String, data: OSMData)
+    /// An OSM XML or Overpass JSON file, imported into a door index of its own and asked as
+    /// `--doors` asks (``DoorsInFile``).
+    case osm(path: String, found: DoorsNearResult)
     /// A door index: the doors of the building at the centre (`DoorIndex.doors(near:radius:)`).
     case index(path: String, found: DoorsNearResult)
 
-    /// Reads `path` as OSM data. Bad data names file and line: exit 2.
-    static func osm(path: String, command: String) throws(CLIError) -> Self {
-        do {
-            return .osm(path: path, data: try OSMReader.read(path: path))
-        } catch {
-            throw .usage("\(command): \(error)")
-        }
+    /// Reads `path` as OSM data and finds the doors of the building at `center` in it. Bad
+    /// data names file and line: exit 2.
+    static func osm(path: String, around center: Coordinate, command: String) throws(CLIError) -> Self {
+        .osm(path: path, found: try CLIFiles.osmFile(path, around: center, command: command).found)
     }
 
     /// Opens the door index at `path` (a file, or a directory of them: the one nearest the
@@ -41,48 +38,41 @@ enum ReplayDoors {
             throw .runtime("\(command): \(error)")
         }
         do {
-            // The radius only matters with no building within 50 m: then, as with --osm, the
-            // entrances within 100 m of the centre.
+            // The radius only matters with no building within 50 m: then, as the daemon asks,
+            // the entrances within 150 m of the centre.
             return .index(
-                path: index.path, found: try index.doors(near: center, radius: ReplayInputs.doorRadiusMetres))
+                path: index.path, found: try index.doors(near: center, radius: DoorsInFile.radiusMetres))
         } catch {
             throw .usage("\(command): --doors \(path): cannot read the door index: \(error)")
         }
     }
 
-    /// The ranked doors, best first.
-    func doors(around center: Coordinate) -> [Door] {
+    /// What was found: the building and its ranked doors.
+    var found: DoorsNearResult {
         switch self {
-        case .osm(_, let data): ReplayInputs.doors(in: data, around: center)
-        case .index(_, let found): found.doors
+        case .osm(_, let found), .index(_, let found): found
         }
     }
 
-    /// The building's outline for the map (the index's first outer ring), if known.
-    func outline(around center: Coordinate) -> [Coordinate]? {
-        switch self {
-        case .osm(_, let data): ReplayInputs.outline(in: data, around: center)
-        case .index(_, let found):
-            found.building?.outline.rings.first { $0.role == .outer && $0.points.count >= 3 }?.points
-        }
-    }
+    /// The ranked doors, best first.
+    var doors: [Door] { found.doors }
+
+    /// The building's outline for the map (its first outer ring), if known.
+    var outline: [Coordinate]? { ReplayInputs.outline(of: found) }
 
     /// One line saying where the doors came from, for stderr.
-    func note(around center: Coordinate) -> String {
-        switch self {
-        case .osm(let path, _):
-            "doors from \(path): \(doors(around: center).count) usable entrances within "
-                + "\(Int(ReplayInputs.doorRadiusMetres)) m of the centre"
-        case .index(let path, let found):
-            if let b = found.building {
-                "doors from the door index \(path): building \(b.kind.rawValue) \(b.id)"
-                    + (b.metres > 0 ? " (\(Int(b.metres.rounded())) m away)" : "")
-                    + ", \(found.doors.count) doors"
-            } else {
-                "doors from the door index \(path): no building within "
-                    + "\(Int(DoorIndex.nearestOutlineMetres)) m; \(found.doors.count) entrances within "
-                    + "\(Int(ReplayInputs.doorRadiusMetres)) m"
+    var note: String {
+        let source =
+            switch self {
+            case .osm(let path, _): "doors from \(path)"
+            case .index(let path, _): "doors from the door index \(path)"
             }
+        if let b = found.building {
+            return source + ": building \(b.kind.rawValue) \(b.id)"
+                + (b.metres > 0 ? " (\(Int(b.metres.rounded())) m away)" : "")
+                + ", \(found.doors.count) doors"
         }
+        return source + ": no building within \(Int(DoorIndex.nearestOutlineMetres)) m; "
+            + "\(found.doors.count) entrances within \(Int(DoorsInFile.radiusMetres)) m"
     }
 }

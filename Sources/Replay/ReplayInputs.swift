@@ -1,5 +1,5 @@
-public import Arrival
-import EntranceIndex
+import Arrival
+public import EntranceIndex
 import Foundation
 public import Geo
 public import OSM
@@ -35,49 +35,19 @@ public enum ReplayInputs {
         return heard
     }
 
-    /// Doors further than this (metres) from the building's centre are another building's:
-    /// an OSM extract usually holds the neighbours too.
-    public static let doorRadiusMetres = 100.0
-
-    /// OSM's ranked doors around `center` (see `OSMDoors.ranked`), within ``doorRadiusMetres``.
-    public static func doors(in data: OSMData, around center: Coordinate) -> [Door] {
-        OSMDoors.ranked(
-            data.nodes.filter { $0.coordinate.distance(to: center) <= doorRadiusMetres }, around: center)
+    /// The door index's answer around `center` in OSM data read whole (``DoorsInFile``): the
+    /// building there and its ranked doors, as the daemon's index gives them. Before, every
+    /// usable entrance within 100 m of the centre, so an extract holding the neighbours led
+    /// first to a neighbour's main door.
+    /// - Throws: `DoorIndexError` (see ``DoorsInFile/doors(in:source:near:radius:)``).
+    public static func building(
+        in data: OSMData, source: String, around center: Coordinate
+    ) throws(DoorIndexError) -> DoorsNearResult {
+        try DoorsInFile.doors(in: data, source: source, near: center, radius: DoorsInFile.radiusMetres)
     }
 
-    /// The outline of the building at `center`: the closed `building=*` way containing it, else
-    /// the one with a door node nearest to it; `nil` when the data has none.
-    public static func outline(in data: OSMData, around center: Coordinate) -> [Coordinate]? {
-        let nodes = Dictionary(data.nodes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let rings: [[Coordinate]] = data.ways.compactMap { way in
-            guard way.tags["building"] != nil, way.nodeIDs.count >= 4, way.nodeIDs.first == way.nodeIDs.last
-            else { return nil }
-            let ring = way.nodeIDs.compactMap { nodes[$0]?.coordinate }
-            return ring.count == way.nodeIDs.count ? ring : nil
-        }
-        if let containing = rings.first(where: { contains($0, center) }) { return containing }
-        return rings.min { a, b in
-            (a.map { $0.distance(to: center) }.min() ?? .infinity)
-                < (b.map { $0.distance(to: center) }.min() ?? .infinity)
-        }.flatMap { ring in ring.map { $0.distance(to: center) }.min()! <= doorRadiusMetres ? ring : nil }
-    }
-
-    /// Even–odd ray casting in degrees: fine for one building.
-    static func contains(_ ring: [Coordinate], _ p: Coordinate) -> Bool {
-        var inside = false
-        var j = ring.count - 1
-        for i in 0..<ring.count {
-            let a = ring[i]
-            let b = ring[j]
-            if (a.latitude > p.latitude) != (b.latitude > p.latitude),
-                p.longitude
-                    < (b.longitude - a.longitude) * (p.latitude - a.latitude) / (b.latitude - a.latitude)
-                    + a.longitude
-            {
-                inside.toggle()
-            }
-            j = i
-        }
-        return inside
+    /// The building's outline for the map (its first outer ring), if one was found.
+    public static func outline(of found: DoorsNearResult) -> [Coordinate]? {
+        found.building?.outline.rings.first { $0.role == .outer && $0.points.count >= 3 }?.points
     }
 }

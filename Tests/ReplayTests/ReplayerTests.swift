@@ -1,4 +1,5 @@
 import Arrival
+import EntranceIndex
 import Foundation
 import Geo
 import OSM
@@ -23,7 +24,8 @@ enum Fixture {
         let heard = try ReplayInputs.heard(tsv: String(decoding: try data("heard.tsv"), as: UTF8.self))
         return Replayer(
             destination: destination, memory: memory,
-            doors: ReplayInputs.doors(in: osm, around: destination.center), heard: heard)
+            doors: try ReplayInputs.building(in: osm, source: "doors.osm", around: destination.center).doors,
+            heard: heard)
     }
 }
 
@@ -160,8 +162,9 @@ struct WalkMapTests {
     @Test func mapShowsTraceBuildingDoorsTargetsAndPrompts() throws {
         let destination = try Fixture.destination()
         let osm = try OSMReader.read(path: try Fixture.path("doors.osm"))
-        let outline = try #require(ReplayInputs.outline(in: osm, around: destination.center))
-        #expect(outline.count == 12)
+        let found = try ReplayInputs.building(in: osm, source: "doors.osm", around: destination.center)
+        let outline = try #require(ReplayInputs.outline(of: found))
+        #expect(outline.count == 11)  // the index's open ring
         let result = try Fixture.replayer().run(nmea: try Fixture.data("walk.nmea"))
         let svg = WalkMap(destination: destination, outline: outline, result: result).svg()
         #expect(svg.hasPrefix("<?xml"))

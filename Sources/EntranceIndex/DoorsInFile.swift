@@ -1,0 +1,48 @@
+import Foundation
+import Glibc
+public import Geo
+public import OSM
+
+/// The door index's answer for an OSM file read whole (`plan --osm`, `memory osm`, `replay
+/// --osm`): the file is imported into a door index in a temporary folder, asked
+/// ``DoorIndex/doors(near:radius:)`` as the daemon asks its index, and the index removed.
+///
+/// Before, these took every usable entrance within a radius of the centre, ranked by kind
+/// before distance, so a city extract led first to a neighbour's `entrance=main`; the index
+/// knows whose outline each entrance lies on.
+public enum DoorsInFile {
+    /// With no building within 50 m, the entrances this close to the point are the doors: the
+    /// radius the daemon asks its index with (``DoorIndex/doors(near:radius:)``'s default).
+    public static let radiusMetres = 150.0
+
+    /// The doors of the building at `point` in `data` (its outline's entrances and the loose
+    /// ones within 3 m, ranked around its centroid), or, with no building within 50 m, the
+    /// entrances within `radius` metres of the point. Data with no `entrance=*` node has no
+    /// doors (and is not imported).
+    /// - Parameter source: the file's name, for messages.
+    /// - Throws: ``DoorIndexError``: `.badInput` for data the importer refuses (an element
+    ///   twice), `.storage` when the temporary index cannot be written.
+    public static func doors(
+        in data: OSMData, source: String, near point: Coordinate, radius: Double
+    ) throws(DoorIndexError) -> DoorsNearResult {
+        guard data.nodes.contains(where: { $0.tags["entrance"] != nil }) else {
+            return DoorsNearResult(building: nil, doors: [], center: point)
+        }
+        var template = Array((FileManager.default.temporaryDirectory.path + "/pathfinder-doors-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw .storage(
+                path: FileManager.default.temporaryDirectory.path,
+                message: "cannot make a temporary folder for the door index: \(String(cString: strerror(errno)))")
+        }
+        let folder = String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/doors.db"
+        _ = try DoorImporter.write(data, to: path, source: source)
+        let index = try DoorIndex(path: path)
+        do {
+            return try index.doors(near: point, radius: radius)
+        } catch {
+            throw .storage(path: source, message: "cannot read the door index made from it: \(error)")
+        }
+    }
+}

@@ -85,15 +85,20 @@ package final class Daemon: Sendable {
         // For the daemon's life: a `pathfinder memory` change beside it is refused, not lost at
         // the daemon's next save of what it holds, and so is a second daemon on this memory.
         // After the socket, so a second daemon on the same socket is told that first.
-        let memoryHold: MemoryFile.DaemonHold
+        // A folder that cannot be made or locked takes no other writer either: the daemon runs,
+        // and each save that fails is said (memoryFailed), as before.
+        let memoryHold: MemoryFile.DaemonHold?
         do {
             memoryHold = try MemoryFile.DaemonHold(path: config.memory)
-        } catch {
+        } catch  where error.kind == .inUse {
             log.error("\(error)")
             server.stop()
             signals.cancel()
             feed.stop()
             return 1
+        } catch {
+            log.warning("\(error)")
+            memoryHold = nil
         }
         log.info("listening on \(config.socket)")
         SystemdNotify.send("READY=1")

@@ -259,9 +259,12 @@ package final class ControlServer: @unchecked Sendable {
                 if client.pending > 0 { events |= Int16(POLLOUT) }
                 fds.append(pollfd(fd: client.fd, events: events, revents: 0))
             }
+            // No idle deadline (-1, "forever") still wakes for the path check: before, with no
+            // client connected, poll slept for good and a deleted socket went unnoticed.
+            let idle = timeoutMilliseconds()
+            let wait = idle < 0 ? Self.pathCheckMilliseconds : min(idle, Self.pathCheckMilliseconds)
             let ready = fds.withUnsafeMutableBufferPointer {
-                pollCall(
-                    $0.baseAddress!, nfds_t($0.count), min(timeoutMilliseconds(), Self.pathCheckMilliseconds))
+                pollCall($0.baseAddress!, nfds_t($0.count), wait)
             }
             if ready < 0 {
                 let code = errno

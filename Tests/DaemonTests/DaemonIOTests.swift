@@ -323,11 +323,14 @@ import Testing
 
     /// Its socket file deleted: no client can reach it, and a second daemon would start on
     /// the path, so it exits 1 saying why, for systemd to restart it (before: it ran on,
-    /// unreachable, and `stop` said it was not running).
+    /// unreachable, and `stop` said it was not running). With no client connected too: the
+    /// probe that saw it listening has hung up before the socket goes (before stop 43, `poll`
+    /// then slept with no time-out, so the check never ran and it ran on for good).
     @Test func aDeletedSocketEndsItWithExit1() throws {
         let dir = TempDir()
         defer { dir.remove() }
         let daemon = try Self.listening(in: dir)
+        usleep(500_000)
         #expect(unlink(dir.path + "/pf.sock") == 0)
         let code = daemon.waitForExit()
         if code == nil { daemon.signal(SIGKILL) }

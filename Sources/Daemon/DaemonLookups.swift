@@ -100,7 +100,7 @@ final class DaemonLookups {
         if let doorsPath {
             do {
                 let indexes = try openDoors()
-                if let fix, let nearest = indexes.nearest(to: fix) {
+                if let fix, let nearest = try indexes.nearest(to: fix) {
                     nearDoors = try nearest.search(query, near: fix, limit: Self.matchesPerSource).map(found)
                     let others = try indexes.indexes.filter { $0 !== nearest }
                         .flatMap { try $0.search(query, near: fix, limit: Self.matchesPerSource) }

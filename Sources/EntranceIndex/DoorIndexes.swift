@@ -71,7 +71,8 @@ public struct OutsideDoorIndex: Error, CustomStringConvertible, Equatable {
 }
 
 /// Several door indexes, one a region: a file, or every `*.db` in a directory. Each lookup
-/// goes to the index whose bounds hold the point; a search to the nearest.
+/// goes to the index whose bounds hold the point and which has a building there (boxes
+/// overlap); a search to the nearest.
 ///
 /// Not thread-safe (one SQLite connection per index): use one per thread.
 public final class DoorIndexes {
@@ -105,28 +106,56 @@ public final class DoorIndexes {
     /// Every index's bounds.
     public var covered: [DoorIndexBounds] { indexes.compactMap(\.bounds) }
 
-    /// The index whose bounds hold `point` (the smallest box, when several do).
-    /// - Throws: ``OutsideDoorIndex`` when none does.
-    public func index(at point: Coordinate) throws(OutsideDoorIndex) -> DoorIndex {
-        let holding = indexes.filter { $0.bounds?.contains(point) == true }
-        guard let best = holding.min(by: { $0.bounds!.area < $1.bounds!.area }) else {
-            throw OutsideDoorIndex(point: point, covered: covered)
-        }
-        return best
+    /// The indexes whose bounds hold `point`, the smallest box first.
+    public func holding(_ point: Coordinate) -> [DoorIndex] {
+        indexes.filter { $0.bounds?.contains(point) == true }
+            .enumerated().sorted { a, b in
+                a.element.bounds!.area != b.element.bounds!.area
+                    ? a.element.bounds!.area < b.element.bounds!.area : a.offset < b.offset
+            }.map(\.element)
     }
 
-    /// The index holding `point`, else the one whose box is nearest.
-    public func nearest(to point: Coordinate) -> DoorIndex? {
-        if let holding = try? index(at: point) { return holding }
+    /// The index that answers for `point`: of those whose bounds hold it, smallest box first,
+    /// the first with a building containing the point; else the one with the nearest outline
+    /// within ``DoorIndex/nearestOutlineMetres``; else the first with an entrance within
+    /// `radius` metres; else the smallest box.
+    ///
+    /// Regional boxes overlap (Busan's box reaches into Gyeongsangnam-do's), and a box holds
+    /// more than its region: the smallest box alone answered "no building" for a building
+    /// only the larger region's index holds.
+    /// - Throws: ``OutsideDoorIndex`` when no index's bounds hold the point; SQLite errors.
+    public func index(at point: Coordinate, radius: Double = 150) throws -> DoorIndex {
+        let holding = holding(point)
+        guard let smallest = holding.first else { throw OutsideDoorIndex(point: point, covered: covered) }
+        if holding.count == 1 { return smallest }
+        for index in holding where try index.building(at: point) != nil { return index }
+        var nearest: (index: DoorIndex, metres: Double)?
+        for index in holding {
+            if let building = try index.nearestBuilding(to: point),
+                building.metres < nearest?.metres ?? .infinity
+            {
+                nearest = (index, building.metres)
+            }
+        }
+        if let nearest { return nearest.index }
+        return try holding.first { !(try $0.entrances(within: radius, of: point)).isEmpty } ?? smallest
+    }
+
+    /// The index that answers for `point` (``index(at:radius:)``), else the one whose box is
+    /// nearest.
+    /// - Throws: SQLite errors.
+    public func nearest(to point: Coordinate) throws -> DoorIndex? {
+        do { return try index(at: point) } catch is OutsideDoorIndex {}
         return indexes.min {
             ($0.bounds?.distance(to: point) ?? .infinity) < ($1.bounds?.distance(to: point) ?? .infinity)
         }
     }
 
-    /// ``DoorIndex/doors(near:radius:)`` in the index holding `point`.
+    /// ``DoorIndex/doors(near:radius:)`` in the index that answers for `point`
+    /// (``index(at:radius:)``).
     /// - Throws: ``OutsideDoorIndex`` when no index covers the point; SQLite errors.
     public func doors(near point: Coordinate, radius: Double = 150) throws -> DoorsNearResult {
-        try index(at: point).doors(near: point, radius: radius)
+        try index(at: point, radius: radius).doors(near: point, radius: radius)
     }
 
     /// ``DoorIndex/search(_:near:limit:)``: with `near`, in the index nearest to it; without,

@@ -230,8 +230,10 @@ extension Commands {
     ) throws(CLIError) -> Int32 {
         let indexes = try open(db, "near")
         let index: DoorIndex
-        do { index = try indexes.index(at: point) } catch {
+        do { index = try indexes.index(at: point, radius: radius) } catch let error as OutsideDoorIndex {
             throw .runtime("pathfinder doors near: \(error)")
+        } catch {
+            throw .runtime("pathfinder doors near: \(db ?? "the door index"): \(error)")
         }
         do {
             let result = try index.doors(near: point, radius: radius)

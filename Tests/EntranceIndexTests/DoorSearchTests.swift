@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import SQLite
+import TestSupport
 import Testing
 
 @testable import EntranceIndex
@@ -249,6 +250,61 @@ struct DoorIndexesTests {
         let both = try indexes.search("Grid Street 2 2").prefix(2)
         #expect(both.map(\.quality) == [.exact, .exact] && both.map(\.osm) == ["way/6", "way/6"])
         #expect(Set(both.map(\.index)).count == 2)
+    }
+
+    /// Busan's and Gyeongsangnam-do's extracts, as the audit made them: Busan's box (two
+    /// buildings, south-west and north-east) lies inside Gyeongnam's and holds 김해 건물, which
+    /// only Gyeongnam's index has.
+    static func overlapping(_ dir: URL) throws -> String {
+        let regions = dir.appendingPathComponent("regions")
+        try FileManager.default.createDirectory(at: regions, withIntermediateDirectories: true)
+        let extracts = [
+            "busan": [
+                SquareBuilding(lat: 35.05, lon: 128.95, tags: ["building": "yes", "name": "부산 남서"]),
+                SquareBuilding(lat: 35.30, lon: 129.25, tags: ["building": "yes", "name": "부산 북동"]),
+            ],
+            "gyeongnam": [
+                SquareBuilding(lat: 35.28, lon: 128.97, tags: ["building": "yes", "name": "김해 건물"]),
+                SquareBuilding(lat: 34.80, lon: 127.80, tags: ["building": "yes", "name": "진주 쪽"]),
+            ],
+        ]
+        for (name, buildings) in extracts {
+            let osm = dir.appendingPathComponent("\(name).osm").path
+            try Data(squareBuildingsXML(buildings).utf8).write(to: URL(fileURLWithPath: osm))
+            _ = try DoorImporter.importFile(osm, to: regions.appendingPathComponent("\(name).db").path)
+        }
+        return regions.path
+    }
+
+    /// Before: the smallest box holding the point answered alone — Busan's, which has no
+    /// building near 35.28, 128.97 — so `doors(near:)` said "no building" for 김해 건물 and
+    /// its door, which Gyeongnam's index has; replay's `nearest(to:)` chose Busan's too.
+    @Test func overlappingBoxesAnswerFromTheIndexWithTheBuilding() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let indexes = try DoorIndexes(path: try Self.overlapping(dir))
+        let gimhae = Coordinate(latitude: 35.28, longitude: 128.97)
+        #expect(
+            indexes.holding(gimhae).map { URL(fileURLWithPath: $0.path).lastPathComponent } == [
+                "busan.db", "gyeongnam.db",
+            ])
+        let found = try indexes.doors(near: gimhae)
+        #expect(found.building?.name == "김해 건물" && found.doors.count == 1)
+        #expect(try indexes.index(at: gimhae).path.hasSuffix("gyeongnam.db"))
+        #expect(try indexes.nearest(to: gimhae)?.path.hasSuffix("gyeongnam.db") == true)
+        // 30 m south of its wall: the nearest outline, still only in Gyeongnam's.
+        let south = gimhae.offset(metres: 41, bearing: 180)
+        #expect(try indexes.doors(near: south).building?.name == "김해 건물")
+        // Busan's own building still comes from Busan's, the smaller box.
+        let busan = Coordinate(latitude: 35.05, longitude: 128.95)
+        #expect(try indexes.index(at: busan).path.hasSuffix("busan.db"))
+        #expect(try indexes.doors(near: busan).building?.name == "부산 남서")
+        // With no building in either, the smallest box, and outside both still "outside".
+        #expect(
+            try indexes.index(at: Coordinate(latitude: 35.2, longitude: 129.1)).path.hasSuffix("busan.db"))
+        #expect(throws: OutsideDoorIndex.self) {
+            _ = try indexes.doors(near: Coordinate(latitude: 37.5, longitude: 127))
+        }
     }
 
     @Test func aPointOutsideEveryIndexSaysWhatTheyCover() throws {

@@ -1,6 +1,7 @@
 import Arrival
 import Foundation
 import Geo
+import TestSupport
 import Testing
 
 @testable import PathfinderCLI
@@ -156,6 +157,33 @@ struct DoorsCommandTests {
             nearOut.hasPrefix(#"{"address":"Siltakatu 7","doors":1,"#)
                 && nearOut.contains(#""name":null,"osm":"way/1"}"#)
                 && nearOut.contains(#""metres":"#), "\(nearOut)")
+    }
+
+    /// Two regional indexes in one directory, Busan's box inside Gyeongnam's: a point in
+    /// both boxes where only Gyeongnam's index has a building. Before: "no building within
+    /// 50 m" from Busan's (the smaller box), no doors.
+    @Test func nearInOverlappingRegionsFindsTheBuildingInTheLargerOne() async throws {
+        let dir = try Scratch()
+        let regions = dir.file("regions")
+        for (name, buildings) in [
+            ("busan", [(35.05, 128.95, "부산 남서"), (35.30, 129.25, "부산 북동")]),
+            ("gyeongnam", [(35.28, 128.97, "김해 건물"), (34.80, 127.80, "진주 쪽")]),
+        ] {
+            let xml = squareBuildingsXML(
+                buildings.map {
+                    SquareBuilding(lat: $0.0, lon: $0.1, tags: ["building": "yes", "name": $0.2])
+                })
+            let imported = await runPathfinder([
+                "doors", "import", try dir.write("\(name).osm", xml), "--out", regions + "/\(name).db",
+            ])
+            try #require(imported.code == 0, "\(imported.err)")
+        }
+        let (code, out, err) = await runPathfinder(["doors", "near", "35.28", "128.97", "--db", regions])
+        #expect(code == 0, "\(err)")
+        #expect(err.contains("way 1 \"김해 건물\" contains the point"), "\(err)")
+        #expect(out == "{\"lat\":35.2799,\"lon\":128.97,\"source\":\"osm\"}\n", "\(out)")
+        let outside = await runPathfinder(["doors", "near", "37.5", "127", "--db", regions])
+        #expect(outside.code == 1 && outside.err.contains("outside the door indexes"), "\(outside.err)")
     }
 
     /// `--near LAT LON` with a bad second value named the good first one (`--near "60.17" is

@@ -112,7 +112,7 @@ struct PreparedBuilding: Sendable {
         self.kind = kind
         self.id = id
         building = tags["building"] ?? "yes"
-        name = tags["name"]
+        name = SearchText.displayName(tags)
         addr = JSONText.object(tags, keeping: { $0.hasPrefix("addr:") })
         levels = tags["building:levels"]
         level = tags["level"]

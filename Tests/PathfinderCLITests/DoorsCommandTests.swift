@@ -186,6 +186,38 @@ struct DoorsCommandTests {
         #expect(outside.code == 1 && outside.err.contains("outside the door indexes"), "\(outside.err)")
     }
 
+    /// A building with `name:ko` or `name:en` and no `name` has that name. Before: `"name":
+    /// null` in a search (and "이름 없는 건물" in the daemon) for both, though the hotel's
+    /// Korean name found it.
+    @Test func aBuildingNamedOnlyInALanguageHasThatName() async throws {
+        let dir = try Scratch()
+        let xml = squareBuildingsXML([
+            SquareBuilding(
+                lat: 35.158, lon: 129.16,
+                tags: [
+                    "building": "hotel", "name:ko": "해운대 호텔", "name:en": "Haeundae Hotel",
+                    "addr:street": "해운대해변로", "addr:housenumber": "12",
+                ]),
+            SquareBuilding(lat: 35.160, lon: 129.16, tags: ["building": "office", "name:en": "Test Tower"]),
+            SquareBuilding(
+                lat: 35.162, lon: 129.16,
+                tags: [
+                    "building": "yes", "name:ja": "東京ビル", "name:de": "Tokio-Haus", "name:etymology": "Tokyo",
+                ]
+            ),
+        ])
+        let db = dir.file("x.db")
+        let imported = await runPathfinder(["doors", "import", try dir.write("x.osm", xml), "--out", db])
+        try #require(imported.code == 0, "\(imported.err)")
+        for (query, name) in [("해운대", "해운대 호텔"), ("test tower", "Test Tower"), ("tokio", "Tokio-Haus")] {
+            let (code, out, err) = await runPathfinder(["doors", "search", query, "--limit", "1", "--db", db])
+            #expect(code == 0, "\(err)")
+            #expect(out.contains(#""name":"\#(name)""#), "\(query): \(out)")
+        }
+        let near = await runPathfinder(["doors", "near", "35.158", "129.16", "--db", db])
+        #expect(near.err.contains("way 1 \"해운대 호텔\" contains the point"), "\(near.err)")
+    }
+
     /// `--near LAT LON` with a bad second value named the good first one (`--near "60.17" is
     /// not LAT LON`); the message names the value that is wrong.
     @Test(arguments: [

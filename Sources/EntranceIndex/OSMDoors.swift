@@ -25,13 +25,13 @@ public enum OSMDoors {
     }
 
     /// Whether a node is a door a walker may use: it has `entrance=*`, and it is not an
-    /// emergency exit, an exit-only door, a garage, private (`access=private|no`) or a
-    /// mapped non-door (`door=no`).
+    /// emergency exit, an exit-only door, a garage or private (`access=private|no`).
+    /// `door=no` is kept: OSM's Key:door defines it as an opening with no door (an arcade's,
+    /// a passage's), still a way in.
     public static func isUsable(_ tags: [String: String]) -> Bool {
         guard let entrance = tags["entrance"] else { return false }
         if excludedEntrances.contains(entrance) { return false }
         if let access = tags["access"], excludedAccess.contains(access) { return false }
-        if tags["door"] == "no" { return false }
         return true
     }
 

@@ -31,7 +31,7 @@ enum PreparedElement: Sendable {
             }
         case .way(let way, let locations):
             let nodes = WayBlob.encode(way.nodeIDs, locations)
-            guard way.tags["building"] != nil else {
+            guard OSMDoors.isBuilding(way.tags) else {
                 self = .way(id: way.id, nodes: nodes, building: nil)
                 return
             }

@@ -45,12 +45,13 @@ public enum ReplayInputs {
             data.nodes.filter { $0.coordinate.distance(to: center) <= doorRadiusMetres }, around: center)
     }
 
-    /// The outline of the building at `center`: the closed `building=*` way containing it, else
+    /// The outline of the building at `center`: the closed building way containing it (not
+    /// `building=no`: ``OSMDoors/isBuilding(_:)``), else
     /// the one with a door node nearest to it; `nil` when the data has none.
     public static func outline(in data: OSMData, around center: Coordinate) -> [Coordinate]? {
         let nodes = Dictionary(data.nodes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let rings: [[Coordinate]] = data.ways.compactMap { way in
-            guard way.tags["building"] != nil, way.nodeIDs.count >= 4, way.nodeIDs.first == way.nodeIDs.last
+            guard OSMDoors.isBuilding(way.tags), way.nodeIDs.count >= 4, way.nodeIDs.first == way.nodeIDs.last
             else { return nil }
             let ring = way.nodeIDs.compactMap { nodes[$0]?.coordinate }
             return ring.count == way.nodeIDs.count ? ring : nil

@@ -218,6 +218,33 @@ struct DoorsCommandTests {
         #expect(near.err.contains("way 1 \"해운대 호텔\" contains the point"), "\(near.err)")
     }
 
+    /// A `building=no` area (a car park inside a block) is no building. Before: imported as
+    /// one, it won `near` inside the block as the smaller outline: "주차장", 0 doors.
+    @Test func aBuildingNoAreaIsNoBuilding() async throws {
+        let dir = try Scratch()
+        let xml = """
+            <osm version="0.6">
+             <node id="1" lat="37.5000" lon="127.0000"/><node id="2" lat="37.5000" lon="127.0010"/>
+             <node id="3" lat="37.5008" lon="127.0010"/><node id="4" lat="37.5008" lon="127.0000"/>
+             <node id="5" lat="37.5000" lon="127.0005"><tag k="entrance" v="main"/></node>
+             <way id="1"><nd ref="1"/><nd ref="5"/><nd ref="2"/><nd ref="3"/><nd ref="4"/><nd ref="1"/>
+              <tag k="building" v="yes"/><tag k="name" v="큰건물"/></way>
+             <node id="11" lat="37.5003" lon="127.0003"/><node id="12" lat="37.5003" lon="127.0007"/>
+             <node id="13" lat="37.5005" lon="127.0007"/><node id="14" lat="37.5005" lon="127.0003"/>
+             <way id="2"><nd ref="11"/><nd ref="12"/><nd ref="13"/><nd ref="14"/><nd ref="11"/>
+              <tag k="building" v="no"/><tag k="amenity" v="parking"/><tag k="name" v="주차장"/></way>
+            </osm>
+            """
+        let db = dir.file("x.db")
+        let imported = await runPathfinder(["doors", "import", try dir.write("x.osm", xml), "--out", db])
+        try #require(imported.code == 0, "\(imported.err)")
+        #expect(imported.err.contains("1 buildings (1 ways"), "\(imported.err)")
+        let (code, out, err) = await runPathfinder(["doors", "near", "37.5004", "127.0005", "--db", db])
+        #expect(code == 0, "\(err)")
+        #expect(err.contains("way 1 \"큰건물\" contains the point; 1 doors"), "\(err)")
+        #expect(out.split(separator: "\n").count == 1, "\(out)")
+    }
+
     /// `--near LAT LON` with a bad second value named the good first one (`--near "60.17" is
     /// not LAT LON`); the message names the value that is wrong.
     @Test(arguments: [

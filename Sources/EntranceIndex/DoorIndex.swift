@@ -70,6 +70,15 @@ public final class DoorIndex {
         }
         do {
             db = try Connection(path: path, mode: .readOnly(immutable: true))
+            // An empty file or another program's database: said so, not as SQLite's "no such table".
+            guard
+                try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
+                    == 1
+            else {
+                throw DoorIndexError.notAnIndex(
+                    path: path,
+                    reason: "no meta table (an empty file, or not made by `pathfinder doors import`)")
+            }
             let statement = try db.prepare("SELECT value FROM meta WHERE key = 'version'")
             guard try statement.step(), let version = statement.text(0) else {
                 throw DoorIndexError.notAnIndex(path: path, reason: "no version in its meta table")

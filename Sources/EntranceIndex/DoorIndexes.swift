@@ -80,10 +80,15 @@ public final class DoorIndexes {
     public let indexes: [DoorIndex]
     /// The file or directory they were opened from.
     public let path: String
+    /// The `*.db` files of the directory that are no door index of this version (notes, an
+    /// empty file, an old schema), each with why: skipped, for the caller to warn about.
+    /// One stray file made every lookup fail before.
+    public let skipped: [DoorIndexError]
 
-    /// Opens the index file at `path`, or every `*.db` file in the directory at `path`.
-    /// - Throws: ``DoorIndexError/notAnIndex(path:reason:)`` for a missing path, an empty
-    ///   directory, or a file that is no door index.
+    /// Opens the index file at `path`, or every `*.db` file in the directory at `path`,
+    /// skipping (``skipped``) those that are no door index.
+    /// - Throws: ``DoorIndexError/notAnIndex(path:reason:)`` for a missing path, a file that
+    ///   is no door index, or a directory where no `*.db` file is one.
     public init(path: String) throws(DoorIndexError) {
         self.path = path
         var isDirectory: ObjCBool = false
@@ -92,6 +97,7 @@ public final class DoorIndexes {
         }
         guard isDirectory.boolValue else {
             indexes = [try DoorIndex(path: path)]
+            skipped = []
             return
         }
         let names =
@@ -99,8 +105,20 @@ public final class DoorIndexes {
             .filter { $0.hasSuffix(".db") }.sorted()
         guard !names.isEmpty else { throw .notAnIndex(path: path, reason: "a directory with no *.db file") }
         var opened: [DoorIndex] = []
-        for name in names { opened.append(try DoorIndex(path: "\(path)/\(name)")) }
+        var skipped: [DoorIndexError] = []
+        for name in names {
+            do { opened.append(try DoorIndex(path: "\(path)/\(name)")) } catch { skipped.append(error) }
+        }
+        guard !opened.isEmpty else {
+            if skipped.count == 1 { throw skipped[0] }
+            throw .notAnIndex(
+                path: path,
+                reason:
+                    "none of its *.db files is a door index (\(skipped.map(\.description).joined(separator: "; ")))"
+            )
+        }
         indexes = opened
+        self.skipped = skipped
     }
 
     /// Every index's bounds.

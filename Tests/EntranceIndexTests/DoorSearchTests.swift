@@ -307,6 +307,45 @@ struct DoorIndexesTests {
         }
     }
 
+    /// A stray `*.db` beside the indexes (notes, a zero-byte file, an index of an older
+    /// schema) is skipped, named with why, and the others answer. Before: `DoorIndexes` threw
+    /// on the first, and every lookup in the directory failed (exit 2).
+    @Test func aStrayDatabaseInTheDirectoryIsSkippedAndNamed() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (path, _, seoul) = try Self.directory(dir)
+        try Connection(path: path + "/notes.db", mode: .readWrite).execute("CREATE TABLE x(a)")
+        #expect(FileManager.default.createFile(atPath: path + "/empty.db", contents: Data()))
+        try Connection(path: path + "/old.db", mode: .readWrite).execute(
+            "CREATE TABLE meta(key TEXT, value TEXT); INSERT INTO meta VALUES ('version', '3')")
+        let indexes = try DoorIndexes(path: path)
+        #expect(
+            indexes.indexes.map { URL(fileURLWithPath: $0.path).lastPathComponent } == [
+                "helsinki.db", "seoul.db",
+            ])
+        #expect(try indexes.doors(near: seoul.centre(5)).building?.id == 6)
+        let said = indexes.skipped.map(\.description)
+        #expect(said.count == 3, "\(said)")
+        #expect(said[0].hasPrefix("\(path)/empty.db: not a door index: no meta table"), "\(said)")
+        #expect(said[1].hasPrefix("\(path)/notes.db: not a door index: no meta table"), "\(said)")
+        #expect(
+            said[2] == "\(path)/old.db: not a door index: version 3, expected 4: import it again", "\(said)")
+        // Only stray files: no index, each named.
+        let stray = dir.appendingPathComponent("stray").path
+        try FileManager.default.createDirectory(atPath: stray, withIntermediateDirectories: true)
+        for name in ["empty.db", "old.db"] {
+            try FileManager.default.copyItem(atPath: path + "/" + name, toPath: stray + "/" + name)
+        }
+        #expect {
+            _ = try DoorIndexes(path: stray)
+        } throws: { error in
+            let text = "\(error)"
+            return text.hasPrefix("\(stray): not a door index: none of its *.db files is a door index (")
+                && text.contains("\(stray)/empty.db: not a door index: no meta table")
+                && text.contains("\(stray)/old.db: not a door index: version 3")
+        }
+    }
+
     @Test func aPointOutsideEveryIndexSaysWhatTheyCover() throws {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

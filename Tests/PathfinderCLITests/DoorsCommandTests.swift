@@ -245,6 +245,33 @@ struct DoorsCommandTests {
         #expect(out.split(separator: "\n").count == 1, "\(out)")
     }
 
+    /// A stray `notes.db` in the doors directory: skipped with a warning naming it and why,
+    /// and the index beside it answers. Before: exit 2, "notes.db: not a door index", for
+    /// every lookup in the directory.
+    @Test func aStrayDatabaseInTheDirectoryIsSkippedWithAWarning() async throws {
+        let dir = try Scratch()
+        let regions = dir.file("regions")
+        let xml = squareBuildingsXML([
+            SquareBuilding(lat: 35.28, lon: 128.97, tags: ["building": "yes", "name": "김해 건물"])
+        ])
+        let imported = await runPathfinder([
+            "doors", "import", try dir.write("g.osm", xml), "--out", regions + "/gyeongnam.db",
+        ])
+        try #require(imported.code == 0, "\(imported.err)")
+        #expect(FileManager.default.createFile(atPath: regions + "/notes.db", contents: Data()))
+        let (code, out, err) = await runPathfinder(["doors", "near", "35.28", "128.97", "--db", regions])
+        #expect(code == 0, "\(err)")
+        #expect(out.split(separator: "\n").count == 1, "\(out)")
+        #expect(
+            err.hasPrefix(
+                "pathfinder doors near: warning: skipped \(regions)/notes.db: not a door index: no meta table"
+            ),
+            "\(err)")
+        let search = await runPathfinder(["doors", "search", "김해", "--db", regions])
+        #expect(search.code == 0 && search.out.contains("김해 건물"), "\(search.err)")
+        #expect(search.err.contains("warning: skipped \(regions)/notes.db"), "\(search.err)")
+    }
+
     /// `--near LAT LON` with a bad second value named the good first one (`--near "60.17" is
     /// not LAT LON`); the message names the value that is wrong.
     @Test(arguments: [

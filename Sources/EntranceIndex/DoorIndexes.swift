@@ -177,7 +177,10 @@ public final class DoorIndexes {
     }
 
     /// ``DoorIndex/search(_:near:limit:)``: with `near`, in the index nearest to it; without,
-    /// in every index, merged in the same order.
+    /// in every index, merged in the order one index sorts in: quality, then the closer in
+    /// length to the query, then the OSM id (ways before relations); the same building in
+    /// two overlapping indexes, by file name. Before, ties went by file name, so "a.db"'s
+    /// building 7 came before "b.db"'s building 3.
     public func search(_ query: String, near: Coordinate? = nil, limit: Int = 10) throws -> [BuildingMatch] {
         if let near {
             return try nearest(to: near)?.search(query, near: near, limit: limit) ?? []
@@ -185,8 +188,8 @@ public final class DoorIndexes {
         let all = try indexes.flatMap { try $0.search(query, limit: limit) }
         return Array(
             all.enumerated().sorted { a, b in
-                a.element.quality != b.element.quality
-                    ? a.element.quality < b.element.quality : a.offset < b.offset
+                (a.element.quality, a.element.lengthGap, a.element.row, a.offset)
+                    < (b.element.quality, b.element.lengthGap, b.element.row, b.offset)
             }.map(\.element).prefix(limit))
     }
 }

@@ -346,6 +346,35 @@ struct DoorIndexesTests {
         }
     }
 
+    /// Without `--near`, ties across indexes break as within one: the closer in length to
+    /// the query, then the OSM id. Before: by file name, so a.db's way 2 came before b.db's
+    /// way 1, and a.db's "Old Tower Annex" before b.db's "Big Tower".
+    @Test func tiesAcrossIndexesBreakAsWithinOne() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let regions = dir.appendingPathComponent("regions")
+        func named(_ name: String, _ lat: Double) -> SquareBuilding {
+            SquareBuilding(lat: lat, lon: 127, tags: ["building": "yes", "name": name])
+        }
+        for (file, buildings) in [
+            ("a", [named("Filler", 37.50), named("Twin", 37.501), named("Old Tower Annex", 37.502)]),
+            ("b", [named("Twin", 37.60), named("Big Tower", 37.601)]),
+        ] {
+            let osm = dir.appendingPathComponent("\(file).osm").path
+            try Data(squareBuildingsXML(buildings).utf8).write(to: URL(fileURLWithPath: osm))
+            _ = try DoorImporter.importFile(osm, to: regions.appendingPathComponent("\(file).db").path)
+        }
+        let indexes = try DoorIndexes(path: regions.path)
+        let twins = try indexes.search("twin")
+        #expect(
+            twins.map { "\(URL(fileURLWithPath: $0.index).lastPathComponent) \($0.osm)" } == [
+                "b.db way/1", "a.db way/2",
+            ])
+        let towers = try indexes.search("tower")
+        #expect(towers.map(\.quality) == [.words, .words])
+        #expect(towers.map(\.building.name) == ["Big Tower", "Old Tower Annex"])
+    }
+
     @Test func aPointOutsideEveryIndexSaysWhatTheyCover() throws {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -163,10 +163,17 @@ public enum DoorImporter {
                 try fill(writer)
                 return try writer.finish(progress: progress)
             }
-            guard summary.entrances + summary.buildingWays + summary.buildingRelations > 0 else {
-                // An index of nothing only answers "outside the index (it covers )" later.
+            // An index of nothing only answers "outside the index (it covers )" later; so does
+            // one whose buildings have no node in the extract (before: exit 0, that index).
+            let located =
+                summary.entrances + summary.buildingWays + summary.buildingRelations - summary.withoutOutline
+            guard located > 0 else {
+                let without = summary.withoutOutline
                 throw DoorIndexError.badInput(
-                    OSMError(path: source, reason: "no entrances and no buildings in it: nothing to index"))
+                    OSMError(
+                        path: source,
+                        reason: "no entrances and no buildings in it: nothing to index"
+                            + (without > 0 ? " (\(without) buildings without nodes in the extract)" : "")))
             }
             // rename(2) replaces `output` in one step: readers see the old file or the new.
             guard rename(tmp, output) == 0 else {

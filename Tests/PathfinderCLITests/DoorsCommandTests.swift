@@ -389,7 +389,8 @@ struct DoorsCommandTests {
     /// Mistakes said before any work, or in the input's terms, exit 2 (or 1 for the output's
     /// place) and leave the files as they were: --out the input itself (before: the extract
     /// was replaced by the index, exit 0), --out a folder (before: said after the whole
-    /// import), an extract with nothing to index (before: an empty index, exit 0), an element
+    /// import), an extract with nothing to index (before: an empty index, exit 0), or whose
+    /// buildings have no nodes in it (before: an index covering nothing, exit 0), an element
     /// twice (before: SQLite's UNIQUE error, exit 1), compressed XML (before: "neither OSM XML
     /// nor Overpass JSON").
     @Test func mistakesAreSaidInTheInputsTerms() async throws {
@@ -415,6 +416,13 @@ struct DoorsCommandTests {
             (
                 try write("nothing.osm", #"<osm><node id="1" lat="60.1" lon="24.9"/></osm>"#),
                 "no entrances and no buildings in it"
+            ),
+            (
+                try write(
+                    "nonodes.osm",
+                    #"<osm><way id="1"><nd ref="1"/><nd ref="2"/><nd ref="3"/><nd ref="1"/><tag k="building" v="yes"/></way></osm>"#
+                ),
+                "no entrances and no buildings in it: nothing to index (1 buildings without nodes in the extract)"
             ),
             (try write("twice.osm", "<osm>\(door)\(door)</osm>"), "an OSM element appears twice"),
             (try write("packed.osm.bz2", "BZh91AY&SY"), "compressed (bzip2 or gzip)"),

@@ -101,6 +101,17 @@ public final class DoorIndex {
         }
     }
 
+    /// Whether the file at `path` is a door index of any version (a SQLite file whose `meta`
+    /// table has a `version`): one an import may replace.
+    static func isDoorIndex(_ path: String) -> Bool {
+        guard let db = try? Connection(path: path, mode: .readOnly(immutable: false)),
+            let found = try? db.scalarInt(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'"),
+            found == 1
+        else { return false }
+        return (try? db.scalarInt("SELECT count(*) FROM meta WHERE key = 'version'")) == 1
+    }
+
     /// Counts of what the index holds.
     public func counts() throws -> (entrances: Int, buildings: Int) {
         (

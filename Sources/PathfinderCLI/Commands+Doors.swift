@@ -16,7 +16,9 @@ extension Commands {
                      size up to a country), OSM XML or Overpass API JSON — and writes its
                      entrance nodes, building outlines and a search index of names and
                      addresses to a SQLite door index. The index appears only when
-                     complete; a failed import leaves no file. Progress on stderr.
+                     complete; a failed import leaves no file. Progress on stderr. An
+                     existing DB is replaced only if it is a door index; a symbolic link
+                     is written through (its target replaced, the link kept).
               --low-memory  .osm.pbf without osmium's tags-filter, which holds ≈ 600 MB on
                             real OpenStreetMap data: a city in tens of MB (16 bytes a node of
                             the extract), so not for a country. Chosen by itself with less

@@ -272,6 +272,42 @@ struct DoorsCommandTests {
         #expect(search.err.contains("warning: skipped \(regions)/notes.db"), "\(search.err)")
     }
 
+    /// `--out` an existing file that is no door index is refused, exit 2, naming it, and left
+    /// as it was (before: silently replaced, exit 0); an index there is replaced. `--out` a
+    /// symbolic link writes where it leads and keeps the link (before: the link was replaced
+    /// by the index, and its target kept the old one).
+    @Test func outReplacesOnlyAnIndexAndWritesThroughALink() async throws {
+        let dir = try Scratch()
+        let osm = try dir.write(
+            "x.osm", squareBuildingsXML([SquareBuilding(lat: 37.5, lon: 127, tags: ["building": "yes"])]))
+        let notes = try dir.write("notes.txt", "hello\n")
+        let refused = await runPathfinder(["doors", "import", osm, "--out", notes])
+        #expect(refused.code == 2, "\(refused.err)")
+        #expect(
+            refused.err.contains(
+                "\(notes): not a door index: it is there and --out replaces only a door index"),
+            "\(refused.err)")
+        #expect(try String(contentsOfFile: notes, encoding: .utf8) == "hello\n")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["notes.txt", "x.osm"])
+
+        let index = dir.file("x.db")
+        for _ in 0..<2 {
+            let imported = await runPathfinder(["doors", "import", osm, "--out", index])
+            #expect(imported.code == 0, "\(imported.err)")
+        }
+        try FileManager.default.createDirectory(atPath: dir.file("real"), withIntermediateDirectories: true)
+        for (link, target) in [("link.db", "real/seoul.db"), ("old.db", "x.db")] {
+            try FileManager.default.createSymbolicLink(atPath: dir.file(link), withDestinationPath: target)
+            let imported = await runPathfinder(["doors", "import", osm, "--out", dir.file(link)])
+            #expect(imported.code == 0, "\(imported.err)")
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir.file(link)) == target)
+            let near = await runPathfinder(["doors", "near", "37.5", "127", "--db", dir.file(target)])
+            #expect(near.code == 0 && near.out.split(separator: "\n").count == 1, "\(near.err)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("real")) == ["seoul.db"])
+    }
+
     /// `--near LAT LON` with a bad second value named the good first one (`--near "60.17" is
     /// not LAT LON`); the message names the value that is wrong.
     @Test(arguments: [

@@ -152,7 +152,8 @@ package final class Daemon: Sendable {
         }
         let shell = Shell(
             server: server, voice: voice,
-            lookups: DaemonLookups(doors: config.doors, gazetteer: config.gazetteer),
+            lookups: DaemonLookups(
+                doors: config.doors, gazetteer: config.gazetteer, warn: { [log] in log.warning($0) }),
             continuation: continuation, memory: memory, log: log)
         var altimeter = BarometricAltimeter()
         if let qnh = config.qnh { altimeter.calibrate(qnh: qnh, at: Date()) }

@@ -20,9 +20,13 @@ final class DaemonLookups {
     private var doorIndexes: DoorIndexes?
     private var gazetteer: GazetteerDatabase?
 
-    init(doors: String?, gazetteer: String?) {
+    /// Told each `*.db` file of the doors directory that is skipped as no door index, and why.
+    private let warn: (String) -> Void
+
+    init(doors: String?, gazetteer: String?, warn: @escaping (String) -> Void = { _ in }) {
         doorsPath = doors
         gazetteerPath = gazetteer
+        self.warn = warn
     }
 
     /// OSM's ranked doors of the building at `destination`'s centre, from the index
@@ -100,7 +104,7 @@ final class DaemonLookups {
         if let doorsPath {
             do {
                 let indexes = try openDoors()
-                if let fix, let nearest = indexes.nearest(to: fix) {
+                if let fix, let nearest = try indexes.nearest(to: fix) {
                     nearDoors = try nearest.search(query, near: fix, limit: Self.matchesPerSource).map(found)
                     let others = try indexes.indexes.filter { $0 !== nearest }
                         .flatMap { try $0.search(query, near: fix, limit: Self.matchesPerSource) }
@@ -208,6 +212,8 @@ final class DaemonLookups {
         if let doorIndexes { return doorIndexes }
         guard let doorsPath else { throw LookupError("no door index configured (\"doors\")") }
         let opened = try DoorIndexes(path: doorsPath)
+        // Said once, as the indexes are kept: the others still answer.
+        for skipped in opened.skipped { warn("door index: skipped \(skipped)") }
         doorIndexes = opened
         return opened
     }

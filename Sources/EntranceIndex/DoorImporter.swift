@@ -3,6 +3,7 @@ import Foundation
 import Geo
 package import OSM
 import SQLite
+import Storage
 import SystemCalls
 
 /// What one import stored.
@@ -126,11 +127,21 @@ public enum DoorImporter {
 
     /// Runs `fill` on a fresh index at a temporary path beside `output`, then renames it into
     /// place; on any failure the temporary file is removed and `output` left as it was.
+    ///
+    /// A symbolic link at `output` is written through, as the memory file is
+    /// (`AtomicFile.resolvingLink`): its target is replaced and the link stays (before, the
+    /// link was replaced by the index). An existing file that is not a door index is refused
+    /// before any work (before, `--out notes.txt` silently replaced it); an index, of any
+    /// version, is replaced.
     static func write(
-        to output: String, source: String, wholeTokensLimit: Int = WholeTokens.defaultLimit,
+        to link: String, source: String, wholeTokensLimit: Int = WholeTokens.defaultLimit,
         wordRowsLimit: Int = WordIndexRows.defaultLimit, progress: (String) -> Void,
         _ fill: (DoorIndexWriter) throws -> Void
     ) throws(DoorIndexError) -> DoorImportSummary {
+        let output: String
+        do { output = try AtomicFile.resolvingLink(link) } catch {
+            throw .storage(path: link, message: "cannot follow the symbolic link: \(error)")
+        }
         let directory = URL(fileURLWithPath: output).deletingLastPathComponent().path
         // The temp file names this process, so the next import can remove one an interrupted
         // import left (Ctrl-C, a killed job: before, they piled up, a country's size each).
@@ -139,6 +150,11 @@ public enum DoorImporter {
         if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory.boolValue {
             // Said now, not after the whole import.
             throw .storage(path: output, message: "is a directory; --out names the index file to write")
+        }
+        if FileManager.default.fileExists(atPath: output), !DoorIndex.isDoorIndex(output) {
+            throw .notAnIndex(
+                path: output,
+                reason: "it is there and --out replaces only a door index: remove it or choose another --out")
         }
         if !FileManager.default.fileExists(atPath: directory) {
             // The README's own example writes to ~/doors/, which a fresh account lacks.
@@ -163,10 +179,17 @@ public enum DoorImporter {
                 try fill(writer)
                 return try writer.finish(progress: progress)
             }
-            guard summary.entrances + summary.buildingWays + summary.buildingRelations > 0 else {
-                // An index of nothing only answers "outside the index (it covers )" later.
+            // An index of nothing only answers "outside the index (it covers )" later; so does
+            // one whose buildings have no node in the extract (before: exit 0, that index).
+            let located =
+                summary.entrances + summary.buildingWays + summary.buildingRelations - summary.withoutOutline
+            guard located > 0 else {
+                let without = summary.withoutOutline
                 throw DoorIndexError.badInput(
-                    OSMError(path: source, reason: "no entrances and no buildings in it: nothing to index"))
+                    OSMError(
+                        path: source,
+                        reason: "no entrances and no buildings in it: nothing to index"
+                            + (without > 0 ? " (\(without) buildings without nodes in the extract)" : "")))
             }
             // rename(2) replaces `output` in one step: readers see the old file or the new.
             guard rename(tmp, output) == 0 else {

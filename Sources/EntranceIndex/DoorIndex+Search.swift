@@ -32,6 +32,13 @@ public struct BuildingMatch: Sendable, Hashable {
     public var quality: Quality
     /// The door index the building is in.
     public var index: String
+    /// How far the closest name's or address's length is from the query's, for a match of
+    /// all words (1 for the same words in another order; 0 for whole and start matches):
+    /// the tie-break after quality (and distance), so that indexes merge in the order one
+    /// index sorts in.
+    var lengthGap = 0
+    /// The building's row (its OSM id; a relation's plus 2⁴²): the last tie-break.
+    var row: Int64 { DoorIndexSchema.row(kind: building.kind, osmID: building.id) ?? .max }
 
     /// "way/49209325", as OpenStreetMap's web addresses name it.
     public var osm: String { "\(building.kind.rawValue)/\(building.id)" }
@@ -178,7 +185,7 @@ extension DoorIndex {
                 BuildingMatch(
                     building: building, address: Self.address(building.address), doors: doors,
                     metres: near.map { building.outline.contains($0) ? 0 : metres[candidate.row]! },
-                    quality: candidate.quality, index: path))
+                    quality: candidate.quality, index: path, lengthGap: candidate.extra))
         }
         return out
     }

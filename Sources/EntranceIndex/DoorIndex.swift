@@ -70,6 +70,15 @@ public final class DoorIndex {
         }
         do {
             db = try Connection(path: path, mode: .readOnly(immutable: true))
+            // An empty file or another program's database: said so, not as SQLite's "no such table".
+            guard
+                try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
+                    == 1
+            else {
+                throw DoorIndexError.notAnIndex(
+                    path: path,
+                    reason: "no meta table (an empty file, or not made by `pathfinder doors import`)")
+            }
             let statement = try db.prepare("SELECT value FROM meta WHERE key = 'version'")
             guard try statement.step(), let version = statement.text(0) else {
                 throw DoorIndexError.notAnIndex(path: path, reason: "no version in its meta table")
@@ -90,6 +99,17 @@ public final class DoorIndex {
         } catch {
             throw .notAnIndex(path: path, reason: "\(error)")
         }
+    }
+
+    /// Whether the file at `path` is a door index of any version (a SQLite file whose `meta`
+    /// table has a `version`): one an import may replace.
+    static func isDoorIndex(_ path: String) -> Bool {
+        guard let db = try? Connection(path: path, mode: .readOnly(immutable: false)),
+            let found = try? db.scalarInt(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'"),
+            found == 1
+        else { return false }
+        return (try? db.scalarInt("SELECT count(*) FROM meta WHERE key = 'version'")) == 1
     }
 
     /// Counts of what the index holds.

@@ -110,7 +110,7 @@ final class DoorIndexWriter {
     }
 
     private func add(_ relation: OSMRelation) throws {
-        guard relation.tags["building"] != nil else { return }
+        guard OSMDoors.isBuilding(relation.tags) else { return }
         var rings: [BuildingOutline.Ring] = []
         var ids: [Int64] = []
         var located: [Int64: Coordinate] = [:]

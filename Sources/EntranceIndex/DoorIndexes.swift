@@ -71,7 +71,8 @@ public struct OutsideDoorIndex: Error, CustomStringConvertible, Equatable {
 }
 
 /// Several door indexes, one a region: a file, or every `*.db` in a directory. Each lookup
-/// goes to the index whose bounds hold the point; a search to the nearest.
+/// goes to the index whose bounds hold the point and which has a building there (boxes
+/// overlap); a search to the nearest.
 ///
 /// Not thread-safe (one SQLite connection per index): use one per thread.
 public final class DoorIndexes {
@@ -79,10 +80,15 @@ public final class DoorIndexes {
     public let indexes: [DoorIndex]
     /// The file or directory they were opened from.
     public let path: String
+    /// The `*.db` files of the directory that are no door index of this version (notes, an
+    /// empty file, an old schema), each with why: skipped, for the caller to warn about.
+    /// One stray file made every lookup fail before.
+    public let skipped: [DoorIndexError]
 
-    /// Opens the index file at `path`, or every `*.db` file in the directory at `path`.
-    /// - Throws: ``DoorIndexError/notAnIndex(path:reason:)`` for a missing path, an empty
-    ///   directory, or a file that is no door index.
+    /// Opens the index file at `path`, or every `*.db` file in the directory at `path`,
+    /// skipping (``skipped``) those that are no door index.
+    /// - Throws: ``DoorIndexError/notAnIndex(path:reason:)`` for a missing path, a file that
+    ///   is no door index, or a directory where no `*.db` file is one.
     public init(path: String) throws(DoorIndexError) {
         self.path = path
         var isDirectory: ObjCBool = false
@@ -91,6 +97,7 @@ public final class DoorIndexes {
         }
         guard isDirectory.boolValue else {
             indexes = [try DoorIndex(path: path)]
+            skipped = []
             return
         }
         let names =
@@ -98,39 +105,82 @@ public final class DoorIndexes {
             .filter { $0.hasSuffix(".db") }.sorted()
         guard !names.isEmpty else { throw .notAnIndex(path: path, reason: "a directory with no *.db file") }
         var opened: [DoorIndex] = []
-        for name in names { opened.append(try DoorIndex(path: "\(path)/\(name)")) }
+        var skipped: [DoorIndexError] = []
+        for name in names {
+            do { opened.append(try DoorIndex(path: "\(path)/\(name)")) } catch { skipped.append(error) }
+        }
+        guard !opened.isEmpty else {
+            if skipped.count == 1 { throw skipped[0] }
+            throw .notAnIndex(
+                path: path,
+                reason:
+                    "none of its *.db files is a door index (\(skipped.map(\.description).joined(separator: "; ")))"
+            )
+        }
         indexes = opened
+        self.skipped = skipped
     }
 
     /// Every index's bounds.
     public var covered: [DoorIndexBounds] { indexes.compactMap(\.bounds) }
 
-    /// The index whose bounds hold `point` (the smallest box, when several do).
-    /// - Throws: ``OutsideDoorIndex`` when none does.
-    public func index(at point: Coordinate) throws(OutsideDoorIndex) -> DoorIndex {
-        let holding = indexes.filter { $0.bounds?.contains(point) == true }
-        guard let best = holding.min(by: { $0.bounds!.area < $1.bounds!.area }) else {
-            throw OutsideDoorIndex(point: point, covered: covered)
-        }
-        return best
+    /// The indexes whose bounds hold `point`, the smallest box first.
+    public func holding(_ point: Coordinate) -> [DoorIndex] {
+        indexes.filter { $0.bounds?.contains(point) == true }
+            .enumerated().sorted { a, b in
+                a.element.bounds!.area != b.element.bounds!.area
+                    ? a.element.bounds!.area < b.element.bounds!.area : a.offset < b.offset
+            }.map(\.element)
     }
 
-    /// The index holding `point`, else the one whose box is nearest.
-    public func nearest(to point: Coordinate) -> DoorIndex? {
-        if let holding = try? index(at: point) { return holding }
+    /// The index that answers for `point`: of those whose bounds hold it, smallest box first,
+    /// the first with a building containing the point; else the one with the nearest outline
+    /// within ``DoorIndex/nearestOutlineMetres``; else the first with an entrance within
+    /// `radius` metres; else the smallest box.
+    ///
+    /// Regional boxes overlap (Busan's box reaches into Gyeongsangnam-do's), and a box holds
+    /// more than its region: the smallest box alone answered "no building" for a building
+    /// only the larger region's index holds.
+    /// - Throws: ``OutsideDoorIndex`` when no index's bounds hold the point; SQLite errors.
+    public func index(at point: Coordinate, radius: Double = 150) throws -> DoorIndex {
+        let holding = holding(point)
+        guard let smallest = holding.first else { throw OutsideDoorIndex(point: point, covered: covered) }
+        if holding.count == 1 { return smallest }
+        for index in holding where try index.building(at: point) != nil { return index }
+        var nearest: (index: DoorIndex, metres: Double)?
+        for index in holding {
+            if let building = try index.nearestBuilding(to: point),
+                building.metres < nearest?.metres ?? .infinity
+            {
+                nearest = (index, building.metres)
+            }
+        }
+        if let nearest { return nearest.index }
+        return try holding.first { !(try $0.entrances(within: radius, of: point)).isEmpty } ?? smallest
+    }
+
+    /// The index that answers for `point` (``index(at:radius:)``), else the one whose box is
+    /// nearest.
+    /// - Throws: SQLite errors.
+    public func nearest(to point: Coordinate) throws -> DoorIndex? {
+        do { return try index(at: point) } catch is OutsideDoorIndex {}
         return indexes.min {
             ($0.bounds?.distance(to: point) ?? .infinity) < ($1.bounds?.distance(to: point) ?? .infinity)
         }
     }
 
-    /// ``DoorIndex/doors(near:radius:)`` in the index holding `point`.
+    /// ``DoorIndex/doors(near:radius:)`` in the index that answers for `point`
+    /// (``index(at:radius:)``).
     /// - Throws: ``OutsideDoorIndex`` when no index covers the point; SQLite errors.
     public func doors(near point: Coordinate, radius: Double = 150) throws -> DoorsNearResult {
-        try index(at: point).doors(near: point, radius: radius)
+        try index(at: point, radius: radius).doors(near: point, radius: radius)
     }
 
     /// ``DoorIndex/search(_:near:limit:)``: with `near`, in the index nearest to it; without,
-    /// in every index, merged in the same order.
+    /// in every index, merged in the order one index sorts in: quality, then the closer in
+    /// length to the query, then the OSM id (ways before relations); the same building in
+    /// two overlapping indexes, by file name. Before, ties went by file name, so "a.db"'s
+    /// building 7 came before "b.db"'s building 3.
     public func search(_ query: String, near: Coordinate? = nil, limit: Int = 10) throws -> [BuildingMatch] {
         if let near {
             return try nearest(to: near)?.search(query, near: near, limit: limit) ?? []
@@ -138,8 +188,8 @@ public final class DoorIndexes {
         let all = try indexes.flatMap { try $0.search(query, limit: limit) }
         return Array(
             all.enumerated().sorted { a, b in
-                a.element.quality != b.element.quality
-                    ? a.element.quality < b.element.quality : a.offset < b.offset
+                (a.element.quality, a.element.lengthGap, a.element.row, a.offset)
+                    < (b.element.quality, b.element.lengthGap, b.element.row, b.offset)
             }.map(\.element).prefix(limit))
     }
 }

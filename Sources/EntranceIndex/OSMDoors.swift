@@ -24,14 +24,22 @@ public enum OSMDoors {
         }
     }
 
+    /// Whether an element is a building: `building=*`, but not `building=no`, which mappers
+    /// put on a car park's or a canopy's area to say it is none. Before, such an area was a
+    /// building, and inside a real one it won `near` as the smaller.
+    public static func isBuilding(_ tags: [String: String]) -> Bool {
+        guard let value = tags["building"] else { return false }
+        return value != "no"
+    }
+
     /// Whether a node is a door a walker may use: it has `entrance=*`, and it is not an
-    /// emergency exit, an exit-only door, a garage, private (`access=private|no`) or a
-    /// mapped non-door (`door=no`).
+    /// emergency exit, an exit-only door, a garage or private (`access=private|no`).
+    /// `door=no` is kept: OSM's Key:door defines it as an opening with no door (an arcade's,
+    /// a passage's), still a way in.
     public static func isUsable(_ tags: [String: String]) -> Bool {
         guard let entrance = tags["entrance"] else { return false }
         if excludedEntrances.contains(entrance) { return false }
         if let access = tags["access"], excludedAccess.contains(access) { return false }
-        if tags["door"] == "no" { return false }
         return true
     }
 

@@ -31,7 +31,7 @@ enum PreparedElement: Sendable {
             }
         case .way(let way, let locations):
             let nodes = WayBlob.encode(way.nodeIDs, locations)
-            guard way.tags["building"] != nil else {
+            guard OSMDoors.isBuilding(way.tags) else {
                 self = .way(id: way.id, nodes: nodes, building: nil)
                 return
             }
@@ -112,7 +112,7 @@ struct PreparedBuilding: Sendable {
         self.kind = kind
         self.id = id
         building = tags["building"] ?? "yes"
-        name = tags["name"]
+        name = SearchText.displayName(tags)
         addr = JSONText.object(tags, keeping: { $0.hasPrefix("addr:") })
         levels = tags["building:levels"]
         level = tags["level"]

@@ -86,6 +86,26 @@ enum SearchText {
             || key == "short_name" || key == "loc_name" || key == "old_name" || key == "addr:housename"
     }
 
+    /// The name a building is called by, as written: `name`, else `name:ko` (the prompts are
+    /// Korean), else `name:en`, else the first other `name:LANG` by key. A hotel mapped with
+    /// `name:ko` and `name:en` only was "이름 없는 건물" to the walker and `null` in a search.
+    /// Only language subkeys count: `name:etymology` or `name:etymology:wikidata` are no name.
+    static func displayName(_ tags: [String: String]) -> String? {
+        func present(_ key: String) -> String? {
+            tags[key].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        }
+        if let name = present("name") ?? present("name:ko") ?? present("name:en") { return name }
+        return tags.keys.filter { key in
+            guard key.hasPrefix("name:") else { return false }
+            // A BCP 47 tag: a 2–3 letter language, then subtags ("zh-Hant", "ko-Latn").
+            let parts = key.dropFirst("name:".count).split(separator: "-", omittingEmptySubsequences: false)
+            return (2...3).contains(parts[0].count) && parts[0].allSatisfy { $0.isASCII && $0.isLowercase }
+                && parts.dropFirst().allSatisfy {
+                    !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+                }
+        }.sorted().lazy.compactMap(present).first
+    }
+
     /// The folded, distinct names in `tags`, joined by ``separator``.
     static func names(_ tags: [String: String]) -> String {
         nameList(tags).joined(separator: separator)

@@ -16,7 +16,9 @@ extension Commands {
                      size up to a country), OSM XML or Overpass API JSON — and writes its
                      entrance nodes, building outlines and a search index of names and
                      addresses to a SQLite door index. The index appears only when
-                     complete; a failed import leaves no file. Progress on stderr.
+                     complete; a failed import leaves no file. Progress on stderr. An
+                     existing DB is replaced only if it is a door index; a symbolic link
+                     is written through (its target replaced, the link kept).
               --low-memory  .osm.pbf without osmium's tags-filter, which holds ≈ 600 MB on
                             real OpenStreetMap data: a city in tens of MB (16 bytes a node of
                             the extract), so not for a country. Chosen by itself with less
@@ -139,7 +141,11 @@ extension Commands {
     /// The index (or folder of indexes) `--db` names, else the data directory's. A bad `--db` is
     /// bad input (exit 2); a missing installed one is a run-time failure (exit 1), as the
     /// gazetteer's is.
-    private static func open(_ explicit: String?, _ sub: String) throws(CLIError) -> DoorIndexes {
+    /// A `*.db` file of the directory that is no door index is skipped with a warning on
+    /// stderr naming it and why (before, one stray file failed every lookup, exit 2).
+    private static func open(
+        _ explicit: String?, _ sub: String, console: Console
+    ) throws(CLIError) -> DoorIndexes {
         let db: String
         if let explicit {
             db = explicit
@@ -148,7 +154,13 @@ extension Commands {
                 throw error.naming("pathfinder doors \(sub)")
             }
         }
-        do { return try DoorIndexes(path: db) } catch {
+        do {
+            let indexes = try DoorIndexes(path: db)
+            for skipped in indexes.skipped {
+                console.error("pathfinder doors \(sub): warning: skipped \(skipped)")
+            }
+            return indexes
+        } catch {
             throw error.isBadInput && explicit != nil
                 ? .usage("pathfinder doors \(sub): \(error)")
                 : .runtime(
@@ -185,7 +197,7 @@ extension Commands {
     private static func search(
         _ query: String, near: Coordinate?, limit: Int, db: String?, console: Console
     ) throws(CLIError) -> Int32 {
-        let indexes = try open(db, "search")
+        let indexes = try open(db, "search", console: console)
         do {
             let matches = try indexes.search(query, near: near, limit: limit)
             for m in matches {
@@ -228,10 +240,12 @@ extension Commands {
     private static func near(
         _ point: Coordinate, radius: Double, db: String?, console: Console
     ) throws(CLIError) -> Int32 {
-        let indexes = try open(db, "near")
+        let indexes = try open(db, "near", console: console)
         let index: DoorIndex
-        do { index = try indexes.index(at: point) } catch {
+        do { index = try indexes.index(at: point, radius: radius) } catch let error as OutsideDoorIndex {
             throw .runtime("pathfinder doors near: \(error)")
+        } catch {
+            throw .runtime("pathfinder doors near: \(db ?? "the door index"): \(error)")
         }
         do {
             let result = try index.doors(near: point, radius: radius)

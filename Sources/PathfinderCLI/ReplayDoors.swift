@@ -10,8 +10,9 @@ enum ReplayDoors {
     /// An OSM XML or Overpass JSON file, imported into a door index of its own and asked as
     /// `--doors` asks (``DoorsInFile``).
     case osm(path: String, found: DoorsNearResult)
-    /// A door index: the doors of the building at the centre (`DoorIndex.doors(near:radius:)`).
-    case index(path: String, found: DoorsNearResult)
+    /// A door index: the doors of the building at the centre (`DoorIndex.doors(near:radius:)`);
+    /// `skipped`, the directory's `*.db` files that are no door index, each with why.
+    case index(path: String, found: DoorsNearResult, skipped: [String])
 
     /// Reads `path` as OSM data and finds the doors of the building at `center` in it. Bad
     /// data names file and line: exit 2.
@@ -24,12 +25,15 @@ enum ReplayDoors {
     /// `center`. A missing file or one that is not a door index: exit 2, naming it.
     static func index(path: String, around center: Coordinate, command: String) throws(CLIError) -> Self {
         let index: DoorIndex
+        let skipped: [String]
         do {
             // Before, a directory was opened as one SQLite file: "disk I/O error".
-            guard let nearest = try DoorIndexes(path: path).nearest(to: center) else {
+            let indexes = try DoorIndexes(path: path)
+            guard let nearest = try indexes.nearest(to: center) else {
                 throw CLIError.usage("\(command): --doors \(path): no door index in it")
             }
             index = nearest
+            skipped = indexes.skipped.map(\.description)
         } catch let error as DoorIndexError {
             throw error.isBadInput ? .usage("\(command): --doors \(error)") : .runtime("\(command): \(error)")
         } catch let error as CLIError {
@@ -41,7 +45,8 @@ enum ReplayDoors {
             // The radius only matters with no building within 50 m: then, as the daemon asks,
             // the entrances within 150 m of the centre.
             return .index(
-                path: index.path, found: try index.doors(near: center, radius: DoorsInFile.radiusMetres))
+                path: index.path, found: try index.doors(near: center, radius: DoorsInFile.radiusMetres),
+                skipped: skipped)
         } catch {
             throw .usage("\(command): --doors \(path): cannot read the door index: \(error)")
         }
@@ -50,7 +55,7 @@ enum ReplayDoors {
     /// What was found: the building and its ranked doors.
     var found: DoorsNearResult {
         switch self {
-        case .osm(_, let found), .index(_, let found): found
+        case .osm(_, let found), .index(_, let found, _): found
         }
     }
 
@@ -65,14 +70,19 @@ enum ReplayDoors {
         let source =
             switch self {
             case .osm(let path, _): "doors from \(path)"
-            case .index(let path, _): "doors from the door index \(path)"
+            case .index(let path, _, _): "doors from the door index \(path)"
+            }
+        let warnings =
+            switch self {
+            case .osm: ""
+            case .index(_, _, let skipped): skipped.map { "; warning: skipped \($0)" }.joined()
             }
         if let b = found.building {
             return source + ": building \(b.kind.rawValue) \(b.id)"
                 + (b.metres > 0 ? " (\(Int(b.metres.rounded())) m away)" : "")
-                + ", \(found.doors.count) doors"
+                + ", \(found.doors.count) doors" + warnings
         }
         return source + ": no building within \(Int(DoorIndex.nearestOutlineMetres)) m; "
-            + "\(found.doors.count) entrances within \(Int(DoorsInFile.radiusMetres)) m"
+            + "\(found.doors.count) entrances within \(Int(DoorsInFile.radiusMetres)) m" + warnings
     }
 }

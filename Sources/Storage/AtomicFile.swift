@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import SystemCalls
+package import SystemCalls
 
 /// Replaces a file's content all at once: a reader (or the next start after a crash or
 /// power cut) sees the old content or the new, never a torn mix.
@@ -53,8 +53,9 @@ public enum AtomicFile {
     }
 
     /// `path`, or the file a symbolic link at `path` leads to, there or not yet (a link to a
-    /// file set aside, or not made yet, is where the next save goes).
-    static func resolvingLink(_ path: String) throws(SystemCallError) -> String {
+    /// file set aside, or not made yet, is where the next save goes). The door index's
+    /// import writes through links the same way.
+    package static func resolvingLink(_ path: String) throws(SystemCallError) -> String {
         var info = stat()
         guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return path }
         if let resolved = realpath(path, nil) {

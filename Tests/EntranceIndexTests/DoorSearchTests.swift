@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import SQLite
+import TestSupport
 import Testing
 
 @testable import EntranceIndex
@@ -249,6 +250,129 @@ struct DoorIndexesTests {
         let both = try indexes.search("Grid Street 2 2").prefix(2)
         #expect(both.map(\.quality) == [.exact, .exact] && both.map(\.osm) == ["way/6", "way/6"])
         #expect(Set(both.map(\.index)).count == 2)
+    }
+
+    /// Busan's and Gyeongsangnam-do's extracts, as the audit made them: Busan's box (two
+    /// buildings, south-west and north-east) lies inside Gyeongnam's and holds 김해 건물, which
+    /// only Gyeongnam's index has.
+    static func overlapping(_ dir: URL) throws -> String {
+        let regions = dir.appendingPathComponent("regions")
+        try FileManager.default.createDirectory(at: regions, withIntermediateDirectories: true)
+        let extracts = [
+            "busan": [
+                SquareBuilding(lat: 35.05, lon: 128.95, tags: ["building": "yes", "name": "부산 남서"]),
+                SquareBuilding(lat: 35.30, lon: 129.25, tags: ["building": "yes", "name": "부산 북동"]),
+            ],
+            "gyeongnam": [
+                SquareBuilding(lat: 35.28, lon: 128.97, tags: ["building": "yes", "name": "김해 건물"]),
+                SquareBuilding(lat: 34.80, lon: 127.80, tags: ["building": "yes", "name": "진주 쪽"]),
+            ],
+        ]
+        for (name, buildings) in extracts {
+            let osm = dir.appendingPathComponent("\(name).osm").path
+            try Data(squareBuildingsXML(buildings).utf8).write(to: URL(fileURLWithPath: osm))
+            _ = try DoorImporter.importFile(osm, to: regions.appendingPathComponent("\(name).db").path)
+        }
+        return regions.path
+    }
+
+    /// Before: the smallest box holding the point answered alone — Busan's, which has no
+    /// building near 35.28, 128.97 — so `doors(near:)` said "no building" for 김해 건물 and
+    /// its door, which Gyeongnam's index has; replay's `nearest(to:)` chose Busan's too.
+    @Test func overlappingBoxesAnswerFromTheIndexWithTheBuilding() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let indexes = try DoorIndexes(path: try Self.overlapping(dir))
+        let gimhae = Coordinate(latitude: 35.28, longitude: 128.97)
+        #expect(
+            indexes.holding(gimhae).map { URL(fileURLWithPath: $0.path).lastPathComponent } == [
+                "busan.db", "gyeongnam.db",
+            ])
+        let found = try indexes.doors(near: gimhae)
+        #expect(found.building?.name == "김해 건물" && found.doors.count == 1)
+        #expect(try indexes.index(at: gimhae).path.hasSuffix("gyeongnam.db"))
+        #expect(try indexes.nearest(to: gimhae)?.path.hasSuffix("gyeongnam.db") == true)
+        // 30 m south of its wall: the nearest outline, still only in Gyeongnam's.
+        let south = gimhae.offset(metres: 41, bearing: 180)
+        #expect(try indexes.doors(near: south).building?.name == "김해 건물")
+        // Busan's own building still comes from Busan's, the smaller box.
+        let busan = Coordinate(latitude: 35.05, longitude: 128.95)
+        #expect(try indexes.index(at: busan).path.hasSuffix("busan.db"))
+        #expect(try indexes.doors(near: busan).building?.name == "부산 남서")
+        // With no building in either, the smallest box, and outside both still "outside".
+        #expect(
+            try indexes.index(at: Coordinate(latitude: 35.2, longitude: 129.1)).path.hasSuffix("busan.db"))
+        #expect(throws: OutsideDoorIndex.self) {
+            _ = try indexes.doors(near: Coordinate(latitude: 37.5, longitude: 127))
+        }
+    }
+
+    /// A stray `*.db` beside the indexes (notes, a zero-byte file, an index of an older
+    /// schema) is skipped, named with why, and the others answer. Before: `DoorIndexes` threw
+    /// on the first, and every lookup in the directory failed (exit 2).
+    @Test func aStrayDatabaseInTheDirectoryIsSkippedAndNamed() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (path, _, seoul) = try Self.directory(dir)
+        try Connection(path: path + "/notes.db", mode: .readWrite).execute("CREATE TABLE x(a)")
+        #expect(FileManager.default.createFile(atPath: path + "/empty.db", contents: Data()))
+        try Connection(path: path + "/old.db", mode: .readWrite).execute(
+            "CREATE TABLE meta(key TEXT, value TEXT); INSERT INTO meta VALUES ('version', '3')")
+        let indexes = try DoorIndexes(path: path)
+        #expect(
+            indexes.indexes.map { URL(fileURLWithPath: $0.path).lastPathComponent } == [
+                "helsinki.db", "seoul.db",
+            ])
+        #expect(try indexes.doors(near: seoul.centre(5)).building?.id == 6)
+        let said = indexes.skipped.map(\.description)
+        #expect(said.count == 3, "\(said)")
+        #expect(said[0].hasPrefix("\(path)/empty.db: not a door index: no meta table"), "\(said)")
+        #expect(said[1].hasPrefix("\(path)/notes.db: not a door index: no meta table"), "\(said)")
+        #expect(
+            said[2] == "\(path)/old.db: not a door index: version 3, expected 4: import it again", "\(said)")
+        // Only stray files: no index, each named.
+        let stray = dir.appendingPathComponent("stray").path
+        try FileManager.default.createDirectory(atPath: stray, withIntermediateDirectories: true)
+        for name in ["empty.db", "old.db"] {
+            try FileManager.default.copyItem(atPath: path + "/" + name, toPath: stray + "/" + name)
+        }
+        #expect {
+            _ = try DoorIndexes(path: stray)
+        } throws: { error in
+            let text = "\(error)"
+            return text.hasPrefix("\(stray): not a door index: none of its *.db files is a door index (")
+                && text.contains("\(stray)/empty.db: not a door index: no meta table")
+                && text.contains("\(stray)/old.db: not a door index: version 3")
+        }
+    }
+
+    /// Without `--near`, ties across indexes break as within one: the closer in length to
+    /// the query, then the OSM id. Before: by file name, so a.db's way 2 came before b.db's
+    /// way 1, and a.db's "Old Tower Annex" before b.db's "Big Tower".
+    @Test func tiesAcrossIndexesBreakAsWithinOne() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let regions = dir.appendingPathComponent("regions")
+        func named(_ name: String, _ lat: Double) -> SquareBuilding {
+            SquareBuilding(lat: lat, lon: 127, tags: ["building": "yes", "name": name])
+        }
+        for (file, buildings) in [
+            ("a", [named("Filler", 37.50), named("Twin", 37.501), named("Old Tower Annex", 37.502)]),
+            ("b", [named("Twin", 37.60), named("Big Tower", 37.601)]),
+        ] {
+            let osm = dir.appendingPathComponent("\(file).osm").path
+            try Data(squareBuildingsXML(buildings).utf8).write(to: URL(fileURLWithPath: osm))
+            _ = try DoorImporter.importFile(osm, to: regions.appendingPathComponent("\(file).db").path)
+        }
+        let indexes = try DoorIndexes(path: regions.path)
+        let twins = try indexes.search("twin")
+        #expect(
+            twins.map { "\(URL(fileURLWithPath: $0.index).lastPathComponent) \($0.osm)" } == [
+                "b.db way/1", "a.db way/2",
+            ])
+        let towers = try indexes.search("tower")
+        #expect(towers.map(\.quality) == [.words, .words])
+        #expect(towers.map(\.building.name) == ["Big Tower", "Old Tower Annex"])
     }
 
     @Test func aPointOutsideEveryIndexSaysWhatTheyCover() throws {

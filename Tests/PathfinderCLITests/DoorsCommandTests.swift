@@ -1,6 +1,7 @@
 import Arrival
 import Foundation
 import Geo
+import TestSupport
 import Testing
 
 @testable import PathfinderCLI
@@ -158,6 +159,155 @@ struct DoorsCommandTests {
                 && nearOut.contains(#""metres":"#), "\(nearOut)")
     }
 
+    /// Two regional indexes in one directory, Busan's box inside Gyeongnam's: a point in
+    /// both boxes where only Gyeongnam's index has a building. Before: "no building within
+    /// 50 m" from Busan's (the smaller box), no doors.
+    @Test func nearInOverlappingRegionsFindsTheBuildingInTheLargerOne() async throws {
+        let dir = try Scratch()
+        let regions = dir.file("regions")
+        for (name, buildings) in [
+            ("busan", [(35.05, 128.95, "부산 남서"), (35.30, 129.25, "부산 북동")]),
+            ("gyeongnam", [(35.28, 128.97, "김해 건물"), (34.80, 127.80, "진주 쪽")]),
+        ] {
+            let xml = squareBuildingsXML(
+                buildings.map {
+                    SquareBuilding(lat: $0.0, lon: $0.1, tags: ["building": "yes", "name": $0.2])
+                })
+            let imported = await runPathfinder([
+                "doors", "import", try dir.write("\(name).osm", xml), "--out", regions + "/\(name).db",
+            ])
+            try #require(imported.code == 0, "\(imported.err)")
+        }
+        let (code, out, err) = await runPathfinder(["doors", "near", "35.28", "128.97", "--db", regions])
+        #expect(code == 0, "\(err)")
+        #expect(err.contains("way 1 \"김해 건물\" contains the point"), "\(err)")
+        #expect(out == "{\"lat\":35.2799,\"lon\":128.97,\"source\":\"osm\"}\n", "\(out)")
+        let outside = await runPathfinder(["doors", "near", "37.5", "127", "--db", regions])
+        #expect(outside.code == 1 && outside.err.contains("outside the door indexes"), "\(outside.err)")
+    }
+
+    /// A building with `name:ko` or `name:en` and no `name` has that name. Before: `"name":
+    /// null` in a search (and "이름 없는 건물" in the daemon) for both, though the hotel's
+    /// Korean name found it.
+    @Test func aBuildingNamedOnlyInALanguageHasThatName() async throws {
+        let dir = try Scratch()
+        let xml = squareBuildingsXML([
+            SquareBuilding(
+                lat: 35.158, lon: 129.16,
+                tags: [
+                    "building": "hotel", "name:ko": "해운대 호텔", "name:en": "Haeundae Hotel",
+                    "addr:street": "해운대해변로", "addr:housenumber": "12",
+                ]),
+            SquareBuilding(lat: 35.160, lon: 129.16, tags: ["building": "office", "name:en": "Test Tower"]),
+            SquareBuilding(
+                lat: 35.162, lon: 129.16,
+                tags: [
+                    "building": "yes", "name:ja": "東京ビル", "name:de": "Tokio-Haus", "name:etymology": "Tokyo",
+                ]
+            ),
+        ])
+        let db = dir.file("x.db")
+        let imported = await runPathfinder(["doors", "import", try dir.write("x.osm", xml), "--out", db])
+        try #require(imported.code == 0, "\(imported.err)")
+        for (query, name) in [("해운대", "해운대 호텔"), ("test tower", "Test Tower"), ("tokio", "Tokio-Haus")] {
+            let (code, out, err) = await runPathfinder(["doors", "search", query, "--limit", "1", "--db", db])
+            #expect(code == 0, "\(err)")
+            #expect(out.contains(#""name":"\#(name)""#), "\(query): \(out)")
+        }
+        let near = await runPathfinder(["doors", "near", "35.158", "129.16", "--db", db])
+        #expect(near.err.contains("way 1 \"해운대 호텔\" contains the point"), "\(near.err)")
+    }
+
+    /// A `building=no` area (a car park inside a block) is no building. Before: imported as
+    /// one, it won `near` inside the block as the smaller outline: "주차장", 0 doors.
+    @Test func aBuildingNoAreaIsNoBuilding() async throws {
+        let dir = try Scratch()
+        let xml = """
+            <osm version="0.6">
+             <node id="1" lat="37.5000" lon="127.0000"/><node id="2" lat="37.5000" lon="127.0010"/>
+             <node id="3" lat="37.5008" lon="127.0010"/><node id="4" lat="37.5008" lon="127.0000"/>
+             <node id="5" lat="37.5000" lon="127.0005"><tag k="entrance" v="main"/></node>
+             <way id="1"><nd ref="1"/><nd ref="5"/><nd ref="2"/><nd ref="3"/><nd ref="4"/><nd ref="1"/>
+              <tag k="building" v="yes"/><tag k="name" v="큰건물"/></way>
+             <node id="11" lat="37.5003" lon="127.0003"/><node id="12" lat="37.5003" lon="127.0007"/>
+             <node id="13" lat="37.5005" lon="127.0007"/><node id="14" lat="37.5005" lon="127.0003"/>
+             <way id="2"><nd ref="11"/><nd ref="12"/><nd ref="13"/><nd ref="14"/><nd ref="11"/>
+              <tag k="building" v="no"/><tag k="amenity" v="parking"/><tag k="name" v="주차장"/></way>
+            </osm>
+            """
+        let db = dir.file("x.db")
+        let imported = await runPathfinder(["doors", "import", try dir.write("x.osm", xml), "--out", db])
+        try #require(imported.code == 0, "\(imported.err)")
+        #expect(imported.err.contains("1 buildings (1 ways"), "\(imported.err)")
+        let (code, out, err) = await runPathfinder(["doors", "near", "37.5004", "127.0005", "--db", db])
+        #expect(code == 0, "\(err)")
+        #expect(err.contains("way 1 \"큰건물\" contains the point; 1 doors"), "\(err)")
+        #expect(out.split(separator: "\n").count == 1, "\(out)")
+    }
+
+    /// A stray `notes.db` in the doors directory: skipped with a warning naming it and why,
+    /// and the index beside it answers. Before: exit 2, "notes.db: not a door index", for
+    /// every lookup in the directory.
+    @Test func aStrayDatabaseInTheDirectoryIsSkippedWithAWarning() async throws {
+        let dir = try Scratch()
+        let regions = dir.file("regions")
+        let xml = squareBuildingsXML([
+            SquareBuilding(lat: 35.28, lon: 128.97, tags: ["building": "yes", "name": "김해 건물"])
+        ])
+        let imported = await runPathfinder([
+            "doors", "import", try dir.write("g.osm", xml), "--out", regions + "/gyeongnam.db",
+        ])
+        try #require(imported.code == 0, "\(imported.err)")
+        #expect(FileManager.default.createFile(atPath: regions + "/notes.db", contents: Data()))
+        let (code, out, err) = await runPathfinder(["doors", "near", "35.28", "128.97", "--db", regions])
+        #expect(code == 0, "\(err)")
+        #expect(out.split(separator: "\n").count == 1, "\(out)")
+        #expect(
+            err.hasPrefix(
+                "pathfinder doors near: warning: skipped \(regions)/notes.db: not a door index: no meta table"
+            ),
+            "\(err)")
+        let search = await runPathfinder(["doors", "search", "김해", "--db", regions])
+        #expect(search.code == 0 && search.out.contains("김해 건물"), "\(search.err)")
+        #expect(search.err.contains("warning: skipped \(regions)/notes.db"), "\(search.err)")
+    }
+
+    /// `--out` an existing file that is no door index is refused, exit 2, naming it, and left
+    /// as it was (before: silently replaced, exit 0); an index there is replaced. `--out` a
+    /// symbolic link writes where it leads and keeps the link (before: the link was replaced
+    /// by the index, and its target kept the old one).
+    @Test func outReplacesOnlyAnIndexAndWritesThroughALink() async throws {
+        let dir = try Scratch()
+        let osm = try dir.write(
+            "x.osm", squareBuildingsXML([SquareBuilding(lat: 37.5, lon: 127, tags: ["building": "yes"])]))
+        let notes = try dir.write("notes.txt", "hello\n")
+        let refused = await runPathfinder(["doors", "import", osm, "--out", notes])
+        #expect(refused.code == 2, "\(refused.err)")
+        #expect(
+            refused.err.contains(
+                "\(notes): not a door index: it is there and --out replaces only a door index"),
+            "\(refused.err)")
+        #expect(try String(contentsOfFile: notes, encoding: .utf8) == "hello\n")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["notes.txt", "x.osm"])
+
+        let index = dir.file("x.db")
+        for _ in 0..<2 {
+            let imported = await runPathfinder(["doors", "import", osm, "--out", index])
+            #expect(imported.code == 0, "\(imported.err)")
+        }
+        try FileManager.default.createDirectory(atPath: dir.file("real"), withIntermediateDirectories: true)
+        for (link, target) in [("link.db", "real/seoul.db"), ("old.db", "x.db")] {
+            try FileManager.default.createSymbolicLink(atPath: dir.file(link), withDestinationPath: target)
+            let imported = await runPathfinder(["doors", "import", osm, "--out", dir.file(link)])
+            #expect(imported.code == 0, "\(imported.err)")
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir.file(link)) == target)
+            let near = await runPathfinder(["doors", "near", "37.5", "127", "--db", dir.file(target)])
+            #expect(near.code == 0 && near.out.split(separator: "\n").count == 1, "\(near.err)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("real")) == ["seoul.db"])
+    }
+
     /// `--near LAT LON` with a bad second value named the good first one (`--near "60.17" is
     /// not LAT LON`); the message names the value that is wrong.
     @Test(arguments: [
@@ -275,7 +425,8 @@ struct DoorsCommandTests {
     /// Mistakes said before any work, or in the input's terms, exit 2 (or 1 for the output's
     /// place) and leave the files as they were: --out the input itself (before: the extract
     /// was replaced by the index, exit 0), --out a folder (before: said after the whole
-    /// import), an extract with nothing to index (before: an empty index, exit 0), an element
+    /// import), an extract with nothing to index (before: an empty index, exit 0), or whose
+    /// buildings have no nodes in it (before: an index covering nothing, exit 0), an element
     /// twice (before: SQLite's UNIQUE error, exit 1), compressed XML (before: "neither OSM XML
     /// nor Overpass JSON").
     @Test func mistakesAreSaidInTheInputsTerms() async throws {
@@ -301,6 +452,13 @@ struct DoorsCommandTests {
             (
                 try write("nothing.osm", #"<osm><node id="1" lat="60.1" lon="24.9"/></osm>"#),
                 "no entrances and no buildings in it"
+            ),
+            (
+                try write(
+                    "nonodes.osm",
+                    #"<osm><way id="1"><nd ref="1"/><nd ref="2"/><nd ref="3"/><nd ref="1"/><tag k="building" v="yes"/></way></osm>"#
+                ),
+                "no entrances and no buildings in it: nothing to index (1 buildings without nodes in the extract)"
             ),
             (try write("twice.osm", "<osm>\(door)\(door)</osm>"), "an OSM element appears twice"),
             (try write("packed.osm.bz2", "BZh91AY&SY"), "compressed (bzip2 or gzip)"),

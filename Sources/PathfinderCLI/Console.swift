@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// Where a command writes: standard output and error for the real program, buffers in tests.
 package final class Console: @unchecked Sendable {
@@ -13,9 +14,35 @@ package final class Console: @unchecked Sendable {
     }
 
     /// The process's real standard output and standard error, unbuffered per line.
+    ///
+    /// Output that cannot be written (a full disk, a reader gone with SIGPIPE ignored, as
+    /// under systemd) ends the program with exit 1 and one line on standard error saying why
+    /// (before: `FileHandle.write` trapped, a crash report and exit 132). What cannot be
+    /// written to standard error is dropped: there is nowhere left to say it.
     package static let standard = Console(
-        out: { FileHandle.standardOutput.write(Data($0.utf8)) },
-        err: { FileHandle.standardError.write(Data($0.utf8)) })
+        out: { text in
+            if let code = writeAll(STDOUT_FILENO, text) {
+                _ = writeAll(
+                    STDERR_FILENO,
+                    "pathfinder: cannot write to standard output: \(String(cString: strerror(code)))\n")
+                exit(1)
+            }
+        },
+        err: { _ = writeAll(STDERR_FILENO, $0) })
+
+    /// Writes all of `text` to `fd`, retrying on EINTR; the errno of a failure, else nil.
+    private static func writeAll(_ fd: Int32, _ text: String) -> Int32? {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            bytes = bytes.dropFirst(written)
+        }
+        return nil
+    }
 
     /// Writes one line to standard output.
     package func line(_ text: String) { lock.withLock { writeOut(text + "\n") } }

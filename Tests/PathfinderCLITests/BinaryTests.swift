@@ -88,6 +88,22 @@ struct BinaryTests {
         #expect(try run(["fly"]).code == 2)
     }
 
+    /// Output that cannot be written — a full disk, or a reader gone while SIGPIPE is ignored
+    /// (as systemd runs services) — exits 1 with one line saying why (before: `FileHandle.write`
+    /// trapped: a crash report, exit 132).
+    @Test(arguments: [
+        ("exec \"$0\" --help >/dev/full", "No space left on device"),
+        (
+            "trap '' PIPE; \"$0\" search a --limit 1000 | head -c 1 >/dev/null; exit ${PIPESTATUS[0]}",
+            "Broken pipe"
+        ),
+    ])
+    func outputThatCannotBeWrittenExits1(script: String, reason: String) throws {
+        let r = try Self.run(executable: "/bin/bash", ["-c", script, try Self.binary()])
+        #expect(r.code == 1, "\(r.err)")
+        #expect(r.err == "pathfinder: cannot write to standard output: \(reason)\n")
+    }
+
     @Test func aWriteThatFailsExits1() throws {
         let dir = try Scratch()
         // A plain file where a directory should be: missing directories are made, this is not.

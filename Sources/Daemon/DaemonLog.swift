@@ -49,7 +49,28 @@ package struct DaemonLog: Sendable {
 
     package func log(_ level: Level, _ message: @autoclosure () -> String) {
         guard level <= self.level else { return }
-        write("<\(level.priority)>\(level.rawValue): \(message())\n")
+        write("<\(level.priority)>\(level.rawValue): \(Self.oneLine(message()))\n")
+    }
+
+    /// `text` on one line: a line break or other control character, which a client can put in
+    /// a typed answer or a destination's name, is written escaped ("\\n"), so no client can
+    /// start a log line of its own with a priority of its choosing (before: "<3>error: …"
+    /// sent in a `heard` text stood in the journal as an error of the daemon's).
+    static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\t" })
+        else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out.unicodeScalars.append(scalar)
+            case _ where scalar.properties.generalCategory == .control:
+                out += "\\u{" + String(scalar.value, radix: 16) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     package func error(_ message: @autoclosure () -> String) { log(.error, message()) }

@@ -321,6 +321,26 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.path + "/pf.sock"))
     }
 
+    /// A client's text with a line break in it (a typed answer, a destination's name) stays on
+    /// its own log line, escaped: no client writes a line of its own into the journal (before:
+    /// "<3>error: INJECTED" stood alone, an error the daemon never had).
+    @Test func aClientsLineBreakCannotStartALogLine() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try Self.listening(in: dir)
+        let client = try daemon.client()
+        _ = try client.request(#"{"cmd": "heard", "text": "여기 아니야\n<3>error: INJECTED"}"#)
+        _ = try client.request(
+            #"{"cmd": "go", "destination": {"name": "A\r\n<3>error: INJECTED dest", "center": {"lat": 60.17, "lon": 24.94}}}"#
+        )
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        let lines = daemon.stderr.split(separator: "\n")
+        #expect(lines.allSatisfy { !$0.hasPrefix("<3>error: INJECTED") }, "\(daemon.stderr)")
+        #expect(lines.allSatisfy { !$0.contains("\r") }, "\(daemon.stderr)")
+        #expect(daemon.stderr.contains(#"\n<3>error: INJECTED"#), "\(daemon.stderr)")
+    }
+
     /// Its socket file deleted: no client can reach it, and a second daemon would start on
     /// the path, so it exits 1 saying why, for systemd to restart it (before: it ran on,
     /// unreachable, and `stop` said it was not running). With no client connected too: the

@@ -33,12 +33,33 @@ package final class ControlClient: @unchecked Sendable {
     /// Connects to the daemon's socket.
     /// - Throws: `Failure.notRunning` when there is no socket or nobody answers on it.
     package init(path: String) throws(Failure) {
+        let connected: Int32
         do {
-            fd = try connectUnixStream(path)
+            connected = try connectUnixStream(path)
         } catch {
             if [ENOENT, ECONNREFUSED, ENOTSOCK].contains(error.code) { throw .notRunning(path) }
             throw .io("\(path): \(error)")
         }
+        // Only this account's daemon hears the walker's destinations: in a shared folder
+        // (`/tmp`) another user could make the socket first and answer in its place (before,
+        // a query went to it and its "ok" was printed).
+        // `struct ucred` (pid, uid, gid: three 32-bit fields), which Glibc's module hides
+        // behind _GNU_SOURCE.
+        var credentials: [UInt32] = [0, 0, 0]
+        var size = socklen_t(MemoryLayout<UInt32>.size * 3)
+        guard getsockopt(connected, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0 else {
+            let code = errno
+            try? closeDescriptor(connected)
+            throw .io("\(path): getsockopt SO_PEERCRED: \(String(cString: strerror(code)))")
+        }
+        let (peerPID, peerUID) = (Int32(bitPattern: credentials[0]), uid_t(credentials[1]))
+        guard peerUID == geteuid() else {
+            try? closeDescriptor(connected)
+            throw .io(
+                "\(path): served by another user's process (uid \(peerUID), pid \(peerPID)), not this account's pathfinder daemon; not sending to it"
+            )
+        }
+        fd = connected
     }
 
     deinit { try? closeDescriptor(fd) }

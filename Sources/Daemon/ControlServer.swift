@@ -51,12 +51,17 @@ package final class ControlServer: @unchecked Sendable {
         case alreadyRunning(String)
         /// The path exists and is not a socket: never delete what is not ours.
         case notASocket(String)
+        /// A socket there belongs to another user: in a shared folder (`/tmp`) anyone may
+        /// make one first, to take the family's requests; never serve beside it or remove it.
+        case ownedByAnother(String, uid: uid_t)
         case system(String, SystemCallError)
 
         package var description: String {
             switch self {
             case .alreadyRunning(let path): "\(path): another pathfinder daemon is running there"
             case .notASocket(let path): "\(path): exists and is not a socket; not replacing it"
+            case .ownedByAnother(let path, let uid):
+                "\(path): a socket of another user (uid \(uid)) is there; not replacing it (choose a socket in a folder of your own: --socket, or set XDG_RUNTIME_DIR)"
             case .system(let path, let error): "\(path): \(error)"
             }
         }
@@ -196,6 +201,7 @@ package final class ControlServer: @unchecked Sendable {
         var info = stat()
         guard (try? retryingOnInterrupt("lstat") { lstat(path, &info) }) != nil else { return }
         guard (info.st_mode & S_IFMT) == S_IFSOCK else { throw .notASocket(path) }
+        guard info.st_uid == geteuid() else { throw .ownedByAnother(path, uid: info.st_uid) }
         do {
             let fd = try connectUnixStream(path)
             try? closeDescriptor(fd)

@@ -341,6 +341,52 @@ import Testing
         #expect(daemon.stderr.contains(#"\n<3>error: INJECTED"#), "\(daemon.stderr)")
     }
 
+    /// In a shared folder (`/tmp`, the fallback without XDG_RUNTIME_DIR) another user can make
+    /// the socket first. This account's clients do not send to it, and its daemon neither
+    /// serves beside it nor removes it (before: `go` sent the walker's destination to the
+    /// other user's process and printed its "ok"). Run as root, with `nobody` as the other.
+    @Test(.enabled(if: getuid() == 0, "needs root to start a process as another user"))
+    func aSocketOfAnotherUserIsNeitherTalkedToNorReplaced() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        #expect(chmod(dir.path, 0o1777) == 0)
+        let socket = dir.path + "/pf.sock"
+        let config = try DaemonProcess.writeConfig(dir)
+        #expect(chmod(config, 0o644) == 0)
+        let other = Process()
+        other.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        other.arguments = [
+            "--reuid=\(DaemonProcess.unprivileged)", "--regid=\(DaemonProcess.unprivileged)",
+            "--clear-groups",
+            try BuiltExecutable.pathfinder().path, "daemon", "--config", config, "--memory",
+            dir.path + "/other/memory.json", "--speak-wav", dir.path + "/other/wav",
+        ]
+        other.environment = ["XDG_CONFIG_HOME": dir.path + "/other/config", "HOME": dir.path + "/other"]
+        other.standardError = FileHandle.nullDevice
+        try other.run()
+        defer {
+            other.terminate()
+            other.waitUntilExit()
+        }
+        var listening = false
+        for _ in 0..<1000 where !listening {
+            var info = stat()
+            listening = stat(socket, &info) == 0 && info.st_uid == DaemonProcess.unprivileged
+            if !listening { usleep(10_000) }
+        }
+        try #require(listening, "the other user's daemon did not make its socket")
+
+        let status = try runCapturing(try BuiltExecutable.pathfinder().path, ["status", "--socket", socket])
+        #expect(status.status == 1)
+        #expect(status.text.contains("served by another user's process (uid 65534"), "\(status.text)")
+
+        let ours = try DaemonProcess(arguments: ["--config", config], socket: socket, dir: dir)
+        #expect(ours.waitForExit() == 1)
+        #expect(ours.stderr.contains("a socket of another user (uid 65534) is there"), "\(ours.stderr)")
+        var info = stat()
+        #expect(stat(socket, &info) == 0 && info.st_uid == DaemonProcess.unprivileged, "left in place")
+    }
+
     /// Its socket file deleted: no client can reach it, and a second daemon would start on
     /// the path, so it exits 1 saying why, for systemd to restart it (before: it ran on,
     /// unreachable, and `stop` said it was not running). With no client connected too: the

@@ -32,7 +32,17 @@ struct EpochAssembler {
         var vtgCourse: Double?
     }
 
-    let fallbackDays: Int?
+    /// The day assumed for epochs before the first RMC/ZDA date.
+    enum Fallback {
+        /// This UTC day (days since 1970).
+        case day(Int)
+        /// The day that puts the epoch nearest this instant (seconds since 1970): a live
+        /// receiver's epochs are within seconds of the system clock, so an epoch at 23:59:59
+        /// read at 00:00:01 is yesterday's.
+        case near(Double)
+    }
+
+    let fallback: Fallback?
     private var current: Epoch?
     private var lastType: String?
     private var cycleEnder: String?
@@ -41,8 +51,8 @@ struct EpochAssembler {
     private var lastDays: Int?
     private var lastMilliseconds: Int?
 
-    init(fallbackDays: Int?) {
-        self.fallbackDays = fallbackDays
+    init(fallback: Fallback?) {
+        self.fallback = fallback
     }
 
     /// Takes one checksum-valid sentence; returns `false` if its type is not one we use.
@@ -161,9 +171,22 @@ struct EpochAssembler {
 
     private func resolveDays(_ e: Epoch) -> Int? {
         if let d = e.days { return d }
-        guard let lastDays, let lastMilliseconds else { return fallbackDays }
+        guard let lastDays, let lastMilliseconds else { return fallbackDays(e.milliseconds) }
         // Time of day went back by more than half a day: midnight passed.
         return e.milliseconds + 43_200_000 < lastMilliseconds ? lastDays + 1 : lastDays
+    }
+
+    private func fallbackDays(_ milliseconds: Int) -> Int? {
+        switch fallback {
+        case nil: return nil
+        case .day(let days): return days
+        case .near(let seconds):
+            let days = Int((seconds / 86_400).rounded(.down))
+            let offset = milliseconds - Int(((seconds - Double(days) * 86_400) * 1000).rounded())
+            if offset > 43_200_000 { return days - 1 }
+            if offset < -43_200_000 { return days + 1 }
+            return days
+        }
     }
 
     /// The open epoch's time; between epochs, the last one's: a receiver sends its pressure

@@ -1,4 +1,6 @@
 import Foundation
+import Positioning
+import TestSupport
 import Testing
 
 @testable import PathfinderCLI
@@ -98,6 +100,50 @@ import Testing
         #expect(
             (first + rest).contains("0 connections, last: connect 127.0.0.1:1: Connection refused"), "\(rest)"
         )
+    }
+
+    /// A receiver on a serial device that sends GGA but no RMC/ZDA (no date): its fixes come
+    /// out dated today by the system clock (before: none ever, each dropped as undated, and
+    /// nothing said why until the summary after ^C).
+    @Test func aLiveReceiverSendingOnlyGGAGivesFixesDatedByTheSystemClock() throws {
+        let (master, device) = try openPseudoTerminal()
+        defer { close(master) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try BinaryTests.binary())
+        process.arguments = ["fixes", "--device", device, "--count", "2"]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // The receiver: one GGA epoch every 0.1 s stamped with the time of day now, until the
+        // command has its two fixes or 10 s have passed (then it is stopped and fails below).
+        let started = Date()
+        while process.isRunning, Date().timeIntervalSince(started) < 10 {
+            let now = Date()
+            let seconds = now.timeIntervalSince1970.truncatingRemainder(dividingBy: 86_400)
+            let hhmmss = String(
+                format: "%02d%02d%05.2f", Int(seconds) / 3600, Int(seconds) / 60 % 60,
+                seconds.truncatingRemainder(dividingBy: 60))
+            let gga = ReplayInputTests.sentence(
+                "GPGGA,\(hhmmss),6010.0000,N,02456.0000,E,1,08,0.9,10.0,M,17.0,M,,")
+            _ = gga.utf8CString.withUnsafeBufferPointer { write(master, $0.baseAddress, $0.count - 1) }
+            usleep(100_000)
+        }
+        if process.isRunning { process.interrupt() }
+        process.waitUntilExit()
+        let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(err)")
+        let times = out.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["time"] as? String
+        }
+        #expect(times.count == 2, "\(out)\(err)")
+        for time in times {
+            let date = try #require(FixStreamRecord.parseTime(time))
+            #expect(abs(date.timeIntervalSince(started)) < 60, "\(time) is not now")
+        }
+        #expect(err.contains("stopped after 2 fixes"), "\(err)")
     }
 
     @Test func missingBarometerIsARuntimeFailure() async throws {

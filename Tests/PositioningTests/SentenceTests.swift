@@ -113,6 +113,31 @@ func utc(_ text: String) -> Date { FixStreamRecord.parseTime(text)! }
         #expect(try #require(fixes(withDate).first).time == utc("2024-06-01T23:59:59.500Z"))
     }
 
+    /// A live receiver's undated epochs take the day nearest the system clock, so one read
+    /// across midnight keeps its own day, and the date then carries on over midnight (before:
+    /// a device's parser had no fallback, and every GGA-only fix was dropped as undated).
+    @Test(arguments: [
+        ("2024-06-01T12:00:00Z", "120000.00", "2024-06-01T12:00:00Z"),
+        ("2024-06-02T00:00:01Z", "235959.00", "2024-06-01T23:59:59Z"),
+        ("2024-06-01T23:59:59Z", "000001.00", "2024-06-02T00:00:01Z"),
+    ])
+    func liveReceiverWithoutADateIsDatedByTheClockNearest(
+        _ now: String, _ hhmmss: String, _ expected: String
+    ) throws {
+        var parser = NMEAParser(receivedAround: utc(now))
+        let bytes = [
+            "GPGGA,\(hhmmss),6010.0000,N,02456.0000,E,1,04,1.0,20.0,M,,M,,",
+            "GPGGA,000002.00,6010.0000,N,02456.0000,E,1,04,1.0,20.0,M,,M,,",
+        ].map(nmea).joined()
+        let events = parser.feed(Array(bytes.utf8)) + parser.finish()
+        let first = try #require(fixes(events).first)
+        #expect(first.time == utc(expected))
+        // 00:00:02 is after the first epoch: the next day when that was 23:59:59.
+        let day = expected.hasPrefix("2024-06-01T23") ? "2024-06-02" : String(expected.prefix(10))
+        #expect(fixes(events).last?.time == utc(day + "T00:00:02Z"))
+        #expect(parser.stats.undated == 0)
+    }
+
     @Test func dateCarriesOverMidnight() throws {
         let (events, _) = parse([
             "GPRMC,235959.00,A,6010.0000,N,02456.0000,E,,,311223,,,A",

@@ -156,6 +156,7 @@ extension Commands {
                 "\(tally.pressures) pressures",
             ]
             if s.undated > 0 { parts.append("\(s.undated) undated") }
+            if s.late > 0 { parts.append("\(s.late) late") }
         } else {
             parts = [
                 "\(tally.fixes) fixes", "\(tally.noFix) no-fix epochs", "\(tally.pressures) pressures",

@@ -6,8 +6,10 @@ import Geo
 ///
 /// An epoch ends when a sentence with another time stamp arrives, or — so a live stream
 /// does not wait a whole second — when the sentence type that ended the previous epoch
-/// arrives again (gpsd's cycle-end detection). If a sentence of an already closed epoch
-/// turns up, the learnt ender was wrong and is forgotten.
+/// arrives again (gpsd's cycle-end detection). If a sentence of the epoch just closed turns
+/// up before the next, the learnt ender was wrong and is forgotten. A sentence stamped with an
+/// earlier epoch's time (one of the last ``recentEpochs`` closed) is late or repeated: it is
+/// dropped and counted, never a new epoch.
 struct EpochAssembler {
     struct Epoch {
         var milliseconds: Int
@@ -47,6 +49,14 @@ struct EpochAssembler {
     private var lastType: String?
     private var cycleEnder: String?
     private var closedMilliseconds: Int?
+    /// The times of the last ``recentEpochs`` epochs closed, oldest first.
+    private var recentlyClosed: [Int] = []
+    /// How many closed epochs a late or repeated sentence is recognised against: 16 s at
+    /// 1 Hz (a receiver's buffer replayed after a stall is a few seconds), so a clock that
+    /// jumps back further (receiver reset, two logs joined) still opens a new epoch and shows.
+    static let recentEpochs = 16
+    /// The sentence being taken belonged to a closed epoch and was dropped.
+    private var dropped = false
     /// The last epoch's day and time, to carry the date over to undated epochs.
     private var lastDays: Int?
     private var lastMilliseconds: Int?
@@ -68,6 +78,7 @@ struct EpochAssembler {
         } else {
             return false
         }
+        dropped = false
         switch type {
         case "RMC": rmc(s, into: &events, stats: &stats)
         case "GGA": gga(s, into: &events, stats: &stats)
@@ -90,6 +101,8 @@ struct EpochAssembler {
         default:
             return false
         }
+        // A dropped sentence is no part of the cycle: it must not end the open epoch.
+        if dropped { return true }
         lastType = type
         if type == cycleEnder, current != nil {
             flush(into: &events, stats: &stats, learn: false)
@@ -107,6 +120,14 @@ struct EpochAssembler {
         if current?.milliseconds == ms { return true }
         if current == nil, closedMilliseconds == ms {
             cycleEnder = nil
+            dropped = true
+            return false
+        }
+        // Late or repeated (before: it closed the open epoch early and came out again as a
+        // stale fix, time going backwards).
+        if recentlyClosed.contains(ms) {
+            stats.late += 1
+            dropped = true
             return false
         }
         if current != nil { flush(into: &events, stats: &stats, learn: true) }
@@ -121,6 +142,8 @@ struct EpochAssembler {
         guard let e = current else { return }
         current = nil
         closedMilliseconds = e.milliseconds
+        recentlyClosed.append(e.milliseconds)
+        if recentlyClosed.count > Self.recentEpochs { recentlyClosed.removeFirst() }
         if learn { cycleEnder = lastType }
         let days = resolveDays(e)
         lastMilliseconds = e.milliseconds

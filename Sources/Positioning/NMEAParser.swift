@@ -35,6 +35,8 @@ public struct NMEAParser: Sendable {
         public var comments = 0
         /// Valid fixes dropped because no date was known yet (no RMC/ZDA date so far).
         public var undated = 0
+        /// Sentences stamped with an epoch already closed (late or repeated), dropped.
+        public var late = 0
 
         public init() {}
     }

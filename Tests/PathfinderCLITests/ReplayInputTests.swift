@@ -135,6 +135,21 @@ struct ReplayInputTests {
         #expect(times.allSatisfy { $0 >= 0 && $0 < 60 }, "\(times)")
     }
 
+    /// One GGA of the walk's first second sent again ten seconds in is dropped as late: the
+    /// walk replays as without it. Before: it became a fix of 10:00:01 again, and the whole
+    /// recording was refused, "time goes back", exit 2.
+    @Test func aRepeatedSentenceFromAnEarlierEpoch_isDropped() async throws {
+        let scratch = try Scratch()
+        let epochs = Array(try Self.epochs()[..<30])
+        let firstGGA = try #require(
+            epochs[0].split(separator: "\r\n").first { $0.dropFirst(3).hasPrefix("GGA") })
+        let repeated = epochs[..<10] + [firstGGA + "\r\n"] + epochs[10...]
+        let r = await replay(try scratch.write("repeated.nmea", repeated.joined()))
+        #expect(r.code == 0, "\(r.err)")
+        let without = await replay(try scratch.write("walk.nmea", epochs.joined()))
+        #expect(r.out == without.out)
+    }
+
     /// Before: a tick a second up to a fix 20 years on, 2 GB, then a crash.
     @Test func aTraceSpanningYears_isRefusedNamingTheFix() async throws {
         let scratch = try Scratch()

@@ -255,6 +255,39 @@ func utc(_ text: String) -> Date { FixStreamRecord.parseTime(text)! }
         #expect(fixes(second).map(\.time) == [utc("2024-06-01T10:10:10Z"), utc("2024-06-01T10:10:11Z")])
         #expect(parser.finish().isEmpty)
     }
+
+    /// A GGA of 12:00:01 late, after 12:00:02's RMC, is dropped and counted. Before: it closed
+    /// 12:00:02 early (a 2D fix without its GGA) and 12:00:01 came out again: 01, 02, 01, 02.
+    @Test func aLateSentenceOfAnEarlierEpochIsDroppedNotANewEpoch() throws {
+        let (events, stats) = parse([
+            "GPRMC,120000,A,6010.0000,N,02456.0000,E,1.0,90,010125,,,A",
+            "GPGGA,120000,6010.0000,N,02456.0000,E,1,08,0.9,10.0,M,17.0,M,,",
+            "GPRMC,120001,A,6010.0010,N,02456.0000,E,1.0,90,010125,,,A",
+            "GPGGA,120001,6010.0010,N,02456.0000,E,1,08,0.9,10.0,M,17.0,M,,",
+            "GPRMC,120002,A,6010.0020,N,02456.0000,E,1.0,90,010125,,,A",
+            "GPGGA,120001,6010.0010,N,02456.0000,E,1,08,0.9,10.0,M,17.0,M,,",
+            "GPGGA,120002,6010.0020,N,02456.0000,E,1,08,0.9,10.0,M,17.0,M,,",
+            "GPGGA,120000,6010.0000,N,02456.0000,E,1,08,0.9,10.0,M,17.0,M,,",
+            "GPRMC,120003,A,6010.0030,N,02456.0000,E,1.0,90,010125,,,A",
+            "GPGGA,120003,6010.0030,N,02456.0000,E,1,08,0.9,10.0,M,17.0,M,,",
+        ])
+        let all = fixes(events)
+        #expect(all.map(\.time) == (0...3).map { utc("2025-01-01T12:00:0\($0)Z") })
+        #expect(all.allSatisfy { $0.mode == .threeD && $0.altitudeMSL == 10 })
+        #expect(stats.late == 2)
+    }
+
+    /// A clock that jumps back past the epochs remembered (a receiver reset, two logs joined)
+    /// is not a late sentence: the new epochs come out, for the consumer to judge.
+    @Test func aClockJumpingBackFarOpensNewEpochs() throws {
+        let (events, stats) = parse([
+            "GPRMC,120000,A,6010.0000,N,02456.0000,E,1.0,90,010125,,,A",
+            "GPRMC,110000,A,6010.0000,N,02456.0000,E,1.0,90,010125,,,A",
+            "GPRMC,110001,A,6010.0000,N,02456.0000,E,1.0,90,010125,,,A",
+        ])
+        #expect(fixes(events).count == 3)
+        #expect(stats.late == 0)
+    }
 }
 
 @Suite struct PressureSentenceTests {

@@ -332,9 +332,19 @@ struct EpochAssembler {
         if current?.latitude == nil { setPosition(s, latitude: 1) }
     }
 
+    /// A sentence without a time stamp arrived after the learnt ender closed the epoch: it
+    /// was part of that cycle, so the ender was learnt wrong (one garbled GSA at a cycle's end
+    /// taught GGA) and is forgotten; the next epoch closes at a new time stamp and teaches the
+    /// right one. Before, every later GSA found no open epoch: vertical accuracy was lost for
+    /// the rest of the stream and a 2D fix was reported as 3D. Several GSAs a cycle (one per
+    /// constellation) with GSA as the ender keep it: the same type again is no proof.
+    private mutating func untimedAfterTheEnd(_ type: String) {
+        if let ender = cycleEnder, ender != type { cycleEnder = nil }
+    }
+
     /// `$--GSA,A,3,sv×12,pdop,hdop,vdop[,system]` — no time stamp: belongs to the open epoch.
     private mutating func gsa(_ s: NMEASentence) {
-        guard current != nil else { return }
+        guard current != nil else { return untimedAfterTheEnd("GSA") }
         if let t = s.int(2), (1...3).contains(t) {
             let known = current?.gsaFixType ?? 0
             current?.gsaFixType = max(known, t)
@@ -356,7 +366,8 @@ struct EpochAssembler {
 
     /// `$--VTG,cog,T,cogm,M,knots,N,kmh,K[,m]` — no time stamp.
     private mutating func vtg(_ s: NMEASentence) {
-        guard current != nil, s.char(2) == 0x54 else { return }  // old VTG without unit letters: skip
+        guard current != nil else { return untimedAfterTheEnd("VTG") }
+        guard s.char(2) == 0x54 else { return }  // old VTG without unit letters: skip
         if s.char(9) == 0x4E { return }
         current?.vtgCourse = Self.course(s.double(1))
         if let knots = Self.knotsToMetresPerSecond(s.double(5)) {

@@ -277,6 +277,30 @@ func utc(_ text: String) -> Date { FixStreamRecord.parseTime(text)! }
         #expect(stats.late == 2)
     }
 
+    /// One garbled GSA taught GGA as the cycle's end; the next GSA, after it, unteaches it, so
+    /// from the epoch after that on each fix has its GSA again: vertical accuracy from VDOP,
+    /// and 2D when GSA says 2D. Before: every later GSA was ignored, vertical accuracy lost
+    /// for the rest of the stream and a 2D fix reported as 3D (GGA gives an altitude).
+    @Test(arguments: [2, 3])
+    func oneGarbledGSADoesNotLoseTheRest(_ fixType: Int) throws {
+        var text = ""
+        for second in 0..<6 {
+            text += nmea("GPRMC,12000\(second).00,A,6010.0000,N,02456.0000,E,1.0,90.0,010125,,,A")
+            text += nmea("GPGGA,12000\(second).00,6010.0000,N,02456.0000,E,1,08,0.9,10.0,M,17.0,M,,")
+            let gsa = nmea("GPGSA,A,\(fixType),01,02,03,04,,,,,,,,,1.5,0.9,1.2")
+            // The second epoch's GSA arrives garbled (its checksum is wrong).
+            text += second == 1 ? gsa.replacingOccurrences(of: "1.2*", with: "1.3*") : gsa
+        }
+        let (events, stats) = NMEAParser.parse(Array(text.utf8))
+        #expect(stats.badChecksum == 1)
+        let all = fixes(events)
+        try #require(all.count == 6)
+        for fix in all[3...] {
+            #expect(fix.mode == (fixType == 2 ? .twoD : .threeD), "\(fix.time)")
+            if fixType == 3 { #expect(fix.verticalAccuracy == 1.2 * NMEAParser.uereMetres, "\(fix.time)") }
+        }
+    }
+
     /// A clock that jumps back past the epochs remembered (a receiver reset, two logs joined)
     /// is not a late sentence: the new epochs come out, for the consumer to judge.
     @Test func aClockJumpingBackFarOpensNewEpochs() throws {

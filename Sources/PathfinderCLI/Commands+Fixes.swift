@@ -109,9 +109,16 @@ extension Commands {
         defer { stopSignals.cancel() }
 
         let tally = Tally()
+        // Each kind of failure (file and what went wrong) is said once, as it happens; the
+        // stream retries by itself (before: never said, the pressure lines simply stopped).
+        let said = Said()
         let iioTask = barometer.map { barometer in
             Task {
-                for await reading in barometer.readings(every: 1) {
+                let readings = barometer.readings(every: 1) { failure in
+                    guard let failure, said.first(Commands.kind(of: failure)) else { return }
+                    console.error("\(cmd): --iio \(barometer.name): \(failure); trying again")
+                }
+                for await reading in readings {
                     if let line = try? FixStreamRecord(.pressure(reading)).map(JSONIO.line) {
                         console.line(line)
                     }
@@ -168,8 +175,38 @@ extension Commands {
         if let count, tally.fixes >= count { parts.append("stopped after \(count) fixes") }
         console.error("\(cmd): " + parts.joined(separator: ", "))
         if let failure = source?.failure { throw CLIError.runtime("\(cmd): \(failure)") }
+        // A live source stopped (^C) before the count asked for is a failure, not a result
+        // (before: exit 0 after retrying an absent gpsd until ^C). A file or stdin that ends
+        // first has given all it holds.
+        if let count, tally.fixes < count, client != nil || device != nil {
+            throw CLIError.runtime("\(cmd): stopped after \(tally.fixes) of the \(count) fixes asked for")
+        }
+        if let client, client.connections == 0 {
+            throw CLIError.runtime(
+                "\(cmd): never connected to gpsd \(client.settings.host):\(client.settings.port)")
+        }
         return 0
     }
+
+    /// What makes two barometer failures the same kind: the case and the file, not the value.
+    static func kind(of failure: IIOBarometer.Failure) -> String {
+        switch failure {
+        case .noDevice(let root, _): "noDevice \(root)"
+        case .unreadable(let path): "unreadable \(path)"
+        case .malformed(let path, _): "malformed \(path)"
+        case .implausible(let path, _): "implausible \(path)"
+        }
+    }
+}
+
+/// Keys said already; shared with the barometer's callback.
+private final class Said: @unchecked Sendable {
+    // Safe: `keys` is only touched inside `lock`.
+    private let lock = NSLock()
+    private var keys: Set<String> = []
+
+    /// `true` the first time `key` is seen.
+    func first(_ key: String) -> Bool { lock.withLock { keys.insert(key).inserted } }
 }
 
 /// Counts what was printed; shared with the barometer task.

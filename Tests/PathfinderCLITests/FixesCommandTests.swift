@@ -146,6 +146,53 @@ import Testing
         #expect(err.contains("stopped after 2 fixes"), "\(err)")
     }
 
+    /// Runs the binary with `argv` and standard input held open, stops it with SIGINT after
+    /// `seconds`, and returns its exit status and standard error.
+    func interrupted(_ argv: [String], after seconds: Double) throws -> (code: Int32, err: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try BinaryTests.binary())
+        process.arguments = argv
+        let input = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        usleep(UInt32(seconds * 1_000_000))
+        process.interrupt()
+        let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, err)
+    }
+
+    /// A gpsd never reached, stopped with ^C: exit 1, saying why. Before: exit 0, as if the
+    /// count asked for had been printed.
+    @Test(
+        arguments: [
+            (["--count", "1"], "stopped after 0 of the 1 fixes asked for"),
+            ([], "never connected to gpsd 127.0.0.1:1"),
+        ] as [([String], String)])
+    func aGPSDNeverReachedExits1(_ more: [String], _ message: String) throws {
+        let r = try interrupted(["fixes", "--gpsd", "127.0.0.1:1"] + more, after: 1)
+        #expect(r.code == 1, "\(r.err)")
+        #expect(r.err.contains("pathfinder fixes: \(message)"), "\(r.err)")
+    }
+
+    /// A barometer whose reading is not a number: said once on standard error, naming the file
+    /// and the value, while the command goes on. Before: nothing, no pressure lines either.
+    @Test func aBarometerThatCannotBeReadIsSaidOnce() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("iio-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let device = root + "/iio:device0"
+        try FileManager.default.createDirectory(atPath: device, withIntermediateDirectories: true)
+        try "bmp280\n".write(toFile: device + "/name", atomically: true, encoding: .utf8)
+        try "n/a\n".write(toFile: device + "/in_pressure_input", atomically: true, encoding: .utf8)
+        let r = try interrupted(["fixes", "--nmea", "-", "--iio", "--iio-root", root], after: 2.5)
+        let line =
+            "pathfinder fixes: --iio bmp280: \(device)/in_pressure_input: \"n/a\" is not a number; trying again"
+        #expect(r.err.components(separatedBy: line).count == 2, "\(r.err)")
+    }
+
     @Test func missingBarometerIsARuntimeFailure() async throws {
         let (code, _, err) = await runPathfinder([
             "fixes", "--nmea", try log(), "--iio", "--iio-root", "/nonexistent-iio",

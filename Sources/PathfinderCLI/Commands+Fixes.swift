@@ -24,7 +24,8 @@ extension Commands {
               --baud N          its speed: 4800, 9600 (default), 19200, 38400, 57600, 115200, …
               --count N         stop after N fixes
               --iio             add the Linux IIO barometer's pressure once a second
-              --iio-name NAME   the IIO device's name (default: the first known barometer)
+              --iio-name NAME   the IIO device's name (bme280) or directory (iio:device0)
+                                (default: the first known barometer, else the first with pressure)
               --iio-root DIR    the IIO sysfs directory (default /sys/bus/iio/devices)
             """
     ) { arguments, console in

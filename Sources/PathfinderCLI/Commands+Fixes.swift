@@ -33,7 +33,9 @@ extension Commands {
         let cmd = "pathfinder fixes"
         let nmea = try arguments.option("--nmea")
         let paced = try arguments.flag("--paced")
-        let gpsd = try arguments.option("--gpsd", expected: "HOST:PORT") { GPSDClient.Settings.parse($0) }
+        let gpsd = try arguments.option("--gpsd", expected: "HOST:PORT, HOST or [IPv6]:PORT") {
+            GPSDClient.Settings.parse($0)
+        }
         let device = try arguments.option("--device")
         let baud = try arguments.option(
             "--baud",
@@ -137,7 +139,7 @@ extension Commands {
                     let error = client.lastError
                     if let error, error != said {
                         console.error(
-                            "\(cmd): gpsd \(client.settings.host):\(client.settings.port): \(error); trying again"
+                            "\(cmd): gpsd \(client.settings.address): \(error); trying again"
                         )
                     }
                     said = error
@@ -184,7 +186,7 @@ extension Commands {
         }
         if let client, client.connections == 0 {
             throw CLIError.runtime(
-                "\(cmd): never connected to gpsd \(client.settings.host):\(client.settings.port)")
+                "\(cmd): never connected to gpsd \(client.settings.address)")
         }
         return 0
     }

@@ -134,7 +134,9 @@ package struct DaemonConfig: Sendable, Equatable {
         }
         switch key {
         case "gpsd":
-            guard let s = value.stringValue, let endpoint = Endpoint(s) else { throw fail("HOST:PORT") }
+            guard let s = value.stringValue, let endpoint = Endpoint(s) else {
+                throw fail("HOST:PORT (an IPv6 address in brackets: [::1]:2947)")
+            }
             gpsd = endpoint
         case "allowRemoteGPSD": allowRemoteGPSD = try bool()
         case "nmea": nmea = try optionalString()

@@ -52,7 +52,16 @@ final class PositionFeed: Sendable {
             if let error = gpsd.lastError { return error }
             return gpsd.connections == 0 ? "not connected yet" : nil
         }
-        return nmea?.failure
+        guard let nmea else { return nil }
+        if let failure = nmea.failure { return failure }
+        // A recording of a receiver that sends only GGA: its fixes have no date and are
+        // dropped (a device's are dated by the clock). Said, where before nothing said why no
+        // position ever came.
+        let stats = nmea.stats
+        if stats.undated > 0, stats.fixes == 0 {
+            return "fixes dropped: the input has no date yet (no RMC or ZDA sentence)"
+        }
+        return nil
     }
 
     func stop() {

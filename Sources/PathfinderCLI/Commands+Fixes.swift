@@ -24,7 +24,8 @@ extension Commands {
               --baud N          its speed: 4800, 9600 (default), 19200, 38400, 57600, 115200, …
               --count N         stop after N fixes
               --iio             add the Linux IIO barometer's pressure once a second
-              --iio-name NAME   the IIO device's name (default: the first known barometer)
+              --iio-name NAME   the IIO device's name (bme280) or directory (iio:device0)
+                                (default: the first known barometer, else the first with pressure)
               --iio-root DIR    the IIO sysfs directory (default /sys/bus/iio/devices)
             """
     ) { arguments, console in
@@ -32,7 +33,9 @@ extension Commands {
         let cmd = "pathfinder fixes"
         let nmea = try arguments.option("--nmea")
         let paced = try arguments.flag("--paced")
-        let gpsd = try arguments.option("--gpsd", expected: "HOST:PORT") { GPSDClient.Settings.parse($0) }
+        let gpsd = try arguments.option("--gpsd", expected: "HOST:PORT, HOST or [IPv6]:PORT") {
+            GPSDClient.Settings.parse($0)
+        }
         let device = try arguments.option("--device")
         let baud = try arguments.option(
             "--baud",
@@ -109,9 +112,16 @@ extension Commands {
         defer { stopSignals.cancel() }
 
         let tally = Tally()
+        // Each kind of failure (file and what went wrong) is said once, as it happens; the
+        // stream retries by itself (before: never said, the pressure lines simply stopped).
+        let said = Said()
         let iioTask = barometer.map { barometer in
             Task {
-                for await reading in barometer.readings(every: 1) {
+                let readings = barometer.readings(every: 1) { failure in
+                    guard let failure, said.first(Commands.kind(of: failure)) else { return }
+                    console.error("\(cmd): --iio \(barometer.name): \(failure); trying again")
+                }
+                for await reading in readings {
                     if let line = try? FixStreamRecord(.pressure(reading)).map(JSONIO.line) {
                         console.line(line)
                     }
@@ -129,7 +139,7 @@ extension Commands {
                     let error = client.lastError
                     if let error, error != said {
                         console.error(
-                            "\(cmd): gpsd \(client.settings.host):\(client.settings.port): \(error); trying again"
+                            "\(cmd): gpsd \(client.settings.address): \(error); trying again"
                         )
                     }
                     said = error
@@ -156,6 +166,7 @@ extension Commands {
                 "\(tally.pressures) pressures",
             ]
             if s.undated > 0 { parts.append("\(s.undated) undated") }
+            if s.late > 0 { parts.append("\(s.late) late") }
         } else {
             parts = [
                 "\(tally.fixes) fixes", "\(tally.noFix) no-fix epochs", "\(tally.pressures) pressures",
@@ -167,8 +178,38 @@ extension Commands {
         if let count, tally.fixes >= count { parts.append("stopped after \(count) fixes") }
         console.error("\(cmd): " + parts.joined(separator: ", "))
         if let failure = source?.failure { throw CLIError.runtime("\(cmd): \(failure)") }
+        // A live source stopped (^C) before the count asked for is a failure, not a result
+        // (before: exit 0 after retrying an absent gpsd until ^C). A file or stdin that ends
+        // first has given all it holds.
+        if let count, tally.fixes < count, client != nil || device != nil {
+            throw CLIError.runtime("\(cmd): stopped after \(tally.fixes) of the \(count) fixes asked for")
+        }
+        if let client, client.connections == 0 {
+            throw CLIError.runtime(
+                "\(cmd): never connected to gpsd \(client.settings.address)")
+        }
         return 0
     }
+
+    /// What makes two barometer failures the same kind: the case and the file, not the value.
+    static func kind(of failure: IIOBarometer.Failure) -> String {
+        switch failure {
+        case .noDevice(let root, _): "noDevice \(root)"
+        case .unreadable(let path): "unreadable \(path)"
+        case .malformed(let path, _): "malformed \(path)"
+        case .implausible(let path, _): "implausible \(path)"
+        }
+    }
+}
+
+/// Keys said already; shared with the barometer's callback.
+private final class Said: @unchecked Sendable {
+    // Safe: `keys` is only touched inside `lock`.
+    private let lock = NSLock()
+    private var keys: Set<String> = []
+
+    /// `true` the first time `key` is seen.
+    func first(_ key: String) -> Bool { lock.withLock { keys.insert(key).inserted } }
 }
 
 /// Counts what was printed; shared with the barometer task.

@@ -6,8 +6,10 @@ import Geo
 ///
 /// An epoch ends when a sentence with another time stamp arrives, or — so a live stream
 /// does not wait a whole second — when the sentence type that ended the previous epoch
-/// arrives again (gpsd's cycle-end detection). If a sentence of an already closed epoch
-/// turns up, the learnt ender was wrong and is forgotten.
+/// arrives again (gpsd's cycle-end detection). If a sentence of the epoch just closed turns
+/// up before the next, the learnt ender was wrong and is forgotten. A sentence stamped with an
+/// earlier epoch's time (one of the last ``recentEpochs`` closed) is late or repeated: it is
+/// dropped and counted, never a new epoch.
 struct EpochAssembler {
     struct Epoch {
         var milliseconds: Int
@@ -32,17 +34,35 @@ struct EpochAssembler {
         var vtgCourse: Double?
     }
 
-    let fallbackDays: Int?
+    /// The day assumed for epochs before the first RMC/ZDA date.
+    enum Fallback {
+        /// This UTC day (days since 1970).
+        case day(Int)
+        /// The day that puts the epoch nearest this instant (seconds since 1970): a live
+        /// receiver's epochs are within seconds of the system clock, so an epoch at 23:59:59
+        /// read at 00:00:01 is yesterday's.
+        case near(Double)
+    }
+
+    let fallback: Fallback?
     private var current: Epoch?
     private var lastType: String?
     private var cycleEnder: String?
     private var closedMilliseconds: Int?
+    /// The times of the last ``recentEpochs`` epochs closed, oldest first.
+    private var recentlyClosed: [Int] = []
+    /// How many closed epochs a late or repeated sentence is recognised against: 16 s at
+    /// 1 Hz (a receiver's buffer replayed after a stall is a few seconds), so a clock that
+    /// jumps back further (receiver reset, two logs joined) still opens a new epoch and shows.
+    static let recentEpochs = 16
+    /// The sentence being taken belonged to a closed epoch and was dropped.
+    private var dropped = false
     /// The last epoch's day and time, to carry the date over to undated epochs.
     private var lastDays: Int?
     private var lastMilliseconds: Int?
 
-    init(fallbackDays: Int?) {
-        self.fallbackDays = fallbackDays
+    init(fallback: Fallback?) {
+        self.fallback = fallback
     }
 
     /// Takes one checksum-valid sentence; returns `false` if its type is not one we use.
@@ -58,6 +78,7 @@ struct EpochAssembler {
         } else {
             return false
         }
+        dropped = false
         switch type {
         case "RMC": rmc(s, into: &events, stats: &stats)
         case "GGA": gga(s, into: &events, stats: &stats)
@@ -80,6 +101,8 @@ struct EpochAssembler {
         default:
             return false
         }
+        // A dropped sentence is no part of the cycle: it must not end the open epoch.
+        if dropped { return true }
         lastType = type
         if type == cycleEnder, current != nil {
             flush(into: &events, stats: &stats, learn: false)
@@ -97,6 +120,14 @@ struct EpochAssembler {
         if current?.milliseconds == ms { return true }
         if current == nil, closedMilliseconds == ms {
             cycleEnder = nil
+            dropped = true
+            return false
+        }
+        // Late or repeated (before: it closed the open epoch early and came out again as a
+        // stale fix, time going backwards).
+        if recentlyClosed.contains(ms) {
+            stats.late += 1
+            dropped = true
             return false
         }
         if current != nil { flush(into: &events, stats: &stats, learn: true) }
@@ -111,6 +142,8 @@ struct EpochAssembler {
         guard let e = current else { return }
         current = nil
         closedMilliseconds = e.milliseconds
+        recentlyClosed.append(e.milliseconds)
+        if recentlyClosed.count > Self.recentEpochs { recentlyClosed.removeFirst() }
         if learn { cycleEnder = lastType }
         let days = resolveDays(e)
         lastMilliseconds = e.milliseconds
@@ -161,9 +194,22 @@ struct EpochAssembler {
 
     private func resolveDays(_ e: Epoch) -> Int? {
         if let d = e.days { return d }
-        guard let lastDays, let lastMilliseconds else { return fallbackDays }
+        guard let lastDays, let lastMilliseconds else { return fallbackDays(e.milliseconds) }
         // Time of day went back by more than half a day: midnight passed.
         return e.milliseconds + 43_200_000 < lastMilliseconds ? lastDays + 1 : lastDays
+    }
+
+    private func fallbackDays(_ milliseconds: Int) -> Int? {
+        switch fallback {
+        case nil: return nil
+        case .day(let days): return days
+        case .near(let seconds):
+            let days = Int((seconds / 86_400).rounded(.down))
+            let offset = milliseconds - Int(((seconds - Double(days) * 86_400) * 1000).rounded())
+            if offset > 43_200_000 { return days - 1 }
+            if offset < -43_200_000 { return days + 1 }
+            return days
+        }
     }
 
     /// The open epoch's time; between epochs, the last one's: a receiver sends its pressure
@@ -286,9 +332,19 @@ struct EpochAssembler {
         if current?.latitude == nil { setPosition(s, latitude: 1) }
     }
 
+    /// A sentence without a time stamp arrived after the learnt ender closed the epoch: it
+    /// was part of that cycle, so the ender was learnt wrong (one garbled GSA at a cycle's end
+    /// taught GGA) and is forgotten; the next epoch closes at a new time stamp and teaches the
+    /// right one. Before, every later GSA found no open epoch: vertical accuracy was lost for
+    /// the rest of the stream and a 2D fix was reported as 3D. Several GSAs a cycle (one per
+    /// constellation) with GSA as the ender keep it: the same type again is no proof.
+    private mutating func untimedAfterTheEnd(_ type: String) {
+        if let ender = cycleEnder, ender != type { cycleEnder = nil }
+    }
+
     /// `$--GSA,A,3,sv×12,pdop,hdop,vdop[,system]` — no time stamp: belongs to the open epoch.
     private mutating func gsa(_ s: NMEASentence) {
-        guard current != nil else { return }
+        guard current != nil else { return untimedAfterTheEnd("GSA") }
         if let t = s.int(2), (1...3).contains(t) {
             let known = current?.gsaFixType ?? 0
             current?.gsaFixType = max(known, t)
@@ -310,7 +366,8 @@ struct EpochAssembler {
 
     /// `$--VTG,cog,T,cogm,M,knots,N,kmh,K[,m]` — no time stamp.
     private mutating func vtg(_ s: NMEASentence) {
-        guard current != nil, s.char(2) == 0x54 else { return }  // old VTG without unit letters: skip
+        guard current != nil else { return untimedAfterTheEnd("VTG") }
+        guard s.char(2) == 0x54 else { return }  // old VTG without unit letters: skip
         if s.char(9) == 0x4E { return }
         current?.vtgCourse = Self.course(s.double(1))
         if let knots = Self.knotsToMetresPerSecond(s.double(5)) {

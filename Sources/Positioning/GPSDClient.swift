@@ -43,7 +43,13 @@ public final class GPSDClient: Sendable {
             self.maximumBackoff = maximumBackoff
         }
 
-        /// Parses `HOST:PORT`, `HOST` or `[v6]:PORT`; `nil` if malformed.
+        /// `HOST:PORT`, an IPv6 host in brackets, for messages.
+        public var address: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+        /// Parses `HOST:PORT`, `HOST` or `[v6]:PORT`; `nil` if malformed. A bare IPv6 address
+        /// (`::1`) is a `HOST`: it takes the default port (a port needs brackets), and is
+        /// refused when a port is required (before: split at its last colon, `::1` was host
+        /// ":" port 1).
         /// - Parameter defaultPort: the port when `text` names none; nil makes a port required.
         public static func parse(_ text: String, defaultPort: UInt16? = 2947) -> Settings? {
             var host = text
@@ -56,6 +62,9 @@ public final class GPSDClient: Sendable {
                     guard rest.first == ":", let p = UInt16(rest.dropFirst()), p > 0 else { return nil }
                     port = p
                 }
+            } else if text.count(where: { $0 == ":" }) > 1 {
+                var address = in6_addr()
+                guard inet_pton(AF_INET6, text, &address) == 1 else { return nil }
             } else if let colon = text.lastIndex(of: ":") {
                 host = String(text[..<colon])
                 guard let p = UInt16(text[text.index(after: colon)...]), p > 0 else { return nil }
@@ -119,6 +128,8 @@ public final class GPSDClient: Sendable {
                     $0.lastError = nil
                 }
                 decoder.reset()
+                // A fix held for its GST goes out when the connection ends.
+                defer { for event in decoder.releaseHeld() { yield(event) } }
                 var buffer = [UInt8](repeating: 0, count: 16_384)
                 var lastData = ContinuousClock.now
                 let silence = Duration.milliseconds(Int64(settings.silenceTimeout * 1000))
@@ -135,9 +146,14 @@ public final class GPSDClient: Sendable {
                             backoff = settings.initialBackoff
                         }
                         for event in decoder.feed(buffer[0..<n]) { yield(event) }
-                    } else if ContinuousClock.now - lastData > silence {
-                        state.withLock { $0.lastError = "gpsd silent for \(settings.silenceTimeout) s" }
-                        break
+                    } else {
+                        // Quiet for a poll: the burst is over, and a fix held for its GST waits
+                        // no longer.
+                        for event in decoder.releaseHeld() { yield(event) }
+                        if ContinuousClock.now - lastData > silence {
+                            state.withLock { $0.lastError = "gpsd silent for \(settings.silenceTimeout) s" }
+                            break
+                        }
                     }
                 }
             } catch {

@@ -2,8 +2,9 @@ public import Foundation
 
 /// A pressure sensor exposed by the Linux Industrial I/O subsystem in sysfs.
 ///
-/// Found by the `name` file of `<root>/iio:deviceN/`: the configured name, or else the
-/// first device (in directory order) named like a known barometer. Pressure is read from
+/// Found under `<root>/iio:deviceN/` among the devices with a pressure channel: the one
+/// configured by its `name` file or its directory (`iio:device1`), or else the first (in
+/// directory order) named like a known barometer, else the first at all. Pressure is read from
 /// `in_pressure_input`, or `(in_pressure_raw + in_pressure_offset) × in_pressure_scale`,
 /// all in kPa as the IIO ABI defines, and returned in hPa.
 public struct IIOBarometer: Sendable, Hashable {
@@ -26,7 +27,7 @@ public struct IIOBarometer: Sendable, Hashable {
             switch self {
             case .noDevice(let root, let name?): "no IIO device named \(name) under \(root)"
             case .noDevice(let root, nil):
-                "no IIO barometer under \(root) (looked for \(IIOBarometer.knownNames.sorted().prefix(6).joined(separator: ", ")), …)"
+                "no IIO barometer under \(root) (no iio:deviceN with in_pressure_input or in_pressure_raw)"
             case .unreadable(let path): "cannot read \(path)"
             case .malformed(let path, let value): "\(path): \"\(value)\" is not a number"
             case .implausible(let path, let hPa): "\(path): \(hPa) hPa is not a plausible air pressure"
@@ -42,26 +43,33 @@ public struct IIOBarometer: Sendable, Hashable {
     /// Finds the sensor.
     /// - Parameters:
     ///   - root: the IIO devices directory; tests pass a fake tree.
-    ///   - name: a device name to insist on; `nil` takes the first known barometer.
+    ///   - name: the device to insist on, by its `name` file (`bme280`) or its directory
+    ///     (`iio:device1`, as the daemon's `iioDevice` documents; before, only the name
+    ///     matched); `nil` takes the first known barometer, else the first device with a
+    ///     pressure channel whatever its name (before, an unknown name was never used).
     /// - Throws: `Failure.noDevice`.
     public init(root: String = "/sys/bus/iio/devices", name: String? = nil) throws(Failure) {
         let entries = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).sorted {
             $0.localizedStandardCompare($1) == .orderedAscending
         }
+        var withPressure: [(directory: String, entry: String, name: String)] = []
         for entry in entries {
             let dir = (root as NSString).appendingPathComponent(entry)
             guard let deviceName = Self.text(dir + "/name") else { continue }
-            let wanted = name.map { $0 == deviceName } ?? Self.knownNames.contains(deviceName)
             let hasPressure =
                 FileManager.default.fileExists(atPath: dir + "/in_pressure_input")
                 || FileManager.default.fileExists(atPath: dir + "/in_pressure_raw")
-            if wanted, hasPressure {
-                directory = dir
-                self.name = deviceName
-                return
-            }
+            if hasPressure { withPressure.append((dir, entry, deviceName)) }
         }
-        throw .noDevice(root: root, name: name)
+        let chosen =
+            if let name {
+                withPressure.first { $0.name == name || $0.entry == name }
+            } else {
+                withPressure.first { Self.knownNames.contains($0.name) } ?? withPressure.first
+            }
+        guard let chosen else { throw .noDevice(root: root, name: name) }
+        directory = chosen.directory
+        self.name = chosen.name
     }
 
     /// Reads the pressure now.

@@ -35,6 +35,8 @@ public struct NMEAParser: Sendable {
         public var comments = 0
         /// Valid fixes dropped because no date was known yet (no RMC/ZDA date so far).
         public var undated = 0
+        /// Sentences stamped with an epoch already closed (late or repeated), dropped.
+        public var late = 0
 
         public init() {}
     }
@@ -58,8 +60,22 @@ public struct NMEAParser: Sendable {
     ///   date (a live receiver sending only GGA); `nil` drops such fixes (counted as
     ///   `undated`) so replayed times are never invented.
     public init(fallbackDate: Date? = nil) {
-        epochs = EpochAssembler(
-            fallbackDays: fallbackDate.map { Int(($0.timeIntervalSince1970 / 86_400).rounded(.down)) })
+        self.init(
+            fallback: fallbackDate.map { .day(Int(($0.timeIntervalSince1970 / 86_400).rounded(.down))) })
+    }
+
+    /// A parser for a live receiver (a serial device): epochs before the first RMC/ZDA date
+    /// take the UTC day that puts them nearest `receivedAround`, the system clock when
+    /// reading starts. Without it a receiver sending only GGA never gave a fix (all dropped
+    /// as `undated`); the nearest day, not simply today's, keeps an epoch stamped 23:59:59
+    /// and read just after midnight on its own day. Later undated epochs carry the date on
+    /// across midnight as for a logged date.
+    public init(receivedAround: Date) {
+        self.init(fallback: .near(receivedAround.timeIntervalSince1970))
+    }
+
+    private init(fallback: EpochAssembler.Fallback?) {
+        epochs = EpochAssembler(fallback: fallback)
         line.reserveCapacity(Self.maximumLineLength)
         fieldBuffer.reserveCapacity(32)
     }

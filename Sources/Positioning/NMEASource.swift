@@ -71,6 +71,7 @@ public final class NMEASource: Sendable {
         let state = self.state
         let paced: Bool = if case .file(_, true) = input { true } else { false }
         let ownsDescriptor = input != .standardInput
+        let isDevice: Bool = if case .device = input { true } else { false }
         // A serial device never ends by itself: end of file there means it went away.
         let hangupMessage: String? =
             if case .device(let path, _) = input { "\(path): the device hung up" } else { nil }
@@ -80,7 +81,9 @@ public final class NMEASource: Sendable {
                 if ownsDescriptor { try? closeDescriptor(fd) }
                 continuation.finish()
             }
-            var parser = NMEAParser()
+            // A device is live: its undated epochs (GGA-only receivers) are dated by the
+            // system clock; a file or stdin may be a replayed log, whose times are never invented.
+            var parser = isDevice ? NMEAParser(receivedAround: Date()) : NMEAParser()
             var buffer = [UInt8](repeating: 0, count: 8192)
             var lastTime: Date?
             let isStopped = { state.withLock { $0.stopped } }

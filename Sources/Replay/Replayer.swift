@@ -130,10 +130,11 @@ public struct Replayer: Sendable {
                     speed: fix.speed, course: fix.course)
                 items.append(Item(time: fix.time, rank: 0, sequence: items.count, event: .position(position)))
             case .noFix(let time):
-                last = time ?? last
+                last = Self.onTheClock(time, last: last, start: start)
                 items.append(Item(time: last, rank: 0, sequence: items.count, event: .noFix))
-            case .pressure(let reading):
-                last = reading.time ?? last
+            case .pressure(var reading):
+                last = Self.onTheClock(reading.time, last: last, start: start)
+                reading.time = last
                 altimeter.observe(reading)
                 if let altitude = Self.altitude(altimeter, reading, at: last) {
                     items.append(Item(time: last, rank: 0, sequence: items.count, event: .altitude(altitude)))
@@ -183,6 +184,20 @@ public struct Replayer: Sendable {
             apply(item.event, at: item.time)
         }
         return Result(lines: lines, memory: approach.memory, track: track, start: start, stats: stats)
+    }
+
+    /// Where a no-fix epoch or a pressure reading stands on the replay's clock: at its own
+    /// time when that is plausible (not before the input before it, at most
+    /// ``maximumSpanSeconds`` after the first fix), else at the input before it. A receiver
+    /// starting cold says "no fix" under whatever date its clock holds (the bundled cold-boot
+    /// log: 2006 and 1999 after a 2019 fix), so such a date is no reason to refuse the trace;
+    /// but it must not move the clock either (before: a 1980 one between two walks joined let
+    /// the second, earlier one through with negative times, exit 0, and a 2030 one ticked
+    /// every second up to 2030 until the allocation aborted). Only fixes are refused for their
+    /// times.
+    static func onTheClock(_ time: Date?, last: Date, start: Date) -> Date {
+        guard let time, time >= last, time.timeIntervalSince(start) <= maximumSpanSeconds else { return last }
+        return time
     }
 
     /// The walker's altitude at a pressure reading, once the altimeter is calibrated: metres

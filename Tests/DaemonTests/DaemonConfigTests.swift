@@ -182,6 +182,18 @@ import Testing
         try config.validate()
     }
 
+    /// A bare `::1` says which host but no port: refused, saying how to write one. Before: read
+    /// as host ":" port 1, then refused as a remote gpsd.
+    @Test func aBareIPv6GPSDIsRefusedSayingToUseBrackets() {
+        var config = DaemonConfig(environment: [:])
+        do {
+            try config.set("gpsd", .string("::1"), origin: "--gpsd")
+            Issue.record("a bare ::1 was accepted as \(config.gpsd)")
+        } catch {
+            #expect(error.description.contains("[::1]:2947"), "\(error)")
+        }
+    }
+
     @Test(arguments: ["10.0.0.1:2947", "gps.example:2947", "128.0.0.1:2947", "[fe80::1]:2947", "[::2]:2947"])
     func otherHostsAreNotLoopback(address: String) throws {
         let endpoint = try #require(DaemonConfig.Endpoint(address))

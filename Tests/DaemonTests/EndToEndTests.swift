@@ -404,6 +404,31 @@ extension MicrophoneDaemonTests {
         #expect(!FileManager.default.fileExists(atPath: dir.path + "/pf.sock"))
     }
 
+    /// A recorded file of GGA only (no RMC or ZDA: no date) gives no fix; the log says why.
+    /// Before: nothing was said, and no position ever came.
+    @Test func anNMEAFileWithoutADateIsSaidWhyNoPositionComes() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let path = dir.path + "/gga-only.nmea"
+        let lines = (0..<5).map { second in
+            let body = "GPGGA,12000\(second).00,6010.0000,N,02456.0000,E,1,08,0.9,10.0,M,17.0,M,,"
+            let sum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
+            return "$" + body + "*" + String(format: "%02X", sum) + "\r\n"
+        }
+        try lines.joined().write(toFile: path, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(
+            arguments: [
+                "--socket", dir.path + "/pf.sock", "--memory", dir.path + "/memory.json", "--no-mic",
+                "--baro", "none", "--nmea", path,
+            ], socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "\(daemon.stderr)")
+        #expect(
+            daemon.logs("NMEA \(path): fixes dropped: the input has no date yet (no RMC or ZDA sentence)"),
+            "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     /// A serial receiver that hangs up (a USB receiver pulled out) is opened again when its
     /// path answers again (plugged back in; here a udev-like link moved to a new terminal):
     /// before, the daemon ran on without positions until it was restarted. Two pseudo

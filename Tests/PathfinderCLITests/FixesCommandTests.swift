@@ -1,4 +1,6 @@
 import Foundation
+import Positioning
+import TestSupport
 import Testing
 
 @testable import PathfinderCLI
@@ -98,6 +100,97 @@ import Testing
         #expect(
             (first + rest).contains("0 connections, last: connect 127.0.0.1:1: Connection refused"), "\(rest)"
         )
+    }
+
+    /// A receiver on a serial device that sends GGA but no RMC/ZDA (no date): its fixes come
+    /// out dated today by the system clock (before: none ever, each dropped as undated, and
+    /// nothing said why until the summary after ^C).
+    @Test func aLiveReceiverSendingOnlyGGAGivesFixesDatedByTheSystemClock() throws {
+        let (master, device) = try openPseudoTerminal()
+        defer { close(master) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try BinaryTests.binary())
+        process.arguments = ["fixes", "--device", device, "--count", "2"]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // The receiver: one GGA epoch every 0.1 s stamped with the time of day now, until the
+        // command has its two fixes or 10 s have passed (then it is stopped and fails below).
+        let started = Date()
+        while process.isRunning, Date().timeIntervalSince(started) < 10 {
+            let now = Date()
+            let seconds = now.timeIntervalSince1970.truncatingRemainder(dividingBy: 86_400)
+            let hhmmss = String(
+                format: "%02d%02d%05.2f", Int(seconds) / 3600, Int(seconds) / 60 % 60,
+                seconds.truncatingRemainder(dividingBy: 60))
+            let gga = ReplayInputTests.sentence(
+                "GPGGA,\(hhmmss),6010.0000,N,02456.0000,E,1,08,0.9,10.0,M,17.0,M,,")
+            _ = gga.utf8CString.withUnsafeBufferPointer { write(master, $0.baseAddress, $0.count - 1) }
+            usleep(100_000)
+        }
+        if process.isRunning { process.interrupt() }
+        process.waitUntilExit()
+        let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(err)")
+        let times = out.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["time"] as? String
+        }
+        #expect(times.count == 2, "\(out)\(err)")
+        for time in times {
+            let date = try #require(FixStreamRecord.parseTime(time))
+            #expect(abs(date.timeIntervalSince(started)) < 60, "\(time) is not now")
+        }
+        #expect(err.contains("stopped after 2 fixes"), "\(err)")
+    }
+
+    /// Runs the binary with `argv` and standard input held open, stops it with SIGINT after
+    /// `seconds`, and returns its exit status and standard error.
+    func interrupted(_ argv: [String], after seconds: Double) throws -> (code: Int32, err: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try BinaryTests.binary())
+        process.arguments = argv
+        let input = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        usleep(UInt32(seconds * 1_000_000))
+        process.interrupt()
+        let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, err)
+    }
+
+    /// A gpsd never reached, stopped with ^C: exit 1, saying why. Before: exit 0, as if the
+    /// count asked for had been printed.
+    @Test(
+        arguments: [
+            (["--count", "1"], "stopped after 0 of the 1 fixes asked for"),
+            ([], "never connected to gpsd 127.0.0.1:1"),
+        ] as [([String], String)])
+    func aGPSDNeverReachedExits1(_ more: [String], _ message: String) throws {
+        let r = try interrupted(["fixes", "--gpsd", "127.0.0.1:1"] + more, after: 1)
+        #expect(r.code == 1, "\(r.err)")
+        #expect(r.err.contains("pathfinder fixes: \(message)"), "\(r.err)")
+    }
+
+    /// A barometer whose reading is not a number: said once on standard error, naming the file
+    /// and the value, while the command goes on. Before: nothing, no pressure lines either.
+    @Test func aBarometerThatCannotBeReadIsSaidOnce() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("iio-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let device = root + "/iio:device0"
+        try FileManager.default.createDirectory(atPath: device, withIntermediateDirectories: true)
+        try "bmp280\n".write(toFile: device + "/name", atomically: true, encoding: .utf8)
+        try "n/a\n".write(toFile: device + "/in_pressure_input", atomically: true, encoding: .utf8)
+        let r = try interrupted(["fixes", "--nmea", "-", "--iio", "--iio-root", root], after: 2.5)
+        let line =
+            "pathfinder fixes: --iio bmp280: \(device)/in_pressure_input: \"n/a\" is not a number; trying again"
+        #expect(r.err.components(separatedBy: line).count == 2, "\(r.err)")
     }
 
     @Test func missingBarometerIsARuntimeFailure() async throws {

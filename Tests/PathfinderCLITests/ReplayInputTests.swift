@@ -78,6 +78,78 @@ struct ReplayInputTests {
         #expect(r.out.isEmpty)
     }
 
+    /// A receiver's cold-start "no fix" (RMC `V`) at the trace's time of `epoch`, dated
+    /// `ddmmyy`.
+    static func noFix(like epoch: String, dated ddmmyy: String) -> String {
+        // Half a second on, so it is an epoch of its own, not a late sentence of `epoch`'s.
+        let time = epoch.split(separator: ",", omittingEmptySubsequences: false)[1]
+            .replacingOccurrences(of: ".00", with: ".50")
+        return sentence("GPRMC,\(time),V,,,,,,,\(ddmmyy),,,N")
+    }
+
+    /// Before: exit 0, the second walk logged at negative `t`: the cold start's 1980 date
+    /// moved the clock back, so the "time goes back" check never saw the join.
+    @Test func twoWalksJoinedByAColdStartNoFix_areRefused() async throws {
+        let scratch = try Scratch()
+        let epochs = try Self.epochs()
+        let coldStart = Self.noFix(like: epochs[100], dated: "060180")
+        let joined = try scratch.write(
+            "joined.nmea", (epochs[100..<120] + [coldStart] + epochs[..<20]).joined())
+        let r = await replay(joined)
+        #expect(r.code == 2, "\(r.out)")
+        #expect(
+            r.err.contains("\(joined): time goes back at fix 21: 2025-06-15T10:00:01Z comes after "),
+            "\(r.err)")
+        #expect(r.out.isEmpty)
+    }
+
+    /// A no-fix dated days on, in the middle of the walk or at its end, is heard where it
+    /// stands and moves no clock: the log is the walk's without it. Before: in the middle,
+    /// "time goes back" at the next fix, exit 2; at the end, a tick a second up to its date,
+    /// and "GPS lost" 20 s after the walk's last fix (dated 2030: gigabytes, then a crash).
+    @Test(arguments: [10, 20])
+    func aNoFixDatedDaysOn_staysWhereItStands(at index: Int) async throws {
+        let scratch = try Scratch()
+        let epochs = Array(try Self.epochs()[..<20])
+        let wrong = Self.noFix(like: epochs[index - 1], dated: "180625")
+        let path = try scratch.write(
+            "wrong.nmea", (epochs[..<index] + [wrong] + epochs[index...]).joined())
+        let r = await replay(path)
+        #expect(r.code == 0, "\(r.err)")
+        let without = await replay(try scratch.write("walk.nmea", epochs.joined()))
+        #expect(r.out == without.out)
+    }
+
+    /// A cold-booting receiver's "no fix" epochs dated 2006 and 1999 between fixes of 2025
+    /// replay as the bundled cold-boot log does: the walk goes on.
+    @Test func coldStartNoFixesWithOldDates_doNotStopTheWalk() async throws {
+        let scratch = try Scratch()
+        let epochs = Array(try Self.epochs()[..<30])
+        let cold = [
+            Self.noFix(like: epochs[9], dated: "010106"), Self.noFix(like: epochs[9], dated: "311299"),
+        ]
+        let path = try scratch.write("cold.nmea", (epochs[..<10] + cold + epochs[10...]).joined())
+        let r = await replay(path)
+        #expect(r.code == 0, "\(r.err)")
+        let times = eventLines(r.out).compactMap { $0["t"] as? Double }
+        #expect(times.allSatisfy { $0 >= 0 && $0 < 60 }, "\(times)")
+    }
+
+    /// One GGA of the walk's first second sent again ten seconds in is dropped as late: the
+    /// walk replays as without it. Before: it became a fix of 10:00:01 again, and the whole
+    /// recording was refused, "time goes back", exit 2.
+    @Test func aRepeatedSentenceFromAnEarlierEpoch_isDropped() async throws {
+        let scratch = try Scratch()
+        let epochs = Array(try Self.epochs()[..<30])
+        let firstGGA = try #require(
+            epochs[0].split(separator: "\r\n").first { $0.dropFirst(3).hasPrefix("GGA") })
+        let repeated = epochs[..<10] + [firstGGA + "\r\n"] + epochs[10...]
+        let r = await replay(try scratch.write("repeated.nmea", repeated.joined()))
+        #expect(r.code == 0, "\(r.err)")
+        let without = await replay(try scratch.write("walk.nmea", epochs.joined()))
+        #expect(r.out == without.out)
+    }
+
     /// Before: a tick a second up to a fix 20 years on, 2 GB, then a crash.
     @Test func aTraceSpanningYears_isRefusedNamingTheFix() async throws {
         let scratch = try Scratch()

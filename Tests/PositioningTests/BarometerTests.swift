@@ -154,12 +154,40 @@ import Testing
     @Test func configuredNameAndMissingDevice() throws {
         let root = try tree(["in_pressure_input": "100.0"], name: "mysensor")
         defer { try? FileManager.default.removeItem(atPath: root) }
-        #expect(throws: IIOBarometer.Failure.noDevice(root: root, name: nil)) { try IIOBarometer(root: root) }
         #expect(try IIOBarometer(root: root, name: "mysensor").name == "mysensor")
         #expect(throws: IIOBarometer.Failure.noDevice(root: root, name: "bme280")) {
             try IIOBarometer(root: root, name: "bme280")
         }
-        #expect(throws: IIOBarometer.Failure.self) { try IIOBarometer(root: "/nonexistent-iio") }
+        // The ADC has no pressure channel: named by its directory, it is still no barometer.
+        #expect(throws: IIOBarometer.Failure.noDevice(root: root, name: "iio:device0")) {
+            try IIOBarometer(root: root, name: "iio:device0")
+        }
+        #expect(throws: IIOBarometer.Failure.noDevice(root: "/nonexistent-iio", name: nil)) {
+            try IIOBarometer(root: "/nonexistent-iio")
+        }
+    }
+
+    /// `iioDevice: "iio:device1"`, the directory form docs/daemon.md documents. Before: only
+    /// the `name` file was compared, and it never matched.
+    @Test func aDeviceNamedByItsDirectory() throws {
+        let root = try tree(["in_pressure_input": "100.0"], name: "bme280")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let baro = try IIOBarometer(root: root, name: "iio:device1")
+        #expect(baro.name == "bme280" && baro.directory == root + "/iio:device1")
+    }
+
+    /// No device named: a pressure channel is enough, whatever the driver calls itself
+    /// (docs: "the first with a pressure channel"). Before: a name not in `knownNames` was
+    /// never used. A known barometer still goes first.
+    @Test func anUnknownNameWithAPressureChannelIsUsedWhenNoneIsNamed() throws {
+        let root = try tree(["in_pressure_input": "100.0"], name: "mysensor")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        #expect(try IIOBarometer(root: root).name == "mysensor")
+        let known = root + "/iio:device2"
+        try FileManager.default.createDirectory(atPath: known, withIntermediateDirectories: true)
+        try "bmp280\n".write(toFile: known + "/name", atomically: true, encoding: .utf8)
+        try "100.0\n".write(toFile: known + "/in_pressure_input", atomically: true, encoding: .utf8)
+        #expect(try IIOBarometer(root: root).name == "bmp280")
     }
 
     @Test func badValuesAreNamed() throws {

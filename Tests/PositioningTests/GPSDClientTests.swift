@@ -152,6 +152,8 @@ import Testing
             ("127.0.0.1:2947", "127.0.0.1", 2947), ("localhost", "localhost", 2947),
             ("[::1]:3000", "::1", 3000),
             ("gps.local:40000", "gps.local", 40000),
+            // A bare IPv6 address is a host: a port needs brackets. Before: host ":" port 1.
+            ("::1", "::1", 2947), ("fe80::1", "fe80::1", 2947),
         ] as [(String, String, Int)])
     func settingsParse(_ text: String, _ host: String, _ port: Int) throws {
         let s = try #require(GPSDClient.Settings.parse(text))
@@ -159,7 +161,16 @@ import Testing
         #expect(Int(s.port) == port)
     }
 
-    @Test(arguments: ["", ":2947", "host:", "host:0", "host:70000", "host:x", "[::1", "a b:1"])
+    /// Where a port is required (the daemon's `gpsd`), a bare IPv6 address has none: refused.
+    /// Before: `::1` was host ":" port 1.
+    @Test func aBareIPv6AddressHasNoPort() {
+        #expect(GPSDClient.Settings.parse("::1", defaultPort: nil) == nil)
+        #expect(GPSDClient.Settings.parse("[::1]:2947", defaultPort: nil)?.host == "::1")
+    }
+
+    @Test(arguments: [
+        "", ":2947", "host:", "host:0", "host:70000", "host:x", "[::1", "a b:1", ":::1", "::1:",
+    ])
     func settingsRejectBadAddresses(_ text: String) {
         #expect(GPSDClient.Settings.parse(text) == nil)
     }

@@ -46,6 +46,37 @@ import Testing
         #expect(g.horizontalAccuracy == 5.13)
     }
 
+    /// gpsd 3.22's order, an epoch's TPV then its GST: once a GST is seen to follow its TPV,
+    /// each later fix waits for its own GST and takes its σ. Before: each fix took the GST
+    /// before it, the previous epoch's (within 1.5 s), one epoch late.
+    @Test func eachFixTakesTheGSTOfItsOwnEpochSentAfterIt() throws {
+        func tpv(_ second: Int) -> String {
+            Self.tpv.replacingOccurrences(of: "22:37:46", with: "22:37:\(second)")
+        }
+        func gst(_ second: Int, _ sigma: Double) -> String {
+            #"{"class":"GST","device":"tcp://x","time":"2020-07-11T22:37:\#(second).000Z","rms":1.0,"lat":\#(sigma),"lon":0.001,"alt":\#(sigma)}"#
+        }
+        var d = GPSDDecoder()
+        let events = d.feed(
+            Array(
+                [tpv(46), gst(46, 4), tpv(47), #"{"class":"SKY"}"#, gst(47, 7), tpv(48), gst(48, 9)]
+                    .map { $0 + "\n" }.joined().utf8))
+        let fixes = events.compactMap { if case .fix(let f) = $0 { f } else { nil } }
+        try #require(fixes.count == 3, "\(events)")
+        #expect(fixes[0].verticalAccuracy == 3)  // the first went out at once: gpsd's epv halved
+        #expect(fixes[1].verticalAccuracy == 7 && fixes[2].verticalAccuracy == 9)
+        #expect(abs((fixes[2].horizontalAccuracy ?? 0) - 9) < 0.001)
+        // A TPV whose GST does not come is passed on with gpsd's accuracy when the client says
+        // the burst is over, never with the GST before it.
+        let late = d.feed(Array((tpv(49) + "\n").utf8))
+        #expect(late.isEmpty)
+        guard case .fix(let f) = try #require(d.releaseHeld().first) else {
+            Issue.record("the held fix was not released")
+            return
+        }
+        #expect(f.verticalAccuracy == 3 && f.horizontalAccuracy == 5.13)
+    }
+
     @Test func modeOneIsNoFixAndZeroEphIsUnknown() throws {
         let events = decode([
             #"{"class":"TPV","mode":1,"time":"2020-07-11T22:37:40.000Z"}"#,

@@ -1,28 +1,12 @@
 import Foundation
 import Positioning
 import SystemCalls
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
     import Glibc
 #endif
-
-/// Opens a pseudo-terminal pair through /dev/ptmx (Glibc's module does not export
-/// posix_openpt/ptsname); returns the master descriptor and the slave's path.
-func openPseudoTerminal() throws -> (Int32, String) {
-    let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
-    try #require(master >= 0, "cannot open /dev/ptmx")
-    // <asm-generic/ioctls.h>: _IOW('T', 0x31, int) and _IOR('T', 0x30, unsigned int); the
-    // same on x86-64 and arm64, which is where Pathfinder runs.
-    let setLock: UInt = 0x4004_5431  // TIOCSPTLCK
-    let getNumber: UInt = 0x8004_5430  // TIOCGPTN
-    var unlock: Int32 = 0
-    var number: UInt32 = 0
-    let unlocked = ioctl(master, setLock, &unlock)
-    let numbered = ioctl(master, getNumber, &number)
-    #expect(unlocked == 0 && numbered == 0)
-    return (master, "/dev/pts/\(number)")
-}
 
 @Suite struct NMEASourceTests {
     func collect(_ source: NMEASource) async throws -> [PositionEvent] {

@@ -113,6 +113,31 @@ func utc(_ text: String) -> Date { FixStreamRecord.parseTime(text)! }
         #expect(try #require(fixes(withDate).first).time == utc("2024-06-01T23:59:59.500Z"))
     }
 
+    /// A live receiver's undated epochs take the day nearest the system clock, so one read
+    /// across midnight keeps its own day, and the date then carries on over midnight (before:
+    /// a device's parser had no fallback, and every GGA-only fix was dropped as undated).
+    @Test(arguments: [
+        ("2024-06-01T12:00:00Z", "120000.00", "2024-06-01T12:00:00Z"),
+        ("2024-06-02T00:00:01Z", "235959.00", "2024-06-01T23:59:59Z"),
+        ("2024-06-01T23:59:59Z", "000001.00", "2024-06-02T00:00:01Z"),
+    ])
+    func liveReceiverWithoutADateIsDatedByTheClockNearest(
+        _ now: String, _ hhmmss: String, _ expected: String
+    ) throws {
+        var parser = NMEAParser(receivedAround: utc(now))
+        let bytes = [
+            "GPGGA,\(hhmmss),6010.0000,N,02456.0000,E,1,04,1.0,20.0,M,,M,,",
+            "GPGGA,000002.00,6010.0000,N,02456.0000,E,1,04,1.0,20.0,M,,M,,",
+        ].map(nmea).joined()
+        let events = parser.feed(Array(bytes.utf8)) + parser.finish()
+        let first = try #require(fixes(events).first)
+        #expect(first.time == utc(expected))
+        // 00:00:02 is after the first epoch: the next day when that was 23:59:59.
+        let day = expected.hasPrefix("2024-06-01T23") ? "2024-06-02" : String(expected.prefix(10))
+        #expect(fixes(events).last?.time == utc(day + "T00:00:02Z"))
+        #expect(parser.stats.undated == 0)
+    }
+
     @Test func dateCarriesOverMidnight() throws {
         let (events, _) = parse([
             "GPRMC,235959.00,A,6010.0000,N,02456.0000,E,,,311223,,,A",
@@ -229,6 +254,63 @@ func utc(_ text: String) -> Date { FixStreamRecord.parseTime(text)! }
         // The first epoch closes at the new time stamp; the second at its RMC, which ended the first.
         #expect(fixes(second).map(\.time) == [utc("2024-06-01T10:10:10Z"), utc("2024-06-01T10:10:11Z")])
         #expect(parser.finish().isEmpty)
+    }
+
+    /// A GGA of 12:00:01 late, after 12:00:02's RMC, is dropped and counted. Before: it closed
+    /// 12:00:02 early (a 2D fix without its GGA) and 12:00:01 came out again: 01, 02, 01, 02.
+    @Test func aLateSentenceOfAnEarlierEpochIsDroppedNotANewEpoch() throws {
+        let (events, stats) = parse([
+            "GPRMC,120000,A,6010.0000,N,02456.0000,E,1.0,90,010125,,,A",
+            "GPGGA,120000,6010.0000,N,02456.0000,E,1,08,0.9,10.0,M,17.0,M,,",
+            "GPRMC,120001,A,6010.0010,N,02456.0000,E,1.0,90,010125,,,A",
+            "GPGGA,120001,6010.0010,N,02456.0000,E,1,08,0.9,10.0,M,17.0,M,,",
+            "GPRMC,120002,A,6010.0020,N,02456.0000,E,1.0,90,010125,,,A",
+            "GPGGA,120001,6010.0010,N,02456.0000,E,1,08,0.9,10.0,M,17.0,M,,",
+            "GPGGA,120002,6010.0020,N,02456.0000,E,1,08,0.9,10.0,M,17.0,M,,",
+            "GPGGA,120000,6010.0000,N,02456.0000,E,1,08,0.9,10.0,M,17.0,M,,",
+            "GPRMC,120003,A,6010.0030,N,02456.0000,E,1.0,90,010125,,,A",
+            "GPGGA,120003,6010.0030,N,02456.0000,E,1,08,0.9,10.0,M,17.0,M,,",
+        ])
+        let all = fixes(events)
+        #expect(all.map(\.time) == (0...3).map { utc("2025-01-01T12:00:0\($0)Z") })
+        #expect(all.allSatisfy { $0.mode == .threeD && $0.altitudeMSL == 10 })
+        #expect(stats.late == 2)
+    }
+
+    /// One garbled GSA taught GGA as the cycle's end; the next GSA, after it, unteaches it, so
+    /// from the epoch after that on each fix has its GSA again: vertical accuracy from VDOP,
+    /// and 2D when GSA says 2D. Before: every later GSA was ignored, vertical accuracy lost
+    /// for the rest of the stream and a 2D fix reported as 3D (GGA gives an altitude).
+    @Test(arguments: [2, 3])
+    func oneGarbledGSADoesNotLoseTheRest(_ fixType: Int) throws {
+        var text = ""
+        for second in 0..<6 {
+            text += nmea("GPRMC,12000\(second).00,A,6010.0000,N,02456.0000,E,1.0,90.0,010125,,,A")
+            text += nmea("GPGGA,12000\(second).00,6010.0000,N,02456.0000,E,1,08,0.9,10.0,M,17.0,M,,")
+            let gsa = nmea("GPGSA,A,\(fixType),01,02,03,04,,,,,,,,,1.5,0.9,1.2")
+            // The second epoch's GSA arrives garbled (its checksum is wrong).
+            text += second == 1 ? gsa.replacingOccurrences(of: "1.2*", with: "1.3*") : gsa
+        }
+        let (events, stats) = NMEAParser.parse(Array(text.utf8))
+        #expect(stats.badChecksum == 1)
+        let all = fixes(events)
+        try #require(all.count == 6)
+        for fix in all[3...] {
+            #expect(fix.mode == (fixType == 2 ? .twoD : .threeD), "\(fix.time)")
+            if fixType == 3 { #expect(fix.verticalAccuracy == 1.2 * NMEAParser.uereMetres, "\(fix.time)") }
+        }
+    }
+
+    /// A clock that jumps back past the epochs remembered (a receiver reset, two logs joined)
+    /// is not a late sentence: the new epochs come out, for the consumer to judge.
+    @Test func aClockJumpingBackFarOpensNewEpochs() throws {
+        let (events, stats) = parse([
+            "GPRMC,120000,A,6010.0000,N,02456.0000,E,1.0,90,010125,,,A",
+            "GPRMC,110000,A,6010.0000,N,02456.0000,E,1.0,90,010125,,,A",
+            "GPRMC,110001,A,6010.0000,N,02456.0000,E,1.0,90,010125,,,A",
+        ])
+        #expect(fixes(events).count == 3)
+        #expect(stats.late == 0)
     }
 }
 

@@ -62,9 +62,10 @@ struct WordingTests {
     }
 
     /// The config and `fixes --gpsd` read an address with one parser; only the config
-    /// insists on a port.
+    /// insists on a port (so a bare IPv6 address, a host to the command, is refused by the
+    /// config: below).
     @Test(arguments: [
-        "127.0.0.1:2947", "[::1]:2948", "::1:2947", "[fe80::1]:1", "host:0", "a b:1", ":2947", "[::1", "h:x",
+        "127.0.0.1:2947", "[::1]:2948", "[fe80::1]:1", "host:0", "a b:1", ":2947", "[::1", "h:x",
     ])
     func theGPSDAddressParsersAgree(text: String) {
         let settings = GPSDClient.Settings.parse(text)
@@ -76,5 +77,9 @@ struct WordingTests {
     @Test func theConfigWantsAPortWhereTheCommandDefaultsIt() {
         #expect(GPSDClient.Settings.parse("gps.local")?.port == 2947)
         #expect(DaemonConfig.Endpoint("gps.local") == nil)
+        // A port needs brackets: a bare IPv6 address is all host.
+        #expect(GPSDClient.Settings.parse("::1:2947")?.host == "::1:2947")
+        #expect(GPSDClient.Settings.parse("::1:2947")?.port == 2947)
+        #expect(DaemonConfig.Endpoint("::1:2947") == nil)
     }
 }

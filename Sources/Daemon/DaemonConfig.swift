@@ -109,13 +109,58 @@ package struct DaemonConfig: Sendable, Equatable {
     /// Sets one key from a JSON value. `null` resets an optional key to nil.
     /// - Parameter origin: where the value came from, for messages ("config.json", "--baro").
     /// - Throws: `DaemonConfigError` naming the key, the value and what was expected.
-    package mutating func set(_ key: String, _ value: JSONValue, origin: String) throws(DaemonConfigError) {
-        try setValue(key, value, origin: origin)
+    /// - Parameter paths: how a path in the value is read (``PathRules``); a flag's is taken
+    ///   as given (the shell expanded `~`, the working directory is the user's).
+    package mutating func set(
+        _ key: String, _ value: JSONValue, origin: String, paths: PathRules = .asGiven
+    ) throws(DaemonConfigError) {
+        try setValue(key, value, origin: origin, paths: paths)
         origins[key] = origin
     }
 
+    /// How a path inside a config file is read. A daemon started by systemd and one started
+    /// from a terminal have different working directories (and nothing expands `~` in JSON):
+    /// before, `"memory": "~/pf/memory.json"` made a folder literally named `~` wherever the
+    /// daemon happened to start, and `"doors": "doors.db"` meant a different file in each.
+    package struct PathRules: Sendable {
+        /// The home directory `~/` stands for; nil: taken as given.
+        var home: String?
+        /// The folder relative paths are resolved against (the config file's); nil: as given.
+        var base: String?
+
+        /// Paths as given: a flag's, relative to the working directory as usual.
+        package static let asGiven = PathRules(home: nil, base: nil)
+
+        /// A config file's: a leading `~/` is `$HOME`, a relative path is from the file's folder.
+        package static func file(_ path: String, environment: [String: String]) -> PathRules {
+            let absolute =
+                path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+            let folder = absolute.lastIndex(of: "/").map { String(absolute[..<$0]) } ?? "."
+            return PathRules(home: DaemonConfig.home(environment), base: folder.isEmpty ? "/" : folder)
+        }
+
+        /// `path` read by these rules.
+        /// - Throws: the message for `~user` (another user's home is not looked up).
+        func resolve(_ path: String) throws(PathProblem) -> String {
+            guard let home, let base else { return path }
+            if path == "~" { return home }
+            if path.hasPrefix("~/") { return home + path.dropFirst() }
+            if path.hasPrefix("~") {
+                throw PathProblem(
+                    message:
+                        "\(JSONValue.string(path).text): only a leading ~/ (your home) is expanded, not ~user; write the full path"
+                )
+            }
+            if path.hasPrefix("/") || path.hasPrefix("@") { return path }
+            return (base == "/" ? "" : base) + "/" + path
+        }
+    }
+
+    /// Why a path in a config file was refused.
+    package struct PathProblem: Error { var message: String }
+
     private mutating func setValue(
-        _ key: String, _ value: JSONValue, origin: String
+        _ key: String, _ value: JSONValue, origin: String, paths: PathRules
     ) throws(DaemonConfigError) {
         func fail(_ expected: String) -> DaemonConfigError {
             DaemonConfigError(origin: origin, key: key, message: "\(value.text) is not \(expected)")
@@ -128,6 +173,16 @@ package struct DaemonConfig: Sendable, Equatable {
             if value == .null { return nil }
             return try string()
         }
+        func resolved(_ path: String, key: String) throws(DaemonConfigError) -> String {
+            do { return try paths.resolve(path) } catch {
+                throw DaemonConfigError(origin: origin, key: key, message: error.message)
+            }
+        }
+        func path() throws(DaemonConfigError) -> String { try resolved(try string(), key: key) }
+        func optionalPath() throws(DaemonConfigError) -> String? {
+            guard let given = try optionalString() else { return nil }
+            return try resolved(given, key: key)
+        }
         func bool() throws(DaemonConfigError) -> Bool {
             guard let b = value.boolValue else { throw fail("true or false") }
             return b
@@ -137,7 +192,7 @@ package struct DaemonConfig: Sendable, Equatable {
             guard let s = value.stringValue, let endpoint = Endpoint(s) else { throw fail("HOST:PORT") }
             gpsd = endpoint
         case "allowRemoteGPSD": allowRemoteGPSD = try bool()
-        case "nmea": nmea = try optionalString()
+        case "nmea": nmea = try optionalPath()
         case "baud":
             guard let n = value.numberValue, n.rounded() == n,
                 [4800.0, 9600, 19200, 38400, 57600, 115200].contains(n)
@@ -148,7 +203,7 @@ package struct DaemonConfig: Sendable, Equatable {
                 throw fail("iio, nmea or none")
             }
             baro = b
-        case "iioRoot": iioRoot = try string()
+        case "iioRoot": iioRoot = try path()
         case "iioDevice": iioDevice = try optionalString()
         case "qnh":
             if value == .null {
@@ -159,17 +214,21 @@ package struct DaemonConfig: Sendable, Equatable {
                 }
                 qnh = n
             }
-        case "memory": memory = try string()
-        case "doors": doors = try optionalString()
-        case "gazetteer": gazetteer = try optionalString()
+        case "memory": memory = try path()
+        case "doors": doors = try optionalPath()
+        case "gazetteer": gazetteer = try optionalPath()
         case "socket":
-            let s = try string()
-            guard unixAddress(s) != nil else { throw fail("a socket path shorter than 108 bytes") }
+            let s = try path()
+            guard unixAddress(s) != nil else {
+                throw DaemonConfigError(
+                    origin: origin, key: key,
+                    message: "\(s) is \(s.utf8.count) bytes; a socket path must be shorter than 108")
+            }
             socket = s
         case "mic": mic = try bool()
         case "micDevice": micDevice = try string()
         case "speaker": speaker = try string()
-        case "speakWav": speakWav = try optionalString()
+        case "speakWav": speakWav = try optionalPath()
         case "lastStretchMetres":
             guard let n = value.numberValue, FinalApproach.Settings.lastStretchRange.contains(n) else {
                 throw fail("a distance in metres (5…1000)")
@@ -181,11 +240,13 @@ package struct DaemonConfig: Sendable, Equatable {
                 // "," names no device: the buttons would be off without a word.
                 throw fail("a device path or {\"device\": PATH, …}")
             }
+            let resolve = { (path: String) throws(DaemonConfigError) -> String in try resolved(path, key: key)
+            }
             if case .string(let path) = value, !path.isEmpty, var map = buttons {
-                map.devices = Self.paths(path)
+                map.devices = try Self.paths(path).map(resolve)
                 buttons = map
             } else {
-                buttons = try Self.buttons(value, fail: fail, origin: origin)
+                buttons = try Self.buttons(value, fail: fail, origin: origin, resolve: resolve)
             }
         case "logLevel":
             guard let s = value.stringValue, let level = DaemonLog.Level(rawValue: s) else {
@@ -203,7 +264,8 @@ package struct DaemonConfig: Sendable, Equatable {
     /// "notHere": KEY, "thisIsIt": KEY, "repeat": KEY}` with key names (`"KEY_N"`) or codes
     /// (`49`), or `null`.
     private static func buttons(
-        _ value: JSONValue, fail: (String) -> DaemonConfigError, origin: String
+        _ value: JSONValue, fail: (String) -> DaemonConfigError, origin: String,
+        resolve: (String) throws(DaemonConfigError) -> String
     ) throws(DaemonConfigError) -> ButtonMap? {
         let expected =
             "a device path or {\"device\": PATH, \"notHere\": KEY, \"thisIsIt\": KEY, \"repeat\": KEY}"
@@ -211,7 +273,7 @@ package struct DaemonConfig: Sendable, Equatable {
         case .null: return nil
         case .string(let path):
             guard !path.isEmpty else { throw fail(expected) }
-            return ButtonMap(devices: paths(path))
+            return ButtonMap(devices: try paths(path).map(resolve))
         case .object(let fields):
             let devices: [String]? =
                 switch fields["device"] {
@@ -227,7 +289,7 @@ package struct DaemonConfig: Sendable, Equatable {
                     message:
                         "missing, or not a path or a list of paths: \(fields["device"]?.text ?? "nothing")")
             }
-            var map = ButtonMap(devices: devices)
+            var map = ButtonMap(devices: try devices.map(resolve))
             for (name, field) in fields.sorted(by: { $0.key < $1.key }) where name != "device" {
                 guard ButtonMap.keys.contains(name) else {
                     throw DaemonConfigError(
@@ -271,7 +333,11 @@ package struct DaemonConfig: Sendable, Equatable {
 
     /// Applies a config file's JSON object.
     /// - Throws: `DaemonConfigError` for malformed JSON, a non-object, an unknown key or a bad value.
-    package mutating func apply(file data: Data, path: String) throws(DaemonConfigError) {
+    /// Paths in it follow ``PathRules/file(_:environment:)``: `~/` is `$HOME`, a relative path is
+    /// from the file's folder.
+    package mutating func apply(
+        file data: Data, path: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(DaemonConfigError) {
         let root: JSONValue
         do {
             root = try JSONDecoder().decode(JSONValue.self, from: data)
@@ -287,8 +353,9 @@ package struct DaemonConfig: Sendable, Equatable {
         if let twice = JSONDiagnostics.duplicateKey(in: data) {
             throw DaemonConfigError(origin: path, key: nil, message: twice.description)
         }
+        let rules = PathRules.file(path, environment: environment)
         for key in object.keys.sorted() {
-            try set(key, object[key]!, origin: path)
+            try set(key, object[key]!, origin: path, paths: rules)
         }
     }
 
@@ -335,8 +402,14 @@ package struct DaemonConfig: Sendable, Equatable {
     ) -> String {
         // The XDG spec: a relative value is invalid and must be ignored.
         if let dir = environment[variable], dir.hasPrefix("/") { return dir }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return home + "/" + fallback
+        return home(environment) + "/" + fallback
+    }
+
+    /// `$HOME` without a trailing slash, else the account's home directory.
+    static func home(_ environment: [String: String]) -> String {
+        var home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        while home.count > 1, home.hasSuffix("/") { home.removeLast() }
+        return home
     }
 
     /// Loads the config: the defaults, then `path` (or the default file if it exists).
@@ -355,9 +428,10 @@ package struct DaemonConfig: Sendable, Equatable {
         } catch {
             throw DaemonConfigError(origin: file, key: nil, message: "cannot read the config file: \(error)")
         }
-        try config.apply(file: data, path: file)
+        try config.apply(file: data, path: file, environment: environment)
         return config
     }
+
 }
 
 /// A bad config file, key or flag value: the daemon exits 2 with this message.

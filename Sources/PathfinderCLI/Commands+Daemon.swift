@@ -11,7 +11,9 @@ extension Commands {
 
             Runs until SIGTERM or SIGINT. Reads the JSON config file (default
             $XDG_CONFIG_HOME/pathfinder/config.json, else ~/.config/pathfinder/config.json;
-            every key is described in docs/daemon.md). Flags override the file's keys:
+            every key is described in docs/daemon.md; in it, ~/ is $HOME and a relative path
+            is from the file's folder). Flags override the file's keys (their paths are
+            relative to the working directory):
               --gpsd HOST:PORT      gpsd to read positions from (loopback unless the config
                                     says "allowRemoteGPSD": true)
               --nmea PATH           an NMEA serial device or recorded file instead of gpsd

@@ -188,6 +188,34 @@ import Testing
         #expect(!endpoint.isLoopback)
     }
 
+    /// Before, paths were used as written: `~` literally, a relative path from wherever the
+    /// daemon was started.
+    @Test func pathsInAFileAreFromHomeAndTheFilesFolder() throws {
+        var config = DaemonConfig(environment: [:])
+        try config.apply(
+            file: Data(
+                #"""
+                {"memory": "~/pf/memory.json", "doors": "doors.db", "gazetteer": "../g.sqlite",
+                 "socket": "/run/pf.sock", "speakWav": "~", "nmea": "rec/walk.nmea",
+                 "buttons": {"device": ["~/fifo", "/dev/input/event0"]}}
+                """#.utf8), path: "/etc/pf/c.json", environment: ["HOME": "/home/w/"])
+        #expect(config.memory == "/home/w/pf/memory.json")
+        #expect(config.doors == "/etc/pf/doors.db" && config.gazetteer == "/etc/pf/../g.sqlite")
+        #expect(config.socket == "/run/pf.sock" && config.speakWav == "/home/w")
+        #expect(config.nmea == "/etc/pf/rec/walk.nmea")
+        #expect(config.buttons?.devices == ["/home/w/fifo", "/dev/input/event0"])
+        // A flag is the user's, relative to the working directory as usual.
+        try config.set("memory", .string("rel/m.json"), origin: "--memory")
+        #expect(config.memory == "rel/m.json")
+        do {
+            try config.apply(file: Data(#"{"memory": "~bob/m.json"}"#.utf8), path: "/etc/pf/c.json")
+            Issue.record("~bob was accepted")
+        } catch {
+            #expect(error.key == "memory")
+            #expect(error.description.contains("not ~user"), "\(error)")
+        }
+    }
+
     @Test func anExplicitConfigMustExistButTheDefaultMayNot() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pf-config-\(UUID())").path
         #expect(throws: DaemonConfigError.self) {

@@ -1,0 +1,70 @@
+import Daemon
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// What the daemon and its clients make of the files they are given, run as the service
+/// manager and a user run them: the built binary in a subprocess.
+@Suite(.serialized) struct DaemonStartupTests {
+    /// Runs `pathfinder ARGS` to its end with `environment` over this process's.
+    private func run(
+        _ arguments: [String], environment: [String: String]
+    ) throws -> (status: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = try BuiltExecutable.pathfinder()
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_CONFIG_HOME"] = nil
+        env.merge(environment) { $1 }
+        process.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // A few lines each: well under a pipe's buffer, so neither blocks the other.
+        process.waitUntilExit()
+        return (
+            process.terminationStatus,
+            String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+            String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        )
+    }
+
+    /// Writes `text` as the default config file under `home` (`~/.config/pathfinder/config.json`).
+    private func writeDefaultConfig(_ text: String, home: String) throws {
+        try FileManager.default.createDirectory(
+            atPath: home + "/.config/pathfinder", withIntermediateDirectories: true)
+        try text.write(toFile: home + "/.config/pathfinder/config.json", atomically: true, encoding: .utf8)
+    }
+
+    /// Before: a config's `"memory": "~/pf/memory.json"` made a folder literally named `~` in
+    /// the daemon's working directory, and a relative path meant a different file from a
+    /// terminal than under systemd. Now `~/` is $HOME and a relative path is from the file's
+    /// folder, whatever the working directory.
+    @Test func pathsInTheConfigFileAreFromHomeAndTheFilesFolder() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let home = dir.path + "/home"
+        let elsewhere = dir.path + "/cwd"
+        for folder in [home, elsewhere, dir.path + "/etc"] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        let config = dir.path + "/etc/config.json"
+        try """
+        {"socket": "../pf.sock", "memory": "~/pf/memory.json", "mic": false, "speakWav": "wav",
+         "gpsd": "127.0.0.1:29471", "baro": "none"}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(
+            arguments: ["--config", config], socket: dir.path + "/pf.sock", dir: dir,
+            environment: ["HOME": home], workingDirectory: elsewhere)
+        try #require(daemon.waitUntilListening(), "\(daemon.stderr)")
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: home + "/pf", isDirectory: &isDirectory))
+        #expect(isDirectory.boolValue, "the memory's folder, made at start")
+        #expect(!FileManager.default.fileExists(atPath: elsewhere + "/~"), "no folder named ~")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+}

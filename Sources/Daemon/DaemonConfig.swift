@@ -92,6 +92,8 @@ package struct DaemonConfig: Sendable, Equatable {
 
     /// Where each key set so far came from (a config file's path, or a flag), for messages.
     package var origins: [String: String] = [:]
+    /// The config file read, nil when there was none (the default file missing).
+    package var file: String?
 
     /// The defaults for this environment (paths from the XDG variables).
     package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -412,6 +414,44 @@ package struct DaemonConfig: Sendable, Equatable {
         return home
     }
 
+    /// Whether a config file is at `path`: false only when nothing is there at all (ENOENT,
+    /// and no symbolic link either). A dangling link, or a folder that cannot be entered
+    /// (EACCES), is a file that cannot be read, not "no config" (before, `fileExists` said
+    /// false for both and the walker's settings were ignored without a word).
+    static func present(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 || errno != ENOENT
+    }
+
+    /// Reads the config file at `path`, refusing what is not a regular file.
+    private static func read(_ path: String) throws(DaemonConfigError) -> Data {
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            // A FIFO waits for a writer for ever, /dev/zero never ends: neither is a config file.
+            let kind =
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR: "a directory"
+                case S_IFIFO: "a FIFO (named pipe)"
+                case S_IFCHR: "a character device"
+                case S_IFBLK: "a block device"
+                case S_IFSOCK: "a socket"
+                default: "not a regular file"
+                }
+            throw DaemonConfigError(
+                origin: path, key: nil, message: "cannot read the config file: is \(kind), not a regular file"
+            )
+        }
+        if let problem = FileDiagnostics.unreadable(path) {
+            throw DaemonConfigError(
+                origin: path, key: nil, message: "cannot read the config file: \(problem)")
+        }
+        do {
+            return try FileDiagnostics.contents(of: path)
+        } catch {
+            throw DaemonConfigError(origin: path, key: nil, message: "cannot read the config file: \(error)")
+        }
+    }
+
     /// Loads the config: the defaults, then `path` (or the default file if it exists).
     /// - Parameter path: an explicit `--config FILE`, which must exist.
     /// - Throws: `DaemonConfigError` for an unreadable explicit file or any bad key.
@@ -421,14 +461,9 @@ package struct DaemonConfig: Sendable, Equatable {
         var config = DaemonConfig(environment: environment)
         let file = path ?? defaultConfigPath(environment)
         // Only an explicit file must exist; the default one is optional.
-        guard path != nil || FileManager.default.fileExists(atPath: file) else { return config }
-        let data: Data
-        do {
-            data = try FileDiagnostics.contents(of: file)
-        } catch {
-            throw DaemonConfigError(origin: file, key: nil, message: "cannot read the config file: \(error)")
-        }
-        try config.apply(file: data, path: file, environment: environment)
+        guard path != nil || present(file) else { return config }
+        try config.apply(file: try read(file), path: file, environment: environment)
+        config.file = file
         return config
     }
 

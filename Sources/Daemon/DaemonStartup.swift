@@ -10,6 +10,12 @@ enum DaemonStartup {
         _ config: DaemonConfig, log: DaemonLog,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
+        // Which settings are in force: a config file in the wrong place is otherwise invisible.
+        if let file = config.file {
+            log.info("config file: \(file)")
+        } else {
+            log.info("no config file at \(DaemonConfig.defaultConfigPath(environment)); defaults")
+        }
         // XDG: data (the memory), config, and the socket's runtime directory, made 0700 when
         // missing (a fresh account has no ~/.local/share/pathfinder/).
         let directories = [

@@ -1,5 +1,6 @@
 import Daemon
 import Foundation
+import Glibc
 import Testing
 
 @Suite struct DaemonConfigTests {
@@ -213,6 +214,53 @@ import Testing
         } catch {
             #expect(error.key == "memory")
             #expect(error.description.contains("not ~user"), "\(error)")
+        }
+    }
+
+    /// Before: a FIFO hung for ever waiting for a writer, /dev/zero was "a device … (a serial
+    /// receiver: `fixes --device` reads one)", and a dangling link at the default path meant
+    /// "no config" (`fileExists` follows links).
+    @Test func onlyARegularFileIsAConfigAndADanglingDefaultIsAnError() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pf-config-\(UUID())").path
+        try FileManager.default.createDirectory(
+            atPath: dir + "/.config/pathfinder", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let fifo = dir + "/config.fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // Lets a load that waits on the FIFO end (before the fix), so this test fails, not hangs.
+        let writer = Thread {
+            for _ in 0..<50 {
+                usleep(100_000)
+                let fd = open(fifo, O_WRONLY | O_NONBLOCK)
+                if fd >= 0 {
+                    _ = write(fd, "{}", 2)
+                    close(fd)
+                    return
+                }
+            }
+        }
+        writer.start()
+        for (path, expected) in [
+            (fifo, "is a FIFO (named pipe), not a regular file"),
+            ("/dev/zero", "is a character device, not a regular file"),
+        ] {
+            do {
+                _ = try DaemonConfig.load(path: path, environment: ["HOME": dir])
+                Issue.record("\(path) was read as a config")
+            } catch {
+                #expect(error.description == "\(path): cannot read the config file: \(expected)")
+            }
+        }
+        let link = dir + "/.config/pathfinder/config.json"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: dir + "/gone.json")
+        do {
+            _ = try DaemonConfig.load(path: nil, environment: ["HOME": dir])
+            Issue.record("a dangling default config was taken as none")
+        } catch {
+            #expect(
+                error.description
+                    == "\(link): cannot read the config file: is a symbolic link to \(dir)/gone.json, which does not exist"
+            )
         }
     }
 

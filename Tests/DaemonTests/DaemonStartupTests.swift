@@ -39,6 +39,53 @@ import Testing
         try text.write(toFile: home + "/.config/pathfinder/config.json", atomically: true, encoding: .utf8)
     }
 
+    /// Before: `fileExists` was false for a folder that cannot be entered, and the default
+    /// config was skipped without a word (the daemon ran on defaults); now it is a config file
+    /// that cannot be read: exit 2 naming it and why.
+    @Test func aDefaultConfigThatCannotBeReachedIsAnErrorNotDefaults() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let locked = dir.path + "/locked"
+        try FileManager.default.createDirectory(
+            atPath: locked + "/pathfinder", withIntermediateDirectories: true)
+        try #"{"mic": false}"#.write(
+            toFile: locked + "/pathfinder/config.json", atomically: true, encoding: .utf8)
+        #expect(chown(locked, DaemonProcess.unprivileged, DaemonProcess.unprivileged) == 0)
+        #expect(chmod(locked, 0o700) == 0)
+        let daemon = try DaemonProcess(
+            arguments: [
+                "--socket", dir.path + "/pf.sock", "--memory", dir.path + "/memory.json", "--no-mic",
+                "--baro", "none", "--gpsd", "127.0.0.1:29471", "--speak-wav", dir.path + "/wav",
+            ],
+            socket: dir.path + "/pf.sock", dir: dir, environment: ["XDG_CONFIG_HOME": locked],
+            asUnprivileged: true)
+        #expect(daemon.waitForExit() == 2, "\(daemon.stderr)")
+        #expect(
+            daemon.stderr.contains(
+                "\(locked)/pathfinder/config.json: cannot read the config file: permission denied"),
+            "\(daemon.stderr)")
+    }
+
+    /// Before: the daemon started and logged nothing of its config file; with none at the
+    /// default path it said nothing either.
+    @Test func withoutAConfigFileTheDaemonSaysWhereItLooked() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try DaemonProcess(
+            arguments: [
+                "--socket", dir.path + "/pf.sock", "--memory", dir.path + "/memory.json", "--no-mic",
+                "--baro", "none", "--gpsd", "127.0.0.1:29471", "--speak-wav", dir.path + "/wav",
+            ],
+            socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "\(daemon.stderr)")
+        #expect(
+            daemon.stderr.contains(
+                "<6>info: no config file at \(dir.path)/.config/pathfinder/config.json; defaults"),
+            "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     /// Before: a config's `"memory": "~/pf/memory.json"` made a folder literally named `~` in
     /// the daemon's working directory, and a relative path meant a different file from a
     /// terminal than under systemd. Now `~/` is $HOME and a relative path is from the file's

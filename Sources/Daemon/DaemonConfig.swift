@@ -467,6 +467,35 @@ package struct DaemonConfig: Sendable, Equatable {
         return config
     }
 
+    /// The control socket a client command talks to: the default config file's `socket`
+    /// alone, else the default path. Clients need nothing else from the file, so a mistake in
+    /// another key (or the file itself) is a warning, not a refusal: before, a bad `"baro"`
+    /// stopped `pathfinder status` from reaching a healthy daemon.
+    /// - Returns: the path, and a warning naming the problem when the file could not give it.
+    package static func clientSocket(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> (socket: String, warning: String?) {
+        var config = DaemonConfig(environment: environment)
+        let file = defaultConfigPath(environment)
+        guard present(file) else { return (config.socket, nil) }
+        func fallback(_ problem: String) -> (socket: String, warning: String?) {
+            (
+                config.socket,
+                "\(problem); using the default socket \(config.socket) (--socket PATH chooses one)"
+            )
+        }
+        do {
+            let data = try read(file)
+            guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: data) else {
+                return fallback("\(file): not a JSON object")
+            }
+            guard let value = object["socket"], value != .null else { return (config.socket, nil) }
+            try config.set("socket", value, origin: file, paths: .file(file, environment: environment))
+            return (config.socket, nil)
+        } catch {
+            return fallback("\(error)")
+        }
+    }
 }
 
 /// A bad config file, key or flag value: the daemon exits 2 with this message.

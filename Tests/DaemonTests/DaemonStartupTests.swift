@@ -39,6 +39,37 @@ import Testing
         try text.write(toFile: home + "/.config/pathfinder/config.json", atomically: true, encoding: .utf8)
     }
 
+    /// Before: `pathfinder status` loaded the whole default config, so a bad `"baro"` in it
+    /// (exit 2) or a file that is not JSON stopped every client command from reaching a
+    /// healthy daemon.
+    @Test func clientCommandsReadOnlyTheSocketFromTheDefaultConfig() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try DaemonProcess.listening(in: dir)
+        let env = ["HOME": dir.path, "XDG_RUNTIME_DIR": dir.path]
+
+        // Only "socket" matters to a client; the rest is the daemon's to refuse.
+        try writeDefaultConfig(#"{"socket": "pf.sock", "baro": "sonar"}"#, home: dir.path + "/h")
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.path + "/h/.config/pathfinder/pf.sock", withDestinationPath: daemon.socket)
+        let status = try run(["status"], environment: env.merging(["HOME": dir.path + "/h"]) { $1 })
+        #expect(status.status == 0, "\(status)")
+        #expect(status.err.isEmpty, "\(status)")
+
+        // Not JSON at all: said on stderr, and the default socket ($XDG_RUNTIME_DIR's) is used.
+        try writeDefaultConfig("socket = /tmp/x", home: dir.path)
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.path + "/pathfinder.sock", withDestinationPath: daemon.socket)
+        let broken = try run(["status"], environment: env)
+        #expect(broken.status == 0, "\(broken)")
+        #expect(
+            broken.err.hasPrefix(
+                "pathfinder status: warning: \(dir.path)/.config/pathfinder/config.json: not a JSON object; using the default socket \(dir.path)/pathfinder.sock"
+            ), "\(broken)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     /// Before: `fileExists` was false for a folder that cannot be entered, and the default
     /// config was skipped without a word (the daemon ran on defaults); now it is a config file
     /// that cannot be read: exit 2 naming it and why.

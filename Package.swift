@@ -48,7 +48,9 @@ let package = Package(
                 "Arrival", "Geo", "Diagnostics", "CPocketSphinx", "CEspeakNG", "CALSA", "CNoiseSuppression",
             ]),
         .target(name: "Gazetteer", dependencies: ["Geo", "SQLite", "Diagnostics"]),
-        .target(name: "EntranceIndex", dependencies: ["Geo", "Arrival", "OSM", "SQLite", "SystemCalls"]),
+        .target(
+            name: "EntranceIndex",
+            dependencies: ["Geo", "Arrival", "OSM", "SQLite", "SystemCalls", "Diagnostics"]),
         .target(
             name: "Daemon",
             dependencies: [

@@ -1,3 +1,4 @@
+import Diagnostics
 import Foundation
 import Speech
 import Storage
@@ -29,9 +30,11 @@ enum DaemonStartup {
             }
         }
         if let doors = config.doors {
-            if !FileManager.default.fileExists(atPath: doors) {
+            // The real reason ("permission denied"): before, "no such file" for anything
+            // `fileExists` did not see.
+            if let problem = FileDiagnostics.unreadable(doors, directoryAllowed: true) {
                 log.warning(
-                    "door index \(doors): no such file; walks go to the remembered doors or the building's centre"
+                    "door index \(doors): \(problem); walks go to the remembered doors or the building's centre"
                 )
             }
         } else {
@@ -41,8 +44,8 @@ enum DaemonStartup {
         // `go QUERY` still finds the door index's buildings without a gazetteer.
         let without = "`where` cannot name places and `go QUERY` finds only the door index's buildings"
         if let gazetteer = config.gazetteer {
-            if !FileManager.default.fileExists(atPath: gazetteer) {
-                log.warning("gazetteer \(gazetteer): no such file; \(without)")
+            if let problem = FileDiagnostics.unreadable(gazetteer) {
+                log.warning("gazetteer \(gazetteer): \(problem); \(without)")
             }
         } else {
             log.warning("no gazetteer (\"gazetteer\") found; \(without)")

@@ -97,6 +97,38 @@ import Testing
             "\(daemon.stderr)")
     }
 
+    /// Before: "no such file" for a door index and gazetteer in a folder that cannot be entered
+    /// (`fileExists` false).
+    @Test func startUpSaysWhyEachFileCannotBeUsed() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let locked = dir.path + "/locked"
+        try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: true)
+        for name in ["doors.db", "gazetteer.sqlite"] {
+            _ = FileManager.default.createFile(atPath: locked + "/" + name, contents: Data())
+        }
+        #expect(chown(locked, DaemonProcess.unprivileged, DaemonProcess.unprivileged) == 0)
+        #expect(chmod(locked, 0o700) == 0)
+        let config = try DaemonProcess.writeConfig(dir)
+        let unreachable = try DaemonProcess(
+            arguments: [
+                "--config", config, "--doors", locked + "/doors.db", "--gazetteer",
+                locked + "/gazetteer.sqlite",
+            ],
+            socket: dir.path + "/pf.sock", dir: dir, asUnprivileged: true)
+        try #require(unreachable.waitUntilListening(), "\(unreachable.stderr)")
+        #expect(
+            unreachable.stderr.contains("<4>warning: door index \(locked)/doors.db: permission denied"),
+            "\(unreachable.stderr)")
+        #expect(
+            unreachable.stderr.contains(
+                "<4>warning: gazetteer \(locked)/gazetteer.sqlite: permission denied"),
+            "\(unreachable.stderr)")
+        #expect(unreachable.stderr.contains("<6>info: config file: \(config)"), "\(unreachable.stderr)")
+        unreachable.signal(SIGTERM)
+        #expect(unreachable.waitForExit() == 0)
+    }
+
     /// Before: the daemon started and logged nothing of its config file; with none at the
     /// default path it said nothing either.
     @Test func withoutAConfigFileTheDaemonSaysWhereItLooked() throws {

@@ -383,6 +383,19 @@ package struct DaemonConfig: Sendable, Equatable {
         }
     }
 
+    /// What must hold of the files on disk before the daemon starts.
+    /// - Throws: `DaemonConfigError` for a `memory` that is a directory: before, the daemon ran
+    ///   for ever saving nothing (each save failing), when the path was simply wrong.
+    package func checkFiles() throws(DaemonConfigError) {
+        var info = stat()
+        if stat(memory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw DaemonConfigError(
+                origin: origins["memory"] ?? "the default memory path", key: "memory",
+                message:
+                    "\(memory) is a directory; expected the memory file's path (e.g. \(memory)/memory.json)")
+        }
+    }
+
     /// `$XDG_CONFIG_HOME/pathfinder/config.json`, else `~/.config/pathfinder/config.json`.
     package static func defaultConfigPath(_ environment: [String: String]) -> String {
         base(environment, "XDG_CONFIG_HOME", ".config") + "/pathfinder/config.json"

@@ -1,4 +1,5 @@
 import Diagnostics
+import EntranceIndex
 import Foundation
 import Speech
 import Storage
@@ -30,12 +31,19 @@ enum DaemonStartup {
             }
         }
         if let doors = config.doors {
-            // The real reason ("permission denied"): before, "no such file" for anything
-            // `fileExists` did not see.
+            // Opened as the first walk will open it, so an empty directory or a file that is no
+            // door index is said now; the reason is the real one ("permission denied", before
+            // "no such file" for anything `fileExists` did not see).
             if let problem = FileDiagnostics.unreadable(doors, directoryAllowed: true) {
                 log.warning(
                     "door index \(doors): \(problem); walks go to the remembered doors or the building's centre"
                 )
+            } else {
+                do {
+                    _ = try DoorIndexes(path: doors)
+                } catch {
+                    log.warning("\(error); walks go to the remembered doors or the building's centre")
+                }
             }
         } else {
             log.warning(

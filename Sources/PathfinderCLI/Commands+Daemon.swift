@@ -73,6 +73,7 @@ extension Commands {
             }
             if try arguments.flag("--no-mic") { config.mic = false }
             try config.validate()
+            try config.checkFiles()
             return config
         } catch let error as DaemonConfigError {
             throw .usage("\(arguments.command): \(error)")

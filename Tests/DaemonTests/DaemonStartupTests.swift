@@ -98,7 +98,9 @@ import Testing
     }
 
     /// Before: "no such file" for a door index and gazetteer in a folder that cannot be entered
-    /// (`fileExists` false).
+    /// (`fileExists` false), nothing at start for a gazetteer that is a directory or a door
+    /// index directory with no index in it (found at the first `go`), and no word of which
+    /// config file was read.
     @Test func startUpSaysWhyEachFileCannotBeUsed() throws {
         let dir = TempDir()
         defer { dir.remove() }
@@ -127,6 +129,22 @@ import Testing
         #expect(unreachable.stderr.contains("<6>info: config file: \(config)"), "\(unreachable.stderr)")
         unreachable.signal(SIGTERM)
         #expect(unreachable.waitForExit() == 0)
+
+        let empty = dir.path + "/no-indexes"
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let folders = try DaemonProcess(
+            arguments: ["--config", config, "--doors", empty, "--gazetteer", empty],
+            socket: dir.path + "/pf.sock", dir: dir)
+        try #require(folders.waitUntilListening(), "\(folders.stderr)")
+        #expect(
+            folders.stderr.contains(
+                "<4>warning: \(empty): not a door index: a directory with no *.db file"),
+            "\(folders.stderr)")
+        #expect(
+            folders.stderr.contains("<4>warning: gazetteer \(empty): is a directory, not a file"),
+            "\(folders.stderr)")
+        folders.signal(SIGTERM)
+        #expect(folders.waitForExit() == 0)
     }
 
     /// Before: the daemon started and logged nothing of its config file; with none at the

@@ -374,6 +374,15 @@ package struct DaemonConfig: Sendable, Equatable {
                     "\"gpsd\" and \"nmea\" both given: positions come from one (\"nmea\" reads a receiver, \"gpsd\" asks gpsd)"
             )
         }
+        // A default path from a long $XDG_RUNTIME_DIR: said as a bad setting (exit 2), as an
+        // explicit one is; before, bind failed (exit 1) and systemd restarted it in a loop.
+        if unixAddress(socket) == nil {
+            throw DaemonConfigError(
+                origin: origins["socket"] ?? "the default socket path (from $XDG_RUNTIME_DIR)", key: "socket",
+                message:
+                    "\(socket) is \(socket.utf8.count) bytes; a socket path must be shorter than 108 (set \"socket\" in the config file, or --socket)"
+            )
+        }
         if nmea == nil && !gpsd.isLoopback && !allowRemoteGPSD {
             throw DaemonConfigError(
                 origin: origins["gpsd"] ?? "config", key: "gpsd",

@@ -139,6 +139,12 @@ extension Commands {
         }
         let (socket, warning) = DaemonConfig.clientSocket()
         if let warning { console.error("\(arguments.command): warning: \(warning)") }
+        guard ControlClient.fits(socket) else {
+            // A long $XDG_RUNTIME_DIR: the daemon refuses the same path with exit 2.
+            throw .usage(
+                "\(arguments.command): the default socket path \(socket) is \(socket.utf8.count) bytes; a socket path must be shorter than 108 (give --socket PATH)"
+            )
+        }
         return socket
     }
 

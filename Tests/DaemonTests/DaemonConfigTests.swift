@@ -217,6 +217,22 @@ import Testing
         }
     }
 
+    /// Before, the default path from a long $XDG_RUNTIME_DIR passed, and bind failed with exit
+    /// 1 ("File name too long"): systemd restarted the daemon in a loop.
+    @Test func aDefaultSocketPathTooLongIsABadSettingNamingWhereItCameFrom() {
+        let config = DaemonConfig(environment: [
+            "XDG_RUNTIME_DIR": "/run/" + String(repeating: "u", count: 100)
+        ])
+        do {
+            try config.validate()
+            Issue.record("a \(config.socket.utf8.count)-byte socket path was accepted")
+        } catch {
+            #expect(error.key == "socket")
+            #expect(error.origin.contains("$XDG_RUNTIME_DIR"), "\(error)")
+            #expect(error.message.contains("must be shorter than 108"), "\(error)")
+        }
+    }
+
     /// Before: a FIFO hung for ever waiting for a writer, /dev/zero was "a device … (a serial
     /// receiver: `fixes --device` reads one)", and a dangling link at the default path meant
     /// "no config" (`fileExists` follows links).

@@ -277,6 +277,12 @@ package struct DaemonConfig: Sendable, Equatable {
             guard !path.isEmpty else { throw fail(expected) }
             return ButtonMap(devices: try paths(path).map(resolve))
         case .object(let fields):
+            // A misspelt key first: before, `"devices"` was reported as "buttons.device: missing".
+            for name in fields.keys.sorted() where !ButtonMap.keys.contains(name) {
+                throw DaemonConfigError(
+                    origin: origin, key: "buttons.\(name)",
+                    message: "unknown key (known: \(ButtonMap.keys.joined(separator: ", ")))")
+            }
             let devices: [String]? =
                 switch fields["device"] {
                 case .string(let path)?: path.isEmpty ? nil : [path]
@@ -293,11 +299,6 @@ package struct DaemonConfig: Sendable, Equatable {
             }
             var map = ButtonMap(devices: try devices.map(resolve))
             for (name, field) in fields.sorted(by: { $0.key < $1.key }) where name != "device" {
-                guard ButtonMap.keys.contains(name) else {
-                    throw DaemonConfigError(
-                        origin: origin, key: "buttons.\(name)",
-                        message: "unknown key (known: \(ButtonMap.keys.joined(separator: ", ")))")
-                }
                 let code: UInt16? =
                     switch field {
                     case .string(let text): KeyNames.code(of: text)

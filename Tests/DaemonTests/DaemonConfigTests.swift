@@ -99,6 +99,8 @@ import Testing
         (#"{"device": "/dev/input/event0", "yes": "KEY_Y"}"#, "buttons.yes"),
         (#"{"device": "/dev/input/event0", "notHere": "KEY_Y"}"#, "buttons"),
         (#"{"device": ["/dev/input/event0", 3]}"#, "buttons.device"),
+        // Before, "buttons.device": missing — the misspelt key went unnamed.
+        (#"{"devices": "/dev/input/x"}"#, "buttons.devices"),
     ])
     func aBadButtonsValueNamesItsKey(value: String, key: String) {
         var config = DaemonConfig(environment: [:])

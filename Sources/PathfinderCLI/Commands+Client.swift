@@ -161,7 +161,8 @@ extension Commands {
             client.setReadTimeout(seconds: 30)
             reply = try client.request(request)
         } catch {
-            throw .runtime("pathfinder: \(error)")
+            // Named like every other message of the command (before, "pathfinder: …").
+            throw .runtime("pathfinder \(command): \(error)")
         }
         console.line(reply)
         let fields = (try? JSONDecoder().decode(JSONValue.self, from: Data(reply.utf8)))?.objectValue

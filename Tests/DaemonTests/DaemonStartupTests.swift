@@ -41,7 +41,7 @@ import Testing
 
     /// Before: `pathfinder status` loaded the whole default config, so a bad `"baro"` in it
     /// (exit 2) or a file that is not JSON stopped every client command from reaching a
-    /// healthy daemon.
+    /// healthy daemon; and "not running" said `pathfinder: …`, not `pathfinder status: …`.
     @Test func clientCommandsReadOnlyTheSocketFromTheDefaultConfig() throws {
         let dir = TempDir()
         defer { dir.remove() }
@@ -66,6 +66,10 @@ import Testing
             broken.err.hasPrefix(
                 "pathfinder status: warning: \(dir.path)/.config/pathfinder/config.json: not a JSON object; using the default socket \(dir.path)/pathfinder.sock"
             ), "\(broken)")
+
+        let nobody = try run(["stop", "--socket", dir.path + "/none.sock"], environment: env)
+        #expect(nobody.status == 1)
+        #expect(nobody.err.hasPrefix("pathfinder stop: "), "\(nobody)")
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Glibc
 public import Geo
+import Glibc
 public import OSM
 
 /// The door index's answer for an OSM file read whole (`plan --osm`, `memory osm`, `replay
@@ -28,11 +28,13 @@ public enum DoorsInFile {
         guard data.nodes.contains(where: { $0.tags["entrance"] != nil }) else {
             return DoorsNearResult(building: nil, doors: [], center: point)
         }
-        var template = Array((FileManager.default.temporaryDirectory.path + "/pathfinder-doors-XXXXXX").utf8CString)
+        var template = Array(
+            (FileManager.default.temporaryDirectory.path + "/pathfinder-doors-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
             throw .storage(
                 path: FileManager.default.temporaryDirectory.path,
-                message: "cannot make a temporary folder for the door index: \(String(cString: strerror(errno)))")
+                message:
+                    "cannot make a temporary folder for the door index: \(String(cString: strerror(errno)))")
         }
         let folder = String(cString: made)
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "Gazetteer", dependencies: ["Geo", "SQLite", "Diagnostics"]),
         .target(
             name: "EntranceIndex",
-            dependencies: ["Geo", "Arrival", "OSM", "SQLite", "Storage", "SystemCalls"]),
+            dependencies: ["Geo", "Arrival", "OSM", "SQLite", "Storage", "SystemCalls", "Diagnostics"]),
         .target(
             name: "Daemon",
             dependencies: [

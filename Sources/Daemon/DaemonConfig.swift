@@ -92,6 +92,8 @@ package struct DaemonConfig: Sendable, Equatable {
 
     /// Where each key set so far came from (a config file's path, or a flag), for messages.
     package var origins: [String: String] = [:]
+    /// The config file read, nil when there was none (the default file missing).
+    package var file: String?
 
     /// The defaults for this environment (paths from the XDG variables).
     package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -109,13 +111,58 @@ package struct DaemonConfig: Sendable, Equatable {
     /// Sets one key from a JSON value. `null` resets an optional key to nil.
     /// - Parameter origin: where the value came from, for messages ("config.json", "--baro").
     /// - Throws: `DaemonConfigError` naming the key, the value and what was expected.
-    package mutating func set(_ key: String, _ value: JSONValue, origin: String) throws(DaemonConfigError) {
-        try setValue(key, value, origin: origin)
+    /// - Parameter paths: how a path in the value is read (``PathRules``); a flag's is taken
+    ///   as given (the shell expanded `~`, the working directory is the user's).
+    package mutating func set(
+        _ key: String, _ value: JSONValue, origin: String, paths: PathRules = .asGiven
+    ) throws(DaemonConfigError) {
+        try setValue(key, value, origin: origin, paths: paths)
         origins[key] = origin
     }
 
+    /// How a path inside a config file is read. A daemon started by systemd and one started
+    /// from a terminal have different working directories (and nothing expands `~` in JSON):
+    /// before, `"memory": "~/pf/memory.json"` made a folder literally named `~` wherever the
+    /// daemon happened to start, and `"doors": "doors.db"` meant a different file in each.
+    package struct PathRules: Sendable {
+        /// The home directory `~/` stands for; nil: taken as given.
+        var home: String?
+        /// The folder relative paths are resolved against (the config file's); nil: as given.
+        var base: String?
+
+        /// Paths as given: a flag's, relative to the working directory as usual.
+        package static let asGiven = PathRules(home: nil, base: nil)
+
+        /// A config file's: a leading `~/` is `$HOME`, a relative path is from the file's folder.
+        package static func file(_ path: String, environment: [String: String]) -> PathRules {
+            let absolute =
+                path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+            let folder = absolute.lastIndex(of: "/").map { String(absolute[..<$0]) } ?? "."
+            return PathRules(home: DaemonConfig.home(environment), base: folder.isEmpty ? "/" : folder)
+        }
+
+        /// `path` read by these rules.
+        /// - Throws: the message for `~user` (another user's home is not looked up).
+        func resolve(_ path: String) throws(PathProblem) -> String {
+            guard let home, let base else { return path }
+            if path == "~" { return home }
+            if path.hasPrefix("~/") { return home + path.dropFirst() }
+            if path.hasPrefix("~") {
+                throw PathProblem(
+                    message:
+                        "\(JSONValue.string(path).text): only a leading ~/ (your home) is expanded, not ~user; write the full path"
+                )
+            }
+            if path.hasPrefix("/") || path.hasPrefix("@") { return path }
+            return (base == "/" ? "" : base) + "/" + path
+        }
+    }
+
+    /// Why a path in a config file was refused.
+    package struct PathProblem: Error { var message: String }
+
     private mutating func setValue(
-        _ key: String, _ value: JSONValue, origin: String
+        _ key: String, _ value: JSONValue, origin: String, paths: PathRules
     ) throws(DaemonConfigError) {
         func fail(_ expected: String) -> DaemonConfigError {
             DaemonConfigError(origin: origin, key: key, message: "\(value.text) is not \(expected)")
@@ -128,6 +175,16 @@ package struct DaemonConfig: Sendable, Equatable {
             if value == .null { return nil }
             return try string()
         }
+        func resolved(_ path: String, key: String) throws(DaemonConfigError) -> String {
+            do { return try paths.resolve(path) } catch {
+                throw DaemonConfigError(origin: origin, key: key, message: error.message)
+            }
+        }
+        func path() throws(DaemonConfigError) -> String { try resolved(try string(), key: key) }
+        func optionalPath() throws(DaemonConfigError) -> String? {
+            guard let given = try optionalString() else { return nil }
+            return try resolved(given, key: key)
+        }
         func bool() throws(DaemonConfigError) -> Bool {
             guard let b = value.boolValue else { throw fail("true or false") }
             return b
@@ -139,7 +196,7 @@ package struct DaemonConfig: Sendable, Equatable {
             }
             gpsd = endpoint
         case "allowRemoteGPSD": allowRemoteGPSD = try bool()
-        case "nmea": nmea = try optionalString()
+        case "nmea": nmea = try optionalPath()
         case "baud":
             guard let n = value.numberValue, n.rounded() == n,
                 [4800.0, 9600, 19200, 38400, 57600, 115200].contains(n)
@@ -150,7 +207,7 @@ package struct DaemonConfig: Sendable, Equatable {
                 throw fail("iio, nmea or none")
             }
             baro = b
-        case "iioRoot": iioRoot = try string()
+        case "iioRoot": iioRoot = try path()
         case "iioDevice": iioDevice = try optionalString()
         case "qnh":
             if value == .null {
@@ -161,17 +218,21 @@ package struct DaemonConfig: Sendable, Equatable {
                 }
                 qnh = n
             }
-        case "memory": memory = try string()
-        case "doors": doors = try optionalString()
-        case "gazetteer": gazetteer = try optionalString()
+        case "memory": memory = try path()
+        case "doors": doors = try optionalPath()
+        case "gazetteer": gazetteer = try optionalPath()
         case "socket":
-            let s = try string()
-            guard unixAddress(s) != nil else { throw fail("a socket path shorter than 108 bytes") }
+            let s = try path()
+            guard unixAddress(s) != nil else {
+                throw DaemonConfigError(
+                    origin: origin, key: key,
+                    message: "\(s) is \(s.utf8.count) bytes; a socket path must be shorter than 108")
+            }
             socket = s
         case "mic": mic = try bool()
         case "micDevice": micDevice = try string()
         case "speaker": speaker = try string()
-        case "speakWav": speakWav = try optionalString()
+        case "speakWav": speakWav = try optionalPath()
         case "lastStretchMetres":
             guard let n = value.numberValue, FinalApproach.Settings.lastStretchRange.contains(n) else {
                 throw fail("a distance in metres (5…1000)")
@@ -183,11 +244,13 @@ package struct DaemonConfig: Sendable, Equatable {
                 // "," names no device: the buttons would be off without a word.
                 throw fail("a device path or {\"device\": PATH, …}")
             }
+            let resolve = { (path: String) throws(DaemonConfigError) -> String in try resolved(path, key: key)
+            }
             if case .string(let path) = value, !path.isEmpty, var map = buttons {
-                map.devices = Self.paths(path)
+                map.devices = try Self.paths(path).map(resolve)
                 buttons = map
             } else {
-                buttons = try Self.buttons(value, fail: fail, origin: origin)
+                buttons = try Self.buttons(value, fail: fail, origin: origin, resolve: resolve)
             }
         case "logLevel":
             guard let s = value.stringValue, let level = DaemonLog.Level(rawValue: s) else {
@@ -205,7 +268,8 @@ package struct DaemonConfig: Sendable, Equatable {
     /// "notHere": KEY, "thisIsIt": KEY, "repeat": KEY}` with key names (`"KEY_N"`) or codes
     /// (`49`), or `null`.
     private static func buttons(
-        _ value: JSONValue, fail: (String) -> DaemonConfigError, origin: String
+        _ value: JSONValue, fail: (String) -> DaemonConfigError, origin: String,
+        resolve: (String) throws(DaemonConfigError) -> String
     ) throws(DaemonConfigError) -> ButtonMap? {
         let expected =
             "a device path or {\"device\": PATH, \"notHere\": KEY, \"thisIsIt\": KEY, \"repeat\": KEY}"
@@ -213,8 +277,14 @@ package struct DaemonConfig: Sendable, Equatable {
         case .null: return nil
         case .string(let path):
             guard !path.isEmpty else { throw fail(expected) }
-            return ButtonMap(devices: paths(path))
+            return ButtonMap(devices: try paths(path).map(resolve))
         case .object(let fields):
+            // A misspelt key first: before, `"devices"` was reported as "buttons.device: missing".
+            for name in fields.keys.sorted() where !ButtonMap.keys.contains(name) {
+                throw DaemonConfigError(
+                    origin: origin, key: "buttons.\(name)",
+                    message: "unknown key (known: \(ButtonMap.keys.joined(separator: ", ")))")
+            }
             let devices: [String]? =
                 switch fields["device"] {
                 case .string(let path)?: path.isEmpty ? nil : [path]
@@ -229,13 +299,8 @@ package struct DaemonConfig: Sendable, Equatable {
                     message:
                         "missing, or not a path or a list of paths: \(fields["device"]?.text ?? "nothing")")
             }
-            var map = ButtonMap(devices: devices)
+            var map = ButtonMap(devices: try devices.map(resolve))
             for (name, field) in fields.sorted(by: { $0.key < $1.key }) where name != "device" {
-                guard ButtonMap.keys.contains(name) else {
-                    throw DaemonConfigError(
-                        origin: origin, key: "buttons.\(name)",
-                        message: "unknown key (known: \(ButtonMap.keys.joined(separator: ", ")))")
-                }
                 let code: UInt16? =
                     switch field {
                     case .string(let text): KeyNames.code(of: text)
@@ -273,7 +338,11 @@ package struct DaemonConfig: Sendable, Equatable {
 
     /// Applies a config file's JSON object.
     /// - Throws: `DaemonConfigError` for malformed JSON, a non-object, an unknown key or a bad value.
-    package mutating func apply(file data: Data, path: String) throws(DaemonConfigError) {
+    /// Paths in it follow ``PathRules/file(_:environment:)``: `~/` is `$HOME`, a relative path is
+    /// from the file's folder.
+    package mutating func apply(
+        file data: Data, path: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(DaemonConfigError) {
         let root: JSONValue
         do {
             root = try JSONDecoder().decode(JSONValue.self, from: data)
@@ -289,8 +358,9 @@ package struct DaemonConfig: Sendable, Equatable {
         if let twice = JSONDiagnostics.duplicateKey(in: data) {
             throw DaemonConfigError(origin: path, key: nil, message: twice.description)
         }
+        let rules = PathRules.file(path, environment: environment)
         for key in object.keys.sorted() {
-            try set(key, object[key]!, origin: path)
+            try set(key, object[key]!, origin: path, paths: rules)
         }
     }
 
@@ -307,12 +377,34 @@ package struct DaemonConfig: Sendable, Equatable {
                     "\"gpsd\" and \"nmea\" both given: positions come from one (\"nmea\" reads a receiver, \"gpsd\" asks gpsd)"
             )
         }
+        // A default path from a long $XDG_RUNTIME_DIR: said as a bad setting (exit 2), as an
+        // explicit one is; before, bind failed (exit 1) and systemd restarted it in a loop.
+        if unixAddress(socket) == nil {
+            throw DaemonConfigError(
+                origin: origins["socket"] ?? "the default socket path (from $XDG_RUNTIME_DIR)", key: "socket",
+                message:
+                    "\(socket) is \(socket.utf8.count) bytes; a socket path must be shorter than 108 (set \"socket\" in the config file, or --socket)"
+            )
+        }
         if nmea == nil && !gpsd.isLoopback && !allowRemoteGPSD {
             throw DaemonConfigError(
                 origin: origins["gpsd"] ?? "config", key: "gpsd",
                 message:
                     "\(gpsd) is not on this machine; positions would leave the device (set \"allowRemoteGPSD\": true to allow it)"
             )
+        }
+    }
+
+    /// What must hold of the files on disk before the daemon starts.
+    /// - Throws: `DaemonConfigError` for a `memory` that is a directory: before, the daemon ran
+    ///   for ever saving nothing (each save failing), when the path was simply wrong.
+    package func checkFiles() throws(DaemonConfigError) {
+        var info = stat()
+        if stat(memory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw DaemonConfigError(
+                origin: origins["memory"] ?? "the default memory path", key: "memory",
+                message:
+                    "\(memory) is a directory; expected the memory file's path (e.g. \(memory)/memory.json)")
         }
     }
 
@@ -337,8 +429,52 @@ package struct DaemonConfig: Sendable, Equatable {
     ) -> String {
         // The XDG spec: a relative value is invalid and must be ignored.
         if let dir = environment[variable], dir.hasPrefix("/") { return dir }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return home + "/" + fallback
+        return home(environment) + "/" + fallback
+    }
+
+    /// `$HOME` without a trailing slash, else the account's home directory.
+    static func home(_ environment: [String: String]) -> String {
+        var home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        while home.count > 1, home.hasSuffix("/") { home.removeLast() }
+        return home
+    }
+
+    /// Whether a config file is at `path`: false only when nothing is there at all (ENOENT,
+    /// and no symbolic link either). A dangling link, or a folder that cannot be entered
+    /// (EACCES), is a file that cannot be read, not "no config" (before, `fileExists` said
+    /// false for both and the walker's settings were ignored without a word).
+    static func present(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 || errno != ENOENT
+    }
+
+    /// Reads the config file at `path`, refusing what is not a regular file.
+    private static func read(_ path: String) throws(DaemonConfigError) -> Data {
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            // A FIFO waits for a writer for ever, /dev/zero never ends: neither is a config file.
+            let kind =
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR: "a directory"
+                case S_IFIFO: "a FIFO (named pipe)"
+                case S_IFCHR: "a character device"
+                case S_IFBLK: "a block device"
+                case S_IFSOCK: "a socket"
+                default: "not a regular file"
+                }
+            throw DaemonConfigError(
+                origin: path, key: nil, message: "cannot read the config file: is \(kind), not a regular file"
+            )
+        }
+        if let problem = FileDiagnostics.unreadable(path) {
+            throw DaemonConfigError(
+                origin: path, key: nil, message: "cannot read the config file: \(problem)")
+        }
+        do {
+            return try FileDiagnostics.contents(of: path)
+        } catch {
+            throw DaemonConfigError(origin: path, key: nil, message: "cannot read the config file: \(error)")
+        }
     }
 
     /// Loads the config: the defaults, then `path` (or the default file if it exists).
@@ -350,15 +486,40 @@ package struct DaemonConfig: Sendable, Equatable {
         var config = DaemonConfig(environment: environment)
         let file = path ?? defaultConfigPath(environment)
         // Only an explicit file must exist; the default one is optional.
-        guard path != nil || FileManager.default.fileExists(atPath: file) else { return config }
-        let data: Data
-        do {
-            data = try FileDiagnostics.contents(of: file)
-        } catch {
-            throw DaemonConfigError(origin: file, key: nil, message: "cannot read the config file: \(error)")
-        }
-        try config.apply(file: data, path: file)
+        guard path != nil || present(file) else { return config }
+        try config.apply(file: try read(file), path: file, environment: environment)
+        config.file = file
         return config
+    }
+
+    /// The control socket a client command talks to: the default config file's `socket`
+    /// alone, else the default path. Clients need nothing else from the file, so a mistake in
+    /// another key (or the file itself) is a warning, not a refusal: before, a bad `"baro"`
+    /// stopped `pathfinder status` from reaching a healthy daemon.
+    /// - Returns: the path, and a warning naming the problem when the file could not give it.
+    package static func clientSocket(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> (socket: String, warning: String?) {
+        var config = DaemonConfig(environment: environment)
+        let file = defaultConfigPath(environment)
+        guard present(file) else { return (config.socket, nil) }
+        func fallback(_ problem: String) -> (socket: String, warning: String?) {
+            (
+                config.socket,
+                "\(problem); using the default socket \(config.socket) (--socket PATH chooses one)"
+            )
+        }
+        do {
+            let data = try read(file)
+            guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: data) else {
+                return fallback("\(file): not a JSON object")
+            }
+            guard let value = object["socket"], value != .null else { return (config.socket, nil) }
+            try config.set("socket", value, origin: file, paths: .file(file, environment: environment))
+            return (config.socket, nil)
+        } catch {
+            return fallback("\(error)")
+        }
     }
 }
 

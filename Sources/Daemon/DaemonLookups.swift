@@ -1,4 +1,5 @@
 import Arrival
+import Diagnostics
 import EntranceIndex
 import Foundation
 import Gazetteer
@@ -221,8 +222,8 @@ final class DaemonLookups {
     private func openGazetteer() throws -> GazetteerDatabase {
         if let gazetteer { return gazetteer }
         guard let gazetteerPath else { throw LookupError("no gazetteer configured (\"gazetteer\")") }
-        guard FileManager.default.fileExists(atPath: gazetteerPath) else {
-            throw LookupError("gazetteer \(gazetteerPath): no such file")
+        if let problem = FileDiagnostics.unreadable(gazetteerPath) {
+            throw LookupError("gazetteer \(gazetteerPath): \(problem)")
         }
         let opened = try GazetteerDatabase(path: gazetteerPath)
         gazetteer = opened

@@ -1,3 +1,5 @@
+import Diagnostics
+import EntranceIndex
 import Foundation
 import Speech
 import Storage
@@ -10,6 +12,12 @@ enum DaemonStartup {
         _ config: DaemonConfig, log: DaemonLog,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
+        // Which settings are in force: a config file in the wrong place is otherwise invisible.
+        if let file = config.file {
+            log.info("config file: \(file)")
+        } else {
+            log.info("no config file at \(DaemonConfig.defaultConfigPath(environment)); defaults")
+        }
         // XDG: data (the memory), config, and the socket's runtime directory, made 0700 when
         // missing (a fresh account has no ~/.local/share/pathfinder/).
         let directories = [
@@ -23,10 +31,19 @@ enum DaemonStartup {
             }
         }
         if let doors = config.doors {
-            if !FileManager.default.fileExists(atPath: doors) {
+            // Opened as the first walk will open it, so an empty directory or a file that is no
+            // door index is said now; the reason is the real one ("permission denied", before
+            // "no such file" for anything `fileExists` did not see).
+            if let problem = FileDiagnostics.unreadable(doors, directoryAllowed: true) {
                 log.warning(
-                    "door index \(doors): no such file; walks go to the remembered doors or the building's centre"
+                    "door index \(doors): \(problem); walks go to the remembered doors or the building's centre"
                 )
+            } else {
+                do {
+                    _ = try DoorIndexes(path: doors)
+                } catch {
+                    log.warning("\(error); walks go to the remembered doors or the building's centre")
+                }
             }
         } else {
             log.warning(
@@ -35,8 +52,8 @@ enum DaemonStartup {
         // `go QUERY` still finds the door index's buildings without a gazetteer.
         let without = "`where` cannot name places and `go QUERY` finds only the door index's buildings"
         if let gazetteer = config.gazetteer {
-            if !FileManager.default.fileExists(atPath: gazetteer) {
-                log.warning("gazetteer \(gazetteer): no such file; \(without)")
+            if let problem = FileDiagnostics.unreadable(gazetteer) {
+                log.warning("gazetteer \(gazetteer): \(problem); \(without)")
             }
         } else {
             log.warning("no gazetteer (\"gazetteer\") found; \(without)")

@@ -109,6 +109,28 @@ public enum FileDiagnostics {
         return "it could not be written"
     }
 
+    /// Why the file (or, with `directoryAllowed`, the folder) at `path` cannot be opened for
+    /// reading, or nil when it can: the real reason ("permission denied" for a folder that
+    /// cannot be entered, "is a directory, not a file", a symbolic link to nothing), where
+    /// `FileManager.fileExists` says only "no" and the caller used to guess "no such file".
+    public static func unreadable(_ path: String, directoryAllowed: Bool = false) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let code = errno
+            if code == ENOENT, lstat(path, &info) == 0 {
+                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+                return "is a symbolic link to \(target), which does not exist"
+            }
+            // The wording Pathfinder's messages have always used for a missing file.
+            return code == ENOENT ? "no such file" : words(errno: code)
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            guard directoryAllowed else { return "is a directory, not a file" }
+            return access(path, R_OK | X_OK) == 0 ? nil : words(errno: errno)
+        }
+        return access(path, R_OK) == 0 ? nil : words(errno: errno)
+    }
+
     /// `strerror`'s text with a lower-case first letter ("no such file or directory").
     public static func words(errno code: Int32) -> String {
         let text = String(cString: strerror(code))

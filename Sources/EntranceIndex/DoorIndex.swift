@@ -1,4 +1,5 @@
 public import Arrival
+import Diagnostics
 import Foundation
 public import Geo
 public import OSM
@@ -65,8 +66,9 @@ public final class DoorIndex {
     ///   not a door index of this version.
     public init(path: String) throws(DoorIndexError) {
         self.path = path
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw .notAnIndex(path: path, reason: "no such file")
+        // The real reason: before, a file that could not be reached was "no such file".
+        if let problem = FileDiagnostics.unreadable(path) {
+            throw .notAnIndex(path: path, reason: problem)
         }
         do {
             db = try Connection(path: path, mode: .readOnly(immutable: true))

@@ -1,3 +1,4 @@
+import Diagnostics
 import Foundation
 public import Geo
 
@@ -91,10 +92,12 @@ public final class DoorIndexes {
     ///   is no door index, or a directory where no `*.db` file is one.
     public init(path: String) throws(DoorIndexError) {
         self.path = path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .notAnIndex(path: path, reason: "no such file")
+        // The real reason: before, a folder that could not be entered was "no such file".
+        if let problem = FileDiagnostics.unreadable(path, directoryAllowed: true) {
+            throw .notAnIndex(path: path, reason: problem)
         }
+        var isDirectory: ObjCBool = false
+        _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         guard isDirectory.boolValue else {
             indexes = [try DoorIndex(path: path)]
             skipped = []

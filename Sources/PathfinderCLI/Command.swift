@@ -72,6 +72,15 @@ package enum Pathfinder {
             return 2
         }
         if name == "--help" || name == "-h" || name == "help" {
+            // `pathfinder help daemon` is `pathfinder daemon --help` (before, the overview).
+            if name == "help", argv.count > 1 {
+                guard let command = commands.first(where: { $0.name == argv[1] }) else {
+                    console.error("pathfinder help: unknown command \"\(argv[1])\" (see pathfinder --help)")
+                    return 2
+                }
+                console.line(command.help)
+                return 0
+            }
             console.line(overview)
             return 0
         }

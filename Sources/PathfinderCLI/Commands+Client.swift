@@ -19,7 +19,7 @@ extension Commands {
             """
     ) { arguments, console in
         var arguments = arguments
-        let socket = try clientSocket(&arguments)
+        let socket = try clientSocket(&arguments, console: console)
         let file = try arguments.option("--destination")
         let far = try arguments.flag("--far")
         let words = arguments.positionals()
@@ -73,7 +73,7 @@ extension Commands {
             """
     ) { arguments, console in
         var arguments = arguments
-        let socket = try clientSocket(&arguments)
+        let socket = try clientSocket(&arguments, console: console)
         let words = arguments.positionals()
         try arguments.finish()
         let text = words.joined(separator: " ")
@@ -116,7 +116,7 @@ extension Commands {
                 """
         ) { arguments, console in
             var arguments = arguments
-            let socket = try clientSocket(&arguments)
+            let socket = try clientSocket(&arguments, console: console)
             try arguments.finish()
             return try talk(
                 JSONValue.object(["cmd": .string(name)]).text, socket: socket, command: name, console: console
@@ -125,8 +125,10 @@ extension Commands {
     }
 
     /// `--socket`, else the default config file's `socket`, else the default path.
-    /// A path that cannot be a socket address is bad usage, as the daemon says of it.
-    static func clientSocket(_ arguments: inout Arguments) throws(CLIError) -> String {
+    /// A path that cannot be a socket address is bad usage, as the daemon says of it. Only the
+    /// file's `socket` is read: a mistake elsewhere in it is the daemon's to refuse, and here
+    /// a warning on stderr (before, any bad key stopped every client command).
+    static func clientSocket(_ arguments: inout Arguments, console: Console) throws(CLIError) -> String {
         if let path = try arguments.option("--socket") {
             guard ControlClient.fits(path) else {
                 throw .usage(
@@ -135,11 +137,15 @@ extension Commands {
             }
             return path
         }
-        do {
-            return try DaemonConfig.load(path: nil).socket
-        } catch {
-            throw .usage("\(arguments.command): \(error)")
+        let (socket, warning) = DaemonConfig.clientSocket()
+        if let warning { console.error("\(arguments.command): warning: \(warning)") }
+        guard ControlClient.fits(socket) else {
+            // A long $XDG_RUNTIME_DIR: the daemon refuses the same path with exit 2.
+            throw .usage(
+                "\(arguments.command): the default socket path \(socket) is \(socket.utf8.count) bytes; a socket path must be shorter than 108 (give --socket PATH)"
+            )
         }
+        return socket
     }
 
     /// Sends one request, prints the reply; exit 0 for `"ok": true`, else 1 with the
@@ -155,7 +161,8 @@ extension Commands {
             client.setReadTimeout(seconds: 30)
             reply = try client.request(request)
         } catch {
-            throw .runtime("pathfinder: \(error)")
+            // Named like every other message of the command (before, "pathfinder: …").
+            throw .runtime("pathfinder \(command): \(error)")
         }
         console.line(reply)
         let fields = (try? JSONDecoder().decode(JSONValue.self, from: Data(reply.utf8)))?.objectValue

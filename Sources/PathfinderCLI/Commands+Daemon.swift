@@ -9,9 +9,11 @@ extension Commands {
         help: """
             Usage: pathfinder daemon [--config FILE] [flags]
 
-            Runs until SIGTERM or SIGINT. Reads the JSON config file (default
+            Runs until SIGTERM, SIGINT or SIGHUP. Reads the JSON config file (default
             $XDG_CONFIG_HOME/pathfinder/config.json, else ~/.config/pathfinder/config.json;
-            every key is described in docs/daemon.md). Flags override the file's keys:
+            every key is described in docs/daemon.md; in it, ~/ is $HOME and a relative path
+            is from the file's folder). Flags override the file's keys (their paths are
+            relative to the working directory):
               --gpsd HOST:PORT      gpsd to read positions from (loopback unless the config
                                     says "allowRemoteGPSD": true)
               --nmea PATH           an NMEA serial device or recorded file instead of gpsd
@@ -26,8 +28,8 @@ extension Commands {
                                     R = not here, this is it, repeat (config "buttons")
               --log-level L         error, warning, info or debug
             Logs go to standard error with syslog priority prefixes (journald reads them).
-            Exit codes: 0 after SIGTERM/SIGINT, 1 if it cannot run (another daemon on the
-            socket), 2 for a bad config file or flag.
+            Exit codes: 0 after SIGTERM/SIGINT/SIGHUP, 1 if it cannot run (another daemon on
+            the socket), 2 for a bad config file or flag.
             """
     ) { arguments, console in
         var arguments = arguments
@@ -71,6 +73,7 @@ extension Commands {
             }
             if try arguments.flag("--no-mic") { config.mic = false }
             try config.validate()
+            try config.checkFiles()
             return config
         } catch let error as DaemonConfigError {
             throw .usage("\(arguments.command): \(error)")

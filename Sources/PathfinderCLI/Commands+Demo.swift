@@ -9,7 +9,7 @@ extension Commands {
         name: "demo",
         summary: "the main job: replays the bundled walk to a real building and tells it aloud",
         help: """
-            Usage: pathfinder demo [--json] [--speak-wav DIR] [--dir DIR]
+            Usage: pathfinder demo [--json] [--speak-wav DIR] [--dir DIR] [--last-stretch-metres M]
 
             Replays the bundled walk in artifacts/demo/: a GPS trace to Siltavuorenpenger 10,
             Helsinki, with its real OpenStreetMap doors from the bundled door index

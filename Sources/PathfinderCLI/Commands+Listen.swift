@@ -18,8 +18,9 @@ extension Commands {
               --wav FILE     a PCM 16-bit WAV file, any rate and channels
               --mic          the ALSA capture device (--device, default "default")
               --seconds S    stop after S seconds (with --mic; default: until interrupted)
-              --models DIR   the phrase model (default: $PATHFINDER_MODELS, else the
-                             models/ directory above the executable)
+              --models DIR   the phrase model (default: $PATHFINDER_MODELS, else
+                             $PATHFINDER_DATA/models, else ../share/pathfinder/models
+                             beside the executable, else the models/ directory above it)
             """
     ) { arguments, console in
         var arguments = arguments

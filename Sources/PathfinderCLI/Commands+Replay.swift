@@ -13,7 +13,7 @@ extension Commands {
         summary: "replays a recorded walk through the last stretch; prints the event log",
         help: """
             Usage: pathfinder replay --nmea FILE --destination FILE [--memory FILE]
-                                     [--doors DB | --osm FILE]
+                                     [--doors DB|DIR | --osm FILE]
                                      [--heard TSV | --audio WAV [--audio-start T]]
                                      [--speak-wav DIR] [--map SVG]
 
@@ -23,8 +23,9 @@ extension Commands {
               --destination FILE  Destination JSON (name, center, optional named door)
               --memory FILE       EntranceMemory JSON; read first, written at each change
                                   (held for the replay: memory commands on it wait their turn)
-              --doors DB          door index (`pathfinder doors import`; the bundled one is
-                                  artifacts/doors/helsinki.db): the ranked doors of the
+              --doors DB|DIR      door index (`pathfinder doors import`; the bundled one is
+                                  artifacts/doors/helsinki.db), or a directory of them
+                                  (one per region, the nearest used): the ranked doors of the
                                   building at the destination arrive \(Int(Replayer.doorsDelaySeconds)) s after they
                                   are asked for; its outline is the map's building
               --osm FILE          instead, OSM XML or Overpass JSON, imported into a door

@@ -1,3 +1,4 @@
+import Diagnostics
 import Foundation
 import Gazetteer
 import Geo
@@ -138,7 +139,8 @@ enum GazetteerCLI {
             return explicit != nil
                 ? .usage(message) : .runtime(message + " (set PATHFINDER_DATA, or give --db FILE)")
         }
-        guard FileManager.default.fileExists(atPath: path) else { throw fail("no such file") }
+        // The real reason ("permission denied"): before, "no such file" for any file not reached.
+        if let problem = FileDiagnostics.unreadable(path) { throw fail(problem) }
         do { return try GazetteerDatabase(path: path) } catch { throw fail("\(error)") }
     }
 }

@@ -1,5 +1,6 @@
 import Daemon
 import Foundation
+import Glibc
 import Testing
 
 @Suite struct DaemonConfigTests {
@@ -98,6 +99,8 @@ import Testing
         (#"{"device": "/dev/input/event0", "yes": "KEY_Y"}"#, "buttons.yes"),
         (#"{"device": "/dev/input/event0", "notHere": "KEY_Y"}"#, "buttons"),
         (#"{"device": ["/dev/input/event0", 3]}"#, "buttons.device"),
+        // Before, "buttons.device": missing — the misspelt key went unnamed.
+        (#"{"devices": "/dev/input/x"}"#, "buttons.devices"),
     ])
     func aBadButtonsValueNamesItsKey(value: String, key: String) {
         var config = DaemonConfig(environment: [:])
@@ -198,6 +201,97 @@ import Testing
     func otherHostsAreNotLoopback(address: String) throws {
         let endpoint = try #require(DaemonConfig.Endpoint(address))
         #expect(!endpoint.isLoopback)
+    }
+
+    /// Before, paths were used as written: `~` literally, a relative path from wherever the
+    /// daemon was started.
+    @Test func pathsInAFileAreFromHomeAndTheFilesFolder() throws {
+        var config = DaemonConfig(environment: [:])
+        try config.apply(
+            file: Data(
+                #"""
+                {"memory": "~/pf/memory.json", "doors": "doors.db", "gazetteer": "../g.sqlite",
+                 "socket": "/run/pf.sock", "speakWav": "~", "nmea": "rec/walk.nmea",
+                 "buttons": {"device": ["~/fifo", "/dev/input/event0"]}}
+                """#.utf8), path: "/etc/pf/c.json", environment: ["HOME": "/home/w/"])
+        #expect(config.memory == "/home/w/pf/memory.json")
+        #expect(config.doors == "/etc/pf/doors.db" && config.gazetteer == "/etc/pf/../g.sqlite")
+        #expect(config.socket == "/run/pf.sock" && config.speakWav == "/home/w")
+        #expect(config.nmea == "/etc/pf/rec/walk.nmea")
+        #expect(config.buttons?.devices == ["/home/w/fifo", "/dev/input/event0"])
+        // A flag is the user's, relative to the working directory as usual.
+        try config.set("memory", .string("rel/m.json"), origin: "--memory")
+        #expect(config.memory == "rel/m.json")
+        do {
+            try config.apply(file: Data(#"{"memory": "~bob/m.json"}"#.utf8), path: "/etc/pf/c.json")
+            Issue.record("~bob was accepted")
+        } catch {
+            #expect(error.key == "memory")
+            #expect(error.description.contains("not ~user"), "\(error)")
+        }
+    }
+
+    /// Before, the default path from a long $XDG_RUNTIME_DIR passed, and bind failed with exit
+    /// 1 ("File name too long"): systemd restarted the daemon in a loop.
+    @Test func aDefaultSocketPathTooLongIsABadSettingNamingWhereItCameFrom() {
+        let config = DaemonConfig(environment: [
+            "XDG_RUNTIME_DIR": "/run/" + String(repeating: "u", count: 100)
+        ])
+        do {
+            try config.validate()
+            Issue.record("a \(config.socket.utf8.count)-byte socket path was accepted")
+        } catch {
+            #expect(error.key == "socket")
+            #expect(error.origin.contains("$XDG_RUNTIME_DIR"), "\(error)")
+            #expect(error.message.contains("must be shorter than 108"), "\(error)")
+        }
+    }
+
+    /// Before: a FIFO hung for ever waiting for a writer, /dev/zero was "a device … (a serial
+    /// receiver: `fixes --device` reads one)", and a dangling link at the default path meant
+    /// "no config" (`fileExists` follows links).
+    @Test func onlyARegularFileIsAConfigAndADanglingDefaultIsAnError() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pf-config-\(UUID())").path
+        try FileManager.default.createDirectory(
+            atPath: dir + "/.config/pathfinder", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let fifo = dir + "/config.fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // Lets a load that waits on the FIFO end (before the fix), so this test fails, not hangs.
+        let writer = Thread {
+            for _ in 0..<50 {
+                usleep(100_000)
+                let fd = open(fifo, O_WRONLY | O_NONBLOCK)
+                if fd >= 0 {
+                    _ = write(fd, "{}", 2)
+                    close(fd)
+                    return
+                }
+            }
+        }
+        writer.start()
+        for (path, expected) in [
+            (fifo, "is a FIFO (named pipe), not a regular file"),
+            ("/dev/zero", "is a character device, not a regular file"),
+        ] {
+            do {
+                _ = try DaemonConfig.load(path: path, environment: ["HOME": dir])
+                Issue.record("\(path) was read as a config")
+            } catch {
+                #expect(error.description == "\(path): cannot read the config file: \(expected)")
+            }
+        }
+        let link = dir + "/.config/pathfinder/config.json"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: dir + "/gone.json")
+        do {
+            _ = try DaemonConfig.load(path: nil, environment: ["HOME": dir])
+            Issue.record("a dangling default config was taken as none")
+        } catch {
+            #expect(
+                error.description
+                    == "\(link): cannot read the config file: is a symbolic link to \(dir)/gone.json, which does not exist"
+            )
+        }
     }
 
     @Test func anExplicitConfigMustExistButTheDefaultMayNot() throws {

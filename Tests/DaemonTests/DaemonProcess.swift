@@ -46,7 +46,7 @@ final class DaemonProcess {
     /// root's power to read any file (``withoutReadOverride``) when the tests run as root.
     init(
         arguments: [String], socket: String, dir: TempDir, environment: [String: String] = [:],
-        asUnprivileged: Bool = false
+        asUnprivileged: Bool = false, workingDirectory: String? = nil
     ) throws {
         self.socket = socket
         stderrPath = dir.path + "/daemon-\(UUID().uuidString.prefix(4)).log"
@@ -66,6 +66,7 @@ final class DaemonProcess {
         env["NOTIFY_SOCKET"] = nil
         env.merge(environment) { _, new in new }
         process.environment = env
+        if let workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory) }
         process.standardError = FileHandle(forWritingAtPath: stderrPath)
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice

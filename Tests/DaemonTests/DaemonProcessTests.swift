@@ -174,6 +174,11 @@ import Testing
         (#", "mic": true"#, [], #"config.json: line 2: key "mic" is given twice (one would be ignored)"#),
         // Before, accepted: the buttons were off without a word.
         ("", ["--buttons", ","], #"--buttons: key "buttons": "," is not a device path"#),
+        // Before, the daemon ran for ever, each save of the memory failing.
+        (
+            "", ["--memory", "/tmp"],
+            #"--memory: key "memory": /tmp is a directory; expected the memory file's path"#
+        ),
     ])
     func badConfigOrFlagsExitTwoNamingTheKey(extra: String, flags: [String], message: String) throws {
         let dir = TempDir()

@@ -57,7 +57,7 @@ struct WordingTests {
             _ = try DaemonConfig.load(path: NSTemporaryDirectory(), environment: [:])
         } throws: { error in
             expectPlain("\(error)")
-            return "\(error)".hasSuffix("cannot read the config file: is a directory, not a file")
+            return "\(error)".hasSuffix("cannot read the config file: is a directory, not a regular file")
         }
     }
 

@@ -97,6 +97,22 @@ struct ProgramTests {
         }
     }
 
+    /// Before, `pathfinder help daemon` printed the overview, and the help texts disagreed
+    /// with what the commands do: replay's `--doors` takes a directory too, SIGHUP stops the
+    /// daemon, listen finds its model in the data directory, demo takes --last-stretch-metres.
+    @Test func helpTextsSayWhatTheCommandsDo() async {
+        let (code, out, err) = await runPathfinder(["help", "daemon"])
+        #expect(code == 0 && err.isEmpty)
+        #expect(out.hasPrefix("Usage: pathfinder daemon"), "\(out)")
+        #expect(out.contains("SIGTERM, SIGINT or SIGHUP"), "\(out)")
+        let unknown = await runPathfinder(["help", "fly"])
+        #expect(unknown.code == 2 && unknown.err.contains("unknown command \"fly\""))
+        #expect((await runPathfinder(["replay", "--help"])).out.contains("[--doors DB|DIR | --osm FILE]"))
+        #expect((await runPathfinder(["listen", "--help"])).out.contains("$PATHFINDER_DATA/models"))
+        let demo = await runPathfinder(["demo", "--help"]).out
+        #expect(demo.split(separator: "\n").first?.contains("[--last-stretch-metres M]") == true, "\(demo)")
+    }
+
     @Test func unknownCommandExits2() async {
         let (code, _, err) = await runPathfinder(["fly"])
         #expect(code == 2)

@@ -135,7 +135,8 @@ struct BinaryTests {
 @Suite("pathfinder fixes, interrupted")
 struct FixesInterruptTests {
     /// `fixes --gpsd` runs until stopped; Ctrl-C (SIGINT) or SIGTERM must still end with the
-    /// one-line summary on stderr and exit 0, not die mid-line.
+    /// one-line summary on stderr, not die mid-line. Exit 1: no gpsd was ever reached (exit 0
+    /// is for a stream that ran).
     @Test(arguments: [SIGINT, SIGTERM])
     func signalEndsTheStreamWithTheSummary(signal number: Int32) throws {
         let process = Process()
@@ -154,7 +155,7 @@ struct FixesInterruptTests {
         process.waitUntilExit()
         let text = String(decoding: errData, as: UTF8.self)
         #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 0)
+        #expect(process.terminationStatus == 1)
         #expect(text.contains("pathfinder fixes: 0 fixes, 0 no-fix epochs, 0 pressures"), "\(text)")
     }
 }

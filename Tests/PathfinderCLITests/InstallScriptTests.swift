@@ -1,0 +1,61 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// `Scripts/install`'s prefix checks, run with `--check` (it stops before building or writing
+/// anything, so these never install, run `Scripts/setup` or make a release build).
+@Suite struct InstallScriptTests {
+    /// Runs `Scripts/install ARGS --check` with `environment`: exit status, stdout and stderr.
+    func install(
+        _ arguments: [String], environment: [String: String]
+    ) throws -> (
+        status: Int32, out: String, err: String
+    ) {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Scripts/install").standardized.path
+        // `--check` last: should the script not know it, it stops at the unknown argument.
+        let argv = ["-s", "KILL", "30", "/bin/bash", script] + arguments + ["--check"]
+        var env = ProcessInfo.processInfo.environment
+        env["SUDO_USER"] = nil
+        env.merge(environment) { $1 }
+        let out = try runCapturing("/usr/bin/timeout", argv, standardOutput: true, environment: env)
+        let err = try runCapturing("/usr/bin/timeout", argv, environment: env)
+        return (err.status, out.text, err.text)
+    }
+
+    /// Before: `--prefix=~/.local` (bash expands no `~` after `=`) installed into `./~/.local`,
+    /// and a HOME ending in `/` made `~/.local` "outside the home" (a 0755 data folder, and an
+    /// existing 0700 one opened to 0755).
+    @Test func aTildePrefixIsTheHomeWhateverItsSlashes() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("pf-home-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let physicalHome = URL(fileURLWithPath: home).resolvingSymlinksInPath().path
+        let result = try install(["--prefix=~/.local"], environment: ["HOME": home + "/"])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.out
+                == "would install: \(physicalHome)/.local/bin/pathfinder (data: \(physicalHome)/.local/share/pathfinder, inside the home: 0700 when made)\n",
+            "\(result)")
+    }
+
+    /// Before: `~user` was taken literally, like `~/`.
+    @Test func anotherUsersTildeIsRefused() throws {
+        let result = try install(["--prefix", "~bob/.local"], environment: [:])
+        #expect(result.status == 2)
+        #expect(result.err.contains("only ~/ (your home) is expanded, not ~user"), "\(result)")
+    }
+
+    /// Before: under sudo, a prefix in the user's home was filled with root-owned folders (the
+    /// user's daemon could not read its data nor write its memory).
+    @Test(.enabled(if: getuid() == 0, "needs root, as sudo gives"))
+    func aPrefixInTheUsersHomeIsRefusedUnderSudo() throws {
+        // nobody's home is /nonexistent (Debian's passwd).
+        let result = try install(["--prefix", "/nonexistent/.local"], environment: ["SUDO_USER": "nobody"])
+        #expect(result.status == 2, "\(result)")
+        #expect(
+            result.err.contains("is inside nobody's home: run Scripts/install as nobody, without sudo"),
+            "\(result)")
+    }
+}

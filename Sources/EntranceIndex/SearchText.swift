@@ -122,6 +122,31 @@ enum SearchText {
         return out
     }
 
+    /// `query` without its first word when that word names a Korean region — a province or
+    /// metropolitan city, its short name ("서울", "경기"), or a city, county or district ("중구",
+    /// "수원시", "해운대구", "기장군") — and at least two words are left (a street and its number,
+    /// or a name and more): nil otherwise. A last word is never dropped, so "중구" alone is
+    /// still looked for as it is.
+    static func withoutLeadingRegion(_ query: String) -> String? {
+        let words = query.split(whereSeparator: \.isWhitespace)
+        guard words.count >= 3, let first = words.first.map(String.init) else { return nil }
+        let isRegion =
+            koreanRegions.contains(first)
+            || (first.count >= 2 && regionSuffixes.contains { first.hasSuffix($0) }
+                && first.unicodeScalars.allSatisfy { (0xAC00...0xD7A3).contains($0.value) })
+        return isRegion ? words.dropFirst().joined(separator: " ") : nil
+    }
+
+    /// Korea and its provinces and metropolitan cities, by the names people write first in an
+    /// address.
+    static let koreanRegions: Set<String> = [
+        "대한민국", "한국", "서울", "부산", "대구", "인천", "광주", "대전", "울산", "세종", "경기", "강원", "충북",
+        "충남", "전북", "전남", "경북", "경남", "제주",
+    ]
+
+    /// The endings of Korean region words: 특별시, 광역시, 특별자치시/도, 도, 시, 군, 구.
+    static let regionSuffixes = ["시", "도", "군", "구"]
+
     /// The folded addresses in `tags`: street and house number, the same for `addr:place`,
     /// and `addr:full`. The number after the street only: the word index matches words in
     /// any order, and a whole-name search turns a query that starts with the number around

@@ -186,6 +186,35 @@ struct DoorsCommandTests {
         #expect(outside.code == 1 && outside.err.contains("outside the door indexes"), "\(outside.err)")
     }
 
+    /// A Korean road address as people copy it, province and district first, finds the
+    /// building tagged with only its street and number (before: "0 buildings match" for all
+    /// four); words that name no region are not dropped, and a query of two words is taken
+    /// as it is.
+    @Test func aKoreanAddressWithItsRegionFirstFindsTheBuilding() async throws {
+        let dir = try Scratch()
+        let xml = squareBuildingsXML([
+            SquareBuilding(
+                lat: 37.5663, lon: 126.9779,
+                tags: [
+                    "building": "public", "name": "서울특별시청", "addr:street": "세종대로", "addr:housenumber": "110",
+                ])
+        ])
+        let db = dir.file("seoul.db")
+        let imported = await runPathfinder(["doors", "import", try dir.write("seoul.osm", xml), "--out", db])
+        try #require(imported.code == 0, "\(imported.err)")
+        for query in [
+            "서울특별시 중구 세종대로 110", "서울 중구 세종대로 110", "서울특별시 세종대로 110", "대한민국 서울특별시 중구 세종대로 110",
+        ] {
+            let (code, out, err) = await runPathfinder(["doors", "search", query, "--limit", "1", "--db", db])
+            #expect(code == 0, "\(err)")
+            #expect(out.contains("\"name\":\"서울특별시청\""), "\(query): \(out)")
+        }
+        for query in ["부산역 세종대로 110", "중구 세종대로"] {
+            let (_, out, _) = await runPathfinder(["doors", "search", query, "--db", db])
+            #expect(out.isEmpty, "\(query): \(out)")
+        }
+    }
+
     /// A building with `name:ko` or `name:en` and no `name` has that name. Before: `"name":
     /// null` in a search (and "이름 없는 건물" in the daemon) for both, though the hotel's
     /// Korean name found it.

@@ -89,7 +89,16 @@ extension Commands {
             throw CLIError.usage("pathfinder search: expected QUERY or --stdin")
         }
         let db = try GazetteerCLI.open(path, command: "search")
-        for hit in try db.search(words.joined(separator: " "), limit: limit) { console.line(hit.json) }
+        let query = words.joined(separator: " ")
+        let hits = try db.search(query, limit: limit)
+        for hit in hits { console.line(hit.json) }
+        // Nothing found is said, as `doors search` says it (before: no output, exit 0, and no
+        // word of what the gazetteer holds).
+        if hits.isEmpty {
+            console.error(
+                "pathfinder search: no place matches \"\(query)\" (the gazetteer holds countries, regions, cities and airports, not streets or buildings: `pathfinder doors search` finds those)"
+            )
+        }
         return 0
     }
 }

@@ -61,6 +61,10 @@ struct GazetteerCommandsTests {
         // A blank query is said, not answered with nothing and exit 0.
         let (blank, _, blankErr) = await runPathfinder(["search", " ", "--db", Self.database])
         #expect(blank == 2 && blankErr.contains("expected QUERY"), "\(blankErr)")
+        // Nothing found is said (before: no output, nothing on stderr, exit 0).
+        let (none, noneOut, noneErr) = await runPathfinder(["search", "세종대로", "--db", Self.database])
+        #expect(none == 0 && noneOut.isEmpty)
+        #expect(noneErr.contains("pathfinder search: no place matches \"세종대로\""), "\(noneErr)")
     }
 
     @Test func searchLeadsWithTheAirport() async throws {

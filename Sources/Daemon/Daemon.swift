@@ -60,6 +60,10 @@ package final class Daemon: Sendable {
             return 1
         }
         signal(SIGPIPE, SIG_IGN)
+        // Everything it writes is the walker's alone — the memory, the socket, and the prompts
+        // in `speakWav`, which name destinations — under systemd (its unit's UMask=0077) or
+        // started from a shell with a umask of 022 alike (before: prompt files 0644 there).
+        umask(0o077)
         // Pathfinder's own directories exist before the first write; missing files are
         // warned about now, once, not at first use.
         DaemonStartup.check(config, log: log)
@@ -153,7 +157,8 @@ package final class Daemon: Sendable {
         let shell = Shell(
             server: server, voice: voice,
             lookups: DaemonLookups(
-                doors: config.doors, gazetteer: config.gazetteer, warn: { [log] in log.warning($0) }),
+                doors: config.doors, gazetteer: config.gazetteer, warn: { [log] in log.warning($0) },
+                info: { [log] in log.info($0) }),
             continuation: continuation, memory: memory, log: log)
         var altimeter = BarometricAltimeter()
         if let qnh = config.qnh { altimeter.calibrate(qnh: qnh, at: Date()) }

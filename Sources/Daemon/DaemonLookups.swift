@@ -4,6 +4,7 @@ import EntranceIndex
 import Foundation
 import Gazetteer
 import Geo
+import Glibc
 import SQLite
 
 /// The daemon's read-only databases, opened on first use and kept: the door indexes (OSM's
@@ -23,11 +24,17 @@ final class DaemonLookups {
 
     /// Told each `*.db` file of the doors directory that is skipped as no door index, and why.
     private let warn: (String) -> Void
+    /// Told when the door indexes are opened again after their files changed.
+    private let info: (String) -> Void
 
-    init(doors: String?, gazetteer: String?, warn: @escaping (String) -> Void = { _ in }) {
+    init(
+        doors: String?, gazetteer: String?, warn: @escaping (String) -> Void = { _ in },
+        info: @escaping (String) -> Void = { _ in }
+    ) {
         doorsPath = doors
         gazetteerPath = gazetteer
         self.warn = warn
+        self.info = info
     }
 
     /// OSM's ranked doors of the building at `destination`'s centre, from the index
@@ -209,14 +216,55 @@ final class DaemonLookups {
         }
     }
 
+    /// The door indexes, opened again when their files have changed since they were opened:
+    /// a region imported into the directory while the daemon runs, or one imported again
+    /// (a new file renamed into place), is used from the next lookup, and the replaced file's
+    /// disk space is given back (before: the first set opened was kept until a restart).
     private func openDoors() throws -> DoorIndexes {
-        if let doorIndexes { return doorIndexes }
         guard let doorsPath else { throw LookupError("no door index configured (\"doors\")") }
+        let files = Self.doorFiles(doorsPath)
+        if let doorIndexes, files == doorFilesOpened { return doorIndexes }
         let opened = try DoorIndexes(path: doorsPath)
-        // Said once, as the indexes are kept: the others still answer.
+        // Said once per set opened, as the indexes are kept: the others still answer.
         for skipped in opened.skipped { warn("door index: skipped \(skipped)") }
+        if doorIndexes != nil { info("door index \(doorsPath): its files changed; opened again") }
         doorIndexes = opened
+        doorFilesOpened = files
         return opened
+    }
+
+    /// What was opened last: ``doorFiles(_:)`` then.
+    private var doorFilesOpened: [DoorFile] = []
+
+    /// One door index file as `stat` sees it: a file replaced or changed is another.
+    struct DoorFile: Equatable {
+        var name: String
+        var device: UInt64
+        var inode: UInt64
+        var size: Int64
+        var modified: Int
+        var modifiedNanoseconds: Int
+    }
+
+    /// The `*.db` files at `path` (a directory) or the file itself, sorted by name: one
+    /// `readdir` and a `stat` each, cheap beside a lookup.
+    static func doorFiles(_ path: String) -> [DoorFile] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return [] }
+        let names =
+            isDirectory.boolValue
+            ? ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter {
+                $0.hasSuffix(".db")
+            }.sorted()
+            : [""]
+        return names.compactMap { name in
+            var info = stat()
+            guard stat(name.isEmpty ? path : path + "/" + name, &info) == 0 else { return nil }
+            return DoorFile(
+                name: name, device: UInt64(info.st_dev), inode: UInt64(info.st_ino),
+                size: Int64(info.st_size),
+                modified: info.st_mtim.tv_sec, modifiedNanoseconds: info.st_mtim.tv_nsec)
+        }
     }
 
     private func openGazetteer() throws -> GazetteerDatabase {

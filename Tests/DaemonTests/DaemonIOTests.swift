@@ -387,6 +387,34 @@ import Testing
         #expect(stat(socket, &info) == 0 && info.st_uid == DaemonProcess.unprivileged, "left in place")
     }
 
+    /// Started from a shell with a umask of 022, the prompts it writes (they name the
+    /// destination) are the walker's alone, as under systemd's UMask=0077 (before: the folder
+    /// 0755 and its WAVs 0644).
+    @Test func thePromptFilesArePrivateWhateverTheUmask() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let old = umask(0o022)
+        defer { umask(old) }
+        let daemon = try Self.listening(in: dir)
+        let go = fields(
+            try daemon.client().request(
+                #"{"cmd": "go", "destination": {"name": "Rautatieasema", "center": {"lat": 60.1711, "lon": 24.9414}}}"#
+            ))
+        #expect(go["ok"] == .bool(true))
+        let first = dir.path + "/wav/0001.wav"
+        var written = false
+        for _ in 0..<500 where !written {
+            written = FileManager.default.fileExists(atPath: first)
+            if !written { usleep(10_000) }
+        }
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        try #require(written, "no prompt written: \(daemon.stderr)")
+        var info = stat()
+        #expect(stat(dir.path + "/wav", &info) == 0 && info.st_mode & 0o777 == 0o700)
+        #expect(stat(first, &info) == 0 && info.st_mode & 0o777 == 0o600)
+    }
+
     /// Its socket file deleted: no client can reach it, and a second daemon would start on
     /// the path, so it exits 1 saying why, for systemd to restart it (before: it ran on,
     /// unreachable, and `stop` said it was not running). With no client connected too: the

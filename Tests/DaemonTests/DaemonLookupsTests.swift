@@ -42,4 +42,50 @@ import Testing
             warnings.first?.hasPrefix(
                 "door index: skipped \(doors)/notes.db: not a door index: no meta table") == true)
     }
+
+    /// A region imported into the directory while the daemon runs is used from the next
+    /// lookup, and so is one imported again in place (before: the indexes first opened were
+    /// kept until a restart: "outside the door indexes", and the old building).
+    @Test func aRegionImportedWhileRunningIsUsedAtTheNextLookup() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let doors = dir.path + "/doors"
+        func importRegion(_ name: String, _ lat: Double, _ lon: Double) throws {
+            let xml = squareBuildingsXML([
+                SquareBuilding(lat: lat, lon: lon, tags: ["building": "yes", "name": name])
+            ])
+            try xml.write(toFile: "\(dir.path)/\(name).osm", atomically: true, encoding: .utf8)
+            let imported = try runCapturing(
+                try BuiltExecutable.pathfinder().path,
+                [
+                    "doors", "import", "\(dir.path)/\(name).osm", "--out",
+                    "\(doors)/\(name == "시청2" ? "시청" : name).db",
+                ])
+            try #require(imported.status == 0, "\(imported.text)")
+        }
+        try importRegion("부산", 35.05, 128.95)
+        var notes: [String] = []
+        let lookups = DaemonLookups(doors: doors, gazetteer: nil, info: { notes.append($0) })
+        let busan = Destination(name: "부산", center: Coordinate(latitude: 35.05, longitude: 128.95))
+        #expect(try lookups.doors(for: busan).count == 1)
+        let seoul = Destination(name: "시청", center: Coordinate(latitude: 37.5663, longitude: 126.9779))
+        #expect(throws: LookupError.self) { try lookups.doors(for: seoul) }
+
+        try importRegion("시청", 37.5663, 126.9779)
+        #expect(
+            try lookups.doors(for: seoul).map(\.coordinate) == [
+                Coordinate(latitude: 37.5662, longitude: 126.9779)
+            ])
+        #expect(notes == ["door index \(doors): its files changed; opened again"], "\(notes)")
+        #expect(try lookups.doors(for: busan).count == 1, "unchanged files: not opened again")
+        #expect(notes.count == 1)
+
+        // Imported again, the building moved 300 m north: the new file answers.
+        try importRegion("시청2", 37.5690, 126.9779)
+        let moved = Destination(name: "시청", center: Coordinate(latitude: 37.5690, longitude: 126.9779))
+        #expect(
+            try lookups.doors(for: moved).map(\.coordinate) == [
+                Coordinate(latitude: 37.5689, longitude: 126.9779)
+            ])
+    }
 }

@@ -2,6 +2,7 @@ import Foundation
 public import Geo
 import Glibc
 public import OSM
+import SystemCalls
 
 /// The door index's answer for an OSM file read whole (`plan --osm`, `memory osm`, `replay
 /// --osm`): the file is imported into a door index in a temporary folder, asked
@@ -25,7 +26,13 @@ public enum DoorsInFile {
     public static func doors(
         in data: OSMData, source: String, near point: Coordinate, radius: Double
     ) throws(DoorIndexError) -> DoorsNearResult {
-        guard data.nodes.contains(where: { $0.tags["entrance"] != nil }) else {
+        // Nothing the index would hold: no doors, and no building to draw (the importer
+        // refuses an index of nothing).
+        guard
+            data.nodes.contains(where: { $0.tags["entrance"] != nil })
+                || data.ways.contains(where: { OSMDoors.isBuilding($0.tags) })
+                || data.relations.contains(where: { OSMDoors.isBuilding($0.tags) })
+        else {
             return DoorsNearResult(building: nil, doors: [], center: point)
         }
         var template = Array(
@@ -39,12 +46,34 @@ public enum DoorsInFile {
         let folder = String(cString: made)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/doors.db"
-        _ = try DoorImporter.write(data, to: path, source: source)
-        let index = try DoorIndex(path: path)
-        do {
-            return try index.doors(near: point, radius: radius)
-        } catch {
-            throw .storage(path: source, message: "cannot read the door index made from it: \(error)")
+        // Ctrl-C or a kill while it is made or read leaves no folder behind (before: one
+        // empty `pathfinder-doors-*` each time).
+        return try RemoveOnSignal.during([folder, path]) { () throws(DoorIndexError) -> DoorsNearResult in
+            do throws(DoorIndexError) {
+                _ = try DoorImporter.write(Self.once(data), to: path, source: source)
+            } catch .badInput(_) where !data.nodes.contains(where: { $0.tags["entrance"] != nil }) {
+                // Buildings without located nodes and no entrance: nothing to find.
+                return DoorsNearResult(building: nil, doors: [], center: point)
+            }
+            let index = try DoorIndex(path: path)
+            do {
+                return try index.doors(near: point, radius: radius)
+            } catch {
+                throw .storage(path: source, message: "cannot read the door index made from it: \(error)")
+            }
         }
+    }
+
+    /// `data` with each element once (the first of each id): a file written by hand or joined
+    /// from two downloads may hold one twice, which a whole import refuses but one building's
+    /// doors need not (before stop 43 these commands read only nodes, and took it).
+    static func once(_ data: OSMData) -> OSMData {
+        var nodes = Set<Int64>()
+        var ways = Set<Int64>()
+        var relations = Set<Int64>()
+        return OSMData(
+            nodes: data.nodes.filter { nodes.insert($0.id).inserted },
+            ways: data.ways.filter { ways.insert($0.id).inserted },
+            relations: data.relations.filter { relations.insert($0.id).inserted })
     }
 }

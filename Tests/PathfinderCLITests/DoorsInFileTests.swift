@@ -1,0 +1,82 @@
+import Foundation
+import Glibc
+import Testing
+
+/// `plan --osm`, `memory osm` and `replay --osm` read an OSM file through a door index made
+/// from it in a temporary folder (stop 43); a review of that change found these.
+@Suite("an OSM file read as a door index")
+struct DoorsInFileTests {
+    static let repo = DemoTests.repo
+    static let destination = repo + "/artifacts/demo/destination.json"
+
+    /// A building way listed twice (a file joined by hand) is read once (before: exit 2,
+    /// "an OSM element appears twice … osmium cat", where only nodes were read and it worked).
+    @Test func anElementTwiceIsReadOnce() async throws {
+        let scratch = try Scratch()
+        let osm = try String(contentsOfFile: Self.repo + "/artifacts/demo/doors.osm", encoding: .utf8)
+        let way = try #require(osm.range(of: "<way")).lowerBound
+        let end = try #require(osm.range(of: "</way>")).upperBound
+        let twice = try scratch.write("twice.osm", osm.replacingCharacters(in: end..<end, with: "\n" + osm[way..<end]))
+        let plan = await runPathfinder(["plan", "--destination", Self.destination, "--osm", twice, "--compact"])
+        #expect(plan.code == 0, "\(plan.err)")
+        #expect(plan.out.contains("\"label\":\"A\""), "\(plan.out)")
+    }
+
+    /// A building with no `entrance=*` node is still the building: the map draws it and the
+    /// note names it (before: "no building within 50 m", the outline lost).
+    @Test func aBuildingWithoutEntrancesIsStillDrawn() async throws {
+        let scratch = try Scratch()
+        let osm = try String(contentsOfFile: Self.repo + "/artifacts/demo/doors.osm", encoding: .utf8)
+        let noEntrances = osm.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.contains("k=\"entrance\"") }.joined(separator: "\n")
+        let file = try scratch.write("noent.osm", noEntrances)
+        let r = await runPathfinder([
+            "replay", "--nmea", Self.repo + "/artifacts/demo/walk.nmea", "--destination", Self.destination,
+            "--osm", file, "--map", scratch.file("map.svg"),
+        ])
+        #expect(r.code == 0, "\(r.err)")
+        #expect(r.err.contains("doors from \(file): building way 28903274, 0 doors"), "\(r.err)")
+        let svg = try String(contentsOfFile: scratch.file("map.svg"), encoding: .utf8)
+        #expect(svg.split(separator: "\n").contains { $0.hasPrefix("<polygon points=") }, "the building is drawn")
+    }
+
+    /// SIGTERM while the file is being imported leaves no `pathfinder-doors-*` folder in
+    /// $TMPDIR (before: one empty folder each time), and the process ends by the signal.
+    @Test func aSignalLeavesNoTemporaryFolder() throws {
+        let scratch = try Scratch()
+        let tmp = scratch.file("tmp")
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+        // A block of 40 000 small buildings: a few seconds to import, time to be stopped.
+        var xml = "<?xml version=\"1.0\"?>\n<osm version=\"0.6\">\n"
+        for i in 0..<40_000 {
+            let lat = 60.0 + Double(i / 200) * 0.001
+            let lon = 24.0 + Double(i % 200) * 0.001
+            let n = i * 5
+            for (k, (a, b)) in [(0, (lat, lon)), (1, (lat, lon + 0.0002)), (2, (lat + 0.0002, lon + 0.0002)), (3, (lat + 0.0002, lon))] {
+                xml += "<node id=\"\(n + k + 1)\" lat=\"\(a)\" lon=\"\(b)\"/>\n"
+            }
+            xml += "<node id=\"\(n + 5)\" lat=\"\(lat)\" lon=\"\(lon + 0.0001)\"><tag k=\"entrance\" v=\"main\"/></node>\n"
+            xml += "<way id=\"\(i + 1)\"><nd ref=\"\(n + 1)\"/><nd ref=\"\(n + 5)\"/><nd ref=\"\(n + 2)\"/><nd ref=\"\(n + 3)\"/><nd ref=\"\(n + 4)\"/><nd ref=\"\(n + 1)\"/><tag k=\"building\" v=\"yes\"/></way>\n"
+        }
+        let file = try scratch.write("block.osm", xml + "</osm>\n")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try BinaryTests.binary())
+        process.arguments = ["plan", "--destination", Self.destination, "--osm", file]
+        process.environment = ["TMPDIR": tmp, "PATH": "/usr/bin:/bin"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var made = false
+        for _ in 0..<3000 where !made && process.isRunning {
+            made = ((try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? []).contains {
+                $0.hasPrefix("pathfinder-doors-")
+            }
+            if !made { usleep(2_000) }
+        }
+        try #require(made, "the temporary folder was never seen")
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal, "stopped by the signal, not finished")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp) == [])
+    }
+}

@@ -88,6 +88,9 @@ final class DaemonLookups {
         var alternatives: [Found]
         /// Whether a fix ordered the matches by distance (without one: the best text match).
         var nearFix: Bool
+        /// The shorter form of the query that found it, when the query as written found
+        /// nothing.
+        var matchedQuery: String? = nil
     }
 
     /// The destination for `query` near the walker at `fix`.
@@ -105,7 +108,31 @@ final class DaemonLookups {
     /// A door index or gazetteer that is missing or unreadable is skipped; its reason is told
     /// only when nothing is found.
     /// - Throws: nothing found, or the distance when too far.
+    ///
+    /// A query that finds nothing anywhere is tried again in its shorter address forms
+    /// (`DoorIndexes.addressForms`: "서울특별시 중구 세종대로 110" → "세종대로 110"); the answer
+    /// then names the form in `matchedQuery`, and the reply says so.
     func destination(for query: String, near fix: Coordinate?, far: Bool) throws(LookupError) -> GoAnswer {
+        do {
+            return try destinationAsWritten(for: query, near: fix, far: far)
+        } catch  where error.nothingFound {
+            for form in DoorIndexes.addressForms(query) {
+                do {
+                    var answer = try destinationAsWritten(for: form, near: fix, far: far)
+                    answer.matchedQuery = form
+                    return answer
+                } catch  where error.nothingFound {
+                    continue
+                }
+            }
+            throw error
+        }
+    }
+
+    /// ``destination(for:near:far:)`` of the query as written.
+    private func destinationAsWritten(
+        for query: String, near fix: Coordinate?, far: Bool
+    ) throws(LookupError) -> GoAnswer {
         var nearDoors: [Found] = []
         var otherDoors: [Found] = []
         var failures: [String] = []
@@ -174,9 +201,11 @@ final class DaemonLookups {
             + nearDoors.filter { !$0.exact } + doors.filter { $0.exact && !within($0) }
             + otherDoors.filter { !$0.exact } + rest.filter { !($0.exact && reached($0)) }
         guard let chosen = ordered.first else {
-            throw LookupError(
+            var error = LookupError(
                 "no place called \"\(query)\" in the gazetteer or the door index"
                     + (failures.isEmpty ? "" : " (\(failures.joined(separator: "; ")))"))
+            error.nothingFound = true
+            throw error
         }
         if let metres = chosen.metres, metres > Self.farMetres, !far {
             let km = Int((metres / 1000).rounded())
@@ -282,5 +311,7 @@ final class DaemonLookups {
 /// Why a lookup gave nothing; the message goes into an error reply or the log.
 struct LookupError: Error, CustomStringConvertible {
     var description: String
+    /// Nothing matched the query anywhere (not: found, but too far).
+    var nothingFound = false
     init(_ description: String) { self.description = description }
 }

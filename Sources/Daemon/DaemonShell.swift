@@ -37,9 +37,14 @@ struct Shell {
                     else { return action }
                     fields["match"] = answer.chosen.json
                     fields["alternatives"] = .array(answer.alternatives.map(\.json))
-                    if !answer.nearFix {
-                        fields["note"] = .string("no position yet: the best match by name, not by distance")
+                    var notes: [String] = []
+                    if let form = answer.matchedQuery {
+                        notes.append("nothing matches \"\(query)\"; found by \"\(form)\"")
                     }
+                    if !answer.nearFix {
+                        notes.append("no position yet: the best match by name, not by distance")
+                    }
+                    if !notes.isEmpty { fields["note"] = .string(notes.joined(separator: "; ")) }
                     return .reply(to, .object(fields))
                 }
             } catch {

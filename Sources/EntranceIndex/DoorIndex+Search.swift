@@ -32,6 +32,9 @@ public struct BuildingMatch: Sendable, Hashable {
     public var quality: Quality
     /// The door index the building is in.
     public var index: String
+    /// The shorter form of the query that matched, when the query as written matched
+    /// nothing (``DoorIndexes/search(_:near:limit:)``): nil for a match of the query itself.
+    public var matchedQuery: String?
     /// How far the closest name's or address's length is from the query's, for a match of
     /// all words (1 for the same words in another order; 0 for whole and start matches):
     /// the tie-break after quality (and distance), so that indexes merge in the order one
@@ -61,22 +64,10 @@ extension DoorIndex {
     /// `name`/`ref`; folded as the gazetteer folds (case, diacritics, hyphens, punctuation).
     /// Order: exact > prefix > other matches; then, with `near`, the nearer; else the closer
     /// in length to the query; then the OSM id.
-    ///
-    /// A Korean address as people copy it, the province and district first ("서울특별시 중구
-    /// 세종대로 110"), matching nothing, is looked for again without them, one word at a time
-    /// (``SearchText/withoutLeadingRegion(_:)``): OSM tags a building's street and number, and
-    /// rarely its city (before: nothing found).
     /// - Parameters:
     ///   - near: the point to measure from; distance breaks ties within a quality.
     ///   - limit: at most this many.
     public func search(_ query: String, near: Coordinate? = nil, limit: Int = 10) throws -> [BuildingMatch] {
-        let found = try searchAsWritten(query, near: near, limit: limit)
-        guard found.isEmpty, let rest = SearchText.withoutLeadingRegion(query) else { return found }
-        return try search(rest, near: near, limit: limit)
-    }
-
-    /// ``search(_:near:limit:)`` of the query as it is.
-    private func searchAsWritten(_ query: String, near: Coordinate?, limit: Int) throws -> [BuildingMatch] {
         let folded = SearchText.normalize(query)
         let tokens = folded.split(separator: " ").map(String.init)
         guard !tokens.isEmpty, limit > 0 else { return [] }

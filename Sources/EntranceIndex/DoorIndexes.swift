@@ -1,6 +1,7 @@
 import Diagnostics
 import Foundation
 public import Geo
+import OSM
 
 /// The latitude/longitude box a door index covers, degrees.
 public struct DoorIndexBounds: Sendable, Hashable, CustomStringConvertible {
@@ -159,7 +160,11 @@ public final class DoorIndexes {
             }
         }
         if let nearest { return nearest.index }
-        return try holding.first { !(try $0.entrances(within: radius, of: point)).isEmpty } ?? smallest
+        // Usable ones: an index whose only entrance near is an emergency exit gives no door
+        // (before: it was chosen, and the walker got none while another index had a main door).
+        return try holding.first {
+            try $0.entrances(within: radius, of: point).contains { OSMDoors.isUsable($0.tags) }
+        } ?? smallest
     }
 
     /// The index that answers for `point` (``index(at:radius:)``), else the one whose box is
@@ -184,7 +189,36 @@ public final class DoorIndexes {
     /// length to the query, then the OSM id (ways before relations); the same building in
     /// two overlapping indexes, by file name. Before, ties went by file name, so "a.db"'s
     /// building 7 came before "b.db"'s building 3.
+    ///
+    /// A query that matches nothing in any index is looked for again in its shorter address
+    /// forms (``addressForms(_:)``: "서울특별시 중구 세종대로 110" → "세종대로 110"), the first that
+    /// matches anything answering; each match then names the form in `matchedQuery`. Before
+    /// stop 43 nothing was found, and for a moment each index dropped words on its own, so an
+    /// index that matched nothing as written outranked the one that did.
     public func search(_ query: String, near: Coordinate? = nil, limit: Int = 10) throws -> [BuildingMatch] {
+        let found = try searchAsWritten(query, near: near, limit: limit)
+        guard found.isEmpty else { return found }
+        for form in Self.addressForms(query) {
+            let shorter = try searchAsWritten(form, near: near, limit: limit)
+            if !shorter.isEmpty {
+                return shorter.map {
+                    var match = $0
+                    match.matchedQuery = form
+                    return match
+                }
+            }
+        }
+        return []
+    }
+
+    /// The shorter forms of a Korean address to look for when it matches nothing as written,
+    /// longest first: without a neighbourhood in parentheses and commas, then without its
+    /// leading region words one at a time while a house number is left ("서울특별시 중구 세종대로
+    /// 110" → "중구 세종대로 110" → "세종대로 110"); none for a query that is no such address.
+    public static func addressForms(_ query: String) -> [String] { SearchText.addressForms(query) }
+
+    /// ``search(_:near:limit:)`` of the query as written.
+    private func searchAsWritten(_ query: String, near: Coordinate?, limit: Int) throws -> [BuildingMatch] {
         if let near {
             return try nearest(to: near)?.search(query, near: near, limit: limit) ?? []
         }

@@ -99,7 +99,9 @@ enum SearchText {
             guard key.hasPrefix("name:") else { return false }
             // A BCP 47 tag: a 2–3 letter language, then subtags ("zh-Hant", "ko-Latn").
             let parts = key.dropFirst("name:".count).split(separator: "-", omittingEmptySubsequences: false)
-            return (2...3).contains(parts[0].count) && parts[0].allSatisfy { $0.isASCII && $0.isLowercase }
+            // "old" is three letters but a former name (`name:old`), not a language.
+            return parts[0] != "old" && (2...3).contains(parts[0].count)
+                && parts[0].allSatisfy { $0.isASCII && $0.isLowercase }
                 && parts.dropFirst().allSatisfy {
                     !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
                 }
@@ -122,30 +124,53 @@ enum SearchText {
         return out
     }
 
-    /// `query` without its first word when that word names a Korean region — a province or
-    /// metropolitan city, its short name ("서울", "경기"), or a city, county or district ("중구",
-    /// "수원시", "해운대구", "기장군") — and at least two words are left (a street and its number,
-    /// or a name and more): nil otherwise. A last word is never dropped, so "중구" alone is
-    /// still looked for as it is.
-    static func withoutLeadingRegion(_ query: String) -> String? {
-        let words = query.split(whereSeparator: \.isWhitespace)
-        guard words.count >= 3, let first = words.first.map(String.init) else { return nil }
-        let isRegion =
-            koreanRegions.contains(first)
-            || (first.count >= 2 && regionSuffixes.contains { first.hasSuffix($0) }
-                && first.unicodeScalars.allSatisfy { (0xAC00...0xD7A3).contains($0.value) })
-        return isRegion ? words.dropFirst().joined(separator: " ") : nil
+    /// Shorter forms of a Korean address as people paste it, to look for when the query as
+    /// written matches nothing (OSM tags a building's street and number, rarely its city):
+    /// first without a neighbourhood in parentheses and commas ("서울특별시, 중구, 세종대로 110
+    /// (태평로1가)" → "서울특별시 중구 세종대로 110"), then without its leading region words one at a
+    /// time ("중구 세종대로 110", "세종대로 110"). A word is dropped only while it names a region
+    /// (``isKoreanRegion(_:)``), a house number (a digit) is among the words left and two
+    /// words or more are left, at most four times: "해군 작전 사령부" (no number) is never
+    /// turned into "작전 사령부", which would name the army's.
+    static func addressForms(_ query: String) -> [String] {
+        let written = query.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let cleaned = query.replacingOccurrences(of: "\\([^()]*\\)", with: " ", options: .regularExpression)
+            .replacingOccurrences(of: ",", with: " ")
+        var words = cleaned.split(whereSeparator: \.isWhitespace).map(String.init)
+        var forms: [String] = []
+        if words.joined(separator: " ") != written, !words.isEmpty {
+            forms.append(words.joined(separator: " "))
+        }
+        var dropped = 0
+        while dropped < 4, words.count >= 3, isKoreanRegion(words[0]),
+            words.dropFirst().contains(where: { $0.contains(where: \.isNumber) })
+        {
+            words.removeFirst()
+            dropped += 1
+            forms.append(words.joined(separator: " "))
+        }
+        return forms
     }
 
-    /// Korea and its provinces and metropolitan cities, by the names people write first in an
-    /// address.
+    /// Whether `word` names a Korean region as an address starts with one: Korea, a province
+    /// or metropolitan city by its full or short name ("서울특별시", "서울", "경기도", "경기"), or a
+    /// city, county or district (a Hangul word of two syllables or more ending in 시, 군 or
+    /// 구: "수원시", "기장군", "중구").
+    static func isKoreanRegion(_ word: String) -> Bool {
+        if koreanRegions.contains(word) { return true }
+        guard word.count >= 2, word.unicodeScalars.allSatisfy({ (0xAC00...0xD7A3).contains($0.value) }) else {
+            return false
+        }
+        return ["특별시", "광역시", "특별자치시", "특별자치도", "시", "군", "구"].contains { word.hasSuffix($0) }
+    }
+
+    /// Korea, and its provinces and metropolitan cities by the short names and the provinces'
+    /// full names people write first in an address (the cities' full names end in 시).
     static let koreanRegions: Set<String> = [
         "대한민국", "한국", "서울", "부산", "대구", "인천", "광주", "대전", "울산", "세종", "경기", "강원", "충북",
-        "충남", "전북", "전남", "경북", "경남", "제주",
+        "충남", "전북", "전남", "경북", "경남", "제주", "경기도", "강원도", "충청북도", "충청남도", "전라북도", "전라남도",
+        "경상북도", "경상남도",
     ]
-
-    /// The endings of Korean region words: 특별시, 광역시, 특별자치시/도, 도, 시, 군, 구.
-    static let regionSuffixes = ["시", "도", "군", "구"]
 
     /// The folded addresses in `tags`: street and house number, the same for `addr:place`,
     /// and `addr:full`. The number after the street only: the word index matches words in

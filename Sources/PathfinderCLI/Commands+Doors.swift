@@ -209,7 +209,15 @@ extension Commands {
                             doors: m.doors,
                             metres: m.metres.map { ($0 * 10).rounded() / 10 })))
             }
-            console.error("pathfinder doors search: \(matches.count) buildings match \"\(query)\"")
+            if let form = matches.first?.matchedQuery {
+                // Said, not passed off as a match of what was typed: the words dropped were
+                // the ones that could have told two places apart.
+                console.error(
+                    "pathfinder doors search: nothing matches \"\(query)\"; \(matches.count) buildings match \"\(form)\""
+                )
+            } else {
+                console.error("pathfinder doors search: \(matches.count) buildings match \"\(query)\"")
+            }
             return 0
         } catch {
             throw .runtime("pathfinder doors search: \(db ?? "the door index"): \(error)")

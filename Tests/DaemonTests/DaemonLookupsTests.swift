@@ -88,4 +88,34 @@ import Testing
                 Coordinate(latitude: 37.5689, longitude: 126.9779)
             ])
     }
+
+    /// `go` with a Korean address as people paste it finds the building by its street and
+    /// number, and the answer says which shorter form found it (before: "no place called").
+    @Test func aPastedKoreanAddressIsFoundAndSaidSo() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let doors = dir.path + "/doors"
+        let xml = squareBuildingsXML([
+            SquareBuilding(
+                lat: 37.5663, lon: 126.9779,
+                tags: [
+                    "building": "public", "name": "서울특별시청", "addr:street": "세종대로", "addr:housenumber": "110",
+                ])
+        ])
+        try xml.write(toFile: dir.path + "/seoul.osm", atomically: true, encoding: .utf8)
+        let imported = try runCapturing(
+            try BuiltExecutable.pathfinder().path,
+            ["doors", "import", dir.path + "/seoul.osm", "--out", doors + "/seoul.db"])
+        try #require(imported.status == 0, "\(imported.text)")
+        let lookups = DaemonLookups(doors: doors, gazetteer: nil)
+        let near = Coordinate(latitude: 37.5651, longitude: 126.9770)
+        let answer = try lookups.destination(for: "서울특별시 중구 세종대로 110 (태평로1가)", near: near, far: false)
+        #expect(answer.chosen.destination.name == "서울특별시청")
+        #expect(answer.matchedQuery == "세종대로 110")
+        let asWritten = try lookups.destination(for: "세종대로 110", near: near, far: false)
+        #expect(asWritten.matchedQuery == nil)
+        #expect(throws: LookupError.self) {
+            try lookups.destination(for: "해군 작전 사령부", near: near, far: false)
+        }
+    }
 }

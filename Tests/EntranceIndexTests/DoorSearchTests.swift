@@ -307,6 +307,39 @@ struct DoorIndexesTests {
         }
     }
 
+    /// With no building near, the index chosen is one with a usable entrance near: the smaller
+    /// box holding only an emergency exit 55 m away gives no door, the larger one a main door
+    /// 78 m away (before: the smaller was chosen for its exit, and the walker got no door).
+    @Test func overlappingBoxesWithoutBuildingsAnswerWithAUsableDoor() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let regions = dir.appendingPathComponent("regions")
+        try FileManager.default.createDirectory(at: regions, withIntermediateDirectories: true)
+        func node(_ id: Int, _ lat: Double, _ lon: Double, _ entrance: String) -> String {
+            #"<node id="\#(id)" lat="\#(lat)" lon="\#(lon)"><tag k="entrance" v="\#(entrance)"/></node>"#
+        }
+        for (name, nodes) in [
+            ("a_small", [node(1, 35.2005, 129.1, "emergency"), node(2, 35.199, 129.099, "emergency")]),
+            (
+                "b_large",
+                [node(3, 35.2007, 129.1, "main"), node(4, 35.0, 128.9, "main"), node(5, 35.4, 129.3, "main")]
+            ),
+        ] {
+            let osm = dir.appendingPathComponent("\(name).osm").path
+            try Data(
+                ("<?xml version=\"1.0\"?>\n<osm version=\"0.6\">\n" + nodes.joined(separator: "\n")
+                    + "\n</osm>\n").utf8
+            )
+            .write(to: URL(fileURLWithPath: osm))
+            _ = try DoorImporter.importFile(osm, to: regions.appendingPathComponent("\(name).db").path)
+        }
+        let indexes = try DoorIndexes(path: regions.path)
+        let point = Coordinate(latitude: 35.2, longitude: 129.1)
+        #expect(indexes.holding(point).count == 2)
+        let found = try indexes.doors(near: point)
+        #expect(found.building == nil && found.doors.count == 1, "\(found)")
+    }
+
     /// A stray `*.db` beside the indexes (notes, a zero-byte file, an index of an older
     /// schema) is skipped, named with why, and the others answer. Before: `DoorIndexes` threw
     /// on the first, and every lookup in the directory failed (exit 2).

@@ -186,10 +186,12 @@ struct DoorsCommandTests {
         #expect(outside.code == 1 && outside.err.contains("outside the door indexes"), "\(outside.err)")
     }
 
-    /// A Korean road address as people copy it, province and district first, finds the
-    /// building tagged with only its street and number (before: "0 buildings match" for all
-    /// four); words that name no region are not dropped, and a query of two words is taken
-    /// as it is.
+    /// A Korean road address as people copy it — province and district first, commas, the
+    /// neighbourhood in parentheses — finds the building tagged with only its street and
+    /// number, and says it was found by the shorter form (before: "0 buildings match" for
+    /// all). Words that name no region are never dropped, nor is anything from a query with
+    /// no house number: "해군 작전 사령부" must not become the army's "작전 사령부" (a review found
+    /// it did, for a moment).
     @Test func aKoreanAddressWithItsRegionFirstFindsTheBuilding() async throws {
         let dir = try Scratch()
         let xml = squareBuildingsXML([
@@ -197,22 +199,54 @@ struct DoorsCommandTests {
                 lat: 37.5663, lon: 126.9779,
                 tags: [
                     "building": "public", "name": "서울특별시청", "addr:street": "세종대로", "addr:housenumber": "110",
-                ])
+                ]),
+            SquareBuilding(lat: 37.5700, lon: 126.9779, tags: ["building": "yes", "name": "육군 작전 사령부"]),
         ])
         let db = dir.file("seoul.db")
         let imported = await runPathfinder(["doors", "import", try dir.write("seoul.osm", xml), "--out", db])
         try #require(imported.code == 0, "\(imported.err)")
         for query in [
             "서울특별시 중구 세종대로 110", "서울 중구 세종대로 110", "서울특별시 세종대로 110", "대한민국 서울특별시 중구 세종대로 110",
+            "서울특별시, 중구, 세종대로 110", "서울특별시 중구 세종대로 110 (태평로1가)",
         ] {
             let (code, out, err) = await runPathfinder(["doors", "search", query, "--limit", "1", "--db", db])
             #expect(code == 0, "\(err)")
             #expect(out.contains("\"name\":\"서울특별시청\""), "\(query): \(out)")
+            #expect(err.contains("nothing matches \"\(query)\"; 1 buildings match \"세종대로 110\""), "\(err)")
         }
-        for query in ["부산역 세종대로 110", "중구 세종대로"] {
-            let (_, out, _) = await runPathfinder(["doors", "search", query, "--db", db])
+        for query in ["부산역 세종대로 110", "중구 세종대로", "해군 작전 사령부", "입구 작전 사령부"] {
+            let (_, out, err) = await runPathfinder(["doors", "search", query, "--db", db])
             #expect(out.isEmpty, "\(query): \(out)")
+            #expect(err.contains("0 buildings match \"\(query)\""), "\(err)")
         }
+    }
+
+    /// In a directory, the shorter forms are tried only when no index matches the query as
+    /// written: "광주 중앙로 100" is Gwangju's building, never Daegu's 중앙로 100 found by "중앙로 100"
+    /// in the index that held no 광주 (a review found Daegu's first, and the daemon walking there).
+    @Test func aDirectoryDropsNoWordAnIndexMatched() async throws {
+        let dir = try Scratch()
+        let doors = dir.file("doors")
+        for (name, lat, lon, building) in [
+            ("gwangju", 35.15, 126.85, "광주 목표 빌딩"), ("daegu", 35.87, 128.60, "대구 틀린 빌딩"),
+        ] {
+            let xml = squareBuildingsXML([
+                SquareBuilding(
+                    lat: lat, lon: lon,
+                    tags: [
+                        "building": "yes", "name": building, "addr:street": "중앙로", "addr:housenumber": "100",
+                    ])
+            ])
+            let imported = await runPathfinder([
+                "doors", "import", try dir.write("\(name).osm", xml), "--out", "\(doors)/\(name).db",
+            ])
+            try #require(imported.code == 0, "\(imported.err)")
+        }
+        let (code, out, err) = await runPathfinder(["doors", "search", "광주 중앙로 100", "--db", doors])
+        #expect(code == 0, "\(err)")
+        let names = out.split(separator: "\n").map { String($0) }
+        #expect(names.count == 1 && names[0].contains("광주 목표 빌딩"), "\(out)")
+        #expect(err.contains("1 buildings match \"광주 중앙로 100\""), "\(err)")
     }
 
     /// A building with `name:ko` or `name:en` and no `name` has that name. Before: `"name":
@@ -234,6 +268,10 @@ struct DoorsCommandTests {
                     "building": "yes", "name:ja": "東京ビル", "name:de": "Tokio-Haus", "name:etymology": "Tokyo",
                 ]
             ),
+            // `name:old` is a former name, not a language (a review found it shown as the name).
+            SquareBuilding(
+                lat: 35.164, lon: 129.16,
+                tags: ["building": "yes", "name:old": "Vanha", "addr:street": "옛길", "addr:housenumber": "1"]),
         ])
         let db = dir.file("x.db")
         let imported = await runPathfinder(["doors", "import", try dir.write("x.osm", xml), "--out", db])
@@ -245,6 +283,8 @@ struct DoorsCommandTests {
         }
         let near = await runPathfinder(["doors", "near", "35.158", "129.16", "--db", db])
         #expect(near.err.contains("way 1 \"해운대 호텔\" contains the point"), "\(near.err)")
+        let old = await runPathfinder(["doors", "search", "옛길 1", "--limit", "1", "--db", db])
+        #expect(old.out.contains(#""name":null"#), "\(old.out)")
     }
 
     /// A `building=no` area (a car park inside a block) is no building. Before: imported as

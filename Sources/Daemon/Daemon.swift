@@ -93,7 +93,9 @@ package final class Daemon: Sendable {
         // and each save that fails is said (memoryFailed), as before.
         let memoryHold: MemoryFile.DaemonHold?
         do {
-            memoryHold = try MemoryFile.DaemonHold(path: config.memory)
+            let hold = try MemoryFile.DaemonHold(path: config.memory)
+            if let problem = hold.claimProblem { log.warning("\(problem)") }
+            memoryHold = hold
         } catch  where error.kind == .inUse {
             log.error("\(error)")
             server.stop()

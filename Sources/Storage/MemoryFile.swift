@@ -190,7 +190,12 @@ public enum MemoryFile {
     ///   lock goes with the process.
     public final class DaemonHold {
         private let folder: Int32
+        /// The lock file, when it could be opened and locked; -1 when not (``claimProblem``).
         private let claim: Int32
+        /// Why the lock file could not be taken (it is another user's, a link, a folder, or
+        /// the folder is read-only): the daemon runs with the folder's lock alone, which still
+        /// refuses `pathfinder memory` changes, but not a second daemon. Nil when taken.
+        public let claimProblem: MemoryFileError?
 
         /// The lock file's path for the memory at `path` (its link followed, as saves are).
         public static func claimPath(for path: String) -> String {
@@ -198,32 +203,44 @@ public enum MemoryFile {
             return (directory as NSString).appendingPathComponent(".\(name).daemon")
         }
 
-        /// Takes both locks; waits for the folder's while a command changing the memory (a
-        /// replay's walk) holds it.
+        /// Takes the folder's shared lock, waiting while a command changing the memory (a
+        /// replay's walk) holds it, then the lock file's.
         /// - Throws: `MemoryFileError`: `.inUse` when another daemon holds this memory,
-        ///   `.unwritable` when the folder or the lock file cannot be made, opened or locked.
+        ///   `.unwritable` when the folder cannot be made or opened. A lock file that cannot
+        ///   be opened or locked is ``claimProblem``, not thrown: before, it was thrown, and the
+        ///   daemon ran with no lock at all, so a `memory confirm` beside it was written over.
         public init(path: String) throws(MemoryFileError) {
             let lockPath = Self.claimPath(for: path)
             let folder = try openFolder(of: path)
-            let claim: Int32
+            _ = try? retryingOnInterrupt("flock") { flock(folder, LOCK_SH) }
+            var claim: Int32 = -1
+            var problem: MemoryFileError?
             do {
                 claim = try retryingOnInterrupt("open \(lockPath)") {
                     open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, MemoryFile.mode)
                 }
             } catch {
-                try? closeDescriptor(folder)
-                throw MemoryFileError(.unwritable, path: path, reason: "cannot lock: \(error.description)")
+                problem = MemoryFileError(
+                    .unwritable, path: path,
+                    reason: "cannot lock against a second daemon: \(error.description)")
             }
-            if flock(claim, LOCK_EX | LOCK_NB) != 0 {
+            if claim >= 0, flock(claim, LOCK_EX | LOCK_NB) != 0 {
                 let code = errno
                 let other = Self.pid(in: claim)
                 try? closeDescriptor(claim)
-                try? closeDescriptor(folder)
+                claim = -1
                 guard code == EWOULDBLOCK else {
-                    throw MemoryFileError(
+                    problem = MemoryFileError(
                         .unwritable, path: path,
-                        reason: "cannot lock: flock \(lockPath): \(String(cString: strerror(code)))")
+                        reason:
+                            "cannot lock against a second daemon: flock \(lockPath): \(String(cString: strerror(code)))"
+                    )
+                    self.folder = folder
+                    self.claim = claim
+                    self.claimProblem = problem
+                    return
                 }
+                try? closeDescriptor(folder)
                 throw MemoryFileError(
                     .inUse, path: path,
                     reason: "in use by another running pathfinder daemon"
@@ -231,16 +248,18 @@ public enum MemoryFile {
                         + ", which keeps it and would write over this one's saves; give each daemon its own memory file (--memory or \"memory\" in its config)"
                 )
             }
-            // Our pid for the next one's message; a failure here costs only that.
-            let text = Array("\(getpid())\n".utf8)
-            if ftruncate(claim, 0) == 0 { _ = pwrite(claim, text, text.count, 0) }
-            _ = try? retryingOnInterrupt("flock") { flock(folder, LOCK_SH) }
+            if claim >= 0 {
+                // Our pid for the next one's message; a failure here costs only that.
+                let text = Array("\(getpid())\n".utf8)
+                if ftruncate(claim, 0) == 0 { _ = pwrite(claim, text, text.count, 0) }
+            }
             self.folder = folder
             self.claim = claim
+            self.claimProblem = problem
         }
 
         deinit {
-            try? closeDescriptor(claim)
+            if claim >= 0 { try? closeDescriptor(claim) }
             try? closeDescriptor(folder)
         }
 

@@ -126,6 +126,30 @@ import Testing
         #expect(again.waitForExit() == 0)
     }
 
+    /// The lock file beside the memory cannot be opened (here a folder stands at its name;
+    /// another user's file does the same): the daemon says so and still holds the memory's
+    /// folder, so a `memory confirm` beside it is refused, not written over at its next save
+    /// (before, in this stop: it ran with no lock at all).
+    @Test func aLockFileThatCannotBeOpenedStillRefusesAChangeBeside() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(
+            atPath: dir.path + "/.memory.json.daemon", withIntermediateDirectories: false)
+        let daemon = try DaemonProcess.listening(in: dir)
+        #expect(daemon.logs("cannot lock against a second daemon"), "\(daemon.stderr)")
+        let beside = try runCapturing(
+            try BuiltExecutable.pathfinder().path,
+            [
+                "memory", "confirm", "--file", dir.path + "/memory.json", "--name", "R", "--center",
+                "60.17,24.94",
+                "--door", "60.17,24.94",
+            ])
+        #expect(beside.status == 1)
+        #expect(beside.text.contains("in use by a running pathfinder daemon"), "\(beside.text)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     /// `pathfinder memory confirm` on the memory a running daemon keeps is refused, saying
     /// why: the daemon saves what it holds, so the change would have been lost at its next
     /// save, silently. Once the daemon has stopped, the same change is made.

@@ -16,8 +16,11 @@ struct DoorsInFileTests {
         let osm = try String(contentsOfFile: Self.repo + "/artifacts/demo/doors.osm", encoding: .utf8)
         let way = try #require(osm.range(of: "<way")).lowerBound
         let end = try #require(osm.range(of: "</way>")).upperBound
-        let twice = try scratch.write("twice.osm", osm.replacingCharacters(in: end..<end, with: "\n" + osm[way..<end]))
-        let plan = await runPathfinder(["plan", "--destination", Self.destination, "--osm", twice, "--compact"])
+        let twice = try scratch.write(
+            "twice.osm", osm.replacingCharacters(in: end..<end, with: "\n" + osm[way..<end]))
+        let plan = await runPathfinder([
+            "plan", "--destination", Self.destination, "--osm", twice, "--compact",
+        ])
         #expect(plan.code == 0, "\(plan.err)")
         #expect(plan.out.contains("\"label\":\"A\""), "\(plan.out)")
     }
@@ -37,7 +40,8 @@ struct DoorsInFileTests {
         #expect(r.code == 0, "\(r.err)")
         #expect(r.err.contains("doors from \(file): building way 28903274, 0 doors"), "\(r.err)")
         let svg = try String(contentsOfFile: scratch.file("map.svg"), encoding: .utf8)
-        #expect(svg.split(separator: "\n").contains { $0.hasPrefix("<polygon points=") }, "the building is drawn")
+        #expect(
+            svg.split(separator: "\n").contains { $0.hasPrefix("<polygon points=") }, "the building is drawn")
     }
 
     /// SIGTERM while the file is being imported leaves no `pathfinder-doors-*` folder in
@@ -52,11 +56,16 @@ struct DoorsInFileTests {
             let lat = 60.0 + Double(i / 200) * 0.001
             let lon = 24.0 + Double(i % 200) * 0.001
             let n = i * 5
-            for (k, (a, b)) in [(0, (lat, lon)), (1, (lat, lon + 0.0002)), (2, (lat + 0.0002, lon + 0.0002)), (3, (lat + 0.0002, lon))] {
+            for (k, (a, b)) in [
+                (0, (lat, lon)), (1, (lat, lon + 0.0002)), (2, (lat + 0.0002, lon + 0.0002)),
+                (3, (lat + 0.0002, lon)),
+            ] {
                 xml += "<node id=\"\(n + k + 1)\" lat=\"\(a)\" lon=\"\(b)\"/>\n"
             }
-            xml += "<node id=\"\(n + 5)\" lat=\"\(lat)\" lon=\"\(lon + 0.0001)\"><tag k=\"entrance\" v=\"main\"/></node>\n"
-            xml += "<way id=\"\(i + 1)\"><nd ref=\"\(n + 1)\"/><nd ref=\"\(n + 5)\"/><nd ref=\"\(n + 2)\"/><nd ref=\"\(n + 3)\"/><nd ref=\"\(n + 4)\"/><nd ref=\"\(n + 1)\"/><tag k=\"building\" v=\"yes\"/></way>\n"
+            xml +=
+                "<node id=\"\(n + 5)\" lat=\"\(lat)\" lon=\"\(lon + 0.0001)\"><tag k=\"entrance\" v=\"main\"/></node>\n"
+            xml +=
+                "<way id=\"\(i + 1)\"><nd ref=\"\(n + 1)\"/><nd ref=\"\(n + 5)\"/><nd ref=\"\(n + 2)\"/><nd ref=\"\(n + 3)\"/><nd ref=\"\(n + 4)\"/><nd ref=\"\(n + 1)\"/><tag k=\"building\" v=\"yes\"/></way>\n"
         }
         let file = try scratch.write("block.osm", xml + "</osm>\n")
         let process = Process()

@@ -53,7 +53,12 @@ package final class ControlClient: @unchecked Sendable {
             throw .io("\(path): getsockopt SO_PEERCRED: \(String(cString: strerror(code)))")
         }
         let (peerPID, peerUID) = (Int32(bitPattern: credentials[0]), uid_t(credentials[1]))
-        guard peerUID == geteuid() else {
+        // Root may talk to another user's daemon in a folder no one else can write in (`sudo
+        // pathfinder stop --socket /run/user/1000/pathfinder.sock`); in a shared one (/tmp)
+        // anyone could have made the socket, root's default included.
+        let rootInPrivateFolder =
+            geteuid() == 0 && ControlServer.folderStatus(of: path).map { $0.st_mode & 0o022 == 0 } == true
+        guard peerUID == geteuid() || rootInPrivateFolder else {
             try? closeDescriptor(connected)
             throw .io(
                 "\(path): served by another user's process (uid \(peerUID), pid \(peerPID)), not this account's pathfinder daemon; not sending to it"

@@ -201,12 +201,20 @@ package final class ControlServer: @unchecked Sendable {
         var info = stat()
         guard (try? retryingOnInterrupt("lstat") { lstat(path, &info) }) != nil else { return }
         guard (info.st_mode & S_IFMT) == S_IFSOCK else { throw .notASocket(path) }
-        guard info.st_uid == geteuid() else { throw .ownedByAnother(path, uid: info.st_uid) }
+        guard info.st_uid == geteuid() || Self.folderIsPrivate(of: path) else {
+            throw .ownedByAnother(path, uid: info.st_uid)
+        }
         do {
             let fd = try connectUnixStream(path)
             try? closeDescriptor(fd)
             throw StartError.alreadyRunning(path)
         } catch let error as SystemCallError where error.code == ECONNREFUSED {
+            _ = try? retryingOnInterrupt("unlink") { unlink(path) }
+        } catch let error as SystemCallError
+            where error.code == EACCES && info.st_uid != geteuid() && Self.folderIsPrivate(of: path)
+        {
+            // Another user's socket (mode 0600) in our own folder cannot be tried: it is left
+            // from a daemon run as root there, and this folder is ours to clear.
             _ = try? retryingOnInterrupt("unlink") { unlink(path) }
         } catch let error as SystemCallError where error.code == ENOENT {
             return
@@ -529,8 +537,27 @@ package final class ControlServer: @unchecked Sendable {
     /// How often, at least, the socket file is checked to be still ours, milliseconds.
     static let pathCheckMilliseconds: Int32 = 2_000
 
+    /// Whether the folder holding `path` is this user's and no one else may write in it: a
+    /// socket of another user there (root's, left by `sudo pathfinder daemon`) was put there
+    /// by someone who could anyway, and is replaced when stale like our own (before: refused,
+    /// and the daemon never started in its own runtime folder).
+    static func folderIsPrivate(of path: String) -> Bool {
+        guard let info = folderStatus(of: path) else { return false }
+        return info.st_uid == geteuid() && info.st_mode & 0o022 == 0
+    }
+
+    /// `stat` of the folder holding `path` ("." for a bare name); nil when it fails.
+    static func folderStatus(of path: String) -> stat? {
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        var info = stat()
+        return stat(folder.isEmpty ? "/" : folder, &info) == 0 ? info : nil
+    }
+
     /// Whether `path` is still the socket this server bound (same inode).
     private func pathIsOurs() -> Bool {
+        // An abstract socket ("@name") has no file to delete or replace (before: no file to
+        // stat read as "removed", and the daemon exited 2 s after it started).
+        if path.hasPrefix("@") { return true }
         var info = stat()
         guard (try? retryingOnInterrupt("stat") { stat(path, &info) }) != nil else { return false }
         return info.st_ino == boundInode

@@ -341,6 +341,82 @@ import Testing
         #expect(daemon.stderr.contains(#"\n<3>error: INJECTED"#), "\(daemon.stderr)")
     }
 
+    /// A daemon run as `nobody` with `config` (world-readable) and `socket`, its memory and
+    /// prompts under `dir/other`; returned once its socket exists.
+    static func daemonOfNobody(config: String, socket: String, dir: TempDir) throws -> Process {
+        let other = Process()
+        other.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        other.arguments = [
+            "--reuid=\(DaemonProcess.unprivileged)", "--regid=\(DaemonProcess.unprivileged)",
+            "--clear-groups",
+            try BuiltExecutable.pathfinder().path, "daemon", "--config", config, "--socket", socket,
+            "--memory",
+            dir.path + "/other/memory.json", "--speak-wav", dir.path + "/other/wav",
+        ]
+        other.environment = ["XDG_CONFIG_HOME": dir.path + "/other/config", "HOME": dir.path + "/other"]
+        other.standardError = FileHandle.nullDevice
+        try other.run()
+        var listening = false
+        for _ in 0..<1000 where !listening && other.isRunning {
+            var info = stat()
+            listening = stat(socket, &info) == 0 && info.st_uid == DaemonProcess.unprivileged
+            if !listening { usleep(10_000) }
+        }
+        if !listening { other.terminate() }
+        try #require(listening, "the other user's daemon did not make its socket")
+        return other
+    }
+
+    /// A stale socket of root's (a `sudo pathfinder daemon` killed) in a user's own runtime
+    /// folder is replaced by the user's daemon (before, in this stop: refused as "a socket of
+    /// another user", and the daemon never started there); root, in a folder no one else
+    /// can write in, may talk to it.
+    @Test(.enabled(if: getuid() == 0, "needs root to start a process as another user"))
+    func aStaleSocketOfRootInTheUsersOwnFolderIsReplaced() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        #expect(chmod(dir.path, 0o1777) == 0)
+        let run = dir.path + "/run"
+        try FileManager.default.createDirectory(atPath: run, withIntermediateDirectories: false)
+        let socket = run + "/pf.sock"
+        let config = try DaemonProcess.writeConfig(dir)
+        #expect(chmod(config, 0o644) == 0)
+        let roots = try DaemonProcess(
+            arguments: ["--config", config, "--socket", socket], socket: socket, dir: dir)
+        try #require(roots.waitUntilListening(), "\(roots.stderr)")
+        roots.signal(SIGKILL)
+        _ = roots.waitForExit()
+        #expect(FileManager.default.fileExists(atPath: socket), "the killed daemon left its socket")
+        #expect(
+            chown(run, DaemonProcess.unprivileged, DaemonProcess.unprivileged) == 0 && chmod(run, 0o700) == 0)
+
+        let users = try Self.daemonOfNobody(config: config, socket: socket, dir: dir)
+        defer {
+            users.terminate()
+            users.waitUntilExit()
+        }
+        let status = try runCapturing(try BuiltExecutable.pathfinder().path, ["status", "--socket", socket])
+        #expect(status.status == 0, "\(status.text)")
+    }
+
+    /// An abstract socket ("@name") has no file: the daemon serves on, past the 2 s path
+    /// check (before, in this stop: "removed or replaced", exit 1 two seconds after start).
+    @Test func anAbstractSocketIsServedOn() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let socket = "@pathfinder-test-\(UUID().uuidString.prefix(8))"
+        let daemon = try DaemonProcess(
+            arguments: ["--config", try DaemonProcess.writeConfig(dir), "--socket", socket], socket: socket,
+            dir: dir)
+        try #require(daemon.waitUntilListening(), "\(daemon.stderr)")
+        usleep(2_500_000)
+        #expect(
+            fields(try daemon.client().request(#"{"cmd": "status"}"#))["ok"] == .bool(true),
+            "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     /// In a shared folder (`/tmp`, the fallback without XDG_RUNTIME_DIR) another user can make
     /// the socket first. This account's clients do not send to it, and its daemon neither
     /// serves beside it nor removes it (before: `go` sent the walker's destination to the
@@ -353,28 +429,11 @@ import Testing
         let socket = dir.path + "/pf.sock"
         let config = try DaemonProcess.writeConfig(dir)
         #expect(chmod(config, 0o644) == 0)
-        let other = Process()
-        other.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        other.arguments = [
-            "--reuid=\(DaemonProcess.unprivileged)", "--regid=\(DaemonProcess.unprivileged)",
-            "--clear-groups",
-            try BuiltExecutable.pathfinder().path, "daemon", "--config", config, "--memory",
-            dir.path + "/other/memory.json", "--speak-wav", dir.path + "/other/wav",
-        ]
-        other.environment = ["XDG_CONFIG_HOME": dir.path + "/other/config", "HOME": dir.path + "/other"]
-        other.standardError = FileHandle.nullDevice
-        try other.run()
+        let other = try Self.daemonOfNobody(config: config, socket: socket, dir: dir)
         defer {
             other.terminate()
             other.waitUntilExit()
         }
-        var listening = false
-        for _ in 0..<1000 where !listening {
-            var info = stat()
-            listening = stat(socket, &info) == 0 && info.st_uid == DaemonProcess.unprivileged
-            if !listening { usleep(10_000) }
-        }
-        try #require(listening, "the other user's daemon did not make its socket")
 
         let status = try runCapturing(try BuiltExecutable.pathfinder().path, ["status", "--socket", socket])
         #expect(status.status == 1)

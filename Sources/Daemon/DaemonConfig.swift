@@ -143,7 +143,9 @@ package struct DaemonConfig: Sendable, Equatable {
 
         /// `path` read by these rules.
         /// - Throws: the message for `~user` (another user's home is not looked up).
-        func resolve(_ path: String) throws(PathProblem) -> String {
+        /// - Parameter abstract: "@name" is an abstract socket, taken as it is (the socket
+        ///   key only; before, every key's "@file" was left relative to the working folder).
+        func resolve(_ path: String, abstract: Bool = false) throws(PathProblem) -> String {
             guard let home, let base else { return path }
             if path == "~" { return home }
             if path.hasPrefix("~/") { return home + path.dropFirst() }
@@ -153,7 +155,7 @@ package struct DaemonConfig: Sendable, Equatable {
                         "\(JSONValue.string(path).text): only a leading ~/ (your home) is expanded, not ~user; write the full path"
                 )
             }
-            if path.hasPrefix("/") || path.hasPrefix("@") { return path }
+            if path.hasPrefix("/") || (abstract && path.hasPrefix("@")) { return path }
             return (base == "/" ? "" : base) + "/" + path
         }
     }
@@ -176,7 +178,7 @@ package struct DaemonConfig: Sendable, Equatable {
             return try string()
         }
         func resolved(_ path: String, key: String) throws(DaemonConfigError) -> String {
-            do { return try paths.resolve(path) } catch {
+            do { return try paths.resolve(path, abstract: key == "socket") } catch {
                 throw DaemonConfigError(origin: origin, key: key, message: error.message)
             }
         }
@@ -451,8 +453,9 @@ package struct DaemonConfig: Sendable, Equatable {
     /// Reads the config file at `path`, refusing what is not a regular file.
     private static func read(_ path: String) throws(DaemonConfigError) -> Data {
         var info = stat()
-        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
-            // A FIFO waits for a writer for ever, /dev/zero never ends: neither is a config file.
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG, (info.st_mode & S_IFMT) != S_IFIFO {
+            // /dev/zero never ends, a folder or a socket has no text: none is a config file. A
+            // pipe is (`--config <(…)`, /dev/stdin), read as it streams.
             let kind =
                 switch info.st_mode & S_IFMT {
                 case S_IFDIR: "a directory"
@@ -466,7 +469,7 @@ package struct DaemonConfig: Sendable, Equatable {
                 origin: path, key: nil, message: "cannot read the config file: is \(kind), not a regular file"
             )
         }
-        if let problem = FileDiagnostics.unreadable(path) {
+        if let problem = FileDiagnostics.unreadable(path, streamAllowed: true) {
             throw DaemonConfigError(
                 origin: path, key: nil, message: "cannot read the config file: \(problem)")
         }

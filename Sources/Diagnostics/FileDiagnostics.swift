@@ -113,7 +113,13 @@ public enum FileDiagnostics {
     /// reading, or nil when it can: the real reason ("permission denied" for a folder that
     /// cannot be entered, "is a directory, not a file", a symbolic link to nothing), where
     /// `FileManager.fileExists` says only "no" and the caller used to guess "no such file".
-    public static func unreadable(_ path: String, directoryAllowed: Bool = false) -> String? {
+    ///
+    /// A FIFO, a device or a socket is "not a file" unless `streamAllowed` (a config read from
+    /// `<(…)`): opening a FIFO waits for a writer for ever, and a database on one hung the
+    /// daemon's start where no signal could stop it (a review found it).
+    public static func unreadable(
+        _ path: String, directoryAllowed: Bool = false, streamAllowed: Bool = false
+    ) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else {
             let code = errno
@@ -124,9 +130,16 @@ public enum FileDiagnostics {
             // The wording Pathfinder's messages have always used for a missing file.
             return code == ENOENT ? "no such file" : words(errno: code)
         }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR:
             guard directoryAllowed else { return "is a directory, not a file" }
             return access(path, R_OK | X_OK) == 0 ? nil : words(errno: errno)
+        case S_IFREG: break
+        case S_IFIFO where !streamAllowed: return "is a FIFO (named pipe), not a file"
+        case S_IFCHR where !streamAllowed: return "is a character device, not a file"
+        case S_IFBLK: return "is a block device, not a file"
+        case S_IFSOCK: return "is a socket, not a file"
+        default: break
         }
         return access(path, R_OK) == 0 ? nil : words(errno: errno)
     }

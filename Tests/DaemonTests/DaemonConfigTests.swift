@@ -219,6 +219,12 @@ import Testing
         #expect(config.socket == "/run/pf.sock" && config.speakWav == "/home/w")
         #expect(config.nmea == "/etc/pf/rec/walk.nmea")
         #expect(config.buttons?.devices == ["/home/w/fifo", "/dev/input/event0"])
+        // "@name" is an abstract socket for the socket alone; elsewhere a file named "@…" in
+        // the config's folder (before, in this stop: left relative to the working folder).
+        try config.apply(
+            file: Data(#"{"socket": "@pf", "memory": "@m.json"}"#.utf8), path: "/etc/pf/c.json",
+            environment: ["HOME": "/home/w"])
+        #expect(config.socket == "@pf" && config.memory == "/etc/pf/@m.json")
         // A flag is the user's, relative to the working directory as usual.
         try config.set("memory", .string("rel/m.json"), origin: "--memory")
         #expect(config.memory == "rel/m.json")
@@ -247,9 +253,10 @@ import Testing
         }
     }
 
-    /// Before: a FIFO hung for ever waiting for a writer, /dev/zero was "a device … (a serial
-    /// receiver: `fixes --device` reads one)", and a dangling link at the default path meant
-    /// "no config" (`fileExists` follows links).
+    /// Before: /dev/zero was "a device … (a serial receiver: `fixes --device` reads one)", and
+    /// a dangling link at the default path meant "no config" (`fileExists` follows links). A
+    /// pipe is read, as `--config <(…)` and `/dev/stdin` give one (refused for a moment in
+    /// stop 43, a review found).
     @Test func onlyARegularFileIsAConfigAndADanglingDefaultIsAnError() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pf-config-\(UUID())").path
         try FileManager.default.createDirectory(
@@ -257,7 +264,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let fifo = dir + "/config.fifo"
         #expect(mkfifo(fifo, 0o600) == 0)
-        // Lets a load that waits on the FIFO end (before the fix), so this test fails, not hangs.
+        // The pipe's writer (a load without one would wait for it, as `cat` does).
         let writer = Thread {
             for _ in 0..<50 {
                 usleep(100_000)
@@ -270,10 +277,8 @@ import Testing
             }
         }
         writer.start()
-        for (path, expected) in [
-            (fifo, "is a FIFO (named pipe), not a regular file"),
-            ("/dev/zero", "is a character device, not a regular file"),
-        ] {
+        #expect(try DaemonConfig.load(path: fifo, environment: ["HOME": dir]).file == fifo)
+        for (path, expected) in [("/dev/zero", "is a character device, not a regular file")] {
             do {
                 _ = try DaemonConfig.load(path: path, environment: ["HOME": dir])
                 Issue.record("\(path) was read as a config")

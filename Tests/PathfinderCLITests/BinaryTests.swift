@@ -104,6 +104,33 @@ struct BinaryTests {
         #expect(r.err == "pathfinder: cannot write to standard output: \(reason)\n")
     }
 
+    /// A FIFO given as a database is refused at once, naming what it is (before: SQLite's open
+    /// waited for a writer for ever; in the daemon's start, where no signal could stop it).
+    @Test(arguments: [["doors", "near", "60", "24", "--db"], ["where", "60", "24", "--db"]])
+    func aFIFOAsADatabaseIsRefused(argv: [String]) throws {
+        let dir = try Scratch()
+        let fifo = dir.file("x.db")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try Self.binary())
+        process.arguments = argv + [fifo]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var waited = 0
+        while process.isRunning, waited < 1000 {
+            usleep(10_000)
+            waited += 1
+        }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(waited < 1000, "still waiting on the FIFO after 10 s")
+        #expect(process.terminationStatus == 2, "\(text)")
+        #expect(text.contains("is a FIFO (named pipe), not a file"), "\(text)")
+    }
+
     @Test func aWriteThatFailsExits1() throws {
         let dir = try Scratch()
         // A plain file where a directory should be: missing directories are made, this is not.

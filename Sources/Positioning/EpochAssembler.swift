@@ -8,8 +8,8 @@ import Geo
 /// does not wait a whole second — when the sentence type that ended the previous epoch
 /// arrives again (gpsd's cycle-end detection). If a sentence of the epoch just closed turns
 /// up before the next, the learnt ender was wrong and is forgotten. A sentence stamped with an
-/// earlier epoch's time (one of the last ``recentEpochs`` closed) is late or repeated: it is
-/// dropped and counted, never a new epoch.
+/// earlier epoch's time (one closed within ``recentSpanMilliseconds`` of the newest closed) is
+/// late or repeated: it is dropped and counted, never a new epoch.
 struct EpochAssembler {
     struct Epoch {
         var milliseconds: Int
@@ -49,12 +49,15 @@ struct EpochAssembler {
     private var lastType: String?
     private var cycleEnder: String?
     private var closedMilliseconds: Int?
-    /// The times of the last ``recentEpochs`` epochs closed, oldest first.
+    /// The times of day of the epochs closed within ``recentSpanMilliseconds`` of the newest
+    /// closed, oldest first.
     private var recentlyClosed: [Int] = []
-    /// How many closed epochs a late or repeated sentence is recognised against: 16 s at
-    /// 1 Hz (a receiver's buffer replayed after a stall is a few seconds), so a clock that
-    /// jumps back further (receiver reset, two logs joined) still opens a new epoch and shows.
-    static let recentEpochs = 16
+    /// How far back (ms) from the newest closed epoch a late or repeated sentence is
+    /// recognised, whatever the rate: 16 s (a receiver's buffer replayed after a stall is a
+    /// few seconds), so a clock that jumps back further (receiver reset, two logs joined)
+    /// still opens a new epoch and shows. (Before: the last 16 epochs, 1.6 s at 10 Hz.)
+    static let recentSpanMilliseconds = 16_000
+    static let dayMilliseconds = 86_400_000
     /// The sentence being taken belonged to a closed epoch and was dropped.
     private var dropped = false
     /// The last epoch's day and time, to carry the date over to undated epochs.
@@ -143,7 +146,10 @@ struct EpochAssembler {
         current = nil
         closedMilliseconds = e.milliseconds
         recentlyClosed.append(e.milliseconds)
-        if recentlyClosed.count > Self.recentEpochs { recentlyClosed.removeFirst() }
+        // Time of day, so modulo a day: 23:59:59 is 2 s before 00:00:01.
+        recentlyClosed.removeAll {
+            (e.milliseconds - $0 + Self.dayMilliseconds) % Self.dayMilliseconds > Self.recentSpanMilliseconds
+        }
         if learn { cycleEnder = lastType }
         let days = resolveDays(e)
         lastMilliseconds = e.milliseconds
@@ -195,8 +201,13 @@ struct EpochAssembler {
     private func resolveDays(_ e: Epoch) -> Int? {
         if let d = e.days { return d }
         guard let lastDays, let lastMilliseconds else { return fallbackDays(e.milliseconds) }
-        // Time of day went back by more than half a day: midnight passed.
-        return e.milliseconds + 43_200_000 < lastMilliseconds ? lastDays + 1 : lastDays
+        // The day that puts it nearest the last epoch: a time of day more than half a day
+        // before the last one's is past midnight, one more than half a day after it is a
+        // late sentence from before midnight (before: dated the new day, and every undated
+        // epoch after it a day ahead).
+        if e.milliseconds + Self.dayMilliseconds / 2 < lastMilliseconds { return lastDays + 1 }
+        if e.milliseconds > lastMilliseconds + Self.dayMilliseconds / 2 { return lastDays - 1 }
+        return lastDays
     }
 
     private func fallbackDays(_ milliseconds: Int) -> Int? {

@@ -277,6 +277,92 @@ func utc(_ text: String) -> Date { FixStreamRecord.parseTime(text)! }
         #expect(stats.late == 2)
     }
 
+    /// `hhmmss.ss` of a time of day in tenths of a second (may be negative: the day before).
+    static func stamp(tenths: Int) -> String {
+        let t = (tenths + 864_000) % 864_000
+        return String(format: "%02d%02d%02d.%d0", t / 36_000, t / 600 % 60, t / 10 % 60, t % 10)
+    }
+
+    /// A 10 Hz receiver, RMC (dated `ddmmyy`, the next day from midnight) and GGA, from
+    /// `from` to `to` (tenths of a second of the day; negative before midnight); `ggaOnlyFrom`
+    /// on, GGA alone.
+    static func tenHertz(
+        from: Int, to: Int, ddmmyy: (before: String, after: String), ggaOnlyFrom: Int = .max
+    )
+        -> [(tenths: Int, bodies: [String])]
+    {
+        (from...to).map { tenths in
+            let t = stamp(tenths: tenths)
+            let date = tenths < 0 ? ddmmyy.before : ddmmyy.after
+            let gga = "GPGGA,\(t),6010.0000,N,02456.0000,E,1,08,0.9,10.0,M,17.0,M,,"
+            return tenths >= ggaOnlyFrom
+                ? (tenths, [gga])
+                : (tenths, ["GPRMC,\(t),A,6010.0000,N,02456.0000,E,1.0,90,\(date),,,A", gga])
+        }
+    }
+
+    /// At 10 Hz a GGA repeated 2 s or 15 s after its epoch is late: dropped and counted, time
+    /// never goes back. Before: only the last 16 epochs (1.6 s at 10 Hz) were remembered, and
+    /// the repeat came out as a stale fix (a replay refused the walk, exit 2).
+    @Test(arguments: [20, 150])
+    func aRepeatAtTenHertzWithinSixteenSecondsIsLate(_ ageTenths: Int) throws {
+        let end = 432_000 + 170  // 12:00:17.0
+        var bodies: [String] = []
+        for (tenths, epoch) in Self.tenHertz(from: 432_000, to: end, ddmmyy: ("010125", "010125")) {
+            bodies += epoch
+            if tenths == end - 10 {
+                bodies.append(
+                    epoch[1].replacingOccurrences(
+                        of: Self.stamp(tenths: tenths), with: Self.stamp(tenths: tenths - ageTenths)))
+            }
+        }
+        let (events, stats) = parse(bodies)
+        let times = fixes(events).map(\.time)
+        #expect(times.count == 171)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(stats.late == 1)
+    }
+
+    /// Just after midnight at 10 Hz, a GGA of 23:59:59.0 repeated after 00:00:01.0, then GGA
+    /// alone (no date): dropped as late, and every fix after is dated the new day. Before: it
+    /// came out dated the new day, a day ahead, and every undated fix after it a day ahead.
+    @Test func aRepeatJustAfterMidnightIsLateNotADayAhead() throws {
+        var bodies: [String] = []
+        for (tenths, epoch) in Self.tenHertz(from: -20, to: 20, ddmmyy: ("041226", "051226"), ggaOnlyFrom: 10)
+        {
+            bodies += epoch
+            if tenths == 10 {
+                bodies.append(epoch[0].replacingOccurrences(of: "000001.00", with: "235959.00"))
+            }
+        }
+        let (events, stats) = parse(bodies)
+        let times = fixes(events).map(\.time)
+        #expect(stats.late == 1)
+        #expect(times.count == 41)
+        #expect(times.last == utc("2026-12-05T00:00:02Z"))
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+    }
+
+    /// A sentence from before midnight too old to be recognised (20 s) opens an epoch of its
+    /// own, dated the day it belongs to, and the undated epochs after it stay on the new day.
+    /// Before: dated the new day (a day ahead), and every later fix a day ahead with it.
+    @Test func anOldSentenceFromBeforeMidnightIsDatedItsOwnDay() throws {
+        var bodies: [String] = []
+        for (tenths, epoch) in Self.tenHertz(from: -20, to: 20, ddmmyy: ("041226", "051226"), ggaOnlyFrom: 10)
+        {
+            bodies += epoch
+            if tenths == 10 {
+                bodies.append(epoch[0].replacingOccurrences(of: "000001.00", with: "235941.00"))
+            }
+        }
+        let (events, stats) = parse(bodies)
+        let times = fixes(events).map(\.time)
+        #expect(stats.late == 0)
+        #expect(times.contains(utc("2026-12-04T23:59:41Z")))
+        #expect(times.last == utc("2026-12-05T00:00:02Z"))
+        #expect(times.allSatisfy { $0 <= utc("2026-12-05T00:00:02Z") })
+    }
+
     /// One garbled GSA taught GGA as the cycle's end; the next GSA, after it, unteaches it, so
     /// from the epoch after that on each fix has its GSA again: vertical accuracy from VDOP,
     /// and 2D when GSA says 2D. Before: every later GSA was ignored, vertical accuracy lost

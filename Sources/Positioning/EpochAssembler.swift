@@ -38,13 +38,15 @@ struct EpochAssembler {
     enum Fallback {
         /// This UTC day (days since 1970).
         case day(Int)
-        /// The day that puts the epoch nearest this instant (seconds since 1970): a live
-        /// receiver's epochs are within seconds of the system clock, so an epoch at 23:59:59
-        /// read at 00:00:01 is yesterday's.
+        /// The day that puts the epoch nearest this instant (seconds since 1970), the system
+        /// clock when the epoch's bytes were read: a live receiver's epochs are within seconds
+        /// of it, so an epoch at 23:59:59 read at 00:00:01 is yesterday's. Each undated epoch
+        /// is dated so, on its own, until a fix dated by the receiver (RMC/ZDA) comes: a cold
+        /// start's bogus times (23:59:48, 00:00:02, …) must not set the day for the fixes after.
         case near(Double)
     }
 
-    let fallback: Fallback?
+    private(set) var fallback: Fallback?
     private var current: Epoch?
     private var lastType: String?
     private var cycleEnder: String?
@@ -63,9 +65,18 @@ struct EpochAssembler {
     /// The last epoch's day and time, to carry the date over to undated epochs.
     private var lastDays: Int?
     private var lastMilliseconds: Int?
+    /// A live receiver's last fix dated by the receiver (RMC/ZDA) or carried on from one: the
+    /// only date its undated epochs carry on from.
+    private var receiverDated: (days: Int, milliseconds: Int)?
 
     init(fallback: Fallback?) {
         self.fallback = fallback
+    }
+
+    /// The system clock now (seconds since 1970), for a live receiver's undated epochs; no
+    /// effect on any other.
+    mutating func received(at seconds: Double) {
+        if case .near = fallback { fallback = .near(seconds) }
     }
 
     /// Takes one checksum-valid sentence; returns `false` if its type is not one we use.
@@ -194,19 +205,28 @@ struct EpochAssembler {
             stats.noFix += 1
             return
         }
+        if let days, e.days != nil || receiverDated != nil { receiverDated = (days, e.milliseconds) }
         events.append(.fix(fix))
         stats.fixes += 1
     }
 
     private func resolveDays(_ e: Epoch) -> Int? {
         if let d = e.days { return d }
+        if case .near = fallback {
+            guard let (days, ms) = receiverDated else { return fallbackDays(e.milliseconds) }
+            return Self.nearest(e.milliseconds, after: days, ms)
+        }
         guard let lastDays, let lastMilliseconds else { return fallbackDays(e.milliseconds) }
+        return Self.nearest(e.milliseconds, after: lastDays, lastMilliseconds)
+    }
+
+    private static func nearest(_ milliseconds: Int, after lastDays: Int, _ lastMilliseconds: Int) -> Int {
         // The day that puts it nearest the last epoch: a time of day more than half a day
         // before the last one's is past midnight, one more than half a day after it is a
         // late sentence from before midnight (before: dated the new day, and every undated
         // epoch after it a day ahead).
-        if e.milliseconds + Self.dayMilliseconds / 2 < lastMilliseconds { return lastDays + 1 }
-        if e.milliseconds > lastMilliseconds + Self.dayMilliseconds / 2 { return lastDays - 1 }
+        if milliseconds + dayMilliseconds / 2 < lastMilliseconds { return lastDays + 1 }
+        if milliseconds > lastMilliseconds + dayMilliseconds / 2 { return lastDays - 1 }
         return lastDays
     }
 

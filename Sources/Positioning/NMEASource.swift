@@ -109,7 +109,10 @@ public final class NMEASource: Sendable {
                         if let hangupMessage { state.withLock { $0.failure = hangupMessage } }
                         break
                     }
-                    deliver(parser.feed(buffer[0..<n]))
+                    // A device's epochs are dated by the clock as they are read, not when it opened.
+                    deliver(
+                        isDevice ? parser.feed(buffer[0..<n], receivedAt: Date()) : parser.feed(buffer[0..<n])
+                    )
                 }
             } catch {
                 state.withLock { $0.failure = "\(error)" }

@@ -114,8 +114,8 @@ func utc(_ text: String) -> Date { FixStreamRecord.parseTime(text)! }
     }
 
     /// A live receiver's undated epochs take the day nearest the system clock, so one read
-    /// across midnight keeps its own day, and the date then carries on over midnight (before:
-    /// a device's parser had no fallback, and every GGA-only fix was dropped as undated).
+    /// across midnight keeps its own day (before: a device's parser had no fallback, and
+    /// every GGA-only fix was dropped as undated).
     @Test(arguments: [
         ("2024-06-01T12:00:00Z", "120000.00", "2024-06-01T12:00:00Z"),
         ("2024-06-02T00:00:01Z", "235959.00", "2024-06-01T23:59:59Z"),
@@ -136,6 +136,34 @@ func utc(_ text: String) -> Date { FixStreamRecord.parseTime(text)! }
         let day = expected.hasPrefix("2024-06-01T23") ? "2024-06-02" : String(expected.prefix(10))
         #expect(fixes(events).last?.time == utc(day + "T00:00:02Z"))
         #expect(parser.stats.undated == 0)
+    }
+
+    /// A GGA-only receiver starting cold says "no fix" under bogus times first (the bundled
+    /// cold-boot log: 23:59:48, 23:59:59, 00:00:02, 00:04:10 before the real time); its fixes
+    /// are still dated by the clock. Before: the first epoch set the day and the rest carried
+    /// it on, so with the clock at 12:00 a cold start at 23:00 then 10:00 ("past midnight")
+    /// dated every fix a day ahead.
+    @Test func aLiveReceiversColdStartTimesDoNotDateItsFixes() throws {
+        var parser = NMEAParser(receivedAround: utc("2024-06-01T12:00:00Z"))
+        let bytes = [
+            "GPGGA,230000.00,0000.0000,N,00000.0000,E,0,00,0.0,,M,,M,,",
+            "GPGGA,100000.00,0000.0000,N,00000.0000,E,0,00,0.0,,M,,M,,",
+            "GPGGA,120001.00,6010.0000,N,02456.0000,E,1,04,1.0,20.0,M,,M,,",
+            "GPGGA,120002.00,6010.0000,N,02456.0000,E,1,04,1.0,20.0,M,,M,,",
+        ].map(nmea).joined()
+        let events = parser.feed(Array(bytes.utf8)) + parser.finish()
+        #expect(fixes(events).map(\.time) == [utc("2024-06-01T12:00:01Z"), utc("2024-06-01T12:00:02Z")])
+    }
+
+    /// The clock is the one read with each epoch's bytes, not the one when the device opened:
+    /// a receiver read two days after opening is dated that day.
+    @Test func aLiveReceiverIsDatedByTheClockAtEachRead() throws {
+        var parser = NMEAParser(receivedAround: utc("2024-06-01T12:00:00Z"))
+        let gga = nmea("GPGGA,235959.00,6010.0000,N,02456.0000,E,1,04,1.0,20.0,M,,M,,")
+        let events =
+            parser.feed(Array(gga.utf8), receivedAt: utc("2024-06-04T00:00:01Z"))
+            + parser.finish()
+        #expect(fixes(events).map(\.time) == [utc("2024-06-03T23:59:59Z")])
     }
 
     @Test func dateCarriesOverMidnight() throws {

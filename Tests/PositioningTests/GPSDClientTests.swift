@@ -234,6 +234,24 @@ import Testing
         events.cancel()
     }
 
+    /// An IPv6 host is written in brackets in the connection error too. Before: "connect
+    /// ::1:2947", which reads as another address.
+    @Test func anIPv6HostsConnectErrorWritesItInBrackets() async throws {
+        let port = try TestServer.freePort()
+        let client = GPSDClient(
+            settings: .init(host: "::1", port: port, initialBackoff: 0.05, maximumBackoff: 0.1))
+        let events = Collector(client.events())
+        defer {
+            client.stop()
+            events.cancel()
+        }
+        let failed = await events.wait { _ in client.lastError != nil }
+        #expect(failed)
+        let error = client.lastError ?? ""
+        #expect(error.hasPrefix("connect [::1]:\(port)") || error.hasPrefix("socket"), "\(error)")
+        #expect(!error.contains("connect ::1"), "\(error)")
+    }
+
     @Test(
         arguments: [
             ("127.0.0.1:2947", "127.0.0.1", 2947), ("localhost", "localhost", 2947),

@@ -88,6 +88,8 @@ public final class NMEASource: Sendable {
             var lastTime: Date?
             let isStopped = { state.withLock { $0.stopped } }
             func deliver(_ events: [PositionEvent]) {
+                // Counted before they are passed on, so a summary taken at any event is not behind.
+                state.withLock { $0.stats = parser.stats }
                 for event in events {
                     if paced, let t = event.time {
                         if let last = lastTime, t > last {
@@ -99,7 +101,6 @@ public final class NMEASource: Sendable {
                     }
                     continuation.yield(event)
                 }
-                state.withLock { $0.stats = parser.stats }
             }
             do {
                 while !isStopped() {

@@ -164,6 +164,11 @@ import Testing
             #expect(abs(date.timeIntervalSince(started)) < 60, "\(time) is not now")
         }
         #expect(err.contains("stopped after 2 fixes"), "\(err)")
+        // The summary counts the lines that made the fixes (the two fixes' GGAs, and the cold
+        // start's two): the parser's counts are taken before its events are passed on (before,
+        // after, so a command stopping at its count could read them one read behind).
+        let lines = err.firstMatch(of: /: (\d+) lines,/).flatMap { Int($0.1) }
+        #expect((lines ?? 0) >= (coldStart ? 4 : 2), "\(err)")
     }
 
     /// Runs the binary with `argv` and standard input held open, stops it with SIGINT after

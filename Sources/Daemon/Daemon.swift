@@ -219,6 +219,9 @@ package final class Daemon: Sendable {
             case .sourceEnded:
                 log.warning(
                     "\(feed.name): the input ended\(feed.problem.map { ": \($0)" } ?? ""); no more positions")
+                // Said: the next tick must not say "waiting for it" of an input that ended
+                // (before, a file without a date was said to have ended, then to be awaited).
+                outage = outage ?? feed.problem ?? "the input ended"
             case .doors(let destination, let doors):
                 guard core.destination == destination, core.approach.isWalking else { break }
                 shell.perform(core.handle(.doorsArrived(doors), now: now()))

@@ -194,7 +194,9 @@ package struct DaemonConfig: Sendable, Equatable {
         switch key {
         case "gpsd":
             guard let s = value.stringValue, let endpoint = Endpoint(s) else {
-                throw fail("HOST:PORT (an IPv6 address in brackets: [::1]:2947)")
+                // The IPv6 hint only for a text that has a colon (an address without brackets).
+                let v6 = value.stringValue?.contains(":") ?? false
+                throw fail(v6 ? "HOST:PORT (an IPv6 address in brackets: [::1]:2947)" : "HOST:PORT")
             }
             gpsd = endpoint
         case "allowRemoteGPSD": allowRemoteGPSD = try bool()

@@ -195,6 +195,7 @@ extension Commands {
     static func kind(of failure: IIOBarometer.Failure) -> String {
         switch failure {
         case .noDevice(let root, _): "noDevice \(root)"
+        case .noPressureChannel(let directory, _): "noPressureChannel \(directory)"
         case .unreadable(let path): "unreadable \(path)"
         case .malformed(let path, _): "malformed \(path)"
         case .implausible(let path, _): "implausible \(path)"

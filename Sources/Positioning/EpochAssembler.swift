@@ -8,8 +8,8 @@ import Geo
 /// does not wait a whole second — when the sentence type that ended the previous epoch
 /// arrives again (gpsd's cycle-end detection). If a sentence of the epoch just closed turns
 /// up before the next, the learnt ender was wrong and is forgotten. A sentence stamped with an
-/// earlier epoch's time (one of the last ``recentEpochs`` closed) is late or repeated: it is
-/// dropped and counted, never a new epoch.
+/// earlier epoch's time (one closed within ``recentSpanMilliseconds`` of the newest closed) is
+/// late or repeated: it is dropped and counted, never a new epoch.
 struct EpochAssembler {
     struct Epoch {
         var milliseconds: Int
@@ -38,31 +38,45 @@ struct EpochAssembler {
     enum Fallback {
         /// This UTC day (days since 1970).
         case day(Int)
-        /// The day that puts the epoch nearest this instant (seconds since 1970): a live
-        /// receiver's epochs are within seconds of the system clock, so an epoch at 23:59:59
-        /// read at 00:00:01 is yesterday's.
+        /// The day that puts the epoch nearest this instant (seconds since 1970), the system
+        /// clock when the epoch's bytes were read: a live receiver's epochs are within seconds
+        /// of it, so an epoch at 23:59:59 read at 00:00:01 is yesterday's. Each undated epoch
+        /// is dated so, on its own, until a fix dated by the receiver (RMC/ZDA) comes: a cold
+        /// start's bogus times (23:59:48, 00:00:02, …) must not set the day for the fixes after.
         case near(Double)
     }
 
-    let fallback: Fallback?
+    private(set) var fallback: Fallback?
     private var current: Epoch?
     private var lastType: String?
     private var cycleEnder: String?
     private var closedMilliseconds: Int?
-    /// The times of the last ``recentEpochs`` epochs closed, oldest first.
+    /// The times of day of the epochs closed within ``recentSpanMilliseconds`` of the newest
+    /// closed, oldest first.
     private var recentlyClosed: [Int] = []
-    /// How many closed epochs a late or repeated sentence is recognised against: 16 s at
-    /// 1 Hz (a receiver's buffer replayed after a stall is a few seconds), so a clock that
-    /// jumps back further (receiver reset, two logs joined) still opens a new epoch and shows.
-    static let recentEpochs = 16
+    /// How far back (ms) from the newest closed epoch a late or repeated sentence is
+    /// recognised, whatever the rate: 16 s (a receiver's buffer replayed after a stall is a
+    /// few seconds), so a clock that jumps back further (receiver reset, two logs joined)
+    /// still opens a new epoch and shows. (Before: the last 16 epochs, 1.6 s at 10 Hz.)
+    static let recentSpanMilliseconds = 16_000
+    static let dayMilliseconds = 86_400_000
     /// The sentence being taken belonged to a closed epoch and was dropped.
     private var dropped = false
     /// The last epoch's day and time, to carry the date over to undated epochs.
     private var lastDays: Int?
     private var lastMilliseconds: Int?
+    /// A live receiver's last fix dated by the receiver (RMC/ZDA) or carried on from one: the
+    /// only date its undated epochs carry on from.
+    private var receiverDated: (days: Int, milliseconds: Int)?
 
     init(fallback: Fallback?) {
         self.fallback = fallback
+    }
+
+    /// The system clock now (seconds since 1970), for a live receiver's undated epochs; no
+    /// effect on any other.
+    mutating func received(at seconds: Double) {
+        if case .near = fallback { fallback = .near(seconds) }
     }
 
     /// Takes one checksum-valid sentence; returns `false` if its type is not one we use.
@@ -143,7 +157,10 @@ struct EpochAssembler {
         current = nil
         closedMilliseconds = e.milliseconds
         recentlyClosed.append(e.milliseconds)
-        if recentlyClosed.count > Self.recentEpochs { recentlyClosed.removeFirst() }
+        // Time of day, so modulo a day: 23:59:59 is 2 s before 00:00:01.
+        recentlyClosed.removeAll {
+            (e.milliseconds - $0 + Self.dayMilliseconds) % Self.dayMilliseconds > Self.recentSpanMilliseconds
+        }
         if learn { cycleEnder = lastType }
         let days = resolveDays(e)
         lastMilliseconds = e.milliseconds
@@ -188,15 +205,29 @@ struct EpochAssembler {
             stats.noFix += 1
             return
         }
+        if let days, e.days != nil || receiverDated != nil { receiverDated = (days, e.milliseconds) }
         events.append(.fix(fix))
         stats.fixes += 1
     }
 
     private func resolveDays(_ e: Epoch) -> Int? {
         if let d = e.days { return d }
+        if case .near = fallback {
+            guard let (days, ms) = receiverDated else { return fallbackDays(e.milliseconds) }
+            return Self.nearest(e.milliseconds, after: days, ms)
+        }
         guard let lastDays, let lastMilliseconds else { return fallbackDays(e.milliseconds) }
-        // Time of day went back by more than half a day: midnight passed.
-        return e.milliseconds + 43_200_000 < lastMilliseconds ? lastDays + 1 : lastDays
+        return Self.nearest(e.milliseconds, after: lastDays, lastMilliseconds)
+    }
+
+    private static func nearest(_ milliseconds: Int, after lastDays: Int, _ lastMilliseconds: Int) -> Int {
+        // The day that puts it nearest the last epoch: a time of day more than half a day
+        // before the last one's is past midnight, one more than half a day after it is a
+        // late sentence from before midnight (before: dated the new day, and every undated
+        // epoch after it a day ahead).
+        if milliseconds + dayMilliseconds / 2 < lastMilliseconds { return lastDays + 1 }
+        if milliseconds > lastMilliseconds + dayMilliseconds / 2 { return lastDays - 1 }
+        return lastDays
     }
 
     private func fallbackDays(_ milliseconds: Int) -> Int? {

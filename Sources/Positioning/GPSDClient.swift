@@ -128,8 +128,6 @@ public final class GPSDClient: Sendable {
                     $0.lastError = nil
                 }
                 decoder.reset()
-                // A fix held for its GST goes out when the connection ends.
-                defer { for event in decoder.releaseHeld() { yield(event) } }
                 var buffer = [UInt8](repeating: 0, count: 16_384)
                 var lastData = ContinuousClock.now
                 let silence = Duration.milliseconds(Int64(settings.silenceTimeout * 1000))
@@ -146,14 +144,9 @@ public final class GPSDClient: Sendable {
                             backoff = settings.initialBackoff
                         }
                         for event in decoder.feed(buffer[0..<n]) { yield(event) }
-                    } else {
-                        // Quiet for a poll: the burst is over, and a fix held for its GST waits
-                        // no longer.
-                        for event in decoder.releaseHeld() { yield(event) }
-                        if ContinuousClock.now - lastData > silence {
-                            state.withLock { $0.lastError = "gpsd silent for \(settings.silenceTimeout) s" }
-                            break
-                        }
+                    } else if ContinuousClock.now - lastData > silence {
+                        state.withLock { $0.lastError = "gpsd silent for \(settings.silenceTimeout) s" }
+                        break
                     }
                 }
             } catch {

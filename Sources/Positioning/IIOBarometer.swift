@@ -19,6 +19,8 @@ public struct IIOBarometer: Sendable, Hashable {
     /// What went wrong finding or reading the sensor.
     public enum Failure: Error, CustomStringConvertible, Sendable, Hashable {
         case noDevice(root: String, name: String?)
+        /// The device named exists (`directory`) but has no pressure channel (an ADC).
+        case noPressureChannel(directory: String, name: String)
         case unreadable(path: String)
         case malformed(path: String, value: String)
         case implausible(path: String, hPa: Double)
@@ -28,6 +30,8 @@ public struct IIOBarometer: Sendable, Hashable {
             case .noDevice(let root, let name?): "no IIO device named \(name) under \(root)"
             case .noDevice(let root, nil):
                 "no IIO barometer under \(root) (no iio:deviceN with in_pressure_input or in_pressure_raw)"
+            case .noPressureChannel(let directory, let name):
+                "the IIO device \(name) (\(directory)) has no pressure channel (no in_pressure_input or in_pressure_raw)"
             case .unreadable(let path): "cannot read \(path)"
             case .malformed(let path, let value): "\(path): \"\(value)\" is not a number"
             case .implausible(let path, let hPa): "\(path): \(hPa) hPa is not a plausible air pressure"
@@ -47,19 +51,26 @@ public struct IIOBarometer: Sendable, Hashable {
     ///     (`iio:device1`, as the daemon's `iioDevice` documents; before, only the name
     ///     matched); `nil` takes the first known barometer, else the first device with a
     ///     pressure channel whatever its name (before, an unknown name was never used).
-    /// - Throws: `Failure.noDevice`.
+    /// - Throws: `Failure.noDevice`, or `Failure.noPressureChannel` for a device named that
+    ///   has none (before: said to be missing).
     public init(root: String = "/sys/bus/iio/devices", name: String? = nil) throws(Failure) {
         let entries = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).sorted {
             $0.localizedStandardCompare($1) == .orderedAscending
         }
         var withPressure: [(directory: String, entry: String, name: String)] = []
+        /// The device named, when it has no pressure channel: said as such, not as missing.
+        var namedWithout: (directory: String, name: String)?
         for entry in entries {
             let dir = (root as NSString).appendingPathComponent(entry)
             guard let deviceName = Self.text(dir + "/name") else { continue }
             let hasPressure =
                 FileManager.default.fileExists(atPath: dir + "/in_pressure_input")
                 || FileManager.default.fileExists(atPath: dir + "/in_pressure_raw")
-            if hasPressure { withPressure.append((dir, entry, deviceName)) }
+            if hasPressure {
+                withPressure.append((dir, entry, deviceName))
+            } else if let name, namedWithout == nil, deviceName == name || entry == name {
+                namedWithout = (dir, deviceName)
+            }
         }
         let chosen =
             if let name {
@@ -67,7 +78,12 @@ public struct IIOBarometer: Sendable, Hashable {
             } else {
                 withPressure.first { Self.knownNames.contains($0.name) } ?? withPressure.first
             }
-        guard let chosen else { throw .noDevice(root: root, name: name) }
+        guard let chosen else {
+            if let namedWithout {
+                throw .noPressureChannel(directory: namedWithout.directory, name: namedWithout.name)
+            }
+            throw .noDevice(root: root, name: name)
+        }
         directory = chosen.directory
         self.name = chosen.name
     }

@@ -64,12 +64,15 @@ public struct NMEAParser: Sendable {
             fallback: fallbackDate.map { .day(Int(($0.timeIntervalSince1970 / 86_400).rounded(.down))) })
     }
 
-    /// A parser for a live receiver (a serial device): epochs before the first RMC/ZDA date
-    /// take the UTC day that puts them nearest `receivedAround`, the system clock when
-    /// reading starts. Without it a receiver sending only GGA never gave a fix (all dropped
-    /// as `undated`); the nearest day, not simply today's, keeps an epoch stamped 23:59:59
-    /// and read just after midnight on its own day. Later undated epochs carry the date on
-    /// across midnight as for a logged date.
+    /// A parser for a live receiver (a serial device): until a fix dated by the receiver
+    /// (RMC/ZDA), each undated epoch takes the UTC day that puts it nearest the system clock
+    /// — `receivedAround`, then the time given to each ``feed(_:receivedAt:)``. Without it a
+    /// receiver sending only GGA never gave a fix (all dropped as `undated`); the nearest
+    /// day, not simply today's, keeps an epoch stamped 23:59:59 and read just after midnight
+    /// on its own day. Each epoch is dated on its own, never carried on from the one before:
+    /// a cold start's bogus times (23:59:48, 00:00:02, 00:04:10 before the real time) would
+    /// date every fix after them a day ahead (before: the first epoch set the day, and the
+    /// clock was read once, when the device was opened).
     public init(receivedAround: Date) {
         self.init(fallback: .near(receivedAround.timeIntervalSince1970))
     }
@@ -99,6 +102,13 @@ public struct NMEAParser: Sendable {
             }
         }
         return events
+    }
+
+    /// Parses the next bytes, read at `receivedAt` (the system clock): a live parser
+    /// (``init(receivedAround:)``) dates undated epochs by it; others ignore it.
+    public mutating func feed(_ bytes: some Collection<UInt8>, receivedAt: Date) -> [PositionEvent] {
+        epochs.received(at: receivedAt.timeIntervalSince1970)
+        return feed(bytes)
     }
 
     /// Ends the input: parses a last unterminated line and closes the open epoch.

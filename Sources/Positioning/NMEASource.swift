@@ -88,6 +88,8 @@ public final class NMEASource: Sendable {
             var lastTime: Date?
             let isStopped = { state.withLock { $0.stopped } }
             func deliver(_ events: [PositionEvent]) {
+                // Counted before they are passed on, so a summary taken at any event is not behind.
+                state.withLock { $0.stats = parser.stats }
                 for event in events {
                     if paced, let t = event.time {
                         if let last = lastTime, t > last {
@@ -99,7 +101,6 @@ public final class NMEASource: Sendable {
                     }
                     continuation.yield(event)
                 }
-                state.withLock { $0.stats = parser.stats }
             }
             do {
                 while !isStopped() {
@@ -109,7 +110,10 @@ public final class NMEASource: Sendable {
                         if let hangupMessage { state.withLock { $0.failure = hangupMessage } }
                         break
                     }
-                    deliver(parser.feed(buffer[0..<n]))
+                    // A device's epochs are dated by the clock as they are read, not when it opened.
+                    deliver(
+                        isDevice ? parser.feed(buffer[0..<n], receivedAt: Date()) : parser.feed(buffer[0..<n])
+                    )
                 }
             } catch {
                 state.withLock { $0.failure = "\(error)" }

@@ -52,7 +52,9 @@ func connectTCP(host: String, port: UInt16, timeout: Double) throws(SystemCallEr
         throw SystemCallError(call: "cannot find host \(host)", code: EHOSTUNREACH, reason: reason)
     }
     defer { freeaddrinfo(list) }
-    var lastError = SystemCallError(call: "connect \(host):\(port)", code: ECONNREFUSED)
+    // An IPv6 host in brackets, as everywhere a host and port are written ([::1]:2947).
+    let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    var lastError = SystemCallError(call: "connect \(address)", code: ECONNREFUSED)
     var cursor: UnsafeMutablePointer<addrinfo>? = first
     while let ai = cursor {
         cursor = ai.pointee.ai_next
@@ -72,7 +74,7 @@ func connectTCP(host: String, port: UInt16, timeout: Double) throws(SystemCallEr
             let flags = try retryingOnInterrupt("fcntl") { fcntl(fd, F_GETFL) }
             try retryingOnInterrupt("fcntl") { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
             try connectSocket(
-                fd, to: ai.pointee.ai_addr, length: ai.pointee.ai_addrlen, "connect \(host):\(port)",
+                fd, to: ai.pointee.ai_addr, length: ai.pointee.ai_addrlen, "connect \(address)",
                 timeoutMilliseconds: Int32(timeout * 1000))
             try retryingOnInterrupt("fcntl") { fcntl(fd, F_SETFL, flags) }
             return fd

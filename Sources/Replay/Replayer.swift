@@ -107,7 +107,15 @@ public struct Replayer: Sendable {
         var altimeter = BarometricAltimeter()
         var last = start
         var fixes = 0
-        for event in events {
+        // The time of the next fix at or after each event (nil after the last fix): a no-fix
+        // epoch or pressure reading may move the clock only up to it.
+        var nextFix: [Date?] = Array(repeating: nil, count: events.count)
+        var following: Date?
+        for (i, event) in events.enumerated().reversed() {
+            if case .fix(let f) = event { following = f.time }
+            nextFix[i] = following
+        }
+        for (i, event) in events.enumerated() {
             switch event {
             case .fix(let fix):
                 fixes += 1
@@ -130,10 +138,10 @@ public struct Replayer: Sendable {
                     speed: fix.speed, course: fix.course)
                 items.append(Item(time: fix.time, rank: 0, sequence: items.count, event: .position(position)))
             case .noFix(let time):
-                last = Self.onTheClock(time, last: last, start: start)
+                last = Self.onTheClock(time, last: last, start: start, nextFix: nextFix[i])
                 items.append(Item(time: last, rank: 0, sequence: items.count, event: .noFix))
             case .pressure(var reading):
-                last = Self.onTheClock(reading.time, last: last, start: start)
+                last = Self.onTheClock(reading.time, last: last, start: start, nextFix: nextFix[i])
                 reading.time = last
                 altimeter.observe(reading)
                 if let altitude = Self.altitude(altimeter, reading, at: last) {
@@ -187,16 +195,20 @@ public struct Replayer: Sendable {
     }
 
     /// Where a no-fix epoch or a pressure reading stands on the replay's clock: at its own
-    /// time when that is plausible (not before the input before it, at most
-    /// ``maximumSpanSeconds`` after the first fix), else at the input before it. A receiver
+    /// time when that is plausible (not before the input before it, not after the next fix,
+    /// at most ``maximumSpanSeconds`` after the first fix), else at the input before it. A receiver
     /// starting cold says "no fix" under whatever date its clock holds (the bundled cold-boot
     /// log: 2006 and 1999 after a 2019 fix), so such a date is no reason to refuse the trace;
     /// but it must not move the clock either (before: a 1980 one between two walks joined let
     /// the second, earlier one through with negative times, exit 0, and a 2030 one ticked
     /// every second up to 2030 until the allocation aborted). Only fixes are refused for their
-    /// times.
-    static func onTheClock(_ time: Date?, last: Date, start: Date) -> Date {
-        guard let time, time >= last, time.timeIntervalSince(start) <= maximumSpanSeconds else { return last }
+    /// times, so nothing else may stand after the next one (before: a `V` epoch a few seconds
+    /// to an hour ahead moved the clock, and the next fix was refused as time going back).
+    /// - Parameter nextFix: the time of the next fix in the trace; `nil` after the last.
+    static func onTheClock(_ time: Date?, last: Date, start: Date, nextFix: Date?) -> Date {
+        guard let time, time >= last, time.timeIntervalSince(start) <= maximumSpanSeconds,
+            nextFix.map({ time <= $0 }) ?? true
+        else { return last }
         return time
     }
 

@@ -197,6 +197,20 @@ import Testing
         }
     }
 
+    /// A host without a port is told a port is needed, with no word of IPv6 (before: "is not
+    /// HOST:PORT (an IPv6 address in brackets: [::1]:2947)" for `localhost`).
+    @Test(arguments: ["localhost", "gps.example", "127.0.0.1"])
+    func aHostWithoutAPortIsRefusedWithoutTheIPv6Hint(address: String) {
+        var config = DaemonConfig(environment: [:])
+        do {
+            try config.set("gpsd", .string(address), origin: "--gpsd")
+            Issue.record("\(address) was accepted as \(config.gpsd)")
+        } catch {
+            #expect(error.description.hasSuffix("is not HOST:PORT"), "\(error)")
+            #expect(!error.description.contains("IPv6"), "\(error)")
+        }
+    }
+
     @Test(arguments: ["10.0.0.1:2947", "gps.example:2947", "128.0.0.1:2947", "[fe80::1]:2947", "[::2]:2947"])
     func otherHostsAreNotLoopback(address: String) throws {
         let endpoint = try #require(DaemonConfig.Endpoint(address))

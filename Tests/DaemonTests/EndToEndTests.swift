@@ -404,8 +404,9 @@ extension MicrophoneDaemonTests {
         #expect(!FileManager.default.fileExists(atPath: dir.path + "/pf.sock"))
     }
 
-    /// A recorded file of GGA only (no RMC or ZDA: no date) gives no fix; the log says why.
-    /// Before: nothing was said, and no position ever came.
+    /// A recorded file of GGA only (no RMC or ZDA: no date) gives no fix; the log says why,
+    /// once. Before: nothing was said, and no position ever came; then it was said that the
+    /// input ended, and at the next tick that it was awaited.
     @Test func anNMEAFileWithoutADateIsSaidWhyNoPositionComes() throws {
         let dir = TempDir()
         defer { dir.remove() }
@@ -423,8 +424,13 @@ extension MicrophoneDaemonTests {
             ], socket: dir.path + "/pf.sock", dir: dir)
         try #require(daemon.waitUntilListening(), "\(daemon.stderr)")
         #expect(
-            daemon.logs("NMEA \(path): fixes dropped: the input has no date yet (no RMC or ZDA sentence)"),
+            daemon.logs(
+                "NMEA \(path): the input ended: fixes dropped: the input has no date yet (no RMC or ZDA sentence); no more positions"
+            ),
             "\(daemon.stderr)")
+        // Then nothing contradicts it at the next ticks (before: "…; waiting for it").
+        usleep(2_500_000)
+        #expect(!daemon.stderr.contains("waiting for it"), "\(daemon.stderr)")
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)
     }

@@ -106,6 +106,18 @@ import Testing
     /// out dated today by the system clock (before: none ever, each dropped as undated, and
     /// nothing said why until the summary after ^C).
     @Test func aLiveReceiverSendingOnlyGGAGivesFixesDatedByTheSystemClock() throws {
+        try liveGGAReceiver(coldStart: false)
+    }
+
+    /// The same receiver starting cold: "no fix" epochs under bogus times first, 11 h and then
+    /// 22 h on from the clock (as the bundled cold-boot log's 23:59:48 … 00:04:10 before the
+    /// real time). Its fixes are still dated today. Before: the first epoch set the day and
+    /// the next ("past midnight") moved it on, so every fix was dated a day ahead.
+    @Test func aLiveReceiverStartingColdUnderBogusTimesGivesFixesDatedToday() throws {
+        try liveGGAReceiver(coldStart: true)
+    }
+
+    func liveGGAReceiver(coldStart: Bool) throws {
         let (master, device) = try openPseudoTerminal()
         defer { close(master) }
         let process = Process()
@@ -119,16 +131,24 @@ import Testing
         // The receiver: one GGA epoch every 0.1 s stamped with the time of day now, until the
         // command has its two fixes or 10 s have passed (then it is stopped and fails below).
         let started = Date()
-        while process.isRunning, Date().timeIntervalSince(started) < 10 {
-            let now = Date()
-            let seconds = now.timeIntervalSince1970.truncatingRemainder(dividingBy: 86_400)
-            let hhmmss = String(
+        func hhmmss(_ date: Date) -> String {
+            let seconds = date.timeIntervalSince1970.truncatingRemainder(dividingBy: 86_400)
+            return String(
                 format: "%02d%02d%05.2f", Int(seconds) / 3600, Int(seconds) / 60 % 60,
                 seconds.truncatingRemainder(dividingBy: 60))
-            let gga = ReplayInputTests.sentence(
-                "GPGGA,\(hhmmss),6010.0000,N,02456.0000,E,1,08,0.9,10.0,M,17.0,M,,")
-            _ = gga.utf8CString.withUnsafeBufferPointer { write(master, $0.baseAddress, $0.count - 1) }
+        }
+        func send(_ body: String) {
+            let line = ReplayInputTests.sentence(body)
+            _ = line.utf8CString.withUnsafeBufferPointer { write(master, $0.baseAddress, $0.count - 1) }
             usleep(100_000)
+        }
+        if coldStart {
+            for hours in [11.0, 22.0] {
+                send("GPGGA,\(hhmmss(started + hours * 3600)),0000.0000,N,00000.0000,E,0,00,0.0,,M,,M,,")
+            }
+        }
+        while process.isRunning, Date().timeIntervalSince(started) < 10 {
+            send("GPGGA,\(hhmmss(Date())),6010.0000,N,02456.0000,E,1,08,0.9,10.0,M,17.0,M,,")
         }
         if process.isRunning { process.interrupt() }
         process.waitUntilExit()
@@ -144,6 +164,11 @@ import Testing
             #expect(abs(date.timeIntervalSince(started)) < 60, "\(time) is not now")
         }
         #expect(err.contains("stopped after 2 fixes"), "\(err)")
+        // The summary counts the lines that made the fixes (the two fixes' GGAs, and the cold
+        // start's two): the parser's counts are taken before its events are passed on (before,
+        // after, so a command stopping at its count could read them one read behind).
+        let lines = err.firstMatch(of: /: (\d+) lines,/).flatMap { Int($0.1) }
+        #expect((lines ?? 0) >= (coldStart ? 4 : 2), "\(err)")
     }
 
     /// Runs the binary with `argv` and standard input held open, stops it with SIGINT after

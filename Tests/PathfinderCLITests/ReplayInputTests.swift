@@ -120,6 +120,27 @@ struct ReplayInputTests {
         #expect(r.out == without.out)
     }
 
+    /// A "no fix" stamped a little ahead of the next fix — 4 s before the demo walk's first,
+    /// or an hour on in its middle — moves the clock no further than that fix: the demo
+    /// replays exactly as without it. Before: it moved the clock past the next fix, which was
+    /// refused as "time goes back", exit 2.
+    @Test(arguments: [0, 200])
+    func aNoFixAheadOfTheNextFix_doesNotStopTheWalk(at index: Int) async throws {
+        let scratch = try Scratch()
+        let epochs = try Self.epochs()
+        let ahead =
+            index == 0
+            ? Self.sentence("GPRMC,100005.00,V,,,,,,,150625,,,N")
+            : Self.noFix(
+                like: epochs[index - 1].replacingOccurrences(of: ",1003", with: ",1103"), dated: "150625")
+        #expect(ahead.contains(index == 0 ? "100005.00,V" : ",1103"), "\(ahead)")
+        let path = try scratch.write("ahead.nmea", (epochs[..<index] + [ahead] + epochs[index...]).joined())
+        let r = await replay(path)
+        #expect(r.code == 0, "\(r.err)")
+        let demo = await replay(DemoWalk.nmea)
+        #expect(r.out == demo.out)
+    }
+
     /// A cold-booting receiver's "no fix" epochs dated 2006 and 1999 between fixes of 2025
     /// replay as the bundled cold-boot log does: the walk goes on.
     @Test func coldStartNoFixesWithOldDates_doNotStopTheWalk() async throws {

@@ -158,10 +158,20 @@ import Testing
         #expect(throws: IIOBarometer.Failure.noDevice(root: root, name: "bme280")) {
             try IIOBarometer(root: root, name: "bme280")
         }
-        // The ADC has no pressure channel: named by its directory, it is still no barometer.
-        #expect(throws: IIOBarometer.Failure.noDevice(root: root, name: "iio:device0")) {
-            try IIOBarometer(root: root, name: "iio:device0")
+        // The ADC has no pressure channel: named by its directory or its name, it is still no
+        // barometer, and said so (before: "no IIO device named ads1015", which exists).
+        for name in ["iio:device0", "ads1015"] {
+            #expect(
+                throws: IIOBarometer.Failure.noPressureChannel(
+                    directory: root + "/iio:device0", name: "ads1015")
+            ) {
+                try IIOBarometer(root: root, name: name)
+            }
         }
+        #expect(
+            IIOBarometer.Failure.noPressureChannel(directory: "/x/iio:device0", name: "ads1015").description
+                == "the IIO device ads1015 (/x/iio:device0) has no pressure channel (no in_pressure_input or in_pressure_raw)"
+        )
         #expect(throws: IIOBarometer.Failure.noDevice(root: "/nonexistent-iio", name: nil)) {
             try IIOBarometer(root: "/nonexistent-iio")
         }

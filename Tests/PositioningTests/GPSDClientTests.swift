@@ -107,6 +107,93 @@ import Testing
         #expect(zip(fixes, fixes.dropFirst()).allSatisfy { $0 != $1 }, "\(fixes)")
     }
 
+    /// Where the feeder is: how many epochs it has started writing.
+    final class FeedProgress: @unchecked Sendable {
+        // Safe: `started` is only touched inside `lock`.
+        private let lock = NSLock()
+        private var started = 0
+        var epochsStarted: Int { lock.withLock { started } }
+        func start() { lock.withLock { started += 1 } }
+    }
+
+    /// A busy receiver through a real gpsd: GST on every other epoch, GSV every 50 ms between
+    /// epochs, so the link is never quiet for 0.1 s. Each fix comes before the feeder starts
+    /// the next epoch, and the GST's σ is used. Before: a TPV was held for its GST until the
+    /// next TPV or 0.1 s of quiet, and the learnt "GST follows TPV" flapped, so every other fix
+    /// came an epoch (a second) late and no GST was ever used.
+    @Test func fixesOfABusyLinkWithGSTOnSomeEpochsAreNotHeld() async throws {
+        let progress = FeedProgress()
+        let epochs = 10
+        let feeder = try TestServer { c, isClosed in
+            func send(_ body: String) -> Bool {
+                let bytes = Array(nmea(body).utf8)
+                let sent = bytes.withUnsafeBytes {
+                    Glibc.send(c, $0.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+                }
+                return sent >= 0 && !isClosed()
+            }
+            for i in 0..<epochs {
+                progress.start()
+                let t = String(format: "1000%02d.00", i + 1)
+                var bodies = [
+                    "GPRMC,\(t),A,6010.33281,N,02456.80699,E,2.57,40.5,150625,,,A",
+                    "GPGGA,\(t),6010.33281,N,02456.80699,E,1,09,0.7,10.7,M,17.9,M,,",
+                    "GPGSA,A,3,02,05,07,09,13,15,18,20,30,,,,1.2,0.7,1.1",
+                ]
+                if i.isMultiple(of: 2) { bodies.append("GPGST,\(t),3.0,,,,1.5,2.0,2.5") }
+                for body in bodies {
+                    guard send(body) else { return }
+                    usleep(10_000)
+                }
+                for _ in 0..<12 {
+                    guard send("GPGSV,3,1,11,23,87,270,,13,68,270,,24,60,270,,04,41,270,") else { return }
+                    usleep(50_000)
+                }
+            }
+            while !isClosed() { usleep(50_000) }
+        }
+        defer { feeder.shutdown() }
+        let port = try TestServer.freePort()
+        let gpsd = try GPSDProcess(port: port, feed: feeder.port)
+        defer { gpsd.stop() }
+        let client = Self.client(port: port)
+        // Each fix with how many epochs the feeder had started when it came.
+        let (stamped, continuation) = AsyncStream<Arrival>.makeStream()
+        let reader = Task {
+            for await case .fix(let f) in client.events() {
+                continuation.yield(Arrival(fix: f, started: progress.epochsStarted))
+            }
+            continuation.finish()
+        }
+        let arrivals = Collector(stamped)
+        defer {
+            client.stop()
+            reader.cancel()
+            arrivals.cancel()
+        }
+        let all = await arrivals.wait { _ in progress.epochsStarted >= epochs }
+        #expect(all, "the feeder did not finish: \(client.lastError ?? "no error")")
+        _ = await arrivals.wait(upTo: 2) { $0.last?.epoch == epochs }
+        let got = arrivals.all
+        // gpsd learns a new receiver's cycle on its first epochs: judge from the third on.
+        let judged = got.filter { $0.epoch >= 3 }
+        try #require(judged.count >= epochs - 3, "\(got.map { ($0.epoch, $0.started) })")
+        for a in judged {
+            #expect(a.started == a.epoch, "the fix of epoch \(a.epoch) came after epoch \(a.started) began")
+        }
+        // The GST σ (√(1.5² + 2²) = 2.5 m) reaches the fixes: each epoch after a GST takes it.
+        let sharpened = judged.filter { $0.fix.horizontalAccuracy == 2.5 && $0.fix.verticalAccuracy == 2.5 }
+        #expect(sharpened.count >= 3, "\(judged.map { ($0.epoch, $0.fix.horizontalAccuracy ?? -1) })")
+    }
+
+    /// A fix and how many epochs the feeder had started when it came.
+    struct Arrival: Sendable {
+        var fix: Fix
+        var started: Int
+        /// 10:00:0N is epoch N (1-based), the feeder's count once it started writing it.
+        var epoch: Int { Int(fix.time.timeIntervalSince1970.truncatingRemainder(dividingBy: 60).rounded()) }
+    }
+
     @Test func silentSocketCountsAsDeadAndIsReconnected() async throws {
         // Plays a gpsd that accepts, reads the WATCH and then says nothing.
         let server = try TestServer { c, isClosed in
@@ -145,6 +232,24 @@ import Testing
         #expect(events.all.isEmpty)
         client.stop()
         events.cancel()
+    }
+
+    /// An IPv6 host is written in brackets in the connection error too. Before: "connect
+    /// ::1:2947", which reads as another address.
+    @Test func anIPv6HostsConnectErrorWritesItInBrackets() async throws {
+        let port = try TestServer.freePort()
+        let client = GPSDClient(
+            settings: .init(host: "::1", port: port, initialBackoff: 0.05, maximumBackoff: 0.1))
+        let events = Collector(client.events())
+        defer {
+            client.stop()
+            events.cancel()
+        }
+        let failed = await events.wait { _ in client.lastError != nil }
+        #expect(failed)
+        let error = client.lastError ?? ""
+        #expect(error.hasPrefix("connect [::1]:\(port)") || error.hasPrefix("socket"), "\(error)")
+        #expect(!error.contains("connect ::1"), "\(error)")
     }
 
     @Test(

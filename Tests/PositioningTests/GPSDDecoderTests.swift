@@ -46,32 +46,58 @@ import Testing
         #expect(g.horizontalAccuracy == 5.13)
     }
 
-    /// gpsd 3.22's order, an epoch's TPV then its GST: once a GST is seen to follow its TPV,
-    /// each later fix waits for its own GST and takes its σ. Before: each fix took the GST
-    /// before it, the previous epoch's (within 1.5 s), one epoch late.
-    @Test func eachFixTakesTheGSTOfItsOwnEpochSentAfterIt() throws {
-        func tpv(_ second: Int) -> String {
-            Self.tpv.replacingOccurrences(of: "22:37:46", with: "22:37:\(second)")
-        }
-        func gst(_ second: Int, _ sigma: Double) -> String {
-            #"{"class":"GST","device":"tcp://x","time":"2020-07-11T22:37:\#(second).000Z","rms":1.0,"lat":\#(sigma),"lon":0.001,"alt":\#(sigma)}"#
-        }
+    static func tpv(_ second: Int) -> String {
+        tpv.replacingOccurrences(of: "22:37:46", with: "22:37:\(second)")
+    }
+
+    static func gst(_ second: Int, _ sigma: Double) -> String {
+        #"{"class":"GST","device":"tcp://x","time":"2020-07-11T22:37:\#(second).000Z","rms":1.0,"lat":\#(sigma),"lon":0.001,"alt":\#(sigma)}"#
+    }
+
+    /// gpsd 3.22's order, an epoch's TPV then its GST, with GST on every other epoch and sky
+    /// chatter between: each TPV is a fix the moment it is read, with the latest GST within
+    /// 1.5 s (the previous epoch's), else gpsd's accuracy. Before: once a GST was seen after
+    /// its TPV, every TPV was held for its GST until the next TPV or 0.1 s of quiet, which a
+    /// busy link never has, so every other fix came a second late and no GST was ever used.
+    @Test func everyTPVIsAFixAtOnceWithTheLatestGSTWithinReach() throws {
         var d = GPSDDecoder()
-        let events = d.feed(
-            Array(
-                [tpv(46), gst(46, 4), tpv(47), #"{"class":"SKY"}"#, gst(47, 7), tpv(48), gst(48, 9)]
-                    .map { $0 + "\n" }.joined().utf8))
-        let fixes = events.compactMap { if case .fix(let f) = $0 { f } else { nil } }
-        try #require(fixes.count == 3, "\(events)")
-        #expect(fixes[0].verticalAccuracy == 3)  // the first went out at once: gpsd's epv halved
-        #expect(fixes[1].verticalAccuracy == 7 && fixes[2].verticalAccuracy == 9)
-        #expect(abs((fixes[2].horizontalAccuracy ?? 0) - 9) < 0.001)
-        // A TPV whose GST does not come is passed on with gpsd's accuracy when the client says
-        // the burst is over, never with the GST before it.
-        let late = d.feed(Array((tpv(49) + "\n").utf8))
-        #expect(late.isEmpty)
-        guard case .fix(let f) = try #require(d.releaseHeld().first) else {
-            Issue.record("the held fix was not released")
+        var fixes: [Fix] = []
+        let sky = #"{"class":"SKY","satellites":[]}"#
+        for second in 46...51 {
+            let events = d.feed(Array((Self.tpv(second) + "\n").utf8))
+            guard case .fix(let f) = try #require(events.first, "TPV \(second) gave \(events)") else {
+                Issue.record("TPV \(second) gave \(events)")
+                return
+            }
+            #expect(f.time == FixStreamRecord.parseTime("2020-07-11T22:37:\(second)Z"))
+            fixes.append(f)
+            let after =
+                (second.isMultiple(of: 2) ? [Self.gst(second, Double(second - 40))] : []) + [sky, sky]
+            #expect(d.feed(Array(after.map { $0 + "\n" }.joined().utf8)).isEmpty)
+        }
+        // 46: no GST yet; 47: 46's; 48: 46's is 2 s old, gpsd's; 49: 48's; 50: gpsd's; 51: 50's.
+        #expect(fixes.map(\.verticalAccuracy) == [3, 6, 3, 8, 3, 10])
+        #expect(abs((fixes[3].horizontalAccuracy ?? 0) - 8) < 0.001)
+        #expect(fixes[4].horizontalAccuracy == 5.13)
+    }
+
+    /// A GST comes first (other gpsd versions, other receivers): the fix takes it.
+    @Test func aGSTBeforeItsTPVIsUsed() throws {
+        let events = decode([Self.gst(46, 4), Self.gst(47, 7), Self.tpv(47)])
+        guard case .fix(let f) = try #require(events.first) else {
+            Issue.record("expected a fix, got \(events)")
+            return
+        }
+        #expect(f.verticalAccuracy == 7)
+    }
+
+    /// After a reconnect (`reset()`), the last connection's GST is forgotten. Before: kept.
+    @Test func resetForgetsTheLastGST() throws {
+        var d = GPSDDecoder()
+        _ = d.feed(Array((Self.gst(46, 4) + "\n").utf8))
+        d.reset()
+        guard case .fix(let f) = try #require(d.feed(Array((Self.tpv(46) + "\n").utf8)).first) else {
+            Issue.record("expected a fix")
             return
         }
         #expect(f.verticalAccuracy == 3 && f.horizontalAccuracy == 5.13)

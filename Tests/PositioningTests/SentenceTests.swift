@@ -114,8 +114,8 @@ func utc(_ text: String) -> Date { FixStreamRecord.parseTime(text)! }
     }
 
     /// A live receiver's undated epochs take the day nearest the system clock, so one read
-    /// across midnight keeps its own day, and the date then carries on over midnight (before:
-    /// a device's parser had no fallback, and every GGA-only fix was dropped as undated).
+    /// across midnight keeps its own day (before: a device's parser had no fallback, and
+    /// every GGA-only fix was dropped as undated).
     @Test(arguments: [
         ("2024-06-01T12:00:00Z", "120000.00", "2024-06-01T12:00:00Z"),
         ("2024-06-02T00:00:01Z", "235959.00", "2024-06-01T23:59:59Z"),
@@ -136,6 +136,34 @@ func utc(_ text: String) -> Date { FixStreamRecord.parseTime(text)! }
         let day = expected.hasPrefix("2024-06-01T23") ? "2024-06-02" : String(expected.prefix(10))
         #expect(fixes(events).last?.time == utc(day + "T00:00:02Z"))
         #expect(parser.stats.undated == 0)
+    }
+
+    /// A GGA-only receiver starting cold says "no fix" under bogus times first (the bundled
+    /// cold-boot log: 23:59:48, 23:59:59, 00:00:02, 00:04:10 before the real time); its fixes
+    /// are still dated by the clock. Before: the first epoch set the day and the rest carried
+    /// it on, so with the clock at 12:00 a cold start at 23:00 then 10:00 ("past midnight")
+    /// dated every fix a day ahead.
+    @Test func aLiveReceiversColdStartTimesDoNotDateItsFixes() throws {
+        var parser = NMEAParser(receivedAround: utc("2024-06-01T12:00:00Z"))
+        let bytes = [
+            "GPGGA,230000.00,0000.0000,N,00000.0000,E,0,00,0.0,,M,,M,,",
+            "GPGGA,100000.00,0000.0000,N,00000.0000,E,0,00,0.0,,M,,M,,",
+            "GPGGA,120001.00,6010.0000,N,02456.0000,E,1,04,1.0,20.0,M,,M,,",
+            "GPGGA,120002.00,6010.0000,N,02456.0000,E,1,04,1.0,20.0,M,,M,,",
+        ].map(nmea).joined()
+        let events = parser.feed(Array(bytes.utf8)) + parser.finish()
+        #expect(fixes(events).map(\.time) == [utc("2024-06-01T12:00:01Z"), utc("2024-06-01T12:00:02Z")])
+    }
+
+    /// The clock is the one read with each epoch's bytes, not the one when the device opened:
+    /// a receiver read two days after opening is dated that day.
+    @Test func aLiveReceiverIsDatedByTheClockAtEachRead() throws {
+        var parser = NMEAParser(receivedAround: utc("2024-06-01T12:00:00Z"))
+        let gga = nmea("GPGGA,235959.00,6010.0000,N,02456.0000,E,1,04,1.0,20.0,M,,M,,")
+        let events =
+            parser.feed(Array(gga.utf8), receivedAt: utc("2024-06-04T00:00:01Z"))
+            + parser.finish()
+        #expect(fixes(events).map(\.time) == [utc("2024-06-03T23:59:59Z")])
     }
 
     @Test func dateCarriesOverMidnight() throws {
@@ -275,6 +303,92 @@ func utc(_ text: String) -> Date { FixStreamRecord.parseTime(text)! }
         #expect(all.map(\.time) == (0...3).map { utc("2025-01-01T12:00:0\($0)Z") })
         #expect(all.allSatisfy { $0.mode == .threeD && $0.altitudeMSL == 10 })
         #expect(stats.late == 2)
+    }
+
+    /// `hhmmss.ss` of a time of day in tenths of a second (may be negative: the day before).
+    static func stamp(tenths: Int) -> String {
+        let t = (tenths + 864_000) % 864_000
+        return String(format: "%02d%02d%02d.%d0", t / 36_000, t / 600 % 60, t / 10 % 60, t % 10)
+    }
+
+    /// A 10 Hz receiver, RMC (dated `ddmmyy`, the next day from midnight) and GGA, from
+    /// `from` to `to` (tenths of a second of the day; negative before midnight); `ggaOnlyFrom`
+    /// on, GGA alone.
+    static func tenHertz(
+        from: Int, to: Int, ddmmyy: (before: String, after: String), ggaOnlyFrom: Int = .max
+    )
+        -> [(tenths: Int, bodies: [String])]
+    {
+        (from...to).map { tenths in
+            let t = stamp(tenths: tenths)
+            let date = tenths < 0 ? ddmmyy.before : ddmmyy.after
+            let gga = "GPGGA,\(t),6010.0000,N,02456.0000,E,1,08,0.9,10.0,M,17.0,M,,"
+            return tenths >= ggaOnlyFrom
+                ? (tenths, [gga])
+                : (tenths, ["GPRMC,\(t),A,6010.0000,N,02456.0000,E,1.0,90,\(date),,,A", gga])
+        }
+    }
+
+    /// At 10 Hz a GGA repeated 2 s or 15 s after its epoch is late: dropped and counted, time
+    /// never goes back. Before: only the last 16 epochs (1.6 s at 10 Hz) were remembered, and
+    /// the repeat came out as a stale fix (a replay refused the walk, exit 2).
+    @Test(arguments: [20, 150])
+    func aRepeatAtTenHertzWithinSixteenSecondsIsLate(_ ageTenths: Int) throws {
+        let end = 432_000 + 170  // 12:00:17.0
+        var bodies: [String] = []
+        for (tenths, epoch) in Self.tenHertz(from: 432_000, to: end, ddmmyy: ("010125", "010125")) {
+            bodies += epoch
+            if tenths == end - 10 {
+                bodies.append(
+                    epoch[1].replacingOccurrences(
+                        of: Self.stamp(tenths: tenths), with: Self.stamp(tenths: tenths - ageTenths)))
+            }
+        }
+        let (events, stats) = parse(bodies)
+        let times = fixes(events).map(\.time)
+        #expect(times.count == 171)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(stats.late == 1)
+    }
+
+    /// Just after midnight at 10 Hz, a GGA of 23:59:59.0 repeated after 00:00:01.0, then GGA
+    /// alone (no date): dropped as late, and every fix after is dated the new day. Before: it
+    /// came out dated the new day, a day ahead, and every undated fix after it a day ahead.
+    @Test func aRepeatJustAfterMidnightIsLateNotADayAhead() throws {
+        var bodies: [String] = []
+        for (tenths, epoch) in Self.tenHertz(from: -20, to: 20, ddmmyy: ("041226", "051226"), ggaOnlyFrom: 10)
+        {
+            bodies += epoch
+            if tenths == 10 {
+                bodies.append(epoch[0].replacingOccurrences(of: "000001.00", with: "235959.00"))
+            }
+        }
+        let (events, stats) = parse(bodies)
+        let times = fixes(events).map(\.time)
+        #expect(stats.late == 1)
+        #expect(times.count == 41)
+        #expect(times.last == utc("2026-12-05T00:00:02Z"))
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+    }
+
+    /// A sentence from before midnight too old to be recognised (20 s) opens an epoch of its
+    /// own, dated the day it belongs to, and the undated epochs after it stay on the new day.
+    /// Before: dated the new day (a day ahead), and every later fix a day ahead with it.
+    @Test func anOldSentenceFromBeforeMidnightIsDatedItsOwnDay() throws {
+        var bodies: [String] = []
+        for (tenths, epoch) in Self.tenHertz(from: -20, to: 20, ddmmyy: ("041226", "051226"), ggaOnlyFrom: 10)
+        {
+            bodies += epoch
+            if tenths == 10 {
+                bodies.append(epoch[0].replacingOccurrences(of: "000001.00", with: "235941.00"))
+            }
+        }
+        let (events, stats) = parse(bodies)
+        let times = fixes(events).map(\.time)
+        #expect(stats.late == 0)
+        #expect(times.contains(utc("2026-12-04T23:59:41Z")))
+        #expect(times.last == utc("2026-12-05T00:00:02Z"))
+        #expect(times.allSatisfy { $0 <= utc("2026-12-05T00:00:02Z") })
     }
 
     /// One garbled GSA taught GGA as the cycle's end; the next GSA, after it, unteaches it, so

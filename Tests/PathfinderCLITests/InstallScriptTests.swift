@@ -6,16 +6,17 @@ import Testing
 /// `Scripts/install`'s prefix checks, run with `--check` (it stops before building or writing
 /// anything, so these never install, run `Scripts/setup` or make a release build).
 @Suite struct InstallScriptTests {
-    /// Runs `Scripts/install ARGS --check` with `environment`: exit status, stdout and stderr.
+    /// Runs `Scripts/install ARGS --check` with `environment`, under `command` (such as `env -u
+    /// HOME`) when given: exit status, stdout and stderr.
     func install(
-        _ arguments: [String], environment: [String: String]
+        _ arguments: [String], environment: [String: String], under command: [String] = []
     ) throws -> (
         status: Int32, out: String, err: String
     ) {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../Scripts/install").standardized.path
         // `--check` last: should the script not know it, it stops at the unknown argument.
-        let argv = ["-s", "KILL", "30", "/bin/bash", script] + arguments + ["--check"]
+        let argv = ["-s", "KILL", "30"] + command + ["/bin/bash", script] + arguments + ["--check"]
         var env = ProcessInfo.processInfo.environment
         env["SUDO_USER"] = nil
         env.merge(environment) { $1 }
@@ -57,5 +58,21 @@ import Testing
         #expect(
             result.err.contains("is inside nobody's home: run Scripts/install as nobody, without sudo"),
             "\(result)")
+    }
+
+    /// Before: `~` with no $HOME died on "HOME: unbound variable" (set -u).
+    @Test func aTildeWithoutHomeSaysSo() throws {
+        let result = try install(
+            ["--prefix", "~/.local"], environment: [:], under: ["/usr/bin/env", "-u", "HOME"])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.err.contains("~ needs $HOME, which is not set"), "\(result)")
+    }
+
+    /// Before: getent's failure ended the script under pipefail and set -e: exit 2, nothing said.
+    @Test(.enabled(if: getuid() == 0, "needs root, as sudo gives"))
+    func aSudoUserWithoutAnAccountIsNamed() throws {
+        let result = try install(["--prefix", "/opt/pf"], environment: ["SUDO_USER": "pf-no-such-user"])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.err == "Scripts/install: SUDO_USER pf-no-such-user: no such user\n", "\(result)")
     }
 }

@@ -75,4 +75,14 @@ import Testing
         #expect(result.status == 2, "\(result)")
         #expect(result.err == "Scripts/install: SUDO_USER pf-no-such-user: no such user\n", "\(result)")
     }
+
+    /// Before: `--prefix /` installed `//bin/pathfinder`, and the unit's ExecStart= said `//bin`.
+    @Test(arguments: ["/", "//"])
+    func theRootAsPrefixDoublesNoSlash(prefix: String) throws {
+        let result = try install(["--prefix", prefix], environment: ["HOME": "/nonexistent"])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.out == "would install: /bin/pathfinder (data: /share/pathfinder, 0755 when made)\n",
+            "\(result)")
+    }
 }

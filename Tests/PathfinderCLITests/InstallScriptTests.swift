@@ -85,4 +85,40 @@ import Testing
             result.out == "would install: /bin/pathfinder (data: /share/pathfinder, 0755 when made)\n",
             "\(result)")
     }
+
+    /// Before: the root resolved to "", and a home of `/` then held every prefix: HOME=/ made
+    /// /usr/local/share/pathfinder 0700 (every other user's daemon denied its data).
+    @Test func aHomeOfTheRootHoldsNoPrefix() throws {
+        let result = try install([], environment: ["HOME": "/"])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.out
+                == "would install: /usr/local/bin/pathfinder (data: /usr/local/share/pathfinder, 0755 when made)\n",
+            "\(result)")
+    }
+
+    /// An account whose home is `/` (Debian's systemd-network, systemd-timesync), if there is one.
+    static let userHomedAtTheRoot: String? = {
+        setpwent()
+        defer { endpwent() }
+        while let entry = getpwent() {
+            if String(cString: entry.pointee.pw_dir) == "/" { return String(cString: entry.pointee.pw_name) }
+        }
+        return nil
+    }()
+
+    /// Before: under sudo, a SUDO_USER whose home is `/` had every prefix refused as "inside" it.
+    @Test(
+        .enabled(
+            if: getuid() == 0 && userHomedAtTheRoot != nil,
+            "needs root, as sudo gives, and an account homed at /"))
+    func aSudoUserHomedAtTheRootMayInstall() throws {
+        let user = try #require(Self.userHomedAtTheRoot)
+        let result = try install(["--prefix", "/opt/pf"], environment: ["SUDO_USER": user])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.out
+                == "would install: /opt/pf/bin/pathfinder (data: /opt/pf/share/pathfinder, 0755 when made)\n",
+            "\(result)")
+    }
 }

@@ -121,4 +121,44 @@ import Testing
                 == "would install: /opt/pf/bin/pathfinder (data: /opt/pf/share/pathfinder, 0755 when made)\n",
             "\(result)")
     }
+
+    /// Before: `.` and `..` after a missing folder were kept as written (`nope/../u/.local` was
+    /// outside u's home, `u/.local/../../u2` with no `.local` inside it), and a `..` after a
+    /// symbolic link went back up the link as the shell's `cd` does, not to the target's parent
+    /// as the kernel (and `install -d`) would.
+    @Test(arguments: [
+        ("nope/../u/.local", "u/.local", true),
+        ("u/.local/../../u2", "u2", false),
+        ("u/./.local/./x/..", "u/.local", true),
+        ("u/link/../.local", "b/.local", false),
+        ("u/link/x/../../..", "", false),
+    ])
+    func dotsAreTakenAsMkdirTakesThem(prefix: String, resolved: String, insideTheHome: Bool) throws {
+        let top = FileManager.default.temporaryDirectory.appendingPathComponent("pf-dots-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: top + "/u", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: top + "/b/c", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: top + "/u/link", withDestinationPath: top + "/b/c")
+        defer { try? FileManager.default.removeItem(atPath: top) }
+        let folder =
+            URL(fileURLWithPath: top).resolvingSymlinksInPath().path
+            + (resolved.isEmpty ? "" : "/" + resolved)
+        let result = try install(["--prefix", top + "/" + prefix], environment: ["HOME": top + "/u"])
+        #expect(result.status == 0, "\(result)")
+        let mode = insideTheHome ? "inside the home: 0700" : "0755"
+        #expect(
+            result.out
+                == "would install: \(folder)/bin/pathfinder (data: \(folder)/share/pathfinder, \(mode) when made)\n",
+            "\(result)")
+    }
+
+    /// Before: under sudo, `/pf-no-such-folder/../nonexistent/.local` (in nobody's home) was
+    /// not refused.
+    @Test(.enabled(if: getuid() == 0, "needs root, as sudo gives"))
+    func aPrefixInTheUsersHomeThroughDotsIsRefusedUnderSudo() throws {
+        let result = try install(
+            ["--prefix", "/pf-no-such-folder/../nonexistent/.local"], environment: ["SUDO_USER": "nobody"])
+        #expect(result.status == 2, "\(result)")
+        #expect(
+            result.err.contains("--prefix /nonexistent/.local is inside nobody's home"), "\(result)")
+    }
 }

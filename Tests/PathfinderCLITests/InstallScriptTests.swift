@@ -161,4 +161,39 @@ import Testing
         #expect(
             result.err.contains("--prefix /nonexistent/.local is inside nobody's home"), "\(result)")
     }
+
+    /// Runs the script as nobody, with a folder nobody cannot enter (mode 000): before, the
+    /// failed `cd` gave "", so a prefix through it became another path (`…/locked/sub/p` was
+    /// `/sub/p`, exit 0), and such a home held every prefix ("inside the home: 0700").
+    @Test(.enabled(if: getuid() == 0, "needs root, to become nobody"))
+    func aFolderThatCannotBeEnteredIsNamed() throws {
+        let top = FileManager.default.temporaryDirectory.appendingPathComponent("pf-locked-\(UUID())").path
+        try FileManager.default.createDirectory(
+            atPath: top, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        try FileManager.default.createDirectory(atPath: top + "/locked", withIntermediateDirectories: false)
+        // The root's own permissions would not stop nobody's from mattering: 000 after it is made.
+        try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: top + "/locked")
+        defer { try? FileManager.default.removeItem(atPath: top) }
+        let nobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+        let through = try install(
+            ["--prefix", top + "/locked/sub/p"], environment: ["HOME": "/nonexistent"], under: nobody)
+        #expect(through.status == 2, "\(through)")
+        #expect(
+            through.err
+                == "Scripts/install: --prefix \(top)/locked/sub/p: cannot enter the folder \(top)/locked (where the prefix leads is unknown)\n",
+            "\(through)")
+
+        // A home in the locked folder kept only its part after it: …/locked/tmp/pf-locked-… was
+        // /tmp/pf-locked-…, which held the prefix beside it. Now the home is taken as written.
+        let physicalTop = URL(fileURLWithPath: top).resolvingSymlinksInPath().path
+        for home in [top + "/locked", top + "/locked" + physicalTop] {
+            let beside = try install(["--prefix", top + "/p"], environment: ["HOME": home], under: nobody)
+            #expect(beside.status == 0, "\(home): \(beside)")
+            #expect(
+                beside.out
+                    == "would install: \(physicalTop)/p/bin/pathfinder (data: \(physicalTop)/p/share/pathfinder, 0755 when made)\n",
+                "\(home): \(beside)")
+        }
+    }
 }

@@ -4,13 +4,23 @@
     import Musl
 #endif
 
-/// The paths to remove if the process is stopped by a signal, outermost first: a fixed buffer
-/// of C strings and a count, which the handler reads without allocating.
-// Safe: changed only with the handlers installed by the outermost `during` on the thread that
-// runs it; the handler (any thread) only reads them.
-nonisolated(unsafe) private let pathsToRemove = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(
-    capacity: RemoveOnSignal.capacity)
-nonisolated(unsafe) private var pathCount = 0
+/// The paths to remove if the process is stopped by a signal: a fixed table of C strings, a
+/// slot nil when free, which the handler reads without allocating or locking.
+// Safe: slots are taken and given back under `tableLock`; the handler (any thread) only reads.
+nonisolated(unsafe) private let pathsToRemove: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+    let table = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: RemoveOnSignal.capacity)
+    table.initialize(repeating: nil, count: RemoveOnSignal.capacity)
+    return table
+}()
+/// Calls under way; the handlers are installed while it is above 0.
+nonisolated(unsafe) private var active = 0
+/// The actions the handlers replaced, put back when the last call ends.
+nonisolated(unsafe) private var previousActions: [Int32: sigaction] = [:]
+nonisolated(unsafe) private let tableLock: UnsafeMutablePointer<pthread_mutex_t> = {
+    let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    pthread_mutex_init(lock, nil)
+    return lock
+}()
 
 /// Removes what is half written if Ctrl-C, `kill` or a closed terminal stops the process
 /// (SIGINT, SIGTERM, SIGHUP), then lets the signal end the process as it would have: a long
@@ -18,8 +28,8 @@ nonisolated(unsafe) private var pathCount = 0
 /// folder it was made in.
 public enum RemoveOnSignal {
     static let signals = [SIGINT, SIGTERM, SIGHUP]
-    /// Paths held at once, nested calls included.
-    static let capacity = 16
+    /// Paths held at once, nested and concurrent calls included; more are not removed.
+    static let capacity = 32
 
     /// Runs `body`; if one of the signals arrives meanwhile, `path` is removed and the process
     /// ends by that signal.
@@ -27,49 +37,63 @@ public enum RemoveOnSignal {
         try during([path], body)
     }
 
-    /// Runs `body`; if one of the signals arrives meanwhile, each of `paths` is removed, the
-    /// last first (a file, then the empty folder that held it: `unlink`, else `rmdir`), after
-    /// those of calls made inside `body` (they are inner), and the process ends by that
-    /// signal. Nested calls on one thread add to what is removed (before, an inner call's
-    /// end forgot the outer path); calls on two threads at once are not supported.
+    /// Runs `body`; if one of the signals arrives meanwhile, each of `paths` is removed (and
+    /// those of every other call under way: nested ones, and other threads' — an import in
+    /// one and a plan in another), files first, then the empty folders that held them, and
+    /// the process ends by that signal. Before stop 43 one path was held per process: a call
+    /// inside another, or beside it on another thread, took the other's place.
     public static func during<T, E: Error>(_ paths: [String], _ body: () throws(E) -> T) throws(E) -> T {
-        let base = pathCount
-        let outermost = base == 0
-        var previous: [Int32: sigaction] = [:]
-        if outermost {
+        let slots = take(paths)
+        defer { giveBack(slots) }
+        return try body()
+    }
+
+    /// Installs the handlers if none are, and puts `paths` in free slots: their indexes.
+    private static func take(_ paths: [String]) -> [Int] {
+        pthread_mutex_lock(tableLock)
+        defer { pthread_mutex_unlock(tableLock) }
+        if active == 0 {
             for number in signals {
                 var action = sigaction()
                 action.__sigaction_handler.sa_handler = { number in
-                    // async-signal-safe: unlink(2) and rmdir(2), then the default action by
-                    // the same signal. Innermost first: the files before their folder.
-                    var i = pathCount
-                    while i > 0 {
-                        i -= 1
-                        if let path = pathsToRemove[i], unlink(path) != 0 { rmdir(path) }
-                    }
+                    // async-signal-safe: unlink(2), then rmdir(2) for what is a folder (its files
+                    // are gone by then), then the default action by the same signal.
+                    for i in 0..<RemoveOnSignal.capacity { if let path = pathsToRemove[i] { unlink(path) } }
+                    for i in 0..<RemoveOnSignal.capacity { if let path = pathsToRemove[i] { rmdir(path) } }
                     signal(number, SIG_DFL)
                     raise(number)
                 }
                 var old = sigaction()
                 sigaction(number, &action, &old)
-                previous[number] = old
+                previousActions[number] = old
             }
         }
-        for path in paths.prefix(capacity - base) {
-            pathsToRemove[pathCount] = strdup(path)
-            pathCount += 1
+        active += 1
+        var slots: [Int] = []
+        for path in paths {
+            guard let free = (0..<capacity).first(where: { pathsToRemove[$0] == nil }) else { break }
+            pathsToRemove[free] = strdup(path)
+            slots.append(free)
         }
-        defer {
-            while pathCount > base {
-                pathCount -= 1
-                free(pathsToRemove[pathCount])
-                pathsToRemove[pathCount] = nil
-            }
-            for (number, old) in previous {
+        return slots
+    }
+
+    /// Empties `slots`, and puts the old actions back after the last call.
+    private static func giveBack(_ slots: [Int]) {
+        pthread_mutex_lock(tableLock)
+        defer { pthread_mutex_unlock(tableLock) }
+        for slot in slots {
+            let path = pathsToRemove[slot]
+            pathsToRemove[slot] = nil
+            free(path)
+        }
+        active -= 1
+        if active == 0 {
+            for (number, old) in previousActions {
                 var old = old
                 sigaction(number, &old, nil)
             }
+            previousActions = [:]
         }
-        return try body()
     }
 }

@@ -41,6 +41,23 @@ import Testing
             "\(result)")
     }
 
+    /// A space brought in by a link (or a relative prefix) is refused as one typed is: the
+    /// unit's ExecStart= names the path as it is (before: checked on the text given only).
+    @Test func aSpaceBehindALinkIsRefused() throws {
+        let id = UUID().uuidString.prefix(8)
+        let spaced = FileManager.default.temporaryDirectory.appendingPathComponent("pf sp-\(id)").path
+        let link = FileManager.default.temporaryDirectory.appendingPathComponent("pf-link-\(id)").path
+        try FileManager.default.createDirectory(atPath: spaced, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: spaced)
+        defer {
+            try? FileManager.default.removeItem(atPath: link)
+            try? FileManager.default.removeItem(atPath: spaced)
+        }
+        let result = try install(["--prefix", link + "/p"], environment: [:])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.err.contains("a path without spaces"), "\(result)")
+    }
+
     /// Before: `~user` was taken literally, like `~/`.
     @Test func anotherUsersTildeIsRefused() throws {
         let result = try install(["--prefix", "~bob/.local"], environment: [:])

@@ -116,6 +116,10 @@ final class DaemonLookups {
         do {
             return try destinationAsWritten(for: query, near: fix, far: far)
         } catch  where error.nothingFound {
+            // A form that finds a place too far goes on to the next, shorter one, which may
+            // find one within reach ("중구 중앙대로 10" in Busan, "중앙대로 10" here); the first
+            // such refusal is said if none does (before: it stopped the search).
+            var tooFar: LookupError?
             for form in DoorIndexes.addressForms(query) {
                 do {
                     var answer = try destinationAsWritten(for: form, near: fix, far: far)
@@ -123,9 +127,11 @@ final class DaemonLookups {
                     return answer
                 } catch  where error.nothingFound {
                     continue
+                } catch {
+                    tooFar = tooFar ?? error
                 }
             }
-            throw error
+            throw tooFar ?? error
         }
     }
 

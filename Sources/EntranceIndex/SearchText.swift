@@ -129,7 +129,7 @@ enum SearchText {
     /// first without a neighbourhood in parentheses and commas ("서울특별시, 중구, 세종대로 110
     /// (태평로1가)" → "서울특별시 중구 세종대로 110"), then without its leading region words one at a
     /// time ("중구 세종대로 110", "세종대로 110"). A word is dropped only while it names a region
-    /// (``isKoreanRegion(_:)``), a house number (a digit) is among the words left and two
+    /// (``isKoreanRegion(_:before:)``), a house number (a digit) is among the words left and two
     /// words or more are left, at most four times: "해군 작전 사령부" (no number) is never
     /// turned into "작전 사령부", which would name the army's.
     static func addressForms(_ query: String) -> [String] {
@@ -142,7 +142,7 @@ enum SearchText {
             forms.append(words.joined(separator: " "))
         }
         var dropped = 0
-        while dropped < 4, words.count >= 3, isKoreanRegion(words[0]),
+        while dropped < 4, words.count >= 3, isKoreanRegion(words[0], before: words[1]),
             words.dropFirst().contains(where: { $0.contains(where: \.isNumber) })
         {
             words.removeFirst()
@@ -152,16 +152,37 @@ enum SearchText {
         return forms
     }
 
-    /// Whether `word` names a Korean region as an address starts with one: Korea, a province
-    /// or metropolitan city by its full or short name ("서울특별시", "서울", "경기도", "경기"), or a
-    /// city, county or district (a Hangul word of two syllables or more ending in 시, 군 or
-    /// 구: "수원시", "기장군", "중구").
-    static func isKoreanRegion(_ word: String) -> Bool {
-        if koreanRegions.contains(word) { return true }
-        guard word.count >= 2, word.unicodeScalars.allSatisfy({ (0xAC00...0xD7A3).contains($0.value) }) else {
-            return false
+    /// Whether `word`, followed by `next`, names a Korean region as an address starts with
+    /// one: Korea, a province or metropolitan city by its full or short name ("서울특별시",
+    /// "서울", "경기도", "경기"), or a city, county or district — a Hangul word of two syllables
+    /// or more ending in 시, 군 or 구 ("수원시", "기장군", "중구") — when what follows is another
+    /// region or a road, neighbourhood or village ("세종대로", "효원로23길", "우동", "기장읍"). Many
+    /// words end so and name no region: "해군 작전 사령부 110", "택시 승강장 3", "야구 경기장 2" keep
+    /// their first word (a review found them shortened into other buildings' names).
+    static func isKoreanRegion(_ word: String, before next: String) -> Bool {
+        if koreanRegions.contains(word) || ["특별시", "광역시", "특별자치시", "특별자치도"].contains(where: word.hasSuffix) {
+            return true
         }
-        return ["특별시", "광역시", "특별자치시", "특별자치도", "시", "군", "구"].contains { word.hasSuffix($0) }
+        return endsLikeARegion(word)
+            && (isKoreanRegion(next, before: "") || endsLikeARegion(next) || isPlace(next))
+    }
+
+    /// A Hangul word of two syllables or more ending in 시, 군 or 구.
+    static func endsLikeARegion(_ word: String) -> Bool {
+        isHangul(word) && word.count >= 2 && ["시", "군", "구"].contains(where: word.hasSuffix)
+    }
+
+    /// A road, neighbourhood or village as an address names it: Hangul (digits allowed inside,
+    /// "세종대로23길") ending in 로, 길, 동, 가, 읍, 면 or 리, digits after it aside ("태평로1가").
+    static func isPlace(_ word: String) -> Bool {
+        let letters = word.filter { !$0.isNumber }
+        let end = word.trimmingCharacters(in: .decimalDigits)
+        return isHangul(letters) && ["로", "길", "동", "가", "읍", "면", "리"].contains(where: end.hasSuffix)
+    }
+
+    /// Whether every scalar of `word` is a Hangul syllable (and there is one).
+    static func isHangul(_ word: String) -> Bool {
+        !word.isEmpty && word.unicodeScalars.allSatisfy { (0xAC00...0xD7A3).contains($0.value) }
     }
 
     /// Korea, and its provinces and metropolitan cities by the short names and the provinces'

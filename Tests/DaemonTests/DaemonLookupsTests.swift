@@ -118,4 +118,30 @@ import Testing
             try lookups.destination(for: "해군 작전 사령부", near: near, far: false)
         }
     }
+
+    /// A shorter form that finds a place too far does not end the search: the next, shorter
+    /// one finds the building within reach (before, in this stop: "found 부산 건물, 330 km away"
+    /// for "서울 중구 중앙대로 10" by the walker's own 중앙대로 10).
+    @Test func aFormFoundTooFarGivesWayToANearerOne() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let xml = squareBuildingsXML([
+            SquareBuilding(
+                lat: 35.10, lon: 129.03,
+                tags: ["building": "yes", "name": "부산 건물", "addr:full": "중구 중앙대로 10"]),
+            SquareBuilding(
+                lat: 37.5700, lon: 126.9800,
+                tags: ["building": "yes", "name": "서울 건물", "addr:street": "중앙대로", "addr:housenumber": "10"]),
+        ])
+        try xml.write(toFile: dir.path + "/k.osm", atomically: true, encoding: .utf8)
+        let imported = try runCapturing(
+            try BuiltExecutable.pathfinder().path,
+            ["doors", "import", dir.path + "/k.osm", "--out", dir.path + "/k.db"])
+        try #require(imported.status == 0, "\(imported.text)")
+        let lookups = DaemonLookups(doors: dir.path + "/k.db", gazetteer: nil)
+        let answer = try lookups.destination(
+            for: "서울 중구 중앙대로 10", near: Coordinate(latitude: 37.5690, longitude: 126.9800), far: false)
+        #expect(answer.chosen.destination.name == "서울 건물")
+        #expect(answer.matchedQuery == "중앙대로 10")
+    }
 }

@@ -200,7 +200,11 @@ struct DoorsCommandTests {
                 tags: [
                     "building": "public", "name": "서울특별시청", "addr:street": "세종대로", "addr:housenumber": "110",
                 ]),
-            SquareBuilding(lat: 37.5700, lon: 126.9779, tags: ["building": "yes", "name": "육군 작전 사령부"]),
+            SquareBuilding(
+                lat: 37.5700, lon: 126.9779,
+                tags: [
+                    "building": "yes", "name": "육군 작전 사령부", "addr:street": "국방로", "addr:housenumber": "110",
+                ]),
         ])
         let db = dir.file("seoul.db")
         let imported = await runPathfinder(["doors", "import", try dir.write("seoul.osm", xml), "--out", db])
@@ -214,7 +218,11 @@ struct DoorsCommandTests {
             #expect(out.contains("\"name\":\"서울특별시청\""), "\(query): \(out)")
             #expect(err.contains("nothing matches \"\(query)\"; 1 buildings match \"세종대로 110\""), "\(err)")
         }
-        for query in ["부산역 세종대로 110", "중구 세종대로", "해군 작전 사령부", "입구 작전 사령부"] {
+        // A word ending in 군, 시 or 구 before no road or region is no district: "해군 작전 사령부
+        // 110" must not become "작전 사령부 110", the army's (a review found it did).
+        for query in [
+            "부산역 세종대로 110", "중구 세종대로", "해군 작전 사령부", "입구 작전 사령부", "해군 작전 사령부 110", "택시 작전 사령부 110",
+        ] {
             let (_, out, err) = await runPathfinder(["doors", "search", query, "--db", db])
             #expect(out.isEmpty, "\(query): \(out)")
             #expect(err.contains("0 buildings match \"\(query)\""), "\(err)")

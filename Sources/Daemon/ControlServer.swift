@@ -198,6 +198,8 @@ package final class ControlServer: @unchecked Sendable {
     /// A socket file left by a daemon that died answers connect() with ECONNREFUSED: remove
     /// it. One that answers belongs to a live daemon: refuse to start.
     private func removeStaleSocket() throws(StartError) {
+        // An abstract socket has no file: a file named "@…" in the working folder is not it.
+        if path.hasPrefix("@") { return }
         var info = stat()
         guard (try? retryingOnInterrupt("lstat") { lstat(path, &info) }) != nil else { return }
         guard (info.st_mode & S_IFMT) == S_IFSOCK else { throw .notASocket(path) }
@@ -213,8 +215,11 @@ package final class ControlServer: @unchecked Sendable {
         } catch let error as SystemCallError
             where error.code == EACCES && info.st_uid != geteuid() && Self.folderIsPrivate(of: path)
         {
-            // Another user's socket (mode 0600) in our own folder cannot be tried: it is left
-            // from a daemon run as root there, and this folder is ours to clear.
+            // Another user's socket (mode 0600) in our own folder cannot be tried: one left
+            // by a daemon run as root there is ours to clear; one still bound (the kernel's
+            // list of sockets names it) belongs to a daemon running (before, in this stop: it
+            // was removed, and root's daemon exited).
+            guard !Self.isBound(path) else { throw StartError.alreadyRunning(path) }
             _ = try? retryingOnInterrupt("unlink") { unlink(path) }
         } catch let error as SystemCallError where error.code == ENOENT {
             return
@@ -546,8 +551,17 @@ package final class ControlServer: @unchecked Sendable {
         return info.st_uid == geteuid() && info.st_mode & 0o022 == 0
     }
 
-    /// `stat` of the folder holding `path` ("." for a bare name); nil when it fails.
+    /// Whether a socket is bound at `path` now: `/proc/net/unix` lists the path of every
+    /// bound Unix socket, of every user (a stale file is not in it).
+    static func isBound(_ path: String) -> Bool {
+        guard let table = try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8) else { return true }
+        return table.split(separator: "\n").contains { $0.hasSuffix(" " + path) }
+    }
+
+    /// `stat` of the folder holding `path` ("." for a bare name); nil when it fails, and for an
+    /// abstract socket ("@name": no folder, and any user may take the name).
     static func folderStatus(of path: String) -> stat? {
+        if path.hasPrefix("@") { return nil }
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         var info = stat()
         return stat(folder.isEmpty ? "/" : folder, &info) == 0 ? info : nil

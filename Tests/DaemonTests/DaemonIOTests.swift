@@ -358,8 +358,15 @@ import Testing
         try other.run()
         var listening = false
         for _ in 0..<1000 where !listening && other.isRunning {
-            var info = stat()
-            listening = stat(socket, &info) == 0 && info.st_uid == DaemonProcess.unprivileged
+            if socket.hasPrefix("@") {
+                // No file to see: listening once a client is no longer told "not running".
+                do { _ = try ControlClient(path: socket) } catch {
+                    if case .notRunning = error {} else { listening = true }
+                }
+            } else {
+                var info = stat()
+                listening = stat(socket, &info) == 0 && info.st_uid == DaemonProcess.unprivileged
+            }
             if !listening { usleep(10_000) }
         }
         if !listening { other.terminate() }
@@ -384,11 +391,34 @@ import Testing
         let roots = try DaemonProcess(
             arguments: ["--config", config, "--socket", socket], socket: socket, dir: dir)
         try #require(roots.waitUntilListening(), "\(roots.stderr)")
+        #expect(
+            chown(run, DaemonProcess.unprivileged, DaemonProcess.unprivileged) == 0 && chmod(run, 0o700) == 0)
+        // While root's daemon runs, its socket is left alone: the user's daemon says one runs
+        // (before, in this stop: it removed root's socket, and root's daemon exited).
+        let early = Process()
+        early.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        early.arguments = [
+            "--reuid=\(DaemonProcess.unprivileged)", "--regid=\(DaemonProcess.unprivileged)",
+            "--clear-groups",
+            try BuiltExecutable.pathfinder().path, "daemon", "--config", config, "--socket", socket,
+            "--memory",
+            dir.path + "/other/memory.json",
+        ]
+        early.environment = ["XDG_CONFIG_HOME": dir.path + "/other/config", "HOME": dir.path + "/other"]
+        let earlyErr = Pipe()
+        early.standardError = earlyErr
+        try early.run()
+        early.waitUntilExit()
+        let said = String(decoding: earlyErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(
+            early.terminationStatus == 1 && said.contains("another pathfinder daemon is running there"),
+            "\(said)")
+        usleep(2_500_000)  // past root's path check
+        #expect(
+            fields(try roots.client().request(#"{"cmd": "status"}"#))["ok"] == .bool(true), "\(roots.stderr)")
         roots.signal(SIGKILL)
         _ = roots.waitForExit()
         #expect(FileManager.default.fileExists(atPath: socket), "the killed daemon left its socket")
-        #expect(
-            chown(run, DaemonProcess.unprivileged, DaemonProcess.unprivileged) == 0 && chmod(run, 0o700) == 0)
 
         let users = try Self.daemonOfNobody(config: config, socket: socket, dir: dir)
         defer {
@@ -397,6 +427,27 @@ import Testing
         }
         let status = try runCapturing(try BuiltExecutable.pathfinder().path, ["status", "--socket", socket])
         #expect(status.status == 0, "\(status.text)")
+    }
+
+    /// An abstract socket's name is anyone's: root does not talk to another user's daemon on
+    /// one, whatever folder it runs in (before, in this stop: "@name" was taken for a file in
+    /// the working folder, and a private working folder made root trust it).
+    @Test(.enabled(if: getuid() == 0, "needs root to start a process as another user"))
+    func rootDoesNotTrustAnotherUsersAbstractSocket() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        #expect(chmod(dir.path, 0o1777) == 0)
+        let config = try DaemonProcess.writeConfig(dir)
+        #expect(chmod(config, 0o644) == 0)
+        let socket = "@pathfinder-test-\(UUID().uuidString.prefix(8))"
+        let other = try Self.daemonOfNobody(config: config, socket: socket, dir: dir)
+        defer {
+            other.terminate()
+            other.waitUntilExit()
+        }
+        let status = try runCapturing(try BuiltExecutable.pathfinder().path, ["status", "--socket", socket])
+        #expect(status.status == 1)
+        #expect(status.text.contains("served by another user's process (uid 65534"), "\(status.text)")
     }
 
     /// An abstract socket ("@name") has no file: the daemon serves on, past the 2 s path

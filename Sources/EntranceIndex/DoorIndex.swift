@@ -106,6 +106,10 @@ public final class DoorIndex {
     /// Whether the file at `path` is a door index of any version (a SQLite file whose `meta`
     /// table has a `version`): one an import may replace.
     static func isDoorIndex(_ path: String) -> Bool {
+        // A regular file only: opening a FIFO waits for a writer for ever (before: `doors
+        // import --out FIFO` hung).
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
         guard let db = try? Connection(path: path, mode: .readOnly(immutable: false)),
             let found = try? db.scalarInt(
                 "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'"),

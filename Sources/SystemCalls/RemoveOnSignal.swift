@@ -66,6 +66,12 @@ public enum RemoveOnSignal {
                 var old = sigaction()
                 sigaction(number, &action, &old)
                 previousActions[number] = old
+                // An ignored signal stays ignored: `nohup pathfinder doors import …` must not
+                // die of the terminal closing (before: the handler ended it, its work lost).
+                // (SIG_IGN is the handler 1.)
+                if old.__sigaction_handler.sa_handler.map({ unsafeBitCast($0, to: Int.self) }) == 1 {
+                    sigaction(number, &old, nil)
+                }
             }
         }
         active += 1

@@ -56,6 +56,10 @@ import Testing
         let result = try install(["--prefix", link + "/p"], environment: [:])
         #expect(result.status == 2, "\(result)")
         #expect(result.err.contains("a path without spaces"), "\(result)")
+        // A trailing newline, which $(…) would drop on the way to the resolved path (before, in
+        // this stop: accepted as another folder).
+        let newline = try install(["--prefix", "/tmp/pf-nl-\(id)\n"], environment: [:])
+        #expect(newline.status == 2 && newline.err.contains("a path without spaces"), "\(newline)")
     }
 
     /// Before: `~user` was taken literally, like `~/`.

@@ -137,17 +137,20 @@ import Testing
             atPath: dir.path + "/.memory.json.daemon", withIntermediateDirectories: false)
         let daemon = try DaemonProcess.listening(in: dir)
         #expect(daemon.logs("cannot lock against a second daemon"), "\(daemon.stderr)")
-        let beside = try runCapturing(
-            try BuiltExecutable.pathfinder().path,
-            [
-                "memory", "confirm", "--file", dir.path + "/memory.json", "--name", "R", "--center",
-                "60.17,24.94",
-                "--door", "60.17,24.94",
-            ])
+        let beside = try runCapturing(try BuiltExecutable.pathfinder().path, Self.confirm(in: dir))
         #expect(beside.status == 1)
         #expect(beside.text.contains("in use by a running pathfinder daemon"), "\(beside.text)")
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)
+    }
+
+    /// `pathfinder memory confirm` of one door on the memory in `dir`.
+    static func confirm(in dir: TempDir) -> [String] {
+        [
+            "memory", "confirm", "--file", dir.path + "/memory.json", "--name", "R", "--center",
+            "60.17,24.94",
+            "--door", "60.17,24.94",
+        ]
     }
 
     /// `pathfinder memory confirm` on the memory a running daemon keeps is refused, saying
@@ -157,11 +160,7 @@ import Testing
         let dir = TempDir()
         defer { dir.remove() }
         let daemon = try DaemonProcess.listening(in: dir)
-        let change = [
-            "memory", "confirm", "--file", dir.path + "/memory.json", "--name", "R", "--center",
-            "60.17,24.94",
-            "--door", "60.17,24.94",
-        ]
+        let change = Self.confirm(in: dir)
         let beside = try runCapturing(try BuiltExecutable.pathfinder().path, change)
         #expect(beside.status == 1)
         #expect(beside.text.contains("in use by a running pathfinder daemon"), "\(beside.text)")

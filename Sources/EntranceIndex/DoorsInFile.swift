@@ -21,8 +21,8 @@ public enum DoorsInFile {
     /// entrances within `radius` metres of the point. Data with no `entrance=*` node has no
     /// doors (and is not imported).
     /// - Parameter source: the file's name, for messages.
-    /// - Throws: ``DoorIndexError``: `.badInput` for data the importer refuses (an element
-    ///   twice), `.storage` when the temporary index cannot be written.
+    /// - Throws: ``DoorIndexError``: `.badInput` for data the importer refuses, `.storage` when
+    ///   the temporary folder or index cannot be made or read.
     public static func doors(
         in data: OSMData, source: String, near point: Coordinate, radius: Double
     ) throws(DoorIndexError) -> DoorsNearResult {
@@ -35,20 +35,15 @@ public enum DoorsInFile {
         else {
             return DoorsNearResult(building: nil, doors: [], center: point)
         }
-        var template = Array(
-            (FileManager.default.temporaryDirectory.path + "/pathfinder-doors-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw .storage(
-                path: FileManager.default.temporaryDirectory.path,
-                message:
-                    "cannot make a temporary folder for the door index: \(String(cString: strerror(errno)))")
-        }
-        let folder = String(cString: made)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/doors.db"
-        // Ctrl-C or a kill while it is made or read leaves no folder behind (before: one
-        // empty `pathfinder-doors-*` each time).
-        return try RemoveOnSignal.during([folder, path]) { () throws(DoorIndexError) -> DoorsNearResult in
+        let template = FileManager.default.temporaryDirectory.path + "/pathfinder-doors-XXXXXX"
+        var made: String?
+        defer { if let made { try? FileManager.default.removeItem(atPath: made) } }
+        // Ctrl-C or a kill while it is made or read leaves no folder behind (before: one empty
+        // `pathfinder-doors-*` each time, also when the signal came just after it was made).
+        let found = try RemoveOnSignal.inTemporaryFolder(template, files: ["doors.db"]) {
+            (folder) throws(DoorIndexError) -> DoorsNearResult in
+            made = folder
+            let path = folder + "/doors.db"
             do throws(DoorIndexError) {
                 _ = try DoorImporter.write(Self.once(data), to: path, source: source)
             } catch .badInput(_) where !data.nodes.contains(where: { $0.tags["entrance"] != nil }) {
@@ -62,6 +57,13 @@ public enum DoorsInFile {
                 throw .storage(path: source, message: "cannot read the door index made from it: \(error)")
             }
         }
+        guard let found else {
+            throw .storage(
+                path: FileManager.default.temporaryDirectory.path,
+                message:
+                    "cannot make a temporary folder for the door index: \(String(cString: strerror(errno)))")
+        }
+        return found
     }
 
     /// `data` with each element once (the first of each id): a file written by hand or joined

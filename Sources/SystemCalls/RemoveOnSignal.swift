@@ -48,6 +48,31 @@ public enum RemoveOnSignal {
         return try body()
     }
 
+    /// Makes a folder from `template` (`mkdtemp`: "…XXXXXX") and runs `body` with its path; if
+    /// one of the signals arrives meanwhile, the folder and the `files` named in it are
+    /// removed, and the process ends by that signal. The caller removes the folder after. The folder is made in the very string the
+    /// handler reads, so no moment passes between its making and its being known (before:
+    /// a signal just after `mkdtemp` left the folder). Nil from `body` when it cannot be made,
+    /// with `errno` set.
+    public static func inTemporaryFolder<T, E: Error>(
+        _ template: String, files: [String], _ body: (String) throws(E) -> T
+    ) throws(E) -> T? {
+        let folderSlots = take([template])
+        guard let slot = folderSlots.first, let buffer = pathsToRemove[slot], mkdtemp(buffer) != nil else {
+            let code = errno
+            giveBack(folderSlots)
+            errno = code
+            return nil
+        }
+        let folder = String(cString: buffer)
+        let fileSlots = take(files.map { folder + "/" + $0 })
+        defer {
+            giveBack(fileSlots)
+            giveBack(folderSlots)
+        }
+        return try body(folder)
+    }
+
     /// Installs the handlers if none are, and puts `paths` in free slots: their indexes.
     private static func take(_ paths: [String]) -> [Int] {
         pthread_mutex_lock(tableLock)

@@ -50,24 +50,7 @@ struct DoorsInFileTests {
         let scratch = try Scratch()
         let tmp = scratch.file("tmp")
         try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
-        // A block of 40 000 small buildings: a few seconds to import, time to be stopped.
-        var xml = "<?xml version=\"1.0\"?>\n<osm version=\"0.6\">\n"
-        for i in 0..<40_000 {
-            let lat = 60.0 + Double(i / 200) * 0.001
-            let lon = 24.0 + Double(i % 200) * 0.001
-            let n = i * 5
-            for (k, (a, b)) in [
-                (0, (lat, lon)), (1, (lat, lon + 0.0002)), (2, (lat + 0.0002, lon + 0.0002)),
-                (3, (lat + 0.0002, lon)),
-            ] {
-                xml += "<node id=\"\(n + k + 1)\" lat=\"\(a)\" lon=\"\(b)\"/>\n"
-            }
-            xml +=
-                "<node id=\"\(n + 5)\" lat=\"\(lat)\" lon=\"\(lon + 0.0001)\"><tag k=\"entrance\" v=\"main\"/></node>\n"
-            xml +=
-                "<way id=\"\(i + 1)\"><nd ref=\"\(n + 1)\"/><nd ref=\"\(n + 5)\"/><nd ref=\"\(n + 2)\"/><nd ref=\"\(n + 3)\"/><nd ref=\"\(n + 4)\"/><nd ref=\"\(n + 1)\"/><tag k=\"building\" v=\"yes\"/></way>\n"
-        }
-        let file = try scratch.write("block.osm", xml + "</osm>\n")
+        let file = try Self.block(in: scratch)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try BinaryTests.binary())
         process.arguments = ["plan", "--destination", Self.destination, "--osm", file]
@@ -87,5 +70,68 @@ struct DoorsInFileTests {
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal, "stopped by the signal, not finished")
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp) == [])
+    }
+
+    /// The block of ``aSignalLeavesNoTemporaryFolder()``: 40 000 small buildings, a few
+    /// seconds to import.
+    static func block(in scratch: Scratch) throws -> String {
+        var xml = "<?xml version=\"1.0\"?>\n<osm version=\"0.6\">\n"
+        for i in 0..<40_000 {
+            let lat = 60.0 + Double(i / 200) * 0.001
+            let lon = 24.0 + Double(i % 200) * 0.001
+            let n = i * 5
+            for (k, (a, b)) in [
+                (0, (lat, lon)), (1, (lat, lon + 0.0002)), (2, (lat + 0.0002, lon + 0.0002)),
+                (3, (lat + 0.0002, lon)),
+            ] {
+                xml += "<node id=\"\(n + k + 1)\" lat=\"\(a)\" lon=\"\(b)\"/>\n"
+            }
+            xml +=
+                "<node id=\"\(n + 5)\" lat=\"\(lat)\" lon=\"\(lon + 0.0001)\"><tag k=\"entrance\" v=\"main\"/></node>\n"
+            xml +=
+                "<way id=\"\(i + 1)\"><nd ref=\"\(n + 1)\"/><nd ref=\"\(n + 5)\"/><nd ref=\"\(n + 2)\"/><nd ref=\"\(n + 3)\"/><nd ref=\"\(n + 4)\"/><nd ref=\"\(n + 1)\"/><tag k=\"building\" v=\"yes\"/></way>\n"
+        }
+        return try scratch.write("block.osm", xml + "</osm>\n")
+    }
+
+    /// An import started under `nohup` (SIGHUP ignored) outlives a SIGHUP, as `nohup` promises,
+    /// and writes its index (before: the temp-file handler replaced the ignored action, and
+    /// the closing terminal ended the import, its work lost).
+    @Test func anIgnoredHangUpDoesNotStopAnImport() throws {
+        let scratch = try Scratch()
+        let file = try Self.block(in: scratch)
+        let out = scratch.file("block.db")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/nohup")
+        process.arguments = [try BinaryTests.binary(), "doors", "import", file, "--out", out]
+        process.currentDirectoryURL = URL(fileURLWithPath: scratch.file(""))
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var started = false
+        for _ in 0..<3000 where !started && process.isRunning {
+            started = ((try? FileManager.default.contentsOfDirectory(atPath: scratch.file(""))) ?? [])
+                .contains {
+                    $0.hasPrefix("block.db.tmp-")
+                }
+            if !started { usleep(2_000) }
+        }
+        try #require(started, "the import's temporary file was never seen")
+        kill(process.processIdentifier, SIGHUP)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: out))
+    }
+
+    /// `doors import --out` a FIFO is refused at once (before: it waited for a writer for ever,
+    /// checking whether the FIFO was a door index it could replace).
+    @Test func importOntoAFIFOIsRefused() async throws {
+        let scratch = try Scratch()
+        let fifo = scratch.file("x.db")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let osm = Self.repo + "/artifacts/demo/doors.osm"
+        let r = await runPathfinder(["doors", "import", osm, "--out", fifo])
+        #expect(r.code == 2, "\(r.err)")
+        #expect(r.err.contains("--out replaces only a door index"), "\(r.err)")
     }
 }

@@ -299,12 +299,17 @@ public final class DoorIndex {
     func building(_ row: Statement, metres: Double) -> Building? {
         guard let outline = BuildingOutline(blob: row.blob(11)), !row.isNull(8) else { return nil }
         let addr = (try? decoder.decode([String: String].self, from: Data((row.text(5) ?? "{}").utf8))) ?? [:]
+        // Composed (NFC) as they are shown and spoken: OSM holds some decomposed Hangul (NFD),
+        // which espeak-ng reads jamo by jamo (a review heard it garbled), and an index made
+        // before this was read keeps it so.
         return Building(
             kind: Building.Kind(rawValue: row.text(1) ?? "") ?? .way, id: row.int(2),
             building: row.text(3) ?? "yes",
-            name: row.text(4),
+            name: row.text(4)?.precomposedStringWithCanonicalMapping,
             address: Dictionary(
-                uniqueKeysWithValues: addr.map { (String($0.key.dropFirst("addr:".count)), $0.value) }),
+                uniqueKeysWithValues: addr.map {
+                    (String($0.key.dropFirst("addr:".count)), $0.value.precomposedStringWithCanonicalMapping)
+                }),
             levels: row.text(6), level: row.text(7),
             centroid: Coordinate(latitude: row.double(8), longitude: row.double(9)), outline: outline,
             metres: metres)

@@ -276,6 +276,13 @@ struct DoorsCommandTests {
                     "building": "yes", "name:ja": "東京ビル", "name:de": "Tokio-Haus", "name:etymology": "Tokyo",
                 ]
             ),
+            // Decomposed Hangul (NFD), as some OSM data holds it: shown and spoken composed.
+            SquareBuilding(
+                lat: 35.166, lon: 129.16,
+                tags: [
+                    "building": "yes", "name": "부산광역시청".decomposedStringWithCanonicalMapping,
+                    "addr:street": "중앙대로".decomposedStringWithCanonicalMapping, "addr:housenumber": "1001",
+                ]),
             // `name:old` is a former name, not a language (a review found it shown as the name).
             SquareBuilding(
                 lat: 35.164, lon: 129.16,
@@ -293,6 +300,14 @@ struct DoorsCommandTests {
         #expect(near.err.contains("way 1 \"해운대 호텔\" contains the point"), "\(near.err)")
         let old = await runPathfinder(["doors", "search", "옛길 1", "--limit", "1", "--db", db])
         #expect(old.out.contains(#""name":null"#), "\(old.out)")
+        // Before: the name and address came out decomposed, as stored.
+        let nfd = await runPathfinder(["doors", "search", "부산광역시청", "--limit", "1", "--db", db])
+        // Bytes compared: Swift's strings compare decomposed and composed Hangul equal.
+        let bytes = Data(nfd.out.utf8)
+        for field in [#""name":"부산광역시청""#, #""address":"중앙대로 1001""#] {
+            #expect(
+                bytes.range(of: Data(field.precomposedStringWithCanonicalMapping.utf8)) != nil, "\(nfd.out)")
+        }
     }
 
     /// A `building=no` area (a car park inside a block) is no building. Before: imported as

@@ -458,15 +458,7 @@ package struct DaemonConfig: Sendable, Equatable {
         if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG, (info.st_mode & S_IFMT) != S_IFIFO {
             // /dev/zero never ends, a folder or a socket has no text: none is a config file. A
             // pipe is (`--config <(…)`, /dev/stdin), read as it streams.
-            let kind =
-                switch info.st_mode & S_IFMT {
-                case S_IFDIR: "a directory"
-                case S_IFIFO: "a FIFO (named pipe)"
-                case S_IFCHR: "a character device"
-                case S_IFBLK: "a block device"
-                case S_IFSOCK: "a socket"
-                default: "not a regular file"
-                }
+            let kind = FileDiagnostics.kind(ofMode: info.st_mode) ?? "not a regular file"
             throw DaemonConfigError(
                 origin: path, key: nil, message: "cannot read the config file: is \(kind), not a regular file"
             )

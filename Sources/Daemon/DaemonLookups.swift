@@ -281,17 +281,12 @@ final class DaemonLookups {
         var modifiedNanoseconds: Int
     }
 
-    /// The `*.db` files at `path` (a directory) or the file itself, sorted by name: one
-    /// `readdir` and a `stat` each, cheap beside a lookup.
+    /// The files `DoorIndexes` reads at `path` (a directory's `*.db` files, sorted), or the
+    /// file itself: one `readdir` and a `stat` each, cheap beside a lookup.
     static func doorFiles(_ path: String) -> [DoorFile] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return [] }
-        let names =
-            isDirectory.boolValue
-            ? ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter {
-                $0.hasSuffix(".db")
-            }.sorted()
-            : [""]
+        let names = isDirectory.boolValue ? DoorIndexes.indexNames(inDirectory: path) : [""]
         return names.compactMap { name in
             var info = stat()
             guard stat(name.isEmpty ? path : path + "/" + name, &info) == 0 else { return nil }

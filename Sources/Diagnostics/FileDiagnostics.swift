@@ -130,18 +130,30 @@ public enum FileDiagnostics {
             // The wording Pathfinder's messages have always used for a missing file.
             return code == ENOENT ? "no such file" : words(errno: code)
         }
-        switch info.st_mode & S_IFMT {
-        case S_IFDIR:
+        let type = info.st_mode & S_IFMT
+        if type == S_IFDIR {
             guard directoryAllowed else { return "is a directory, not a file" }
             return access(path, R_OK | X_OK) == 0 ? nil : words(errno: errno)
-        case S_IFREG: break
-        case S_IFIFO where !streamAllowed: return "is a FIFO (named pipe), not a file"
-        case S_IFCHR where !streamAllowed: return "is a character device, not a file"
-        case S_IFBLK: return "is a block device, not a file"
-        case S_IFSOCK: return "is a socket, not a file"
-        default: break
+        }
+        let stream = type == S_IFIFO || type == S_IFCHR
+        if type != S_IFREG, !(stream && streamAllowed), let kind = kind(ofMode: info.st_mode) {
+            return "is \(kind), not a file"
         }
         return access(path, R_OK) == 0 ? nil : words(errno: errno)
+    }
+
+    /// What a file of `mode` (`st_mode`) is, in words, when it is not a regular file: "a
+    /// directory", "a FIFO (named pipe)", "a character device", "a block device", "a socket";
+    /// nil for a regular file or another kind.
+    public static func kind(ofMode mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: nil
+        }
     }
 
     /// `strerror`'s text with a lower-case first letter ("no such file or directory").

@@ -104,9 +104,7 @@ public final class DoorIndexes {
             skipped = []
             return
         }
-        let names =
-            ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
-            .filter { $0.hasSuffix(".db") }.sorted()
+        let names = Self.indexNames(inDirectory: path)
         guard !names.isEmpty else { throw .notAnIndex(path: path, reason: "a directory with no *.db file") }
         var opened: [DoorIndex] = []
         var skipped: [DoorIndexError] = []
@@ -123,6 +121,12 @@ public final class DoorIndexes {
         }
         indexes = opened
         self.skipped = skipped
+    }
+
+    /// The names of the files a directory of indexes is read from: its `*.db` files, sorted.
+    public static func indexNames(inDirectory path: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".db") }
+            .sorted()
     }
 
     /// Every index's bounds.

@@ -341,19 +341,26 @@ import Testing
         #expect(daemon.stderr.contains(#"\n<3>error: INJECTED"#), "\(daemon.stderr)")
     }
 
-    /// A daemon run as `nobody` with `config` (world-readable) and `socket`, its memory and
-    /// prompts under `dir/other`; returned once its socket exists.
-    static func daemonOfNobody(config: String, socket: String, dir: TempDir) throws -> Process {
-        let other = Process()
-        other.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        other.arguments = [
+    /// `pathfinder daemon` as `nobody` (through `setpriv`), not yet started: `config`
+    /// (world-readable) and `socket`, its memory and prompts under `dir/other`.
+    static func nobodysDaemon(config: String, socket: String, dir: TempDir) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = [
             "--reuid=\(DaemonProcess.unprivileged)", "--regid=\(DaemonProcess.unprivileged)",
             "--clear-groups",
             try BuiltExecutable.pathfinder().path, "daemon", "--config", config, "--socket", socket,
             "--memory",
             dir.path + "/other/memory.json", "--speak-wav", dir.path + "/other/wav",
         ]
-        other.environment = ["XDG_CONFIG_HOME": dir.path + "/other/config", "HOME": dir.path + "/other"]
+        process.environment = ["XDG_CONFIG_HOME": dir.path + "/other/config", "HOME": dir.path + "/other"]
+        return process
+    }
+
+    /// A daemon run as `nobody` with `config` (world-readable) and `socket`, its memory and
+    /// prompts under `dir/other`; returned once its socket exists.
+    static func daemonOfNobody(config: String, socket: String, dir: TempDir) throws -> Process {
+        let other = try nobodysDaemon(config: config, socket: socket, dir: dir)
         other.standardError = FileHandle.nullDevice
         try other.run()
         var listening = false
@@ -395,16 +402,7 @@ import Testing
             chown(run, DaemonProcess.unprivileged, DaemonProcess.unprivileged) == 0 && chmod(run, 0o700) == 0)
         // While root's daemon runs, its socket is left alone: the user's daemon says one runs
         // (before, in this stop: it removed root's socket, and root's daemon exited).
-        let early = Process()
-        early.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        early.arguments = [
-            "--reuid=\(DaemonProcess.unprivileged)", "--regid=\(DaemonProcess.unprivileged)",
-            "--clear-groups",
-            try BuiltExecutable.pathfinder().path, "daemon", "--config", config, "--socket", socket,
-            "--memory",
-            dir.path + "/other/memory.json",
-        ]
-        early.environment = ["XDG_CONFIG_HOME": dir.path + "/other/config", "HOME": dir.path + "/other"]
+        let early = try Self.nobodysDaemon(config: config, socket: socket, dir: dir)
         let earlyErr = Pipe()
         early.standardError = earlyErr
         try early.run()

@@ -120,7 +120,9 @@ let package = Package(
         ),
         .testTarget(
             name: "PathfinderCLITests",
-            dependencies: ["PathfinderCLI", "Arrival", "Daemon", "Geo", "Speech", "Storage", "TestSupport"],
+            dependencies: [
+                "PathfinderCLI", "Arrival", "Daemon", "Geo", "Replay", "Speech", "Storage", "TestSupport",
+            ],
             resources: [.copy("Fixtures")]
         ),
     ],

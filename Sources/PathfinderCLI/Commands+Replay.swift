@@ -13,7 +13,7 @@ extension Commands {
         summary: "replays a recorded walk through the last stretch; prints the event log",
         help: """
             Usage: pathfinder replay --nmea FILE --destination FILE [--memory FILE]
-                                     [--doors DB|DIR | --osm FILE]
+                                     [--doors DB|DIR | --osm FILE] [--doors-after S]
                                      [--heard TSV | --audio WAV [--audio-start T]]
                                      [--speak-wav DIR] [--map SVG]
 
@@ -33,6 +33,10 @@ extension Commands {
                                   doors, not its neighbours'), arriving the same way.
                                   With neither, no doors arrive and the walk goes to the
                                   centre: a replay reads only the files it is given.
+              --doors-after S     the doors arrive S seconds after they are asked for
+                                  instead (0…\(Int(Replayer.maximumSpanSeconds)); a slow card, or doors that
+                                  come only after the walker's answer; due after the
+                                  replay's last tick, they never arrive)
               --heard TSV         lines "T<TAB>text", T seconds from the trace's start
               --audio WAV         the walker's voice, decoded by the real listener; each
                                   utterance is heard at the audio's start + the time the
@@ -87,6 +91,8 @@ struct ReplaySession {
     var answersSource: String
     /// The walk's numbers; `--last-stretch-metres` sets where the last stretch begins.
     var settings = FinalApproach.Settings()
+    /// `--doors-after`: how long OSM's doors take to arrive (seconds of trace time).
+    var doorsDelay = Replayer.doorsDelaySeconds
 
     init(arguments: inout Arguments, command: String) throws(CLIError) {
         let nmea = try arguments.required("--nmea")
@@ -104,6 +110,14 @@ struct ReplaySession {
         if osm != nil, doors != nil { throw .usage("\(command): give --osm or --doors, not both") }
         if heard != nil, audio != nil { throw .usage("\(command): give --heard or --audio, not both") }
         if audioStart != nil, audio == nil { throw .usage("\(command): --audio-start needs --audio") }
+        let doorsAfter = try arguments.option(
+            "--doors-after", expected: "seconds (0…\(Int(Replayer.maximumSpanSeconds)))"
+        ) {
+            Double($0).flatMap { (0...Replayer.maximumSpanSeconds).contains($0) ? $0 : nil }
+        }
+        if doorsAfter != nil, osm == nil, doors == nil {
+            throw .usage("\(command): --doors-after needs --doors or --osm (no doors arrive without them)")
+        }
         try self.init(
             command: command, nmea: nmea, destination: destination, memory: memory, osm: osm, doors: doors,
             heard: heard,
@@ -111,6 +125,7 @@ struct ReplaySession {
             speakWAV: try arguments.option("--speak-wav"),
             map: try arguments.option("--map"))
         if let metres = try Self.lastStretch(&arguments) { settings.lastStretchMetres = metres }
+        if let doorsAfter { doorsDelay = doorsAfter }
     }
 
     /// `--last-stretch-metres M`: the same key, range and default as the daemon's
@@ -232,10 +247,11 @@ struct ReplaySession {
         let saveMemory: @Sendable (EntranceMemory) throws -> Void = { memory in
             if let path { try MemoryFile.save(memory, path: path) }
         }
-        let replayer = Replayer(
+        var replayer = Replayer(
             destination: destination, memory: memory,
             doors: doors?.doors, heard: heard, settings: settings,
             saveMemory: saveMemory)
+        replayer.doorsDelay = doorsDelay
         do {
             return try replayer.run(nmea: bytes)
         } catch .answerAfterWalk(let t, let span) {

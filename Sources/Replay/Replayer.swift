@@ -65,6 +65,9 @@ public struct Replayer: Sendable {
     /// then goes unanswered).
     public var doors: [Door]?
     public var heard: [Heard]
+    /// How long (seconds of trace time) OSM's doors take to arrive after they are asked for;
+    /// ``doorsDelaySeconds`` unless set (`replay --doors-after`).
+    public var doorsDelay = Replayer.doorsDelaySeconds
     public var settings: FinalApproach.Settings
     /// Writes the memory at each ``FinalApproach/Effect/saveMemory(_:)``, at once, as the
     /// daemon does; a thrown error (its description is the reason) becomes `memoryFailed`
@@ -180,7 +183,7 @@ public struct Replayer: Sendable {
                     continue
                 }
                 lines.append(.init(t: Self.seconds(time.timeIntervalSince(start)), effect: effect))
-                if case .requestDoors = effect, doors != nil { doorsDue = time + Self.doorsDelaySeconds }
+                if case .requestDoors = effect, doors != nil { doorsDue = time + doorsDelay }
             }
         }
         apply(.go(destination), at: start)

@@ -1,6 +1,7 @@
 import Arrival
 import Foundation
 import Geo
+import Replay
 import Testing
 
 /// `pathfinder replay --doors DB`: the door index as the replay's source of OSM doors.
@@ -154,6 +155,65 @@ struct ReplayDoorsTests {
         let result = await runPathfinder(["demo", "--json", "--dir", scratch.path])
         #expect(result.code == 2)
         #expect(result.err.contains("\(scratch.path)/demo.json: name the doors' source"), "\(result.err)")
+    }
+
+    /// The demo walk to the building's centre, "여기가 입구야" typed at 300 s, the building's
+    /// doors from its OSM file arriving `doorsAfter` seconds after the walk asks (replay's
+    /// default when `nil`); the log and the memory the walk wrote.
+    func answeredBeforeTheDoors(doorsAfter: String?) async throws -> (events: [[String: Any]], memory: String)
+    {
+        let scratch = try Scratch()
+        let memory = scratch.file("memory.json")
+        let result = await runPathfinder(
+            [
+                "replay", "--nmea", Self.repo + "/artifacts/demo/walk.nmea", "--destination",
+                Self.repo + "/artifacts/demo/destination.json", "--heard",
+                try scratch.write("heard.tsv", "300\t여기가 입구야\n"), "--osm",
+                Self.repo + "/artifacts/demo/doors.osm", "--memory", memory,
+            ] + (doorsAfter.map { ["--doors-after", $0] } ?? []))
+        #expect(result.code == 0, "\(result.err)")
+        return (try events(result.out), try String(contentsOfFile: memory, encoding: .utf8))
+    }
+
+    /// OSM's doors arriving after "여기가 입구야", before the walk ends, are remembered and
+    /// nothing is re-planned or said: the third rule FinalApproachEdgeTests proves on the core
+    /// (before its fix, "지도에서 입구를 찾았어…" followed the promise), here on the binary.
+    @Test func doorsAfterTheAnswer_areRememberedNotAnnounced() async throws {
+        let (lines, memory) = try await answeredBeforeTheDoors(doorsAfter: "301")
+        let confirmed = try #require(lines.first { $0["event"] as? String == "confirmed" })
+        #expect(confirmed["t"] as? Double == 300)
+        #expect(!lines.contains { $0["reason"] as? String == "doorsArrived" }, "\(lines)")
+        let said = lines.compactMap { $0["text"] as? String }
+        #expect(!said.contains { $0.hasPrefix("지도에서 입구를 찾았어") }, "\(said)")
+        #expect(said.last == Prompts.remembered, "\(said)")
+        let saves = lines.filter { $0["event"] as? String == "memorySaved" }.compactMap { $0["t"] as? Double }
+        #expect(saves == [300, 301], "the answer, then the doors: \(saves)")
+        #expect(lines.last?["event"] as? String == "walkEnded")
+        // The walker's door and the building's three OSM doors.
+        #expect(memory.components(separatedBy: "\"source\" : \"osm\"").count - 1 == 3, "\(memory)")
+        #expect(memory.components(separatedBy: "\"source\" : \"walker\"").count - 1 == 1, "\(memory)")
+    }
+
+    /// By default the same doors arrive 3 s after they are asked for, long before the answer:
+    /// the walk to the centre turns to door A at once.
+    @Test func doorsAtTheDefaultTime_leadTheWalk() async throws {
+        let (lines, _) = try await answeredBeforeTheDoors(doorsAfter: nil)
+        let plan = try #require(lines.first { $0["reason"] as? String == "doorsArrived" })
+        #expect(plan["t"] as? Double == Replayer.doorsDelaySeconds)
+        #expect(lines.contains { ($0["text"] as? String)?.hasPrefix("지도에서 입구를 찾았어. A 입구") == true })
+    }
+
+    @Test(arguments: [
+        (["--doors-after", "5"], "--doors-after needs --doors or --osm"),
+        (["--osm", repo + "/artifacts/demo/doors.osm", "--doors-after", "-1"], "--doors-after"),
+        (["--osm", repo + "/artifacts/demo/doors.osm", "--doors-after", "soon"], "--doors-after"),
+        (["--osm", repo + "/artifacts/demo/doors.osm", "--doors-after", "nan"], "--doors-after"),
+    ])
+    func badDoorsAfter_exit2(extra: [String], message: String) async {
+        let result = await runPathfinder(Self.walk + extra)
+        #expect(result.code == 2)
+        #expect(result.err.contains(message), "\(result.err)")
+        #expect(result.out.isEmpty)
     }
 
     @Test func withoutDoors_theRequestGoesUnanswered() async throws {

@@ -37,6 +37,10 @@ public struct NMEAParser: Sendable {
         public var undated = 0
         /// Sentences stamped with an epoch already closed (late or repeated), dropped.
         public var late = 0
+        /// Epochs whose position the receiver says is not from satellites: its simulator, typed
+        /// in, or dead reckoning alone without an error estimate of its own (GGA quality 6/7/8,
+        /// mode S/M/E). Each is also a `.noFix` (counted in `noFix`).
+        public var notGNSS = 0
 
         public init() {}
     }

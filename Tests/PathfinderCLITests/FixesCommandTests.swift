@@ -70,6 +70,35 @@ import Testing
         #expect(err.contains(", 3 not GNSS (simulated, typed in or dead reckoning)"), "\(err)")
     }
 
+    /// A survey-grade σ below the printed millimetre, and a position a hair south-west of
+    /// 0°N 0°E at an altitude a hair below sea level: no accuracy prints as 0 (a perfect fix),
+    /// nothing as -0, and the line reads back as the same record. Before: accuracies 0, and
+    /// `"lat":-0`, `"lon":-0`, `"altitudeMSL":-0`.
+    @Test func aTinyAccuracyNeverPrintsAsZeroAndNothingAsMinusZero() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixes-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("tiny.nmea").path
+        let t = "120000.00"
+        let text = [
+            "GPGGA,\(t),0000.00000001,S,00000.00000001,W,4,20,0.5,-0.0004,M,0.0,M,,",
+            "GPGST,\(t),0.001,,,,0.0003,0.0003,0.0002",
+            "GPRMC,\(t),A,0000.00000001,S,00000.00000001,W,0.0,0.0,010124,,,R",
+        ].map(ReplayInputTests.sentence).joined()
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let (code, out, err) = await runPathfinder(["fixes", "--nmea", path])
+        #expect(code == 0, "\(err)")
+        #expect(!out.contains(":-0,") && !out.contains(":-0}"), "\(out)")
+        #expect(
+            out.contains(#""horizontalAccuracy":0.001"#) && out.contains(#""verticalAccuracy":0.001"#),
+            "\(out)")
+        let line = try #require(out.split(separator: "\n").first)
+        let record = try JSONDecoder().decode(FixStreamRecord.self, from: Data(line.utf8))
+        #expect(record.horizontalAccuracy == 0.001 && record.verticalAccuracy == 0.001)
+        #expect(record.lat == 0 && record.lat?.sign == .plus && record.lon?.sign == .plus)
+        #expect(record.altitudeMSL?.sign == .plus)
+    }
+
     @Test func countStopsEarly() async throws {
         let (code, out, err) = await runPathfinder(["fixes", "--nmea", try log(), "--count", "3"])
         #expect(code == 0)

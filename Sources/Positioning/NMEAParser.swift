@@ -144,7 +144,8 @@ public struct NMEAParser: Sendable {
             stats.overlong += 1
             return
         }
-        // Trailing spaces and NULs that some receivers pad with are not part of the sentence.
+        // Trailing spaces that some receivers pad with are not part of the sentence. A NUL is
+        // not stripped: like any non-printable byte it makes the line junk (below).
         while let last = line.last, last == 0x20 { line.removeLast() }
         guard !line.isEmpty else { return }
         stats.lines += 1

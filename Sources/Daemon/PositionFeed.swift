@@ -61,6 +61,12 @@ final class PositionFeed: Sendable {
         if stats.undated > 0, stats.fixes == 0 {
             return "fixes dropped: the input has no date yet (no RMC or ZDA sentence)"
         }
+        // Positions the receiver says are not from satellites: no fix, said why (before: they
+        // led the walk).
+        if stats.notGNSS > 0, stats.fixes == 0 {
+            return
+                "no fix: the receiver says its positions are simulated, typed in or dead reckoning (not GNSS)"
+        }
         return nil
     }
 

@@ -167,6 +167,7 @@ extension Commands {
             ]
             if s.undated > 0 { parts.append("\(s.undated) undated") }
             if s.late > 0 { parts.append("\(s.late) late") }
+            if s.notGNSS > 0 { parts.append("\(s.notGNSS) not GNSS (simulated, typed in or dead reckoning)") }
         } else {
             parts = [
                 "\(tally.fixes) fixes", "\(tally.noFix) no-fix epochs", "\(tally.pressures) pressures",

@@ -20,6 +20,11 @@ struct EpochAssembler {
         var saysValid = false
         /// Some sentence said "no fix"; one is enough, a wrong position is worse than none.
         var saysInvalid = false
+        /// Some sentence said the position is its simulator's or typed in (GGA quality 8/7,
+        /// mode S/M): not where the walker is, whatever else says "valid".
+        var saysNotGNSS = false
+        /// Some sentence said dead reckoning alone (GGA quality 6, mode E, GNS all E/N).
+        var saysEstimated = false
         var altitudeMSL: Double?
         var geoidSeparation: Double?
         var gsaFixType: Int?
@@ -166,10 +171,15 @@ struct EpochAssembler {
         lastMilliseconds = e.milliseconds
         if let days { lastDays = days }
         let time = days.map { UTCTime.date(days: $0, milliseconds: e.milliseconds) }
-        guard e.saysValid || e.saysInvalid else { return }  // only ZDA/GST: nothing to say
-        guard e.saysValid, !e.saysInvalid, let lat = e.latitude, let lon = e.longitude else {
+        guard e.saysValid || e.saysInvalid || e.saysNotGNSS else { return }  // only ZDA/GST: nothing to say
+        // Dead reckoning alone is a fix only with the receiver's own σ (GST): a DOP describes
+        // satellites it does not use, and a fix of unknown accuracy counts as a good one.
+        let ownSigma = (e.gstLatitude ?? 0) > 0 && (e.gstLongitude ?? 0) > 0
+        let notGNSS = e.saysNotGNSS || (e.saysEstimated && !ownSigma)
+        guard e.saysValid, !e.saysInvalid, !notGNSS, let lat = e.latitude, let lon = e.longitude else {
             events.append(.noFix(time: time))
             stats.noFix += 1
+            if notGNSS, !e.saysInvalid { stats.notGNSS += 1 }
             return
         }
         guard let time else {
@@ -185,7 +195,7 @@ struct EpochAssembler {
         var fix = Fix(time: time, coordinate: Coordinate(latitude: lat, longitude: lon), mode: mode)
         if let a = e.gstLatitude, let b = e.gstLongitude, a > 0, b > 0 {
             fix.horizontalAccuracy = (a * a + b * b).squareRoot()
-        } else if let h = e.hdop, h > 0 {
+        } else if let h = e.hdop, h > 0, !e.saysEstimated {
             fix.horizontalAccuracy = h * NMEAParser.uereMetres
         }
         if mode == .threeD {
@@ -193,7 +203,7 @@ struct EpochAssembler {
             if let msl = e.altitudeMSL, let n = e.geoidSeparation { fix.altitudeHAE = msl + n }
             if let z = e.gstAltitude, z > 0 {
                 fix.verticalAccuracy = z
-            } else if let v = e.vdop, v > 0 {
+            } else if let v = e.vdop, v > 0, !e.saysEstimated {
                 fix.verticalAccuracy = v * NMEAParser.uereMetres
             }
         }
@@ -300,7 +310,7 @@ struct EpochAssembler {
         case 0x56: current?.saysInvalid = true  // V
         default: break
         }
-        if s.char(12) == 0x4E { current?.saysInvalid = true }  // NMEA 2.3 mode N: not valid
+        mode(s.char(12))  // NMEA 2.3
         setPosition(s, latitude: 3)
         current?.rmcSpeed = Self.knotsToMetresPerSecond(s.double(7))
         current?.rmcCourse = Self.course(s.double(8))
@@ -321,8 +331,14 @@ struct EpochAssembler {
         _ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats
     ) {
         guard let ms = s.timeOfDay(1), enter(ms, into: &events, stats: &stats) else { return }
-        if let quality = s.int(6) {
-            if quality == 0 { current?.saysInvalid = true } else { current?.saysValid = true }
+        switch s.int(6) {
+        case nil: break
+        case 0: current?.saysInvalid = true
+        case 6:  // estimated (dead reckoning)
+            current?.saysValid = true
+            current?.saysEstimated = true
+        case 7, 8: current?.saysNotGNSS = true  // manual input, simulator
+        default: current?.saysValid = true
         }
         setPosition(s, latitude: 2)
         if let h = Self.dop(s.double(8)) { current?.hdop = h }
@@ -336,9 +352,17 @@ struct EpochAssembler {
     ) {
         guard let ms = s.timeOfDay(1), enter(ms, into: &events, stats: &stats) else { return }
         if s.count > 6, !s.fields[6].isEmpty {
-            // One letter per constellation; N = no fix for that one. Any fix is a fix.
-            if s.bytes[s.fields[6]].contains(where: { $0 != 0x4E }) {
+            // One letter per constellation; N = no fix for that one. Any satellite fix is a fix;
+            // one simulated or typed in (S, M) makes the position not the walker's; dead
+            // reckoning (E) with no satellite fix beside it is dead reckoning alone.
+            let letters = s.bytes[s.fields[6]]
+            if letters.contains(where: { $0 == 0x53 || $0 == 0x4D }) {
+                current?.saysNotGNSS = true
+            } else if letters.contains(where: { $0 != 0x4E && $0 != 0x45 }) {
                 current?.saysValid = true
+            } else if letters.contains(0x45) {
+                current?.saysValid = true
+                current?.saysEstimated = true
             } else {
                 current?.saysInvalid = true
             }
@@ -359,8 +383,19 @@ struct EpochAssembler {
         case 0x56: current?.saysInvalid = true
         default: break
         }
-        if s.char(7) == 0x4E { current?.saysInvalid = true }
+        mode(s.char(7))
         if current?.latitude == nil { setPosition(s, latitude: 1) }
+    }
+
+    /// RMC's and GLL's mode indicator (NMEA 2.3): N not valid, E estimated (dead reckoning),
+    /// M manual input, S simulator; A, D and the rest are satellite fixes.
+    private mutating func mode(_ letter: UInt8?) {
+        switch letter {
+        case 0x4E: current?.saysInvalid = true  // N
+        case 0x45: current?.saysEstimated = true  // E
+        case 0x4D, 0x53: current?.saysNotGNSS = true  // M, S
+        default: break
+        }
     }
 
     /// A sentence without a time stamp arrived after the learnt ender closed the epoch: it

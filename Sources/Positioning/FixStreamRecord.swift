@@ -43,8 +43,8 @@ public struct FixStreamRecord: Sendable, Hashable, Codable {
             mode = f.mode.rawValue
             altitudeMSL = f.altitudeMSL.map(Self.round)
             altitudeHAE = f.altitudeHAE.map(Self.round)
-            horizontalAccuracy = f.horizontalAccuracy.map(Self.round)
-            verticalAccuracy = f.verticalAccuracy.map(Self.round)
+            horizontalAccuracy = f.horizontalAccuracy.map(Self.roundAccuracy)
+            verticalAccuracy = f.verticalAccuracy.map(Self.roundAccuracy)
             speed = f.speed.map(Self.round)
             course = f.course
         case .pressure(let p):
@@ -58,10 +58,15 @@ public struct FixStreamRecord: Sendable, Hashable, Codable {
     }
 
     /// Millimetre (and 0.001 hPa) resolution: derived values would otherwise print as
-    /// 0.30865999999999997.
-    private static func round(_ v: Double) -> Double { (v * 1000).rounded() / 1000 }
-    /// 1e-9 degrees (0.1 mm), as gpsd prints them.
-    private static func roundDegrees(_ v: Double) -> Double { (v * 1e9).rounded() / 1e9 }
+    /// 0.30865999999999997. Never -0 (a value a hair below zero).
+    private static func round(_ v: Double) -> Double { unsigned((v * 1000).rounded() / 1000) }
+    /// An accuracy to the millimetre, never 0 when it is positive: 0 claims a perfect fix
+    /// (before, a survey-grade σ of 0.4 mm printed as 0).
+    private static func roundAccuracy(_ v: Double) -> Double { v > 0 ? max(round(v), 0.001) : round(v) }
+    /// 1e-9 degrees (0.1 mm), as gpsd prints them; never -0.
+    private static func roundDegrees(_ v: Double) -> Double { unsigned((v * 1e9).rounded() / 1e9) }
+    /// 0 for -0, which JSON prints as "-0" (before: `"lat":-0` a hair south of the equator).
+    private static func unsigned(_ v: Double) -> Double { v == 0 ? 0 : v }
 
     /// Formats a time as the stream does (ISO 8601 UTC, milliseconds when non-zero).
     public static func timeString(_ date: Date) -> String { UTCTime.iso8601(date) }

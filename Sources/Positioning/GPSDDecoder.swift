@@ -16,6 +16,7 @@ struct GPSDDecoder {
     private struct Message: Decodable {
         var `class`: String
         var mode: Int?
+        var status: Int?
         var time: String?
         var lat: Double?
         var lon: Double?
@@ -95,8 +96,19 @@ struct GPSDDecoder {
 
     private mutating func tpv(_ m: Message, _ events: inout [PositionEvent]) {
         let time = m.time.flatMap(UTCTime.parseISO8601)
-        guard let mode = m.mode, mode >= 2, let time, let lat = m.lat, let lon = m.lon else {
+        // `status` 7 (time only: gpsd's reading of a manual position, GGA quality 7) and 8
+        // (simulated) are not where the walker is.
+        let notGNSS = m.status == 7 || m.status == 8
+        guard let mode = m.mode, mode >= 2, !notGNSS, let time, let lat = m.lat, let lon = m.lon else {
             if m.mode != nil { events.append(.noFix(time: time)) }
+            return
+        }
+        let gst = lastGST.flatMap { abs($0.time.timeIntervalSince(time)) <= Self.gstReach ? $0 : nil }
+        // Dead reckoning alone (5; 6 is GNSS with it) is a fix only with a GST's σ: gpsd's
+        // `eph` there is HDOP × 19, of satellites it does not use, and a fix of unknown
+        // accuracy counts as a good one.
+        if m.status == 5, gst?.horizontal == nil {
+            events.append(.noFix(time: time))
             return
         }
         let threeD = mode >= 3
@@ -112,9 +124,8 @@ struct GPSDDecoder {
         }
         fix.speed = m.speed.flatMap { $0 >= 0 ? $0 : nil }
         fix.course = m.track.flatMap { $0 >= 0 && $0 < 360 ? $0 : nil }
-        if let gst = lastGST, abs(gst.time.timeIntervalSince(time)) <= Self.gstReach {
-            fix = Self.applying(gst, to: fix)
-        }
+        if let gst { fix = Self.applying(gst, to: fix) }
+        if m.status == 5, threeD { fix.verticalAccuracy = gst?.vertical }  // never from gpsd's epv
         emit(fix, &events)
     }
 

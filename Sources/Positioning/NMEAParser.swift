@@ -37,6 +37,10 @@ public struct NMEAParser: Sendable {
         public var undated = 0
         /// Sentences stamped with an epoch already closed (late or repeated), dropped.
         public var late = 0
+        /// Epochs whose position the receiver says is not from satellites: its simulator, typed
+        /// in, or dead reckoning alone without an error estimate of its own (GGA quality 6/7/8,
+        /// mode S/M/E). Each is also a `.noFix` (counted in `noFix`).
+        public var notGNSS = 0
 
         public init() {}
     }
@@ -140,7 +144,8 @@ public struct NMEAParser: Sendable {
             stats.overlong += 1
             return
         }
-        // Trailing spaces and NULs that some receivers pad with are not part of the sentence.
+        // Trailing spaces that some receivers pad with are not part of the sentence. A NUL is
+        // not stripped: like any non-printable byte it makes the line junk (below).
         while let last = line.last, last == 0x20 { line.removeLast() }
         guard !line.isEmpty else { return }
         stats.lines += 1

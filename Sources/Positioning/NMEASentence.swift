@@ -53,8 +53,10 @@ struct NMEASentence {
         let h = digits[0] * 10 + digits[1]
         let m = digits[2] * 10 + digits[3]
         let s = digits[4] * 10 + digits[5]
-        // 60 is a leap second; it is kept, so the epoch stays distinct from its neighbours.
-        guard h < 24, m < 60, s <= 60 else { return nil }
+        // 23:59:60 is a leap second, kept as 86 400 000 ms and more so its epoch stays distinct
+        // from its neighbours (`UTCTime.date` reads it as 23:59:59.999); 60 in another minute
+        // is no time.
+        guard h < 24, m < 60, s < 60 || (s == 60 && h == 23 && m == 59) else { return nil }
         var ms = 0
         if r.count > 6 {
             guard bytes[r.lowerBound + 6] == 0x2E,

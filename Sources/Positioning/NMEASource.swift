@@ -51,11 +51,21 @@ public final class NMEASource: Sendable {
         case .file(let path, _):
             return try retryingOnInterrupt("open \(path)") { Glibc.open(path, O_RDONLY | O_CLOEXEC) }
         case .device(let path, let baud):
+            // A UART with modem lines and CLOCAL off holds a plain open() until carrier detect,
+            // maybe forever: a character device is opened without waiting, set CLOCAL (raw mode),
+            // then read blocking as before. Not a FIFO: opened so, it would read end of file at
+            // once while no writer is there.
+            var info = stat()
+            let isCharacterDevice = stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR
             let fd = try retryingOnInterrupt("open \(path)") {
-                Glibc.open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC)
+                Glibc.open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC | (isCharacterDevice ? O_NONBLOCK : 0))
             }
             do {
                 try SerialPort.configureRaw(fd, baud: baud, path: path)
+                if isCharacterDevice {
+                    let flags = try retryingOnInterrupt("fcntl \(path)") { fcntl(fd, F_GETFL) }
+                    try retryingOnInterrupt("fcntl \(path)") { fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+                }
             } catch {
                 try? closeDescriptor(fd)
                 throw error

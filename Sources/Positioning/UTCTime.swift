@@ -33,9 +33,16 @@ enum UTCTime {
         return day <= lengths[month - 1] + (month == 2 && leap ? 1 : 0)
     }
 
-    /// The date for `days` since 1970 plus `milliseconds` into that day.
+    /// The last millisecond of a day, 23:59:59.999: a leap second, 23:59:60.x, reads as it, so
+    /// time never goes back. (Before, as the next day's 00:00:00.x, and the real 00:00:00.0
+    /// after it went back; Foundation's `Date` has no leap seconds to hold it.)
+    static let lastMillisecondOfDay = 86_399_999
+
+    /// The date for `days` since 1970 plus `milliseconds` into that day; a leap second's
+    /// (86 400 000 and more) is the day's last millisecond.
     static func date(days: Int, milliseconds: Int) -> Date {
-        Date(timeIntervalSince1970: Double(days) * 86_400 + Double(milliseconds) / 1000)
+        let ms = min(milliseconds, lastMillisecondOfDay)
+        return Date(timeIntervalSince1970: Double(days) * 86_400 + Double(ms) / 1000)
     }
 
     /// ISO 8601 UTC with a `Z`; milliseconds only when the time has a fraction, so whole
@@ -57,7 +64,8 @@ enum UTCTime {
         return ms == 0 ? base + "Z" : base + "." + pad(ms, 3) + "Z"
     }
 
-    /// Parses `YYYY-MM-DDTHH:MM:SS[.fff]Z` (gpsd's form); `nil` for anything else.
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fff]Z` (gpsd's form); `nil` for anything else. A leap
+    /// second, `23:59:60[.fff]`, is 23:59:59.999 (``lastMillisecondOfDay``).
     static func parseISO8601(_ text: String) -> Date? {
         let b = Array(text.utf8)
         guard b.count >= 20, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A,
@@ -73,7 +81,7 @@ enum UTCTime {
         }
         guard let y = num(0..<4), let mo = num(5..<7), let d = num(8..<10), let h = num(11..<13),
             let mi = num(14..<16), let s = num(17..<19), isValid(year: y, month: mo, day: d), h < 24, mi < 60,
-            s < 61
+            s < 60 || (s == 60 && h == 23 && mi == 59)
         else { return nil }
         var fraction = 0.0
         if b[19] == 0x2E {
@@ -86,7 +94,9 @@ enum UTCTime {
         } else if b.count != 20 {
             return nil
         }
-        let seconds = Double(days(year: y, month: mo, day: d)) * 86_400 + Double(h * 3600 + mi * 60 + s)
+        let day = days(year: y, month: mo, day: d)
+        if s == 60 { return date(days: day, milliseconds: lastMillisecondOfDay) }
+        let seconds = Double(day) * 86_400 + Double(h * 3600 + mi * 60 + s)
         return Date(timeIntervalSince1970: seconds + fraction)
     }
 }

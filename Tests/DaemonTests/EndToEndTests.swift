@@ -435,6 +435,35 @@ extension MicrophoneDaemonTests {
         #expect(daemon.waitForExit() == 0)
     }
 
+    /// A recording of a receiver's simulator (GGA quality 8, RMC mode S): no position, and the
+    /// log says why, as for a file without a date. Before, its positions led the walk.
+    @Test func anNMEAFileOfSimulatedPositionsIsSaidWhyNoPositionComes() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let path = dir.path + "/simulator.nmea"
+        let lines = (0..<3).flatMap { second in
+            [
+                "GPGGA,12000\(second).00,6010.0000,N,02456.0000,E,8,08,0.9,10.0,M,17.0,M,,",
+                "GPRMC,12000\(second).00,A,6010.0000,N,02456.0000,E,0.5,90.0,010124,,,S",
+            ].map { body in
+                let sum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
+                return "$" + body + "*" + String(format: "%02X", sum) + "\r\n"
+            }
+        }
+        try lines.joined().write(toFile: path, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(
+            arguments: [
+                "--socket", dir.path + "/pf.sock", "--memory", dir.path + "/memory.json", "--no-mic",
+                "--baro", "none", "--nmea", path,
+            ], socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "\(daemon.stderr)")
+        let line =
+            "NMEA \(path): the input ended: no fix: the receiver says its positions are simulated, typed in or dead reckoning (not GNSS); no more positions"
+        #expect(daemon.logs(line), "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     /// A serial receiver that hangs up (a USB receiver pulled out) is opened again when its
     /// path answers again (plugged back in; here a udev-like link moved to a new terminal):
     /// before, the daemon ran on without positions until it was restarted. Two pseudo

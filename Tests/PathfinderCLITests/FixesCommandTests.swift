@@ -42,6 +42,63 @@ import Testing
         #expect(out == #"{"lat":10,"lon":10,"mode":"2d","time":"2024-06-01T10:10:10Z","type":"fix"}"# + "\n")
     }
 
+    /// A log whose receiver says some positions came from its simulator (GGA quality 8), were
+    /// typed in (RMC mode M) or dead-reckoned with no error estimate (GGA quality 6): those
+    /// epochs are no fix, counted as not GNSS. Before, all five epochs were printed as fixes.
+    @Test func simulatedTypedInAndDeadReckonedPositionsAreNotPrintedAsFixes() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixes-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("sources.nmea").path
+        let epochs = [(0, "1", "A"), (1, "8", "A"), (2, "1", "M"), (3, "6", "E"), (4, "1", "A")]
+        var text = ""
+        for (second, quality, mode) in epochs {
+            let t = "12000\(second).00"
+            text += ReplayInputTests.sentence(
+                "GPGGA,\(t),3733.0000,N,12658.0000,E,\(quality),08,1.0,50.0,M,20.0,M,,")
+            text += ReplayInputTests.sentence(
+                "GPRMC,\(t),A,3733.0000,N,12658.0000,E,0.5,90.0,010124,,,\(mode)")
+        }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let (code, out, err) = await runPathfinder(["fixes", "--nmea", path])
+        #expect(code == 0)
+        let times = out.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["time"] as? String
+        }
+        #expect(times == ["2024-01-01T12:00:00Z", "2024-01-01T12:00:04Z"], "\(out)")
+        #expect(err.contains(" 2 fixes, 3 no-fix epochs, "), "\(err)")
+        #expect(err.contains(", 3 not GNSS (simulated, typed in or dead reckoning)"), "\(err)")
+    }
+
+    /// A survey-grade σ below the printed millimetre, and a position a hair south-west of
+    /// 0°N 0°E at an altitude a hair below sea level: no accuracy prints as 0 (a perfect fix),
+    /// nothing as -0, and the line reads back as the same record. Before: accuracies 0, and
+    /// `"lat":-0`, `"lon":-0`, `"altitudeMSL":-0`.
+    @Test func aTinyAccuracyNeverPrintsAsZeroAndNothingAsMinusZero() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixes-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("tiny.nmea").path
+        let t = "120000.00"
+        let text = [
+            "GPGGA,\(t),0000.00000001,S,00000.00000001,W,4,20,0.5,-0.0004,M,0.0,M,,",
+            "GPGST,\(t),0.001,,,,0.0003,0.0003,0.0002",
+            "GPRMC,\(t),A,0000.00000001,S,00000.00000001,W,0.0,0.0,010124,,,R",
+        ].map(ReplayInputTests.sentence).joined()
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let (code, out, err) = await runPathfinder(["fixes", "--nmea", path])
+        #expect(code == 0, "\(err)")
+        #expect(!out.contains(":-0,") && !out.contains(":-0}"), "\(out)")
+        #expect(
+            out.contains(#""horizontalAccuracy":0.001"#) && out.contains(#""verticalAccuracy":0.001"#),
+            "\(out)")
+        let line = try #require(out.split(separator: "\n").first)
+        let record = try JSONDecoder().decode(FixStreamRecord.self, from: Data(line.utf8))
+        #expect(record.horizontalAccuracy == 0.001 && record.verticalAccuracy == 0.001)
+        #expect(record.lat == 0 && record.lat?.sign == .plus && record.lon?.sign == .plus)
+        #expect(record.altitudeMSL?.sign == .plus)
+    }
+
     @Test func countStopsEarly() async throws {
         let (code, out, err) = await runPathfinder(["fixes", "--nmea", try log(), "--count", "3"])
         #expect(code == 0)

@@ -66,6 +66,25 @@ struct ReplayInputTests {
         #expect(r.out.isEmpty)
     }
 
+    /// A 10 Hz trace across a leap second (23:59:60.x): replayed. Before, 23:59:60.x read as
+    /// the next day's 00:00:00.x, the real 00:00:00.0 after it went back 0.9 s, and the whole
+    /// trace was refused ("time goes back at fix 21").
+    @Test func aTenHertzTraceAcrossALeapSecond_isReplayed() async throws {
+        let scratch = try Scratch()
+        var text = ""
+        for (hhmmss, date) in [("235959", "311216"), ("235960", "311216"), ("000000", "010117")] {
+            for tenth in 0..<10 {
+                let t = "\(hhmmss).\(tenth)0"
+                text += Self.sentence("GPRMC,\(t),A,3733.0000,N,12658.0000,E,0.5,90.0,\(date),,,A")
+                text += Self.sentence("GPGGA,\(t),3733.0000,N,12658.0000,E,1,08,1.0,50.0,M,20.0,M,,")
+            }
+        }
+        let trace = try scratch.write("leap.nmea", text)
+        let r = await replay(trace)
+        #expect(r.code == 0, "\(r.err)")
+        #expect(!r.out.isEmpty)
+    }
+
     /// Before: the later half sorted in front, the walk logged at negative `t`, exit 0.
     @Test func aTraceWhoseTimeGoesBack_isRefusedNamingTheFix() async throws {
         let scratch = try Scratch()

@@ -137,6 +137,39 @@ import Testing
         #expect(decode([Self.tpv, next, Self.tpv]).count == 3)
     }
 
+    static func tpv(status: Int) -> String {
+        tpv.replacingOccurrences(of: #""mode":3"#, with: #""status":\#(status),"mode":3"#)
+    }
+
+    /// gpsd's `status` 7 (time only: a receiver's manual position, GGA quality 7) and 8
+    /// (simulated) are no fix; so is 5, dead reckoning alone, unless a GST gives its σ (gpsd's
+    /// `eph` is HDOP × 19 there, describing satellites it does not use). Before, each was a fix.
+    @Test(arguments: [5, 7, 8])
+    func simulatedTypedInAndBareDeadReckoningAreNoFix(_ status: Int) {
+        #expect(
+            decode([Self.tpv(status: status)])
+                == [.noFix(time: FixStreamRecord.parseTime("2020-07-11T22:37:46Z"))])
+    }
+
+    /// DGPS, RTK fixed and float, GNSS with dead reckoning, and a PPS fix stay fixes; dead
+    /// reckoning alone with a GST's σ is a fix of that σ.
+    @Test(arguments: [2, 3, 4, 6, 9])
+    func satelliteFixesOfEveryStatusStayFixes(_ status: Int) throws {
+        guard case .fix(let f) = try #require(decode([Self.tpv(status: status)]).first) else {
+            Issue.record("status \(status) was no fix")
+            return
+        }
+        #expect(f.horizontalAccuracy == 5.13)
+    }
+
+    @Test func deadReckoningWithAGSTIsAFixOfItsSigma() throws {
+        guard case .fix(let f) = try #require(decode([Self.gst(46, 4), Self.tpv(status: 5)]).first) else {
+            Issue.record("dead reckoning with a GST was no fix")
+            return
+        }
+        #expect(abs((f.horizontalAccuracy ?? 0) - 4) < 0.001 && f.verticalAccuracy == 4)
+    }
+
     @Test func rawPressureSentencesPassThrough() {
         let events = decode(["$WIMDA,29.9213,I,1.01325,B,21.5,C,,C,45.0,,9.2,C,,T,,M,,N,,M*20"])
         #expect(events == [.pressure(PressureReading(time: nil, hPa: 1013.25, source: .nmeaMDA))])

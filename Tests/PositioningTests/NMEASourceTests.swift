@@ -76,6 +76,34 @@ import Testing
         collector.cancel()
     }
 
+    /// A serial device is opened without waiting for carrier detect (O_NONBLOCK: a UART with
+    /// modem lines and CLOCAL off can hold a plain open() forever), then set CLOCAL and read
+    /// blocking, as before. A pseudo-terminal never waits for carrier, so only what follows
+    /// the open shows here: CLOCAL on though the terminal had it off, the descriptor blocking
+    /// again, and reading works.
+    @Test func aSerialDeviceWithModemLinesOnIsSetToIgnoreThemAndReadsBlocking() async throws {
+        let (master, path) = try openPseudoTerminal()
+        var before = termios()
+        try #require(tcgetattr(master, &before) == 0)
+        before.c_cflag &= ~tcflag_t(CLOCAL)
+        try #require(tcsetattr(master, TCSANOW, &before) == 0)
+        let source = NMEASource(.device(path: path, baud: 4800))
+        let fd = try source.open()
+        #expect(fcntl(fd, F_GETFL) & O_NONBLOCK == 0)
+        var t = termios()
+        try #require(tcgetattr(fd, &t) == 0)
+        #expect(t.c_cflag & tcflag_t(CLOCAL | CREAD) == tcflag_t(CLOCAL | CREAD))
+        #expect(t.c_lflag & tcflag_t(ICANON | ECHO) == 0 && cfgetispeed(&t) == speed_t(B4800))
+        let collector = Collector(source.events(from: fd))
+        let line = nmea("GPRMC,101010,A,1000.0,N,01000.0,E,,,010624,,")
+        #expect(line.withCString { write(master, $0, strlen($0)) } == line.utf8.count)
+        let read = await collector.wait { _ in source.stats.sentences == 1 }
+        #expect(read, "\(source.stats)")
+        close(master)
+        #expect(await collector.wait { _ in source.failure != nil })
+        collector.cancel()
+    }
+
     @Test func unsupportedBaudRateIsRefused() throws {
         let (master, path) = try openPseudoTerminal()
         defer { close(master) }

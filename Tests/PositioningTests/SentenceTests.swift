@@ -489,6 +489,16 @@ func utc(_ text: String) -> Date { FixStreamRecord.parseTime(text)! }
         #expect(events.isEmpty)
     }
 
+    /// Trailing spaces after the checksum are stripped; a trailing NUL is a non-printable byte,
+    /// so the line is junk (the parser's comment said NULs were stripped too).
+    @Test func trailingSpacesAreStrippedAndATrailingNULIsJunk() {
+        let good = nmea("GPRMC,101010,A,1000.0,N,01000.0,E,,,010624,,").dropLast()  // "\r\n" is one Character
+        let spaces = NMEAParser.parse(Array((good + "  \r\n").utf8))
+        #expect(spaces.stats.fixes == 1 && spaces.stats.junk == 0)
+        let nul = NMEAParser.parse(Array(good.utf8) + [0x00, 0x0D, 0x0A])
+        #expect(nul.stats.fixes == 0 && nul.stats.junk == 1)
+    }
+
     @Test func lowercaseChecksumHexIsAccepted() {
         let line = nmea("GPRMC,101010,A,1000.0,N,01000.0,W,,,010624,,")
         let (events, stats) = NMEAParser.parse(

@@ -54,6 +54,50 @@ struct OSMReaderTests {
                 == OSMNode(id: 2, coordinate: Coordinate(latitude: 60.1714, longitude: 24.9420), tags: [:]))
     }
 
+    /// Overpass's `out geom;` on a relation gives each member way its `geometry` and need not
+    /// list the ways: each becomes a way of its own, its points nodes, so the multipolygon has
+    /// its rings (before, a relation whose ways the file did not list had no outline). A point
+    /// where a listed node is (the door) is that node, and the two pieces of a split ring
+    /// share their ends; a point outside the query's box (null) has no place.
+    @Test func aRelationsMemberGeometryMakesItsWays() throws {
+        let json = """
+            {"elements": [
+              {"type": "node", "id": 5, "lat": 60.1000, "lon": 24.9005, "tags": {"entrance": "main"}},
+              {"type": "relation", "id": 7, "members": [
+                {"type": "way", "ref": 100, "role": "outer", "geometry": [
+                  {"lat": 60.1000, "lon": 24.9000}, {"lat": 60.1000, "lon": 24.9005},
+                  {"lat": 60.1000, "lon": 24.9010}]},
+                {"type": "way", "ref": 101, "role": "outer", "geometry": [
+                  {"lat": 60.1000, "lon": 24.9010}, {"lat": 60.1010, "lon": 24.9010},
+                  null, {"lat": 60.1000, "lon": 24.9000}]},
+                {"type": "way", "ref": 102, "role": "inner", "geometry": [
+                  {"lat": 60.1004, "lon": 24.9004}, {"lat": 60.1004, "lon": 24.9006},
+                  {"lat": 60.1006, "lon": 24.9006}, {"lat": 60.1004, "lon": 24.9004}]},
+                {"type": "node", "ref": 5, "role": "entrance", "lat": 60.1000, "lon": 24.9005}],
+               "tags": {"building": "yes", "type": "multipolygon"}}
+            ]}
+            """
+        let data = try OSMReader.read(data: Data(json.utf8), path: "rel.json")
+        #expect(data.relations.map(\.id) == [7])
+        #expect(data.ways.map(\.id) == [100, 101, 102])
+        #expect(data.ways.allSatisfy { $0.tags.isEmpty })
+        let place = Dictionary(uniqueKeysWithValues: data.nodes.map { ($0.id, $0.coordinate) })
+        func points(_ way: OSMWay) -> [Coordinate?] { way.nodeIDs.map { place[$0] } }
+        let outer = data.ways[0]
+        let rest = data.ways[1]
+        // The door is the listed node, with its tags; the pieces meet at the same nodes.
+        #expect(outer.nodeIDs[1] == 5)
+        #expect(data.nodes.first { $0.id == 5 }?.tags == ["entrance": "main"])
+        #expect(rest.nodeIDs.first == outer.nodeIDs.last && rest.nodeIDs.last == outer.nodeIDs.first)
+        #expect(rest.nodeIDs.count == 4 && points(rest)[2] == nil)
+        #expect(points(outer)[2] == Coordinate(latitude: 60.1, longitude: 24.901))
+        // The closed inner ring is closed by id, and no made-up id is a listed one.
+        #expect(data.ways[2].nodeIDs.count == 4 && data.ways[2].nodeIDs.first == data.ways[2].nodeIDs.last)
+        #expect(Set(data.nodes.map(\.id)).count == data.nodes.count)
+        // The door, two more corners of the first piece, one of the second, three of the yard.
+        #expect(data.nodes.count == 1 + 2 + 1 + 3)
+    }
+
     @Test func xmlAndOverpassGiveTheSameData() throws {
         let a = try OSMReader.read(data: Data(Self.xml.utf8), path: "a.osm")
         let b = try OSMReader.read(data: Data(Self.overpass.utf8), path: "b.json")

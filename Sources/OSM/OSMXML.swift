@@ -105,6 +105,9 @@ enum OSMXML {
         var tags: [String: String] = [:]
         var nodeIDs: [Int64] = []
         var members: [OSMMember] = []
+        /// Deleted: by a JOSM user (`action="delete"`, kept in the file until uploaded) or in
+        /// OSM's history (`visible="false"`, without a place). Read through, then dropped.
+        var deleted = false
 
         init(path: String) { self.path = path }
 
@@ -135,7 +138,8 @@ enum OSMXML {
                 nodeIDs = []
                 members = []
                 coordinate = nil
-                if name == "node" {
+                deleted = attributes["action"] == "delete" || attributes["visible"] == "false"
+                if name == "node" && !deleted {
                     guard let lat = attributes["lat"].flatMap(Double.init),
                         let lon = attributes["lon"].flatMap(Double.init)
                     else {
@@ -174,6 +178,8 @@ enum OSMXML {
             defer { depth -= 1 }
             if depth == 1 && name == "osm" { closedRoot = true }
             guard depth == 2, name == kind else { return }
+            defer { kind = nil }
+            if deleted { return }
             switch name {
             case "node":
                 if let coordinate { data.nodes.append(OSMNode(id: id, coordinate: coordinate, tags: tags)) }
@@ -181,7 +187,6 @@ enum OSMXML {
             case "relation": data.relations.append(OSMRelation(id: id, members: members, tags: tags))
             default: break
             }
-            kind = nil
         }
     }
 }

@@ -27,6 +27,17 @@ enum OSMXML {
         let parser = XMLParser(stream: InputStream(data: data))
         parser.delegate = handler
         let ok = parser.parse()
+        // Cut inside a tag: what the parser made of the piece (`lon=""`, `<no>`) is not the
+        // fault; the file's end is, said at its last line (before, the empty attribute was
+        // named). A fault before that tag is the file's own.
+        let failed = !ok || handler.error != nil || !handler.closedRoot
+        if failed, let tagLine = XMLDiagnostics.unfinishedTagLine(in: data),
+            (handler.error?.line ?? parser.lineNumber) >= tagLine
+        {
+            throw OSMError(
+                path: path, line: TextDiagnostics.lastLine(of: data), element: handler.currentName,
+                reason: "the file ends inside a tag, before </osm> (truncated?)")
+        }
         if let error = handler.error { throw error }
         guard ok else {
             let reason =
@@ -40,7 +51,7 @@ enum OSMXML {
         // libxml2's SAX mode can stop quietly at a cut: a missing </osm> is a truncated file.
         guard handler.closedRoot else {
             throw OSMError(
-                path: path, line: parser.lineNumber, element: handler.currentName,
+                path: path, line: TextDiagnostics.lastLine(of: data), element: handler.currentName,
                 reason: "the file ends before </osm> (truncated?)")
         }
         return handler.data

@@ -197,6 +197,29 @@ struct OSMReaderTests {
         }
     }
 
+    /// A file cut anywhere after its first line, inside a tag, an attribute's value or
+    /// between elements, says it ends early, at the line where it ends (before, a cut inside a
+    /// start tag named the attribute left empty: `lat="60.1" lon="" are not numbers`,
+    /// `<node> without a numeric id (id="")`).
+    @Test func aFileCutAnywhereSaysItEndsEarlyWhereItEnds() {
+        let text = Self.xml
+        // From the first byte of the second line (the declaration alone is no OSM file).
+        let start = text.utf8.index(text.utf8.firstIndex(of: UInt8(ascii: "\n"))!, offsetBy: 2)
+        for end in text.utf8.indices[start...].dropLast("</osm>".utf8.count) {
+            let cut = Data(text.utf8[..<end])
+            // Its last line with anything on it.
+            let trimmed = String(decoding: cut, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let lines = 1 + trimmed.count(where: { $0 == "\n" })
+            do throws(OSMError) {
+                _ = try OSMReader.read(data: cut, path: "cut.osm")
+                Issue.record("read a file cut at byte \(cut.count)")
+            } catch {
+                #expect(error.reason.hasSuffix("(truncated?)"), "cut at byte \(cut.count): \(error)")
+                #expect(error.line == lines, "cut at byte \(cut.count): \(error)")
+            }
+        }
+    }
+
     @Test(
         arguments: [
             ("<osm><node id=\"x\" lat=\"1\" lon=\"2\"/></osm>", "numeric id"),

@@ -151,7 +151,14 @@ public enum DoorImporter {
     ) throws(DoorIndexError) -> DoorImportSummary {
         let output: String
         do { output = try AtomicFile.resolvingLink(link) } catch {
-            throw .storage(path: link, message: "cannot follow the symbolic link: \(error)")
+            // "a symbolic link to /…/x.db, whose folder /… is not there"; it is not made, as
+            // the folder of an --out that is no link is: the link may point at a disk not there.
+            guard let reason = error.reason else {
+                throw .storage(path: link, message: "cannot follow the symbolic link: \(error)")
+            }
+            throw .storage(
+                path: link,
+                message: reason + (error.code == ENOENT ? ": make it, or give --out another place" : ""))
         }
         let directory = URL(fileURLWithPath: output).deletingLastPathComponent().path
         // The temp file names this process, so the next import can remove one an interrupted

@@ -400,6 +400,33 @@ struct DoorsCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("real")) == ["seoul.db"])
     }
 
+    /// `--out` a symbolic link whose target's folder is not there is refused before any work,
+    /// naming the link, where it leads and the folder that is missing, whole (before:
+    /// "cannot follow the symbolic link: realpath ./nowhere: a symbolic link into a folder that
+    /// is not there", the folder relative to who knows where).
+    @Test func outALinkIntoAMissingFolderNamesTheFolder() async throws {
+        let dir = try Scratch()
+        let osm = try dir.write(
+            "x.osm", squareBuildingsXML([SquareBuilding(lat: 37.5, lon: 127, tags: ["building": "yes"])]))
+        let sub = dir.file("sub")
+        try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
+        for (link, target, folder) in [
+            (dir.file("sub/relative.db"), "../nowhere/seoul.db", dir.file("nowhere")),
+            (dir.file("absolute.db"), dir.file("gone/deeper/seoul.db"), dir.file("gone/deeper")),
+        ] {
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+            let result = await runPathfinder(["doors", "import", osm, "--out", link])
+            #expect(result.code == 1, "\(result.err)")
+            #expect(
+                result.err
+                    == "pathfinder doors import: \(link): a symbolic link to \(folder)/seoul.db, whose folder \(folder) is not there: make it, or give --out another place\n",
+                "\(result.err)")
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+        }
+        #expect(dir.entries == ["absolute.db", "sub", "x.osm"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sub) == ["relative.db"])
+    }
+
     /// `--near LAT LON` with a bad second value named the good first one (`--near "60.17" is
     /// not LAT LON`); the message names the value that is wrong.
     @Test(arguments: [

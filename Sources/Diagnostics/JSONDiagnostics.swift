@@ -183,13 +183,8 @@ public enum JSONDiagnostics {
             return 1 + data.prefix(offset).count(where: { $0 == UInt8(ascii: "\n") })
         }
         if message.localizedCaseInsensitiveContains("end of file") {
-            // A file cut short (a full disk, a copy stopped): where it ends, its last line with
-            // anything on it (before, no line was named).
-            var end = data.endIndex
-            while end > data.startIndex, [0x0A, 0x0D, 0x20, 0x09].contains(data[data.index(before: end)]) {
-                end = data.index(before: end)
-            }
-            return 1 + data[..<end].count(where: { $0 == UInt8(ascii: "\n") })
+            // A file cut short: where it ends (before, no line was named).
+            return TextDiagnostics.lastLine(of: data)
         }
         return nil
     }

@@ -21,4 +21,14 @@ public enum TextDiagnostics {
             }
         }
     }
+
+    /// Where a file cut short (a full disk, a copy stopped) ends: its last line with anything
+    /// on it (1-based), as a person looking at the end of the file sees it.
+    public static func lastLine(of data: Data) -> Int {
+        var end = data.endIndex
+        while end > data.startIndex, [0x0A, 0x0D, 0x20, 0x09].contains(data[data.index(before: end)]) {
+            end = data.index(before: end)
+        }
+        return 1 + data[..<end].count(where: { $0 == UInt8(ascii: "\n") })
+    }
 }

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// XML parser failures in words. On Linux `XMLParser` reports libxml2's error numbers under
 /// "NSXMLParserErrorDomain error N"; the ones a hand-edited, cut or hostile file produces
 /// are named here.
@@ -24,5 +26,18 @@ public enum XMLDiagnostics {
             "entities that expand into each other without end or beyond any sensible size (an \"entity bomb\"); refused"
         default: "not well-formed XML (libxml2 error \(code))"
         }
+    }
+
+    /// The line of the tag `data` ends inside (its `<`), when the file stops before that tag's
+    /// `>`: cut short. The parser then reports the tag as far as it goes (an attribute left
+    /// empty, a name cut in two) rather than the file's end; nil when the text ends with `>`.
+    public static func unfinishedTagLine(in data: Data) -> Int? {
+        var end = data.endIndex
+        while end > data.startIndex, [0x0A, 0x0D, 0x20, 0x09].contains(data[data.index(before: end)]) {
+            end = data.index(before: end)
+        }
+        guard end > data.startIndex, data[data.index(before: end)] != UInt8(ascii: ">") else { return nil }
+        let open = data[..<end].lastIndex(of: UInt8(ascii: "<")) ?? data.startIndex
+        return 1 + data[..<open].count(where: { $0 == UInt8(ascii: "\n") })
     }
 }

@@ -5,7 +5,9 @@ public import Geo
 ///
 /// Rings are stored open (the closing point is not repeated). Containment and distances are
 /// worked out in a local plane around the point asked about, which is exact enough for a
-/// building (metres across, far from the poles; the antimeridian is not handled).
+/// building (metres across, far from the poles). A building across the antimeridian keeps its
+/// points in −180…180; every measure takes the short way between two longitudes (before, such
+/// an outline went round the world the other way: its centroid at 0°, its area ≈ 850 km²).
 public struct BuildingOutline: Sendable, Hashable {
     /// One closed ring of the outline.
     public struct Ring: Sendable, Hashable {
@@ -37,7 +39,10 @@ public struct BuildingOutline: Sendable, Hashable {
     public func contains(_ point: Coordinate) -> Bool {
         var inside = false
         for ring in rings where ring.points.count >= 3 {
-            let lonLat = ring.points.map { LonLat(lon: $0.longitude, lat: $0.latitude) }
+            // Across ±180°, each point on the point's side (exactly as stored elsewhere).
+            let lonLat = ring.points.map {
+                LonLat(lon: Self.longitude($0.longitude, near: point.longitude), lat: $0.latitude)
+            }
             if Polygon.ringContains(lonLat, point.longitude, point.latitude) { inside.toggle() }
         }
         return inside
@@ -121,22 +126,40 @@ public struct BuildingOutline: Sendable, Hashable {
         return (a / 2, cx, cy)
     }
 
-    /// The smallest latitude/longitude box holding every ring.
+    /// The smallest latitude/longitude box holding every ring. Across the antimeridian its
+    /// longitudes run on past 180 (179.9998…180.0002): `minLon` is always in −180…180.
     public var bounds: (minLat: Double, maxLat: Double, minLon: Double, maxLon: Double)? {
         var box: (minLat: Double, maxLat: Double, minLon: Double, maxLon: Double)?
+        guard let first = rings.first(where: { !$0.points.isEmpty })?.points.first else { return nil }
         for ring in rings {
             for p in ring.points {
+                let lon = Self.longitude(p.longitude, near: first.longitude)
                 guard let b = box else {
-                    box = (p.latitude, p.latitude, p.longitude, p.longitude)
+                    box = (p.latitude, p.latitude, lon, lon)
                     continue
                 }
                 box = (
-                    min(b.minLat, p.latitude), max(b.maxLat, p.latitude), min(b.minLon, p.longitude),
-                    max(b.maxLon, p.longitude)
+                    min(b.minLat, p.latitude), max(b.maxLat, p.latitude), min(b.minLon, lon),
+                    max(b.maxLon, lon)
                 )
             }
         }
+        if let b = box, b.minLon < -180 { box = (b.minLat, b.maxLat, b.minLon + 360, b.maxLon + 360) }
         return box
+    }
+
+    /// `longitude`, or the same meridian 360° on, whichever is within 180° of `reference`
+    /// (`longitude` itself, untouched, for any building not across the antimeridian).
+    static func longitude(_ longitude: Double, near reference: Double) -> Double {
+        let d = longitude - reference
+        return d > 180 ? longitude - 360 : d < -180 ? longitude + 360 : longitude
+    }
+
+    /// Degrees east from longitude `a` to `b` the short way, −180…180: `b − a` unless that
+    /// crosses the antimeridian (the same bits as `b − a` for any building not across it).
+    static func east(of a: Double, _ b: Double) -> Double {
+        let d = b - a
+        return d > 180 ? d - 360 : d < -180 ? d + 360 : d
     }
 }
 
@@ -151,17 +174,20 @@ struct LocalPlane {
         cosLatitude = cos(origin.latitude * .pi / 180)
     }
 
+    /// Across the antimeridian too: longitudes differ the short way.
     func project(_ c: Coordinate) -> (x: Double, y: Double) {
         (
-            (c.longitude - origin.longitude) * metresPerDegree * cosLatitude,
+            BuildingOutline.east(of: origin.longitude, c.longitude) * metresPerDegree * cosLatitude,
             (c.latitude - origin.latitude) * metresPerDegree
         )
     }
 
+    /// A longitude past ±180 comes back into −180…180.
     func unproject(x: Double, y: Double) -> Coordinate {
-        Coordinate(
+        let longitude = origin.longitude + x / (metresPerDegree * cosLatitude)
+        return Coordinate(
             latitude: origin.latitude + y / metresPerDegree,
-            longitude: origin.longitude + x / (metresPerDegree * cosLatitude))
+            longitude: longitude > 180 ? longitude - 360 : longitude < -180 ? longitude + 360 : longitude)
     }
 
     /// Distance from (0, 0) to the segment a–b.

@@ -58,7 +58,17 @@ public enum DoorImporter {
             throw .badInput(
                 OSMError(path: input, reason: "is also --out: the index would replace the extract"))
         }
-        if isPBF(input) {
+        let format = Self.format(of: input)
+        if format == .gzip || format == .bzip2 {
+            // osmium reads compressed XML, into the PBF read here; the text readers do not.
+            throw .badInput(
+                OSMError(
+                    path: input,
+                    reason:
+                        "compressed (\(format == .gzip ? "gzip" : "bzip2")): convert it with `\(format.osmiumCat(input, to: "FILE.osm.pbf"))` and import that"
+                ))
+        }
+        if format == .pbf || input.hasSuffix(".pbf") && (format == .unknown || format == .empty) {
             let route: OsmiumStream.Route =
                 lowMemory.map { $0 ? .lowMemory : .filtered } ?? OsmiumStream.Route.automatic()
             return try write(to: output, source: source, progress: progress) { writer in
@@ -116,13 +126,14 @@ public enum DoorImporter {
             + data.relations.sorted { $0.id < $1.id }.map { .relation($0) }
     }
 
-    /// Whether `path` is an `.osm.pbf` file: by name, or by its first block's "OSMHeader".
-    static func isPBF(_ path: String) -> Bool {
-        if path.hasSuffix(".pbf") { return true }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+    /// What the file at `path` is by its first bytes (``OSMReader/format(of:)``), whatever its
+    /// name: PBF named `.osm` is PBF (before, osmium was left to go by the name and read it as
+    /// XML). A file named `.pbf` that is neither PBF nor text goes to osmium, which names its
+    /// fault.
+    static func format(of path: String) -> OSMFormat {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return .unknown }
         defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 32)) ?? Data()
-        return head.count > 13 && head.dropFirst(4).range(of: Data("OSMHeader".utf8)) != nil
+        return OSMReader.format(of: (try? handle.read(upToCount: 64)) ?? Data())
     }
 
     /// Runs `fill` on a fresh index at a temporary path beside `output`, then renames it into
@@ -140,7 +151,14 @@ public enum DoorImporter {
     ) throws(DoorIndexError) -> DoorImportSummary {
         let output: String
         do { output = try AtomicFile.resolvingLink(link) } catch {
-            throw .storage(path: link, message: "cannot follow the symbolic link: \(error)")
+            // "a symbolic link to /…/x.db, whose folder /… is not there"; it is not made, as
+            // the folder of an --out that is no link is: the link may point at a disk not there.
+            guard let reason = error.reason else {
+                throw .storage(path: link, message: "cannot follow the symbolic link: \(error)")
+            }
+            throw .storage(
+                path: link,
+                message: reason + (error.code == ENOENT ? ": make it, or give --out another place" : ""))
         }
         let directory = URL(fileURLWithPath: output).deletingLastPathComponent().path
         // The temp file names this process, so the next import can remove one an interrupted
@@ -309,14 +327,16 @@ enum OsmiumStream {
         case .filtered:
             progress("filtering \(input) with osmium tags-filter")
             stages = [
-                ["tags-filter", input, "n/entrance", "w/building", "r/building"] + SearchText.placeFilters
+                // -F: PBF whatever its name (osmium goes by the name).
+                ["tags-filter", "-F", "pbf", input, "n/entrance", "w/building", "r/building"]
+                    + SearchText.placeFilters
                     + ["-f", "pbf,pbf_compression=none,add_metadata=false", "-o", "-"]
             ]
         case .lowMemory:
             progress(
                 "filtering \(input) with osmium add-locations-to-ways (low memory: every way, no tags-filter)"
             )
-            stages = [locateArguments + ["-i", "sparse_mem_array", input]]
+            stages = [locateArguments + ["-i", "sparse_mem_array", "-F", "pbf", input]]
         }
         let processes = stages.map { arguments in
             let process = Process()

@@ -245,7 +245,10 @@ public final class DoorIndex {
             try statement.forEach([.int(range.lowerBound), .int(range.upperBound)]) { row in
                 let lat = row.double(1)
                 let lon = row.double(2)
-                guard lat >= minLat && lat <= maxLat && lon >= minLon && lon <= maxLon else { return }
+                // A box past ±180 (a building's across the antimeridian) holds it a turn on.
+                guard lat >= minLat && lat <= maxLat,
+                    [lon, lon + 360, lon - 360].contains(where: { $0 >= minLon && $0 <= maxLon })
+                else { return }
                 nodes.append(try self.node(row))
             }
         }

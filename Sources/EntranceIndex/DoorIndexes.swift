@@ -36,9 +36,11 @@ public struct DoorIndexBounds: Sendable, Hashable, CustomStringConvertible {
             maxLon: max(maxLon, other.maxLon))
     }
 
+    /// Whether the box holds `point`, or holds it a turn on: an index holding a building across
+    /// the antimeridian runs on past 180 (``BuildingOutline/bounds``).
     public func contains(_ point: Coordinate) -> Bool {
-        point.latitude >= minLat && point.latitude <= maxLat && point.longitude >= minLon
-            && point.longitude <= maxLon
+        point.latitude >= minLat && point.latitude <= maxLat
+            && [point.longitude, point.longitude + 360].contains { $0 >= minLon && $0 <= maxLon }
     }
 
     /// Metres from `point` to the nearest point of the box (0 inside).

@@ -52,19 +52,26 @@ struct PlacesInside {
         guard !grid.isEmpty, let box = b.box else { return [] }
         let level = Self.level
         let rows = SpatialCells.row(box.minLat, level: level)...SpatialCells.row(box.maxLat, level: level)
-        let columns =
-            SpatialCells.column(box.minLon, level: level)...SpatialCells.column(box.maxLon, level: level)
+        // A box across the antimeridian runs on past 180: its east end is at −180 and on.
+        var columns = [
+            SpatialCells.column(
+                box.minLon, level: level)...SpatialCells.column(min(box.maxLon, 180), level: level)
+        ]
+        if box.maxLon > 180 {
+            columns.append(
+                SpatialCells.column(-180, level: level)...SpatialCells.column(box.maxLon - 360, level: level))
+        }
         // A hair wider than the box: the outline is tested as stored, rounded to 1e-7°.
         let e = 1e-6
         let near = DoorIndexBounds(
             minLat: box.minLat - e, maxLat: box.maxLat + e, minLon: box.minLon - e, maxLon: box.maxLon + e)
         var inBox: [Int] = []
-        if rows.count * columns.count > grid.count {
+        if rows.count * columns.reduce(0, { $0 + $1.count }) > grid.count {
             // A box larger than the places' cells (a campus in a village): read them all.
             for index in places.indices where near.contains(places[index].point) { inBox.append(index) }
         } else {
             for r in rows {
-                for c in columns {
+                for c in columns.joined() {
                     for index in grid[SpatialCells.key(level: level, row: r, column: c)] ?? []
                     where near.contains(places[index].point) {
                         inBox.append(index)

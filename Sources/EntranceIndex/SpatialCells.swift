@@ -67,26 +67,59 @@ enum SpatialCells {
         guard minLat <= maxLat && minLon <= maxLon else { return [] }
         var out: [ClosedRange<Int64>] = []
         for level in levels {
-            let reach: Int64 = points ? 0 : 1
-            let firstRow = max(0, row(minLat, level: level) - reach)
-            let firstColumn = max(0, column(minLon, level: level) - reach)
-            let lastColumn = column(maxLon, level: level)
-            let lastRow = row(maxLat, level: level)
-            // A box of many rows (a whole country asked for): one range over those rows, every
-            // column; the exact test after the lookup drops what lies outside.
-            if lastRow - firstRow > 16 {
-                out.append(
-                    key(
-                        level: level, row: firstRow, column: 0)...key(
-                            level: level, row: lastRow, column: columnMask))
-                continue
+            // Across the antimeridian: points (entrances) lie in −180…180, so a box past either
+            // end looks on the other side too; a building across it is stored from its west end
+            // on past 180 (``BuildingOutline/bounds``), so a box near −180 looks there too.
+            var shifts: [Double] = [0]
+            if points {
+                if maxLon > 180 { shifts.append(-360) }
+                if minLon < -180 { shifts.append(360) }
+            } else if minLon - 2 * size(level) < -180 {
+                shifts.append(360)
             }
-            for r in firstRow...lastRow {
-                out.append(
-                    key(
-                        level: level, row: r, column: firstColumn)...key(
-                            level: level, row: r, column: lastColumn))
+            for shift in shifts {
+                out += ranges(
+                    minLat: minLat, maxLat: maxLat, minLon: minLon + shift, maxLon: maxLon + shift,
+                    level: level,
+                    reach: points ? 0 : 1)
             }
+        }
+        // Each key once, though the ranges across the antimeridian may overlap the others.
+        var merged: [ClosedRange<Int64>] = []
+        for range in out.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = merged.last, range.lowerBound <= last.upperBound &+ 1 {
+                merged[merged.count - 1] = last.lowerBound...max(last.upperBound, range.upperBound)
+            } else {
+                merged.append(range)
+            }
+        }
+        return merged
+    }
+
+    /// ``ranges(minLat:maxLat:minLon:maxLon:levels:points:)`` at one level, for one box as it
+    /// is, looking `reach` cells further below and to the left.
+    private static func ranges(
+        minLat: Double, maxLat: Double, minLon: Double, maxLon: Double, level: Int, reach: Int64
+    ) -> [ClosedRange<Int64>] {
+        var out: [ClosedRange<Int64>] = []
+        let firstRow = max(0, row(minLat, level: level) - reach)
+        let firstColumn = max(0, column(minLon, level: level) - reach)
+        let lastColumn = column(maxLon, level: level)
+        let lastRow = row(maxLat, level: level)
+        // A box of many rows (a whole country asked for): one range over those rows, every
+        // column; the exact test after the lookup drops what lies outside.
+        if lastRow - firstRow > 16 {
+            out.append(
+                key(
+                    level: level, row: firstRow, column: 0)...key(
+                        level: level, row: lastRow, column: columnMask))
+            return out
+        }
+        for r in firstRow...lastRow {
+            out.append(
+                key(
+                    level: level, row: r, column: firstColumn)...key(
+                        level: level, row: r, column: lastColumn))
         }
         return out
     }

@@ -27,6 +27,17 @@ enum OSMXML {
         let parser = XMLParser(stream: InputStream(data: data))
         parser.delegate = handler
         let ok = parser.parse()
+        // Cut inside a tag: what the parser made of the piece (`lon=""`, `<no>`) is not the
+        // fault; the file's end is, said at its last line (before, the empty attribute was
+        // named). A fault before that tag is the file's own.
+        let failed = !ok || handler.error != nil || !handler.closedRoot
+        if failed, let tagLine = XMLDiagnostics.unfinishedTagLine(in: data),
+            (handler.error?.line ?? parser.lineNumber) >= tagLine
+        {
+            throw OSMError(
+                path: path, line: TextDiagnostics.lastLine(of: data), element: handler.currentName,
+                reason: "the file ends inside a tag, before </osm> (truncated?)")
+        }
         if let error = handler.error { throw error }
         guard ok else {
             let reason =
@@ -40,7 +51,7 @@ enum OSMXML {
         // libxml2's SAX mode can stop quietly at a cut: a missing </osm> is a truncated file.
         guard handler.closedRoot else {
             throw OSMError(
-                path: path, line: parser.lineNumber, element: handler.currentName,
+                path: path, line: TextDiagnostics.lastLine(of: data), element: handler.currentName,
                 reason: "the file ends before </osm> (truncated?)")
         }
         return handler.data
@@ -105,6 +116,9 @@ enum OSMXML {
         var tags: [String: String] = [:]
         var nodeIDs: [Int64] = []
         var members: [OSMMember] = []
+        /// Deleted: by a JOSM user (`action="delete"`, kept in the file until uploaded) or in
+        /// OSM's history (`visible="false"`, without a place). Read through, then dropped.
+        var deleted = false
 
         init(path: String) { self.path = path }
 
@@ -135,7 +149,8 @@ enum OSMXML {
                 nodeIDs = []
                 members = []
                 coordinate = nil
-                if name == "node" {
+                deleted = attributes["action"] == "delete" || attributes["visible"] == "false"
+                if name == "node" && !deleted {
                     guard let lat = attributes["lat"].flatMap(Double.init),
                         let lon = attributes["lon"].flatMap(Double.init)
                     else {
@@ -174,6 +189,8 @@ enum OSMXML {
             defer { depth -= 1 }
             if depth == 1 && name == "osm" { closedRoot = true }
             guard depth == 2, name == kind else { return }
+            defer { kind = nil }
+            if deleted { return }
             switch name {
             case "node":
                 if let coordinate { data.nodes.append(OSMNode(id: id, coordinate: coordinate, tags: tags)) }
@@ -181,7 +198,6 @@ enum OSMXML {
             case "relation": data.relations.append(OSMRelation(id: id, members: members, tags: tags))
             default: break
             }
-            kind = nil
         }
     }
 }

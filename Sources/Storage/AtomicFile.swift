@@ -77,12 +77,41 @@ public enum AtomicFile {
         }
         let (directory, name) = split(target)
         guard let folder = realpath(directory, nil) else {
+            // Said whole: the link's text is relative to the link's own folder (before:
+            // "realpath ./nowhere: a symbolic link into a folder that is not there").
+            let code = errno
+            let whole = wholePath(directory)
+            let why =
+                switch code {
+                case ENOENT: "is not there"
+                case ENOTDIR: "is not a folder (a part of it is a file)"
+                default: "cannot be reached: \(String(cString: strerror(code)))"
+                }
             throw SystemCallError(
-                call: "realpath \(directory)", code: errno,
-                reason: "a symbolic link into a folder that is not there")
+                call: path, code: code,
+                reason: "a symbolic link to \(whole)/\(name), whose folder \(whole) \(why)")
         }
         defer { free(folder) }
         return String(cString: folder) + "/" + name
+    }
+
+    /// `directory` absolute, as far as it exists resolved (`a/sub/../gone` is `/…/a/gone`), the
+    /// rest as written.
+    static func wholePath(_ directory: String) -> String {
+        var head =
+            directory.hasPrefix("/") ? directory : FileManager.default.currentDirectoryPath + "/" + directory
+        var rest: [String] = []
+        while head != "/" {
+            if let resolved = realpath(head, nil) {
+                defer { free(resolved) }
+                let base = String(cString: resolved)
+                return rest.isEmpty ? base : (base == "/" ? "" : base) + "/" + rest.joined(separator: "/")
+            }
+            let (parent, name) = split(head)
+            rest.insert(name, at: 0)
+            head = parent
+        }
+        return "/" + rest.joined(separator: "/")
     }
 
     /// ``write(_:to:mode:)`` for other modules (its error a `SystemCallError`, naming the call

@@ -90,6 +90,46 @@ struct DoorImportTests {
         #expect(rows == (try Self.dump(fromJSON)))
     }
 
+    /// Overpass JSON of relation 4198 from `out geom;`: the member ways are not listed, only
+    /// their geometry in the relation (fixture `relation-out-geom.json`). Its outline is the one
+    /// the fixture listing every way gives, courtyard and all, and its staircase door is on it
+    /// (before: no outline, "without nodes in the extract", and a point inside had no building).
+    @Test func aRelationGivenWithMemberGeometryHasItsOutline() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fromGeometry = dir.appendingPathComponent("geom.db").path
+        let fromWays = dir.appendingPathComponent("ways.db").path
+        let summary = try DoorImporter.importFile(
+            try Support.fixture("relation-out-geom.json"), to: fromGeometry)
+        _ = try DoorImporter.importFile(try Support.fixture("station-and-block.json"), to: fromWays)
+        #expect(summary.buildingRelations == 1 && summary.buildingWays == 0 && summary.withoutOutline == 0)
+        #expect(summary.entrances == 1 && summary.entrancesOnOutlines == 1)
+        func relation(_ path: String) throws -> [String] {
+            let db = try Connection(path: path, mode: .readOnly(immutable: true))
+            var rows: [String] = []
+            try db.prepare(
+                """
+                SELECT b.osm_id, b.levels, b.centroid_lat, b.centroid_lon, b.area, hex(b.outline), b.cell,
+                    o.entrance
+                FROM buildings b LEFT JOIN outline_entrances o ON o.building = b.id
+                WHERE b.kind = 'relation' AND b.osm_id = 4198
+                """
+            ).forEach { row in
+                rows.append((0..<row.columnCount).map { row.text($0) ?? "NULL" }.joined(separator: "|"))
+            }
+            return rows
+        }
+        let rows = try relation(fromGeometry)
+        #expect(rows.count == 1 && rows[0].hasSuffix("|1548521571"), "\(rows)")
+        #expect(rows == (try relation(fromWays)))
+        let index = try DoorIndex(path: fromGeometry)
+        let building = try #require(try index.building(at: Coordinate(latitude: 60.1782, longitude: 24.9492)))
+        #expect(building.kind == .relation && building.id == 4198)
+        #expect(building.outline.rings.map(\.role) == [.outer, .inner])
+        let doors = try index.doors(near: Coordinate(latitude: 60.1782, longitude: 24.9492)).doors
+        #expect(doors.map(\.coordinate) == [Coordinate(latitude: 60.1781131, longitude: 24.9489883)])
+    }
+
     @Test func truncatedPBFFailsCleanlyAndLeavesNoFile() throws {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -54,6 +54,98 @@ struct OSMReaderTests {
                 == OSMNode(id: 2, coordinate: Coordinate(latitude: 60.1714, longitude: 24.9420), tags: [:]))
     }
 
+    /// Overpass's `out geom;` on a relation gives each member way its `geometry` and need not
+    /// list the ways: each becomes a way of its own, its points nodes, so the multipolygon has
+    /// its rings (before, a relation whose ways the file did not list had no outline). A point
+    /// where a listed node is (the door) is that node, and the two pieces of a split ring
+    /// share their ends; a point outside the query's box (null) has no place.
+    @Test func aRelationsMemberGeometryMakesItsWays() throws {
+        let json = """
+            {"elements": [
+              {"type": "node", "id": 5, "lat": 60.1000, "lon": 24.9005, "tags": {"entrance": "main"}},
+              {"type": "relation", "id": 7, "members": [
+                {"type": "way", "ref": 100, "role": "outer", "geometry": [
+                  {"lat": 60.1000, "lon": 24.9000}, {"lat": 60.1000, "lon": 24.9005},
+                  {"lat": 60.1000, "lon": 24.9010}]},
+                {"type": "way", "ref": 101, "role": "outer", "geometry": [
+                  {"lat": 60.1000, "lon": 24.9010}, {"lat": 60.1010, "lon": 24.9010},
+                  null, {"lat": 60.1000, "lon": 24.9000}]},
+                {"type": "way", "ref": 102, "role": "inner", "geometry": [
+                  {"lat": 60.1004, "lon": 24.9004}, {"lat": 60.1004, "lon": 24.9006},
+                  {"lat": 60.1006, "lon": 24.9006}, {"lat": 60.1004, "lon": 24.9004}]},
+                {"type": "node", "ref": 5, "role": "entrance", "lat": 60.1000, "lon": 24.9005}],
+               "tags": {"building": "yes", "type": "multipolygon"}}
+            ]}
+            """
+        let data = try OSMReader.read(data: Data(json.utf8), path: "rel.json")
+        #expect(data.relations.map(\.id) == [7])
+        #expect(data.ways.map(\.id) == [100, 101, 102])
+        #expect(data.ways.allSatisfy { $0.tags.isEmpty })
+        let place = Dictionary(uniqueKeysWithValues: data.nodes.map { ($0.id, $0.coordinate) })
+        func points(_ way: OSMWay) -> [Coordinate?] { way.nodeIDs.map { place[$0] } }
+        let outer = data.ways[0]
+        let rest = data.ways[1]
+        // The door is the listed node, with its tags; the pieces meet at the same nodes.
+        #expect(outer.nodeIDs[1] == 5)
+        #expect(data.nodes.first { $0.id == 5 }?.tags == ["entrance": "main"])
+        #expect(rest.nodeIDs.first == outer.nodeIDs.last && rest.nodeIDs.last == outer.nodeIDs.first)
+        #expect(rest.nodeIDs.count == 4 && points(rest)[2] == nil)
+        #expect(points(outer)[2] == Coordinate(latitude: 60.1, longitude: 24.901))
+        // The closed inner ring is closed by id, and no made-up id is a listed one.
+        #expect(data.ways[2].nodeIDs.count == 4 && data.ways[2].nodeIDs.first == data.ways[2].nodeIDs.last)
+        #expect(Set(data.nodes.map(\.id)).count == data.nodes.count)
+        // The door, two more corners of the first piece, one of the second, three of the yard.
+        #expect(data.nodes.count == 1 + 2 + 1 + 3)
+    }
+
+    /// A file JOSM saved keeps what its user deleted, marked `action="delete"`, and OSM's
+    /// history or change files mark deleted elements `visible="false"`: neither is read (before,
+    /// a deleted door was planned as the main one and a deleted building indexed). What JOSM
+    /// changed (`action="modify"`) or made (negative ids) is read.
+    @Test func elementsJOSMDeletedAreNotRead() throws {
+        let xml = """
+            <?xml version='1.0' encoding='UTF-8'?>
+            <osm version='0.6' upload='never' generator='JOSM'>
+              <node id='1' timestamp='2024-03-01T10:00:00Z' uid='7' user='a' visible='true' version='3' changeset='9' lat='60.1712' lon='24.9413'>
+                <tag k='entrance' v='yes' />
+              </node>
+              <node id='4' action='delete' timestamp='2024-03-01T10:00:00Z' uid='7' user='a' visible='true' version='3' changeset='9' lat='60.1713' lon='24.9416'>
+                <tag k='entrance' v='main' />
+              </node>
+              <node id='5' visible='false' version='4' changeset='9' lat='60.1715' lon='24.9414'>
+                <tag k='entrance' v='main' />
+              </node>
+              <node id='-2' action='modify' visible='true' lat='60.1714' lon='24.9420' />
+              <node id='3' action='modify' visible='true' version='1' lat='60.1716' lon='24.9413' />
+              <way id='10' version='1' visible='true'>
+                <nd ref='1' />
+                <nd ref='-2' />
+                <nd ref='3' />
+                <nd ref='1' />
+                <tag k='building' v='yes' />
+              </way>
+              <way id='11' action='delete' version='1' visible='true'>
+                <nd ref='1' />
+                <nd ref='3' />
+                <nd ref='-2' />
+                <nd ref='1' />
+                <tag k='building' v='garage' />
+              </way>
+              <relation id='20' action='delete' version='1' visible='true'>
+                <member type='way' ref='11' role='outer' />
+                <tag k='building' v='yes' />
+                <tag k='type' v='multipolygon' />
+              </relation>
+            </osm>
+            """
+        let data = try OSMReader.read(data: Data(xml.utf8), path: "josm.osm")
+        #expect(data.nodes.map(\.id) == [1, -2, 3])
+        #expect(data.entranceNodes.map(\.id) == [1])
+        #expect(data.ways.map(\.id) == [10])
+        #expect(data.ways[0].tags == ["building": "yes"] && data.ways[0].nodeIDs == [1, -2, 3, 1])
+        #expect(data.relations.isEmpty)
+    }
+
     @Test func xmlAndOverpassGiveTheSameData() throws {
         let a = try OSMReader.read(data: Data(Self.xml.utf8), path: "a.osm")
         let b = try OSMReader.read(data: Data(Self.overpass.utf8), path: "b.json")
@@ -102,6 +194,29 @@ struct OSMReaderTests {
         } throws: { error in
             guard let e = error as? OSMError else { return false }
             return e.path == "cut.osm" && e.line != nil && e.description.hasPrefix("cut.osm:")
+        }
+    }
+
+    /// A file cut anywhere after its first line, inside a tag, an attribute's value or
+    /// between elements, says it ends early, at the line where it ends (before, a cut inside a
+    /// start tag named the attribute left empty: `lat="60.1" lon="" are not numbers`,
+    /// `<node> without a numeric id (id="")`).
+    @Test func aFileCutAnywhereSaysItEndsEarlyWhereItEnds() {
+        let text = Self.xml
+        // From the first byte of the second line (the declaration alone is no OSM file).
+        let start = text.utf8.index(text.utf8.firstIndex(of: UInt8(ascii: "\n"))!, offsetBy: 2)
+        for end in text.utf8.indices[start...].dropLast("</osm>".utf8.count) {
+            let cut = Data(text.utf8[..<end])
+            // Its last line with anything on it.
+            let trimmed = String(decoding: cut, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let lines = 1 + trimmed.count(where: { $0 == "\n" })
+            do throws(OSMError) {
+                _ = try OSMReader.read(data: cut, path: "cut.osm")
+                Issue.record("read a file cut at byte \(cut.count)")
+            } catch {
+                #expect(error.reason.hasSuffix("(truncated?)"), "cut at byte \(cut.count): \(error)")
+                #expect(error.line == lines, "cut at byte \(cut.count): \(error)")
+            }
         }
     }
 

@@ -400,6 +400,33 @@ struct DoorsCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("real")) == ["seoul.db"])
     }
 
+    /// `--out` a symbolic link whose target's folder is not there is refused before any work,
+    /// naming the link, where it leads and the folder that is missing, whole (before:
+    /// "cannot follow the symbolic link: realpath ./nowhere: a symbolic link into a folder that
+    /// is not there", the folder relative to who knows where).
+    @Test func outALinkIntoAMissingFolderNamesTheFolder() async throws {
+        let dir = try Scratch()
+        let osm = try dir.write(
+            "x.osm", squareBuildingsXML([SquareBuilding(lat: 37.5, lon: 127, tags: ["building": "yes"])]))
+        let sub = dir.file("sub")
+        try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
+        for (link, target, folder) in [
+            (dir.file("sub/relative.db"), "../nowhere/seoul.db", dir.file("nowhere")),
+            (dir.file("absolute.db"), dir.file("gone/deeper/seoul.db"), dir.file("gone/deeper")),
+        ] {
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+            let result = await runPathfinder(["doors", "import", osm, "--out", link])
+            #expect(result.code == 1, "\(result.err)")
+            #expect(
+                result.err
+                    == "pathfinder doors import: \(link): a symbolic link to \(folder)/seoul.db, whose folder \(folder) is not there: make it, or give --out another place\n",
+                "\(result.err)")
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+        }
+        #expect(dir.entries == ["absolute.db", "sub", "x.osm"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sub) == ["relative.db"])
+    }
+
     /// `--near LAT LON` with a bad second value named the good first one (`--near "60.17" is
     /// not LAT LON`); the message names the value that is wrong.
     @Test(arguments: [
@@ -553,7 +580,10 @@ struct DoorsCommandTests {
                 "no entrances and no buildings in it: nothing to index (1 buildings without nodes in the extract)"
             ),
             (try write("twice.osm", "<osm>\(door)\(door)</osm>"), "an OSM element appears twice"),
-            (try write("packed.osm.bz2", "BZh91AY&SY"), "compressed (bzip2 or gzip)"),
+            (
+                try write("packed.osm.bz2", "BZh91AY&SY"),
+                "compressed (bzip2): convert it with `osmium cat \(dir.path)/packed.osm.bz2 -o FILE.osm.pbf`"
+            ),
         ]
         for (input, reason) in cases {
             let db = dir.appendingPathComponent("x.db").path
@@ -563,6 +593,66 @@ struct DoorsCommandTests {
                 try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("x.db") }
                     .isEmpty)
         }
+    }
+
+    /// Each command that reads an OSM file, given one it does not read as it is (gzip, bzip2,
+    /// `.osm.pbf`, PBF named `.osm`), either reads it or says what it is and advises a command
+    /// whose output it does read: the advice, run, makes a file the command then takes. Before,
+    /// `plan --osm x.osm.gz` advised a `.osm.pbf`, which `plan` refuses, and `doors import` of
+    /// PBF named `.osm` (sniffed as PBF) had osmium read it as XML by its name and fail.
+    @Test func everyCommandReadsOrAdvisesWhatItReads() async throws {
+        let dir = try Scratch()
+        let source = try fixture("example/rautatieasema.osm")
+        let xml = try String(contentsOfFile: source, encoding: .utf8)
+        let gz = try dir.write("doors.osm.gz", "")
+        let bz2 = try dir.write("doors.osm.bz2", "")
+        let pbf = dir.file("doors.osm.pbf")
+        let pbfNamedOSM = dir.file("pbf.osm")
+        #expect(try run("sh", ["-c", "gzip -c '\(source)' > '\(gz)'"], install: "gzip") == 0)
+        #expect(try run("sh", ["-c", "bzip2 -c '\(source)' > '\(bz2)'"], install: "bzip2") == 0)
+        #expect(try run("osmium", ["cat", source, "-o", pbf], install: "osmium-tool") == 0)
+        try FileManager.default.copyItem(atPath: pbf, toPath: pbfNamedOSM)
+        #expect(xml.hasPrefix("<?xml"))
+
+        let destination = try fixture("example/destination.json")
+        let commands: [(name: String, argv: (String) -> [String])] = [
+            ("plan", { ["plan", "--destination", destination, "--osm", $0] }),
+            (
+                "memory osm",
+                {
+                    [
+                        "memory", "osm", "--file", dir.file("memory.json"), "--name", "Rautatieasema",
+                        "--center", "60.1712,24.9413", "--osm", $0, "--now", "2026-12-04T10:00:00Z",
+                    ]
+                }
+            ),
+            ("replay", { ReplayDoorsTests.walk + ["--osm", $0] }),
+            ("doors import", { ["doors", "import", $0, "--out", dir.file("doors.db")] }),
+        ]
+        var converted = 0
+        for (name, argv) in commands {
+            for input in [gz, bz2, pbf, pbfNamedOSM] {
+                let first = await runPathfinder(argv(input))
+                if name == "doors import" && (input == pbf || input == pbfNamedOSM) {
+                    #expect(first.code == 0, "\(name) \(input): \(first.err)")
+                    continue
+                }
+                #expect(first.code == 2, "\(name) \(input): \(first.err)")
+                let parts = first.err.split(separator: "`", omittingEmptySubsequences: false)
+                try #require(parts.count >= 3, "\(name) \(input): no advice in \(first.err)")
+                converted += 1
+                let made = dir.file("converted-\(converted)")
+                let advice = parts[1].replacingOccurrences(of: "FILE", with: made)
+                #expect(!advice.hasPrefix("pathfinder"), "\(name): \(first.err)")
+                #expect(
+                    try run("sh", ["-c", advice], install: "osmium-tool") == 0, "\(name): \(advice)")
+                let output = try #require(
+                    dir.entries.first { $0.hasPrefix("converted-\(converted).") }, "\(advice) made nothing")
+                let second = await runPathfinder(argv(dir.file(output)))
+                #expect(second.code == 0, "\(name) after \(advice): \(second.err)")
+            }
+        }
+        #expect(converted == 4 * 3 + 2)
     }
 
     @Test func artifactsAreFoundThroughTheEnvironmentOrAboveAStartDirectory() throws {

@@ -66,7 +66,7 @@ package final class Daemon: Sendable {
         umask(0o077)
         // Pathfinder's own directories exist before the first write; missing files are
         // warned about now, once, not at first use.
-        DaemonStartup.check(config, log: log)
+        let doorsOpened = DaemonStartup.check(config, log: log)
         // A position source that cannot even be opened (a wrong NMEA path) stops the start
         // before the socket exists; gpsd being away does not (it is waited for).
         let feed: PositionFeed
@@ -159,7 +159,8 @@ package final class Daemon: Sendable {
         let shell = Shell(
             server: server, voice: voice,
             lookups: DaemonLookups(
-                doors: config.doors, gazetteer: config.gazetteer, warn: { [log] in log.warning($0) },
+                doors: config.doors, gazetteer: config.gazetteer, opened: doorsOpened,
+                warn: { [log] in log.warning($0) },
                 info: { [log] in log.info($0) }),
             continuation: continuation, memory: memory, log: log)
         var altimeter = BarometricAltimeter()

@@ -27,14 +27,35 @@ final class DaemonLookups {
     /// Told when the door indexes are opened again after their files changed.
     private let info: (String) -> Void
 
+    /// - Parameter opened: the door indexes at `doors` as the start-up check opened them
+    ///   (``open(doors:)``; it said their skipped files): the first lookup uses them unless
+    ///   their files changed since (before: it opened them all again).
     init(
-        doors: String?, gazetteer: String?, warn: @escaping (String) -> Void = { _ in },
+        doors: String?, gazetteer: String?, opened: OpenedDoors? = nil,
+        warn: @escaping (String) -> Void = { _ in },
         info: @escaping (String) -> Void = { _ in }
     ) {
         doorsPath = doors
         gazetteerPath = gazetteer
+        if let opened, opened.indexes.path == doors {
+            doorIndexes = opened.indexes
+            doorFilesOpened = opened.files
+        }
         self.warn = warn
         self.info = info
+    }
+
+    /// Door indexes as opened, with their files as `stat` saw them just before.
+    struct OpenedDoors {
+        var indexes: DoorIndexes
+        var files: [DoorFile]
+    }
+
+    /// Opens the door indexes at `path`, their files (``doorFiles(_:)``) read first, so a file
+    /// changed while they open is opened again at the next lookup.
+    static func open(doors path: String) throws(DoorIndexError) -> OpenedDoors {
+        let files = doorFiles(path)
+        return OpenedDoors(indexes: try DoorIndexes(path: path), files: files)
     }
 
     /// OSM's ranked doors of the building at `destination`'s centre, from the index
@@ -257,15 +278,14 @@ final class DaemonLookups {
     /// disk space is given back (before: the first set opened was kept until a restart).
     private func openDoors() throws -> DoorIndexes {
         guard let doorsPath else { throw LookupError("no door index configured (\"doors\")") }
-        let files = Self.doorFiles(doorsPath)
-        if let doorIndexes, files == doorFilesOpened { return doorIndexes }
-        let opened = try DoorIndexes(path: doorsPath)
+        if let doorIndexes, Self.doorFiles(doorsPath) == doorFilesOpened { return doorIndexes }
+        let opened = try Self.open(doors: doorsPath)
         // Said once per set opened, as the indexes are kept: the others still answer.
-        for skipped in opened.skipped { warn("door index: skipped \(skipped)") }
+        for skipped in opened.indexes.skipped { warn("door index: skipped \(skipped)") }
         if doorIndexes != nil { info("door index \(doorsPath): its files changed; opened again") }
-        doorIndexes = opened
-        doorFilesOpened = files
-        return opened
+        doorIndexes = opened.indexes
+        doorFilesOpened = opened.files
+        return opened.indexes
     }
 
     /// What was opened last: ``doorFiles(_:)`` then.

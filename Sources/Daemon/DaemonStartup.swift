@@ -8,10 +8,14 @@ import Storage
 /// directories Pathfinder owns exist (mode 0700), and every configured file is there — each
 /// missing one is a warning now, not a surprise at first use.
 enum DaemonStartup {
+    /// - Returns: the door indexes as opened here, for the lookups' first use (each of its
+    ///   skipped `*.db` files said here, as a warning); nil when there are none to use.
+    @discardableResult
     static func check(
         _ config: DaemonConfig, log: DaemonLog,
         environment: [String: String] = ProcessInfo.processInfo.environment
-    ) {
+    ) -> DaemonLookups.OpenedDoors? {
+        var opened: DaemonLookups.OpenedDoors?
         // Which settings are in force: a config file in the wrong place is otherwise invisible.
         if let file = config.file {
             log.info("config file: \(file)")
@@ -31,16 +35,20 @@ enum DaemonStartup {
             }
         }
         if let doors = config.doors {
-            // Opened as the first walk will open it, so an empty directory or a file that is no
+            // Opened as the first walk would open it, so an empty directory or a file that is no
             // door index is said now; the reason is the real one ("permission denied", before
-            // "no such file" for anything `fileExists` did not see).
+            // "no such file" for anything `fileExists` did not see). The first lookup uses what
+            // is opened here.
             if let problem = FileDiagnostics.unreadable(doors, directoryAllowed: true) {
                 log.warning(
                     "door index \(doors): \(problem); walks go to the remembered doors or the building's centre"
                 )
             } else {
                 do {
-                    _ = try DoorIndexes(path: doors)
+                    opened = try DaemonLookups.open(doors: doors)
+                    for skipped in opened?.indexes.skipped ?? [] {
+                        log.warning("door index: skipped \(skipped)")
+                    }
                 } catch {
                     log.warning("\(error); walks go to the remembered doors or the building's centre")
                 }
@@ -67,6 +75,7 @@ enum DaemonStartup {
                 log.warning("\(error); the microphone cannot hear answers")
             }
         }
+        return opened
     }
 
     private static func parent(_ path: String) -> String {

@@ -1,4 +1,5 @@
 import Arrival
+import Diagnostics
 import Foundation
 import Geo
 package import OSM
@@ -356,13 +357,19 @@ enum OsmiumStream {
         processes.last!.standardOutput = output
         // Standard error to files: a pipe nobody drains could stall osmium.
         let errorFiles = processes.map { _ in
-            FileManager.default.temporaryDirectory.appendingPathComponent(
-                "pathfinder-osmium-\(UUID().uuidString)")
+            URL(fileURLWithPath: TemporaryFolder.path() + "/pathfinder-osmium-\(UUID().uuidString)")
         }
         defer { for url in errorFiles { try? FileManager.default.removeItem(at: url) } }
         for (process, url) in zip(processes, errorFiles) {
-            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
-            process.standardError = try FileHandle(forWritingTo: url)
+            let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            guard fd >= 0 else {
+                // Said as TMPDIR's (before: Foundation's error text, blamed on the output file).
+                let code = errno
+                throw DoorIndexError.storage(
+                    path: TemporaryFolder.named(),
+                    message: TemporaryFolder.cannotMake("a file for osmium's messages", errno: code))
+            }
+            process.standardError = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         }
         do {
             for process in processes { try process.run() }

@@ -1,3 +1,4 @@
+import Diagnostics
 import Foundation
 public import Geo
 import Glibc
@@ -35,7 +36,7 @@ public enum DoorsInFile {
         else {
             return DoorsNearResult(building: nil, doors: [], center: point)
         }
-        let template = FileManager.default.temporaryDirectory.path + "/pathfinder-doors-XXXXXX"
+        let template = TemporaryFolder.path() + "/pathfinder-doors-XXXXXX"
         var made: String?
         defer { if let made { try? FileManager.default.removeItem(atPath: made) } }
         // Ctrl-C or a kill while it is made or read leaves no folder behind (before: one empty
@@ -58,10 +59,10 @@ public enum DoorsInFile {
             }
         }
         guard let found else {
+            let code = errno
             throw .storage(
-                path: FileManager.default.temporaryDirectory.path,
-                message:
-                    "cannot make a temporary folder for the door index: \(String(cString: strerror(errno)))")
+                path: TemporaryFolder.named(),
+                message: TemporaryFolder.cannotMake("a temporary folder for the door index", errno: code))
         }
         return found
     }

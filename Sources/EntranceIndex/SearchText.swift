@@ -2,7 +2,8 @@ import Foundation
 import SQLite
 
 /// What the door index's search table holds for a building, and how queries are folded to
-/// match it: the gazetteer's `Fold` (case, diacritics, hyphens, punctuation), then a space
+/// match it: the gazetteer's `Fold` (case, diacritics, hyphens, punctuation, full-width
+/// ASCII), then a space
 /// between Hangul and digits so "세종대로110" and "세종대로 110" are the same words.
 enum SearchText {
     /// Between the alternatives of one column (a building's name and its shop's name);
@@ -133,6 +134,8 @@ enum SearchText {
     /// words or more are left, at most four times: "해군 작전 사령부" (no number) is never
     /// turned into "작전 사령부", which would name the army's.
     static func addressForms(_ query: String) -> [String] {
+        // Full-width commas, parentheses and digits as ASCII ("서울특별시，중구，세종대로 １１０").
+        let query = Fold.narrow(query)
         let written = query.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         let cleaned = query.replacingOccurrences(of: "\\([^()]*\\)", with: " ", options: .regularExpression)
             .replacingOccurrences(of: ",", with: " ")

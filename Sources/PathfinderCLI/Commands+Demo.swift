@@ -1,4 +1,5 @@
 import Arrival
+import Diagnostics
 import Foundation
 import Geo
 import Replay
@@ -45,11 +46,11 @@ extension Commands {
         }
         // A fresh directory each run (mkdtemp): the demo always starts from an empty memory,
         // even when runs overlap in one process (tests) or a PID is reused.
-        var template = Array(
-            (FileManager.default.temporaryDirectory.path + "/pathfinder-demo-XXXXXX").utf8CString)
+        var template = Array((TemporaryFolder.path() + "/pathfinder-demo-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
+            let code = errno
             throw CLIError.runtime(
-                "pathfinder demo: cannot make a temporary directory: \(String(cString: strerror(errno)))")
+                "pathfinder demo: " + TemporaryFolder.problem("a temporary folder for the demo", errno: code))
         }
         let scratch = String(cString: made)
         let memoryPath = scratch + "/memory.json"

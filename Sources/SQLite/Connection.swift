@@ -39,7 +39,10 @@ package final class Connection {
             if immutable {
                 flags |= SQLITE_OPEN_URI
                 let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
-                filename = "file:\(escaped)?immutable=1"
+                // An absolute path after an empty authority ("file://" + "/x"): after "file:"
+                // alone, one starting with "//" ("//tmp/x.db", from TMPDIR=//tmp) was read as
+                // the authority "tmp" and refused.
+                filename = (path.hasPrefix("/") ? "file://" : "file:") + escaped + "?immutable=1"
             }
         case .readWrite:
             flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE

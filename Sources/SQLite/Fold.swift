@@ -1,6 +1,7 @@
 import Foundation
 
-/// The search form of a name: lower case, diacritics removed, punctuation as spaces.
+/// The search form of a name: lower case, diacritics removed, punctuation as spaces,
+/// full-width ASCII as ASCII.
 ///
 /// Here, beside the SQLite wrapper, because both FTS5 users (the gazetteer and the door
 /// index) must fold alike.
@@ -17,7 +18,8 @@ package enum Fold {
     package static func fold(_ text: String) -> String {
         let decomposed = text.lowercased().decomposedStringWithCanonicalMapping
         var scalars = String.UnicodeScalarView()
-        for scalar in decomposed.unicodeScalars {
+        for wide in decomposed.unicodeScalars {
+            let scalar = narrow(wide)
             switch scalar.properties.generalCategory {
             case .nonspacingMark, .spacingMark, .enclosingMark:
                 // Hangul vowel and final jamo are letters, so only real diacritics go.
@@ -34,6 +36,26 @@ package enum Fold {
             if let replacement = extra[ch] { out += replacement } else { out.append(ch) }
         }
         return out.split(separator: " ").joined(separator: " ")
+    }
+
+    /// `text` with full-width ASCII (U+FF01…U+FF5E: "１１０", "Ｓ", "－", "，") and the
+    /// ideographic space (U+3000) as ASCII, as Korean and Japanese IMEs and web pages write
+    /// them: "세종대로 １１０" is "세종대로 110". Only these: NFKC would also join compatibility jamo
+    /// ("ㄱㅏ") into a syllable and rewrite other symbols.
+    package static func narrow(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { narrow($0) != $0 }) else { return text }
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: text.unicodeScalars.map(narrow))
+        return String(scalars)
+    }
+
+    /// One scalar of ``narrow(_:)``.
+    private static func narrow(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        switch scalar.value {
+        case 0xFF01...0xFF5E: Unicode.Scalar(scalar.value - 0xFEE0)!
+        case 0x3000: " "
+        default: scalar
+        }
     }
 
     /// Whether the text has a Hangul syllable (U+AC00…U+D7A3).

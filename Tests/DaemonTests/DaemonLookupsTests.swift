@@ -89,6 +89,45 @@ import Testing
             ])
     }
 
+    /// The set the start-up check opened answers the first lookup while its files are as they
+    /// were (no second open: nothing said); a region imported between the check and the first
+    /// lookup opens them again, as any change does later.
+    @Test func theSetOpenedAtStartIsUsedUntilItsFilesChange() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let doors = dir.path + "/doors"
+        func importRegion(_ name: String, _ lat: Double, _ lon: Double) throws {
+            let xml = squareBuildingsXML([
+                SquareBuilding(lat: lat, lon: lon, tags: ["building": "yes", "name": name])
+            ])
+            try xml.write(toFile: "\(dir.path)/\(name).osm", atomically: true, encoding: .utf8)
+            let imported = try runCapturing(
+                try BuiltExecutable.pathfinder().path,
+                ["doors", "import", "\(dir.path)/\(name).osm", "--out", "\(doors)/\(name).db"])
+            try #require(imported.status == 0, "\(imported.text)")
+        }
+        try importRegion("부산", 35.05, 128.95)
+        #expect(FileManager.default.createFile(atPath: doors + "/notes.db", contents: Data()))
+        let busan = Destination(name: "부산", center: Coordinate(latitude: 35.05, longitude: 128.95))
+        let seoul = Destination(name: "시청", center: Coordinate(latitude: 37.5663, longitude: 126.9779))
+
+        var said: [String] = []
+        let unchanged = DaemonLookups(
+            doors: doors, gazetteer: nil, opened: try DaemonLookups.open(doors: doors),
+            warn: { said.append($0) },
+            info: { said.append($0) })
+        #expect(try unchanged.doors(for: busan).count == 1)
+        #expect(said.isEmpty, "opened again: \(said)")
+
+        let atStart = try DaemonLookups.open(doors: doors)
+        try importRegion("시청", 37.5663, 126.9779)
+        let changed = DaemonLookups(
+            doors: doors, gazetteer: nil, opened: atStart, warn: { said.append($0) },
+            info: { said.append($0) })
+        #expect(try changed.doors(for: seoul).count == 1)
+        #expect(said.contains("door index \(doors): its files changed; opened again"), "\(said)")
+    }
+
     /// `go` with a Korean address as people paste it finds the building by its street and
     /// number, and the answer says which shorter form found it (before: "no place called").
     @Test func aPastedKoreanAddressIsFoundAndSaidSo() throws {

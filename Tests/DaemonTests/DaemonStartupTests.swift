@@ -151,6 +151,38 @@ import Testing
         #expect(folders.waitForExit() == 0)
     }
 
+    /// The door indexes the start-up check opens are the ones the first lookup uses: a stray
+    /// `*.db` is warned about at start, once, and not again at the first `go`; an index made
+    /// unreadable after the start (its `*.db` otherwise unchanged) still answers, as it is
+    /// open (before: the first lookup opened them all again, "permission denied" for it, and
+    /// the stray file's warning came only then).
+    @Test func theDoorIndexesOpenedAtStartAnswerTheFirstLookup() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let doors = dir.path + "/doors"
+        try FileManager.default.createDirectory(atPath: doors, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: GoQueryTests.repo + "/artifacts/doors/helsinki.db", toPath: doors + "/helsinki.db")
+        #expect(FileManager.default.createFile(atPath: doors + "/notes.db", contents: Data()))
+        let daemon = try DaemonProcess(
+            arguments: ["--config", try DaemonProcess.writeConfig(dir), "--doors", doors],
+            socket: dir.path + "/pf.sock", dir: dir, asUnprivileged: true)
+        try #require(daemon.waitUntilListening(), "\(daemon.stderr)")
+        let skipped = "<4>warning: door index: skipped \(doors)/notes.db: not a door index"
+        #expect(daemon.stderr.components(separatedBy: skipped).count == 2, "\(daemon.stderr)")
+        // Unreadable now; inode, size and time unchanged, so nothing tells the daemon to open
+        // it again.
+        #expect(chmod(doors + "/helsinki.db", 0o000) == 0)
+        let client = try daemon.client()
+        let go = fields(try client.request(#"{"cmd": "go", "query": "Kaivokatu"}"#))
+        #expect(go["ok"] == .bool(true), "\(go)\n\(daemon.stderr)")
+        #expect(go["match"]?.objectValue?["osm"] == "way/8033120", "\(go)")
+        #expect(daemon.stderr.components(separatedBy: skipped).count == 2, "\(daemon.stderr)")
+        #expect(!daemon.stderr.contains("opened again"), "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     /// Before: the daemon started and logged nothing of its config file; with none at the
     /// default path it said nothing either.
     @Test func withoutAConfigFileTheDaemonSaysWhereItLooked() throws {

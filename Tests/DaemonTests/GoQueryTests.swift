@@ -197,6 +197,13 @@ import Testing
         #expect(seoul["ok"] == .bool(true), "\(seoul)")
         #expect(seoul["match"]?.objectValue?["osm"] == "way/100", "\(seoul)")
         #expect(seoul["match"]?.objectValue?["name"] == "서울특별시청", "\(seoul)")
+        // Full-width digits and space, as Korean IMEs and web pages write them, and a pasted
+        // address in full-width punctuation: the same building (before: "no place called").
+        for query in ["세종대로 １１０", "세종대로\u{3000}１１０", "서울특별시，중구，세종대로 １１０ （태평로1가）"] {
+            let wide = fields(
+                try client.request(#"{"cmd": "go", "query": "\#(query)", "far": true}"#))
+            #expect(wide["match"]?.objectValue?["osm"] == "way/100", "\(query): \(wide)")
+        }
 
         // Exactly a gazetteer place's alternate name, or its code: the place, not a door
         // index's partial match.
@@ -210,6 +217,8 @@ import Testing
         if case .array(let listed)? = airport["alternatives"] { others = listed }
         #expect(others.count == 3, "\(airport)")
         #expect(!others.contains { $0.objectValue?["name"] == "HEL" }, "\(others)")
+        let wideCode = fields(try client.request(#"{"cmd": "go", "query": "ＨＥＬ"}"#))
+        #expect(wideCode["match"]?.objectValue?["name"] == "Helsinki Vantaa Airport", "\(wideCode)")
 
         // Only a bakery inside names this building: it is not called "Qbakery".
         let nameless = fields(try client.request(#"{"cmd": "go", "query": "Qbakery", "far": true}"#))

@@ -58,3 +58,27 @@ struct DiagnosticsTests {
         #expect(!reason.isEmpty)
     }
 }
+
+@Suite("The temporary folder: TMPDIR as POSIX reads it")
+struct TemporaryFolderTests {
+    @Test(arguments: [
+        (nil, "/tmp"), ("", "/tmp"), ("//tmp", "//tmp"), ("/tmp/", "/tmp"), ("/tmp//x//", "/tmp//x"),
+        ("/", "/"),
+        ("//", "/"), ("tmp", "tmp"),
+    ])
+    func pathAsWritten(tmpdir: String?, path: String) {
+        let environment = tmpdir.map { ["TMPDIR": $0] } ?? [:]
+        #expect(TemporaryFolder.path(environment: environment) == path)
+    }
+
+    @Test func aFolderThatCannotBeUsedIsNamedByTMPDIR() {
+        #expect(
+            TemporaryFolder.problem("a temporary folder for x", errno: ENOENT, environment: ["TMPDIR": "/x/"])
+                == "TMPDIR=/x/: cannot make a temporary folder for x: no such file or directory (TMPDIR must name a folder you can write in)"
+        )
+        #expect(
+            TemporaryFolder.problem("a temporary folder for x", errno: EACCES, environment: [:])
+                == "/tmp: cannot make a temporary folder for x: permission denied (set TMPDIR to a folder you can write in)"
+        )
+    }
+}

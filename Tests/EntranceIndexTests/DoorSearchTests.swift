@@ -206,6 +206,20 @@ struct SearchTextTests {
         #expect(SearchText.wholeTokens(["", "main st 5", "hall"]) == ["main_st_5", "hall"])
     }
 
+    /// Full-width ASCII (U+FF01…U+FF5E) and the ideographic space fold as their ASCII forms;
+    /// Hangul, and other compatibility forms, as before: not NFKC, which would join the
+    /// compatibility jamo "ㄱㅏ" into the syllable "가".
+    @Test func fullWidthASCIIFoldsAsASCII() {
+        #expect(Fold.fold("ＳＥＯＵＬ　Ｃｉｔｙ－Ｈａｌｌ １１０") == "seoul city hall 110")
+        #expect(SearchText.normalize("세종대로１１０") == "세종대로 110")
+        #expect(SearchText.normalize("무교로\u{3000}１２－３") == "무교로 12 3")
+        #expect(Fold.fold("ㄱㅏ 가") == "ㄱㅏ 가")
+        #expect(Fold.fold("한글 ①") == "한글 ①")
+        #expect(
+            SearchText.addressForms("서울특별시，중구，세종대로 １１０ （태평로1가）")
+                == ["서울특별시 중구 세종대로 110", "중구 세종대로 110", "세종대로 110"])
+    }
+
     @Test func hangulAndDigitsApart() {
         #expect(SearchText.normalize("세종대로110") == "세종대로 110")
         #expect(SearchText.normalize("세종대로23길 5") == "세종대로 23 길 5")

@@ -229,6 +229,52 @@ struct DoorsCommandTests {
         }
     }
 
+    /// Full-width ASCII as Korean IMEs and web pages write it — digits, Latin letters, a hyphen,
+    /// commas, parentheses, the ideographic space (U+3000) — finds what its ASCII form finds, on
+    /// the binary: `doors search` and the gazetteer's `search` (before: "0 buildings match
+    /// "세종대로 １１０"" while "세종대로 110" found the city hall).
+    @Test func fullWidthASCIIFindsWhatItsASCIIFormFinds() throws {
+        let dir = try Scratch()
+        let xml = squareBuildingsXML([
+            SquareBuilding(
+                lat: 37.5663, lon: 126.9779,
+                tags: [
+                    "building": "public", "name": "서울특별시청", "name:en": "Seoul City Hall",
+                    "addr:street": "세종대로",
+                    "addr:housenumber": "110",
+                ]),
+            SquareBuilding(
+                lat: 37.5680, lon: 126.9790,
+                tags: ["building": "yes", "name": "무교 빌딩", "addr:street": "무교로", "addr:housenumber": "12-3"]),
+        ])
+        let db = dir.file("seoul.db")
+        let imported = try BinaryTests.run(
+            executable: try BinaryTests.binary(),
+            ["doors", "import", try dir.write("seoul.osm", xml), "--out", db])
+        try #require(imported.code == 0, "\(imported.err)")
+        for (query, name) in [
+            ("세종대로 １１０", "서울특별시청"), ("세종대로１１０", "서울특별시청"), ("세종대로\u{3000}１１０", "서울특별시청"),
+            ("ＳＥＯＵＬ ｃｉｔｙ Ｈａｌｌ", "서울특별시청"), ("１１０ 세종대로", "서울특별시청"), ("무교로 １２－３", "무교 빌딩"),
+        ] {
+            let r = try BinaryTests.run(
+                executable: try BinaryTests.binary(), ["doors", "search", query, "--limit", "1", "--db", db])
+            #expect(r.code == 0 && r.out.contains("\"name\":\"\(name)\""), "\(query): \(r.out) \(r.err)")
+            #expect(r.err.contains("1 buildings match \"\(query)\""), "\(r.err)")
+        }
+        // A pasted address in full-width punctuation drops its region words as the ASCII one does.
+        let pasted = "서울특별시，중구，세종대로 １１０ （태평로1가）"
+        let r = try BinaryTests.run(
+            executable: try BinaryTests.binary(), ["doors", "search", pasted, "--db", db])
+        #expect(r.code == 0 && r.out.contains("\"name\":\"서울특별시청\""), "\(r.out) \(r.err)")
+        #expect(r.err.contains("nothing matches \"\(pasted)\"; 1 buildings match \"세종대로 110\""), "\(r.err)")
+        // The gazetteer folds queries the same way (the bundled one).
+        let city = try BinaryTests.run(
+            executable: try BinaryTests.binary(), ["search", "Ｈｅｌｓｉｎｋｉ", "--limit", "1"])
+        #expect(
+            city.code == 0 && city.out.hasPrefix("{\"kind\":\"city\",\"id\":658225,"),
+            "\(city.out) \(city.err)")
+    }
+
     /// In a directory, the shorter forms are tried only when no index matches the query as
     /// written: "광주 중앙로 100" is Gwangju's building, never Daegu's 중앙로 100 found by "중앙로 100"
     /// in the index that held no 광주 (a review found Daegu's first, and the daemon walking there).

@@ -44,6 +44,80 @@ struct DoorsInFileTests {
             svg.split(separator: "\n").contains { $0.hasPrefix("<polygon points=") }, "the building is drawn")
     }
 
+    /// Any POSIX path in TMPDIR holds the temporary door index: "//x" (before: SQLite read
+    /// "//tmp/…" as a URI authority, "invalid uri authority: tmp", exit 2), a trailing slash, a
+    /// doubled one, a relative path, and an empty TMPDIR is /tmp (before: "/", the root
+    /// folder); nothing is left in it.
+    @Test func anyPathInTMPDIRHoldsTheTemporaryIndex() throws {
+        let scratch = try Scratch()
+        let tmp = scratch.file("tmp")
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+        let golden = try BinaryTests.run(
+            executable: try BinaryTests.binary(),
+            ["plan", "--destination", Self.destination, "--osm", Self.repo + "/artifacts/demo/doors.osm"],
+            environment: ["PATH": "/usr/bin:/bin"])
+        try #require(golden.code == 0 && golden.out.contains("\"label\""), "\(golden.err)")
+        for value in ["/" + tmp, tmp + "/", scratch.file("") + "//tmp", "tmp", "./tmp//", ""] {
+            let r = try BinaryTests.run(
+                executable: try BinaryTests.binary(),
+                [
+                    "plan", "--destination", Self.destination, "--osm",
+                    Self.repo + "/artifacts/demo/doors.osm",
+                ],
+                directory: scratch.file(""), environment: ["TMPDIR": value, "PATH": "/usr/bin:/bin"])
+            #expect(r.code == 0 && r.out == golden.out && r.err == golden.err, "TMPDIR=\(value): \(r.err)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: tmp) == [], "TMPDIR=\(value)")
+        }
+    }
+
+    /// A TMPDIR nothing can be made in is said, naming TMPDIR and why, exit 1: `plan --osm`,
+    /// `demo`, and `doors import` of a `.osm.pbf` (osmium's messages are kept there) (before:
+    /// "/x: cannot make a temporary folder …: No such file or directory", the demo named no
+    /// folder, and the import blamed its output file with Foundation's error text).
+    @Test func aTMPDIRThatCannotBeUsedIsSaid() throws {
+        let scratch = try Scratch()
+        let file = try scratch.write("file", "not a folder")
+        for (value, reason) in [
+            (scratch.file("missing"), "no such file or directory"), (file, "not a directory"),
+        ] {
+            let environment = ["TMPDIR": value, "PATH": "/usr/bin:/bin"]
+            let said = "TMPDIR=\(value): cannot make a temporary folder"
+            let plan = try BinaryTests.run(
+                executable: try BinaryTests.binary(),
+                [
+                    "plan", "--destination", Self.destination, "--osm",
+                    Self.repo + "/artifacts/demo/doors.osm",
+                ],
+                environment: environment)
+            #expect(plan.code == 1, "\(plan.err)")
+            #expect(
+                plan.err
+                    == "pathfinder plan: \(said) for the door index: \(reason) (TMPDIR must name a folder you can write in)\n"
+            )
+            let demo = try BinaryTests.run(
+                executable: try BinaryTests.binary(), ["demo", "--speak-wav", scratch.file("wav")],
+                environment: environment)
+            #expect(demo.code == 1, "\(demo.err)")
+            #expect(
+                demo.err
+                    == "pathfinder demo: \(said) for the demo: \(reason) (TMPDIR must name a folder you can write in)\n"
+            )
+            let imported = try BinaryTests.run(
+                executable: try BinaryTests.binary(),
+                [
+                    "doors", "import", Self.repo + "/Tests/EntranceIndexTests/Fixtures/Helsinki.osm.pbf",
+                    "--out",
+                    scratch.file("h.db"),
+                ], environment: environment)
+            #expect(imported.code == 1, "\(imported.err)")
+            #expect(
+                imported.err.hasSuffix(
+                    ": TMPDIR=\(value): cannot make a file for osmium's messages: \(reason) (TMPDIR must name a folder you can write in)\n"
+                ), "\(imported.err)")
+            #expect(!FileManager.default.fileExists(atPath: scratch.file("h.db")))
+        }
+    }
+
     /// SIGTERM while the file is being imported leaves no `pathfinder-doors-*` folder in
     /// $TMPDIR (before: one empty folder each time), and the process ends by the signal.
     @Test func aSignalLeavesNoTemporaryFolder() throws {

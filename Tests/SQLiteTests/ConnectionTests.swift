@@ -63,6 +63,22 @@ struct ConnectionTests {
         } throws: { ($0 as? SQLiteError)?.code.primary == .notADatabase }
     }
 
+    /// Any POSIX path opens immutable (a `file:` URI underneath): one starting with "//" (a
+    /// TMPDIR of "//tmp"), names with "?", "#", "%" and spaces (before: "invalid
+    /// uri authority: tmp" for "//tmp/…").
+    @Test func anyPathOpensImmutable() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("uri-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for name in ["a.db", "what?.db", "no #1.db", "100%25.db", "x:y.db"] {
+            try Connection(path: folder + "/" + name).execute("CREATE TABLE t(x); INSERT INTO t VALUES (7)")
+            for path in ["/" + folder + "/" + name, folder + "//" + name, folder + "/./" + name] {
+                let db = try Connection(path: path, mode: .readOnly(immutable: true))
+                #expect(try db.scalarInt("SELECT x FROM t") == 7, "\(path)")
+            }
+        }
+    }
+
     /// How many descriptors this process has open.
     private func openDescriptors() throws -> Int {
         try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count

@@ -46,7 +46,7 @@ public enum DoorsInFile {
             made = folder
             let path = folder + "/doors.db"
             do throws(DoorIndexError) {
-                _ = try DoorImporter.write(Self.once(data), to: path, source: source)
+                _ = try DoorImporter.write(try Self.once(data, source: source), to: path, source: source)
             } catch .badInput(_) where !data.nodes.contains(where: { $0.tags["entrance"] != nil }) {
                 // Buildings without located nodes and no entrance: nothing to find.
                 return DoorsNearResult(building: nil, doors: [], center: point)
@@ -67,16 +67,37 @@ public enum DoorsInFile {
         return found
     }
 
-    /// `data` with each element once (the first of each id): a file written by hand or joined
-    /// from two downloads may hold one twice, which a whole import refuses but one building's
-    /// doors need not (before stop 43 these commands read only nodes, and took it).
-    static func once(_ data: OSMData) -> OSMData {
-        var nodes = Set<Int64>()
-        var ways = Set<Int64>()
-        var relations = Set<Int64>()
+    /// `data` with each element once: a file written by hand or joined from two downloads may
+    /// hold one twice, which a whole import refuses but one building's doors need not (before
+    /// stop 43 these commands read only nodes, and took it).
+    /// - Throws: `.badInput` naming the element when its two copies differ (two versions of
+    ///   it: before, the first was taken and the other dropped unsaid, whichever was newer).
+    static func once(_ data: OSMData, source: String) throws(DoorIndexError) -> OSMData {
+        func once<Element: Hashable>(
+            _ elements: [Element], _ kind: String, id: (Element) -> Int64
+        ) throws(DoorIndexError) -> [Element] {
+            var first: [Int64: Element] = [:]
+            var out: [Element] = []
+            for element in elements {
+                guard let seen = first[id(element)] else {
+                    first[id(element)] = element
+                    out.append(element)
+                    continue
+                }
+                guard seen == element else {
+                    throw .badInput(
+                        OSMError(
+                            path: source, element: "\(kind) \(id(element))",
+                            reason:
+                                "appears twice with different content (two versions of it): keep one, e.g. join the files with `osmium merge`, which keeps the newer"
+                        ))
+                }
+            }
+            return out
+        }
         return OSMData(
-            nodes: data.nodes.filter { nodes.insert($0.id).inserted },
-            ways: data.ways.filter { ways.insert($0.id).inserted },
-            relations: data.relations.filter { relations.insert($0.id).inserted })
+            nodes: try once(data.nodes, "node", id: \.id),
+            ways: try once(data.ways, "way", id: \.id),
+            relations: try once(data.relations, "relation", id: \.id))
     }
 }

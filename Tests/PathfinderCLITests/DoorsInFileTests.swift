@@ -25,6 +25,38 @@ struct DoorsInFileTests {
         #expect(plan.out.contains("\"label\":\"A\""), "\(plan.out)")
     }
 
+    /// Door A listed twice with different tags (two versions of it, joined by hand): which is
+    /// right is not for `plan` to guess, so it exits 2 naming the node (before: the first
+    /// was taken and the other dropped unsaid). The same copy twice is still read once.
+    @Test func anElementTwiceWithDifferentContentIsNamed() async throws {
+        let scratch = try Scratch()
+        let osm = try String(contentsOfFile: Self.repo + "/artifacts/demo/doors.osm", encoding: .utf8)
+        let ref = try #require(osm.range(of: "<tag k=\"ref\" v=\"A\"/>"))
+        let node = try #require(
+            osm.range(of: "<node", options: .backwards, range: osm.startIndex..<ref.lowerBound))
+        let end = try #require(osm.range(of: "</node>", range: ref.upperBound..<osm.endIndex)).upperBound
+        let door = String(osm[node.lowerBound..<end])
+        let id = try #require(door.split(separator: "\"").dropFirst().first)
+        for (name, copy, code) in [
+            ("same.osm", door, 0),
+            ("other.osm", door.replacingOccurrences(of: "v=\"A\"", with: "v=\"B\""), 2),
+        ] {
+            let file = try scratch.write(name, osm.replacingCharacters(in: end..<end, with: "\n" + copy))
+            let plan = await runPathfinder([
+                "plan", "--destination", Self.destination, "--osm", file, "--compact",
+            ])
+            #expect(plan.code == code, "\(name): \(plan.err)")
+            if code == 2 {
+                #expect(
+                    plan.err.contains("\(file) (node \(id)): appears twice with different content"),
+                    "\(plan.err)")
+                #expect(plan.out.isEmpty)
+            } else {
+                #expect(plan.out.contains("\"label\":\"A\""), "\(plan.out)")
+            }
+        }
+    }
+
     /// A building with no `entrance=*` node is still the building: the map draws it and the
     /// note names it (before: "no building within 50 m", the outline lost).
     @Test func aBuildingWithoutEntrancesIsStillDrawn() async throws {

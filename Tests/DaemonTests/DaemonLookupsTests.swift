@@ -8,6 +8,21 @@ import Testing
 
 /// The daemon's door lookups on a directory of regional indexes, without a daemon around them.
 @Suite struct DaemonLookupsTests {
+    /// Imports square buildings (latitude, longitude, name) from `dir/NAME.osm` into
+    /// `doors/OUT.db` (`out` defaults to `name`) with the binary, as a family imports a region.
+    static func importRegion(
+        _ name: String, _ buildings: [(Double, Double, String)], dir: String, doors: String,
+        out: String? = nil
+    ) throws {
+        let xml = squareBuildingsXML(
+            buildings.map { SquareBuilding(lat: $0.0, lon: $0.1, tags: ["building": "yes", "name": $0.2]) })
+        try xml.write(toFile: "\(dir)/\(name).osm", atomically: true, encoding: .utf8)
+        let imported = try runCapturing(
+            try BuiltExecutable.pathfinder().path,
+            ["doors", "import", "\(dir)/\(name).osm", "--out", "\(doors)/\(out ?? name).db"])
+        try #require(imported.status == 0, "\(imported.text)")
+    }
+
     /// Busan's box inside Gyeongnam's, 김해 건물 only in Gyeongnam's, and a stray `notes.db`.
     /// Before: the destination's doors came from Busan's (the smaller box): none; and the
     /// stray file failed every lookup ("notes.db: not a door index").
@@ -19,15 +34,7 @@ import Testing
             ("busan", [(35.05, 128.95, "부산 남서"), (35.30, 129.25, "부산 북동")]),
             ("gyeongnam", [(35.28, 128.97, "김해 건물"), (34.80, 127.80, "진주 쪽")]),
         ] {
-            let xml = squareBuildingsXML(
-                buildings.map {
-                    SquareBuilding(lat: $0.0, lon: $0.1, tags: ["building": "yes", "name": $0.2])
-                })
-            try xml.write(toFile: "\(dir.path)/\(name).osm", atomically: true, encoding: .utf8)
-            let imported = try runCapturing(
-                try BuiltExecutable.pathfinder().path,
-                ["doors", "import", "\(dir.path)/\(name).osm", "--out", "\(doors)/\(name).db"])
-            try #require(imported.status == 0, "\(imported.text)")
+            try Self.importRegion(name, buildings, dir: dir.path, doors: doors)
         }
         #expect(FileManager.default.createFile(atPath: doors + "/notes.db", contents: Data()))
         var warnings: [String] = []
@@ -51,17 +58,8 @@ import Testing
         defer { dir.remove() }
         let doors = dir.path + "/doors"
         func importRegion(_ name: String, _ lat: Double, _ lon: Double) throws {
-            let xml = squareBuildingsXML([
-                SquareBuilding(lat: lat, lon: lon, tags: ["building": "yes", "name": name])
-            ])
-            try xml.write(toFile: "\(dir.path)/\(name).osm", atomically: true, encoding: .utf8)
-            let imported = try runCapturing(
-                try BuiltExecutable.pathfinder().path,
-                [
-                    "doors", "import", "\(dir.path)/\(name).osm", "--out",
-                    "\(doors)/\(name == "시청2" ? "시청" : name).db",
-                ])
-            try #require(imported.status == 0, "\(imported.text)")
+            try Self.importRegion(
+                name, [(lat, lon, name)], dir: dir.path, doors: doors, out: name == "시청2" ? "시청" : name)
         }
         try importRegion("부산", 35.05, 128.95)
         var notes: [String] = []
@@ -97,14 +95,7 @@ import Testing
         defer { dir.remove() }
         let doors = dir.path + "/doors"
         func importRegion(_ name: String, _ lat: Double, _ lon: Double) throws {
-            let xml = squareBuildingsXML([
-                SquareBuilding(lat: lat, lon: lon, tags: ["building": "yes", "name": name])
-            ])
-            try xml.write(toFile: "\(dir.path)/\(name).osm", atomically: true, encoding: .utf8)
-            let imported = try runCapturing(
-                try BuiltExecutable.pathfinder().path,
-                ["doors", "import", "\(dir.path)/\(name).osm", "--out", "\(doors)/\(name).db"])
-            try #require(imported.status == 0, "\(imported.text)")
+            try Self.importRegion(name, [(lat, lon, name)], dir: dir.path, doors: doors)
         }
         try importRegion("부산", 35.05, 128.95)
         #expect(FileManager.default.createFile(atPath: doors + "/notes.db", contents: Data()))

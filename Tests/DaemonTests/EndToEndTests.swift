@@ -404,15 +404,13 @@ extension MicrophoneDaemonTests {
         #expect(!FileManager.default.fileExists(atPath: dir.path + "/pf.sock"))
     }
 
-    /// A recorded file of GGA only (no RMC or ZDA: no date) gives no fix; the log says why,
-    /// once. Before: nothing was said, and no position ever came; then it was said that the
-    /// input ended, and at the next tick that it was awaited.
-    @Test func anNMEAFileWithoutADateIsSaidWhyNoPositionComes() throws {
-        let dir = TempDir()
-        defer { dir.remove() }
-        let path = dir.path + "/gga-only.nmea"
-        let lines = (0..<5).map { second in
-            let body = "GPGGA,12000\(second).00,6010.0000,N,02456.0000,E,1,08,0.9,10.0,M,17.0,M,,"
+    /// A daemon (no microphone, no barometer) reading `dir/FILE`: the sentence bodies given,
+    /// each with its checksum; listening, and the file's path.
+    static func daemonReading(
+        _ bodies: [String], file: String, in dir: TempDir
+    ) throws -> (DaemonProcess, String) {
+        let path = dir.path + "/" + file
+        let lines = bodies.map { body in
             let sum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
             return "$" + body + "*" + String(format: "%02X", sum) + "\r\n"
         }
@@ -423,6 +421,18 @@ extension MicrophoneDaemonTests {
                 "--baro", "none", "--nmea", path,
             ], socket: dir.path + "/pf.sock", dir: dir)
         try #require(daemon.waitUntilListening(), "\(daemon.stderr)")
+        return (daemon, path)
+    }
+
+    /// A recorded file of GGA only (no RMC or ZDA: no date) gives no fix; the log says why,
+    /// once. Before: nothing was said, and no position ever came; then it was said that the
+    /// input ended, and at the next tick that it was awaited.
+    @Test func anNMEAFileWithoutADateIsSaidWhyNoPositionComes() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let (daemon, path) = try Self.daemonReading(
+            (0..<5).map { "GPGGA,12000\($0).00,6010.0000,N,02456.0000,E,1,08,0.9,10.0,M,17.0,M,," },
+            file: "gga-only.nmea", in: dir)
         #expect(
             daemon.logs(
                 "NMEA \(path): the input ended: fixes dropped: the input has no date yet (no RMC or ZDA sentence); no more positions"
@@ -440,23 +450,13 @@ extension MicrophoneDaemonTests {
     @Test func anNMEAFileOfSimulatedPositionsIsSaidWhyNoPositionComes() throws {
         let dir = TempDir()
         defer { dir.remove() }
-        let path = dir.path + "/simulator.nmea"
-        let lines = (0..<3).flatMap { second in
-            [
-                "GPGGA,12000\(second).00,6010.0000,N,02456.0000,E,8,08,0.9,10.0,M,17.0,M,,",
-                "GPRMC,12000\(second).00,A,6010.0000,N,02456.0000,E,0.5,90.0,010124,,,S",
-            ].map { body in
-                let sum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
-                return "$" + body + "*" + String(format: "%02X", sum) + "\r\n"
-            }
-        }
-        try lines.joined().write(toFile: path, atomically: true, encoding: .utf8)
-        let daemon = try DaemonProcess(
-            arguments: [
-                "--socket", dir.path + "/pf.sock", "--memory", dir.path + "/memory.json", "--no-mic",
-                "--baro", "none", "--nmea", path,
-            ], socket: dir.path + "/pf.sock", dir: dir)
-        try #require(daemon.waitUntilListening(), "\(daemon.stderr)")
+        let (daemon, path) = try Self.daemonReading(
+            (0..<3).flatMap { second in
+                [
+                    "GPGGA,12000\(second).00,6010.0000,N,02456.0000,E,8,08,0.9,10.0,M,17.0,M,,",
+                    "GPRMC,12000\(second).00,A,6010.0000,N,02456.0000,E,0.5,90.0,010124,,,S",
+                ]
+            }, file: "simulator.nmea", in: dir)
         let line =
             "NMEA \(path): the input ended: no fix: the receiver says its positions are simulated, typed in or dead reckoning (not GNSS); no more positions"
         #expect(daemon.logs(line), "\(daemon.stderr)")

@@ -68,7 +68,7 @@ extension DoorIndex {
     ///   - near: the point to measure from; distance breaks ties within a quality.
     ///   - limit: at most this many.
     public func search(_ query: String, near: Coordinate? = nil, limit: Int = 10) throws -> [BuildingMatch] {
-        let folded = SearchText.normalize(query)
+        let folded = SearchText.normalize(query, narrowing: narrowsFullWidth)
         let tokens = folded.split(separator: " ").map(String.init)
         guard !tokens.isEmpty, limit > 0 else { return [] }
         let sortedTokens = tokens.sorted()

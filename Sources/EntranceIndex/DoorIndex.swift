@@ -60,6 +60,9 @@ public final class DoorIndex {
     public private(set) var bounds: DoorIndexBounds?
     /// The ``SpatialCells`` levels that hold buildings.
     private(set) var cellLevels: [Int] = []
+    /// Whether its search text folds full-width ASCII as ASCII (``DoorIndexSchema/narrowFold``);
+    /// queries are folded as it was.
+    private(set) var narrowsFullWidth = false
 
     /// Opens the index at `path`.
     /// - Throws: ``DoorIndexError/notAnIndex(path:reason:)`` when the file is missing or is
@@ -92,6 +95,8 @@ public final class DoorIndex {
             }
             let box = try db.prepare("SELECT value FROM meta WHERE key = 'bounds'")
             if try box.step(), let text = box.text(0) { bounds = DoorIndexBounds(text) }
+            let fold = try db.prepare("SELECT value FROM meta WHERE key = 'fold'")
+            narrowsFullWidth = try fold.step() && fold.text(0) == DoorIndexSchema.narrowFold
             let levels = try db.prepare("SELECT value FROM meta WHERE key = 'cell_levels'")
             if try levels.step(), let text = levels.text(0) {
                 cellLevels = text.split(separator: ",").compactMap { Int($0) }

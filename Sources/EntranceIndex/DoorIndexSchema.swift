@@ -26,10 +26,16 @@
 ///   B-tree, without reading the large doclists of common words ("street", "로"). Filled
 ///   once, sorted, at the end of the import.
 /// - `meta`: `version`, `source` (file name), `bounds` ("minLat,maxLat,minLon,maxLon"),
-///   `cell_levels`.
+///   `cell_levels`, `fold` (``narrowFold`` when full-width ASCII was folded as ASCII).
 enum DoorIndexSchema {
     /// Bumped when the layout changes; the reader refuses other versions.
     static let version = 4
+
+    /// `meta.fold` of an index whose search text has full-width ASCII folded as ASCII
+    /// ("１１０" as "110"). One made before has no `fold`, and is searched with queries folded as
+    /// it was (before: such an index's full-width names were found by no query, not even
+    /// themselves, until imported again).
+    static let narrowFold = "narrow"
 
     /// How far from 0 an OSM id may be (2⁴¹, ≈ 2.2 × 10¹²; today's largest way id is
     /// ≈ 1.4 × 10⁹).

@@ -72,6 +72,7 @@ final class DoorIndexWriter {
         let meta = try db.prepare("INSERT INTO meta(key, value) VALUES (?, ?)")
         try meta.run(["version", .text(String(DoorIndexSchema.version))])
         try meta.run(["source", .text(source)])
+        try meta.run(["fold", .text(DoorIndexSchema.narrowFold)])
         insertEntrance = try BatchInsert(db: db, into: "entrances(id, lat, lon, tags, cell)", columns: 5)
         insertBuilding = try BatchInsert(
             db: db,

@@ -16,9 +16,13 @@ enum SearchText {
     }
 
     /// `Fold.fold`, then Hangul and digits apart.
-    static func normalize(_ text: String) -> String {
+    static func normalize(_ text: String) -> String { normalize(text, narrowing: true) }
+
+    /// ``normalize(_:)``; `narrowing` is `Fold.fold`'s: `false` for an index made before
+    /// full-width ASCII was folded (``DoorIndexSchema/narrowFold``).
+    static func normalize(_ text: String, narrowing: Bool) -> String {
         if let quick = quickFold(text) { return quick }
-        let folded = Fold.fold(text)
+        let folded = Fold.fold(text, narrowing: narrowing)
         guard Fold.isHangul(folded) else { return folded }
         var out = ""
         var previous: Character?

@@ -15,11 +15,13 @@ package enum Fold {
         "ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "æ": "ae", "œ": "oe", "ı": "i", "ß": "ss",
     ]
 
-    package static func fold(_ text: String) -> String {
+    /// - Parameter narrowing: full-width ASCII as ASCII (``narrow(_:)``); `false` folds as
+    ///   door indexes made before it were (their search text kept "１１０" as it was).
+    package static func fold(_ text: String, narrowing: Bool = true) -> String {
         let decomposed = text.lowercased().decomposedStringWithCanonicalMapping
         var scalars = String.UnicodeScalarView()
         for wide in decomposed.unicodeScalars {
-            let scalar = narrow(wide)
+            let scalar = narrowing ? narrow(wide) : wide
             switch scalar.properties.generalCategory {
             case .nonspacingMark, .spacingMark, .enclosingMark:
                 // Hangul vowel and final jamo are letters, so only real diacritics go.

@@ -66,6 +66,8 @@ struct DoorImportTests {
             "SELECT rowid, names, addresses FROM building_search ORDER BY rowid",
             "SELECT token, building FROM building_whole ORDER BY token, building",
             "SELECT building, entrance FROM outline_entrances ORDER BY building, entrance",
+            // How it was made (the fold of its search text too), not from which file.
+            "SELECT key, value FROM meta WHERE key <> 'source' ORDER BY key",
         ] {
             try db.prepare(sql).forEach { row in
                 rows.append((0..<row.columnCount).map { row.text($0) ?? "NULL" }.joined(separator: "|"))

@@ -220,6 +220,25 @@ struct SearchTextTests {
                 == ["서울특별시 중구 세종대로 110", "중구 세종대로 110", "세종대로 110"])
     }
 
+    /// An index made before full-width ASCII was folded kept "ＧＳ２５" and "１１０" in its search
+    /// text: it is searched with queries folded as it was, so its names are still found as
+    /// written (before: by no query, not even themselves, until imported again). One made now
+    /// is found by both forms.
+    @Test func anIndexMadeBeforeTheFullWidthFoldIsSearchedAsItWasMade() throws {
+        let old = try DoorIndex(path: try Support.fixture("fullwidth-before-narrow.db"))
+        for query in ["ＧＳ２５", "세종대로 １１０", "편의점"] {
+            #expect(try old.search(query).map(\.osm) == ["way/10"], "\(query)")
+        }
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fresh = dir.appendingPathComponent("fresh.db").path
+        _ = try DoorImporter.importFile(try Support.fixture("fullwidth.osm"), to: fresh)
+        let now = try DoorIndex(path: fresh)
+        for query in ["ＧＳ２５", "GS25", "세종대로 １１０", "세종대로 110", "편의점"] {
+            #expect(try now.search(query).map(\.osm) == ["way/10"], "\(query)")
+        }
+    }
+
     @Test func hangulAndDigitsApart() {
         #expect(SearchText.normalize("세종대로110") == "세종대로 110")
         #expect(SearchText.normalize("세종대로23길 5") == "세종대로 23 길 5")

@@ -28,6 +28,8 @@ public struct DoorImportSummary: Sendable, Hashable {
 public enum DoorImporter {
     /// Files at least this large get progress lines (bytes).
     public static let progressThreshold = 8 << 20
+    /// Why an input with no entrance and no located building is refused (the start of it).
+    static let nothingToIndex = "no entrances and no buildings in it: nothing to index"
     /// Seconds between progress lines while osmium's output streams in.
     static let progressInterval = 2.0
 
@@ -207,7 +209,7 @@ public enum DoorImporter {
                 throw DoorIndexError.badInput(
                     OSMError(
                         path: source,
-                        reason: "no entrances and no buildings in it: nothing to index"
+                        reason: nothingToIndex
                             + (without > 0 ? " (\(without) buildings without nodes in the extract)" : "")))
             }
             // rename(2) replaces `output` in one step: readers see the old file or the new.

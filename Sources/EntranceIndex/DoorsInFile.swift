@@ -27,6 +27,9 @@ public enum DoorsInFile {
     public static func doors(
         in data: OSMData, source: String, near point: Coordinate, radius: Double
     ) throws(DoorIndexError) -> DoorsNearResult {
+        // Two versions of an element are refused whatever the file holds (before: in a file
+        // without entrances the refusal was taken for "nothing to index", exit 0).
+        let data = try Self.once(data, source: source)
         // Nothing the index would hold: no doors, and no building to draw (the importer
         // refuses an index of nothing).
         guard
@@ -46,9 +49,10 @@ public enum DoorsInFile {
             made = folder
             let path = folder + "/doors.db"
             do throws(DoorIndexError) {
-                _ = try DoorImporter.write(try Self.once(data, source: source), to: path, source: source)
-            } catch .badInput(_) where !data.nodes.contains(where: { $0.tags["entrance"] != nil }) {
-                // Buildings without located nodes and no entrance: nothing to find.
+                _ = try DoorImporter.write(data, to: path, source: source)
+            } catch .badInput(let error) where error.reason.hasPrefix(DoorImporter.nothingToIndex) {
+                // Buildings without located nodes and no entrance: nothing to find. Only this:
+                // any other refusal is the file's fault, said.
                 return DoorsNearResult(building: nil, doors: [], center: point)
             }
             let index = try DoorIndex(path: path)

@@ -154,6 +154,32 @@ struct DoorsInFileTests {
         }
     }
 
+    /// Two different copies of a building, in a file without any `entrance=*` node: refused as
+    /// with doors, exit 2 naming it (before: the refusal was taken for "nothing to index",
+    /// exit 0 with no building).
+    @Test func twoVersionsOfABuildingWithoutDoorsAreNamed() throws {
+        let scratch = try Scratch()
+        let corners = (1...4).map { i in
+            "<node id=\"\(i)\" lat=\"\(i > 2 ? "37.5010" : "37.5000")\" lon=\"\(i == 2 || i == 3 ? "127.0010" : "127.0000")\"/>"
+        }
+        let way = { (name: String) in
+            "<way id=\"10\"><nd ref=\"1\"/><nd ref=\"2\"/><nd ref=\"3\"/><nd ref=\"4\"/><nd ref=\"1\"/>"
+                + "<tag k=\"building\" v=\"yes\"/><tag k=\"name\" v=\"\(name)\"/></way>"
+        }
+        let file = try scratch.write(
+            "twice.osm",
+            "<osm version=\"0.6\">\n" + (corners + [way("A"), way("B")]).joined(separator: "\n")
+                + "\n</osm>\n")
+        let destination = try scratch.write(
+            "dest.json", #"{"name":"T","center":{"lat":37.5005,"lon":127.0005}}"#)
+        let plan = try BinaryTests.run(
+            executable: try BinaryTests.binary(),
+            ["plan", "--destination", destination, "--osm", file, "--compact"])
+        #expect(plan.code == 2, "\(plan.out)")
+        #expect(plan.err.contains("\(file) (way 10): appears twice with different content"), "\(plan.err)")
+        #expect(plan.out.isEmpty)
+    }
+
     /// A building with no `entrance=*` node is still the building: the map draws it and the
     /// note names it (before: "no building within 50 m", the outline lost).
     @Test func aBuildingWithoutEntrancesIsStillDrawn() async throws {

@@ -54,7 +54,7 @@ enum OSMXML {
                 path: path, line: TextDiagnostics.lastLine(of: data), element: handler.currentName,
                 reason: "the file ends before </osm> (truncated?)")
         }
-        return handler.data
+        return handler.lastVersions()
     }
 
     /// Markup OSM XML never has, refused before the parser sees it: FoundationXML reads a
@@ -119,6 +119,20 @@ enum OSMXML {
         /// Deleted: by a JOSM user (`action="delete"`, kept in the file until uploaded) or in
         /// OSM's history (`visible="false"`, without a place). Read through, then dropped.
         var deleted = false
+        /// Its `version` attribute, when it has one.
+        var version: String?
+        /// The first copy of each element read so far, by kind and id, and every copy, in file
+        /// order, of those read more than once (a history file's versions: ``lastVersions()``).
+        var first: [String: [Int64: Copy]] = [:]
+        var repeated: [String: [Int64: [Copy]]] = [:]
+
+        /// One copy of an element: where it went in ``data`` (nil when deleted), its version,
+        /// whether it was deleted.
+        struct Copy {
+            var index: Int?
+            var version: String?
+            var deleted: Bool
+        }
 
         init(path: String) { self.path = path }
 
@@ -150,6 +164,7 @@ enum OSMXML {
                 members = []
                 coordinate = nil
                 deleted = attributes["action"] == "delete" || attributes["visible"] == "false"
+                version = attributes["version"]
                 if name == "node" && !deleted {
                     guard let lat = attributes["lat"].flatMap(Double.init),
                         let lon = attributes["lon"].flatMap(Double.init)
@@ -190,14 +205,57 @@ enum OSMXML {
             if depth == 1 && name == "osm" { closedRoot = true }
             guard depth == 2, name == kind else { return }
             defer { kind = nil }
-            if deleted { return }
-            switch name {
-            case "node":
-                if let coordinate { data.nodes.append(OSMNode(id: id, coordinate: coordinate, tags: tags)) }
-            case "way": data.ways.append(OSMWay(id: id, nodeIDs: nodeIDs, tags: tags))
-            case "relation": data.relations.append(OSMRelation(id: id, members: members, tags: tags))
-            default: break
+            var index: Int?
+            if !deleted {
+                switch name {
+                case "node":
+                    if let coordinate {
+                        index = data.nodes.count
+                        data.nodes.append(OSMNode(id: id, coordinate: coordinate, tags: tags))
+                    }
+                case "way":
+                    index = data.ways.count
+                    data.ways.append(OSMWay(id: id, nodeIDs: nodeIDs, tags: tags))
+                case "relation":
+                    index = data.relations.count
+                    data.relations.append(OSMRelation(id: id, members: members, tags: tags))
+                default: break
+                }
             }
+            let copy = Copy(index: index, version: version, deleted: deleted)
+            if let earlier = first[name]?[id] {
+                repeated[name, default: [:]][id, default: [earlier]].append(copy)
+            } else {
+                first[name, default: [:]][id] = copy
+            }
+        }
+
+        /// ``data`` as of the last version of each element: OSM's history files hold every
+        /// version, oldest first (as `osmium cat --with-history` or a planet history extract
+        /// writes them). An element is history when a copy of it is deleted or its copies carry
+        /// different `version`s: then its last copy in the file decides, deleted (no version of
+        /// it is read: before, an older visible one was) or not (only that one is read), as
+        /// `osmium time-filter` gives it for now. Other repeats (the same element twice,
+        /// Overpass Turbo's tagged and bare copies, no version or one) are all kept for the
+        /// readers to judge.
+        func lastVersions() -> OSMData {
+            var older: [String: Set<Int>] = [:]
+            for (kind, byID) in repeated {
+                for list in byID.values {
+                    guard list.contains(where: \.deleted) || Set(list.compactMap(\.version)).count > 1 else {
+                        continue
+                    }
+                    older[kind, default: []].formUnion(list.dropLast().compactMap(\.index))
+                }
+            }
+            guard !older.isEmpty else { return data }
+            func kept<Element>(_ elements: [Element], _ kind: String) -> [Element] {
+                guard let drop = older[kind] else { return elements }
+                return elements.indices.filter { !drop.contains($0) }.map { elements[$0] }
+            }
+            return OSMData(
+                nodes: kept(data.nodes, "node"), ways: kept(data.ways, "way"),
+                relations: kept(data.relations, "relation"))
         }
     }
 }

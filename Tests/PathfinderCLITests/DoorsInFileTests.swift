@@ -180,6 +180,46 @@ struct DoorsInFileTests {
         #expect(plan.out.isEmpty)
     }
 
+    /// An OSM history file (every version of each element, as osmium writes one) whose door 5
+    /// was deleted in version 2 and whose building lost it in its version 2: neither `plan`
+    /// nor `doors import` has door 5 (before: its version 1 was planned as the main door and
+    /// indexed, and the building's two versions refused by the import as twice).
+    @Test func aDoorDeletedInAHistoryFileIsNeitherPlannedNorIndexed() throws {
+        let scratch = try Scratch()
+        let history = try scratch.write(
+            "history.osm",
+            """
+            <?xml version='1.0' encoding='UTF-8'?>
+            <osm version='0.6' generator='osmium/1.15.0'>
+              <node id='1' version='1' visible='true' lat='37.5000' lon='127.0000' />
+              <node id='2' version='1' visible='true' lat='37.5000' lon='127.0010' />
+              <node id='3' version='1' visible='true' lat='37.5010' lon='127.0010' />
+              <node id='4' version='1' visible='true' lat='37.5010' lon='127.0000' />
+              <node id='5' version='1' visible='true' lat='37.5000' lon='127.0005'><tag k='entrance' v='main'/><tag k='ref' v='GONE'/></node>
+              <node id='5' version='2' visible='false'/>
+              <node id='6' version='1' visible='true' lat='37.5010' lon='127.0005'><tag k='entrance' v='yes'/><tag k='ref' v='B'/></node>
+              <way id='10' version='1' visible='true'><nd ref='1'/><nd ref='5'/><nd ref='2'/><nd ref='3'/><nd ref='6'/><nd ref='4'/><nd ref='1'/><tag k='building' v='yes'/></way>
+              <way id='10' version='2' visible='true'><nd ref='1'/><nd ref='2'/><nd ref='3'/><nd ref='6'/><nd ref='4'/><nd ref='1'/><tag k='building' v='yes'/></way>
+            </osm>
+
+            """)
+        let destination = try scratch.write(
+            "dest.json", #"{"name":"T","center":{"lat":37.5005,"lon":127.0005}}"#)
+        let binary = try BinaryTests.binary()
+        let plan = try BinaryTests.run(
+            executable: binary, ["plan", "--destination", destination, "--osm", history, "--compact"])
+        #expect(plan.code == 0, "\(plan.err)")
+        #expect(plan.out.contains(#""entrance":{"label":"B""#) && !plan.out.contains("GONE"), "\(plan.out)")
+        let db = scratch.file("history.db")
+        let imported = try BinaryTests.run(executable: binary, ["doors", "import", history, "--out", db])
+        #expect(imported.code == 0, "\(imported.err)")
+        #expect(imported.err.contains("1 entrances (1 on building outlines), 1 buildings"), "\(imported.err)")
+        let near = try BinaryTests.run(
+            executable: binary, ["doors", "near", "37.5005", "127.0005", "--db", db])
+        #expect(
+            near.code == 0 && near.out.contains(#""label":"B""#) && !near.out.contains("GONE"), "\(near.out)")
+    }
+
     /// A building with no `entrance=*` node is still the building: the map draws it and the
     /// note names it (before: "no building within 50 m", the outline lost).
     @Test func aBuildingWithoutEntrancesIsStillDrawn() async throws {

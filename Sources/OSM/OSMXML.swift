@@ -31,6 +31,17 @@ enum OSMXML {
         // fault; the file's end is, said at its last line (before, the empty attribute was
         // named). A fault before that tag is the file's own.
         let failed = !ok || handler.error != nil || !handler.closedRoot
+        // Something after </osm> is no cut either: it is named (before: "the file ends inside a
+        // tag, before </osm> (truncated?)", or libxml2's "extra content" as "ends too early").
+        if failed, handler.closedRoot, let extra = XMLDiagnostics.contentAfterRoot(named: "osm", in: data) {
+            let joined =
+                extra.text.hasPrefix("<osm") ? " (two files joined? join OSM files with `osmium merge`)" : ""
+            throw OSMError(
+                path: path, line: extra.line,
+                reason:
+                    "text after </osm> (\"\(extra.text)\"), which ends the document: XML allows only comments and white space after it\(joined)"
+            )
+        }
         if failed, let tagLine = XMLDiagnostics.unfinishedTagLine(in: data),
             (handler.error?.line ?? parser.lineNumber) >= tagLine
         {
@@ -83,9 +94,17 @@ enum OSMXML {
                 } else if b == UInt8(ascii: "<") {
                     let next = bytes[i + 1]
                     if next == UInt8(ascii: "?") {
-                        let declaration =
-                            i == start && word("<?xml", at: i) && i + 5 < n
+                        let xmlDeclaration =
+                            word("<?xml", at: i) && i + 5 < n
                             && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i + 5])
+                        let declaration = i == start && xmlDeclaration
+                        if !declaration && xmlDeclaration {
+                            // `cat a.osm b.osm`: the second file's declaration comes first.
+                            return (
+                                line,
+                                "an XML declaration (<?xml …?>) after the start of the file, where XML allows none (two files joined? join OSM files with `osmium merge`)"
+                            )
+                        }
                         if !declaration {
                             return (line, "a processing instruction (<?…?>), which OSM XML does not have")
                         }

@@ -263,6 +263,44 @@ struct OSMReaderTests {
         }
     }
 
+    /// Something after `</osm>`, which ends the document, is no cut file: it is named with its
+    /// line (before: "the file ends inside a tag, before </osm> (truncated?)" at the last line,
+    /// or "the document ends too early (truncated?)"; other XML readers refuse it too, as XML
+    /// allows only comments and white space there). Two files joined with `cat` are told how
+    /// to join them (before: the second's declaration was "a processing instruction").
+    /// Comments and white space after it are read.
+    @Test(arguments: [
+        ("\ntrailing words", 2, #"text after </osm> ("trailing words"), which ends the document"#),
+        ("\n\n  trailing words\n\n", 3, #"text after </osm> ("trailing words")"#),
+        ("<!-- fine -->\n<x/>\n", 2, #"text after </osm> ("<x/>")"#),
+        (
+            "\n<osm version=\"0.6\"><node id=\"9\" lat=\"1\" lon=\"2\"/></osm>\n", 2,
+            "XML allows only comments and white space after it (two files joined? join OSM files with `osmium merge`)"
+        ),
+        ("\n<node id=\"9\" lat=", 2, "text after </osm>"),
+        (
+            "\n" + OSMReaderTests.xml, 2,
+            "an XML declaration (<?xml …?>) after the start of the file, where XML allows none (two files joined? join OSM files with `osmium merge`)"
+        ),
+    ])
+    func textAfterTheRootIsNamed(tail: String, linesAfter: Int, expected: String) throws {
+        let text = Self.xml + tail
+        let rootLine = Self.xml.count(where: { $0 == "\n" }) + 1
+        #expect {
+            _ = try OSMReader.read(data: Data(text.utf8), path: "tail.osm")
+        } throws: { error in
+            guard let error = error as? OSMError else { return false }
+            let said =
+                error.line == rootLine + linesAfter - 1 && error.reason.contains(expected)
+                && !error.reason.contains("truncated")
+            if !said { Issue.record("\(error)") }
+            return said
+        }
+        for fine in ["\n", "\n<!-- exported by hand -->\n  \n"] {
+            #expect(try OSMReader.read(data: Data((Self.xml + fine).utf8), path: "fine.osm").nodes.count == 2)
+        }
+    }
+
     @Test(
         arguments: [
             ("<osm><node id=\"x\" lat=\"1\" lon=\"2\"/></osm>", "numeric id"),

@@ -63,12 +63,19 @@ public enum DoorImporter {
         }
         let format = Self.format(of: input)
         if format == .gzip || format == .bzip2 {
-            // osmium reads compressed XML, into the PBF read here; the text readers do not.
+            // osmium reads compressed XML, into the PBF read here; the text readers do not. What
+            // the name says is PBF or JSON compressed whole (`x.osm.pbf.gz`) osmium cannot read:
+            // decompressed, it is read as it is.
+            let plain = format.convertedName(input, ending: nil)
+            let command =
+                plain.hasSuffix(".pbf") || plain.hasSuffix(".json")
+                ? "\(format == .gzip ? "gunzip" : "bunzip2") -c \(OSMReader.shellWord(input)) > \(OSMReader.shellWord(plain))"
+                : format.osmiumCat(input, to: format.convertedName(input, ending: ".osm.pbf"))
             throw .badInput(
                 OSMError(
                     path: input,
                     reason:
-                        "compressed (\(format == .gzip ? "gzip" : "bzip2")): convert it with `\(format.osmiumCat(input, to: "FILE.osm.pbf"))` and import that"
+                        "compressed (\(format == .gzip ? "gzip" : "bzip2")): convert it with `\(command)` and import that"
                 ))
         }
         if format == .pbf || input.hasSuffix(".pbf") && (format == .unknown || format == .empty) {

@@ -321,6 +321,29 @@ struct OSMReaderTests {
         }
     }
 
+    /// The advice's output is named after its input, beside it, and is never it nor a file
+    /// there (`taken`): before, every advice wrote FILE.osm.
+    @Test(arguments: [
+        (OSMFormat.pbf, "x.osm.pbf", String?(".osm"), [String](), "x.osm"),
+        (.pbf, "d/x.pbf", ".osm", [], "d/x.osm"),
+        (.pbf, "FILE.osm", ".osm", [], "FILE-xml.osm"),
+        (.pbf, "x.osm.pbf", ".osm", ["x.osm", "x-xml.osm"], "x-xml-2.osm"),
+        (.gzip, "x.osm.gz", nil, [], "x.osm"),
+        (.gzip, "x.osm.gz", nil, ["x.osm"], "x-decompressed.osm"),
+        (.gzip, "x.json.gz", nil, ["x.json"], "x-decompressed.json"),
+        (.gzip, "/d/x.json.gz", nil, [], "/d/x.json"),
+        (.gzip, "x.osm.pbf.gz", nil, [], "x.osm.pbf"),
+        (.gzip, "pbfgz.osm", nil, [], "pbfgz-decompressed.osm"),
+        (.bzip2, "x.osm.bz2", ".osm.pbf", [], "x.osm.pbf"),
+        (.gzip, "FILE.osm.pbf", ".osm.pbf", [], "FILE-converted.osm.pbf"),
+        (.gzip, ".gz", nil, [], ".gz-decompressed"),
+    ])
+    func convertedNamesAreNeverTheirInput(
+        format: OSMFormat, path: String, ending: String?, taken: [String], expected: String
+    ) {
+        #expect(format.convertedName(path, ending: ending, exists: { taken.contains($0) }) == expected)
+    }
+
     @Test func missingFile() {
         #expect(throws: OSMError.self) { _ = try OSMReader.read(path: "/nonexistent.osm") }
     }

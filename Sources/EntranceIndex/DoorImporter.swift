@@ -170,6 +170,12 @@ public enum DoorImporter {
                 path: link,
                 message: reason + (error.code == ENOENT ? ": make it, or give --out another place" : ""))
         }
+        // A file where a folder should be, said before any work (before: SQLite's "unable to
+        // open database file" after reading the input, or Foundation's "error 512").
+        if let file = AtomicFile.fileAmongFolders(of: output) {
+            throw .storage(
+                path: link, message: "\(file) is a file, not a folder: --out names the index in a folder")
+        }
         let directory = URL(fileURLWithPath: output).deletingLastPathComponent().path
         // The temp file names this process, so the next import can remove one an interrupted
         // import left (Ctrl-C, a killed job: before, they piled up, a country's size each).

@@ -473,6 +473,41 @@ struct DoorsCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: sub) == ["relative.db"])
     }
 
+    /// `--out` through a regular file as if it were a folder, plainly or through a symbolic
+    /// link, is refused before any work naming that file, exit 1 as the output's other places
+    /// are (before: "SQLite error 14: … unable to open database file" after reading the input,
+    /// or "cannot make the folder …: NSCocoaErrorDomain error 512"). Nothing is written.
+    @Test func outThroughAFileNamesTheFile() async throws {
+        let dir = try Scratch()
+        let osm = try dir.write(
+            "x.osm", squareBuildingsXML([SquareBuilding(lat: 37.5, lon: 127, tags: ["building": "yes"])]))
+        let file = try dir.write("afile", "not a folder")
+        try FileManager.default.createDirectory(atPath: dir.file("sub"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.file("sub/link.db"), withDestinationPath: "../afile/z.db")
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.file("sub/deeper.db"), withDestinationPath: "../afile/more/z.db")
+        for (out, said) in [
+            (dir.file("afile/z.db"), "\(dir.file("afile/z.db")): \(file) is a file, not a folder"),
+            (dir.file("afile/more/z.db"), "\(dir.file("afile/more/z.db")): \(file) is a file, not a folder"),
+            (
+                dir.file("sub/link.db"),
+                "\(dir.file("sub/link.db")): a symbolic link to \(file)/z.db, whose folder \(file) is a file, not a folder"
+            ),
+            (
+                dir.file("sub/deeper.db"),
+                "\(dir.file("sub/deeper.db")): a symbolic link to \(file)/more/z.db, whose folder \(file)/more is not a folder: \(file) is a file"
+            ),
+        ] {
+            let result = await runPathfinder(["doors", "import", osm, "--out", out])
+            #expect(result.code == 1, "\(out): \(result.err)")
+            #expect(result.err.hasPrefix("pathfinder doors import: \(said)"), "\(result.err)")
+            #expect(!result.err.contains("SQLite") && !result.err.contains("Domain"), "\(result.err)")
+        }
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "not a folder")
+        #expect(dir.entries == ["afile", "sub", "x.osm"])
+    }
+
     /// `--near LAT LON` with a bad second value named the good first one (`--near "60.17" is
     /// not LAT LON`); the message names the value that is wrong.
     @Test(arguments: [

@@ -8,7 +8,7 @@ public enum XMLDiagnostics {
     public static func reason(code: Int) -> String {
         switch code {
         case 4: "the document is empty"
-        case 5: "the document ends too early (truncated?)"
+        case 5: "content after the end of the document (its root element's closing tag)"
         case 9: "a character that XML does not allow"
         case 23, 25: "an entity reference (&name;) without its ';'"
         case 26: "an entity (&name;) that is not declared"
@@ -39,5 +39,59 @@ public enum XMLDiagnostics {
         guard end > data.startIndex, data[data.index(before: end)] != UInt8(ascii: ">") else { return nil }
         let open = data[..<end].lastIndex(of: UInt8(ascii: "<")) ?? data.startIndex
         return 1 + data[..<open].count(where: { $0 == UInt8(ascii: "\n") })
+    }
+
+    /// What stands after the root element's closing tag (`</osm>`) in `data`: its line and the
+    /// start of its text, or nil when only white space and comments follow (all XML allows
+    /// there). Comments and CDATA before the closing tag are skipped, not searched.
+    public static func contentAfterRoot(named root: String, in data: Data) -> (line: Int, text: String)? {
+        let bytes = [UInt8](data)
+        let close = Array("</\(root)".utf8)
+        func starts(_ word: [UInt8], at i: Int) -> Bool {
+            i + word.count <= bytes.count && bytes[i..<(i + word.count)].elementsEqual(word)
+        }
+        var line = 1
+        var i = 0
+        // Past `end` from `i`, counting lines; at the end of the data when it is not there.
+        func skip(past end: [UInt8]) {
+            while i < bytes.count && !starts(end, at: i) {
+                if bytes[i] == 0x0A { line += 1 }
+                i += 1
+            }
+            i = min(i + end.count, bytes.count)
+        }
+        let comment = Array("<!--".utf8), commentEnd = Array("-->".utf8)
+        let cdata = Array("<![CDATA[".utf8), cdataEnd = Array("]]>".utf8)
+        var closed = false
+        while i < bytes.count && !closed {
+            if starts(comment, at: i) {
+                skip(past: commentEnd)
+            } else if starts(cdata, at: i) {
+                skip(past: cdataEnd)
+            } else if starts(close, at: i), i + close.count < bytes.count,
+                [0x3E, 0x20, 0x09, 0x0A, 0x0D].contains(bytes[i + close.count])
+            {
+                skip(past: [0x3E])
+                closed = true
+            } else {
+                if bytes[i] == 0x0A { line += 1 }
+                i += 1
+            }
+        }
+        guard closed else { return nil }
+        while i < bytes.count {
+            if starts(comment, at: i) {
+                skip(past: commentEnd)
+            } else if [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) {
+                if bytes[i] == 0x0A { line += 1 }
+                i += 1
+            } else {
+                let end = bytes[i...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) ?? bytes.count
+                let text = String(decoding: bytes[i..<end], as: UTF8.self).trimmingCharacters(
+                    in: .whitespaces)
+                return (line, text.count > 40 ? text.prefix(40) + "…" : text)
+            }
+        }
+        return nil
     }
 }

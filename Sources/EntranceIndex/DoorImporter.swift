@@ -28,6 +28,8 @@ public struct DoorImportSummary: Sendable, Hashable {
 public enum DoorImporter {
     /// Files at least this large get progress lines (bytes).
     public static let progressThreshold = 8 << 20
+    /// Why an input with no entrance and no located building is refused (the start of it).
+    static let nothingToIndex = "no entrances and no buildings in it: nothing to index"
     /// Seconds between progress lines while osmium's output streams in.
     static let progressInterval = 2.0
 
@@ -61,12 +63,19 @@ public enum DoorImporter {
         }
         let format = Self.format(of: input)
         if format == .gzip || format == .bzip2 {
-            // osmium reads compressed XML, into the PBF read here; the text readers do not.
+            // osmium reads compressed XML, into the PBF read here; the text readers do not. What
+            // the name says is PBF or JSON compressed whole (`x.osm.pbf.gz`) osmium cannot read:
+            // decompressed, it is read as it is.
+            let plain = format.convertedName(input, ending: nil)
+            let command =
+                plain.hasSuffix(".pbf") || plain.hasSuffix(".json")
+                ? "\(format == .gzip ? "gunzip" : "bunzip2") -c \(OSMReader.shellWord(input)) > \(OSMReader.shellWord(plain))"
+                : format.osmiumCat(input, to: format.convertedName(input, ending: ".osm.pbf"))
             throw .badInput(
                 OSMError(
                     path: input,
                     reason:
-                        "compressed (\(format == .gzip ? "gzip" : "bzip2")): convert it with `\(format.osmiumCat(input, to: "FILE.osm.pbf"))` and import that"
+                        "compressed (\(format == .gzip ? "gzip" : "bzip2")): convert it with `\(command)` and import that"
                 ))
         }
         if format == .pbf || input.hasSuffix(".pbf") && (format == .unknown || format == .empty) {
@@ -161,6 +170,12 @@ public enum DoorImporter {
                 path: link,
                 message: reason + (error.code == ENOENT ? ": make it, or give --out another place" : ""))
         }
+        // A file where a folder should be, said before any work (before: SQLite's "unable to
+        // open database file" after reading the input, or Foundation's "error 512").
+        if let file = AtomicFile.fileAmongFolders(of: output) {
+            throw .storage(
+                path: link, message: "\(file) is a file, not a folder: --out names the index in a folder")
+        }
         let directory = URL(fileURLWithPath: output).deletingLastPathComponent().path
         // The temp file names this process, so the next import can remove one an interrupted
         // import left (Ctrl-C, a killed job: before, they piled up, a country's size each).
@@ -207,7 +222,7 @@ public enum DoorImporter {
                 throw DoorIndexError.badInput(
                     OSMError(
                         path: source,
-                        reason: "no entrances and no buildings in it: nothing to index"
+                        reason: nothingToIndex
                             + (without > 0 ? " (\(without) buildings without nodes in the extract)" : "")))
             }
             // rename(2) replaces `output` in one step: readers see the old file or the new.

@@ -27,6 +27,9 @@ public enum DoorsInFile {
     public static func doors(
         in data: OSMData, source: String, near point: Coordinate, radius: Double
     ) throws(DoorIndexError) -> DoorsNearResult {
+        // Two versions of an element are refused whatever the file holds (before: in a file
+        // without entrances the refusal was taken for "nothing to index", exit 0).
+        let data = try Self.once(data, source: source)
         // Nothing the index would hold: no doors, and no building to draw (the importer
         // refuses an index of nothing).
         guard
@@ -46,9 +49,10 @@ public enum DoorsInFile {
             made = folder
             let path = folder + "/doors.db"
             do throws(DoorIndexError) {
-                _ = try DoorImporter.write(try Self.once(data, source: source), to: path, source: source)
-            } catch .badInput(_) where !data.nodes.contains(where: { $0.tags["entrance"] != nil }) {
-                // Buildings without located nodes and no entrance: nothing to find.
+                _ = try DoorImporter.write(data, to: path, source: source)
+            } catch .badInput(let error) where error.reason.hasPrefix(DoorImporter.nothingToIndex) {
+                // Buildings without located nodes and no entrance: nothing to find. Only this:
+                // any other refusal is the file's fault, said.
                 return DoorsNearResult(building: nil, doors: [], center: point)
             }
             let index = try DoorIndex(path: path)
@@ -69,35 +73,49 @@ public enum DoorsInFile {
 
     /// `data` with each element once: a file written by hand or joined from two downloads may
     /// hold one twice, which a whole import refuses but one building's doors need not (before
-    /// stop 43 these commands read only nodes, and took it).
-    /// - Throws: `.badInput` naming the element when its two copies differ (two versions of
-    ///   it: before, the first was taken and the other dropped unsaid, whichever was newer).
+    /// stop 43 these commands read only nodes, and took it). A copy that only lacks tags (the
+    /// same place, node list or members) is the same element, and the tagged copy is kept,
+    /// whichever comes first: Overpass Turbo's usual `out body; >; out skel qt;` lists each
+    /// door on a building so, tagged, then bare (before: refused as two versions); the
+    /// importer stores no untagged node either.
+    /// - Throws: `.badInput` naming the element when its two copies differ otherwise (two
+    ///   versions of it: before, the first was taken and the other dropped unsaid, whichever
+    ///   was newer).
     static func once(_ data: OSMData, source: String) throws(DoorIndexError) -> OSMData {
         func once<Element: Hashable>(
-            _ elements: [Element], _ kind: String, id: (Element) -> Int64
+            _ elements: [Element], _ kind: String, id: KeyPath<Element, Int64>,
+            tags: WritableKeyPath<Element, [String: String]>, shape: String
         ) throws(DoorIndexError) -> [Element] {
-            var first: [Int64: Element] = [:]
+            var at: [Int64: Int] = [:]
             var out: [Element] = []
             for element in elements {
-                guard let seen = first[id(element)] else {
-                    first[id(element)] = element
+                guard let i = at[element[keyPath: id]] else {
+                    at[element[keyPath: id]] = out.count
                     out.append(element)
                     continue
                 }
-                guard seen == element else {
+                let seen = out[i]
+                var bare = element, seenBare = seen
+                bare[keyPath: tags] = [:]
+                seenBare[keyPath: tags] = [:]
+                let (old, new) = (seen[keyPath: tags], element[keyPath: tags])
+                let differs =
+                    bare != seenBare ? shape : old != new && !old.isEmpty && !new.isEmpty ? "other tags" : nil
+                if let differs {
                     throw .badInput(
                         OSMError(
-                            path: source, element: "\(kind) \(id(element))",
+                            path: source, element: "\(kind) \(element[keyPath: id])",
                             reason:
-                                "appears twice with different content (two versions of it): keep one, e.g. join the files with `osmium merge`, which keeps the newer"
+                                "appears twice with different content (two versions of it: \(differs)): keep one, e.g. join the files with `osmium merge`, which keeps the newer"
                         ))
                 }
+                if old.isEmpty { out[i] = element }
             }
             return out
         }
         return OSMData(
-            nodes: try once(data.nodes, "node", id: \.id),
-            ways: try once(data.ways, "way", id: \.id),
-            relations: try once(data.relations, "relation", id: \.id))
+            nodes: try once(data.nodes, "node", id: \.id, tags: \.tags, shape: "another place"),
+            ways: try once(data.ways, "way", id: \.id, tags: \.tags, shape: "other nodes"),
+            relations: try once(data.relations, "relation", id: \.id, tags: \.tags, shape: "other members"))
     }
 }

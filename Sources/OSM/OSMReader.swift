@@ -36,15 +36,17 @@ public enum OSMReader {
             throw OSMError(
                 path: path,
                 reason:
-                    "OSM PBF (binary): convert it to OSM XML with `\(OSMFormat.pbf.osmiumCat(path, to: "FILE.osm"))` and give that (only `pathfinder doors import` reads PBF as it is)"
+                    "OSM PBF (binary): convert it to OSM XML with `\(OSMFormat.pbf.osmiumCat(path, to: OSMFormat.pbf.convertedName(path, ending: ".osm")))` and give that (only `pathfinder doors import` reads PBF as it is)"
             )
         case .gzip, .bzip2:
             // Geofabrik offers .osm.bz2. Decompressed, not through osmium: it may be Overpass JSON.
-            let tool = format(of: data) == .gzip ? "gunzip" : "bunzip2"
+            let format = format(of: data)
+            let tool = format == .gzip ? "gunzip" : "bunzip2"
+            let output = format.convertedName(path, ending: nil)
             throw OSMError(
                 path: path,
                 reason:
-                    "compressed (\(format(of: data) == .gzip ? "gzip" : "bzip2")): decompress it with `\(tool) -c \(shellWord(path)) > FILE.osm` and give that"
+                    "compressed (\(format == .gzip ? "gzip" : "bzip2")): decompress it with `\(tool) -c \(shellWord(path)) > \(shellWord(output))` and give that"
             )
         case .unknown: throw OSMError(path: path, reason: "neither OSM XML nor Overpass JSON")
         }
@@ -68,14 +70,18 @@ public enum OSMReader {
         return .unknown
     }
 
-    /// `word` as one word of a shell command line: quoted when it holds anything but letters,
-    /// digits and `/._+-,:=@%`.
-    static func shellWord(_ word: String) -> String {
+    /// `word`, a file's name, as one word of a shell command line: quoted when it holds
+    /// anything but letters, digits and `/._+-,:=@%` (or starts with `=`, which zsh expands),
+    /// and after `./` when it starts with `-`, so no tool takes it for an option (before:
+    /// `osmium cat -F pbf -fw.osm`).
+    package static func shellWord(_ word: String) -> String {
+        let word = word.hasPrefix("-") ? "./" + word : word
         let plain = word.unicodeScalars.allSatisfy {
             ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)))
                 || "/._+-,:=@%".unicodeScalars.contains($0)
         }
-        return plain && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return plain && !word.isEmpty && !word.hasPrefix("=")
+            ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }
 
@@ -94,6 +100,62 @@ public enum OSMFormat: Sendable, Hashable {
             default: (".pbf", "pbf")
             }
         let given = path.hasSuffix(suffix) ? "" : "-F \(format) "
-        return "osmium cat \(given)\(OSMReader.shellWord(path)) -o \(output)"
+        return "osmium cat \(given)\(OSMReader.shellWord(path)) -o \(OSMReader.shellWord(output))"
+    }
+
+    /// A name beside `path`, a file of this format, for it converted into a file ending
+    /// `ending` (`.osm`, `.osm.pbf`; nil: decompressed, what it holds), never `path` itself nor
+    /// any file there now (osmium would refuse it, and `>` replace it): the name's own ending
+    /// is dropped (`x.osm.pbf` → `x.osm`, `x.osm.gz` → `x.osm.pbf` or, decompressed, `x.osm`);
+    /// a name not ending so, or whose such name is taken, gets a word added to its stem
+    /// (`FILE.osm` holding PBF → `FILE-xml.osm`, then `FILE-xml-2.osm`…). Before, every advice
+    /// wrote `FILE.osm`, which was its own input once a gzip's advice had been followed.
+    /// - Parameter exists: whether a file is at a path (tests give their own).
+    public func convertedName(
+        _ path: String, ending: String?,
+        exists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }
+    ) -> String {
+        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let (folder, name) = (String(path[..<slash]), String(path[slash...]))
+        let compression =
+            switch self {
+            case .gzip: ".gz"
+            case .bzip2: ".bz2"
+            case .pbf: ".pbf"
+            default: ""
+            }
+        // Decompressed, the name keeps what it says it holds (`.osm`, `.json`).
+        let endings =
+            compression.isEmpty ? [] : ending == nil ? [compression] : [".osm" + compression, compression]
+        // The name without its own ending, which says what it is.
+        var base = name
+        if let own = endings.first(where: { name.hasSuffix($0) && name.count > $0.count }) {
+            base = String(name.dropLast(own.count))
+            let converted = folder + base + (ending ?? "")
+            if converted != path && !exists(converted) { return converted }
+        }
+        // Its stem: without what it says it holds, else without its last extension.
+        var stem = Substring(base)
+        if let known = [".osm.pbf", ".osm", ".pbf", ".json"].first(where: {
+            base.hasSuffix($0) && base.count > $0.count
+        }) {
+            stem = stem.dropLast(known.count)
+        } else if let dot = base.dropFirst().lastIndex(of: ".") {
+            stem = base[..<dot]
+        }
+        let word =
+            switch ending {
+            case nil: "-decompressed"
+            case ".osm": "-xml"
+            default: "-converted"
+            }
+        let tail = ending ?? String(base.dropFirst(stem.count))
+        var converted = folder + stem + word + tail
+        var n = 2
+        while converted == path || exists(converted) {
+            converted = folder + stem + word + "-\(n)" + tail
+            n += 1
+        }
+        return converted
     }
 }

@@ -31,6 +31,17 @@ enum OSMXML {
         // fault; the file's end is, said at its last line (before, the empty attribute was
         // named). A fault before that tag is the file's own.
         let failed = !ok || handler.error != nil || !handler.closedRoot
+        // Something after </osm> is no cut either: it is named (before: "the file ends inside a
+        // tag, before </osm> (truncated?)", or libxml2's "extra content" as "ends too early").
+        if failed, handler.closedRoot, let extra = XMLDiagnostics.contentAfterRoot(named: "osm", in: data) {
+            let joined =
+                extra.text.hasPrefix("<osm") ? " (two files joined? join OSM files with `osmium merge`)" : ""
+            throw OSMError(
+                path: path, line: extra.line,
+                reason:
+                    "text after </osm> (\"\(extra.text)\"), which ends the document: XML allows only comments and white space after it\(joined)"
+            )
+        }
         if failed, let tagLine = XMLDiagnostics.unfinishedTagLine(in: data),
             (handler.error?.line ?? parser.lineNumber) >= tagLine
         {
@@ -54,7 +65,7 @@ enum OSMXML {
                 path: path, line: TextDiagnostics.lastLine(of: data), element: handler.currentName,
                 reason: "the file ends before </osm> (truncated?)")
         }
-        return handler.data
+        return handler.lastVersions()
     }
 
     /// Markup OSM XML never has, refused before the parser sees it: FoundationXML reads a
@@ -83,9 +94,17 @@ enum OSMXML {
                 } else if b == UInt8(ascii: "<") {
                     let next = bytes[i + 1]
                     if next == UInt8(ascii: "?") {
-                        let declaration =
-                            i == start && word("<?xml", at: i) && i + 5 < n
+                        let xmlDeclaration =
+                            word("<?xml", at: i) && i + 5 < n
                             && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i + 5])
+                        let declaration = i == start && xmlDeclaration
+                        if !declaration && xmlDeclaration {
+                            // `cat a.osm b.osm`: the second file's declaration comes first.
+                            return (
+                                line,
+                                "an XML declaration (<?xml …?>) after the start of the file, where XML allows none (two files joined? join OSM files with `osmium merge`)"
+                            )
+                        }
                         if !declaration {
                             return (line, "a processing instruction (<?…?>), which OSM XML does not have")
                         }
@@ -119,6 +138,20 @@ enum OSMXML {
         /// Deleted: by a JOSM user (`action="delete"`, kept in the file until uploaded) or in
         /// OSM's history (`visible="false"`, without a place). Read through, then dropped.
         var deleted = false
+        /// Its `version` attribute, when it has one.
+        var version: String?
+        /// The first copy of each element read so far, by kind and id, and every copy, in file
+        /// order, of those read more than once (a history file's versions: ``lastVersions()``).
+        var first: [String: [Int64: Copy]] = [:]
+        var repeated: [String: [Int64: [Copy]]] = [:]
+
+        /// One copy of an element: where it went in ``data`` (nil when deleted), its version,
+        /// whether it was deleted.
+        struct Copy {
+            var index: Int?
+            var version: String?
+            var deleted: Bool
+        }
 
         init(path: String) { self.path = path }
 
@@ -150,6 +183,7 @@ enum OSMXML {
                 members = []
                 coordinate = nil
                 deleted = attributes["action"] == "delete" || attributes["visible"] == "false"
+                version = attributes["version"]
                 if name == "node" && !deleted {
                     guard let lat = attributes["lat"].flatMap(Double.init),
                         let lon = attributes["lon"].flatMap(Double.init)
@@ -190,14 +224,57 @@ enum OSMXML {
             if depth == 1 && name == "osm" { closedRoot = true }
             guard depth == 2, name == kind else { return }
             defer { kind = nil }
-            if deleted { return }
-            switch name {
-            case "node":
-                if let coordinate { data.nodes.append(OSMNode(id: id, coordinate: coordinate, tags: tags)) }
-            case "way": data.ways.append(OSMWay(id: id, nodeIDs: nodeIDs, tags: tags))
-            case "relation": data.relations.append(OSMRelation(id: id, members: members, tags: tags))
-            default: break
+            var index: Int?
+            if !deleted {
+                switch name {
+                case "node":
+                    if let coordinate {
+                        index = data.nodes.count
+                        data.nodes.append(OSMNode(id: id, coordinate: coordinate, tags: tags))
+                    }
+                case "way":
+                    index = data.ways.count
+                    data.ways.append(OSMWay(id: id, nodeIDs: nodeIDs, tags: tags))
+                case "relation":
+                    index = data.relations.count
+                    data.relations.append(OSMRelation(id: id, members: members, tags: tags))
+                default: break
+                }
             }
+            let copy = Copy(index: index, version: version, deleted: deleted)
+            if let earlier = first[name]?[id] {
+                repeated[name, default: [:]][id, default: [earlier]].append(copy)
+            } else {
+                first[name, default: [:]][id] = copy
+            }
+        }
+
+        /// ``data`` as of the last version of each element: OSM's history files hold every
+        /// version, oldest first (as `osmium cat --with-history` or a planet history extract
+        /// writes them). An element is history when a copy of it is deleted or its copies carry
+        /// different `version`s: then its last copy in the file decides, deleted (no version of
+        /// it is read: before, an older visible one was) or not (only that one is read), as
+        /// `osmium time-filter` gives it for now. Other repeats (the same element twice,
+        /// Overpass Turbo's tagged and bare copies, no version or one) are all kept for the
+        /// readers to judge.
+        func lastVersions() -> OSMData {
+            var older: [String: Set<Int>] = [:]
+            for (kind, byID) in repeated {
+                for list in byID.values {
+                    guard list.contains(where: \.deleted) || Set(list.compactMap(\.version)).count > 1 else {
+                        continue
+                    }
+                    older[kind, default: []].formUnion(list.dropLast().compactMap(\.index))
+                }
+            }
+            guard !older.isEmpty else { return data }
+            func kept<Element>(_ elements: [Element], _ kind: String) -> [Element] {
+                guard let drop = older[kind] else { return elements }
+                return elements.indices.filter { !drop.contains($0) }.map { elements[$0] }
+            }
+            return OSMData(
+                nodes: kept(data.nodes, "node"), ways: kept(data.ways, "way"),
+                relations: kept(data.relations, "relation"))
         }
     }
 }

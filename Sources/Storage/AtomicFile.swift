@@ -84,7 +84,9 @@ public enum AtomicFile {
             let why =
                 switch code {
                 case ENOENT: "is not there"
-                case ENOTDIR: "is not a folder (a part of it is a file)"
+                case ENOTDIR:
+                    fileAmongFolders(of: whole + "/" + name).map { "is not a folder: \($0) is a file" }
+                        ?? "is not a folder (a part of it is a file)"
                 default: "cannot be reached: \(String(cString: strerror(code)))"
                 }
             throw SystemCallError(
@@ -92,7 +94,35 @@ public enum AtomicFile {
                 reason: "a symbolic link to \(whole)/\(name), whose folder \(whole) \(why)")
         }
         defer { free(folder) }
-        return String(cString: folder) + "/" + name
+        let whole = String(cString: folder)
+        // realpath(3) takes a file for a folder's path too (before: SQLite's "unable to open
+        // database file" at the first write).
+        guard isFolder(whole) != false else {
+            throw SystemCallError(
+                call: path, code: ENOTDIR,
+                reason: "a symbolic link to \(whole)/\(name), whose folder \(whole) is a file, not a folder")
+        }
+        return whole + "/" + name
+    }
+
+    /// The first part of `path`'s folders (from the top) that is there and is no folder (a
+    /// regular file, say), as written; nil when each is a folder or not there yet. Links are
+    /// followed.
+    package static func fileAmongFolders(of path: String) -> String? {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for part in split(path).directory.split(separator: "/") {
+            prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + part
+            guard let folder = isFolder(prefix) else { return nil }
+            if !folder { return prefix }
+        }
+        return nil
+    }
+
+    /// Whether what is at `path` is a folder (links followed); nil when nothing is there.
+    private static func isFolder(_ path: String) -> Bool? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return (status.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// `directory` absolute, as far as it exists resolved (`a/sub/../gone` is `/…/a/gone`), the

@@ -146,6 +146,49 @@ struct OSMReaderTests {
         #expect(data.relations.isEmpty)
     }
 
+    /// OSM's history files hold every version of an element, oldest first: the last version
+    /// in the file decides. Deleted last (`visible="false"` or `action="delete"`), no version
+    /// of it is read (before: only the deleted version was dropped, and version 1 of a deleted
+    /// door was read); visible again after (undeleted), that version; several visible versions,
+    /// the last, as `osmium time-filter` gives it for now (before: all, refused as twice). An
+    /// element listed twice without differing versions (Overpass Turbo's tagged and bare
+    /// copies) is no history: both are read, for the commands to judge.
+    @Test func aHistoryFileIsReadAsItsLastVersions() throws {
+        let xml = """
+            <?xml version='1.0' encoding='UTF-8'?>
+            <osm version='0.6' generator='osmium/1.15.0'>
+              <node id='1' version='1' visible='true' lat='37.5000' lon='127.0000' />
+              <node id='2' version='1' visible='true' lat='37.5000' lon='127.0010' />
+              <node id='3' version='1' visible='true' lat='37.5010' lon='127.0010' />
+              <node id='4' version='1' visible='true' lat='37.5010' lon='127.0000' />
+              <node id='5' version='1' visible='true' lat='37.5000' lon='127.0005'><tag k='entrance' v='main'/><tag k='ref' v='GONE'/></node>
+              <node id='5' version='2' visible='false'/>
+              <node id='6' version='1' visible='true' lat='37.5010' lon='127.0005'><tag k='entrance' v='yes'/><tag k='ref' v='B'/></node>
+              <node id='6' version='2' visible='false'/>
+              <node id='6' version='3' visible='true' lat='37.5010' lon='127.0004'><tag k='entrance' v='yes'/><tag k='ref' v='B2'/></node>
+              <node id='7' version='1' visible='true' lat='37.5005' lon='127.0000'><tag k='entrance' v='main'/><tag k='ref' v='OLD'/></node>
+              <node id='7' version='2' visible='true' lat='37.5005' lon='127.0010'><tag k='entrance' v='main'/><tag k='ref' v='NEW'/></node>
+              <node id='8' lat='37.5006' lon='127.0010'><tag k='entrance' v='service'/></node>
+              <node id='8' lat='37.5006' lon='127.0010'/>
+              <node id='9' action='delete' version='2' lat='37.5007' lon='127.0010'><tag k='entrance' v='yes'/></node>
+              <way id='10' version='1' visible='true'><nd ref='1'/><nd ref='5'/><nd ref='2'/><nd ref='3'/><nd ref='6'/><nd ref='4'/><nd ref='1'/><tag k='building' v='yes'/></way>
+              <way id='10' version='2' visible='true'><nd ref='1'/><nd ref='2'/><nd ref='3'/><nd ref='6'/><nd ref='4'/><nd ref='1'/><tag k='building' v='yes'/></way>
+              <way id='11' version='1' visible='true'><nd ref='1'/><nd ref='2'/><nd ref='3'/><nd ref='1'/><tag k='building' v='shed'/></way>
+              <way id='11' version='2' visible='false'/>
+              <relation id='20' version='1' visible='true'><member type='way' ref='10' role='outer'/><tag k='type' v='multipolygon'/><tag k='building' v='yes'/></relation>
+              <relation id='20' version='2' action='delete'><member type='way' ref='10' role='outer'/><tag k='type' v='multipolygon'/><tag k='building' v='yes'/></relation>
+            </osm>
+            """
+        let data = try OSMReader.read(data: Data(xml.utf8), path: "history.osm")
+        #expect(data.nodes.map(\.id) == [1, 2, 3, 4, 6, 7, 8, 8])
+        #expect(data.nodes.first { $0.id == 6 }?.tags["ref"] == "B2")
+        #expect(
+            data.nodes.first { $0.id == 6 }?.coordinate == Coordinate(latitude: 37.5010, longitude: 127.0004))
+        #expect(data.nodes.first { $0.id == 7 }?.tags["ref"] == "NEW")
+        #expect(data.ways == [OSMWay(id: 10, nodeIDs: [1, 2, 3, 6, 4, 1], tags: ["building": "yes"])])
+        #expect(data.relations.isEmpty)
+    }
+
     @Test func xmlAndOverpassGiveTheSameData() throws {
         let a = try OSMReader.read(data: Data(Self.xml.utf8), path: "a.osm")
         let b = try OSMReader.read(data: Data(Self.overpass.utf8), path: "b.json")
@@ -220,6 +263,44 @@ struct OSMReaderTests {
         }
     }
 
+    /// Something after `</osm>`, which ends the document, is no cut file: it is named with its
+    /// line (before: "the file ends inside a tag, before </osm> (truncated?)" at the last line,
+    /// or "the document ends too early (truncated?)"; other XML readers refuse it too, as XML
+    /// allows only comments and white space there). Two files joined with `cat` are told how
+    /// to join them (before: the second's declaration was "a processing instruction").
+    /// Comments and white space after it are read.
+    @Test(arguments: [
+        ("\ntrailing words", 2, #"text after </osm> ("trailing words"), which ends the document"#),
+        ("\n\n  trailing words\n\n", 3, #"text after </osm> ("trailing words")"#),
+        ("<!-- fine -->\n<x/>\n", 2, #"text after </osm> ("<x/>")"#),
+        (
+            "\n<osm version=\"0.6\"><node id=\"9\" lat=\"1\" lon=\"2\"/></osm>\n", 2,
+            "XML allows only comments and white space after it (two files joined? join OSM files with `osmium merge`)"
+        ),
+        ("\n<node id=\"9\" lat=", 2, "text after </osm>"),
+        (
+            "\n" + OSMReaderTests.xml, 2,
+            "an XML declaration (<?xml …?>) after the start of the file, where XML allows none (two files joined? join OSM files with `osmium merge`)"
+        ),
+    ])
+    func textAfterTheRootIsNamed(tail: String, linesAfter: Int, expected: String) throws {
+        let text = Self.xml + tail
+        let rootLine = Self.xml.count(where: { $0 == "\n" }) + 1
+        #expect {
+            _ = try OSMReader.read(data: Data(text.utf8), path: "tail.osm")
+        } throws: { error in
+            guard let error = error as? OSMError else { return false }
+            let said =
+                error.line == rootLine + linesAfter - 1 && error.reason.contains(expected)
+                && !error.reason.contains("truncated")
+            if !said { Issue.record("\(error)") }
+            return said
+        }
+        for fine in ["\n", "\n<!-- exported by hand -->\n  \n"] {
+            #expect(try OSMReader.read(data: Data((Self.xml + fine).utf8), path: "fine.osm").nodes.count == 2)
+        }
+    }
+
     @Test(
         arguments: [
             ("<osm><node id=\"x\" lat=\"1\" lon=\"2\"/></osm>", "numeric id"),
@@ -238,6 +319,29 @@ struct OSMReaderTests {
         } throws: { error in
             (error as? OSMError)?.description.contains(expected) == true
         }
+    }
+
+    /// The advice's output is named after its input, beside it, and is never it nor a file
+    /// there (`taken`): before, every advice wrote FILE.osm.
+    @Test(arguments: [
+        (OSMFormat.pbf, "x.osm.pbf", String?(".osm"), [String](), "x.osm"),
+        (.pbf, "d/x.pbf", ".osm", [], "d/x.osm"),
+        (.pbf, "FILE.osm", ".osm", [], "FILE-xml.osm"),
+        (.pbf, "x.osm.pbf", ".osm", ["x.osm", "x-xml.osm"], "x-xml-2.osm"),
+        (.gzip, "x.osm.gz", nil, [], "x.osm"),
+        (.gzip, "x.osm.gz", nil, ["x.osm"], "x-decompressed.osm"),
+        (.gzip, "x.json.gz", nil, ["x.json"], "x-decompressed.json"),
+        (.gzip, "/d/x.json.gz", nil, [], "/d/x.json"),
+        (.gzip, "x.osm.pbf.gz", nil, [], "x.osm.pbf"),
+        (.gzip, "pbfgz.osm", nil, [], "pbfgz-decompressed.osm"),
+        (.bzip2, "x.osm.bz2", ".osm.pbf", [], "x.osm.pbf"),
+        (.gzip, "FILE.osm.pbf", ".osm.pbf", [], "FILE-converted.osm.pbf"),
+        (.gzip, ".gz", nil, [], ".gz-decompressed"),
+    ])
+    func convertedNamesAreNeverTheirInput(
+        format: OSMFormat, path: String, ending: String?, taken: [String], expected: String
+    ) {
+        #expect(format.convertedName(path, ending: ending, exists: { taken.contains($0) }) == expected)
     }
 
     @Test func missingFile() {

@@ -473,6 +473,41 @@ struct DoorsCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: sub) == ["relative.db"])
     }
 
+    /// `--out` through a regular file as if it were a folder, plainly or through a symbolic
+    /// link, is refused before any work naming that file, exit 1 as the output's other places
+    /// are (before: "SQLite error 14: … unable to open database file" after reading the input,
+    /// or "cannot make the folder …: NSCocoaErrorDomain error 512"). Nothing is written.
+    @Test func outThroughAFileNamesTheFile() async throws {
+        let dir = try Scratch()
+        let osm = try dir.write(
+            "x.osm", squareBuildingsXML([SquareBuilding(lat: 37.5, lon: 127, tags: ["building": "yes"])]))
+        let file = try dir.write("afile", "not a folder")
+        try FileManager.default.createDirectory(atPath: dir.file("sub"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.file("sub/link.db"), withDestinationPath: "../afile/z.db")
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.file("sub/deeper.db"), withDestinationPath: "../afile/more/z.db")
+        for (out, said) in [
+            (dir.file("afile/z.db"), "\(dir.file("afile/z.db")): \(file) is a file, not a folder"),
+            (dir.file("afile/more/z.db"), "\(dir.file("afile/more/z.db")): \(file) is a file, not a folder"),
+            (
+                dir.file("sub/link.db"),
+                "\(dir.file("sub/link.db")): a symbolic link to \(file)/z.db, whose folder \(file) is a file, not a folder"
+            ),
+            (
+                dir.file("sub/deeper.db"),
+                "\(dir.file("sub/deeper.db")): a symbolic link to \(file)/more/z.db, whose folder \(file)/more is not a folder: \(file) is a file"
+            ),
+        ] {
+            let result = await runPathfinder(["doors", "import", osm, "--out", out])
+            #expect(result.code == 1, "\(out): \(result.err)")
+            #expect(result.err.hasPrefix("pathfinder doors import: \(said)"), "\(result.err)")
+            #expect(!result.err.contains("SQLite") && !result.err.contains("Domain"), "\(result.err)")
+        }
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "not a folder")
+        #expect(dir.entries == ["afile", "sub", "x.osm"])
+    }
+
     /// `--near LAT LON` with a bad second value named the good first one (`--near "60.17" is
     /// not LAT LON`); the message names the value that is wrong.
     @Test(arguments: [
@@ -628,7 +663,7 @@ struct DoorsCommandTests {
             (try write("twice.osm", "<osm>\(door)\(door)</osm>"), "an OSM element appears twice"),
             (
                 try write("packed.osm.bz2", "BZh91AY&SY"),
-                "compressed (bzip2): convert it with `osmium cat \(dir.path)/packed.osm.bz2 -o FILE.osm.pbf`"
+                "compressed (bzip2): convert it with `osmium cat \(dir.path)/packed.osm.bz2 -o \(dir.path)/packed.osm.pbf`"
             ),
         ]
         for (input, reason) in cases {
@@ -687,18 +722,85 @@ struct DoorsCommandTests {
                 let parts = first.err.split(separator: "`", omittingEmptySubsequences: false)
                 try #require(parts.count >= 3, "\(name) \(input): no advice in \(first.err)")
                 converted += 1
-                let made = dir.file("converted-\(converted)")
-                let advice = parts[1].replacingOccurrences(of: "FILE", with: made)
+                let advice = String(parts[1])
                 #expect(!advice.hasPrefix("pathfinder"), "\(name): \(first.err)")
+                // Its output: the word after `>` or `-o` (a plain path here), beside its input,
+                // no file there yet (doors.osm.pbf is: the gzip's is another name).
+                let output = try #require(
+                    advice.components(separatedBy: advice.contains(" > ") ? " > " : " -o ").last)
+                #expect(output.hasPrefix(dir.path + "/") && output != input, "\(advice)")
+                try #require(!FileManager.default.fileExists(atPath: output), "\(advice) writes over a file")
                 #expect(
                     try run("sh", ["-c", advice], install: "osmium-tool") == 0, "\(name): \(advice)")
-                let output = try #require(
-                    dir.entries.first { $0.hasPrefix("converted-\(converted).") }, "\(advice) made nothing")
-                let second = await runPathfinder(argv(dir.file(output)))
+                #expect(FileManager.default.fileExists(atPath: output), "\(advice) made nothing")
+                let second = await runPathfinder(argv(output))
                 #expect(second.code == 0, "\(name) after \(advice): \(second.err)")
+                // The next command's advice names it again: osmium would not write over it.
+                try FileManager.default.removeItem(atPath: output)
             }
         }
         #expect(converted == 4 * 3 + 2)
+    }
+
+    /// Advice followed as written, in the file's folder, step by step, ends in a file the
+    /// command reads: its output is named after its input and is never that input (before:
+    /// every advice wrote FILE.osm, so a gzip of PBF, decompressed as advised into FILE.osm, was
+    /// told `osmium cat -F pbf FILE.osm -o FILE.osm`: "File exists"), and a name starting with
+    /// `-` or holding spaces or `;` is one word the tool does not take for an option (before:
+    /// `osmium cat -F pbf -fw.osm …`).
+    @Test func adviceFollowedAsWrittenEndsInAFileTheCommandReads() throws {
+        let dir = try Scratch()
+        let source = try fixture("example/rautatieasema.osm")
+        let destination = try fixture("example/destination.json")
+        let binary = try BinaryTests.binary()
+        func sh(_ command: String) throws -> (code: Int32, out: String, err: String) {
+            try BinaryTests.run(executable: "/bin/sh", ["-c", command], directory: dir.path)
+        }
+        let made = try sh(
+            """
+            osmium cat '\(source)' -o doors.osm.pbf && gzip -c doors.osm.pbf > doors.osm.pbf.gz &&
+            gzip -c doors.osm.pbf > FILE.osm.gz && cp doors.osm.pbf ./-fw.osm && cp doors.osm.pbf 'a b;c.osm.pbf' &&
+            gzip -c '\(source)' > packed.osm.gz && bzip2 -c '\(source)' > bz2.osm.pbf &&
+            cp doors.osm.pbf.gz whole.osm.pbf.gz && rm doors.osm.pbf
+            """)
+        try #require(made.code == 0, "osmium-tool, gzip and bzip2 are needed: \(made.err)")
+        let commands: [(String, [String], (String) -> [String])] = [
+            (
+                "plan", ["doors.osm.pbf.gz", "FILE.osm.gz", "-fw.osm", "a b;c.osm.pbf"],
+                { ["plan", "--destination", destination, "--osm", $0] }
+            ),
+            (
+                "doors import", ["packed.osm.gz", "bz2.osm.pbf", "whole.osm.pbf.gz"],
+                { ["doors", "import", $0, "--out", "x.db"] }
+            ),
+        ]
+        for (name, inputs, argv) in commands {
+            for start in inputs {
+                var input = start
+                var steps: [String] = []
+                while steps.count < 3 {
+                    let r = try BinaryTests.run(executable: binary, argv(input), directory: dir.path)
+                    if r.code == 0 { break }
+                    #expect(r.code == 2, "\(name) \(input): \(r.err)")
+                    let parts = r.err.split(separator: "`", omittingEmptySubsequences: false)
+                    try #require(parts.count >= 3, "\(name) \(input): no advice in \(r.err)")
+                    let advice = String(parts[1])
+                    steps.append(advice)
+                    let ran = try sh(advice)
+                    try #require(ran.code == 0, "\(name) \(start): `\(advice)`: \(ran.err)")
+                    // Its output, as the shell reads the word after `-o` or `>`.
+                    let word = try #require(
+                        advice.components(separatedBy: advice.contains(" > ") ? " > " : " -o ").last)
+                    let output = try sh("printf %s \(word)").out
+                    #expect(output != input, "\(name): `\(advice)` writes over its input")
+                    input = output
+                }
+                #expect(
+                    steps.count == (name == "plan" && start.hasSuffix(".gz") ? 2 : 1), "\(steps)")
+                let last = try BinaryTests.run(executable: binary, argv(input), directory: dir.path)
+                #expect(last.code == 0, "\(name) \(start) after \(steps): \(last.err)")
+            }
+        }
     }
 
     @Test func artifactsAreFoundThroughTheEnvironmentOrAboveAStartDirectory() throws {

@@ -57,6 +57,169 @@ struct DoorsInFileTests {
         }
     }
 
+    /// Overpass Turbo's usual query (`out body; >; out skel qt;`) lists each door on a building
+    /// twice: with its tags, then again without them (`skel`), at the same place. A copy that
+    /// only lacks tags is the same node: the tagged one is read, whichever comes first, from
+    /// OSM XML and Overpass JSON, by `plan` and `memory osm` (before: exit 2, "appears twice
+    /// with different content", advising `osmium merge`, which keeps both). A copy without tags
+    /// somewhere else, or a way's copy with other nodes, is still refused naming it.
+    @Test func anOverpassTurboExportIsRead() throws {
+        let scratch = try Scratch()
+        let destination = try scratch.write(
+            "dest.json", #"{"name":"T","center":{"lat":37.5005,"lon":127.0005}}"#)
+        // (id, lat, lon, tags) of the doors and corners; the way's node list.
+        let doors: [(Int, String, String, [(String, String)])] = [
+            (100, "37.5000", "127.0005", [("entrance", "main"), ("ref", "A")]),
+            (101, "37.5010", "127.0005", [("entrance", "yes"), ("ref", "B")]),
+        ]
+        let corners = [
+            (1, "37.5000", "127.0000"), (2, "37.5000", "127.0010"), (3, "37.5010", "127.0010"),
+            (4, "37.5010", "127.0000"),
+        ]
+        let nodeList = [1, 100, 2, 3, 101, 4, 1]
+        typealias Place = (lat: String, lon: String)
+        func xml(skelFirst: Bool, skelDoor: Place? = nil, skelWay: [Int]? = nil) -> String {
+            let body =
+                doors.map { id, lat, lon, tags in
+                    "<node id=\"\(id)\" lat=\"\(lat)\" lon=\"\(lon)\">"
+                        + tags.map { "<tag k=\"\($0)\" v=\"\($1)\"/>" }.joined() + "</node>"
+                }
+                + [
+                    "<way id=\"10\">" + nodeList.map { "<nd ref=\"\($0)\"/>" }.joined()
+                        + "<tag k=\"building\" v=\"yes\"/><tag k=\"name\" v=\"Turbo Hall\"/></way>"
+                ]
+            var skel = (corners + doors.map { ($0.0, $0.1, $0.2) }).map { id, lat, lon in
+                let place = id == 100 ? skelDoor ?? (lat, lon) : (lat, lon)
+                return "<node id=\"\(id)\" lat=\"\(place.0)\" lon=\"\(place.1)\"/>"
+            }
+            if let skelWay {
+                skel.append("<way id=\"10\">" + skelWay.map { "<nd ref=\"\($0)\"/>" }.joined() + "</way>")
+            }
+            return
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<osm version=\"0.6\" generator=\"Overpass API\">\n"
+                + (skelFirst ? skel + body : body + skel).joined(separator: "\n") + "\n</osm>\n"
+        }
+        func json(skelFirst: Bool, skelDoor: Place? = nil) -> String {
+            let body =
+                doors.map { id, lat, lon, tags in
+                    "{\"type\":\"node\",\"id\":\(id),\"lat\":\(lat),\"lon\":\(lon),\"tags\":{"
+                        + tags.map { "\"\($0)\":\"\($1)\"" }.joined(separator: ",") + "}}"
+                }
+                + [
+                    "{\"type\":\"way\",\"id\":10,\"nodes\":[\(nodeList.map(String.init).joined(separator: ","))],"
+                        + "\"tags\":{\"building\":\"yes\",\"name\":\"Turbo Hall\"}}"
+                ]
+            let skel = (corners + doors.map { ($0.0, $0.1, $0.2) }).map { id, lat, lon in
+                let place = id == 100 ? skelDoor ?? (lat, lon) : (lat, lon)
+                return "{\"type\":\"node\",\"id\":\(id),\"lat\":\(place.0),\"lon\":\(place.1)}"
+            }
+            return "{\"version\":0.6,\"generator\":\"Overpass API\",\"elements\":[\n"
+                + (skelFirst ? skel + body : body + skel).joined(separator: ",\n") + "\n]}\n"
+        }
+        let binary = try BinaryTests.binary()
+        for (name, text) in [
+            ("turbo.osm", xml(skelFirst: false)), ("skel-first.osm", xml(skelFirst: true)),
+            ("turbo.json", json(skelFirst: false)), ("skel-first.json", json(skelFirst: true)),
+        ] {
+            let file = try scratch.write(name, text)
+            let plan = try BinaryTests.run(
+                executable: binary, ["plan", "--destination", destination, "--osm", file, "--compact"])
+            #expect(plan.code == 0, "\(name): \(plan.err)")
+            #expect(plan.out.contains(#""entrance":{"label":"A""#), "\(name): \(plan.out)")
+            #expect(plan.out.contains(#""label":"B""#), "\(name): \(plan.out)")
+            let memory = try BinaryTests.run(
+                executable: binary,
+                [
+                    "memory", "osm", "--file", scratch.file("memory-\(name).json"), "--name", "T",
+                    "--center", "37.5005,127.0005", "--osm", file, "--now", "2026-01-01T00:00:00Z",
+                ])
+            #expect(memory.code == 0, "\(name): \(memory.err)")
+            #expect(
+                memory.out.contains(#""label":"A""#) && memory.out.contains(#""label":"B""#),
+                "\(name): \(memory.out)")
+        }
+        for (name, text, element) in [
+            ("moved.osm", xml(skelFirst: false, skelDoor: ("37.5002", "127.0005")), "node 100"),
+            ("moved-first.json", json(skelFirst: true, skelDoor: ("37.5002", "127.0005")), "node 100"),
+            ("other-nodes.osm", xml(skelFirst: true, skelWay: [1, 2, 3, 4, 1]), "way 10"),
+        ] {
+            let file = try scratch.write(name, text)
+            let plan = try BinaryTests.run(
+                executable: binary, ["plan", "--destination", destination, "--osm", file, "--compact"])
+            #expect(plan.code == 2, "\(name): \(plan.err)")
+            #expect(
+                plan.err.contains("\(file) (\(element)): appears twice with different content"), "\(plan.err)"
+            )
+            #expect(plan.out.isEmpty)
+        }
+    }
+
+    /// Two different copies of a building, in a file without any `entrance=*` node: refused as
+    /// with doors, exit 2 naming it (before: the refusal was taken for "nothing to index",
+    /// exit 0 with no building).
+    @Test func twoVersionsOfABuildingWithoutDoorsAreNamed() throws {
+        let scratch = try Scratch()
+        let corners = (1...4).map { i in
+            "<node id=\"\(i)\" lat=\"\(i > 2 ? "37.5010" : "37.5000")\" lon=\"\(i == 2 || i == 3 ? "127.0010" : "127.0000")\"/>"
+        }
+        let way = { (name: String) in
+            "<way id=\"10\"><nd ref=\"1\"/><nd ref=\"2\"/><nd ref=\"3\"/><nd ref=\"4\"/><nd ref=\"1\"/>"
+                + "<tag k=\"building\" v=\"yes\"/><tag k=\"name\" v=\"\(name)\"/></way>"
+        }
+        let file = try scratch.write(
+            "twice.osm",
+            "<osm version=\"0.6\">\n" + (corners + [way("A"), way("B")]).joined(separator: "\n")
+                + "\n</osm>\n")
+        let destination = try scratch.write(
+            "dest.json", #"{"name":"T","center":{"lat":37.5005,"lon":127.0005}}"#)
+        let plan = try BinaryTests.run(
+            executable: try BinaryTests.binary(),
+            ["plan", "--destination", destination, "--osm", file, "--compact"])
+        #expect(plan.code == 2, "\(plan.out)")
+        #expect(plan.err.contains("\(file) (way 10): appears twice with different content"), "\(plan.err)")
+        #expect(plan.out.isEmpty)
+    }
+
+    /// An OSM history file (every version of each element, as osmium writes one) whose door 5
+    /// was deleted in version 2 and whose building lost it in its version 2: neither `plan`
+    /// nor `doors import` has door 5 (before: its version 1 was planned as the main door and
+    /// indexed, and the building's two versions refused by the import as twice).
+    @Test func aDoorDeletedInAHistoryFileIsNeitherPlannedNorIndexed() throws {
+        let scratch = try Scratch()
+        let history = try scratch.write(
+            "history.osm",
+            """
+            <?xml version='1.0' encoding='UTF-8'?>
+            <osm version='0.6' generator='osmium/1.15.0'>
+              <node id='1' version='1' visible='true' lat='37.5000' lon='127.0000' />
+              <node id='2' version='1' visible='true' lat='37.5000' lon='127.0010' />
+              <node id='3' version='1' visible='true' lat='37.5010' lon='127.0010' />
+              <node id='4' version='1' visible='true' lat='37.5010' lon='127.0000' />
+              <node id='5' version='1' visible='true' lat='37.5000' lon='127.0005'><tag k='entrance' v='main'/><tag k='ref' v='GONE'/></node>
+              <node id='5' version='2' visible='false'/>
+              <node id='6' version='1' visible='true' lat='37.5010' lon='127.0005'><tag k='entrance' v='yes'/><tag k='ref' v='B'/></node>
+              <way id='10' version='1' visible='true'><nd ref='1'/><nd ref='5'/><nd ref='2'/><nd ref='3'/><nd ref='6'/><nd ref='4'/><nd ref='1'/><tag k='building' v='yes'/></way>
+              <way id='10' version='2' visible='true'><nd ref='1'/><nd ref='2'/><nd ref='3'/><nd ref='6'/><nd ref='4'/><nd ref='1'/><tag k='building' v='yes'/></way>
+            </osm>
+
+            """)
+        let destination = try scratch.write(
+            "dest.json", #"{"name":"T","center":{"lat":37.5005,"lon":127.0005}}"#)
+        let binary = try BinaryTests.binary()
+        let plan = try BinaryTests.run(
+            executable: binary, ["plan", "--destination", destination, "--osm", history, "--compact"])
+        #expect(plan.code == 0, "\(plan.err)")
+        #expect(plan.out.contains(#""entrance":{"label":"B""#) && !plan.out.contains("GONE"), "\(plan.out)")
+        let db = scratch.file("history.db")
+        let imported = try BinaryTests.run(executable: binary, ["doors", "import", history, "--out", db])
+        #expect(imported.code == 0, "\(imported.err)")
+        #expect(imported.err.contains("1 entrances (1 on building outlines), 1 buildings"), "\(imported.err)")
+        let near = try BinaryTests.run(
+            executable: binary, ["doors", "near", "37.5005", "127.0005", "--db", db])
+        #expect(
+            near.code == 0 && near.out.contains(#""label":"B""#) && !near.out.contains("GONE"), "\(near.out)")
+    }
+
     /// A building with no `entrance=*` node is still the building: the map draws it and the
     /// note names it (before: "no building within 50 m", the outline lost).
     @Test func aBuildingWithoutEntrancesIsStillDrawn() async throws {

@@ -61,7 +61,7 @@ enum AdaptationExport {
     }
 
     static func write(
-        to directory: String, dictionary: String, english: String, real: String?, seed: UInt64,
+        to directory: String, dictionary: String, english: String, real: [String], seed: UInt64,
         channelCopies: Int, babble: String, preprocess: String?, noises: [NoiseKind], voices: [String] = []
     ) throws {
         let words = try Corpus.dictionaryWords(dictionary)
@@ -70,9 +70,9 @@ enum AdaptationExport {
                 && adaptsOn($0.setting)
         }
         var speakers: [String] = []
-        if let real {
+        if !real.isEmpty {
             let recorded = try RealRecordings.load(real)
-            speakers = Array(Set(recorded.map(\.voice))).sorted()
+            speakers = RealRecordings.speakers(recorded)
             items += recorded.filter { $0.kind == .phrase || $0.kind == .nearMiss }
         }
         let bank = try NoiseBank(directory: babble, split: .dev)

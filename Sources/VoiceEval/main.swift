@@ -96,7 +96,8 @@ struct Options {
                          [--preprocess "COMMAND"]  (every recording through COMMAND, raw 16 kHz mono 16-bit PCM stdin → stdout, before the Listener)
                          [--agreement W,FLOOR]  (with --rescore: an answer's confidence from every decoder that heard it, measured, not the product's)
                          [--decoder-setting "-flag value"]…  (a PocketSphinx setting over the models directory's pathfinder.args, e.g. "-wip 0.2"; measured, not the product's)
-                         [--describe]  (print each split's voice settings and perturbations, and which dev voices adaptation uses; synthesise nothing)
+                         [--describe]  (print each split's voice settings and perturbations, and which dev voices adaptation uses; with --real, the words
+                                        each recorded sentence is adapted as; synthesise nothing)
                          [--unknown-near-misses "S1,S2,…"]  (dev only: near-misses no decoy spells, every dev voice, unperturbed)
                          [--confidence-of WAV]…  (each phrase heard in WAV with its full-precision confidence)
                          [--check-model DIR|stock [--demo WAV] [--held-out DIR]…]  (the product's fixtures on the acoustic model in DIR,
@@ -907,6 +908,19 @@ func main() throws {
                     Corpus.clipLevels[perturbation.name].map { "clip \($0)" }
                     ?? perturbation.effects.joined(separator: " ")
                 print("\(split.rawValue) perturbation \(perturbation.name): \(effects)")
+            }
+        }
+        if !options.real.isEmpty {
+            // What `--export-adaptation` adapts each recorded sentence as.
+            let model = try PhraseModel.locate(explicit: options.models)
+            let words = try Corpus.dictionaryWords(model.dictionary)
+            var seen = Set<String>()
+            for item in try RealRecordings.load(options.real) where seen.insert(item.text).inserted {
+                let adapted = item.kind == .phrase || item.kind == .nearMiss
+                let transcript = adapted ? AdaptationExport.transcript(item.text, words: words) : nil
+                print(
+                    "real adapted \(item.text): \(transcript ?? "no (\(adapted ? "not spelled" : item.kind.rawValue))")"
+                )
             }
         }
         return

@@ -134,4 +134,24 @@ extension VoiceEvalFlagTests {
         #expect(earlier.err.contains("git checkout models/"), "\(earlier.err)")
         #expect(!(try run(argv, standardOutput: true)).out.contains("## model check"))
     }
+
+    /// Each recorded sentence is adapted on as words of the grammar: the three near-misses
+    /// `pathfinder record` asks for that are no decoy (the test split's) are spelled in its
+    /// syllable fillers (before: "no transcript for 여기 가자, 이 길 아니야, 입구 앞이야", on
+    /// standard output, and never adapted on); "여기 안이야" is not adapted on.
+    @Test func everyRecordedNearMissIsAdaptedOn() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try recordings(
+            of: "mom", ["여기 아니야", "거기 아니야", "여기 가자", "이 길 아니야", "입구 앞이야", "여기 안이야"], in: directory)
+        let result = try run(["--describe", "--real", directory], standardOutput: true)
+        try #require(result.code == 0, "\(result.out)")
+        for line in [
+            "real adapted 여기 아니야: 여기_아니야", "real adapted 거기 아니야: d_거기_아니야",
+            "real adapted 여기 가자: d_여기 f_ga f_ja", "real adapted 이 길 아니야: f_i f_gil d_아니야",
+            "real adapted 입구 앞이야: d_입구 f_a f_pi f_ya", "real adapted 여기 안이야: no (여기 안이야)",
+        ] {
+            #expect(result.out.contains(line + "\n"), "\(line): \(result.out)")
+        }
+    }
 }

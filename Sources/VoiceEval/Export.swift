@@ -40,16 +40,73 @@ enum AdaptationExport {
     static let channelCopies = 0
 
     /// The dictionary words of `text`: a phrase token ("여기_아니야"), a pair decoy
-    /// ("d_여기_앉아"), or a decoy for each word; `nil` when the grammar cannot spell it.
+    /// ("d_여기_앉아"), or for each word its decoy, or else its syllables as the grammar's
+    /// fillers spell them ("여기 가자" → "d_여기 f_ga f_ja"): the benchmark's test near-misses
+    /// are never decoys (they measure what the decoys do not know), so a family's recordings of
+    /// them (`pathfinder record` asks for 입구 앞이야, 여기 가자, 이 길 아니야) are spelled as
+    /// the decoder hears a sentence it has no word for; `nil` when neither spells it.
     static func transcript(_ text: String, words: Set<String>) -> String? {
         let parts = text.split(separator: " ").map(String.init)
         let joined = parts.joined(separator: "_")
         if words.contains(joined) { return joined }
         if words.contains("d_" + joined) { return "d_" + joined }
-        if parts.allSatisfy({ words.contains("d_" + $0) }) {
-            return parts.map { "d_" + $0 }.joined(separator: " ")
+        var spelled: [String] = []
+        for part in parts {
+            if words.contains("d_" + part) {
+                spelled.append("d_" + part)
+            } else if let fillers = fillers(part), fillers.allSatisfy(words.contains) {
+                spelled += fillers
+            } else {
+                return nil
+            }
         }
-        return nil
+        return spelled.isEmpty ? nil : spelled.joined(separator: " ")
+    }
+
+    /// The grammar's syllable fillers for a Korean word (models/generate.py's `fillers()`:
+    /// "f_" + onset + nucleus + coda, 14 onsets, 12 nuclei, codas n, l, k), a final consonant
+    /// before a syllable that starts with a vowel carried over, as it is spoken ("앞이야" →
+    /// f_a f_pi f_ya);
+    /// `nil` for a syllable the fillers cannot spell (another vowel or final consonant).
+    static func fillers(_ word: String) -> [String]? {
+        // Hangul syllables: 19 initials × 21 vowels × 28 finals from U+AC00.
+        let onsets = [
+            "g", "k", "n", "d", "t", "r", "m", "b", "p", "s", "s", "", "j", "j", "ch", "k", "t", "p", "h",
+        ]
+        let nuclei: [String?] = [
+            "a", "e", "ya", nil, "eo", "e", "yeo", nil, "o", "wa", nil, nil, "yo", "u", nil, nil, nil, "yu",
+            "eu", nil, "i",
+        ]
+        // The simple finals: the onset a final becomes before a syllable that starts with a
+        // vowel (nil: it is not carried, as ㅇ), and its coda otherwise (nil: no filler has it).
+        // Double finals (ㄳ, ㄺ …) are spelled by none.
+        let finals: [Int: (carried: String?, coda: String?)] = [
+            0: (nil, ""), 1: ("g", "k"), 2: ("k", "k"), 4: ("n", "n"), 7: ("d", nil), 8: ("r", "l"),
+            16: ("m", nil), 17: ("b", nil), 19: ("s", nil), 20: ("s", nil), 21: (nil, nil), 22: ("j", nil),
+            23: ("ch", nil), 24: ("k", "k"), 25: ("t", nil), 26: ("p", nil), 27: ("", nil),
+        ]
+        var syllables: [(onset: String, nucleus: String, final: (carried: String?, coda: String?))] = []
+        for scalar in word.unicodeScalars {
+            guard (0xAC00...0xD7A3).contains(scalar.value) else { return nil }
+            let code = Int(scalar.value - 0xAC00)
+            guard let nucleus = nuclei[(code % 588) / 28], let final = finals[code % 28] else { return nil }
+            syllables.append((onsets[code / 588], nucleus, final))
+        }
+        var out: [String] = []
+        var onset = syllables.first?.onset ?? ""
+        for (i, syllable) in syllables.enumerated() {
+            let next = i + 1 < syllables.count ? syllables[i + 1].onset : nil
+            var coda = syllable.final.coda
+            var nextOnset = next ?? ""
+            if next == "", let carried = syllable.final.carried {
+                coda = ""
+                nextOnset = carried
+            }
+            guard let coda else { return nil }
+            out.append("f_" + onset + syllable.nucleus + coda)
+            onset = nextOnset
+        }
+        return out.isEmpty ? nil : out
     }
 
     /// Whether adaptation data is made from speech synthesised with `setting`: every dev
@@ -61,7 +118,7 @@ enum AdaptationExport {
     }
 
     static func write(
-        to directory: String, dictionary: String, english: String, real: String?, seed: UInt64,
+        to directory: String, dictionary: String, english: String, real: [String], seed: UInt64,
         channelCopies: Int, babble: String, preprocess: String?, noises: [NoiseKind], voices: [String] = []
     ) throws {
         let words = try Corpus.dictionaryWords(dictionary)
@@ -70,9 +127,9 @@ enum AdaptationExport {
                 && adaptsOn($0.setting)
         }
         var speakers: [String] = []
-        if let real {
+        if !real.isEmpty {
             let recorded = try RealRecordings.load(real)
-            speakers = Array(Set(recorded.map(\.voice))).sorted()
+            speakers = RealRecordings.speakers(recorded)
             items += recorded.filter { $0.kind == .phrase || $0.kind == .nearMiss }
         }
         let bank = try NoiseBank(directory: babble, split: .dev)
@@ -117,7 +174,12 @@ enum AdaptationExport {
         print(
             "adaptation data: \(fileids.count) utterances from \(items.count - skipped.count) dev items × \(noises.count) conditions + \(channelCopies) through a channel, \(speakers.count) real speaker\(speakers.count == 1 ? "" : "s")"
                 + (voices.isEmpty ? "" : ", adaptation-only voices \(voices.joined(separator: ","))")
-                + (preprocess.map { ", each through \($0)" } ?? "")
-                + (skipped.isEmpty ? "" : "; no transcript for \(skipped.sorted().joined(separator: ", "))"))
+                + (preprocess.map { ", each through \($0)" } ?? ""))
+        if !skipped.isEmpty {
+            FileHandle.standardError.write(
+                Data(
+                    "adaptation data: not adapted on (neither a word of the grammar nor its syllable fillers spell it): \(skipped.sorted().joined(separator: ", "))\n"
+                        .utf8))
+        }
     }
 }

@@ -24,7 +24,7 @@ enum ModelCheck {
     /// Runs every fixture on `acousticModel` (a directory with `mdef`, or "stock"), printing
     /// one line each; true when all pass.
     static func run(
-        acousticModel: String, model located: PhraseModel, demo: String, heldOut: String? = nil
+        acousticModel: String, model located: PhraseModel, demo: String, heldOut: [String] = []
     )
         throws -> Bool
     {
@@ -37,6 +37,10 @@ enum ModelCheck {
             throw BadInput(
                 "--demo \(demo): no such file (the demo's recorded answers, artifacts/demo/answers.wav)")
         }
+        // Read, and refused if unusable, before a fixture is heard: a missing folder or a
+        // speaker a model was adapted on is found in a second, not after the fixtures.
+        let heldOutItems =
+            heldOut.isEmpty ? nil : try heldOutRecordings(heldOut, candidate: model, installed: located)
         let point = model.operatingPoint
         print("## model check: \(model.acousticModel)")
         print(
@@ -54,11 +58,19 @@ enum ModelCheck {
             try negatives(model: model),
             try inNoise(spokenAt160, model: model),
         ]
-        if let heldOut {
-            results.append(try heldOutSpeakers(heldOut, candidate: model, installed: located))
+        var comparison: [String] = []
+        if let heldOutItems {
+            let (result, lines) = try heldOutSpeakers(
+                heldOutItems, folders: heldOut, candidate: model, installed: located)
+            results.append(result)
+            comparison = lines
         }
         for result in results {
             print("\(result.passed ? "pass" : "FAIL")  \(result.name): \(result.detail)")
+        }
+        if !comparison.isEmpty {
+            print("")
+            comparison.forEach { print($0) }
         }
         let failed = results.filter { !$0.passed }
         print(
@@ -182,50 +194,106 @@ enum ModelCheck {
                 ? "none heard as an answer" : "heard as an answer: " + taken.joined(separator: ", "))
     }
 
-    /// The family's own recordings of people no model was adapted on (`pathfinder record`),
-    /// as recorded: the candidate must hear at least as many of their answers as the installed
-    /// model, and take no more of their near-misses for an answer. An answer counts when it is
-    /// heard with its meaning, acting or asking (the walker's repeat would be the same
-    /// recording).
-    static func heldOutSpeakers(
-        _ directory: String, candidate: PhraseModel, installed: PhraseModel
-    ) throws
-        -> Result
-    {
-        let adaptedOn = RealRecordings.adaptedSpeakers(of: candidate.acousticModel)
-            .union(RealRecordings.adaptedSpeakers(of: installed.acousticModel))
-        let items = try RealRecordings.load(directory).filter { !adaptedOn.contains($0.voice) }
-        guard !items.isEmpty else {
-            throw BadInput(
-                "--held-out \(directory): every speaker in it was used for adaptation; record someone who was not (in another folder)"
+    /// The recordings of `folders` (`pathfinder record`) a held-out check can use: the people
+    /// neither model was adapted on. A speaker in the candidate's `speakers.txt` was heard in
+    /// its adaptation; one in the installed model's (adapted on them earlier) is heard better by
+    /// the installed model than a stranger would be, so a comparison on them favours the
+    /// installed model and says nothing honest about the candidate. Both are left out, named on
+    /// standard error; when no one is left, it is bad input naming who was heard by which model.
+    static func heldOutRecordings(
+        _ folders: [String], candidate: PhraseModel, installed: PhraseModel
+    ) throws -> [Item] {
+        let all = try RealRecordings.load(folders)
+        let byCandidate = RealRecordings.adaptedSpeakers(of: candidate.acousticModel)
+        let byInstalled = RealRecordings.adaptedSpeakers(of: installed.acousticModel)
+        let speakers = RealRecordings.speakers(all)
+        var reasons: [String] = []
+        let heardByCandidate = speakers.filter { byCandidate.contains($0) }
+        if !heardByCandidate.isEmpty {
+            reasons.append(
+                "\(heardByCandidate.joined(separator: ", ")) adapted on by the model checked (\(candidate.acousticModel)/speakers.txt)"
             )
         }
-        func count(_ model: PhraseModel) throws -> (answers: Int, nearMisses: Int) {
-            var answers = 0, nearMisses = 0
+        let heardByInstalled = speakers.filter { byInstalled.contains($0) && !byCandidate.contains($0) }
+        if !heardByInstalled.isEmpty && installed.acousticModel != candidate.acousticModel {
+            reasons.append(
+                "\(heardByInstalled.joined(separator: ", ")) adapted on by the installed model (\(installed.acousticModel)/speakers.txt), which would hear them better than a stranger: no honest comparison"
+            )
+        }
+        let items = all.filter { !byCandidate.contains($0.voice) && !byInstalled.contains($0.voice) }
+        let folderList = folders.joined(separator: ", ")
+        guard !items.isEmpty else {
+            throw BadInput(
+                "--held-out \(folderList): no one in it can be held out: \(reasons.joined(separator: "; ")). Keep out someone no model was adapted on (record them in another folder), or start again from the shipped model (git checkout models/)"
+            )
+        }
+        if !reasons.isEmpty {
+            FileHandle.standardError.write(
+                Data("--held-out \(folderList): left out \(reasons.joined(separator: "; "))\n".utf8))
+        }
+        return items
+    }
+
+    /// The family's own recordings of people no model was adapted on (`pathfinder record`,
+    /// read by ``heldOutRecordings(_:candidate:installed:)``), as recorded: the candidate must
+    /// hear at least as many of their answers as the installed model, and take no more of their
+    /// near-misses for an answer. An answer counts when it is heard with its meaning, acting or
+    /// asking (the walker's repeat would be the same recording). Also returns one line a person
+    /// in plain words, the installed model's figures beside the candidate's.
+    static func heldOutSpeakers(
+        _ items: [Item], folders: [String], candidate: PhraseModel, installed: PhraseModel
+    ) throws
+        -> (Result, [String])
+    {
+        struct Counts { var answers = 0, nearMisses = 0 }
+        func count(_ model: PhraseModel) throws -> [String: Counts] {
+            var bySpeaker: [String: Counts] = [:]
             for item in items {
                 let meanings = try Listener.decode(
                     samples: silence(0.3) + item.audio + silence(1), model: model
                 ).compactMap(
                     \.meaning)
                 if let expected = item.expected {
-                    answers += meanings.contains(expected) ? 1 : 0
+                    bySpeaker[item.voice, default: Counts()].answers += meanings.contains(expected) ? 1 : 0
                 } else if item.kind == .nearMiss {
                     // "여기 안이야" sounds the same as "여기 아니야": not counted either way.
-                    nearMisses += meanings.isEmpty ? 0 : 1
+                    bySpeaker[item.voice, default: Counts()].nearMisses += meanings.isEmpty ? 0 : 1
                 }
             }
-            return (answers, nearMisses)
+            return bySpeaker
         }
         let new = try count(candidate), old = try count(installed)
+        func total(_ counts: [String: Counts]) -> Counts {
+            counts.values.reduce(into: Counts()) {
+                $0.answers += $1.answers
+                $0.nearMisses += $1.nearMisses
+            }
+        }
+        let newTotal = total(new), oldTotal = total(old)
         let answerCount = items.filter { $0.expected != nil }.count
         let nearMissCount = items.filter { $0.kind == .nearMiss }.count
-        let speakerCount = Set(items.map(\.voice)).count
-        return Result(
-            name: "held-out speakers heard no worse than by the installed model (\(directory))",
-            passed: new.answers >= old.answers && new.nearMisses <= old.nearMisses,
+        let speakers = RealRecordings.speakers(items)
+        let lines = speakers.map { speaker in
+            let mine = items.filter { $0.voice == speaker }
+            let answers = mine.filter { $0.expected != nil }.count
+            let nearMisses = mine.filter { $0.kind == .nearMiss }.count
+            let before = old[speaker] ?? Counts(), after = new[speaker] ?? Counts()
+            let verdict =
+                after.answers < before.answers || after.nearMisses > before.nearMisses
+                ? "heard worse by the new model"
+                : after.answers > before.answers || after.nearMisses < before.nearMisses
+                    ? "heard better by the new model" : "heard the same"
+            return
+                "kept out, \(speaker): answers heard \(before.answers) of \(answers) by the installed model, \(after.answers) by the new one; near-misses taken for an answer \(before.nearMisses) of \(nearMisses) by the installed model, \(after.nearMisses) by the new one: \(verdict)"
+        }
+        let result = Result(
+            name:
+                "held-out speakers heard no worse than by the installed model (\(folders.joined(separator: ", ")))",
+            passed: newTotal.answers >= oldTotal.answers && newTotal.nearMisses <= oldTotal.nearMisses,
             detail:
-                "\(speakerCount) speaker\(speakerCount == 1 ? "" : "s"): answers heard \(new.answers) of \(answerCount) (installed \(old.answers)), near-misses taken for an answer \(new.nearMisses) of \(nearMissCount) (installed \(old.nearMisses))"
+                "\(speakers.count) speaker\(speakers.count == 1 ? "" : "s"): answers heard \(newTotal.answers) of \(answerCount) (installed \(oldTotal.answers)), near-misses taken for an answer \(newTotal.nearMisses) of \(nearMissCount) (installed \(oldTotal.nearMisses))"
         )
+        return (result, lines)
     }
 
     static func silence(_ seconds: Double) -> [Int16] { [Int16](repeating: 0, count: Int(seconds * 16_000)) }

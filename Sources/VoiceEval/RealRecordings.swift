@@ -17,6 +17,26 @@ enum RealRecordings {
         return Set(text.split(separator: "\n").map(String.init))
     }
 
+    /// The recordings of every folder in `directories`, in turn (`--real A --real B`: one folder
+    /// per person, as `pathfinder record --help` suggests). A folder named twice, under any
+    /// path that leads to it, is bad input: its takes would count twice.
+    static func load(_ directories: [String]) throws -> [Item] {
+        var seen: [String: String] = [:]
+        var items: [Item] = []
+        for directory in directories {
+            let resolved = URL(fileURLWithPath: directory).resolvingSymlinksInPath().standardizedFileURL.path
+            if let first = seen[resolved] {
+                throw BadInput("\(directory): the same folder as \(first), given twice")
+            }
+            seen[resolved] = directory
+            items += try load(directory)
+        }
+        return items
+    }
+
+    /// The speakers of `items`, sorted.
+    static func speakers(_ items: [Item]) -> [String] { Array(Set(items.map(\.voice))).sorted() }
+
     static func load(_ directory: String) throws -> [Item] {
         let manifest: RecordingManifest
         do { manifest = try RecordingManifest.read(directory: directory) } catch {

@@ -19,7 +19,8 @@ struct Options {
     var conditions = Condition.all
     var acoustic = ["adapted"]
     var policy = Listener.Policy.standard
-    var real: String?
+    /// `--real DIR` (repeatable): folders of recordings made with `pathfinder record`, all used.
+    var real: [String] = []
     var exportAdaptation: String?
     /// `--channel-copies N`, `--adapt-noises LIST` (with `--export-adaptation`): `nil` when not
     /// given, `AdaptationExport`'s defaults then.
@@ -60,8 +61,9 @@ struct Options {
     /// `--check-model DIR`: the product's fixtures on the acoustic model in DIR (`ModelCheck`).
     var checkModel: String?
     var demo: String?
-    /// `--held-out DIR` (with `--check-model`): recordings of people no model was adapted on.
-    var heldOut: String?
+    /// `--held-out DIR` (with `--check-model`, repeatable): recordings of people no model was
+    /// adapted on.
+    var heldOut: [String] = []
     /// `--session-per-channel`, `--sessions-of N`, `--cepstral-mean`: how the recordings are cut
     /// into listening sessions (``Sessions``).
     var sessions = Sessions()
@@ -72,7 +74,7 @@ struct Options {
     static let usage = """
         usage: VoiceEval [--split dev|test] [--conditions clean,white10,pink10,babble15,babble10,babble5,street10]
                          [--acoustic stock,adapted] [--hours H] [--seed N] [--models DIR] [--english DIR]
-                         [--real DIR] [--export-adaptation DIR [--channel-copies N] [--adapt-noises room,white,…] [--adapt-voices ko+m2,…] [--preprocess "COMMAND"]] [--babble-recordings DIR] [--max-seconds S] [--max-fillers-not-here N]
+                         [--real DIR]… [--export-adaptation DIR [--channel-copies N] [--adapt-noises room,white,…] [--adapt-voices ko+m2,…] [--preprocess "COMMAND"]] [--babble-recordings DIR] [--max-seconds S] [--max-fillers-not-here N]
                          [--max-fillers-this-is-it N] [--verbose] [--tune OUT.json] [--both-turns] [--point FILE] [--save RUN.json] [--rescore RUN.json]
                          [--guard-run RUN.json]  (with --rescore --tune, repeatable: the budgets hold on this saved run too)
                          [--cross-validate halves|sentences]  (with --rescore: tune on half the dev voices and near-miss sentences and score the other half, both ways; or leave one near-miss sentence out at a time)
@@ -94,11 +96,15 @@ struct Options {
                          [--preprocess "COMMAND"]  (every recording through COMMAND, raw 16 kHz mono 16-bit PCM stdin → stdout, before the Listener)
                          [--agreement W,FLOOR]  (with --rescore: an answer's confidence from every decoder that heard it, measured, not the product's)
                          [--decoder-setting "-flag value"]…  (a PocketSphinx setting over the models directory's pathfinder.args, e.g. "-wip 0.2"; measured, not the product's)
-                         [--describe]  (print each split's voice settings and perturbations, and which dev voices adaptation uses; synthesise nothing)
+                         [--describe]  (print each split's voice settings and perturbations, and which dev voices adaptation uses; with --real, the words
+                                        each recorded sentence is adapted as; synthesise nothing)
                          [--unknown-near-misses "S1,S2,…"]  (dev only: near-misses no decoy spells, every dev voice, unperturbed)
                          [--confidence-of WAV]…  (each phrase heard in WAV with its full-precision confidence)
-                         [--check-model DIR|stock [--demo WAV] [--held-out DIR]]  (the product's fixtures on the acoustic model in DIR,
+                         [--check-model DIR|stock [--demo WAV] [--held-out DIR]…]  (the product's fixtures on the acoustic model in DIR,
                                                    and the held-out speakers' recordings against the installed model: exit 0 all pass, 1 one fails)
+        --real DIR and --held-out DIR: folders of `pathfinder record`, one per person or several people in one; give as many as you have.
+        Exit status: 0 done (or every check passed), 1 a run or a check failed, 2 a usage error or input it cannot use (a flag, a folder,
+        a manifest line, a held-out speaker a model was adapted on), named on standard error.
         """
 
     init(_ argv: [String]) throws(UsageError) {
@@ -171,7 +177,7 @@ struct Options {
             case "--seed": seed = try number(flag, UInt64.self)
             case "--models": models = try value(flag)
             case "--english": english = try value(flag)
-            case "--real": real = try value(flag)
+            case "--real": real.append(try value(flag))
             case "--export-adaptation": exportAdaptation = try value(flag)
             case "--babble-recordings":
                 let folder = try value(flag)
@@ -359,7 +365,7 @@ struct Options {
             case "--confidence-of": confidenceOf.append(try value(flag))
             case "--check-model": checkModel = try value(flag)
             case "--demo": demo = try value(flag)
-            case "--held-out": heldOut = try value(flag)
+            case "--held-out": heldOut.append(try value(flag))
             case "--help", "-h":
                 print(Self.usage)
                 exit(0)
@@ -379,7 +385,7 @@ struct Options {
         if adaptNoises != nil, exportAdaptation == nil {
             throw UsageError("--adapt-noises belongs to --export-adaptation")
         }
-        if heldOut != nil, checkModel == nil { throw UsageError("--held-out belongs to --check-model") }
+        if !heldOut.isEmpty, checkModel == nil { throw UsageError("--held-out belongs to --check-model") }
         if agreement != nil, rescore == nil { throw UsageError("--agreement belongs to --rescore") }
         if crossValidate != nil, rescore == nil { throw UsageError("--cross-validate belongs to --rescore") }
         if crossValidate != nil, tune != nil {
@@ -483,9 +489,21 @@ struct Tally {
     var suppressedSeconds = 0.0
     /// Wall seconds each utterance heard again took after its pause (``Utterance/rehearing``).
     var rehearings: [Double] = []
+    /// By speaker (``Item/voice``): answers acted on within two turns of how many, near-misses
+    /// acted on of how many (`--real` prints them, one line a person).
+    var bySpeaker: [String: (answers: Int, of: Int, nearMisses: Int, nearMissesOf: Int)] = [:]
 
     /// Counts one item: what was acted on in the first turn, and within both turns.
     mutating func count(_ item: Item, actedFirst: Set<ArrivalWords>, actions: Set<ArrivalWords>) {
+        var speaker = bySpeaker[item.voice] ?? (0, 0, 0, 0)
+        if let expected = item.expected {
+            speaker.answers += actions.contains(expected) ? 1 : 0
+            speaker.of += 1
+        } else if item.kind == .nearMiss {
+            speaker.nearMisses += actions.isEmpty ? 0 : 1
+            speaker.nearMissesOf += 1
+        }
+        bySpeaker[item.voice] = speaker
         if let expected = item.expected {
             positives += 1
             if actedFirst.contains(expected) { firstTurn += 1 }
@@ -774,6 +792,27 @@ func rate(_ n: Int, _ d: Int) -> String {
         100 * interval.low, 100 * interval.high)
 }
 
+/// One line a person (`--real`), pooled over the conditions: how many of their answers were
+/// acted on within two turns, and how many of their near-misses were acted on.
+func reportSpeakers(_ tallies: [(Condition, Tally)]) {
+    var pooled: [String: (answers: Int, of: Int, nearMisses: Int, nearMissesOf: Int)] = [:]
+    for (_, tally) in tallies {
+        for (speaker, counts) in tally.bySpeaker {
+            let sum = pooled[speaker] ?? (0, 0, 0, 0)
+            pooled[speaker] = (
+                sum.answers + counts.answers, sum.of + counts.of, sum.nearMisses + counts.nearMisses,
+                sum.nearMissesOf + counts.nearMissesOf
+            )
+        }
+    }
+    print("\nBy speaker, over \(tallies.count) condition\(tallies.count == 1 ? "" : "s"):")
+    for (speaker, counts) in pooled.sorted(by: { $0.key < $1.key }) {
+        print(
+            "- \(speaker): answers acted on \(counts.answers) of \(counts.of) (\(percent(counts.answers, counts.of))), near-misses acted on \(counts.nearMisses) of \(counts.nearMissesOf) (\(percent(counts.nearMisses, counts.nearMissesOf)))"
+        )
+    }
+}
+
 func report(label: String, tallies: [(Condition, Tally)]) {
     print("\n### \(label)\n")
     print("| | " + tallies.map { $0.0.description }.joined(separator: " | ") + " |")
@@ -869,6 +908,19 @@ func main() throws {
                     Corpus.clipLevels[perturbation.name].map { "clip \($0)" }
                     ?? perturbation.effects.joined(separator: " ")
                 print("\(split.rawValue) perturbation \(perturbation.name): \(effects)")
+            }
+        }
+        if !options.real.isEmpty {
+            // What `--export-adaptation` adapts each recorded sentence as.
+            let model = try PhraseModel.locate(explicit: options.models)
+            let words = try Corpus.dictionaryWords(model.dictionary)
+            var seen = Set<String>()
+            for item in try RealRecordings.load(options.real) where seen.insert(item.text).inserted {
+                let adapted = item.kind == .phrase || item.kind == .nearMiss
+                let transcript = adapted ? AdaptationExport.transcript(item.text, words: words) : nil
+                print(
+                    "real adapted \(item.text): \(transcript ?? "no (\(adapted ? "not spelled" : item.kind.rawValue))")"
+                )
             }
         }
         return
@@ -986,16 +1038,22 @@ func main() throws {
     try Corpus.checkTestNearMisses(dictionary: model.dictionary)
     var items: [Item]
     var source = "espeak-ng, \(options.split.rawValue) split"
-    if let real = options.real {
+    if !options.real.isEmpty {
         // Real recordings: every speaker the adapted model was adapted on is left out.
+        let speakersFile = modelsDirectory + "/" + PhraseModel.adaptedAcousticModelName + "/speakers.txt"
         let adaptedOn = RealRecordings.adaptedSpeakers(
             of: modelsDirectory + "/" + PhraseModel.adaptedAcousticModelName)
-        let all = try RealRecordings.load(real)
+        let all = try RealRecordings.load(options.real)
         items = all.filter { !adaptedOn.contains($0.voice) }
+        let leftOut = RealRecordings.speakers(all.filter { adaptedOn.contains($0.voice) })
+        let folders = options.real.joined(separator: ", ")
         source =
-            "real recordings in \(real): \(Set(items.map(\.voice)).count) speakers (\(all.count - items.count) items of adaptation speakers left out)"
+            "real recordings in \(folders): \(Set(items.map(\.voice)).count) speakers (\(all.count - items.count) items of adaptation speakers left out"
+            + (leftOut.isEmpty ? "" : ": \(leftOut.joined(separator: ", ")), listed in \(speakersFile)") + ")"
         guard !items.isEmpty else {
-            throw EvalError("\(real): every speaker was used for adaptation; nothing to test")
+            throw EvalError(
+                "\(folders): every speaker (\(leftOut.joined(separator: ", "))) was used for adaptation (\(speakersFile)), so the model has heard them all; nothing to test: score the person you kept out, e.g. --real \(options.real[0]) --real ~/pathfinder-voices-kept-out"
+            )
         }
     } else {
         if !options.unknownNearMisses.isEmpty {
@@ -1012,7 +1070,7 @@ func main() throws {
     let counts = Dictionary(grouping: items, by: \.kind).mapValues(\.count)
     print("## voice-eval (seed \(options.seed), \(source), models \(modelsDirectory))\n")
     print("Items: " + Item.Kind.allCases.map { "\(counts[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", "))
-    if options.real == nil {
+    if options.real.isEmpty {
         print("Voices: " + Corpus.setting(for: options.split).map(\.tag).joined(separator: ", "))
     }
     // The decoders beside the plain one: a point chosen or a run saved here records them.
@@ -1048,7 +1106,7 @@ func main() throws {
                 + channels.map { $0.isEmpty ? "none" : $0 }.joined(separator: ", "))
     }
     if let out = options.tune {
-        guard options.split == .dev, options.real == nil else {
+        guard options.split == .dev, options.real.isEmpty else {
             throw EvalError("--tune chooses the operating point on the development split only")
         }
         var stats: [Condition: Tuning.ConditionStats] = [:]
@@ -1121,6 +1179,7 @@ func main() throws {
         }
         if !tallies.isEmpty {
             report(label: "acoustic model: \(name) (\(variant.acousticModel))", tallies: tallies)
+            if !options.real.isEmpty { reportSpeakers(tallies) }
         }
         if options.hours > 0 {
             let chatter = items.filter { $0.kind == .unrelated }

@@ -49,4 +49,96 @@ import Testing
             #expect(!result.err.contains("building VoiceEval"), "\(argv): \(result.err)")
         }
     }
+
+    /// Runs the script with `argv` alone (no scratch `--out` of its own): status and standard error.
+    func script(_ argv: [String]) throws -> (code: Int32, err: String) {
+        let script =
+            URL(fileURLWithPath: modelsDirectory).deletingLastPathComponent().path + "/Scripts/adapt-model"
+        let result = try runCapturing("/usr/bin/timeout", ["-s", "KILL", "30", "/bin/bash", script] + argv)
+        return (result.status, result.text)
+    }
+
+    /// A folder of `pathfinder record`'s manifest naming `speakers` (the script reads no audio
+    /// before it adapts).
+    func manifest(_ speakers: [String], in directory: String) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try speakers.enumerated().map {
+            #"{"file": "\#($0.element)-\#($0.offset).wav", "text": "여기 아니야", "speaker": "\#($0.element)"}"#
+                + "\n"
+        }.joined().write(toFile: directory + "/manifest.jsonl", atomically: true, encoding: .utf8)
+    }
+
+    /// A person kept out who would be adapted on too — the kept-out folder through a link, a copy
+    /// of it, or the same name in a second `--real` folder — or whom the installed model was
+    /// adapted on, is refused at once naming them, before VoiceEval is built (before: a link or
+    /// copy got through, and 212 s later the check failed suggesting --force; a second `--real`
+    /// replaced the first).
+    @Test func aKeptOutPersonWhoIsAdaptedOnIsRefusedAtOnce() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try manifest(["grandma", "uncle"], in: directory + "/voices")
+        try manifest(["dad"], in: directory + "/dad")
+        try manifest(["uncle"], in: directory + "/copy")
+        try FileManager.default.createSymbolicLink(
+            atPath: directory + "/link", withDestinationPath: directory + "/voices")
+        let model = directory + "/model"
+        let cases: [([String], String)] = [
+            (["--real", directory + "/voices", "--held-out", directory + "/link"], "are the same folder"),
+            (
+                [
+                    "--real", directory + "/voices", "--real", directory + "/dad", "--held-out",
+                    directory + "/copy",
+                ],
+                "--held-out \(directory)/copy: uncle also in a --real folder"
+            ),
+        ]
+        for (argv, message) in cases {
+            let result = try script(["--out", model] + argv)
+            #expect(result.code == 2, "\(argv): \(result.err)")
+            #expect(result.err.contains(message), "\(argv): \(result.err)")
+            #expect(!result.err.contains("building VoiceEval"), "\(argv): \(result.err)")
+        }
+        try FileManager.default.createDirectory(atPath: model, withIntermediateDirectories: true)
+        try "uncle\n".write(toFile: model + "/speakers.txt", atomically: true, encoding: .utf8)
+        let earlier = try script([
+            "--out", model, "--real", directory + "/dad", "--held-out", directory + "/copy",
+        ])
+        #expect(earlier.code == 2, "\(earlier.err)")
+        #expect(
+            earlier.err.contains(
+                "the installed model was adapted on uncle (\(model)/speakers.txt), so it hears them better than a stranger"
+            ),
+            "\(earlier.err)")
+        #expect(!earlier.err.contains("building VoiceEval"), "\(earlier.err)")
+    }
+
+    /// `--restore` puts the model it replaced back in one rename and keeps the one it leaves in
+    /// DIR.rejected; run again, it refuses (no DIR.previous) and the model stays (before, the
+    /// README's `rm -rf DIR && mv DIR.previous DIR` run twice deleted the only model).
+    @Test func restorePutsThePreviousModelBackOnce() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let model = directory + "/en-us-adapted"
+        for (folder, content) in [(model, "new"), (model + ".previous", "old")] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try content.write(toFile: folder + "/mdef", atomically: true, encoding: .utf8)
+        }
+        let back = try script(["--out", model, "--restore"])
+        #expect(back.code == 0, "\(back.err)")
+        #expect(try String(contentsOfFile: model + "/mdef", encoding: .utf8) == "old")
+        #expect(try String(contentsOfFile: model + ".rejected/mdef", encoding: .utf8) == "new")
+        #expect(!FileManager.default.fileExists(atPath: model + ".previous"))
+        #expect(
+            back.err.contains("Scripts/install") && back.err.contains("systemctl --user restart pathfinder"),
+            "\(back.err)")
+
+        let again = try script(["--out", model, "--restore"])
+        #expect(again.code == 1, "\(again.err)")
+        #expect(again.err.contains("no \(model).previous to go back to"), "\(again.err)")
+        #expect(try String(contentsOfFile: model + "/mdef", encoding: .utf8) == "old")
+
+        let mixed = try script(["--out", model, "--restore", "--force"])
+        #expect(mixed.code == 2, "\(mixed.err)")
+        #expect(mixed.err.contains("--restore takes only --out"), "\(mixed.err)")
+    }
 }

@@ -1215,7 +1215,7 @@ extension VoiceEvalFlagTests {
     /// `--check-model DIR --held-out REC` also hears the family's recordings of people no model
     /// was adapted on, with the candidate and with the installed model: the committed model
     /// against itself passes; Debian's stock model hears fewer of the answers and fails that
-    /// line; a folder whose every speaker was adapted on is bad input.
+    /// line; a folder whose every speaker was adapted on is bad input, naming them.
     @Test func checkModelComparesHeldOutSpeakers() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -1245,6 +1245,11 @@ extension VoiceEvalFlagTests {
                 && same.out.contains(
                     "1 speaker: answers heard 4 of 4 (installed 4), near-misses taken for an answer 0 of 2 (installed 0)"
                 ), "\(same.out)")
+        // In plain words, a line a person: what `Scripts/adapt-model` repeats at its end.
+        #expect(
+            same.out.contains(
+                "kept out, uncle: answers heard 4 of 4 by the installed model, 4 by the new one; near-misses taken for an answer 0 of 2 by the installed model, 0 by the new one: heard the same"
+            ), "\(same.out)")
 
         let stock = try run(["--check-model", "stock", "--held-out", directory], standardOutput: true)
         #expect(stock.code == 1)
@@ -1263,7 +1268,11 @@ extension VoiceEvalFlagTests {
         try "uncle\n".write(toFile: adapted + "/speakers.txt", atomically: true, encoding: .utf8)
         let none = try run(["--check-model", adapted, "--held-out", directory])
         #expect(none.code == 2)
-        #expect(none.err.contains("every speaker in it was used for adaptation"), "\(none.err)")
+        #expect(
+            none.err.contains(
+                "no one in it can be held out: uncle adapted on by the model checked (\(adapted)/speakers.txt)"
+            ),
+            "\(none.err)")
     }
 }
 

@@ -42,6 +42,8 @@ struct GPSDDecoder {
     /// How far apart (seconds) a GST and the TPV it sharpens may be: one epoch at 1 Hz and a
     /// half for jitter, so a GST that stopped coming is not used for long.
     static let gstReach = 1.5
+    /// Two times within this (seconds) are the same epoch's: gpsd writes milliseconds.
+    static let sameTime = 0.0005
 
     private var line: [UInt8] = []
     private var nmea = NMEAParser()
@@ -103,11 +105,15 @@ struct GPSDDecoder {
             if m.mode != nil { events.append(.noFix(time: time)) }
             return
         }
-        let gst = lastGST.flatMap { abs($0.time.timeIntervalSince(time)) <= Self.gstReach ? $0 : nil }
         // Dead reckoning alone (5; 6 is GNSS with it) is a fix only with a GST's σ: gpsd's
         // `eph` there is HDOP × 19, of satellites it does not use, and a fix of unknown
-        // accuracy counts as a good one.
-        if m.status == 5, gst?.horizontal == nil {
+        // accuracy counts as a good one. Only the GST of its own time: gpsd sends an epoch's
+        // GST after its TPV, so the latest is the satellites' of an epoch before (before, up to
+        // 1.5 s of dead reckoning took their σ).
+        let deadReckoningAlone = m.status == 5
+        let reach = deadReckoningAlone ? Self.sameTime : Self.gstReach
+        let gst = lastGST.flatMap { abs($0.time.timeIntervalSince(time)) <= reach ? $0 : nil }
+        if deadReckoningAlone, gst?.horizontal == nil {
             events.append(.noFix(time: time))
             return
         }
@@ -125,7 +131,7 @@ struct GPSDDecoder {
         fix.speed = m.speed.flatMap { $0 >= 0 ? $0 : nil }
         fix.course = m.track.flatMap { $0 >= 0 && $0 < 360 ? $0 : nil }
         if let gst { fix = Self.applying(gst, to: fix) }
-        if m.status == 5, threeD { fix.verticalAccuracy = gst?.vertical }  // never from gpsd's epv
+        if deadReckoningAlone, threeD { fix.verticalAccuracy = gst?.vertical }  // never from gpsd's epv
         emit(fix, &events)
     }
 

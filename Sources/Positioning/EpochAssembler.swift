@@ -37,6 +37,22 @@ struct EpochAssembler {
         var rmcCourse: Double?
         var vtgSpeed: Double?
         var vtgCourse: Double?
+
+        var verdict: Verdict {
+            Verdict(invalid: saysInvalid, notGNSS: saysNotGNSS, deadReckoningAlone: saysEstimated)
+        }
+    }
+
+    /// What an epoch's sentences said of its position, for a gpsd TPV of the same time: gpsd
+    /// 3.22 sets its `status` from GGA's quality alone, not from RMC's, GNS's or GLL's mode
+    /// letters.
+    struct Verdict: Sendable, Hashable {
+        /// Some sentence said "no fix".
+        var invalid = false
+        /// Some sentence said simulated or typed in.
+        var notGNSS = false
+        /// Some sentence said dead reckoning alone (a fix only with its own GST σ).
+        var deadReckoningAlone = false
     }
 
     /// The day assumed for epochs before the first RMC/ZDA date.
@@ -65,6 +81,10 @@ struct EpochAssembler {
     /// still opens a new epoch and shows. (Before: the last 16 epochs, 1.6 s at 10 Hz.)
     static let recentSpanMilliseconds = 16_000
     static let dayMilliseconds = 86_400_000
+    /// The last few closed epochs' verdicts, oldest first (``verdict(atMilliseconds:)``).
+    private var recentVerdicts: [(milliseconds: Int, verdict: Verdict)] = []
+    /// How many closed epochs' verdicts are kept: a TPV comes right after its epoch's sentences.
+    static let verdictsKept = 8
     /// The sentence being taken belonged to a closed epoch and was dropped.
     private var dropped = false
     /// The last epoch's day and time, to carry the date over to undated epochs.
@@ -167,6 +187,8 @@ struct EpochAssembler {
             (e.milliseconds - $0 + Self.dayMilliseconds) % Self.dayMilliseconds > Self.recentSpanMilliseconds
         }
         if learn { cycleEnder = lastType }
+        recentVerdicts.append((e.milliseconds, e.verdict))
+        if recentVerdicts.count > Self.verdictsKept { recentVerdicts.removeFirst() }
         let days = resolveDays(e)
         lastMilliseconds = e.milliseconds
         if let days { lastDays = days }
@@ -218,6 +240,15 @@ struct EpochAssembler {
         if let days, e.days != nil || receiverDated != nil { receiverDated = (days, e.milliseconds) }
         events.append(.fix(fix))
         stats.fixes += 1
+    }
+
+    /// What the sentences of the epoch at `milliseconds` into its day said so far (the open
+    /// epoch, or one of the last closed), or `nil` when none came. A leap second's epochs
+    /// (23:59:60.x) all answer for 23:59:59.999, as gpsd stamps them.
+    func verdict(atMilliseconds milliseconds: Int) -> Verdict? {
+        let ms = min(milliseconds, UTCTime.lastMillisecondOfDay)
+        if let e = current, min(e.milliseconds, UTCTime.lastMillisecondOfDay) == ms { return e.verdict }
+        return recentVerdicts.last { min($0.milliseconds, UTCTime.lastMillisecondOfDay) == ms }?.verdict
     }
 
     private func resolveDays(_ e: Epoch) -> Int? {

@@ -10,8 +10,10 @@ import Geo
 /// previous epoch's, an epoch late in accuracy but never in position. (A hold for the GST
 /// after, released by quiet on the link, made every other fix a second late on a busy link
 /// with GST on some epochs.) gpsd's `eph`/`epv` are 95 % figures; they are halved to the ≈1σ
-/// the rest of Pathfinder uses. Raw `$…` lines go through an
-/// `NMEAParser` for their pressure sentences only. Everything else is ignored.
+/// the rest of Pathfinder uses. Raw `$…` lines go through an `NMEAParser` for their
+/// pressure sentences and for what each epoch's sentences said of its position (simulated,
+/// typed in, dead reckoning, no fix), which gpsd 3.22's TPV `status` does not always carry.
+/// Everything else is ignored.
 struct GPSDDecoder {
     private struct Message: Decodable {
         var `class`: String
@@ -98,10 +100,18 @@ struct GPSDDecoder {
 
     private mutating func tpv(_ m: Message, _ events: inout [PositionEvent]) {
         let time = m.time.flatMap(UTCTime.parseISO8601)
+        // The raw NMEA of the TPV's time, if it came already (gpsd forwards each sentence before
+        // the reports it makes of it; a TPV is never held for it): gpsd 3.22 sets `status` 7/8
+        // from GGA's quality alone, so a position marked simulated or typed in only by a mode
+        // letter (RMC, GNS, GLL `S`/`M`) was a fix here and no fix from `--nmea`. Now both say
+        // what the NMEA reading says.
+        let said = time.flatMap { nmea.verdict(atMilliseconds: Self.millisecondsOfDay($0)) }
         // `status` 7 (time only: gpsd's reading of a manual position, GGA quality 7) and 8
-        // (simulated) are not where the walker is.
-        let notGNSS = m.status == 7 || m.status == 8
-        guard let mode = m.mode, mode >= 2, !notGNSS, let time, let lat = m.lat, let lon = m.lon else {
+        // (simulated) are not where the walker is; nor is a position a sentence said no fix of.
+        let notGNSS = m.status == 7 || m.status == 8 || said?.notGNSS == true
+        guard let mode = m.mode, mode >= 2, !notGNSS, said?.invalid != true, let time, let lat = m.lat,
+            let lon = m.lon
+        else {
             if m.mode != nil { events.append(.noFix(time: time)) }
             return
         }
@@ -110,7 +120,7 @@ struct GPSDDecoder {
         // accuracy counts as a good one. Only the GST of its own time: gpsd sends an epoch's
         // GST after its TPV, so the latest is the satellites' of an epoch before (before, up to
         // 1.5 s of dead reckoning took their σ).
-        let deadReckoningAlone = m.status == 5
+        let deadReckoningAlone = m.status == 5 || said?.deadReckoningAlone == true
         let reach = deadReckoningAlone ? Self.sameTime : Self.gstReach
         let gst = lastGST.flatMap { abs($0.time.timeIntervalSince(time)) <= reach ? $0 : nil }
         if deadReckoningAlone, gst?.horizontal == nil {
@@ -133,6 +143,13 @@ struct GPSDDecoder {
         if let gst { fix = Self.applying(gst, to: fix) }
         if deadReckoningAlone, threeD { fix.verticalAccuracy = gst?.vertical }  // never from gpsd's epv
         emit(fix, &events)
+    }
+
+    /// Milliseconds into the UTC day, as an NMEA time stamp counts them.
+    private static func millisecondsOfDay(_ time: Date) -> Int {
+        let seconds = time.timeIntervalSince1970
+        let intoDay = seconds - (seconds / 86_400).rounded(.down) * 86_400
+        return min(Int((intoDay * 1000).rounded()), UTCTime.lastMillisecondOfDay)
     }
 
     private mutating func emit(_ fix: Fix, _ events: inout [PositionEvent]) {

@@ -123,6 +123,12 @@ public struct NMEAParser: Sendable {
         return events
     }
 
+    /// What the sentences stamped `milliseconds` into their day said of their position so
+    /// far (the open epoch or one just closed), or `nil` when none came.
+    func verdict(atMilliseconds milliseconds: Int) -> EpochAssembler.Verdict? {
+        epochs.verdict(atMilliseconds: milliseconds)
+    }
+
     /// Parses a whole buffer at once (`feed` then `finish`).
     public static func parse(
         _ bytes: some Collection<UInt8>, fallbackDate: Date? = nil

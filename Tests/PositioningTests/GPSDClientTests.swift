@@ -293,6 +293,45 @@ import Testing
         Set(events.compactMap { if case .noFix(let t?) = $0 { t } else { nil } })
     }
 
+    /// Receivers whose sentences say "simulated" (S) or "typed in" (M) only by a mode letter
+    /// (RMC, GNS, GLL), beside GGA quality 1 or none; and dead reckoning (E) beside GGA quality
+    /// 1. gpsd 3.22 sets `status` 7/8 from GGA's quality alone, so it reported these as plain
+    /// fixes; the raw NMEA gpsd forwards says otherwise, and the TPV of its time is no fix,
+    /// as `--nmea` and `--device` make it. Before: each was a fix through gpsd (it would have led
+    /// the walk), and no fix read from the NMEA itself.
+    @Test(arguments: ["RMC", "GGA+RMC", "GNS", "GLL"])
+    func aPositionMarkedOnlyByItsModeLetterIsNoFixThroughGPSDAsInNMEA(_ kind: String) async throws {
+        let rmc = { (t: String, m: Character) in
+            "GPRMC,\(t),A,3733.0000,N,12658.0000,E,0.5,90.0,010124,,,\(m)"
+        }
+        let zda = { (t: String) in "GPZDA,\(t),01,01,2024,," }
+        let (modes, fixSeconds): ([String], Set<Int>) =
+            switch kind {
+            case "RMC": (["A", "S", "M", "E", "A", "A"], [0, 4, 5])
+            case "GGA+RMC": (["A", "S", "M", "A", "E", "A"], [0, 3, 5])
+            case "GNS": (["AA", "SS", "MM", "AA", "AM", "AN"], [0, 3, 5])
+            default: (["A", "M", "S", "A", "A"], [0, 3, 4])
+            }
+        let epochs = modes.enumerated().map { (i, m) -> [String] in
+            let t = String(format: "1200%02d.00", i)
+            switch kind {
+            case "RMC": return [rmc(t, Character(m))]
+            case "GGA+RMC":
+                return ["GPGGA,\(t),3733.0000,N,12658.0000,E,1,08,1.0,50.0,M,20.0,M,,", rmc(t, Character(m))]
+            case "GNS": return [zda(t), "GNGNS,\(t),3733.0000,N,12658.0000,E,\(m),08,1.0,50.0,20.0,,"]
+            default: return [zda(t), "GPGLL,3733.0000,N,12658.0000,E,\(t),A,\(m)"]
+            }
+        }
+        let (events, _) = try await Self.throughGPSD(epochs, last: Self.second(modes.count - 1))
+        let expected = Set(fixSeconds.map(Self.second))
+        let vetoed = Set((0..<modes.count).filter { !fixSeconds.contains($0) }.map(Self.second))
+        #expect(Set(Self.fixes(events).map(\.time)) == expected, "\(events)")
+        #expect(vetoed.isSubset(of: Self.noFixTimes(events)), "\(events)")
+        // The same sentences read as NMEA give the same answer.
+        let (own, _) = parse(epochs.flatMap { $0 })
+        #expect(Set(Self.fixes(own).map(\.time)) == expected, "\(own)")
+    }
+
     /// A receiver going from satellites with GST to dead reckoning without (RMC mode E, GGA
     /// quality 6): gpsd 3.22 sends an epoch's GST after its TPV, so the first dead-reckoned TPV
     /// found the last satellite epoch's GST within 1.5 s and became a fix of its 1.25 m σ.

@@ -306,7 +306,7 @@ struct EpochAssembler {
 
     private static func course(_ degrees: Double?) -> Double? {
         guard let degrees, degrees >= 0, degrees <= 360 else { return nil }
-        return degrees == 360 ? 0 : degrees
+        return degrees == 360 || degrees == 0 ? 0 : degrees  // 0 for -0 too (-0 ≥ 0)
     }
 
     private static func altitude(_ value: Double?) -> Double? {

@@ -139,7 +139,7 @@ struct GPSDDecoder {
             fix.verticalAccuracy = positive(m.epv).map { $0 / 2 }
         }
         fix.speed = m.speed.flatMap { $0 >= 0 ? $0 : nil }
-        fix.course = m.track.flatMap { $0 >= 0 && $0 < 360 ? $0 : nil }
+        fix.course = m.track.flatMap { $0 >= 0 && $0 < 360 ? ($0 == 0 ? 0 : $0) : nil }  // never -0
         if let gst { fix = Self.applying(gst, to: fix) }
         if deadReckoningAlone, threeD { fix.verticalAccuracy = gst?.vertical }  // never from gpsd's epv
         emit(fix, &events)

@@ -99,6 +99,27 @@ import Testing
         #expect(record.altitudeMSL?.sign == .plus)
     }
 
+    /// A receiver standing still may say its course is -0 (RMC `-0.0`, VTG `-0`): the course
+    /// prints as 0, never `"course":-0` (before: copied as it came, past the -0 rule of 6917f6e).
+    @Test func aCourseOfMinusZeroPrintsAsZero() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixes-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("still.nmea").path
+        let text = [
+            "GPGGA,120000.00,6010.00000,N,02456.00000,E,1,09,0.7,10.7,M,17.9,M,,",
+            "GPRMC,120000.00,A,6010.00000,N,02456.00000,E,0.0,-0.0,010124,,,A",
+            "GPGGA,120001.00,6010.00000,N,02456.00000,E,1,09,0.7,10.7,M,17.9,M,,",
+            "GPVTG,-0,T,,M,0.0,N,0.0,K,A", "GPRMC,120001.00,A,6010.00000,N,02456.00000,E,0.0,,010124,,,A",
+        ].map(ReplayInputTests.sentence).joined()
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let (code, out, err) = await runPathfinder(["fixes", "--nmea", path])
+        #expect(code == 0, "\(err)")
+        let lines = out.split(separator: "\n")
+        #expect(lines.count == 2 && lines.allSatisfy { $0.contains(#""course":0,"#) }, "\(out)")
+        #expect(!out.contains(":-0"), "\(out)")
+    }
+
     @Test func countStopsEarly() async throws {
         let (code, out, err) = await runPathfinder(["fixes", "--nmea", try log(), "--count", "3"])
         #expect(code == 0)

@@ -186,6 +186,20 @@ import Testing
         #expect(f.verticalAccuracy == 6)
     }
 
+    /// gpsd may pass on a receiver's course of -0 (`"track":-0.0`): the fix's course is 0,
+    /// and the fix stream prints `"course":0` (before: -0 ≥ 0 passed, and printed as -0).
+    @Test func aTrackOfMinusZeroIsCourseZero() throws {
+        let still = Self.tpv.replacingOccurrences(of: #""track":12.5"#, with: #""track":-0.0"#)
+        guard case .fix(let f) = try #require(decode([still]).first) else {
+            Issue.record("expected a fix")
+            return
+        }
+        #expect(f.course == 0 && f.course?.sign == .plus)
+        let record = try #require(FixStreamRecord(.fix(f)))
+        let line = String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
+        #expect(record.course?.sign == .plus && !line.contains(":-0"), "\(line)")
+    }
+
     @Test func rawPressureSentencesPassThrough() {
         let events = decode(["$WIMDA,29.9213,I,1.01325,B,21.5,C,,C,45.0,,9.2,C,,T,,M,,N,,M*20"])
         #expect(events == [.pressure(PressureReading(time: nil, hPa: 1013.25, source: .nmeaMDA))])

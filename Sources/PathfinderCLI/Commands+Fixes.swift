@@ -167,12 +167,14 @@ extension Commands {
             ]
             if s.undated > 0 { parts.append("\(s.undated) undated") }
             if s.late > 0 { parts.append("\(s.late) late") }
-            if s.notGNSS > 0 { parts.append("\(s.notGNSS) not GNSS (simulated, typed in or dead reckoning)") }
+            if s.notGNSS > 0 { parts.append(Self.notGNSS(s.notGNSS)) }
         } else {
             parts = [
                 "\(tally.fixes) fixes", "\(tally.noFix) no-fix epochs", "\(tally.pressures) pressures",
                 "\(client?.connections ?? 0) connections",
             ]
+            // As for NMEA (before, over gpsd only the no-fix epochs were counted, not why).
+            if let n = client?.notGNSS, n > 0 { parts.append(Self.notGNSS(n)) }
             // Why nothing came (before, a gpsd that refused or never answered went unsaid).
             if let error = client?.lastError { parts.append("last: \(error)") }
         }
@@ -190,6 +192,11 @@ extension Commands {
                 "\(cmd): never connected to gpsd \(client.settings.address)")
         }
         return 0
+    }
+
+    /// The summary's count of positions the receiver says are not from satellites.
+    static func notGNSS(_ count: Int) -> String {
+        "\(count) not GNSS (simulated, typed in or dead reckoning)"
     }
 
     /// What makes two barometer failures the same kind: the case and the file, not the value.

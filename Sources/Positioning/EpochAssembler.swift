@@ -21,7 +21,8 @@ struct EpochAssembler {
         /// Some sentence said "no fix"; one is enough, a wrong position is worse than none.
         var saysInvalid = false
         /// Some sentence said the position is its simulator's or typed in (GGA quality 8/7,
-        /// mode S/M): not where the walker is, whatever else says "valid".
+        /// mode S/M), or dead reckoning it calls void (RMC/GLL status V with mode E, the NMEA
+        /// standard's mark for it): not where the walker is, whatever else says "valid".
         var saysNotGNSS = false
         /// Some sentence said dead reckoning alone (GGA quality 6, mode E, GNS all E/N).
         var saysEstimated = false
@@ -336,12 +337,7 @@ struct EpochAssembler {
         _ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats
     ) {
         guard let ms = s.timeOfDay(1), enter(ms, into: &events, stats: &stats) else { return }
-        switch s.char(2) {
-        case 0x41: current?.saysValid = true  // A
-        case 0x56: current?.saysInvalid = true  // V
-        default: break
-        }
-        mode(s.char(12))  // NMEA 2.3
+        status(s.char(2), mode: s.char(12))  // the mode: NMEA 2.3
         setPosition(s, latitude: 3)
         current?.rmcSpeed = Self.knotsToMetresPerSecond(s.double(7))
         current?.rmcCourse = Self.course(s.double(8))
@@ -409,18 +405,21 @@ struct EpochAssembler {
         _ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats
     ) {
         guard let ms = s.timeOfDay(5), enter(ms, into: &events, stats: &stats) else { return }
-        switch s.char(6) {
-        case 0x41: current?.saysValid = true
-        case 0x56: current?.saysInvalid = true
-        default: break
-        }
-        mode(s.char(7))
+        status(s.char(6), mode: s.char(7))
         if current?.latitude == nil { setPosition(s, latitude: 1) }
     }
 
-    /// RMC's and GLL's mode indicator (NMEA 2.3): N not valid, E estimated (dead reckoning),
-    /// M manual input, S simulator; A, D and the rest are satellite fixes.
-    private mutating func mode(_ letter: UInt8?) {
+    /// RMC's and GLL's status (A valid, V not) and mode indicator (NMEA 2.3): N not valid, E
+    /// estimated (dead reckoning), M manual input, S simulator; A, D and the rest are satellite
+    /// fixes. V with E is how the NMEA standard marks dead reckoning: no fix, and said to be no
+    /// GNSS (before, a plain no-fix, counted nowhere).
+    private mutating func status(_ status: UInt8?, mode letter: UInt8?) {
+        switch status {
+        case 0x41: current?.saysValid = true  // A
+        case 0x56 where letter == 0x45: current?.saysNotGNSS = true  // V, E
+        case 0x56: current?.saysInvalid = true  // V
+        default: break
+        }
         switch letter {
         case 0x4E: current?.saysInvalid = true  // N
         case 0x45: current?.saysEstimated = true  // E

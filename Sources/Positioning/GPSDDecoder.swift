@@ -54,6 +54,13 @@ struct GPSDDecoder {
     /// until it knows which sentence ends the cycle, and a repeat that adds nothing is not
     /// another fix (`fixes --gpsd` counted one epoch seven times).
     private var lastFix: Fix?
+    /// Fixes passed on.
+    private(set) var fixes = 0
+    /// Epochs whose position the receiver says is not from satellites (`status` 7/8, what
+    /// the raw NMEA said, dead reckoning alone without its GST), each counted once however
+    /// often gpsd reports it, as `NMEAParser.Stats.notGNSS`.
+    private(set) var notGNSS = 0
+    private var lastNotGNSS: Date?
     private let decoder = JSONDecoder()
 
     /// Forgets a half-read line and the last GST (after a reconnect: another gpsd, maybe
@@ -113,6 +120,7 @@ struct GPSDDecoder {
             let lon = m.lon
         else {
             if m.mode != nil { events.append(.noFix(time: time)) }
+            if notGNSS, m.mode != nil { countNotGNSS(time) }
             return
         }
         // Dead reckoning alone (5; 6 is GNSS with it) is a fix only with a GST's σ: gpsd's
@@ -125,6 +133,7 @@ struct GPSDDecoder {
         let gst = lastGST.flatMap { abs($0.time.timeIntervalSince(time)) <= reach ? $0 : nil }
         if deadReckoningAlone, gst?.horizontal == nil {
             events.append(.noFix(time: time))
+            countNotGNSS(time)
             return
         }
         let threeD = mode >= 3
@@ -156,7 +165,13 @@ struct GPSDDecoder {
         if fix.isPlausible, fix != lastFix {
             events.append(.fix(fix))
             lastFix = fix
+            fixes += 1
         }
+    }
+
+    private mutating func countNotGNSS(_ time: Date?) {
+        if time == nil || time != lastNotGNSS { notGNSS += 1 }
+        lastNotGNSS = time
     }
 
     private static func applying(_ gst: Sigma, to fix: Fix) -> Fix {

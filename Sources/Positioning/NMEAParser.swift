@@ -39,7 +39,8 @@ public struct NMEAParser: Sendable {
         public var late = 0
         /// Epochs whose position the receiver says is not from satellites: its simulator, typed
         /// in, or dead reckoning alone without an error estimate of its own (GGA quality 6/7/8,
-        /// mode S/M/E). Each is also a `.noFix` (counted in `noFix`).
+        /// mode S/M/E) or marked void (RMC/GLL status V with mode E). Each is also a `.noFix`
+        /// (counted in `noFix`).
         public var notGNSS = 0
 
         public init() {}

@@ -180,6 +180,29 @@ import Testing
         )
     }
 
+    /// A real gpsd fed a receiver whose positions are simulated (RMC mode S, GGA quality 8),
+    /// typed in (M) and dead reckoning alone (E, no GST): the summary counts them "not GNSS",
+    /// as for `--nmea`. Before: no count, only "0 fixes, N no-fix epochs".
+    @Test func aGPSDOfSimulatedPositionsIsCountedNotGNSSInTheSummary() throws {
+        let lines = ["S", "S", "M", "E", "S", "M"].enumerated().flatMap { (i, mode) in
+            let t = "12000\(i).00"
+            return [
+                "GPGGA,\(t),6010.0000,N,02456.0000,E,\(mode == "S" ? 8 : 1),08,0.9,10.0,M,17.0,M,,",
+                "GPRMC,\(t),A,6010.0000,N,02456.0000,E,0.5,90.0,010124,,,\(mode)",
+            ].map { ReplayInputTests.sentence($0).trimmingCharacters(in: .newlines) }
+        }
+        let feeder = try LineFeeder(lines: lines, pause: 0.05)
+        defer { feeder.shutdown() }
+        let port = try freeTCPPort()
+        let gpsd = try GPSDProcess(port: port, feed: feeder.port)
+        defer { gpsd.stop() }
+        let (code, err) = try interrupted(["fixes", "--gpsd", "127.0.0.1:\(port)"], after: 3)
+        #expect(code == 0, "\(err)")
+        let counted = err.firstMatch(of: /, (\d+) not GNSS \(simulated, typed in or dead reckoning\)/)
+        #expect((counted.flatMap { Int($0.1) } ?? 0) >= 5, "\(err)")
+        #expect(err.contains("0 fixes"), "\(err)")
+    }
+
     /// A receiver on a serial device that sends GGA but no RMC/ZDA (no date): its fixes come
     /// out dated today by the system clock (before: none ever, each dropped as undated, and
     /// nothing said why until the summary after ^C).
@@ -290,7 +313,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: device, withIntermediateDirectories: true)
         try "bmp280\n".write(toFile: device + "/name", atomically: true, encoding: .utf8)
         try "n/a\n".write(toFile: device + "/in_pressure_input", atomically: true, encoding: .utf8)
-        let r = try interrupted(["fixes", "--nmea", "-", "--iio", "--iio-root", root], after: 2.5)
+        let r = try interrupted(["fixes", "--nmea", "-", "--iio", "--iio-root", root], after: 5)
         let line =
             "pathfinder fixes: --iio bmp280: \(device)/in_pressure_input: \"n/a\" is not a number; trying again"
         #expect(r.err.components(separatedBy: line).count == 2, "\(r.err)")

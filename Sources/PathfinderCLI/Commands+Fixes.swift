@@ -85,6 +85,13 @@ extension Commands {
                 } else {
                     .file(path: nmea!, paced: paced)
                 }
+            // A FIFO or a file is read with --nmea; as a device it is said at once (before, a
+            // FIFO held open() until ^C, and a file failed in termios).
+            if let device, let kind = NMEASource.notADevice(device) {
+                throw CLIError.usage(
+                    "\(cmd): --device \(device) is \(kind), not a serial device: read it with --nmea \(device)"
+                )
+            }
             if case .file(let path, _) = input {
                 var info = stat()
                 if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {

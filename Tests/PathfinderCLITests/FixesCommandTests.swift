@@ -203,6 +203,42 @@ import Testing
         #expect(err.contains("0 fixes"), "\(err)")
     }
 
+    /// A FIFO or a plain file given as `--device` is not a serial device: said at once, with
+    /// what reads it, exit 2. Before: a FIFO without a writer held open() until ^C (and with
+    /// one, "tcgetattr …: Inappropriate ioctl for device", exit 2); a file said the latter.
+    @Test(arguments: ["FIFO", "file"])
+    func aFIFOOrFileGivenAsADeviceIsNamedAtOnce(_ kind: String) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixes-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("gps").path
+        if kind == "FIFO" {
+            try #require(mkfifo(path, 0o600) == 0)
+        } else {
+            try "$GPGGA\n".write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try BinaryTests.binary())
+        process.arguments = ["fixes", "--device", path]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Stopped after 5 s whatever happens, so a command blocked in open() cannot hang the test.
+        let deadline = DispatchWorkItem { process.terminate() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 5, execute: deadline)
+        let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        deadline.cancel()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 2, "\(err)")
+        let what = kind == "FIFO" ? "a FIFO" : "a regular file"
+        #expect(
+            err.contains(
+                "pathfinder fixes: --device \(path) is \(what), not a serial device: read it with --nmea \(path)"
+            ),
+            "\(err)")
+    }
+
     /// A receiver on a serial device that sends GGA but no RMC/ZDA (no date): its fixes come
     /// out dated today by the system clock (before: none ever, each dropped as undated, and
     /// nothing said why until the summary after ^C).

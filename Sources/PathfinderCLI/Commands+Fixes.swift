@@ -174,6 +174,7 @@ extension Commands {
             ]
             if s.undated > 0 { parts.append("\(s.undated) undated") }
             if s.late > 0 { parts.append("\(s.late) late") }
+            if s.badTime > 0 { parts.append("\(s.badTime) bad times") }
             if s.notGNSS > 0 { parts.append(Self.notGNSS(s.notGNSS)) }
         } else {
             parts = [

@@ -351,6 +351,14 @@ struct EpochAssembler {
         return value
     }
 
+    /// The time stamp in field `i`, or `nil`; one that is there but no time (hour 24, second
+    /// 60 outside 23:59) is counted (before, dropped unsaid).
+    private static func time(_ s: NMEASentence, _ i: Int, _ stats: inout NMEAParser.Stats) -> Int? {
+        let ms = s.timeOfDay(i)
+        if ms == nil, !s.isEmpty(i) { stats.badTime += 1 }
+        return ms
+    }
+
     private mutating func setPosition(_ s: NMEASentence, latitude: Int) {
         if let lat = s.latitude(latitude), let lon = s.longitude(latitude + 2) {
             current?.latitude = lat
@@ -362,7 +370,7 @@ struct EpochAssembler {
     private mutating func rmc(
         _ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats
     ) {
-        guard let ms = s.timeOfDay(1), enter(ms, into: &events, stats: &stats) else { return }
+        guard let ms = Self.time(s, 1, &stats), enter(ms, into: &events, stats: &stats) else { return }
         status(s.char(2), mode: s.char(12))  // the mode: NMEA 2.3
         setPosition(s, latitude: 3)
         current?.rmcSpeed = Self.knotsToMetresPerSecond(s.double(7))
@@ -383,7 +391,7 @@ struct EpochAssembler {
     private mutating func gga(
         _ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats
     ) {
-        guard let ms = s.timeOfDay(1), enter(ms, into: &events, stats: &stats) else { return }
+        guard let ms = Self.time(s, 1, &stats), enter(ms, into: &events, stats: &stats) else { return }
         switch s.int(6) {
         case nil: break
         case 0: current?.saysInvalid = true
@@ -403,7 +411,7 @@ struct EpochAssembler {
     private mutating func gns(
         _ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats
     ) {
-        guard let ms = s.timeOfDay(1), enter(ms, into: &events, stats: &stats) else { return }
+        guard let ms = Self.time(s, 1, &stats), enter(ms, into: &events, stats: &stats) else { return }
         if s.count > 6, !s.fields[6].isEmpty {
             // One letter per constellation; N = no fix for that one. Any satellite fix is a fix;
             // one simulated or typed in (S, M) makes the position not the walker's; dead
@@ -430,7 +438,7 @@ struct EpochAssembler {
     private mutating func gll(
         _ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats
     ) {
-        guard let ms = s.timeOfDay(5), enter(ms, into: &events, stats: &stats) else { return }
+        guard let ms = Self.time(s, 5, &stats), enter(ms, into: &events, stats: &stats) else { return }
         status(s.char(6), mode: s.char(7))
         if current?.latitude == nil { setPosition(s, latitude: 1) }
     }
@@ -480,7 +488,7 @@ struct EpochAssembler {
     private mutating func gst(
         _ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats
     ) {
-        guard let ms = s.timeOfDay(1), enter(ms, into: &events, stats: &stats) else { return }
+        guard let ms = Self.time(s, 1, &stats), enter(ms, into: &events, stats: &stats) else { return }
         current?.gstLatitude = Self.sigma(s.double(6))
         current?.gstLongitude = Self.sigma(s.double(7))
         current?.gstAltitude = Self.sigma(s.double(8))
@@ -503,7 +511,7 @@ struct EpochAssembler {
     private mutating func zda(
         _ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats
     ) {
-        guard let ms = s.timeOfDay(1), enter(ms, into: &events, stats: &stats) else { return }
+        guard let ms = Self.time(s, 1, &stats), enter(ms, into: &events, stats: &stats) else { return }
         if let d = s.int(2), let m = s.int(3), let y = s.int(4), s.fields[4].count == 4,
             UTCTime.isValid(year: y, month: m, day: d)
         {

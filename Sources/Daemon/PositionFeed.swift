@@ -50,7 +50,10 @@ final class PositionFeed: Sendable {
     var problem: String? {
         if let gpsd {
             if let error = gpsd.lastError { return error }
-            return gpsd.connections == 0 ? "not connected yet" : nil
+            if gpsd.connections == 0 { return "not connected yet" }
+            // As for NMEA below (before, over gpsd nothing said why no position came).
+            if gpsd.notGNSS > 0, gpsd.fixes == 0 { return Self.notGNSS }
+            return nil
         }
         guard let nmea else { return nil }
         if let failure = nmea.failure { return failure }
@@ -63,12 +66,12 @@ final class PositionFeed: Sendable {
         }
         // Positions the receiver says are not from satellites: no fix, said why (before: they
         // led the walk).
-        if stats.notGNSS > 0, stats.fixes == 0 {
-            return
-                "no fix: the receiver says its positions are simulated, typed in or dead reckoning (not GNSS)"
-        }
+        if stats.notGNSS > 0, stats.fixes == 0 { return Self.notGNSS }
         return nil
     }
+
+    static let notGNSS =
+        "no fix: the receiver says its positions are simulated, typed in or dead reckoning (not GNSS)"
 
     func stop() {
         reopenStop.stop()

@@ -85,6 +85,13 @@ extension Commands {
                 } else {
                     .file(path: nmea!, paced: paced)
                 }
+            // A FIFO or a file is read with --nmea; as a device it is said at once (before, a
+            // FIFO held open() until ^C, and a file failed in termios).
+            if let device, let kind = NMEASource.notADevice(device) {
+                throw CLIError.usage(
+                    "\(cmd): --device \(device) is \(kind), not a serial device: read it with --nmea \(device)"
+                )
+            }
             if case .file(let path, _) = input {
                 var info = stat()
                 if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
@@ -167,12 +174,15 @@ extension Commands {
             ]
             if s.undated > 0 { parts.append("\(s.undated) undated") }
             if s.late > 0 { parts.append("\(s.late) late") }
-            if s.notGNSS > 0 { parts.append("\(s.notGNSS) not GNSS (simulated, typed in or dead reckoning)") }
+            if s.badTime > 0 { parts.append("\(s.badTime) bad times") }
+            if s.notGNSS > 0 { parts.append(Self.notGNSS(s.notGNSS)) }
         } else {
             parts = [
                 "\(tally.fixes) fixes", "\(tally.noFix) no-fix epochs", "\(tally.pressures) pressures",
                 "\(client?.connections ?? 0) connections",
             ]
+            // As for NMEA (before, over gpsd only the no-fix epochs were counted, not why).
+            if let n = client?.notGNSS, n > 0 { parts.append(Self.notGNSS(n)) }
             // Why nothing came (before, a gpsd that refused or never answered went unsaid).
             if let error = client?.lastError { parts.append("last: \(error)") }
         }
@@ -190,6 +200,11 @@ extension Commands {
                 "\(cmd): never connected to gpsd \(client.settings.address)")
         }
         return 0
+    }
+
+    /// The summary's count of positions the receiver says are not from satellites.
+    static func notGNSS(_ count: Int) -> String {
+        "\(count) not GNSS (simulated, typed in or dead reckoning)"
     }
 
     /// What makes two barometer failures the same kind: the case and the file, not the value.

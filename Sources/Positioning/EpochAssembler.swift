@@ -6,8 +6,10 @@ import Geo
 ///
 /// An epoch ends when a sentence with another time stamp arrives, or — so a live stream
 /// does not wait a whole second — when the sentence type that ended the previous epoch
-/// arrives again (gpsd's cycle-end detection). If a sentence of the epoch just closed turns
-/// up before the next, the learnt ender was wrong and is forgotten. A sentence stamped with an
+/// arrives again (gpsd's cycle-end detection). A type ever seen followed by another in an
+/// epoch is never learnt as the end (an epoch without the longest cycle's last sentences
+/// teaches none). If a sentence of the epoch just closed turns up before the next, the
+/// learnt ender was wrong and is forgotten. A sentence stamped with an
 /// earlier epoch's time (one closed within ``recentSpanMilliseconds`` of the newest closed) is
 /// late or repeated: it is dropped and counted, never a new epoch.
 struct EpochAssembler {
@@ -21,7 +23,8 @@ struct EpochAssembler {
         /// Some sentence said "no fix"; one is enough, a wrong position is worse than none.
         var saysInvalid = false
         /// Some sentence said the position is its simulator's or typed in (GGA quality 8/7,
-        /// mode S/M): not where the walker is, whatever else says "valid".
+        /// mode S/M), or dead reckoning it calls void (RMC/GLL status V with mode E, the NMEA
+        /// standard's mark for it): not where the walker is, whatever else says "valid".
         var saysNotGNSS = false
         /// Some sentence said dead reckoning alone (GGA quality 6, mode E, GNS all E/N).
         var saysEstimated = false
@@ -37,6 +40,22 @@ struct EpochAssembler {
         var rmcCourse: Double?
         var vtgSpeed: Double?
         var vtgCourse: Double?
+
+        var verdict: Verdict {
+            Verdict(invalid: saysInvalid, notGNSS: saysNotGNSS, deadReckoningAlone: saysEstimated)
+        }
+    }
+
+    /// What an epoch's sentences said of its position, for a gpsd TPV of the same time: gpsd
+    /// 3.22 sets its `status` from GGA's quality alone, not from RMC's, GNS's or GLL's mode
+    /// letters.
+    struct Verdict: Sendable, Hashable {
+        /// Some sentence said "no fix".
+        var invalid = false
+        /// Some sentence said simulated or typed in.
+        var notGNSS = false
+        /// Some sentence said dead reckoning alone (a fix only with its own GST σ).
+        var deadReckoningAlone = false
     }
 
     /// The day assumed for epochs before the first RMC/ZDA date.
@@ -55,6 +74,18 @@ struct EpochAssembler {
     private var current: Epoch?
     private var lastType: String?
     private var cycleEnder: String?
+    /// The types of the sentences taken into the open epoch, and into the one closed last.
+    private var openTypes: Set<String> = []
+    private var closedTypes: Set<String> = []
+    /// The type of the sentence being taken.
+    private var incoming: String?
+    /// Types seen followed by a sentence of another type in an epoch: never a cycle's end.
+    /// Learnt from every epoch, so one that lacks the last sentences of the longest cycle (GST
+    /// on every other epoch, a garbled last sentence) teaches no shorter end; it closes at the
+    /// next time stamp. Before, it taught one (GGA), and every longer epoch then closed early
+    /// and lost its last sentences (GST: dead reckoning with its σ became no fix, satellite
+    /// fixes fell back to HDOP) while the end flipped back and forth.
+    private var notEnders: Set<String> = []
     private var closedMilliseconds: Int?
     /// The times of day of the epochs closed within ``recentSpanMilliseconds`` of the newest
     /// closed, oldest first.
@@ -65,6 +96,10 @@ struct EpochAssembler {
     /// still opens a new epoch and shows. (Before: the last 16 epochs, 1.6 s at 10 Hz.)
     static let recentSpanMilliseconds = 16_000
     static let dayMilliseconds = 86_400_000
+    /// The last few closed epochs' verdicts, oldest first (``verdict(atMilliseconds:)``).
+    private var recentVerdicts: [(milliseconds: Int, verdict: Verdict)] = []
+    /// How many closed epochs' verdicts are kept: a TPV comes right after its epoch's sentences.
+    static let verdictsKept = 8
     /// The sentence being taken belonged to a closed epoch and was dropped.
     private var dropped = false
     /// The last epoch's day and time, to carry the date over to undated epochs.
@@ -98,6 +133,7 @@ struct EpochAssembler {
             return false
         }
         dropped = false
+        incoming = type
         switch type {
         case "RMC": rmc(s, into: &events, stats: &stats)
         case "GGA": gga(s, into: &events, stats: &stats)
@@ -123,6 +159,7 @@ struct EpochAssembler {
         // A dropped sentence is no part of the cycle: it must not end the open epoch.
         if dropped { return true }
         lastType = type
+        if current != nil { openTypes.insert(type) }
         if type == cycleEnder, current != nil {
             flush(into: &events, stats: &stats, learn: false)
         }
@@ -138,7 +175,14 @@ struct EpochAssembler {
     ) -> Bool {
         if current?.milliseconds == ms { return true }
         if current == nil, closedMilliseconds == ms {
+            // The learnt end closed this epoch too early: forgotten, and, when this sentence's
+            // type was not in the epoch (not a repeat), never learnt again. The sentence is
+            // late (before, dropped uncounted).
+            if let ender = cycleEnder, let incoming, !closedTypes.contains(incoming) {
+                notEnders.insert(ender)
+            }
             cycleEnder = nil
+            stats.late += 1
             dropped = true
             return false
         }
@@ -166,7 +210,12 @@ struct EpochAssembler {
         recentlyClosed.removeAll {
             (e.milliseconds - $0 + Self.dayMilliseconds) % Self.dayMilliseconds > Self.recentSpanMilliseconds
         }
-        if learn { cycleEnder = lastType }
+        if let lastType { notEnders.formUnion(openTypes.subtracting([lastType])) }
+        closedTypes = openTypes
+        openTypes.removeAll(keepingCapacity: true)
+        if learn, !(lastType.map(notEnders.contains) ?? false) { cycleEnder = lastType }
+        recentVerdicts.append((e.milliseconds, e.verdict))
+        if recentVerdicts.count > Self.verdictsKept { recentVerdicts.removeFirst() }
         let days = resolveDays(e)
         lastMilliseconds = e.milliseconds
         if let days { lastDays = days }
@@ -218,6 +267,15 @@ struct EpochAssembler {
         if let days, e.days != nil || receiverDated != nil { receiverDated = (days, e.milliseconds) }
         events.append(.fix(fix))
         stats.fixes += 1
+    }
+
+    /// What the sentences of the epoch at `milliseconds` into its day said so far (the open
+    /// epoch, or one of the last closed), or `nil` when none came. A leap second's epochs
+    /// (23:59:60.x) all answer for 23:59:59.999, as gpsd stamps them.
+    func verdict(atMilliseconds milliseconds: Int) -> Verdict? {
+        let ms = min(milliseconds, UTCTime.lastMillisecondOfDay)
+        if let e = current, min(e.milliseconds, UTCTime.lastMillisecondOfDay) == ms { return e.verdict }
+        return recentVerdicts.last { min($0.milliseconds, UTCTime.lastMillisecondOfDay) == ms }?.verdict
     }
 
     private func resolveDays(_ e: Epoch) -> Int? {
@@ -275,7 +333,7 @@ struct EpochAssembler {
 
     private static func course(_ degrees: Double?) -> Double? {
         guard let degrees, degrees >= 0, degrees <= 360 else { return nil }
-        return degrees == 360 ? 0 : degrees
+        return degrees == 360 || degrees == 0 ? 0 : degrees  // 0 for -0 too (-0 ≥ 0)
     }
 
     private static func altitude(_ value: Double?) -> Double? {
@@ -293,6 +351,14 @@ struct EpochAssembler {
         return value
     }
 
+    /// The time stamp in field `i`, or `nil`; one that is there but no time (hour 24, second
+    /// 60 outside 23:59) is counted (before, dropped unsaid).
+    private static func time(_ s: NMEASentence, _ i: Int, _ stats: inout NMEAParser.Stats) -> Int? {
+        let ms = s.timeOfDay(i)
+        if ms == nil, !s.isEmpty(i) { stats.badTime += 1 }
+        return ms
+    }
+
     private mutating func setPosition(_ s: NMEASentence, latitude: Int) {
         if let lat = s.latitude(latitude), let lon = s.longitude(latitude + 2) {
             current?.latitude = lat
@@ -304,13 +370,8 @@ struct EpochAssembler {
     private mutating func rmc(
         _ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats
     ) {
-        guard let ms = s.timeOfDay(1), enter(ms, into: &events, stats: &stats) else { return }
-        switch s.char(2) {
-        case 0x41: current?.saysValid = true  // A
-        case 0x56: current?.saysInvalid = true  // V
-        default: break
-        }
-        mode(s.char(12))  // NMEA 2.3
+        guard let ms = Self.time(s, 1, &stats), enter(ms, into: &events, stats: &stats) else { return }
+        status(s.char(2), mode: s.char(12))  // the mode: NMEA 2.3
         setPosition(s, latitude: 3)
         current?.rmcSpeed = Self.knotsToMetresPerSecond(s.double(7))
         current?.rmcCourse = Self.course(s.double(8))
@@ -330,7 +391,7 @@ struct EpochAssembler {
     private mutating func gga(
         _ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats
     ) {
-        guard let ms = s.timeOfDay(1), enter(ms, into: &events, stats: &stats) else { return }
+        guard let ms = Self.time(s, 1, &stats), enter(ms, into: &events, stats: &stats) else { return }
         switch s.int(6) {
         case nil: break
         case 0: current?.saysInvalid = true
@@ -350,7 +411,7 @@ struct EpochAssembler {
     private mutating func gns(
         _ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats
     ) {
-        guard let ms = s.timeOfDay(1), enter(ms, into: &events, stats: &stats) else { return }
+        guard let ms = Self.time(s, 1, &stats), enter(ms, into: &events, stats: &stats) else { return }
         if s.count > 6, !s.fields[6].isEmpty {
             // One letter per constellation; N = no fix for that one. Any satellite fix is a fix;
             // one simulated or typed in (S, M) makes the position not the walker's; dead
@@ -377,19 +438,22 @@ struct EpochAssembler {
     private mutating func gll(
         _ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats
     ) {
-        guard let ms = s.timeOfDay(5), enter(ms, into: &events, stats: &stats) else { return }
-        switch s.char(6) {
-        case 0x41: current?.saysValid = true
-        case 0x56: current?.saysInvalid = true
-        default: break
-        }
-        mode(s.char(7))
+        guard let ms = Self.time(s, 5, &stats), enter(ms, into: &events, stats: &stats) else { return }
+        status(s.char(6), mode: s.char(7))
         if current?.latitude == nil { setPosition(s, latitude: 1) }
     }
 
-    /// RMC's and GLL's mode indicator (NMEA 2.3): N not valid, E estimated (dead reckoning),
-    /// M manual input, S simulator; A, D and the rest are satellite fixes.
-    private mutating func mode(_ letter: UInt8?) {
+    /// RMC's and GLL's status (A valid, V not) and mode indicator (NMEA 2.3): N not valid, E
+    /// estimated (dead reckoning), M manual input, S simulator; A, D and the rest are satellite
+    /// fixes. V with E is how the NMEA standard marks dead reckoning: no fix, and said to be no
+    /// GNSS (before, a plain no-fix, counted nowhere).
+    private mutating func status(_ status: UInt8?, mode letter: UInt8?) {
+        switch status {
+        case 0x41: current?.saysValid = true  // A
+        case 0x56 where letter == 0x45: current?.saysNotGNSS = true  // V, E
+        case 0x56: current?.saysInvalid = true  // V
+        default: break
+        }
         switch letter {
         case 0x4E: current?.saysInvalid = true  // N
         case 0x45: current?.saysEstimated = true  // E
@@ -424,7 +488,7 @@ struct EpochAssembler {
     private mutating func gst(
         _ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats
     ) {
-        guard let ms = s.timeOfDay(1), enter(ms, into: &events, stats: &stats) else { return }
+        guard let ms = Self.time(s, 1, &stats), enter(ms, into: &events, stats: &stats) else { return }
         current?.gstLatitude = Self.sigma(s.double(6))
         current?.gstLongitude = Self.sigma(s.double(7))
         current?.gstAltitude = Self.sigma(s.double(8))
@@ -447,7 +511,7 @@ struct EpochAssembler {
     private mutating func zda(
         _ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats
     ) {
-        guard let ms = s.timeOfDay(1), enter(ms, into: &events, stats: &stats) else { return }
+        guard let ms = Self.time(s, 1, &stats), enter(ms, into: &events, stats: &stats) else { return }
         if let d = s.int(2), let m = s.int(3), let y = s.int(4), s.fields[4].count == 4,
             UTCTime.isValid(year: y, month: m, day: d)
         {

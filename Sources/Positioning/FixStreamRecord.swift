@@ -46,7 +46,7 @@ public struct FixStreamRecord: Sendable, Hashable, Codable {
             horizontalAccuracy = f.horizontalAccuracy.map(Self.roundAccuracy)
             verticalAccuracy = f.verticalAccuracy.map(Self.roundAccuracy)
             speed = f.speed.map(Self.round)
-            course = f.course
+            course = f.course.map(Self.unsigned)
         case .pressure(let p):
             type = "pressure"
             time = p.time.map(UTCTime.iso8601)

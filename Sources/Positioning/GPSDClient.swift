@@ -88,6 +88,12 @@ public final class GPSDClient: Sendable {
 
     /// How many times a connection was made and `?WATCH` sent (1 after the first connect).
     public var connections: Int { state.withLock { $0.connections } }
+    /// Fixes passed on so far.
+    public var fixes: Int { state.withLock { $0.fixes } }
+    /// Epochs so far whose position the receiver says is not from satellites: simulated,
+    /// typed in, or dead reckoning alone without its own σ (each also a `.noFix`), as
+    /// `NMEAParser.Stats.notGNSS` counts them.
+    public var notGNSS: Int { state.withLock { $0.notGNSS } }
     /// The last connection problem, for status displays; `nil` while connected.
     public var lastError: String? { state.withLock { $0.lastError } }
 
@@ -143,7 +149,14 @@ public final class GPSDClient: Sendable {
                             gotData = true
                             backoff = settings.initialBackoff
                         }
-                        for event in decoder.feed(buffer[0..<n]) { yield(event) }
+                        let events = decoder.feed(buffer[0..<n])
+                        // Counted before the events are passed on, so a reader stopping at one
+                        // reads counts that include it.
+                        state.withLock {
+                            $0.fixes = decoder.fixes
+                            $0.notGNSS = decoder.notGNSS
+                        }
+                        for event in events { yield(event) }
                     } else if ContinuousClock.now - lastData > silence {
                         state.withLock { $0.lastError = "gpsd silent for \(settings.silenceTimeout) s" }
                         break
@@ -167,6 +180,8 @@ public final class GPSDClient: Sendable {
         struct Value {
             var stopped = false
             var connections = 0
+            var fixes = 0
+            var notGNSS = 0
             var lastError: String?
         }
         private let lock = NSLock()

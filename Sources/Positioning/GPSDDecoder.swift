@@ -10,8 +10,10 @@ import Geo
 /// previous epoch's, an epoch late in accuracy but never in position. (A hold for the GST
 /// after, released by quiet on the link, made every other fix a second late on a busy link
 /// with GST on some epochs.) gpsd's `eph`/`epv` are 95 % figures; they are halved to the ≈1σ
-/// the rest of Pathfinder uses. Raw `$…` lines go through an
-/// `NMEAParser` for their pressure sentences only. Everything else is ignored.
+/// the rest of Pathfinder uses. Raw `$…` lines go through an `NMEAParser` for their
+/// pressure sentences and for what each epoch's sentences said of its position (simulated,
+/// typed in, dead reckoning, no fix), which gpsd 3.22's TPV `status` does not always carry.
+/// Everything else is ignored.
 struct GPSDDecoder {
     private struct Message: Decodable {
         var `class`: String
@@ -42,6 +44,8 @@ struct GPSDDecoder {
     /// How far apart (seconds) a GST and the TPV it sharpens may be: one epoch at 1 Hz and a
     /// half for jitter, so a GST that stopped coming is not used for long.
     static let gstReach = 1.5
+    /// Two times within this (seconds) are the same epoch's: gpsd writes milliseconds.
+    static let sameTime = 0.0005
 
     private var line: [UInt8] = []
     private var nmea = NMEAParser()
@@ -50,6 +54,13 @@ struct GPSDDecoder {
     /// until it knows which sentence ends the cycle, and a repeat that adds nothing is not
     /// another fix (`fixes --gpsd` counted one epoch seven times).
     private var lastFix: Fix?
+    /// Fixes passed on.
+    private(set) var fixes = 0
+    /// Epochs whose position the receiver says is not from satellites (`status` 7/8, what
+    /// the raw NMEA said, dead reckoning alone without its GST), each counted once however
+    /// often gpsd reports it, as `NMEAParser.Stats.notGNSS`.
+    private(set) var notGNSS = 0
+    private var lastNotGNSS: Date?
     private let decoder = JSONDecoder()
 
     /// Forgets a half-read line and the last GST (after a reconnect: another gpsd, maybe
@@ -96,19 +107,33 @@ struct GPSDDecoder {
 
     private mutating func tpv(_ m: Message, _ events: inout [PositionEvent]) {
         let time = m.time.flatMap(UTCTime.parseISO8601)
+        // The raw NMEA of the TPV's time, if it came already (gpsd forwards each sentence before
+        // the reports it makes of it; a TPV is never held for it): gpsd 3.22 sets `status` 7/8
+        // from GGA's quality alone, so a position marked simulated or typed in only by a mode
+        // letter (RMC, GNS, GLL `S`/`M`) was a fix here and no fix from `--nmea`. Now both say
+        // what the NMEA reading says.
+        let said = time.flatMap { nmea.verdict(atMilliseconds: Self.millisecondsOfDay($0)) }
         // `status` 7 (time only: gpsd's reading of a manual position, GGA quality 7) and 8
-        // (simulated) are not where the walker is.
-        let notGNSS = m.status == 7 || m.status == 8
-        guard let mode = m.mode, mode >= 2, !notGNSS, let time, let lat = m.lat, let lon = m.lon else {
+        // (simulated) are not where the walker is; nor is a position a sentence said no fix of.
+        let notGNSS = m.status == 7 || m.status == 8 || said?.notGNSS == true
+        guard let mode = m.mode, mode >= 2, !notGNSS, said?.invalid != true, let time, let lat = m.lat,
+            let lon = m.lon
+        else {
             if m.mode != nil { events.append(.noFix(time: time)) }
+            if notGNSS, m.mode != nil { countNotGNSS(time) }
             return
         }
-        let gst = lastGST.flatMap { abs($0.time.timeIntervalSince(time)) <= Self.gstReach ? $0 : nil }
         // Dead reckoning alone (5; 6 is GNSS with it) is a fix only with a GST's σ: gpsd's
         // `eph` there is HDOP × 19, of satellites it does not use, and a fix of unknown
-        // accuracy counts as a good one.
-        if m.status == 5, gst?.horizontal == nil {
+        // accuracy counts as a good one. Only the GST of its own time: gpsd sends an epoch's
+        // GST after its TPV, so the latest is the satellites' of an epoch before (before, up to
+        // 1.5 s of dead reckoning took their σ).
+        let deadReckoningAlone = m.status == 5 || said?.deadReckoningAlone == true
+        let reach = deadReckoningAlone ? Self.sameTime : Self.gstReach
+        let gst = lastGST.flatMap { abs($0.time.timeIntervalSince(time)) <= reach ? $0 : nil }
+        if deadReckoningAlone, gst?.horizontal == nil {
             events.append(.noFix(time: time))
+            countNotGNSS(time)
             return
         }
         let threeD = mode >= 3
@@ -123,17 +148,30 @@ struct GPSDDecoder {
             fix.verticalAccuracy = positive(m.epv).map { $0 / 2 }
         }
         fix.speed = m.speed.flatMap { $0 >= 0 ? $0 : nil }
-        fix.course = m.track.flatMap { $0 >= 0 && $0 < 360 ? $0 : nil }
+        fix.course = m.track.flatMap { $0 >= 0 && $0 < 360 ? ($0 == 0 ? 0 : $0) : nil }  // never -0
         if let gst { fix = Self.applying(gst, to: fix) }
-        if m.status == 5, threeD { fix.verticalAccuracy = gst?.vertical }  // never from gpsd's epv
+        if deadReckoningAlone, threeD { fix.verticalAccuracy = gst?.vertical }  // never from gpsd's epv
         emit(fix, &events)
+    }
+
+    /// Milliseconds into the UTC day, as an NMEA time stamp counts them.
+    private static func millisecondsOfDay(_ time: Date) -> Int {
+        let seconds = time.timeIntervalSince1970
+        let intoDay = seconds - (seconds / 86_400).rounded(.down) * 86_400
+        return min(Int((intoDay * 1000).rounded()), UTCTime.lastMillisecondOfDay)
     }
 
     private mutating func emit(_ fix: Fix, _ events: inout [PositionEvent]) {
         if fix.isPlausible, fix != lastFix {
             events.append(.fix(fix))
             lastFix = fix
+            fixes += 1
         }
+    }
+
+    private mutating func countNotGNSS(_ time: Date?) {
+        if time == nil || time != lastNotGNSS { notGNSS += 1 }
+        lastNotGNSS = time
     }
 
     private static func applying(_ gst: Sigma, to fix: Fix) -> Fix {

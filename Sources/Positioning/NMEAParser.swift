@@ -37,9 +37,13 @@ public struct NMEAParser: Sendable {
         public var undated = 0
         /// Sentences stamped with an epoch already closed (late or repeated), dropped.
         public var late = 0
+        /// Checksum-valid sentences whose time stamp is there but no time (hour 24, second 60
+        /// outside 23:59, letters), dropped. An empty one (a cold start's) is not counted.
+        public var badTime = 0
         /// Epochs whose position the receiver says is not from satellites: its simulator, typed
         /// in, or dead reckoning alone without an error estimate of its own (GGA quality 6/7/8,
-        /// mode S/M/E). Each is also a `.noFix` (counted in `noFix`).
+        /// mode S/M/E) or marked void (RMC/GLL status V with mode E). Each is also a `.noFix`
+        /// (counted in `noFix`).
         public var notGNSS = 0
 
         public init() {}
@@ -121,6 +125,12 @@ public struct NMEAParser: Sendable {
         endLine(into: &events)
         epochs.flush(into: &events, stats: &stats)
         return events
+    }
+
+    /// What the sentences stamped `milliseconds` into their day said of their position so
+    /// far (the open epoch or one just closed), or `nil` when none came.
+    func verdict(atMilliseconds milliseconds: Int) -> EpochAssembler.Verdict? {
+        epochs.verdict(atMilliseconds: milliseconds)
     }
 
     /// Parses a whole buffer at once (`feed` then `finish`).

@@ -51,26 +51,44 @@ public final class NMEASource: Sendable {
         case .file(let path, _):
             return try retryingOnInterrupt("open \(path)") { Glibc.open(path, O_RDONLY | O_CLOEXEC) }
         case .device(let path, let baud):
+            // Only a character device can be a serial port: a FIFO or a file is refused before
+            // open(), which for a FIFO without a writer would wait until ^C (before, it did; with
+            // a writer, termios then failed: "Inappropriate ioctl for device").
+            if let kind = Self.notADevice(path) {
+                throw SystemCallError(
+                    call: "open \(path)", code: ENOTTY, reason: "\(kind), not a serial device")
+            }
             // A UART with modem lines and CLOCAL off holds a plain open() until carrier detect,
-            // maybe forever: a character device is opened without waiting, set CLOCAL (raw mode),
-            // then read blocking as before. Not a FIFO: opened so, it would read end of file at
-            // once while no writer is there.
-            var info = stat()
-            let isCharacterDevice = stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR
+            // maybe forever: it is opened without waiting, set CLOCAL (raw mode), then read
+            // blocking as before.
             let fd = try retryingOnInterrupt("open \(path)") {
-                Glibc.open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC | (isCharacterDevice ? O_NONBLOCK : 0))
+                Glibc.open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)
             }
             do {
                 try SerialPort.configureRaw(fd, baud: baud, path: path)
-                if isCharacterDevice {
-                    let flags = try retryingOnInterrupt("fcntl \(path)") { fcntl(fd, F_GETFL) }
-                    try retryingOnInterrupt("fcntl \(path)") { fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
-                }
+                let flags = try retryingOnInterrupt("fcntl \(path)") { fcntl(fd, F_GETFL) }
+                try retryingOnInterrupt("fcntl \(path)") { fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
             } catch {
                 try? closeDescriptor(fd)
                 throw error
             }
             return fd
+        }
+    }
+
+    /// What `path` is when it is there and no character device, so no serial port ("a FIFO",
+    /// "a regular file", "a directory", "a socket"); `nil` for a character device or a path
+    /// that is not there (open() names that).
+    public static func notADevice(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFCHR: return nil
+        case S_IFIFO: return "a FIFO"
+        case S_IFREG: return "a regular file"
+        case S_IFDIR: return "a directory"
+        case S_IFSOCK: return "a socket"
+        default: return "not a character device"
         }
     }
 

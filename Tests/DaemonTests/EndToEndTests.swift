@@ -464,6 +464,37 @@ extension MicrophoneDaemonTests {
         #expect(daemon.waitForExit() == 0)
     }
 
+    /// The same over gpsd (simulator by RMC mode S and GGA quality 8, typed in by mode M): the
+    /// log says why no position comes. Before: nothing was said over gpsd.
+    @Test func aGPSDOfSimulatedPositionsIsSaidWhyNoPositionComes() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let nmea = (0..<40).flatMap { i in
+            let t = String(format: "1200%02d.00", i)
+            let mode = i.isMultiple(of: 2) ? "S" : "M"
+            return [
+                "GPRMC,\(t),A,6010.0000,N,02456.0000,E,0.5,90.0,010124,,,\(mode)",
+                "GPGGA,\(t),6010.0000,N,02456.0000,E,\(mode == "S" ? 8 : 1),08,0.9,10.0,M,17.0,M,,",
+            ]
+        }.map { body in "$" + body + "*" + String(format: "%02X", body.utf8.reduce(UInt8(0)) { $0 ^ $1 }) }
+        let feeder = try NMEAFeeder(nmea: nmea.joined(separator: "\n"), epochsPerSecond: 10)
+        defer { feeder.shutdown() }
+        let gpsdPort = try NMEAFeeder.freePort()
+        let gpsd = try GPSDProcess(port: gpsdPort, feed: feeder.port)
+        defer { gpsd.stop() }
+        let daemon = try DaemonProcess(
+            arguments: [
+                "--socket", dir.path + "/pf.sock", "--memory", dir.path + "/memory.json", "--no-mic",
+                "--baro", "none", "--gpsd", "127.0.0.1:\(gpsdPort)",
+            ], socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "\(daemon.stderr)")
+        let line =
+            "gpsd 127.0.0.1:\(gpsdPort): no fix: the receiver says its positions are simulated, typed in or dead reckoning (not GNSS); waiting for it"
+        #expect(daemon.logs(line), "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     /// A serial receiver that hangs up (a USB receiver pulled out) is opened again when its
     /// path answers again (plugged back in; here a udev-like link moved to a new terminal):
     /// before, the daemon ran on without positions until it was restarted. Two pseudo

@@ -99,6 +99,27 @@ import Testing
         #expect(record.altitudeMSL?.sign == .plus)
     }
 
+    /// A receiver standing still may say its course is -0 (RMC `-0.0`, VTG `-0`): the course
+    /// prints as 0, never `"course":-0` (before: copied as it came, past the -0 rule of 6917f6e).
+    @Test func aCourseOfMinusZeroPrintsAsZero() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixes-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("still.nmea").path
+        let text = [
+            "GPGGA,120000.00,6010.00000,N,02456.00000,E,1,09,0.7,10.7,M,17.9,M,,",
+            "GPRMC,120000.00,A,6010.00000,N,02456.00000,E,0.0,-0.0,010124,,,A",
+            "GPGGA,120001.00,6010.00000,N,02456.00000,E,1,09,0.7,10.7,M,17.9,M,,",
+            "GPVTG,-0,T,,M,0.0,N,0.0,K,A", "GPRMC,120001.00,A,6010.00000,N,02456.00000,E,0.0,,010124,,,A",
+        ].map(ReplayInputTests.sentence).joined()
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let (code, out, err) = await runPathfinder(["fixes", "--nmea", path])
+        #expect(code == 0, "\(err)")
+        let lines = out.split(separator: "\n")
+        #expect(lines.count == 2 && lines.allSatisfy { $0.contains(#""course":0,"#) }, "\(out)")
+        #expect(!out.contains(":-0"), "\(out)")
+    }
+
     @Test func countStopsEarly() async throws {
         let (code, out, err) = await runPathfinder(["fixes", "--nmea", try log(), "--count", "3"])
         #expect(code == 0)
@@ -157,6 +178,65 @@ import Testing
         #expect(
             (first + rest).contains("0 connections, last: connect 127.0.0.1:1: Connection refused"), "\(rest)"
         )
+    }
+
+    /// A real gpsd fed a receiver whose positions are simulated (RMC mode S, GGA quality 8),
+    /// typed in (M) and dead reckoning alone (E, no GST): the summary counts them "not GNSS",
+    /// as for `--nmea`. Before: no count, only "0 fixes, N no-fix epochs".
+    @Test func aGPSDOfSimulatedPositionsIsCountedNotGNSSInTheSummary() throws {
+        let lines = ["S", "S", "M", "E", "S", "M"].enumerated().flatMap { (i, mode) in
+            let t = "12000\(i).00"
+            return [
+                "GPGGA,\(t),6010.0000,N,02456.0000,E,\(mode == "S" ? 8 : 1),08,0.9,10.0,M,17.0,M,,",
+                "GPRMC,\(t),A,6010.0000,N,02456.0000,E,0.5,90.0,010124,,,\(mode)",
+            ].map { ReplayInputTests.sentence($0).trimmingCharacters(in: .newlines) }
+        }
+        let feeder = try LineFeeder(lines: lines, pause: 0.05)
+        defer { feeder.shutdown() }
+        let port = try freeTCPPort()
+        let gpsd = try GPSDProcess(port: port, feed: feeder.port)
+        defer { gpsd.stop() }
+        let (code, err) = try interrupted(["fixes", "--gpsd", "127.0.0.1:\(port)"], after: 3)
+        #expect(code == 0, "\(err)")
+        let counted = err.firstMatch(of: /, (\d+) not GNSS \(simulated, typed in or dead reckoning\)/)
+        #expect((counted.flatMap { Int($0.1) } ?? 0) >= 5, "\(err)")
+        #expect(err.contains("0 fixes"), "\(err)")
+    }
+
+    /// A FIFO or a plain file given as `--device` is not a serial device: said at once, with
+    /// what reads it, exit 2. Before: a FIFO without a writer held open() until ^C (and with
+    /// one, "tcgetattr …: Inappropriate ioctl for device", exit 2); a file said the latter.
+    @Test(arguments: ["FIFO", "file"])
+    func aFIFOOrFileGivenAsADeviceIsNamedAtOnce(_ kind: String) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixes-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("gps").path
+        if kind == "FIFO" {
+            try #require(mkfifo(path, 0o600) == 0)
+        } else {
+            try "$GPGGA\n".write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try BinaryTests.binary())
+        process.arguments = ["fixes", "--device", path]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Stopped after 5 s whatever happens, so a command blocked in open() cannot hang the test.
+        let deadline = DispatchWorkItem { process.terminate() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 5, execute: deadline)
+        let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        deadline.cancel()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 2, "\(err)")
+        let what = kind == "FIFO" ? "a FIFO" : "a regular file"
+        #expect(
+            err.contains(
+                "pathfinder fixes: --device \(path) is \(what), not a serial device: read it with --nmea \(path)"
+            ),
+            "\(err)")
     }
 
     /// A receiver on a serial device that sends GGA but no RMC/ZDA (no date): its fixes come
@@ -269,7 +349,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: device, withIntermediateDirectories: true)
         try "bmp280\n".write(toFile: device + "/name", atomically: true, encoding: .utf8)
         try "n/a\n".write(toFile: device + "/in_pressure_input", atomically: true, encoding: .utf8)
-        let r = try interrupted(["fixes", "--nmea", "-", "--iio", "--iio-root", root], after: 2.5)
+        let r = try interrupted(["fixes", "--nmea", "-", "--iio", "--iio-root", root], after: 5)
         let line =
             "pathfinder fixes: --iio bmp280: \(device)/in_pressure_input: \"n/a\" is not a number; trying again"
         #expect(r.err.components(separatedBy: line).count == 2, "\(r.err)")

@@ -50,6 +50,27 @@ struct ReplayInputTests {
         #expect(lines.contains { $0["event"] as? String == "confirmed" })
     }
 
+    /// A trace whose positions the receiver says are simulated, typed in or dead reckoning
+    /// alone says so. Before: "no dated fix in the trace (10 lines, 10 valid sentences, 0 bad
+    /// checksums)", pointing at a date the trace has.
+    @Test func aTraceOfSimulatedPositions_saysSo() async throws {
+        let scratch = try Scratch()
+        let modes = ["S", "S", "M", "E", "S"]
+        let text = modes.enumerated().map { (i, mode) in
+            let t = "10000\(i).00"
+            return Self.sentence(
+                "GPGGA,\(t),6010.0000,N,02456.0000,E,\(mode == "E" ? 6 : 8),08,0.9,10.0,M,17.0,M,,")
+                + Self.sentence("GPRMC,\(t),A,6010.0000,N,02456.0000,E,0.5,90.0,150625,,,\(mode)")
+        }.joined()
+        let r = await replay(try scratch.write("simulated.nmea", text))
+        #expect(r.code == 2, "\(r.err)")
+        #expect(
+            r.err.contains(
+                "no fix in the trace: the receiver says its positions are simulated, typed in or dead reckoning (not GNSS): 5 epochs (10 lines, 10 valid sentences, 0 bad checksums)"
+            ), "\(r.err)")
+        #expect(!r.err.contains("dated"), "\(r.err)")
+    }
+
     /// Before: "cannot read: the file could not be read", for a file that reads.
     @Test func heardThatIsNotUTF8_isNamedWhere() async throws {
         let scratch = try Scratch()

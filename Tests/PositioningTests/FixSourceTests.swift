@@ -48,6 +48,24 @@ import Testing
         #expect(stats.noFix == 1 && stats.fixes == 0 && stats.notGNSS == 1)
     }
 
+    /// Dead reckoning as the NMEA standard marks it, RMC or GLL status `V` with mode `E`: no fix,
+    /// even with a GST σ (the receiver calls it void), and counted as not GNSS as the docs say.
+    /// Before: a plain no-fix, counted nowhere, so nothing said why no position came.
+    @Test(arguments: [
+        ["GPRMC,120000.00,V,3733.0000,N,12658.0000,E,0.5,90.0,010124,,,E"],
+        [
+            "GPGGA,120000.00,3733.0000,N,12658.0000,E,6,08,1.0,50.0,M,20.0,M,,",
+            "GPGST,120000.00,9.0,,,,6.0,8.0,",
+            "GPRMC,120000.00,V,3733.0000,N,12658.0000,E,0.5,90.0,010124,,,E",
+        ],
+        ["GPGLL,3733.0000,N,12658.0000,E,120000.00,V,E", "GPZDA,120000.00,01,01,2024,,"],
+    ])
+    func deadReckoningMarkedVoidIsNoFixCountedNotGNSS(_ bodies: [String]) {
+        let (events, stats) = parse(bodies)
+        #expect(events == [.noFix(time: utc("2024-01-01T12:00:00Z"))])
+        #expect(stats.noFix == 1 && stats.fixes == 0 && stats.notGNSS == 1)
+    }
+
     /// Dead reckoning with the receiver's GST σ is a fix of that accuracy (never one from DOP).
     @Test func deadReckoningWithGSTSigmaIsAFixOfThatAccuracy() throws {
         let (events, stats) = parse([

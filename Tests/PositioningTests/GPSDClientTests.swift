@@ -252,6 +252,107 @@ import Testing
         #expect(noFixTimes == [second(1), second(2), second(3)], "\(events.all)")
     }
 
+    /// What a real gpsd makes of `epochs` (each a list of sentence bodies, fed 30 ms apart),
+    /// once the last epoch's TPV has come, and the client that read it.
+    static func throughGPSD(
+        _ epochs: [[String]], last: Date
+    ) async throws -> (events: [PositionEvent], client: GPSDClient) {
+        let feeder = try TestServer { c, isClosed in
+            for body in epochs.joined() {
+                let bytes = Array(nmea(body).utf8)
+                let sent = bytes.withUnsafeBytes {
+                    Glibc.send(c, $0.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+                }
+                if sent < 0 || isClosed() { return }
+                usleep(30_000)
+            }
+            while !isClosed() { usleep(50_000) }
+        }
+        defer { feeder.shutdown() }
+        let port = try TestServer.freePort()
+        let gpsd = try GPSDProcess(port: port, feed: feeder.port)
+        defer { gpsd.stop() }
+        let client = Self.client(port: port)
+        let events = Collector(client.events())
+        defer {
+            client.stop()
+            events.cancel()
+        }
+        let done = await events.wait { $0.contains { $0.time == last } }
+        #expect(done, "the last epoch never came: \(events.all), \(client.lastError ?? "no error")")
+        // A repeat of the last epoch's report may follow at once.
+        _ = await events.wait(upTo: 0.3) { _ in false }
+        return (events.all, client)
+    }
+
+    static func second(_ s: Int) -> Date {
+        FixStreamRecord.parseTime(String(format: "2024-01-01T12:00:%02dZ", s))!
+    }
+
+    static func noFixTimes(_ events: [PositionEvent]) -> Set<Date> {
+        Set(events.compactMap { if case .noFix(let t?) = $0 { t } else { nil } })
+    }
+
+    /// Receivers whose sentences say "simulated" (S) or "typed in" (M) only by a mode letter
+    /// (RMC, GNS, GLL), beside GGA quality 1 or none; and dead reckoning (E) beside GGA quality
+    /// 1. gpsd 3.22 sets `status` 7/8 from GGA's quality alone, so it reported these as plain
+    /// fixes; the raw NMEA gpsd forwards says otherwise, and the TPV of its time is no fix,
+    /// as `--nmea` and `--device` make it. Before: each was a fix through gpsd (it would have led
+    /// the walk), and no fix read from the NMEA itself.
+    @Test(arguments: ["RMC", "GGA+RMC", "GNS", "GLL"])
+    func aPositionMarkedOnlyByItsModeLetterIsNoFixThroughGPSDAsInNMEA(_ kind: String) async throws {
+        let rmc = { (t: String, m: Character) in
+            "GPRMC,\(t),A,3733.0000,N,12658.0000,E,0.5,90.0,010124,,,\(m)"
+        }
+        let zda = { (t: String) in "GPZDA,\(t),01,01,2024,," }
+        let (modes, fixSeconds): ([String], Set<Int>) =
+            switch kind {
+            case "RMC": (["A", "S", "M", "E", "A", "A"], [0, 4, 5])
+            case "GGA+RMC": (["A", "S", "M", "A", "E", "A"], [0, 3, 5])
+            case "GNS": (["AA", "SS", "MM", "AA", "AM", "AN"], [0, 3, 5])
+            default: (["A", "M", "S", "A", "A"], [0, 3, 4])
+            }
+        let epochs = modes.enumerated().map { (i, m) -> [String] in
+            let t = String(format: "1200%02d.00", i)
+            switch kind {
+            case "RMC": return [rmc(t, Character(m))]
+            case "GGA+RMC":
+                return ["GPGGA,\(t),3733.0000,N,12658.0000,E,1,08,1.0,50.0,M,20.0,M,,", rmc(t, Character(m))]
+            case "GNS": return [zda(t), "GNGNS,\(t),3733.0000,N,12658.0000,E,\(m),08,1.0,50.0,20.0,,"]
+            default: return [zda(t), "GPGLL,3733.0000,N,12658.0000,E,\(t),A,\(m)"]
+            }
+        }
+        let (events, _) = try await Self.throughGPSD(epochs, last: Self.second(modes.count - 1))
+        let expected = Set(fixSeconds.map(Self.second))
+        let vetoed = Set((0..<modes.count).filter { !fixSeconds.contains($0) }.map(Self.second))
+        #expect(Set(Self.fixes(events).map(\.time)) == expected, "\(events)")
+        #expect(vetoed.isSubset(of: Self.noFixTimes(events)), "\(events)")
+        // The same sentences read as NMEA give the same answer.
+        let (own, _) = parse(epochs.flatMap { $0 })
+        #expect(Set(Self.fixes(own).map(\.time)) == expected, "\(own)")
+    }
+
+    /// A receiver going from satellites with GST to dead reckoning without (RMC mode E, GGA
+    /// quality 6): gpsd 3.22 sends an epoch's GST after its TPV, so the first dead-reckoned TPV
+    /// found the last satellite epoch's GST within 1.5 s and became a fix of its 1.25 m σ.
+    /// Now dead reckoning takes only a GST of its own time, and is no fix here, as in NMEA.
+    @Test func bareDeadReckoningThroughGPSDTakesNoOtherEpochsGST() async throws {
+        let epochs = (0..<7).map { i -> [String] in
+            let t = String(format: "1200%02d.00", i)
+            let reckoned = i == 3 || i == 4
+            return [
+                "GPRMC,\(t),A,3733.0000,N,12658.0000,E,0.5,90.0,010124,,,\(reckoned ? "E" : "A")",
+                "GPGGA,\(t),3733.0000,N,12658.0000,E,\(reckoned ? 6 : 1),08,1.0,50.0,M,20.0,M,,",
+            ] + (reckoned ? [] : ["GPGST,\(t),1.0,,,,0.75,1.0,1.5"])
+        }
+        let (events, _) = try await Self.throughGPSD(epochs, last: Self.second(6))
+        let expected = Set([0, 1, 2, 5, 6].map(Self.second))
+        #expect(Set(Self.fixes(events).map(\.time)) == expected, "\(events)")
+        #expect(Self.noFixTimes(events).isSuperset(of: [Self.second(3), Self.second(4)]), "\(events)")
+        let (own, _) = parse(epochs.flatMap { $0 })
+        #expect(Set(Self.fixes(own).map(\.time)) == expected, "\(own)")
+    }
+
     @Test func silentSocketCountsAsDeadAndIsReconnected() async throws {
         // Plays a gpsd that accepts, reads the WATCH and then says nothing.
         let server = try TestServer { c, isClosed in

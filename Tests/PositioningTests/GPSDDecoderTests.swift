@@ -170,6 +170,36 @@ import Testing
         #expect(abs((f.horizontalAccuracy ?? 0) - 4) < 0.001 && f.verticalAccuracy == 4)
     }
 
+    /// gpsd 3.22 sends an epoch's GST after its TPV: the GST just before a dead-reckoned TPV
+    /// is the last satellite epoch's. Dead reckoning takes only a GST of its own time (before:
+    /// the latest within 1.5 s, so the switch to dead reckoning carried the satellites' σ).
+    @Test func bareDeadReckoningTakesOnlyTheGSTOfItsOwnTime() throws {
+        let reckoned = Self.tpv(status: 5).replacingOccurrences(of: "22:37:46", with: "22:37:47")
+        let events = decode([Self.tpv(46), Self.gst(46, 4), reckoned])
+        #expect(events.count == 2, "\(events)")
+        #expect(events.last == .noFix(time: FixStreamRecord.parseTime("2020-07-11T22:37:47Z")))
+        // Its own GST, come first, still makes it a fix of that σ.
+        guard case .fix(let f) = try #require(decode([Self.gst(47, 6), reckoned]).last) else {
+            Issue.record("dead reckoning with its own GST was no fix")
+            return
+        }
+        #expect(f.verticalAccuracy == 6)
+    }
+
+    /// gpsd may pass on a receiver's course of -0 (`"track":-0.0`): the fix's course is 0,
+    /// and the fix stream prints `"course":0` (before: -0 ≥ 0 passed, and printed as -0).
+    @Test func aTrackOfMinusZeroIsCourseZero() throws {
+        let still = Self.tpv.replacingOccurrences(of: #""track":12.5"#, with: #""track":-0.0"#)
+        guard case .fix(let f) = try #require(decode([still]).first) else {
+            Issue.record("expected a fix")
+            return
+        }
+        #expect(f.course == 0 && f.course?.sign == .plus)
+        let record = try #require(FixStreamRecord(.fix(f)))
+        let line = String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
+        #expect(record.course?.sign == .plus && !line.contains(":-0"), "\(line)")
+    }
+
     @Test func rawPressureSentencesPassThrough() {
         let events = decode(["$WIMDA,29.9213,I,1.01325,B,21.5,C,,C,45.0,,9.2,C,,T,,M,,N,,M*20"])
         #expect(events == [.pressure(PressureReading(time: nil, hPa: 1013.25, source: .nmeaMDA))])

@@ -50,6 +50,18 @@ import Testing
         #expect(events.isEmpty)
     }
 
+    /// A sentence whose time stamp is no time (second 60 of another minute, hour 24, letters)
+    /// is counted, as bad checksums are; an empty time (a cold start's RMC) is not. Before:
+    /// dropped and counted nowhere.
+    @Test func aTimeStampThatIsNoTimeIsCounted() {
+        let (_, stats) = parse([
+            "GPRMC,123060.00,A,3733.0000,N,12658.0000,E,0.5,90.0,010124,,,A",
+            "GPGGA,240000.00,3733.0000,N,12658.0000,E,1,08,1.0,50.0,M,20.0,M,,",
+            "GPGST,12x000.00,1.0,,,,0.8,0.6,1.5", "GPRMC,,V,,,,,,,,,,N",
+        ])
+        #expect(stats.badTime == 3 && stats.sentences == 4)
+    }
+
     /// gpsd's form: "…T23:59:60.000Z" (and any fraction of it) reads as 23:59:59.999. Before,
     /// as the next day's 00:00:00, the same as the second after it, and a fraction went back.
     @Test(arguments: ["2016-12-31T23:59:60Z", "2016-12-31T23:59:60.000Z", "2016-12-31T23:59:60.500Z"])

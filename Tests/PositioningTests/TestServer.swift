@@ -44,6 +44,7 @@ final class TestServer: @unchecked Sendable {
         Thread { [self] in
             while true {
                 let c = accept(listener, nil, nil)
+                if c < 0, errno == EINTR { continue }  // a signal (a test's child process ended)
                 if c < 0 { return }
                 lock.withLock { accepted += 1 }
                 Thread {

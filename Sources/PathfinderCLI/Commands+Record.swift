@@ -1,6 +1,7 @@
 import Foundation
 import Speech
 import Storage
+import SystemCalls
 
 extension Commands {
     static let record = Command(
@@ -19,7 +20,8 @@ extension Commands {
             again (up to \(takeTries) times); if the last is no better it is kept with
             "problem": "silent", "cutOff" or "clipped" in its line, which voice-eval and
             adapt-model leave out. Recording again with the same ID adds rounds after the
-            ones in DIR: nothing recorded before is replaced. A manifest voice-eval could not
+            ones in DIR: nothing recorded before is replaced. One session records into a
+            folder at a time: a second one into it is refused (exit 1), naming the other's pid. A manifest voice-eval could not
             read (a damaged line, a file named twice) is refused before anyone is asked to speak,
             as are a folder it cannot write and a capture device that does not open.
             Score them with Scripts/voice-eval --real DIR; add them to the noise-adapted model
@@ -66,6 +68,18 @@ extension Commands {
         } catch {
             throw CLIError.runtime("pathfinder record: cannot create \(out): \(error.localizedDescription)")
         }
+        // One session in a folder at a time, from before it reads the manifest to its end: two
+        // would both start at the next round of the same ID and write each other's takes.
+        let lock: FolderLock
+        do throws(FolderLock.Failure) { lock = try FolderLock(out) } catch {
+            throw CLIError.runtime(
+                error.isHeld
+                    ? "pathfinder record: \(out) is in use by another pathfinder record"
+                        + (error.holder.map { " (pid \($0))" } ?? "")
+                        + "; wait for it to finish, or record into another folder (nothing was recorded)"
+                    : "pathfinder record: \(error) (nothing was recorded)")
+        }
+        defer { withExtendedLifetime(lock) {} }
         let existing: RecordingManifest
         do { existing = try RecordingManifest.read(directory: out) } catch SpeechError.badAudio(
             let path, let reason)
@@ -134,12 +148,13 @@ extension Commands {
                         )
                     }
                     let file = "\(speaker)-\(round)-\(String(format: "%02d", index + 1)).wav"
-                    guard !FileManager.default.fileExists(atPath: out + "/" + file) else {
+                    do {
+                        try AtomicFile.create(
+                            WAV.bytes(Audio(samples: samples, sampleRate: Listener.sampleRate)),
+                            at: out + "/" + file, mode: 0o644)
+                    } catch let error as SystemCallError where error.code == EEXIST {
                         throw CLIError.runtime("pathfinder record: \(out)/\(file) exists; not replacing it")
                     }
-                    try AtomicFile.save(
-                        WAV.bytes(Audio(samples: samples, sampleRate: Listener.sampleRate)),
-                        to: out + "/" + file, mode: 0o644)
                     var entry: [String: String] = [
                         "file": file, "text": text, "speaker": speaker, "device": device,
                         "time": time.string(from: Date()),
@@ -149,8 +164,9 @@ extension Commands {
                         kept[problem, default: 0] += 1
                     }
                     let line = try JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys])
-                    try append(
-                        (newlineFirst ? Data("\n".utf8) : Data()) + line + Data("\n".utf8), to: existing.path)
+                    try AppendFile.append(
+                        Array((newlineFirst ? Data("\n".utf8) : Data()) + line + Data("\n".utf8)),
+                        to: existing.path, mode: 0o644)
                     newlineFirst = false
                 } catch let error as CLIError {
                     throw error
@@ -212,19 +228,5 @@ extension Commands {
             return Int(parts[0])
         }
         return (rounds.max() ?? 0) + 1
-    }
-
-    /// Appends `data` to `path` (created if missing), so an interrupted session keeps what it
-    /// recorded and a second person adds to the same manifest.
-    private static func append(_ data: Data, to path: String) throws {
-        if !FileManager.default.fileExists(atPath: path) {
-            guard FileManager.default.createFile(atPath: path, contents: nil) else {
-                throw CLIError.runtime("pathfinder record: cannot create \(path)")
-            }
-        }
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        defer { try? handle.close() }
-        try handle.seekToEnd()
-        try handle.write(contentsOf: data)
     }
 }

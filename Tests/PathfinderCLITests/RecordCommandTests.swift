@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Speech
 import TestSupport
 import Testing
@@ -65,6 +66,83 @@ struct RecordCommandTests {
             try FileManager.default.removeItem(atPath: directory + "/mom-3-\(String(format: "%02d", k)).wav")
         }
         #expect(try nextRound("mom", directory) == 4)
+    }
+
+    /// Two sessions into one folder at once: the second is refused before it asks anyone to
+    /// speak, naming the folder and the first's pid, and the first's takes are each written and
+    /// listed once (before, both started at round 1 of the same ID: one wrote over the other's
+    /// takes and listed them twice, and with other IDs lines were lost or broken in the manifest).
+    @Test func aSecondSessionIntoAFolderInUseIsRefused() throws {
+        // The first session's microphone: a FIFO it reads through ALSA's file plugin, so its
+        // takes wait for the test to give them sound (ALSA's null device does not wait).
+        let home = try Scratch()
+        let microphone = home.file("microphone")
+        try #require(mkfifo(microphone, 0o600) == 0)
+        _ = try home.write(
+            ".asoundrc",
+            """
+            pcm.held {
+                type file
+                slave.pcm "null"
+                file "/dev/null"
+                infile "\(microphone)"
+                format "raw"
+            }
+
+            """)
+        // Open for reading too, so neither end waits for the other to open.
+        let feed = open(microphone, O_RDWR | O_NONBLOCK)
+        try #require(feed >= 0)
+        defer { close(feed) }
+        let directory = home.file("voices")
+        func arguments(_ device: String) -> [String] {
+            [
+                "record", "--out", directory, "--speaker", "mom", "--device", device, "--quiet", "--seconds",
+                "1", "--rounds", "1",
+            ]
+        }
+        let first = Process()
+        first.executableURL = URL(fileURLWithPath: try BuiltExecutable.pathfinder().path)
+        first.arguments = arguments("held")
+        first.environment = ProcessInfo.processInfo.environment.merging(["HOME": home.path]) { $1 }
+        let output = Pipe()
+        first.standardOutput = output
+        first.standardError = FileHandle.nullDevice
+        try first.run()
+        // From its first prompt on, the first session holds the folder; its take waits.
+        var shown = ""
+        while !shown.contains("say:") {
+            let chunk = output.fileHandleForReading.availableData
+            try #require(!chunk.isEmpty, "the first session ended before its first prompt: \(shown)")
+            shown += String(decoding: chunk, as: UTF8.self)
+        }
+        let second = try runCapturing(try BuiltExecutable.pathfinder().path, arguments("null"))
+        let asked = try runCapturing(
+            try BuiltExecutable.pathfinder().path, arguments("null"), standardOutput: true)
+        // Then the first hears silence to its end.
+        let silence = [UInt8](repeating: 0, count: 3_200)
+        while first.isRunning {
+            if write(feed, silence, silence.count) < 0 { usleep(10_000) }
+        }
+        shown += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(second.status == 1, "\(second.text)")
+        #expect(
+            second.text.contains(
+                "\(directory) is in use by another pathfinder record (pid \(first.processIdentifier))"),
+            "\(second.text)")
+        #expect(second.text.contains("nothing was recorded"), "\(second.text)")
+        #expect(asked.status == 1 && !asked.text.contains("say:"), "\(asked.text)")
+        // The first session's takes, each once, each there; nobody else's.
+        let manifest = try RecordingManifest.read(directory: directory)
+        let files = manifest.entries.map(\.file)
+        #expect(files.first == "mom-1-01.wav", "\(files)")
+        #expect(Set(files).count == files.count)
+        #expect(Set(manifest.entries.compactMap(\.device)) == ["held"])
+        let wavs = try FileManager.default.contentsOfDirectory(atPath: directory).filter {
+            $0.hasSuffix(".wav")
+        }
+        #expect(Set(wavs) == Set(files))
+        #expect(!shown.contains("exists"), "\(shown)")
     }
 
     /// `Commands.nextRound` with the files `directory`'s manifest lists.

@@ -19,11 +19,14 @@ extension Commands {
             A take with nothing said, cut off at the window's edge, or clipped is said
             again (up to \(takeTries) times); if the last is no better it is kept with
             "problem": "silent", "cutOff" or "clipped" in its line, which voice-eval and
-            adapt-model leave out. Recording again with the same ID adds rounds after the
-            ones in DIR: nothing recorded before is replaced. One session records into a
-            folder at a time: a second one into it is refused (exit 1), naming the other's pid. A manifest voice-eval could not
-            read (a damaged line, a file named twice) is refused before anyone is asked to speak,
-            as are a folder it cannot write and a capture device that does not open.
+            adapt-model leave out. \(silentSentencesToStop) sentences in a row with nothing heard in
+            any take stop the session (exit 1): the microphone hears nothing (check it with
+            arecord -l and its capture switch); what was recorded is kept. Recording again
+            with the same ID adds rounds after the ones in DIR: nothing recorded before is
+            replaced. One session records into a folder at a time: a second one into it is
+            refused (exit 1), naming the other's pid. A manifest voice-eval could not read (a
+            damaged line, a file named twice) is refused before anyone is asked to speak, as
+            are a folder it cannot write and a capture device that does not open.
             Score them with Scripts/voice-eval --real DIR; add them to the noise-adapted model
             with Scripts/adapt-model --real DIR (those speakers are then left out of the score).
               --out DIR         folder for the recordings (created; the manifest is appended to)
@@ -120,6 +123,7 @@ extension Commands {
         var newlineFirst = existing.lacksFinalNewline
         var done = 0
         var kept: [TakeProblem: Int] = [:]
+        var silentInARow = 0
         for round in firstRound..<firstRound + rounds {
             for (index, text) in RecordingScript.sentences.enumerated() {
                 done += 1
@@ -127,6 +131,7 @@ extension Commands {
                 do {
                     var samples: [Int16] = []
                     var problem: TakeProblem?
+                    var heard = false
                     for attempt in 1...takeTries {
                         do { try voice?.play(text, device: playback) } catch SpeechError.audioDevice(
                             let name, let reason)
@@ -140,6 +145,7 @@ extension Commands {
                             samples += chunk.samples
                         }
                         problem = TakeCheck.problem(in: samples)
+                        if problem != .silent { heard = true }
                         guard let problem else { break }
                         console.line(
                             attempt < takeTries
@@ -168,6 +174,12 @@ extension Commands {
                         Array((newlineFirst ? Data("\n".utf8) : Data()) + line + Data("\n".utf8)),
                         to: existing.path, mode: 0o644)
                     newlineFirst = false
+                    silentInARow = heard ? 0 : silentInARow + 1
+                    if silentInARow == silentSentencesToStop {
+                        throw CLIError.runtime(
+                            "pathfinder record: nothing heard in \(silentInARow) sentences in a row (\(silentInARow * takeTries) takes) from capture device \"\(device)\": stopped. Check the microphone: that it is plugged in and is the device given (arecord -l lists them; --device plughw:CARD,DEVICE), and that its capture switch is on and its level up (alsamixer, F4: Capture; or amixer sset Capture cap). The \(done) sentences of this session are kept in \(out), listed in its manifest (the silent ones marked, left out of scoring and adaptation); record again to go on"
+                        )
+                    }
                 } catch let error as CLIError {
                     throw error
                 } catch {
@@ -203,6 +215,12 @@ extension Commands {
 
     /// Takes of one sentence before the last is kept whatever its problem.
     static let takeTries = 3
+
+    /// Sentences in a row whose every take was silent after which a session stops: one can be
+    /// a person who paused or looked away, but three — nine takes, half a minute at 3 s — is a
+    /// microphone that hears nothing (unplugged, muted, the wrong device), and going on would
+    /// ask for every other sentence three times (ten minutes for two rounds) to keep nothing.
+    static let silentSentencesToStop = 3
 
     /// The round after the last of `speaker`'s recordings in `directory` (`ID-ROUND-N.wav`, a
     /// file there or a name its manifest lists: `listed`), 1 when there is none: a second

@@ -24,13 +24,13 @@ struct RecordCommandTests {
     /// `errors`, standard error).
     func record(
         _ directory: String, speaker: String, device: String, home: Scratch, rounds: Int = 1,
-        errors: Bool = false
+        seconds: Int = 3, errors: Bool = false
     ) throws -> (status: Int32, text: String) {
         try runCapturing(
             try BuiltExecutable.pathfinder().path,
             [
                 "record", "--out", directory, "--speaker", speaker, "--device", device, "--quiet",
-                "--seconds", "3", "--rounds", "\(rounds)",
+                "--seconds", "\(seconds)", "--rounds", "\(rounds)",
             ], standardOutput: !errors, environment: ["HOME": home.path])
     }
 
@@ -196,56 +196,93 @@ struct RecordCommandTests {
         #expect(hidden.isEmpty, "\(hidden)")
     }
 
-    @Test func recordsEverySentenceWithAManifestAndAppends() async throws {
-        let directory = NSTemporaryDirectory() + "pathfinder-record-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let first = await runPathfinder([
-            "record", "--out", directory, "--speaker", "mom", "--device", "null", "--quiet", "--seconds", "1",
-            "--rounds", "1",
-        ])
-        try #require(first.code == 0, "\(first.err)")
+    @Test func recordsEverySentenceWithAManifestAndAppends() throws {
+        let home = try speakingHome()
+        let directory = home.file("voices")
+        let first = try record(directory, speaker: "mom", device: "speech", home: home)
+        try #require(first.status == 0, "\(first.text)")
         var lines = try manifestLines(directory)
         #expect(lines.count == RecordingScript.sentences.count)
         #expect(lines.compactMap { $0["text"] as? String } == RecordingScript.sentences)
         for line in lines {
             #expect(line["speaker"] as? String == "mom")
-            #expect(line["device"] as? String == "null")
+            #expect(line["device"] as? String == "speech")
             #expect((line["time"] as? String)?.hasPrefix("20") == true)
             let file = try #require(line["file"] as? String)
-            // A PCM WAV: "RIFF", 16 kHz at byte 24, one second of 16-bit samples.
+            // A PCM WAV: "RIFF", 16 kHz at byte 24, three seconds of 16-bit samples.
             let wav = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + file))
             #expect(wav.prefix(4) == Data("RIFF".utf8))
-            #expect(wav.count >= 44 + 32_000)
+            #expect(wav.count >= 44 + 96_000)
             #expect(wav[24..<28].reversed().reduce(0) { $0 << 8 | Int($1) } == 16_000)
         }
-        #expect(first.out.contains("say: 여기 아니야"))
-        // The null device hears nothing: each sentence is asked for three times, then kept
-        // marked, so scoring and adaptation leave it out.
-        #expect(lines.allSatisfy { $0["problem"] as? String == "silent" })
-        #expect(first.out.components(separatedBy: "again: nothing heard").count - 1 == 2 * lines.count)
-        #expect(first.out.contains("kept with a problem, left out of scoring and adaptation: 21 silent"))
+        #expect(first.text.contains("say: 여기 아니야"))
         // A second person adds to the same manifest.
-        let second = await runPathfinder([
-            "record", "--out", directory, "--speaker", "dad", "--device", "null", "--quiet", "--seconds", "1",
-            "--rounds", "1",
-        ])
-        try #require(second.code == 0, "\(second.err)")
+        let second = try record(directory, speaker: "dad", device: "speech", home: home)
+        try #require(second.status == 0, "\(second.text)")
         lines = try manifestLines(directory)
         #expect(lines.count == 2 * RecordingScript.sentences.count)
         #expect(lines.filter { $0["speaker"] as? String == "dad" }.count == RecordingScript.sentences.count)
+        #expect(lines.allSatisfy { $0["problem"] == nil })
+        // A window too short for the sentence: each is asked for three times, then kept marked,
+        // so scoring and adaptation leave it out.
+        let short = try record(directory, speaker: "kid", device: "speech", home: home, seconds: 1)
+        try #require(short.status == 0, "\(short.text)")
+        let kid = try manifestLines(directory).filter { $0["speaker"] as? String == "kid" }
+        #expect(kid.count == RecordingScript.sentences.count)
+        #expect(kid.allSatisfy { $0["problem"] as? String == "cutOff" })
+        #expect(short.text.components(separatedBy: "again: cut off").count - 1 == 2 * kid.count)
+        #expect(short.text.contains("kept with a problem, left out of scoring and adaptation: 21 cutOff"))
+    }
+
+    /// A microphone that hears nothing (ALSA's null device: unplugged, muted, the wrong one):
+    /// each sentence is asked for three times, then kept marked, and after three such sentences
+    /// in a row the session stops, exit 1, saying what to check; what it recorded stays listed
+    /// (before, it went through all 42 sentences, 126 takes of nothing, and said "recorded 42
+    /// sentences", exit 0).
+    @Test func aMicrophoneThatHearsNothingStopsTheSession() async throws {
+        let directory = NSTemporaryDirectory() + "pathfinder-record-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = await runPathfinder([
+            "record", "--out", directory, "--speaker", "mom", "--device", "null", "--quiet", "--seconds", "1",
+        ])
+        #expect(result.code == 1, "\(result.out)")
+        let stopped = Commands.silentSentencesToStop
+        #expect(
+            result.out.contains("[\(stopped)/42]") && !result.out.contains("[\(stopped + 1)/42]"),
+            "\(result.out)")
+        #expect(result.out.components(separatedBy: "again: nothing heard").count - 1 == 2 * stopped)
+        #expect(!result.out.contains("recorded 42 sentences"), "\(result.out)")
+        for words in [
+            "nothing heard in \(stopped) sentences in a row", "capture device \"null\"", "arecord -l",
+            "capture switch",
+            "kept in \(directory)",
+        ] {
+            #expect(result.err.contains(words), "\(words): \(result.err)")
+        }
+        let manifest = try RecordingManifest.read(directory: directory)
+        #expect(manifest.entries.map(\.text) == Array(RecordingScript.sentences.prefix(stopped)))
+        #expect(manifest.entries.allSatisfy { $0.problem == .silent })
+        let wavs = try FileManager.default.contentsOfDirectory(atPath: directory).filter {
+            $0.hasSuffix(".wav")
+        }
+        #expect(Set(wavs) == Set(manifest.entries.map(\.file)))
     }
 
     /// The contract's `pathfinder record --out DIR [--device D]` was refused, exit 2 "--speaker
     /// ID is required". Without `--speaker` the folder's name is the speaker: one folder per
     /// person keeps people apart, and a second session in the same folder is the same person.
     @Test func withoutSpeakerTheFolderNamesTheSpeaker() async throws {
-        let home = try Scratch()
+        let home = try speakingHome()
         let directory = home.file("mina")
-        let result = await runPathfinder([
-            "record", "--out", directory, "--device", "null", "--quiet", "--seconds", "1", "--rounds", "1",
-        ])
-        try #require(result.code == 0, "\(result.err)")
-        #expect(result.out.contains("(mina, round 1;"), "\(result.out)")
+        let result = try runCapturing(
+            try BuiltExecutable.pathfinder().path,
+            [
+                "record", "--out", directory, "--device", "speech", "--quiet", "--seconds", "3", "--rounds",
+                "1",
+            ],
+            standardOutput: true, environment: ["HOME": home.path])
+        try #require(result.status == 0, "\(result.text)")
+        #expect(result.text.contains("(mina, round 1;"), "\(result.text)")
         let lines = try manifestLines(directory)
         #expect(lines.count == RecordingScript.sentences.count)
         #expect(lines.allSatisfy { $0["speaker"] as? String == "mina" })

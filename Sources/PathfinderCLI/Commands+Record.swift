@@ -158,8 +158,14 @@ extension Commands {
                         try AtomicFile.create(
                             WAV.bytes(Audio(samples: samples, sampleRate: Listener.sampleRate)),
                             at: out + "/" + file, mode: 0o644)
-                    } catch let error as SystemCallError where error.code == EEXIST {
-                        throw CLIError.runtime("pathfinder record: \(out)/\(file) exists; not replacing it")
+                    } catch let error as SystemCallError {
+                        if error.code == EEXIST {
+                            throw CLIError.runtime(
+                                "pathfinder record: \(out)/\(file) exists; not replacing it")
+                        }
+                        throw CLIError.runtime(
+                            "pathfinder record: cannot write \(out)/\(file): \(reason(error)); the take was not kept. "
+                                + leftBehind(stoppingAt: done, in: out))
                     }
                     var entry: [String: String] = [
                         "file": file, "text": text, "speaker": speaker, "device": device,
@@ -170,9 +176,17 @@ extension Commands {
                         kept[problem, default: 0] += 1
                     }
                     let line = try JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys])
-                    try AppendFile.append(
-                        Array((newlineFirst ? Data("\n".utf8) : Data()) + line + Data("\n".utf8)),
-                        to: existing.path, mode: 0o644)
+                    do throws(SystemCallError) {
+                        try AppendFile.append(
+                            Array((newlineFirst ? Data("\n".utf8) : Data()) + line + Data("\n".utf8)),
+                            to: existing.path, mode: 0o644)
+                    } catch {
+                        // Unlisted, the take would be in the folder but never scored.
+                        _ = unlink(out + "/" + file)
+                        throw CLIError.runtime(
+                            "pathfinder record: cannot write \(existing.path): \(reason(error)); the take \(file) was not kept. "
+                                + leftBehind(stoppingAt: done, in: out))
+                    }
                     newlineFirst = false
                     silentInARow = heard ? 0 : silentInARow + 1
                     if silentInARow == silentSentencesToStop {
@@ -195,6 +209,21 @@ extension Commands {
                 "kept with a problem, left out of scoring and adaptation: \(marked.joined(separator: ", "))")
         }
         return 0
+    }
+
+    /// `error`'s reason alone, without the call ("No space left on device").
+    static func reason(_ error: SystemCallError) -> String {
+        error.reason ?? String(cString: strerror(error.code))
+    }
+
+    /// What a session that stops at its `sentence`th sentence leaves in `folder`, and what to do.
+    static func leftBehind(stoppingAt sentence: Int, in folder: String) -> String {
+        let before = sentence - 1
+        return
+            (before == 0
+            ? "Nothing of this session is in \(folder)"
+            : "The \(before) sentence\(before == 1 ? "" : "s") before it \(before == 1 ? "is" : "are") kept in \(folder), listed in its manifest")
+            + "; make room and record again to go on"
     }
 
     /// What a speaker ID is made of: it names files (`ID-ROUND-N.wav`) and manifest lines.

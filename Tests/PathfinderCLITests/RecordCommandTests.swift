@@ -145,6 +145,63 @@ struct RecordCommandTests {
         #expect(!shown.contains("exists"), "\(shown)")
     }
 
+    /// `record` as ``record(_:speaker:device:home:rounds:seconds:errors:)`` runs it, allowed files of
+    /// at most `kilobytes` (`ulimit -f`, in POSIX's 512-byte blocks, its signal ignored, so a write past it fails with EFBIG as
+    /// one on a full disk fails with ENOSPC): its exit status and standard error.
+    func recordIntoFullFolder(
+        _ directory: String, kilobytes: Int, seconds: Int, home: Scratch
+    ) throws -> (status: Int32, text: String) {
+        try runCapturing(
+            "/bin/sh",
+            [
+                "-c", "trap '' XFSZ; ulimit -f \(2 * kilobytes); exec \"$0\" \"$@\"",
+                try BuiltExecutable.pathfinder().path, "record", "--out", directory, "--speaker", "mom",
+                "--device", "speech", "--quiet", "--seconds", "\(seconds)", "--rounds", "1",
+            ], environment: ["HOME": home.path])
+    }
+
+    /// A take that cannot be written (a full disk) is named, and said not to be kept: the folder
+    /// holds the takes before it, each listed, and nothing of this one (before: "pathfinder
+    /// record: write: No space left on device", naming no file and not saying what was lost).
+    @Test func aTakeThatCannotBeWrittenIsNamedAndNotKept() throws {
+        let home = try speakingHome()
+        // The take's file: three seconds (96 044 bytes) where 40 KiB fit.
+        let first = home.file("first")
+        let wav = try recordIntoFullFolder(first, kilobytes: 40, seconds: 3, home: home)
+        #expect(wav.status == 1, "\(wav.text)")
+        #expect(wav.text.contains("cannot write \(first)/mom-1-01.wav: File too large"), "\(wav.text)")
+        #expect(wav.text.contains("the take was not kept"), "\(wav.text)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: first).filter { $0 != "manifest.jsonl" } == []
+        )
+        #expect(try RecordingManifest.read(directory: first).entries.isEmpty)
+        // The manifest's line: a second's take (32 044 bytes) fits, but the manifest is full
+        // after the first line this session adds.
+        let second = home.file("second")
+        try FileManager.default.createDirectory(atPath: second, withIntermediateDirectories: true)
+        let line = #"{"file": "dad-1-01.wav", "text": "여기 아니야", "speaker": "dad"}"# + "\n"
+        var lines = ""
+        var n = 0
+        while (lines + line).utf8.count < 40 * 1024 - 250 {
+            n += 1
+            lines += line.replacingOccurrences(of: "dad-1-01", with: "dad-\(n)-01")
+        }
+        _ = try home.write("second/manifest.jsonl", lines)
+        let full = try recordIntoFullFolder(second, kilobytes: 40, seconds: 1, home: home)
+        #expect(full.status == 1, "\(full.text)")
+        #expect(full.text.contains("cannot write \(second)/manifest.jsonl: File too large"), "\(full.text)")
+        #expect(full.text.contains("the take mom-1-02.wav was not kept"), "\(full.text)")
+        #expect(full.text.contains("1 sentence before it is kept"), "\(full.text)")
+        let manifest = try RecordingManifest.read(directory: second)
+        #expect(manifest.entries.count == n + 1)
+        #expect(manifest.entries.last?.file == "mom-1-01.wav")
+        #expect(!manifest.lacksFinalNewline)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: second).sorted() == [
+                "manifest.jsonl", "mom-1-01.wav",
+            ])
+    }
+
     /// `Commands.nextRound` with the files `directory`'s manifest lists.
     func nextRound(_ speaker: String, _ directory: String) throws -> Int {
         try Commands.nextRound(

@@ -26,7 +26,8 @@ extension Commands {
             replaced. One session records into a folder at a time: a second one into it is
             refused (exit 1), naming the other's pid. A manifest voice-eval could not read (a
             damaged line, a file named twice) is refused before anyone is asked to speak, as
-            are a folder it cannot write and a capture device that does not open.
+            are a folder it cannot write and a capture or playback device that does not open
+            (checked before the folder is made).
             Score them with Scripts/voice-eval --real DIR; add them to the noise-adapted model
             with Scripts/adapt-model --real DIR (those speakers are then left out of the score).
               --out DIR         folder for the recordings (created; the manifest is appended to)
@@ -66,57 +67,39 @@ extension Commands {
         guard !speaker.isEmpty, speaker.unicodeScalars.allSatisfy(speakerCharacters.contains) else {
             throw CLIError.usage("pathfinder record: --speaker \"\(speaker)\": use letters, digits, - and _")
         }
-        do {
-            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        } catch {
-            throw CLIError.runtime("pathfinder record: cannot create \(out): \(error.localizedDescription)")
-        }
-        // One session in a folder at a time, from before it reads the manifest to its end: two
-        // would both start at the next round of the same ID and write each other's takes.
-        let lock: FolderLock
-        do throws(FolderLock.Failure) { lock = try FolderLock(out) } catch {
-            throw CLIError.runtime(
-                error.isHeld
-                    ? "pathfinder record: \(out) is in use by another pathfinder record"
-                        + (error.holder.map { " (pid \($0))" } ?? "")
-                        + "; wait for it to finish, or record into another folder (nothing was recorded)"
-                    : "pathfinder record: \(error) (nothing was recorded)")
-        }
-        defer { withExtendedLifetime(lock) {} }
-        let existing: RecordingManifest
-        do { existing = try RecordingManifest.read(directory: out) } catch SpeechError.badAudio(
-            let path, let reason)
-        {
-            throw CLIError.usage(
-                "pathfinder record: \(path): \(reason); mend or remove that line (nothing was recorded)")
-        } catch {
-            throw CLIError.runtime("pathfinder record: \(error)")
-        }
-        if given == nil {
-            // The folder's name stands for one person: in a folder that holds someone else's
-            // recordings it would file this person under a second ID (if they are one of them)
-            // or under the folder's, so who is speaking has to be said.
-            let others = Set(existing.entries.map(\.speaker)).subtracting([speaker]).sorted()
-            if !others.isEmpty {
-                throw CLIError.usage(
-                    "pathfinder record: \(out) holds recordings of \(others.joined(separator: ", ")): say who is speaking with --speaker ID (nothing was recorded)"
-                )
-            }
-        }
-        for path in [out, existing.path] where FileManager.default.fileExists(atPath: path) {
-            guard access(path, W_OK) == 0 else {
-                throw CLIError.runtime("pathfinder record: \(path): not writable (nothing was recorded)")
-            }
-        }
-        AtomicFile.removeStaleTemps(in: out)
+        // Nothing is made before both devices are known to open; a folder already there is
+        // taken (and its manifest checked) first, so one in use or refused says so before a
+        // device another session holds would be blamed.
+        var isFolder: ObjCBool = false
+        let taken =
+            FileManager.default.fileExists(atPath: out, isDirectory: &isFolder) && isFolder.boolValue
+            ? try takeFolder(out, speaker: speaker, given: given) : nil
         do { try Microphone.check(device: device) } catch {
             throw CLIError.runtime(
                 "pathfinder record: \(error) (nothing was recorded; arecord -l lists the devices)")
         }
         let voice: Speaker?
-        do { voice = quiet ? nil : try Speaker() } catch {
+        do {
+            voice = quiet ? nil : try Speaker()
+            try voice?.check(device: playback)
+        } catch SpeechError.audioDevice(let name, let reason) {
+            throw CLIError.runtime(
+                "pathfinder record: the prompt's sound device \(name): \(reason); --quiet shows the prompts without speaking them (nothing was recorded)"
+            )
+        } catch {
             throw CLIError.runtime("pathfinder record: \(error)")
         }
+        if taken == nil {
+            do {
+                try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            } catch {
+                throw CLIError.runtime(
+                    "pathfinder record: cannot create \(out): \(error.localizedDescription)")
+            }
+        }
+        let (lock, existing) = try taken ?? takeFolder(out, speaker: speaker, given: given)
+        defer { withExtendedLifetime(lock) {} }
+        AtomicFile.removeStaleTemps(in: out)
         let time = ISO8601DateFormatter()
         let total = rounds * RecordingScript.sentences.count
         let firstRound = try nextRound(of: speaker, in: out, listed: existing.entries.map(\.file))
@@ -224,6 +207,50 @@ extension Commands {
             ? "Nothing of this session is in \(folder)"
             : "The \(before) sentence\(before == 1 ? "" : "s") before it \(before == 1 ? "is" : "are") kept in \(folder), listed in its manifest")
             + "; make room and record again to go on"
+    }
+
+    /// `folder` (there) held for this session, and its manifest, checked: one session in a
+    /// folder at a time, from before it reads the manifest to its end (two would both start at
+    /// the next round of the same ID and write each other's takes); a manifest voice-eval would
+    /// refuse, a folder holding others' recordings without `--speaker` (`given`), and a folder
+    /// or manifest it cannot write are refused.
+    static func takeFolder(
+        _ folder: String, speaker: String, given: String?
+    ) throws(CLIError) -> (FolderLock, RecordingManifest) {
+        let lock: FolderLock
+        do throws(FolderLock.Failure) { lock = try FolderLock(folder) } catch {
+            throw .runtime(
+                error.isHeld
+                    ? "pathfinder record: \(folder) is in use by another pathfinder record"
+                        + (error.holder.map { " (pid \($0))" } ?? "")
+                        + "; wait for it to finish, or record into another folder (nothing was recorded)"
+                    : "pathfinder record: \(error) (nothing was recorded)")
+        }
+        let existing: RecordingManifest
+        do throws(SpeechError) { existing = try RecordingManifest.read(directory: folder) } catch {
+            if case .badAudio(let path, let reason) = error {
+                throw .usage(
+                    "pathfinder record: \(path): \(reason); mend or remove that line (nothing was recorded)")
+            }
+            throw .runtime("pathfinder record: \(error)")
+        }
+        if given == nil {
+            // The folder's name stands for one person: in a folder that holds someone else's
+            // recordings it would file this person under a second ID (if they are one of them)
+            // or under the folder's, so who is speaking has to be said.
+            let others = Set(existing.entries.map(\.speaker)).subtracting([speaker]).sorted()
+            if !others.isEmpty {
+                throw .usage(
+                    "pathfinder record: \(folder) holds recordings of \(others.joined(separator: ", ")): say who is speaking with --speaker ID (nothing was recorded)"
+                )
+            }
+        }
+        for path in [folder, existing.path] where FileManager.default.fileExists(atPath: path) {
+            guard access(path, W_OK) == 0 else {
+                throw .runtime("pathfinder record: \(path): not writable (nothing was recorded)")
+            }
+        }
+        return (lock, existing)
     }
 
     /// What a speaker ID is made of: it names files (`ID-ROUND-N.wav`) and manifest lines.

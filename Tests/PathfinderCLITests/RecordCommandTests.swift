@@ -413,7 +413,9 @@ struct RecordCommandTests {
         #expect(!FileManager.default.fileExists(atPath: directory + "/manifest.jsonl"))
     }
 
-    /// No loudspeaker for the prompt: the error names it and says how to record without one.
+    /// No loudspeaker for the prompt: the error names it and says how to record without one,
+    /// before anything is made or anyone asked to speak (before, the folder was made and the
+    /// first prompt shown, then it failed).
     @Test func aMissingPlaybackDeviceSuggestsQuiet() async throws {
         let directory = NSTemporaryDirectory() + "pathfinder-record-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -424,7 +426,10 @@ struct RecordCommandTests {
         #expect(result.code == 1)
         #expect(result.err.contains("the prompt's sound device hw:97,0"), "\(result.err)")
         #expect(result.err.contains("--quiet shows the prompts without speaking them"), "\(result.err)")
+        #expect(result.err.contains("nothing was recorded"), "\(result.err)")
         #expect(!FileManager.default.fileExists(atPath: directory + "/a-1-01.wav"))
+        #expect(!FileManager.default.fileExists(atPath: directory), "the folder was made")
+        #expect(!result.out.contains("say:"), "\(result.out)")
     }
 
     @Test func aMissingDeviceIsARuntimeError() async throws {
@@ -436,7 +441,9 @@ struct RecordCommandTests {
         #expect(result.code == 1)
         #expect(
             result.err.contains("hw:97,0") && result.err.contains("nothing was recorded"), "\(result.err)")
-        // Checked before anyone is asked to speak (before, after the first prompt).
+        // Checked before anyone is asked to speak (before, after the first prompt), and before
+        // the folder is made.
         #expect(!result.out.contains("say:"), "\(result.out)")
+        #expect(!FileManager.default.fileExists(atPath: directory), "the folder was made")
     }
 }

@@ -67,6 +67,11 @@ extension Commands {
         guard !speaker.isEmpty, speaker.unicodeScalars.allSatisfy(speakerCharacters.contains) else {
             throw CLIError.usage("pathfinder record: --speaker \"\(speaker)\": use letters, digits, - and _")
         }
+        // Recorded to score and adapt the model this device listens with: one that fell back
+        // to Debian's stock model is said (none found is not this command's business).
+        if let warning = (try? PhraseModel.locate())?.stockModelWarning {
+            console.error("pathfinder record: warning: \(warning)")
+        }
         // Nothing is made before both devices are known to open; a folder already there is
         // taken (and its manifest checked) first, so one in use or refused says so before a
         // device another session holds would be blamed.

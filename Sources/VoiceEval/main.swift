@@ -992,8 +992,9 @@ func main() throws {
             of: modelsDirectory + "/" + PhraseModel.adaptedAcousticModelName)
         let all = try RealRecordings.load(real)
         items = all.filter { !adaptedOn.contains($0.voice) }
+        let speakers = Set(items.map(\.voice)).count, adapted = all.count - items.count
         source =
-            "real recordings in \(real): \(Set(items.map(\.voice)).count) speakers (\(all.count - items.count) items of adaptation speakers left out)"
+            "real recordings in \(real): \(speakers) speaker\(speakers == 1 ? "" : "s") (\(adapted) item\(adapted == 1 ? "" : "s") of adaptation speakers left out)"
         guard !items.isEmpty else {
             throw EvalError("\(real): every speaker was used for adaptation; nothing to test")
         }

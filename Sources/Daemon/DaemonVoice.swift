@@ -201,10 +201,14 @@ final class DaemonEars: Sendable {
             guard current == nil else { return }
             current = Task.detached { [self] in
                 do {
-                    let listener = try Listener(model: try PhraseModel.locate())
+                    let model = try PhraseModel.locate()
+                    let listener = try Listener(model: model)
                     let stream = try Microphone.capture(device: device, gate: gate)
                     listening.withLock { $0 = true }
                     log.info("microphone \(device): listening; decoders: \(listener.decoderSummary)")
+                    if let warning = model.stockModelWarning {
+                        log.warning("microphone \(device): \(warning)")
+                    }
                     var health = MicrophoneHealth()
                     for try await chunk in stream {
                         if Task.isCancelled { break }

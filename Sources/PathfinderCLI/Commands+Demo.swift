@@ -65,6 +65,7 @@ extension Commands {
             speakWAV: speakWAV,
             map: nil)
         if let lastStretch { session.settings.lastStretchMetres = lastStretch }
+        if let warning = session.modelWarning { console.error("pathfinder demo: warning: \(warning)") }
         let result = try session.run()
         session.memoryLock = nil  // its last write is done
         try session.writeOutputs(result, speakDevice: false, console: console)

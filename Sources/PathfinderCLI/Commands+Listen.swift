@@ -46,6 +46,7 @@ extension Commands {
                 ? CLIError.usage("pathfinder listen: --models \(models!): \(error)")
                 : CLIError.runtime("pathfinder listen: \(error)")
         }
+        if let warning = model.stockModelWarning { console.error("pathfinder listen: warning: \(warning)") }
         func emit(_ utterances: [Utterance]) throws {
             for utterance in utterances { console.line(try JSONIO.line(utterance)) }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Speech
 import Storage
+import SystemCalls
 
 extension Commands {
     static let record = Command(
@@ -18,10 +19,15 @@ extension Commands {
             A take with nothing said, cut off at the window's edge, or clipped is said
             again (up to \(takeTries) times); if the last is no better it is kept with
             "problem": "silent", "cutOff" or "clipped" in its line, which voice-eval and
-            adapt-model leave out. Recording again with the same ID adds rounds after the
-            ones in DIR: nothing recorded before is replaced. A manifest voice-eval could not
-            read (a damaged line, a file named twice) is refused before anyone is asked to speak,
-            as are a folder it cannot write and a capture device that does not open.
+            adapt-model leave out. \(silentSentencesToStop) sentences in a row with nothing heard in
+            any take stop the session (exit 1): the microphone hears nothing (check it with
+            arecord -l and its capture switch); what was recorded is kept. Recording again
+            with the same ID adds rounds after the ones in DIR: nothing recorded before is
+            replaced. One session records into a folder at a time: a second one into it is
+            refused (exit 1), naming the other's pid. A manifest voice-eval could not read (a
+            damaged line, a file named twice) is refused before anyone is asked to speak, as
+            are a folder it cannot write and a capture or playback device that does not open
+            (checked before the folder is made).
             Score them with Scripts/voice-eval --real DIR; add them to the noise-adapted model
             with Scripts/adapt-model --real DIR (those speakers are then left out of the score).
               --out DIR         folder for the recordings (created; the manifest is appended to)
@@ -61,51 +67,51 @@ extension Commands {
         guard !speaker.isEmpty, speaker.unicodeScalars.allSatisfy(speakerCharacters.contains) else {
             throw CLIError.usage("pathfinder record: --speaker \"\(speaker)\": use letters, digits, - and _")
         }
-        do {
-            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        } catch {
-            throw CLIError.runtime("pathfinder record: cannot create \(out): \(error.localizedDescription)")
+        // Recorded to score and adapt the model this device listens with: one that fell back
+        // to Debian's stock model is said (none found is not this command's business).
+        if let warning = (try? PhraseModel.locate())?.stockModelWarning {
+            console.error("pathfinder record: warning: \(warning)")
         }
-        let existing: RecordingManifest
-        do { existing = try RecordingManifest.read(directory: out) } catch SpeechError.badAudio(
-            let path, let reason)
-        {
-            throw CLIError.usage(
-                "pathfinder record: \(path): \(reason); mend or remove that line (nothing was recorded)")
-        } catch {
-            throw CLIError.runtime("pathfinder record: \(error)")
-        }
-        if given == nil {
-            // The folder's name stands for one person: in a folder that holds someone else's
-            // recordings it would file this person under a second ID (if they are one of them)
-            // or under the folder's, so who is speaking has to be said.
-            let others = Set(existing.entries.map(\.speaker)).subtracting([speaker]).sorted()
-            if !others.isEmpty {
-                throw CLIError.usage(
-                    "pathfinder record: \(out) holds recordings of \(others.joined(separator: ", ")): say who is speaking with --speaker ID (nothing was recorded)"
-                )
-            }
-        }
-        for path in [out, existing.path] where FileManager.default.fileExists(atPath: path) {
-            guard access(path, W_OK) == 0 else {
-                throw CLIError.runtime("pathfinder record: \(path): not writable (nothing was recorded)")
-            }
-        }
-        AtomicFile.removeStaleTemps(in: out)
+        // Nothing is made before both devices are known to open; a folder already there is
+        // taken (and its manifest checked) first, so one in use or refused says so before a
+        // device another session holds would be blamed.
+        var isFolder: ObjCBool = false
+        let taken =
+            FileManager.default.fileExists(atPath: out, isDirectory: &isFolder) && isFolder.boolValue
+            ? try takeFolder(out, speaker: speaker, given: given) : nil
         do { try Microphone.check(device: device) } catch {
             throw CLIError.runtime(
                 "pathfinder record: \(error) (nothing was recorded; arecord -l lists the devices)")
         }
         let voice: Speaker?
-        do { voice = quiet ? nil : try Speaker() } catch {
+        do {
+            voice = quiet ? nil : try Speaker()
+            try voice?.check(device: playback)
+        } catch SpeechError.audioDevice(let name, let reason) {
+            throw CLIError.runtime(
+                "pathfinder record: the prompt's sound device \(name): \(reason); --quiet shows the prompts without speaking them (nothing was recorded)"
+            )
+        } catch {
             throw CLIError.runtime("pathfinder record: \(error)")
         }
+        if taken == nil {
+            do {
+                try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            } catch {
+                throw CLIError.runtime(
+                    "pathfinder record: cannot create \(out): \(error.localizedDescription)")
+            }
+        }
+        let (lock, existing) = try taken ?? takeFolder(out, speaker: speaker, given: given)
+        defer { withExtendedLifetime(lock) {} }
+        AtomicFile.removeStaleTemps(in: out)
         let time = ISO8601DateFormatter()
         let total = rounds * RecordingScript.sentences.count
         let firstRound = try nextRound(of: speaker, in: out, listed: existing.entries.map(\.file))
         var newlineFirst = existing.lacksFinalNewline
         var done = 0
         var kept: [TakeProblem: Int] = [:]
+        var silentInARow = 0
         for round in firstRound..<firstRound + rounds {
             for (index, text) in RecordingScript.sentences.enumerated() {
                 done += 1
@@ -113,6 +119,7 @@ extension Commands {
                 do {
                     var samples: [Int16] = []
                     var problem: TakeProblem?
+                    var heard = false
                     for attempt in 1...takeTries {
                         do { try voice?.play(text, device: playback) } catch SpeechError.audioDevice(
                             let name, let reason)
@@ -126,6 +133,7 @@ extension Commands {
                             samples += chunk.samples
                         }
                         problem = TakeCheck.problem(in: samples)
+                        if problem != .silent { heard = true }
                         guard let problem else { break }
                         console.line(
                             attempt < takeTries
@@ -134,12 +142,19 @@ extension Commands {
                         )
                     }
                     let file = "\(speaker)-\(round)-\(String(format: "%02d", index + 1)).wav"
-                    guard !FileManager.default.fileExists(atPath: out + "/" + file) else {
-                        throw CLIError.runtime("pathfinder record: \(out)/\(file) exists; not replacing it")
+                    do {
+                        try AtomicFile.create(
+                            WAV.bytes(Audio(samples: samples, sampleRate: Listener.sampleRate)),
+                            at: out + "/" + file, mode: 0o644)
+                    } catch let error as SystemCallError {
+                        if error.code == EEXIST {
+                            throw CLIError.runtime(
+                                "pathfinder record: \(out)/\(file) exists; not replacing it")
+                        }
+                        throw CLIError.runtime(
+                            "pathfinder record: cannot write \(out)/\(file): \(reason(error)); the take was not kept. "
+                                + leftBehind(stoppingAt: done, in: out))
                     }
-                    try AtomicFile.save(
-                        WAV.bytes(Audio(samples: samples, sampleRate: Listener.sampleRate)),
-                        to: out + "/" + file, mode: 0o644)
                     var entry: [String: String] = [
                         "file": file, "text": text, "speaker": speaker, "device": device,
                         "time": time.string(from: Date()),
@@ -149,9 +164,24 @@ extension Commands {
                         kept[problem, default: 0] += 1
                     }
                     let line = try JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys])
-                    try append(
-                        (newlineFirst ? Data("\n".utf8) : Data()) + line + Data("\n".utf8), to: existing.path)
+                    do throws(SystemCallError) {
+                        try AppendFile.append(
+                            Array((newlineFirst ? Data("\n".utf8) : Data()) + line + Data("\n".utf8)),
+                            to: existing.path, mode: 0o644)
+                    } catch {
+                        // Unlisted, the take would be in the folder but never scored.
+                        _ = unlink(out + "/" + file)
+                        throw CLIError.runtime(
+                            "pathfinder record: cannot write \(existing.path): \(reason(error)); the take \(file) was not kept. "
+                                + leftBehind(stoppingAt: done, in: out))
+                    }
                     newlineFirst = false
+                    silentInARow = heard ? 0 : silentInARow + 1
+                    if silentInARow == silentSentencesToStop {
+                        throw CLIError.runtime(
+                            "pathfinder record: nothing heard in \(silentInARow) sentences in a row (\(silentInARow * takeTries) takes) from capture device \"\(device)\": stopped. Check the microphone: that it is plugged in and is the device given (arecord -l lists them; --device plughw:CARD,DEVICE), and that its capture switch is on and its level up (alsamixer, F4: Capture; or amixer sset Capture cap). The \(done) sentences of this session are kept in \(out), listed in its manifest (the silent ones marked, left out of scoring and adaptation); record again to go on"
+                        )
+                    }
                 } catch let error as CLIError {
                     throw error
                 } catch {
@@ -167,6 +197,65 @@ extension Commands {
                 "kept with a problem, left out of scoring and adaptation: \(marked.joined(separator: ", "))")
         }
         return 0
+    }
+
+    /// `error`'s reason alone, without the call ("No space left on device").
+    static func reason(_ error: SystemCallError) -> String {
+        error.reason ?? String(cString: strerror(error.code))
+    }
+
+    /// What a session that stops at its `sentence`th sentence leaves in `folder`, and what to do.
+    static func leftBehind(stoppingAt sentence: Int, in folder: String) -> String {
+        let before = sentence - 1
+        return
+            (before == 0
+            ? "Nothing of this session is in \(folder)"
+            : "The \(before) sentence\(before == 1 ? "" : "s") before it \(before == 1 ? "is" : "are") kept in \(folder), listed in its manifest")
+            + "; make room and record again to go on"
+    }
+
+    /// `folder` (there) held for this session, and its manifest, checked: one session in a
+    /// folder at a time, from before it reads the manifest to its end (two would both start at
+    /// the next round of the same ID and write each other's takes); a manifest voice-eval would
+    /// refuse, a folder holding others' recordings without `--speaker` (`given`), and a folder
+    /// or manifest it cannot write are refused.
+    static func takeFolder(
+        _ folder: String, speaker: String, given: String?
+    ) throws(CLIError) -> (FolderLock, RecordingManifest) {
+        let lock: FolderLock
+        do throws(FolderLock.Failure) { lock = try FolderLock(folder) } catch {
+            throw .runtime(
+                error.isHeld
+                    ? "pathfinder record: \(folder) is in use by another pathfinder record"
+                        + (error.holder.map { " (pid \($0))" } ?? "")
+                        + "; wait for it to finish, or record into another folder (nothing was recorded)"
+                    : "pathfinder record: \(error) (nothing was recorded)")
+        }
+        let existing: RecordingManifest
+        do throws(SpeechError) { existing = try RecordingManifest.read(directory: folder) } catch {
+            if case .badAudio(let path, let reason) = error {
+                throw .usage(
+                    "pathfinder record: \(path): \(reason); mend or remove that line (nothing was recorded)")
+            }
+            throw .runtime("pathfinder record: \(error)")
+        }
+        if given == nil {
+            // The folder's name stands for one person: in a folder that holds someone else's
+            // recordings it would file this person under a second ID (if they are one of them)
+            // or under the folder's, so who is speaking has to be said.
+            let others = Set(existing.entries.map(\.speaker)).subtracting([speaker]).sorted()
+            if !others.isEmpty {
+                throw .usage(
+                    "pathfinder record: \(folder) holds recordings of \(others.joined(separator: ", ")): say who is speaking with --speaker ID (nothing was recorded)"
+                )
+            }
+        }
+        for path in [folder, existing.path] where FileManager.default.fileExists(atPath: path) {
+            guard access(path, W_OK) == 0 else {
+                throw .runtime("pathfinder record: \(path): not writable (nothing was recorded)")
+            }
+        }
+        return (lock, existing)
     }
 
     /// What a speaker ID is made of: it names files (`ID-ROUND-N.wav`) and manifest lines.
@@ -187,6 +276,12 @@ extension Commands {
 
     /// Takes of one sentence before the last is kept whatever its problem.
     static let takeTries = 3
+
+    /// Sentences in a row whose every take was silent after which a session stops: one can be
+    /// a person who paused or looked away, but three — nine takes, half a minute at 3 s — is a
+    /// microphone that hears nothing (unplugged, muted, the wrong device), and going on would
+    /// ask for every other sentence three times (ten minutes for two rounds) to keep nothing.
+    static let silentSentencesToStop = 3
 
     /// The round after the last of `speaker`'s recordings in `directory` (`ID-ROUND-N.wav`, a
     /// file there or a name its manifest lists: `listed`), 1 when there is none: a second
@@ -212,19 +307,5 @@ extension Commands {
             return Int(parts[0])
         }
         return (rounds.max() ?? 0) + 1
-    }
-
-    /// Appends `data` to `path` (created if missing), so an interrupted session keeps what it
-    /// recorded and a second person adds to the same manifest.
-    private static func append(_ data: Data, to path: String) throws {
-        if !FileManager.default.fileExists(atPath: path) {
-            guard FileManager.default.createFile(atPath: path, contents: nil) else {
-                throw CLIError.runtime("pathfinder record: cannot create \(path)")
-            }
-        }
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        defer { try? handle.close() }
-        try handle.seekToEnd()
-        try handle.write(contentsOf: data)
     }
 }

@@ -61,6 +61,7 @@ extension Commands {
         if let doors = session.doors {
             console.error("pathfinder replay: " + doors.note)
         }
+        if let warning = session.modelWarning { console.error("pathfinder replay: warning: \(warning)") }
         let result = try session.run()
         // The memory's last write is done: its lock is not held through the outputs (before,
         // through minutes of --speak-wav synthesis).
@@ -93,6 +94,8 @@ struct ReplaySession {
     var settings = FinalApproach.Settings()
     /// `--doors-after`: how long OSM's doors take to arrive (seconds of trace time).
     var doorsDelay = Replayer.doorsDelaySeconds
+    /// `--audio` was heard with Debian's stock acoustic model: why, to say on standard error.
+    var modelWarning: String?
 
     init(arguments: inout Arguments, command: String) throws(CLIError) {
         let nmea = try arguments.required("--nmea")
@@ -212,6 +215,7 @@ struct ReplaySession {
         } else if let audio {
             do {
                 let model = try PhraseModel.locate(explicit: models)
+                modelWarning = model.stockModelWarning
                 self.heard = try Listener.decode(wav: audio, model: model).map {
                     Replayer.Heard(t: audioStart + ($0.decided ?? $0.end), answer: $0.answer)
                 }

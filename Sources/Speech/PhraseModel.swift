@@ -20,6 +20,24 @@ public struct PhraseModel: Sendable, Hashable {
     public var settings: [(String, String)]
     /// Confidence thresholds from `operating-point.json` (chosen on the development split).
     public var operatingPoint: OperatingPoint
+    /// The noise-adapted acoustic model's folder ``load(directory:)`` looked for and did not
+    /// find (no `mdef` in it), so ``acousticModel`` is Debian's stock one; `nil` when the
+    /// adapted model is used, or for a model made by hand.
+    public var missingAdaptedModel: String?
+
+    /// What a program listening on this model says when it falls back to Debian's stock
+    /// acoustic model: which folder is missing, what that costs and how to restore it. The
+    /// fallback itself stays (a model is better than none), but unsaid it passed for the product's.
+    public var stockModelWarning: String? {
+        guard let missing = missingAdaptedModel, acousticModel == Self.defaultAcousticModel else {
+            return nil
+        }
+        let what =
+            FileManager.default.fileExists(atPath: missing)
+            ? "\(missing) has no mdef" : "\(missing) is missing"
+        return
+            "\(what): listening with Debian's stock en-us acoustic model (\(Self.defaultAcousticModel)), which fails four of the five model checks (docs/speech.md: Checking a model before it ships); restore it (git checkout -- models/\(Self.adaptedAcousticModelName) in a checkout, Scripts/install again for an install) or make one with Scripts/adapt-model"
+    }
 
     public init(
         acousticModel: String = PhraseModel.defaultAcousticModel, dictionary: String, grammar: String,
@@ -71,7 +89,8 @@ public struct PhraseModel: Sendable, Hashable {
 
     /// The model in `directory` (`pathfinder.dict`, `pathfinder.fsg`, optional `pathfinder.args`
     /// and `operating-point.json`). The acoustic model is `directory/en-us-adapted` when it
-    /// holds one (the noise-adapted model `Scripts/adapt-model` writes), else Debian's en-us.
+    /// holds one (the noise-adapted model `Scripts/adapt-model` writes), else Debian's en-us
+    /// (``missingAdaptedModel`` then names the folder, ``stockModelWarning`` says so).
     /// - Throws: `SpeechError.model` naming the missing file, the bad settings line or the
     ///   bad operating-point field.
     public static func load(directory: String) throws(SpeechError) -> PhraseModel {
@@ -93,15 +112,17 @@ public struct PhraseModel: Sendable, Hashable {
             }
         }
         let adapted = directory + "/" + adaptedAcousticModelName
-        let acousticModel =
-            FileManager.default.fileExists(atPath: adapted + "/mdef") ? adapted : defaultAcousticModel
+        let hasAdapted = FileManager.default.fileExists(atPath: adapted + "/mdef")
         let pointPath = directory + "/operating-point.json"
         let operatingPoint =
             FileManager.default.fileExists(atPath: pointPath)
             ? try OperatingPoint.load(path: pointPath) : .placeholder
-        return PhraseModel(
-            acousticModel: acousticModel, dictionary: dictionary, grammar: grammar, settings: settings,
-            operatingPoint: operatingPoint)
+        var model = PhraseModel(
+            acousticModel: hasAdapted ? adapted : defaultAcousticModel, dictionary: dictionary,
+            grammar: grammar,
+            settings: settings, operatingPoint: operatingPoint)
+        model.missingAdaptedModel = hasAdapted ? nil : adapted
+        return model
     }
 
     /// Finds the models directory: `explicit` if given, else `$PATHFINDER_MODELS`, else

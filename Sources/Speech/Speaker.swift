@@ -56,6 +56,14 @@ public final class Speaker: Sendable {
         try pcm.play(audio.samples)
     }
 
+    /// Opens `device` for playback at espeak-ng's rate and closes it again: a session checks
+    /// its loudspeaker before it makes anything or asks anyone to speak.
+    /// - Throws: `SpeechError.audioDevice` when the device cannot be opened.
+    public func check(device: String) throws(SpeechError) {
+        let rate = SpeechThread.espeak.sync { Int(espeak_ng_GetSampleRate()) }
+        _ = try PCMDevice(device: device, direction: .playback, sampleRate: rate)
+    }
+
     /// Whether `audio` holds any speech: espeak-ng makes a few milliseconds of silence of text it
     /// has no sounds for (emoji, punctuation alone).
     public static func isSpeech(_ audio: Audio) -> Bool {

@@ -18,8 +18,50 @@ public enum AtomicFile {
         let path = try resolvingLink(link)
         let (directory, name) = split(path)
         removeStaleTemps(of: name, in: directory)
-        let temp = "\(directory)/\(tempPrefix(name))\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let temp = try writeTemp(bytes, for: name, in: directory, mode: mode)
+        do {
+            try retryingOnInterrupt("rename \(temp) to \(path)") { rename(temp, path) }
+        } catch {
+            _ = try? retryingOnInterrupt("unlink \(temp)") { unlink(temp) }
+            throw error
+        }
+        try syncFolder(directory)
+    }
 
+    /// Writes `bytes` to a new file at `path` with permission bits `mode`, whole or not at all
+    /// as ``write(_:to:mode:)`` does, but never in the place of a file (or link) already there:
+    /// the name is taken by `link(2)`, which fails when it exists, so two writers of one name
+    /// cannot both think they made it (before, `record` checked the name, then renamed over it).
+    /// - Throws: `SystemCallError` with `EEXIST` when `path` exists (left as it was), or the
+    ///   failed call, naming the file; nothing of the new bytes is left behind.
+    package static func create(_ bytes: [UInt8], at path: String, mode: UInt32) throws(SystemCallError) {
+        let (directory, name) = split(path)
+        let temp = try writeTemp(bytes, for: name, in: directory, mode: mode)
+        defer { _ = try? retryingOnInterrupt("unlink \(temp)") { unlink(temp) } }
+        do {
+            try retryingOnInterrupt("link \(temp) to \(path)") { link(temp, path) }
+        } catch  where error.code == EPERM || error.code == EOPNOTSUPP {
+            // A file system without hard links (FAT on a USB stick): the name is taken by
+            // creating it (O_EXCL), then the bytes renamed onto that empty file of our own.
+            let fd = try retryingOnInterrupt("open \(path)") {
+                open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(mode))
+            }
+            try? closeDescriptor(fd)
+            do {
+                try retryingOnInterrupt("rename \(temp) to \(path)") { rename(temp, path) }
+            } catch {
+                _ = try? retryingOnInterrupt("unlink \(path)") { unlink(path) }
+                throw error
+            }
+        }
+        try syncFolder(directory)
+    }
+
+    /// `bytes` in a new temp file beside `name` in `directory`, synced to disk: its path.
+    private static func writeTemp(
+        _ bytes: [UInt8], for name: String, in directory: String, mode: mode_t
+    ) throws(SystemCallError) -> String {
+        let temp = "\(directory)/\(tempPrefix(name))\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = try retryingOnInterrupt("open \(temp)") {
             open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         }
@@ -39,12 +81,11 @@ public enum AtomicFile {
             _ = try? retryingOnInterrupt("unlink \(temp)") { unlink(temp) }
             throw error
         }
-        do {
-            try retryingOnInterrupt("rename \(temp) to \(path)") { rename(temp, path) }
-        } catch {
-            _ = try? retryingOnInterrupt("unlink \(temp)") { unlink(temp) }
-            throw error
-        }
+        return temp
+    }
+
+    /// `fsync`s `directory`, so a name made or renamed in it is on disk.
+    private static func syncFolder(_ directory: String) throws(SystemCallError) {
         let dirFD = try retryingOnInterrupt("open \(directory)") {
             open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         }

@@ -72,9 +72,10 @@ enum RealRecordings {
         }
         if !leftOut.isEmpty {
             let counts = leftOut.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+            let marked = leftOut.values.reduce(0, +)
             FileHandle.standardError.write(
                 Data(
-                    "\(manifest.path): \(leftOut.values.reduce(0, +)) takes marked with a problem left out (\(counts.joined(separator: ", ")))\n"
+                    "\(manifest.path): \(marked) take\(marked == 1 ? "" : "s") marked with a problem left out (\(counts.joined(separator: ", ")))\n"
                         .utf8))
         }
         guard !items.isEmpty else { throw BadInput("\(manifest.path): no recordings listed") }

@@ -1047,8 +1047,9 @@ func main() throws {
         items = all.filter { !adaptedOn.contains($0.voice) }
         let leftOut = RealRecordings.speakers(all.filter { adaptedOn.contains($0.voice) })
         let folders = options.real.joined(separator: ", ")
+        let speakers = Set(items.map(\.voice)).count, adapted = all.count - items.count
         source =
-            "real recordings in \(folders): \(Set(items.map(\.voice)).count) speakers (\(all.count - items.count) items of adaptation speakers left out"
+            "real recordings in \(folders): \(speakers) speaker\(speakers == 1 ? "" : "s") (\(adapted) item\(adapted == 1 ? "" : "s") of adaptation speakers left out"
             + (leftOut.isEmpty ? "" : ": \(leftOut.joined(separator: ", ")), listed in \(speakersFile)") + ")"
         guard !items.isEmpty else {
             throw EvalError(

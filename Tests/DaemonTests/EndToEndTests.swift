@@ -387,6 +387,31 @@ extension MicrophoneDaemonTests {
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)
         #expect(daemon.stderr.components(separatedBy: muted).count == 2, "\(daemon.stderr)")
+        #expect(!daemon.stderr.contains("stock en-us"), "\(daemon.stderr)")
+    }
+
+    /// Without `en-us-adapted` in its models the daemon listens with Debian's stock acoustic
+    /// model, which fails four of the five model checks: its log says so when it opens the
+    /// microphone, naming the missing folder (before, it fell back without a word).
+    @Test func theDaemonSaysWhenItListensWithTheStockModel() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let models = dir.path + "/models"
+        try FileManager.default.createDirectory(atPath: models, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: GazetteerDaemonTests.repo + "/models")
+        where name != "en-us-adapted" {
+            try FileManager.default.copyItem(
+                atPath: GazetteerDaemonTests.repo + "/models/" + name, toPath: models + "/" + name)
+        }
+        let (daemon, _) = try Self.atTheDoor(
+            dir, #""micDevice": "null", "speakWav": "\#(dir.path)/wav""#,
+            environment: ["PATHFINDER_MODELS": models])
+        let line =
+            "warning: microphone null: \(models)/en-us-adapted is missing: listening with Debian's stock en-us acoustic model"
+        #expect(daemon.logs(line), "no \"\(line)\" in:\n\(daemon.stderr)")
+        #expect(daemon.logs("microphone null: listening; decoders:"), "it still listens:\n\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Speech
 import TestSupport
 import Testing
@@ -23,13 +24,13 @@ struct RecordCommandTests {
     /// `errors`, standard error).
     func record(
         _ directory: String, speaker: String, device: String, home: Scratch, rounds: Int = 1,
-        errors: Bool = false
+        seconds: Int = 3, errors: Bool = false
     ) throws -> (status: Int32, text: String) {
         try runCapturing(
             try BuiltExecutable.pathfinder().path,
             [
                 "record", "--out", directory, "--speaker", speaker, "--device", device, "--quiet",
-                "--seconds", "3", "--rounds", "\(rounds)",
+                "--seconds", "\(seconds)", "--rounds", "\(rounds)",
             ], standardOutput: !errors, environment: ["HOME": home.path])
     }
 
@@ -65,6 +66,140 @@ struct RecordCommandTests {
             try FileManager.default.removeItem(atPath: directory + "/mom-3-\(String(format: "%02d", k)).wav")
         }
         #expect(try nextRound("mom", directory) == 4)
+    }
+
+    /// Two sessions into one folder at once: the second is refused before it asks anyone to
+    /// speak, naming the folder and the first's pid, and the first's takes are each written and
+    /// listed once (before, both started at round 1 of the same ID: one wrote over the other's
+    /// takes and listed them twice, and with other IDs lines were lost or broken in the manifest).
+    @Test func aSecondSessionIntoAFolderInUseIsRefused() throws {
+        // The first session's microphone: a FIFO it reads through ALSA's file plugin, so its
+        // takes wait for the test to give them sound (ALSA's null device does not wait).
+        let home = try Scratch()
+        let microphone = home.file("microphone")
+        try #require(mkfifo(microphone, 0o600) == 0)
+        _ = try home.write(
+            ".asoundrc",
+            """
+            pcm.held {
+                type file
+                slave.pcm "null"
+                file "/dev/null"
+                infile "\(microphone)"
+                format "raw"
+            }
+
+            """)
+        // Open for reading too, so neither end waits for the other to open.
+        let feed = open(microphone, O_RDWR | O_NONBLOCK)
+        try #require(feed >= 0)
+        defer { close(feed) }
+        let directory = home.file("voices")
+        func arguments(_ device: String) -> [String] {
+            [
+                "record", "--out", directory, "--speaker", "mom", "--device", device, "--quiet", "--seconds",
+                "1", "--rounds", "1",
+            ]
+        }
+        let first = Process()
+        first.executableURL = URL(fileURLWithPath: try BuiltExecutable.pathfinder().path)
+        first.arguments = arguments("held")
+        first.environment = ProcessInfo.processInfo.environment.merging(["HOME": home.path]) { $1 }
+        let output = Pipe()
+        first.standardOutput = output
+        first.standardError = FileHandle.nullDevice
+        try first.run()
+        // From its first prompt on, the first session holds the folder; its take waits.
+        var shown = ""
+        while !shown.contains("say:") {
+            let chunk = output.fileHandleForReading.availableData
+            try #require(!chunk.isEmpty, "the first session ended before its first prompt: \(shown)")
+            shown += String(decoding: chunk, as: UTF8.self)
+        }
+        let second = try runCapturing(try BuiltExecutable.pathfinder().path, arguments("null"))
+        let asked = try runCapturing(
+            try BuiltExecutable.pathfinder().path, arguments("null"), standardOutput: true)
+        // Then the first hears silence to its end.
+        let silence = [UInt8](repeating: 0, count: 3_200)
+        while first.isRunning {
+            if write(feed, silence, silence.count) < 0 { usleep(10_000) }
+        }
+        shown += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(second.status == 1, "\(second.text)")
+        #expect(
+            second.text.contains(
+                "\(directory) is in use by another pathfinder record (pid \(first.processIdentifier))"),
+            "\(second.text)")
+        #expect(second.text.contains("nothing was recorded"), "\(second.text)")
+        #expect(asked.status == 1 && !asked.text.contains("say:"), "\(asked.text)")
+        // The first session's takes, each once, each there; nobody else's.
+        let manifest = try RecordingManifest.read(directory: directory)
+        let files = manifest.entries.map(\.file)
+        #expect(files.first == "mom-1-01.wav", "\(files)")
+        #expect(Set(files).count == files.count)
+        #expect(Set(manifest.entries.compactMap(\.device)) == ["held"])
+        let wavs = try FileManager.default.contentsOfDirectory(atPath: directory).filter {
+            $0.hasSuffix(".wav")
+        }
+        #expect(Set(wavs) == Set(files))
+        #expect(!shown.contains("exists"), "\(shown)")
+    }
+
+    /// `record` as ``record(_:speaker:device:home:rounds:seconds:errors:)`` runs it, allowed files of
+    /// at most `kilobytes` (`ulimit -f`, in POSIX's 512-byte blocks, its signal ignored, so a write past it fails with EFBIG as
+    /// one on a full disk fails with ENOSPC): its exit status and standard error.
+    func recordIntoFullFolder(
+        _ directory: String, kilobytes: Int, seconds: Int, home: Scratch
+    ) throws -> (status: Int32, text: String) {
+        try runCapturing(
+            "/bin/sh",
+            [
+                "-c", "trap '' XFSZ; ulimit -f \(2 * kilobytes); exec \"$0\" \"$@\"",
+                try BuiltExecutable.pathfinder().path, "record", "--out", directory, "--speaker", "mom",
+                "--device", "speech", "--quiet", "--seconds", "\(seconds)", "--rounds", "1",
+            ], environment: ["HOME": home.path])
+    }
+
+    /// A take that cannot be written (a full disk) is named, and said not to be kept: the folder
+    /// holds the takes before it, each listed, and nothing of this one (before: "pathfinder
+    /// record: write: No space left on device", naming no file and not saying what was lost).
+    @Test func aTakeThatCannotBeWrittenIsNamedAndNotKept() throws {
+        let home = try speakingHome()
+        // The take's file: three seconds (96 044 bytes) where 40 KiB fit.
+        let first = home.file("first")
+        let wav = try recordIntoFullFolder(first, kilobytes: 40, seconds: 3, home: home)
+        #expect(wav.status == 1, "\(wav.text)")
+        #expect(wav.text.contains("cannot write \(first)/mom-1-01.wav: File too large"), "\(wav.text)")
+        #expect(wav.text.contains("the take was not kept"), "\(wav.text)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: first).filter { $0 != "manifest.jsonl" } == []
+        )
+        #expect(try RecordingManifest.read(directory: first).entries.isEmpty)
+        // The manifest's line: a second's take (32 044 bytes) fits, but the manifest is full
+        // after the first line this session adds.
+        let second = home.file("second")
+        try FileManager.default.createDirectory(atPath: second, withIntermediateDirectories: true)
+        let line = #"{"file": "dad-1-01.wav", "text": "여기 아니야", "speaker": "dad"}"# + "\n"
+        var lines = ""
+        var n = 0
+        while (lines + line).utf8.count < 40 * 1024 - 250 {
+            n += 1
+            lines += line.replacingOccurrences(of: "dad-1-01", with: "dad-\(n)-01")
+        }
+        _ = try home.write("second/manifest.jsonl", lines)
+        let full = try recordIntoFullFolder(second, kilobytes: 40, seconds: 1, home: home)
+        #expect(full.status == 1, "\(full.text)")
+        #expect(full.text.contains("cannot write \(second)/manifest.jsonl: File too large"), "\(full.text)")
+        #expect(full.text.contains("the take mom-1-02.wav was not kept"), "\(full.text)")
+        #expect(full.text.contains("1 sentence before it is kept"), "\(full.text)")
+        let manifest = try RecordingManifest.read(directory: second)
+        #expect(manifest.entries.count == n + 1)
+        #expect(manifest.entries.last?.file == "mom-1-01.wav")
+        #expect(!manifest.lacksFinalNewline)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: second).sorted() == [
+                "manifest.jsonl", "mom-1-01.wav",
+            ])
     }
 
     /// `Commands.nextRound` with the files `directory`'s manifest lists.
@@ -118,56 +253,93 @@ struct RecordCommandTests {
         #expect(hidden.isEmpty, "\(hidden)")
     }
 
-    @Test func recordsEverySentenceWithAManifestAndAppends() async throws {
-        let directory = NSTemporaryDirectory() + "pathfinder-record-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let first = await runPathfinder([
-            "record", "--out", directory, "--speaker", "mom", "--device", "null", "--quiet", "--seconds", "1",
-            "--rounds", "1",
-        ])
-        try #require(first.code == 0, "\(first.err)")
+    @Test func recordsEverySentenceWithAManifestAndAppends() throws {
+        let home = try speakingHome()
+        let directory = home.file("voices")
+        let first = try record(directory, speaker: "mom", device: "speech", home: home)
+        try #require(first.status == 0, "\(first.text)")
         var lines = try manifestLines(directory)
         #expect(lines.count == RecordingScript.sentences.count)
         #expect(lines.compactMap { $0["text"] as? String } == RecordingScript.sentences)
         for line in lines {
             #expect(line["speaker"] as? String == "mom")
-            #expect(line["device"] as? String == "null")
+            #expect(line["device"] as? String == "speech")
             #expect((line["time"] as? String)?.hasPrefix("20") == true)
             let file = try #require(line["file"] as? String)
-            // A PCM WAV: "RIFF", 16 kHz at byte 24, one second of 16-bit samples.
+            // A PCM WAV: "RIFF", 16 kHz at byte 24, three seconds of 16-bit samples.
             let wav = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + file))
             #expect(wav.prefix(4) == Data("RIFF".utf8))
-            #expect(wav.count >= 44 + 32_000)
+            #expect(wav.count >= 44 + 96_000)
             #expect(wav[24..<28].reversed().reduce(0) { $0 << 8 | Int($1) } == 16_000)
         }
-        #expect(first.out.contains("say: 여기 아니야"))
-        // The null device hears nothing: each sentence is asked for three times, then kept
-        // marked, so scoring and adaptation leave it out.
-        #expect(lines.allSatisfy { $0["problem"] as? String == "silent" })
-        #expect(first.out.components(separatedBy: "again: nothing heard").count - 1 == 2 * lines.count)
-        #expect(first.out.contains("kept with a problem, left out of scoring and adaptation: 21 silent"))
+        #expect(first.text.contains("say: 여기 아니야"))
         // A second person adds to the same manifest.
-        let second = await runPathfinder([
-            "record", "--out", directory, "--speaker", "dad", "--device", "null", "--quiet", "--seconds", "1",
-            "--rounds", "1",
-        ])
-        try #require(second.code == 0, "\(second.err)")
+        let second = try record(directory, speaker: "dad", device: "speech", home: home)
+        try #require(second.status == 0, "\(second.text)")
         lines = try manifestLines(directory)
         #expect(lines.count == 2 * RecordingScript.sentences.count)
         #expect(lines.filter { $0["speaker"] as? String == "dad" }.count == RecordingScript.sentences.count)
+        #expect(lines.allSatisfy { $0["problem"] == nil })
+        // A window too short for the sentence: each is asked for three times, then kept marked,
+        // so scoring and adaptation leave it out.
+        let short = try record(directory, speaker: "kid", device: "speech", home: home, seconds: 1)
+        try #require(short.status == 0, "\(short.text)")
+        let kid = try manifestLines(directory).filter { $0["speaker"] as? String == "kid" }
+        #expect(kid.count == RecordingScript.sentences.count)
+        #expect(kid.allSatisfy { $0["problem"] as? String == "cutOff" })
+        #expect(short.text.components(separatedBy: "again: cut off").count - 1 == 2 * kid.count)
+        #expect(short.text.contains("kept with a problem, left out of scoring and adaptation: 21 cutOff"))
+    }
+
+    /// A microphone that hears nothing (ALSA's null device: unplugged, muted, the wrong one):
+    /// each sentence is asked for three times, then kept marked, and after three such sentences
+    /// in a row the session stops, exit 1, saying what to check; what it recorded stays listed
+    /// (before, it went through all 42 sentences, 126 takes of nothing, and said "recorded 42
+    /// sentences", exit 0).
+    @Test func aMicrophoneThatHearsNothingStopsTheSession() async throws {
+        let directory = NSTemporaryDirectory() + "pathfinder-record-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = await runPathfinder([
+            "record", "--out", directory, "--speaker", "mom", "--device", "null", "--quiet", "--seconds", "1",
+        ])
+        #expect(result.code == 1, "\(result.out)")
+        let stopped = Commands.silentSentencesToStop
+        #expect(
+            result.out.contains("[\(stopped)/42]") && !result.out.contains("[\(stopped + 1)/42]"),
+            "\(result.out)")
+        #expect(result.out.components(separatedBy: "again: nothing heard").count - 1 == 2 * stopped)
+        #expect(!result.out.contains("recorded 42 sentences"), "\(result.out)")
+        for words in [
+            "nothing heard in \(stopped) sentences in a row", "capture device \"null\"", "arecord -l",
+            "capture switch",
+            "kept in \(directory)",
+        ] {
+            #expect(result.err.contains(words), "\(words): \(result.err)")
+        }
+        let manifest = try RecordingManifest.read(directory: directory)
+        #expect(manifest.entries.map(\.text) == Array(RecordingScript.sentences.prefix(stopped)))
+        #expect(manifest.entries.allSatisfy { $0.problem == .silent })
+        let wavs = try FileManager.default.contentsOfDirectory(atPath: directory).filter {
+            $0.hasSuffix(".wav")
+        }
+        #expect(Set(wavs) == Set(manifest.entries.map(\.file)))
     }
 
     /// The contract's `pathfinder record --out DIR [--device D]` was refused, exit 2 "--speaker
     /// ID is required". Without `--speaker` the folder's name is the speaker: one folder per
     /// person keeps people apart, and a second session in the same folder is the same person.
     @Test func withoutSpeakerTheFolderNamesTheSpeaker() async throws {
-        let home = try Scratch()
+        let home = try speakingHome()
         let directory = home.file("mina")
-        let result = await runPathfinder([
-            "record", "--out", directory, "--device", "null", "--quiet", "--seconds", "1", "--rounds", "1",
-        ])
-        try #require(result.code == 0, "\(result.err)")
-        #expect(result.out.contains("(mina, round 1;"), "\(result.out)")
+        let result = try runCapturing(
+            try BuiltExecutable.pathfinder().path,
+            [
+                "record", "--out", directory, "--device", "speech", "--quiet", "--seconds", "3", "--rounds",
+                "1",
+            ],
+            standardOutput: true, environment: ["HOME": home.path])
+        try #require(result.status == 0, "\(result.text)")
+        #expect(result.text.contains("(mina, round 1;"), "\(result.text)")
         let lines = try manifestLines(directory)
         #expect(lines.count == RecordingScript.sentences.count)
         #expect(lines.allSatisfy { $0["speaker"] as? String == "mina" })
@@ -241,7 +413,9 @@ struct RecordCommandTests {
         #expect(!FileManager.default.fileExists(atPath: directory + "/manifest.jsonl"))
     }
 
-    /// No loudspeaker for the prompt: the error names it and says how to record without one.
+    /// No loudspeaker for the prompt: the error names it and says how to record without one,
+    /// before anything is made or anyone asked to speak (before, the folder was made and the
+    /// first prompt shown, then it failed).
     @Test func aMissingPlaybackDeviceSuggestsQuiet() async throws {
         let directory = NSTemporaryDirectory() + "pathfinder-record-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -252,7 +426,10 @@ struct RecordCommandTests {
         #expect(result.code == 1)
         #expect(result.err.contains("the prompt's sound device hw:97,0"), "\(result.err)")
         #expect(result.err.contains("--quiet shows the prompts without speaking them"), "\(result.err)")
+        #expect(result.err.contains("nothing was recorded"), "\(result.err)")
         #expect(!FileManager.default.fileExists(atPath: directory + "/a-1-01.wav"))
+        #expect(!FileManager.default.fileExists(atPath: directory), "the folder was made")
+        #expect(!result.out.contains("say:"), "\(result.out)")
     }
 
     @Test func aMissingDeviceIsARuntimeError() async throws {
@@ -264,7 +441,9 @@ struct RecordCommandTests {
         #expect(result.code == 1)
         #expect(
             result.err.contains("hw:97,0") && result.err.contains("nothing was recorded"), "\(result.err)")
-        // Checked before anyone is asked to speak (before, after the first prompt).
+        // Checked before anyone is asked to speak (before, after the first prompt), and before
+        // the folder is made.
         #expect(!result.out.contains("say:"), "\(result.out)")
+        #expect(!FileManager.default.fileExists(atPath: directory), "the folder was made")
     }
 }

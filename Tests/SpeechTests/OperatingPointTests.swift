@@ -390,9 +390,11 @@ extension VoiceEvalFlagTests {
         let report = try run(argv, standardOutput: true)
         try #require(report.code == 0, "\(report.out)")
         #expect(report.out.contains("Items: 1 phrase,"), "\(report.out)")
+        // One of each is said in the singular (before: "1 speakers", "1 takes marked").
+        #expect(report.out.contains("real recordings in \(directory): 1 speaker ("), "\(report.out)")
         let counted = try run(argv)
         #expect(
-            counted.err.contains("manifest.jsonl: 1 takes marked with a problem left out (1 silent)"),
+            counted.err.contains("manifest.jsonl: 1 take marked with a problem left out (1 silent)"),
             "\(counted.err)")
         try (line("said.wav", nil) + line("none.wav", "noisy")).write(
             toFile: directory + "/manifest.jsonl", atomically: true, encoding: .utf8)

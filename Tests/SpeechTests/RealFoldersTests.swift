@@ -89,7 +89,7 @@ extension VoiceEvalFlagTests {
         try #require(after.code == 0, "\(after.out)")
         #expect(
             after.out.contains(
-                ": 1 speakers (2 items of adaptation speakers left out: mom, listed in \(models)/en-us-adapted/speakers.txt)"
+                ": 1 speaker (2 items of adaptation speakers left out: mom, listed in \(models)/en-us-adapted/speakers.txt)"
             ), "\(after.out)")
         #expect(after.out.contains("- uncle: answers acted on "), "\(after.out)")
         #expect(!after.out.contains("- mom:"), "\(after.out)")

@@ -6,10 +6,8 @@ import Geo
 ///
 /// An epoch ends when a sentence with another time stamp arrives, or — so a live stream
 /// does not wait a whole second — when the sentence type that ended the previous epoch
-/// arrives again (gpsd's cycle-end detection). A type ever seen followed by another in an
-/// epoch is never learnt as the end (an epoch without the longest cycle's last sentences
-/// teaches none). If a sentence of the epoch just closed turns up before the next, the
-/// learnt ender was wrong and is forgotten. A sentence stamped with an
+/// arrives again (gpsd's cycle-end detection). If a sentence of the epoch just closed turns
+/// up before the next, the learnt ender was wrong and is forgotten. A sentence stamped with an
 /// earlier epoch's time (one closed within ``recentSpanMilliseconds`` of the newest closed) is
 /// late or repeated: it is dropped and counted, never a new epoch.
 struct EpochAssembler {
@@ -74,18 +72,6 @@ struct EpochAssembler {
     private var current: Epoch?
     private var lastType: String?
     private var cycleEnder: String?
-    /// The types of the sentences taken into the open epoch, and into the one closed last.
-    private var openTypes: Set<String> = []
-    private var closedTypes: Set<String> = []
-    /// The type of the sentence being taken.
-    private var incoming: String?
-    /// Types seen followed by a sentence of another type in an epoch: never a cycle's end.
-    /// Learnt from every epoch, so one that lacks the last sentences of the longest cycle (GST
-    /// on every other epoch, a garbled last sentence) teaches no shorter end; it closes at the
-    /// next time stamp. Before, it taught one (GGA), and every longer epoch then closed early
-    /// and lost its last sentences (GST: dead reckoning with its σ became no fix, satellite
-    /// fixes fell back to HDOP) while the end flipped back and forth.
-    private var notEnders: Set<String> = []
     private var closedMilliseconds: Int?
     /// The times of day of the epochs closed within ``recentSpanMilliseconds`` of the newest
     /// closed, oldest first.
@@ -133,7 +119,6 @@ struct EpochAssembler {
             return false
         }
         dropped = false
-        incoming = type
         switch type {
         case "RMC": rmc(s, into: &events, stats: &stats)
         case "GGA": gga(s, into: &events, stats: &stats)
@@ -159,7 +144,6 @@ struct EpochAssembler {
         // A dropped sentence is no part of the cycle: it must not end the open epoch.
         if dropped { return true }
         lastType = type
-        if current != nil { openTypes.insert(type) }
         if type == cycleEnder, current != nil {
             flush(into: &events, stats: &stats, learn: false)
         }
@@ -175,14 +159,7 @@ struct EpochAssembler {
     ) -> Bool {
         if current?.milliseconds == ms { return true }
         if current == nil, closedMilliseconds == ms {
-            // The learnt end closed this epoch too early: forgotten, and, when this sentence's
-            // type was not in the epoch (not a repeat), never learnt again. The sentence is
-            // late (before, dropped uncounted).
-            if let ender = cycleEnder, let incoming, !closedTypes.contains(incoming) {
-                notEnders.insert(ender)
-            }
             cycleEnder = nil
-            stats.late += 1
             dropped = true
             return false
         }
@@ -210,10 +187,7 @@ struct EpochAssembler {
         recentlyClosed.removeAll {
             (e.milliseconds - $0 + Self.dayMilliseconds) % Self.dayMilliseconds > Self.recentSpanMilliseconds
         }
-        if let lastType { notEnders.formUnion(openTypes.subtracting([lastType])) }
-        closedTypes = openTypes
-        openTypes.removeAll(keepingCapacity: true)
-        if learn, !(lastType.map(notEnders.contains) ?? false) { cycleEnder = lastType }
+        if learn { cycleEnder = lastType }
         recentVerdicts.append((e.milliseconds, e.verdict))
         if recentVerdicts.count > Self.verdictsKept { recentVerdicts.removeFirst() }
         let days = resolveDays(e)

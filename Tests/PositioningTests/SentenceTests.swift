@@ -415,35 +415,6 @@ func utc(_ text: String) -> Date { FixStreamRecord.parseTime(text)! }
         }
     }
 
-    /// A receiver sending GST on every other epoch (RMC, GGA[, GST]), dead reckoning with its
-    /// own σ: an epoch without GST must not teach GGA as the cycle's end, or every later GST
-    /// arrives after its epoch closed and is dropped, so each dead-reckoned epoch with σ is no
-    /// fix (and a satellite epoch falls back to HDOP). A type seen followed by another in an
-    /// epoch is never learnt as the end: the epochs without GST close at the next time stamp.
-    /// Before: of eight such epochs one fix (the first), the GSTs dropped uncounted. Starting on
-    /// an epoch without GST, the first GST is still lost (it shows the end was learnt wrong)
-    /// and now counted late.
-    @Test(arguments: [0, 1])
-    func aGSTOnEveryOtherEpochIsNeverDropped(_ firstWithGST: Int) throws {
-        var bodies: [String] = []
-        for second in 0..<8 {
-            let t = "12000\(second).00"
-            bodies += [
-                "GPRMC,\(t),A,6010.0000,N,02456.0000,E,0.5,40.5,150625,,,E",
-                "GPGGA,\(t),6010.0000,N,02456.0000,E,6,09,0.7,10.7,M,17.9,M,,",
-            ]
-            if second % 2 == firstWithGST { bodies.append("GPGST,\(t),1.0,,,,0.6,0.8,1.5") }
-        }
-        let (events, stats) = parse(bodies)
-        let withGST = (0..<8).filter { $0 % 2 == firstWithGST }
-        let expected = firstWithGST == 0 ? withGST : Array(withGST.dropFirst())
-        let all = fixes(events)
-        #expect(all.map(\.time) == expected.map { utc("2025-06-15T12:00:0\($0)Z") }, "\(events)")
-        #expect(all.allSatisfy { $0.horizontalAccuracy == 1 && $0.verticalAccuracy == 1.5 })
-        #expect(stats.late == (firstWithGST == 0 ? 0 : 1))
-        #expect(stats.noFix == 8 - expected.count && stats.notGNSS == stats.noFix)
-    }
-
     /// A clock that jumps back past the epochs remembered (a receiver reset, two logs joined)
     /// is not a late sentence: the new epochs come out, for the consumer to judge.
     @Test func aClockJumpingBackFarOpensNewEpochs() throws {

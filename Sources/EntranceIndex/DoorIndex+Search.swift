@@ -68,7 +68,19 @@ extension DoorIndex {
     ///   - near: the point to measure from; distance breaks ties within a quality.
     ///   - limit: at most this many.
     public func search(_ query: String, near: Coordinate? = nil, limit: Int = 10) throws -> [BuildingMatch] {
-        let folded = SearchText.normalize(query, narrowing: narrowsFullWidth)
+        let found = try search(query, near: near, limit: limit, narrowing: true)
+        // An index made before full-width ASCII was folded (no `meta.fold`) holds most text
+        // in ASCII, which the narrowed query finds ("무교로 １２" for "무교로 12"), but a
+        // full-width name as written ("ＧＳ２５"): asked as it was made when nothing matched.
+        guard found.isEmpty, !narrowsFullWidth, Fold.narrow(query) != query else { return found }
+        return try search(query, near: near, limit: limit, narrowing: false)
+    }
+
+    /// ``search(_:near:limit:)`` with the query folded so: `narrowing` is `Fold.fold`'s.
+    private func search(
+        _ query: String, near: Coordinate?, limit: Int, narrowing: Bool
+    ) throws -> [BuildingMatch] {
+        let folded = SearchText.normalize(query, narrowing: narrowing)
         let tokens = folded.split(separator: " ").map(String.init)
         guard !tokens.isEmpty, limit > 0 else { return [] }
         let sortedTokens = tokens.sorted()

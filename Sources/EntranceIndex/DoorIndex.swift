@@ -61,7 +61,7 @@ public final class DoorIndex {
     /// The ``SpatialCells`` levels that hold buildings.
     private(set) var cellLevels: [Int] = []
     /// Whether its search text folds full-width ASCII as ASCII (``DoorIndexSchema/narrowFold``);
-    /// queries are folded as it was.
+    /// when not, a full-width query that finds nothing is asked again folded as it was made.
     private(set) var narrowsFullWidth = false
 
     /// Opens the index at `path`.

@@ -32,9 +32,9 @@ enum DoorIndexSchema {
     static let version = 4
 
     /// `meta.fold` of an index whose search text has full-width ASCII folded as ASCII
-    /// ("１１０" as "110"). One made before has no `fold`, and is searched with queries folded as
-    /// it was (before: such an index's full-width names were found by no query, not even
-    /// themselves, until imported again).
+    /// ("１１０" as "110"). One made before has no `fold`: a full-width query that finds nothing
+    /// narrowed is asked again folded as it was made, so a full-width name it holds is still
+    /// found as written (before: by no query, not even itself, until imported again).
     static let narrowFold = "narrow"
 
     /// How far from 0 an OSM id may be (2⁴¹, ≈ 2.2 × 10¹²; today's largest way id is

@@ -221,13 +221,17 @@ struct SearchTextTests {
     }
 
     /// An index made before full-width ASCII was folded kept "ＧＳ２５" and "１１０" in its search
-    /// text: it is searched with queries folded as it was, so its names are still found as
-    /// written (before: by no query, not even themselves, until imported again). One made now
-    /// is found by both forms.
+    /// text: a full-width query that finds nothing narrowed is asked as the index was made, so
+    /// those names are still found as written (before: by no query, not even themselves, until
+    /// imported again), and its ASCII addresses by full-width queries (before that, folded as
+    /// the index was made, "무교로 １２" found nothing). One made now is found by both forms.
     @Test func anIndexMadeBeforeTheFullWidthFoldIsSearchedAsItWasMade() throws {
         let old = try DoorIndex(path: try Support.fixture("fullwidth-before-narrow.db"))
         for query in ["ＧＳ２５", "세종대로 １１０", "편의점"] {
             #expect(try old.search(query).map(\.osm) == ["way/10"], "\(query)")
+        }
+        for query in ["무교로 １２", "무교로 12", "무교빌딩"] {
+            #expect(try old.search(query).map(\.osm) == ["way/20"], "\(query)")
         }
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -214,42 +214,21 @@ import Testing
     /// 8, 7 or 5; only the GNSS epochs are fixes, the others no fix. Before: all were fixes.
     @Test func simulatedTypedInAndDeadReckonedEpochsFromGPSDAreNoFix() async throws {
         let qualities = [1, 8, 7, 6, 1, 1]
-        let feeder = try TestServer { c, isClosed in
-            for (i, quality) in qualities.enumerated() {
-                let t = String(format: "1200%02d.00", i)
-                for body in [
-                    "GPGGA,\(t),3733.0000,N,12658.0000,E,\(quality),08,1.0,50.0,M,20.0,M,,",
-                    "GPGSA,A,3,01,02,03,04,05,06,07,08,,,,,2.0,1.0,1.7",
-                    "GPRMC,\(t),A,3733.0000,N,12658.0000,E,0.5,90.0,010124,,,A",
-                ] {
-                    let bytes = Array(nmea(body).utf8)
-                    let sent = bytes.withUnsafeBytes {
-                        Glibc.send(c, $0.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
-                    }
-                    if sent < 0 || isClosed() { return }
-                    usleep(50_000)
-                }
-            }
-            while !isClosed() { usleep(50_000) }
-        }
-        defer { feeder.shutdown() }
-        let port = try TestServer.freePort()
-        let gpsd = try GPSDProcess(port: port, feed: feeder.port)
-        defer { gpsd.stop() }
-        let client = Self.client(port: port)
-        let events = Collector(client.events())
-        defer {
-            client.stop()
-            events.cancel()
+        let epochs = qualities.enumerated().map { i, quality in
+            let t = String(format: "1200%02d.00", i)
+            return [
+                "GPGGA,\(t),3733.0000,N,12658.0000,E,\(quality),08,1.0,50.0,M,20.0,M,,",
+                "GPGSA,A,3,01,02,03,04,05,06,07,08,,,,,2.0,1.0,1.7",
+                "GPRMC,\(t),A,3733.0000,N,12658.0000,E,0.5,90.0,010124,,,A",
+            ]
         }
         let last = try #require(FixStreamRecord.parseTime("2024-01-01T12:00:05Z"))
-        let done = await events.wait { $0.contains { $0.time == last } }
-        #expect(done, "the last epoch never came: \(events.all), \(client.lastError ?? "no error")")
-        let fixTimes = Set(Self.fixes(events.all).map(\.time))
-        let noFixTimes = Set(events.all.compactMap { if case .noFix(let t?) = $0 { t } else { nil } })
+        let events = try await Self.throughGPSD(epochs, last: last).events
+        let fixTimes = Set(Self.fixes(events).map(\.time))
+        let noFixTimes = Set(events.compactMap { if case .noFix(let t?) = $0 { t } else { nil } })
         let second = { (s: Int) in FixStreamRecord.parseTime("2024-01-01T12:00:0\(s)Z")! }
-        #expect(fixTimes == [second(0), second(4), second(5)], "\(events.all)")
-        #expect(noFixTimes == [second(1), second(2), second(3)], "\(events.all)")
+        #expect(fixTimes == [second(0), second(4), second(5)], "\(events)")
+        #expect(noFixTimes == [second(1), second(2), second(3)], "\(events)")
     }
 
     /// What a real gpsd makes of `epochs` (each a list of sentence bodies, fed 30 ms apart),

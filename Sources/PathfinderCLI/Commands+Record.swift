@@ -82,8 +82,11 @@ extension Commands {
             FileManager.default.fileExists(atPath: out, isDirectory: &isFolder) && isFolder.boolValue
             ? try takeFolder(out, speaker: speaker, given: given) : nil
         do { try Microphone.check(device: device) } catch {
+            // A device that does not open already says how to list them.
+            let said = "\(error)"
             throw CLIError.runtime(
-                "pathfinder record: \(error) (nothing was recorded; arecord -l lists the devices)")
+                "pathfinder record: \(said) (nothing was recorded"
+                    + (said.contains("arecord -l") ? ")" : "; arecord -l lists the devices)"))
         }
         let voice: Speaker?
         do {

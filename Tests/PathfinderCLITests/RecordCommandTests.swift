@@ -512,6 +512,9 @@ struct RecordCommandTests {
         #expect(result.code == 1)
         #expect(
             result.err.contains("hw:97,0") && result.err.contains("nothing was recorded"), "\(result.err)")
+        // How to list the devices is said once (before, "…list them with arecord -l / aplay -l)
+        // (nothing was recorded; arecord -l lists the devices)").
+        #expect(result.err.components(separatedBy: "arecord -l").count - 1 == 1, "\(result.err)")
         // Checked before anyone is asked to speak (before, after the first prompt), and before
         // the folder is made.
         #expect(!result.out.contains("say:"), "\(result.out)")

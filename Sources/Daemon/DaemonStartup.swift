@@ -68,9 +68,14 @@ enum DaemonStartup {
         }
         if config.mic {
             // Loaded as the microphone will load it, so a model PocketSphinx refuses (a
-            // truncated grammar, a bad line in pathfinder.args) is said now, not at the door.
+            // truncated grammar, a bad line in pathfinder.args) is said now, not at the door;
+            // so is a fallback to Debian's stock acoustic model.
             do {
-                _ = try Listener(model: try PhraseModel.locate())
+                let model = try PhraseModel.locate()
+                _ = try Listener(model: model)
+                if let warning = model.stockModelWarning {
+                    log.warning("microphone \(config.micDevice): \(warning)")
+                }
             } catch {
                 log.warning("\(error); the microphone cannot hear answers")
             }

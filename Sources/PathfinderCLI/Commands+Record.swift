@@ -19,9 +19,11 @@ extension Commands {
             A take with nothing said, cut off at the window's edge, or clipped is said
             again (up to \(takeTries) times); if the last is no better it is kept with
             "problem": "silent", "cutOff" or "clipped" in its line, which voice-eval and
-            adapt-model leave out. \(silentSentencesToStop) sentences in a row with nothing heard in
-            any take stop the session (exit 1): the microphone hears nothing (check it with
-            arecord -l and its capture switch); what was recorded is kept. Recording again
+            adapt-model leave out. While nothing at all has been heard in the session,
+            \(silentSentencesToStop) sentences in a row with nothing heard in any take stop it (exit 1): the
+            microphone hears nothing (check it with arecord -l and its capture switch); what was
+            recorded is kept. Once a take was heard, silent sentences are kept marked and the
+            session goes on. Recording again
             with the same ID adds rounds after the ones in DIR: nothing recorded before is
             replaced. One session records into a folder at a time: a second one into it is
             refused (exit 1), naming the other's pid. A manifest voice-eval could not read (a
@@ -80,8 +82,11 @@ extension Commands {
             FileManager.default.fileExists(atPath: out, isDirectory: &isFolder) && isFolder.boolValue
             ? try takeFolder(out, speaker: speaker, given: given) : nil
         do { try Microphone.check(device: device) } catch {
+            // A device that does not open already says how to list them.
+            let said = "\(error)"
             throw CLIError.runtime(
-                "pathfinder record: \(error) (nothing was recorded; arecord -l lists the devices)")
+                "pathfinder record: \(said) (nothing was recorded"
+                    + (said.contains("arecord -l") ? ")" : "; arecord -l lists the devices)"))
         }
         let voice: Speaker?
         do {
@@ -111,7 +116,9 @@ extension Commands {
         var newlineFirst = existing.lacksFinalNewline
         var done = 0
         var kept: [TakeProblem: Int] = [:]
-        var silentInARow = 0
+        // Sentences in a row with nothing heard in any take, while nothing at all has been
+        // heard this session; nil once a take was heard (the microphone works).
+        var silentInARow: Int? = 0
         for round in firstRound..<firstRound + rounds {
             for (index, text) in RecordingScript.sentences.enumerated() {
                 done += 1
@@ -176,8 +183,8 @@ extension Commands {
                                 + leftBehind(stoppingAt: done, in: out))
                     }
                     newlineFirst = false
-                    silentInARow = heard ? 0 : silentInARow + 1
-                    if silentInARow == silentSentencesToStop {
+                    silentInARow = heard ? nil : silentInARow.map { $0 + 1 }
+                    if let silentInARow, silentInARow == silentSentencesToStop {
                         throw CLIError.runtime(
                             "pathfinder record: nothing heard in \(silentInARow) sentences in a row (\(silentInARow * takeTries) takes) from capture device \"\(device)\": stopped. Check the microphone: that it is plugged in and is the device given (arecord -l lists them; --device plughw:CARD,DEVICE), and that its capture switch is on and its level up (alsamixer, F4: Capture; or amixer sset Capture cap). The \(done) sentences of this session are kept in \(out), listed in its manifest (the silent ones marked, left out of scoring and adaptation); record again to go on"
                         )
@@ -277,10 +284,13 @@ extension Commands {
     /// Takes of one sentence before the last is kept whatever its problem.
     static let takeTries = 3
 
-    /// Sentences in a row whose every take was silent after which a session stops: one can be
-    /// a person who paused or looked away, but three — nine takes, half a minute at 3 s — is a
-    /// microphone that hears nothing (unplugged, muted, the wrong device), and going on would
-    /// ask for every other sentence three times (ten minutes for two rounds) to keep nothing.
+    /// Sentences in a row whose every take was silent, from a session's start, after which it
+    /// stops: one can be a person who paused or looked away, but three — nine takes, half a
+    /// minute at 3 s — with nothing heard before is a microphone that hears nothing (unplugged,
+    /// muted, the wrong device), and going on would ask for every other sentence three times
+    /// (ten minutes for two rounds) to keep nothing. Once a take was heard the microphone
+    /// works: silence then is the person's, and stopping would blame the microphone and send
+    /// them back to a new round's first sentence.
     static let silentSentencesToStop = 3
 
     /// The round after the last of `speaker`'s recordings in `directory` (`ID-ROUND-N.wav`, a

@@ -390,6 +390,39 @@ extension MicrophoneDaemonTests {
         #expect(!daemon.stderr.contains("stock en-us"), "\(daemon.stderr)")
     }
 
+    /// The stock model's fallback is said at start, where the phrase model is loaded to say its
+    /// problems now, before any walk opens the microphone (before, only at the door, after
+    /// "listening; decoders").
+    @Test func theDaemonSaysAtStartThatItWillListenWithTheStockModel() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let models = dir.path + "/models"
+        try FileManager.default.createDirectory(atPath: models, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: GazetteerDaemonTests.repo + "/models")
+        where name != "en-us-adapted" {
+            try FileManager.default.copyItem(
+                atPath: GazetteerDaemonTests.repo + "/models/" + name, toPath: models + "/" + name)
+        }
+        let nmea = try #require(Bundle.module.path(forResource: "Fixtures/demo/walk.nmea", ofType: nil))
+        let config = dir.path + "/config.json"
+        try """
+        {"socket": "\(dir.path)/pf.sock", "memory": "\(dir.path)/memory.json", "nmea": "\(nmea)",
+         "baro": "none", "mic": true, "micDevice": "null", "speakWav": "\(dir.path)/wav"}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(
+            arguments: ["--config", config], socket: dir.path + "/pf.sock", dir: dir,
+            environment: ["PATHFINDER_MODELS": models])
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let line =
+            "warning: microphone null: \(models)/en-us-adapted is missing: listening with Debian's stock en-us acoustic model"
+        #expect(daemon.logs(line), "no \"\(line)\" in:\n\(daemon.stderr)")
+        #expect(daemon.stderr.components(separatedBy: line).count - 1 == 1, "\(daemon.stderr)")
+        #expect(
+            !daemon.stderr.contains("listening; decoders"), "no walk opened the microphone: \(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     /// Without `en-us-adapted` in its models the daemon listens with Debian's stock acoustic
     /// model, which fails four of the five model checks: its log says so when it opens the
     /// microphone, naming the missing folder (before, it fell back without a word).

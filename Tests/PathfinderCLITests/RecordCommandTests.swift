@@ -325,6 +325,77 @@ struct RecordCommandTests {
         #expect(Set(wavs) == Set(manifest.entries.map(\.file)))
     }
 
+    /// A person heard, then silent for three sentences and more (they paused, looked away):
+    /// the silent ones are kept marked and the session goes on to its end, exit 0. The stop is
+    /// for a microphone that has heard nothing this session (before, it stopped here, exit 1,
+    /// blaming a microphone that had just worked, and recording again began a new round, so
+    /// the later sentences were never reached).
+    @Test func silentSentencesAfterHeardOnesDoNotStopTheSession() throws {
+        let home = try speakingHome()
+        // The spoken sentence with its pauses, over and over: every 3-second window holds it.
+        let speech = try [UInt8](Data(contentsOf: URL(fileURLWithPath: home.file("take.raw"))))
+        try #require(speech.count <= 2 * 3 * 16_000)
+        // The microphone: a FIFO read through ALSA's file plugin, fed speech until the first
+        // sentence is listed in the manifest, then silence.
+        let microphone = home.file("microphone")
+        try #require(mkfifo(microphone, 0o600) == 0)
+        _ = try home.write(
+            ".asoundrc",
+            """
+            pcm.person {
+                type file
+                slave.pcm "null"
+                file "/dev/null"
+                infile "\(microphone)"
+                format "raw"
+            }
+
+            """)
+        let feed = open(microphone, O_RDWR | O_NONBLOCK)
+        try #require(feed >= 0)
+        defer { close(feed) }
+        let directory = home.file("voices")
+        let session = Process()
+        session.executableURL = URL(fileURLWithPath: try BuiltExecutable.pathfinder().path)
+        session.arguments = [
+            "record", "--out", directory, "--speaker", "mom", "--device", "person", "--quiet", "--seconds",
+            "3",
+            "--rounds", "1",
+        ]
+        session.environment = ProcessInfo.processInfo.environment.merging(["HOME": home.path]) { $1 }
+        let shown = home.file("out.txt")
+        try #require(FileManager.default.createFile(atPath: shown, contents: nil))
+        session.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: shown))
+        session.standardError = session.standardOutput
+        try session.run()
+        let silence = [UInt8](repeating: 0, count: 3_200)
+        var offset = 0
+        while session.isRunning {
+            let heardOne =
+                ((try? String(contentsOfFile: directory + "/manifest.jsonl", encoding: .utf8)) ?? "")
+                .contains("\n")
+            let written: Int
+            if heardOne {
+                written = write(feed, silence, silence.count)
+            } else {
+                written = speech.withUnsafeBufferPointer { buffer in
+                    write(feed, buffer.baseAddress! + offset, min(3_200, speech.count - offset))
+                }
+                if written > 0 { offset = (offset + written) % speech.count }
+            }
+            if written < 0 { usleep(10_000) }
+        }
+        let text = try String(contentsOfFile: shown, encoding: .utf8)
+        #expect(session.terminationStatus == 0, "\(text)")
+        #expect(text.contains("recorded 21 sentences"), "\(text)")
+        #expect(!text.contains("nothing heard in"), "\(text)")
+        let manifest = try RecordingManifest.read(directory: directory)
+        #expect(manifest.entries.map(\.text) == RecordingScript.sentences)
+        #expect(manifest.entries.first?.problem != .silent)
+        let silentAtTheEnd = manifest.entries.reversed().prefix { $0.problem == .silent }.count
+        #expect(silentAtTheEnd > Commands.silentSentencesToStop, "\(manifest.entries.map(\.problem))")
+    }
+
     /// The contract's `pathfinder record --out DIR [--device D]` was refused, exit 2 "--speaker
     /// ID is required". Without `--speaker` the folder's name is the speaker: one folder per
     /// person keeps people apart, and a second session in the same folder is the same person.
@@ -441,6 +512,9 @@ struct RecordCommandTests {
         #expect(result.code == 1)
         #expect(
             result.err.contains("hw:97,0") && result.err.contains("nothing was recorded"), "\(result.err)")
+        // How to list the devices is said once (before, "…list them with arecord -l / aplay -l)
+        // (nothing was recorded; arecord -l lists the devices)").
+        #expect(result.err.components(separatedBy: "arecord -l").count - 1 == 1, "\(result.err)")
         // Checked before anyone is asked to speak (before, after the first prompt), and before
         // the folder is made.
         #expect(!result.out.contains("say:"), "\(result.out)")

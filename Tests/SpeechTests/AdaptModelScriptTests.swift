@@ -188,4 +188,17 @@ import Testing
             #expect(mdef(model) == "old")
         }
     }
+
+    /// A model that failed its check waits in DIR.rejected (for --force); `--restore` needs the
+    /// name for the model it leaves, and says it discards the one there (before: it went unsaid).
+    @Test func restoreSaysItDiscardsTheRejectedModel() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let model = directory + "/en-us-adapted"
+        try models([(model, "new"), (model + ".previous", "old"), (model + ".rejected", "failed")])
+        let back = try script(["--out", model, "--restore"])
+        #expect(back.code == 0, "\(back.err)")
+        #expect(back.err.contains("discarded the model that was in \(model).rejected"), "\(back.err)")
+        #expect(mdef(model) == "old" && mdef(model + ".rejected") == "new", "\(back.err)")
+    }
 }

@@ -201,4 +201,16 @@ import Testing
         #expect(back.err.contains("discarded the model that was in \(model).rejected"), "\(back.err)")
         #expect(mdef(model) == "old" && mdef(model + ".rejected") == "new", "\(back.err)")
     }
+
+    /// `--out DIR/` is DIR: its DIR.previous, DIR.rejected (before: `--restore --out DIR/` looked
+    /// for DIR/.previous, and an install exchanged DIR/.tmp, inside the old model, with DIR).
+    @Test func aTrailingSlashOnOutIsTheSameFolder() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let model = directory + "/en-us-adapted"
+        try models([(model, "new"), (model + ".previous", "old")])
+        let back = try script(["--out", model + "//", "--restore"])
+        #expect(back.code == 0, "\(back.err)")
+        #expect(mdef(model) == "old" && mdef(model + ".rejected") == "new", "\(back.err)")
+    }
 }

@@ -213,4 +213,37 @@ import Testing
         #expect(back.code == 0, "\(back.err)")
         #expect(mdef(model) == "old" && mdef(model + ".rejected") == "new", "\(back.err)")
     }
+
+    /// The same person in two `--real` folders — one folder twice (through a link) or a copy of
+    /// it — is refused at once, naming both folders as given (before: the same folder was refused
+    /// only after about a minute of building and exporting, by VoiceEval, with the link's name
+    /// lost; a copy was adapted on twice).
+    @Test func aPersonInTwoRealFoldersIsRefusedAtOnce() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try manifest(["grandma", "uncle"], in: directory + "/voices")
+        try manifest(["uncle", "aunt"], in: directory + "/copy")
+        try manifest(["dad"], in: directory + "/dad")
+        try FileManager.default.createSymbolicLink(
+            atPath: directory + "/link", withDestinationPath: directory + "/voices")
+        let cases: [([String], String)] = [
+            (
+                [
+                    "--real", directory + "/voices", "--real", directory + "/dad", "--real",
+                    directory + "/link",
+                ],
+                "--real \(directory)/voices and --real \(directory)/link are the same folder"
+            ),
+            (
+                ["--real", directory + "/voices", "--real", directory + "/copy"],
+                "--real \(directory)/voices and --real \(directory)/copy both hold uncle"
+            ),
+        ]
+        for (argv, message) in cases {
+            let result = try adaptModel(argv)
+            #expect(result.code == 2, "\(argv): \(result.err)")
+            #expect(result.err.contains(message), "\(argv): \(result.err)")
+            #expect(!result.err.contains("building VoiceEval"), "\(argv): \(result.err)")
+        }
+    }
 }

@@ -51,10 +51,11 @@ import Testing
     }
 
     /// Runs the script with `argv` alone (no scratch `--out` of its own): status and standard error.
-    func script(_ argv: [String]) throws -> (code: Int32, err: String) {
+    func script(_ argv: [String], environment: [String: String] = [:]) throws -> (code: Int32, err: String) {
         let script =
             URL(fileURLWithPath: modelsDirectory).deletingLastPathComponent().path + "/Scripts/adapt-model"
-        let result = try runCapturing("/usr/bin/timeout", ["-s", "KILL", "30", "/bin/bash", script] + argv)
+        let result = try runCapturing(
+            "/usr/bin/timeout", ["-s", "KILL", "30", "/bin/bash", script] + argv, environment: environment)
         return (result.status, result.text)
     }
 
@@ -140,5 +141,109 @@ import Testing
         let mixed = try script(["--out", model, "--restore", "--force"])
         #expect(mixed.code == 2, "\(mixed.err)")
         #expect(mixed.err.contains("--restore takes only --out"), "\(mixed.err)")
+    }
+
+    /// Folders named in `models`, each with an `mdef` holding its name.
+    func models(_ models: [(String, String)]) throws {
+        for (folder, content) in models {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try content.write(toFile: folder + "/mdef", atomically: true, encoding: .utf8)
+        }
+    }
+
+    func mdef(_ folder: String) -> String? {
+        try? String(contentsOfFile: folder + "/mdef", encoding: .utf8)
+    }
+
+    /// A `--restore` stopped just before or just after its exchange, run again (or followed by an
+    /// adaptation's run), ends as one run that was never stopped: the old model in DIR, the one it
+    /// went back from in DIR.rejected (before: stopped after the exchange, the re-run swapped
+    /// back, putting the rejected model in again while saying it had restored the old one).
+    @Test(arguments: ["before", "after"])
+    func aStoppedRestoreIsFinishedNeverUndone(stop: String) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let model = directory + "/en-us-adapted"
+        for rerun in [["--restore"], ["--real", directory + "/voices", "--held-out", directory + "/voices"]] {
+            try? FileManager.default.removeItem(atPath: model + ".rejected")
+            try models([(model, "new"), (model + ".previous", "old")])
+            try manifest(["grandma"], in: directory + "/voices")
+            let stopped = try script(
+                ["--out", model, "--restore"], environment: ["ADAPT_MODEL_TEST_STOP": stop])
+            #expect(stopped.code == 9, "\(stopped.err)")
+            let again = try script(["--out", model] + rerun)
+            #expect(again.code == (rerun == ["--restore"] ? 0 : 2), "\(rerun): \(again.err)")
+            #expect(!FileManager.default.fileExists(atPath: model + ".swap"), "\(rerun)")
+            if rerun != ["--restore"] && stop == "before" {
+                // Nothing had moved: nothing to finish, the next --restore goes back as ever.
+                #expect(mdef(model) == "new", "\(again.err)")
+                #expect(mdef(model + ".previous") == "old", "\(again.err)")
+                continue
+            }
+            #expect(mdef(model) == "old", "\(rerun): \(again.err)")
+            #expect(mdef(model + ".rejected") == "new", "\(rerun): \(again.err)")
+            #expect(!FileManager.default.fileExists(atPath: model + ".previous"), "\(rerun)")
+            let twice = try script(["--out", model, "--restore"])
+            #expect(twice.code == 1, "\(twice.err)")
+            #expect(mdef(model) == "old")
+        }
+    }
+
+    /// A model that failed its check waits in DIR.rejected (for --force); `--restore` needs the
+    /// name for the model it leaves, and says it discards the one there (before: it went unsaid).
+    @Test func restoreSaysItDiscardsTheRejectedModel() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let model = directory + "/en-us-adapted"
+        try models([(model, "new"), (model + ".previous", "old"), (model + ".rejected", "failed")])
+        let back = try script(["--out", model, "--restore"])
+        #expect(back.code == 0, "\(back.err)")
+        #expect(back.err.contains("discarded the model that was in \(model).rejected"), "\(back.err)")
+        #expect(mdef(model) == "old" && mdef(model + ".rejected") == "new", "\(back.err)")
+    }
+
+    /// `--out DIR/` is DIR: its DIR.previous, DIR.rejected (before: `--restore --out DIR/` looked
+    /// for DIR/.previous, and an install exchanged DIR/.tmp, inside the old model, with DIR).
+    @Test func aTrailingSlashOnOutIsTheSameFolder() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let model = directory + "/en-us-adapted"
+        try models([(model, "new"), (model + ".previous", "old")])
+        let back = try script(["--out", model + "//", "--restore"])
+        #expect(back.code == 0, "\(back.err)")
+        #expect(mdef(model) == "old" && mdef(model + ".rejected") == "new", "\(back.err)")
+    }
+
+    /// The same person in two `--real` folders — one folder twice (through a link) or a copy of
+    /// it — is refused at once, naming both folders as given (before: the same folder was refused
+    /// only after about a minute of building and exporting, by VoiceEval, with the link's name
+    /// lost; a copy was adapted on twice).
+    @Test func aPersonInTwoRealFoldersIsRefusedAtOnce() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try manifest(["grandma", "uncle"], in: directory + "/voices")
+        try manifest(["uncle", "aunt"], in: directory + "/copy")
+        try manifest(["dad"], in: directory + "/dad")
+        try FileManager.default.createSymbolicLink(
+            atPath: directory + "/link", withDestinationPath: directory + "/voices")
+        let cases: [([String], String)] = [
+            (
+                [
+                    "--real", directory + "/voices", "--real", directory + "/dad", "--real",
+                    directory + "/link",
+                ],
+                "--real \(directory)/voices and --real \(directory)/link are the same folder"
+            ),
+            (
+                ["--real", directory + "/voices", "--real", directory + "/copy"],
+                "--real \(directory)/voices and --real \(directory)/copy both hold uncle"
+            ),
+        ]
+        for (argv, message) in cases {
+            let result = try adaptModel(argv)
+            #expect(result.code == 2, "\(argv): \(result.err)")
+            #expect(result.err.contains(message), "\(argv): \(result.err)")
+            #expect(!result.err.contains("building VoiceEval"), "\(argv): \(result.err)")
+        }
     }
 }

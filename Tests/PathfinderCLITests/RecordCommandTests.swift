@@ -68,20 +68,17 @@ struct RecordCommandTests {
         #expect(try nextRound("mom", directory) == 4)
     }
 
-    /// Two sessions into one folder at once: the second is refused before it asks anyone to
-    /// speak, naming the folder and the first's pid, and the first's takes are each written and
-    /// listed once (before, both started at round 1 of the same ID: one wrote over the other's
-    /// takes and listed them twice, and with other IDs lines were lost or broken in the manifest).
-    @Test func aSecondSessionIntoAFolderInUseIsRefused() throws {
-        // The first session's microphone: a FIFO it reads through ALSA's file plugin, so its
-        // takes wait for the test to give them sound (ALSA's null device does not wait).
-        let home = try Scratch()
+    /// A microphone that waits for the test: ALSA device `pcm` (in `home`'s `.asoundrc`) reads
+    /// the FIFO `home/microphone` through the file plugin (ALSA's null device does not wait).
+    /// Returns the FIFO opened for writing (and reading too, so neither end waits for the other
+    /// to open), non-blocking; the caller closes it.
+    static func fifoMicrophone(_ pcm: String, in home: Scratch) throws -> Int32 {
         let microphone = home.file("microphone")
         try #require(mkfifo(microphone, 0o600) == 0)
         _ = try home.write(
             ".asoundrc",
             """
-            pcm.held {
+            pcm.\(pcm) {
                 type file
                 slave.pcm "null"
                 file "/dev/null"
@@ -90,9 +87,20 @@ struct RecordCommandTests {
             }
 
             """)
-        // Open for reading too, so neither end waits for the other to open.
         let feed = open(microphone, O_RDWR | O_NONBLOCK)
         try #require(feed >= 0)
+        return feed
+    }
+
+    /// Two sessions into one folder at once: the second is refused before it asks anyone to
+    /// speak, naming the folder and the first's pid, and the first's takes are each written and
+    /// listed once (before, both started at round 1 of the same ID: one wrote over the other's
+    /// takes and listed them twice, and with other IDs lines were lost or broken in the manifest).
+    @Test func aSecondSessionIntoAFolderInUseIsRefused() throws {
+        // The first session's microphone: a FIFO it reads through ALSA's file plugin, so its
+        // takes wait for the test to give them sound (ALSA's null device does not wait).
+        let home = try Scratch()
+        let feed = try Self.fifoMicrophone("held", in: home)
         defer { close(feed) }
         let directory = home.file("voices")
         func arguments(_ device: String) -> [String] {
@@ -337,22 +345,7 @@ struct RecordCommandTests {
         try #require(speech.count <= 2 * 3 * 16_000)
         // The microphone: a FIFO read through ALSA's file plugin, fed speech until the first
         // sentence is listed in the manifest, then silence.
-        let microphone = home.file("microphone")
-        try #require(mkfifo(microphone, 0o600) == 0)
-        _ = try home.write(
-            ".asoundrc",
-            """
-            pcm.person {
-                type file
-                slave.pcm "null"
-                file "/dev/null"
-                infile "\(microphone)"
-                format "raw"
-            }
-
-            """)
-        let feed = open(microphone, O_RDWR | O_NONBLOCK)
-        try #require(feed >= 0)
+        let feed = try Self.fifoMicrophone("person", in: home)
         defer { close(feed) }
         let directory = home.file("voices")
         let session = Process()

@@ -70,8 +70,7 @@ final class PositionFeed: Sendable {
         return nil
     }
 
-    static let notGNSS =
-        "no fix: the receiver says its positions are simulated, typed in or dead reckoning (not GNSS)"
+    static let notGNSS = "no fix: " + NMEAParser.Stats.notGNSSReason
 
     func stop() {
         reopenStop.stop()

@@ -46,6 +46,10 @@ public struct NMEAParser: Sendable {
         /// (counted in `noFix`).
         public var notGNSS = 0
 
+        /// Why `notGNSS` epochs are no fix, as the daemon's log and `replay` say it.
+        public static let notGNSSReason =
+            "the receiver says its positions are simulated, typed in or dead reckoning (not GNSS)"
+
         public init() {}
     }
 

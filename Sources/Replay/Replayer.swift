@@ -246,7 +246,7 @@ public enum ReplayError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .noFixes(let s) where s.fixes == 0 && s.undated == 0 && s.notGNSS > 0:
             // Before: "no dated fix", pointing at a date the trace has.
-            "no fix in the trace: the receiver says its positions are simulated, typed in or dead reckoning (not GNSS): \(s.notGNSS) epochs (\(s.lines) lines, \(s.sentences) valid sentences, \(s.badChecksum) bad checksums)"
+            "no fix in the trace: \(NMEAParser.Stats.notGNSSReason): \(s.notGNSS) epochs (\(s.lines) lines, \(s.sentences) valid sentences, \(s.badChecksum) bad checksums)"
         case .noFixes(let s):
             "no dated fix in the trace (\(s.lines) lines, \(s.sentences) valid sentences, \(s.badChecksum) bad checksums)"
         case .answerAfterWalk(let t, let span):

@@ -159,7 +159,7 @@ extension Commands {
                                 "pathfinder record: \(out)/\(file) exists; not replacing it")
                         }
                         throw CLIError.runtime(
-                            "pathfinder record: cannot write \(out)/\(file): \(reason(error)); the take was not kept. "
+                            "pathfinder record: cannot write \(out)/\(file): \(error.why); the take was not kept. "
                                 + leftBehind(stoppingAt: done, in: out))
                     }
                     var entry: [String: String] = [
@@ -179,7 +179,7 @@ extension Commands {
                         // Unlisted, the take would be in the folder but never scored.
                         _ = unlink(out + "/" + file)
                         throw CLIError.runtime(
-                            "pathfinder record: cannot write \(existing.path): \(reason(error)); the take \(file) was not kept. "
+                            "pathfinder record: cannot write \(existing.path): \(error.why); the take \(file) was not kept. "
                                 + leftBehind(stoppingAt: done, in: out))
                     }
                     newlineFirst = false
@@ -204,11 +204,6 @@ extension Commands {
                 "kept with a problem, left out of scoring and adaptation: \(marked.joined(separator: ", "))")
         }
         return 0
-    }
-
-    /// `error`'s reason alone, without the call ("No space left on device").
-    static func reason(_ error: SystemCallError) -> String {
-        error.reason ?? String(cString: strerror(error.code))
     }
 
     /// What a session that stops at its `sentence`th sentence leaves in `folder`, and what to do.

@@ -20,7 +20,11 @@ public struct SystemCallError: Error, CustomStringConvertible, Equatable, Sendab
         self.reason = reason
     }
 
-    public var description: String { "\(call): \(reason ?? String(cString: strerror(code)))" }
+    /// The reason alone, without the call: `reason`, else `errno`'s text ("No space left on
+    /// device").
+    public var why: String { reason ?? String(cString: strerror(code)) }
+
+    public var description: String { "\(call): \(why)" }
 }
 
 /// Runs a system call, retrying while a signal interrupts it (`EINTR`) — the one place every

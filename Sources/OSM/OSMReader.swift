@@ -28,7 +28,8 @@ public enum OSMReader {
     public static func read(data: Data, path: String) throws(OSMError) -> OSMData {
         // Copied so the readers see indices from 0, as for any other file.
         let data = data.starts(with: byteOrderMark) ? Data(data.dropFirst(byteOrderMark.count)) : data
-        switch format(of: data) {
+        let format = format(of: data)
+        switch format {
         case .empty: throw OSMError(path: path, reason: "the file is empty")
         case .overpassJSON: return try OverpassJSON.read(data: data, path: path)
         case .osmXML: return try OSMXML.read(data: data, path: path)
@@ -40,7 +41,6 @@ public enum OSMReader {
             )
         case .gzip, .bzip2:
             // Geofabrik offers .osm.bz2. Decompressed, not through osmium: it may be Overpass JSON.
-            let format = format(of: data)
             let tool = format == .gzip ? "gunzip" : "bunzip2"
             let output = format.convertedName(path, ending: nil)
             throw OSMError(

@@ -53,69 +53,78 @@ extension Commands {
                 "pathfinder demo: " + TemporaryFolder.problem("a temporary folder for the demo", errno: code))
         }
         let scratch = String(cString: made)
-        let memoryPath = scratch + "/memory.json"
-        // "../doors/helsinki.db" is named plainly in messages.
-        let inFolder = { (name: String) in URL(fileURLWithPath: folder + "/" + name).standardizedFileURL.path
-        }
-        var session = try ReplaySession(
-            command: "pathfinder demo", nmea: folder + "/" + manifest.nmea,
-            destination: folder + "/" + manifest.destination, memory: memoryPath,
-            osm: manifest.osm.map(inFolder), doors: manifest.doors.map(inFolder),
-            heard: nil, audio: folder + "/" + manifest.audio, audioStart: manifest.audioStart,
-            speakWAV: speakWAV,
-            map: nil)
-        if let lastStretch { session.settings.lastStretchMetres = lastStretch }
-        if let warning = session.modelWarning { console.error("pathfinder demo: warning: \(warning)") }
-        let result = try session.run()
-        session.memoryLock = nil  // its last write is done
-        try session.writeOutputs(result, speakDevice: false, console: console)
+        // A demo that fails takes its folder with it: nothing in it has been named to anyone yet
+        // (the prompts' and the memory's lines come after the last step that can fail).
+        do {
+            let memoryPath = scratch + "/memory.json"
+            // "../doors/helsinki.db" is named plainly in messages.
+            let inFolder = { (name: String) in
+                URL(fileURLWithPath: folder + "/" + name).standardizedFileURL.path
+            }
+            var session = try ReplaySession(
+                command: "pathfinder demo", nmea: folder + "/" + manifest.nmea,
+                destination: folder + "/" + manifest.destination, memory: memoryPath,
+                osm: manifest.osm.map(inFolder), doors: manifest.doors.map(inFolder),
+                heard: nil, audio: folder + "/" + manifest.audio, audioStart: manifest.audioStart,
+                speakWAV: speakWAV,
+                map: nil)
+            if let lastStretch { session.settings.lastStretchMetres = lastStretch }
+            if let warning = session.modelWarning { console.error("pathfinder demo: warning: \(warning)") }
+            let result = try session.run()
+            session.memoryLock = nil  // its last write is done
+            try session.writeOutputs(result, speakDevice: false, console: console)
 
-        if json {
-            for line in result.lines { console.line(try JSONIO.line(line)) }
-        } else {
-            console.line(
-                "pathfinder demo: a recorded walk to \(session.destination.name), Helsinki (\(folder))")
-        }
-        if let doors = session.doors {
-            let text = doors.note
-            if json { console.error(text) } else { console.line(text) }
-        }
-        if !json {
-            console.line("")
-        }
-        // Speak on the device, line by line with the transcript; without a device, into WAVs.
-        var speaker: Speaker?
-        var wavFolder = speakWAV
-        if wavFolder == nil {
-            do {
-                speaker = try Speaker()
-                try speaker?.play("안내를 시작할게.")
-            } catch {
-                speaker = nil
-                wavFolder = scratch + "/prompts"
-                try ReplaySession.writePrompts(result, to: wavFolder!, command: "pathfinder demo")
+            if json {
+                for line in result.lines { console.line(try JSONIO.line(line)) }
+            } else {
+                console.line(
+                    "pathfinder demo: a recorded walk to \(session.destination.name), Helsinki (\(folder))")
             }
-        }
-        if !json {
-            for line in result.lines {
-                console.line(Transcript.line(line))
-                if let speaker, case .say(let prompt) = line.effect { try? speaker.play(prompt.text) }
+            if let doors = session.doors {
+                let text = doors.note
+                if json { console.error(text) } else { console.line(text) }
             }
-            console.line("")
-        }
-        let note = { (text: String) in json ? console.error(text) : console.line(text) }
-        if let wavFolder {
-            note(
-                "prompts: written as WAV files to \(wavFolder)\(speakWAV == nil ? " (no sound device)" : "")")
-        }
-        let building = result.memory.building(near: session.destination.center)
-        let confirmed =
-            building?.confirmed.map {
-                "confirmed door \($0.label ?? "") at \(String(format: "%.6f,%.6f", $0.coordinate.latitude, $0.coordinate.longitude))"
+            if !json {
+                console.line("")
             }
-            ?? "no door confirmed"
-        note("memory: \(memoryPath) (\(result.memory.buildings.count) building, \(confirmed))")
-        return 0
+            // Speak on the device, line by line with the transcript; without a device, into WAVs.
+            var speaker: Speaker?
+            var wavFolder = speakWAV
+            if wavFolder == nil {
+                do {
+                    speaker = try Speaker()
+                    try speaker?.play("안내를 시작할게.")
+                } catch {
+                    speaker = nil
+                    wavFolder = scratch + "/prompts"
+                    try ReplaySession.writePrompts(result, to: wavFolder!, command: "pathfinder demo")
+                }
+            }
+            if !json {
+                for line in result.lines {
+                    console.line(Transcript.line(line))
+                    if let speaker, case .say(let prompt) = line.effect { try? speaker.play(prompt.text) }
+                }
+                console.line("")
+            }
+            let note = { (text: String) in json ? console.error(text) : console.line(text) }
+            if let wavFolder {
+                note(
+                    "prompts: written as WAV files to \(wavFolder)\(speakWAV == nil ? " (no sound device)" : "")"
+                )
+            }
+            let building = result.memory.building(near: session.destination.center)
+            let confirmed =
+                building?.confirmed.map {
+                    "confirmed door \($0.label ?? "") at \(String(format: "%.6f,%.6f", $0.coordinate.latitude, $0.coordinate.longitude))"
+                }
+                ?? "no door confirmed"
+            note("memory: \(memoryPath) (\(result.memory.buildings.count) building, \(confirmed))")
+            return 0
+        } catch {
+            try? FileManager.default.removeItem(atPath: scratch)
+            throw error
+        }
     }
 }
 

@@ -134,6 +134,31 @@ struct DemoTests {
         #expect(captured.err.contains(message), "\(captured.err)")
     }
 
+    /// A demo that fails takes its temporary folder with it (before: each failed run left an
+    /// empty `pathfinder-demo-XXXXXX` in TMPDIR, named nowhere): here its recording is missing,
+    /// which the walk finds after the folder is made.
+    @Test func aFailedDemoLeavesNoFolderBehind() throws {
+        let scratch = try Scratch()
+        let demo = scratch.file("demo"), tmp = scratch.file("tmp")
+        for folder in [demo, tmp] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        for name in ["walk.nmea", "destination.json", "doors.osm"] {
+            try FileManager.default.copyItem(
+                atPath: Self.repo + "/artifacts/demo/" + name, toPath: demo + "/" + name)
+        }
+        _ = try scratch.write(
+            "demo/demo.json",
+            #"{"nmea": "walk.nmea", "destination": "destination.json", "osm": "doors.osm", "audio": "missing.wav", "audioStart": 394}"#
+        )
+        let r = try BinaryTests.run(
+            executable: try BinaryTests.binary(), ["demo", "--json", "--dir", demo],
+            environment: ["TMPDIR": tmp, "PATH": "/usr/bin:/bin"])
+        #expect(r.code != 0)
+        #expect(r.err.contains("missing.wav"), "\(r.err)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp) == [])
+    }
+
     /// The repository root, from this file's place in it.
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path

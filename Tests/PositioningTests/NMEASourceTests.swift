@@ -33,6 +33,7 @@ import Testing
         }.joined()
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("paced-\(UUID()).nmea").path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
         let paced = try await collect(NMEASource(.file(path: path, paced: true)))
         #expect(paced == NMEAParser.parse(Array(text.utf8)).events)
         #expect(paced.count == 3)

@@ -63,6 +63,44 @@ struct DoorsCommandTests {
         }
     }
 
+    /// Overpass XML saved from `out geom;` (each way's `<nd>` with its place, a relation's
+    /// member ways as points inside it, untagged nodes not listed) imports, and the binary
+    /// finds in it the buildings and doors it finds in the plain XML of the same data (before:
+    /// the station's outline was its doors alone, and relation 4198 had none, "without nodes").
+    @Test func overpassXMLFromOutGeomFindsTheDoorsOfThePlainXML() throws {
+        let dir = try Scratch()
+        let fixtures = DemoTests.repo + "/Tests/EntranceIndexTests/Fixtures/"
+        let binary = try BinaryTests.binary()
+        var answers: [[String]] = []
+        for name in ["station-and-block.osm", "station-and-block-out-geom.osm"] {
+            let db = dir.file(name + ".db")
+            let imported = try BinaryTests.run(
+                executable: binary, ["doors", "import", fixtures + name, "--out", db])
+            #expect(imported.code == 0, "\(imported.err)")
+            #expect(imported.err.contains("3 ways, 1 relations"), "\(imported.err)")
+            #expect(imported.err.contains("0 without nodes in the extract"), "\(imported.err)")
+            var said: [String] = []
+            for argv in [
+                ["doors", "search", "Helsingin päärautatieasema"],
+                ["doors", "near", "60.1712", "24.9413"],
+                ["doors", "near", "60.1782", "24.9492"],
+                ["doors", "near", "60.1775", "24.9480"],
+            ] {
+                let r = try BinaryTests.run(executable: binary, argv + ["--db", db])
+                #expect(r.code == 0, "\(name) \(argv): \(r.err)")
+                said.append(r.out + r.err.replacingOccurrences(of: db, with: "DB"))
+            }
+            answers.append(said)
+        }
+        #expect(answers[1] == answers[0])
+        #expect(
+            answers[1][1].contains(
+                "building way 122595198 \"Helsingin päärautatieasema\" contains the point; 26 doors"),
+            "\(answers[1][1])")
+        #expect(
+            answers[1][2].contains("building relation 4198 contains the point; 1 doors"), "\(answers[1][2])")
+    }
+
     @Test func searchPrintsOneBuildingALineAndNearOutsideTheIndexExits1() async throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -63,14 +63,25 @@ public enum DoorImporter {
         }
         let format = Self.format(of: input)
         if format == .gzip || format == .bzip2 {
-            // osmium reads compressed XML, into the PBF read here; the text readers do not. What
-            // the name says is PBF or JSON compressed whole (`x.osm.pbf.gz`) osmium cannot read:
-            // decompressed, it is read as it is.
+            // osmium reads compressed XML, into the PBF read here; the text readers do not. PBF or
+            // JSON compressed whole osmium cannot read: decompressed, it is read as it is, under a
+            // name that says what it is. What it holds is looked at (before, the name was taken
+            // at its word: gzipped PBF named `x.osm.gz` was told `osmium cat`, which fails on it).
             let plain = format.convertedName(input, ending: nil)
+            let inside = Self.format(insideCompressed: input, format)
+            let decompressed: String? =
+                switch inside {
+                case .pbf: plain.hasSuffix(".pbf") ? plain : format.convertedName(input, ending: ".osm.pbf")
+                case .overpassJSON:
+                    plain.hasSuffix(".json") ? plain : format.convertedName(input, ending: ".json")
+                case .osmXML: nil
+                // Not looked at (no gzip or bzip2 here): by its name.
+                default: plain.hasSuffix(".pbf") || plain.hasSuffix(".json") ? plain : nil
+                }
             let command =
-                plain.hasSuffix(".pbf") || plain.hasSuffix(".json")
-                ? "\(format == .gzip ? "gunzip" : "bunzip2") -c \(OSMReader.shellWord(input)) > \(OSMReader.shellWord(plain))"
-                : format.osmiumCat(input, to: format.convertedName(input, ending: ".osm.pbf"))
+                decompressed.map {
+                    "\(format == .gzip ? "gunzip" : "bunzip2") -c \(OSMReader.shellWord(input)) > \(OSMReader.shellWord($0))"
+                } ?? format.osmiumCat(input, to: format.convertedName(input, ending: ".osm.pbf"))
             throw .badInput(
                 OSMError(
                     path: input,
@@ -144,6 +155,32 @@ public enum DoorImporter {
         guard let handle = FileHandle(forReadingAtPath: path) else { return .unknown }
         defer { try? handle.close() }
         return OSMReader.format(of: (try? handle.read(upToCount: 64)) ?? Data())
+    }
+
+    /// What the gzip or bzip2 file at `path` holds, by the first bytes `gzip -dc` or
+    /// `bzip2 -dc` gives of it; nil when the tool is missing or gives nothing (a corrupt file).
+    static func format(insideCompressed path: String, _ format: OSMFormat) -> OSMFormat? {
+        guard let tool = Executables.find(format == .gzip ? "gzip" : "bzip2") else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = ["-dc", "--", path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        var head = Data()
+        while head.count < 64, let more = try? output.fileHandleForReading.read(upToCount: 64 - head.count),
+            !more.isEmpty
+        {
+            head += more
+        }
+        // The rest is not wanted. SIGKILL, as for osmium: a thread of libdispatch's may have
+        // started it with SIGTERM blocked.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        guard !head.isEmpty else { return nil }
+        let text = head.starts(with: OSMReader.byteOrderMark) ? head.dropFirst(3) : head
+        return OSMReader.format(of: Data(text))
     }
 
     /// Runs `fill` on a fresh index at a temporary path beside `output`, then renames it into
@@ -263,13 +300,18 @@ enum StreamItem: Sendable {
     case progress(String)
 }
 
-/// The `osmium` command-line tool from Debian's osmium-tool.
-enum Osmium {
-    static func executable() -> String? {
+/// Command-line tools the import runs, found on `PATH` (or in /usr/bin).
+enum Executables {
+    static func find(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return (path.split(separator: ":") + ["/usr/bin"]).map { "\($0)/osmium" }
+        return (path.split(separator: ":") + ["/usr/bin"]).map { "\($0)/\(name)" }
             .first { FileManager.default.isExecutableFile(atPath: $0) }
     }
+}
+
+/// The `osmium` command-line tool from Debian's osmium-tool.
+enum Osmium {
+    static func executable() -> String? { Executables.find("osmium") }
 }
 
 /// `.osm.pbf` through osmium as a stream: uncompressed PBF on a pipe (``PBFReader``). PBF

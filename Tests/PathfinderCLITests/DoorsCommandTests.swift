@@ -841,6 +841,46 @@ struct DoorsCommandTests {
         }
     }
 
+    /// A compressed file is advised by what it holds, not by its name: gzip or bzip2 of PBF or
+    /// of Overpass JSON named `.osm.gz`/`.osm.bz2` is told to be decompressed into a name that
+    /// says what it is, and the advice, run as written, makes a file `doors import` takes
+    /// (before: `osmium cat x.osm.gz -o x.osm.pbf`, which osmium fails on, reading it as XML).
+    @Test func aCompressedFileIsAdvisedByWhatItHolds() throws {
+        let dir = try Scratch()
+        let source = try fixture("example/rautatieasema.osm")
+        let binary = try BinaryTests.binary()
+        func sh(_ command: String) throws -> (code: Int32, out: String, err: String) {
+            try BinaryTests.run(executable: "/bin/sh", ["-c", command], directory: dir.path)
+        }
+        let json =
+            #"{"elements": [{"type": "node", "id": 1, "lat": 60.17, "lon": 24.94, "tags": {"entrance": "main"}}]}"#
+        let made = try sh(
+            """
+            osmium cat '\(source)' -o doors.osm.pbf && gzip -c doors.osm.pbf > pbf.osm.gz &&
+            bzip2 -c doors.osm.pbf > pbf.osm.bz2 && printf '%s' '\(json)' | gzip > json.osm.gz &&
+            printf '%s' '\(json)' | bzip2 > json.osm.bz2 && rm doors.osm.pbf
+            """)
+        try #require(made.code == 0, "osmium-tool, gzip and bzip2 are needed: \(made.err)")
+        for (input, made) in [
+            ("pbf.osm.gz", "pbf.osm.pbf"), ("pbf.osm.bz2", "pbf.osm.pbf"), ("json.osm.gz", "json.json"),
+            ("json.osm.bz2", "json.json"),
+        ] {
+            let first = try BinaryTests.run(
+                executable: binary, ["doors", "import", input, "--out", "x.db"], directory: dir.path)
+            #expect(first.code == 2, "\(input): \(first.err)")
+            let parts = first.err.split(separator: "`", omittingEmptySubsequences: false)
+            try #require(parts.count >= 3, "\(input): no advice in \(first.err)")
+            let advice = String(parts[1])
+            #expect(advice.hasSuffix(" > \(made)"), "\(input): \(advice)")
+            let ran = try sh(advice)
+            #expect(ran.code == 0, "\(input): `\(advice)`: \(ran.err)")
+            let second = try BinaryTests.run(
+                executable: binary, ["doors", "import", made, "--out", "x.db"], directory: dir.path)
+            #expect(second.code == 0, "\(input) after `\(advice)`: \(second.err)")
+            try? FileManager.default.removeItem(atPath: dir.file(made))
+        }
+    }
+
     @Test func artifactsAreFoundThroughTheEnvironmentOrAboveAStartDirectory() throws {
         #expect(
             try Artifacts.path(

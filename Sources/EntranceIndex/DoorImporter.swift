@@ -81,7 +81,7 @@ public enum DoorImporter {
             let command =
                 decompressed.map {
                     "\(format == .gzip ? "gunzip" : "bunzip2") -c \(OSMReader.shellWord(input)) > \(OSMReader.shellWord($0))"
-                } ?? format.osmiumCat(input, to: format.convertedName(input, ending: ".osm.pbf"))
+                } ?? format.osmiumCat(input, to: Self.pbfName(compressed: input, format))
             throw .badInput(
                 OSMError(
                     path: input,
@@ -91,7 +91,8 @@ public enum DoorImporter {
         }
         if format == .pbf || input.hasSuffix(".pbf") && (format == .unknown || format == .empty) {
             let route: OsmiumStream.Route =
-                lowMemory.map { $0 ? .lowMemory : .filtered } ?? OsmiumStream.Route.automatic()
+                OsmiumStream.isHistory(input)
+                ? .history : lowMemory.map { $0 ? .lowMemory : .filtered } ?? OsmiumStream.Route.automatic()
             return try write(to: output, source: source, progress: progress) { writer in
                 // Reading and preparing on one thread, SQLite on this one.
                 try Pipeline.run(
@@ -155,6 +156,18 @@ public enum DoorImporter {
         guard let handle = FileHandle(forReadingAtPath: path) else { return .unknown }
         defer { try? handle.close() }
         return OSMReader.format(of: (try? handle.read(upToCount: 64)) ?? Data())
+    }
+
+    /// The `.osm.pbf` name for the compressed XML at `path`; `.osh.pbf` for a history file
+    /// (`x.osh.gz`): osmium marks the output as history only by that name, and without the
+    /// mark reads it as current data, each old version of an element as another copy (before,
+    /// `x.osh.osm.pbf`, which the import then refused).
+    static func pbfName(compressed path: String, _ format: OSMFormat) -> String {
+        let plain = format.convertedName(path, ending: nil)
+        if plain.hasSuffix(".osh") && !FileManager.default.fileExists(atPath: plain + ".pbf") {
+            return plain + ".pbf"
+        }
+        return format.convertedName(path, ending: ".osm.pbf")
     }
 
     /// What the gzip or bzip2 file at `path` holds, by the first bytes `gzip -dc` or
@@ -333,6 +346,10 @@ enum Osmium {
 enum OsmiumStream {
     enum Route: Sendable {
         case filtered, lowMemory
+        /// A history file (every version of each element): `osmium time-filter` makes it as
+        /// it is now, deleted elements gone, and everything of that comes through, the reader
+        /// keeping node locations as for ``filtered`` (`tags-filter` cannot read a pipe).
+        case history
 
         /// Below this much available memory (`MemAvailable`), ``lowMemory``: `tags-filter`'s
         /// ≈ 600 MB on real data would not fit beside everything else.
@@ -371,6 +388,24 @@ enum OsmiumStream {
         return environment
     }
 
+    /// Whether the PBF file at `input` says it is a history file (osmium's
+    /// `header.with_history`, as osmium writes `.osh.pbf`). Before, its versions went through
+    /// `tags-filter` as so many copies: a deleted node's had no place ("lat/lon 214.7483647 …
+    /// out of range"), a changed one "appears twice".
+    static func isHistory(_ input: String) -> Bool {
+        guard let osmium = Osmium.executable() else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: osmium)
+        process.arguments = ["fileinfo", "-F", "pbf", "-g", "header.with_history", input]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return false }
+        let said = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "yes"
+    }
+
     static func read(
         _ input: String, route: Route, progress: (String) -> Void, _ body: (OSMElement) throws -> Void
     ) throws {
@@ -395,6 +430,14 @@ enum OsmiumStream {
                 "filtering \(input) with osmium add-locations-to-ways (low memory: every way, no tags-filter)"
             )
             stages = [locateArguments + ["-i", "sparse_mem_array", "-F", "pbf", input]]
+        case .history:
+            progress("reading \(input), a history file, as it is now with osmium time-filter")
+            stages = [
+                [
+                    "time-filter", "-F", "pbf", input, "-o", "-",
+                    "-f", "pbf,pbf_compression=none,add_metadata=false",
+                ]
+            ]
         }
         let processes = stages.map { arguments in
             let process = Process()
@@ -439,7 +482,7 @@ enum OsmiumStream {
         // The first stage reads the input file: its offset there is the progress.
         let meter = ProgressMeter(input: input, pid: processes[0].processIdentifier)
         var reader = PBFReader(path: input)
-        if route == .filtered { reader.nodeLocations = NodeLocations() }
+        if route != .lowMemory { reader.nodeLocations = NodeLocations() }
         var failure: (any Error)?
         do {
             try reader.read(fd: output.fileHandleForReading.fileDescriptor) { element in

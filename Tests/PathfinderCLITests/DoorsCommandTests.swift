@@ -881,6 +881,68 @@ struct DoorsCommandTests {
         }
     }
 
+    /// An OSM history file, made by osmium from the Siltavuorenpenger block with one door
+    /// changed (entrance=main, version 7) and one deleted (version 5), imports as it is now,
+    /// as `osmium time-filter` makes it: the deleted door is no door, the changed one is read
+    /// as changed. As `.osh.pbf` (before: "node 412237449: lat/lon 214.7483647,214.7483647 out of
+    /// range", and a door changed without deletions "appears twice"), as XML `.osh`, and as
+    /// `.osh.gz` through the advice given (before, it wrote a `.osm.pbf`, which lost the history).
+    @Test func aHistoryFileIsReadAsItIsNow() throws {
+        let dir = try Scratch()
+        let source = try fixture("siltavuorenpenger-block.osm")
+        let binary = try BinaryTests.binary()
+        func sh(_ command: String) throws -> (code: Int32, out: String, err: String) {
+            try BinaryTests.run(executable: "/bin/sh", ["-c", command], directory: dir.path)
+        }
+        _ = try dir.write(
+            "change.osc",
+            """
+            <osmChange version="0.6" generator="test">
+              <modify>
+                <node id="410088130" version="7" timestamp="2020-01-01T00:00:00Z" changeset="1" uid="1" user="x" lat="60.1755178" lon="24.9516211">
+                  <tag k="addr:unit" v="A"/><tag k="entrance" v="main"/><tag k="ref" v="A"/>
+                </node>
+              </modify>
+              <delete>
+                <node id="412237449" version="5" timestamp="2020-01-01T00:00:00Z" changeset="1" uid="1" user="x" lat="60.1747474" lon="24.9531693"/>
+              </delete>
+            </osmChange>
+            """)
+        let made = try sh(
+            """
+            osmium apply-changes --with-history '\(source)' change.osc -o hist.osh.pbf &&
+            osmium cat hist.osh.pbf -o hist.osh && gzip -c hist.osh > packed.osh.gz &&
+            osmium time-filter hist.osh.pbf -o now.osm.pbf
+            """)
+        try #require(made.code == 0, "osmium-tool and gzip are needed: \(made.err)")
+        func answers(_ input: String) throws -> [String] {
+            var input = input
+            var imported = try BinaryTests.run(
+                executable: binary, ["doors", "import", input, "--out", "x.db"], directory: dir.path)
+            if imported.code == 2, case let parts = imported.err.split(separator: "`"), parts.count >= 3 {
+                let ran = try sh(String(parts[1]))
+                #expect(ran.code == 0, "\(input): `\(parts[1])`: \(ran.err)")
+                input = String(parts[1]).components(separatedBy: " -o ").last ?? input
+                imported = try BinaryTests.run(
+                    executable: binary, ["doors", "import", input, "--out", "x.db"], directory: dir.path)
+            }
+            #expect(imported.code == 0, "\(input): \(imported.err)")
+            var said = [imported.err.replacingOccurrences(of: input, with: "INPUT")]
+            for point in [["60.1753", "24.9516"], ["60.1747474", "24.9531693"]] {
+                let r = try BinaryTests.run(
+                    executable: binary, ["doors", "near"] + point + ["--db", "x.db"], directory: dir.path)
+                #expect(r.code == 0, "\(input) \(point): \(r.err)")
+                said.append(r.out + r.err)
+            }
+            return said
+        }
+        let now = try answers("now.osm.pbf")
+        #expect(!now[2].contains("\"lat\":60.1747474,\"lon\":24.9531693"), "\(now[2])")
+        for input in ["hist.osh.pbf", "hist.osh", "packed.osh.gz"] {
+            #expect(try answers(input) == now, "\(input)")
+        }
+    }
+
     @Test func artifactsAreFoundThroughTheEnvironmentOrAboveAStartDirectory() throws {
         #expect(
             try Artifacts.path(

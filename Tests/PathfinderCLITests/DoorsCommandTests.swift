@@ -448,6 +448,44 @@ struct DoorsCommandTests {
         #expect(search.err.contains("warning: skipped \(regions)/notes.db"), "\(search.err)")
     }
 
+    /// A door index in the doors directory not named `*.db` (`helsinki.sqlite`) is not read,
+    /// as only `*.db` files are, but no longer silently: each lookup warns naming it and the
+    /// name to give it, and a directory holding only such a file says so (before: "outside the
+    /// door index", or "a directory with no *.db file", the file never named).
+    @Test func anIndexNotNamedDBIsNamedWithTheReason() throws {
+        let dir = try Scratch()
+        let binary = try BinaryTests.binary()
+        let regions = dir.file("regions")
+        let xml = squareBuildingsXML([
+            SquareBuilding(lat: 35.28, lon: 128.97, tags: ["building": "yes", "name": "김해 건물"])
+        ])
+        let source = try dir.write("g.osm", xml)
+        for out in [regions + "/helsinki.sqlite", dir.file("only") + "/helsinki.sqlite"] {
+            let imported = try BinaryTests.run(executable: binary, ["doors", "import", source, "--out", out])
+            try #require(imported.code == 0, "\(imported.err)")
+        }
+        // The import's own temporary file is no index a user named: not said.
+        _ = try dir.write("regions/gyeongnam.db.tmp-1-abcdef12", "")
+        let imported = try BinaryTests.run(
+            executable: binary, ["doors", "import", source, "--out", regions + "/gyeongnam.db"])
+        try #require(imported.code == 0, "\(imported.err)")
+        let near = try BinaryTests.run(
+            executable: binary, ["doors", "near", "35.28", "128.97", "--db", regions])
+        #expect(near.code == 0, "\(near.err)")
+        #expect(
+            near.err.hasPrefix(
+                "pathfinder doors near: warning: skipped \(regions)/helsinki.sqlite: a door index, but only the *.db files of a directory are read: rename it helsinki.db to use it\n"
+            ), "\(near.err)")
+        #expect(!near.err.contains("tmp-"), "\(near.err)")
+        let only = try BinaryTests.run(
+            executable: binary, ["doors", "near", "35.28", "128.97", "--db", dir.file("only")])
+        #expect(only.code == 2, "\(only.err)")
+        #expect(
+            only.err
+                == "pathfinder doors near: \(dir.file("only"))/helsinki.sqlite: a door index, but only the *.db files of a directory are read: rename it helsinki.db to use it\n",
+            "\(only.err)")
+    }
+
     /// `--out` an existing file that is no door index is refused, exit 2, naming it, and left
     /// as it was (before: silently replaced, exit 0); an index there is replaced. `--out` a
     /// symbolic link writes where it leads and keeps the link (before: the link was replaced

@@ -63,14 +63,25 @@ public enum DoorImporter {
         }
         let format = Self.format(of: input)
         if format == .gzip || format == .bzip2 {
-            // osmium reads compressed XML, into the PBF read here; the text readers do not. What
-            // the name says is PBF or JSON compressed whole (`x.osm.pbf.gz`) osmium cannot read:
-            // decompressed, it is read as it is.
+            // osmium reads compressed XML, into the PBF read here; the text readers do not. PBF or
+            // JSON compressed whole osmium cannot read: decompressed, it is read as it is, under a
+            // name that says what it is. What it holds is looked at (before, the name was taken
+            // at its word: gzipped PBF named `x.osm.gz` was told `osmium cat`, which fails on it).
             let plain = format.convertedName(input, ending: nil)
+            let inside = Self.format(insideCompressed: input, format)
+            let decompressed: String? =
+                switch inside {
+                case .pbf: plain.hasSuffix(".pbf") ? plain : format.convertedName(input, ending: ".osm.pbf")
+                case .overpassJSON:
+                    plain.hasSuffix(".json") ? plain : format.convertedName(input, ending: ".json")
+                case .osmXML: nil
+                // Not looked at (no gzip or bzip2 here): by its name.
+                default: plain.hasSuffix(".pbf") || plain.hasSuffix(".json") ? plain : nil
+                }
             let command =
-                plain.hasSuffix(".pbf") || plain.hasSuffix(".json")
-                ? "\(format == .gzip ? "gunzip" : "bunzip2") -c \(OSMReader.shellWord(input)) > \(OSMReader.shellWord(plain))"
-                : format.osmiumCat(input, to: format.convertedName(input, ending: ".osm.pbf"))
+                decompressed.map {
+                    "\(format == .gzip ? "gunzip" : "bunzip2") -c \(OSMReader.shellWord(input)) > \(OSMReader.shellWord($0))"
+                } ?? format.osmiumCat(input, to: Self.pbfName(compressed: input, format))
             throw .badInput(
                 OSMError(
                     path: input,
@@ -80,7 +91,8 @@ public enum DoorImporter {
         }
         if format == .pbf || input.hasSuffix(".pbf") && (format == .unknown || format == .empty) {
             let route: OsmiumStream.Route =
-                lowMemory.map { $0 ? .lowMemory : .filtered } ?? OsmiumStream.Route.automatic()
+                OsmiumStream.isHistory(input)
+                ? .history : lowMemory.map { $0 ? .lowMemory : .filtered } ?? OsmiumStream.Route.automatic()
             return try write(to: output, source: source, progress: progress) { writer in
                 // Reading and preparing on one thread, SQLite on this one.
                 try Pipeline.run(
@@ -144,6 +156,44 @@ public enum DoorImporter {
         guard let handle = FileHandle(forReadingAtPath: path) else { return .unknown }
         defer { try? handle.close() }
         return OSMReader.format(of: (try? handle.read(upToCount: 64)) ?? Data())
+    }
+
+    /// The `.osm.pbf` name for the compressed XML at `path`; `.osh.pbf` for a history file
+    /// (`x.osh.gz`): osmium marks the output as history only by that name, and without the
+    /// mark reads it as current data, each old version of an element as another copy (before,
+    /// `x.osh.osm.pbf`, which the import then refused).
+    static func pbfName(compressed path: String, _ format: OSMFormat) -> String {
+        let plain = format.convertedName(path, ending: nil)
+        if plain.hasSuffix(".osh") && !FileManager.default.fileExists(atPath: plain + ".pbf") {
+            return plain + ".pbf"
+        }
+        return format.convertedName(path, ending: ".osm.pbf")
+    }
+
+    /// What the gzip or bzip2 file at `path` holds, by the first bytes `gzip -dc` or
+    /// `bzip2 -dc` gives of it; nil when the tool is missing or gives nothing (a corrupt file).
+    static func format(insideCompressed path: String, _ format: OSMFormat) -> OSMFormat? {
+        guard let tool = Executables.find(format == .gzip ? "gzip" : "bzip2") else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = ["-dc", "--", path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        var head = Data()
+        while head.count < 64, let more = try? output.fileHandleForReading.read(upToCount: 64 - head.count),
+            !more.isEmpty
+        {
+            head += more
+        }
+        // The rest is not wanted. SIGKILL, as for osmium: a thread of libdispatch's may have
+        // started it with SIGTERM blocked.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        guard !head.isEmpty else { return nil }
+        let text = head.starts(with: OSMReader.byteOrderMark) ? head.dropFirst(3) : head
+        return OSMReader.format(of: Data(text))
     }
 
     /// Runs `fill` on a fresh index at a temporary path beside `output`, then renames it into
@@ -263,13 +313,18 @@ enum StreamItem: Sendable {
     case progress(String)
 }
 
-/// The `osmium` command-line tool from Debian's osmium-tool.
-enum Osmium {
-    static func executable() -> String? {
+/// Command-line tools the import runs, found on `PATH` (or in /usr/bin).
+enum Executables {
+    static func find(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return (path.split(separator: ":") + ["/usr/bin"]).map { "\($0)/osmium" }
+        return (path.split(separator: ":") + ["/usr/bin"]).map { "\($0)/\(name)" }
             .first { FileManager.default.isExecutableFile(atPath: $0) }
     }
+}
+
+/// The `osmium` command-line tool from Debian's osmium-tool.
+enum Osmium {
+    static func executable() -> String? { Executables.find("osmium") }
 }
 
 /// `.osm.pbf` through osmium as a stream: uncompressed PBF on a pipe (``PBFReader``). PBF
@@ -291,6 +346,10 @@ enum Osmium {
 enum OsmiumStream {
     enum Route: Sendable {
         case filtered, lowMemory
+        /// A history file (every version of each element): `osmium time-filter` makes it as
+        /// it is now, deleted elements gone, and everything of that comes through, the reader
+        /// keeping node locations as for ``filtered`` (`tags-filter` cannot read a pipe).
+        case history
 
         /// Below this much available memory (`MemAvailable`), ``lowMemory``: `tags-filter`'s
         /// ≈ 600 MB on real data would not fit beside everything else.
@@ -329,6 +388,24 @@ enum OsmiumStream {
         return environment
     }
 
+    /// Whether the PBF file at `input` says it is a history file (osmium's
+    /// `header.with_history`, as osmium writes `.osh.pbf`). Before, its versions went through
+    /// `tags-filter` as so many copies: a deleted node's had no place ("lat/lon 214.7483647 …
+    /// out of range"), a changed one "appears twice".
+    static func isHistory(_ input: String) -> Bool {
+        guard let osmium = Osmium.executable() else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: osmium)
+        process.arguments = ["fileinfo", "-F", "pbf", "-g", "header.with_history", input]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return false }
+        let said = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "yes"
+    }
+
     static func read(
         _ input: String, route: Route, progress: (String) -> Void, _ body: (OSMElement) throws -> Void
     ) throws {
@@ -353,6 +430,14 @@ enum OsmiumStream {
                 "filtering \(input) with osmium add-locations-to-ways (low memory: every way, no tags-filter)"
             )
             stages = [locateArguments + ["-i", "sparse_mem_array", "-F", "pbf", input]]
+        case .history:
+            progress("reading \(input), a history file, as it is now with osmium time-filter")
+            stages = [
+                [
+                    "time-filter", "-F", "pbf", input, "-o", "-",
+                    "-f", "pbf,pbf_compression=none,add_metadata=false",
+                ]
+            ]
         }
         let processes = stages.map { arguments in
             let process = Process()
@@ -397,7 +482,7 @@ enum OsmiumStream {
         // The first stage reads the input file: its offset there is the progress.
         let meter = ProgressMeter(input: input, pid: processes[0].processIdentifier)
         var reader = PBFReader(path: input)
-        if route == .filtered { reader.nodeLocations = NodeLocations() }
+        if route != .lowMemory { reader.nodeLocations = NodeLocations() }
         var failure: (any Error)?
         do {
             try reader.read(fd: output.fileHandleForReading.fileDescriptor) { element in

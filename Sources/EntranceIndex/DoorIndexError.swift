@@ -10,6 +10,9 @@ public enum DoorIndexError: Error, CustomStringConvertible, Equatable {
     case badInput(OSMError)
     /// The database file is missing or not a door index.
     case notAnIndex(path: String, reason: String)
+    /// A door index in a directory of them not named `*.db`, which is not read; `suggested`,
+    /// the name to give it.
+    case notNamedDB(path: String, suggested: String)
     /// Writing or reading the database failed.
     case storage(path: String, message: String)
     /// The OSM input holds an element twice (overlapping extracts joined with `osmium cat`).
@@ -22,6 +25,8 @@ public enum DoorIndexError: Error, CustomStringConvertible, Equatable {
         case .osmiumFailed(let path, let message): "\(path): osmium could not read it: \(message)"
         case .badInput(let error): error.description
         case .notAnIndex(let path, let reason): "\(path): not a door index: \(reason)"
+        case .notNamedDB(let path, let suggested):
+            "\(path): a door index, but only the *.db files of a directory are read: rename it \(suggested) to use it"
         case .storage(let path, let message): "\(path): \(message)"
         case .duplicateElement(let path):
             "\(path): an OSM element appears twice (overlapping extracts joined with `osmium cat`?); join them with `osmium merge`, which keeps one of each"
@@ -31,7 +36,7 @@ public enum DoorIndexError: Error, CustomStringConvertible, Equatable {
     /// Whether the fault lies in the input (exit 2) rather than at run time (exit 1).
     public var isBadInput: Bool {
         switch self {
-        case .osmiumFailed, .badInput, .notAnIndex, .duplicateElement: true
+        case .osmiumFailed, .badInput, .notAnIndex, .notNamedDB, .duplicateElement: true
         case .osmiumMissing, .storage: false
         }
     }

@@ -85,8 +85,10 @@ public final class DoorIndexes {
     /// The file or directory they were opened from.
     public let path: String
     /// The `*.db` files of the directory that are no door index of this version (notes, an
-    /// empty file, an old schema), each with why: skipped, for the caller to warn about.
-    /// One stray file made every lookup fail before.
+    /// empty file, an old schema), each with why, and its door indexes not named `*.db`
+    /// (``DoorIndexError/notNamedDB(path:suggested:)``): skipped, for the caller to warn about.
+    /// One stray file made every lookup fail before; an index named `x.sqlite` was passed
+    /// over without a word.
     public let skipped: [DoorIndexError]
 
     /// Opens the index file at `path`, or every `*.db` file in the directory at `path`,
@@ -107,9 +109,16 @@ public final class DoorIndexes {
             return
         }
         let names = Self.indexNames(inDirectory: path)
-        guard !names.isEmpty else { throw .notAnIndex(path: path, reason: "a directory with no *.db file") }
+        let misnamed = Self.misnamedIndexes(inDirectory: path)
+        guard !names.isEmpty else {
+            if misnamed.count == 1 { throw misnamed[0] }
+            throw .notAnIndex(
+                path: path,
+                reason: "a directory with no *.db file"
+                    + (misnamed.isEmpty ? "" : " (\(misnamed.map(\.description).joined(separator: "; ")))"))
+        }
         var opened: [DoorIndex] = []
-        var skipped: [DoorIndexError] = []
+        var skipped = misnamed
         for name in names {
             do { opened.append(try DoorIndex(path: "\(path)/\(name)")) } catch { skipped.append(error) }
         }
@@ -129,6 +138,25 @@ public final class DoorIndexes {
     public static func indexNames(inDirectory path: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".db") }
             .sorted()
+    }
+
+    /// The door indexes in the directory at `path` not named `*.db`, as errors naming each and
+    /// the name to give it (`x.sqlite` → `x.db`, or a name not taken). An import's temporary
+    /// file (`x.db.tmp-…`) is none: it is renamed into place when complete.
+    static func misnamedIndexes(inDirectory path: String) -> [DoorIndexError] {
+        let all = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+        return all.filter { !$0.hasSuffix(".db") && !$0.contains(".db.tmp-") }.compactMap { name in
+            guard DoorIndex.isDoorIndex("\(path)/\(name)") else { return nil }
+            let dot = name.dropFirst().lastIndex(of: ".") ?? name.endIndex
+            let stem = name[..<dot]
+            var suggested = String(stem) + ".db"
+            var n = 2
+            while all.contains(suggested) {
+                suggested = "\(stem)-\(n).db"
+                n += 1
+            }
+            return .notNamedDB(path: "\(path)/\(name)", suggested: suggested)
+        }
     }
 
     /// Every index's bounds.

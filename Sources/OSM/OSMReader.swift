@@ -17,7 +17,7 @@ public enum OSMReader {
     }
 
     /// The UTF-8 byte-order mark, which Windows editors write at the start of a file.
-    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+    package static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// Reads OSM bytes; `path` only names them in errors. A leading UTF-8 byte-order mark is
     /// skipped (it is no character of the text: lines are counted as without it).

@@ -6,7 +6,10 @@ import Geo
     import FoundationXML
 #endif
 
-/// OSM XML, streamed with a SAX parser so large extracts are not held as a tree.
+/// OSM XML, streamed with a SAX parser so large extracts are not held as a tree. Overpass
+/// API's `out geom;` is read too: a way's `<nd ref="…" lat="…" lon="…"/>` places its node, and
+/// a relation's `<member type="way" …>` holds the way's points as `<nd lat="…" lon="…"/>`, the
+/// nodes and member ways perhaps not listed (``OutGeometry``, as its JSON is read).
 enum OSMXML {
     static func read(data: Data, path: String) throws(OSMError) -> OSMData {
         // OSM XML is UTF-8. Checked here because FoundationXML traps (kills the process) on
@@ -65,7 +68,9 @@ enum OSMXML {
                 path: path, line: TextDiagnostics.lastLine(of: data), element: handler.currentName,
                 reason: "the file ends before </osm> (truncated?)")
         }
-        return handler.lastVersions()
+        var read = handler.lastVersions()
+        handler.geometry.place(in: &read)
+        return read
     }
 
     /// Markup OSM XML never has, refused before the parser sees it: FoundationXML reads a
@@ -135,6 +140,15 @@ enum OSMXML {
         var tags: [String: String] = [:]
         var nodeIDs: [Int64] = []
         var members: [OSMMember] = []
+        /// `out geom;`'s places: the way's, one for each `<nd>` (nil when it has none), and
+        /// whether any `<nd>` had one; the relation's member ways', and the points of the
+        /// `<member type="way">` being read.
+        var points: [Coordinate?] = []
+        var placesPoints = false
+        var memberPoints: [(ref: Int64, points: [Coordinate?])] = []
+        var member: (ref: Int64, points: [Coordinate?])?
+        /// Everything `out geom;` placed, of elements not deleted.
+        var geometry = OutGeometry()
         /// Deleted: by a JOSM user (`action="delete"`, kept in the file until uploaded) or in
         /// OSM's history (`visible="false"`, without a place). Read through, then dropped.
         var deleted = false
@@ -181,6 +195,10 @@ enum OSMXML {
                 tags = [:]
                 nodeIDs = []
                 members = []
+                points = []
+                placesPoints = false
+                memberPoints = []
+                member = nil
                 coordinate = nil
                 deleted = attributes["action"] == "delete" || attributes["visible"] == "false"
                 version = attributes["version"]
@@ -202,19 +220,38 @@ enum OSMXML {
                     return fail(parser, "<tag> without k and v")
                 }
                 tags[k] = v
-            case "nd" where kind == "way":
+            case "nd" where kind == "way" && depth == 3:
                 guard let ref = attributes["ref"].flatMap(Int64.init) else {
                     return fail(parser, "<nd> without a numeric ref")
                 }
                 nodeIDs.append(ref)
+                guard let point = place(parser, attributes) else { return }
+                points.append(point)
+                placesPoints = placesPoints || point != nil
+            case "nd" where kind == "relation" && depth == 4 && member != nil:
+                guard let point = place(parser, attributes) else { return }
+                member?.points.append(point)
             case "member" where kind == "relation":
                 guard let type = attributes["type"], let ref = attributes["ref"].flatMap(Int64.init) else {
                     return fail(parser, "<member> without type and numeric ref")
                 }
                 members.append(OSMMember(type: type, ref: ref, role: attributes["role"] ?? ""))
+                if type == "way" { member = (ref, []) }
             default:
                 if depth == 1 { fail(parser, "root element is <\(name)>, expected <osm>") }
             }
+        }
+
+        /// An `out geom;` `<nd>`'s place: `.some(nil)` when it has none; nil (and the parse
+        /// failed) when it is no number.
+        func place(_ parser: XMLParser, _ attributes: [String: String]) -> Coordinate?? {
+            let (lat, lon) = (attributes["lat"], attributes["lon"])
+            if lat == nil && lon == nil { return .some(nil) }
+            guard let latitude = lat.flatMap(Double.init), let longitude = lon.flatMap(Double.init) else {
+                fail(parser, "<nd> lat=\"\(lat ?? "")\" lon=\"\(lon ?? "")\" are not numbers")
+                return nil
+            }
+            return Coordinate(latitude: latitude, longitude: longitude)
         }
 
         func parser(
@@ -222,6 +259,10 @@ enum OSMXML {
         ) {
             defer { depth -= 1 }
             if depth == 1 && name == "osm" { closedRoot = true }
+            if depth == 3 && name == "member", let member {
+                if !member.points.isEmpty { memberPoints.append(member) }
+                self.member = nil
+            }
             guard depth == 2, name == kind else { return }
             defer { kind = nil }
             var index: Int?
@@ -235,9 +276,11 @@ enum OSMXML {
                 case "way":
                     index = data.ways.count
                     data.ways.append(OSMWay(id: id, nodeIDs: nodeIDs, tags: tags))
+                    if placesPoints { geometry.ways.append((nodeIDs, points)) }
                 case "relation":
                     index = data.relations.count
                     data.relations.append(OSMRelation(id: id, members: members, tags: tags))
+                    geometry.memberWays += memberPoints
                 default: break
                 }
             }

@@ -92,6 +92,23 @@ struct DoorImportTests {
         #expect(rows == (try Self.dump(fromJSON)))
     }
 
+    /// Overpass XML from `out geom;` (fixture `station-and-block-out-geom.osm`: the ways'
+    /// `<nd>`s carry their places, untagged nodes and the relation's member ways are not
+    /// listed) gives the index the plain XML of the same data gives, row for row (before: the
+    /// ways' outlines were only their listed doors, the relation had none).
+    @Test func overpassXMLFromOutGeomGivesTheIndexOfThePlainXML() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fromPlain = dir.appendingPathComponent("plain.db").path
+        let fromGeometry = dir.appendingPathComponent("geom.db").path
+        let a = try DoorImporter.importFile(try Support.fixture("station-and-block.osm"), to: fromPlain)
+        let b = try DoorImporter.importFile(
+            try Support.fixture("station-and-block-out-geom.osm"), to: fromGeometry)
+        #expect(a == b)
+        #expect(b.withoutOutline == 0 && b.buildingWays == 3 && b.buildingRelations == 1)
+        #expect(try Self.dump(fromGeometry) == (try Self.dump(fromPlain)))
+    }
+
     /// Overpass JSON of relation 4198 from `out geom;`: the member ways are not listed, only
     /// their geometry in the relation (fixture `relation-out-geom.json`). Its outline is the one
     /// the fixture listing every way gives, courtyard and all, and its staircase door is on it

@@ -98,6 +98,88 @@ struct OSMReaderTests {
         #expect(data.nodes.count == 1 + 2 + 1 + 3)
     }
 
+    /// Overpass's `out geom;` in XML: a way's `<nd>` carries its node's place (`lat`, `lon`:
+    /// none outside the query's box), and a relation's member way its points as `<nd>`s inside
+    /// the `<member>`, the nodes and member ways perhaps not listed. It reads as the same data in
+    /// JSON's form reads (before: the ways had only the nodes the file listed, the relation no
+    /// member ways, so no outline).
+    @Test func overpassXMLFromOutGeomReadsAsItsJSONForm() throws {
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <osm version="0.6" generator="Overpass API 0.7.62.1 084b4234">
+            <note>The data included in this document is from www.openstreetmap.org.</note>
+            <meta osm_base="2019-04-21T00:00:00Z"/>
+              <node id="1" lat="60.1712" lon="24.9413"><tag k="entrance" v="main"/></node>
+              <node id="5" lat="60.1000" lon="24.9005"><tag k="entrance" v="main"/></node>
+              <way id="10">
+                <bounds minlat="60.1712" minlon="24.9413" maxlat="60.1714" maxlon="24.9420"/>
+                <nd ref="1" lat="60.1712" lon="24.9413"/><nd ref="2" lat="60.1714" lon="24.9420"/>
+                <nd ref="3"/><nd ref="1" lat="60.1712" lon="24.9413"/>
+                <tag k="building" v="yes"/>
+              </way>
+              <relation id="7">
+                <bounds minlat="60.1000" minlon="24.9000" maxlat="60.1010" maxlon="24.9010"/>
+                <member type="way" ref="100" role="outer">
+                  <nd lat="60.1000" lon="24.9000"/><nd lat="60.1000" lon="24.9005"/><nd lat="60.1000" lon="24.9010"/>
+                </member>
+                <member type="way" ref="101" role="outer">
+                  <nd lat="60.1000" lon="24.9010"/><nd lat="60.1010" lon="24.9010"/><nd/>
+                  <nd lat="60.1000" lon="24.9000"/>
+                </member>
+                <member type="way" ref="102" role="inner">
+                  <nd lat="60.1004" lon="24.9004"/><nd lat="60.1004" lon="24.9006"/>
+                  <nd lat="60.1006" lon="24.9006"/><nd lat="60.1004" lon="24.9004"/>
+                </member>
+                <member type="node" ref="5" role="entrance" lat="60.1000" lon="24.9005"/>
+                <tag k="building" v="yes"/><tag k="type" v="multipolygon"/>
+              </relation>
+            </osm>
+            """
+        let json = """
+            {"elements": [
+              {"type": "node", "id": 1, "lat": 60.1712, "lon": 24.9413, "tags": {"entrance": "main"}},
+              {"type": "node", "id": 5, "lat": 60.1000, "lon": 24.9005, "tags": {"entrance": "main"}},
+              {"type": "way", "id": 10, "nodes": [1, 2, 3, 1], "tags": {"building": "yes"},
+               "geometry": [{"lat": 60.1712, "lon": 24.9413}, {"lat": 60.1714, "lon": 24.9420},
+                            null, {"lat": 60.1712, "lon": 24.9413}]},
+              {"type": "relation", "id": 7, "members": [
+                {"type": "way", "ref": 100, "role": "outer", "geometry": [
+                  {"lat": 60.1000, "lon": 24.9000}, {"lat": 60.1000, "lon": 24.9005},
+                  {"lat": 60.1000, "lon": 24.9010}]},
+                {"type": "way", "ref": 101, "role": "outer", "geometry": [
+                  {"lat": 60.1000, "lon": 24.9010}, {"lat": 60.1010, "lon": 24.9010},
+                  null, {"lat": 60.1000, "lon": 24.9000}]},
+                {"type": "way", "ref": 102, "role": "inner", "geometry": [
+                  {"lat": 60.1004, "lon": 24.9004}, {"lat": 60.1004, "lon": 24.9006},
+                  {"lat": 60.1006, "lon": 24.9006}, {"lat": 60.1004, "lon": 24.9004}]},
+                {"type": "node", "ref": 5, "role": "entrance", "lat": 60.1000, "lon": 24.9005}],
+               "tags": {"building": "yes", "type": "multipolygon"}}
+            ]}
+            """
+        let fromXML = try OSMReader.read(data: Data(xml.utf8), path: "geom.osm")
+        #expect(fromXML == (try OSMReader.read(data: Data(json.utf8), path: "geom.json")))
+        #expect(fromXML.ways.map(\.id) == [10, 100, 101, 102])
+        #expect(fromXML.nodes.contains { $0.id == 2 })
+    }
+
+    /// An out-geom `<nd>` whose place is no number is refused, naming the way and line.
+    @Test func anOutGeomPlaceThatIsNoNumberIsNamed() {
+        let xml = """
+            <osm>
+              <way id="10">
+                <nd ref="1" lat="60.1712" lon="east"/>
+              </way>
+            </osm>
+            """
+        #expect(
+            throws: OSMError(
+                path: "g.osm", line: 3, element: "way 10",
+                reason: "<nd> lat=\"60.1712\" lon=\"east\" are not numbers")
+        ) {
+            try OSMReader.read(data: Data(xml.utf8), path: "g.osm")
+        }
+    }
+
     /// A file JOSM saved keeps what its user deleted, marked `action="delete"`, and OSM's
     /// history or change files mark deleted elements `visible="false"`: neither is read (before,
     /// a deleted door was planned as the main one and a deleted building indexed). What JOSM

@@ -63,6 +63,44 @@ struct DoorsCommandTests {
         }
     }
 
+    /// Overpass XML saved from `out geom;` (each way's `<nd>` with its place, a relation's
+    /// member ways as points inside it, untagged nodes not listed) imports, and the binary
+    /// finds in it the buildings and doors it finds in the plain XML of the same data (before:
+    /// the station's outline was its doors alone, and relation 4198 had none, "without nodes").
+    @Test func overpassXMLFromOutGeomFindsTheDoorsOfThePlainXML() throws {
+        let dir = try Scratch()
+        let fixtures = DemoTests.repo + "/Tests/EntranceIndexTests/Fixtures/"
+        let binary = try BinaryTests.binary()
+        var answers: [[String]] = []
+        for name in ["station-and-block.osm", "station-and-block-out-geom.osm"] {
+            let db = dir.file(name + ".db")
+            let imported = try BinaryTests.run(
+                executable: binary, ["doors", "import", fixtures + name, "--out", db])
+            #expect(imported.code == 0, "\(imported.err)")
+            #expect(imported.err.contains("3 ways, 1 relations"), "\(imported.err)")
+            #expect(imported.err.contains("0 without nodes in the extract"), "\(imported.err)")
+            var said: [String] = []
+            for argv in [
+                ["doors", "search", "Helsingin päärautatieasema"],
+                ["doors", "near", "60.1712", "24.9413"],
+                ["doors", "near", "60.1782", "24.9492"],
+                ["doors", "near", "60.1775", "24.9480"],
+            ] {
+                let r = try BinaryTests.run(executable: binary, argv + ["--db", db])
+                #expect(r.code == 0, "\(name) \(argv): \(r.err)")
+                said.append(r.out + r.err.replacingOccurrences(of: db, with: "DB"))
+            }
+            answers.append(said)
+        }
+        #expect(answers[1] == answers[0])
+        #expect(
+            answers[1][1].contains(
+                "building way 122595198 \"Helsingin päärautatieasema\" contains the point; 26 doors"),
+            "\(answers[1][1])")
+        #expect(
+            answers[1][2].contains("building relation 4198 contains the point; 1 doors"), "\(answers[1][2])")
+    }
+
     @Test func searchPrintsOneBuildingALineAndNearOutsideTheIndexExits1() async throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -408,6 +446,44 @@ struct DoorsCommandTests {
         let search = await runPathfinder(["doors", "search", "김해", "--db", regions])
         #expect(search.code == 0 && search.out.contains("김해 건물"), "\(search.err)")
         #expect(search.err.contains("warning: skipped \(regions)/notes.db"), "\(search.err)")
+    }
+
+    /// A door index in the doors directory not named `*.db` (`helsinki.sqlite`) is not read,
+    /// as only `*.db` files are, but no longer silently: each lookup warns naming it and the
+    /// name to give it, and a directory holding only such a file says so (before: "outside the
+    /// door index", or "a directory with no *.db file", the file never named).
+    @Test func anIndexNotNamedDBIsNamedWithTheReason() throws {
+        let dir = try Scratch()
+        let binary = try BinaryTests.binary()
+        let regions = dir.file("regions")
+        let xml = squareBuildingsXML([
+            SquareBuilding(lat: 35.28, lon: 128.97, tags: ["building": "yes", "name": "김해 건물"])
+        ])
+        let source = try dir.write("g.osm", xml)
+        for out in [regions + "/helsinki.sqlite", dir.file("only") + "/helsinki.sqlite"] {
+            let imported = try BinaryTests.run(executable: binary, ["doors", "import", source, "--out", out])
+            try #require(imported.code == 0, "\(imported.err)")
+        }
+        // The import's own temporary file is no index a user named: not said.
+        _ = try dir.write("regions/gyeongnam.db.tmp-1-abcdef12", "")
+        let imported = try BinaryTests.run(
+            executable: binary, ["doors", "import", source, "--out", regions + "/gyeongnam.db"])
+        try #require(imported.code == 0, "\(imported.err)")
+        let near = try BinaryTests.run(
+            executable: binary, ["doors", "near", "35.28", "128.97", "--db", regions])
+        #expect(near.code == 0, "\(near.err)")
+        #expect(
+            near.err.hasPrefix(
+                "pathfinder doors near: warning: skipped \(regions)/helsinki.sqlite: a door index, but only the *.db files of a directory are read: rename it helsinki.db to use it\n"
+            ), "\(near.err)")
+        #expect(!near.err.contains("tmp-"), "\(near.err)")
+        let only = try BinaryTests.run(
+            executable: binary, ["doors", "near", "35.28", "128.97", "--db", dir.file("only")])
+        #expect(only.code == 2, "\(only.err)")
+        #expect(
+            only.err
+                == "pathfinder doors near: \(dir.file("only"))/helsinki.sqlite: a door index, but only the *.db files of a directory are read: rename it helsinki.db to use it\n",
+            "\(only.err)")
     }
 
     /// `--out` an existing file that is no door index is refused, exit 2, naming it, and left
@@ -800,6 +876,108 @@ struct DoorsCommandTests {
                 let last = try BinaryTests.run(executable: binary, argv(input), directory: dir.path)
                 #expect(last.code == 0, "\(name) \(start) after \(steps): \(last.err)")
             }
+        }
+    }
+
+    /// A compressed file is advised by what it holds, not by its name: gzip or bzip2 of PBF or
+    /// of Overpass JSON named `.osm.gz`/`.osm.bz2` is told to be decompressed into a name that
+    /// says what it is, and the advice, run as written, makes a file `doors import` takes
+    /// (before: `osmium cat x.osm.gz -o x.osm.pbf`, which osmium fails on, reading it as XML).
+    @Test func aCompressedFileIsAdvisedByWhatItHolds() throws {
+        let dir = try Scratch()
+        let source = try fixture("example/rautatieasema.osm")
+        let binary = try BinaryTests.binary()
+        func sh(_ command: String) throws -> (code: Int32, out: String, err: String) {
+            try BinaryTests.run(executable: "/bin/sh", ["-c", command], directory: dir.path)
+        }
+        let json =
+            #"{"elements": [{"type": "node", "id": 1, "lat": 60.17, "lon": 24.94, "tags": {"entrance": "main"}}]}"#
+        let made = try sh(
+            """
+            osmium cat '\(source)' -o doors.osm.pbf && gzip -c doors.osm.pbf > pbf.osm.gz &&
+            bzip2 -c doors.osm.pbf > pbf.osm.bz2 && printf '%s' '\(json)' | gzip > json.osm.gz &&
+            printf '%s' '\(json)' | bzip2 > json.osm.bz2 && rm doors.osm.pbf
+            """)
+        try #require(made.code == 0, "osmium-tool, gzip and bzip2 are needed: \(made.err)")
+        for (input, made) in [
+            ("pbf.osm.gz", "pbf.osm.pbf"), ("pbf.osm.bz2", "pbf.osm.pbf"), ("json.osm.gz", "json.json"),
+            ("json.osm.bz2", "json.json"),
+        ] {
+            let first = try BinaryTests.run(
+                executable: binary, ["doors", "import", input, "--out", "x.db"], directory: dir.path)
+            #expect(first.code == 2, "\(input): \(first.err)")
+            let parts = first.err.split(separator: "`", omittingEmptySubsequences: false)
+            try #require(parts.count >= 3, "\(input): no advice in \(first.err)")
+            let advice = String(parts[1])
+            #expect(advice.hasSuffix(" > \(made)"), "\(input): \(advice)")
+            let ran = try sh(advice)
+            #expect(ran.code == 0, "\(input): `\(advice)`: \(ran.err)")
+            let second = try BinaryTests.run(
+                executable: binary, ["doors", "import", made, "--out", "x.db"], directory: dir.path)
+            #expect(second.code == 0, "\(input) after `\(advice)`: \(second.err)")
+            try? FileManager.default.removeItem(atPath: dir.file(made))
+        }
+    }
+
+    /// An OSM history file, made by osmium from the Siltavuorenpenger block with one door
+    /// changed (entrance=main, version 7) and one deleted (version 5), imports as it is now,
+    /// as `osmium time-filter` makes it: the deleted door is no door, the changed one is read
+    /// as changed. As `.osh.pbf` (before: "node 412237449: lat/lon 214.7483647,214.7483647 out of
+    /// range", and a door changed without deletions "appears twice"), as XML `.osh`, and as
+    /// `.osh.gz` through the advice given (before, it wrote a `.osm.pbf`, which lost the history).
+    @Test func aHistoryFileIsReadAsItIsNow() throws {
+        let dir = try Scratch()
+        let source = try fixture("siltavuorenpenger-block.osm")
+        let binary = try BinaryTests.binary()
+        func sh(_ command: String) throws -> (code: Int32, out: String, err: String) {
+            try BinaryTests.run(executable: "/bin/sh", ["-c", command], directory: dir.path)
+        }
+        _ = try dir.write(
+            "change.osc",
+            """
+            <osmChange version="0.6" generator="test">
+              <modify>
+                <node id="410088130" version="7" timestamp="2020-01-01T00:00:00Z" changeset="1" uid="1" user="x" lat="60.1755178" lon="24.9516211">
+                  <tag k="addr:unit" v="A"/><tag k="entrance" v="main"/><tag k="ref" v="A"/>
+                </node>
+              </modify>
+              <delete>
+                <node id="412237449" version="5" timestamp="2020-01-01T00:00:00Z" changeset="1" uid="1" user="x" lat="60.1747474" lon="24.9531693"/>
+              </delete>
+            </osmChange>
+            """)
+        let made = try sh(
+            """
+            osmium apply-changes --with-history '\(source)' change.osc -o hist.osh.pbf &&
+            osmium cat hist.osh.pbf -o hist.osh && gzip -c hist.osh > packed.osh.gz &&
+            osmium time-filter hist.osh.pbf -o now.osm.pbf
+            """)
+        try #require(made.code == 0, "osmium-tool and gzip are needed: \(made.err)")
+        func answers(_ input: String) throws -> [String] {
+            var input = input
+            var imported = try BinaryTests.run(
+                executable: binary, ["doors", "import", input, "--out", "x.db"], directory: dir.path)
+            if imported.code == 2, case let parts = imported.err.split(separator: "`"), parts.count >= 3 {
+                let ran = try sh(String(parts[1]))
+                #expect(ran.code == 0, "\(input): `\(parts[1])`: \(ran.err)")
+                input = String(parts[1]).components(separatedBy: " -o ").last ?? input
+                imported = try BinaryTests.run(
+                    executable: binary, ["doors", "import", input, "--out", "x.db"], directory: dir.path)
+            }
+            #expect(imported.code == 0, "\(input): \(imported.err)")
+            var said = [imported.err.replacingOccurrences(of: input, with: "INPUT")]
+            for point in [["60.1753", "24.9516"], ["60.1747474", "24.9531693"]] {
+                let r = try BinaryTests.run(
+                    executable: binary, ["doors", "near"] + point + ["--db", "x.db"], directory: dir.path)
+                #expect(r.code == 0, "\(input) \(point): \(r.err)")
+                said.append(r.out + r.err)
+            }
+            return said
+        }
+        let now = try answers("now.osm.pbf")
+        #expect(!now[2].contains("\"lat\":60.1747474,\"lon\":24.9531693"), "\(now[2])")
+        for input in ["hist.osh.pbf", "hist.osh", "packed.osh.gz"] {
+            #expect(try answers(input) == now, "\(input)")
         }
     }
 

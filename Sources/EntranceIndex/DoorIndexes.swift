@@ -190,11 +190,10 @@ public final class DoorIndexes {
         try index(at: point, radius: radius).doors(near: point, radius: radius)
     }
 
-    /// ``DoorIndex/search(_:near:limit:)``: with `near`, in the index nearest to it; without,
-    /// in every index, merged in the order one index sorts in: quality, then the closer in
-    /// length to the query, then the OSM id (ways before relations); the same building in
-    /// two overlapping indexes, by file name. Before, ties went by file name, so "a.db"'s
-    /// building 7 came before "b.db"'s building 3.
+    /// ``DoorIndex/search(_:near:limit:)`` in every index, merged in the order one index sorts
+    /// in (``search(_:near:limit:in:)``). Before, with `near`, only the index nearest to it was
+    /// asked: beside another region's box (or inside both), that region's buildings near the
+    /// point were not found.
     ///
     /// A query that matches nothing in any index is looked for again in its shorter address
     /// forms (``addressForms(_:)``: "서울특별시 중구 세종대로 110" → "세종대로 110"), the first that
@@ -225,14 +224,25 @@ public final class DoorIndexes {
 
     /// ``search(_:near:limit:)`` of the query as written.
     private func searchAsWritten(_ query: String, near: Coordinate?, limit: Int) throws -> [BuildingMatch] {
-        if let near {
-            return try nearest(to: near)?.search(query, near: near, limit: limit) ?? []
-        }
-        let all = try indexes.flatMap { try $0.search(query, limit: limit) }
+        try Self.search(query, near: near, limit: limit, in: indexes)
+    }
+
+    /// ``DoorIndex/search(_:near:limit:)`` of the query as written in each of `indexes`, merged
+    /// in the order one index sorts in: quality; then, with `near`, the nearer centroid; then
+    /// the closer in length to the query; then the OSM id (ways before relations); the same
+    /// building in two overlapping indexes, in the order of `indexes`. Each index's first
+    /// `limit` hold all it gives to the merged first `limit`. (Before, ties went by file name,
+    /// so "a.db"'s building 7 came before "b.db"'s building 3.)
+    package static func search(
+        _ query: String, near: Coordinate?, limit: Int, in indexes: [DoorIndex]
+    ) throws -> [BuildingMatch] {
+        let all = try indexes.flatMap { try $0.search(query, near: near, limit: limit) }
+        // The centroid's distance, as one index orders by (`metres` is 0 inside the outline).
+        let metres = all.map { match in near.map { match.building.centroid.distance(to: $0) } ?? 0 }
         return Array(
-            all.enumerated().sorted { a, b in
-                (a.element.quality, a.element.lengthGap, a.element.row, a.offset)
-                    < (b.element.quality, b.element.lengthGap, b.element.row, b.offset)
-            }.map(\.element).prefix(limit))
+            all.indices.sorted { a, b in
+                (all[a].quality, metres[a], all[a].lengthGap, all[a].row, a)
+                    < (all[b].quality, metres[b], all[b].lengthGap, all[b].row, b)
+            }.map { all[$0] }.prefix(limit))
     }
 }

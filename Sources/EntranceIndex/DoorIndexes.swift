@@ -144,21 +144,29 @@ public final class DoorIndexes {
     }
 
     /// The index that answers for `point`: of those whose bounds hold it, smallest box first,
-    /// the first with a building containing the point; else the one with the nearest outline
-    /// within ``DoorIndex/nearestOutlineMetres``; else the first with an entrance within
-    /// `radius` metres; else the smallest box.
+    /// the first with a building containing the point; else, of those and the ones whose box
+    /// comes within reach (`radius`, at least ``DoorIndex/nearestOutlineMetres``; nearest
+    /// first), the one with the nearest outline within ``DoorIndex/nearestOutlineMetres``;
+    /// else the first with an entrance within `radius` metres; else the smallest box holding it.
     ///
     /// Regional boxes overlap (Busan's box reaches into Gyeongsangnam-do's), and a box holds
     /// more than its region: the smallest box alone answered "no building" for a building
-    /// only the larger region's index holds.
-    /// - Throws: ``OutsideDoorIndex`` when no index's bounds hold the point; SQLite errors.
+    /// only the larger region's index holds. Side by side, the building nearest the point may
+    /// be in a box that ends short of it (before: not asked; no building, no door).
+    /// - Throws: ``OutsideDoorIndex`` when no index's bounds hold the point and none within
+    ///   reach has a building or an entrance near it; SQLite errors.
     public func index(at point: Coordinate, radius: Double = 150) throws -> DoorIndex {
         let holding = holding(point)
-        guard let smallest = holding.first else { throw OutsideDoorIndex(point: point, covered: covered) }
-        if holding.count == 1 { return smallest }
+        let reach = max(radius, DoorIndex.nearestOutlineMetres)
+        let beside = indexes.compactMap { index in
+            index.bounds.map { (index, $0.distance(to: point)) }
+        }.filter { pair in pair.1 <= reach && !holding.contains { $0 === pair.0 } }
+            .sorted { $0.1 < $1.1 }.map(\.0)
+        let asked = holding + beside
+        if holding.count == 1 && beside.isEmpty { return holding[0] }
         for index in holding where try index.building(at: point) != nil { return index }
         var nearest: (index: DoorIndex, metres: Double)?
-        for index in holding {
+        for index in asked {
             if let building = try index.nearestBuilding(to: point),
                 building.metres < nearest?.metres ?? .infinity
             {
@@ -168,9 +176,13 @@ public final class DoorIndexes {
         if let nearest { return nearest.index }
         // Usable ones: an index whose only entrance near is an emergency exit gives no door
         // (before: it was chosen, and the walker got none while another index had a main door).
-        return try holding.first {
+        if let index = try asked.first(where: {
             try $0.entrances(within: radius, of: point).contains { OSMDoors.isUsable($0.tags) }
-        } ?? smallest
+        }) {
+            return index
+        }
+        guard let smallest = holding.first else { throw OutsideDoorIndex(point: point, covered: covered) }
+        return smallest
     }
 
     /// The index that answers for `point` (``index(at:radius:)``), else the one whose box is

@@ -27,13 +27,29 @@ public struct DoorIndexBounds: Sendable, Hashable, CustomStringConvertible {
     /// The `meta` form the importer writes and `init?(_:)` reads.
     var metaText: String { "\(minLat),\(maxLat),\(minLon),\(maxLon)" }
 
-    /// The smallest box holding this one and `other` (this one when `other` is nil).
+    /// The smallest box holding this one and `other` (this one when `other` is nil). Its
+    /// longitudes go the shorter way round: across the antimeridian they run on past 180, from
+    /// a west end in −180…180, as a building's box does (``BuildingOutline/bounds``), so an
+    /// index holding buildings on both sides of ±180° covers a few hundred metres there, not
+    /// every longitude (before: `min`/`max`, −179.9998…180.0002). Boxes not across it (all but
+    /// those near ±180°) come out as `min`/`max` made them.
     func union(_ other: DoorIndexBounds?) -> DoorIndexBounds {
         guard let other else { return self }
+        // `other` as it is, or a turn west or east: the narrowest hull of the two (the first of
+        // equals, so `min`/`max` when not across).
+        let hulls = [0.0, -360, 360].map {
+            (west: min(minLon, other.minLon + $0), east: max(maxLon, other.maxLon + $0))
+        }
+        var (west, east) = hulls.min { $0.east - $0.west < $1.east - $1.west }!
+        if east - west >= 360 {
+            (west, east) = (-180, 180)
+        } else if west < -180 {
+            (west, east) = (west + 360, east + 360)
+        } else if west > 180 {
+            (west, east) = (west - 360, east - 360)
+        }
         return DoorIndexBounds(
-            minLat: min(minLat, other.minLat), maxLat: max(maxLat, other.maxLat),
-            minLon: min(minLon, other.minLon),
-            maxLon: max(maxLon, other.maxLon))
+            minLat: min(minLat, other.minLat), maxLat: max(maxLat, other.maxLat), minLon: west, maxLon: east)
     }
 
     /// Whether the box holds `point`, or holds it a turn on: an index holding a building across
@@ -43,20 +59,25 @@ public struct DoorIndexBounds: Sendable, Hashable, CustomStringConvertible {
             && [point.longitude, point.longitude + 360].contains { $0 >= minLon && $0 <= maxLon }
     }
 
-    /// Metres from `point` to the nearest point of the box (0 inside).
+    /// Metres from `point` to the nearest point of the box (0 inside); to one across the
+    /// antimeridian the short way, from whichever of its ends is nearer.
     public func distance(to point: Coordinate) -> Double {
-        let nearest = Coordinate(
-            latitude: min(max(point.latitude, minLat), maxLat),
-            longitude: min(max(point.longitude, minLon), maxLon))
-        return point.distance(to: nearest)
+        let latitude = min(max(point.latitude, minLat), maxLat)
+        guard !(point.longitude >= minLon && point.longitude <= maxLon || point.longitude + 360 <= maxLon)
+        else {
+            return point.distance(to: Coordinate(latitude: latitude, longitude: point.longitude))
+        }
+        let west = Coordinate(latitude: latitude, longitude: minLon)
+        let east = Coordinate(latitude: latitude, longitude: maxLon > 180 ? maxLon - 360 : maxLon)
+        return min(point.distance(to: west), point.distance(to: east))
     }
 
     var area: Double { (maxLat - minLat) * (maxLon - minLon) }
 
-    /// "60.15..60.18, 24.92..24.96"
+    /// "60.15..60.18, 24.92..24.96"; across the antimeridian "179.9998..-179.9998" (west to east).
     public var description: String {
         func f(_ v: Double) -> String { String(format: "%.4f", v) }
-        return "\(f(minLat))..\(f(maxLat)), \(f(minLon))..\(f(maxLon))"
+        return "\(f(minLat))..\(f(maxLat)), \(f(minLon))..\(f(maxLon > 180 ? maxLon - 360 : maxLon))"
     }
 }
 

@@ -2,6 +2,7 @@ import Arrival
 import Foundation
 import Geo
 import OSM
+import TestSupport
 import Testing
 
 @testable import EntranceIndex
@@ -87,5 +88,39 @@ struct AntimeridianTests {
         // The bakery in the east half names the building (bakeries elsewhere, so that the
         // building's cells are looked at, not every bakery).
         #expect(try index.search("vunivesi").first?.osm == "way/10")
+    }
+
+    /// The index's box is the short one across the line (179.99978…−179.99978, stored run on
+    /// past 180 as a building's is), not every longitude: the same latitude elsewhere is
+    /// outside it, and so said by the binary; distances to it go the short way. Before: the
+    /// box of a west wall at 179.9998 and doors at −179.9998 was −179.9998…180.0002, so a
+    /// point at 0° was "in" the index and `doors near` found "no building within 50 m", exit 0.
+    @Test func theIndexBoxIsTheShortOneAcrossTheLine() throws {
+        let (index, dir) = try index()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let box = try #require(index.bounds)
+        #expect(abs(box.minLon - 179.99978) < 1e-9 && abs(box.maxLon - 180.00022) < 1e-9, "\(box)")
+        #expect(box.description == "-16.8000..-16.7998, 179.9998..-179.9998")
+        for lon in [0, 24.9, -179.99, 179.99] {
+            #expect(!box.contains(Coordinate(latitude: -16.7999, longitude: lon)), "\(lon)")
+        }
+        // 0.00078° east of its east end at −179.99978: ≈ 83 m (not round the world, nor to its west end).
+        let east = box.distance(to: Coordinate(latitude: -16.7999, longitude: -179.999))
+        #expect(abs(east - 83.1) < 1, "\(east) m")
+        let db = dir.appendingPathComponent("fiji.db").path
+        #expect(throws: OutsideDoorIndex.self) {
+            try DoorIndexes(path: db).index(at: Coordinate(latitude: -16.7999, longitude: 0))
+        }
+        let pathfinder = try BuiltExecutable.pathfinder().path
+        let outside = try runCapturing(pathfinder, ["doors", "near", "-16.7999", "0", "--db", db])
+        #expect(outside.status == 1, "\(outside.text)")
+        #expect(
+            outside.text.contains(
+                "outside the door index (it covers -16.8000..-16.7998, 179.9998..-179.9998)"),
+            "\(outside.text)")
+        let inside = try runCapturing(pathfinder, ["doors", "near", "-16.7999", "-179.99995", "--db", db])
+        #expect(
+            inside.status == 0 && inside.text.contains("way 10 \"Across\" contains the point"),
+            "\(inside.text)")
     }
 }

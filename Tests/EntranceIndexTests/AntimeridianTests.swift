@@ -123,4 +123,38 @@ struct AntimeridianTests {
             inside.status == 0 && inside.text.contains("way 10 \"Across\" contains the point"),
             "\(inside.text)")
     }
+
+    /// Longitudes of two boxes' union (west, east), the short way round: as `min`/`max` when not
+    /// across the antimeridian; across it, run on past 180 from a west end in −180…180.
+    @Test(arguments: [
+        ((24.9, 24.95), (24.93, 25.0), (24.9, 25.0)),
+        ((179.9998, 180.0002), (-179.9998, -179.9998), (179.9998, 180.0002)),
+        ((179.99978, 179.99978), (-179.99978, -179.99978), (179.99978, 180.00022)),
+        ((-179.99978, -179.99978), (179.99978, 179.99978), (179.99978, 180.00022)),
+        ((-100, -100), (100, 100), (100, 260)),
+        ((-180, 180), (10, 20), (-180, 180)),
+        ((170, 200), (-170, 160), (170, 520)),
+    ])
+    func unionGoesTheShortWayRound(a: (Double, Double), b: (Double, Double), union: (Double, Double)) {
+        func box(_ lon: (Double, Double)) -> DoorIndexBounds {
+            DoorIndexBounds(minLat: 0, maxLat: 1, minLon: lon.0, maxLon: lon.1)
+        }
+        let made = box(a).union(box(b))
+        #expect(abs(made.minLon - union.0) < 1e-9 && abs(made.maxLon - union.1) < 1e-9, "\(made)")
+    }
+
+    /// Boxes within half the world, not across ±180°: the union is `min`/`max`, bit for bit.
+    @Test func unionOfBoxesNotAcrossIsMinAndMax() {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let lons = (0..<4).map { _ in Double.random(in: -89...89, using: &random) }.sorted()
+            let (a, b) =
+                Bool.random(using: &random)
+                ? ((lons[0], lons[2]), (lons[1], lons[3])) : ((lons[1], lons[2]), (lons[0], lons[3]))
+            let made = DoorIndexBounds(minLat: 0, maxLat: 1, minLon: a.0, maxLon: a.1)
+                .union(DoorIndexBounds(minLat: -1, maxLat: 0.5, minLon: b.0, maxLon: b.1))
+            #expect(
+                made == DoorIndexBounds(minLat: -1, maxLat: 1, minLon: min(a.0, b.0), maxLon: max(a.1, b.1)))
+        }
+    }
 }

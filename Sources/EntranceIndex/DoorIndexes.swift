@@ -35,12 +35,19 @@ public struct DoorIndexBounds: Sendable, Hashable, CustomStringConvertible {
     /// those near ±180°) come out as `min`/`max` made them.
     func union(_ other: DoorIndexBounds?) -> DoorIndexBounds {
         guard let other else { return self }
-        // `other` as it is, or a turn west or east: the narrowest hull of the two (the first of
-        // equals, so `min`/`max` when not across).
-        let hulls = [0.0, -360, 360].map {
-            (west: min(minLon, other.minLon + $0), east: max(maxLon, other.maxLon + $0))
+        var (west, east) = (min(minLon, other.minLon), max(maxLon, other.maxLon))
+        // Within half the world no other way round is shorter (each is at least half): the
+        // importer's every row takes this way, without the turns' arithmetic.
+        guard east - west > 180 else {
+            return DoorIndexBounds(
+                minLat: min(minLat, other.minLat), maxLat: max(maxLat, other.maxLat), minLon: west,
+                maxLon: east)
         }
-        var (west, east) = hulls.min { $0.east - $0.west < $1.east - $1.west }!
+        // `other` a turn west or east, when that makes the hull of the two narrower.
+        for turn in [-360.0, 360] {
+            let hull = (west: min(minLon, other.minLon + turn), east: max(maxLon, other.maxLon + turn))
+            if hull.east - hull.west < east - west { (west, east) = hull }
+        }
         if east - west >= 360 {
             (west, east) = (-180, 180)
         } else if west < -180 {

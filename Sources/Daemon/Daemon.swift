@@ -96,7 +96,7 @@ package final class Daemon: Sendable {
             let hold = try MemoryFile.DaemonHold(path: config.memory)
             if let problem = hold.claimProblem { log.warning("\(problem)") }
             memoryHold = hold
-        } catch  where error.kind == .inUse {
+        } catch  where error.kind == .inUse || error.kind == .hardLinked {
             log.error("\(error)")
             server.stop()
             signals.cancel()

@@ -25,7 +25,8 @@
 ///   `_`, as the gazetteer's `name_whole`), a row per token and building: exact and prefix matches of a whole name or address are a range of one
 ///   B-tree, without reading the large doclists of common words ("street", "로"). Filled
 ///   once, sorted, at the end of the import.
-/// - `meta`: `version`, `source` (file name), `bounds` ("minLat,maxLat,minLon,maxLon"),
+/// - `meta`: `version`, `source` (file name), `bounds` ("minLat,maxLat,minLon,maxLon";
+///   across the antimeridian maxLon runs on past 180: ``DoorIndexBounds/union(_:)``),
 ///   `cell_levels`, `fold` (``narrowFold`` when full-width ASCII was folded as ASCII).
 enum DoorIndexSchema {
     /// Bumped when the layout changes; the reader refuses other versions.

@@ -33,8 +33,9 @@ extension Commands {
                      {"osm", "name", "address", "lat", "lon", "doors", "metres"}; a name or
                      address not known is null; "metres" only with --near (LAT LON, two
                      numbers), whose distance breaks ties.
-              --db DB|DIR  a door index, or a directory of them (one per region; each point
-                           goes to the index covering it); default artifacts/doors/helsinki.db
+              --db DB|DIR  a door index, or a directory of them (one per region: near asks
+                           those covering the point, search all); default
+                           artifacts/doors/helsinki.db
             """
     ) { arguments, console in
         var argv = arguments.remaining

@@ -167,7 +167,7 @@ struct ReplaySession {
             // (before, a door confirmed beside a replay was written over by its next save).
             do {
                 memoryLock = try MemoryFile.Lock(path: memory)
-            } catch  where error.kind == .inUse {
+            } catch  where error.kind == .inUse || error.kind == .hardLinked {
                 throw .runtime("\(command): \(error)")
             } catch {
                 // A folder that cannot be made or opened takes no other writer either: the walk

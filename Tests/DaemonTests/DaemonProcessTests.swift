@@ -144,6 +144,61 @@ import Testing
         #expect(daemon.waitForExit() == 0)
     }
 
+    /// One memory file with two names (a hard link) in two folders: each name is locked by its
+    /// own folder, so a daemon on one and a change on the other both wrote, and the first
+    /// save (a rename) parted the names without a word. Refused, naming the file and why:
+    /// `memory confirm`, `replay --memory` and the daemon at its start (exit 1); nothing is
+    /// written, and the names stay one file. Before: the confirm on the second name wrote,
+    /// leaving the first name the old memory, and the daemon on the first name ran beside it.
+    @Test func aMemoryFileWithTwoNamesIsRefused() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let pathfinder = try BuiltExecutable.pathfinder().path
+        for folder in ["a", "b"] {
+            try FileManager.default.createDirectory(
+                atPath: dir.path + "/" + folder, withIntermediateDirectories: false)
+        }
+        let first = dir.path + "/a/memory.json"
+        let second = dir.path + "/b/memory.json"
+        var made = Self.confirm(in: dir)
+        made[3] = first
+        try #require(try runCapturing(pathfinder, made).status == 0)
+        try #require(link(first, second) == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: first))
+        func linkCount() -> Int {
+            var info = stat()
+            return stat(first, &info) == 0 ? Int(info.st_nlink) : 0
+        }
+
+        var change = Self.confirm(in: dir)
+        change[3] = second
+        change[7] = "61.5,23.7"
+        change[9] = "61.5,23.7"
+        let refused = try runCapturing(pathfinder, change)
+        #expect(refused.status == 1, "\(refused.text)")
+        #expect(refused.text.contains("\(second): it has 2 names (hard links)"), "\(refused.text)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: second)) == before)
+        #expect(linkCount() == 2)
+
+        let demo = try #require(Bundle.module.path(forResource: "Fixtures/demo", ofType: nil))
+        let replay = try runCapturing(
+            pathfinder,
+            [
+                "replay", "--nmea", demo + "/walk.nmea", "--destination", demo + "/destination.json",
+                "--memory", second,
+            ])
+        #expect(replay.status == 1 && replay.text.contains("it has 2 names (hard links)"), "\(replay.text)")
+
+        let socket = dir.path + "/pf.sock"
+        let daemon = try DaemonProcess(
+            arguments: ["--config", try DaemonProcess.writeConfig(dir), "--memory", first], socket: socket,
+            dir: dir)
+        #expect(daemon.waitForExit() == 1, "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("\(first): it has 2 names (hard links)"), "\(daemon.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: socket), "no socket left behind")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: first)) == before && linkCount() == 2)
+    }
+
     /// `pathfinder memory confirm` of one door on the memory in `dir`.
     static func confirm(in dir: TempDir) -> [String] {
         [

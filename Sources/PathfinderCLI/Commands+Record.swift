@@ -53,7 +53,7 @@ extension Commands {
         let playback = try arguments.option("--playback") ?? "default"
         let seconds =
             try arguments.option("--seconds", expected: "seconds, 1…10") { text in
-                Double(text).flatMap { (1...10).contains($0) ? $0 : nil }
+                Arguments.decimal(text).flatMap { (1...10).contains($0) ? $0 : nil }
             } ?? 3
         let rounds =
             try arguments.option("--rounds", expected: "a count, 1…20") { text in

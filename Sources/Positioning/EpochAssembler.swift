@@ -243,6 +243,10 @@ struct EpochAssembler {
         stats.fixes += 1
     }
 
+    /// Whether an epoch has ended yet: until one has, the open epoch may have more sentences
+    /// to come, and which type ends a cycle is not known.
+    var hasClosedAnEpoch: Bool { closedMilliseconds != nil }
+
     /// What the sentences of the epoch at `milliseconds` into its day said so far (the open
     /// epoch, or one of the last closed), or `nil` when none came. A leap second's epochs
     /// (23:59:60.x) all answer for 23:59:59.999, as gpsd stamps them.

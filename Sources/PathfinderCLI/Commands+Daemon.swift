@@ -16,7 +16,8 @@ extension Commands {
             relative to the working directory):
               --gpsd HOST:PORT      gpsd to read positions from (loopback unless the config
                                     says "allowRemoteGPSD": true)
-              --nmea PATH           an NMEA serial device or recorded file instead of gpsd
+              --nmea PATH           an NMEA serial device, recorded file or FIFO (each
+                                    writer in turn) instead of gpsd
               --baro iio|nmea|none  where pressure comes from
               --memory FILE         the EntranceMemory file
               --doors DB|DIR        the door index, or a directory of them (one per region)

@@ -277,6 +277,13 @@ package final class Daemon: Sendable {
                 log.warning(
                     "control socket: \(server.maxClients) clients connected (the limit); refused \(refused) connection\(refused == 1 ? "" : "s") with \"busy\""
                 )
+            case .control(.foreign(let uid, let pid, let refused)):
+                let user = uid == uid_t.max ? "an unknown user" : "uid \(uid)"
+                let others =
+                    refused > 1 ? " (\(refused) connections of other users since the last such line)" : ""
+                log.warning(
+                    "control socket: refused a connection from \(user) (pid \(pid)): only uid \(geteuid())\(geteuid() == 0 ? "" : " and root") may use it; closed unanswered\(others)"
+                )
             case .control(.failed(let message)):
                 // Never a half-alive daemon without its socket: exit 1, systemd restarts it.
                 log.error("\(message); exiting so the service manager restarts the daemon")

@@ -466,6 +466,78 @@ import Testing
         #expect(daemon.waitForExit() == 0)
     }
 
+    /// What a client run as `nobody` gets from `socket`: "connected", then "reply: …" for
+    /// each reply line, or how the daemon ended it. A raw client (python3): `pathfinder`'s own
+    /// refuses to talk to another user's daemon before sending anything.
+    static func nobodysRequests(on socket: String) throws -> String {
+        let script = """
+            import socket, sys
+            path = sys.argv[1]
+            s = socket.socket(socket.AF_UNIX)
+            try:
+                s.connect("\\0" + path[1:] if path.startswith("@") else path)
+            except OSError as e:
+                print("connect:", e); sys.exit(0)
+            print("connected")
+            s.settimeout(10)
+            try:
+                s.sendall(b'{"cmd": "where"}\\n{"cmd": "go", "query": "Ateneum"}\\n{"cmd": "subscribe"}\\n')
+                f = s.makefile("rb")
+                for line in f:
+                    print("reply:", line.decode().strip())
+                print("closed")
+            except OSError as e:
+                print("ended:", e)
+            """
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
+            throw ToolMissing(message: "python3 not found: apt-get install python3")
+        }
+        let result = try runCapturing(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=\(DaemonProcess.unprivileged)", "--regid=\(DaemonProcess.unprivileged)",
+                "--clear-groups",
+                "/usr/bin/python3", "-c", script, socket,
+            ], standardOutput: true)
+        return result.text
+    }
+
+    /// The control socket serves only its own user (and root): another local user's
+    /// connection is closed unanswered and the log names its uid and pid (before, on an
+    /// abstract socket, which has no file mode to keep anyone out, `nobody`'s `where` got the
+    /// walker's position, its `go` redirected the walk, and `subscribe` would have streamed
+    /// every position). A socket file whose mode was widened is guarded the same way.
+    @Test(
+        .enabled(if: getuid() == 0, "needs root to start a process as another user"),
+        arguments: [true, false])
+    func anotherUsersConnectionIsClosedUnanswered(abstract: Bool) throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let socket = abstract ? "@pathfinder-test-\(UUID().uuidString.prefix(8))" : dir.path + "/pf.sock"
+        let daemon = try DaemonProcess(
+            arguments: ["--config", try DaemonProcess.writeConfig(dir), "--socket", socket], socket: socket,
+            dir: dir)
+        try #require(daemon.waitUntilListening(), "\(daemon.stderr)")
+        if !abstract {
+            #expect(chmod(dir.path, 0o755) == 0 && chmod(socket, 0o666) == 0)
+        }
+
+        let said = try Self.nobodysRequests(on: socket)
+        #expect(said.hasPrefix("connected"), "\(said)")
+        #expect(!said.contains("reply:"), "\(said)")
+        #expect(daemon.logs("refused a connection from uid 65534 (pid "), "\(daemon.stderr)")
+        #expect(!daemon.stderr.contains("Ateneum"), "\(daemon.stderr)")
+
+        // This account's own clients are served as before.
+        #expect(
+            fields(try daemon.client().request(#"{"cmd": "status"}"#))["ok"] == .bool(true),
+            "\(daemon.stderr)")
+        let status = try runCapturing(try BuiltExecutable.pathfinder().path, ["status", "--socket", socket])
+        #expect(status.status == 0, "\(status.text)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     /// In a shared folder (`/tmp`, the fallback without XDG_RUNTIME_DIR) another user can make
     /// the socket first. This account's clients do not send to it, and its daemon neither
     /// serves beside it nor removes it (before: `go` sent the walker's destination to the

@@ -595,6 +595,54 @@ import Testing
         #expect(stat(first, &info) == 0 && info.st_mode & 0o777 == 0o600)
     }
 
+    /// The prompts of `speakWav` (`NNNN.wav`, name order = time order) continue after the
+    /// highest number already in the folder, so a restarted daemon never writes over the
+    /// last run's prompts (before: every start began again at 0001.wav, overwriting them and
+    /// mixing old and new in name order).
+    @Test func aRestartedDaemonNumbersItsPromptsAfterTheLastRunsOnes() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let wav = dir.path + "/wav"
+        func prompts() -> [String: Data] {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: wav)) ?? []
+            var files: [String: Data] = [:]
+            for name in names where name.hasSuffix(".wav") {
+                files[name] = FileManager.default.contents(atPath: wav + "/" + name)
+            }
+            return files
+        }
+        /// One daemon's life: a `go` to `name` (which is said), until `count` prompts are in
+        /// the folder, then `stop` (said too).
+        func run(to name: String, until count: Int) throws {
+            let daemon = try Self.listening(in: dir)
+            let go = fields(
+                try daemon.client().request(
+                    #"{"cmd": "go", "destination": {"name": "\#(name)", "center": {"lat": 60.1711, "lon": 24.9414}}}"#
+                ))
+            #expect(go["ok"] == .bool(true))
+            for _ in 0..<1000 where prompts().count < count { usleep(10_000) }
+            // The voice is quiet before the stop: nothing half-written is compared.
+            _ = try daemon.client().request(#"{"cmd": "stop"}"#)
+            usleep(1_500_000)
+            daemon.signal(SIGTERM)
+            #expect(daemon.waitForExit() == 0, "\(daemon.stderr)")
+        }
+        try run(to: "Rautatieasema", until: 1)
+        let first = prompts()
+        try #require(!first.isEmpty, "no prompt written")
+        try run(to: "Ateneum", until: first.count + 1)
+        let second = prompts()
+        // Every prompt of the first run is still there, as it was.
+        for (name, data) in first { #expect(second[name] == data, "\(name) was written over") }
+        let last = try #require(first.keys.max())
+        let added = second.keys.filter { !first.keys.contains($0) }.sorted()
+        #expect(
+            !added.isEmpty,
+            "the second run wrote nothing new: \(first.keys.sorted()), then \(second.keys.sorted())")
+        #expect(added.allSatisfy { $0 > last }, "after \(last): \(added)")
+        #expect(added.first == String(format: "%04d.wav", Int(last.prefix(4))! + 1), "\(added)")
+    }
+
     /// Its socket file deleted: no client can reach it, and a second daemon would start on
     /// the path, so it exits 1 saying why, for systemd to restart it (before: it ran on,
     /// unreachable, and `stop` said it was not running). With no client connected too: the

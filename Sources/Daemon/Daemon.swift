@@ -146,7 +146,13 @@ package final class Daemon: Sendable {
             heard: { continuation.yield(.heard($0)) }, deaf: { continuation.yield(.cannotHear) })
         /// The walker was told this last stretch that the microphone cannot hear them.
         var cannotHearSaid = false
-        if !config.mic { log.info("microphone off (mic: false); answers only via `heard` requests") }
+        if !config.mic {
+            // Said as DaemonEars says it: the buttons are a way to answer too (before, this line
+            // said "only via `heard` requests", and the next one "buttons on …").
+            log.info(
+                "microphone off (mic: false); answers only via \(config.buttons != nil ? "buttons and `heard` requests" : "`heard` requests")"
+            )
+        }
         let buttons = (config.buttons?.devices ?? []).map { device in
             ButtonReader(map: config.buttons!, device: device, log: log) { continuation.yield(.button($0)) }
         }

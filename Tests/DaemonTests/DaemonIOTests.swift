@@ -643,6 +643,31 @@ import Testing
         #expect(added.first == String(format: "%04d.wav", Int(last.prefix(4))! + 1), "\(added)")
     }
 
+    /// With `mic: false` and `buttons`, the start log says answers come through both (before:
+    /// "answers only via `heard` requests", then "buttons on …"); without buttons, as before.
+    @Test func theMicrophoneOffLineNamesTheButtons() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let withButtons = try DaemonProcess(
+            arguments: ["--config", try DaemonProcess.writeConfig(dir, #", "buttons": "keys""#)],
+            socket: dir.path + "/pf.sock", dir: dir)
+        try #require(withButtons.waitUntilListening(), "\(withButtons.stderr)")
+        withButtons.signal(SIGTERM)
+        #expect(withButtons.waitForExit() == 0)
+        #expect(
+            withButtons.stderr.contains(
+                "info: microphone off (mic: false); answers only via buttons and `heard` requests\n"),
+            "\(withButtons.stderr)")
+        #expect(withButtons.stderr.contains("info: buttons on \(dir.path)/keys"), "\(withButtons.stderr)")
+
+        let without = try Self.listening(in: dir)
+        without.signal(SIGTERM)
+        #expect(without.waitForExit() == 0)
+        #expect(
+            without.stderr.contains("info: microphone off (mic: false); answers only via `heard` requests\n"),
+            "\(without.stderr)")
+    }
+
     /// Its socket file deleted: no client can reach it, and a second daemon would start on
     /// the path, so it exits 1 saying why, for systemd to restart it (before: it ran on,
     /// unreachable, and `stop` said it was not running). With no client connected too: the

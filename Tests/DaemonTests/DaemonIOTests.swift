@@ -668,6 +668,31 @@ import Testing
             "\(without.stderr)")
     }
 
+    /// `--socket` naming something that is not a socket (a file, a folder) is said to be
+    /// that, exit 2 like a socket path too long (before: "the pathfinder daemon is not
+    /// running (no answer on /etc/passwd)", exit 1, which sent the walker to start one).
+    @Test func aClientSocketPathThatIsNoSocketIsSaidToBeOne() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let file = dir.path + "/notes.txt"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+        let binary = try BuiltExecutable.pathfinder().path
+        for (command, path, what) in [
+            (["status"], file, "a regular file"), (["stop"], dir.path, "a directory"),
+            (["go", "Ateneum"], "/dev/null", "a character device"),
+        ] {
+            let result = try runCapturing(binary, command + ["--socket", path])
+            #expect(result.status == 2, "\(command) \(path): \(result)")
+            #expect(
+                result.text
+                    == "pathfinder \(command[0]): \(path): is \(what), not a socket (the daemon's control socket is given by --socket or the config's \"socket\")\n",
+                "\(result.text)")
+        }
+        // Nothing there, or a socket nobody answers on, is still "not running", exit 1.
+        let missing = try runCapturing(binary, ["status", "--socket", dir.path + "/none.sock"])
+        #expect(missing.status == 1 && missing.text.contains("is not running"), "\(missing)")
+    }
+
     /// Its socket file deleted: no client can reach it, and a second daemon would start on
     /// the path, so it exits 1 saying why, for systemd to restart it (before: it ran on,
     /// unreachable, and `stop` said it was not running). With no client connected too: the

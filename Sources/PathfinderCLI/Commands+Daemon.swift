@@ -25,6 +25,7 @@ extension Commands {
               --socket PATH         the control socket
               --no-mic              never open the microphone
               --speak-wav DIR       write each prompt as a WAV there instead of playing it
+                                    (NNNN.wav, numbered on after the highest already there)
               --buttons PATH        answer buttons: an evdev input device (or FIFO); keys N, Y,
                                     R = not here, this is it, repeat (config "buttons")
               --log-level L         error, warning, info or debug

@@ -64,6 +64,36 @@ import Testing
             daemon.stderr.contains("<6>info: client") && daemon.stderr.contains("refused: malformed JSON"))
     }
 
+    /// A `go` naming two destinations is refused naming the fields, as `pathfinder go`
+    /// refuses both (exit 2): before, `query` won and `destination` was dropped unsaid, and
+    /// `far` beside a `destination` was accepted and meant nothing. No walk starts.
+    @Test func aGoWithTwoDestinationsIsRefusedNamingTheFields() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try DaemonProcess.listening(in: dir)
+        let client = try daemon.client()
+        let destination =
+            #""destination": {"name": "Rautatieasema", "center": {"lat": 60.1711, "lon": 24.9414}}"#
+        for (request, message) in [
+            (
+                #"{"cmd": "go", "query": "Ateneum", "# + destination + "}",
+                #"go: expected "destination" or "query", not both"#
+            ),
+            (
+                #"{"cmd": "go", "far": true, "# + destination + "}",
+                #"go: "far" goes with "query", not with "destination""#
+            ),
+            (#"{"cmd": "go", "far": false, "# + destination + "}", #""far" goes with "query""#),
+        ] {
+            let reply = fields(try client.request(request))
+            #expect(reply["ok"] == .bool(false), "\(request): \(reply)")
+            #expect(reply["error"]?.stringValue?.contains(message) == true, "\(request): \(reply)")
+        }
+        #expect(fields(try client.request(#"{"cmd": "status"}"#))["state"] == .string("idle"))
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     @Test func theDaemonHoldsNoNetworkSocketButItsLoopbackGPSD() throws {
         let dir = TempDir()
         defer { dir.remove() }

@@ -49,6 +49,12 @@ public struct FinalApproach: Sendable {
         case heard(Heard)
         /// OSM's ranked doors for the walk's destination, answering ``Effect/requestDoors(_:)``.
         case doorsArrived([Door])
+        /// OSM's answer to ``Effect/requestDoors(_:)`` when it knows no building at the
+        /// destination (none within 50 m of its centre: a city, a square): `entrances`, the
+        /// ranked entrance nodes near the centre (often none), lead this walk only. Nothing is
+        /// remembered: no building answered, and doors remembered at this centre would stand
+        /// for every building within ``EntranceMemory/sameVenueMetres`` of it for 30 days.
+        case noBuilding(entrances: [Door])
         /// Time passes (about once a second).
         case tick
         /// Say the last prompt again.
@@ -134,7 +140,8 @@ public struct FinalApproach: Sendable {
         /// The plan was made or changed.
         case plan(ArrivalPlan, PlanReason)
         /// Ask OSM (the door index) for the destination's doors; answer with
-        /// ``Event/doorsArrived(_:)``.
+        /// ``Event/doorsArrived(_:)``, or ``Event/noBuilding(entrances:)`` when OSM knows no
+        /// building there.
         case requestDoors(Destination)
         /// Write the memory (it changed); answer with ``Event/memorySaved`` or
         /// ``Event/memoryFailed(_:)``.
@@ -158,6 +165,10 @@ public struct FinalApproach: Sendable {
         var lastCallout: Callout?
         var lastPoorAccuracyWarning: Date?
         var noFixSaid = false
+        /// OSM's entrances near the centre when it knows no building there
+        /// (``Event/noBuilding(entrances:)``): not in the memory, so kept here for every plan
+        /// the walk re-makes.
+        var entrancesWithoutBuilding: [Door]?
 
         var door: Door? { plan.entrance }
         var target: Coordinate { plan.walkTo }
@@ -217,7 +228,8 @@ public struct FinalApproach: Sendable {
             self.altitude = altitude
             if walk?.arrived == true, walk?.levelSaid == false { effects += levelCheck() }
         case .heard(let answer): effects += heard(answer, now: now)
-        case .doorsArrived(let doors): effects += doorsArrived(doors, now: now)
+        case .doorsArrived(let doors): effects += doorsArrived(doors, building: true, now: now)
+        case .noBuilding(let entrances): effects += doorsArrived(entrances, building: false, now: now)
         case .tick: break
         case .repeatLast:
             if let lastSaid { effects.append(.say(Prompt(lastSaid))) }

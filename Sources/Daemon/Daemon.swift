@@ -22,8 +22,9 @@ package final class Daemon: Sendable {
         case pressure(PressureReading)
         /// The GPS source's stream ended (an NMEA file at its end, a device gone).
         case sourceEnded
-        /// OSM's doors for a walk's destination, from the door index.
-        case doors(Destination, [Door])
+        /// OSM's doors for a walk's destination, from the door index; `building` false: it knows
+        /// no building there, and these are the entrances near the centre.
+        case doors(Destination, [Door], building: Bool)
         /// An answer the microphone heard (the Listener's decision).
         case heard(Heard)
         /// A button pressed (`buttons`).
@@ -223,9 +224,10 @@ package final class Daemon: Sendable {
                 // Said: the next tick must not say "waiting for it" of an input that ended
                 // (before, a file without a date was said to have ended, then to be awaited).
                 outage = outage ?? feed.problem ?? "the input ended"
-            case .doors(let destination, let doors):
+            case .doors(let destination, let doors, let building):
                 guard core.destination == destination, core.approach.isWalking else { break }
-                shell.perform(core.handle(.doorsArrived(doors), now: now()))
+                shell.perform(
+                    core.handle(building ? .doorsArrived(doors) : .noBuilding(entrances: doors), now: now()))
             case .heard(let answer):
                 log.info("microphone heard: \(answer.text)")
                 shell.perform(core.handle(.heard(answer), now: now()))

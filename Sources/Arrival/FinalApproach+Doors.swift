@@ -3,12 +3,14 @@ import Geo
 
 extension FinalApproach {
     /// `go`: the plan at once from memory and the named door; OSM asked in the background
-    /// unless a fresh answer is remembered.
-    mutating func start(_ destination: Destination, now: Date) -> [Effect] {
+    /// unless a fresh answer is remembered. `resumed`: a walk under way when the daemon
+    /// stopped, said to resume rather than to start.
+    mutating func start(_ destination: Destination, now: Date, resumed: Bool = false) -> [Effect] {
         var effects: [Effect] = walk != nil ? [.walkEnded(.replaced)] : []
         let plan = ArrivalPlan.make(destination: destination, memory: memory, now: now)
         walk = Walk(destination: destination, plan: plan, started: now)
-        effects += [.plan(plan, .start), .say(Prompt(Prompts.start(destination.name)))]
+        let said = resumed ? Prompts.resumed(destination.name) : Prompts.start(destination.name)
+        effects += [.plan(plan, .start), .say(Prompt(said))]
         if memory.building(near: destination.center)?.freshOSMDoors(now: now) == nil {
             effects.append(.requestDoors(destination))
         }

@@ -37,6 +37,9 @@ public struct FinalApproach: Sendable {
     public enum Event: Sendable, Hashable {
         /// Start a walk to a building (ends any walk in progress).
         case go(Destination)
+        /// Start again a walk that was under way when the daemon stopped: as ``go(_:)`` (the plan
+        /// made from the memory as it is now), saying that guidance resumes.
+        case resume(Destination)
         /// End the walk.
         case stop
         /// A GPS fix.
@@ -208,6 +211,9 @@ public struct FinalApproach: Sendable {
     public var isInLastStretch: Bool { walk?.inLastStretch == true && walk?.endsAt == nil }
     /// The current plan, if walking.
     public var plan: ArrivalPlan? { walk?.plan }
+    /// Where the walk under way leads: nil when idle, and once "여기가 입구야" was stored (the
+    /// walk then only waits to end).
+    public var leadingTo: Destination? { walk?.endsAt == nil ? walk?.destination : nil }
 
     /// Handles one event at time `now`; returns the effects, in order.
     public mutating func handle(_ event: Event, now: Date) -> [Effect] {
@@ -216,6 +222,9 @@ public struct FinalApproach: Sendable {
         case .go(let destination):
             dialogue = Dialogue()
             effects += start(destination, now: now)
+        case .resume(let destination):
+            dialogue = Dialogue()
+            effects += start(destination, now: now, resumed: true)
         case .stop:
             dialogue = Dialogue()
             if walk != nil {

@@ -164,6 +164,11 @@ package final class Daemon: Sendable {
                 warn: { [log] in log.warning($0) },
                 info: { [log] in log.info($0) }),
             continuation: continuation, memory: memory, log: log)
+        // A walk under way when the daemon last stopped (a crash, SIGKILL, SIGTERM) goes on,
+        // said so (before: `status` said idle and the walker was left in silence).
+        let walkKeeper = WalkKeeper(memory: config.memory, log: log)
+        if let walk = walkKeeper.walkToResume(now: Date()) { shell.perform(core.resume(walk, now: now())) }
+        walkKeeper.keep(core.activeWalk)
         var altimeter = BarometricAltimeter()
         if let qnh = config.qnh { altimeter.calibrate(qnh: qnh, at: Date()) }
         /// The source's problem already logged (and said, during a walk): said once per outage.
@@ -248,6 +253,8 @@ package final class Daemon: Sendable {
                 case .success(let request):
                     log.debug("client \(client): \(String(decoding: line.prefix(200), as: UTF8.self))")
                     var actions = shell.answer(request, from: client, core: &core, now: now())
+                    // Before the reply: a client told "walking" (or "idle") finds the file so.
+                    walkKeeper.keep(core.activeWalk)
                     if request == .stop {
                         // `stop` silences what waits to be said; its own prompt comes next.
                         let index = actions.firstIndex { if case .say = $0 { true } else { false } }
@@ -288,6 +295,8 @@ package final class Daemon: Sendable {
             // Each memory write's outcome reaches the core before the next input (a stop
             // included), so the promise or the failure is said at once.
             while let outcome = memory.next() { shell.perform(core.handle(outcome, now: Date())) }
+            // The walk file follows the walk: kept on `go`, removed when it ends or stops.
+            walkKeeper.keep(core.activeWalk)
             // The microphone is open exactly during the last stretch.
             if config.mic {
                 if core.approach.isInLastStretch, !ears.isOpen { ears.open() }

@@ -73,9 +73,11 @@ extension FinalApproach {
             memory.reject(door.coordinate, name: destination.name, center: destination.center, now: now)
             effects += [.log(.rejected(door)), .saveMemory(memory)]
         }
-        let plan = ArrivalPlan.make(destination: destination, memory: memory, now: now)
+        let plan = ArrivalPlan.make(
+            destination: destination, memory: memory, osmDoors: walk.entrancesWithoutBuilding, now: now)
         if let next = plan.entrance {
             var nextWalk = Walk(destination: destination, plan: plan, started: now)
+            nextWalk.entrancesWithoutBuilding = walk.entrancesWithoutBuilding
             nextWalk.inLastStretch = true
             // GPS trouble already said is not said again for the next door (before, each
             // "여기 아니야" started the minute of the accuracy warning and the 20 s of no fix anew).

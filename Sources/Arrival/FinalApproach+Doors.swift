@@ -3,27 +3,37 @@ import Geo
 
 extension FinalApproach {
     /// `go`: the plan at once from memory and the named door; OSM asked in the background
-    /// unless a fresh answer is remembered.
-    mutating func start(_ destination: Destination, now: Date) -> [Effect] {
+    /// unless a fresh answer is remembered. `resumed`: a walk under way when the daemon
+    /// stopped, said to resume rather than to start.
+    mutating func start(_ destination: Destination, now: Date, resumed: Bool = false) -> [Effect] {
         var effects: [Effect] = walk != nil ? [.walkEnded(.replaced)] : []
         let plan = ArrivalPlan.make(destination: destination, memory: memory, now: now)
         walk = Walk(destination: destination, plan: plan, started: now)
-        effects += [.plan(plan, .start), .say(Prompt(Prompts.start(destination.name)))]
+        let said = resumed ? Prompts.resumed(destination.name) : Prompts.start(destination.name)
+        effects += [.plan(plan, .start), .say(Prompt(said))]
         if memory.building(near: destination.center)?.freshOSMDoors(now: now) == nil {
             effects.append(.requestDoors(destination))
         }
         return effects
     }
 
-    /// OSM's doors, late: remembered; the plan re-made. A walk to the building's centre (no
-    /// door was known) turns to the best door at once, wherever the walker is — inside the
-    /// last stretch too, even at the centre. A leading door changes only while the walker is
-    /// well away from it. A new door is said.
-    mutating func doorsArrived(_ doors: [Door], now: Date) -> [Effect] {
+    /// OSM's doors, late: remembered (a building's only: `building` false is OSM knowing no
+    /// building there, whose entrances nearby lead this walk alone); the plan re-made. A walk to
+    /// the building's centre (no door was known) turns to the best door at once, wherever the
+    /// walker is — inside the last stretch too, even at the centre. A leading door changes only
+    /// while the walker is well away from it. A new door is said.
+    mutating func doorsArrived(_ doors: [Door], building: Bool, now: Date) -> [Effect] {
         guard var walk else { return [] }
         let destination = walk.destination
-        memory.recordOSM(doors, name: destination.name, center: destination.center, now: now)
-        var effects: [Effect] = [.saveMemory(memory)]
+        var effects: [Effect] = []
+        if building {
+            memory.recordOSM(doors, name: destination.name, center: destination.center, now: now)
+            effects.append(.saveMemory(memory))
+        } else {
+            // Before, "no building here" was stored as a door-less building read now.
+            walk.entrancesWithoutBuilding = doors
+            self.walk = walk
+        }
         // After "여기가 입구야" the walk only waits to end: the doors are remembered, nothing is
         // re-planned or said (before, "지도에서 입구를 찾았어…" followed the promise).
         guard walk.endsAt == nil else { return effects }

@@ -37,6 +37,9 @@ public struct FinalApproach: Sendable {
     public enum Event: Sendable, Hashable {
         /// Start a walk to a building (ends any walk in progress).
         case go(Destination)
+        /// Start again a walk that was under way when the daemon stopped: as ``go(_:)`` (the plan
+        /// made from the memory as it is now), saying that guidance resumes.
+        case resume(Destination)
         /// End the walk.
         case stop
         /// A GPS fix.
@@ -49,6 +52,12 @@ public struct FinalApproach: Sendable {
         case heard(Heard)
         /// OSM's ranked doors for the walk's destination, answering ``Effect/requestDoors(_:)``.
         case doorsArrived([Door])
+        /// OSM's answer to ``Effect/requestDoors(_:)`` when it knows no building at the
+        /// destination (none within 50 m of its centre: a city, a square): `entrances`, the
+        /// ranked entrance nodes near the centre (often none), lead this walk only. Nothing is
+        /// remembered: no building answered, and doors remembered at this centre would stand
+        /// for every building within ``EntranceMemory/sameVenueMetres`` of it for 30 days.
+        case noBuilding(entrances: [Door])
         /// Time passes (about once a second).
         case tick
         /// Say the last prompt again.
@@ -134,7 +143,8 @@ public struct FinalApproach: Sendable {
         /// The plan was made or changed.
         case plan(ArrivalPlan, PlanReason)
         /// Ask OSM (the door index) for the destination's doors; answer with
-        /// ``Event/doorsArrived(_:)``.
+        /// ``Event/doorsArrived(_:)``, or ``Event/noBuilding(entrances:)`` when OSM knows no
+        /// building there.
         case requestDoors(Destination)
         /// Write the memory (it changed); answer with ``Event/memorySaved`` or
         /// ``Event/memoryFailed(_:)``.
@@ -158,6 +168,10 @@ public struct FinalApproach: Sendable {
         var lastCallout: Callout?
         var lastPoorAccuracyWarning: Date?
         var noFixSaid = false
+        /// OSM's entrances near the centre when it knows no building there
+        /// (``Event/noBuilding(entrances:)``): not in the memory, so kept here for every plan
+        /// the walk re-makes.
+        var entrancesWithoutBuilding: [Door]?
 
         var door: Door? { plan.entrance }
         var target: Coordinate { plan.walkTo }
@@ -197,6 +211,9 @@ public struct FinalApproach: Sendable {
     public var isInLastStretch: Bool { walk?.inLastStretch == true && walk?.endsAt == nil }
     /// The current plan, if walking.
     public var plan: ArrivalPlan? { walk?.plan }
+    /// Where the walk under way leads: nil when idle, and once "여기가 입구야" was stored (the
+    /// walk then only waits to end).
+    public var leadingTo: Destination? { walk?.endsAt == nil ? walk?.destination : nil }
 
     /// Handles one event at time `now`; returns the effects, in order.
     public mutating func handle(_ event: Event, now: Date) -> [Effect] {
@@ -205,6 +222,9 @@ public struct FinalApproach: Sendable {
         case .go(let destination):
             dialogue = Dialogue()
             effects += start(destination, now: now)
+        case .resume(let destination):
+            dialogue = Dialogue()
+            effects += start(destination, now: now, resumed: true)
         case .stop:
             dialogue = Dialogue()
             if walk != nil {
@@ -217,7 +237,8 @@ public struct FinalApproach: Sendable {
             self.altitude = altitude
             if walk?.arrived == true, walk?.levelSaid == false { effects += levelCheck() }
         case .heard(let answer): effects += heard(answer, now: now)
-        case .doorsArrived(let doors): effects += doorsArrived(doors, now: now)
+        case .doorsArrived(let doors): effects += doorsArrived(doors, building: true, now: now)
+        case .noBuilding(let entrances): effects += doorsArrived(entrances, building: false, now: now)
         case .tick: break
         case .repeatLast:
             if let lastSaid { effects.append(.say(Prompt(lastSaid))) }

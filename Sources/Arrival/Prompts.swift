@@ -11,6 +11,11 @@ public enum Prompts {
         "안내를 시작할게. 목적지는 \(name)."
     }
 
+    /// On a walk resumed after the daemon restarted during it.
+    public static func resumed(_ name: String) -> String {
+        "안내를 다시 시작할게. 목적지는 \(name)."
+    }
+
     /// The sparse callout outside the last stretch.
     public static func far(
         _ name: String, _ distance: Guidance.Distance, _ direction: Guidance.Direction?

@@ -22,8 +22,9 @@ package final class Daemon: Sendable {
         case pressure(PressureReading)
         /// The GPS source's stream ended (an NMEA file at its end, a device gone).
         case sourceEnded
-        /// OSM's doors for a walk's destination, from the door index.
-        case doors(Destination, [Door])
+        /// OSM's doors for a walk's destination, from the door index; `building` false: it knows
+        /// no building there, and these are the entrances near the centre.
+        case doors(Destination, [Door], building: Bool)
         /// An answer the microphone heard (the Listener's decision).
         case heard(Heard)
         /// A button pressed (`buttons`).
@@ -169,6 +170,11 @@ package final class Daemon: Sendable {
                 warn: { [log] in log.warning($0) },
                 info: { [log] in log.info($0) }),
             continuation: continuation, memory: memory, log: log)
+        // A walk under way when the daemon last stopped (a crash, SIGKILL, SIGTERM) goes on,
+        // said so (before: `status` said idle and the walker was left in silence).
+        let walkKeeper = WalkKeeper(memory: config.memory, log: log)
+        if let walk = walkKeeper.walkToResume(now: Date()) { shell.perform(core.resume(walk, now: now())) }
+        walkKeeper.keep(core.activeWalk)
         var altimeter = BarometricAltimeter()
         if let qnh = config.qnh { altimeter.calibrate(qnh: qnh, at: Date()) }
         /// The source's problem already logged (and said, during a walk): said once per outage.
@@ -229,9 +235,10 @@ package final class Daemon: Sendable {
                 // Said: the next tick must not say "waiting for it" of an input that ended
                 // (before, a file without a date was said to have ended, then to be awaited).
                 outage = outage ?? feed.problem ?? "the input ended"
-            case .doors(let destination, let doors):
+            case .doors(let destination, let doors, let building):
                 guard core.destination == destination, core.approach.isWalking else { break }
-                shell.perform(core.handle(.doorsArrived(doors), now: now()))
+                shell.perform(
+                    core.handle(building ? .doorsArrived(doors) : .noBuilding(entrances: doors), now: now()))
             case .heard(let answer):
                 log.info("microphone heard: \(answer.text)")
                 shell.perform(core.handle(.heard(answer), now: now()))
@@ -252,6 +259,8 @@ package final class Daemon: Sendable {
                 case .success(let request):
                     log.debug("client \(client): \(String(decoding: line.prefix(200), as: UTF8.self))")
                     var actions = shell.answer(request, from: client, core: &core, now: now())
+                    // Before the reply: a client told "walking" (or "idle") finds the file so.
+                    walkKeeper.keep(core.activeWalk)
                     if request == .stop {
                         // `stop` silences what waits to be said; its own prompt comes next.
                         let index = actions.firstIndex { if case .say = $0 { true } else { false } }
@@ -299,6 +308,8 @@ package final class Daemon: Sendable {
             // Each memory write's outcome reaches the core before the next input (a stop
             // included), so the promise or the failure is said at once.
             while let outcome = memory.next() { shell.perform(core.handle(outcome, now: Date())) }
+            // The walk file follows the walk: kept on `go`, removed when it ends or stops.
+            walkKeeper.keep(core.activeWalk)
             // The microphone is open exactly during the last stretch.
             if config.mic {
                 if core.approach.isInLastStretch, !ears.isOpen { ears.open() }

@@ -1,6 +1,7 @@
 package import Arrival
 package import Foundation
 import Geo
+package import Storage
 
 /// The daemon's state and its answer to each input: a value, changed only by the one
 /// serial loop in `Daemon.run`, wrapping the same `FinalApproach` the replay uses and
@@ -25,6 +26,8 @@ package struct DaemonCore: Sendable {
 
     package private(set) var approach: FinalApproach
     package private(set) var destination: Destination?
+    /// When `go` set ``destination`` (the loop's clock; kept when a walk is resumed).
+    private var walkSince: Date?
     /// The last position fed in, for `status` and `where`.
     package private(set) var position: FinalApproach.Position?
     /// When that position came (the loop's clock), so `status` can say how old it is.
@@ -54,6 +57,7 @@ package struct DaemonCore: Sendable {
             return [.reply(client, ok(["state": .string(state)]))] + actions(for: effects)
         case .go(.destination(let target)):
             destination = target
+            walkSince = now
             let effects = approach.handle(.go(target), now: now)
             var fields: [String: JSONValue] = ["state": .string(state), "destination": .from(target)]
             if let plan = approach.plan { fields["plan"] = .from(plan) }
@@ -81,6 +85,22 @@ package struct DaemonCore: Sendable {
             return [.reply(client, ok(["meaning": meaning, "heeded": .bool(heeded)]))]
                 + actions(for: effects)
         }
+    }
+
+    /// The walk to keep for a restart (``WalkFile``): the destination `go` set and when, while
+    /// a walk leads there (not once "여기가 입구야" was stored: the walk only waits to end).
+    package var activeWalk: ActiveWalk? {
+        guard let leading = approach.leadingTo, let walkSince else { return nil }
+        return ActiveWalk(destination: leading, since: walkSince)
+    }
+
+    /// Resumes `walk`, under way when the daemon stopped, as `go` would: the plan made again
+    /// from the memory (which may have learnt doors since), OSM asked unless fresh, and the
+    /// walker told that guidance resumes.
+    package mutating func resume(_ walk: ActiveWalk, now: Date) -> [Action] {
+        destination = walk.destination
+        walkSince = walk.since
+        return actions(for: approach.handle(.resume(walk.destination), now: now))
     }
 
     /// A position from the GPS source.

@@ -59,13 +59,14 @@ final class DaemonLookups {
     }
 
     /// OSM's ranked doors of the building at `destination`'s centre, from the index
-    /// covering it.
+    /// covering it; with no building there (`building` false), the entrances near the centre.
     /// - Throws: a message naming the index when there is none, it cannot be read, or no
     ///   index covers the destination.
-    func doors(for destination: Destination) throws(LookupError) -> [Door] {
+    func doors(for destination: Destination) throws(LookupError) -> (doors: [Door], building: Bool) {
         guard let doorsPath else { throw LookupError("no door index configured (\"doors\")") }
         do {
-            return try openDoors().doors(near: destination.center).doors
+            let found = try openDoors().doors(near: destination.center)
+            return (found.doors, found.building != nil)
         } catch {
             throw LookupError("door index \(doorsPath): \(error)")
         }

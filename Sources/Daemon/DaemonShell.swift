@@ -1,4 +1,5 @@
 import Arrival
+import EntranceIndex
 import Foundation
 import Geo
 import Storage
@@ -103,9 +104,18 @@ struct Shell {
                 // The index answers in milliseconds; the doors come back through the input
                 // stream so they arrive as their own step, as they would from a slow source.
                 do {
-                    let doors = try lookups.doors(for: destination)
-                    log.info("door index: \(doors.count) doors for \(destination.name)")
-                    continuation.yield(.doors(destination, doors))
+                    let found = try lookups.doors(for: destination)
+                    if found.building {
+                        log.info("door index: \(found.doors.count) doors for \(destination.name)")
+                    } else {
+                        // Said, but remembered as no building's doors (before: stored as a
+                        // door-less building, which then stood for every one within 120 m).
+                        log.info(
+                            "door index: no building within \(Int(DoorIndex.nearestOutlineMetres)) m of \(destination.name)'s centre; "
+                                + "\(found.doors.count) entrances within \(Int(DoorsInFile.radiusMetres)) m for this walk, "
+                                + "not remembered as a building's doors")
+                    }
+                    continuation.yield(.doors(destination, found.doors, building: found.building))
                 } catch {
                     log.warning("\(error); walking to the centre of \(destination.name) and remembered doors")
                 }

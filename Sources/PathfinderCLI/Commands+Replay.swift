@@ -256,6 +256,7 @@ struct ReplaySession {
             doors: doors?.doors, heard: heard, settings: settings,
             saveMemory: saveMemory)
         replayer.doorsDelay = doorsDelay
+        replayer.doorsOfABuilding = doors?.ofABuilding ?? true
         do {
             return try replayer.run(nmea: bytes)
         } catch .answerAfterWalk(let t, let span) {

@@ -62,6 +62,10 @@ enum ReplayDoors {
     /// The ranked doors, best first.
     var doors: [Door] { found.doors }
 
+    /// Whether they are a building's doors: false when no building is within 50 m of the
+    /// centre (they are the entrances near it, and not remembered).
+    var ofABuilding: Bool { found.building != nil }
+
     /// The building's outline for the map (its first outer ring), if known.
     var outline: [Coordinate]? { ReplayInputs.outline(of: found) }
 

@@ -64,6 +64,10 @@ public struct Replayer: Sendable {
     /// OSM's ranked doors for the destination, or `nil` when none are given (the request
     /// then goes unanswered).
     public var doors: [Door]?
+    /// Whether ``doors`` are a building's: false when OSM knows no building at the destination
+    /// (they are the entrances near its centre), delivered as
+    /// ``FinalApproach/Event/noBuilding(entrances:)`` and not remembered, as the daemon does.
+    public var doorsOfABuilding = true
     public var heard: [Heard]
     /// How long (seconds of trace time) OSM's doors take to arrive after they are asked for;
     /// ``doorsDelaySeconds`` unless set (`replay --doors-after`).
@@ -190,7 +194,8 @@ public struct Replayer: Sendable {
         for item in items {
             if let due = doorsDue, due <= item.time, item.rank > 2 || due < item.time {
                 doorsDue = nil
-                apply(.doorsArrived(doors ?? []), at: due)
+                let doors = doors ?? []
+                apply(doorsOfABuilding ? .doorsArrived(doors) : .noBuilding(entrances: doors), at: due)
             }
             apply(item.event, at: item.time)
         }

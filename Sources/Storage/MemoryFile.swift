@@ -484,7 +484,7 @@ public enum MemoryFile {
 
     /// Renames `path` to `<path>.corrupt-<UTC time>` (with `-2`, `-3`… if taken: an earlier
     /// set-aside file is never overwritten either). Returns the new path.
-    private static func setAside(_ path: String, now: Date) throws(SystemCallError) -> String {
+    static func setAside(_ path: String, now: Date) throws(SystemCallError) -> String {
         let candidate = asideName(path, now: now)
         try retryingOnInterrupt("rename \(path) to \(candidate)") { rename(path, candidate) }
         return candidate

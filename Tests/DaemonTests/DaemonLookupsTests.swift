@@ -41,7 +41,7 @@ import Testing
         let lookups = DaemonLookups(doors: doors, gazetteer: nil) { warnings.append($0) }
         let found = try lookups.doors(
             for: Destination(name: "김해 건물", center: Coordinate(latitude: 35.28, longitude: 128.97)))
-        #expect(found.map(\.coordinate) == [Coordinate(latitude: 35.2799, longitude: 128.97)])
+        #expect(found.doors.map(\.coordinate) == [Coordinate(latitude: 35.2799, longitude: 128.97)])
         _ = try lookups.doors(
             for: Destination(name: "부산", center: Coordinate(latitude: 35.05, longitude: 128.95)))
         #expect(warnings.count == 1, "\(warnings)")
@@ -65,24 +65,24 @@ import Testing
         var notes: [String] = []
         let lookups = DaemonLookups(doors: doors, gazetteer: nil, info: { notes.append($0) })
         let busan = Destination(name: "부산", center: Coordinate(latitude: 35.05, longitude: 128.95))
-        #expect(try lookups.doors(for: busan).count == 1)
+        #expect(try lookups.doors(for: busan).doors.count == 1)
         let seoul = Destination(name: "시청", center: Coordinate(latitude: 37.5663, longitude: 126.9779))
         #expect(throws: LookupError.self) { try lookups.doors(for: seoul) }
 
         try importRegion("시청", 37.5663, 126.9779)
         #expect(
-            try lookups.doors(for: seoul).map(\.coordinate) == [
+            try lookups.doors(for: seoul).doors.map(\.coordinate) == [
                 Coordinate(latitude: 37.5662, longitude: 126.9779)
             ])
         #expect(notes == ["door index \(doors): its files changed; opened again"], "\(notes)")
-        #expect(try lookups.doors(for: busan).count == 1, "unchanged files: not opened again")
+        #expect(try lookups.doors(for: busan).doors.count == 1, "unchanged files: not opened again")
         #expect(notes.count == 1)
 
         // Imported again, the building moved 300 m north: the new file answers.
         try importRegion("시청2", 37.5690, 126.9779)
         let moved = Destination(name: "시청", center: Coordinate(latitude: 37.5690, longitude: 126.9779))
         #expect(
-            try lookups.doors(for: moved).map(\.coordinate) == [
+            try lookups.doors(for: moved).doors.map(\.coordinate) == [
                 Coordinate(latitude: 37.5689, longitude: 126.9779)
             ])
     }
@@ -107,7 +107,7 @@ import Testing
             doors: doors, gazetteer: nil, opened: try DaemonLookups.open(doors: doors),
             warn: { said.append($0) },
             info: { said.append($0) })
-        #expect(try unchanged.doors(for: busan).count == 1)
+        #expect(try unchanged.doors(for: busan).doors.count == 1)
         #expect(said.isEmpty, "opened again: \(said)")
 
         let atStart = try DaemonLookups.open(doors: doors)
@@ -115,7 +115,7 @@ import Testing
         let changed = DaemonLookups(
             doors: doors, gazetteer: nil, opened: atStart, warn: { said.append($0) },
             info: { said.append($0) })
-        #expect(try changed.doors(for: seoul).count == 1)
+        #expect(try changed.doors(for: seoul).doors.count == 1)
         #expect(said.contains("door index \(doors): its files changed; opened again"), "\(said)")
     }
 

@@ -216,6 +216,66 @@ struct ReplayDoorsTests {
         #expect(result.out.isEmpty)
     }
 
+    /// OSM data around a square with no building within 50 m of its centre ("Tori"), a kiosk's
+    /// loose entrance 20 m east of it, and a building ("Talo", doors on its south and north
+    /// walls) whose centre is 100 m south of the square's: within 120 m, so one venue with it
+    /// in the memory.
+    static let squareAndBuilding = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <osm version="0.6">
+         <node id="1" lat="60.1699000" lon="24.9398000"/>
+         <node id="2" lat="60.1699000" lon="24.9402000"/>
+         <node id="3" lat="60.1701000" lon="24.9402000"/>
+         <node id="4" lat="60.1701000" lon="24.9398000"/>
+         <node id="5" lat="60.1699000" lon="24.9400000"><tag k="entrance" v="main"/></node>
+         <node id="6" lat="60.1701000" lon="24.9400000"><tag k="entrance" v="yes"/></node>
+         <node id="7" lat="60.1708980" lon="24.9403600"><tag k="entrance" v="yes"/></node>
+         <way id="10"><nd ref="1"/><nd ref="5"/><nd ref="2"/><nd ref="3"/><nd ref="6"/><nd ref="4"/><nd ref="1"/><tag k="building" v="yes"/><tag k="name" v="Talo"/></way>
+        </osm>
+        """
+
+    /// A place with no building within 50 m of its centre (a square, a park, a city's point
+    /// from the gazetteer): the door index says "no building within 50 m", which is no
+    /// building's doors. It is said, and the entrances near the centre lead that walk, but
+    /// nothing is remembered: before, it was stored as a building there with those entrances
+    /// as its OSM doors, read now, and for 30 days the real building within 120 m of it was
+    /// planned from them (the kiosk's entrance first) and its own doors never asked for. Alike
+    /// from `--doors` and `--osm`, which share the core.
+    @Test(arguments: [true, false])
+    func noBuildingAtTheCentre_isNotRememberedAsABuildingsDoors(fromIndex: Bool) async throws {
+        let scratch = try Scratch()
+        let osm = try scratch.write("square.osm", Self.squareAndBuilding)
+        var source = ["--osm", osm]
+        if fromIndex {
+            let imported = await runPathfinder(["doors", "import", osm, "--out", scratch.file("square.db")])
+            #expect(imported.code == 0, "\(imported.err)")
+            source = ["--doors", scratch.file("square.db")]
+        }
+        let memory = scratch.file("memory.json")
+        let walk = ["replay", "--nmea", Self.repo + "/artifacts/demo/walk.nmea", "--memory", memory] + source
+        let square = try scratch.write(
+            "tori.json", #"{"name": "Tori", "center": {"lat": 60.1709, "lon": 24.94}}"#)
+        let toSquare = await runPathfinder(walk + ["--destination", square])
+        #expect(toSquare.code == 0, "\(toSquare.err)")
+        #expect(toSquare.err.contains("no building within 50 m; 3 entrances within 150 m"), "\(toSquare.err)")
+        // The kiosk's entrance, then the building's two, lead this walk.
+        #expect(try doorsArrivedPlan(toSquare.out).doors.count == 3, "\(toSquare.out)")
+        let stored = (try? String(contentsOfFile: memory, encoding: .utf8)) ?? ""
+        #expect(!stored.contains("\"osm\""), "no building's doors remembered: \(stored)")
+
+        let building = try scratch.write(
+            "talo.json", #"{"name": "Talo", "center": {"lat": 60.17, "lon": 24.94}}"#)
+        let toBuilding = await runPathfinder(walk + ["--destination", building])
+        #expect(toBuilding.code == 0, "\(toBuilding.err)")
+        #expect(toBuilding.err.contains("building way 10, 2 doors"), "\(toBuilding.err)")
+        let lines = try events(toBuilding.out)
+        #expect(lines.contains { $0["event"] as? String == "doorsRequested" }, "\(toBuilding.out)")
+        let doors = try doorsArrivedPlan(toBuilding.out).doors
+        #expect(doors.count == 2 && doors.allSatisfy { $0.at.latitude < 60.1702 }, "\(toBuilding.out)")
+        let remembered = try String(contentsOfFile: memory, encoding: .utf8)
+        #expect(remembered.components(separatedBy: "\"source\" : \"osm\"").count - 1 == 2, "\(remembered)")
+    }
+
     @Test func withoutDoors_theRequestGoesUnanswered() async throws {
         // A replay reads only the files it is given: no --osm, no --doors, no doors arrive.
         let result = await runPathfinder(Self.walk)

@@ -1,0 +1,80 @@
+import Arrival
+import Foundation
+import Storage
+
+/// The walk under way, kept in the walk file beside the memory (``WalkFile``) so that a daemon
+/// stopped mid-walk resumes it at its next start. Written only when the walk changes (a `go`,
+/// its end); used only on the loop.
+final class WalkKeeper {
+    let path: String
+    private let log: DaemonLog
+    /// What the file holds, as last written or read; nil: no file.
+    private var kept: ActiveWalk?
+
+    init(memory: String, log: DaemonLog) {
+        path = WalkFile.path(forMemory: memory)
+        self.log = log
+    }
+
+    /// At start: the walk a stopped daemon was leading, if it began within
+    /// ``ActiveWalk/resumeWithin`` of `now`. An older one is logged and its file removed; a
+    /// file that is no walk is set aside (``WalkFile/load(path:now:)``), logged, never fatal.
+    func walkToResume(now: Date) -> ActiveWalk? {
+        switch WalkFile.load(path: path, now: now) {
+        case .none:
+            return nil
+        case .unreadable(let message), .setAside(let message):
+            log.warning("\(message); no walk resumed")
+            return nil
+        case .walk(let walk):
+            let begun = Date.ISO8601FormatStyle().format(walk.since)
+            let age = now.timeIntervalSince(walk.since)
+            let name = walk.destination.name
+            guard age <= ActiveWalk.resumeWithin else {
+                log.info(
+                    "not resuming the walk to \(name) begun at \(begun): more than \(Int(ActiveWalk.resumeWithin / 3600)) h ago"
+                )
+                kept = walk
+                keep(nil)
+                return nil
+            }
+            // A start after now: the clock was set back since (a Pi without a real-time clock,
+            // booted again); how long ago the walk was is not known.
+            guard age >= -Self.clockSlackSeconds else {
+                log.info(
+                    "not resuming the walk to \(name) begun at \(begun): after the clock's now (set back?)")
+                kept = walk
+                keep(nil)
+                return nil
+            }
+            kept = walk
+            log.info("resuming the walk to \(name) begun at \(begun): the daemon stopped during it")
+            return walk
+        }
+    }
+
+    /// A walk begun up to this many seconds after the clock's now still counts as just begun:
+    /// NTP's small steps.
+    static let clockSlackSeconds = 60.0
+
+    /// Makes the file hold `walk` (none: removed), when that is not what it holds.
+    func keep(_ walk: ActiveWalk?) {
+        guard walk != kept else { return }
+        kept = walk
+        do {
+            if let walk {
+                try WalkFile.save(walk, path: path)
+                log.debug("walk file \(path): the walk to \(walk.destination.name)")
+            } else {
+                try WalkFile.remove(path: path)
+                log.debug("walk file \(path): removed (no walk)")
+            }
+        } catch {
+            log.warning(
+                "walk file: \(error); "
+                    + (walk == nil
+                        ? "a restart may resume the walk that ended"
+                        : "a restart now would not resume this walk"))
+        }
+    }
+}

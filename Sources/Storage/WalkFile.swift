@@ -1,0 +1,130 @@
+public import Arrival
+public import Foundation
+import Glibc
+import SystemCalls
+
+/// The walk a daemon is leading: the destination `go` set, and when.
+///
+/// JSON: `{"version": 1, "destination": Destination, "since": "2025-05-01T08:00:00Z"}`.
+public struct ActiveWalk: Sendable, Hashable, Codable {
+    /// The file format's version.
+    public static let currentVersion = 1
+    /// A walk begun longer ago than this (seconds) is not resumed at a start: a daemon down
+    /// that long was stopped or the device put away, and the walker is no longer on that walk;
+    /// a restart by the service manager comes within seconds.
+    public static let resumeWithin: TimeInterval = 2 * 60 * 60
+
+    public var version: Int
+    public var destination: Destination
+    /// When `go` set it (the wall clock): kept when the walk is resumed.
+    public var since: Date
+
+    public init(destination: Destination, since: Date) {
+        version = Self.currentVersion
+        self.destination = destination
+        self.since = since
+    }
+}
+
+/// The file that keeps the ``ActiveWalk`` beside the memory (`<memory>.walk`), so that a
+/// daemon stopped mid-walk (SIGTERM, SIGKILL, a crash and systemd's `Restart=`) resumes it at
+/// its next start instead of leaving the walker in silence. Written as the memory is: a temp
+/// file, fsync, rename, mode 0600, on the device only; removed when the walk ends.
+public enum WalkFile {
+    /// What a start finds.
+    public enum Found: Sendable, Equatable {
+        /// No file: no walk was under way.
+        case none
+        case walk(ActiveWalk)
+        /// The file did not parse: renamed aside (`<path>.corrupt-<time>`, or left where it is
+        /// when that failed); the message says what and where.
+        case setAside(String)
+        /// The file exists but cannot be read (permissions, I/O): left as it is.
+        case unreadable(String)
+    }
+
+    /// The walk file of the memory at `memory` (its link followed, as saves are): beside it.
+    public static func path(forMemory memory: String) -> String {
+        ((try? AtomicFile.resolvingLink(memory)) ?? memory) + ".walk"
+    }
+
+    /// Reads the walk file at `path`; one that does not parse is set aside, never fatal.
+    /// - Parameter now: the time that names the set-aside file.
+    public static func load(path: String, now: Date = Date()) -> Found {
+        let data: Data
+        do {
+            guard let bytes = try MemoryFile.bytes(path: path) else { return .none }
+            data = bytes
+        } catch {
+            return .unreadable("walk file \(path): \(error.reason)")
+        }
+        let walk: ActiveWalk
+        do {
+            walk = try decode(data)
+        } catch {
+            return .setAside(
+                setAside(path, why: "walk file \(path) is not a walk (\(Self.describe(error)))", now: now))
+        }
+        return .walk(walk)
+    }
+
+    /// The walk in `data`, of this version.
+    private static func decode(_ data: Data) throws -> ActiveWalk {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let walk = try decoder.decode(ActiveWalk.self, from: data)
+        guard walk.version == ActiveWalk.currentVersion else {
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: [],
+                    debugDescription: "version \(walk.version), expected \(ActiveWalk.currentVersion)"))
+        }
+        return walk
+    }
+
+    /// Renames the file at `path` aside; `why` and where it went (or why it could not).
+    private static func setAside(_ path: String, why: String, now: Date) -> String {
+        let aside: String
+        do {
+            aside = try MemoryFile.setAside(path, now: now)
+        } catch {
+            return "\(why); could not set it aside (\(error.description))"
+        }
+        return "\(why): set aside as \(aside)"
+    }
+
+    /// Writes `walk` to `path` atomically, mode 0600, its folder made (0700) if missing.
+    /// - Throws: `SystemCallError` naming the call and file; the old file is then untouched.
+    public static func save(_ walk: ActiveWalk, path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        var bytes = [UInt8](try encoder.encode(walk))
+        bytes.append(UInt8(ascii: "\n"))
+        try PrivateDirectory.make(AtomicFile.split(path).directory)
+        try AtomicFile.write(bytes, to: path, mode: MemoryFile.mode)
+    }
+
+    /// Removes the walk file (none there is fine).
+    /// - Throws: `SystemCallError` naming the call and file.
+    public static func remove(path: String) throws {
+        guard unlink(path) != 0 else { return }
+        let code = errno
+        guard code != ENOENT else { return }
+        throw SystemCallError(call: "unlink \(path)", code: code)
+    }
+
+    /// A decoding error in a few words: the field and what was wrong.
+    private static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        func at(_ path: [any CodingKey]) -> String {
+            path.isEmpty ? "" : " at \(path.map(\.stringValue).joined(separator: "."))"
+        }
+        switch error {
+        case .dataCorrupted(let c): return c.debugDescription + at(c.codingPath)
+        case .keyNotFound(let key, let c): return "no \"\(key.stringValue)\"" + at(c.codingPath)
+        case .typeMismatch(_, let c), .valueNotFound(_, let c): return c.debugDescription + at(c.codingPath)
+        @unknown default: return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Daemon
+import Foundation
+import Glibc
+import Testing
+
+/// A daemon restarted mid-walk (SIGKILL, SIGTERM, a crash and systemd's `Restart=`) resumes the
+/// walk from the walk file beside the memory (`memory.json.walk`), and says so.
+@Suite(.serialized) struct ResumeWalkTests {
+    static let go =
+        #"{"cmd": "go", "destination": {"name": "Rautatieasema", "center": {"lat": 60.1711, "lon": 24.9414}}}"#
+
+    static func status(_ daemon: DaemonProcess) throws -> [String: JSONValue] {
+        fields(try daemon.client().request(#"{"cmd": "status"}"#))
+    }
+
+    static func mode(_ path: String) -> mode_t? {
+        var info = stat()
+        return stat(path, &info) == 0 ? info.st_mode & 0o777 : nil
+    }
+
+    /// Before: after the restart `status` said idle and nothing was said. Now the walk goes on to
+    /// the same destination and the walker hears "안내를 다시 시작할게. 목적지는 Rautatieasema.";
+    /// `stop` removes the file, so the next start is idle and silent.
+    @Test(arguments: [SIGKILL, SIGTERM])
+    func aWalkCutByARestartIsResumedAndSaidSo(signal: Int32) throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let walkFile = dir.path + "/memory.json.walk"
+        let first = try DaemonProcess.listening(in: dir)
+        #expect(fields(try first.client().request(Self.go))["ok"] == .bool(true))
+        #expect(Self.mode(walkFile) == 0o600, "the walk file, mode 0600: \(first.stderr)")
+        first.signal(signal)
+        _ = first.waitForExit()
+
+        let second = try DaemonProcess.listening(in: dir)
+        let status = try Self.status(second)
+        #expect(status["state"] == "walking", "\(status)\n\(second.stderr)")
+        #expect(status["destination"]?.objectValue?["name"] == "Rautatieasema", "\(status)")
+        #expect(second.logs("resuming the walk to Rautatieasema begun at "), "\(second.stderr)")
+        #expect(second.logs("say: 안내를 다시 시작할게. 목적지는 Rautatieasema."), "\(second.stderr)")
+
+        #expect(fields(try second.client().request(#"{"cmd": "stop"}"#))["state"] == "idle")
+        #expect(Self.mode(walkFile) == nil, "stop removes the walk file")
+        second.signal(SIGKILL)
+        _ = second.waitForExit()
+        let third = try DaemonProcess.listening(in: dir)
+        #expect(try Self.status(third)["state"] == "idle")
+        #expect(!third.stderr.contains("resuming"), "\(third.stderr)")
+        third.signal(SIGTERM)
+        #expect(third.waitForExit() == 0)
+    }
+
+    /// A walk begun more than 2 h before the start is not resumed (logged, its file removed); a
+    /// walk file that is no walk is set aside with a warning, and the daemon runs idle.
+    @Test(arguments: [
+        (
+            #"{"version": 1, "since": "2020-01-01T08:00:00Z", "destination": {"name": "Rautatieasema", "center": {"lat": 60.1711, "lon": 24.9414}}}"#,
+            "not resuming the walk to Rautatieasema begun at 2020-01-01T08:00:00Z: more than 2 h ago"
+        ),
+        (#"{"version": 1, "since": "#, "memory.json.walk is not a walk ("),
+        (
+            #"{"version": 1, "since": "2020-01-01T08:00:00Z", "destination": {"name": " ", "center": {"lat": 60.1711, "lon": 24.9414}}}"#,
+            "memory.json.walk is not a walk (the name is empty"
+        ),
+    ])
+    func anOldOrDamagedWalkFileIsNotResumed(content: String, logged: String) throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let walkFile = dir.path + "/memory.json.walk"
+        try content.write(toFile: walkFile, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess.listening(in: dir)
+        #expect(daemon.logs(logged), "\(daemon.stderr)")
+        #expect(try Self.status(daemon)["state"] == "idle")
+        #expect(!daemon.stderr.contains("다시 시작"), "\(daemon.stderr)")
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
+        #expect(!entries.contains("memory.json.walk"), "\(entries)")
+        if logged.contains("is not a walk") {
+            #expect(daemon.stderr.contains("<4>warning: walk file"), "\(daemon.stderr)")
+            #expect(entries.contains { $0.hasPrefix("memory.json.walk.corrupt-") }, "set aside: \(entries)")
+        }
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+}

@@ -171,7 +171,8 @@ final class DaemonLookups {
                     let others = try indexes.indexes.filter { $0 !== nearest }
                         .flatMap { try $0.search(query, near: fix, limit: Self.matchesPerSource) }
                         .sorted {
-                            ($0.quality, $0.metres ?? .infinity) < ($1.quality, $1.metres ?? .infinity)
+                            ($0.quality, $0.inside ? 1 : 0, $0.metres ?? .infinity)
+                                < ($1.quality, $1.inside ? 1 : 0, $1.metres ?? .infinity)
                         }
                     otherDoors = others.prefix(Self.matchesPerSource).map(found)
                 } else {

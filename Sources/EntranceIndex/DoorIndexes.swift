@@ -219,10 +219,10 @@ public final class DoorIndexes {
     }
 
     /// ``DoorIndex/search(_:near:limit:)``: with `near`, in the index nearest to it; without,
-    /// in every index, merged in the order one index sorts in: quality, then the closer in
-    /// length to the query, then the OSM id (ways before relations); the same building in
-    /// two overlapping indexes, by file name. Before, ties went by file name, so "a.db"'s
-    /// building 7 came before "b.db"'s building 3.
+    /// in every index, merged in the order one index sorts in: quality, then own before
+    /// inside, then the closer in length to the query, then the OSM id (ways before
+    /// relations); the same building in two overlapping indexes, by file name. Before, ties
+    /// went by file name, so "a.db"'s building 7 came before "b.db"'s building 3.
     ///
     /// A query that matches nothing in any index is looked for again in its shorter address
     /// forms (``addressForms(_:)``: "서울특별시 중구 세종대로 110" → "세종대로 110"), the first that
@@ -259,8 +259,11 @@ public final class DoorIndexes {
         let all = try indexes.flatMap { try $0.search(query, limit: limit) }
         return Array(
             all.enumerated().sorted { a, b in
-                (a.element.quality, a.element.lengthGap, a.element.row, a.offset)
-                    < (b.element.quality, b.element.lengthGap, b.element.row, b.offset)
+                (a.element.quality, a.element.inside ? 1 : 0, a.element.lengthGap, a.element.row, a.offset)
+                    < (
+                        b.element.quality, b.element.inside ? 1 : 0, b.element.lengthGap, b.element.row,
+                        b.offset
+                    )
             }.map(\.element).prefix(limit))
     }
 }

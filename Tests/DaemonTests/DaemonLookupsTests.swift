@@ -174,4 +174,59 @@ import Testing
         #expect(answer.chosen.destination.name == "서울 건물")
         #expect(answer.matchedQuery == "중앙대로 10")
     }
+
+    /// `go Stockmann` in the bundled Helsinki index walks to the department store whose own
+    /// name it is, with a fix nearer Kirjatalo (which holds a shop of that name) or none, and
+    /// for the typo "Stockman"; a shop's name alone still walks to the building holding it.
+    /// Before: "목적지는 Kirjatalo".
+    @Test func goToANameGoesToTheBuildingOfThatNameBeforeAShopOfIt() throws {
+        let repo = GazetteerDaemonTests.repo
+        let lookups = DaemonLookups(
+            doors: repo + "/artifacts/doors/helsinki.db",
+            gazetteer: repo + "/artifacts/gazetteer/gazetteer.sqlite")
+        // East of both: Kirjatalo ≈ 353 m, Stockmann ≈ 435 m.
+        let east = Coordinate(latitude: 60.1680, longitude: 24.9500)
+        for query in ["Stockmann", "Stockman"] {
+            for fix in [nil, east] {
+                let answer = try lookups.destination(for: query, near: fix, far: false)
+                #expect(answer.chosen.destination.name == "Stockmann", "\(query) \(String(describing: fix))")
+                #expect(answer.chosen.osm == "way/122595241", "\(query)")
+                #expect(answer.alternatives.first?.osm == "way/34079467", "\(query)")
+            }
+        }
+        let shop = try lookups.destination(for: "Akateeminen Kirjakauppa", near: east, far: false)
+        #expect(shop.chosen.destination.name == "Kirjatalo" && shop.chosen.osm == "way/34079467")
+    }
+
+    /// The same order where the fix's own region has no such name and the matches come from
+    /// another region's index, and without a fix (every index, merged): before, the building
+    /// holding the shop came first there too, by its distance or its id.
+    @Test func goToANameFromAnotherRegionKeepsTheBuildingOfThatNameFirst() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let doors = dir.path + "/doors"
+        try FileManager.default.createDirectory(atPath: doors, withIntermediateDirectories: true)
+        try Self.importRegion("here", [(60.1700, 24.9400, "Asema")], dir: dir.path, doors: doors)
+        // Way 1 (the lower id, the nearer) holds a shop named Stockmann; way 2 is Stockmann.
+        let xml = squareBuildingsXML([
+            SquareBuilding(lat: 60.1750, lon: 24.9400, tags: ["building": "retail", "name": "Kirjatalo"]),
+            SquareBuilding(lat: 60.1760, lon: 24.9400, tags: ["building": "retail", "name": "Stockmann"]),
+        ])
+        let shop =
+            #" <node id="9001" lat="60.1750000" lon="24.9400000"><tag k="name" v="Stockmann"/><tag k="shop" v="books"/></node>"#
+        let withShop = xml.replacingOccurrences(of: " <way id=\"1\">", with: shop + "\n <way id=\"1\">")
+        #expect(withShop != xml)
+        try withShop.write(toFile: dir.path + "/there.osm", atomically: true, encoding: .utf8)
+        let imported = try runCapturing(
+            try BuiltExecutable.pathfinder().path,
+            ["doors", "import", dir.path + "/there.osm", "--out", doors + "/there.db"])
+        try #require(imported.status == 0, "\(imported.text)")
+        let lookups = DaemonLookups(doors: doors, gazetteer: nil)
+        for fix in [Coordinate(latitude: 60.1700, longitude: 24.9400), nil] {
+            let answer = try lookups.destination(for: "Stockmann", near: fix, far: false)
+            #expect(answer.chosen.destination.name == "Stockmann", "\(String(describing: fix))")
+            #expect(
+                answer.alternatives.map(\.destination.name) == ["Kirjatalo"], "\(String(describing: fix))")
+        }
+    }
 }

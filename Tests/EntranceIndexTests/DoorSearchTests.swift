@@ -152,6 +152,58 @@ struct DoorSearchTests {
         #expect(door.doors == 1)
     }
 
+    /// Helsinki's case: "Kirjatalo" (the lower id, the nearer) holds shops named "Stockmann"
+    /// and "Stockmann Helsinki Outlet"; the building whose own name is "Stockmann" (alt_name
+    /// "Stockmann Helsinki Centre") comes first at every match kind, near or not: whole,
+    /// start, all words, inside a word. Before, both were equal and Kirjatalo led by its id
+    /// or its distance. A query only a shop matches still finds the building holding it.
+    @Test func aBuildingsOwnNameRanksAboveTheNameOfAShopInsideIt() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var city = GridCity(origin: Self.origin, buildings: 4)
+        let kirjatalo = Self.origin.offset(metres: 300, bearing: 0)
+        let stockmann = kirjatalo.offset(metres: 60, bearing: 270)
+        city.add(building: 1_000_000_100, at: kirjatalo, tags: ["building": "retail", "name": "Kirjatalo"])
+        for (id, name) in [(1_000_000_105, "Stockmann"), (1_000_000_106, "Stockmann Helsinki Outlet")] {
+            city.extraNodes += GridCity.node(
+                Int64(id), kirjatalo.offset(metres: 10, bearing: 45), ["shop": "books", "name": name])
+        }
+        city.add(
+            building: 1_000_000_110, at: stockmann,
+            tags: [
+                "building": "retail", "name": "Stockmann", "alt_name": "Stockmann Helsinki Centre",
+                "addr:street": "Aleksanterinkatu", "addr:housenumber": "52",
+            ])
+        let xml = dir.appendingPathComponent("city.osm").path
+        let db = dir.appendingPathComponent("city.db").path
+        #expect(try DoorImporter.importFile(try city.write(xml: xml), to: db).placesInside == 2)
+        let index = try DoorIndex(path: db)
+        // East of Kirjatalo: it is the nearer.
+        let east = kirjatalo.offset(metres: 200, bearing: 90)
+        for (query, quality) in [
+            ("Stockmann", BuildingMatch.Quality.exact), ("Stockman", .prefix), ("helsinki stockmann", .words),
+            ("ockman", .within),
+        ] {
+            for near in [nil, east] {
+                let found = try index.search(query, near: near)
+                #expect(
+                    found.map(\.osm) == ["way/1000000110", "way/1000000100"],
+                    "\(query) \(String(describing: near))")
+                #expect(found.map(\.quality) == [quality, quality], "\(query)")
+                #expect(found.map(\.inside) == [false, true], "\(query)")
+            }
+        }
+        #expect(try index.search("Stockmann", near: east).map { $0.metres! < 250 } == [false, true])
+        // Only a shop's name: its building, inside.
+        for query in ["Stockmann Helsinki Outlet", "outlet"] {
+            let found = try index.search(query)
+            #expect(found.map(\.osm) == ["way/1000000100"], "\(query)")
+            #expect(found.first?.inside == true, "\(query)")
+        }
+        // The building's own address is its own.
+        #expect(try index.search("Aleksanterinkatu 52").map(\.inside) == [false])
+    }
+
     @Test func nearOrdersEqualMatchesByDistanceButNeverAboveABetterMatch() throws {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -138,6 +138,36 @@ struct DoorsCommandTests {
             "\(outsideErr)")
     }
 
+    /// The audit's case in the bundled index, through the binary and its default index:
+    /// "Stockmann" is first the department store whose own name it is (way/122595241, 7
+    /// doors), then Kirjatalo (way/34079467), which holds a shop of that name; so with a point
+    /// Kirjatalo is nearer to, and for the typo "Stockman". Before, Kirjatalo came first (the
+    /// lower id, or the nearer). A name only a shop inside has still finds its building.
+    @Test func aBuildingsOwnNameComesBeforeAShopOfThatNameInAnother() throws {
+        let binary = try BinaryTests.binary()
+        let stockmann = "way/122595241"
+        let kirjatalo = "way/34079467"
+        func osm(_ argv: [String]) throws -> [String] {
+            let r = try BinaryTests.run(executable: binary, ["doors", "search"] + argv)
+            #expect(r.code == 0, "\(argv): \(r.err)")
+            return try r.out.split(separator: "\n").map { line in
+                let object = try #require(
+                    try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                return try #require(object["osm"] as? String)
+            }
+        }
+        // East of both: Kirjatalo ≈ 353 m, Stockmann ≈ 435 m.
+        let east = ["--near", "60.1680", "24.9500"]
+        for query in ["Stockmann", "Stockman", "stockm"] {
+            #expect(try osm([query]) == [stockmann, kirjatalo], "\(query)")
+            #expect(try osm([query] + east) == [stockmann, kirjatalo], "\(query)")
+        }
+        let near = try BinaryTests.run(executable: binary, ["doors", "search", "Stockmann"] + east)
+        #expect(near.out.contains(#""metres":435.1"#) && near.out.contains(#""metres":352.8"#), "\(near.out)")
+        #expect(try osm(["Akateeminen Kirjakauppa"]) == [kirjatalo])
+        #expect(try osm(["Akateeminen Kirjakauppa"] + east) == [kirjatalo])
+    }
+
     /// The bundled index stores "Siltavuorenpenger 10" with the number last; typed number
     /// first, whole or with the street cut short, the command still finds it.
     @Test(arguments: ["10 Siltavuorenpenger", "10 SILTAVUOREN", "Siltavuorenpenger 10"])

@@ -104,6 +104,8 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Arrival", "Geo", "TestSupport"]),
+        // The benchmark's own decisions, on its values; its runs are SpeechTests' (the binary).
+        .testTarget(name: "VoiceEvalTests", dependencies: ["VoiceEval"]),
         .testTarget(
             name: "DaemonTests",
             dependencies: ["Daemon", "Arrival", "Geo", "Speech", "Storage", "TestSupport"],

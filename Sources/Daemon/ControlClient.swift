@@ -1,5 +1,6 @@
 // <linux/input.h> (the buttons) pulls in `struct timeval`; Swift then wants its module named.
 import CInput
+import Diagnostics
 import Foundation
 import Glibc
 import SystemCalls
@@ -16,11 +17,16 @@ package final class ControlClient: @unchecked Sendable {
     package enum Failure: Error, CustomStringConvertible, Equatable {
         /// Nothing listens at the path (no file, or a stale one).
         case notRunning(String)
+        /// The path names a file of another kind (`kind`: "a regular file", "a directory"):
+        /// bad input, not a daemon that is down.
+        case notASocket(String, kind: String)
         case io(String)
 
         package var description: String {
             switch self {
             case .notRunning(let path): "the pathfinder daemon is not running (no answer on \(path))"
+            case .notASocket(let path, let kind):
+                "\(path): is \(kind), not a socket (the daemon's control socket is given by --socket or the config's \"socket\")"
             case .io(let message): message
             }
         }
@@ -37,6 +43,9 @@ package final class ControlClient: @unchecked Sendable {
         do {
             connected = try connectUnixStream(path)
         } catch {
+            // connect(2) says ECONNREFUSED of a file that is no socket too (before: "not
+            // running" for /etc/passwd).
+            if let kind = Self.kindIfNoSocket(path) { throw .notASocket(path, kind: kind) }
             if [ENOENT, ECONNREFUSED, ENOTSOCK].contains(error.code) { throw .notRunning(path) }
             throw .io("\(path): \(error)")
         }
@@ -68,6 +77,15 @@ package final class ControlClient: @unchecked Sendable {
     }
 
     deinit { try? closeDescriptor(fd) }
+
+    /// What is at `path` (its link followed, as `connect` follows it) when it is there and no
+    /// socket; nil for a socket, nothing there, or an abstract name.
+    private static func kindIfNoSocket(_ path: String) -> String? {
+        if path.hasPrefix("@") { return nil }
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFSOCK else { return nil }
+        return FileDiagnostics.kind(ofMode: info.st_mode) ?? "a regular file"
+    }
 
     /// Gives up reading after `seconds` without data (`readLine` then returns nil).
     package func setReadTimeout(seconds: Double) {

@@ -51,6 +51,18 @@ package enum ControlRequest: Sendable, Equatable {
         guard let cmd = cmdValue.stringValue else { return .failure(.init("\"cmd\" must be a string")) }
         switch cmd {
         case "go":
+            // Two destinations cannot both be walked to, and which was meant cannot be told
+            // (before, `query` won and `destination` was dropped unsaid); `pathfinder go`
+            // refuses the same, before sending.
+            if object["query"] != nil, object["destination"] != nil {
+                return .failure(.init(#"go: expected "destination" or "query", not both"#))
+            }
+            if object["far"] != nil, object["destination"] != nil {
+                return .failure(
+                    .init(
+                        #"go: "far" goes with "query", not with "destination" (a destination is walked to wherever it is)"#
+                    ))
+            }
             if let query = object["query"] {
                 guard let text = query.stringValue, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
                     return .failure(.init("go: \"query\" must be a non-empty string"))

@@ -15,7 +15,8 @@ package import SystemCalls
 /// wait for the loop at once (the rest stay unread in its socket), a client that hangs up
 /// is forgotten once the lines it wrote are handed out (at most `maxQueuedRequests`, run,
 /// their replies going nowhere), and a connection beyond `maxClients` is told `busy` and
-/// closed, never left waiting in silence.
+/// closed, never left waiting in silence. Only the daemon's own user (and root) is served: a
+/// connection of any other uid (`SO_PEERCRED`) is closed unanswered at accept.
 ///
 /// Every line handed out (`.line`, `.oversized`) gets exactly one reply through `send`, in
 /// order: that is how the server knows which lines are still waiting.
@@ -40,6 +41,9 @@ package final class ControlServer: @unchecked Sendable {
         /// Connections were refused at the client limit: `refused` since the last report
         /// (reported at most every `busyReportSeconds`, so a flood is not a log flood).
         case busy(refused: Int)
+        /// Connections of another user were closed unanswered: `refused` since the last report
+        /// (at most every `busyReportSeconds`), the latest from `uid` and `pid`.
+        case foreign(uid: uid_t, pid: Int32, refused: Int)
         /// `poll(2)` kept failing: the server has stopped serving. The daemon must exit
         /// (non-zero, so systemd restarts it) rather than live on without its socket.
         case failed(String)
@@ -118,6 +122,8 @@ package final class ControlServer: @unchecked Sendable {
     private let pollCall: @Sendable (UnsafeMutablePointer<pollfd>, nfds_t, Int32) -> Int32
     private var refusedSinceReport = 0
     private var lastBusyReport: ContinuousClock.Instant?
+    private var foreignSinceReport = 0
+    private var lastForeignReport: ContinuousClock.Instant?
 
     private var listenFD: Int32 = -1
     private var boundInode: ino_t = 0
@@ -413,12 +419,52 @@ package final class ControlServer: @unchecked Sendable {
                 try? closeDescriptor(fd)
                 continue
             }
+            // Before anything else, the busy reply included: another user learns nothing.
+            let peer = Self.peer(of: fd)
+            guard let peer, Self.mayConnect(peer.uid) else {
+                refuseForeign(fd, peer: peer)
+                continue
+            }
             guard clients.count < maxClients else {
                 refuseBusy(fd)
                 continue
             }
             clients[nextID] = Client(fd: fd, lastRequest: .now)
             nextID += 1
+        }
+    }
+
+    /// The uid and pid of the process at the other end of `fd` (as it was at `connect`).
+    private static func peer(of fd: Int32) -> (uid: uid_t, pid: Int32)? {
+        // `struct ucred` (pid, uid, gid: three 32-bit fields), which Glibc's module hides
+        // behind _GNU_SOURCE.
+        var credentials: [UInt32] = [0, 0, 0]
+        var size = socklen_t(MemoryLayout<UInt32>.size * 3)
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0 else { return nil }
+        return (uid_t(credentials[1]), Int32(bitPattern: credentials[0]))
+    }
+
+    /// Whether a process of `uid` may use the socket: this daemon's own user, and root. The
+    /// socket hears where the walker is and where they go; its file's mode (0600) keeps
+    /// others out of a path, but an abstract socket (`@name`) has no mode at all, and anyone
+    /// on the machine could connect (before: `nobody` read the position and redirected the
+    /// walk). Root may, as it may read the memory file and the daemon's own memory anyway
+    /// (`sudo pathfinder stop --socket /run/user/1000/pathfinder.sock`).
+    static func mayConnect(_ uid: uid_t) -> Bool { uid == geteuid() || uid == 0 }
+
+    /// Closes another user's connection at once, saying nothing to it (no reply, not even
+    /// `busy`), and reports it: the first at once, then at most every `busyReportSeconds`
+    /// with the count since, so a flood of connections is not a flood of log lines.
+    private func refuseForeign(_ fd: Int32, peer: (uid: uid_t, pid: Int32)?) {
+        try? closeDescriptor(fd)
+        foreignSinceReport += 1
+        let now = ContinuousClock.now
+        if lastForeignReport.map({ now - $0 >= .seconds(Self.busyReportSeconds) }) ?? true {
+            // No credentials (getsockopt failed): reported as uid -1, never served.
+            onIncoming(
+                .foreign(uid: peer?.uid ?? uid_t.max, pid: peer?.pid ?? -1, refused: foreignSinceReport))
+            foreignSinceReport = 0
+            lastForeignReport = now
         }
     }
 

@@ -96,7 +96,7 @@ package final class Daemon: Sendable {
             let hold = try MemoryFile.DaemonHold(path: config.memory)
             if let problem = hold.claimProblem { log.warning("\(problem)") }
             memoryHold = hold
-        } catch  where error.kind == .inUse {
+        } catch  where error.kind == .inUse || error.kind == .hardLinked {
             log.error("\(error)")
             server.stop()
             signals.cancel()
@@ -146,7 +146,13 @@ package final class Daemon: Sendable {
             heard: { continuation.yield(.heard($0)) }, deaf: { continuation.yield(.cannotHear) })
         /// The walker was told this last stretch that the microphone cannot hear them.
         var cannotHearSaid = false
-        if !config.mic { log.info("microphone off (mic: false); answers only via `heard` requests") }
+        if !config.mic {
+            // Said as DaemonEars says it: the buttons are a way to answer too (before, this line
+            // said "only via `heard` requests", and the next one "buttons on …").
+            log.info(
+                "microphone off (mic: false); answers only via \(config.buttons != nil ? "buttons and `heard` requests" : "`heard` requests")"
+            )
+        }
         let buttons = (config.buttons?.devices ?? []).map { device in
             ButtonReader(map: config.buttons!, device: device, log: log) { continuation.yield(.button($0)) }
         }
@@ -276,6 +282,13 @@ package final class Daemon: Sendable {
             case .control(.busy(let refused)):
                 log.warning(
                     "control socket: \(server.maxClients) clients connected (the limit); refused \(refused) connection\(refused == 1 ? "" : "s") with \"busy\""
+                )
+            case .control(.foreign(let uid, let pid, let refused)):
+                let user = uid == uid_t.max ? "an unknown user" : "uid \(uid)"
+                let others =
+                    refused > 1 ? " (\(refused) connections of other users since the last such line)" : ""
+                log.warning(
+                    "control socket: refused a connection from \(user) (pid \(pid)): only uid \(geteuid())\(geteuid() == 0 ? "" : " and root") may use it; closed unanswered\(others)"
                 )
             case .control(.failed(let message)):
                 // Never a half-alive daemon without its socket: exit 1, systemd restarts it.

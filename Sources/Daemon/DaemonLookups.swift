@@ -116,12 +116,13 @@ final class DaemonLookups {
 
     /// The destination for `query` near the walker at `fix`.
     ///
-    /// Every door index is asked (the one nearest the fix first; its best text matches,
-    /// nearest the fix), and the gazetteer unless a door index named the query exactly within
-    /// reach. In order: an exact name or address in a door index, within ``farMetres`` (or
-    /// without a fix); the gazetteer's first place when its own name is the query ("Paris");
-    /// a gazetteer place named so by an alternate name or code ("헬싱키", "HEL") known to be
-    /// within ``farMetres``; the nearest index's other matches, in its order (a whole word
+    /// Every door index is asked (those whose box is within ``farMetres`` of the fix first, as
+    /// one index, or else the nearest: their best text matches, nearest the fix), and the
+    /// gazetteer unless a door index named the query exactly within reach. In order: an exact
+    /// name or address in a door index, within ``farMetres`` (or without a fix); the
+    /// gazetteer's first place when its own name is the query ("Paris"); a gazetteer place
+    /// named so by an alternate name or code ("헬싱키", "HEL") known to be within
+    /// ``farMetres``; the near indexes' other matches, in one index's order (a whole word
     /// before the start of one, then nearest, named or not: "pizza" is the Pizza Hut's
     /// building 195 m away, not "Pizzarium" 548 m away, as a review of a named-first order
     /// found); an exact match beyond reach (another region's index); other indexes' matches;
@@ -167,8 +168,17 @@ final class DaemonLookups {
             do {
                 let indexes = try openDoors()
                 if let fix, let nearest = try indexes.nearest(to: fix) {
-                    nearDoors = try nearest.search(query, near: fix, limit: Self.matchesPerSource).map(found)
-                    let others = try indexes.indexes.filter { $0 !== nearest }
+                    // Every index whose box is within reach, as one: two regions side by side
+                    // (before: the nearest index's matches came first, however far).
+                    let reach = indexes.indexes.filter {
+                        ($0.bounds?.distance(to: fix) ?? .infinity) <= Self.farMetres
+                    }
+                    let near = reach.isEmpty ? [nearest] : reach
+                    nearDoors = try DoorIndexes.search(
+                        query, near: fix, limit: Self.matchesPerSource, in: near
+                    )
+                    .map(found)
+                    let others = try indexes.indexes.filter { index in !near.contains { $0 === index } }
                         .flatMap { try $0.search(query, near: fix, limit: Self.matchesPerSource) }
                         .sorted {
                             ($0.quality, $0.inside ? 1 : 0, $0.metres ?? .infinity)

@@ -26,6 +26,7 @@ final class DaemonVoice: Sendable {
 
     private struct State {
         var queue = PromptQueue()
+        /// The number of the last `NNNN.wav` written, or found in the folder at start.
         var files = 0
         var lastProblem: String?
         /// A drain is scheduled or running on `work`: one at a time, however many prompts come.
@@ -34,7 +35,8 @@ final class DaemonVoice: Sendable {
 
     /// - Parameters:
     ///   - device: the ALSA playback device.
-    ///   - wavDirectory: write each prompt as `NNNN.wav` there instead of playing it.
+    ///   - wavDirectory: write each prompt as `NNNN.wav` there instead of playing it,
+    ///     numbered on after the highest number already there.
     /// Without a working synthesizer the daemon runs on mute: prompts stay in the event log.
     init(device: String, wavDirectory: String?, log: DaemonLog) {
         self.device = device
@@ -56,6 +58,24 @@ final class DaemonVoice: Sendable {
             log.warning("no speech synthesizer (\(error)); prompts only go to the event stream")
             speaker = nil
         }
+        if let wavDirectory {
+            let last = Self.lastPromptNumber(in: wavDirectory)
+            state.withLock { $0.files = last }
+        }
+    }
+
+    /// The highest number among `folder`'s `NNNN.wav` files (0 for none, or a folder that
+    /// cannot be read): a restarted daemon numbers on after it, so it never writes over the
+    /// last run's prompts and name order stays time order (before: each start began again at
+    /// 0001.wav). Other names are not its own and are ignored.
+    static func lastPromptNumber(in folder: String) -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.compactMap { name -> Int? in
+            guard name.hasSuffix(".wav") else { return nil }
+            let stem = name.dropLast(4)
+            guard !stem.isEmpty, stem.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            return Int(stem)
+        }.max() ?? 0
     }
 
     /// Seconds since the voice was made, on the monotonic clock.

@@ -4,8 +4,8 @@ import Positioning
 import Synchronization
 
 /// The configured position source, started: gpsd (reconnecting with backoff, a silent
-/// socket counted as dead) or an NMEA serial device or recorded file (paced by its own
-/// time stamps), plus the IIO barometer when `baro` is `iio`.
+/// socket counted as dead) or an NMEA serial device, recorded file (paced by its own
+/// time stamps) or FIFO (each writer in turn), plus the IIO barometer when `baro` is `iio`.
 final class PositionFeed: Sendable {
     /// Fixes, no-fix epochs and pressures, in order.
     let events: AsyncStream<PositionEvent>
@@ -22,9 +22,14 @@ final class PositionFeed: Sendable {
     init(config: DaemonConfig, log: DaemonLog) throws(PositionFeedError) {
         if let path = config.nmea {
             var info = stat()
-            let isDevice = stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR
+            let kind = stat(path, &info) == 0 ? info.st_mode & S_IFMT : 0
+            let isDevice = kind == S_IFCHR
+            // A FIFO is opened without waiting for a writer (before, open() held the start until
+            // one came: no socket, nothing logged) and read writer after writer.
             let source = NMEASource(
-                isDevice ? .device(path: path, baud: config.baud) : .file(path: path, paced: true))
+                isDevice
+                    ? .device(path: path, baud: config.baud)
+                    : kind == S_IFIFO ? .fifo(path: path, paced: true) : .file(path: path, paced: true))
             let fd: Int32
             do {
                 fd = try source.open()
@@ -57,6 +62,7 @@ final class PositionFeed: Sendable {
         }
         guard let nmea else { return nil }
         if let failure = nmea.failure { return failure }
+        if let waiting = nmea.waiting { return waiting }
         // A recording of a receiver that sends only GGA: its fixes have no date and are
         // dropped (a device's are dated by the clock). Said, where before nothing said why no
         // position ever came.

@@ -30,7 +30,8 @@
 /// - `places_whole`: the same for the names of the places inside each building (shops,
 ///   offices), apart so that a match on them ranks after one on a building's own name. An
 ///   index made before has none (its `building_whole` holds both): all count as own.
-/// - `meta`: `version`, `source` (file name), `bounds` ("minLat,maxLat,minLon,maxLon"),
+/// - `meta`: `version`, `source` (file name), `bounds` ("minLat,maxLat,minLon,maxLon";
+///   across the antimeridian maxLon runs on past 180: ``DoorIndexBounds/union(_:)``),
 ///   `cell_levels`, `fold` (``narrowFold`` when full-width ASCII was folded as ASCII).
 enum DoorIndexSchema {
     /// Bumped when the layout changes; the reader refuses other versions.

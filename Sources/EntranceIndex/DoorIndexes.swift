@@ -27,13 +27,36 @@ public struct DoorIndexBounds: Sendable, Hashable, CustomStringConvertible {
     /// The `meta` form the importer writes and `init?(_:)` reads.
     var metaText: String { "\(minLat),\(maxLat),\(minLon),\(maxLon)" }
 
-    /// The smallest box holding this one and `other` (this one when `other` is nil).
+    /// The smallest box holding this one and `other` (this one when `other` is nil). Its
+    /// longitudes go the shorter way round: across the antimeridian they run on past 180, from
+    /// a west end in −180…180, as a building's box does (``BuildingOutline/bounds``), so an
+    /// index holding buildings on both sides of ±180° covers a few hundred metres there, not
+    /// every longitude (before: `min`/`max`, −179.9998…180.0002). Boxes not across it (all but
+    /// those near ±180°) come out as `min`/`max` made them.
     func union(_ other: DoorIndexBounds?) -> DoorIndexBounds {
         guard let other else { return self }
+        var (west, east) = (min(minLon, other.minLon), max(maxLon, other.maxLon))
+        // Within half the world no other way round is shorter (each is at least half): the
+        // importer's every row takes this way, without the turns' arithmetic.
+        guard east - west > 180 else {
+            return DoorIndexBounds(
+                minLat: min(minLat, other.minLat), maxLat: max(maxLat, other.maxLat), minLon: west,
+                maxLon: east)
+        }
+        // `other` a turn west or east, when that makes the hull of the two narrower.
+        for turn in [-360.0, 360] {
+            let hull = (west: min(minLon, other.minLon + turn), east: max(maxLon, other.maxLon + turn))
+            if hull.east - hull.west < east - west { (west, east) = hull }
+        }
+        if east - west >= 360 {
+            (west, east) = (-180, 180)
+        } else if west < -180 {
+            (west, east) = (west + 360, east + 360)
+        } else if west > 180 {
+            (west, east) = (west - 360, east - 360)
+        }
         return DoorIndexBounds(
-            minLat: min(minLat, other.minLat), maxLat: max(maxLat, other.maxLat),
-            minLon: min(minLon, other.minLon),
-            maxLon: max(maxLon, other.maxLon))
+            minLat: min(minLat, other.minLat), maxLat: max(maxLat, other.maxLat), minLon: west, maxLon: east)
     }
 
     /// Whether the box holds `point`, or holds it a turn on: an index holding a building across
@@ -43,20 +66,25 @@ public struct DoorIndexBounds: Sendable, Hashable, CustomStringConvertible {
             && [point.longitude, point.longitude + 360].contains { $0 >= minLon && $0 <= maxLon }
     }
 
-    /// Metres from `point` to the nearest point of the box (0 inside).
+    /// Metres from `point` to the nearest point of the box (0 inside); to one across the
+    /// antimeridian the short way, from whichever of its ends is nearer.
     public func distance(to point: Coordinate) -> Double {
-        let nearest = Coordinate(
-            latitude: min(max(point.latitude, minLat), maxLat),
-            longitude: min(max(point.longitude, minLon), maxLon))
-        return point.distance(to: nearest)
+        let latitude = min(max(point.latitude, minLat), maxLat)
+        guard !(point.longitude >= minLon && point.longitude <= maxLon || point.longitude + 360 <= maxLon)
+        else {
+            return point.distance(to: Coordinate(latitude: latitude, longitude: point.longitude))
+        }
+        let west = Coordinate(latitude: latitude, longitude: minLon)
+        let east = Coordinate(latitude: latitude, longitude: maxLon > 180 ? maxLon - 360 : maxLon)
+        return min(point.distance(to: west), point.distance(to: east))
     }
 
     var area: Double { (maxLat - minLat) * (maxLon - minLon) }
 
-    /// "60.15..60.18, 24.92..24.96"
+    /// "60.15..60.18, 24.92..24.96"; across the antimeridian "179.9998..-179.9998" (west to east).
     public var description: String {
         func f(_ v: Double) -> String { String(format: "%.4f", v) }
-        return "\(f(minLat))..\(f(maxLat)), \(f(minLon))..\(f(maxLon))"
+        return "\(f(minLat))..\(f(maxLat)), \(f(minLon))..\(f(maxLon > 180 ? maxLon - 360 : maxLon))"
     }
 }
 
@@ -172,21 +200,29 @@ public final class DoorIndexes {
     }
 
     /// The index that answers for `point`: of those whose bounds hold it, smallest box first,
-    /// the first with a building containing the point; else the one with the nearest outline
-    /// within ``DoorIndex/nearestOutlineMetres``; else the first with an entrance within
-    /// `radius` metres; else the smallest box.
+    /// the first with a building containing the point; else, of those and the ones whose box
+    /// comes within reach (`radius`, at least ``DoorIndex/nearestOutlineMetres``; nearest
+    /// first), the one with the nearest outline within ``DoorIndex/nearestOutlineMetres``;
+    /// else the first with an entrance within `radius` metres; else the smallest box holding it.
     ///
     /// Regional boxes overlap (Busan's box reaches into Gyeongsangnam-do's), and a box holds
     /// more than its region: the smallest box alone answered "no building" for a building
-    /// only the larger region's index holds.
-    /// - Throws: ``OutsideDoorIndex`` when no index's bounds hold the point; SQLite errors.
+    /// only the larger region's index holds. Side by side, the building nearest the point may
+    /// be in a box that ends short of it (before: not asked; no building, no door).
+    /// - Throws: ``OutsideDoorIndex`` when no index's bounds hold the point and none within
+    ///   reach has a building or an entrance near it; SQLite errors.
     public func index(at point: Coordinate, radius: Double = 150) throws -> DoorIndex {
         let holding = holding(point)
-        guard let smallest = holding.first else { throw OutsideDoorIndex(point: point, covered: covered) }
-        if holding.count == 1 { return smallest }
+        let reach = max(radius, DoorIndex.nearestOutlineMetres)
+        let beside = indexes.compactMap { index in
+            index.bounds.map { (index, $0.distance(to: point)) }
+        }.filter { pair in pair.1 <= reach && !holding.contains { $0 === pair.0 } }
+            .sorted { $0.1 < $1.1 }.map(\.0)
+        let asked = holding + beside
+        if holding.count == 1 && beside.isEmpty { return holding[0] }
         for index in holding where try index.building(at: point) != nil { return index }
         var nearest: (index: DoorIndex, metres: Double)?
-        for index in holding {
+        for index in asked {
             if let building = try index.nearestBuilding(to: point),
                 building.metres < nearest?.metres ?? .infinity
             {
@@ -196,9 +232,13 @@ public final class DoorIndexes {
         if let nearest { return nearest.index }
         // Usable ones: an index whose only entrance near is an emergency exit gives no door
         // (before: it was chosen, and the walker got none while another index had a main door).
-        return try holding.first {
+        if let index = try asked.first(where: {
             try $0.entrances(within: radius, of: point).contains { OSMDoors.isUsable($0.tags) }
-        } ?? smallest
+        }) {
+            return index
+        }
+        guard let smallest = holding.first else { throw OutsideDoorIndex(point: point, covered: covered) }
+        return smallest
     }
 
     /// The index that answers for `point` (``index(at:radius:)``), else the one whose box is
@@ -218,11 +258,10 @@ public final class DoorIndexes {
         try index(at: point, radius: radius).doors(near: point, radius: radius)
     }
 
-    /// ``DoorIndex/search(_:near:limit:)``: with `near`, in the index nearest to it; without,
-    /// in every index, merged in the order one index sorts in: quality, then own before
-    /// inside, then the closer in length to the query, then the OSM id (ways before
-    /// relations); the same building in two overlapping indexes, by file name. Before, ties
-    /// went by file name, so "a.db"'s building 7 came before "b.db"'s building 3.
+    /// ``DoorIndex/search(_:near:limit:)`` in every index, merged in the order one index sorts
+    /// in (``search(_:near:limit:in:)``). Before, with `near`, only the index nearest to it was
+    /// asked: beside another region's box (or inside both), that region's buildings near the
+    /// point were not found.
     ///
     /// A query that matches nothing in any index is looked for again in its shorter address
     /// forms (``addressForms(_:)``: "서울특별시 중구 세종대로 110" → "세종대로 110"), the first that
@@ -253,17 +292,25 @@ public final class DoorIndexes {
 
     /// ``search(_:near:limit:)`` of the query as written.
     private func searchAsWritten(_ query: String, near: Coordinate?, limit: Int) throws -> [BuildingMatch] {
-        if let near {
-            return try nearest(to: near)?.search(query, near: near, limit: limit) ?? []
-        }
-        let all = try indexes.flatMap { try $0.search(query, limit: limit) }
+        try Self.search(query, near: near, limit: limit, in: indexes)
+    }
+
+    /// ``DoorIndex/search(_:near:limit:)`` of the query as written in each of `indexes`, merged
+    /// in the order one index sorts in: quality; then own before inside; then, with `near`, the
+    /// nearer centroid; then the closer in length to the query; then the OSM id (ways before relations); the same
+    /// building in two overlapping indexes, in the order of `indexes`. Each index's first
+    /// `limit` hold all it gives to the merged first `limit`. (Before, ties went by file name,
+    /// so "a.db"'s building 7 came before "b.db"'s building 3.)
+    package static func search(
+        _ query: String, near: Coordinate?, limit: Int, in indexes: [DoorIndex]
+    ) throws -> [BuildingMatch] {
+        let all = try indexes.flatMap { try $0.search(query, near: near, limit: limit) }
+        // The centroid's distance, as one index orders by (`metres` is 0 inside the outline).
+        let metres = all.map { match in near.map { match.building.centroid.distance(to: $0) } ?? 0 }
         return Array(
-            all.enumerated().sorted { a, b in
-                (a.element.quality, a.element.inside ? 1 : 0, a.element.lengthGap, a.element.row, a.offset)
-                    < (
-                        b.element.quality, b.element.inside ? 1 : 0, b.element.lengthGap, b.element.row,
-                        b.offset
-                    )
-            }.map(\.element).prefix(limit))
+            all.indices.sorted { a, b in
+                (all[a].quality, all[a].inside ? 1 : 0, metres[a], all[a].lengthGap, all[a].row, a)
+                    < (all[b].quality, all[b].inside ? 1 : 0, metres[b], all[b].lengthGap, all[b].row, b)
+            }.map { all[$0] }.prefix(limit))
     }
 }

@@ -41,8 +41,9 @@ extension Arguments {
     package mutating func altitude() throws(CLIError) -> BarometricAltitude? {
         try option("--altitude", expected: "METRES,ACCURACY (12.4,3.1)") { text in
             let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-            guard parts.count == 2, let metres = Double(parts[0].trimmingWhitespace()),
-                let accuracy = Double(parts[1].trimmingWhitespace()), metres.isFinite, accuracy.isFinite,
+            guard parts.count == 2, let metres = Arguments.decimal(parts[0].trimmingWhitespace()),
+                let accuracy = Arguments.decimal(parts[1].trimmingWhitespace()), metres.isFinite,
+                accuracy.isFinite,
                 accuracy >= 0
             else { return nil }
             return BarometricAltitude(metres: metres, accuracy: accuracy)

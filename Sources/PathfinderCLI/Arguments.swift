@@ -133,12 +133,38 @@ package struct Arguments {
 }
 
 extension Arguments {
+    /// A number as people write one: an optional sign, digits, at most one point ("12",
+    /// "-0.5", "+3."). `Double(String)` also reads "0x10" as 16, "1e2" as 100, "inf" and
+    /// "nan", none of which anyone means as seconds, metres or degrees: nil for those.
+    package static func decimal(_ text: some StringProtocol) -> Double? {
+        isDecimal(text.utf8) ? Double(String(text)) : nil
+    }
+
+    /// Whether `field` is spelled as ``decimal(_:)`` reads: an optional sign, digits, at most
+    /// one point.
+    static func isDecimal(_ field: some Collection<UInt8>) -> Bool {
+        var digits = 0
+        var point = false
+        for (offset, byte) in field.enumerated() {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
+            case UInt8(ascii: "."):
+                if point { return false }
+                point = true
+            case UInt8(ascii: "+"), UInt8(ascii: "-"):
+                if offset != 0 { return false }
+            default: return false
+            }
+        }
+        return digits > 0
+    }
+
     /// Parses "LAT,LON" in degrees.
     package static func coordinate(_ text: String) -> (Double, Double)? {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2,
-            let lat = Double(parts[0].trimmingWhitespace()),
-            let lon = Double(parts[1].trimmingWhitespace()),
+            let lat = decimal(parts[0].trimmingWhitespace()),
+            let lon = decimal(parts[1].trimmingWhitespace()),
             abs(lat) <= 90, abs(lon) <= 180
         else { return nil }
         return (lat, lon)

@@ -101,7 +101,7 @@ extension Commands {
                         else $XDG_RUNTIME_DIR/pathfinder.sock, else /tmp/pathfinder-UID.sock)
         Exit codes: 0 when the daemon says ok; 1 when it refuses (its reply still printed, the
         reason also on stderr) or is not running; 2 for bad usage (a socket path of 108 bytes
-        or more among them).
+        or more, or one that names a file or folder that is no socket, among them).
         """
 
     private static func simpleClient(_ name: String, summary: String, detail: String) -> Command {
@@ -161,6 +161,8 @@ extension Commands {
             client.setReadTimeout(seconds: 30)
             reply = try client.request(request)
         } catch {
+            // A path that is no socket is bad input, said before anything is sent.
+            if case .notASocket = error { throw .usage("pathfinder \(command): \(error)") }
             // Named like every other message of the command (before, "pathfinder: …").
             throw .runtime("pathfinder \(command): \(error)")
         }

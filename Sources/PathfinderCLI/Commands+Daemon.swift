@@ -16,7 +16,8 @@ extension Commands {
             relative to the working directory):
               --gpsd HOST:PORT      gpsd to read positions from (loopback unless the config
                                     says "allowRemoteGPSD": true)
-              --nmea PATH           an NMEA serial device or recorded file instead of gpsd
+              --nmea PATH           an NMEA serial device, recorded file or FIFO (each
+                                    writer in turn) instead of gpsd
               --baro iio|nmea|none  where pressure comes from
               --memory FILE         the EntranceMemory file
               --doors DB|DIR        the door index, or a directory of them (one per region)
@@ -24,6 +25,7 @@ extension Commands {
               --socket PATH         the control socket
               --no-mic              never open the microphone
               --speak-wav DIR       write each prompt as a WAV there instead of playing it
+                                    (NNNN.wav, numbered on after the highest already there)
               --buttons PATH        answer buttons: an evdev input device (or FIFO); keys N, Y,
                                     R = not here, this is it, repeat (config "buttons")
               --log-level L         error, warning, info or debug

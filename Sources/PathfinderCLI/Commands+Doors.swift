@@ -33,8 +33,9 @@ extension Commands {
                      {"osm", "name", "address", "lat", "lon", "doors", "metres"}; a name or
                      address not known is null; "metres" only with --near (LAT LON, two
                      numbers), whose distance breaks ties.
-              --db DB|DIR  a door index, or a directory of them (one per region; each point
-                           goes to the index covering it); default artifacts/doors/helsinki.db
+              --db DB|DIR  a door index, or a directory of them (one per region: near asks
+                           those covering the point, search all); default
+                           artifacts/doors/helsinki.db
             """
     ) { arguments, console in
         var argv = arguments.remaining
@@ -43,7 +44,7 @@ extension Commands {
         // Options first: positionals() would otherwise take their values for words.
         let out = try arguments.option("--out")
         let radius = try arguments.option("--radius", expected: "metres (a number ≥ 0)") {
-            Double($0).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
+            Arguments.decimal($0).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
         }
         let db = try arguments.option("--db")
         let near = try arguments.option("--near", expected: "LAT LON in degrees") {
@@ -89,7 +90,7 @@ extension Commands {
                 throw CLIError.usage(
                     "pathfinder doors near: expected <LAT> <LON>, got \(words.count - 1) arguments")
             }
-            guard let lat = Double(words[1]), let lon = Double(words[2]),
+            guard let lat = Arguments.decimal(words[1]), let lon = Arguments.decimal(words[2]),
                 Coordinate(latitude: lat, longitude: lon).isValid
             else {
                 throw CLIError.usage(
@@ -126,10 +127,10 @@ extension Commands {
         }
         let lon = argv[i + 2]
         var wrong: [String] = []
-        if Double(lat).map({ abs($0) <= 90 }) != true {
+        if Arguments.decimal(lat).map({ abs($0) <= 90 }) != true {
             wrong.append("\"\(lat)\" is not a latitude (−90…90)")
         }
-        if Double(lon).map({ abs($0) <= 180 }) != true {
+        if Arguments.decimal(lon).map({ abs($0) <= 180 }) != true {
             wrong.append("\"\(lon)\" is not a longitude (−180…180)")
         }
         guard wrong.isEmpty else {

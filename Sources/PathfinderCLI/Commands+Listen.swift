@@ -28,7 +28,7 @@ extension Commands {
         let mic = try arguments.flag("--mic")
         let device = try arguments.option("--device")
         let seconds = try arguments.option("--seconds", expected: "a positive number of seconds") { text in
-            Double(text).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+            Arguments.decimal(text).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
         }
         let models = try arguments.option("--models")
         try arguments.finish()

@@ -26,7 +26,8 @@ extension Commands {
             session goes on. Recording again
             with the same ID adds rounds after the ones in DIR: nothing recorded before is
             replaced. One session records into a folder at a time: a second one into it is
-            refused (exit 1), naming the other's pid. A manifest voice-eval could not read (a
+            refused (exit 1), naming the other's pid (the lock is on the manifest: a
+            daemon's memory in DIR does not hold it). A manifest voice-eval could not read (a
             damaged line, a file named twice) is refused before anyone is asked to speak, as
             are a folder it cannot write and a capture or playback device that does not open
             (checked before the folder is made).
@@ -53,7 +54,7 @@ extension Commands {
         let playback = try arguments.option("--playback") ?? "default"
         let seconds =
             try arguments.option("--seconds", expected: "seconds, 1…10") { text in
-                Double(text).flatMap { (1...10).contains($0) ? $0 : nil }
+                Arguments.decimal(text).flatMap { (1...10).contains($0) ? $0 : nil }
             } ?? 3
         let rounds =
             try arguments.option("--rounds", expected: "a count, 1…20") { text in
@@ -224,8 +225,12 @@ extension Commands {
     static func takeFolder(
         _ folder: String, speaker: String, given: String?
     ) throws(CLIError) -> (FolderLock, RecordingManifest) {
+        // Before the lock, whose file (the manifest, made if missing) it could not make.
+        guard access(folder, W_OK) == 0 else {
+            throw .runtime("pathfinder record: \(folder): not writable (nothing was recorded)")
+        }
         let lock: FolderLock
-        do throws(FolderLock.Failure) { lock = try FolderLock(folder) } catch {
+        do throws(FolderLock.Failure) { lock = try FolderLock(folder, file: lockFile) } catch {
             throw .runtime(
                 error.isHeld
                     ? "pathfinder record: \(folder) is in use by another pathfinder record"
@@ -252,13 +257,18 @@ extension Commands {
                 )
             }
         }
-        for path in [folder, existing.path] where FileManager.default.fileExists(atPath: path) {
-            guard access(path, W_OK) == 0 else {
-                throw .runtime("pathfinder record: \(path): not writable (nothing was recorded)")
-            }
+        if FileManager.default.fileExists(atPath: existing.path), access(existing.path, W_OK) != 0 {
+            throw .runtime("pathfinder record: \(existing.path): not writable (nothing was recorded)")
         }
         return (lock, existing)
     }
+
+    /// The file in a recordings folder a session holds its lock on: its manifest, the file two
+    /// sessions would both append to (made empty if missing), not the folder, which a memory
+    /// kept in it is locked on by the daemon and the commands that change it (before, record
+    /// locked the folder: a running daemon's memory there was "another pathfinder record",
+    /// and a `memory` change beside a session "a replay").
+    static let lockFile = RecordingManifest.fileName
 
     /// What a speaker ID is made of: it names files (`ID-ROUND-N.wav`) and manifest lines.
     static let speakerCharacters = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_"))

@@ -106,7 +106,7 @@ struct ReplaySession {
         let heard = try arguments.option("--heard")
         let audio = try arguments.option("--audio")
         let audioStart = try arguments.option("--audio-start", expected: "seconds ≥ 0") {
-            Double($0).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
+            Arguments.decimal($0).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
         }
         let models = try arguments.option("--models")
         if models != nil, audio == nil { throw .usage("\(command): --models needs --audio") }
@@ -116,7 +116,7 @@ struct ReplaySession {
         let doorsAfter = try arguments.option(
             "--doors-after", expected: "seconds (0…\(Int(Replayer.maximumSpanSeconds)))"
         ) {
-            Double($0).flatMap { (0...Replayer.maximumSpanSeconds).contains($0) ? $0 : nil }
+            Arguments.decimal($0).flatMap { (0...Replayer.maximumSpanSeconds).contains($0) ? $0 : nil }
         }
         if doorsAfter != nil, osm == nil, doors == nil {
             throw .usage("\(command): --doors-after needs --doors or --osm (no doors arrive without them)")
@@ -139,7 +139,7 @@ struct ReplaySession {
             "--last-stretch-metres",
             expected: "a distance in metres (\(Int(range.lowerBound))…\(Int(range.upperBound)))"
         ) {
-            Double($0).flatMap { range.contains($0) ? $0 : nil }
+            Arguments.decimal($0).flatMap { range.contains($0) ? $0 : nil }
         }
     }
 
@@ -167,7 +167,7 @@ struct ReplaySession {
             // (before, a door confirmed beside a replay was written over by its next save).
             do {
                 memoryLock = try MemoryFile.Lock(path: memory)
-            } catch  where error.kind == .inUse {
+            } catch  where error.kind == .inUse || error.kind == .hardLinked {
                 throw .runtime("\(command): \(error)")
             } catch {
                 // A folder that cannot be made or opened takes no other writer either: the walk

@@ -155,7 +155,7 @@ extension Commands {
     /// NUL-terminated copy, the whole field consumed. nil for anything else (then the
     /// String path decides and words the error).
     private static func number(_ field: ArraySlice<UInt8>) -> Double? {
-        guard isDecimal(field) else { return nil }
+        guard Arguments.isDecimal(field) else { return nil }
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: field.count + 1) { buffer in
             guard let base = buffer.baseAddress else { return nil }
             for (i, byte) in field.enumerated() { buffer[i] = CChar(bitPattern: byte) }
@@ -166,28 +166,8 @@ extension Commands {
         }
     }
 
-    /// Whether `field` is a number in decimal degrees: an optional sign, digits, at most one
-    /// point. `Double(String)` and `strtod` also take "0x10" (read as 16, somewhere in Mali),
-    /// "1e2", "inf" and "nan", none of which anyone means as a coordinate.
-    static func isDecimal(_ field: some Collection<UInt8>) -> Bool {
-        var digits = 0
-        var point = false
-        for (offset, byte) in field.enumerated() {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
-            case UInt8(ascii: "."):
-                if point { return false }
-                point = true
-            case UInt8(ascii: "+"), UInt8(ascii: "-"):
-                if offset != 0 { return false }
-            default: return false
-            }
-        }
-        return digits > 0
-    }
-
     private static func parse(_ lat: String, _ lon: String, at place: String) throws(CLIError) -> Coordinate {
-        guard isDecimal(lat.utf8), isDecimal(lon.utf8), let y = Double(lat), let x = Double(lon) else {
+        guard let y = Arguments.decimal(lat), let x = Arguments.decimal(lon) else {
             throw CLIError.usage(
                 "pathfinder where: \(place): \"\(lat) \(lon)\" is not two numbers in decimal degrees")
         }

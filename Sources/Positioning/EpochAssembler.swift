@@ -7,7 +7,9 @@ import Geo
 /// An epoch ends when a sentence with another time stamp arrives, or — so a live stream
 /// does not wait a whole second — when the sentence type that ended the previous epoch
 /// arrives again (gpsd's cycle-end detection). If a sentence of the epoch just closed turns
-/// up before the next, the learnt ender was wrong and is forgotten. A sentence stamped with an
+/// up before the next, the learnt ender was wrong and is forgotten. The ender does not close a
+/// dead-reckoned epoch still without its σ: its GST, sent on only some epochs after the end,
+/// closes it, else the next time stamp. A sentence stamped with an
 /// earlier epoch's time (one closed within ``recentSpanMilliseconds`` of the newest closed) is
 /// late or repeated: it is dropped and counted, never a new epoch.
 struct EpochAssembler {
@@ -38,6 +40,16 @@ struct EpochAssembler {
         var rmcCourse: Double?
         var vtgSpeed: Double?
         var vtgCourse: Double?
+        /// The learnt cycle end came while it waited for its own σ (``awaitsItsSigma``): its
+        /// GST closes it, else the next time stamp.
+        var pastTheEnd = false
+
+        /// Dead reckoning alone, no "no fix" or "not GNSS" said, and no GST σ yet: the one
+        /// epoch a GST still to come turns from no fix into a fix.
+        var awaitsItsSigma: Bool {
+            saysEstimated && saysValid && !saysInvalid && !saysNotGNSS
+                && !((gstLatitude ?? 0) > 0 && (gstLongitude ?? 0) > 0)
+        }
 
         var verdict: Verdict {
             Verdict(invalid: saysInvalid, notGNSS: saysNotGNSS, deadReckoningAlone: saysEstimated)
@@ -144,7 +156,16 @@ struct EpochAssembler {
         // A dropped sentence is no part of the cycle: it must not end the open epoch.
         if dropped { return true }
         lastType = type
-        if type == cycleEnder, current != nil {
+        if type == cycleEnder, let open = current {
+            // A dead-reckoned epoch without its σ is kept open past the end for a GST that
+            // comes on only some epochs: closed then, it was no fix and the GST, after the end,
+            // was dropped (the end is learnt from an epoch without one). Only a no fix waits.
+            if open.awaitsItsSigma {
+                current?.pastTheEnd = true
+            } else {
+                flush(into: &events, stats: &stats, learn: false)
+            }
+        } else if type == "GST", current?.pastTheEnd == true {
             flush(into: &events, stats: &stats, learn: false)
         }
         return true
@@ -242,6 +263,10 @@ struct EpochAssembler {
         events.append(.fix(fix))
         stats.fixes += 1
     }
+
+    /// Whether an epoch has ended yet: until one has, the open epoch may have more sentences
+    /// to come, and which type ends a cycle is not known.
+    var hasClosedAnEpoch: Bool { closedMilliseconds != nil }
 
     /// What the sentences of the epoch at `milliseconds` into its day said so far (the open
     /// epoch, or one of the last closed), or `nil` when none came. A leap second's epochs

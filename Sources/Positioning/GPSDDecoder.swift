@@ -3,7 +3,8 @@ import Geo
 
 /// Turns gpsd's output (JSON objects and raw NMEA, one a line) into position events.
 ///
-/// TPV → `.fix` (mode 2/3) or `.noFix` (mode 0/1), passed on at once, never held. GST's
+/// TPV → `.fix` (mode 2/3) or `.noFix` (mode 0/1), passed on at once, held only on a new
+/// receiver's first epoch (below). GST's
 /// latitude/longitude/altitude σ (metres, 1σ) replace gpsd's `eph`/`epv` (gpsd 3.22 computes
 /// `eph` from HDOP alone): the GST of the TPV's own time when it came first, else the latest
 /// within ``gstReach`` — gpsd 3.22 sends an epoch's GST after its TPV, so that is usually the
@@ -13,7 +14,10 @@ import Geo
 /// the rest of Pathfinder uses. Raw `$…` lines go through an `NMEAParser` for their
 /// pressure sentences and for what each epoch's sentences said of its position (simulated,
 /// typed in, dead reckoning, no fix), which gpsd 3.22's TPV `status` does not always carry.
-/// Everything else is ignored.
+/// Until the raw NMEA has shown an epoch's end, gpsd does not know the receiver's cycle
+/// either and reports after every sentence, so a TPV may come before the sentence that says
+/// "simulated": the TPVs of that first epoch are held, the latest kept, until the raw
+/// NMEA's next epoch begins (one epoch, once a connection). Everything else is ignored.
 struct GPSDDecoder {
     private struct Message: Decodable {
         var `class`: String
@@ -61,6 +65,8 @@ struct GPSDDecoder {
     /// often gpsd reports it, as `NMEAParser.Stats.notGNSS`.
     private(set) var notGNSS = 0
     private var lastNotGNSS: Date?
+    /// The latest TPV of the raw NMEA's first epoch and its time, held until that epoch ends.
+    private var unsettled: (message: Message, time: Date)?
     private let decoder = JSONDecoder()
 
     /// Forgets a half-read line and the last GST (after a reconnect: another gpsd, maybe
@@ -69,6 +75,7 @@ struct GPSDDecoder {
         line.removeAll(keepingCapacity: true)
         nmea = NMEAParser()
         lastGST = nil
+        unsettled = nil
     }
 
     mutating func feed(_ bytes: some Collection<UInt8>) -> [PositionEvent] {
@@ -87,7 +94,13 @@ struct GPSDDecoder {
     private mutating func handle(_ events: inout [PositionEvent]) {
         guard let first = line.first else { return }
         if first == 0x24 || first == 0x21 {
-            for case .pressure(let p) in nmea.feed(line + [0x0A]) { events.append(.pressure(p)) }
+            let read = nmea.feed(line + [0x0A])
+            // The first epoch has ended (this sentence began the next): its whole verdict is in.
+            if let held = unsettled, nmea.hasClosedAnEpoch {
+                unsettled = nil
+                tpv(held.message, &events)
+            }
+            for case .pressure(let p) in read { events.append(.pressure(p)) }
             return
         }
         guard first == 0x7B, let m = try? decoder.decode(Message.self, from: Data(line)) else { return }
@@ -113,6 +126,19 @@ struct GPSDDecoder {
         // letter (RMC, GNS, GLL `S`/`M`) was a fix here and no fix from `--nmea`. Now both say
         // what the NMEA reading says.
         let said = time.flatMap { nmea.verdict(atMilliseconds: Self.millisecondsOfDay($0)) }
+        if let held = unsettled, let time, held.time != time {
+            unsettled = nil
+            tpv(held.message, &events)
+        }
+        // The raw NMEA's first epoch, still open: gpsd, not knowing the new receiver's cycle
+        // yet, reports after each of its sentences, and the one saying "simulated" or "typed
+        // in" may be still to come (ZDA, GGA quality 1, then GNS `SS`): held, the latest report
+        // kept, until the epoch ends. Before, the report after GGA was a fix at once. A TPV
+        // without raw NMEA of its time (a binary receiver) is never held.
+        if let time, said != nil, !nmea.hasClosedAnEpoch {
+            unsettled = (m, time)
+            return
+        }
         // `status` 7 (time only: gpsd's reading of a manual position, GGA quality 7) and 8
         // (simulated) are not where the walker is; nor is a position a sentence said no fix of.
         let notGNSS = m.status == 7 || m.status == 8 || said?.notGNSS == true

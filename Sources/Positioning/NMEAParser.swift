@@ -137,6 +137,9 @@ public struct NMEAParser: Sendable {
         epochs.verdict(atMilliseconds: milliseconds)
     }
 
+    /// Whether an epoch has ended yet (``verdict(atMilliseconds:)`` of the first is whole only then).
+    var hasClosedAnEpoch: Bool { epochs.hasClosedAnEpoch }
+
     /// Parses a whole buffer at once (`feed` then `finish`).
     public static func parse(
         _ bytes: some Collection<UInt8>, fallbackDate: Date? = nil

@@ -23,6 +23,10 @@ public final class NMEASource: Sendable {
         case device(path: String, baud: Int)
         /// This process's standard input.
         case standardInput
+        /// A named pipe (FIFO) another program writes NMEA into, read for as long as the
+        /// source runs: opened without waiting for a writer, and when its writer closes it the
+        /// next one is waited for (a file's end ends the stream). `paced` as for a file.
+        case fifo(path: String, paced: Bool)
     }
 
     /// The baud rates `device` accepts (termios constants exist for these).
@@ -41,6 +45,16 @@ public final class NMEASource: Sendable {
     public var stats: NMEAParser.Stats { state.withLock { $0.stats } }
     /// Why the stream ended early (open/read failure); `nil` after a clean end of input.
     public var failure: String? { state.withLock { $0.failure } }
+    /// Why a FIFO gives nothing now: no writer has written to it yet (``noWriterYet``), or
+    /// its writer closed it (``writerClosed``) and the next is waited for; `nil` while one
+    /// writes, and for any other input.
+    public var waiting: String? { state.withLock { $0.waiting } }
+
+    /// ``waiting`` for a FIFO opened and not written to yet. Said so, not "no writer": a
+    /// writer that opened it and is silent cannot be told from none.
+    public static let noWriterYet = "no writer has written to the FIFO yet"
+    /// ``waiting`` for a FIFO whose writer closed it.
+    public static let writerClosed = "the writer closed the FIFO"
 
     /// Opens the input and checks it can be read; call before `events()` to report a bad
     /// path at once. - Throws: `SystemCallError` naming the call and path.
@@ -50,6 +64,8 @@ public final class NMEASource: Sendable {
             return 0
         case .file(let path, _):
             return try retryingOnInterrupt("open \(path)") { Glibc.open(path, O_RDONLY | O_CLOEXEC) }
+        case .fifo(let path, _):
+            return try Self.openFIFO(path)
         case .device(let path, let baud):
             // Only a character device can be a serial port: a FIFO or a file is refused before
             // open(), which for a FIFO without a writer would wait until ^C (before, it did; with
@@ -76,6 +92,39 @@ public final class NMEASource: Sendable {
         }
     }
 
+    /// Opens a FIFO for reading without waiting for a writer (a plain open() waits until one
+    /// comes, maybe forever), then reads it blocking: a poll that says readable means bytes,
+    /// or that the last writer closed it (a read of 0). - Throws: when it cannot be opened, or
+    /// is no longer a FIFO (made again as a file: read as one again and again).
+    static func openFIFO(_ path: String) throws(SystemCallError) -> Int32 {
+        let fd = try retryingOnInterrupt("open \(path)") {
+            Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        }
+        do throws(SystemCallError) {
+            var info = stat()
+            try retryingOnInterrupt("fstat \(path)") { fstat(fd, &info) }
+            guard info.st_mode & S_IFMT == S_IFIFO else {
+                throw SystemCallError(call: "open \(path)", code: EINVAL, reason: "no longer a FIFO")
+            }
+            let flags = try retryingOnInterrupt("fcntl \(path)") { fcntl(fd, F_GETFL) }
+            try retryingOnInterrupt("fcntl \(path)") { fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+        } catch {
+            try? closeDescriptor(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// Whether `path` now names a FIFO other than the one open on `fd`.
+    static func isAnotherFIFO(_ path: String, than fd: Int32) -> Bool {
+        var named = stat()
+        var open = stat()
+        guard stat(path, &named) == 0, named.st_mode & S_IFMT == S_IFIFO, fstat(fd, &open) == 0 else {
+            return false
+        }
+        return named.st_ino != open.st_ino || named.st_dev != open.st_dev
+    }
+
     /// What `path` is when it is there and no character device, so no serial port ("a FIFO",
     /// "a regular file", "a directory", "a socket"); `nil` for a character device or a path
     /// that is not there (open() names that).
@@ -97,7 +146,14 @@ public final class NMEASource: Sendable {
     public func events(from fd: Int32) -> AsyncStream<PositionEvent> {
         let (stream, continuation) = AsyncStream<PositionEvent>.makeStream(bufferingPolicy: .unbounded)
         let state = self.state
-        let paced: Bool = if case .file(_, true) = input { true } else { false }
+        let paced: Bool =
+            switch input {
+            case .file(_, let paced), .fifo(_, let paced): paced
+            default: false
+            }
+        // A FIFO's path, to open it again for the next writer when one closes it.
+        let fifo: String? = if case .fifo(let path, _) = input { path } else { nil }
+        if fifo != nil { state.withLock { $0.waiting = Self.noWriterYet } }
         let ownsDescriptor = input != .standardInput
         let isDevice: Bool = if case .device = input { true } else { false }
         // A serial device never ends by itself: end of file there means it went away.
@@ -105,8 +161,9 @@ public final class NMEASource: Sendable {
             if case .device(let path, _) = input { "\(path): the device hung up" } else { nil }
         continuation.onTermination = { _ in state.withLock { $0.stopped = true } }
         let thread = Thread {
+            var fd = fd
             defer {
-                if ownsDescriptor { try? closeDescriptor(fd) }
+                if ownsDescriptor, fd >= 0 { try? closeDescriptor(fd) }
                 continuation.finish()
             }
             // A device is live: its undated epochs (GGA-only receivers) are dated by the
@@ -132,12 +189,35 @@ public final class NMEASource: Sendable {
             }
             do {
                 while !isStopped() {
-                    guard try waitReadable(fd, milliseconds: 100) else { continue }
+                    guard try waitReadable(fd, milliseconds: 100) else {
+                        // A FIFO deleted and made again while no one wrote (a writer's script
+                        // that makes its own): the new one is where the next writer comes.
+                        if let fifo, state.withLock({ $0.waiting != nil }), Self.isAnotherFIFO(fifo, than: fd)
+                        {
+                            try? closeDescriptor(fd)
+                            fd = -1
+                            fd = try Self.openFIFO(fifo)
+                        }
+                        continue
+                    }
                     let n = try readSome(fd, into: &buffer)
+                    if n == 0, let fifo {
+                        // The writer closed it: its last epoch is out, and the FIFO is opened
+                        // again for the next (a poll of this one would say "hung up" for ever).
+                        // A new writer is a new stream: nothing of this one's carries over.
+                        deliver(parser.finish())
+                        parser = NMEAParser()
+                        state.withLock { $0.waiting = Self.writerClosed }
+                        try? closeDescriptor(fd)
+                        fd = -1
+                        fd = try Self.openFIFO(fifo)
+                        continue
+                    }
                     if n == 0 {
                         if let hangupMessage { state.withLock { $0.failure = hangupMessage } }
                         break
                     }
+                    if fifo != nil { state.withLock { $0.waiting = nil } }
                     // A device's epochs are dated by the clock as they are read, not when it opened.
                     deliver(
                         isDevice ? parser.feed(buffer[0..<n], receivedAt: Date()) : parser.feed(buffer[0..<n])
@@ -171,6 +251,7 @@ public final class NMEASource: Sendable {
             var stopped = false
             var stats = NMEAParser.Stats()
             var failure: String?
+            var waiting: String?
         }
         private let lock = NSLock()
         private var value = Value()

@@ -3,14 +3,19 @@ import Glibc
 import SystemCalls
 
 /// An exclusive lock on a folder, held until the value goes away (or the process ends):
-/// `flock` on the folder itself, as ``MemoryFile/locked(path:waitSeconds:_:)`` locks the
-/// memory's, so no file of its own is left in it. Taken without waiting: a second holder is
-/// refused at once, told who holds it.
+/// `flock` on a file in it its holder keeps there anyway (`pathfinder record`'s manifest),
+/// made if missing, so no file of the lock's own is left in it. Not on the folder itself: a
+/// memory kept in the same folder is locked on the folder
+/// (``MemoryFile/locked(path:waitSeconds:_:)``, a daemon's ``MemoryFile/DaemonHold``), and the
+/// two would refuse each other, each blaming one of its own kind. Taken without waiting: a
+/// second holder is refused at once, told who holds it.
 public final class FolderLock {
     /// Why the lock was not taken.
     public struct Failure: Error, CustomStringConvertible {
         /// The folder, as given.
         public let folder: String
+        /// The file in it the lock is held on.
+        public let file: String
         /// `EWOULDBLOCK`: another holds it; else the `errno` of the `open` or `flock` that failed.
         public let code: Int32
         /// The process holding it, when the kernel says (`/proc/locks`).
@@ -22,27 +27,28 @@ public final class FolderLock {
         public var description: String {
             isHeld
                 ? "\(folder): in use" + (holder.map { " (pid \($0))" } ?? "")
-                : "\(folder): cannot lock: \(String(cString: strerror(code)))"
+                : "\(file): cannot lock: \(String(cString: strerror(code)))"
         }
     }
 
     private let fd: Int32
 
-    /// Locks `folder`, which must exist.
+    /// Locks `folder`, which must exist, through its file `name` (made empty if missing).
     /// - Throws: ``Failure``.
-    public init(_ folder: String) throws(Failure) {
+    public init(_ folder: String, file name: String) throws(Failure) {
+        let file = (folder as NSString).appendingPathComponent(name)
         let fd: Int32
         do {
-            fd = try retryingOnInterrupt("open") { open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+            fd = try retryingOnInterrupt("open") { open(file, O_RDONLY | O_CREAT | O_CLOEXEC, 0o644) }
         } catch {
-            throw Failure(folder: folder, code: error.code, holder: nil)
+            throw Failure(folder: folder, file: file, code: error.code, holder: nil)
         }
         do {
             try retryingOnInterrupt("flock") { flock(fd, LOCK_EX | LOCK_NB) }
         } catch {
             let holder = error.code == EWOULDBLOCK ? Self.holder(of: fd) : nil
             try? closeDescriptor(fd)
-            throw Failure(folder: folder, code: error.code, holder: holder)
+            throw Failure(folder: folder, file: file, code: error.code, holder: holder)
         }
         self.fd = fd
     }

@@ -103,8 +103,8 @@ public enum MemoryFile {
     /// fsync of the directory), mode 0600. Missing directories above it are made first, mode
     /// 0700 (as the XDG base directory spec asks: a fresh account has no
     /// `~/.local/share/pathfinder/`).
-    /// - Throws: `MemoryFileError` naming the system call that failed; the old file is then
-    ///   untouched.
+    /// - Throws: `MemoryFileError` naming the system call that failed, or of kind
+    ///   `.hardLinked` (``refuseOtherNames(_:)``); the old file is then untouched.
     public static func save(_ memory: EntranceMemory, path: String) throws(MemoryFileError) {
         let bytes: [UInt8]
         do {
@@ -112,6 +112,7 @@ public enum MemoryFile {
         } catch {
             throw MemoryFileError(.unwritable, path: path, reason: "cannot encode: \(error)")
         }
+        try refuseOtherNames(path)
         do {
             try PrivateDirectory.make(AtomicFile.split(path).directory)
             try AtomicFile.write(bytes, to: path, mode: mode)
@@ -127,7 +128,8 @@ public enum MemoryFile {
     /// keeps the memory in RAM and saves what it holds, so a change made beside it would be
     /// lost at its next save. After `waitSeconds` without the lock, the change is refused.
     /// - Throws: `MemoryFileError`: `.unwritable` when the folder cannot be made or locked,
-    ///   `.inUse` when it stays locked; `body`'s errors.
+    ///   `.inUse` when it stays locked, `.hardLinked` for a file with other names
+    ///   (``refuseOtherNames(_:)``); `body`'s errors.
     public static func locked<T>(path: String, waitSeconds: Double = 5, _ body: () throws -> T) throws -> T {
         let lock = try Lock(path: path, waitSeconds: waitSeconds)
         return try withExtendedLifetime(lock) { try body() }
@@ -150,6 +152,7 @@ public enum MemoryFile {
 
     /// The memory's folder, open and locked exclusively; the caller closes it.
     private static func lockExclusive(path: String, waitSeconds: Double) throws(MemoryFileError) -> Int32 {
+        try refuseOtherNames(path)
         let directory = AtomicFile.split(path).directory
         let fd = try openFolder(of: path)
         var locked = false
@@ -206,10 +209,12 @@ public enum MemoryFile {
         /// Takes the folder's shared lock, waiting while a command changing the memory (a
         /// replay's walk) holds it, then the lock file's.
         /// - Throws: `MemoryFileError`: `.inUse` when another daemon holds this memory,
+        ///   `.hardLinked` for a file with other names (``MemoryFile/refuseOtherNames(_:)``),
         ///   `.unwritable` when the folder cannot be made or opened. A lock file that cannot
         ///   be opened or locked is ``claimProblem``, not thrown: before, it was thrown, and the
         ///   daemon ran with no lock at all, so a `memory confirm` beside it was written over.
         public init(path: String) throws(MemoryFileError) {
+            try MemoryFile.refuseOtherNames(path)
             let lockPath = Self.claimPath(for: path)
             let folder = try openFolder(of: path)
             _ = try? retryingOnInterrupt("flock") { flock(folder, LOCK_SH) }
@@ -271,6 +276,22 @@ public enum MemoryFile {
             let text = String(decoding: buffer[..<count], as: UTF8.self)
             return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
         }
+    }
+
+    /// Refuses a memory file with more than one name (hard links to it, here or in other
+    /// folders): each save replaces the file under the name it was given, which parts it from
+    /// the others without a word, and a program given another name takes that name's
+    /// folder's lock, so it would change the memory beside this one, each writing over the
+    /// other. A symbolic link is followed and is fine; a missing file is too.
+    /// - Throws: `MemoryFileError` of kind `.hardLinked`, naming the file and why.
+    public static func refuseOtherNames(_ path: String) throws(MemoryFileError) {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_nlink > 1 else { return }
+        throw MemoryFileError(
+            .hardLinked, path: path,
+            reason:
+                "it has \(info.st_nlink) names (hard links): each save replaces the file under one name, which parts it from the others without a word, and a program given another name (locked by its own folder) would change it beside this one; give it one name (remove the other links, or make them symbolic links to it: ln -sf)"
+        )
     }
 
     /// The memory's folder (made 0700 when missing), open for `flock`.

@@ -13,6 +13,9 @@ public struct MemoryFileError: Error, Sendable, Hashable, CustomStringConvertibl
         case unwritable
         /// Another program holds the memory's lock (a daemon, or a command changing it).
         case inUse
+        /// The file has other names (hard links), which a save would part from it and other
+        /// programs could change it through: refused (``MemoryFile/refuseOtherNames(_:)``).
+        case hardLinked
         /// Damaged, and it could not be copied or moved aside (a full disk): left alone, since
         /// a save would write over what it holds.
         case unprotected

@@ -236,40 +236,35 @@ enum ModelCheck {
 
     /// The family's own recordings of people no model was adapted on (`pathfinder record`,
     /// read by ``heldOutRecordings(_:candidate:installed:)``), as recorded: the candidate must
-    /// hear at least as many of their answers as the installed model, and take no more of their
-    /// near-misses for an answer. An answer counts when it is heard with its meaning, acting or
-    /// asking (the walker's repeat would be the same recording). Also returns one line a person
-    /// in plain words, the installed model's figures beside the candidate's.
+    /// hear at least as many of each person's answers as the installed model, and take no more
+    /// of each person's near-misses for an answer (``heldOutVerdict(installed:candidate:)``).
+    /// An answer counts when it is heard with its meaning, acting or asking (the walker's
+    /// repeat would be the same recording). Also returns one line a person in plain words, the
+    /// installed model's figures beside the candidate's.
     static func heldOutSpeakers(
         _ items: [Item], folders: [String], candidate: PhraseModel, installed: PhraseModel
     ) throws
         -> (Result, [String])
     {
-        struct Counts { var answers = 0, nearMisses = 0 }
-        func count(_ model: PhraseModel) throws -> [String: Counts] {
-            var bySpeaker: [String: Counts] = [:]
+        func count(_ model: PhraseModel) throws -> [String: Heard] {
+            var bySpeaker: [String: Heard] = [:]
             for item in items {
                 let meanings = try Listener.decode(
                     samples: silence(0.3) + item.audio + silence(1), model: model
                 ).compactMap(
                     \.meaning)
                 if let expected = item.expected {
-                    bySpeaker[item.voice, default: Counts()].answers += meanings.contains(expected) ? 1 : 0
+                    bySpeaker[item.voice, default: Heard()].answers += meanings.contains(expected) ? 1 : 0
                 } else if item.kind == .nearMiss {
                     // "여기 안이야" sounds the same as "여기 아니야": not counted either way.
-                    bySpeaker[item.voice, default: Counts()].nearMisses += meanings.isEmpty ? 0 : 1
+                    bySpeaker[item.voice, default: Heard()].nearMisses += meanings.isEmpty ? 0 : 1
                 }
             }
             return bySpeaker
         }
         let new = try count(candidate), old = try count(installed)
-        func total(_ counts: [String: Counts]) -> Counts {
-            counts.values.reduce(into: Counts()) {
-                $0.answers += $1.answers
-                $0.nearMisses += $1.nearMisses
-            }
-        }
-        let newTotal = total(new), oldTotal = total(old)
+        let verdict = heldOutVerdict(installed: old, candidate: new)
+        let newTotal = Heard.total(new), oldTotal = Heard.total(old)
         let answerCount = items.filter { $0.expected != nil }.count
         let nearMissCount = items.filter { $0.kind == .nearMiss }.count
         let speakers = RealRecordings.speakers(items)
@@ -277,23 +272,63 @@ enum ModelCheck {
             let mine = items.filter { $0.voice == speaker }
             let answers = mine.filter { $0.expected != nil }.count
             let nearMisses = mine.filter { $0.kind == .nearMiss }.count
-            let before = old[speaker] ?? Counts(), after = new[speaker] ?? Counts()
-            let verdict =
-                after.answers < before.answers || after.nearMisses > before.nearMisses
+            let before = old[speaker] ?? Heard(), after = new[speaker] ?? Heard()
+            let heard =
+                after.isWorse(than: before)
                 ? "heard worse by the new model"
-                : after.answers > before.answers || after.nearMisses < before.nearMisses
-                    ? "heard better by the new model" : "heard the same"
+                : after.isBetter(than: before) ? "heard better by the new model" : "heard the same"
             return
-                "kept out, \(speaker): answers heard \(before.answers) of \(answers) by the installed model, \(after.answers) by the new one; near-misses taken for an answer \(before.nearMisses) of \(nearMisses) by the installed model, \(after.nearMisses) by the new one: \(verdict)"
+                "kept out, \(speaker): answers heard \(before.answers) of \(answers) by the installed model, \(after.answers) by the new one; near-misses taken for an answer \(before.nearMisses) of \(nearMisses) by the installed model, \(after.nearMisses) by the new one: \(heard)"
         }
         let result = Result(
             name:
                 "held-out speakers heard no worse than by the installed model (\(folders.joined(separator: ", ")))",
-            passed: newTotal.answers >= oldTotal.answers && newTotal.nearMisses <= oldTotal.nearMisses,
+            passed: verdict.passed,
             detail:
                 "\(speakers.count) speaker\(speakers.count == 1 ? "" : "s"): answers heard \(newTotal.answers) of \(answerCount) (installed \(oldTotal.answers)), near-misses taken for an answer \(newTotal.nearMisses) of \(nearMissCount) (installed \(oldTotal.nearMisses))"
+                + (verdict.heardWorse.isEmpty
+                    ? "" : "; heard worse by the new model: \(verdict.heardWorse.joined(separator: ", "))")
         )
         return (result, lines)
+    }
+
+    /// What a model heard of a person's recordings: their answers heard with their meaning
+    /// (acting or asking), and their near-misses taken for an answer.
+    struct Heard: Equatable {
+        var answers = 0, nearMisses = 0
+
+        /// Fewer answers heard than `before`, or more near-misses taken for one.
+        func isWorse(than before: Heard) -> Bool {
+            answers < before.answers || nearMisses > before.nearMisses
+        }
+
+        /// More answers heard than `before`, or fewer near-misses taken for one.
+        func isBetter(than before: Heard) -> Bool {
+            answers > before.answers || nearMisses < before.nearMisses
+        }
+
+        /// Everyone's together.
+        static func total(_ bySpeaker: [String: Heard]) -> Heard {
+            bySpeaker.values.reduce(into: Heard()) {
+                $0.answers += $1.answers
+                $0.nearMisses += $1.nearMisses
+            }
+        }
+    }
+
+    /// The held-out check's verdict on what the installed model and the candidate heard of
+    /// each person kept out: it passes when the candidate hears each of them no worse (and so
+    /// all of them together): a person heard worse is not made up for by another heard
+    /// better, as the walker who is heard worse is one person. Returns those heard worse.
+    static func heldOutVerdict(
+        installed: [String: Heard], candidate: [String: Heard]
+    ) -> (
+        passed: Bool, heardWorse: [String]
+    ) {
+        let worse = Set(installed.keys).union(candidate.keys).sorted().filter {
+            (candidate[$0] ?? Heard()).isWorse(than: installed[$0] ?? Heard())
+        }
+        return (worse.isEmpty && !Heard.total(candidate).isWorse(than: Heard.total(installed)), worse)
     }
 
     static func silence(_ seconds: Double) -> [Int16] { [Int16](repeating: 0, count: Int(seconds * 16_000)) }

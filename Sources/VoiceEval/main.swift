@@ -489,19 +489,34 @@ struct Tally {
     var suppressedSeconds = 0.0
     /// Wall seconds each utterance heard again took after its pause (``Utterance/rehearing``).
     var rehearings: [Double] = []
-    /// By speaker (``Item/voice``): answers acted on within two turns of how many, near-misses
-    /// acted on of how many (`--real` prints them, one line a person).
-    var bySpeaker: [String: (answers: Int, of: Int, nearMisses: Int, nearMissesOf: Int)] = [:]
+    /// By speaker (``Item/voice``; `--real` prints them, one line a person).
+    var bySpeaker: [String: SpeakerTally] = [:]
+
+    /// One person's counts: answers acted on within two turns of how many; near-misses, and
+    /// "여기 안이야" apart from them as the totals keep it, acted on of how many.
+    struct SpeakerTally {
+        var answers = 0, of = 0, nearMisses = 0, nearMissesOf = 0, anIya = 0, anIyaOf = 0
+
+        static func + (a: Self, b: Self) -> Self {
+            Self(
+                answers: a.answers + b.answers, of: a.of + b.of, nearMisses: a.nearMisses + b.nearMisses,
+                nearMissesOf: a.nearMissesOf + b.nearMissesOf, anIya: a.anIya + b.anIya,
+                anIyaOf: a.anIyaOf + b.anIyaOf)
+        }
+    }
 
     /// Counts one item: what was acted on in the first turn, and within both turns.
     mutating func count(_ item: Item, actedFirst: Set<ArrivalWords>, actions: Set<ArrivalWords>) {
-        var speaker = bySpeaker[item.voice] ?? (0, 0, 0, 0)
+        var speaker = bySpeaker[item.voice] ?? SpeakerTally()
         if let expected = item.expected {
             speaker.answers += actions.contains(expected) ? 1 : 0
             speaker.of += 1
         } else if item.kind == .nearMiss {
             speaker.nearMisses += actions.isEmpty ? 0 : 1
             speaker.nearMissesOf += 1
+        } else if item.kind == .anIya {
+            speaker.anIya += actions.isEmpty ? 0 : 1
+            speaker.anIyaOf += 1
         }
         bySpeaker[item.voice] = speaker
         if let expected = item.expected {
@@ -793,22 +808,19 @@ func rate(_ n: Int, _ d: Int) -> String {
 }
 
 /// One line a person (`--real`), pooled over the conditions: how many of their answers were
-/// acted on within two turns, and how many of their near-misses were acted on.
+/// acted on within two turns, and how many of their near-misses and of their "여기 안이야"
+/// (apart, as the totals count it) were acted on.
 func reportSpeakers(_ tallies: [(Condition, Tally)]) {
-    var pooled: [String: (answers: Int, of: Int, nearMisses: Int, nearMissesOf: Int)] = [:]
+    var pooled: [String: Tally.SpeakerTally] = [:]
     for (_, tally) in tallies {
         for (speaker, counts) in tally.bySpeaker {
-            let sum = pooled[speaker] ?? (0, 0, 0, 0)
-            pooled[speaker] = (
-                sum.answers + counts.answers, sum.of + counts.of, sum.nearMisses + counts.nearMisses,
-                sum.nearMissesOf + counts.nearMissesOf
-            )
+            pooled[speaker] = (pooled[speaker] ?? Tally.SpeakerTally()) + counts
         }
     }
     print("\nBy speaker, over \(tallies.count) condition\(tallies.count == 1 ? "" : "s"):")
     for (speaker, counts) in pooled.sorted(by: { $0.key < $1.key }) {
         print(
-            "- \(speaker): answers acted on \(counts.answers) of \(counts.of) (\(percent(counts.answers, counts.of))), near-misses acted on \(counts.nearMisses) of \(counts.nearMissesOf) (\(percent(counts.nearMisses, counts.nearMissesOf)))"
+            "- \(speaker): answers acted on \(counts.answers) of \(counts.of) (\(percent(counts.answers, counts.of))), near-misses acted on \(counts.nearMisses) of \(counts.nearMissesOf) (\(percent(counts.nearMisses, counts.nearMissesOf))), \(Item.Kind.anIya.rawValue) acted on \(counts.anIya) of \(counts.anIyaOf) (\(percent(counts.anIya, counts.anIyaOf)))"
         )
     }
 }

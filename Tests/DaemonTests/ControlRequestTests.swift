@@ -38,6 +38,15 @@ import Testing
         (#"{"cmd": "go"}"#, "go: needs \"destination\""),
         (#"{"cmd": "go", "query": "  "}"#, "go: \"query\" must be a non-empty string"),
         (#"{"cmd": "go", "query": "Paris", "far": "yes"}"#, "go: \"far\" must be true or false"),
+        // Before, `query` won and the destination was dropped; `far` beside one meant nothing.
+        (
+            #"{"cmd": "go", "query": "HEL", "destination": {"name": "X", "center": {"lat": 60, "lon": 24}}}"#,
+            #"go: expected "destination" or "query", not both"#
+        ),
+        (
+            #"{"cmd": "go", "far": true, "destination": {"name": "X", "center": {"lat": 60, "lon": 24}}}"#,
+            #"go: "far" goes with "query", not with "destination""#
+        ),
         (#"{"cmd": "go", "destination": {"name": "X"}}"#, "go: destination: field center is missing"),
         (
             #"{"cmd": "go", "destination": {"name": "X", "center": {"lat": 95, "lon": 0}}}"#,

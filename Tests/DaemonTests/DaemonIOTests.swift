@@ -466,6 +466,78 @@ import Testing
         #expect(daemon.waitForExit() == 0)
     }
 
+    /// What a client run as `nobody` gets from `socket`: "connected", then "reply: …" for
+    /// each reply line, or how the daemon ended it. A raw client (python3): `pathfinder`'s own
+    /// refuses to talk to another user's daemon before sending anything.
+    static func nobodysRequests(on socket: String) throws -> String {
+        let script = """
+            import socket, sys
+            path = sys.argv[1]
+            s = socket.socket(socket.AF_UNIX)
+            try:
+                s.connect("\\0" + path[1:] if path.startswith("@") else path)
+            except OSError as e:
+                print("connect:", e); sys.exit(0)
+            print("connected")
+            s.settimeout(10)
+            try:
+                s.sendall(b'{"cmd": "where"}\\n{"cmd": "go", "query": "Ateneum"}\\n{"cmd": "subscribe"}\\n')
+                f = s.makefile("rb")
+                for line in f:
+                    print("reply:", line.decode().strip())
+                print("closed")
+            except OSError as e:
+                print("ended:", e)
+            """
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
+            throw ToolMissing(message: "python3 not found: apt-get install python3")
+        }
+        let result = try runCapturing(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=\(DaemonProcess.unprivileged)", "--regid=\(DaemonProcess.unprivileged)",
+                "--clear-groups",
+                "/usr/bin/python3", "-c", script, socket,
+            ], standardOutput: true)
+        return result.text
+    }
+
+    /// The control socket serves only its own user (and root): another local user's
+    /// connection is closed unanswered and the log names its uid and pid (before, on an
+    /// abstract socket, which has no file mode to keep anyone out, `nobody`'s `where` got the
+    /// walker's position, its `go` redirected the walk, and `subscribe` would have streamed
+    /// every position). A socket file whose mode was widened is guarded the same way.
+    @Test(
+        .enabled(if: getuid() == 0, "needs root to start a process as another user"),
+        arguments: [true, false])
+    func anotherUsersConnectionIsClosedUnanswered(abstract: Bool) throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let socket = abstract ? "@pathfinder-test-\(UUID().uuidString.prefix(8))" : dir.path + "/pf.sock"
+        let daemon = try DaemonProcess(
+            arguments: ["--config", try DaemonProcess.writeConfig(dir), "--socket", socket], socket: socket,
+            dir: dir)
+        try #require(daemon.waitUntilListening(), "\(daemon.stderr)")
+        if !abstract {
+            #expect(chmod(dir.path, 0o755) == 0 && chmod(socket, 0o666) == 0)
+        }
+
+        let said = try Self.nobodysRequests(on: socket)
+        #expect(said.hasPrefix("connected"), "\(said)")
+        #expect(!said.contains("reply:"), "\(said)")
+        #expect(daemon.logs("refused a connection from uid 65534 (pid "), "\(daemon.stderr)")
+        #expect(!daemon.stderr.contains("Ateneum"), "\(daemon.stderr)")
+
+        // This account's own clients are served as before.
+        #expect(
+            fields(try daemon.client().request(#"{"cmd": "status"}"#))["ok"] == .bool(true),
+            "\(daemon.stderr)")
+        let status = try runCapturing(try BuiltExecutable.pathfinder().path, ["status", "--socket", socket])
+        #expect(status.status == 0, "\(status.text)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     /// In a shared folder (`/tmp`, the fallback without XDG_RUNTIME_DIR) another user can make
     /// the socket first. This account's clients do not send to it, and its daemon neither
     /// serves beside it nor removes it (before: `go` sent the walker's destination to the
@@ -521,6 +593,104 @@ import Testing
         var info = stat()
         #expect(stat(dir.path + "/wav", &info) == 0 && info.st_mode & 0o777 == 0o700)
         #expect(stat(first, &info) == 0 && info.st_mode & 0o777 == 0o600)
+    }
+
+    /// The prompts of `speakWav` (`NNNN.wav`, name order = time order) continue after the
+    /// highest number already in the folder, so a restarted daemon never writes over the
+    /// last run's prompts (before: every start began again at 0001.wav, overwriting them and
+    /// mixing old and new in name order).
+    @Test func aRestartedDaemonNumbersItsPromptsAfterTheLastRunsOnes() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let wav = dir.path + "/wav"
+        func prompts() -> [String: Data] {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: wav)) ?? []
+            var files: [String: Data] = [:]
+            for name in names where name.hasSuffix(".wav") {
+                files[name] = FileManager.default.contents(atPath: wav + "/" + name)
+            }
+            return files
+        }
+        /// One daemon's life: a `go` to `name` (which is said), until `count` prompts are in
+        /// the folder, then `stop` (said too).
+        func run(to name: String, until count: Int) throws {
+            let daemon = try Self.listening(in: dir)
+            let go = fields(
+                try daemon.client().request(
+                    #"{"cmd": "go", "destination": {"name": "\#(name)", "center": {"lat": 60.1711, "lon": 24.9414}}}"#
+                ))
+            #expect(go["ok"] == .bool(true))
+            for _ in 0..<1000 where prompts().count < count { usleep(10_000) }
+            // The voice is quiet before the stop: nothing half-written is compared.
+            _ = try daemon.client().request(#"{"cmd": "stop"}"#)
+            usleep(1_500_000)
+            daemon.signal(SIGTERM)
+            #expect(daemon.waitForExit() == 0, "\(daemon.stderr)")
+        }
+        try run(to: "Rautatieasema", until: 1)
+        let first = prompts()
+        try #require(!first.isEmpty, "no prompt written")
+        try run(to: "Ateneum", until: first.count + 1)
+        let second = prompts()
+        // Every prompt of the first run is still there, as it was.
+        for (name, data) in first { #expect(second[name] == data, "\(name) was written over") }
+        let last = try #require(first.keys.max())
+        let added = second.keys.filter { !first.keys.contains($0) }.sorted()
+        #expect(
+            !added.isEmpty,
+            "the second run wrote nothing new: \(first.keys.sorted()), then \(second.keys.sorted())")
+        #expect(added.allSatisfy { $0 > last }, "after \(last): \(added)")
+        #expect(added.first == String(format: "%04d.wav", Int(last.prefix(4))! + 1), "\(added)")
+    }
+
+    /// With `mic: false` and `buttons`, the start log says answers come through both (before:
+    /// "answers only via `heard` requests", then "buttons on …"); without buttons, as before.
+    @Test func theMicrophoneOffLineNamesTheButtons() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let withButtons = try DaemonProcess(
+            arguments: ["--config", try DaemonProcess.writeConfig(dir, #", "buttons": "keys""#)],
+            socket: dir.path + "/pf.sock", dir: dir)
+        try #require(withButtons.waitUntilListening(), "\(withButtons.stderr)")
+        withButtons.signal(SIGTERM)
+        #expect(withButtons.waitForExit() == 0)
+        #expect(
+            withButtons.stderr.contains(
+                "info: microphone off (mic: false); answers only via buttons and `heard` requests\n"),
+            "\(withButtons.stderr)")
+        #expect(withButtons.stderr.contains("info: buttons on \(dir.path)/keys"), "\(withButtons.stderr)")
+
+        let without = try Self.listening(in: dir)
+        without.signal(SIGTERM)
+        #expect(without.waitForExit() == 0)
+        #expect(
+            without.stderr.contains("info: microphone off (mic: false); answers only via `heard` requests\n"),
+            "\(without.stderr)")
+    }
+
+    /// `--socket` naming something that is not a socket (a file, a folder) is said to be
+    /// that, exit 2 like a socket path too long (before: "the pathfinder daemon is not
+    /// running (no answer on /etc/passwd)", exit 1, which sent the walker to start one).
+    @Test func aClientSocketPathThatIsNoSocketIsSaidToBeOne() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let file = dir.path + "/notes.txt"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+        let binary = try BuiltExecutable.pathfinder().path
+        for (command, path, what) in [
+            (["status"], file, "a regular file"), (["stop"], dir.path, "a directory"),
+            (["go", "Ateneum"], "/dev/null", "a character device"),
+        ] {
+            let result = try runCapturing(binary, command + ["--socket", path])
+            #expect(result.status == 2, "\(command) \(path): \(result)")
+            #expect(
+                result.text
+                    == "pathfinder \(command[0]): \(path): is \(what), not a socket (the daemon's control socket is given by --socket or the config's \"socket\")\n",
+                "\(result.text)")
+        }
+        // Nothing there, or a socket nobody answers on, is still "not running", exit 1.
+        let missing = try runCapturing(binary, ["status", "--socket", dir.path + "/none.sock"])
+        #expect(missing.status == 1 && missing.text.contains("is not running"), "\(missing)")
     }
 
     /// Its socket file deleted: no client can reach it, and a second daemon would start on

@@ -229,4 +229,59 @@ import Testing
                 answer.alternatives.map(\.destination.name) == ["Kirjatalo"], "\(String(describing: fix))")
         }
     }
+
+    /// Two regions side by side, the walker inside north's box 155 m from south's: `go` asks
+    /// every index whose box is within reach (``DaemonLookups/farMetres``) as one, nearest
+    /// first within a quality. Before: north's index (the one nearest the fix) came first, so
+    /// its 한빛 약국 3.4 km away was chosen over south's 170 m away, and for "한빛" north's
+    /// far building came before south's near one.
+    @Test func indexesWithinReachAreAskedAsOne() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let doors = dir.path + "/doors"
+        try Self.importRegion(
+            "north",
+            [(37.5700, 127.0000, "북쪽 끝 건물"), (37.5705, 127.0005, "한빛 약국 본점"), (37.6000, 127.0300, "한빛 약국")],
+            dir: dir.path, doors: doors)
+        try Self.importRegion(
+            "south", [(37.5690, 127.0005, "한빛 약국"), (37.5400, 126.9800, "남쪽 건물")], dir: dir.path, doors: doors
+        )
+        let lookups = DaemonLookups(doors: doors, gazetteer: nil)
+        let walker = Coordinate(latitude: 37.5705, longitude: 127.0005)
+        let exact = try lookups.destination(for: "한빛 약국", near: walker, far: false)
+        #expect(exact.chosen.osm == "way/1" && abs((exact.chosen.metres ?? 0) - 167) < 5, "\(exact.chosen)")
+        #expect(exact.alternatives.map(\.osm) == ["way/3", "way/2"])
+        let start = try lookups.destination(for: "한빛", near: walker, far: false)
+        #expect(
+            ([start.chosen] + start.alternatives).map { "\($0.destination.name) \($0.osm ?? "")" } == [
+                "한빛 약국 본점 way/2", "한빛 약국 way/1", "한빛 약국 way/3",
+            ])
+    }
+
+    /// The destination's doors for the last stretch, the destination 26 m west of a building
+    /// only the east region's index holds, outside that index's box (which starts at the
+    /// building's west wall) and inside the west region's, whose buildings are 200 m off or
+    /// more. An index whose box comes within reach is asked too: the east building's main
+    /// door. Before: the west index alone (the only box holding the point): no building, no
+    /// door, so the walk went to the centre.
+    @Test func theLastStretchAsksAnIndexWhoseBoxIsBesideThePoint() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let doors = dir.path + "/doors"
+        try Self.importRegion(
+            "west", [(37.4980, 126.9980, "서쪽 건물"), (37.5050, 127.0050, "서쪽 북동 건물")], dir: dir.path,
+            doors: doors)
+        try Self.importRegion(
+            "east", [(37.5000, 127.0004, "동쪽 건물"), (37.5200, 127.0300, "동쪽 먼 건물")], dir: dir.path,
+            doors: doors)
+        let lookups = DaemonLookups(doors: doors, gazetteer: nil)
+        let found = try lookups.doors(
+            for: Destination(name: "동쪽 건물", center: Coordinate(latitude: 37.5000, longitude: 127.0000)))
+        #expect(found.map(\.coordinate) == [Coordinate(latitude: 37.4999, longitude: 127.0004)])
+        // Nothing within reach of a point in neither box: still outside the indexes.
+        #expect(throws: LookupError.self) {
+            try lookups.doors(
+                for: Destination(name: "멀리", center: Coordinate(latitude: 37.45, longitude: 127.0)))
+        }
+    }
 }

@@ -64,6 +64,36 @@ import Testing
             daemon.stderr.contains("<6>info: client") && daemon.stderr.contains("refused: malformed JSON"))
     }
 
+    /// A `go` naming two destinations is refused naming the fields, as `pathfinder go`
+    /// refuses both (exit 2): before, `query` won and `destination` was dropped unsaid, and
+    /// `far` beside a `destination` was accepted and meant nothing. No walk starts.
+    @Test func aGoWithTwoDestinationsIsRefusedNamingTheFields() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try DaemonProcess.listening(in: dir)
+        let client = try daemon.client()
+        let destination =
+            #""destination": {"name": "Rautatieasema", "center": {"lat": 60.1711, "lon": 24.9414}}"#
+        for (request, message) in [
+            (
+                #"{"cmd": "go", "query": "Ateneum", "# + destination + "}",
+                #"go: expected "destination" or "query", not both"#
+            ),
+            (
+                #"{"cmd": "go", "far": true, "# + destination + "}",
+                #"go: "far" goes with "query", not with "destination""#
+            ),
+            (#"{"cmd": "go", "far": false, "# + destination + "}", #""far" goes with "query""#),
+        ] {
+            let reply = fields(try client.request(request))
+            #expect(reply["ok"] == .bool(false), "\(request): \(reply)")
+            #expect(reply["error"]?.stringValue?.contains(message) == true, "\(request): \(reply)")
+        }
+        #expect(fields(try client.request(#"{"cmd": "status"}"#))["state"] == .string("idle"))
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     @Test func theDaemonHoldsNoNetworkSocketButItsLoopbackGPSD() throws {
         let dir = TempDir()
         defer { dir.remove() }
@@ -142,6 +172,61 @@ import Testing
         #expect(beside.text.contains("in use by a running pathfinder daemon"), "\(beside.text)")
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)
+    }
+
+    /// One memory file with two names (a hard link) in two folders: each name is locked by its
+    /// own folder, so a daemon on one and a change on the other both wrote, and the first
+    /// save (a rename) parted the names without a word. Refused, naming the file and why:
+    /// `memory confirm`, `replay --memory` and the daemon at its start (exit 1); nothing is
+    /// written, and the names stay one file. Before: the confirm on the second name wrote,
+    /// leaving the first name the old memory, and the daemon on the first name ran beside it.
+    @Test func aMemoryFileWithTwoNamesIsRefused() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let pathfinder = try BuiltExecutable.pathfinder().path
+        for folder in ["a", "b"] {
+            try FileManager.default.createDirectory(
+                atPath: dir.path + "/" + folder, withIntermediateDirectories: false)
+        }
+        let first = dir.path + "/a/memory.json"
+        let second = dir.path + "/b/memory.json"
+        var made = Self.confirm(in: dir)
+        made[3] = first
+        try #require(try runCapturing(pathfinder, made).status == 0)
+        try #require(link(first, second) == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: first))
+        func linkCount() -> Int {
+            var info = stat()
+            return stat(first, &info) == 0 ? Int(info.st_nlink) : 0
+        }
+
+        var change = Self.confirm(in: dir)
+        change[3] = second
+        change[7] = "61.5,23.7"
+        change[9] = "61.5,23.7"
+        let refused = try runCapturing(pathfinder, change)
+        #expect(refused.status == 1, "\(refused.text)")
+        #expect(refused.text.contains("\(second): it has 2 names (hard links)"), "\(refused.text)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: second)) == before)
+        #expect(linkCount() == 2)
+
+        let demo = try #require(Bundle.module.path(forResource: "Fixtures/demo", ofType: nil))
+        let replay = try runCapturing(
+            pathfinder,
+            [
+                "replay", "--nmea", demo + "/walk.nmea", "--destination", demo + "/destination.json",
+                "--memory", second,
+            ])
+        #expect(replay.status == 1 && replay.text.contains("it has 2 names (hard links)"), "\(replay.text)")
+
+        let socket = dir.path + "/pf.sock"
+        let daemon = try DaemonProcess(
+            arguments: ["--config", try DaemonProcess.writeConfig(dir), "--memory", first], socket: socket,
+            dir: dir)
+        #expect(daemon.waitForExit() == 1, "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("\(first): it has 2 names (hard links)"), "\(daemon.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: socket), "no socket left behind")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: first)) == before && linkCount() == 2)
     }
 
     /// `pathfinder memory confirm` of one door on the memory in `dir`.

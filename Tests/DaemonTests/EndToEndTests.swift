@@ -621,6 +621,85 @@ extension MicrophoneDaemonTests {
     }
 }
 
+/// An NMEA FIFO (another program's output) is waited for: the daemon comes up without a
+/// writer, says it waits, answers (no position yet), reads the writer's positions as they
+/// come, and when the writer closes it, waits for the next one and reads that too, on the
+/// same FIFO or one made again at its path. Before:
+/// the daemon's open() waited for a writer, so no socket and nothing logged until one came,
+/// and the first writer's end ended the positions for good.
+@Suite struct NMEAFIFOTests {
+    /// A writer on the FIFO at `path`, once the daemon has it open for reading (bounded, 20 s).
+    static func writer(of path: String) throws -> Int32 {
+        for _ in 0..<2000 {
+            let fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+            if fd >= 0 { return fd }
+            try #require(errno == ENXIO, "open \(path) for writing: \(String(cString: strerror(errno)))")
+            usleep(10_000)
+        }
+        Issue.record("no reader on \(path) after 20 s")
+        throw CancellationError()
+    }
+
+    @Test func aFIFOWithoutAWriterIsWaitedForAndEachWriterRead() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let walk = try #require(Bundle.module.path(forResource: "Fixtures/demo/walk.nmea", ofType: nil))
+        let lines = try String(contentsOfFile: walk, encoding: .utf8).split(whereSeparator: \.isNewline)
+            .filter { $0.hasPrefix("$") }
+        let fifo = dir.path + "/gps.fifo"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let daemon = try DaemonProcess(
+            arguments: [
+                "--socket", dir.path + "/pf.sock", "--memory", dir.path + "/memory.json", "--no-mic",
+                "--baro", "none", "--nmea", fifo,
+            ], socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "no socket without a writer:\n\(daemon.stderr)")
+        let waiting = "NMEA \(fifo): no writer has written to the FIFO yet; waiting for it"
+        #expect(daemon.logs(waiting), "\(daemon.stderr)")
+        let before = fields(try daemon.client().request(#"{"cmd": "status"}"#))
+        #expect(before["position"] == .null, "\(before)")
+        func send(_ part: ArraySlice<Substring>, to fd: Int32) {
+            let bytes = Array(part.map { $0 + "\r\n" }.joined().utf8)
+            #expect(bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count)
+        }
+        /// How often the daemon has logged `line` of the FIFO, once it has at least `count` times (bounded, 20 s).
+        func logged(_ line: String, _ count: Int) -> Int {
+            let seen = { daemon.stderr.components(separatedBy: "NMEA \(fifo): \(line)").count - 1 }
+            for _ in 0..<2000 where seen() < count { usleep(10_000) }
+            return seen()
+        }
+        let closed = "the writer closed the FIFO; waiting for it"
+
+        let first = try Self.writer(of: fifo)
+        send(lines[0..<15], to: first)
+        #expect(logged("positions again", 1) == 1, "\(daemon.stderr)")
+        let during = fields(try daemon.client().request(#"{"cmd": "status"}"#))
+        #expect(during["position"] != .null && during["position"] != nil, "\(during)")
+        close(first)
+        #expect(logged(closed, 1) == 1, "\(daemon.stderr)")
+        #expect(!daemon.stderr.contains("the input ended"), "\(daemon.stderr)")
+
+        let second = try Self.writer(of: fifo)
+        send(lines[100..<115], to: second)
+        #expect(logged("positions again", 2) == 2, "\(daemon.stderr)")
+        close(second)
+
+        // A writer that makes the FIFO anew (rm, mkfifo) is read too.
+        #expect(logged(closed, 2) == 2, "\(daemon.stderr)")
+        unlink(fifo)
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let third = try Self.writer(of: fifo)
+        defer { close(third) }
+        send(lines[200..<215], to: third)
+        #expect(logged("positions again", 3) == 3, "\(daemon.stderr)")
+        let age = try #require(
+            fields(try daemon.client().request(#"{"cmd": "status"}"#))["positionAge"]?.numberValue)
+        #expect(age < 5)
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+}
+
 /// gpsd not there when the daemon starts: it waits, says so once during a walk, and takes
 /// positions as soon as gpsd appears.
 @Suite(.serialized) struct GPSDAbsentAtStartTests {

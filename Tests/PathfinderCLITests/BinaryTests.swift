@@ -88,6 +88,68 @@ struct BinaryTests {
         #expect(try run(["fly"]).code == 2)
     }
 
+    /// Numbers on the command line are plain decimals (a sign, digits, a point): Swift's
+    /// `Double` also reads "0x10" as 16, "1e2" as 100 and "inf"/"nan", none of which anyone
+    /// means as seconds, metres or degrees (before, `replay --doors-after 0x10` waited 16 s,
+    /// `memory confirm --center 0x3C,0x18` wrote a building at 60, 24).
+    @Test(arguments: [
+        (
+            ["replay", "--doors-after", "0x10", "--osm", repositoryRoot + "/artifacts/demo/doors.osm"],
+            "--doors-after \"0x10\""
+        ),
+        (["replay", "--last-stretch-metres", "1e2"], "--last-stretch-metres \"1e2\""),
+        (["replay", "--audio-start", "0x8", "--audio", "none.wav"], "--audio-start \"0x8\""),
+        (
+            [
+                "record", "--out", "/nonexistent/v", "--speaker", "a", "--seconds", "0x2", "--device",
+                "hw:97,0",
+            ], "--seconds \"0x2\""
+        ),
+        (
+            [
+                "record", "--out", "/nonexistent/v", "--speaker", "a", "--seconds", "2e0", "--device",
+                "hw:97,0",
+            ], "--seconds \"2e0\""
+        ),
+        (
+            ["doors", "near", "60.17", "24.94", "--radius", "0x10", "--db", "/nonexistent.db"],
+            "--radius \"0x10\""
+        ),
+        (["doors", "near", "0x3C", "24.94", "--db", "/nonexistent.db"], "\"0x3C 24.94\""),
+        (
+            ["doors", "search", "a", "--near", "0x3C", "24.94", "--db", "/nonexistent.db"],
+            "\"0x3C\" is not a latitude"
+        ),
+        (["listen", "--mic", "--seconds", "0x1", "--device", "hw:97,0"], "--seconds \"0x1\""),
+        (
+            [
+                "memory", "confirm", "--file", "MEMORY", "--name", "R", "--center", "0x3C,0x18",
+                "--door", "60,24",
+            ], "--center \"0x3C,0x18\""
+        ),
+        (
+            [
+                "memory", "confirm", "--file", "MEMORY", "--name", "R", "--center", "60,24",
+                "--door", "60,24", "--altitude", "1e1,3",
+            ], "--altitude \"1e1,3\""
+        ),
+    ])
+    func numbersAreDecimal(argv: [String], named: String) throws {
+        let walk = [
+            "--nmea", repositoryRoot + "/artifacts/demo/walk.nmea", "--destination",
+            repositoryRoot + "/artifacts/demo/destination.json",
+        ]
+        // A memory the command would write, were the number taken.
+        let scratch = try Scratch()
+        defer { withExtendedLifetime(scratch) {} }
+        let memory = scratch.file("memory.json")
+        let r = try run((argv.first == "replay" ? argv + walk : argv).map { $0 == "MEMORY" ? memory : $0 })
+        #expect(r.code == 2, "\(r.err)")
+        #expect(r.err.contains(named), "\(r.err)")
+        #expect(r.out.isEmpty, "\(r.out)")
+        #expect(!FileManager.default.fileExists(atPath: memory))
+    }
+
     /// Output that cannot be written — a full disk, or a reader gone while SIGPIPE is ignored
     /// (as systemd runs services) — exits 1 with one line saying why (before: `FileHandle.write`
     /// trapped: a crash report, exit 132).

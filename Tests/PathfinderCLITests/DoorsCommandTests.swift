@@ -254,6 +254,55 @@ struct DoorsCommandTests {
         #expect(outside.code == 1 && outside.err.contains("outside the door indexes"), "\(outside.err)")
     }
 
+    /// Two regions side by side: the point is inside north's box, 155 m from south's. South's
+    /// 한빛 약국 is 170 m away, north's 3.4 km; north has 한빛 약국 본점 at the point. `search
+    /// --near` merges both indexes in one index's order: the whole name before its start,
+    /// then the nearer. Before: north's index alone answered, and south's pharmacy was not
+    /// found at all.
+    @Test func searchNearAPointAsksEveryIndexAndMergesThem() throws {
+        let dir = try Scratch()
+        let regions = dir.file("regions")
+        for (name, buildings) in [
+            (
+                "north",
+                [
+                    (37.5700, 127.0000, "북쪽 끝 건물"), (37.5705, 127.0005, "한빛 약국 본점"),
+                    (37.6000, 127.0300, "한빛 약국"),
+                ]
+            ),
+            ("south", [(37.5690, 127.0005, "한빛 약국"), (37.5400, 126.9800, "남쪽 건물")]),
+        ] {
+            let xml = squareBuildingsXML(
+                buildings.map {
+                    SquareBuilding(lat: $0.0, lon: $0.1, tags: ["building": "yes", "name": $0.2])
+                })
+            let imported = try BinaryTests.run(
+                executable: try BinaryTests.binary(),
+                ["doors", "import", try dir.write("\(name).osm", xml), "--out", regions + "/\(name).db"])
+            try #require(imported.code == 0, "\(imported.err)")
+        }
+        let r = try BinaryTests.run(
+            executable: try BinaryTests.binary(),
+            ["doors", "search", "한빛 약국", "--near", "37.5705", "127.0005", "--db", regions])
+        #expect(r.code == 0, "\(r.err)")
+        let found = try r.out.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(found.map { $0["name"] as? String } == ["한빛 약국", "한빛 약국", "한빛 약국 본점"], "\(r.out)")
+        // South's way 1, north's way 3, north's way 2.
+        #expect(found.map { $0["osm"] as? String } == ["way/1", "way/3", "way/2"], "\(r.out)")
+        let metres = found.compactMap { $0["metres"] as? Double }
+        #expect(
+            metres.count == 3 && abs(metres[0] - 167) < 5 && metres[1] > 3000 && metres[2] == 0, "\(r.out)")
+        // --limit takes the first of the merged order.
+        let one = try BinaryTests.run(
+            executable: try BinaryTests.binary(),
+            ["doors", "search", "한빛 약국", "--near", "37.5705", "127.0005", "--limit", "1", "--db", regions])
+        #expect(
+            one.code == 0 && one.out.split(separator: "\n").count == 1
+                && one.out.contains("\"osm\":\"way/1\""), "\(one.out)")
+    }
+
     /// A Korean road address as people copy it — province and district first, commas, the
     /// neighbourhood in parentheses — finds the building tagged with only its street and
     /// number, and says it was found by the shorter form (before: "0 buildings match" for

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Speech
+import Storage
 import TestSupport
 import Testing
 
@@ -151,6 +152,36 @@ struct RecordCommandTests {
         }
         #expect(Set(wavs) == Set(files))
         #expect(!shown.contains("exists"), "\(shown)")
+    }
+
+    /// A folder that also holds the memory records, with a daemon running on that memory (its
+    /// shared lock on the folder, held here as the daemon holds it): the session is not told
+    /// "in use by another pathfinder record" when no record runs (before, it was, and refused),
+    /// and a memory command beside the session is not kept waiting by it.
+    @Test func theMemorysFolderIsNotARecordingsLock() throws {
+        let home = try Scratch()
+        let directory = home.file("voices")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var daemon: MemoryFile.DaemonHold? = try MemoryFile.DaemonHold(path: directory + "/memory.json")
+        let result = try runCapturing(
+            try BuiltExecutable.pathfinder().path,
+            [
+                "record", "--out", directory, "--speaker", "mom", "--device", "null", "--quiet", "--seconds",
+                "1",
+            ])
+        #expect(daemon != nil)
+        daemon = nil
+        #expect(!result.text.contains("in use"), "\(result.text)")
+        // ALSA's null device hears nothing: the session records until it stops for that.
+        #expect(result.status == 1 && result.text.contains("nothing heard in"), "\(result.text)")
+        let manifest = try RecordingManifest.read(directory: directory)
+        #expect(manifest.entries.count == Commands.silentSentencesToStop, "\(manifest.entries)")
+
+        // The other way: record's lock (taken as a session takes it) keeps no memory change waiting.
+        let session = try Commands.takeFolder(directory, speaker: "mom", given: "mom")
+        let changed = try MemoryFile.locked(path: directory + "/memory.json", waitSeconds: 0) { true }
+        withExtendedLifetime(session) {}
+        #expect(changed)
     }
 
     /// `record` as ``record(_:speaker:device:home:rounds:seconds:errors:)`` runs it, allowed files of

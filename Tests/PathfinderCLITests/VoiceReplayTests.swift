@@ -424,12 +424,12 @@ import Testing
     }
 
     /// Answers placed after the walk are a mistake in the input, said as such (exit 2): before,
-    /// `--audio-start inf` crashed on a conversion, and `--audio-start 1e8` or a `--heard` line
-    /// at 1e8 s tried to allocate a tick for every second up to it (2 GB, then a crash).
+    /// `--audio-start inf` crashed on a conversion, and `--audio-start 100000000` or a `--heard`
+    /// line at 1e8 s tried to allocate a tick for every second up to it (2 GB, then a crash).
     @Test(arguments: [
         (["--audio", "ANSWERS", "--audio-start", "inf"], #"--audio-start "inf" is not seconds ≥ 0"#),
         (
-            ["--audio", "ANSWERS", "--audio-start", "1e8"],
+            ["--audio", "ANSWERS", "--audio-start", "100000000"],
             "from --audio-start 100000000.0: an answer at 100000006"
         ),
         (["--heard", "HUGE"], "an answer at 100000000.0 s is after the walk: the NMEA trace spans 513 s"),

@@ -415,6 +415,40 @@ func utc(_ text: String) -> Date { FixStreamRecord.parseTime(text)! }
         }
     }
 
+    /// Dead reckoning with the receiver's own GST on every other epoch, after its GGA (the
+    /// auditor's gsthalf pattern): the learnt cycle end (GGA, taught by an epoch without GST)
+    /// does not close a dead-reckoned epoch still without its σ; it waits for its GST, and is
+    /// a fix as that GST comes (not an epoch later), or no fix at the next time stamp. Before:
+    /// it closed at GGA as no fix and its GST, after the end, was dropped: of four such epochs
+    /// one fix (the first, before any end was learnt), or none.
+    @Test(arguments: [0, 1])
+    func deadReckoningWithGSTOnSomeEpochsAfterTheLearntEndIsAFixAtItsGST(_ firstWithGST: Int) throws {
+        var parser = NMEAParser()
+        var byEpoch: [[PositionEvent]] = []
+        for second in 0..<8 {
+            let t = "12000\(second).00"
+            var text =
+                nmea("GPRMC,\(t),A,6010.0000,N,02456.0000,E,0.5,40.5,150625,,,E")
+                + nmea("GPGGA,\(t),6010.0000,N,02456.0000,E,6,09,0.7,10.7,M,17.9,M,,")
+            if second % 2 == firstWithGST { text += nmea("GPGST,\(t),1.0,,,,0.6,0.8,1.5") }
+            byEpoch.append(parser.feed(Array(text.utf8)))
+        }
+        let events = byEpoch.joined() + parser.finish()
+        let withGST = (0..<8).filter { $0 % 2 == firstWithGST }
+        let all = fixes(Array(events))
+        #expect(all.map(\.time) == withGST.map { utc("2025-06-15T12:00:0\($0)Z") }, "\(events)")
+        #expect(all.allSatisfy { $0.horizontalAccuracy == 1 && $0.verticalAccuracy == 1.5 }, "\(all)")
+        // Each comes as its own GST is read (the first epoch's at the next time stamp: no end
+        // is known yet).
+        for second in withGST where second > 0 {
+            let own = fixes(byEpoch[second]).map(\.time)
+            #expect(own == [utc("2025-06-15T12:00:0\(second)Z")], "epoch \(second): \(byEpoch[second])")
+        }
+        let stats = parser.stats
+        #expect(stats.late == 0)
+        #expect(stats.noFix == 8 - withGST.count && stats.notGNSS == stats.noFix)
+    }
+
     /// A clock that jumps back past the epochs remembered (a receiver reset, two logs joined)
     /// is not a late sentence: the new epochs come out, for the consumer to judge.
     @Test func aClockJumpingBackFarOpensNewEpochs() throws {

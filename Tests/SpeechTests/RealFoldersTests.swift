@@ -72,6 +72,28 @@ extension VoiceEvalFlagTests {
             "\(twice.err)")
     }
 
+    /// Each person's line says how many of their "여기 안이야" were acted on, as the totals
+    /// do on a line of their own, the same count (before, the person's line left it out: a
+    /// person whose "여기 안이야" was taken for "여기 아니야" looked no different).
+    @Test func eachPersonsLineCountsTheirAnIya() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try recordings(of: "mom", ["여기 아니야", "여기 안이야", "거기 아니야"], in: directory + "/mom")
+        let result = try run(
+            ["--real", directory + "/mom", "--conditions", "clean", "--hours", "0"], standardOutput: true)
+        try #require(result.code == 0, "\(result.out)")
+        let row = try #require(
+            result.out.split(separator: "\n").first { $0.hasPrefix("| acted on: 여기 안이야 |") }, "\(result.out)")
+        // "| acted on: 여기 안이야 | 0 % (0/1) |": the totals' count of 1.
+        let acted = try #require(row.split(separator: "(").last?.split(separator: "/").first, "\(row)")
+        let person = try #require(
+            result.out.split(separator: "\n").first { $0.hasPrefix("- mom: ") }, "\(result.out)")
+        #expect(person.contains("near-misses acted on "), "\(person)")
+        #expect(
+            person.hasSuffix(", 여기 안이야 acted on \(acted) of 1 (\(acted == "0" ? "0" : "100") %)"), "\(person)"
+        )
+    }
+
     /// After adapting on mom, the README's step 3 again (`--real` of both folders) scores the
     /// person kept out and names who was left out and why; a folder of adapted people alone
     /// says what to score instead (before: "every speaker was used for adaptation; nothing to

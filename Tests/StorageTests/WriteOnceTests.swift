@@ -71,10 +71,10 @@ struct WriteOnceTests {
     /// goes with its holder.
     @Test func aFoldersLockIsHeldByOneAndNamesItsHolder() throws {
         let folder = try TempDirectory()
-        var lock: FolderLock? = try FolderLock(folder.path)
+        var lock: FolderLock? = try FolderLock(folder.path, file: "manifest.jsonl")
         // `flock` locks belong to the open file: a second open in this process is a second holder.
         do {
-            _ = try FolderLock(folder.path)
+            _ = try FolderLock(folder.path, file: "manifest.jsonl")
             Issue.record("a second lock was taken")
         } catch {
             #expect(error.code == EWOULDBLOCK, "\(error)")
@@ -82,6 +82,6 @@ struct WriteOnceTests {
         }
         #expect(lock != nil)
         lock = nil
-        _ = try FolderLock(folder.path)
+        _ = try FolderLock(folder.path, file: "manifest.jsonl")
     }
 }

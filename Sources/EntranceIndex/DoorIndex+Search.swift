@@ -31,7 +31,8 @@ public struct BuildingMatch: Sendable, Hashable {
     public var metres: Double?
     public var quality: Quality
     /// Whether only the name of something inside it matched (a shop's, an office's), not the
-    /// building's own name, address or doors: after those of the same quality.
+    /// building's own name, address or doors: after those of the same quality without a
+    /// point, ``insideSlackMetres`` further away with one (``SearchRank``).
     public var inside = false
     /// The door index the building is in.
     public var index: String
@@ -48,6 +49,43 @@ public struct BuildingMatch: Sendable, Hashable {
 
     /// "way/49209325", as OpenStreetMap's web addresses name it.
     public var osm: String { "\(building.kind.rawValue)/\(building.id)" }
+
+    /// With a point, how much further than it is a building matched only by a place inside
+    /// counts (metres): a near-tie goes to the building of that name (Stockmann 505 m before
+    /// Kirjatalo 500 m, which holds a shop named Stockmann), but a chain's shop 300 m away is
+    /// not passed over for a building of that name 2 km away (OSM tags a shop on the
+    /// building's way as often as on a node inside).
+    public static let insideSlackMetres = 250.0
+}
+
+/// The order of search answers, the same in one index (``DoorIndex/search(_:near:limit:)``)
+/// and merged across indexes (``DoorIndexes/search(_:near:limit:in:)``): quality; then,
+/// without a point, the building's own name, address or door before a place's inside; with
+/// one, the distance to the centroid, plus ``BuildingMatch/insideSlackMetres`` for a match
+/// only by a place inside; then the closer in length to the query; then the row (the OSM id,
+/// ways before relations). One tuple, so the order is total and transitive.
+struct SearchRank: Comparable {
+    var quality: BuildingMatch.Quality
+    /// 1 for a match only inside, without a point; 0 else (with one, the slack is in `metres`).
+    var insideTier: Int
+    /// The centroid's distance, slack added; 0 without a point.
+    var metres: Double
+    var lengthGap: Int
+    var row: Int64
+
+    /// - Parameter metres: the centroid's distance to the point, nil without one.
+    init(quality: BuildingMatch.Quality, inside: Bool, metres: Double?, lengthGap: Int, row: Int64) {
+        self.quality = quality
+        insideTier = metres == nil && inside ? 1 : 0
+        self.metres = metres.map { $0 + (inside ? BuildingMatch.insideSlackMetres : 0) } ?? 0
+        self.lengthGap = lengthGap
+        self.row = row
+    }
+
+    static func < (a: SearchRank, b: SearchRank) -> Bool {
+        (a.quality, a.insideTier, a.metres, a.lengthGap, a.row)
+            < (b.quality, b.insideTier, b.metres, b.lengthGap, b.row)
+    }
 }
 
 extension DoorIndex {
@@ -65,12 +103,13 @@ extension DoorIndex {
     /// `addr:place`, `addr:full`, Korean road addresses with or without the space before the
     /// number, the names of shops, offices and amenities inside a building, and entrance
     /// `name`/`ref`; folded as the gazetteer folds (case, diacritics, hyphens, punctuation).
-    /// Order: exact > prefix > other matches; within each, the building's own name, address
-    /// or door before the name of a place inside it; then, with `near`, the nearer; else the
-    /// closer in length to the query; then the OSM id.
+    /// Order (``SearchRank``): exact > prefix > other matches; within each, with `near`, the
+    /// nearer, a building matched only by the name of a place inside it counting
+    /// ``BuildingMatch/insideSlackMetres`` (250 m) further away; without, the building's own
+    /// name, address or door before a place's inside; then the closer in length to the query;
+    /// then the OSM id.
     /// - Parameters:
-    ///   - near: the point to measure from; distance breaks ties within a quality (own or
-    ///     inside).
+    ///   - near: the point to measure from; distance orders within a quality.
     ///   - limit: at most this many.
     public func search(_ query: String, near: Coordinate? = nil, limit: Int = 10) throws -> [BuildingMatch] {
         let found = try search(query, near: near, limit: limit, narrowing: true)
@@ -95,8 +134,10 @@ extension DoorIndex {
             /// Only a place inside it matched (``BuildingMatch/inside``).
             var inside: Bool
             var extra: Int
-            /// The rank before distance and length.
-            var group: Int { 2 * quality.rawValue + (inside ? 1 : 0) }
+            /// Its place in the answers, `metres` the centroid's distance (nil without a point).
+            func rank(_ metres: Double?) -> SearchRank {
+                SearchRank(quality: quality, inside: inside, metres: metres, lengthGap: extra, row: row)
+            }
         }
         var candidates: [Int64: Candidate] = [:]
         // 1. The whole of a name or address, then its start: one token each in
@@ -201,19 +242,17 @@ extension DoorIndex {
                     row: row.int(0), quality: .within, inside: row.int(1) != 0, extra: 0)
             }
         }
-        // Rank cheaply first: quality and own before inside (the group), then (with a point)
-        // the distance to the centroid — read only for the groups that can reach the first
-        // `limit` — then length, then the row (rows are in OSM order: ways, then relations,
-        // each by id). Whole buildings are read for the answers only.
-        var ranked = candidates.values.sorted {
-            ($0.group, $0.extra, $0.row) < ($1.group, $1.extra, $1.row)
-        }
+        // Rank cheaply first, as without a point; with one, the distance to the centroid is
+        // read for every candidate of the qualities that can reach the first `limit` (an
+        // inside match may pass an own one), then all are ranked by it. Rows are in OSM order
+        // (ways, then relations, each by id). Whole buildings are read for the answers only.
+        var ranked = candidates.values.sorted { $0.rank(nil) < $1.rank(nil) }
         var metres: [Int64: Double] = [:]
         if let near {
             var counted = 0
-            var lastGroup: Int?
+            var lastQuality: BuildingMatch.Quality?
             for candidate in ranked {
-                if counted >= limit && candidate.group != lastGroup { break }
+                if counted >= limit && candidate.quality != lastQuality { break }
                 try db.cached("SELECT centroid_lat, centroid_lon FROM buildings WHERE id = ?").forEach([
                     .int(candidate.row)
                 ]) { row in
@@ -222,14 +261,10 @@ extension DoorIndex {
                         .distance(to: near)
                 }
                 counted += 1
-                lastGroup = candidate.group
+                lastQuality = candidate.quality
             }
             ranked = ranked.filter { metres[$0.row] != nil }
-            ranked.sort { a, b in
-                if a.group != b.group { return a.group < b.group }
-                if metres[a.row]! != metres[b.row]! { return metres[a.row]! < metres[b.row]! }
-                return (a.extra, a.row) < (b.extra, b.row)
-            }
+            ranked.sort { $0.rank(metres[$0.row]) < $1.rank(metres[$1.row]) }
         }
         var out: [BuildingMatch] = []
         for candidate in ranked where out.count < limit {

@@ -230,6 +230,63 @@ import Testing
         }
     }
 
+    /// `go Alepa` with a fix walks to the building holding an Alepa shop 300 m away, not to
+    /// the building named Alepa 2 km away: a match only by a shop inside counts
+    /// `BuildingMatch.insideSlackMetres` (250 m) further, no more; so a near-tie still goes to
+    /// the building of that name (Stockmann 505 m before a shop named so 500 m away). The
+    /// same in another region's index beyond reach (60.3 km + 250 m before 62 km). Without a
+    /// fix, the building of that name. Before: the building 2 km away (own name first at any
+    /// distance), the walker sent across the city.
+    @Test func goToAChainNameGoesToItsShopNearbyBeforeABuildingOfThatNameFar() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let doors = dir.path + "/doors"
+        try FileManager.default.createDirectory(atPath: doors, withIntermediateDirectories: true)
+        let fix = Coordinate(latitude: 60.1700, longitude: 24.9400)
+        /// Buildings at (metres, bearing) from the fix, named so or holding a shop of the name.
+        func region(_ name: String, _ buildings: [(Double, Double, String, shop: Bool)]) throws {
+            var xml = squareBuildingsXML(
+                buildings.enumerated().map { k, b in
+                    let at = fix.offset(metres: b.0, bearing: b.1)
+                    return SquareBuilding(
+                        lat: at.latitude, lon: at.longitude,
+                        tags: ["building": "yes", "name": b.shop ? "Talo \(k + 1)" : b.2])
+                })
+            for (k, b) in buildings.enumerated() where b.shop {
+                let at = fix.offset(metres: b.0, bearing: b.1)
+                let lat = String(format: "%.7f", at.latitude)
+                let lon = String(format: "%.7f", at.longitude)
+                let node =
+                    #" <node id="\#(9001 + k)" lat="\#(lat)" lon="\#(lon)"><tag k="name" v="\#(b.2)"/><tag k="shop" v="supermarket"/></node>"#
+                xml = xml.replacingOccurrences(of: " <way id=\"1\">", with: node + "\n <way id=\"1\">")
+            }
+            try xml.write(toFile: "\(dir.path)/\(name).osm", atomically: true, encoding: .utf8)
+            let imported = try runCapturing(
+                try BuiltExecutable.pathfinder().path,
+                ["doors", "import", "\(dir.path)/\(name).osm", "--out", "\(doors)/\(name).db"])
+            try #require(imported.status == 0, "\(imported.text)")
+        }
+        try region(
+            "here",
+            [
+                (2_000, 0, "Alepa", false), (300, 90, "Alepa", true), (505, 180, "Stockmann", false),
+                (500, 270, "Stockmann", true),
+            ])
+        try region("there", [(62_000, 0, "Prisma", false), (60_300, 10, "Prisma", true)])
+        let lookups = DaemonLookups(doors: doors, gazetteer: nil)
+        func order(_ query: String, _ fix: Coordinate?) throws -> [String] {
+            let answer = try lookups.destination(for: query, near: fix, far: true)
+            return ([answer.chosen] + answer.alternatives).map { "\($0.destination.name) \($0.osm ?? "")" }
+        }
+        #expect(try order("Alepa", fix) == ["Talo 2 way/2", "Alepa way/1"])
+        let alepa = try lookups.destination(for: "Alepa", near: fix, far: false)
+        #expect(abs((alepa.chosen.metres ?? 0) - 300) < 5, "\(alepa.chosen)")
+        #expect(try order("Stockmann", fix) == ["Stockmann way/3", "Talo 4 way/4"])
+        #expect(try order("Prisma", fix) == ["Talo 2 way/2", "Prisma way/1"])
+        #expect(try order("Alepa", nil) == ["Alepa way/1", "Talo 2 way/2"])
+        #expect(try order("Prisma", nil) == ["Prisma way/1", "Talo 2 way/2"])
+    }
+
     /// Two regions side by side, the walker inside north's box 155 m from south's: `go` asks
     /// every index whose box is within reach (``DaemonLookups/farMetres``) as one, nearest
     /// first within a quality. Before: north's index (the one nearest the fix) came first, so

@@ -204,6 +204,77 @@ struct DoorSearchTests {
         #expect(try index.search("Aleksanterinkatu 52").map(\.inside) == [false])
     }
 
+    /// With a point, a building matched only by a place inside counts as
+    /// ``BuildingMatch/insideSlackMetres`` (250 m) further away than it is: a chain's shop 300 m
+    /// away comes before a building of that name 2 km away, and a building of that name 505 m
+    /// away before one holding such a shop 500 m away; own 600 m before inside 400 m (650),
+    /// inside 400 m (650) before own 700 m. In one index and merged across two (own in one,
+    /// inside in the other); without a point, own first. Before: own first whatever the
+    /// distances, so `go Alepa` crossed the city past the Alepa 300 m away.
+    @Test(arguments: [false, true])
+    func aPlaceInsideCountsAsTheSlackFurtherAway(twoIndexes: Bool) throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let here = Self.origin.offset(metres: 3_000, bearing: 180)
+        // Query, the own building's metres, the inside one's, whether inside comes first.
+        let pairs: [(String, Double, Double, Bool)] = [
+            ("Alepa", 2_000, 300, true), ("Stockmann", 505, 500, false), ("Kesko", 600, 400, false),
+            ("Prisma", 700, 400, true),
+        ]
+        var own = GridCity(origin: Self.far, buildings: 1)
+        var inside = GridCity(origin: Self.far.offset(metres: 500, bearing: 0), buildings: 1)
+        func southWest(_ metres: Double, _ bearing: Double) -> Coordinate {
+            // The centroid of a 20 m square is 10 m north and east of its south-west corner.
+            here.offset(metres: metres, bearing: bearing).offset(metres: 10, bearing: 180)
+                .offset(metres: 10, bearing: 270)
+        }
+        for (k, (name, ownMetres, insideMetres, _)) in pairs.enumerated() {
+            let id = Int64(1_000_002_000 + 100 * k)
+            own.add(
+                building: id, at: southWest(ownMetres, Double(90 * k)),
+                tags: ["building": "retail", "name": name])
+            inside.add(
+                building: id + 10, at: southWest(insideMetres, Double(90 * k + 45)),
+                tags: ["building": "yes", "name": "Talo \(k)"])
+            inside.extraNodes += GridCity.node(
+                id + 19, here.offset(metres: insideMetres, bearing: Double(90 * k + 45)),
+                ["shop": "supermarket", "name": name])
+        }
+        if !twoIndexes {
+            own.extraNodes += inside.extraNodes
+            own.extraWays += inside.extraWays
+        }
+        let folder = dir.appendingPathComponent("doors").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for (name, city) in twoIndexes ? [("own", own), ("inside", inside)] : [("all", own)] {
+            let pbf = try city.write(xml: dir.appendingPathComponent("\(name).osm").path)
+            let summary = try DoorImporter.importFile(pbf, to: folder + "/\(name).db")
+            #expect(summary.placesInside == (name == "own" ? 0 : pairs.count))
+        }
+        let indexes = try DoorIndexes(path: folder)
+        for (k, (name, ownMetres, insideMetres, insideFirst)) in pairs.enumerated() {
+            let ownOSM = "way/\(1_000_002_000 + 100 * k)"
+            let insideOSM = "way/\(1_000_002_000 + 100 * k + 10)"
+            let found = try indexes.search(name, near: here)
+            if !twoIndexes {
+                // The index's own order, not only the merge's.
+                let one = try DoorIndex(path: folder + "/all.db").search(name, near: here)
+                #expect(one.map(\.osm) == found.map(\.osm), "\(name)")
+            }
+            #expect(
+                found.map(\.osm) == (insideFirst ? [insideOSM, ownOSM] : [ownOSM, insideOSM]), "\(name)")
+            #expect(found.map(\.inside) == (insideFirst ? [true, false] : [false, true]), "\(name)")
+            #expect(found.map(\.quality) == [.exact, .exact], "\(name)")
+            let metres = found.map { $0.metres ?? -1 }
+            let expected = insideFirst ? [insideMetres, ownMetres] : [ownMetres, insideMetres]
+            #expect(zip(metres, expected).allSatisfy { abs($0 - $1) < 1 }, "\(name): \(metres)")
+            // The first alone is the same: every candidate of the quality is measured.
+            #expect(try indexes.search(name, near: here, limit: 1).map(\.osm) == [found[0].osm], "\(name)")
+            // Without a point: own first.
+            #expect(try indexes.search(name).map(\.osm) == [ownOSM, insideOSM], "\(name)")
+        }
+    }
+
     @Test func nearOrdersEqualMatchesByDistanceButNeverAboveABetterMatch() throws {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

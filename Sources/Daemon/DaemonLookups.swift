@@ -118,7 +118,9 @@ final class DaemonLookups {
     /// The destination for `query` near the walker at `fix`.
     ///
     /// Every door index is asked (those whose box is within ``farMetres`` of the fix first, as
-    /// one index, or else the nearest: their best text matches, nearest the fix), and the
+    /// one index, or else the nearest: their best text matches, nearest the fix, a building
+    /// matched only by a shop inside counting `BuildingMatch.insideSlackMetres` (250 m)
+    /// further; the others in the same order, `DoorIndexes.search(_:near:limit:in:)`), and the
     /// gazetteer unless a door index named the query exactly within reach. In order: an exact
     /// name or address in a door index, within ``farMetres`` (or without a fix); the
     /// gazetteer's first place when its own name is the query ("Paris"); a gazetteer place
@@ -179,12 +181,12 @@ final class DaemonLookups {
                         query, near: fix, limit: Self.matchesPerSource, in: near
                     )
                     .map(found)
-                    let others = try indexes.indexes.filter { index in !near.contains { $0 === index } }
-                        .flatMap { try $0.search(query, near: fix, limit: Self.matchesPerSource) }
-                        .sorted {
-                            ($0.quality, $0.metres ?? .infinity) < ($1.quality, $1.metres ?? .infinity)
-                        }
-                    otherDoors = others.prefix(Self.matchesPerSource).map(found)
+                    // The others in the same order (a shop inside counting the slack further).
+                    otherDoors = try DoorIndexes.search(
+                        query, near: fix, limit: Self.matchesPerSource,
+                        in: indexes.indexes.filter { index in !near.contains { $0 === index } }
+                    )
+                    .map(found)
                 } else {
                     // Without a fix no index is nearer: every one, best text match first.
                     nearDoors = try indexes.search(query, limit: Self.matchesPerSource).map(found)

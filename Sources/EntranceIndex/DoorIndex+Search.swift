@@ -30,6 +30,10 @@ public struct BuildingMatch: Sendable, Hashable {
     /// Metres from the point searched around to the building (0 inside); nil without one.
     public var metres: Double?
     public var quality: Quality
+    /// Whether only the name of something inside it matched (a shop's, an office's), not the
+    /// building's own name, address or doors: after those of the same quality without a
+    /// point, ``insideSlackMetres`` further away with one (``SearchRank``).
+    public var inside = false
     /// The door index the building is in.
     public var index: String
     /// The shorter form of the query that matched, when the query as written matched
@@ -45,6 +49,43 @@ public struct BuildingMatch: Sendable, Hashable {
 
     /// "way/49209325", as OpenStreetMap's web addresses name it.
     public var osm: String { "\(building.kind.rawValue)/\(building.id)" }
+
+    /// With a point, how much further than it is a building matched only by a place inside
+    /// counts (metres): a near-tie goes to the building of that name (Stockmann 505 m before
+    /// Kirjatalo 500 m, which holds a shop named Stockmann), but a chain's shop 300 m away is
+    /// not passed over for a building of that name 2 km away (OSM tags a shop on the
+    /// building's way as often as on a node inside).
+    public static let insideSlackMetres = 250.0
+}
+
+/// The order of search answers, the same in one index (``DoorIndex/search(_:near:limit:)``)
+/// and merged across indexes (``DoorIndexes/search(_:near:limit:in:)``): quality; then,
+/// without a point, the building's own name, address or door before a place's inside; with
+/// one, the distance to the centroid, plus ``BuildingMatch/insideSlackMetres`` for a match
+/// only by a place inside; then the closer in length to the query; then the row (the OSM id,
+/// ways before relations). One tuple, so the order is total and transitive.
+struct SearchRank: Comparable {
+    var quality: BuildingMatch.Quality
+    /// 1 for a match only inside, without a point; 0 else (with one, the slack is in `metres`).
+    var insideTier: Int
+    /// The centroid's distance, slack added; 0 without a point.
+    var metres: Double
+    var lengthGap: Int
+    var row: Int64
+
+    /// - Parameter metres: the centroid's distance to the point, nil without one.
+    init(quality: BuildingMatch.Quality, inside: Bool, metres: Double?, lengthGap: Int, row: Int64) {
+        self.quality = quality
+        insideTier = metres == nil && inside ? 1 : 0
+        self.metres = metres.map { $0 + (inside ? BuildingMatch.insideSlackMetres : 0) } ?? 0
+        self.lengthGap = lengthGap
+        self.row = row
+    }
+
+    static func < (a: SearchRank, b: SearchRank) -> Bool {
+        (a.quality, a.insideTier, a.metres, a.lengthGap, a.row)
+            < (b.quality, b.insideTier, b.metres, b.lengthGap, b.row)
+    }
 }
 
 extension DoorIndex {
@@ -62,10 +103,13 @@ extension DoorIndex {
     /// `addr:place`, `addr:full`, Korean road addresses with or without the space before the
     /// number, the names of shops, offices and amenities inside a building, and entrance
     /// `name`/`ref`; folded as the gazetteer folds (case, diacritics, hyphens, punctuation).
-    /// Order: exact > prefix > other matches; then, with `near`, the nearer; else the closer
-    /// in length to the query; then the OSM id.
+    /// Order (``SearchRank``): exact > prefix > other matches; within each, with `near`, the
+    /// nearer, a building matched only by the name of a place inside it counting
+    /// ``BuildingMatch/insideSlackMetres`` (250 m) further away; without, the building's own
+    /// name, address or door before a place's inside; then the closer in length to the query;
+    /// then the OSM id.
     /// - Parameters:
-    ///   - near: the point to measure from; distance breaks ties within a quality.
+    ///   - near: the point to measure from; distance orders within a quality.
     ///   - limit: at most this many.
     public func search(_ query: String, near: Coordinate? = nil, limit: Int = 10) throws -> [BuildingMatch] {
         let found = try search(query, near: near, limit: limit, narrowing: true)
@@ -87,7 +131,13 @@ extension DoorIndex {
         struct Candidate {
             var row: Int64
             var quality: BuildingMatch.Quality
+            /// Only a place inside it matched (``BuildingMatch/inside``).
+            var inside: Bool
             var extra: Int
+            /// Its place in the answers, `metres` the centroid's distance (nil without a point).
+            func rank(_ metres: Double?) -> SearchRank {
+                SearchRank(quality: quality, inside: inside, metres: metres, lengthGap: extra, row: row)
+            }
         }
         var candidates: [Int64: Candidate] = [:]
         // 1. The whole of a name or address, then its start: one token each in
@@ -96,9 +146,14 @@ extension DoorIndex {
         //    Addresses are stored with the number last; a query starting with a number is
         //    also looked for turned around: whole, and as the start of a street followed by
         //    that number ("10 quai jean" finds "quai_jean_charles_rey_10").
-        func add(_ row: Statement, _ quality: BuildingMatch.Quality) {
+        //    Each in the building's own tokens, then in its places' (`places_whole`): own
+        //    first at each quality.
+        let tables = ["building_whole"] + (placesApart ? ["places_whole"] : [])
+        func add(_ row: Statement, _ quality: BuildingMatch.Quality, _ table: String) {
             let id = row.int(0)
-            if candidates[id] == nil { candidates[id] = Candidate(row: id, quality: quality, extra: 0) }
+            if candidates[id] == nil {
+                candidates[id] = Candidate(row: id, quality: quality, inside: table != tables[0], extra: 0)
+            }
         }
         let whole = Fold.wholeToken(folded)
         let turned = SearchText.numberLast(tokens).map {
@@ -107,26 +162,31 @@ extension DoorIndex {
                 number: "_" + Fold.wholeToken($0.number.joined(separator: " "))
             )
         }
-        let range = try db.cached(
-            "SELECT building FROM building_whole WHERE token >= ? AND token <= ? LIMIT ?")
         let most = SQLValue.int(Int64(Self.searchCandidates))
-        for token in [whole] + turned.map({ $0.street + $0.number }) {
-            try range.forEach([.text(token), .text(token), most]) { add($0, .exact) }
+        for table in tables {
+            let range = try db.cached("SELECT building FROM \(table) WHERE token >= ? AND token <= ? LIMIT ?")
+            for token in [whole] + turned.map({ $0.street + $0.number }) {
+                try range.forEach([.text(token), .text(token), most]) { add($0, .exact, table) }
+            }
         }
-        try range.forEach([.text(whole), .text(whole + "\u{10FFFF}"), most]) { add($0, .prefix) }
-        for form in turned {
-            // The tokens starting with the street, a bounded run of them (a one-letter street
-            // start would be a country's streets): those ending in the number.
-            try db.cached(
-                """
-                SELECT building FROM (
-                    SELECT building, token FROM building_whole WHERE token >= ?1 AND token <= ?2 LIMIT ?3)
-                WHERE substr(token, -?4) = ?5 LIMIT ?6
-                """
-            ).forEach([
-                .text(form.street), .text(form.street + "\u{10FFFF}"), .int(Int64(Self.turnedScan)),
-                .int(Int64(form.number.unicodeScalars.count)), .text(form.number), most,
-            ]) { add($0, .prefix) }
+        for table in tables {
+            try db.cached("SELECT building FROM \(table) WHERE token >= ? AND token <= ? LIMIT ?").forEach([
+                .text(whole), .text(whole + "\u{10FFFF}"), most,
+            ]) { add($0, .prefix, table) }
+            for form in turned {
+                // The tokens starting with the street, a bounded run of them (a one-letter
+                // street start would be a country's streets): those ending in the number.
+                try db.cached(
+                    """
+                    SELECT building FROM (
+                        SELECT building, token FROM \(table) WHERE token >= ?1 AND token <= ?2 LIMIT ?3)
+                    WHERE substr(token, -?4) = ?5 LIMIT ?6
+                    """
+                ).forEach([
+                    .text(form.street), .text(form.street + "\u{10FFFF}"), .int(Int64(Self.turnedScan)),
+                    .int(Int64(form.number.unicodeScalars.count)), .text(form.number), most,
+                ]) { add($0, .prefix, table) }
+            }
         }
         // 2. No whole name or address, or too few starting so: every word somewhere (the last
         //    may be cut short, as people type). Not when a whole one matched: the rest
@@ -138,37 +198,55 @@ extension DoorIndex {
             ).forEach([.text(words), .int(Int64(Self.searchCandidates))]) { row in
                 let id = row.int(0)
                 guard candidates[id] == nil else { return }
-                let fields = ((row.text(1) ?? "") + SearchText.separator + (row.text(2) ?? ""))
-                    .components(separatedBy: SearchText.separator).filter { !$0.isEmpty }
+                let names = SearchText.alternatives(ofNames: row.text(1) ?? "")
+                let own =
+                    names.own
+                    + (row.text(2) ?? "").components(separatedBy: SearchText.separator)
+                    .filter { !$0.isEmpty }
                 // The same words in another order count as exact ("jean charles rey quai 10").
-                let exact = fields.contains {
-                    $0.split(separator: " ").map(String.init).sorted() == sortedTokens
+                func exact(_ fields: [String]) -> Bool {
+                    fields.contains { $0.split(separator: " ").map(String.init).sorted() == sortedTokens }
+                }
+                let ownExact = exact(own)
+                let isExact = ownExact || exact(names.inside)
+                // All words somewhere: inside when its own words do not hold them all (the
+                // last may be cut short) — looked at only for a building with places.
+                func ownHolds() -> Bool {
+                    let ownWords = Set(own.flatMap { $0.split(separator: " ").map(String.init) })
+                    return tokens.dropLast().allSatisfy(ownWords.contains)
+                        && ownWords.contains { $0.hasPrefix(tokens[tokens.count - 1]) }
                 }
                 candidates[id] = Candidate(
-                    row: id, quality: exact ? .exact : .words,
-                    extra: exact ? 1 : fields.map { abs($0.count - folded.count) }.min() ?? 0)
+                    row: id, quality: isExact ? .exact : .words,
+                    inside: isExact ? !ownExact : !names.inside.isEmpty && !ownHolds(),
+                    extra: isExact ? 1 : (own + names.inside).map { abs($0.count - folded.count) }.min() ?? 0)
             }
         }
         // A Hangul syllable is a word's worth of letters: "시청" (city hall) inside "서울특별시청"
         // is what docs/doors.md searches for; three Latin letters are the floor elsewhere.
         let hangul = folded.unicodeScalars.contains { (0xAC00...0xD7A3).contains($0.value) }
         if candidates.isEmpty && folded.count >= (hangul ? 2 : 3) {
+            // Inside: in no address, and first found in the names after the places' separator.
+            let within: [SQLValue] = [
+                .text(folded), .int(Int64(Self.searchCandidates)), .text(SearchText.placesSeparator),
+            ]
             try db.cached(
                 """
-                SELECT rowid FROM building_search WHERE instr(names, ?1) > 0 OR instr(addresses, ?1) > 0
+                SELECT rowid, instr(addresses, ?1) = 0 AND instr(names, ?3) > 0
+                    AND instr(names, ?1) > instr(names, ?3)
+                FROM building_search WHERE instr(names, ?1) > 0 OR instr(addresses, ?1) > 0
                 LIMIT ?2
                 """
-            ).forEach([.text(folded), .int(Int64(Self.searchCandidates))]) { row in
-                candidates[row.int(0)] = Candidate(row: row.int(0), quality: .within, extra: 0)
+            ).forEach(within) { row in
+                candidates[row.int(0)] = Candidate(
+                    row: row.int(0), quality: .within, inside: row.int(1) != 0, extra: 0)
             }
         }
-        // Rank cheaply first: quality, then (with a point) the distance to the centroid —
-        // read only for the qualities that can reach the first `limit` — then length, then
-        // the row (rows are in OSM order: ways, then relations, each by id). Whole buildings
-        // are read for the answers only.
-        var ranked = candidates.values.sorted {
-            ($0.quality, $0.extra, $0.row) < ($1.quality, $1.extra, $1.row)
-        }
+        // Rank cheaply first, as without a point; with one, the distance to the centroid is
+        // read for every candidate of the qualities that can reach the first `limit` (an
+        // inside match may pass an own one), then all are ranked by it. Rows are in OSM order
+        // (ways, then relations, each by id). Whole buildings are read for the answers only.
+        var ranked = candidates.values.sorted { $0.rank(nil) < $1.rank(nil) }
         var metres: [Int64: Double] = [:]
         if let near {
             var counted = 0
@@ -186,11 +264,7 @@ extension DoorIndex {
                 lastQuality = candidate.quality
             }
             ranked = ranked.filter { metres[$0.row] != nil }
-            ranked.sort { a, b in
-                if a.quality != b.quality { return a.quality < b.quality }
-                if metres[a.row]! != metres[b.row]! { return metres[a.row]! < metres[b.row]! }
-                return (a.extra, a.row) < (b.extra, b.row)
-            }
+            ranked.sort { $0.rank(metres[$0.row]) < $1.rank(metres[$1.row]) }
         }
         var out: [BuildingMatch] = []
         for candidate in ranked where out.count < limit {
@@ -200,7 +274,8 @@ extension DoorIndex {
                 BuildingMatch(
                     building: building, address: Self.address(building.address), doors: doors,
                     metres: near.map { building.outline.contains($0) ? 0 : metres[candidate.row]! },
-                    quality: candidate.quality, index: path, lengthGap: candidate.extra))
+                    quality: candidate.quality, inside: candidate.inside, index: path,
+                    lengthGap: candidate.extra))
         }
         return out
     }

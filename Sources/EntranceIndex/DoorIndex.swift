@@ -63,6 +63,9 @@ public final class DoorIndex {
     /// Whether its search text folds full-width ASCII as ASCII (``DoorIndexSchema/narrowFold``);
     /// when not, a full-width query that finds nothing is asked again folded as it was made.
     private(set) var narrowsFullWidth = false
+    /// Whether it keeps the names of the places inside buildings apart (`places_whole`,
+    /// ``SearchText/placesSeparator``); one made before counts them as the building's own.
+    private(set) var placesApart = false
 
     /// Opens the index at `path`.
     /// - Throws: ``DoorIndexError/notAnIndex(path:reason:)`` when the file is missing or is
@@ -97,6 +100,9 @@ public final class DoorIndex {
             if try box.step(), let text = box.text(0) { bounds = DoorIndexBounds(text) }
             let fold = try db.prepare("SELECT value FROM meta WHERE key = 'fold'")
             narrowsFullWidth = try fold.step() && fold.text(0) == DoorIndexSchema.narrowFold
+            placesApart =
+                try db.scalarInt(
+                    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'places_whole'") == 1
             let levels = try db.prepare("SELECT value FROM meta WHERE key = 'cell_levels'")
             if try levels.step(), let text = levels.text(0) {
                 cellLevels = text.split(separator: ",").compactMap { Int($0) }

@@ -13,7 +13,8 @@
 /// - `names`, `addresses` (buildings): the building's folded search text — names (its own,
 ///   its entrances' `name`/`ref`, the named shops and offices inside it) and addresses
 ///   (street and number — one order: its words match in any —, `addr:place`,
-///   `addr:full`); alternatives within a column are separated by " ; ".
+///   `addr:full`); alternatives within a column are separated by " ; ", and the places'
+///   names follow the building's own after " | " (``SearchText/placesSeparator``).
 /// - `building_search`: FTS5 over those two columns, the buildings table its external
 ///   content (the text is stored once); rowid = `buildings.id`; only buildings with a name
 ///   or an address are in it. `detail = none`: the search asks for words and word starts,
@@ -24,7 +25,11 @@
 ///   search turns a query that starts with a number around), each one token (spaces as
 ///   `_`, as the gazetteer's `name_whole`), a row per token and building: exact and prefix matches of a whole name or address are a range of one
 ///   B-tree, without reading the large doclists of common words ("street", "로"). Filled
-///   once, sorted, at the end of the import.
+///   once, sorted, at the end of the import. The building's own: its names, addresses and
+///   doors' names.
+/// - `places_whole`: the same for the names of the places inside each building (shops,
+///   offices), apart so that a match on them ranks after one on a building's own name. An
+///   index made before has none (its `building_whole` holds both): all count as own.
 /// - `meta`: `version`, `source` (file name), `bounds` ("minLat,maxLat,minLon,maxLon";
 ///   across the antimeridian maxLon runs on past 180: ``DoorIndexBounds/union(_:)``),
 ///   `cell_levels`, `fold` (``narrowFold`` when full-width ASCII was folded as ASCII).
@@ -98,6 +103,9 @@ enum DoorIndexSchema {
             PRIMARY KEY (building, entrance)) WITHOUT ROWID;
         \(wordIndex)
         CREATE TABLE building_whole(
+            token TEXT NOT NULL, building INTEGER NOT NULL REFERENCES buildings(id),
+            PRIMARY KEY (token, building)) WITHOUT ROWID;
+        CREATE TABLE places_whole(
             token TEXT NOT NULL, building INTEGER NOT NULL REFERENCES buildings(id),
             PRIMARY KEY (token, building)) WITHOUT ROWID;
         """

@@ -11,7 +11,8 @@ import SQLite
 /// closes; ``WayStore``) in case a multipolygon relation later names them. The whole-name
 /// tokens wait in memory (``WholeTokens``; in the scratch database beyond its limit) and
 /// are sorted into `building_whole` at the end. Named shops, offices and
-/// amenities join the search text of the building that contains them (``PlacesInside``).
+/// amenities join the search text of the building that contains them (``PlacesInside``),
+/// after its own names, and their tokens go to `places_whole`.
 /// Everything is written in one transaction with prepared statements; the indexes and the
 /// word index are made once, at the end; the caller renames the file into place.
 final class DoorIndexWriter {
@@ -67,6 +68,7 @@ final class DoorIndexWriter {
             ATTACH DATABASE '' AS scratch;
             PRAGMA scratch.journal_mode = OFF;
             CREATE TABLE scratch.whole(token TEXT NOT NULL, building INTEGER NOT NULL);
+            CREATE TABLE scratch.places(token TEXT NOT NULL, building INTEGER NOT NULL);
             """)
         try db.execute("BEGIN")
         let meta = try db.prepare("INSERT INTO meta(key, value) VALUES (?, ?)")
@@ -156,7 +158,7 @@ final class DoorIndexWriter {
         let ownText = SearchText.alternatives(names)
         // The shops and offices inside, for which it is the best building so far.
         let taken = places.take(row: row, building: b, base: ownText)
-        let nameText = SearchText.alternatives(names + taken.map { places.places[$0].words })
+        let nameText = SearchText.names(own: ownText, places: taken.map { places.places[$0].words })
         func text(_ s: String?) -> SQLValue { s.map(SQLValue.text) ?? .null }
         try insertBuilding.add([
             .int(row), .text(b.kind.rawValue), .int(b.id), .text(b.building), text(b.name), .text(b.addr),
@@ -226,11 +228,12 @@ final class DoorIndexWriter {
         progress("making the indexes")
         try db.execute(DoorIndexSchema.indexes)
         progress("finding the buildings of \(places.places.count) named shops, offices and amenities")
-        // The places' tokens: after the sort began, so sorted apart and merged in at the end.
+        // The places' tokens, for `places_whole`: in memory while the buildings' fit.
         let placesWhole = WholeTokens()
+        let insertPlace = try db.prepare("INSERT INTO scratch.places(token, building) VALUES (?, ?)")
         let mended = try attachPlacesInside { token, row in
             if spilled {
-                try insertWhole.run([.text(token), .int(row)])
+                try insertPlace.run([.text(token), .int(row)])
             } else {
                 placesWhole.add(token, building: row)
             }
@@ -252,13 +255,15 @@ final class DoorIndexWriter {
             try db.execute(
                 """
                 INSERT OR IGNORE INTO building_whole(token, building)
-                SELECT token, building FROM scratch.whole ORDER BY token, building
+                SELECT token, building FROM scratch.whole ORDER BY token, building;
+                INSERT OR IGNORE INTO places_whole(token, building)
+                SELECT token, building FROM scratch.places ORDER BY token, building;
                 """)
         } else {
             placesWhole.sort()
             sorted.wait()
-            let insert = try db.prepare(WholeTokens.insertStatement(into: "building_whole"))
-            try WholeTokens.insertMerged(whole, placesWhole, with: insert)
+            try whole.insert(with: try db.prepare(WholeTokens.insertStatement(into: "building_whole")))
+            try placesWhole.insert(with: try db.prepare(WholeTokens.insertStatement(into: "places_whole")))
             whole.removeAll()
         }
         if let words {
@@ -293,8 +298,8 @@ final class DoorIndexWriter {
 
     /// Places the shops and offices that came after the buildings, and writes again the text
     /// of the buildings whose places changed since they were stored; every place's words
-    /// become whole tokens of its building (handed to `addWhole`). Returns what was written
-    /// again.
+    /// become whole tokens of its building's places (handed to `addWhole`). Returns what was
+    /// written again.
     private func attachPlacesInside(addWhole: (String, Int64) throws -> Void) throws -> [MendedText] {
         let levels = self.levels.sorted()
         for index in places.late {
@@ -311,7 +316,8 @@ final class DoorIndexWriter {
                 stored = $0.text(0) ?? ""
                 addresses = $0.text(1) ?? ""
             }
-            let all = SearchText.alternatives([change.base ?? stored] + change.words)
+            // Without a base, it was stored before it took any place: its text is its own.
+            let all = SearchText.names(own: change.base ?? stored, places: change.words)
             try update.run([.text(all), .int(change.row)])
             mended.append(MendedText(row: change.row, before: stored, after: all, addresses: addresses))
         }

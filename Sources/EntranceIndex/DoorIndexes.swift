@@ -296,9 +296,11 @@ public final class DoorIndexes {
     }
 
     /// ``DoorIndex/search(_:near:limit:)`` of the query as written in each of `indexes`, merged
-    /// in the order one index sorts in: quality; then, with `near`, the nearer centroid; then
-    /// the closer in length to the query; then the OSM id (ways before relations); the same
-    /// building in two overlapping indexes, in the order of `indexes`. Each index's first
+    /// in the order one index sorts in (``SearchRank``): quality; then, with `near`, the nearer
+    /// centroid, a match only by a place inside counting ``BuildingMatch/insideSlackMetres``
+    /// further away, and without, own before inside; then the closer in length to the query;
+    /// then the OSM id (ways before relations); the same building in two overlapping indexes,
+    /// in the order of `indexes`. Each index's first
     /// `limit` hold all it gives to the merged first `limit`. (Before, ties went by file name,
     /// so "a.db"'s building 7 came before "b.db"'s building 3.)
     package static func search(
@@ -306,11 +308,13 @@ public final class DoorIndexes {
     ) throws -> [BuildingMatch] {
         let all = try indexes.flatMap { try $0.search(query, near: near, limit: limit) }
         // The centroid's distance, as one index orders by (`metres` is 0 inside the outline).
-        let metres = all.map { match in near.map { match.building.centroid.distance(to: $0) } ?? 0 }
+        let ranks = all.map { match in
+            SearchRank(
+                quality: match.quality, inside: match.inside,
+                metres: near.map { match.building.centroid.distance(to: $0) }, lengthGap: match.lengthGap,
+                row: match.row)
+        }
         return Array(
-            all.indices.sorted { a, b in
-                (all[a].quality, metres[a], all[a].lengthGap, all[a].row, a)
-                    < (all[b].quality, metres[b], all[b].lengthGap, all[b].row, b)
-            }.map { all[$0] }.prefix(limit))
+            all.indices.sorted { a, b in (ranks[a], a) < (ranks[b], b) }.map { all[$0] }.prefix(limit))
     }
 }

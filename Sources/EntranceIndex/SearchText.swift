@@ -15,6 +15,28 @@ enum SearchText {
         parts.filter { !$0.isEmpty }.joined(separator: separator)
     }
 
+    /// Between a building's own names (its name tags, its doors' `name`/`ref`) and those of
+    /// the places inside it (shops, offices): the tokenizer ignores it, and folded text never
+    /// holds it (``Fold`` keeps letters and digits only), so a match is told own or inside by
+    /// the side it is on. An index made before it has none: all its names count as own.
+    static let placesSeparator = " | "
+
+    /// A building's `names` column: its own names, then, after ``placesSeparator``, the words
+    /// of the places inside it (each ``names(_:)``).
+    static func names(own: String, places: [String]) -> String {
+        let inside = alternatives(places)
+        return inside.isEmpty ? own : own + placesSeparator + inside
+    }
+
+    /// A `names` column's alternatives: the building's own, and those of the places inside.
+    static func alternatives(ofNames names: String) -> (own: [String], inside: [String]) {
+        let sides = names.components(separatedBy: placesSeparator)
+        func split(_ text: String) -> [String] {
+            text.components(separatedBy: separator).filter { !$0.isEmpty }
+        }
+        return (split(sides[0]), sides.dropFirst().flatMap(split))
+    }
+
     /// `Fold.fold`, then Hangul and digits apart.
     static func normalize(_ text: String) -> String { normalize(text, narrowing: true) }
 

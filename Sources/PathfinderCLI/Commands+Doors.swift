@@ -32,7 +32,9 @@ extension Commands {
                      a shop inside, an entrance's name or ref), one JSON a line, best first:
                      {"osm", "name", "address", "lat", "lon", "doors", "metres"}; a name or
                      address not known is null; "metres" only with --near (LAT LON, two
-                     numbers), whose distance breaks ties.
+                     numbers): the nearer first within a match kind, a building matched
+                     only by a shop inside counting \(Int(BuildingMatch.insideSlackMetres)) m further; without it, the
+                     building's own name or address first.
               --db DB|DIR  a door index, or a directory of them (one per region: near asks
                            those covering the point, search all); default
                            artifacts/doors/helsinki.db

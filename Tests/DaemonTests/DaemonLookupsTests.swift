@@ -175,6 +175,118 @@ import Testing
         #expect(answer.matchedQuery == "중앙대로 10")
     }
 
+    /// `go Stockmann` in the bundled Helsinki index walks to the department store whose own
+    /// name it is, with a fix nearer Kirjatalo (which holds a shop of that name) or none, and
+    /// for the typo "Stockman"; a shop's name alone still walks to the building holding it.
+    /// Before: "목적지는 Kirjatalo".
+    @Test func goToANameGoesToTheBuildingOfThatNameBeforeAShopOfIt() throws {
+        let repo = GazetteerDaemonTests.repo
+        let lookups = DaemonLookups(
+            doors: repo + "/artifacts/doors/helsinki.db",
+            gazetteer: repo + "/artifacts/gazetteer/gazetteer.sqlite")
+        // East of both: Kirjatalo ≈ 353 m, Stockmann ≈ 435 m.
+        let east = Coordinate(latitude: 60.1680, longitude: 24.9500)
+        for query in ["Stockmann", "Stockman"] {
+            for fix in [nil, east] {
+                let answer = try lookups.destination(for: query, near: fix, far: false)
+                #expect(answer.chosen.destination.name == "Stockmann", "\(query) \(String(describing: fix))")
+                #expect(answer.chosen.osm == "way/122595241", "\(query)")
+                #expect(answer.alternatives.first?.osm == "way/34079467", "\(query)")
+            }
+        }
+        let shop = try lookups.destination(for: "Akateeminen Kirjakauppa", near: east, far: false)
+        #expect(shop.chosen.destination.name == "Kirjatalo" && shop.chosen.osm == "way/34079467")
+    }
+
+    /// The same order where the fix's own region has no such name and the matches come from
+    /// another region's index, and without a fix (every index, merged): before, the building
+    /// holding the shop came first there too, by its distance or its id.
+    @Test func goToANameFromAnotherRegionKeepsTheBuildingOfThatNameFirst() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let doors = dir.path + "/doors"
+        try FileManager.default.createDirectory(atPath: doors, withIntermediateDirectories: true)
+        try Self.importRegion("here", [(60.1700, 24.9400, "Asema")], dir: dir.path, doors: doors)
+        // Way 1 (the lower id, the nearer) holds a shop named Stockmann; way 2 is Stockmann.
+        let xml = squareBuildingsXML([
+            SquareBuilding(lat: 60.1750, lon: 24.9400, tags: ["building": "retail", "name": "Kirjatalo"]),
+            SquareBuilding(lat: 60.1760, lon: 24.9400, tags: ["building": "retail", "name": "Stockmann"]),
+        ])
+        let shop =
+            #" <node id="9001" lat="60.1750000" lon="24.9400000"><tag k="name" v="Stockmann"/><tag k="shop" v="books"/></node>"#
+        let withShop = xml.replacingOccurrences(of: " <way id=\"1\">", with: shop + "\n <way id=\"1\">")
+        #expect(withShop != xml)
+        try withShop.write(toFile: dir.path + "/there.osm", atomically: true, encoding: .utf8)
+        let imported = try runCapturing(
+            try BuiltExecutable.pathfinder().path,
+            ["doors", "import", dir.path + "/there.osm", "--out", doors + "/there.db"])
+        try #require(imported.status == 0, "\(imported.text)")
+        let lookups = DaemonLookups(doors: doors, gazetteer: nil)
+        for fix in [Coordinate(latitude: 60.1700, longitude: 24.9400), nil] {
+            let answer = try lookups.destination(for: "Stockmann", near: fix, far: false)
+            #expect(answer.chosen.destination.name == "Stockmann", "\(String(describing: fix))")
+            #expect(
+                answer.alternatives.map(\.destination.name) == ["Kirjatalo"], "\(String(describing: fix))")
+        }
+    }
+
+    /// `go Alepa` with a fix walks to the building holding an Alepa shop 300 m away, not to
+    /// the building named Alepa 2 km away: a match only by a shop inside counts
+    /// `BuildingMatch.insideSlackMetres` (250 m) further, no more; so a near-tie still goes to
+    /// the building of that name (Stockmann 505 m before a shop named so 500 m away). The
+    /// same in another region's index beyond reach (60.3 km + 250 m before 62 km). Without a
+    /// fix, the building of that name. Before: the building 2 km away (own name first at any
+    /// distance), the walker sent across the city.
+    @Test func goToAChainNameGoesToItsShopNearbyBeforeABuildingOfThatNameFar() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let doors = dir.path + "/doors"
+        try FileManager.default.createDirectory(atPath: doors, withIntermediateDirectories: true)
+        let fix = Coordinate(latitude: 60.1700, longitude: 24.9400)
+        /// Buildings at (metres, bearing) from the fix, named so or holding a shop of the name.
+        func region(_ name: String, _ buildings: [(Double, Double, String, shop: Bool)]) throws {
+            var xml = squareBuildingsXML(
+                buildings.enumerated().map { k, b in
+                    let at = fix.offset(metres: b.0, bearing: b.1)
+                    return SquareBuilding(
+                        lat: at.latitude, lon: at.longitude,
+                        tags: ["building": "yes", "name": b.shop ? "Talo \(k + 1)" : b.2])
+                })
+            for (k, b) in buildings.enumerated() where b.shop {
+                let at = fix.offset(metres: b.0, bearing: b.1)
+                let lat = String(format: "%.7f", at.latitude)
+                let lon = String(format: "%.7f", at.longitude)
+                let node =
+                    #" <node id="\#(9001 + k)" lat="\#(lat)" lon="\#(lon)"><tag k="name" v="\#(b.2)"/><tag k="shop" v="supermarket"/></node>"#
+                xml = xml.replacingOccurrences(of: " <way id=\"1\">", with: node + "\n <way id=\"1\">")
+            }
+            try xml.write(toFile: "\(dir.path)/\(name).osm", atomically: true, encoding: .utf8)
+            let imported = try runCapturing(
+                try BuiltExecutable.pathfinder().path,
+                ["doors", "import", "\(dir.path)/\(name).osm", "--out", "\(doors)/\(name).db"])
+            try #require(imported.status == 0, "\(imported.text)")
+        }
+        try region(
+            "here",
+            [
+                (2_000, 0, "Alepa", false), (300, 90, "Alepa", true), (505, 180, "Stockmann", false),
+                (500, 270, "Stockmann", true),
+            ])
+        try region("there", [(62_000, 0, "Prisma", false), (60_300, 10, "Prisma", true)])
+        let lookups = DaemonLookups(doors: doors, gazetteer: nil)
+        func order(_ query: String, _ fix: Coordinate?) throws -> [String] {
+            let answer = try lookups.destination(for: query, near: fix, far: true)
+            return ([answer.chosen] + answer.alternatives).map { "\($0.destination.name) \($0.osm ?? "")" }
+        }
+        #expect(try order("Alepa", fix) == ["Talo 2 way/2", "Alepa way/1"])
+        let alepa = try lookups.destination(for: "Alepa", near: fix, far: false)
+        #expect(abs((alepa.chosen.metres ?? 0) - 300) < 5, "\(alepa.chosen)")
+        #expect(try order("Stockmann", fix) == ["Stockmann way/3", "Talo 4 way/4"])
+        #expect(try order("Prisma", fix) == ["Talo 2 way/2", "Prisma way/1"])
+        #expect(try order("Alepa", nil) == ["Alepa way/1", "Talo 2 way/2"])
+        #expect(try order("Prisma", nil) == ["Prisma way/1", "Talo 2 way/2"])
+    }
+
     /// Two regions side by side, the walker inside north's box 155 m from south's: `go` asks
     /// every index whose box is within reach (``DaemonLookups/farMetres``) as one, nearest
     /// first within a quality. Before: north's index (the one nearest the fix) came first, so

@@ -152,6 +152,129 @@ struct DoorSearchTests {
         #expect(door.doors == 1)
     }
 
+    /// Helsinki's case: "Kirjatalo" (the lower id, the nearer) holds shops named "Stockmann"
+    /// and "Stockmann Helsinki Outlet"; the building whose own name is "Stockmann" (alt_name
+    /// "Stockmann Helsinki Centre") comes first at every match kind, near or not: whole,
+    /// start, all words, inside a word. Before, both were equal and Kirjatalo led by its id
+    /// or its distance. A query only a shop matches still finds the building holding it.
+    @Test func aBuildingsOwnNameRanksAboveTheNameOfAShopInsideIt() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var city = GridCity(origin: Self.origin, buildings: 4)
+        let kirjatalo = Self.origin.offset(metres: 300, bearing: 0)
+        let stockmann = kirjatalo.offset(metres: 60, bearing: 270)
+        city.add(building: 1_000_000_100, at: kirjatalo, tags: ["building": "retail", "name": "Kirjatalo"])
+        for (id, name) in [(1_000_000_105, "Stockmann"), (1_000_000_106, "Stockmann Helsinki Outlet")] {
+            city.extraNodes += GridCity.node(
+                Int64(id), kirjatalo.offset(metres: 10, bearing: 45), ["shop": "books", "name": name])
+        }
+        city.add(
+            building: 1_000_000_110, at: stockmann,
+            tags: [
+                "building": "retail", "name": "Stockmann", "alt_name": "Stockmann Helsinki Centre",
+                "addr:street": "Aleksanterinkatu", "addr:housenumber": "52",
+            ])
+        let xml = dir.appendingPathComponent("city.osm").path
+        let db = dir.appendingPathComponent("city.db").path
+        #expect(try DoorImporter.importFile(try city.write(xml: xml), to: db).placesInside == 2)
+        let index = try DoorIndex(path: db)
+        // East of Kirjatalo: it is the nearer.
+        let east = kirjatalo.offset(metres: 200, bearing: 90)
+        for (query, quality) in [
+            ("Stockmann", BuildingMatch.Quality.exact), ("Stockman", .prefix), ("helsinki stockmann", .words),
+            ("ockman", .within),
+        ] {
+            for near in [nil, east] {
+                let found = try index.search(query, near: near)
+                #expect(
+                    found.map(\.osm) == ["way/1000000110", "way/1000000100"],
+                    "\(query) \(String(describing: near))")
+                #expect(found.map(\.quality) == [quality, quality], "\(query)")
+                #expect(found.map(\.inside) == [false, true], "\(query)")
+            }
+        }
+        #expect(try index.search("Stockmann", near: east).map { $0.metres! < 250 } == [false, true])
+        // Only a shop's name: its building, inside.
+        for query in ["Stockmann Helsinki Outlet", "outlet"] {
+            let found = try index.search(query)
+            #expect(found.map(\.osm) == ["way/1000000100"], "\(query)")
+            #expect(found.first?.inside == true, "\(query)")
+        }
+        // The building's own address is its own.
+        #expect(try index.search("Aleksanterinkatu 52").map(\.inside) == [false])
+    }
+
+    /// With a point, a building matched only by a place inside counts as
+    /// ``BuildingMatch/insideSlackMetres`` (250 m) further away than it is: a chain's shop 300 m
+    /// away comes before a building of that name 2 km away, and a building of that name 505 m
+    /// away before one holding such a shop 500 m away; own 600 m before inside 400 m (650),
+    /// inside 400 m (650) before own 700 m. In one index and merged across two (own in one,
+    /// inside in the other); without a point, own first. Before: own first whatever the
+    /// distances, so `go Alepa` crossed the city past the Alepa 300 m away.
+    @Test(arguments: [false, true])
+    func aPlaceInsideCountsAsTheSlackFurtherAway(twoIndexes: Bool) throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let here = Self.origin.offset(metres: 3_000, bearing: 180)
+        // Query, the own building's metres, the inside one's, whether inside comes first.
+        let pairs: [(String, Double, Double, Bool)] = [
+            ("Alepa", 2_000, 300, true), ("Stockmann", 505, 500, false), ("Kesko", 600, 400, false),
+            ("Prisma", 700, 400, true),
+        ]
+        var own = GridCity(origin: Self.far, buildings: 1)
+        var inside = GridCity(origin: Self.far.offset(metres: 500, bearing: 0), buildings: 1)
+        func southWest(_ metres: Double, _ bearing: Double) -> Coordinate {
+            // The centroid of a 20 m square is 10 m north and east of its south-west corner.
+            here.offset(metres: metres, bearing: bearing).offset(metres: 10, bearing: 180)
+                .offset(metres: 10, bearing: 270)
+        }
+        for (k, (name, ownMetres, insideMetres, _)) in pairs.enumerated() {
+            let id = Int64(1_000_002_000 + 100 * k)
+            own.add(
+                building: id, at: southWest(ownMetres, Double(90 * k)),
+                tags: ["building": "retail", "name": name])
+            inside.add(
+                building: id + 10, at: southWest(insideMetres, Double(90 * k + 45)),
+                tags: ["building": "yes", "name": "Talo \(k)"])
+            inside.extraNodes += GridCity.node(
+                id + 19, here.offset(metres: insideMetres, bearing: Double(90 * k + 45)),
+                ["shop": "supermarket", "name": name])
+        }
+        if !twoIndexes {
+            own.extraNodes += inside.extraNodes
+            own.extraWays += inside.extraWays
+        }
+        let folder = dir.appendingPathComponent("doors").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for (name, city) in twoIndexes ? [("own", own), ("inside", inside)] : [("all", own)] {
+            let pbf = try city.write(xml: dir.appendingPathComponent("\(name).osm").path)
+            let summary = try DoorImporter.importFile(pbf, to: folder + "/\(name).db")
+            #expect(summary.placesInside == (name == "own" ? 0 : pairs.count))
+        }
+        let indexes = try DoorIndexes(path: folder)
+        for (k, (name, ownMetres, insideMetres, insideFirst)) in pairs.enumerated() {
+            let ownOSM = "way/\(1_000_002_000 + 100 * k)"
+            let insideOSM = "way/\(1_000_002_000 + 100 * k + 10)"
+            let found = try indexes.search(name, near: here)
+            if !twoIndexes {
+                // The index's own order, not only the merge's.
+                let one = try DoorIndex(path: folder + "/all.db").search(name, near: here)
+                #expect(one.map(\.osm) == found.map(\.osm), "\(name)")
+            }
+            #expect(
+                found.map(\.osm) == (insideFirst ? [insideOSM, ownOSM] : [ownOSM, insideOSM]), "\(name)")
+            #expect(found.map(\.inside) == (insideFirst ? [true, false] : [false, true]), "\(name)")
+            #expect(found.map(\.quality) == [.exact, .exact], "\(name)")
+            let metres = found.map { $0.metres ?? -1 }
+            let expected = insideFirst ? [insideMetres, ownMetres] : [ownMetres, insideMetres]
+            #expect(zip(metres, expected).allSatisfy { abs($0 - $1) < 1 }, "\(name): \(metres)")
+            // The first alone is the same: every candidate of the quality is measured.
+            #expect(try indexes.search(name, near: here, limit: 1).map(\.osm) == [found[0].osm], "\(name)")
+            // Without a point: own first.
+            #expect(try indexes.search(name).map(\.osm) == [ownOSM, insideOSM], "\(name)")
+        }
+    }
+
     @Test func nearOrdersEqualMatchesByDistanceButNeverAboveABetterMatch() throws {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

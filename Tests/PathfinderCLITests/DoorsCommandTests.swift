@@ -138,6 +138,87 @@ struct DoorsCommandTests {
             "\(outsideErr)")
     }
 
+    /// The audit's case in the bundled index, through the binary and its default index:
+    /// "Stockmann" is first the department store whose own name it is (way/122595241, 7
+    /// doors), then Kirjatalo (way/34079467), which holds a shop of that name; so with a point
+    /// Kirjatalo is nearer to, and for the typo "Stockman". Before, Kirjatalo came first (the
+    /// lower id, or the nearer). A name only a shop inside has still finds its building.
+    @Test func aBuildingsOwnNameComesBeforeAShopOfThatNameInAnother() throws {
+        let binary = try BinaryTests.binary()
+        let stockmann = "way/122595241"
+        let kirjatalo = "way/34079467"
+        func osm(_ argv: [String]) throws -> [String] {
+            let r = try BinaryTests.run(executable: binary, ["doors", "search"] + argv)
+            #expect(r.code == 0, "\(argv): \(r.err)")
+            return try r.out.split(separator: "\n").map { line in
+                let object = try #require(
+                    try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                return try #require(object["osm"] as? String)
+            }
+        }
+        // East of both: Kirjatalo ≈ 353 m, Stockmann ≈ 435 m.
+        let east = ["--near", "60.1680", "24.9500"]
+        for query in ["Stockmann", "Stockman", "stockm"] {
+            #expect(try osm([query]) == [stockmann, kirjatalo], "\(query)")
+            #expect(try osm([query] + east) == [stockmann, kirjatalo], "\(query)")
+        }
+        let near = try BinaryTests.run(executable: binary, ["doors", "search", "Stockmann"] + east)
+        #expect(near.out.contains(#""metres":435.1"#) && near.out.contains(#""metres":352.8"#), "\(near.out)")
+        #expect(try osm(["Akateeminen Kirjakauppa"]) == [kirjatalo])
+        #expect(try osm(["Akateeminen Kirjakauppa"] + east) == [kirjatalo])
+    }
+
+    /// `doors search Alepa --near` with the building named Alepa 2 km away in one region's
+    /// index and a building holding an Alepa shop 300 m away in another's: the shop's building
+    /// first (a match only inside counts 250 m further: 550 m < 2 km); without --near, the
+    /// building of that name. Before: the building 2 km away first at any distance.
+    @Test func searchNearAPointPutsAChainsShopNearbyBeforeABuildingOfThatNameFar() throws {
+        let dir = try Scratch()
+        let regions = dir.file("regions")
+        let here = Coordinate(latitude: 60.1700, longitude: 24.9400)
+        let own = here.offset(metres: 2_000, bearing: 0)
+        let inside = here.offset(metres: 300, bearing: 90)
+        let shop = String(
+            format:
+                #" <node id="9001" lat="%.7f" lon="%.7f"><tag k="name" v="Alepa"/><tag k="shop" v="supermarket"/></node>"#,
+            inside.latitude, inside.longitude)
+        for (name, xml) in [
+            (
+                "own",
+                squareBuildingsXML([
+                    SquareBuilding(
+                        lat: own.latitude, lon: own.longitude, tags: ["building": "yes", "name": "Alepa"])
+                ])
+            ),
+            (
+                "inside",
+                squareBuildingsXML([
+                    SquareBuilding(
+                        lat: inside.latitude, lon: inside.longitude,
+                        tags: ["building": "yes", "name": "Talo"])
+                ]).replacingOccurrences(of: " <way id=\"1\">", with: shop + "\n <way id=\"1\">")
+            ),
+        ] {
+            let imported = try BinaryTests.run(
+                executable: try BinaryTests.binary(),
+                ["doors", "import", try dir.write("\(name).osm", xml), "--out", regions + "/\(name).db"])
+            try #require(imported.code == 0, "\(imported.err)")
+        }
+        func names(_ argv: [String]) throws -> [String] {
+            let r = try BinaryTests.run(
+                executable: try BinaryTests.binary(), ["doors", "search", "Alepa", "--db", regions] + argv)
+            #expect(r.code == 0, "\(r.err)")
+            return try r.out.split(separator: "\n").map {
+                let object = try #require(
+                    try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+                return
+                    "\(object["name"] as? String ?? "") \(Int((object["metres"] as? Double ?? -1).rounded()))"
+            }
+        }
+        #expect(try names(["--near", "60.1700", "24.9400"]) == ["Talo 300", "Alepa 2000"])
+        #expect(try names([]) == ["Alepa -1", "Talo -1"])
+    }
+
     /// The bundled index stores "Siltavuorenpenger 10" with the number last; typed number
     /// first, whole or with the street cut short, the command still finds it.
     @Test(arguments: ["10 Siltavuorenpenger", "10 SILTAVUOREN", "Siltavuorenpenger 10"])

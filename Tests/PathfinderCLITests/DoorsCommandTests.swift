@@ -968,6 +968,75 @@ struct DoorsCommandTests {
         }
     }
 
+    /// Overpass XML from `out geom;` compressed (`og.osm.gz`, `.osm.bz2`) is advised to be
+    /// decompressed, which the XML reader reads with its outlines, and the advice run as written
+    /// imports what the plain file does: the station, relation 4198 and the block's areas.
+    /// Before: `osmium cat og.osm.gz -o og.osm.pbf`, which osmium failed on ("No element inside
+    /// <member> allowed", a partial og.osm.pbf left), and with ways only "worked" but dropped
+    /// the `<nd lat lon>` points (way 88777731's area 0 m², `near` at its centre 15 m away). Found
+    /// by the `<nd lat=…>` too when the generator is not said. Compressed XML of any other kind
+    /// (osmium's, as Geofabrik's `.osm.bz2`) is still advised `osmium cat` into PBF, which
+    /// streams whatever its size.
+    @Test func compressedOverpassOutGeomIsAdvisedToBeDecompressed() throws {
+        let dir = try Scratch()
+        let binary = try BinaryTests.binary()
+        let outGeom = DemoTests.repo + "/Tests/EntranceIndexTests/Fixtures/station-and-block-out-geom.osm"
+        func sh(_ command: String) throws -> (code: Int32, out: String, err: String) {
+            try BinaryTests.run(executable: "/bin/sh", ["-c", command], directory: dir.path)
+        }
+        // Ways only (no relation: osmium then "works"), and without the generator's name.
+        let text = try String(contentsOfFile: outGeom, encoding: .utf8)
+        let relation = try #require(text.range(of: "  <relation id=\"4198\">"))
+        let end = try #require(text.range(of: "</relation>\n", range: relation.upperBound..<text.endIndex))
+        _ = try dir.write(
+            "ways.osm",
+            String(text[..<relation.lowerBound]).replacingOccurrences(
+                of: "generator=\"Overpass API 0.7.62.1 084b4234\"", with: "") + text[end.upperBound...])
+        let made = try sh(
+            """
+            gzip -c '\(outGeom)' > og.osm.gz && bzip2 -c '\(outGeom)' > og.osm.bz2 &&
+            gzip -k ways.osm && osmium cat '\(try fixture("siltavuorenpenger-block.osm"))' -o plain.osm &&
+            gzip plain.osm
+            """)
+        try #require(made.code == 0, "osmium-tool, gzip and bzip2 are needed: \(made.err)")
+        func answers(_ input: String) throws -> [String] {
+            let imported = try BinaryTests.run(
+                executable: binary, ["doors", "import", input, "--out", "x.db"], directory: dir.path)
+            #expect(imported.code == 0, "\(input): \(imported.err)")
+            var said = [imported.err.replacingOccurrences(of: input, with: "INPUT")]
+            for point in [["60.1712", "24.9413"], ["60.1782", "24.9492"], ["60.1774842", "24.9481335"]] {
+                let r = try BinaryTests.run(
+                    executable: binary, ["doors", "near"] + point + ["--db", "x.db"], directory: dir.path)
+                said.append(r.out + r.err)
+            }
+            return said
+        }
+        for (input, plain) in [("og.osm.gz", outGeom), ("og.osm.bz2", outGeom), ("ways.osm.gz", "ways.osm")] {
+            let first = try BinaryTests.run(
+                executable: binary, ["doors", "import", input, "--out", "x.db"], directory: dir.path)
+            #expect(first.code == 2, "\(input): \(first.err)")
+            let parts = first.err.split(separator: "`", omittingEmptySubsequences: false)
+            try #require(parts.count >= 3, "\(input): no advice in \(first.err)")
+            let advice = String(parts[1])
+            let tool = input.hasSuffix(".gz") ? "gunzip" : "bunzip2"
+            let output = input.hasPrefix("og") ? "og.osm" : "ways-decompressed.osm"
+            #expect(advice == "\(tool) -c \(input) > \(output)", "\(input): \(first.err)")
+            let ran = try sh(advice)
+            try #require(ran.code == 0, "\(input): `\(advice)`: \(ran.err)")
+            let said = try answers(output)
+            #expect(said == (try answers(plain)), "\(input)")
+            #expect(said[0].contains("0 without nodes in the extract"), "\(said[0])")
+            #expect(said[3].contains("building way 88777731 0 m away"), "\(said[3])")
+            try FileManager.default.removeItem(atPath: dir.file(output))
+        }
+        // osmium's own XML compressed: into PBF, as before.
+        let plain = try BinaryTests.run(
+            executable: binary, ["doors", "import", "plain.osm.gz", "--out", "x.db"], directory: dir.path)
+        #expect(
+            plain.code == 2 && plain.err.contains("`osmium cat plain.osm.gz -o plain.osm.pbf`"),
+            "\(plain.err)")
+    }
+
     /// An OSM history file, made by osmium from the Siltavuorenpenger block with one door
     /// changed (entrance=main, version 7) and one deleted (version 5), imports as it is now,
     /// as `osmium time-filter` makes it: the deleted door is no door, the changed one is read

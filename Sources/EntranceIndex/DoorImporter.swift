@@ -87,7 +87,9 @@ public enum DoorImporter {
             let command =
                 decompressed.map {
                     "\(format == .gzip ? "gunzip" : "bunzip2") -c \(OSMReader.shellWord(input)) > \(OSMReader.shellWord($0))"
-                } ?? format.osmiumCat(input, to: Self.pbfName(compressed: input, format))
+                }
+                ?? format.osmiumCat(
+                    input, to: Self.pbfName(compressed: input, format, history: inside?.xml == .history))
             throw .badInput(
                 OSMError(
                     path: input,
@@ -165,15 +167,28 @@ public enum DoorImporter {
     }
 
     /// The `.osm.pbf` name for the compressed XML at `path`; `.osh.pbf` for a history file
-    /// (`x.osh.gz`): osmium marks the output as history only by that name, and without the
-    /// mark reads it as current data, each old version of an element as another copy (before,
-    /// `x.osh.osm.pbf`, which the import then refused).
-    static func pbfName(compressed path: String, _ format: OSMFormat) -> String {
+    /// (`x.osh.gz`, or `history` as its head shows): osmium marks the output as history only by
+    /// that name, and without the mark reads it as current data, each old version of an
+    /// element as another copy (before, `x.osh.osm.pbf`, which the import then refused; so
+    /// too when `x.osh.pbf` was there, and `x.osm.pbf` for history named `x.osm.gz`). A name
+    /// taken gets a number (`x-2.osh.pbf`).
+    static func pbfName(compressed path: String, _ format: OSMFormat, history: Bool = false) -> String {
         let plain = format.convertedName(path, ending: nil)
-        if plain.hasSuffix(".osh") && !FileManager.default.fileExists(atPath: plain + ".pbf") {
-            return plain + ".pbf"
+        guard history || plain.hasSuffix(".osh") else {
+            return format.convertedName(path, ending: ".osm.pbf")
         }
-        return format.convertedName(path, ending: ".osm.pbf")
+        let slash = plain.lastIndex(of: "/").map { plain.index(after: $0) } ?? plain.startIndex
+        var stem = plain
+        if let own = [".osh", ".osm", ".xml"].first(where: { plain[slash...].dropFirst().hasSuffix($0) }) {
+            stem = String(plain.dropLast(own.count))
+        }
+        var name = stem + ".osh.pbf"
+        var n = 2
+        while name == path || FileManager.default.fileExists(atPath: name) {
+            name = "\(stem)-\(n).osh.pbf"
+            n += 1
+        }
+        return name
     }
 
     /// Bytes of decompressed XML looked at, at most, for what kind it is

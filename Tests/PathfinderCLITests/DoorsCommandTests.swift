@@ -1043,6 +1043,11 @@ struct DoorsCommandTests {
     /// as changed. As `.osh.pbf` (before: "node 412237449: lat/lon 214.7483647,214.7483647 out of
     /// range", and a door changed without deletions "appears twice"), as XML `.osh`, and as
     /// `.osh.gz` through the advice given (before, it wrote a `.osm.pbf`, which lost the history).
+    /// The advice keeps `.osh.pbf` when that name is taken (`taken-2.osh.pbf`; before:
+    /// `taken.osh.osm.pbf`, unmarked, refused "lat/lon 214.7483647,214.7483647 out of range"),
+    /// and for the history XML gzipped under a `.osm.gz` name (`xml.osm.gz`), known by its head
+    /// (osmium writes `visible` only in history), writes `xml.osh.pbf` (before: `xml.osm.pbf`,
+    /// refused so).
     @Test func aHistoryFileIsReadAsItIsNow() throws {
         let dir = try Scratch()
         let source = try fixture("siltavuorenpenger-block.osm")
@@ -1068,7 +1073,8 @@ struct DoorsCommandTests {
             """
             osmium apply-changes --with-history '\(source)' change.osc -o hist.osh.pbf &&
             osmium cat hist.osh.pbf -o hist.osh && gzip -c hist.osh > packed.osh.gz &&
-            osmium time-filter hist.osh.pbf -o now.osm.pbf
+            osmium time-filter hist.osh.pbf -o now.osm.pbf && gzip -c hist.osh > taken.osh.gz &&
+            cp hist.osh.pbf taken.osh.pbf && gzip -c hist.osh > xml.osm.gz
             """)
         try #require(made.code == 0, "osmium-tool and gzip are needed: \(made.err)")
         func answers(_ input: String) throws -> [String] {
@@ -1094,8 +1100,11 @@ struct DoorsCommandTests {
         }
         let now = try answers("now.osm.pbf")
         #expect(!now[2].contains("\"lat\":60.1747474,\"lon\":24.9531693"), "\(now[2])")
-        for input in ["hist.osh.pbf", "hist.osh", "packed.osh.gz"] {
+        for input in ["hist.osh.pbf", "hist.osh", "packed.osh.gz", "taken.osh.gz", "xml.osm.gz"] {
             #expect(try answers(input) == now, "\(input)")
+        }
+        for (input, made) in [("taken.osh.gz", "taken-2.osh.pbf"), ("xml.osm.gz", "xml.osh.pbf")] {
+            #expect(FileManager.default.fileExists(atPath: dir.file(made)), "\(input): \(dir.entries)")
         }
     }
 

@@ -535,6 +535,50 @@ struct DoorsCommandTests {
             "\(only.err)")
     }
 
+    /// Copies kept beside an index (`gyeongnam.db.bak`, `gyeongnam.db~`: an index's name and
+    /// more) are what reading only `*.db` leaves out on purpose: not warned about on every
+    /// lookup, while `helsinki.sqlite` still is; a folder holding only such a copy is refused
+    /// naming it and the index name it came from. Before: "rename it gyeongnam.db.db to use
+    /// it" (and `gyeongnam-2.db` for the `~`) on every lookup, and as the refusal.
+    @Test func copiesBesideAnIndexAreNotWarnedAbout() throws {
+        let dir = try Scratch()
+        let binary = try BinaryTests.binary()
+        let regions = dir.file("regions")
+        let source = try dir.write(
+            "g.osm",
+            squareBuildingsXML([
+                SquareBuilding(lat: 35.28, lon: 128.97, tags: ["building": "yes", "name": "김해 건물"])
+            ]))
+        for out in [
+            regions + "/gyeongnam.db", regions + "/helsinki.sqlite", dir.file("only") + "/gyeongnam.db",
+        ] {
+            let imported = try BinaryTests.run(executable: binary, ["doors", "import", source, "--out", out])
+            try #require(imported.code == 0, "\(imported.err)")
+        }
+        for copy in [regions + "/gyeongnam.db.bak", regions + "/gyeongnam.db~"] {
+            try FileManager.default.copyItem(atPath: regions + "/gyeongnam.db", toPath: copy)
+        }
+        try FileManager.default.moveItem(
+            atPath: dir.file("only") + "/gyeongnam.db", toPath: dir.file("only") + "/gyeongnam.db.bak")
+        for argv in [["doors", "near", "35.28", "128.97"], ["doors", "search", "김해"]] {
+            let r = try BinaryTests.run(executable: binary, argv + ["--db", regions])
+            #expect(r.code == 0, "\(r.err)")
+            #expect(
+                r.err.hasPrefix(
+                    "pathfinder \(argv[0]) \(argv[1]): warning: skipped \(regions)/helsinki.sqlite: a door index, but only the *.db files of a directory are read: rename it helsinki.db to use it\n"
+                ), "\(r.err)")
+            #expect(!r.err.contains("gyeongnam.db.") && !r.err.contains("gyeongnam.db~"), "\(r.err)")
+        }
+        let only = try BinaryTests.run(
+            executable: binary, ["doors", "search", "김해", "--db", dir.file("only")])
+        #expect(only.code == 2, "\(only.err)")
+        #expect(
+            only.err
+                == "pathfinder doors search: \(dir.file("only"))/gyeongnam.db.bak: a door index, but only the *.db files of a directory are read: rename it gyeongnam.db to use it\n",
+            "\(only.err)")
+        #expect(!only.err.contains(".db.db"), "\(only.err)")
+    }
+
     /// `--out` an existing file that is no door index is refused, exit 2, naming it, and left
     /// as it was (before: silently replaced, exit 0); an index there is replaced. `--out` a
     /// symbolic link writes where it leads and keeps the link (before: the link was replaced

@@ -179,11 +179,21 @@ final class DaemonLookups {
                         query, near: fix, limit: Self.matchesPerSource, in: near
                     )
                     .map(found)
-                    let others = try indexes.indexes.filter { index in !near.contains { $0 === index } }
-                        .flatMap { try $0.search(query, near: fix, limit: Self.matchesPerSource) }
-                        .sorted {
-                            ($0.quality, $0.metres ?? .infinity) < ($1.quality, $1.metres ?? .infinity)
+                    // Each building once (overlapping indexes hold it twice), and not again when
+                    // an index within reach found it (before: an alternative was the choice again).
+                    let others = DoorIndexes.onceEach(
+                        try indexes.indexes.filter { index in !near.contains { $0 === index } }
+                            .flatMap { try $0.search(query, near: fix, limit: Self.matchesPerSource) }
+                            .sorted {
+                                ($0.quality, $0.metres ?? .infinity) < ($1.quality, $1.metres ?? .infinity)
+                            }
+                    ).filter { match in
+                        !nearDoors.contains {
+                            $0.osm == match.osm
+                                && $0.destination.center.distance(to: match.building.centroid)
+                                    <= DoorIndexes.sameBuildingMetres
                         }
+                    }
                     otherDoors = others.prefix(Self.matchesPerSource).map(found)
                 } else {
                     // Without a fix no index is nearer: every one, best text match first.

@@ -318,20 +318,44 @@ public final class DoorIndexes {
 
     /// ``DoorIndex/search(_:near:limit:)`` of the query as written in each of `indexes`, merged
     /// in the order one index sorts in: quality; then, with `near`, the nearer centroid; then
-    /// the closer in length to the query; then the OSM id (ways before relations); the same
-    /// building in two overlapping indexes, in the order of `indexes`. Each index's first
-    /// `limit` hold all it gives to the merged first `limit`. (Before, ties went by file name,
-    /// so "a.db"'s building 7 came before "b.db"'s building 3.)
+    /// the closer in length to the query; then the OSM id (ways before relations). The same
+    /// building (its OSM id, ``sameBuildingMetres``) in overlapping indexes (a city's inside its province's, two
+    /// copies of one) is listed once, where it ranks best (the first of `indexes` in a tie);
+    /// before, twice, taking two of `limit`. Each index's first `limit` hold all it gives to
+    /// the merged first `limit`. (Before, ties went by file name, so "a.db"'s building 7 came
+    /// before "b.db"'s building 3.)
     package static func search(
         _ query: String, near: Coordinate?, limit: Int, in indexes: [DoorIndex]
     ) throws -> [BuildingMatch] {
         let all = try indexes.flatMap { try $0.search(query, near: near, limit: limit) }
         // The centroid's distance, as one index orders by (`metres` is 0 inside the outline).
         let metres = all.map { match in near.map { match.building.centroid.distance(to: $0) } ?? 0 }
-        return Array(
-            all.indices.sorted { a, b in
-                (all[a].quality, metres[a], all[a].lengthGap, all[a].row, a)
-                    < (all[b].quality, metres[b], all[b].lengthGap, all[b].row, b)
-            }.map { all[$0] }.prefix(limit))
+        let ranked = all.indices.sorted { a, b in
+            (all[a].quality, metres[a], all[a].lengthGap, all[a].row, a)
+                < (all[b].quality, metres[b], all[b].lengthGap, all[b].row, b)
+        }.map { all[$0] }
+        return Array(onceEach(ranked).prefix(limit))
+    }
+
+    /// Centroids of one OSM id at most this far apart are one building (metres): two imports
+    /// of it may differ by an edit between them, or by the part of its outline an extract's
+    /// edge cut off. The same id farther off is another file's: JOSM's new elements are
+    /// numbered -1, -2… in each file.
+    package static let sameBuildingMetres = 1_000.0
+
+    /// `matches` with each building (its OSM id, ``sameBuildingMetres``) only where it first
+    /// comes.
+    package static func onceEach(_ matches: [BuildingMatch]) -> [BuildingMatch] {
+        var seen: [String: [Coordinate]] = [:]
+        return matches.filter { match in
+            let centroid = match.building.centroid
+            if seen[match.osm, default: []].contains(where: {
+                $0.distance(to: centroid) <= sameBuildingMetres
+            }) {
+                return false
+            }
+            seen[match.osm, default: []].append(centroid)
+            return true
+        }
     }
 }

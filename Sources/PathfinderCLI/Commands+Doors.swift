@@ -34,8 +34,8 @@ extension Commands {
                      address not known is null; "metres" only with --near (LAT LON, two
                      numbers), whose distance breaks ties.
               --db DB|DIR  a door index, or a directory of them (one per region: near asks
-                           those covering the point, search all); default
-                           artifacts/doors/helsinki.db
+                           those covering the point, search all, each building listed
+                           once where regions overlap); default artifacts/doors/helsinki.db
             """
     ) { arguments, console in
         var argv = arguments.remaining

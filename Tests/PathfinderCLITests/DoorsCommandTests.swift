@@ -273,6 +273,34 @@ struct DoorsCommandTests {
                 && one.out.contains("\"osm\":\"way/1\""), "\(one.out)")
     }
 
+    /// Overlapping indexes (two copies of one, or a city's inside its province's) hold the same
+    /// buildings: `search`, with `--near` and without, lists each building once (by its OSM
+    /// id, where it ranks best), so `--limit 2` gives the two buildings. Before: "2 buildings
+    /// match", way/1 twice, and 한빛 약국 본점 not listed.
+    @Test func overlappingIndexesListEachBuildingOnce() throws {
+        let dir = try Scratch()
+        let binary = try BinaryTests.binary()
+        let regions = dir.file("regions")
+        let xml = squareBuildingsXML(
+            [(37.5690, 127.0005, "한빛 약국"), (37.5705, 127.0005, "한빛 약국 본점"), (37.5400, 126.9800, "남쪽 건물")]
+                .map { SquareBuilding(lat: $0.0, lon: $0.1, tags: ["building": "yes", "name": $0.2]) })
+        let imported = try BinaryTests.run(
+            executable: binary, ["doors", "import", try dir.write("r.osm", xml), "--out", regions + "/a.db"])
+        try #require(imported.code == 0, "\(imported.err)")
+        try FileManager.default.copyItem(atPath: regions + "/a.db", toPath: regions + "/b.db")
+        for near in [["--near", "37.5690", "127.0005"], []] {
+            let r = try BinaryTests.run(
+                executable: binary, ["doors", "search", "한빛 약국", "--limit", "2", "--db", regions] + near)
+            #expect(r.code == 0, "\(r.err)")
+            let osm = try r.out.split(separator: "\n").map {
+                try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["osm"]
+                    as? String
+            }
+            #expect(osm == ["way/1", "way/2"], "\(near): \(r.out)")
+            #expect(r.err.hasSuffix("2 buildings match \"한빛 약국\"\n"), "\(r.err)")
+        }
+    }
+
     /// A Korean road address as people copy it — province and district first, commas, the
     /// neighbourhood in parentheses — finds the building tagged with only its street and
     /// number, and says it was found by the shorter form (before: "0 buildings match" for

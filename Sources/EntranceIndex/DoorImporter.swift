@@ -213,17 +213,20 @@ public enum DoorImporter {
         var head = Data()
         func read(upTo count: Int) {
             while head.count < count,
-                let more = try? output.fileHandleForReading.read(upToCount: min(count - head.count, 1 << 16)),
+                let more = try? output.fileHandleForReading.read(upToCount: count - head.count),
                 !more.isEmpty
             {
                 head += more
-                if head.count > 64, CompressedXML.kind(of: head) != .plain { return }
             }
         }
         read(upTo: 64)
         let text = head.starts(with: OSMReader.byteOrderMark) ? Data(head.dropFirst(3)) : head
         let inside = OSMReader.format(of: text)
-        if inside == .osmXML { read(upTo: Self.xmlHeadBytes) }
+        // Overpass says so in its first line: the rest only when it does not.
+        if inside == .osmXML {
+            read(upTo: 1 << 16)
+            if CompressedXML.kind(of: head) == .plain { read(upTo: Self.xmlHeadBytes) }
+        }
         // The rest is not wanted. SIGKILL, as for osmium: a thread of libdispatch's may have
         // started it with SIGTERM blocked.
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }

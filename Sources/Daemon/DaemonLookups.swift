@@ -181,12 +181,21 @@ final class DaemonLookups {
                         query, near: fix, limit: Self.matchesPerSource, in: near
                     )
                     .map(found)
-                    // The others in the same order (a shop inside counting the slack further).
+                    // The others in the same order (a shop inside counting the slack further),
+                    // each building once (overlapping indexes hold it twice), and not again when
+                    // an index within reach found it (before: an alternative was the choice again).
                     otherDoors = try DoorIndexes.search(
-                        query, near: fix, limit: Self.matchesPerSource,
+                        query, near: fix, limit: Self.matchesPerSource + nearDoors.count,
                         in: indexes.indexes.filter { index in !near.contains { $0 === index } }
                     )
-                    .map(found)
+                    .filter { match in
+                        !nearDoors.contains {
+                            $0.osm == match.osm
+                                && $0.destination.center.distance(to: match.building.centroid)
+                                    <= DoorIndexes.sameBuildingMetres
+                        }
+                    }
+                    .prefix(Self.matchesPerSource).map(found)
                 } else {
                     // Without a fix no index is nearer: every one, best text match first.
                     nearDoors = try indexes.search(query, limit: Self.matchesPerSource).map(found)

@@ -67,13 +67,19 @@ public enum DoorImporter {
             // JSON compressed whole osmium cannot read: decompressed, it is read as it is, under a
             // name that says what it is. What it holds is looked at (before, the name was taken
             // at its word: gzipped PBF named `x.osm.gz` was told `osmium cat`, which fails on it).
+            // XML goes into PBF, which streams whatever its size (Geofabrik's `.osm.bz2`); the XML
+            // reader reads it whole (10⁵ buildings' 51 MB of XML: 2.4 s, 306 MB; its PBF: 0.5 s,
+            // 81 MB), but for Overpass's: small by nature, its `out geom;` points osmium refuses
+            // or drops.
             let plain = format.convertedName(input, ending: nil)
-            let inside = Self.format(insideCompressed: input, format)
+            let inside = Self.inside(compressed: input, format)
             let decompressed: String? =
-                switch inside {
+                switch inside?.format {
                 case .pbf: plain.hasSuffix(".pbf") ? plain : format.convertedName(input, ending: ".osm.pbf")
                 case .overpassJSON:
                     plain.hasSuffix(".json") ? plain : format.convertedName(input, ending: ".json")
+                case .osmXML where inside?.xml == .overpass:
+                    plain.hasSuffix(".osm") ? plain : format.convertedName(input, ending: ".osm")
                 case .osmXML: nil
                 // Not looked at (no gzip or bzip2 here): by its name.
                 default: plain.hasSuffix(".pbf") || plain.hasSuffix(".json") ? plain : nil
@@ -81,7 +87,9 @@ public enum DoorImporter {
             let command =
                 decompressed.map {
                     "\(format == .gzip ? "gunzip" : "bunzip2") -c \(OSMReader.shellWord(input)) > \(OSMReader.shellWord($0))"
-                } ?? format.osmiumCat(input, to: Self.pbfName(compressed: input, format))
+                }
+                ?? format.osmiumCat(
+                    input, to: Self.pbfName(compressed: input, format, history: inside?.xml == .history))
             throw .badInput(
                 OSMError(
                     path: input,
@@ -159,20 +167,41 @@ public enum DoorImporter {
     }
 
     /// The `.osm.pbf` name for the compressed XML at `path`; `.osh.pbf` for a history file
-    /// (`x.osh.gz`): osmium marks the output as history only by that name, and without the
-    /// mark reads it as current data, each old version of an element as another copy (before,
-    /// `x.osh.osm.pbf`, which the import then refused).
-    static func pbfName(compressed path: String, _ format: OSMFormat) -> String {
+    /// (`x.osh.gz`, or `history` as its head shows): osmium marks the output as history only by
+    /// that name, and without the mark reads it as current data, each old version of an
+    /// element as another copy (before, `x.osh.osm.pbf`, which the import then refused; so
+    /// too when `x.osh.pbf` was there, and `x.osm.pbf` for history named `x.osm.gz`). A name
+    /// taken gets a number (`x-2.osh.pbf`).
+    static func pbfName(compressed path: String, _ format: OSMFormat, history: Bool = false) -> String {
         let plain = format.convertedName(path, ending: nil)
-        if plain.hasSuffix(".osh") && !FileManager.default.fileExists(atPath: plain + ".pbf") {
-            return plain + ".pbf"
+        guard history || plain.hasSuffix(".osh") else {
+            return format.convertedName(path, ending: ".osm.pbf")
         }
-        return format.convertedName(path, ending: ".osm.pbf")
+        let slash = plain.lastIndex(of: "/").map { plain.index(after: $0) } ?? plain.startIndex
+        var stem = plain
+        if let own = [".osh", ".osm", ".xml"].first(where: { plain[slash...].dropFirst().hasSuffix($0) }) {
+            stem = String(plain.dropLast(own.count))
+        }
+        var name = stem + ".osh.pbf"
+        var n = 2
+        while name == path || FileManager.default.fileExists(atPath: name) {
+            name = "\(stem)-\(n).osh.pbf"
+            n += 1
+        }
+        return name
     }
 
+    /// Bytes of decompressed XML looked at, at most, for what kind it is
+    /// (``CompressedXML/kind(of:)``): Overpass says so in its first line, but its `<nd lat=…>`
+    /// may come after its nodes.
+    static let xmlHeadBytes = 1 << 20
+
     /// What the gzip or bzip2 file at `path` holds, by the first bytes `gzip -dc` or
-    /// `bzip2 -dc` gives of it; nil when the tool is missing or gives nothing (a corrupt file).
-    static func format(insideCompressed path: String, _ format: OSMFormat) -> OSMFormat? {
+    /// `bzip2 -dc` gives of it (64, and for XML up to ``xmlHeadBytes`` until its kind shows);
+    /// nil when the tool is missing or gives nothing (a corrupt file).
+    static func inside(
+        compressed path: String, _ format: OSMFormat
+    ) -> (format: OSMFormat, xml: CompressedXML?)? {
         guard let tool = Executables.find(format == .gzip ? "gzip" : "bzip2") else { return nil }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
@@ -182,18 +211,28 @@ public enum DoorImporter {
         process.standardError = FileHandle.nullDevice
         do { try process.run() } catch { return nil }
         var head = Data()
-        while head.count < 64, let more = try? output.fileHandleForReading.read(upToCount: 64 - head.count),
-            !more.isEmpty
-        {
-            head += more
+        func read(upTo count: Int) {
+            while head.count < count,
+                let more = try? output.fileHandleForReading.read(upToCount: count - head.count),
+                !more.isEmpty
+            {
+                head += more
+            }
+        }
+        read(upTo: 64)
+        let text = head.starts(with: OSMReader.byteOrderMark) ? Data(head.dropFirst(3)) : head
+        let inside = OSMReader.format(of: text)
+        // Overpass says so in its first line: the rest only when it does not.
+        if inside == .osmXML {
+            read(upTo: 1 << 16)
+            if CompressedXML.kind(of: head) == .plain { read(upTo: Self.xmlHeadBytes) }
         }
         // The rest is not wanted. SIGKILL, as for osmium: a thread of libdispatch's may have
         // started it with SIGTERM blocked.
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         guard !head.isEmpty else { return nil }
-        let text = head.starts(with: OSMReader.byteOrderMark) ? head.dropFirst(3) : head
-        return OSMReader.format(of: Data(text))
+        return (inside, inside == .osmXML ? CompressedXML.kind(of: head) : nil)
     }
 
     /// Runs `fill` on a fresh index at a temporary path beside `output`, then renames it into

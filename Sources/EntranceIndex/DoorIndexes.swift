@@ -137,7 +137,8 @@ public final class DoorIndexes {
             return
         }
         let names = Self.indexNames(inDirectory: path)
-        let misnamed = Self.misnamedIndexes(inDirectory: path)
+        // Copies kept beside an index are named only when they are all there is.
+        let misnamed = Self.misnamedIndexes(inDirectory: path, copies: names.isEmpty)
         guard !names.isEmpty else {
             if misnamed.count == 1 { throw misnamed[0] }
             throw .notAnIndex(
@@ -170,13 +171,18 @@ public final class DoorIndexes {
 
     /// The door indexes in the directory at `path` not named `*.db`, as errors naming each and
     /// the name to give it (`x.sqlite` → `x.db`, or a name not taken). An import's temporary
-    /// file (`x.db.tmp-…`) is none: it is renamed into place when complete.
-    static func misnamedIndexes(inDirectory path: String) -> [DoorIndexError] {
+    /// file (`x.db.tmp-…`) is none: it is renamed into place when complete. Nor, unless
+    /// `copies`, is a copy kept beside an index, an index's name and more (`x.db.bak`,
+    /// `x.db~`): only `*.db` files are read so that it is no second region (before, it was
+    /// warned about on every lookup, "rename it x.db.db to use it"); named, its name is the
+    /// index's (`x.db`).
+    static func misnamedIndexes(inDirectory path: String, copies: Bool) -> [DoorIndexError] {
         let all = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
         return all.filter { !$0.hasSuffix(".db") && !$0.contains(".db.tmp-") }.compactMap { name in
-            guard DoorIndex.isDoorIndex("\(path)/\(name)") else { return nil }
+            let copied = Self.indexName(ofCopy: name)
+            guard copies || copied == nil, DoorIndex.isDoorIndex("\(path)/\(name)") else { return nil }
             let dot = name.dropFirst().lastIndex(of: ".") ?? name.endIndex
-            let stem = name[..<dot]
+            let stem = copied.map { $0.dropLast(".db".count) } ?? name[..<dot]
             var suggested = String(stem) + ".db"
             var n = 2
             while all.contains(suggested) {
@@ -185,6 +191,21 @@ public final class DoorIndexes {
             }
             return .notNamedDB(path: "\(path)/\(name)", suggested: suggested)
         }
+    }
+
+    /// `x.db` for `x.db.bak`, `x.db~`, `x.db-old`: the index name a file's name starts with,
+    /// followed by anything but a letter or digit; nil for any other name.
+    static func indexName(ofCopy name: String) -> String? {
+        var rest = name[...]
+        while let db = rest.range(of: ".db") {
+            if db.lowerBound > name.startIndex, let next = name[db.upperBound...].first,
+                !next.isLetter && !next.isNumber
+            {
+                return String(name[..<db.upperBound])
+            }
+            rest = name[db.upperBound...]
+        }
+        return nil
     }
 
     /// Every index's bounds.
@@ -299,10 +320,12 @@ public final class DoorIndexes {
     /// in the order one index sorts in (``SearchRank``): quality; then, with `near`, the nearer
     /// centroid, a match only by a place inside counting ``BuildingMatch/insideSlackMetres``
     /// further away, and without, own before inside; then the closer in length to the query;
-    /// then the OSM id (ways before relations); the same building in two overlapping indexes,
-    /// in the order of `indexes`. Each index's first
-    /// `limit` hold all it gives to the merged first `limit`. (Before, ties went by file name,
-    /// so "a.db"'s building 7 came before "b.db"'s building 3.)
+    /// then the OSM id (ways before relations). The same building (its OSM id,
+    /// ``sameBuildingMetres``) in overlapping indexes (a city's inside its province's, two copies
+    /// of one) is listed once, where it ranks best (the first of `indexes` in a tie); before,
+    /// twice, taking two of `limit`. Each index's first `limit` hold all it gives to the merged
+    /// first `limit`. (Before, ties went by file name, so "a.db"'s building 7 came before
+    /// "b.db"'s building 3.)
     package static func search(
         _ query: String, near: Coordinate?, limit: Int, in indexes: [DoorIndex]
     ) throws -> [BuildingMatch] {
@@ -314,7 +337,29 @@ public final class DoorIndexes {
                 metres: near.map { match.building.centroid.distance(to: $0) }, lengthGap: match.lengthGap,
                 row: match.row)
         }
-        return Array(
-            all.indices.sorted { a, b in (ranks[a], a) < (ranks[b], b) }.map { all[$0] }.prefix(limit))
+        let ranked = all.indices.sorted { a, b in (ranks[a], a) < (ranks[b], b) }.map { all[$0] }
+        return Array(onceEach(ranked).prefix(limit))
+    }
+
+    /// Centroids of one OSM id at most this far apart are one building (metres): two imports
+    /// of it may differ by an edit between them, or by the part of its outline an extract's
+    /// edge cut off. The same id farther off is another file's: JOSM's new elements are
+    /// numbered -1, -2… in each file.
+    package static let sameBuildingMetres = 1_000.0
+
+    /// `matches` with each building (its OSM id, ``sameBuildingMetres``) only where it first
+    /// comes.
+    package static func onceEach(_ matches: [BuildingMatch]) -> [BuildingMatch] {
+        var seen: [String: [Coordinate]] = [:]
+        return matches.filter { match in
+            let centroid = match.building.centroid
+            if seen[match.osm, default: []].contains(where: {
+                $0.distance(to: centroid) <= sameBuildingMetres
+            }) {
+                return false
+            }
+            seen[match.osm, default: []].append(centroid)
+            return true
+        }
     }
 }

@@ -36,8 +36,8 @@ extension Commands {
                      only by a shop inside counting \(Int(BuildingMatch.insideSlackMetres)) m further; without it, the
                      building's own name or address first.
               --db DB|DIR  a door index, or a directory of them (one per region: near asks
-                           those covering the point, search all); default
-                           artifacts/doors/helsinki.db
+                           those covering the point, search all, each building listed
+                           once where regions overlap); default artifacts/doors/helsinki.db
             """
     ) { arguments, console in
         var argv = arguments.remaining

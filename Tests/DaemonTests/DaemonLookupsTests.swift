@@ -315,6 +315,33 @@ import Testing
             ])
     }
 
+    /// Overlapping indexes, within reach (two copies of the walker's region) and beyond it
+    /// (two copies of a region 63 km off): `go`'s choice and alternatives name each building
+    /// once, by its OSM id. Before: 한빛 약국 way/1 was chosen and offered again as the first
+    /// alternative, 본점 twice after it, and the far 지점 not offered.
+    @Test func overlappingIndexesOfferEachBuildingOnce() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let doors = dir.path + "/doors"
+        try Self.importRegion(
+            "near", [(37.5690, 127.0005, "한빛 약국"), (37.5705, 127.0005, "한빛 약국 본점")], dir: dir.path,
+            doors: doors)
+        try Self.importRegion(
+            "far", [(37.0, 127.0, "먼 건물"), (37.0, 127.001, "또 먼 건물"), (37.0, 127.002, "한빛 약국 지점")],
+            dir: dir.path, doors: doors)
+        for name in ["near", "far"] {
+            try FileManager.default.copyItem(
+                atPath: "\(doors)/\(name).db", toPath: "\(doors)/\(name)-copy.db")
+        }
+        let lookups = DaemonLookups(doors: doors, gazetteer: nil)
+        let answer = try lookups.destination(
+            for: "한빛 약국", near: Coordinate(latitude: 37.5700, longitude: 127.0005), far: false)
+        #expect(
+            ([answer.chosen] + answer.alternatives).map { "\($0.destination.name) \($0.osm ?? "")" } == [
+                "한빛 약국 way/1", "한빛 약국 본점 way/2", "한빛 약국 지점 way/3",
+            ])
+    }
+
     /// The destination's doors for the last stretch, the destination 26 m west of a building
     /// only the east region's index holds, outside that index's box (which starts at the
     /// building's west wall) and inside the west region's, whose buildings are 200 m off or

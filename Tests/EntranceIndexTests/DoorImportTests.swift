@@ -505,4 +505,42 @@ struct DoorImportTests {
         let rings = BuildingAssembly.joinRings([[1, 2, 3], [1, 5, 4, 3], [7, 8, 9, 7]])
         #expect(rings == [[1, 2, 3, 4, 5, 1], [7, 8, 9, 7]])
     }
+
+    /// The head of compressed XML tells how `doors import` advises converting it: Overpass's
+    /// (by its generator, or a `<nd>` with its place) decompressed; history (a deleted
+    /// element, an element followed by its next version as the API's history call gives it,
+    /// `visible` in osmium's XML) into `.osh.pbf`; anything else, JOSM's `visible='true'`, a
+    /// copy of an element and a head cut inside a tag among them, into `.osm.pbf`.
+    @Test(arguments: [
+        (
+            #"<osm version="0.6" generator="Overpass API 0.7.62"><node id="1" lat="1" lon="2"/>"#,
+            CompressedXML.overpass
+        ),
+        (
+            #"<osm version="0.6"><node id="1" lat="1" lon="2"/><way id="2"><nd ref="1" lat="1" lon="2"/>"#,
+            .overpass
+        ),
+        (
+            #"<osm version="0.6" generator="OpenStreetMap server"><node id="7" visible="true" version="1" lat="1" lon="2"/><node id="7" visible="true" version="2" lat="1" lon="3"/>"#,
+            .history
+        ),
+        (#"<osm version="0.6"><node id="7" version="3" visible="false"/>"#, .history),
+        (
+            #"<osm version="0.6" generator="osmium/1.15.0"><node id="1" version="1" visible="true" lat="1" lon="2"/>"#,
+            .history
+        ),
+        (#"<osm version="0.6" generator="osmium/1.15.0"><node id="1" version="1" lat="1" lon="2"/>"#, .plain),
+        (
+            "<osm version='0.6' generator='JOSM'><node id='7' visible='true' version='1' lat='1' lon='2'/><node id='8' visible='true' version='1' lat='1' lon='2'/><way id='7' visible='true'><nd ref='7'/>",
+            .plain
+        ),
+        (#"<osm version="0.6"><node id="7" version="1" lat="1" lon="2"/><node id="7" version="2"#, .plain),
+        (
+            #"<osm version="0.6"><node id="7" version="1" lat="1" lon="2"/><node id="7" version="1" lat="1" lon="2"/>"#,
+            .plain
+        ),
+    ])
+    func compressedXMLIsToldApartByItsHead(head: String, kind: CompressedXML) {
+        #expect(CompressedXML.kind(of: Data(head.utf8)) == kind, "\(head)")
+    }
 }

@@ -354,6 +354,34 @@ struct DoorsCommandTests {
                 && one.out.contains("\"osm\":\"way/1\""), "\(one.out)")
     }
 
+    /// Overlapping indexes (two copies of one, or a city's inside its province's) hold the same
+    /// buildings: `search`, with `--near` and without, lists each building once (by its OSM
+    /// id, where it ranks best), so `--limit 2` gives the two buildings. Before: "2 buildings
+    /// match", way/1 twice, and 한빛 약국 본점 not listed.
+    @Test func overlappingIndexesListEachBuildingOnce() throws {
+        let dir = try Scratch()
+        let binary = try BinaryTests.binary()
+        let regions = dir.file("regions")
+        let xml = squareBuildingsXML(
+            [(37.5690, 127.0005, "한빛 약국"), (37.5705, 127.0005, "한빛 약국 본점"), (37.5400, 126.9800, "남쪽 건물")]
+                .map { SquareBuilding(lat: $0.0, lon: $0.1, tags: ["building": "yes", "name": $0.2]) })
+        let imported = try BinaryTests.run(
+            executable: binary, ["doors", "import", try dir.write("r.osm", xml), "--out", regions + "/a.db"])
+        try #require(imported.code == 0, "\(imported.err)")
+        try FileManager.default.copyItem(atPath: regions + "/a.db", toPath: regions + "/b.db")
+        for near in [["--near", "37.5690", "127.0005"], []] {
+            let r = try BinaryTests.run(
+                executable: binary, ["doors", "search", "한빛 약국", "--limit", "2", "--db", regions] + near)
+            #expect(r.code == 0, "\(r.err)")
+            let osm = try r.out.split(separator: "\n").map {
+                try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["osm"]
+                    as? String
+            }
+            #expect(osm == ["way/1", "way/2"], "\(near): \(r.out)")
+            #expect(r.err.hasSuffix("2 buildings match \"한빛 약국\"\n"), "\(r.err)")
+        }
+    }
+
     /// A Korean road address as people copy it — province and district first, commas, the
     /// neighbourhood in parentheses — finds the building tagged with only its street and
     /// number, and says it was found by the shorter form (before: "0 buildings match" for
@@ -614,6 +642,50 @@ struct DoorsCommandTests {
             only.err
                 == "pathfinder doors near: \(dir.file("only"))/helsinki.sqlite: a door index, but only the *.db files of a directory are read: rename it helsinki.db to use it\n",
             "\(only.err)")
+    }
+
+    /// Copies kept beside an index (`gyeongnam.db.bak`, `gyeongnam.db~`: an index's name and
+    /// more) are what reading only `*.db` leaves out on purpose: not warned about on every
+    /// lookup, while `helsinki.sqlite` still is; a folder holding only such a copy is refused
+    /// naming it and the index name it came from. Before: "rename it gyeongnam.db.db to use
+    /// it" (and `gyeongnam-2.db` for the `~`) on every lookup, and as the refusal.
+    @Test func copiesBesideAnIndexAreNotWarnedAbout() throws {
+        let dir = try Scratch()
+        let binary = try BinaryTests.binary()
+        let regions = dir.file("regions")
+        let source = try dir.write(
+            "g.osm",
+            squareBuildingsXML([
+                SquareBuilding(lat: 35.28, lon: 128.97, tags: ["building": "yes", "name": "김해 건물"])
+            ]))
+        for out in [
+            regions + "/gyeongnam.db", regions + "/helsinki.sqlite", dir.file("only") + "/gyeongnam.db",
+        ] {
+            let imported = try BinaryTests.run(executable: binary, ["doors", "import", source, "--out", out])
+            try #require(imported.code == 0, "\(imported.err)")
+        }
+        for copy in [regions + "/gyeongnam.db.bak", regions + "/gyeongnam.db~"] {
+            try FileManager.default.copyItem(atPath: regions + "/gyeongnam.db", toPath: copy)
+        }
+        try FileManager.default.moveItem(
+            atPath: dir.file("only") + "/gyeongnam.db", toPath: dir.file("only") + "/gyeongnam.db.bak")
+        for argv in [["doors", "near", "35.28", "128.97"], ["doors", "search", "김해"]] {
+            let r = try BinaryTests.run(executable: binary, argv + ["--db", regions])
+            #expect(r.code == 0, "\(r.err)")
+            #expect(
+                r.err.hasPrefix(
+                    "pathfinder \(argv[0]) \(argv[1]): warning: skipped \(regions)/helsinki.sqlite: a door index, but only the *.db files of a directory are read: rename it helsinki.db to use it\n"
+                ), "\(r.err)")
+            #expect(!r.err.contains("gyeongnam.db.") && !r.err.contains("gyeongnam.db~"), "\(r.err)")
+        }
+        let only = try BinaryTests.run(
+            executable: binary, ["doors", "search", "김해", "--db", dir.file("only")])
+        #expect(only.code == 2, "\(only.err)")
+        #expect(
+            only.err
+                == "pathfinder doors search: \(dir.file("only"))/gyeongnam.db.bak: a door index, but only the *.db files of a directory are read: rename it gyeongnam.db to use it\n",
+            "\(only.err)")
+        #expect(!only.err.contains(".db.db"), "\(only.err)")
     }
 
     /// `--out` an existing file that is no door index is refused, exit 2, naming it, and left
@@ -1049,12 +1121,86 @@ struct DoorsCommandTests {
         }
     }
 
+    /// Overpass XML from `out geom;` compressed (`og.osm.gz`, `.osm.bz2`) is advised to be
+    /// decompressed, which the XML reader reads with its outlines, and the advice run as written
+    /// imports what the plain file does: the station, relation 4198 and the block's areas.
+    /// Before: `osmium cat og.osm.gz -o og.osm.pbf`, which osmium failed on ("No element inside
+    /// <member> allowed", a partial og.osm.pbf left), and with ways only "worked" but dropped
+    /// the `<nd lat lon>` points (way 88777731's area 0 m², `near` at its centre 15 m away). Found
+    /// by the `<nd lat=…>` too when the generator is not said. Compressed XML of any other kind
+    /// (osmium's, as Geofabrik's `.osm.bz2`) is still advised `osmium cat` into PBF, which
+    /// streams whatever its size.
+    @Test func compressedOverpassOutGeomIsAdvisedToBeDecompressed() throws {
+        let dir = try Scratch()
+        let binary = try BinaryTests.binary()
+        let outGeom = DemoTests.repo + "/Tests/EntranceIndexTests/Fixtures/station-and-block-out-geom.osm"
+        func sh(_ command: String) throws -> (code: Int32, out: String, err: String) {
+            try BinaryTests.run(executable: "/bin/sh", ["-c", command], directory: dir.path)
+        }
+        // Ways only (no relation: osmium then "works"), and without the generator's name.
+        let text = try String(contentsOfFile: outGeom, encoding: .utf8)
+        let relation = try #require(text.range(of: "  <relation id=\"4198\">"))
+        let end = try #require(text.range(of: "</relation>\n", range: relation.upperBound..<text.endIndex))
+        _ = try dir.write(
+            "ways.osm",
+            String(text[..<relation.lowerBound]).replacingOccurrences(
+                of: "generator=\"Overpass API 0.7.62.1 084b4234\"", with: "") + text[end.upperBound...])
+        let made = try sh(
+            """
+            gzip -c '\(outGeom)' > og.osm.gz && bzip2 -c '\(outGeom)' > og.osm.bz2 &&
+            gzip -k ways.osm && osmium cat '\(try fixture("siltavuorenpenger-block.osm"))' -o plain.osm &&
+            gzip plain.osm
+            """)
+        try #require(made.code == 0, "osmium-tool, gzip and bzip2 are needed: \(made.err)")
+        func answers(_ input: String) throws -> [String] {
+            let imported = try BinaryTests.run(
+                executable: binary, ["doors", "import", input, "--out", "x.db"], directory: dir.path)
+            #expect(imported.code == 0, "\(input): \(imported.err)")
+            var said = [imported.err.replacingOccurrences(of: input, with: "INPUT")]
+            for point in [["60.1712", "24.9413"], ["60.1782", "24.9492"], ["60.1774842", "24.9481335"]] {
+                let r = try BinaryTests.run(
+                    executable: binary, ["doors", "near"] + point + ["--db", "x.db"], directory: dir.path)
+                said.append(r.out + r.err)
+            }
+            return said
+        }
+        for (input, plain) in [("og.osm.gz", outGeom), ("og.osm.bz2", outGeom), ("ways.osm.gz", "ways.osm")] {
+            let first = try BinaryTests.run(
+                executable: binary, ["doors", "import", input, "--out", "x.db"], directory: dir.path)
+            #expect(first.code == 2, "\(input): \(first.err)")
+            let parts = first.err.split(separator: "`", omittingEmptySubsequences: false)
+            try #require(parts.count >= 3, "\(input): no advice in \(first.err)")
+            let advice = String(parts[1])
+            let tool = input.hasSuffix(".gz") ? "gunzip" : "bunzip2"
+            let output = input.hasPrefix("og") ? "og.osm" : "ways-decompressed.osm"
+            #expect(advice == "\(tool) -c \(input) > \(output)", "\(input): \(first.err)")
+            let ran = try sh(advice)
+            try #require(ran.code == 0, "\(input): `\(advice)`: \(ran.err)")
+            let said = try answers(output)
+            #expect(said == (try answers(plain)), "\(input)")
+            #expect(said[0].contains("0 without nodes in the extract"), "\(said[0])")
+            #expect(said[3].contains("building way 88777731 0 m away"), "\(said[3])")
+            try FileManager.default.removeItem(atPath: dir.file(output))
+        }
+        // osmium's own XML compressed: into PBF, as before.
+        let plain = try BinaryTests.run(
+            executable: binary, ["doors", "import", "plain.osm.gz", "--out", "x.db"], directory: dir.path)
+        #expect(
+            plain.code == 2 && plain.err.contains("`osmium cat plain.osm.gz -o plain.osm.pbf`"),
+            "\(plain.err)")
+    }
+
     /// An OSM history file, made by osmium from the Siltavuorenpenger block with one door
     /// changed (entrance=main, version 7) and one deleted (version 5), imports as it is now,
     /// as `osmium time-filter` makes it: the deleted door is no door, the changed one is read
     /// as changed. As `.osh.pbf` (before: "node 412237449: lat/lon 214.7483647,214.7483647 out of
     /// range", and a door changed without deletions "appears twice"), as XML `.osh`, and as
     /// `.osh.gz` through the advice given (before, it wrote a `.osm.pbf`, which lost the history).
+    /// The advice keeps `.osh.pbf` when that name is taken (`taken-2.osh.pbf`; before:
+    /// `taken.osh.osm.pbf`, unmarked, refused "lat/lon 214.7483647,214.7483647 out of range"),
+    /// and for the history XML gzipped under a `.osm.gz` name (`xml.osm.gz`), known by its head
+    /// (osmium writes `visible` only in history), writes `xml.osh.pbf` (before: `xml.osm.pbf`,
+    /// refused so).
     @Test func aHistoryFileIsReadAsItIsNow() throws {
         let dir = try Scratch()
         let source = try fixture("siltavuorenpenger-block.osm")
@@ -1080,7 +1226,8 @@ struct DoorsCommandTests {
             """
             osmium apply-changes --with-history '\(source)' change.osc -o hist.osh.pbf &&
             osmium cat hist.osh.pbf -o hist.osh && gzip -c hist.osh > packed.osh.gz &&
-            osmium time-filter hist.osh.pbf -o now.osm.pbf
+            osmium time-filter hist.osh.pbf -o now.osm.pbf && gzip -c hist.osh > taken.osh.gz &&
+            cp hist.osh.pbf taken.osh.pbf && gzip -c hist.osh > xml.osm.gz
             """)
         try #require(made.code == 0, "osmium-tool and gzip are needed: \(made.err)")
         func answers(_ input: String) throws -> [String] {
@@ -1106,8 +1253,11 @@ struct DoorsCommandTests {
         }
         let now = try answers("now.osm.pbf")
         #expect(!now[2].contains("\"lat\":60.1747474,\"lon\":24.9531693"), "\(now[2])")
-        for input in ["hist.osh.pbf", "hist.osh", "packed.osh.gz"] {
+        for input in ["hist.osh.pbf", "hist.osh", "packed.osh.gz", "taken.osh.gz", "xml.osm.gz"] {
             #expect(try answers(input) == now, "\(input)")
+        }
+        for (input, made) in [("taken.osh.gz", "taken-2.osh.pbf"), ("xml.osm.gz", "xml.osh.pbf")] {
+            #expect(FileManager.default.fileExists(atPath: dir.file(made)), "\(input): \(dir.entries)")
         }
     }
 

@@ -54,6 +54,23 @@ struct OSMReaderTests {
                 == OSMNode(id: 2, coordinate: Coordinate(latitude: 60.1714, longitude: 24.9420), tags: [:]))
     }
 
+    /// Overpass JSON's `out geom;` form of a building relation: two outer pieces (one with a
+    /// point outside the query's box, null), an inner ring, and its door, node 5, as a member.
+    static let relationWithMemberGeometry = """
+        {"type": "relation", "id": 7, "members": [
+          {"type": "way", "ref": 100, "role": "outer", "geometry": [
+            {"lat": 60.1000, "lon": 24.9000}, {"lat": 60.1000, "lon": 24.9005},
+            {"lat": 60.1000, "lon": 24.9010}]},
+          {"type": "way", "ref": 101, "role": "outer", "geometry": [
+            {"lat": 60.1000, "lon": 24.9010}, {"lat": 60.1010, "lon": 24.9010},
+            null, {"lat": 60.1000, "lon": 24.9000}]},
+          {"type": "way", "ref": 102, "role": "inner", "geometry": [
+            {"lat": 60.1004, "lon": 24.9004}, {"lat": 60.1004, "lon": 24.9006},
+            {"lat": 60.1006, "lon": 24.9006}, {"lat": 60.1004, "lon": 24.9004}]},
+          {"type": "node", "ref": 5, "role": "entrance", "lat": 60.1000, "lon": 24.9005}],
+         "tags": {"building": "yes", "type": "multipolygon"}}
+        """
+
     /// Overpass's `out geom;` on a relation gives each member way its `geometry` and need not
     /// list the ways: each becomes a way of its own, its points nodes, so the multipolygon has
     /// its rings (before, a relation whose ways the file did not list had no outline). A point
@@ -63,18 +80,7 @@ struct OSMReaderTests {
         let json = """
             {"elements": [
               {"type": "node", "id": 5, "lat": 60.1000, "lon": 24.9005, "tags": {"entrance": "main"}},
-              {"type": "relation", "id": 7, "members": [
-                {"type": "way", "ref": 100, "role": "outer", "geometry": [
-                  {"lat": 60.1000, "lon": 24.9000}, {"lat": 60.1000, "lon": 24.9005},
-                  {"lat": 60.1000, "lon": 24.9010}]},
-                {"type": "way", "ref": 101, "role": "outer", "geometry": [
-                  {"lat": 60.1000, "lon": 24.9010}, {"lat": 60.1010, "lon": 24.9010},
-                  null, {"lat": 60.1000, "lon": 24.9000}]},
-                {"type": "way", "ref": 102, "role": "inner", "geometry": [
-                  {"lat": 60.1004, "lon": 24.9004}, {"lat": 60.1004, "lon": 24.9006},
-                  {"lat": 60.1006, "lon": 24.9006}, {"lat": 60.1004, "lon": 24.9004}]},
-                {"type": "node", "ref": 5, "role": "entrance", "lat": 60.1000, "lon": 24.9005}],
-               "tags": {"building": "yes", "type": "multipolygon"}}
+              \(Self.relationWithMemberGeometry)
             ]}
             """
         let data = try OSMReader.read(data: Data(json.utf8), path: "rel.json")
@@ -142,18 +148,7 @@ struct OSMReaderTests {
               {"type": "way", "id": 10, "nodes": [1, 2, 3, 1], "tags": {"building": "yes"},
                "geometry": [{"lat": 60.1712, "lon": 24.9413}, {"lat": 60.1714, "lon": 24.9420},
                             null, {"lat": 60.1712, "lon": 24.9413}]},
-              {"type": "relation", "id": 7, "members": [
-                {"type": "way", "ref": 100, "role": "outer", "geometry": [
-                  {"lat": 60.1000, "lon": 24.9000}, {"lat": 60.1000, "lon": 24.9005},
-                  {"lat": 60.1000, "lon": 24.9010}]},
-                {"type": "way", "ref": 101, "role": "outer", "geometry": [
-                  {"lat": 60.1000, "lon": 24.9010}, {"lat": 60.1010, "lon": 24.9010},
-                  null, {"lat": 60.1000, "lon": 24.9000}]},
-                {"type": "way", "ref": 102, "role": "inner", "geometry": [
-                  {"lat": 60.1004, "lon": 24.9004}, {"lat": 60.1004, "lon": 24.9006},
-                  {"lat": 60.1006, "lon": 24.9006}, {"lat": 60.1004, "lon": 24.9004}]},
-                {"type": "node", "ref": 5, "role": "entrance", "lat": 60.1000, "lon": 24.9005}],
-               "tags": {"building": "yes", "type": "multipolygon"}}
+              \(Self.relationWithMemberGeometry)
             ]}
             """
         let fromXML = try OSMReader.read(data: Data(xml.utf8), path: "geom.osm")

@@ -39,6 +39,11 @@ final class Scratch {
         return file(name)
     }
 
+    /// `/bin/sh -c command` run in this folder (exit code, stdout, stderr).
+    func sh(_ command: String) throws -> (code: Int32, out: String, err: String) {
+        try BinaryTests.run(executable: "/bin/sh", ["-c", command], directory: path)
+    }
+
     var entries: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
 }
 

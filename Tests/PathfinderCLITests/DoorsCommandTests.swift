@@ -1031,10 +1031,7 @@ struct DoorsCommandTests {
         let source = try fixture("example/rautatieasema.osm")
         let destination = try fixture("example/destination.json")
         let binary = try BinaryTests.binary()
-        func sh(_ command: String) throws -> (code: Int32, out: String, err: String) {
-            try BinaryTests.run(executable: "/bin/sh", ["-c", command], directory: dir.path)
-        }
-        let made = try sh(
+        let made = try dir.sh(
             """
             osmium cat '\(source)' -o doors.osm.pbf && gzip -c doors.osm.pbf > doors.osm.pbf.gz &&
             gzip -c doors.osm.pbf > FILE.osm.gz && cp doors.osm.pbf ./-fw.osm && cp doors.osm.pbf 'a b;c.osm.pbf' &&
@@ -1064,12 +1061,12 @@ struct DoorsCommandTests {
                     try #require(parts.count >= 3, "\(name) \(input): no advice in \(r.err)")
                     let advice = String(parts[1])
                     steps.append(advice)
-                    let ran = try sh(advice)
+                    let ran = try dir.sh(advice)
                     try #require(ran.code == 0, "\(name) \(start): `\(advice)`: \(ran.err)")
                     // Its output, as the shell reads the word after `-o` or `>`.
                     let word = try #require(
                         advice.components(separatedBy: advice.contains(" > ") ? " > " : " -o ").last)
-                    let output = try sh("printf %s \(word)").out
+                    let output = try dir.sh("printf %s \(word)").out
                     #expect(output != input, "\(name): `\(advice)` writes over its input")
                     input = output
                 }
@@ -1089,12 +1086,9 @@ struct DoorsCommandTests {
         let dir = try Scratch()
         let source = try fixture("example/rautatieasema.osm")
         let binary = try BinaryTests.binary()
-        func sh(_ command: String) throws -> (code: Int32, out: String, err: String) {
-            try BinaryTests.run(executable: "/bin/sh", ["-c", command], directory: dir.path)
-        }
         let json =
             #"{"elements": [{"type": "node", "id": 1, "lat": 60.17, "lon": 24.94, "tags": {"entrance": "main"}}]}"#
-        let made = try sh(
+        let made = try dir.sh(
             """
             osmium cat '\(source)' -o doors.osm.pbf && gzip -c doors.osm.pbf > pbf.osm.gz &&
             bzip2 -c doors.osm.pbf > pbf.osm.bz2 && printf '%s' '\(json)' | gzip > json.osm.gz &&
@@ -1112,7 +1106,7 @@ struct DoorsCommandTests {
             try #require(parts.count >= 3, "\(input): no advice in \(first.err)")
             let advice = String(parts[1])
             #expect(advice.hasSuffix(" > \(made)"), "\(input): \(advice)")
-            let ran = try sh(advice)
+            let ran = try dir.sh(advice)
             #expect(ran.code == 0, "\(input): `\(advice)`: \(ran.err)")
             let second = try BinaryTests.run(
                 executable: binary, ["doors", "import", made, "--out", "x.db"], directory: dir.path)
@@ -1134,9 +1128,6 @@ struct DoorsCommandTests {
         let dir = try Scratch()
         let binary = try BinaryTests.binary()
         let outGeom = DemoTests.repo + "/Tests/EntranceIndexTests/Fixtures/station-and-block-out-geom.osm"
-        func sh(_ command: String) throws -> (code: Int32, out: String, err: String) {
-            try BinaryTests.run(executable: "/bin/sh", ["-c", command], directory: dir.path)
-        }
         // Ways only (no relation: osmium then "works"), and without the generator's name.
         let text = try String(contentsOfFile: outGeom, encoding: .utf8)
         let relation = try #require(text.range(of: "  <relation id=\"4198\">"))
@@ -1145,7 +1136,7 @@ struct DoorsCommandTests {
             "ways.osm",
             String(text[..<relation.lowerBound]).replacingOccurrences(
                 of: "generator=\"Overpass API 0.7.62.1 084b4234\"", with: "") + text[end.upperBound...])
-        let made = try sh(
+        let made = try dir.sh(
             """
             gzip -c '\(outGeom)' > og.osm.gz && bzip2 -c '\(outGeom)' > og.osm.bz2 &&
             gzip -k ways.osm && osmium cat '\(try fixture("siltavuorenpenger-block.osm"))' -o plain.osm &&
@@ -1174,7 +1165,7 @@ struct DoorsCommandTests {
             let tool = input.hasSuffix(".gz") ? "gunzip" : "bunzip2"
             let output = input.hasPrefix("og") ? "og.osm" : "ways-decompressed.osm"
             #expect(advice == "\(tool) -c \(input) > \(output)", "\(input): \(first.err)")
-            let ran = try sh(advice)
+            let ran = try dir.sh(advice)
             try #require(ran.code == 0, "\(input): `\(advice)`: \(ran.err)")
             let said = try answers(output)
             #expect(said == (try answers(plain)), "\(input)")
@@ -1205,9 +1196,6 @@ struct DoorsCommandTests {
         let dir = try Scratch()
         let source = try fixture("siltavuorenpenger-block.osm")
         let binary = try BinaryTests.binary()
-        func sh(_ command: String) throws -> (code: Int32, out: String, err: String) {
-            try BinaryTests.run(executable: "/bin/sh", ["-c", command], directory: dir.path)
-        }
         _ = try dir.write(
             "change.osc",
             """
@@ -1222,7 +1210,7 @@ struct DoorsCommandTests {
               </delete>
             </osmChange>
             """)
-        let made = try sh(
+        let made = try dir.sh(
             """
             osmium apply-changes --with-history '\(source)' change.osc -o hist.osh.pbf &&
             osmium cat hist.osh.pbf -o hist.osh && gzip -c hist.osh > packed.osh.gz &&
@@ -1235,7 +1223,7 @@ struct DoorsCommandTests {
             var imported = try BinaryTests.run(
                 executable: binary, ["doors", "import", input, "--out", "x.db"], directory: dir.path)
             if imported.code == 2, case let parts = imported.err.split(separator: "`"), parts.count >= 3 {
-                let ran = try sh(String(parts[1]))
+                let ran = try dir.sh(String(parts[1]))
                 #expect(ran.code == 0, "\(input): `\(parts[1])`: \(ran.err)")
                 input = String(parts[1]).components(separatedBy: " -o ").last ?? input
                 imported = try BinaryTests.run(

@@ -194,19 +194,43 @@ public final class NMEASource: Sendable {
             /// pause: a writer that opened the FIFO meanwhile (on the old read end) and has
             /// written and gone keeps its bytes, which a pipe frees with its last descriptor
             /// (before, they were lost unsaid). A new writer is a new stream: nothing of this
-            /// one's carries over.
+            /// one's carries over. A FIFO no longer there (its writer removed it as it left) is
+            /// waited for at its path (``awaitFIFO(_:)``).
             func nextWriter(_ fifo: String) throws(SystemCallError) {
                 let reopened = Result { () throws(SystemCallError) in try Self.openFIFO(fifo) }
                 try? closeDescriptor(fd)
                 fd = -1
                 sawData = false
-                state.withLock { $0.waiting = Self.writerClosed }
+                if case .failure(let error) = reopened, error.code == ENOENT {
+                    state.withLock { $0.waiting = "\(error)" }
+                } else {
+                    state.withLock { $0.waiting = Self.writerClosed }
+                }
                 deliver(parser.finish())
                 parser = NMEAParser()
+                if case .failure(let error) = reopened, error.code == ENOENT { return }
                 fd = try reopened.get()
+            }
+            /// Tries once a second to open the FIFO again at its path, as a serial device that
+            /// hung up is (before, its removal ended the positions for good: "the input ended:
+            /// open F: No such file or directory"); ``waiting`` says why meanwhile.
+            func awaitFIFO(_ fifo: String) throws(SystemCallError) {
+                let until = ContinuousClock.now + .seconds(1)
+                while !isStopped(), ContinuousClock.now < until { usleep(10_000) }
+                guard !isStopped() else { return }
+                do {
+                    fd = try Self.openFIFO(fifo)
+                    state.withLock { $0.waiting = Self.noWriterYet }
+                } catch  where error.code == ENOENT {
+                    return
+                }
             }
             do {
                 while !isStopped() {
+                    if fd < 0, let fifo {
+                        try awaitFIFO(fifo)
+                        continue
+                    }
                     // Silent a while after bytes came, a FIFO is read anyway: its writer may
                     // have gone with no hang-up the poll can see (one that came and went
                     // between our reopen and its bytes), and a read of 0 says so.

@@ -732,6 +732,36 @@ extension MicrophoneDaemonTests {
         #expect(daemon.waitForExit() == 0)
     }
 
+    /// A writer that removes the FIFO as it leaves (a script cleaning up after itself): the
+    /// daemon waits for the FIFO to be made again at its path, says so once, and reads the
+    /// next writer there. Before: "the input ended: open F: No such file or directory; no
+    /// more positions", for good, the daemon up without positions.
+    @Test func aFIFORemovedByItsWriterIsWaitedForAtItsPath() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let epochs = try Self.epochs()
+        let fifo = dir.path + "/gps.fifo"
+        let daemon = try Self.daemon(on: fifo, in: dir)
+        let first = try Self.writer(of: fifo)
+        Self.send([epochs[0], epochs[1]], to: first)
+        unlink(fifo)
+        close(first)
+        #expect(try Self.reaches(daemon, epochs[1], within: 8), "\(daemon.stderr)")
+        let missing = "NMEA \(fifo): open \(fifo): No such file or directory; waiting for it"
+        #expect(daemon.logs(missing), "\(daemon.stderr)")
+        // Several of the once-a-second tries pass before it is back.
+        usleep(2_500_000)
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let second = try Self.writer(of: fifo)
+        defer { close(second) }
+        Self.send([epochs[20], epochs[21]], to: second)
+        #expect(try Self.reaches(daemon, epochs[20], within: 8), "\(daemon.stderr)")
+        #expect(daemon.stderr.components(separatedBy: missing).count == 2, "said once:\n\(daemon.stderr)")
+        #expect(!daemon.stderr.contains("the input ended"), "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     @Test func aFIFOWithoutAWriterIsWaitedForAndEachWriterRead() throws {
         let dir = TempDir()
         defer { dir.remove() }

@@ -194,7 +194,7 @@ public final class NMEASource: Sendable {
             /// pause: a writer that opened the FIFO meanwhile (on the old read end) and has
             /// written and gone keeps its bytes, which a pipe frees with its last descriptor
             /// (before, they were lost unsaid). A new writer is a new stream: nothing of this
-            /// one's carries over. A FIFO no longer there (its writer removed it as it left) is
+            /// one's carries over, its pacing included. A FIFO no longer there (its writer removed it as it left) is
             /// waited for at its path (``awaitFIFO(_:)``).
             func nextWriter(_ fifo: String) throws(SystemCallError) {
                 let reopened = Result { () throws(SystemCallError) in try Self.openFIFO(fifo) }
@@ -208,6 +208,9 @@ public final class NMEASource: Sendable {
                 }
                 deliver(parser.finish())
                 parser = NMEAParser()
+                // Paced from its own first epoch (before, the next writer's first fix waited
+                // min(its time - this one's last, 5 s)).
+                lastTime = nil
                 if case .failure(let error) = reopened, error.code == ENOENT { return }
                 fd = try reopened.get()
             }

@@ -762,6 +762,29 @@ extension MicrophoneDaemonTests {
         #expect(daemon.waitForExit() == 0)
     }
 
+    /// A new writer is a new stream, paced from its own first epoch: its first fix comes at
+    /// once, however far its times are from the last writer's. Before, the pacing went on
+    /// from the last writer's last epoch, and the new writer's first fix waited
+    /// min(its time - that one's, 5 s).
+    @Test func aNewWritersFirstFixIsNotHeldByTheLastWritersTimes() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let epochs = try Self.epochs()
+        let fifo = dir.path + "/gps.fifo"
+        let daemon = try Self.daemon(on: fifo, in: dir)
+        let first = try Self.writer(of: fifo)
+        Self.send([epochs[0], epochs[1]], to: first)
+        close(first)
+        #expect(try Self.reaches(daemon, epochs[1], within: 8), "\(daemon.stderr)")
+        // 300 s on in the walk: held 5 s before.
+        let second = try Self.writer(of: fifo)
+        defer { close(second) }
+        Self.send([epochs[300], epochs[301]], to: second)
+        #expect(try Self.reaches(daemon, epochs[300], within: 2.5), "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     @Test func aFIFOWithoutAWriterIsWaitedForAndEachWriterRead() throws {
         let dir = TempDir()
         defer { dir.remove() }

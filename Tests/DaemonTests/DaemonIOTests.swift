@@ -643,6 +643,87 @@ import Testing
         #expect(added.first == String(format: "%04d.wav", Int(last.prefix(4))! + 1), "\(added)")
     }
 
+    /// Names already in a `speakWav` folder that are not its own four-digit prompts
+    /// (`NNNN.wav`) are left alone, whatever their digits, and nothing is written over; when
+    /// the numbers run out (9999.wav is there) no more prompts are written, said once.
+    /// Before: the highest number of any length counted, so 9223372036854775807.wav crashed
+    /// the daemon ("arithmetic overflow", exit 132, its socket left behind), 4294967296.wav
+    /// made the next prompt 0001.wav again (`%04d` read the number as 32 bits) over the one
+    /// there, and after 9999.wav came 10000.wav, which sorts before it.
+    @Test(arguments: [
+        (["9223372036854775807.wav"], "0001.wav"),
+        (["0001.wav", "4294967296.wav"], "0002.wav"),
+        (["0007.wav", "12345.wav", "123.wav", "x0009.wav"], "0008.wav"),
+        (["9998.wav", "9999.wav"], nil),
+    ])
+    func promptNumbersNeverOverflowNorWriteOverNorMisorder(existing: [String], next: String?) throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let wav = dir.path + "/wav"
+        try FileManager.default.createDirectory(atPath: wav, withIntermediateDirectories: true)
+        for name in existing { try Data(name.utf8).write(to: URL(fileURLWithPath: wav + "/" + name)) }
+        let daemon = try Self.listening(in: dir)
+        let go = fields(
+            try daemon.client().request(
+                #"{"cmd": "go", "destination": {"name": "Rautatieasema", "center": {"lat": 60.1711, "lon": 24.9414}}}"#
+            ))
+        #expect(go["ok"] == .bool(true), "\(daemon.stderr)")
+        func names() -> Set<String> { Set((try? FileManager.default.contentsOfDirectory(atPath: wav)) ?? []) }
+        let runOut = "cannot speak (speakWav \(wav): 9999.wav is the last prompt number"
+        if let next {
+            for _ in 0..<1000 where !names().contains(next) { usleep(10_000) }
+            #expect(names().contains(next), "\(names().sorted())\n\(daemon.stderr)")
+        } else {
+            #expect(daemon.logs(runOut), "\(daemon.stderr)")
+        }
+        // A second prompt: said after the first, numbered after it or refused as it was.
+        _ = try daemon.client().request(#"{"cmd": "stop"}"#)
+        usleep(1_500_000)
+        #expect(
+            fields(try daemon.client().request(#"{"cmd": "status"}"#))["ok"] == .bool(true),
+            "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0, "\(daemon.stderr)")
+        for name in existing {
+            #expect(
+                FileManager.default.contents(atPath: wav + "/" + name) == Data(name.utf8),
+                "\(name) written over")
+        }
+        let added = names().subtracting(existing).sorted()
+        if next == nil {
+            #expect(added.isEmpty, "\(added)")
+            #expect(daemon.stderr.components(separatedBy: runOut).count == 2, "said once:\n\(daemon.stderr)")
+        } else {
+            #expect(added.first == next, "\(added)")
+            #expect(added.allSatisfy { $0.count == 8 }, "\(added)")
+        }
+    }
+
+    /// Once the numbers have run out, moving the folder's files away lets prompts be written
+    /// again, from 0001.wav, without a restart.
+    @Test func promptsAreWrittenAgainOnceTheFullFolderIsEmptied() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let wav = dir.path + "/wav"
+        try FileManager.default.createDirectory(atPath: wav, withIntermediateDirectories: true)
+        try Data().write(to: URL(fileURLWithPath: wav + "/9999.wav"))
+        let daemon = try Self.listening(in: dir)
+        _ = try daemon.client().request(
+            #"{"cmd": "go", "destination": {"name": "Rautatieasema", "center": {"lat": 60.1711, "lon": 24.9414}}}"#
+        )
+        #expect(daemon.logs("9999.wav is the last prompt number"), "\(daemon.stderr)")
+        try FileManager.default.moveItem(atPath: wav + "/9999.wav", toPath: dir.path + "/9999.wav")
+        _ = try daemon.client().request(#"{"cmd": "stop"}"#)
+        var written = false
+        for _ in 0..<1000 where !written {
+            written = FileManager.default.fileExists(atPath: wav + "/0001.wav")
+            if !written { usleep(10_000) }
+        }
+        #expect(written, "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0, "\(daemon.stderr)")
+    }
+
     /// With `mic: false` and `buttons`, the start log says answers come through both (before:
     /// "answers only via `heard` requests", then "buttons on …"); without buttons, as before.
     @Test func theMicrophoneOffLineNamesTheButtons() throws {

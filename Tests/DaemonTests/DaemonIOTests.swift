@@ -538,6 +538,65 @@ import Testing
         #expect(daemon.waitForExit() == 0)
     }
 
+    /// `count` connections to `socket` as `nobody`, one after another, each closed at once.
+    static func nobodysConnections(_ count: Int, to socket: String) throws {
+        let script = """
+            import socket, sys
+            path = sys.argv[1]
+            for _ in range(int(sys.argv[2])):
+                s = socket.socket(socket.AF_UNIX)
+                s.connect("\\0" + path[1:] if path.startswith("@") else path)
+                s.close()
+            """
+        let result = try runCapturing(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=\(DaemonProcess.unprivileged)", "--regid=\(DaemonProcess.unprivileged)",
+                "--clear-groups", "/usr/bin/python3", "-c", script, socket, String(count),
+            ])
+        #expect(result.status == 0, "\(result.text)")
+    }
+
+    /// A burst of another user's connections is logged in full without waiting for a later
+    /// one: the first at once with its pid, the rest as a count naming the uid (no pid, as
+    /// they came from several processes) within the 10 s of the report interval, and at the
+    /// daemon's stop. Before, the count came only with a later refusal, under that one's pid,
+    /// and never if none came.
+    @Test(.enabled(if: getuid() == 0, "needs root to start a process as another user"))
+    func aBurstOfAnotherUsersConnectionsIsCountedWithoutALaterOne() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let socket = "@pathfinder-test-\(UUID().uuidString.prefix(8))"
+        let daemon = try DaemonProcess(
+            arguments: ["--config", try DaemonProcess.writeConfig(dir), "--socket", socket], socket: socket,
+            dir: dir)
+        try #require(daemon.waitUntilListening(), "\(daemon.stderr)")
+        try Self.nobodysConnections(5, to: socket)
+        #expect(daemon.logs("refused a connection from uid 65534 (pid "), "\(daemon.stderr)")
+        let four = "control socket: refused 4 more connections from uid 65534 since the last such line"
+        var counted = false
+        for _ in 0..<1500 where !counted {
+            counted = daemon.stderr.contains(four)
+            if !counted { usleep(10_000) }
+        }
+        #expect(counted, "\(daemon.stderr)")
+        // Within the next 10 s, then the stop: counted at the stop.
+        try Self.nobodysConnections(3, to: socket)
+        usleep(300_000)
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        let three = "control socket: refused 3 more connections from uid 65534 since the last such line"
+        #expect(daemon.stderr.contains(three), "\(daemon.stderr)")
+        let lines = daemon.stderr.split(separator: "\n")
+        #expect(
+            (lines.firstIndex { $0.contains(three) } ?? .max)
+                < (lines.firstIndex { $0.hasSuffix("stopped") } ?? 0),
+            "\(daemon.stderr)")
+        #expect(
+            lines.filter { $0.contains("more connections") }.allSatisfy { !$0.contains("pid") },
+            "\(daemon.stderr)")
+    }
+
     /// In a shared folder (`/tmp`, the fallback without XDG_RUNTIME_DIR) another user can make
     /// the socket first. This account's clients do not send to it, and its daemon neither
     /// serves beside it nor removes it (before: `go` sent the walker's destination to the

@@ -75,7 +75,7 @@ let package = Package(
 
         // MARK: Benchmarks (release builds, run by Scripts/voice-eval and Scripts/bench-*)
         .executableTarget(
-            name: "VoiceEval", dependencies: ["Speech", "Arrival", "Geo", "SystemCalls"],
+            name: "VoiceEval", dependencies: ["Speech", "Arrival", "Geo", "SystemCalls", "Diagnostics"],
             linkerSettings: [.linkedLibrary("mimalloc")]),
         .executableTarget(
             name: "SpatialBench", dependencies: ["Geo", "EntranceIndex", "OSM", "Arrival", "SystemCalls"]),

@@ -39,11 +39,14 @@ package final class ControlServer: @unchecked Sendable {
         /// A connection sent no complete request for `idleSeconds` and was closed.
         case idle(ClientID)
         /// Connections were refused at the client limit: `refused` since the last report
-        /// (reported at most every `busyReportSeconds`, so a flood is not a log flood).
+        /// (reported at most every `busyReportSeconds`, so a flood is not a log flood; what
+        /// is counted meanwhile is reported once that time has passed, or at `stop`).
         case busy(refused: Int)
-        /// Connections of another user were closed unanswered: `refused` since the last report
-        /// (at most every `busyReportSeconds`), the latest from `uid` and `pid`.
-        case foreign(uid: uid_t, pid: Int32, refused: Int)
+        /// Connections of another user were closed unanswered: `refused` since the last report,
+        /// of `uids` (`uid_t.max`: credentials unknown). The first is reported at once with its
+        /// `pid`; the rest are counted and reported as `busy` is (`pid` nil: they may come
+        /// from several processes).
+        case foreign(uids: [uid_t], pid: Int32?, refused: Int)
         /// `poll(2)` kept failing: the server has stopped serving. The daemon must exit
         /// (non-zero, so systemd restarts it) rather than live on without its socket.
         case failed(String)
@@ -120,10 +123,37 @@ package final class ControlServer: @unchecked Sendable {
     private let onIncoming: @Sendable (Incoming) -> Void
     /// `poll(2)`; a test substitutes one that fails.
     private let pollCall: @Sendable (UnsafeMutablePointer<pollfd>, nfds_t, Int32) -> Int32
-    private var refusedSinceReport = 0
-    private var lastBusyReport: ContinuousClock.Instant?
-    private var foreignSinceReport = 0
-    private var lastForeignReport: ContinuousClock.Instant?
+    private var busyRefusals = Refusals()
+    private var foreignRefusals = Refusals()
+    /// What was counted and not yet reported when the I/O thread ended; `stop` returns it.
+    private var unreported: [Incoming] = []
+
+    /// Refusals of one kind: the first is reported at once, those within `busyReportSeconds`
+    /// of a report are counted and reported together once that time has passed.
+    private struct Refusals {
+        var count = 0
+        /// The users refused since the last report, in order.
+        var uids: [uid_t] = []
+        var lastReport: ContinuousClock.Instant?
+
+        /// When the counted refusals are to be reported; nil when none wait.
+        var due: ContinuousClock.Instant? {
+            count > 0 ? (lastReport ?? .now) + .seconds(ControlServer.busyReportSeconds) : nil
+        }
+
+        /// Counts one refusal; whether it is to be reported now (none for a while).
+        mutating func count(uid: uid_t? = nil, now: ContinuousClock.Instant) -> Bool {
+            count += 1
+            if let uid, !uids.contains(uid) { uids.append(uid) }
+            return lastReport.map { now - $0 >= .seconds(ControlServer.busyReportSeconds) } ?? true
+        }
+
+        /// The refusals counted, and a fresh count from `now`.
+        mutating func take(now: ContinuousClock.Instant) -> (count: Int, uids: [uid_t]) {
+            defer { self = Refusals(lastReport: now) }
+            return (count, uids)
+        }
+    }
 
     private var listenFD: Int32 = -1
     private var boundInode: ino_t = 0
@@ -254,7 +284,16 @@ package final class ControlServer: @unchecked Sendable {
     package func disconnect(_ client: ClientID) { post(.close(client)) }
 
     /// Stops the I/O thread, closes every connection and removes the socket file.
-    package func stop() { worker.stop() }
+    /// - Returns: the refusals counted and not yet reported (`busy`, `foreign`), for the
+    ///   caller to log: its loop no longer reads `onIncoming`.
+    @discardableResult
+    package func stop() -> [Incoming] {
+        worker.stop()
+        return lock.withLock {
+            defer { unreported = [] }
+            return unreported
+        }
+    }
 
     private func post(_ item: Outgoing) {
         lock.withLock { outbox.append(item) }
@@ -287,7 +326,12 @@ package final class ControlServer: @unchecked Sendable {
             // No idle deadline (-1, "forever") still wakes for the path check: before, with no
             // client connected, poll slept for good and a deleted socket went unnoticed.
             let idle = timeoutMilliseconds()
-            let wait = idle < 0 ? Self.pathCheckMilliseconds : min(idle, Self.pathCheckMilliseconds)
+            var wait = idle < 0 ? Self.pathCheckMilliseconds : min(idle, Self.pathCheckMilliseconds)
+            // Refusals counted since the last report are reported when their time comes,
+            // whether or not another arrives (before, only with the next refusal).
+            if let due = [busyRefusals.due, foreignRefusals.due].compactMap({ $0 }).min() {
+                wait = min(wait, Self.milliseconds(until: due))
+            }
             let ready = fds.withUnsafeMutableBufferPointer {
                 pollCall($0.baseAddress!, nfds_t($0.count), wait)
             }
@@ -347,7 +391,10 @@ package final class ControlServer: @unchecked Sendable {
             // After reading: a request that arrives just as its deadline passes is served.
             closeIdleClients()
             closeAnsweredHalfClosed()
+            for report in dueRefusals(at: .now, all: false) { onIncoming(report) }
         }
+        let left = dueRefusals(at: .now, all: true)
+        lock.withLock { unreported = left }
         for id in Array(clients.keys) { drop(id, notify: false) }
         try? closeDescriptor(listenFD)
         var info = stat()
@@ -457,15 +504,32 @@ package final class ControlServer: @unchecked Sendable {
     /// with the count since, so a flood of connections is not a flood of log lines.
     private func refuseForeign(_ fd: Int32, peer: (uid: uid_t, pid: Int32)?) {
         try? closeDescriptor(fd)
-        foreignSinceReport += 1
         let now = ContinuousClock.now
-        if lastForeignReport.map({ now - $0 >= .seconds(Self.busyReportSeconds) }) ?? true {
-            // No credentials (getsockopt failed): reported as uid -1, never served.
-            onIncoming(
-                .foreign(uid: peer?.uid ?? uid_t.max, pid: peer?.pid ?? -1, refused: foreignSinceReport))
-            foreignSinceReport = 0
-            lastForeignReport = now
+        // No credentials (getsockopt failed): reported as uid -1, never served.
+        guard foreignRefusals.count(uid: peer?.uid ?? uid_t.max, now: now) else { return }
+        let (count, uids) = foreignRefusals.take(now: now)
+        onIncoming(.foreign(uids: uids, pid: count == 1 ? peer?.pid : nil, refused: count))
+    }
+
+    /// The refusals counted whose report is due at `now` (every one counted, with `all`).
+    private func dueRefusals(at now: ContinuousClock.Instant, all: Bool) -> [Incoming] {
+        var reports: [Incoming] = []
+        if let due = busyRefusals.due, all || due <= now {
+            reports.append(.busy(refused: busyRefusals.take(now: now).count))
         }
+        if let due = foreignRefusals.due, all || due <= now {
+            let (count, uids) = foreignRefusals.take(now: now)
+            reports.append(.foreign(uids: uids, pid: nil, refused: count))
+        }
+        return reports
+    }
+
+    /// Milliseconds from now until `instant` (0 if it has passed), for `poll`.
+    private static func milliseconds(until instant: ContinuousClock.Instant) -> Int32 {
+        let left = instant - .now
+        guard left > .zero else { return 0 }
+        let (seconds, attoseconds) = left.components
+        return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
     }
 
     /// Whether to read from `client` now: not while `maxQueuedRequests` of its lines wait
@@ -574,13 +638,9 @@ package final class ControlServer: @unchecked Sendable {
             Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
         }
         try? closeDescriptor(fd)
-        refusedSinceReport += 1
         let now = ContinuousClock.now
-        if lastBusyReport.map({ now - $0 >= .seconds(Self.busyReportSeconds) }) ?? true {
-            onIncoming(.busy(refused: refusedSinceReport))
-            refusedSinceReport = 0
-            lastBusyReport = now
-        }
+        guard busyRefusals.count(now: now) else { return }
+        onIncoming(.busy(refused: busyRefusals.take(now: now).count))
     }
 
     private var idleLimit: Duration { .milliseconds(Int64(idleSeconds * 1000)) }

@@ -288,17 +288,10 @@ package final class Daemon: Sendable {
                 log.debug("client \(client): gone")
             case .control(.idle(let client)):
                 log.info("client \(client): no request for \(Int(server.idleSeconds)) s; closed")
-            case .control(.busy(let refused)):
-                log.warning(
-                    "control socket: \(server.maxClients) clients connected (the limit); refused \(refused) connection\(refused == 1 ? "" : "s") with \"busy\""
-                )
-            case .control(.foreign(let uid, let pid, let refused)):
-                let user = uid == uid_t.max ? "an unknown user" : "uid \(uid)"
-                let others =
-                    refused > 1 ? " (\(refused) connections of other users since the last such line)" : ""
-                log.warning(
-                    "control socket: refused a connection from \(user) (pid \(pid)): only uid \(geteuid())\(geteuid() == 0 ? "" : " and root") may use it; closed unanswered\(others)"
-                )
+            case .control(.busy), .control(.foreign):
+                if case .control(let refusal) = input, let line = Self.refusalLine(refusal, server: server) {
+                    log.warning(line)
+                }
             case .control(.failed(let message)):
                 // Never a half-alive daemon without its socket: exit 1, systemd restarts it.
                 log.error("\(message); exiting so the service manager restarts the daemon")
@@ -327,11 +320,37 @@ package final class Daemon: Sendable {
         SystemdNotify.send("STOPPING=1")
         signals.cancel()
         ticks.cancel()
-        server.stop()
+        // Refusals counted since the last report are logged, not dropped with the server.
+        for refusal in server.stop() {
+            if let line = Self.refusalLine(refusal, server: server) { log.warning(line) }
+        }
         continuation.finish()
         log.info("stopped")
         withExtendedLifetime(memoryHold) {}
         return exitCode
+    }
+
+    /// The log line of refused connections (`busy`, `foreign`); nil for anything else. A
+    /// count of another user's connections names their uids, not a pid: they may come from
+    /// several processes (before, the count came under the pid of the one that happened to
+    /// come last).
+    static func refusalLine(_ refusal: ControlServer.Incoming, server: ControlServer) -> String? {
+        switch refusal {
+        case .busy(let refused):
+            return
+                "control socket: \(server.maxClients) clients connected (the limit); refused \(refused) connection\(refused == 1 ? "" : "s") with \"busy\""
+        case .foreign(let uids, let pid, let refused):
+            let users = uids.map { $0 == uid_t.max ? "an unknown user" : "uid \($0)" }.joined(separator: ", ")
+            let who =
+                "only uid \(geteuid())\(geteuid() == 0 ? "" : " and root") may use it; closed unanswered"
+            if let pid {
+                return "control socket: refused a connection from \(users) (pid \(pid)): \(who)"
+            }
+            return
+                "control socket: refused \(refused) more connection\(refused == 1 ? "" : "s") from \(users) since the last such line: \(who)"
+        default:
+            return nil
+        }
     }
 
     /// A button press, exactly as the answer it stands for: not here / this is it go in as

@@ -64,18 +64,34 @@ final class DaemonVoice: Sendable {
         }
     }
 
+    /// Digits in a prompt file's name: `0001.wav` … `9999.wav`, so name order is time order.
+    static let promptDigits = 4
+    /// The last prompt number: after it nothing more is written (a fifth digit, `10000.wav`,
+    /// would sort before `9999.wav`; starting again would write over the first).
+    static let lastNumber = 9999
+
     /// The highest number among `folder`'s `NNNN.wav` files (0 for none, or a folder that
     /// cannot be read): a restarted daemon numbers on after it, so it never writes over the
     /// last run's prompts and name order stays time order (before: each start began again at
-    /// 0001.wav). Other names are not its own and are ignored.
+    /// 0001.wav). Other names — other lengths of digits included — are not its own and are
+    /// ignored (before, any digits counted: `9223372036854775807.wav` crashed the daemon at
+    /// the next prompt, `4294967296.wav` made it write 0001.wav again).
     static func lastPromptNumber(in folder: String) -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return names.compactMap { name -> Int? in
             guard name.hasSuffix(".wav") else { return nil }
             let stem = name.dropLast(4)
-            guard !stem.isEmpty, stem.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            guard stem.count == promptDigits, stem.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                return nil
+            }
             return Int(stem)
         }.max() ?? 0
+    }
+
+    /// `number`'s file name: `0042.wav`.
+    static func promptName(_ number: Int) -> String {
+        let digits = String(number)
+        return String(repeating: "0", count: max(0, promptDigits - digits.count)) + digits + ".wav"
     }
 
     /// Seconds since the voice was made, on the monotonic clock.
@@ -144,11 +160,18 @@ final class DaemonVoice: Sendable {
         guard let speaker else { return }
         do {
             if let wavDirectory {
-                let number = state.withLock {
+                // Run out: the folder is looked at again, in case its files were moved away.
+                let rescanned =
+                    state.withLock { $0.files } >= Self.lastNumber
+                    ? Self.lastPromptNumber(in: wavDirectory) : nil
+                let number: Int? = state.withLock {
+                    if let rescanned { $0.files = rescanned }
+                    guard $0.files < Self.lastNumber else { return nil }
                     $0.files += 1
                     return $0.files
                 }
-                let path = wavDirectory + "/" + String(format: "%04d.wav", number)
+                guard let number else { throw WAVNumbersRunOut(folder: wavDirectory) }
+                let path = wavDirectory + "/" + Self.promptName(number)
                 // Into a file: nothing is audible, so the microphone stays open.
                 let audio = try speaker.synthesize(prompt.text)
                 do { try WAV.write(audio, to: path) } catch {
@@ -278,6 +301,14 @@ final class DaemonEars: Sendable {
                 log.info("microphone \(device): closed")
             }
         }
+    }
+}
+
+/// The folder holds `9999.wav`: no number is left that sorts after it, and none is reused.
+private struct WAVNumbersRunOut: Error, CustomStringConvertible {
+    var folder: String
+    var description: String {
+        "speakWav \(folder): \(DaemonVoice.promptName(DaemonVoice.lastNumber)) is the last prompt number; no more prompts are written there until its files are moved away"
     }
 }
 

@@ -1,3 +1,5 @@
+import Diagnostics
+
 /// The command line after the command's name, taken apart by hand in this one place.
 ///
 /// Usage: read options and flags first (`option`, `flag`, …), then `positionals()`, then
@@ -133,31 +135,12 @@ package struct Arguments {
 }
 
 extension Arguments {
-    /// A number as people write one: an optional sign, digits, at most one point ("12",
-    /// "-0.5", "+3."). `Double(String)` also reads "0x10" as 16, "1e2" as 100, "inf" and
-    /// "nan", none of which anyone means as seconds, metres or degrees: nil for those.
-    package static func decimal(_ text: some StringProtocol) -> Double? {
-        isDecimal(text.utf8) ? Double(String(text)) : nil
-    }
+    /// A number as people write one: ``DecimalText/decimal(_:)`` ("12", "-0.5"; not "0x10",
+    /// "1e2", "inf", "nan").
+    package static func decimal(_ text: some StringProtocol) -> Double? { DecimalText.decimal(text) }
 
-    /// Whether `field` is spelled as ``decimal(_:)`` reads: an optional sign, digits, at most
-    /// one point.
-    static func isDecimal(_ field: some Collection<UInt8>) -> Bool {
-        var digits = 0
-        var point = false
-        for (offset, byte) in field.enumerated() {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
-            case UInt8(ascii: "."):
-                if point { return false }
-                point = true
-            case UInt8(ascii: "+"), UInt8(ascii: "-"):
-                if offset != 0 { return false }
-            default: return false
-            }
-        }
-        return digits > 0
-    }
+    /// Whether `field` is spelled as ``decimal(_:)`` reads (``DecimalText/isDecimal(_:)``).
+    static func isDecimal(_ field: some Collection<UInt8>) -> Bool { DecimalText.isDecimal(field) }
 
     /// Parses "LAT,LON" in degrees.
     package static func coordinate(_ text: String) -> (Double, Double)? {

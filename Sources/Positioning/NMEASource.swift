@@ -93,9 +93,10 @@ public final class NMEASource: Sendable {
     }
 
     /// Opens a FIFO for reading without waiting for a writer (a plain open() waits until one
-    /// comes, maybe forever), then reads it blocking: a poll that says readable means bytes,
-    /// or that the last writer closed it (a read of 0). - Throws: when it cannot be opened, or
-    /// is no longer a FIFO (made again as a file: read as one again and again).
+    /// comes, maybe forever), and leaves it non-blocking: a read gives bytes, 0 when no writer
+    /// has it open and nothing is left (the writer closed it), or `EAGAIN` while a writer has
+    /// it open and is silent. - Throws: when it cannot be opened, or is no longer a FIFO (made
+    /// again as a file: read as one again and again).
     static func openFIFO(_ path: String) throws(SystemCallError) -> Int32 {
         let fd = try retryingOnInterrupt("open \(path)") {
             Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -106,8 +107,6 @@ public final class NMEASource: Sendable {
             guard info.st_mode & S_IFMT == S_IFIFO else {
                 throw SystemCallError(call: "open \(path)", code: EINVAL, reason: "no longer a FIFO")
             }
-            let flags = try retryingOnInterrupt("fcntl \(path)") { fcntl(fd, F_GETFL) }
-            try retryingOnInterrupt("fcntl \(path)") { fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
         } catch {
             try? closeDescriptor(fd)
             throw error
@@ -162,6 +161,8 @@ public final class NMEASource: Sendable {
         continuation.onTermination = { _ in state.withLock { $0.stopped = true } }
         let thread = Thread {
             var fd = fd
+            // Bytes came on this FIFO descriptor since it was opened: a writer has been there.
+            var sawData = false
             defer {
                 if ownsDescriptor, fd >= 0 { try? closeDescriptor(fd) }
                 continuation.finish()
@@ -187,9 +188,56 @@ public final class NMEASource: Sendable {
                     continuation.yield(event)
                 }
             }
+            /// The FIFO's writer closed it: it is opened again for the next writer (a poll of
+            /// this descriptor would say "hung up" for ever), then the last epoch goes out. The
+            /// new read end is open before the old one closes, and before that epoch's paced
+            /// pause: a writer that opened the FIFO meanwhile (on the old read end) and has
+            /// written and gone keeps its bytes, which a pipe frees with its last descriptor
+            /// (before, they were lost unsaid). A new writer is a new stream: nothing of this
+            /// one's carries over, its pacing included. A FIFO no longer there (its writer removed it as it left) is
+            /// waited for at its path (``awaitFIFO(_:)``).
+            func nextWriter(_ fifo: String) throws(SystemCallError) {
+                let reopened = Result { () throws(SystemCallError) in try Self.openFIFO(fifo) }
+                try? closeDescriptor(fd)
+                fd = -1
+                sawData = false
+                if case .failure(let error) = reopened, error.code == ENOENT {
+                    state.withLock { $0.waiting = "\(error)" }
+                } else {
+                    state.withLock { $0.waiting = Self.writerClosed }
+                }
+                deliver(parser.finish())
+                parser = NMEAParser()
+                // Paced from its own first epoch (before, the next writer's first fix waited
+                // min(its time - this one's last, 5 s)).
+                lastTime = nil
+                if case .failure(let error) = reopened, error.code == ENOENT { return }
+                fd = try reopened.get()
+            }
+            /// Tries once a second to open the FIFO again at its path, as a serial device that
+            /// hung up is (before, its removal ended the positions for good: "the input ended:
+            /// open F: No such file or directory"); ``waiting`` says why meanwhile.
+            func awaitFIFO(_ fifo: String) throws(SystemCallError) {
+                let until = ContinuousClock.now + .seconds(1)
+                while !isStopped(), ContinuousClock.now < until { usleep(10_000) }
+                guard !isStopped() else { return }
+                do {
+                    fd = try Self.openFIFO(fifo)
+                    state.withLock { $0.waiting = Self.noWriterYet }
+                } catch  where error.code == ENOENT {
+                    return
+                }
+            }
             do {
                 while !isStopped() {
-                    guard try waitReadable(fd, milliseconds: 100) else {
+                    if fd < 0, let fifo {
+                        try awaitFIFO(fifo)
+                        continue
+                    }
+                    // Silent a while after bytes came, a FIFO is read anyway: its writer may
+                    // have gone with no hang-up the poll can see (one that came and went
+                    // between our reopen and its bytes), and a read of 0 says so.
+                    if try !waitReadable(fd, milliseconds: 100), !(fifo != nil && sawData) {
                         // A FIFO deleted and made again while no one wrote (a writer's script
                         // that makes its own): the new one is where the next writer comes.
                         if let fifo, state.withLock({ $0.waiting != nil }), Self.isAnotherFIFO(fifo, than: fd)
@@ -200,24 +248,26 @@ public final class NMEASource: Sendable {
                         }
                         continue
                     }
-                    let n = try readSome(fd, into: &buffer)
+                    let n: Int
+                    if fifo != nil {
+                        // A readable FIFO may still have nothing (EAGAIN): polled again.
+                        guard let available = try readFIFO(fd, into: &buffer) else { continue }
+                        n = available
+                    } else {
+                        n = try readSome(fd, into: &buffer)
+                    }
                     if n == 0, let fifo {
-                        // The writer closed it: its last epoch is out, and the FIFO is opened
-                        // again for the next (a poll of this one would say "hung up" for ever).
-                        // A new writer is a new stream: nothing of this one's carries over.
-                        deliver(parser.finish())
-                        parser = NMEAParser()
-                        state.withLock { $0.waiting = Self.writerClosed }
-                        try? closeDescriptor(fd)
-                        fd = -1
-                        fd = try Self.openFIFO(fifo)
+                        try nextWriter(fifo)
                         continue
                     }
                     if n == 0 {
                         if let hangupMessage { state.withLock { $0.failure = hangupMessage } }
                         break
                     }
-                    if fifo != nil { state.withLock { $0.waiting = nil } }
+                    if fifo != nil {
+                        sawData = true
+                        state.withLock { $0.waiting = nil }
+                    }
                     // A device's epochs are dated by the clock as they are read, not when it opened.
                     deliver(
                         isDevice ? parser.feed(buffer[0..<n], receivedAt: Date()) : parser.feed(buffer[0..<n])

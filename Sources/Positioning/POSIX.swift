@@ -22,6 +22,16 @@ func readSome(_ fd: Int32, into buffer: inout [UInt8]) throws(SystemCallError) -
     }
 }
 
+/// Reads what a non-blocking FIFO has (up to `buffer.count`): 0 when no writer has it open
+/// and it is empty, `nil` when a writer has it open and has written nothing more (`EAGAIN`).
+func readFIFO(_ fd: Int32, into buffer: inout [UInt8]) throws(SystemCallError) -> Int? {
+    do {
+        return try readSome(fd, into: &buffer)
+    } catch  where error.code == EAGAIN || error.code == EWOULDBLOCK {
+        return nil
+    }
+}
+
 /// Writes all of `bytes`.
 func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(SystemCallError) {
     var offset = 0

@@ -1,3 +1,4 @@
+import Arrival
 // voice-eval: the recognition benchmark of the Korean phrase model (see docs/speech.md).
 // Synthesises a split (development or test: other voices, sentences, babble talkers) with
 // espeak-ng, mixes each condition's noise at a fixed SNR, decodes it as one long microphone
@@ -5,7 +6,7 @@
 // operating-point.json, chosen on the development split), and prints recall, confusions,
 // false actions, false actions per hour of chatter, RTF and peak RSS, for the stock and the
 // adapted acoustic model. Run it with Scripts/voice-eval.
-import Arrival
+import Diagnostics
 import Foundation
 import Geo
 import Speech
@@ -115,9 +116,19 @@ struct Options {
             }
             return next
         }
-        func number<T: LosslessStringConvertible>(_ flag: String, _: T.Type) throws(UsageError) -> T {
+        /// A whole number (Swift's own reading: an optional sign and digits, nothing else).
+        func number<T: FixedWidthInteger>(_ flag: String, _: T.Type) throws(UsageError) -> T {
             let text = try value(flag)
             guard let parsed = T(text) else { throw UsageError("\(flag): \"\(text)\" is not a valid number") }
+            return parsed
+        }
+        /// A decimal, as `pathfinder`'s flags read one (``DecimalText/decimal(_:)``: not "0x10",
+        /// "1e2", "inf", "nan", which `Double` reads; before, they passed here).
+        func decimal(_ flag: String) throws(UsageError) -> Double {
+            let text = try value(flag)
+            guard let parsed = DecimalText.decimal(text) else {
+                throw UsageError("\(flag): \"\(text)\" is not a decimal number (digits, at most one point)")
+            }
             return parsed
         }
         /// Speed factors, comma-separated, or "none".
@@ -127,14 +138,16 @@ struct Options {
         ) throws(UsageError) -> Double {
             let text = try value(flag)
             if text == "none" { return 0 }
-            guard let number = Double(text), range.contains(number) else {
+            guard let number = DecimalText.decimal(text), range.contains(number) else {
                 throw UsageError("\(flag) \(text): \(what), or none")
             }
             return number
         }
         func speedList(_ flag: String, _ text: String) throws(UsageError) -> [Double] {
             if text == "none" { return [] }
-            let speeds = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            let speeds = text.split(separator: ",").map {
+                DecimalText.decimal($0.trimmingCharacters(in: .whitespaces))
+            }
             let range = OperatingPoint.speedRange
             guard !speeds.isEmpty, speeds.allSatisfy({ $0.map(range.contains) ?? false }) else {
                 throw UsageError(
@@ -144,7 +157,7 @@ struct Options {
             return speeds.compactMap { $0 }
         }
         func fraction(_ flag: String) throws(UsageError) -> Double {
-            let parsed = try number(flag, Double.self)
+            let parsed = try decimal(flag)
             guard parsed >= 0, parsed <= 1 else {
                 throw UsageError("\(flag): \(parsed) is not between 0 and 1")
             }
@@ -153,7 +166,7 @@ struct Options {
         /// "C" (both answers) or "notHere:C,thisIsIt:C" (either may be left out).
         func caps(_ flag: String) throws(UsageError) -> [ArrivalWords: Double] {
             let text = try value(flag)
-            if let both = Double(text) {
+            if let both = DecimalText.decimal(text) {
                 guard both >= 0, both <= 1 else {
                     throw UsageError("\(flag): \(both) is not between 0 and 1")
                 }
@@ -163,7 +176,7 @@ struct Options {
             for part in text.split(separator: ",") {
                 let pair = part.split(separator: ":")
                 guard pair.count == 2, let answer = ArrivalWords(rawValue: String(pair[0])),
-                    let cap = Double(pair[1]), cap >= 0, cap <= 1
+                    let cap = DecimalText.decimal(pair[1]), cap >= 0, cap <= 1
                 else {
                     throw UsageError(
                         "\(flag): \"\(part)\" is not ANSWER:C (notHere or thisIsIt, C between 0 and 1)")
@@ -214,7 +227,7 @@ struct Options {
                     throw UsageError("--acoustic: unknown model \"\(name)\" (stock, adapted)")
                 }
             case "--hours":
-                hours = try number(flag, Double.self)
+                hours = try decimal(flag)
                 guard hours >= 0 else { throw UsageError("--hours: \(hours) is negative") }
             case "--phone-loop": policy.phoneLoop = true
             case "--neighbour-margin": policy.neighbourMargin = true
@@ -232,7 +245,9 @@ struct Options {
                 let parts = text.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
                 if text == "none" {
                     policy.noiseSuppression = NoiseSuppression(level: 1, belowSpread: 0)
-                } else if parts.count == 2, let level = Int(parts[0]), let spread = Double(parts[1]) {
+                } else if parts.count == 2, let level = Int(parts[0]),
+                    let spread = DecimalText.decimal(parts[1])
+                {
                     if let problem = NoiseSuppression.problem(level: level, belowSpread: spread) {
                         throw UsageError("--noise-suppression \(text): \(problem)")
                     }
@@ -266,7 +281,7 @@ struct Options {
                     throw UsageError("--fillers \(span): speech or utterance")
                 }
                 policy.fillers = fillers
-            case "--max-seconds": policy.maxUtteranceSeconds = try number(flag, Double.self)
+            case "--max-seconds": policy.maxUtteranceSeconds = try decimal(flag)
             case "--max-fillers-not-here": policy.maxFillersNotHere = try number(flag, Int.self)
             case "--max-fillers-this-is-it": policy.maxFillersThisIsIt = try number(flag, Int.self)
             case "--verbose": verbose = true
@@ -290,7 +305,9 @@ struct Options {
                 confidence = parsed
             case "--babble-shift":
                 let text = try value(flag)
-                let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+                let parts = text.split(separator: ",").map {
+                    DecimalText.decimal($0.trimmingCharacters(in: .whitespaces))
+                }
                 guard parts.count == 3, let from = parts[0], let to = parts[1], let perDecibel = parts[2],
                     from.isFinite, to.isFinite, perDecibel.isFinite, from <= to
                 else {
@@ -302,7 +319,9 @@ struct Options {
             case "--preprocess": preprocess = try value(flag)
             case "--agreement":
                 let text = try value(flag)
-                let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+                let parts = text.split(separator: ",").map {
+                    DecimalText.decimal($0.trimmingCharacters(in: .whitespaces))
+                }
                 guard parts.count == 2, let weight = parts[0], let floor = parts[1], weight >= 0,
                     weight.isFinite,
                     floor.isFinite

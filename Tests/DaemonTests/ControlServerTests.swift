@@ -127,6 +127,9 @@ import Testing
         first.setReadTimeout(seconds: 10)
         server.send("still here", to: 1)
         #expect(first.readLine() == "still here")
+        // The refusal counted and not yet reported is handed back at the stop, not dropped
+        // (before, it waited for a later refusal, and none came).
+        #expect(server.stop() == [.busy(refused: 1)])
     }
 
     @Test func anIdleConnectionIsClosedSubscribersStayAndTheSlotServesANewClient() throws {

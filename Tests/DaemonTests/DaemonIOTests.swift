@@ -538,6 +538,65 @@ import Testing
         #expect(daemon.waitForExit() == 0)
     }
 
+    /// `count` connections to `socket` as `nobody`, one after another, each closed at once.
+    static func nobodysConnections(_ count: Int, to socket: String) throws {
+        let script = """
+            import socket, sys
+            path = sys.argv[1]
+            for _ in range(int(sys.argv[2])):
+                s = socket.socket(socket.AF_UNIX)
+                s.connect("\\0" + path[1:] if path.startswith("@") else path)
+                s.close()
+            """
+        let result = try runCapturing(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=\(DaemonProcess.unprivileged)", "--regid=\(DaemonProcess.unprivileged)",
+                "--clear-groups", "/usr/bin/python3", "-c", script, socket, String(count),
+            ])
+        #expect(result.status == 0, "\(result.text)")
+    }
+
+    /// A burst of another user's connections is logged in full without waiting for a later
+    /// one: the first at once with its pid, the rest as a count naming the uid (no pid, as
+    /// they came from several processes) within the 10 s of the report interval, and at the
+    /// daemon's stop. Before, the count came only with a later refusal, under that one's pid,
+    /// and never if none came.
+    @Test(.enabled(if: getuid() == 0, "needs root to start a process as another user"))
+    func aBurstOfAnotherUsersConnectionsIsCountedWithoutALaterOne() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let socket = "@pathfinder-test-\(UUID().uuidString.prefix(8))"
+        let daemon = try DaemonProcess(
+            arguments: ["--config", try DaemonProcess.writeConfig(dir), "--socket", socket], socket: socket,
+            dir: dir)
+        try #require(daemon.waitUntilListening(), "\(daemon.stderr)")
+        try Self.nobodysConnections(5, to: socket)
+        #expect(daemon.logs("refused a connection from uid 65534 (pid "), "\(daemon.stderr)")
+        let four = "control socket: refused 4 more connections from uid 65534 since the last such line"
+        var counted = false
+        for _ in 0..<1500 where !counted {
+            counted = daemon.stderr.contains(four)
+            if !counted { usleep(10_000) }
+        }
+        #expect(counted, "\(daemon.stderr)")
+        // Within the next 10 s, then the stop: counted at the stop.
+        try Self.nobodysConnections(3, to: socket)
+        usleep(300_000)
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        let three = "control socket: refused 3 more connections from uid 65534 since the last such line"
+        #expect(daemon.stderr.contains(three), "\(daemon.stderr)")
+        let lines = daemon.stderr.split(separator: "\n")
+        #expect(
+            (lines.firstIndex { $0.contains(three) } ?? .max)
+                < (lines.firstIndex { $0.hasSuffix("stopped") } ?? 0),
+            "\(daemon.stderr)")
+        #expect(
+            lines.filter { $0.contains("more connections") }.allSatisfy { !$0.contains("pid") },
+            "\(daemon.stderr)")
+    }
+
     /// In a shared folder (`/tmp`, the fallback without XDG_RUNTIME_DIR) another user can make
     /// the socket first. This account's clients do not send to it, and its daemon neither
     /// serves beside it nor removes it (before: `go` sent the walker's destination to the
@@ -641,6 +700,87 @@ import Testing
             "the second run wrote nothing new: \(first.keys.sorted()), then \(second.keys.sorted())")
         #expect(added.allSatisfy { $0 > last }, "after \(last): \(added)")
         #expect(added.first == String(format: "%04d.wav", Int(last.prefix(4))! + 1), "\(added)")
+    }
+
+    /// Names already in a `speakWav` folder that are not its own four-digit prompts
+    /// (`NNNN.wav`) are left alone, whatever their digits, and nothing is written over; when
+    /// the numbers run out (9999.wav is there) no more prompts are written, said once.
+    /// Before: the highest number of any length counted, so 9223372036854775807.wav crashed
+    /// the daemon ("arithmetic overflow", exit 132, its socket left behind), 4294967296.wav
+    /// made the next prompt 0001.wav again (`%04d` read the number as 32 bits) over the one
+    /// there, and after 9999.wav came 10000.wav, which sorts before it.
+    @Test(arguments: [
+        (["9223372036854775807.wav"], "0001.wav"),
+        (["0001.wav", "4294967296.wav"], "0002.wav"),
+        (["0007.wav", "12345.wav", "123.wav", "x0009.wav"], "0008.wav"),
+        (["9998.wav", "9999.wav"], nil),
+    ])
+    func promptNumbersNeverOverflowNorWriteOverNorMisorder(existing: [String], next: String?) throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let wav = dir.path + "/wav"
+        try FileManager.default.createDirectory(atPath: wav, withIntermediateDirectories: true)
+        for name in existing { try Data(name.utf8).write(to: URL(fileURLWithPath: wav + "/" + name)) }
+        let daemon = try Self.listening(in: dir)
+        let go = fields(
+            try daemon.client().request(
+                #"{"cmd": "go", "destination": {"name": "Rautatieasema", "center": {"lat": 60.1711, "lon": 24.9414}}}"#
+            ))
+        #expect(go["ok"] == .bool(true), "\(daemon.stderr)")
+        func names() -> Set<String> { Set((try? FileManager.default.contentsOfDirectory(atPath: wav)) ?? []) }
+        let runOut = "cannot speak (speakWav \(wav): 9999.wav is the last prompt number"
+        if let next {
+            for _ in 0..<1000 where !names().contains(next) { usleep(10_000) }
+            #expect(names().contains(next), "\(names().sorted())\n\(daemon.stderr)")
+        } else {
+            #expect(daemon.logs(runOut), "\(daemon.stderr)")
+        }
+        // A second prompt: said after the first, numbered after it or refused as it was.
+        _ = try daemon.client().request(#"{"cmd": "stop"}"#)
+        usleep(1_500_000)
+        #expect(
+            fields(try daemon.client().request(#"{"cmd": "status"}"#))["ok"] == .bool(true),
+            "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0, "\(daemon.stderr)")
+        for name in existing {
+            #expect(
+                FileManager.default.contents(atPath: wav + "/" + name) == Data(name.utf8),
+                "\(name) written over")
+        }
+        let added = names().subtracting(existing).sorted()
+        if next == nil {
+            #expect(added.isEmpty, "\(added)")
+            #expect(daemon.stderr.components(separatedBy: runOut).count == 2, "said once:\n\(daemon.stderr)")
+        } else {
+            #expect(added.first == next, "\(added)")
+            #expect(added.allSatisfy { $0.count == 8 }, "\(added)")
+        }
+    }
+
+    /// Once the numbers have run out, moving the folder's files away lets prompts be written
+    /// again, from 0001.wav, without a restart.
+    @Test func promptsAreWrittenAgainOnceTheFullFolderIsEmptied() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let wav = dir.path + "/wav"
+        try FileManager.default.createDirectory(atPath: wav, withIntermediateDirectories: true)
+        try Data().write(to: URL(fileURLWithPath: wav + "/9999.wav"))
+        let daemon = try Self.listening(in: dir)
+        _ = try daemon.client().request(
+            #"{"cmd": "go", "destination": {"name": "Rautatieasema", "center": {"lat": 60.1711, "lon": 24.9414}}}"#
+        )
+        #expect(daemon.logs("9999.wav is the last prompt number"), "\(daemon.stderr)")
+        try FileManager.default.moveItem(atPath: wav + "/9999.wav", toPath: dir.path + "/9999.wav")
+        _ = try daemon.client().request(#"{"cmd": "stop"}"#)
+        var written = false
+        for _ in 0..<1000 where !written {
+            written = FileManager.default.fileExists(atPath: wav + "/0001.wav")
+            if !written { usleep(10_000) }
+        }
+        #expect(written, "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0, "\(daemon.stderr)")
     }
 
     /// With `mic: false` and `buttons`, the start log says answers come through both (before:

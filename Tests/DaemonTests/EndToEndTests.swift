@@ -627,7 +627,7 @@ extension MicrophoneDaemonTests {
 /// same FIFO or one made again at its path. Before:
 /// the daemon's open() waited for a writer, so no socket and nothing logged until one came,
 /// and the first writer's end ended the positions for good.
-@Suite struct NMEAFIFOTests {
+@Suite(.serialized) struct NMEAFIFOTests {
     /// A writer on the FIFO at `path`, once the daemon has it open for reading (bounded, 20 s).
     static func writer(of path: String) throws -> Int32 {
         for _ in 0..<2000 {
@@ -638,6 +638,151 @@ extension MicrophoneDaemonTests {
         }
         Issue.record("no reader on \(path) after 20 s")
         throw CancellationError()
+    }
+
+    /// The demo walk's epochs (one a second), each its sentences from its RMC on.
+    static func epochs() throws -> [[Substring]] {
+        let walk = try #require(Bundle.module.path(forResource: "Fixtures/demo/walk.nmea", ofType: nil))
+        var epochs: [[Substring]] = []
+        for line in try String(contentsOfFile: walk, encoding: .utf8).split(whereSeparator: \.isNewline)
+        where line.hasPrefix("$") {
+            if line.dropFirst(3).hasPrefix("RMC") || epochs.isEmpty { epochs.append([]) }
+            epochs[epochs.count - 1].append(line)
+        }
+        return epochs
+    }
+
+    /// The position an epoch's RMC gives, degrees.
+    static func position(of epoch: [Substring]) throws -> (lat: Double, lon: Double) {
+        let f = try #require(epoch.first { $0.dropFirst(3).hasPrefix("RMC") }).split(
+            separator: ",", omittingEmptySubsequences: false)
+        func degrees(_ field: Substring, _ width: Int) throws -> Double {
+            let whole = try #require(Double(field.prefix(width)))
+            return whole + (try #require(Double(field.dropFirst(width)))) / 60
+        }
+        return (try degrees(f[3], 2), try degrees(f[5], 3))
+    }
+
+    /// A daemon reading the FIFO `fifo` (made here) in `dir`.
+    static func daemon(on fifo: String, in dir: TempDir) throws -> DaemonProcess {
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let daemon = try DaemonProcess(
+            arguments: [
+                "--socket", dir.path + "/pf.sock", "--memory", dir.path + "/memory.json", "--no-mic",
+                "--baro", "none", "--nmea", fifo,
+            ], socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "\(daemon.stderr)")
+        return daemon
+    }
+
+    /// Writes `epochs` to `fd` in one go, as `cat` would.
+    static func send(_ epochs: [[Substring]], to fd: Int32) {
+        let bytes = Array(epochs.joined().map { $0 + "\r\n" }.joined().utf8)
+        #expect(bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count)
+    }
+
+    /// Whether the daemon's `status` position becomes `epoch`'s within `seconds`.
+    static func reaches(_ daemon: DaemonProcess, _ epoch: [Substring], within seconds: Double) throws -> Bool
+    {
+        let want = try position(of: epoch)
+        let client = try daemon.client()
+        let deadline = Date().addingTimeInterval(seconds)
+        repeat {
+            let position = fields(try client.request(#"{"cmd": "status"}"#))["position"]?.objectValue
+            if let lat = position?["lat"]?.numberValue, let lon = position?["lon"]?.numberValue,
+                abs(lat - want.lat) < 1e-6, abs(lon - want.lon) < 1e-6
+            {
+                return true
+            }
+            usleep(20_000)
+        } while Date() < deadline
+        return false
+    }
+
+    /// Writers one after another, each as `cat FILE > FIFO` is (open, write, close), the next
+    /// coming while the daemon still gives out the last one's final epoch (paced 3 s after its
+    /// first, and closed only by the writer's end: it lacks the GST and XDR that end the others):
+    /// every one is read. Before, the daemon reopened the FIFO only after that pause, its old
+    /// read end still open: the next writer's open succeeded on it, it wrote and left, and the
+    /// daemon's close threw its bytes away, unsaid (the audit: 20 writers, 5475 bytes written,
+    /// 5202 read).
+    @Test func aWriterComingJustAfterAnotherIsRead() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let epochs = try Self.epochs()
+        let fifo = dir.path + "/gps.fifo"
+        let daemon = try Self.daemon(on: fifo, in: dir)
+        var lost: [Int] = []
+        for k in 0..<4 {
+            let fd = try Self.writer(of: fifo)
+            Self.send(
+                [
+                    epochs[100 * k],
+                    epochs[100 * k + 3].filter { $0.hasPrefix("$GPRMC") || $0.hasPrefix("$GPGGA") },
+                ], to: fd)
+            close(fd)
+            // Bounded well past any paced pause (5 s at most, after the last one's 3 s).
+            if try !Self.reaches(daemon, epochs[100 * k], within: 12) { lost.append(k) }
+            usleep(300_000)
+        }
+        #expect(lost.isEmpty, "writers lost: \(lost)\n\(daemon.stderr)")
+        #expect(try Self.reaches(daemon, epochs[303], within: 12), "\(daemon.stderr)")
+        #expect(!daemon.stderr.contains("the input ended"), "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
+    /// A writer that removes the FIFO as it leaves (a script cleaning up after itself): the
+    /// daemon waits for the FIFO to be made again at its path, says so once, and reads the
+    /// next writer there. Before: "the input ended: open F: No such file or directory; no
+    /// more positions", for good, the daemon up without positions.
+    @Test func aFIFORemovedByItsWriterIsWaitedForAtItsPath() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let epochs = try Self.epochs()
+        let fifo = dir.path + "/gps.fifo"
+        let daemon = try Self.daemon(on: fifo, in: dir)
+        let first = try Self.writer(of: fifo)
+        Self.send([epochs[0], epochs[1]], to: first)
+        unlink(fifo)
+        close(first)
+        #expect(try Self.reaches(daemon, epochs[1], within: 8), "\(daemon.stderr)")
+        let missing = "NMEA \(fifo): open \(fifo): No such file or directory; waiting for it"
+        #expect(daemon.logs(missing), "\(daemon.stderr)")
+        // Several of the once-a-second tries pass before it is back.
+        usleep(2_500_000)
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let second = try Self.writer(of: fifo)
+        defer { close(second) }
+        Self.send([epochs[20], epochs[21]], to: second)
+        #expect(try Self.reaches(daemon, epochs[20], within: 8), "\(daemon.stderr)")
+        #expect(daemon.stderr.components(separatedBy: missing).count == 2, "said once:\n\(daemon.stderr)")
+        #expect(!daemon.stderr.contains("the input ended"), "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
+    /// A new writer is a new stream, paced from its own first epoch: its first fix comes at
+    /// once, however far its times are from the last writer's. Before, the pacing went on
+    /// from the last writer's last epoch, and the new writer's first fix waited
+    /// min(its time - that one's, 5 s).
+    @Test func aNewWritersFirstFixIsNotHeldByTheLastWritersTimes() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let epochs = try Self.epochs()
+        let fifo = dir.path + "/gps.fifo"
+        let daemon = try Self.daemon(on: fifo, in: dir)
+        let first = try Self.writer(of: fifo)
+        Self.send([epochs[0], epochs[1]], to: first)
+        close(first)
+        #expect(try Self.reaches(daemon, epochs[1], within: 8), "\(daemon.stderr)")
+        // 300 s on in the walk: held 5 s before.
+        let second = try Self.writer(of: fifo)
+        defer { close(second) }
+        Self.send([epochs[300], epochs[301]], to: second)
+        #expect(try Self.reaches(daemon, epochs[300], within: 2.5), "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
     }
 
     @Test func aFIFOWithoutAWriterIsWaitedForAndEachWriterRead() throws {

@@ -364,6 +364,23 @@ struct VoiceEvalFlagTests {
         #expect(result.code == 2)
         #expect(result.err.contains(named), "\(result.err)")
     }
+
+    /// Numbers are plain decimals, as `pathfinder`'s own flags' are (one check, in
+    /// Diagnostics): "0x10", "1e2", "inf", which Swift's `Double` reads, are refused naming
+    /// the flag's value, exit 2 (before, `--hours 0x10` ran 16 hours). `--describe` makes a
+    /// flag that passed end at once, synthesising nothing.
+    @Test(arguments: [
+        (["--hours", "0x10"], "0x10"), (["--max-seconds", "1e2"], "1e2"), (["--high-pass", "0x50"], "0x50"),
+        (["--search-lead", "inf"], "inf"), (["--speeds", "1,1e0"], "1,1e0"),
+        (["--near-miss-budget", "1e-1"], "1e-1"), (["--max-act", "0x1"], "0x1"),
+        (["--max-ask", "notHere:1e-1"], "1e-1"), (["--noise-suppression", "1,1e1"], "1,1e1"),
+        (["--babble-shift", "1e1,20,1"], "1e1,20,1"), (["--agreement", "0x1,0"], "0x1,0"),
+    ])
+    func aNumberNotWrittenAsADecimalIsRefused(_ argv: [String], _ named: String) throws {
+        let result = try run(argv + ["--describe"])
+        #expect(result.code == 2, "\(result.err)")
+        #expect(result.err.contains(argv[0]) && result.err.contains(named), "\(result.err)")
+    }
 }
 
 extension VoiceEvalFlagTests {

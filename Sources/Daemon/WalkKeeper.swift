@@ -57,9 +57,26 @@ final class WalkKeeper {
     /// NTP's small steps.
     static let clockSlackSeconds = 60.0
 
+    /// Set when the memory save after the walk ended failed (cleared by a later save that
+    /// succeeded, or a new walk): the walk file is then not removed, so a restart resumes the
+    /// walk and asks again instead of losing both the answer and the walk.
+    var answerUnsaved = false
+    /// The ended walk whose file is kept for ``answerUnsaved`` (logged once).
+    private var held: ActiveWalk?
+
     /// Makes the file hold `walk` (none: removed), when that is not what it holds.
     func keep(_ walk: ActiveWalk?) {
+        if walk != nil { answerUnsaved = false }
         guard walk != kept else { return }
+        if walk == nil, answerUnsaved, let ended = kept {
+            if held != ended {
+                held = ended
+                log.warning(
+                    "walk file \(path) kept: the memory was not saved; a restart resumes the walk to "
+                        + "\(ended.destination.name) and asks again")
+            }
+            return
+        }
         kept = walk
         do {
             if let walk {

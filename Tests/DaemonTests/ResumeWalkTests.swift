@@ -1,6 +1,9 @@
+import Arrival
 import Daemon
 import Foundation
 import Glibc
+import Storage
+import TestSupport
 import Testing
 
 /// A daemon restarted mid-walk (SIGKILL, SIGTERM, a crash and systemd's `Restart=`) resumes the
@@ -80,5 +83,69 @@ import Testing
         }
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)
+    }
+}
+
+/// The walk file outlives the walk until what the walk taught is in the memory: a daemon killed
+/// during the save, or a save that failed, leaves the walk for the next start to resume and ask
+/// again (before, "여기가 입구야" over the socket removed the file before the save).
+@Suite(.serialized) struct ResumeWalkMemoryTests {
+    static func chattr(_ flag: String, _ path: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+        process.arguments = [flag, path]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "chattr \(flag) \(path) failed (needs root and ext4)")
+    }
+
+    /// The memory file made immutable (`chattr +i`: the rename over it fails) during the walk:
+    /// the confirmation's save fails, and the walk file stays, so a restart resumes the walk.
+    @Test func aWalkWhoseAnswerWasNotSavedIsLeftToResume() throws {
+        try #require(getuid() == 0, "needs root for chattr +i")
+        let dir = TempDir()
+        defer { dir.remove() }
+        let memoryPath = dir.path + "/memory.json"
+        let walkFile = memoryPath + ".walk"
+        try MemoryFile.save(EntranceMemory(), path: memoryPath)
+        let walk = try MemoryDaemonTests.Walk(dir: dir, arguments: ["--memory", memoryPath])
+        try Self.chattr("+i", memoryPath)
+        defer { try? Self.chattr("-i", memoryPath) }
+        _ = try walk.confirmAtTheFirstDoor()
+        let failed = try #require(
+            walk.events.next {
+                $0["event"] == "memoryFailed" && $0["reason"]?.stringValue?.contains("rename") == true
+            },
+            "\(walk.daemon.stderr)")
+        _ = failed
+        _ = walk.events.next(EndToEndTests.event("walkEnded"))
+        let status = fields(try walk.requests.request(#"{"cmd": "status"}"#))
+        #expect(status["state"] == "idle", "\(status)")
+        guard case .walk(let kept) = WalkFile.load(path: walkFile) else {
+            Issue.record("no walk file after a failed save:\n\(walk.daemon.stderr)")
+            walk.stop()
+            return
+        }
+        #expect(kept.destination.name == "Siltavuorenpenger 10")
+        #expect(
+            walk.daemon.stderr.contains("walk file \(walkFile) kept: the memory was not saved"),
+            "\(walk.daemon.stderr)")
+        walk.daemon.signal(SIGKILL)
+        _ = walk.daemon.waitForExit()
+        walk.events.drain()
+        walk.gpsd.stop()
+        walk.feeder.shutdown()
+
+        try Self.chattr("-i", memoryPath)
+        let again = try DaemonProcess(
+            arguments: [
+                "--memory", memoryPath, "--socket", dir.path + "/pf.sock", "--no-mic", "--baro", "none",
+                "--gpsd", "127.0.0.1:9", "--speak-wav", dir.path + "/wav",
+            ],
+            socket: dir.path + "/pf.sock", dir: dir)
+        try #require(again.waitUntilListening(), "\(again.stderr)")
+        #expect(again.logs("resuming the walk to Siltavuorenpenger 10"), "\(again.stderr)")
+        again.signal(SIGTERM)
+        #expect(again.waitForExit() == 0)
     }
 }

@@ -28,8 +28,16 @@ final class WalkKeeper {
             return nil
         case .walk(let walk):
             let begun = Date.ISO8601FormatStyle().format(walk.since)
-            let age = now.timeIntervalSince(walk.since)
             let name = walk.destination.name
+            // Within the boot it began in, its age by the boot clock: immune to the wall
+            // clock's steps; after a reboot, by the wall clock.
+            let boot = BootClock.now()
+            let age: TimeInterval
+            if let boot, let id = walk.bootID, let seconds = walk.bootSeconds, id == boot.id {
+                age = boot.seconds - seconds
+            } else {
+                age = now.timeIntervalSince(walk.since)
+            }
             guard age <= ActiveWalk.resumeWithin else {
                 log.info(
                     "not resuming the walk to \(name) begun at \(begun): more than \(Int(ActiveWalk.resumeWithin / 3600)) h ago"
@@ -67,7 +75,14 @@ final class WalkKeeper {
     /// Makes the file hold `walk` (none: removed), when that is not what it holds.
     func keep(_ walk: ActiveWalk?) {
         if walk != nil { answerUnsaved = false }
-        guard walk != kept else { return }
+        // The same walk as kept (a resumed one keeps the boot it began in): nothing to write.
+        if let walk, walk.isSameWalk(as: kept) { return }
+        guard walk != nil || kept != nil else { return }
+        var walk = walk
+        if walk != nil, let boot = BootClock.now() {
+            walk?.bootID = boot.id
+            walk?.bootSeconds = boot.seconds
+        }
         if walk == nil, answerUnsaved, let ended = kept {
             if held != ended {
                 held = ended

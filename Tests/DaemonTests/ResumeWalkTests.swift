@@ -149,3 +149,37 @@ import Testing
         #expect(again.waitForExit() == 0)
     }
 }
+
+/// Within one boot a walk's age is judged by CLOCK_BOOTTIME, which the wall clock's steps do
+/// not move (a Pi without a real-time clock set by NTP during the walk): before, a walk begun
+/// seconds ago whose wall `since` was a day off was dropped as "more than 2 h ago".
+@Suite(.serialized) struct ResumeWalkBootClockTests {
+    @Test(arguments: [(10.0, true), (3 * 3600.0, false)])
+    func aWalkOfThisBootIsJudgedByTheBootClock(secondsAgo: Double, resumed: Bool) throws {
+        let bootID = try String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        var now = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &now)
+        let bootSeconds = Double(now.tv_sec) - secondsAgo
+        let since = Date.ISO8601FormatStyle().format(Date().addingTimeInterval(-86_400))
+        let dir = TempDir()
+        defer { dir.remove() }
+        let walkFile = dir.path + "/memory.json.walk"
+        try """
+        {"version": 1, "since": "\(since)", "bootID": "\(bootID)", "bootSeconds": \(bootSeconds), \
+        "destination": {"name": "Rautatieasema", "center": {"lat": 60.1711, "lon": 24.9414}}}
+        """.write(toFile: walkFile, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess.listening(in: dir)
+        let status = try ResumeWalkTests.status(daemon)
+        #expect(status["state"] == (resumed ? "walking" : "idle"), "\(status)\n\(daemon.stderr)")
+        if resumed {
+            #expect(daemon.logs("resuming the walk to Rautatieasema"), "\(daemon.stderr)")
+        } else {
+            #expect(
+                daemon.logs("not resuming the walk to Rautatieasema begun at \(since): more than 2 h ago"))
+            #expect(ResumeWalkTests.mode(walkFile) == nil, "removed")
+        }
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+}

@@ -92,6 +92,7 @@ final class WalkKeeper {
             }
             return
         }
+        let before = kept
         kept = walk
         do {
             if let walk {
@@ -102,11 +103,22 @@ final class WalkKeeper {
                 log.debug("walk file \(path): removed (no walk)")
             }
         } catch {
-            log.warning(
-                "walk file: \(error); "
-                    + (walk == nil
-                        ? "a restart may resume the walk that ended"
-                        : "a restart now would not resume this walk"))
+            // Not removed or replaced: emptied in place, a restart then resumes nothing.
+            do {
+                try WalkFile.empty(path: path)
+                log.warning(
+                    "walk file: \(error); emptied it in place: a restart will not resume "
+                        + (walk == nil ? "the walk that ended" : "this walk"))
+            } catch let emptying {
+                let old = before.map { "the walk to \($0.destination.name)" }
+                log.warning(
+                    "walk file: \(error); could not empty it either (\(emptying)): "
+                        + (old.map {
+                            "a restart within \(Int(ActiveWalk.resumeWithin / 3600)) h would resume \($0)"
+                        }
+                            ?? "a restart would resume no walk")
+                        + (walk == nil ? "" : ", not this one"))
+            }
         }
     }
 }

@@ -90,7 +90,8 @@ public enum WalkFile {
     public static func load(path: String, now: Date = Date()) -> Found {
         let data: Data
         do {
-            guard let bytes = try MemoryFile.bytes(path: path) else { return .none }
+            // Empty: a walk file emptied in place because it could not be removed (``empty(path:)``).
+            guard let bytes = try MemoryFile.bytes(path: path), !bytes.isEmpty else { return .none }
             data = bytes
         } catch {
             return .unreadable("walk file \(path): \(error.reason)")
@@ -149,6 +150,14 @@ public enum WalkFile {
         let code = errno
         guard code != ENOENT else { return }
         throw SystemCallError(call: "unlink \(path)", code: code)
+    }
+
+    /// Empties the walk file in place (truncated to zero: read as no walk), for when it could
+    /// not be removed or replaced (its folder immutable or read-only while the file is not).
+    /// - Throws: `SystemCallError` naming the call and file.
+    public static func empty(path: String) throws {
+        guard truncate(path, 0) != 0 else { return }
+        throw SystemCallError(call: "truncate \(path)", code: errno)
     }
 
     /// A decoding error in a few words: the field and what was wrong.

@@ -183,3 +183,47 @@ import Testing
         #expect(daemon.waitForExit() == 0)
     }
 }
+
+/// A walk file in a folder that cannot be changed (`chattr +i`: unlink and rename fail) is
+/// emptied in place when the walk stops, so a restart does not resume the stopped walk
+/// (before, it did, and the warning said otherwise).
+@Suite(.serialized) struct ResumeWalkReadOnlyTests {
+    @Test func aStoppedWalksFileThatCannotBeRemovedIsEmptied() throws {
+        try #require(getuid() == 0, "needs root for chattr +i")
+        let dir = TempDir()
+        defer { dir.remove() }
+        let folder = dir.path + "/ro"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let walkFile = folder + "/memory.json.walk"
+        func daemon() throws -> DaemonProcess {
+            let started = try DaemonProcess(
+                arguments: [
+                    "--memory", folder + "/memory.json", "--socket", dir.path + "/pf.sock", "--no-mic",
+                    "--baro",
+                    "none", "--gpsd", "127.0.0.1:9", "--speak-wav", dir.path + "/wav",
+                ], socket: dir.path + "/pf.sock", dir: dir)
+            try #require(started.waitUntilListening(), "\(started.stderr)")
+            return started
+        }
+        let first = try daemon()
+        #expect(fields(try first.client().request(ResumeWalkTests.go))["ok"] == .bool(true))
+        first.signal(SIGKILL)
+        _ = first.waitForExit()
+        try ResumeWalkMemoryTests.chattr("+i", folder)
+        defer { try? ResumeWalkMemoryTests.chattr("-i", folder) }
+        let second = try daemon()
+        #expect(second.logs("resuming the walk to Rautatieasema"), "\(second.stderr)")
+        #expect(fields(try second.client().request(#"{"cmd": "stop"}"#))["state"] == "idle")
+        #expect(second.logs("emptied it in place: a restart will not resume the walk"), "\(second.stderr)")
+        second.signal(SIGKILL)
+        _ = second.waitForExit()
+        let third = try daemon()
+        #expect(try ResumeWalkTests.status(third)["state"] == "idle", "\(third.stderr)")
+        #expect(!third.stderr.contains("resuming"), "\(third.stderr)")
+        #expect(!third.stderr.contains("not a walk"), "an empty file is no walk, silently: \(third.stderr)")
+        third.signal(SIGTERM)
+        #expect(third.waitForExit() == 0)
+        try ResumeWalkMemoryTests.chattr("-i", folder)
+        #expect(ResumeWalkTests.mode(walkFile) != nil)
+    }
+}

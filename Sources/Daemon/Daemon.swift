@@ -259,8 +259,11 @@ package final class Daemon: Sendable {
                 case .success(let request):
                     log.debug("client \(client): \(String(decoding: line.prefix(200), as: UTF8.self))")
                     var actions = shell.answer(request, from: client, core: &core, now: now())
-                    // Before the reply: a client told "walking" (or "idle") finds the file so.
-                    walkKeeper.keep(core.activeWalk)
+                    // Before the reply: a client told "walking" (or "idle") finds the file so;
+                    // but a walk that ended with a save keeps its file until the save is done
+                    // (below, after the outcome): a kill during the save then resumes the walk.
+                    let saves = actions.contains { if case .saveMemory = $0 { true } else { false } }
+                    if core.activeWalk != nil || !saves { walkKeeper.keep(core.activeWalk) }
                     if request == .stop {
                         // `stop` silences what waits to be said; its own prompt comes next.
                         let index = actions.firstIndex { if case .say = $0 { true } else { false } }
@@ -300,8 +303,16 @@ package final class Daemon: Sendable {
             }
             // Each memory write's outcome reaches the core before the next input (a stop
             // included), so the promise or the failure is said at once.
-            while let outcome = memory.next() { shell.perform(core.handle(outcome, now: Date())) }
-            // The walk file follows the walk: kept on `go`, removed when it ends or stops.
+            while let outcome = memory.next() {
+                // A walk that ended keeps its file while what it taught is not in the memory.
+                if core.activeWalk == nil {
+                    if case .memoryFailed = outcome { walkKeeper.answerUnsaved = true }
+                    if case .memorySaved = outcome { walkKeeper.answerUnsaved = false }
+                }
+                shell.perform(core.handle(outcome, now: Date()))
+            }
+            // The walk file follows the walk: kept on `go`, removed when it ends or stops (once
+            // the memory holds what it taught).
             walkKeeper.keep(core.activeWalk)
             // The microphone is open exactly during the last stretch.
             if config.mic {

@@ -28,8 +28,16 @@ final class WalkKeeper {
             return nil
         case .walk(let walk):
             let begun = Date.ISO8601FormatStyle().format(walk.since)
-            let age = now.timeIntervalSince(walk.since)
             let name = walk.destination.name
+            // Within the boot it began in, its age by the boot clock: immune to the wall
+            // clock's steps; after a reboot, by the wall clock.
+            let boot = BootClock.now()
+            let age: TimeInterval
+            if let boot, let id = walk.bootID, let seconds = walk.bootSeconds, id == boot.id {
+                age = boot.seconds - seconds
+            } else {
+                age = now.timeIntervalSince(walk.since)
+            }
             guard age <= ActiveWalk.resumeWithin else {
                 log.info(
                     "not resuming the walk to \(name) begun at \(begun): more than \(Int(ActiveWalk.resumeWithin / 3600)) h ago"
@@ -57,9 +65,34 @@ final class WalkKeeper {
     /// NTP's small steps.
     static let clockSlackSeconds = 60.0
 
+    /// Set when the memory save after the walk ended failed (cleared by a later save that
+    /// succeeded, or a new walk): the walk file is then not removed, so a restart resumes the
+    /// walk and asks again instead of losing both the answer and the walk.
+    var answerUnsaved = false
+    /// The ended walk whose file is kept for ``answerUnsaved`` (logged once).
+    private var held: ActiveWalk?
+
     /// Makes the file hold `walk` (none: removed), when that is not what it holds.
     func keep(_ walk: ActiveWalk?) {
-        guard walk != kept else { return }
+        if walk != nil { answerUnsaved = false }
+        // The same walk as kept (a resumed one keeps the boot it began in): nothing to write.
+        if let walk, walk.isSameWalk(as: kept) { return }
+        guard walk != nil || kept != nil else { return }
+        var walk = walk
+        if walk != nil, let boot = BootClock.now() {
+            walk?.bootID = boot.id
+            walk?.bootSeconds = boot.seconds
+        }
+        if walk == nil, answerUnsaved, let ended = kept {
+            if held != ended {
+                held = ended
+                log.warning(
+                    "walk file \(path) kept: the memory was not saved; a restart resumes the walk to "
+                        + "\(ended.destination.name) and asks again")
+            }
+            return
+        }
+        let before = kept
         kept = walk
         do {
             if let walk {
@@ -70,11 +103,22 @@ final class WalkKeeper {
                 log.debug("walk file \(path): removed (no walk)")
             }
         } catch {
-            log.warning(
-                "walk file: \(error); "
-                    + (walk == nil
-                        ? "a restart may resume the walk that ended"
-                        : "a restart now would not resume this walk"))
+            // Not removed or replaced: emptied in place, a restart then resumes nothing.
+            do {
+                try WalkFile.empty(path: path)
+                log.warning(
+                    "walk file: \(error); emptied it in place: a restart will not resume "
+                        + (walk == nil ? "the walk that ended" : "this walk"))
+            } catch let emptying {
+                let old = before.map { "the walk to \($0.destination.name)" }
+                log.warning(
+                    "walk file: \(error); could not empty it either (\(emptying)): "
+                        + (old.map {
+                            "a restart within \(Int(ActiveWalk.resumeWithin / 3600)) h would resume \($0)"
+                        }
+                            ?? "a restart would resume no walk")
+                        + (walk == nil ? "" : ", not this one"))
+            }
         }
     }
 }

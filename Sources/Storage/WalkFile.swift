@@ -18,11 +18,48 @@ public struct ActiveWalk: Sendable, Hashable, Codable {
     public var destination: Destination
     /// When `go` set it (the wall clock): kept when the walk is resumed.
     public var since: Date
+    /// The boot the walk began in (`/proc/sys/kernel/random/boot_id`); nil in files written
+    /// before it was kept, or where it could not be read.
+    public var bootID: String?
+    /// CLOCK_BOOTTIME (seconds) when the walk began: within the same boot its age is judged by
+    /// this clock, which steps of the wall clock (a Pi without a real-time clock, set by NTP
+    /// during the walk) do not move.
+    public var bootSeconds: Double?
 
-    public init(destination: Destination, since: Date) {
+    public init(destination: Destination, since: Date, boot: BootClock.Reading? = nil) {
         version = Self.currentVersion
         self.destination = destination
         self.since = since
+        bootID = boot?.id
+        bootSeconds = boot?.seconds
+    }
+
+    /// Whether `other` is the same walk (destination and start), whatever boot it was stamped in.
+    public func isSameWalk(as other: ActiveWalk?) -> Bool {
+        other.map { $0.destination == destination && $0.since == since } ?? false
+    }
+}
+
+/// The boot and its clock (CLOCK_BOOTTIME: seconds since boot, suspend included, never stepped).
+public enum BootClock {
+    public struct Reading: Sendable, Hashable {
+        public var id: String
+        public var seconds: Double
+        public init(id: String, seconds: Double) {
+            self.id = id
+            self.seconds = seconds
+        }
+    }
+
+    /// This boot's id and clock now; nil when the id cannot be read (no /proc).
+    public static func now() -> Reading? {
+        guard
+            let id = try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)
+                .trimmingCharacters(in: .whitespacesAndNewlines), !id.isEmpty
+        else { return nil }
+        var time = timespec()
+        guard clock_gettime(CLOCK_BOOTTIME, &time) == 0 else { return nil }
+        return Reading(id: id, seconds: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9)
     }
 }
 
@@ -53,7 +90,8 @@ public enum WalkFile {
     public static func load(path: String, now: Date = Date()) -> Found {
         let data: Data
         do {
-            guard let bytes = try MemoryFile.bytes(path: path) else { return .none }
+            // Empty: a walk file emptied in place because it could not be removed (``empty(path:)``).
+            guard let bytes = try MemoryFile.bytes(path: path), !bytes.isEmpty else { return .none }
             data = bytes
         } catch {
             return .unreadable("walk file \(path): \(error.reason)")
@@ -112,6 +150,14 @@ public enum WalkFile {
         let code = errno
         guard code != ENOENT else { return }
         throw SystemCallError(call: "unlink \(path)", code: code)
+    }
+
+    /// Empties the walk file in place (truncated to zero: read as no walk), for when it could
+    /// not be removed or replaced (its folder immutable or read-only while the file is not).
+    /// - Throws: `SystemCallError` naming the call and file.
+    public static func empty(path: String) throws {
+        guard truncate(path, 0) != 0 else { return }
+        throw SystemCallError(call: "truncate \(path)", code: errno)
     }
 
     /// A decoding error in a few words: the field and what was wrong.

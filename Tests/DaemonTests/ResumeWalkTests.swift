@@ -1,6 +1,9 @@
+import Arrival
 import Daemon
 import Foundation
 import Glibc
+import Storage
+import TestSupport
 import Testing
 
 /// A daemon restarted mid-walk (SIGKILL, SIGTERM, a crash and systemd's `Restart=`) resumes the
@@ -80,5 +83,147 @@ import Testing
         }
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)
+    }
+}
+
+/// The walk file outlives the walk until what the walk taught is in the memory: a daemon killed
+/// during the save, or a save that failed, leaves the walk for the next start to resume and ask
+/// again (before, "여기가 입구야" over the socket removed the file before the save).
+@Suite(.serialized) struct ResumeWalkMemoryTests {
+    static func chattr(_ flag: String, _ path: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+        process.arguments = [flag, path]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "chattr \(flag) \(path) failed (needs root and ext4)")
+    }
+
+    /// The memory file made immutable (`chattr +i`: the rename over it fails) during the walk:
+    /// the confirmation's save fails, and the walk file stays, so a restart resumes the walk.
+    @Test func aWalkWhoseAnswerWasNotSavedIsLeftToResume() throws {
+        try #require(getuid() == 0, "needs root for chattr +i")
+        let dir = TempDir()
+        defer { dir.remove() }
+        let memoryPath = dir.path + "/memory.json"
+        let walkFile = memoryPath + ".walk"
+        try MemoryFile.save(EntranceMemory(), path: memoryPath)
+        let walk = try MemoryDaemonTests.Walk(dir: dir, arguments: ["--memory", memoryPath])
+        try Self.chattr("+i", memoryPath)
+        defer { try? Self.chattr("-i", memoryPath) }
+        _ = try walk.confirmAtTheFirstDoor()
+        let failed = try #require(
+            walk.events.next {
+                $0["event"] == "memoryFailed" && $0["reason"]?.stringValue?.contains("rename") == true
+            },
+            "\(walk.daemon.stderr)")
+        _ = failed
+        _ = walk.events.next(EndToEndTests.event("walkEnded"))
+        let status = fields(try walk.requests.request(#"{"cmd": "status"}"#))
+        #expect(status["state"] == "idle", "\(status)")
+        guard case .walk(let kept) = WalkFile.load(path: walkFile) else {
+            Issue.record("no walk file after a failed save:\n\(walk.daemon.stderr)")
+            walk.stop()
+            return
+        }
+        #expect(kept.destination.name == "Siltavuorenpenger 10")
+        #expect(
+            walk.daemon.stderr.contains("walk file \(walkFile) kept: the memory was not saved"),
+            "\(walk.daemon.stderr)")
+        walk.daemon.signal(SIGKILL)
+        _ = walk.daemon.waitForExit()
+        walk.events.drain()
+        walk.gpsd.stop()
+        walk.feeder.shutdown()
+
+        try Self.chattr("-i", memoryPath)
+        let again = try DaemonProcess(
+            arguments: [
+                "--memory", memoryPath, "--socket", dir.path + "/pf.sock", "--no-mic", "--baro", "none",
+                "--gpsd", "127.0.0.1:9", "--speak-wav", dir.path + "/wav",
+            ],
+            socket: dir.path + "/pf.sock", dir: dir)
+        try #require(again.waitUntilListening(), "\(again.stderr)")
+        #expect(again.logs("resuming the walk to Siltavuorenpenger 10"), "\(again.stderr)")
+        again.signal(SIGTERM)
+        #expect(again.waitForExit() == 0)
+    }
+}
+
+/// Within one boot a walk's age is judged by CLOCK_BOOTTIME, which the wall clock's steps do
+/// not move (a Pi without a real-time clock set by NTP during the walk): before, a walk begun
+/// seconds ago whose wall `since` was a day off was dropped as "more than 2 h ago".
+@Suite(.serialized) struct ResumeWalkBootClockTests {
+    @Test(arguments: [(10.0, true), (3 * 3600.0, false)])
+    func aWalkOfThisBootIsJudgedByTheBootClock(secondsAgo: Double, resumed: Bool) throws {
+        let bootID = try String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        var now = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &now)
+        let bootSeconds = Double(now.tv_sec) - secondsAgo
+        let since = Date.ISO8601FormatStyle().format(Date().addingTimeInterval(-86_400))
+        let dir = TempDir()
+        defer { dir.remove() }
+        let walkFile = dir.path + "/memory.json.walk"
+        try """
+        {"version": 1, "since": "\(since)", "bootID": "\(bootID)", "bootSeconds": \(bootSeconds), \
+        "destination": {"name": "Rautatieasema", "center": {"lat": 60.1711, "lon": 24.9414}}}
+        """.write(toFile: walkFile, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess.listening(in: dir)
+        let status = try ResumeWalkTests.status(daemon)
+        #expect(status["state"] == (resumed ? "walking" : "idle"), "\(status)\n\(daemon.stderr)")
+        if resumed {
+            #expect(daemon.logs("resuming the walk to Rautatieasema"), "\(daemon.stderr)")
+        } else {
+            #expect(
+                daemon.logs("not resuming the walk to Rautatieasema begun at \(since): more than 2 h ago"))
+            #expect(ResumeWalkTests.mode(walkFile) == nil, "removed")
+        }
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+}
+
+/// A walk file in a folder that cannot be changed (`chattr +i`: unlink and rename fail) is
+/// emptied in place when the walk stops, so a restart does not resume the stopped walk
+/// (before, it did, and the warning said otherwise).
+@Suite(.serialized) struct ResumeWalkReadOnlyTests {
+    @Test func aStoppedWalksFileThatCannotBeRemovedIsEmptied() throws {
+        try #require(getuid() == 0, "needs root for chattr +i")
+        let dir = TempDir()
+        defer { dir.remove() }
+        let folder = dir.path + "/ro"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let walkFile = folder + "/memory.json.walk"
+        func daemon() throws -> DaemonProcess {
+            let started = try DaemonProcess(
+                arguments: [
+                    "--memory", folder + "/memory.json", "--socket", dir.path + "/pf.sock", "--no-mic",
+                    "--baro",
+                    "none", "--gpsd", "127.0.0.1:9", "--speak-wav", dir.path + "/wav",
+                ], socket: dir.path + "/pf.sock", dir: dir)
+            try #require(started.waitUntilListening(), "\(started.stderr)")
+            return started
+        }
+        let first = try daemon()
+        #expect(fields(try first.client().request(ResumeWalkTests.go))["ok"] == .bool(true))
+        first.signal(SIGKILL)
+        _ = first.waitForExit()
+        try ResumeWalkMemoryTests.chattr("+i", folder)
+        defer { try? ResumeWalkMemoryTests.chattr("-i", folder) }
+        let second = try daemon()
+        #expect(second.logs("resuming the walk to Rautatieasema"), "\(second.stderr)")
+        #expect(fields(try second.client().request(#"{"cmd": "stop"}"#))["state"] == "idle")
+        #expect(second.logs("emptied it in place: a restart will not resume the walk"), "\(second.stderr)")
+        second.signal(SIGKILL)
+        _ = second.waitForExit()
+        let third = try daemon()
+        #expect(try ResumeWalkTests.status(third)["state"] == "idle", "\(third.stderr)")
+        #expect(!third.stderr.contains("resuming"), "\(third.stderr)")
+        #expect(!third.stderr.contains("not a walk"), "an empty file is no walk, silently: \(third.stderr)")
+        third.signal(SIGTERM)
+        #expect(third.waitForExit() == 0)
+        try ResumeWalkMemoryTests.chattr("-i", folder)
+        #expect(ResumeWalkTests.mode(walkFile) != nil)
     }
 }

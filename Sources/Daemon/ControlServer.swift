@@ -658,9 +658,11 @@ package final class ControlServer: @unchecked Sendable {
     }
 
     /// Whether a socket is bound at `path` now: `/proc/net/unix` lists the path of every
-    /// bound Unix socket, of every user (a stale file is not in it).
-    static func isBound(_ path: String) -> Bool {
-        guard let table = try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8) else { return true }
+    /// bound Unix socket, of every user (a stale file is not in it), read to its end (before,
+    /// only its first page: on a machine with more than about 40 Unix sockets another user's
+    /// live socket was taken for a stale one and replaced, and that daemon exited).
+    package static func isBound(_ path: String) -> Bool {
+        guard let table = try? kernelTable("/proc/net/unix") else { return true }
         return table.split(separator: "\n").contains { $0.hasSuffix(" " + path) }
     }
 

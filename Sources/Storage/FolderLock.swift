@@ -60,7 +60,7 @@ public final class FolderLock {
     private static func holder(of fd: Int32) -> Int32? {
         var info = stat()
         guard fstat(fd, &info) == 0,
-            let text = try? String(contentsOfFile: "/proc/locks", encoding: .utf8)
+            let text = try? kernelTable("/proc/locks")
         else { return nil }
         // glibc's major() and minor() are macros Swift cannot call; their arithmetic.
         let device = UInt64(info.st_dev)

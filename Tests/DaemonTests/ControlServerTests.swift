@@ -4,6 +4,37 @@ import Glibc
 import Testing
 
 @Suite(.serialized) struct ControlServerTests {
+    /// A socket bound among many is seen as bound: `/proc/net/unix` is read to its end (before,
+    /// only its first page, about 40 sockets, so a daemon starting beside another user's live
+    /// socket took it for stale, replaced it, and that daemon exited: seen as
+    /// DaemonIOTests.aStaleSocketOfRootInTheUsersOwnFolderIsReplaced hanging in a busy run).
+    @Test func aSocketBoundAmongManyIsSeenBound() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        var descriptors: [Int32] = []
+        defer { for fd in descriptors { close(fd) } }
+        for n in 0..<300 {
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            try #require(fd >= 0)
+            descriptors.append(fd)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            let path = Array("\(dir.path)/bound-\(n).sock".utf8CString)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                for (i, byte) in path.enumerated() { raw[i] = UInt8(bitPattern: byte) }
+            }
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            try #require(bound == 0)
+        }
+        #expect(ControlServer.isBound(dir.path + "/bound-299.sock"))
+        #expect(ControlServer.isBound(dir.path + "/bound-0.sock"))
+        #expect(!ControlServer.isBound(dir.path + "/never.sock"))
+    }
+
     @Test func theSocketIsPrivateAndRemovedAtStop() throws {
         let dir = TempDir()
         defer { dir.remove() }

@@ -689,10 +689,7 @@ package final class ControlServer: @unchecked Sendable {
     private func timeoutMilliseconds() -> Int32 {
         let deadlines = clients.values.filter(mayBeIdle).map { $0.lastRequest + idleLimit }
         guard let first = deadlines.min() else { return -1 }
-        let left = first - .now
-        if left <= .zero { return 0 }
-        let (seconds, attoseconds) = left.components
-        return Int32(min(Int64(Int32.max), seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
+        return Self.milliseconds(until: first)
     }
 
     /// A subscriber only listens; a client waiting for a reply is not idle, however long

@@ -73,6 +73,24 @@ public enum JSONDiagnostics {
         }
     }
 
+    /// The fault of a file whose `"version"` is not `current`, the one this Pathfinder reads
+    /// (its line, the field `version`), or nil when it is. Checked before the rest of the
+    /// file, which another version may lay out otherwise.
+    /// - Throws: `DecodingError` when `data` is no object with a number `version`
+    ///   (``fault(_:in:)`` words it).
+    public static func versionFault(in data: Data, current: Int) throws -> Fault? {
+        // A number, not Int: "1.5" decoded as Int is Foundation's "not valid JSON", unsaid where.
+        struct Header: Decodable { var version: Double }
+        enum Key: String, CodingKey { case version }
+        let version = try JSONDecoder().decode(Header.self, from: data).version
+        guard version != Double(current) else { return nil }
+        let text =
+            version.rounded() == version && abs(version) < 1e15 ? String(Int64(version)) : String(version)
+        return Fault(
+            line: line(of: [Key.version], in: data), field: field([Key.version]),
+            reason: "version \(text) is not one this Pathfinder reads (\(current))")
+    }
+
     /// The reason any error from decoding `data` happened, in words: `fault(_:in:)` for a
     /// `DecodingError`, otherwise the error's own description.
     public static func describe(_ error: any Error, in data: Data) -> String {

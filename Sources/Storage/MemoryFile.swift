@@ -324,22 +324,12 @@ public enum MemoryFile {
     /// - Throws: `MemoryFileError` with line and field for bad JSON, a wrong field or an
     ///   unknown version.
     public static func decode(_ data: Data, path: String) throws(MemoryFileError) -> EntranceMemory {
-        // A number, not Int: "1.5" decoded as Int is Foundation's "not valid JSON", unsaid where.
-        struct Header: Decodable { var version: Double }
-        let decoder = makeDecoder()
         do {
-            let header = try decoder.decode(Header.self, from: data)
-            guard header.version == Double(EntranceMemory.currentVersion) else {
-                let version =
-                    header.version.rounded() == header.version && abs(header.version) < 1e15
-                    ? String(Int64(header.version)) : String(header.version)
-                throw MemoryFileError(
-                    path: path, line: JSONDiagnostics.line(of: [Key.version], in: data), field: "version",
-                    reason:
-                        "version \(version) is not one this Pathfinder reads (\(EntranceMemory.currentVersion))"
-                )
+            if let fault = try JSONDiagnostics.versionFault(in: data, current: EntranceMemory.currentVersion)
+            {
+                throw MemoryFileError(path: path, line: fault.line, field: fault.field, reason: fault.reason)
             }
-            return try decoder.decode(EntranceMemory.self, from: data)
+            return try makeDecoder().decode(EntranceMemory.self, from: data)
         } catch let error as MemoryFileError {
             throw error
         } catch let error as DecodingError {
@@ -458,8 +448,6 @@ public enum MemoryFile {
         else { return [] }
         return buildings.map { ($0 as? [String: Any])?["name"] as? String }
     }
-
-    private enum Key: String, CodingKey { case version }
 
     /// The decoder of memory files: times ISO 8601 with zone.
     private static func makeDecoder() -> JSONDecoder {

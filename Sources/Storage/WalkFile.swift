@@ -1,4 +1,5 @@
 public import Arrival
+import Diagnostics
 public import Foundation
 import Glibc
 import SystemCalls
@@ -96,28 +97,20 @@ public enum WalkFile {
         } catch {
             return .unreadable("walk file \(path): \(error.reason)")
         }
-        let walk: ActiveWalk
+        // Worded as every JSON file Pathfinder reads (JSONDiagnostics: the line and field).
+        let fault: String
         do {
-            walk = try decode(data)
+            if let version = try JSONDiagnostics.versionFault(in: data, current: ActiveWalk.currentVersion) {
+                fault = version.description
+            } else {
+                let decoder = JSONDecoder()
+                decoder.dateDecodingStrategy = .iso8601
+                return .walk(try decoder.decode(ActiveWalk.self, from: data))
+            }
         } catch {
-            return .setAside(
-                setAside(path, why: "walk file \(path) is not a walk (\(Self.describe(error)))", now: now))
+            fault = JSONDiagnostics.describe(error, in: data)
         }
-        return .walk(walk)
-    }
-
-    /// The walk in `data`, of this version.
-    private static func decode(_ data: Data) throws -> ActiveWalk {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        let walk = try decoder.decode(ActiveWalk.self, from: data)
-        guard walk.version == ActiveWalk.currentVersion else {
-            throw DecodingError.dataCorrupted(
-                .init(
-                    codingPath: [],
-                    debugDescription: "version \(walk.version), expected \(ActiveWalk.currentVersion)"))
-        }
-        return walk
+        return .setAside(setAside(path, why: "walk file \(path): \(fault)", now: now))
     }
 
     /// Renames the file at `path` aside; `why` and where it went (or why it could not).
@@ -128,7 +121,7 @@ public enum WalkFile {
         } catch {
             return "\(why); could not set it aside (\(error.description))"
         }
-        return "\(why): set aside as \(aside)"
+        return "\(why); set aside as \(aside)"
     }
 
     /// Writes `walk` to `path` atomically, mode 0600, its folder made (0700) if missing.
@@ -158,19 +151,5 @@ public enum WalkFile {
     public static func empty(path: String) throws {
         guard truncate(path, 0) != 0 else { return }
         throw SystemCallError(call: "truncate \(path)", code: errno)
-    }
-
-    /// A decoding error in a few words: the field and what was wrong.
-    private static func describe(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "\(error)" }
-        func at(_ path: [any CodingKey]) -> String {
-            path.isEmpty ? "" : " at \(path.map(\.stringValue).joined(separator: "."))"
-        }
-        switch error {
-        case .dataCorrupted(let c): return c.debugDescription + at(c.codingPath)
-        case .keyNotFound(let key, let c): return "no \"\(key.stringValue)\"" + at(c.codingPath)
-        case .typeMismatch(_, let c), .valueNotFound(_, let c): return c.debugDescription + at(c.codingPath)
-        @unknown default: return "\(error)"
-        }
     }
 }

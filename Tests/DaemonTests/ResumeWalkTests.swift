@@ -54,19 +54,25 @@ import Testing
     }
 
     /// A walk begun more than 2 h before the start is not resumed (logged, its file removed); a
-    /// walk file that is no walk is set aside with a warning, and the daemon runs idle.
+    /// walk file that is no walk is set aside with a warning worded as every JSON file's (the
+    /// line and field: before, "is not a walk (…)" in words of its own, and a version no line),
+    /// and the daemon runs idle.
     @Test(arguments: [
         (
             #"{"version": 1, "since": "2020-01-01T08:00:00Z", "destination": {"name": "Rautatieasema", "center": {"lat": 60.1711, "lon": 24.9414}}}"#,
-            "not resuming the walk to Rautatieasema begun at 2020-01-01T08:00:00Z: more than 2 h ago"
+            "not resuming the walk to Rautatieasema begun at 2020-01-01T08:00:00Z: more than 2 h ago", false
         ),
-        (#"{"version": 1, "since": "#, "memory.json.walk is not a walk ("),
+        (#"{"version": 1, "since": "#, "memory.json.walk: line 1: not valid JSON: ", true),
         (
             #"{"version": 1, "since": "2020-01-01T08:00:00Z", "destination": {"name": " ", "center": {"lat": 60.1711, "lon": 24.9414}}}"#,
-            "memory.json.walk is not a walk (the name is empty"
+            "memory.json.walk: line 1: field destination.name: the name is empty", true
+        ),
+        (
+            "{\n  \"version\": 2,\n  \"walk\": {}\n}\n",
+            "memory.json.walk: line 2: field version: version 2 is not one this Pathfinder reads (1);", true
         ),
     ])
-    func anOldOrDamagedWalkFileIsNotResumed(content: String, logged: String) throws {
+    func anOldOrDamagedWalkFileIsNotResumed(content: String, logged: String, setAside: Bool) throws {
         let dir = TempDir()
         defer { dir.remove() }
         let walkFile = dir.path + "/memory.json.walk"
@@ -77,8 +83,9 @@ import Testing
         #expect(!daemon.stderr.contains("다시 시작"), "\(daemon.stderr)")
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
         #expect(!entries.contains("memory.json.walk"), "\(entries)")
-        if logged.contains("is not a walk") {
-            #expect(daemon.stderr.contains("<4>warning: walk file"), "\(daemon.stderr)")
+        if setAside {
+            #expect(daemon.stderr.contains("<4>warning: walk file \(walkFile): "), "\(daemon.stderr)")
+            #expect(daemon.stderr.contains("; set aside as \(walkFile).corrupt-"), "\(daemon.stderr)")
             #expect(entries.contains { $0.hasPrefix("memory.json.walk.corrupt-") }, "set aside: \(entries)")
         }
         daemon.signal(SIGTERM)

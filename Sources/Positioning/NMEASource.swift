@@ -155,6 +155,13 @@ public final class NMEASource: Sendable {
         if fifo != nil { state.withLock { $0.waiting = Self.noWriterYet } }
         let ownsDescriptor = input != .standardInput
         let isDevice: Bool = if case .device = input { true } else { false }
+        // A receiver writing now, not a log: its clock lets go a fix held for a GST that this
+        // receiver sends after its epoch's end on some epochs (``NMEAParser/release(at:)``).
+        let isLive: Bool =
+            switch input {
+            case .device, .fifo, .standardInput: true
+            case .file: false
+            }
         // A serial device never ends by itself: end of file there means it went away.
         let hangupMessage: String? =
             if case .device(let path, _) = input { "\(path): the device hung up" } else { nil }
@@ -230,6 +237,8 @@ public final class NMEASource: Sendable {
             }
             do {
                 while !isStopped() {
+                    // Checked every poll (0.1 s at most): a held fix goes out while nothing comes.
+                    if isLive { deliver(parser.release(at: Date())) }
                     if fd < 0, let fifo {
                         try awaitFIFO(fifo)
                         continue
@@ -270,7 +279,7 @@ public final class NMEASource: Sendable {
                     }
                     // A device's epochs are dated by the clock as they are read, not when it opened.
                     deliver(
-                        isDevice ? parser.feed(buffer[0..<n], receivedAt: Date()) : parser.feed(buffer[0..<n])
+                        isLive ? parser.feed(buffer[0..<n], receivedAt: Date()) : parser.feed(buffer[0..<n])
                     )
                 }
             } catch {

@@ -246,19 +246,25 @@ public final class NMEASource: Sendable {
                     // Silent a while after bytes came, a FIFO is read anyway: its writer may
                     // have gone with no hang-up the poll can see (one that came and went
                     // between our reopen and its bytes), and a read of 0 says so.
+                    let n: Int
                     if try !waitReadable(fd, milliseconds: 100), !(fifo != nil && sawData) {
                         // A FIFO deleted and made again while no one wrote (a writer's script
-                        // that makes its own): the new one is where the next writer comes.
-                        if let fifo, state.withLock({ $0.waiting != nil }), Self.isAnotherFIFO(fifo, than: fd)
-                        {
+                        // that makes its own): the new one is where the next writer comes, once
+                        // no writer holds the old one — a read of 0, not EAGAIN (none can open it
+                        // now it is unlinked). Before, it was let go at once, and a writer that had
+                        // it open had no reader for what it wrote (EPIPE, or lost in the pipe).
+                        guard let fifo, state.withLock({ $0.waiting != nil }),
+                            Self.isAnotherFIFO(fifo, than: fd),
+                            let held = try readFIFO(fd, into: &buffer)
+                        else { continue }
+                        if held == 0 {
                             try? closeDescriptor(fd)
                             fd = -1
                             fd = try Self.openFIFO(fifo)
+                            continue
                         }
-                        continue
-                    }
-                    let n: Int
-                    if fifo != nil {
+                        n = held
+                    } else if fifo != nil {
                         // A readable FIFO may still have nothing (EAGAIN): polled again.
                         guard let available = try readFIFO(fd, into: &buffer) else { continue }
                         n = available

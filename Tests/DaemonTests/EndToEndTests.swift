@@ -785,6 +785,39 @@ extension MicrophoneDaemonTests {
         #expect(daemon.waitForExit() == 0)
     }
 
+    /// A FIFO deleted and made again (rm, mkfifo) while a writer holds the old one open and has
+    /// not written yet: the daemon keeps reading the old one until that writer closes it, then
+    /// reads the new one, where the next writer comes. Before: seeing a new FIFO at the path
+    /// within 0.1 s, it closed the old one, so that writer's bytes had no reader (EPIPE, or lost
+    /// in the pipe when written just as it closed).
+    @Test func aWriterHoldingAFIFOMadeAgainIsReadToItsEnd() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let epochs = try Self.epochs()
+        let fifo = dir.path + "/gps.fifo"
+        let daemon = try Self.daemon(on: fifo, in: dir)
+        let old = try Self.writer(of: fifo)
+        unlink(fifo)
+        try #require(mkfifo(fifo, 0o600) == 0)
+        // Several of the daemon's 0.1 s polls pass, each seeing the new FIFO at the path.
+        usleep(800_000)
+        var end = pollfd(fd: old, events: Int16(POLLOUT), revents: 0)
+        #expect(poll(&end, 1, 0) == 1 && end.revents & Int16(POLLERR) == 0, "the old FIFO has no reader")
+        if end.revents & Int16(POLLERR) == 0 {
+            Self.send([epochs[0], epochs[1]], to: old)
+            #expect(try Self.reaches(daemon, epochs[1], within: 8), "\(daemon.stderr)")
+        }
+        close(old)
+        // Then the new one is read.
+        let next = try Self.writer(of: fifo)
+        defer { close(next) }
+        Self.send([epochs[20], epochs[21]], to: next)
+        #expect(try Self.reaches(daemon, epochs[20], within: 8), "\(daemon.stderr)")
+        #expect(!daemon.stderr.contains("the input ended"), "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     @Test func aFIFOWithoutAWriterIsWaitedForAndEachWriterRead() throws {
         let dir = TempDir()
         defer { dir.remove() }

@@ -9,7 +9,9 @@ import Geo
 /// arrives again (gpsd's cycle-end detection). If a sentence of the epoch just closed turns
 /// up before the next, the learnt ender was wrong and is forgotten. The ender does not close a
 /// dead-reckoned epoch still without its σ: its GST, sent on only some epochs after the end,
-/// closes it, else the next time stamp. A sentence stamped with an
+/// closes it, else the next time stamp. Nor, once the receiver has been seen to send a GST
+/// after the end, a satellite epoch without one yet: its GST closes it, else ``lateGSTWait``
+/// of the live clock (``received(at:)``), else the next time stamp. A sentence stamped with an
 /// earlier epoch's time (one closed within ``recentSpanMilliseconds`` of the newest closed) is
 /// late or repeated: it is dropped and counted, never a new epoch.
 struct EpochAssembler {
@@ -40,9 +42,18 @@ struct EpochAssembler {
         var rmcCourse: Double?
         var vtgSpeed: Double?
         var vtgCourse: Double?
-        /// The learnt cycle end came while it waited for its own σ (``awaitsItsSigma``): its
-        /// GST closes it, else the next time stamp.
+        /// A GST of its time came (its σ may still be empty).
+        var hasGST = false
+        /// The learnt cycle end came while it waited for its own σ (``awaitsItsSigma``) or, the
+        /// receiver sending GST after the end, for its GST (``awaitsALateGST``): its GST closes
+        /// it, else the next time stamp (or, for a satellite fix, ``lateGSTWait``).
         var pastTheEnd = false
+
+        /// A satellite fix as it stands, without a GST yet: one that comes after the learnt end
+        /// gives its accuracy, where HDOP would.
+        var awaitsALateGST: Bool {
+            saysValid && !saysInvalid && !saysNotGNSS && !saysEstimated && !hasGST
+        }
 
         /// Dead reckoning alone, no "no fix" or "not GNSS" said, and no GST σ yet: the one
         /// epoch a GST still to come turns from no fix into a fix.
@@ -100,6 +111,27 @@ struct EpochAssembler {
     static let verdictsKept = 8
     /// The sentence being taken belonged to a closed epoch and was dropped.
     private var dropped = false
+    /// The system clock (seconds since 1970) when a live source last read bytes; `nil` for a
+    /// file, whose epochs are never let go by time.
+    private var clock: Double?
+    /// This receiver was seen to send a GST after the learnt end, stamped with the epoch the end
+    /// had closed (GST on only some epochs, after the sentence that ends the others): from then
+    /// on a satellite epoch is held past the end for it (``awaitsALateGST``). Before, that GST
+    /// was dropped (HDOP accuracy instead) and the end forgotten, so the next epoch came a
+    /// cycle late. A receiver that never does so is never held.
+    private var gstTrailsTheEnd = false
+    /// The clock when the learnt end came in the last epoch (closing or holding it).
+    private var endedAt: Double?
+    /// The longest a GST was seen to come after the end of its epoch (seconds, live clock).
+    private var gstLag = 0.0
+    /// How long (seconds) a live receiver's satellite fix is held past the learnt end for its
+    /// GST: twice the longest lag seen, at least 0.1 s (bytes of one burst read apart), at most
+    /// 0.5 s (a walker at 1.4 m/s moves 0.7 m meanwhile). A file's waits until the next time
+    /// stamp, which costs it nothing.
+    static let lateGSTWaits = 0.1...0.5
+    var lateGSTWait: Double {
+        min(max(2 * gstLag, Self.lateGSTWaits.lowerBound), Self.lateGSTWaits.upperBound)
+    }
     /// The last epoch's day and time, to carry the date over to undated epochs.
     private var lastDays: Int?
     private var lastMilliseconds: Int?
@@ -111,10 +143,21 @@ struct EpochAssembler {
         self.fallback = fallback
     }
 
-    /// The system clock now (seconds since 1970), for a live receiver's undated epochs; no
-    /// effect on any other.
+    /// The system clock now (seconds since 1970), as a live source reads bytes: it dates a
+    /// live receiver's undated epochs, and lets go a fix held for a late GST (``release``).
     mutating func received(at seconds: Double) {
+        clock = seconds
         if case .near = fallback { fallback = .near(seconds) }
+    }
+
+    /// Closes a satellite epoch held past the learnt end for its GST once ``lateGSTWait`` has
+    /// passed on the clock (``received(at:)``) since the end came: its fix goes out with HDOP's
+    /// accuracy. A dead-reckoned one waiting for its σ is no fix as it stands and keeps waiting.
+    mutating func release(into events: inout [PositionEvent], stats: inout NMEAParser.Stats) {
+        guard let e = current, e.pastTheEnd, !e.awaitsItsSigma, let clock, let endedAt,
+            clock - endedAt >= lateGSTWait
+        else { return }
+        flush(into: &events, stats: &stats, learn: false)
     }
 
     /// Takes one checksum-valid sentence; returns `false` if its type is not one we use.
@@ -157,10 +200,12 @@ struct EpochAssembler {
         if dropped { return true }
         lastType = type
         if type == cycleEnder, let open = current {
+            endedAt = clock
             // A dead-reckoned epoch without its σ is kept open past the end for a GST that
             // comes on only some epochs: closed then, it was no fix and the GST, after the end,
-            // was dropped (the end is learnt from an epoch without one). Only a no fix waits.
-            if open.awaitsItsSigma {
+            // was dropped (the end is learnt from an epoch without one). So is a satellite fix
+            // without its GST, once this receiver was seen to send one after the end.
+            if open.awaitsItsSigma || (gstTrailsTheEnd && open.awaitsALateGST) {
                 current?.pastTheEnd = true
             } else {
                 flush(into: &events, stats: &stats, learn: false)
@@ -487,7 +532,18 @@ struct EpochAssembler {
     private mutating func gst(
         _ s: NMEASentence, into events: inout [PositionEvent], stats: inout NMEAParser.Stats
     ) {
-        guard let ms = Self.time(s, 1, &stats), enter(ms, into: &events, stats: &stats) else { return }
+        guard let ms = Self.time(s, 1, &stats) else { return }
+        // The GST of the epoch the learnt end (or the wait after it) has closed: this receiver
+        // sends it after the end, on some epochs. Learnt (not taken as proof the end is wrong),
+        // and how late it came, for the epochs after; this one's fix is out already.
+        if current == nil, closedMilliseconds == ms {
+            gstTrailsTheEnd = true
+            if let clock, let endedAt { gstLag = max(gstLag, clock - endedAt) }
+            dropped = true
+            return
+        }
+        guard enter(ms, into: &events, stats: &stats) else { return }
+        current?.hasGST = true
         current?.gstLatitude = Self.sigma(s.double(6))
         current?.gstLongitude = Self.sigma(s.double(7))
         current?.gstAltitude = Self.sigma(s.double(8))

@@ -4,7 +4,8 @@ import Geo
 /// Turns gpsd's output (JSON objects and raw NMEA, one a line) into position events.
 ///
 /// TPV → `.fix` (mode 2/3) or `.noFix` (mode 0/1), passed on at once, held only on a new
-/// receiver's first epoch (below). GST's
+/// receiver's first epoch (below) and, dead reckoning alone without its σ (no fix as it
+/// stands), for the GST of its time that gpsd sends after it. GST's
 /// latitude/longitude/altitude σ (metres, 1σ) replace gpsd's `eph`/`epv` (gpsd 3.22 computes
 /// `eph` from HDOP alone): the GST of the TPV's own time when it came first, else the latest
 /// within ``gstReach`` — gpsd 3.22 sends an epoch's GST after its TPV, so that is usually the
@@ -67,6 +68,10 @@ struct GPSDDecoder {
     private var lastNotGNSS: Date?
     /// The latest TPV of the raw NMEA's first epoch and its time, held until that epoch ends.
     private var unsettled: (message: Message, time: Date)?
+    /// A dead-reckoned TPV without the σ of a GST of its time, no fix as it stands: gpsd sends
+    /// an epoch's GST after its TPV, so it waits for that GST (a fix of its σ) until a TPV or
+    /// GST of another time says none is coming (no fix then, an epoch later). Only a no fix waits.
+    private var awaitingGST: (message: Message, time: Date)?
     private let decoder = JSONDecoder()
 
     /// Forgets a half-read line and the last GST (after a reconnect: another gpsd, maybe
@@ -76,6 +81,7 @@ struct GPSDDecoder {
         nmea = NMEAParser()
         lastGST = nil
         unsettled = nil
+        awaitingGST = nil
     }
 
     mutating func feed(_ bytes: some Collection<UInt8>) -> [PositionEvent] {
@@ -114,6 +120,15 @@ struct GPSDDecoder {
             }
             let v = m.alt.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
             lastGST = Sigma(time: time, horizontal: h, vertical: v)
+            // The GST a dead-reckoned TPV waits for, or one of a later epoch: it is no fix.
+            if let waiting = awaitingGST {
+                awaitingGST = nil
+                if abs(waiting.time.timeIntervalSince(time)) <= Self.sameTime {
+                    tpv(waiting.message, &events)
+                } else {
+                    noGSTCame(for: waiting.time, &events)
+                }
+            }
         default: break
         }
     }
@@ -126,6 +141,10 @@ struct GPSDDecoder {
         // letter (RMC, GNS, GLL `S`/`M`) was a fix here and no fix from `--nmea`. Now both say
         // what the NMEA reading says.
         let said = time.flatMap { nmea.verdict(atMilliseconds: Self.millisecondsOfDay($0)) }
+        if let waiting = awaitingGST, waiting.time != time {
+            awaitingGST = nil
+            noGSTCame(for: waiting.time, &events)
+        }
         if let held = unsettled, let time, held.time != time {
             unsettled = nil
             tpv(held.message, &events)
@@ -153,13 +172,17 @@ struct GPSDDecoder {
         // `eph` there is HDOP × 19, of satellites it does not use, and a fix of unknown
         // accuracy counts as a good one. Only the GST of its own time: gpsd sends an epoch's
         // GST after its TPV, so the latest is the satellites' of an epoch before (before, up to
-        // 1.5 s of dead reckoning took their σ).
+        // 1.5 s of dead reckoning took their σ); the TPV waits for its own (``awaitingGST``;
+        // before, it was no fix at once, and its GST after it was never used).
         let deadReckoningAlone = m.status == 5 || said?.deadReckoningAlone == true
         let reach = deadReckoningAlone ? Self.sameTime : Self.gstReach
         let gst = lastGST.flatMap { abs($0.time.timeIntervalSince(time)) <= reach ? $0 : nil }
         if deadReckoningAlone, gst?.horizontal == nil {
-            events.append(.noFix(time: time))
-            countNotGNSS(time)
+            if gst == nil {
+                awaitingGST = (m, time)
+            } else {
+                noGSTCame(for: time, &events)  // its own GST came, without a σ
+            }
             return
         }
         let threeD = mode >= 3
@@ -178,6 +201,12 @@ struct GPSDDecoder {
         if let gst { fix = Self.applying(gst, to: fix) }
         if deadReckoningAlone, threeD { fix.verticalAccuracy = gst?.vertical }  // never from gpsd's epv
         emit(fix, &events)
+    }
+
+    /// A dead-reckoned epoch's own GST did not come (or gave no σ): no fix, not from satellites.
+    private mutating func noGSTCame(for time: Date, _ events: inout [PositionEvent]) {
+        events.append(.noFix(time: time))
+        countNotGNSS(time)
     }
 
     /// Milliseconds into the UTC day, as an NMEA time stamp counts them.

@@ -2,9 +2,11 @@ public import Foundation
 
 /// An incremental NMEA 0183 parser: bytes in, position events out.
 ///
-/// Pure: no I/O, no clock. Feed it bytes in any chunking (lines may be split across reads;
-/// `\r\n`, `\n` or `\r` end a line); the events depend only on the bytes, never on how they
-/// were split. Sentences are grouped into epochs by their time stamp; each epoch with a
+/// Pure: no I/O, no clock of its own. Feed it bytes in any chunking (lines may be split across
+/// reads; `\r\n`, `\n` or `\r` end a line); the events depend only on the bytes, never on how
+/// they were split — except that a live source's clock (``feed(_:receivedAt:)``,
+/// ``release(at:)``) lets go a fix held for a GST after the epoch's end sooner than its next
+/// time stamp. Sentences are grouped into epochs by their time stamp; each epoch with a
 /// valid position becomes one `Fix` (time from RMC/ZDA's date), each epoch that says "no
 /// fix" becomes `.noFix`. Pressure sentences (XDR, MDA, MMB, PGRMZ) come out at once.
 ///
@@ -116,12 +118,30 @@ public struct NMEAParser: Sendable {
         return events
     }
 
-    /// Parses the next bytes, read at `receivedAt` (the system clock): a live parser
-    /// (``init(receivedAround:)``) dates undated epochs by it; others ignore it.
+    /// Parses the next bytes, read at `receivedAt` (the system clock) from a live source: a
+    /// live parser (``init(receivedAround:)``) dates undated epochs by it, and a fix held past
+    /// the epoch's end for a GST that comes there on some epochs goes out once the wait for it
+    /// is over (``release(at:)``).
     public mutating func feed(_ bytes: some Collection<UInt8>, receivedAt: Date) -> [PositionEvent] {
         epochs.received(at: receivedAt.timeIntervalSince1970)
-        return feed(bytes)
+        return feed(bytes) + release(at: receivedAt)
     }
+
+    /// A live source's clock while no bytes come: a satellite fix held past the learnt end of
+    /// its epoch for a GST (this receiver sends one after the end on some epochs) goes out, with
+    /// HDOP's accuracy, once ``lateGSTWait`` has passed since the end came; before that, or
+    /// with nothing held, nothing. Without it (a file) such a fix waits for the next time stamp.
+    public mutating func release(at now: Date) -> [PositionEvent] {
+        var events: [PositionEvent] = []
+        epochs.received(at: now.timeIntervalSince1970)
+        epochs.release(into: &events, stats: &stats)
+        return events
+    }
+
+    /// How long (seconds) a live source's satellite fix is held past its epoch's learnt end for
+    /// a GST that this receiver sends there on some epochs: twice the longest such a GST was
+    /// seen to lag the end, within 0.1…0.5 s.
+    public var lateGSTWait: Double { epochs.lateGSTWait }
 
     /// Ends the input: parses a last unterminated line and closes the open epoch.
     public mutating func finish() -> [PositionEvent] {

@@ -155,6 +155,13 @@ public final class NMEASource: Sendable {
         if fifo != nil { state.withLock { $0.waiting = Self.noWriterYet } }
         let ownsDescriptor = input != .standardInput
         let isDevice: Bool = if case .device = input { true } else { false }
+        // A receiver writing now, not a log: its clock lets go a fix held for a GST that this
+        // receiver sends after its epoch's end on some epochs (``NMEAParser/release(at:)``).
+        let isLive: Bool =
+            switch input {
+            case .device, .fifo, .standardInput: true
+            case .file: false
+            }
         // A serial device never ends by itself: end of file there means it went away.
         let hangupMessage: String? =
             if case .device(let path, _) = input { "\(path): the device hung up" } else { nil }
@@ -230,6 +237,8 @@ public final class NMEASource: Sendable {
             }
             do {
                 while !isStopped() {
+                    // Checked every poll (0.1 s at most): a held fix goes out while nothing comes.
+                    if isLive { deliver(parser.release(at: Date())) }
                     if fd < 0, let fifo {
                         try awaitFIFO(fifo)
                         continue
@@ -237,19 +246,25 @@ public final class NMEASource: Sendable {
                     // Silent a while after bytes came, a FIFO is read anyway: its writer may
                     // have gone with no hang-up the poll can see (one that came and went
                     // between our reopen and its bytes), and a read of 0 says so.
+                    let n: Int
                     if try !waitReadable(fd, milliseconds: 100), !(fifo != nil && sawData) {
                         // A FIFO deleted and made again while no one wrote (a writer's script
-                        // that makes its own): the new one is where the next writer comes.
-                        if let fifo, state.withLock({ $0.waiting != nil }), Self.isAnotherFIFO(fifo, than: fd)
-                        {
+                        // that makes its own): the new one is where the next writer comes, once
+                        // no writer holds the old one — a read of 0, not EAGAIN (none can open it
+                        // now it is unlinked). Before, it was let go at once, and a writer that had
+                        // it open had no reader for what it wrote (EPIPE, or lost in the pipe).
+                        guard let fifo, state.withLock({ $0.waiting != nil }),
+                            Self.isAnotherFIFO(fifo, than: fd),
+                            let held = try readFIFO(fd, into: &buffer)
+                        else { continue }
+                        if held == 0 {
                             try? closeDescriptor(fd)
                             fd = -1
                             fd = try Self.openFIFO(fifo)
+                            continue
                         }
-                        continue
-                    }
-                    let n: Int
-                    if fifo != nil {
+                        n = held
+                    } else if fifo != nil {
                         // A readable FIFO may still have nothing (EAGAIN): polled again.
                         guard let available = try readFIFO(fd, into: &buffer) else { continue }
                         n = available
@@ -270,7 +285,7 @@ public final class NMEASource: Sendable {
                     }
                     // A device's epochs are dated by the clock as they are read, not when it opened.
                     deliver(
-                        isDevice ? parser.feed(buffer[0..<n], receivedAt: Date()) : parser.feed(buffer[0..<n])
+                        isLive ? parser.feed(buffer[0..<n], receivedAt: Date()) : parser.feed(buffer[0..<n])
                     )
                 }
             } catch {

@@ -663,16 +663,29 @@ extension MicrophoneDaemonTests {
         return (try degrees(f[3], 2), try degrees(f[5], 3))
     }
 
-    /// A daemon reading the FIFO `fifo` (made here) in `dir`.
-    static func daemon(on fifo: String, in dir: TempDir) throws -> DaemonProcess {
+    /// Runs `body` with a daemon reading a FIFO made here (no writer yet) and the FIFO's path,
+    /// then stops the daemon with SIGTERM, which it ends on with 0.
+    static func withDaemonOnAFIFO(_ body: (DaemonProcess, String) throws -> Void) throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let fifo = dir.path + "/gps.fifo"
         try #require(mkfifo(fifo, 0o600) == 0)
         let daemon = try DaemonProcess(
             arguments: [
                 "--socket", dir.path + "/pf.sock", "--memory", dir.path + "/memory.json", "--no-mic",
                 "--baro", "none", "--nmea", fifo,
             ], socket: dir.path + "/pf.sock", dir: dir)
-        try #require(daemon.waitUntilListening(), "\(daemon.stderr)")
-        return daemon
+        try #require(daemon.waitUntilListening(), "no socket without a writer:\n\(daemon.stderr)")
+        try body(daemon, fifo)
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
+    /// One writer of `epochs` on `fifo`, as `cat FILE > FIFO` is: open, write, close.
+    static func writeAndClose(_ epochs: [[Substring]], on fifo: String) throws {
+        let fd = try writer(of: fifo)
+        send(epochs, to: fd)
+        close(fd)
     }
 
     /// Writes `epochs` to `fd` in one go, as `cat` would.
@@ -707,29 +720,23 @@ extension MicrophoneDaemonTests {
     /// daemon's close threw its bytes away, unsaid (the audit: 20 writers, 5475 bytes written,
     /// 5202 read).
     @Test func aWriterComingJustAfterAnotherIsRead() throws {
-        let dir = TempDir()
-        defer { dir.remove() }
         let epochs = try Self.epochs()
-        let fifo = dir.path + "/gps.fifo"
-        let daemon = try Self.daemon(on: fifo, in: dir)
-        var lost: [Int] = []
-        for k in 0..<4 {
-            let fd = try Self.writer(of: fifo)
-            Self.send(
-                [
-                    epochs[100 * k],
-                    epochs[100 * k + 3].filter { $0.hasPrefix("$GPRMC") || $0.hasPrefix("$GPGGA") },
-                ], to: fd)
-            close(fd)
-            // Bounded well past any paced pause (5 s at most, after the last one's 3 s).
-            if try !Self.reaches(daemon, epochs[100 * k], within: 12) { lost.append(k) }
-            usleep(300_000)
+        try Self.withDaemonOnAFIFO { daemon, fifo in
+            var lost: [Int] = []
+            for k in 0..<4 {
+                try Self.writeAndClose(
+                    [
+                        epochs[100 * k],
+                        epochs[100 * k + 3].filter { $0.hasPrefix("$GPRMC") || $0.hasPrefix("$GPGGA") },
+                    ], on: fifo)
+                // Bounded well past any paced pause (5 s at most, after the last one's 3 s).
+                if try !Self.reaches(daemon, epochs[100 * k], within: 12) { lost.append(k) }
+                usleep(300_000)
+            }
+            #expect(lost.isEmpty, "writers lost: \(lost)\n\(daemon.stderr)")
+            #expect(try Self.reaches(daemon, epochs[303], within: 12), "\(daemon.stderr)")
+            #expect(!daemon.stderr.contains("the input ended"), "\(daemon.stderr)")
         }
-        #expect(lost.isEmpty, "writers lost: \(lost)\n\(daemon.stderr)")
-        #expect(try Self.reaches(daemon, epochs[303], within: 12), "\(daemon.stderr)")
-        #expect(!daemon.stderr.contains("the input ended"), "\(daemon.stderr)")
-        daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit() == 0)
     }
 
     /// A writer that removes the FIFO as it leaves (a script cleaning up after itself): the
@@ -737,29 +744,25 @@ extension MicrophoneDaemonTests {
     /// next writer there. Before: "the input ended: open F: No such file or directory; no
     /// more positions", for good, the daemon up without positions.
     @Test func aFIFORemovedByItsWriterIsWaitedForAtItsPath() throws {
-        let dir = TempDir()
-        defer { dir.remove() }
         let epochs = try Self.epochs()
-        let fifo = dir.path + "/gps.fifo"
-        let daemon = try Self.daemon(on: fifo, in: dir)
-        let first = try Self.writer(of: fifo)
-        Self.send([epochs[0], epochs[1]], to: first)
-        unlink(fifo)
-        close(first)
-        #expect(try Self.reaches(daemon, epochs[1], within: 8), "\(daemon.stderr)")
-        let missing = "NMEA \(fifo): open \(fifo): No such file or directory; waiting for it"
-        #expect(daemon.logs(missing), "\(daemon.stderr)")
-        // Several of the once-a-second tries pass before it is back.
-        usleep(2_500_000)
-        try #require(mkfifo(fifo, 0o600) == 0)
-        let second = try Self.writer(of: fifo)
-        defer { close(second) }
-        Self.send([epochs[20], epochs[21]], to: second)
-        #expect(try Self.reaches(daemon, epochs[20], within: 8), "\(daemon.stderr)")
-        #expect(daemon.stderr.components(separatedBy: missing).count == 2, "said once:\n\(daemon.stderr)")
-        #expect(!daemon.stderr.contains("the input ended"), "\(daemon.stderr)")
-        daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit() == 0)
+        try Self.withDaemonOnAFIFO { daemon, fifo in
+            let first = try Self.writer(of: fifo)
+            Self.send([epochs[0], epochs[1]], to: first)
+            unlink(fifo)
+            close(first)
+            #expect(try Self.reaches(daemon, epochs[1], within: 8), "\(daemon.stderr)")
+            let missing = "NMEA \(fifo): open \(fifo): No such file or directory; waiting for it"
+            #expect(daemon.logs(missing), "\(daemon.stderr)")
+            // Several of the once-a-second tries pass before it is back.
+            usleep(2_500_000)
+            try #require(mkfifo(fifo, 0o600) == 0)
+            let second = try Self.writer(of: fifo)
+            defer { close(second) }
+            Self.send([epochs[20], epochs[21]], to: second)
+            #expect(try Self.reaches(daemon, epochs[20], within: 8), "\(daemon.stderr)")
+            #expect(daemon.stderr.components(separatedBy: missing).count == 2, "said once:\n\(daemon.stderr)")
+            #expect(!daemon.stderr.contains("the input ended"), "\(daemon.stderr)")
+        }
     }
 
     /// A new writer is a new stream, paced from its own first epoch: its first fix comes at
@@ -767,81 +770,90 @@ extension MicrophoneDaemonTests {
     /// from the last writer's last epoch, and the new writer's first fix waited
     /// min(its time - that one's, 5 s).
     @Test func aNewWritersFirstFixIsNotHeldByTheLastWritersTimes() throws {
-        let dir = TempDir()
-        defer { dir.remove() }
         let epochs = try Self.epochs()
-        let fifo = dir.path + "/gps.fifo"
-        let daemon = try Self.daemon(on: fifo, in: dir)
-        let first = try Self.writer(of: fifo)
-        Self.send([epochs[0], epochs[1]], to: first)
-        close(first)
-        #expect(try Self.reaches(daemon, epochs[1], within: 8), "\(daemon.stderr)")
-        // 300 s on in the walk: held 5 s before.
-        let second = try Self.writer(of: fifo)
-        defer { close(second) }
-        Self.send([epochs[300], epochs[301]], to: second)
-        #expect(try Self.reaches(daemon, epochs[300], within: 2.5), "\(daemon.stderr)")
-        daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit() == 0)
+        try Self.withDaemonOnAFIFO { daemon, fifo in
+            try Self.writeAndClose([epochs[0], epochs[1]], on: fifo)
+            #expect(try Self.reaches(daemon, epochs[1], within: 8), "\(daemon.stderr)")
+            // 300 s on in the walk: held 5 s before.
+            let second = try Self.writer(of: fifo)
+            defer { close(second) }
+            Self.send([epochs[300], epochs[301]], to: second)
+            #expect(try Self.reaches(daemon, epochs[300], within: 2.5), "\(daemon.stderr)")
+        }
+    }
+
+    /// A FIFO deleted and made again (rm, mkfifo) while a writer holds the old one open and has
+    /// not written yet: the daemon keeps reading the old one until that writer closes it, then
+    /// reads the new one, where the next writer comes. Before: seeing a new FIFO at the path
+    /// within 0.1 s, it closed the old one, so that writer's bytes had no reader (EPIPE, or lost
+    /// in the pipe when written just as it closed).
+    @Test func aWriterHoldingAFIFOMadeAgainIsReadToItsEnd() throws {
+        let epochs = try Self.epochs()
+        try Self.withDaemonOnAFIFO { daemon, fifo in
+            let old = try Self.writer(of: fifo)
+            unlink(fifo)
+            try #require(mkfifo(fifo, 0o600) == 0)
+            // Several of the daemon's 0.1 s polls pass, each seeing the new FIFO at the path.
+            usleep(800_000)
+            var end = pollfd(fd: old, events: Int16(POLLOUT), revents: 0)
+            #expect(poll(&end, 1, 0) == 1 && end.revents & Int16(POLLERR) == 0, "the old FIFO has no reader")
+            if end.revents & Int16(POLLERR) == 0 {
+                Self.send([epochs[0], epochs[1]], to: old)
+                #expect(try Self.reaches(daemon, epochs[1], within: 8), "\(daemon.stderr)")
+            }
+            close(old)
+            // Then the new one is read.
+            let next = try Self.writer(of: fifo)
+            defer { close(next) }
+            Self.send([epochs[20], epochs[21]], to: next)
+            #expect(try Self.reaches(daemon, epochs[20], within: 8), "\(daemon.stderr)")
+            #expect(!daemon.stderr.contains("the input ended"), "\(daemon.stderr)")
+        }
     }
 
     @Test func aFIFOWithoutAWriterIsWaitedForAndEachWriterRead() throws {
-        let dir = TempDir()
-        defer { dir.remove() }
         let walk = try #require(Bundle.module.path(forResource: "Fixtures/demo/walk.nmea", ofType: nil))
         let lines = try String(contentsOfFile: walk, encoding: .utf8).split(whereSeparator: \.isNewline)
             .filter { $0.hasPrefix("$") }
-        let fifo = dir.path + "/gps.fifo"
-        try #require(mkfifo(fifo, 0o600) == 0)
-        let daemon = try DaemonProcess(
-            arguments: [
-                "--socket", dir.path + "/pf.sock", "--memory", dir.path + "/memory.json", "--no-mic",
-                "--baro", "none", "--nmea", fifo,
-            ], socket: dir.path + "/pf.sock", dir: dir)
-        try #require(daemon.waitUntilListening(), "no socket without a writer:\n\(daemon.stderr)")
-        let waiting = "NMEA \(fifo): no writer has written to the FIFO yet; waiting for it"
-        #expect(daemon.logs(waiting), "\(daemon.stderr)")
-        let before = fields(try daemon.client().request(#"{"cmd": "status"}"#))
-        #expect(before["position"] == .null, "\(before)")
-        func send(_ part: ArraySlice<Substring>, to fd: Int32) {
-            let bytes = Array(part.map { $0 + "\r\n" }.joined().utf8)
-            #expect(bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count)
+        try Self.withDaemonOnAFIFO { daemon, fifo in
+            let waiting = "NMEA \(fifo): no writer has written to the FIFO yet; waiting for it"
+            #expect(daemon.logs(waiting), "\(daemon.stderr)")
+            let before = fields(try daemon.client().request(#"{"cmd": "status"}"#))
+            #expect(before["position"] == .null, "\(before)")
+            /// How often the daemon has logged `line` of the FIFO, once it has at least `count` times (bounded, 20 s).
+            func logged(_ line: String, _ count: Int) -> Int {
+                let seen = { daemon.stderr.components(separatedBy: "NMEA \(fifo): \(line)").count - 1 }
+                for _ in 0..<2000 where seen() < count { usleep(10_000) }
+                return seen()
+            }
+            let closed = "the writer closed the FIFO; waiting for it"
+
+            let first = try Self.writer(of: fifo)
+            Self.send([Array(lines[0..<15])], to: first)
+            #expect(logged("positions again", 1) == 1, "\(daemon.stderr)")
+            let during = fields(try daemon.client().request(#"{"cmd": "status"}"#))
+            #expect(during["position"] != .null && during["position"] != nil, "\(during)")
+            close(first)
+            #expect(logged(closed, 1) == 1, "\(daemon.stderr)")
+            #expect(!daemon.stderr.contains("the input ended"), "\(daemon.stderr)")
+
+            let second = try Self.writer(of: fifo)
+            Self.send([Array(lines[100..<115])], to: second)
+            #expect(logged("positions again", 2) == 2, "\(daemon.stderr)")
+            close(second)
+
+            // A writer that makes the FIFO anew (rm, mkfifo) is read too.
+            #expect(logged(closed, 2) == 2, "\(daemon.stderr)")
+            unlink(fifo)
+            try #require(mkfifo(fifo, 0o600) == 0)
+            let third = try Self.writer(of: fifo)
+            defer { close(third) }
+            Self.send([Array(lines[200..<215])], to: third)
+            #expect(logged("positions again", 3) == 3, "\(daemon.stderr)")
+            let age = try #require(
+                fields(try daemon.client().request(#"{"cmd": "status"}"#))["positionAge"]?.numberValue)
+            #expect(age < 5)
         }
-        /// How often the daemon has logged `line` of the FIFO, once it has at least `count` times (bounded, 20 s).
-        func logged(_ line: String, _ count: Int) -> Int {
-            let seen = { daemon.stderr.components(separatedBy: "NMEA \(fifo): \(line)").count - 1 }
-            for _ in 0..<2000 where seen() < count { usleep(10_000) }
-            return seen()
-        }
-        let closed = "the writer closed the FIFO; waiting for it"
-
-        let first = try Self.writer(of: fifo)
-        send(lines[0..<15], to: first)
-        #expect(logged("positions again", 1) == 1, "\(daemon.stderr)")
-        let during = fields(try daemon.client().request(#"{"cmd": "status"}"#))
-        #expect(during["position"] != .null && during["position"] != nil, "\(during)")
-        close(first)
-        #expect(logged(closed, 1) == 1, "\(daemon.stderr)")
-        #expect(!daemon.stderr.contains("the input ended"), "\(daemon.stderr)")
-
-        let second = try Self.writer(of: fifo)
-        send(lines[100..<115], to: second)
-        #expect(logged("positions again", 2) == 2, "\(daemon.stderr)")
-        close(second)
-
-        // A writer that makes the FIFO anew (rm, mkfifo) is read too.
-        #expect(logged(closed, 2) == 2, "\(daemon.stderr)")
-        unlink(fifo)
-        try #require(mkfifo(fifo, 0o600) == 0)
-        let third = try Self.writer(of: fifo)
-        defer { close(third) }
-        send(lines[200..<215], to: third)
-        #expect(logged("positions again", 3) == 3, "\(daemon.stderr)")
-        let age = try #require(
-            fields(try daemon.client().request(#"{"cmd": "status"}"#))["positionAge"]?.numberValue)
-        #expect(age < 5)
-        daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit() == 0)
     }
 }
 

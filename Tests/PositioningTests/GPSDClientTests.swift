@@ -361,6 +361,31 @@ import Testing
         #expect(Set(Self.fixes(own).map(\.time)) == expected, "\(own)")
     }
 
+    /// Dead reckoning (RMC mode E, GGA quality 6) with the receiver's own GST on some epochs:
+    /// gpsd 3.22 sends an epoch's GST after its TPV, so such a TPV was read before its σ and was
+    /// no fix. Now a dead-reckoned TPV without its σ waits for a GST of its own time (only a no
+    /// fix waits): it is a fix of that σ when it comes, and no fix when the next epoch's TPV or
+    /// GST comes first, as read from the NMEA itself.
+    @Test func deadReckoningThroughGPSDIsAFixOfItsLateGST() async throws {
+        let epochs = (0..<7).map { i -> [String] in
+            let t = String(format: "1200%02d.00", i)
+            let reckoned = (2...5).contains(i)
+            return [
+                "GPRMC,\(t),A,3733.0000,N,12658.0000,E,0.5,90.0,010124,,,\(reckoned ? "E" : "A")",
+                "GPGGA,\(t),3733.0000,N,12658.0000,E,\(reckoned ? 6 : 1),08,1.0,50.0,M,20.0,M,,",
+            ] + (i == 2 || i == 4 ? [] : ["GPGST,\(t),1.0,,,,0.6,0.8,1.5"])
+        }
+        let (events, _) = try await Self.throughGPSD(epochs, last: Self.second(6))
+        let expected = Set([0, 1, 3, 5, 6].map(Self.second))
+        #expect(Set(Self.fixes(events).map(\.time)) == expected, "\(events)")
+        #expect(Self.noFixTimes(events).isSuperset(of: [Self.second(2), Self.second(4)]), "\(events)")
+        let reckoned = Self.fixes(events).filter { $0.time == Self.second(3) || $0.time == Self.second(5) }
+        #expect(reckoned.count == 2 && reckoned.allSatisfy { $0.horizontalAccuracy == 1 }, "\(reckoned)")
+        #expect(reckoned.allSatisfy { $0.verticalAccuracy == 1.5 }, "\(reckoned)")
+        let (own, _) = parse(epochs.flatMap { $0 })
+        #expect(Set(Self.fixes(own).map(\.time)) == expected, "\(own)")
+    }
+
     @Test func silentSocketCountsAsDeadAndIsReconnected() async throws {
         // Plays a gpsd that accepts, reads the WATCH and then says nothing.
         let server = try TestServer { c, isClosed in

@@ -144,11 +144,13 @@ import Testing
     /// gpsd's `status` 7 (time only: a receiver's manual position, GGA quality 7) and 8
     /// (simulated) are no fix; so is 5, dead reckoning alone, unless a GST gives its σ (gpsd's
     /// `eph` is HDOP × 19 there, describing satellites it does not use). Before, each was a fix.
+    /// Dead reckoning's no fix comes once the next epoch says its GST is not coming.
     @Test(arguments: [5, 7, 8])
     func simulatedTypedInAndBareDeadReckoningAreNoFix(_ status: Int) {
+        let next = Self.tpv(status: status).replacingOccurrences(of: "22:37:46", with: "22:37:47")
         #expect(
-            decode([Self.tpv(status: status)])
-                == [.noFix(time: FixStreamRecord.parseTime("2020-07-11T22:37:46Z"))])
+            decode([Self.tpv(status: status), next]).first
+                == .noFix(time: FixStreamRecord.parseTime("2020-07-11T22:37:46Z")))
     }
 
     /// DGPS, RTK fixed and float, GNSS with dead reckoning, and a PPS fix stay fixes; dead
@@ -175,7 +177,8 @@ import Testing
     /// the latest within 1.5 s, so the switch to dead reckoning carried the satellites' σ).
     @Test func bareDeadReckoningTakesOnlyTheGSTOfItsOwnTime() throws {
         let reckoned = Self.tpv(status: 5).replacingOccurrences(of: "22:37:46", with: "22:37:47")
-        let events = decode([Self.tpv(46), Self.gst(46, 4), reckoned])
+        // No fix once the next epoch's GST shows its own is not coming.
+        let events = decode([Self.tpv(46), Self.gst(46, 4), reckoned, Self.gst(48, 4)])
         #expect(events.count == 2, "\(events)")
         #expect(events.last == .noFix(time: FixStreamRecord.parseTime("2020-07-11T22:37:47Z")))
         // Its own GST, come first, still makes it a fix of that σ.

@@ -105,6 +105,75 @@ import Testing
         collector.cancel()
     }
 
+    /// Satellite epochs (RMC, GGA of HDOP 1.0: 5 m) with the receiver's GST, σ 1.0 m, after
+    /// its GGA on every other epoch, as a live receiver writes them into the daemon's FIFO, one
+    /// epoch at a time. GGA is learnt as the cycle's end from an epoch without GST; the first
+    /// GST after it teaches that this receiver sends GST there, and from then on each epoch's
+    /// fix carries its own GST's σ, and every fix (with GST or not) comes before the next
+    /// epoch is written. Before: each GST after the end was dropped (5 m from HDOP) and the
+    /// end forgotten, so each epoch after one came only with the next epoch's sentences.
+    @Test func aSatelliteEpochsGSTAfterTheLearntEndGivesItsAccuracyLive() async throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("gst-\(UUID()).fifo").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        let source = NMEASource(.fifo(path: fifo, paced: false))
+        let collector = Collector(source.events(from: try source.open()))
+        defer {
+            source.stop()
+            collector.cancel()
+        }
+        let writer = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        try #require(writer >= 0, "open \(fifo): \(String(cString: strerror(errno)))")
+        defer { close(writer) }
+        var late: [Int] = []
+        for second in 0..<8 {
+            let text = Self.satelliteEpoch(second, withGST: second % 2 == 1)
+            #expect(text.withCString { write(writer, $0, strlen($0)) } == text.utf8.count)
+            let time = utc("2025-06-15T12:00:0\(second)Z")
+            // Bounded far past the wait for a late GST (0.5 s at most).
+            let came = await collector.wait(upTo: second == 0 ? 1 : 10) {
+                fixes($0).contains { $0.time == time }
+            }
+            if !came { late.append(second) }
+        }
+        // The first epoch ends only at the next time stamp: no end is known yet.
+        #expect(late == [0], "fixes not come before the next epoch: \(late); \(collector.all)")
+        let accuracy = fixes(collector.all).map(\.horizontalAccuracy)
+        // The first GST after the end (12:00:01) teaches it; its own fix is out already.
+        #expect(accuracy == [5, 5, 5, 1, 5, 1, 5, 1], "\(collector.all)")
+    }
+
+    /// The same epochs from a file (no clock: a fix waiting for its GST goes out at the next
+    /// time stamp) give the same fixes, and a receiver that never sends GST is never held: each
+    /// of its fixes comes with its own epoch's bytes once the end is learnt.
+    @Test func aSatelliteEpochsGSTAfterTheLearntEndGivesItsAccuracyFromAFile() async throws {
+        let text = (0..<8).map { Self.satelliteEpoch($0, withGST: $0 % 2 == 1) }.joined()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gst-\(UUID()).nmea").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let events = try await collect(NMEASource(.file(path: path, paced: false)))
+        #expect(fixes(events).map(\.horizontalAccuracy) == [5, 5, 5, 1, 5, 1, 5, 1], "\(events)")
+        #expect(fixes(events).map(\.time) == (0..<8).map { utc("2025-06-15T12:00:0\($0)Z") })
+
+        var parser = NMEAParser()
+        for second in 0..<8 {
+            let own = fixes(parser.feed(Array(Self.satelliteEpoch(second, withGST: false).utf8)))
+            // The first epoch closes at the next time stamp: no end is known yet.
+            let expected = (second == 1 ? [0, 1] : second == 0 ? [] : [second]).map {
+                utc("2025-06-15T12:00:0\($0)Z")
+            }
+            #expect(own.map(\.time) == expected, "epoch \(second)")
+        }
+    }
+
+    /// RMC and GGA (HDOP 1.0) of a satellite fix at 12:00:0`second`, then a GST of σ 1.0 m.
+    static func satelliteEpoch(_ second: Int, withGST: Bool) -> String {
+        let t = "12000\(second).00"
+        return nmea("GPRMC,\(t),A,6010.0000,N,02456.0000,E,0.5,40.5,150625,,,A")
+            + nmea("GPGGA,\(t),6010.0000,N,02456.0000,E,1,09,1.0,10.7,M,17.9,M,,")
+            + (withGST ? nmea("GPGST,\(t),1.0,,,,0.6,0.8,1.5") : "")
+    }
+
     @Test func unsupportedBaudRateIsRefused() throws {
         let (master, path) = try openPseudoTerminal()
         defer { close(master) }

@@ -201,6 +201,17 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
         }
     }
 
+    /// Records OSM's answer for the building at `center` as read at `now`, when it is to be
+    /// remembered (``OSMAnswer/remembered``); an answer that there is no building changes
+    /// nothing.
+    /// - Returns: whether the memory changed.
+    @discardableResult
+    public mutating func recordOSM(_ answer: OSMAnswer, name: String, center: Coordinate, now: Date) -> Bool {
+        guard let doors = answer.remembered else { return false }
+        recordOSM(doors, name: name, center: center, now: now)
+        return true
+    }
+
     /// Finds or adds the building, applies `body`, stamps it, moves it to the front and trims.
     private mutating func change(
         name: String, center: Coordinate, now: Date, _ body: (inout Building) -> Void

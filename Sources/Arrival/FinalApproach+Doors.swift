@@ -17,17 +17,17 @@ extension FinalApproach {
         return effects
     }
 
-    /// OSM's doors, late: remembered (a building's only: `building` false is OSM knowing no
-    /// building there, whose entrances nearby lead this walk alone); the plan re-made. A walk to
-    /// the building's centre (no door was known) turns to the best door at once, wherever the
-    /// walker is — inside the last stretch too, even at the centre. A leading door changes only
-    /// while the walker is well away from it. A new door is said.
-    mutating func doorsArrived(_ doors: [Door], building: Bool, now: Date) -> [Effect] {
+    /// OSM's doors, late: remembered (a building's only, ``OSMAnswer/remembered``: OSM knowing
+    /// no building there gives entrances nearby that lead this walk alone); the plan re-made. A
+    /// walk to the building's centre (no door was known) turns to the best door at once,
+    /// wherever the walker is — inside the last stretch too, even at the centre. A leading door
+    /// changes only while the walker is well away from it. A new door is said.
+    mutating func doorsArrived(_ answer: OSMAnswer, now: Date) -> [Effect] {
         guard var walk else { return [] }
         let destination = walk.destination
+        let doors = answer.doors
         var effects: [Effect] = []
-        if building {
-            memory.recordOSM(doors, name: destination.name, center: destination.center, now: now)
+        if memory.recordOSM(answer, name: destination.name, center: destination.center, now: now) {
             effects.append(.saveMemory(memory))
         } else {
             // Before, "no building here" was stored as a door-less building read now.

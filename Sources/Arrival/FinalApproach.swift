@@ -237,8 +237,8 @@ public struct FinalApproach: Sendable {
             self.altitude = altitude
             if walk?.arrived == true, walk?.levelSaid == false { effects += levelCheck() }
         case .heard(let answer): effects += heard(answer, now: now)
-        case .doorsArrived(let doors): effects += doorsArrived(doors, building: true, now: now)
-        case .noBuilding(let entrances): effects += doorsArrived(entrances, building: false, now: now)
+        case .doorsArrived(let doors): effects += doorsArrived(.building(doors: doors), now: now)
+        case .noBuilding(let entrances): effects += doorsArrived(.noBuilding(entrances: entrances), now: now)
         case .tick: break
         case .repeatLast:
             if let lastSaid { effects.append(.say(Prompt(lastSaid))) }

@@ -401,7 +401,10 @@ package struct DaemonConfig: Sendable, Equatable {
 
     /// What must hold of the files on disk before the daemon starts.
     /// - Throws: `DaemonConfigError` for a `memory` that is a directory: before, the daemon ran
-    ///   for ever saving nothing (each save failing), when the path was simply wrong.
+    ///   for ever saving nothing (each save failing), when the path was simply wrong; and for a
+    ///   `socket` that names something other than a socket (a file, a folder, a link), which
+    ///   the daemon never replaces: bad usage, as its clients say (before: exit 1 once the
+    ///   position source was open, and systemd restarted it in a loop).
     package func checkFiles() throws(DaemonConfigError) {
         var info = stat()
         if stat(memory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
@@ -409,6 +412,22 @@ package struct DaemonConfig: Sendable, Equatable {
                 origin: origins["memory"] ?? "the default memory path", key: "memory",
                 message:
                     "\(memory) is a directory; expected the memory file's path (e.g. \(memory)/memory.json)")
+        }
+        // An abstract socket (`@name`) has no file. Not followed, as the daemon's start does not:
+        // a link is not replaced even when it leads to a socket.
+        if !socket.hasPrefix("@"), lstat(socket, &info) == 0, (info.st_mode & S_IFMT) != S_IFSOCK {
+            let kind: String
+            if (info.st_mode & S_IFMT) == S_IFLNK {
+                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: socket)) ?? "?"
+                kind = "a symbolic link (to \(target))"
+            } else {
+                kind = FileDiagnostics.kind(ofMode: info.st_mode) ?? "a regular file"
+            }
+            throw DaemonConfigError(
+                origin: origins["socket"] ?? "the default socket path", key: "socket",
+                message:
+                    "\(socket): is \(kind), not a socket; the daemon makes its control socket there and replaces only a socket (give a path where nothing is)"
+            )
         }
     }
 

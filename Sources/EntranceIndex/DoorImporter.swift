@@ -98,31 +98,52 @@ public enum DoorImporter {
                 ))
         }
         if format == .pbf || input.hasSuffix(".pbf") && (format == .unknown || format == .empty) {
+            let marked = OsmiumStream.isHistory(input)
             let route: OsmiumStream.Route =
-                OsmiumStream.isHistory(input)
+                marked
                 ? .history : lowMemory.map { $0 ? .lowMemory : .filtered } ?? OsmiumStream.Route.automatic()
-            return try write(to: output, source: source, progress: progress) { writer in
-                // Reading and preparing on one thread, SQLite on this one.
-                try Pipeline.run(
-                    produce: { emit in
-                        try OsmiumStream.read(
-                            input, route: route, progress: { try? emit(.progress($0)) }
-                        ) {
-                            try emit(.element(PreparedElement($0)))
-                        }
-                    },
-                    consume: { (item: StreamItem) in
-                        switch item {
-                        case .element(let element): try writer.add(element)
-                        case .progress(let line): progress(line)
-                        }
-                    })
+            do {
+                return try importPBF(input, route: route, to: output, source: source, progress: progress)
+            } catch {
+                // A history file that lost its mark fails as versions read as copies: one
+                // "appears twice", or a deleted node's version has no place. Known by what it
+                // holds (a whole read, so only after such a failure), it is read as it is now
+                // (before: refused so, advising `osmium merge`).
+                guard !marked, error.mayBeVersions, OsmiumStream.holdsVersions(input) else { throw error }
+                progress(
+                    "\(input) holds several versions of some elements: a history file whose mark was lost (converted under a plain name?); reading it as it is now"
+                )
+                return try importPBF(input, route: .history, to: output, source: source, progress: progress)
             }
         }
         progress("reading \(input)")
         let data: OSMData
         do { data = try OSMReader.read(path: input) } catch { throw .badInput(error) }
         return try write(data, to: output, source: source, progress: progress)
+    }
+
+    /// Imports the `.osm.pbf` at `input` through osmium by `route`.
+    private static func importPBF(
+        _ input: String, route: OsmiumStream.Route, to output: String, source: String,
+        progress: (String) -> Void
+    ) throws(DoorIndexError) -> DoorImportSummary {
+        try write(to: output, source: source, progress: progress) { writer in
+            // Reading and preparing on one thread, SQLite on this one.
+            try Pipeline.run(
+                produce: { emit in
+                    try OsmiumStream.read(
+                        input, route: route, progress: { try? emit(.progress($0)) }
+                    ) {
+                        try emit(.element(PreparedElement($0)))
+                    }
+                },
+                consume: { (item: StreamItem) in
+                    switch item {
+                    case .element(let element): try writer.add(element)
+                    case .progress(let line): progress(line)
+                    }
+                })
+        }
     }
 
     /// Writes `data` (already in memory, as the benchmark makes it) as a door index at
@@ -432,17 +453,30 @@ enum OsmiumStream {
     /// `tags-filter` as so many copies: a deleted node's had no place ("lat/lon 214.7483647 …
     /// out of range"), a changed one "appears twice".
     static func isHistory(_ input: String) -> Bool {
-        guard let osmium = Osmium.executable() else { return false }
+        fileinfo(input, ["-g", "header.with_history"]) == "yes"
+    }
+
+    /// Whether the PBF file at `input` holds several versions of an element, whatever its
+    /// header says (`osmium fileinfo -e`, which reads it all): a history file converted under a
+    /// plain name (`osmium cat x.osh.pbf -o x.osm.pbf`) has lost the mark but kept its
+    /// versions, and its deleted nodes are versions without a place.
+    static func holdsVersions(_ input: String) -> Bool {
+        fileinfo(input, ["-e", "-g", "data.multiple_versions"]) == "yes"
+    }
+
+    /// What `osmium fileinfo -F pbf ARGUMENTS input` prints, trimmed; nil when it cannot run.
+    private static func fileinfo(_ input: String, _ arguments: [String]) -> String? {
+        guard let osmium = Osmium.executable() else { return nil }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: osmium)
-        process.arguments = ["fileinfo", "-F", "pbf", "-g", "header.with_history", input]
+        process.arguments = ["fileinfo", "-F", "pbf"] + arguments + [input]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return false }
+        do { try process.run() } catch { return nil }
         let said = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "yes"
+        return String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     static func read(
@@ -522,6 +556,7 @@ enum OsmiumStream {
         let meter = ProgressMeter(input: input, pid: processes[0].processIdentifier)
         var reader = PBFReader(path: input)
         if route != .lowMemory { reader.nodeLocations = NodeLocations() }
+        reader.placelessNodesAreDeleted = route == .history
         var failure: (any Error)?
         do {
             try reader.read(fd: output.fileHandleForReading.fileDescriptor) { element in

@@ -40,6 +40,11 @@ public struct DoorsNearResult: Sendable, Hashable {
     public var doors: [Door]
     /// The point the doors were ranked around: the building's centroid, else the query point.
     public var center: Coordinate
+
+    /// As the core takes it: a building's doors, or, with no building, the entrances near.
+    public var answer: OSMAnswer {
+        building == nil ? .noBuilding(entrances: doors) : .building(doors: doors)
+    }
 }
 
 /// A door index built by ``DoorImporter``, opened read-only and immutable.

@@ -33,6 +33,15 @@ public enum DoorIndexError: Error, CustomStringConvertible, Equatable {
         }
     }
 
+    /// Whether several versions of an element, read as copies, could be its cause: one
+    /// stored twice, or a deleted node's version without a place.
+    var mayBeVersions: Bool {
+        switch self {
+        case .duplicateElement, .badInput: true
+        default: false
+        }
+    }
+
     /// Whether the fault lies in the input (exit 2) rather than at run time (exit 1).
     public var isBadInput: Bool {
         switch self {

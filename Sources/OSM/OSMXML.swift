@@ -68,7 +68,7 @@ enum OSMXML {
                 path: path, line: TextDiagnostics.lastLine(of: data), element: handler.currentName,
                 reason: "the file ends before </osm> (truncated?)")
         }
-        var read = handler.lastVersions()
+        var read = try handler.lastVersions()
         handler.geometry.place(in: &read)
         return read
     }
@@ -158,6 +158,8 @@ enum OSMXML {
         /// order, of those read more than once (a history file's versions: ``lastVersions()``).
         var first: [String: [Int64: Copy]] = [:]
         var repeated: [String: [Int64: [Copy]]] = [:]
+        /// Nodes with a version and no place, read as deleted versions, and their lines.
+        var placeless: [(id: Int64, line: Int)] = []
 
         /// One copy of an element: where it went in ``data`` (nil when deleted), its version,
         /// whether it was deleted.
@@ -202,6 +204,15 @@ enum OSMXML {
                 coordinate = nil
                 deleted = attributes["action"] == "delete" || attributes["visible"] == "false"
                 version = attributes["version"]
+                if name == "node" && !deleted && attributes["lat"] == nil && attributes["lon"] == nil
+                    && version != nil
+                {
+                    // A deleted version in a history file whose `visible` a conversion lost
+                    // (`osmium cat x.osh -o x.osm`): only if another version of it is read
+                    // (``lastVersions()``), else the node has no place.
+                    deleted = true
+                    placeless.append((id, parser.lineNumber))
+                }
                 if name == "node" && !deleted {
                     guard let lat = attributes["lat"].flatMap(Double.init),
                         let lon = attributes["lon"].flatMap(Double.init)
@@ -299,8 +310,18 @@ enum OSMXML {
         /// it is read: before, an older visible one was) or not (only that one is read), as
         /// `osmium time-filter` gives it for now. Other repeats (the same element twice,
         /// Overpass Turbo's tagged and bare copies, no version or one) are all kept for the
-        /// readers to judge.
-        func lastVersions() -> OSMData {
+        /// readers to judge. A node with a version and no place is a deleted version when
+        /// another version of it is read (osmium writes one so, and a history file converted
+        /// under a plain name keeps no `visible`); alone, it is refused.
+        func lastVersions() throws(OSMError) -> OSMData {
+            for node in placeless {
+                let list = repeated["node"]?[node.id] ?? []
+                guard Set(list.compactMap(\.version)).count > 1 else {
+                    throw OSMError(
+                        path: path, line: node.line, element: "node \(node.id)",
+                        reason: "lat=\"\" lon=\"\" are not numbers")
+                }
+            }
             var older: [String: Set<Int>] = [:]
             for (kind, byID) in repeated {
                 for list in byID.values {

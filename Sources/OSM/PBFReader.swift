@@ -28,6 +28,11 @@ public struct PBFReader {
     /// theirs from it, and untagged nodes are not handed on: osmium's `add-locations-to-ways`
     /// done while reading. Emptied at the first relation.
     package var nodeLocations: NodeLocations?
+    /// When set, a node without a location is skipped as a deleted version: osmium writes one
+    /// so in a history file, and a history file whose mark a conversion lost (`osmium cat
+    /// x.osh.pbf -o x.osm.pbf`) keeps no other sign of the deletion; `osmium time-filter`
+    /// then hands it on as the node's last version. Elsewhere it is damage, and said.
+    package var placelessNodesAreDeleted = false
 
     public init(path: String) { self.path = path }
 
@@ -261,6 +266,13 @@ public struct PBFReader {
         return c
     }
 
+    /// Whether a node at `lat`, `lon` is a deleted version (``placelessNodesAreDeleted``).
+    private func isDeleted(_ lat: Int64, _ lon: Int64, _ block: Block) -> Bool {
+        let scale = block.scale
+        return placelessNodesAreDeleted && scale.isUndefined(lat, offset: scale.latOffset)
+            && scale.isUndefined(lon, offset: scale.lonOffset)
+    }
+
     /// Keeps a node's location in ``nodeLocations`` (when set); whether it was kept.
     private func keep(
         _ id: Int64, _ lat: Int64, _ lon: Int64, _ block: Block, _ name: Name
@@ -299,6 +311,7 @@ public struct PBFReader {
         }
         let name = Name(type: "node", id: id)
         guard let lat, let lon else { throw error(name, "a node without a location") }
+        if isDeleted(lat, lon, block) { return nil }
         if try keep(id, lat, lon, block, name) && keys.atEnd { return nil }
         return OSMNode(
             id: id, coordinate: try coordinate(lat, lon, block, name),
@@ -340,6 +353,7 @@ public struct PBFReader {
                 let key = try block.string(k, self, name)
                 tags[key] = try block.string(try varint(&keysValues), self, name)
             }
+            if isDeleted(lat, lon, block) { continue }
             if try keep(id, lat, lon, block, name) && tags.isEmpty { continue }
             try body(.node(OSMNode(id: id, coordinate: try coordinate(lat, lon, block, name), tags: tags)))
         }

@@ -1,4 +1,5 @@
 import Arrival
+import EntranceIndex
 import Foundation
 import Geo
 import Storage
@@ -31,8 +32,9 @@ extension Commands {
               --note S, --label S   spoken note and short name of the door
               --altitude METRES,ACCURACY   barometric altitude there (kept when accuracy ≤ 6 m)
               --osm FILE        OSM XML or Overpass JSON; the doors of the building at
-                                --center in it, as a door index made from it gives them
-                                (no building within 50 m: the doors within 150 m)
+                                --center in it, as a door index made from it gives them.
+                                No building within 50 m of --center: nothing is stored
+                                (that answer is no building's doors), exit 1
               --now T           ISO 8601 time with zone (default: now)
 
             confirm, reject and osm print the building as changed. A memory file that does not
@@ -118,8 +120,17 @@ enum MemoryCommands {
         default:
             let osmPath = try arguments.required("--osm")
             try arguments.finish()
-            let doors = try CLIFiles.osmDoors(osmPath, around: center, command: command)
-            apply = { $0.recordOSM(doors, name: name, center: center, now: now) }
+            let answer = try CLIFiles.osmFile(osmPath, around: center, command: command).found.answer
+            // The core's rule, as a walk follows it: OSM's answer that no building is there is
+            // no building's doors. Said before the memory is locked, read or made, so it is
+            // left exactly as it was (before: the entrances near a square were stored as its
+            // doors, or as those of a building within 120 m of it, for 30 days).
+            guard answer.remembered != nil else {
+                throw .runtime(
+                    "\(command): nothing stored: no building within \(Int(DoorIndex.nearestOutlineMetres)) m of --center \(center.latitude),\(center.longitude) in \(osmPath); OSM's answer there is no building's doors (its \(answer.doors.count) entrances within \(Int(DoorsInFile.radiusMetres)) m would lead a walk there, not be remembered)"
+                )
+            }
+            apply = { $0.recordOSM(answer, name: name, center: center, now: now) }
         }
         try arguments.finish()
 

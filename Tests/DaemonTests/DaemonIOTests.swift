@@ -833,6 +833,45 @@ import Testing
         #expect(missing.status == 1 && missing.text.contains("is not running"), "\(missing)")
     }
 
+    /// The daemon's own `--socket` (or config "socket") naming something that is no socket (a
+    /// file, a folder, a device, a FIFO, a symbolic link) is a usage error, as for its clients:
+    /// exit 2 before anything starts, one line naming the path and what is there, and the
+    /// thing left as it was (before: exit 1, "exists and is not a socket; not replacing it",
+    /// after the position source was opened, which sent systemd to restart it in a loop).
+    @Test func aDaemonSocketPathThatIsNoSocketIsAUsageError() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let file = dir.path + "/notes.txt"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+        let fifo = dir.path + "/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let link = dir.path + "/link.sock"
+        #expect(symlink(file, link) == 0)
+        let config = try DaemonProcess.writeConfig(dir)
+        for (path, what, origin) in [
+            (file, "a regular file", "--socket"), (dir.path, "a directory", "--socket"),
+            ("/dev/null", "a character device", "--socket"), (fifo, "a FIFO (named pipe)", "--socket"),
+            (link, "a symbolic link (to \(file))", "--socket"), (file, "a regular file", config),
+        ] {
+            let flags = origin == "--socket" ? ["--socket", path] : []
+            if origin == config {
+                try
+                    #"{"socket": "\#(path)", "mic": false, "gpsd": "127.0.0.1:29471", "baro": "none", "memory": "\#(dir.path)/memory.json"}"#
+                    .write(toFile: config, atomically: true, encoding: .utf8)
+            }
+            let daemon = try DaemonProcess(arguments: ["--config", config] + flags, socket: path, dir: dir)
+            let code = daemon.waitForExit()
+            if code == nil { daemon.signal(SIGKILL) }
+            #expect(code == 2, "\(path): \(daemon.stderr)")
+            #expect(
+                daemon.stderr
+                    == "<3>error: pathfinder daemon: \(origin): key \"socket\": \(path): is \(what), not a socket; the daemon makes its control socket there and replaces only a socket (give a path where nothing is)\n",
+                "\(daemon.stderr)")
+        }
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "x")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == file)
+    }
+
     /// Its socket file deleted: no client can reach it, and a second daemon would start on
     /// the path, so it exits 1 saying why, for systemd to restart it (before: it ran on,
     /// unreachable, and `stop` said it was not running). With no client connected too: the

@@ -21,6 +21,36 @@ func fixture(_ name: String) throws -> String {
 
 struct FixtureMissing: Error { var name: String }
 
+/// `example/rautatieasema.osm` (the station's 27 entrance nodes) with the station's outline
+/// (way 122595198 and its other nodes, from `station-and-block.json`), written into
+/// `scratch`: a building's doors, which `memory osm` stores. Without the outline, no building
+/// is within 50 m of its centre, and that answer is no building's doors.
+func rautatieasemaWithOutline(in scratch: Scratch) throws -> String {
+    let xml = try String(contentsOfFile: try fixture("example/rautatieasema.osm"), encoding: .utf8)
+    let json = try #require(
+        try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: try fixture("station-and-block.json"))))
+            as? [String: Any])
+    let elements = try #require(json["elements"] as? [[String: Any]])
+    let way = try #require(
+        elements.first { $0["type"] as? String == "way" && $0["id"] as? Int == 122_595_198 })
+    let refs = try #require(way["nodes"] as? [Int])
+    var written = Set(
+        xml.components(separatedBy: "<node id=\"").dropFirst().compactMap { Int($0.prefix { $0 != "\"" }) })
+    var added = ""
+    for node in elements where node["type"] as? String == "node" {
+        guard let id = node["id"] as? Int, refs.contains(id), written.insert(id).inserted,
+            let lat = node["lat"] as? Double, let lon = node["lon"] as? Double
+        else { continue }
+        added += "  <node id=\"\(id)\" lat=\"\(lat)\" lon=\"\(lon)\"/>\n"
+    }
+    added +=
+        "  <way id=\"122595198\">" + refs.map { "<nd ref=\"\($0)\"/>" }.joined()
+        + "<tag k=\"building\" v=\"train_station\"/></way>\n"
+    return try scratch.write(
+        "rautatieasema-outlined.osm", xml.replacingOccurrences(of: "</osm>", with: added + "</osm>"))
+}
+
 /// A fresh directory, removed when the value goes away.
 final class Scratch {
     let path: String

@@ -961,7 +961,8 @@ struct DoorsCommandTests {
     /// PBF named `.osm` (sniffed as PBF) had osmium read it as XML by its name and fail.
     @Test func everyCommandReadsOrAdvisesWhatItReads() async throws {
         let dir = try Scratch()
-        let source = try fixture("example/rautatieasema.osm")
+        // With the outline: `memory osm` stores a building's doors only.
+        let source = try rautatieasemaWithOutline(in: dir)
         let xml = try String(contentsOfFile: source, encoding: .utf8)
         let gz = try dir.write("doors.osm.gz", "")
         let bz2 = try dir.write("doors.osm.bz2", "")
@@ -1247,6 +1248,89 @@ struct DoorsCommandTests {
         for (input, made) in [("taken.osh.gz", "taken-2.osh.pbf"), ("xml.osm.gz", "xml.osh.pbf")] {
             #expect(FileManager.default.fileExists(atPath: dir.file(made)), "\(input): \(dir.entries)")
         }
+    }
+
+    /// A history file converted by osmium under a plain name has lost its mark (`With history:
+    /// no`) and, in XML, `visible`: a deleted node is then a version without a place. It is
+    /// read by what it holds (`osmium fileinfo -e`: "Multiple versions of same object"), as it
+    /// is now, like the `.osh.pbf` it came from: `osmium cat hist.osh.pbf -o lost.osm.pbf`
+    /// (before: "an OSM element appears twice (overlapping extracts joined with `osmium
+    /// cat`?)…", exit 2), `-o lost.osm` (before: `lat="" lon="" are not numbers`, exit 2);
+    /// copied under such a name it kept its mark, and is read so, as before.
+    @Test func aHistoryFileThatLostItsMarkIsReadByWhatItHolds() throws {
+        let dir = try Scratch()
+        let source = try fixture("siltavuorenpenger-block.osm")
+        let binary = try BinaryTests.binary()
+        _ = try dir.write(
+            "change.osc",
+            """
+            <osmChange version="0.6" generator="test">
+              <modify>
+                <node id="410088130" version="7" timestamp="2020-01-01T00:00:00Z" changeset="1" uid="1" user="x" lat="60.1755178" lon="24.9516211">
+                  <tag k="addr:unit" v="A"/><tag k="entrance" v="main"/><tag k="ref" v="A"/>
+                </node>
+              </modify>
+              <delete>
+                <node id="412237449" version="5" timestamp="2020-01-01T00:00:00Z" changeset="1" uid="1" user="x" lat="60.1747474" lon="24.9531693"/>
+              </delete>
+            </osmChange>
+            """)
+        let made = try dir.sh(
+            """
+            osmium apply-changes --with-history '\(source)' change.osc -o hist.osh.pbf &&
+            osmium time-filter hist.osh.pbf -o now.osm.pbf && osmium cat hist.osh.pbf -o lost.osm.pbf &&
+            osmium cat hist.osh.pbf -o lost.osm && cp hist.osh.pbf copied.osm.pbf &&
+            osmium cat hist.osh.pbf -o hist.osh && cp hist.osh renamed.osm
+            """)
+        try #require(made.code == 0, "osmium-tool is needed: \(made.err)")
+        let lost = try dir.sh(
+            "osmium fileinfo -e -g header.with_history lost.osm.pbf; osmium fileinfo -e -g data.multiple_versions lost.osm.pbf"
+        )
+        try #require(lost.out == "no\nyes\n", "the mark is lost, the versions kept: \(lost.out)")
+        func answers(_ input: String, _ options: [String] = []) throws -> [String] {
+            let imported = try BinaryTests.run(
+                executable: binary, ["doors", "import", input, "--out", "x.db"] + options, directory: dir.path
+            )
+            #expect(imported.code == 0, "\(input): \(imported.err)")
+            var said = [imported.err.replacingOccurrences(of: input, with: "INPUT")]
+            for point in [["60.1753", "24.9516"], ["60.1747474", "24.9531693"]] {
+                let r = try BinaryTests.run(
+                    executable: binary, ["doors", "near"] + point + ["--db", "x.db"], directory: dir.path)
+                #expect(r.code == 0, "\(input) \(point): \(r.err)")
+                said.append(r.out + r.err)
+            }
+            return said
+        }
+        let now = try answers("now.osm.pbf")
+        #expect(!now[2].contains("\"lat\":60.1747474,\"lon\":24.9531693"), "\(now[2])")
+        #expect(now[1].contains("\"label\":\"A\""), "\(now[1])")
+        for input in ["lost.osm.pbf", "lost.osm", "copied.osm.pbf", "renamed.osm"] {
+            #expect(try answers(input) == now, "\(input)")
+        }
+        #expect(try answers("lost.osm.pbf", ["--low-memory"]) == now)
+        // `plan --osm` reads the XML so too: the deleted door is not planned.
+        let destination = try dir.write(
+            "dest.json", #"{"name": "D", "center": {"lat": 60.1747474, "lon": 24.9531693}}"#)
+        let plan = try BinaryTests.run(
+            executable: binary, ["plan", "--destination", destination, "--osm", "lost.osm", "--compact"],
+            directory: dir.path)
+        #expect(plan.code == 0, "\(plan.err)")
+        #expect(!plan.out.contains("\"lat\":60.1747474,\"lon\":24.9531693"), "\(plan.out)")
+        // A node without a place and no other version of it is no deleted version: refused.
+        let alone = try dir.write(
+            "alone.osm",
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <osm version="0.6">
+             <node id="1" version="2"><tag k="entrance" v="main"/></node>
+             <node id="2" version="1" lat="60.17" lon="24.94"><tag k="entrance" v="yes"/></node>
+            </osm>
+            """)
+        let refused = try BinaryTests.run(
+            executable: binary, ["doors", "import", alone, "--out", "alone.db"], directory: dir.path)
+        #expect(refused.code == 2)
+        #expect(
+            refused.err.contains("alone.osm:3 (node 1): lat=\"\" lon=\"\" are not numbers"), "\(refused.err)")
     }
 
     @Test func artifactsAreFoundThroughTheEnvironmentOrAboveAStartDirectory() throws {

@@ -13,7 +13,7 @@ struct MemoryCommandTests {
         let m = dir.file("memory.json")
         var r = await runPathfinder(
             [
-                "memory", "osm", "--file", m, "--osm", try fixture("example/rautatieasema.osm"), "--now",
+                "memory", "osm", "--file", m, "--osm", try rautatieasemaWithOutline(in: dir), "--now",
                 "2025-05-01T12:00:00Z",
             ]
                 + center)
@@ -202,6 +202,67 @@ struct MemoryCommandTests {
         #expect(r.code == 2)
         #expect(r.err.hasPrefix("pathfinder memory osm: \(dir.file("none.osm")): cannot read"))
         #expect(dir.entries.isEmpty)
+    }
+
+    /// `memory osm` at a point with no building within 50 m (a square): OSM's answer there is
+    /// no building's doors, so nothing is stored, as in a walk (docs/ARCHITECTURE.md,
+    /// candidatesLifetime). It says so naming the point and the file and exits 1; the memory
+    /// file keeps its bytes, its inode and its time, and none is made where there was none
+    /// (before: exit 0, the 3 entrances near the square stored as the OSM doors, read now, of
+    /// the walker-taught building 46 m from it).
+    @Test func osmWithNoBuildingAtTheCentreStoresNothing() throws {
+        let dir = try Scratch()
+        let binary = try BinaryTests.binary()
+        let osm = try dir.write("square.osm", ReplayDoorsTests.squareAndBuilding)
+        let memory = dir.file("memory.json")
+        let taught = try BinaryTests.run(
+            executable: binary,
+            [
+                "memory", "confirm", "--file", memory, "--door", "60.1713,24.9412", "--now",
+                "2026-01-01T00:00:00Z",
+            ]
+                + center)
+        try #require(taught.code == 0, "\(taught.err)")
+        func state(_ path: String) throws -> (bytes: Data, inode: UInt, seconds: Int, nanoseconds: Int) {
+            var info = stat()
+            try #require(stat(path, &info) == 0)
+            return (
+                try Data(contentsOf: URL(fileURLWithPath: path)), UInt(info.st_ino), info.st_mtim.tv_sec,
+                info.st_mtim.tv_nsec
+            )
+        }
+        let before = try state(memory)
+        usleep(20_000)  // a write now would show in the time, even on a coarse clock
+        let square = ["--name", "Tori", "--center", "60.1709,24.94", "--osm", osm]
+        let r = try BinaryTests.run(
+            executable: binary,
+            ["memory", "osm", "--file", memory, "--now", "2026-01-02T00:00:00Z"] + square)
+        #expect(r.code == 1, "\(r.err)")
+        #expect(
+            r.err.contains(
+                "pathfinder memory osm: nothing stored: no building within 50 m of --center 60.1709,24.94 in \(osm)"
+            ),
+            "\(r.err)")
+        #expect(r.err.split(separator: "\n").count == 1, "\(r.err)")
+        #expect(r.out.isEmpty, "\(r.out)")
+        let after = try state(memory)
+        #expect(after.bytes == before.bytes)
+        #expect(after.inode == before.inode)
+        #expect(after.seconds == before.seconds && after.nanoseconds == before.nanoseconds)
+        #expect(dir.entries == ["memory.json", "square.osm"], "nothing set aside or left beside it")
+
+        // No memory yet, in a folder not yet made: neither is made.
+        let fresh = dir.file("new/memory.json")
+        let none = try BinaryTests.run(executable: binary, ["memory", "osm", "--file", fresh] + square)
+        #expect(none.code == 1, "\(none.err)")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("new")))
+
+        // The building 100 m south of the square is still stored, with its own two doors.
+        let talo = try BinaryTests.run(
+            executable: binary,
+            ["memory", "osm", "--file", fresh, "--name", "Talo", "--center", "60.17,24.94", "--osm", osm])
+        #expect(talo.code == 0, "\(talo.err)")
+        #expect(try MemoryFile.read(path: fresh).buildings.first?.osm?.doors.count == 2)
     }
 
     @Test func helpListsTheSubcommands() async {

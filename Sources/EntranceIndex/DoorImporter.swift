@@ -315,33 +315,39 @@ public enum DoorImporter {
         }
         removeStaleTemps(of: output)
         do {
-            // Ctrl-C, kill or a closed terminal mid-import: the temp file goes too.
-            let summary = try RemoveOnSignal.during(tmp) {
+            // Ctrl-C, kill or a closed terminal mid-import: the temp file goes too, up to its
+            // rename into place (before, the rename came after the temp file left the handler's
+            // table: a signal in that gap left `….tmp-PID` behind, and under `plan --osm` the
+            // temporary folder holding it, which DoorsInFileTests.aSignalLeavesNoTemporaryFolder
+            // saw once under load).
+            return try RemoveOnSignal.during(tmp) {
                 let writer = try DoorIndexWriter(
                     path: tmp, source: source, wholeTokensLimit: wholeTokensLimit,
                     wordRowsLimit: wordRowsLimit)
                 try fill(writer)
-                return try writer.finish(progress: progress)
+                let summary = try writer.finish(progress: progress)
+                // An index of nothing only answers "outside the index (it covers )" later; so does
+                // one whose buildings have no node in the extract (before: exit 0, that index).
+                let located =
+                    summary.entrances + summary.buildingWays + summary.buildingRelations
+                    - summary.withoutOutline
+                guard located > 0 else {
+                    let without = summary.withoutOutline
+                    throw DoorIndexError.badInput(
+                        OSMError(
+                            path: source,
+                            reason: nothingToIndex
+                                + (without > 0 ? " (\(without) buildings without nodes in the extract)" : ""))
+                    )
+                }
+                // rename(2) replaces `output` in one step: readers see the old file or the new.
+                guard rename(tmp, output) == 0 else {
+                    throw DoorIndexError.storage(
+                        path: output,
+                        message: "cannot rename \(tmp) into place: \(String(cString: strerror(errno)))")
+                }
+                return summary
             }
-            // An index of nothing only answers "outside the index (it covers )" later; so does
-            // one whose buildings have no node in the extract (before: exit 0, that index).
-            let located =
-                summary.entrances + summary.buildingWays + summary.buildingRelations - summary.withoutOutline
-            guard located > 0 else {
-                let without = summary.withoutOutline
-                throw DoorIndexError.badInput(
-                    OSMError(
-                        path: source,
-                        reason: nothingToIndex
-                            + (without > 0 ? " (\(without) buildings without nodes in the extract)" : "")))
-            }
-            // rename(2) replaces `output` in one step: readers see the old file or the new.
-            guard rename(tmp, output) == 0 else {
-                throw DoorIndexError.storage(
-                    path: output,
-                    message: "cannot rename \(tmp) into place: \(String(cString: strerror(errno)))")
-            }
-            return summary
         } catch {
             try? FileManager.default.removeItem(atPath: tmp)
             // Overlapping extracts joined with `osmium cat` hold elements twice: SQLite's

@@ -29,6 +29,8 @@ extension FinalApproach {
         if building {
             memory.recordOSM(doors, name: destination.name, center: destination.center, now: now)
             effects.append(.saveMemory(memory))
+            walk.osmDoors = doors
+            self.walk = walk
         } else {
             // Before, "no building here" was stored as a door-less building read now.
             walk.entrancesWithoutBuilding = doors
@@ -38,7 +40,8 @@ extension FinalApproach {
         // re-planned or said (before, "지도에서 입구를 찾았어…" followed the promise).
         guard walk.endsAt == nil else { return effects }
 
-        var plan = ArrivalPlan.make(destination: destination, memory: memory, osmDoors: doors, now: now)
+        var plan = ArrivalPlan.make(
+            destination: destination, memory: memory, osmDoors: doors, rejected: walk.rejected, now: now)
         let current = walk.door
         let leadChanged =
             switch (current, plan.entrance) {

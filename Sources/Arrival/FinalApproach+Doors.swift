@@ -5,13 +5,19 @@ extension FinalApproach {
     /// `go`: the plan at once from memory and the named door; OSM asked in the background
     /// unless a fresh answer is remembered. `resumed`: a walk under way when the daemon
     /// stopped, said to resume rather than to start.
+    ///
+    /// OSM's doors fresh now are the walk's for every plan it re-makes, though they pass
+    /// ``EntranceMemory/candidatesLifetime`` during it: they were a fresh answer when the walk
+    /// was planned (before, they vanished at "여기 아니야", and OSM was not asked either). The
+    /// next walk judges them again.
     mutating func start(_ destination: Destination, now: Date, resumed: Bool = false) -> [Effect] {
         var effects: [Effect] = walk != nil ? [.walkEnded(.replaced)] : []
         let plan = ArrivalPlan.make(destination: destination, memory: memory, now: now)
-        walk = Walk(destination: destination, plan: plan, started: now)
+        let fresh = memory.building(near: destination.center)?.freshOSMDoors(now: now)
+        walk = Walk(destination: destination, plan: plan, started: now, osmDoors: fresh)
         let said = resumed ? Prompts.resumed(destination.name) : Prompts.start(destination.name)
         effects += [.plan(plan, .start), .say(Prompt(said))]
-        if memory.building(near: destination.center)?.freshOSMDoors(now: now) == nil {
+        if fresh == nil {
             effects.append(.requestDoors(destination))
         }
         return effects

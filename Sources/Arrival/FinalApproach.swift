@@ -172,9 +172,10 @@ public struct FinalApproach: Sendable {
         /// (``Event/noBuilding(entrances:)``): not in the memory, so kept here for every plan
         /// the walk re-makes.
         var entrancesWithoutBuilding: [Door]?
-        /// OSM's doors of the building as this walk knows them (read for it), kept for every plan
-        /// the walk re-makes: the memory may not keep them (200 walker-taught buildings trim a
-        /// building of OSM's doors alone at once).
+        /// OSM's doors of the building as this walk knows them (read for it, or remembered fresh
+        /// when it started), kept for every plan the walk re-makes: the memory may not keep them
+        /// (200 walker-taught buildings trim a building of OSM's doors alone at once), and they
+        /// may pass 30 days during the walk.
         var osmDoors: [Door]?
         /// The doors rejected on this walk and the walks it led on to, dropped from every plan
         /// it re-makes, whether or not the memory kept the rejection.

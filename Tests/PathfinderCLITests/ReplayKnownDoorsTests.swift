@@ -156,4 +156,31 @@ struct ReplayKnownDoorsTests {
         #expect(!story.contains(Prompts.noDoorLeft), "\(story)")
         #expect(written.contains("\"name\" : \"B000\""), "the memory's newest building is kept")
     }
+
+    /// OSM's doors remembered as read 30 days less a minute before the walk: fresh when it
+    /// starts (planned A, then B; OSM not asked), stale by "여기 아니야" at 70 s. They stay the
+    /// walk's, so it leads on to B, and OSM is not asked during it (the next walk asks). Before,
+    /// the re-plan judged them again at the answer: gone, "다른 입구는 모르겠어…", and OSM never
+    /// asked either.
+    @Test func doorsFreshWhenTheWalkStarted_leadItToTheEnd() async throws {
+        let iso = ISO8601DateFormatter()
+        let read = iso.string(from: TwoDoorBuilding.start - EntranceMemory.candidatesLifetime + 60)
+        func door(_ c: Coordinate, _ label: String) -> String {
+            #"{"lat": \#(c.latitude), "lon": \#(c.longitude), "source": "osm", "label": "\#(label)"}"#
+        }
+        let c = TwoDoorBuilding.center
+        let memory = """
+            {"version": 1, "buildings": [{"name": "\(TwoDoorBuilding.name)", "center": {"lat": \(c.latitude), \
+            "lon": \(c.longitude)}, "changed": "\(read)", "osm": {"read": "\(read)", "doors": \
+            [\(door(TwoDoorBuilding.doorA, "A")), \(door(TwoDoorBuilding.doorB, "B"))]}}]}
+            """
+        let (events, written) = try await TwoDoorBuilding.replay(memory: memory, heard: "70\t여기 아니야\n")
+        let start = try #require(events.first { $0["event"] as? String == "plan" })
+        let planned = try #require(start["plan"] as? [String: Any])
+        #expect((planned["entrance"] as? [String: Any])?["label"] as? String == "A", "\(planned)")
+        let story = Self.afterTheAnswer(events)
+        #expect(Self.ledOnToB(story), "\(story)")
+        #expect(!events.contains { $0["event"] as? String == "doorsRequested" })
+        #expect(written.contains("\"read\" : \"\(read)\""), "\(written)")
+    }
 }

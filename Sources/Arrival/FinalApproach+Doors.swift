@@ -17,6 +17,7 @@ extension FinalApproach {
         walk = Walk(destination: destination, plan: plan, started: now, osmDoors: fresh)
         let said = resumed ? Prompts.resumed(destination.name) : Prompts.start(destination.name)
         effects += [.plan(plan, .start), .say(Prompt(said))]
+        doorsAwaited = fresh == nil ? destination : nil
         if fresh == nil {
             effects.append(.requestDoors(destination))
         }
@@ -27,9 +28,17 @@ extension FinalApproach {
     /// building there, whose entrances nearby lead this walk alone); the plan re-made. A walk to
     /// the building's centre (no door was known) turns to the best door at once, wherever the
     /// walker is — inside the last stretch too, even at the centre. A leading door changes only
-    /// while the walker is well away from it. A new door is said.
+    /// while the walker is well away from it. A new door is said. Once the walk that asked has
+    /// ended, they are remembered for its destination, nothing said.
     mutating func doorsArrived(_ doors: [Door], building: Bool, now: Date) -> [Effect] {
-        guard var walk else { return [] }
+        let awaited = doorsAwaited
+        doorsAwaited = nil
+        guard var walk else {
+            // Before, the ended walk took them with it: nothing stored, OSM asked again next time.
+            guard building, let awaited else { return [] }
+            memory.recordOSM(doors, name: awaited.name, center: awaited.center, now: now)
+            return [.saveMemory(memory)]
+        }
         let destination = walk.destination
         var effects: [Effect] = []
         if building {

@@ -206,6 +206,9 @@ public struct FinalApproach: Sendable {
     var confirmationUnsaved = false
     /// The short dialogue around the two answers (see `FinalApproach+Answers.swift`).
     var dialogue = Dialogue()
+    /// The destination whose doors OSM was asked for (``Effect/requestDoors(_:)``) and has not
+    /// answered: its answer is remembered for it even once its walk has ended.
+    var doorsAwaited: Destination?
 
     /// A stopped approach holding `memory`.
     public init(memory: EntranceMemory, settings: Settings = Settings()) {
@@ -222,6 +225,9 @@ public struct FinalApproach: Sendable {
     /// Where the walk under way leads: nil when idle, and once "여기가 입구야" was stored (the
     /// walk then only waits to end).
     public var leadingTo: Destination? { walk?.endsAt == nil ? walk?.destination : nil }
+    /// Whether OSM's doors for `destination` are awaited: asked for by the last walk begun
+    /// (which may have ended since) and not yet answered.
+    public func awaitsDoors(for destination: Destination) -> Bool { doorsAwaited == destination }
 
     /// Handles one event at time `now`; returns the effects, in order.
     public mutating func handle(_ event: Event, now: Date) -> [Effect] {

@@ -68,7 +68,10 @@ enum TwoDoorBuilding {
 
     /// A memory of 200 buildings far from this one (a grid 3 km east), building `i` changed
     /// `i` hours before `newest`; those in `walkerTaught` hold a rejection.
-    static func memory(walkerTaught: (Int) -> Bool, newest: Date) throws -> String {
+    /// `oldestFirst`: listed from the least recently changed, as a hand-edited or merged file
+    /// may be.
+    static func memory(walkerTaught: (Int) -> Bool, newest: Date, oldestFirst: Bool = false) throws -> String
+    {
         let iso = ISO8601DateFormatter()
         let base = center.offset(metres: 3000, bearing: 90)
         var buildings: [[String: Any]] = []
@@ -85,6 +88,7 @@ enum TwoDoorBuilding {
             }
             buildings.append(b)
         }
+        if oldestFirst { buildings.reverse() }
         let data = try JSONSerialization.data(withJSONObject: ["version": 1, "buildings": buildings])
         return String(decoding: data, as: UTF8.self)
     }

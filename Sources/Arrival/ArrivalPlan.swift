@@ -32,9 +32,12 @@ public struct ArrivalPlan: Sendable, Hashable, Codable {
     ///
     /// - Parameters:
     ///   - osmDoors: OSM's ranked doors just read, or `nil` to use the memory's if fresh.
+    ///   - rejected: doors the walker rejected on the walk under way, dropped as the memory's
+    ///     rejections are (the memory may not have kept them).
     ///   - now: the time, for the freshness of remembered OSM doors.
     public static func make(
-        destination: Destination, memory: EntranceMemory, osmDoors: [Door]? = nil, now: Date
+        destination: Destination, memory: EntranceMemory, osmDoors: [Door]? = nil,
+        rejected: [Coordinate] = [], now: Date
     ) -> ArrivalPlan {
         let building = memory.building(near: destination.center)
         var candidates: [Door] = []
@@ -45,8 +48,12 @@ public struct ArrivalPlan: Sendable, Hashable, Codable {
         }
         candidates += osmDoors ?? building?.freshOSMDoors(now: now) ?? []
 
+        func isRejected(_ door: Door) -> Bool {
+            building?.isRejected(door.coordinate) == true
+                || rejected.contains { $0.distance(to: door.coordinate) <= EntranceMemory.sameDoorMetres }
+        }
         var doors: [Door] = []
-        for door in candidates where building?.isRejected(door.coordinate) != true {
+        for door in candidates where !isRejected(door) {
             if let i = doors.firstIndex(where: {
                 $0.coordinate.distance(to: door.coordinate) <= EntranceMemory.sameDoorMetres
             }) {

@@ -129,24 +129,21 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
         buildings = Self.trimmed(try c.decode([Building].self, forKey: .buildings))
     }
 
-    /// `buildings` (most recently changed first) cut to ``limit``: the least recently changed
-    /// building without anything from the walker goes first, a walker-taught one only when
-    /// none is left.
+    /// `buildings` cut to ``limit``: the least recently changed building without anything
+    /// from the walker goes first, a walker-taught one only when none is left. Chosen by
+    /// `changed`, not by place (among equal times, the one further back), so a file listed in
+    /// another order (hand-edited, merged) is trimmed by the same rule; the rest keep their
+    /// order. Before, the back was taken for the least recently changed.
     static func trimmed(_ buildings: [Building]) -> [Building] {
         guard buildings.count > limit else { return buildings }
-        var kept = buildings
-        var excess = kept.count - limit
-        // From the back (least recently changed), the buildings OSM alone filled.
-        var i = kept.count - 1
-        while excess > 0, i >= 0 {
-            if !kept[i].isWalkerTaught {
-                kept.remove(at: i)
-                excess -= 1
-            }
-            i -= 1
+        let first = buildings.indices.sorted {
+            let (a, b) = (buildings[$0], buildings[$1])
+            if a.isWalkerTaught != b.isWalkerTaught { return !a.isWalkerTaught }
+            if a.changed != b.changed { return a.changed < b.changed }
+            return $0 > $1
         }
-        if excess > 0 { kept.removeLast(excess) }
-        return kept
+        let dropped = Set(first.prefix(buildings.count - limit))
+        return buildings.indices.filter { !dropped.contains($0) }.map { buildings[$0] }
     }
 
     // MARK: Reading (never reorders)

@@ -71,13 +71,21 @@ extension FinalApproach {
         var effects: [Effect] = []
         if let door = walk.door {
             memory.reject(door.coordinate, name: destination.name, center: destination.center, now: now)
+            walk.rejected.append(door.coordinate)
             effects += [.log(.rejected(door)), .saveMemory(memory)]
         }
+        // From the doors this walk knows, not the memory alone: before, OSM's doors read for
+        // the walk were lost when the memory trimmed their building at once, and the walker at
+        // a wrong door heard "다른 입구는 모르겠어" with the next door known.
         let plan = ArrivalPlan.make(
-            destination: destination, memory: memory, osmDoors: walk.entrancesWithoutBuilding, now: now)
+            destination: destination, memory: memory,
+            osmDoors: walk.entrancesWithoutBuilding ?? walk.osmDoors,
+            rejected: walk.rejected, now: now)
         if let next = plan.entrance {
             var nextWalk = Walk(destination: destination, plan: plan, started: now)
             nextWalk.entrancesWithoutBuilding = walk.entrancesWithoutBuilding
+            nextWalk.osmDoors = walk.osmDoors
+            nextWalk.rejected = walk.rejected
             nextWalk.inLastStretch = true
             // GPS trouble already said is not said again for the next door (before, each
             // "여기 아니야" started the minute of the accuracy warning and the 20 s of no fix anew).

@@ -5,13 +5,20 @@ extension FinalApproach {
     /// `go`: the plan at once from memory and the named door; OSM asked in the background
     /// unless a fresh answer is remembered. `resumed`: a walk under way when the daemon
     /// stopped, said to resume rather than to start.
+    ///
+    /// OSM's doors fresh now are the walk's for every plan it re-makes, though they pass
+    /// ``EntranceMemory/candidatesLifetime`` during it: they were a fresh answer when the walk
+    /// was planned (before, they vanished at "여기 아니야", and OSM was not asked either). The
+    /// next walk judges them again.
     mutating func start(_ destination: Destination, now: Date, resumed: Bool = false) -> [Effect] {
         var effects: [Effect] = walk != nil ? [.walkEnded(.replaced)] : []
         let plan = ArrivalPlan.make(destination: destination, memory: memory, now: now)
-        walk = Walk(destination: destination, plan: plan, started: now)
+        let fresh = memory.building(near: destination.center)?.freshOSMDoors(now: now)
+        walk = Walk(destination: destination, plan: plan, started: now, osmDoors: fresh)
         let said = resumed ? Prompts.resumed(destination.name) : Prompts.start(destination.name)
         effects += [.plan(plan, .start), .say(Prompt(said))]
-        if memory.building(near: destination.center)?.freshOSMDoors(now: now) == nil {
+        doorsAwaited = fresh == nil ? destination : nil
+        if fresh == nil {
             effects.append(.requestDoors(destination))
         }
         return effects
@@ -21,14 +28,25 @@ extension FinalApproach {
     /// no building there gives entrances nearby that lead this walk alone); the plan re-made. A
     /// walk to the building's centre (no door was known) turns to the best door at once,
     /// wherever the walker is — inside the last stretch too, even at the centre. A leading door
-    /// changes only while the walker is well away from it. A new door is said.
+    /// changes only while the walker is well away from it. A new door is said. Once the walk
+    /// that asked has ended, they are remembered for its destination, nothing said.
     mutating func doorsArrived(_ answer: OSMAnswer, now: Date) -> [Effect] {
-        guard var walk else { return [] }
+        let awaited = doorsAwaited
+        doorsAwaited = nil
+        guard var walk else {
+            // Before, the ended walk took them with it: nothing stored, OSM asked again next time.
+            guard let awaited,
+                memory.recordOSM(answer, name: awaited.name, center: awaited.center, now: now)
+            else { return [] }
+            return [.saveMemory(memory)]
+        }
         let destination = walk.destination
         let doors = answer.doors
         var effects: [Effect] = []
         if memory.recordOSM(answer, name: destination.name, center: destination.center, now: now) {
             effects.append(.saveMemory(memory))
+            walk.osmDoors = doors
+            self.walk = walk
         } else {
             // Before, "no building here" was stored as a door-less building read now.
             walk.entrancesWithoutBuilding = doors
@@ -38,7 +56,8 @@ extension FinalApproach {
         // re-planned or said (before, "지도에서 입구를 찾았어…" followed the promise).
         guard walk.endsAt == nil else { return effects }
 
-        var plan = ArrivalPlan.make(destination: destination, memory: memory, osmDoors: doors, now: now)
+        var plan = ArrivalPlan.make(
+            destination: destination, memory: memory, osmDoors: doors, rejected: walk.rejected, now: now)
         let current = walk.door
         let leadChanged =
             switch (current, plan.entrance) {

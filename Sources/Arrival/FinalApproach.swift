@@ -172,6 +172,14 @@ public struct FinalApproach: Sendable {
         /// (``Event/noBuilding(entrances:)``): not in the memory, so kept here for every plan
         /// the walk re-makes.
         var entrancesWithoutBuilding: [Door]?
+        /// OSM's doors of the building as this walk knows them (read for it, or remembered fresh
+        /// when it started), kept for every plan the walk re-makes: the memory may not keep them
+        /// (200 walker-taught buildings trim a building of OSM's doors alone at once), and they
+        /// may pass 30 days during the walk.
+        var osmDoors: [Door]?
+        /// The doors rejected on this walk and the walks it led on to, dropped from every plan
+        /// it re-makes, whether or not the memory kept the rejection.
+        var rejected: [Coordinate] = []
 
         var door: Door? { plan.entrance }
         var target: Coordinate { plan.walkTo }
@@ -198,6 +206,9 @@ public struct FinalApproach: Sendable {
     var confirmationUnsaved = false
     /// The short dialogue around the two answers (see `FinalApproach+Answers.swift`).
     var dialogue = Dialogue()
+    /// The destination whose doors OSM was asked for (``Effect/requestDoors(_:)``) and has not
+    /// answered: its answer is remembered for it even once its walk has ended.
+    var doorsAwaited: Destination?
 
     /// A stopped approach holding `memory`.
     public init(memory: EntranceMemory, settings: Settings = Settings()) {
@@ -214,6 +225,9 @@ public struct FinalApproach: Sendable {
     /// Where the walk under way leads: nil when idle, and once "여기가 입구야" was stored (the
     /// walk then only waits to end).
     public var leadingTo: Destination? { walk?.endsAt == nil ? walk?.destination : nil }
+    /// Whether OSM's doors for `destination` are awaited: asked for by the last walk begun
+    /// (which may have ended since) and not yet answered.
+    public func awaitsDoors(for destination: Destination) -> Bool { doorsAwaited == destination }
 
     /// Handles one event at time `now`; returns the effects, in order.
     public mutating func handle(_ event: Event, now: Date) -> [Effect] {

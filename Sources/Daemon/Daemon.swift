@@ -236,9 +236,7 @@ package final class Daemon: Sendable {
                 // (before, a file without a date was said to have ended, then to be awaited).
                 outage = outage ?? feed.problem ?? "the input ended"
             case .doors(let destination, let doors, let building):
-                guard core.destination == destination, core.approach.isWalking else { break }
-                shell.perform(
-                    core.handle(building ? .doorsArrived(doors) : .noBuilding(entrances: doors), now: now()))
+                shell.perform(core.doorsFound(doors, building: building, for: destination, now: now()))
             case .heard(let answer):
                 log.info("microphone heard: \(answer.text)")
                 shell.perform(core.handle(.heard(answer), now: now()))

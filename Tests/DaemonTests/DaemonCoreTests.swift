@@ -73,6 +73,39 @@ import Testing
             })
     }
 
+    /// The door index's answer coming after "여기가 입구야" has ended the walk: the building's
+    /// doors are remembered, nothing said (before, the loop dropped them once no walk went on).
+    /// An answer for another destination than the one asked for is not taken.
+    @Test func doorsFoundAfterTheWalkEnded_areRemembered() throws {
+        var core = DaemonCore(memory: EntranceMemory())
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let destination = Destination(name: "Rautatieasema", center: center)
+        let go = core.handle(.go(.destination(destination)), from: 1, now: start)
+        #expect(go.contains(.requestDoors(destination)))
+        var now = start
+        for metres in stride(from: 60.0, through: 2, by: -2) {
+            now += 1.5
+            let here = center.offset(metres: metres, bearing: 225)
+            _ = core.moved(
+                .init(time: now, coordinate: here, horizontalAccuracy: 4, speed: 1.3, course: 45), now: now)
+        }
+        #expect(events(core.handle(.heard("여기가 입구야"), from: 3, now: now)).contains("confirmed"))
+        now += 4
+        #expect(events(core.handle(.tick, now: now)) == ["walkEnded"])
+        #expect(core.state == "idle")
+        let found = [Door(coordinate: door, source: .osm, label: "A")]
+        let elsewhere = Destination(name: "Kamppi", center: door.offset(metres: 1000, bearing: 90))
+        #expect(core.doorsFound(found, building: true, for: elsewhere, now: now).isEmpty)
+        let actions = core.doorsFound(found, building: true, for: destination, now: now + 1)
+        let saved = try #require(
+            actions.compactMap { if case .saveMemory(let memory) = $0 { memory } else { nil } }.first)
+        #expect(saved.building(near: center)?.osm?.doors == found)
+        #expect(saved.building(near: center)?.confirmed != nil)
+        #expect(!actions.contains { if case .say = $0 { true } else { false } })
+        // Answered: the same answer again is not taken twice.
+        #expect(core.doorsFound(found, building: true, for: destination, now: now + 2).isEmpty)
+    }
+
     @Test func heardOutsideTheLastStretchChangesNothing() {
         var core = DaemonCore(memory: EntranceMemory())
         let actions = core.handle(.heard("여기 아니야"), from: 1, now: Date(timeIntervalSince1970: 0))

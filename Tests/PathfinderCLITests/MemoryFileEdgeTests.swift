@@ -137,6 +137,19 @@ struct MemoryFileEdgeTests {
         #expect(names == ["X", "Siltavuorenpenger 10", "Old"])
     }
 
+    /// A file of 200 buildings (OSM's doors alone) listed oldest first, and a walk to a 201st:
+    /// the least recently changed (B199, listed first) goes, whatever the file's order, and the
+    /// others stay in the order written (a read never reorders). Before, trimming went by
+    /// position and dropped B000, the most recently changed.
+    @Test func aFileListedOldestFirst_isTrimmedByChangedNotByPlace() async throws {
+        let memory = try TwoDoorBuilding.memory(
+            walkerTaught: { _ in false }, newest: TwoDoorBuilding.start - 86_400, oldestFirst: true)
+        let (_, written) = try await TwoDoorBuilding.replay(memory: memory, heard: "")
+        let file = try JSONSerialization.jsonObject(with: Data(written.utf8)) as? [String: Any]
+        let names = (file?["buildings"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+        #expect(names == [TwoDoorBuilding.name] + (0..<199).reversed().map { String(format: "B%03d", $0) })
+    }
+
     /// Before: the link was replaced by a file and its target no longer kept.
     @Test func aLinkIsWrittenThrough() async throws {
         let scratch = try Scratch()

@@ -194,6 +194,20 @@ struct ReplayDoorsTests {
         #expect(memory.components(separatedBy: "\"source\" : \"walker\"").count - 1 == 1, "\(memory)")
     }
 
+    /// OSM's doors arriving after the walk has ended (3 s after "여기가 입구야") are remembered
+    /// all the same, nothing said, as the docs promise (before, the ended walk took them with
+    /// it: no line, nothing stored, and the next walk asked OSM again).
+    @Test func doorsAfterTheWalkEnded_areRememberedNotAnnounced() async throws {
+        let (lines, memory) = try await answeredBeforeTheDoors(doorsAfter: "310")
+        let events = lines.map { "\($0["event"] as? String ?? "?") \($0["t"] as? Double ?? -1)" }
+        let ended = try #require(events.firstIndex(of: "walkEnded 303.0"), "\(events)")
+        #expect(events[(ended + 1)...] == ["memorySaved 310.0"], "\(events)")
+        #expect(!lines.contains { $0["reason"] as? String == "doorsArrived" }, "\(lines)")
+        #expect(lines.compactMap { $0["text"] as? String }.last == Prompts.remembered)
+        #expect(memory.components(separatedBy: "\"source\" : \"osm\"").count - 1 == 3, "\(memory)")
+        #expect(memory.components(separatedBy: "\"source\" : \"walker\"").count - 1 == 1, "\(memory)")
+    }
+
     /// By default the same doors arrive 3 s after they are asked for, long before the answer:
     /// the walk to the centre turns to door A at once.
     @Test func doorsAtTheDefaultTime_leadTheWalk() async throws {

@@ -106,6 +106,22 @@ import Testing
         #expect(core.doorsFound(found, building: true, for: destination, now: now + 2).isEmpty)
     }
 
+    /// OSM's answer that no building stands at the centre, come after the walk ended, is no
+    /// building's doors there either: nothing stored (the rule `memory osm` and a walk keep).
+    @Test func noBuildingFoundAfterTheWalkEnded_isNotRemembered() {
+        var core = DaemonCore(memory: EntranceMemory())
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let destination = Destination(name: "Kauppatori", center: center)
+        #expect(
+            core.handle(.go(.destination(destination)), from: 1, now: start).contains(
+                .requestDoors(destination)))
+        _ = core.handle(.stop, from: 2, now: start + 5)
+        #expect(core.state == "idle")
+        let entrances = [Door(coordinate: door, source: .osm, label: "A")]
+        #expect(core.doorsFound(entrances, building: false, for: destination, now: start + 6).isEmpty)
+        #expect(core.approach.memory == EntranceMemory())
+    }
+
     @Test func heardOutsideTheLastStretchChangesNothing() {
         var core = DaemonCore(memory: EntranceMemory())
         let actions = core.handle(.heard("여기 아니야"), from: 1, now: Date(timeIntervalSince1970: 0))

@@ -1,4 +1,5 @@
 import Arrival
+import Diagnostics
 import EntranceIndex
 import Foundation
 import Geo
@@ -254,16 +255,20 @@ final class MemoryKeeper {
         }
     }
 
-    /// At the stop: writes the unsaved memory once more. Saved, it is handed to the core as
-    /// `memorySaved`; still failing, the log says what is lost. Returns whether there was one.
+    /// At the stop: writes the unsaved memory once more, or the saved one when another program
+    /// replaced the file since (merged, so neither is lost at the exit). Saved, it is handed to
+    /// the core as `memorySaved`; still failing, the log says what is lost. Returns whether it
+    /// wrote or tried to.
     @discardableResult
     func saveAtStop(log: DaemonLog) -> Bool {
-        guard let memory = unsaved else { return false }
+        guard let memory = unsaved ?? (store.changedOnDisk ? saved : nil) else { return false }
         do {
             try write(memory, log: log, atStop: true)
         } catch {
+            let lost = Self.changes(from: saved, to: memory)
             log.error(
-                "memory not saved at stop: \(error); lost: \(Self.changes(from: saved, to: memory)) "
+                "memory not saved at stop: \(error); lost: "
+                    + (lost.isEmpty ? "nothing the file lacks" : lost.joined(separator: ", ")) + " "
                     + "(unsaved since \(Self.time(unsavedSince)), \(attempts + 1) attempts)")
         }
         return true
@@ -283,16 +288,24 @@ final class MemoryKeeper {
 
     /// Writes `memory`; a success is queued for the core and clears the unsaved state.
     private func write(_ memory: EntranceMemory, log: DaemonLog, atStop: Bool = false) throws {
-        if let file = try store.save(memory) {
-            log.info("memory \(store.path) can be read again: its buildings merged with this session's")
-            pending.append(.memoryFileRead(file))
-            saved = file.merging(memory)
+        if let merge = try store.saveMerging(memory) {
+            switch merge.cause {
+            case .readAgain:
+                log.info("memory \(store.path) can be read again: its buildings merged with this session's")
+            case .replaced:
+                log.warning(Self.replaced(merge, path: store.path, session: memory))
+            }
+            pending.append(.memoryFileRead(merge.file))
+            saved = merge.file.merging(memory)
         } else {
             saved = memory
         }
-        if attempts > 0 || atStop {
-            let stop = atStop ? "at the stop, " : ""
-            savedNote = " (\(stop)after \(attempts + 1) attempts since \(Self.time(unsavedSince)))"
+        let stop = atStop ? "at the stop" : ""
+        if attempts > 0 {
+            savedNote =
+                " (\(stop)\(atStop ? ", " : "")after \(attempts + 1) attempts since \(Self.time(unsavedSince)))"
+        } else if atStop {
+            savedNote = " (\(stop))"
         }
         unsaved = nil
         attempts = 0
@@ -308,14 +321,42 @@ final class MemoryKeeper {
         attempts += 1
     }
 
+    /// The warning for a file another program replaced, found and merged at a save: what it
+    /// held that this daemon did not, or where it was set aside.
+    static func replaced(_ merge: MemoryStore.Merge, path: String, session: EntranceMemory) -> String {
+        var text =
+            "memory \(path) changed on disk since this daemon last read or wrote it (replaced by another program: a restored backup, a sync tool?)"
+        if let warning = merge.warning {
+            text +=
+                "; "
+                + JSONDiagnostics.describe(line: warning.line, field: warning.field, reason: warning.reason)
+            if let aside = warning.setAside {
+                text += warning.kept == nil ? "; set aside as \(aside)" : "; copied to \(aside)"
+            }
+        }
+        if merge.file.buildings.isEmpty {
+            return text + "; nothing in it to merge: this daemon's memory saved"
+        }
+        let new = changes(from: session, to: merge.file)
+        return text
+            + "; its \(merge.file.buildings.count) buildings merged with this daemon's (new from it: "
+            + (new.isEmpty ? "nothing" : new.joined(separator: ", ")) + ") and saved"
+    }
+
     /// The wall-clock time of `date` for the log (ISO 8601), "?" when unknown.
     private static func time(_ date: Date?) -> String {
         date.map { Date.ISO8601FormatStyle().format($0) } ?? "?"
     }
 
-    /// What `memory` holds that `saved` does not, building by building: "Siltavuorenpenger 10
-    /// (door confirmed at 60.1,24.9), Kamppi (1 door rejected)".
-    static func changes(from saved: EntranceMemory, to memory: EntranceMemory) -> String {
+    /// What `memory` holds that `saved` does not, one per building: "Siltavuorenpenger 10 (door
+    /// confirmed at 60.1,24.9)", "Kamppi (1 door rejected)".
+    static func changes(from saved: EntranceMemory, to memory: EntranceMemory) -> [String] {
+        // As the file holds them (times to the second), so a building read back is no change.
+        func asWritten(_ memory: EntranceMemory) -> EntranceMemory {
+            (try? MemoryFile.decode(MemoryFile.encode(memory), path: "")) ?? memory
+        }
+        let saved = asWritten(saved)
+        let memory = asWritten(memory)
         var lines: [String] = []
         for building in memory.buildings where !saved.buildings.contains(building) {
             let old = saved.buildings.first { $0.name == building.name && $0.center == building.center }
@@ -329,6 +370,6 @@ final class MemoryKeeper {
             if parts.isEmpty { parts.append("changed") }
             lines.append("\(building.name) (\(parts.joined(separator: ", ")))")
         }
-        return lines.isEmpty ? "nothing the file lacks" : lines.joined(separator: ", ")
+        return lines
     }
 }

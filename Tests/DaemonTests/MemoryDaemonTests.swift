@@ -247,6 +247,65 @@ import Testing
         }
     }
 
+    /// Audit 1 F3: a memory file replaced while the daemon runs (a restored backup, a sync
+    /// tool: written beside it and renamed over it) is read at the next save and merged with
+    /// what the daemon holds, said in a warning; one that is no memory is set aside as
+    /// `memory.json.corrupt-<time>` as at a start. Before, the next save wrote over it unsaid.
+    @Test(arguments: [true, false])
+    func aFileReplacedWhileTheDaemonRunsIsMergedNotWrittenOver(parses: Bool) throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let memoryPath = dir.path + "/memory.json"
+        let walk = try Walk(dir: dir, arguments: ["--memory", memoryPath])
+        // OSM's doors for the walk are saved: the file is the daemon's.
+        _ = try #require(
+            walk.events.next(EndToEndTests.event("memorySaved")), "\(walk.daemon.stderr)")
+        let kamppi = Coordinate(latitude: 60.1690, longitude: 24.9320)
+        let replacement: Data
+        if parses {
+            var other = try MemoryFile.read(path: memoryPath)
+            other.confirm(
+                Door(coordinate: Coordinate(latitude: 60.1692, longitude: 24.9321), label: "K"),
+                name: "Kamppi",
+                center: kamppi, now: Date())
+            replacement = try MemoryFile.encode(other)
+        } else {
+            replacement = Data("not a memory\n".utf8)
+        }
+        try replacement.write(to: URL(fileURLWithPath: memoryPath + ".new"))
+        #expect(rename(memoryPath + ".new", memoryPath) == 0)
+
+        _ = try walk.confirmAtTheFirstDoor()
+        let saved = try #require(
+            walk.events.next { ["memorySaved", "memoryFailed"].contains($0["event"]?.stringValue) },
+            "\(walk.daemon.stderr)")
+        #expect(saved["event"] == "memorySaved", "\(saved)")
+        // Replaced again, by an empty memory, with no change after: the stop merges it too.
+        try Data(#"{"version": 1, "buildings": []}"#.utf8).write(
+            to: URL(fileURLWithPath: memoryPath + ".new"))
+        #expect(rename(memoryPath + ".new", memoryPath) == 0)
+        walk.stop()
+        let log = walk.daemon.stderr
+        #expect(log.contains("; nothing in it to merge: this daemon's memory saved"), "\(log)")
+        let memory = try MemoryFile.read(path: memoryPath)
+        #expect(memory.buildings.first { $0.name == "Siltavuorenpenger 10" }?.confirmed?.source == .walker)
+        #expect(log.contains("<4>warning: memory \(memoryPath) changed on disk"), "\(log)")
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter {
+            $0.hasPrefix("memory.json.corrupt-")
+        }
+        if parses {
+            #expect(memory.building(near: kamppi)?.confirmed?.label == "K", "the replacement's door lost")
+            #expect(log.contains("new from it: Kamppi (door confirmed at 60.1692,24.9321)"), "\(log)")
+            #expect(aside.isEmpty)
+        } else {
+            #expect(aside.count == 1, "\(aside)")
+            #expect(
+                aside.first.flatMap { FileManager.default.contents(atPath: dir.path + "/" + $0) }
+                    == replacement)
+            #expect(log.contains("set aside as \(memoryPath).corrupt-"), "\(log)")
+        }
+    }
+
     /// Item 3: a memory file that cannot be read (EACCES: the file is `nobody`'s, mode 0600,
     /// and the daemon runs as root without the capabilities to read any file) is never written over; once it can be read, the walker's new
     /// door joins what it held.

@@ -181,10 +181,28 @@ package final class Daemon: Sendable {
         var outage: String?
         var outageSaid = false
 
+        /// Each memory write's outcome reaches the core before the next input (a stop
+        /// included), so the promise or the failure is said at once; then the walk file follows
+        /// the walk: kept on `go`, removed when it ends or stops (once the memory holds what it
+        /// taught).
+        func handOver() {
+            while let outcome = memory.next() {
+                // A walk that ended keeps its file while what it taught is not in the memory.
+                if core.activeWalk == nil {
+                    if case .memoryFailed = outcome { walkKeeper.answerUnsaved = true }
+                    if case .memorySaved = outcome { walkKeeper.answerUnsaved = false }
+                }
+                shell.perform(core.handle(outcome, now: Date()))
+            }
+            walkKeeper.keep(core.activeWalk)
+        }
+
         loop: for await input in inputs {
             switch input {
             case .tick:
                 shell.perform(core.handle(.tick, now: now()))
+                // A memory whose write failed is written again by itself (with backoff).
+                memory.retryIfDue(now: .now, log: log)
                 if let problem = feed.problem {
                     if outage == nil {
                         log.warning("\(feed.name): \(problem); waiting for it")
@@ -299,19 +317,7 @@ package final class Daemon: Sendable {
                 exitCode = 1
                 break loop
             }
-            // Each memory write's outcome reaches the core before the next input (a stop
-            // included), so the promise or the failure is said at once.
-            while let outcome = memory.next() {
-                // A walk that ended keeps its file while what it taught is not in the memory.
-                if core.activeWalk == nil {
-                    if case .memoryFailed = outcome { walkKeeper.answerUnsaved = true }
-                    if case .memorySaved = outcome { walkKeeper.answerUnsaved = false }
-                }
-                shell.perform(core.handle(outcome, now: Date()))
-            }
-            // The walk file follows the walk: kept on `go`, removed when it ends or stops (once
-            // the memory holds what it taught).
-            walkKeeper.keep(core.activeWalk)
+            handOver()
             // The microphone is open exactly during the last stretch.
             if config.mic {
                 if core.approach.isInLastStretch, !ears.isOpen { ears.open() }
@@ -321,6 +327,9 @@ package final class Daemon: Sendable {
                 }
             }
         }
+        // A change whose write failed is written once more, or the log says what is lost
+        // (before, the stop dropped it unsaid). Subscribers still hear `memorySaved`.
+        if memory.saveAtStop(log: log) { handOver() }
         ears.close()
         for reader in buttons { reader.stop() }
         feed.stop()

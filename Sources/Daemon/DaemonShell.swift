@@ -1,4 +1,5 @@
 import Arrival
+import Diagnostics
 import EntranceIndex
 import Foundation
 import Geo
@@ -146,7 +147,9 @@ struct Shell {
         case "rejected": log.info("rejected: \(door(fields["door"]))")
         case "confirmed": log.info("confirmed: \(door(fields["door"]))")
         case "memorySaved":
-            log.info("memory saved: \(memory.path) (\(Int(fields["buildings"]?.numberValue ?? 0)) buildings)")
+            log.info(
+                "memory saved: \(memory.path) (\(Int(fields["buildings"]?.numberValue ?? 0)) buildings)"
+                    + memory.takeSavedNote())
         case "memoryFailed": log.error("memory not saved: \(fields["reason"]?.stringValue ?? "")")
         default: break
         }
@@ -164,11 +167,39 @@ struct Shell {
 }
 
 /// The memory file on the loop: writes it (``MemoryStore``: never over a file that could not be
-/// read) and keeps each write's outcome until the loop hands it to the core. Used only on the
-/// loop.
+/// read) and keeps each write's outcome until the loop hands it to the core. A memory whose
+/// write failed (a full disk, a read-only folder) is written again by itself, with backoff
+/// (``retryIfDue(now:log:)``, on the loop's tick), and once more at the stop
+/// (``saveAtStop(log:)``): before, it waited for the next change, which may never come (the
+/// walk ends after "입구를 기억하지 못했어."), and a stop dropped it unsaid. Used only on the loop.
 final class MemoryKeeper {
     private var store: MemoryStore
     private var pending: [FinalApproach.Event] = []
+    /// The memory whose write failed, to be written again; nil while the file holds what the
+    /// daemon holds.
+    private var unsaved: EntranceMemory?
+    /// What the file held as last read or written: a stop that cannot write loses the rest.
+    private var saved = EntranceMemory()
+    /// Writes tried since the last that succeeded (the failed change's own included).
+    private var attempts = 0
+    /// When the first of those failed (the wall clock, for the log).
+    private var unsavedSince: Date?
+    /// The next retry; the wait doubles after each failed retry up to ``retryMaxSeconds``.
+    private var nextRetry: ContinuousClock.Instant?
+    private var retrySeconds = MemoryKeeper.retryFirstSeconds
+    /// The last failure logged (its reason and when), so a retry that keeps failing is logged
+    /// when its reason changes or ``failureLogSeconds`` have passed, not every time.
+    private var logged: (reason: String, at: ContinuousClock.Instant)?
+    /// Set by a write that succeeded after failed ones, for its `memory saved` line.
+    private var savedNote: String?
+
+    /// The first retry comes this long after a failed write: a disk filled for a moment (a
+    /// download, a log burst) is written again soon.
+    static let retryFirstSeconds = 2.0
+    /// Retries never come further apart: each is a few bytes' write or a refused open.
+    static let retryMaxSeconds = 30.0
+    /// A retry that keeps failing for the same reason is logged again after this long.
+    static let failureLogSeconds = 600.0
 
     init(path: String) {
         store = MemoryStore(path: path)
@@ -176,24 +207,169 @@ final class MemoryKeeper {
 
     var path: String { store.path }
 
-    /// Loads the memory once, at start.
-    func load() -> (memory: EntranceMemory, warning: MemoryFileError?) { store.load() }
+    /// Whether a change is in RAM only (its write failed, not yet retried with success).
+    var hasUnsaved: Bool { unsaved != nil }
 
-    /// Writes `memory`; the outcome waits in ``next()``.
-    func save(_ memory: EntranceMemory, log: DaemonLog) {
+    /// Loads the memory once, at start.
+    func load() -> (memory: EntranceMemory, warning: MemoryFileError?) {
+        let loaded = store.load()
+        saved = loaded.memory
+        return loaded
+    }
+
+    /// Writes `memory` (a change); the outcome waits in ``next()``. A failure is the core's
+    /// `memoryFailed` (said, logged); the memory is then retried by itself.
+    func save(_ memory: EntranceMemory, log: DaemonLog, now: ContinuousClock.Instant = .now) {
         do {
-            if let file = try store.save(memory) {
-                log.info("memory \(store.path) can be read again: its buildings merged with this session's")
-                pending.append(.memoryFileRead(file))
-            }
-            pending.append(.memorySaved)
+            try write(memory, log: log)
         } catch {
+            failed(memory)
+            retrySeconds = Self.retryFirstSeconds  // a new change: soon again
+            nextRetry = now + .seconds(retrySeconds)
+            logged = ("\(error)", now)  // the core's memoryFailed logs it
             pending.append(.memoryFailed("\(error)"))
         }
+    }
+
+    /// Writes the unsaved memory again when its retry is due (called on the loop's tick). A
+    /// success is handed to the core as `memorySaved`; a failure is logged only when its reason
+    /// changed or ``failureLogSeconds`` passed since the last such line.
+    func retryIfDue(now: ContinuousClock.Instant, log: DaemonLog) {
+        guard let memory = unsaved, let due = nextRetry, now >= due else { return }
+        do {
+            try write(memory, log: log)
+        } catch {
+            failed(memory)
+            retrySeconds = min(retrySeconds * 2, Self.retryMaxSeconds)
+            nextRetry = now + .seconds(retrySeconds)
+            let reason = "\(error)"
+            if let logged, logged.reason == reason,
+                now - logged.at < .seconds(Self.failureLogSeconds)
+            {
+                return
+            }
+            self.logged = (reason, now)
+            log.error(
+                "memory still not saved after \(attempts) attempts since \(Self.time(unsavedSince)): \(reason); "
+                    + "trying again every \(Int(Self.retryMaxSeconds)) s at most")
+        }
+    }
+
+    /// At the stop: writes the unsaved memory once more, or the saved one when another program
+    /// replaced the file since (merged, so neither is lost at the exit). Saved, it is handed to
+    /// the core as `memorySaved`; still failing, the log says what is lost. Returns whether it
+    /// wrote or tried to.
+    @discardableResult
+    func saveAtStop(log: DaemonLog) -> Bool {
+        guard let memory = unsaved ?? (store.changedOnDisk ? saved : nil) else { return false }
+        do {
+            try write(memory, log: log, atStop: true)
+        } catch {
+            let lost = Self.changes(from: saved, to: memory)
+            log.error(
+                "memory not saved at stop: \(error); lost: "
+                    + (lost.isEmpty ? "nothing the file lacks" : lost.joined(separator: ", ")) + " "
+                    + "(unsaved since \(Self.time(unsavedSince)), \(attempts + 1) attempts)")
+        }
+        return true
+    }
+
+    /// The note for the `memory saved` line of the write that just succeeded: " (after N
+    /// attempts)" when earlier ones failed, "" otherwise. Read once.
+    func takeSavedNote() -> String {
+        defer { savedNote = nil }
+        return savedNote ?? ""
     }
 
     /// The oldest outcome not yet handed to the core.
     func next() -> FinalApproach.Event? {
         pending.isEmpty ? nil : pending.removeFirst()
+    }
+
+    /// Writes `memory`; a success is queued for the core and clears the unsaved state.
+    private func write(_ memory: EntranceMemory, log: DaemonLog, atStop: Bool = false) throws {
+        if let merge = try store.saveMerging(memory) {
+            switch merge.cause {
+            case .readAgain:
+                log.info("memory \(store.path) can be read again: its buildings merged with this session's")
+            case .replaced:
+                log.warning(Self.replaced(merge, path: store.path, session: memory))
+            }
+            pending.append(.memoryFileRead(merge.file))
+            saved = merge.file.merging(memory)
+        } else {
+            saved = memory
+        }
+        let stop = atStop ? "at the stop" : ""
+        if attempts > 0 {
+            savedNote =
+                " (\(stop)\(atStop ? ", " : "")after \(attempts + 1) attempts since \(Self.time(unsavedSince)))"
+        } else if atStop {
+            savedNote = " (\(stop))"
+        }
+        unsaved = nil
+        attempts = 0
+        unsavedSince = nil
+        nextRetry = nil
+        logged = nil
+        pending.append(.memorySaved)
+    }
+
+    private func failed(_ memory: EntranceMemory) {
+        if unsaved == nil { unsavedSince = Date() }
+        unsaved = memory
+        attempts += 1
+    }
+
+    /// The warning for a file another program replaced, found and merged at a save: what it
+    /// held that this daemon did not, or where it was set aside.
+    static func replaced(_ merge: MemoryStore.Merge, path: String, session: EntranceMemory) -> String {
+        var text =
+            "memory \(path) changed on disk since this daemon last read or wrote it (replaced by another program: a restored backup, a sync tool?)"
+        if let warning = merge.warning {
+            text +=
+                "; "
+                + JSONDiagnostics.describe(line: warning.line, field: warning.field, reason: warning.reason)
+            if let aside = warning.setAside {
+                text += warning.kept == nil ? "; set aside as \(aside)" : "; copied to \(aside)"
+            }
+        }
+        if merge.file.buildings.isEmpty {
+            return text + "; nothing in it to merge: this daemon's memory saved"
+        }
+        let new = changes(from: session, to: merge.file)
+        return text
+            + "; its \(merge.file.buildings.count) buildings merged with this daemon's (new from it: "
+            + (new.isEmpty ? "nothing" : new.joined(separator: ", ")) + ") and saved"
+    }
+
+    /// The wall-clock time of `date` for the log (ISO 8601), "?" when unknown.
+    private static func time(_ date: Date?) -> String {
+        date.map { Date.ISO8601FormatStyle().format($0) } ?? "?"
+    }
+
+    /// What `memory` holds that `saved` does not, one per building: "Siltavuorenpenger 10 (door
+    /// confirmed at 60.1,24.9)", "Kamppi (1 door rejected)".
+    static func changes(from saved: EntranceMemory, to memory: EntranceMemory) -> [String] {
+        // As the file holds them (times to the second), so a building read back is no change.
+        func asWritten(_ memory: EntranceMemory) -> EntranceMemory {
+            (try? MemoryFile.decode(MemoryFile.encode(memory), path: "")) ?? memory
+        }
+        let saved = asWritten(saved)
+        let memory = asWritten(memory)
+        var lines: [String] = []
+        for building in memory.buildings where !saved.buildings.contains(building) {
+            let old = saved.buildings.first { $0.name == building.name && $0.center == building.center }
+            var parts: [String] = []
+            if let door = building.confirmed, door != old?.confirmed {
+                parts.append("door confirmed at \(door.coordinate.latitude),\(door.coordinate.longitude)")
+            }
+            let rejected = building.rejected.filter { !(old?.rejected.contains($0) ?? false) }.count
+            if rejected > 0 { parts.append("\(rejected) door\(rejected == 1 ? "" : "s") rejected") }
+            if building.osm != nil, building.osm != old?.osm { parts.append("OSM's doors") }
+            if parts.isEmpty { parts.append("changed") }
+            lines.append("\(building.name) (\(parts.joined(separator: ", ")))")
+        }
+        return lines
     }
 }

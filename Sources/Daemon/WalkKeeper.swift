@@ -8,8 +8,11 @@ import Storage
 final class WalkKeeper {
     let path: String
     private let log: DaemonLog
-    /// What the file holds, as last written or read; nil: no file.
-    private var kept: ActiveWalk?
+    /// What the file on disk holds, as last written, read or left by a failure; nil: no file
+    /// (or an empty one). The warnings say what a restart resumes from this.
+    private var onDisk: ActiveWalk?
+    /// The walk last asked for, written or not: each is tried once, not at every input.
+    private var wanted: ActiveWalk?
 
     init(memory: String, log: DaemonLog) {
         path = WalkFile.path(forMemory: memory)
@@ -42,7 +45,8 @@ final class WalkKeeper {
                 log.info(
                     "not resuming the walk to \(name) begun at \(begun): more than \(Int(ActiveWalk.resumeWithin / 3600)) h ago"
                 )
-                kept = walk
+                onDisk = walk
+                wanted = walk
                 keep(nil)
                 return nil
             }
@@ -51,11 +55,13 @@ final class WalkKeeper {
             guard age >= -Self.clockSlackSeconds else {
                 log.info(
                     "not resuming the walk to \(name) begun at \(begun): after the clock's now (set back?)")
-                kept = walk
+                onDisk = walk
+                wanted = walk
                 keep(nil)
                 return nil
             }
-            kept = walk
+            onDisk = walk
+            wanted = walk
             log.info("resuming the walk to \(name) begun at \(begun): the daemon stopped during it")
             return walk
         }
@@ -72,28 +78,34 @@ final class WalkKeeper {
     /// The ended walk whose file is kept for ``answerUnsaved`` (logged once).
     private var held: ActiveWalk?
 
-    /// Makes the file hold `walk` (none: removed), when that is not what it holds.
+    /// Makes the file hold `walk` (none: removed), when that is not what was last asked for.
     func keep(_ walk: ActiveWalk?) {
         if walk != nil { answerUnsaved = false }
-        // The same walk as kept (a resumed one keeps the boot it began in): nothing to write.
-        if let walk, walk.isSameWalk(as: kept) { return }
-        guard walk != nil || kept != nil else { return }
+        // The same walk as asked for (a resumed one keeps the boot it began in): nothing to write.
+        if let walk, walk.isSameWalk(as: wanted) { return }
+        guard walk != nil || wanted != nil else { return }
         var walk = walk
         if walk != nil, let boot = BootClock.now() {
             walk?.bootID = boot.id
             walk?.bootSeconds = boot.seconds
         }
-        if walk == nil, answerUnsaved, let ended = kept {
+        if walk == nil, answerUnsaved, let ended = wanted {
             if held != ended {
                 held = ended
-                log.warning(
-                    "walk file \(path) kept: the memory was not saved; a restart resumes the walk to "
-                        + "\(ended.destination.name) and asks again")
+                if ended.isSameWalk(as: onDisk) {
+                    log.warning(
+                        "walk file \(path) kept: the memory was not saved; a restart resumes the walk to "
+                            + "\(ended.destination.name) and asks again")
+                } else {
+                    log.warning(
+                        "walk file \(path): the memory was not saved, and no walk file holds the walk to "
+                            + "\(ended.destination.name) (it could not be written): a restart will not resume it"
+                    )
+                }
             }
             return
         }
-        let before = kept
-        kept = walk
+        wanted = walk
         do {
             if let walk {
                 try WalkFile.save(walk, path: path)
@@ -102,15 +114,24 @@ final class WalkKeeper {
                 try WalkFile.remove(path: path)
                 log.debug("walk file \(path): removed (no walk)")
             }
+            onDisk = walk
         } catch {
             // Not removed or replaced: emptied in place, a restart then resumes nothing.
             do {
-                try WalkFile.empty(path: path)
-                log.warning(
-                    "walk file: \(error); emptied it in place: a restart will not resume "
-                        + (walk == nil ? "the walk that ended" : "this walk"))
+                if try WalkFile.empty(path: path) {
+                    log.warning(
+                        "walk file: \(error); emptied it in place: a restart will not resume "
+                            + (walk == nil ? "the walk that ended" : "this walk"))
+                } else if walk != nil {
+                    log.warning(
+                        "walk file: \(error); there is no walk file: a restart will not resume this walk")
+                } else {
+                    log.debug("walk file: \(error); there is no walk file: a restart resumes no walk")
+                }
+                onDisk = nil
             } catch let emptying {
-                let old = before.map { "the walk to \($0.destination.name)" }
+                // The file is as it was: it holds what it held.
+                let old = onDisk.map { "the walk to \($0.destination.name)" }
                 log.warning(
                     "walk file: \(error); could not empty it either (\(emptying)): "
                         + (old.map {

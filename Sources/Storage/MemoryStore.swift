@@ -1,22 +1,76 @@
 public import Arrival
 public import Foundation
+import Glibc
 
 /// The memory file as a long-running program keeps it (the daemon): loaded once, saved after
-/// every change, and never written over while it cannot be read.
+/// every change, and never written over while it cannot be read, nor when another program
+/// replaced it since.
 ///
 /// A file that exists but cannot be read at start (EACCES, EIO) loads as an empty memory; a
 /// save then would replace what the walker taught with nothing. So while the file cannot be
 /// read, every save first tries to read it again: still unreadable, the save is refused;
 /// readable at last, its buildings are merged under the program's changes
 /// (``EntranceMemory/merging(_:)``) and that is written.
+///
+/// A file replaced while the program runs (a restored backup, a sync tool, `mv new
+/// memory.json`) is found before the save by its stamp (device, inode, size, modification
+/// time: `stat`, not its content) differing from the file the program last read or wrote; it
+/// is then read as at a start — one that does not parse set aside as `.corrupt-<time>`, damaged
+/// buildings skipped and the file copied aside, one that cannot be read not written over — and
+/// what it holds is merged the same way. Before, the save wrote over it unsaid.
 public struct MemoryStore: Sendable {
     /// The memory file.
     public let path: String
     /// Why the file could not be read; nil once it was read (or there was none).
     public private(set) var unreadable: MemoryFileError?
+    /// The file as this store last read or wrote it; nil: there was none.
+    private var known: Stamp?
+
+    /// What identifies a file's version without reading it.
+    struct Stamp: Sendable, Hashable {
+        var device: UInt64
+        var inode: UInt64
+        var size: Int64
+        var seconds: Int
+        var nanoseconds: Int
+
+        /// The file at `path` (its link followed, as saves write through it); nil: none.
+        init?(path: String) {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+            size = Int64(info.st_size)
+            seconds = Int(info.st_mtim.tv_sec)
+            nanoseconds = Int(info.st_mtim.tv_nsec)
+        }
+    }
+
+    /// What a save found at the path and merged under the program's memory before writing.
+    public struct Merge: Sendable {
+        public enum Cause: Sendable, Hashable {
+            /// The file could not be read before, and now can.
+            case readAgain
+            /// Another program replaced or changed the file since this store read or wrote it.
+            case replaced
+        }
+        public var cause: Cause
+        /// The memory the file held (empty when it was no memory: then set aside).
+        public var file: EntranceMemory
+        /// What was wrong with a replaced file that was read (it did not parse, or some
+        /// buildings did not): where it was set aside or copied is in it.
+        public var warning: MemoryFileError?
+    }
 
     public init(path: String) {
         self.path = path
+    }
+
+    /// Whether another program replaced or changed the file since this store last read or wrote
+    /// it (a file since removed is not: there is nothing in it to lose).
+    public var changedOnDisk: Bool {
+        let found = Stamp(path: path)
+        return found != nil && found != known
     }
 
     /// Loads the memory as ``MemoryFile/load(path:now:)`` does, and remembers a file that
@@ -24,13 +78,14 @@ public struct MemoryStore: Sendable {
     public mutating func load(now: Date = Date()) -> (memory: EntranceMemory, warning: MemoryFileError?) {
         let loaded = MemoryFile.load(path: path, now: now)
         unreadable = loaded.warning?.mustNotWriteOver == true ? loaded.warning : nil
+        known = Stamp(path: path)
         return loaded
     }
 
     /// Writes `memory`, unless the file could not be read and still cannot.
-    /// - Returns: the memory the file held when a file that could not be read was read at last
-    ///   (what was written is that memory merged under `memory`: the caller merges it the same
-    ///   way); nil otherwise.
+    /// - Returns: the memory the file held when it was read first (a file that could not be
+    ///   read, read at last, or one another program replaced): what was written is that memory
+    ///   merged under `memory`, and the caller merges it the same way; nil otherwise.
     /// - Throws: `MemoryFileError` of kind `.unreadable` when the file still cannot be read
     ///   (nothing is written), or `.unwritable` when the write failed (the old file is untouched).
     @discardableResult
@@ -39,8 +94,17 @@ public struct MemoryStore: Sendable {
     ) throws(MemoryFileError)
         -> EntranceMemory?
     {
-        guard unreadable != nil else {
+        try saveMerging(memory, now: now)?.file
+    }
+
+    /// ``save(_:now:)``, saying why the file was read and what was wrong with it.
+    public mutating func saveMerging(
+        _ memory: EntranceMemory, now: Date = Date()
+    ) throws(MemoryFileError) -> Merge? {
+        // A file gone since is nothing to merge: the save makes it again.
+        guard unreadable != nil || changedOnDisk else {
             try MemoryFile.save(memory, path: path)
+            known = Stamp(path: path)
             return nil
         }
         let loaded = MemoryFile.load(path: path, now: now)
@@ -52,7 +116,9 @@ public struct MemoryStore: Sendable {
                     + warning.untilItCanBe)
         }
         try MemoryFile.save(loaded.memory.merging(memory), path: path)
+        let cause: Merge.Cause = unreadable != nil ? .readAgain : .replaced
         unreadable = nil
-        return loaded.memory
+        known = Stamp(path: path)
+        return Merge(cause: cause, file: loaded.memory, warning: loaded.warning)
     }
 }

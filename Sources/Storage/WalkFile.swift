@@ -147,9 +147,14 @@ public enum WalkFile {
 
     /// Empties the walk file in place (truncated to zero: read as no walk), for when it could
     /// not be removed or replaced (its folder immutable or read-only while the file is not).
-    /// - Throws: `SystemCallError` naming the call and file.
-    public static func empty(path: String) throws {
-        guard truncate(path, 0) != 0 else { return }
-        throw SystemCallError(call: "truncate \(path)", code: errno)
+    /// - Returns: true when emptied; false when there is no file (ENOENT): no walk to resume,
+    ///   nothing to empty (before, a failure: "could not empty it either").
+    /// - Throws: `SystemCallError` naming the call and file; the file is then as it was.
+    @discardableResult
+    public static func empty(path: String) throws -> Bool {
+        guard truncate(path, 0) != 0 else { return true }
+        let code = errno
+        guard code != ENOENT else { return false }
+        throw SystemCallError(call: "truncate \(path)", code: code)
     }
 }

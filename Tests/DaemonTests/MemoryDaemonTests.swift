@@ -166,17 +166,144 @@ import Testing
         #expect(
             walk.daemon.stderr.contains("<3>error: memory not saved: \(memoryPath)"), "\(walk.daemon.stderr)")
 
-        // The place becomes writable; the next change carries the confirmation too.
+        // The place becomes writable; the next change carries the confirmation too (if the
+        // retry on the tick has not written it before: its `memorySaved` holds 1 building).
         try FileManager.default.removeItem(atPath: blocker)
         try walk.changeAgain()
         let saved = try #require(
-            walk.events.next(EndToEndTests.event("memorySaved")), "\(walk.daemon.stderr)")
+            walk.events.next { $0["event"] == "memorySaved" && $0["buildings"]?.numberValue != 1 },
+            "\(walk.daemon.stderr)")
         #expect(saved["buildings"]?.numberValue == 2)
         walk.stop()
         #expect(!walk.events.said.contains(Prompts.remembered))
         let memory = try MemoryFile.read(path: memoryPath)
         #expect(memory.buildings.map(\.name) == ["Rautatieasema", "Siltavuorenpenger 10"])
         #expect(memory.buildings.last?.confirmed?.source == .walker)
+    }
+
+    /// Audit 1 F1: a change whose write failed (a full disk; here a plain file where the
+    /// memory's folder goes) is written by itself once it can be, with no other change. Before,
+    /// it waited in RAM for the next change, which may never come: "입구를 기억하지 못했어." ends
+    /// the walk, and the next stop dropped it.
+    @Test func aFailedWriteIsRetriedByItselfOnceItCanBe() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let blocker = dir.path + "/blocked"
+        #expect(FileManager.default.createFile(atPath: blocker, contents: Data()))
+        let memoryPath = blocker + "/memory.json"
+        let walk = try Walk(dir: dir, arguments: ["--memory", memoryPath])
+        _ = try walk.confirmAtTheFirstDoor()
+        let failed = try #require(
+            walk.events.next { ["memorySaved", "memoryFailed"].contains($0["event"]?.stringValue) },
+            "\(walk.daemon.stderr)")
+        #expect(failed["event"] == "memoryFailed")
+        _ = walk.events.next(EndToEndTests.event("walkEnded"))
+        #expect(fields(try walk.requests.request(#"{"cmd": "status"}"#))["state"] == "idle")
+
+        // Space again: no other change comes, and the door is written all the same.
+        try FileManager.default.removeItem(atPath: blocker)
+        let saved = try #require(
+            walk.events.next(EndToEndTests.event("memorySaved")), "never retried:\n\(walk.daemon.stderr)")
+        #expect(saved["buildings"]?.numberValue == 1)
+        #expect(
+            walk.daemon.logs("<6>info: memory saved: \(memoryPath) (1 buildings) (after "),
+            "\(walk.daemon.stderr)")
+        let memory = try MemoryFile.read(path: memoryPath)
+        #expect(memory.buildings.first?.name == "Siltavuorenpenger 10")
+        #expect(memory.buildings.first?.confirmed?.source == .walker)
+        // What the walk taught is in the memory: its walk file is no longer kept to resume it.
+        #expect(WalkFile.load(path: memoryPath + ".walk") == .none, "\(walk.daemon.stderr)")
+        walk.stop()
+        #expect(!walk.events.said.contains(Prompts.remembered))
+    }
+
+    /// Audit 1 F1: a change not yet written when the daemon stops (SIGTERM) is written once
+    /// more before it exits; when it still cannot be, the log says so and what is lost. Before,
+    /// it exited 0 saying only "stopped", and the door was gone.
+    @Test(arguments: [true, false])
+    func anUnsavedChangeIsWrittenAtTheStopOrSaidLost(writableAtStop: Bool) throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let blocker = dir.path + "/blocked"
+        #expect(FileManager.default.createFile(atPath: blocker, contents: Data()))
+        let memoryPath = blocker + "/memory.json"
+        let walk = try Walk(dir: dir, arguments: ["--memory", memoryPath])
+        _ = try walk.confirmAtTheFirstDoor()
+        let failed = try #require(
+            walk.events.next { ["memorySaved", "memoryFailed"].contains($0["event"]?.stringValue) },
+            "\(walk.daemon.stderr)")
+        #expect(failed["event"] == "memoryFailed")
+        if writableAtStop { try FileManager.default.removeItem(atPath: blocker) }
+        walk.stop()  // SIGTERM, exit 0
+        let log = walk.daemon.stderr
+        if writableAtStop {
+            let memory = try MemoryFile.read(path: memoryPath)
+            #expect(memory.buildings.first?.confirmed?.source == .walker, "\(log)")
+            #expect(log.contains("<6>info: memory saved: \(memoryPath) (1 buildings)"), "\(log)")
+            #expect(!log.contains("not saved at stop"), "\(log)")
+        } else {
+            #expect(log.contains("<3>error: memory not saved at stop: \(memoryPath)"), "\(log)")
+            #expect(log.contains("lost: Siltavuorenpenger 10 (door confirmed at "), "\(log)")
+        }
+    }
+
+    /// Audit 1 F3: a memory file replaced while the daemon runs (a restored backup, a sync
+    /// tool: written beside it and renamed over it) is read at the next save and merged with
+    /// what the daemon holds, said in a warning; one that is no memory is set aside as
+    /// `memory.json.corrupt-<time>` as at a start. Before, the next save wrote over it unsaid.
+    @Test(arguments: [true, false])
+    func aFileReplacedWhileTheDaemonRunsIsMergedNotWrittenOver(parses: Bool) throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let memoryPath = dir.path + "/memory.json"
+        let walk = try Walk(dir: dir, arguments: ["--memory", memoryPath])
+        // OSM's doors for the walk are saved: the file is the daemon's.
+        _ = try #require(
+            walk.events.next(EndToEndTests.event("memorySaved")), "\(walk.daemon.stderr)")
+        let kamppi = Coordinate(latitude: 60.1690, longitude: 24.9320)
+        let replacement: Data
+        if parses {
+            var other = try MemoryFile.read(path: memoryPath)
+            other.confirm(
+                Door(coordinate: Coordinate(latitude: 60.1692, longitude: 24.9321), label: "K"),
+                name: "Kamppi",
+                center: kamppi, now: Date())
+            replacement = try MemoryFile.encode(other)
+        } else {
+            replacement = Data("not a memory\n".utf8)
+        }
+        try replacement.write(to: URL(fileURLWithPath: memoryPath + ".new"))
+        #expect(rename(memoryPath + ".new", memoryPath) == 0)
+
+        _ = try walk.confirmAtTheFirstDoor()
+        let saved = try #require(
+            walk.events.next { ["memorySaved", "memoryFailed"].contains($0["event"]?.stringValue) },
+            "\(walk.daemon.stderr)")
+        #expect(saved["event"] == "memorySaved", "\(saved)")
+        // Replaced again, by an empty memory, with no change after: the stop merges it too.
+        try Data(#"{"version": 1, "buildings": []}"#.utf8).write(
+            to: URL(fileURLWithPath: memoryPath + ".new"))
+        #expect(rename(memoryPath + ".new", memoryPath) == 0)
+        walk.stop()
+        let log = walk.daemon.stderr
+        #expect(log.contains("; nothing in it to merge: this daemon's memory saved"), "\(log)")
+        let memory = try MemoryFile.read(path: memoryPath)
+        #expect(memory.buildings.first { $0.name == "Siltavuorenpenger 10" }?.confirmed?.source == .walker)
+        #expect(log.contains("<4>warning: memory \(memoryPath) changed on disk"), "\(log)")
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter {
+            $0.hasPrefix("memory.json.corrupt-")
+        }
+        if parses {
+            #expect(memory.building(near: kamppi)?.confirmed?.label == "K", "the replacement's door lost")
+            #expect(log.contains("new from it: Kamppi (door confirmed at 60.1692,24.9321)"), "\(log)")
+            #expect(aside.isEmpty)
+        } else {
+            #expect(aside.count == 1, "\(aside)")
+            #expect(
+                aside.first.flatMap { FileManager.default.contents(atPath: dir.path + "/" + $0) }
+                    == replacement)
+            #expect(log.contains("set aside as \(memoryPath).corrupt-"), "\(log)")
+        }
     }
 
     /// Item 3: a memory file that cannot be read (EACCES: the file is `nobody`'s, mode 0600,
@@ -207,10 +334,12 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: memoryPath)) == before)
 
         // Readable now: the file's building and the session's are written together.
+        // (The retry on the tick may merge and write it first: 2 buildings, the station's not yet.)
         #expect(chmod(memoryPath, 0o644) == 0)
         try walk.changeAgain()
         let saved = try #require(
-            walk.events.next(EndToEndTests.event("memorySaved")), "\(walk.daemon.stderr)")
+            walk.events.next { $0["event"] == "memorySaved" && $0["buildings"]?.numberValue != 2 },
+            "\(walk.daemon.stderr)")
         #expect(saved["buildings"]?.numberValue == 3)
         walk.stop()
         let memory = try MemoryFile.read(path: memoryPath)

@@ -234,3 +234,81 @@ import Testing
         #expect(ResumeWalkTests.mode(walkFile) != nil)
     }
 }
+
+/// Audit 1 F2: the walk file's warnings in a folder the daemon cannot write (mode 0500, the
+/// daemon run without root's power to write anywhere) say what the file on disk holds, not what
+/// the daemon last tried to write: a restart "would resume" only a walk a file holds, and a file
+/// that is not there (truncate's ENOENT) is no walk to resume, not a failure.
+@Suite(.serialized) struct ResumeWalkUnwritableFolderTests {
+    static let goSiltavuorenpenger =
+        #"{"cmd": "go", "destination": {"name": "Siltavuorenpenger 10", "center": {"lat": 60.1753029, "lon": 24.9516901}}}"#
+
+    static func daemon(_ dir: TempDir, folder: String) throws -> DaemonProcess {
+        let started = try DaemonProcess(
+            arguments: [
+                "--memory", folder + "/memory.json", "--socket", dir.path + "/pf.sock", "--no-mic", "--baro",
+                "none", "--gpsd", "127.0.0.1:9", "--speak-wav", dir.path + "/wav",
+            ], socket: dir.path + "/pf.sock", dir: dir, asUnprivileged: true)
+        try #require(started.waitUntilListening(), "\(started.stderr)")
+        return started
+    }
+
+    /// No walk file can be written: before, "could not empty it either (truncate …: No such
+    /// file or directory): a restart would resume no walk, not this one".
+    @Test func aWalkFileThatCouldNotBeWrittenIsNoWalkToResume() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let folder = dir.path + "/ro"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        #expect(chmod(folder, 0o500) == 0)
+        defer { chmod(folder, 0o700) }
+        let daemon = try Self.daemon(dir, folder: folder)
+        #expect(fields(try daemon.client().request(ResumeWalkTests.go))["ok"] == .bool(true))
+        #expect(daemon.logs("<4>warning: walk file: "), "\(daemon.stderr)")
+        #expect(fields(try daemon.client().request(#"{"cmd": "stop"}"#))["state"] == "idle")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        let log = daemon.stderr
+        #expect(
+            log.contains("; there is no walk file: a restart will not resume this walk"), "\(log)")
+        #expect(!log.contains("could not empty it either"), "\(log)")
+        #expect(!log.contains("would resume the walk to"), "\(log)")
+        #expect(ResumeWalkTests.mode(folder + "/memory.json.walk") == nil)
+    }
+
+    /// The file holds the walk to Siltavuorenpenger 10 when the folder and the file become
+    /// read-only; a `go` to Rautatieasema cannot replace it, nor a `stop` remove it. Before, the
+    /// stop's warning said a restart would resume the walk to Rautatieasema, which no file held.
+    @Test func theWarningNamesTheWalkTheFileHolds() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let folder = dir.path + "/ro"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let walkFile = folder + "/memory.json.walk"
+        defer { chmod(folder, 0o700) }
+        let first = try Self.daemon(dir, folder: folder)
+        #expect(fields(try first.client().request(Self.goSiltavuorenpenger))["ok"] == .bool(true))
+        #expect(ResumeWalkTests.mode(walkFile) == 0o600, "\(first.stderr)")
+        #expect(chmod(walkFile, 0o400) == 0 && chmod(folder, 0o500) == 0)
+        #expect(fields(try first.client().request(ResumeWalkTests.go))["ok"] == .bool(true))
+        #expect(
+            first.logs("a restart within 2 h would resume the walk to Siltavuorenpenger 10, not this one"),
+            "\(first.stderr)")
+        #expect(fields(try first.client().request(#"{"cmd": "stop"}"#))["state"] == "idle")
+        #expect(first.logs("could not empty it either"), "\(first.stderr)")
+        first.signal(SIGKILL)
+        _ = first.waitForExit()
+        let log = first.stderr
+        #expect(!log.contains("would resume the walk to Rautatieasema"), "\(log)")
+        let stopLine = log.split(separator: "\n").last { $0.contains("could not empty it either") } ?? ""
+        #expect(
+            stopLine.hasSuffix("a restart within 2 h would resume the walk to Siltavuorenpenger 10"), "\(log)"
+        )
+
+        // And so it does.
+        let second = try Self.daemon(dir, folder: folder)
+        #expect(second.logs("resuming the walk to Siltavuorenpenger 10"), "\(second.stderr)")
+        second.signal(SIGKILL)
+        _ = second.waitForExit()
+    }
+}

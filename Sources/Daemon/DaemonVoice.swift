@@ -255,7 +255,10 @@ final class DaemonEars: Sendable {
                     var health = MicrophoneHealth()
                     for try await chunk in stream {
                         if Task.isCancelled { break }
-                        for change in health.feed(chunk.samples, skippedBefore: chunk.skippedBefore) {
+                        for change in health.feed(
+                            chunk.samples, skippedBefore: chunk.skippedBefore,
+                            fasterThanRealTime: chunk.fasterThanRealTime)
+                        {
                             Self.report(change, device: device, log: log, otherWays: otherWays)
                             if change == .began(.silent) { deaf() }
                         }

@@ -66,7 +66,10 @@ extension Commands {
             let stream = try Microphone.capture(device: device ?? "default", seconds: seconds)
             var health = MicrophoneHealth()
             for try await chunk in stream {
-                for change in health.feed(chunk.samples, skippedBefore: chunk.skippedBefore) {
+                for change in health.feed(
+                    chunk.samples, skippedBefore: chunk.skippedBefore,
+                    fasterThanRealTime: chunk.fasterThanRealTime)
+                {
                     console.error("pathfinder listen: " + change.message(device: device ?? "default"))
                 }
                 try emit(try listener.skip(samples: chunk.skippedBefore))

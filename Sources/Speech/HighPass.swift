@@ -26,15 +26,30 @@ package struct HighPass: Sendable {
         a2 = (1 - alpha) / a0
     }
 
+    /// Zeros after which no state is left to carry (samples): a second. The slowest filter
+    /// (20 Hz) decays by e^−89 in it, so its output rounds as a filter at rest gives.
+    static let settleSamples = 16_000
+
     /// The next samples, filtered (rounded, and clamped to 16 bits).
     package mutating func process(_ samples: [Int16]) -> [Int16] {
         var out = [Int16](repeating: 0, count: samples.count)
         for (i, sample) in samples.enumerated() {
-            let x = Double(sample)
-            let y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
-            (x2, x1, y2, y1) = (x1, x, y1, y)
-            out[i] = Int16(clamping: Int(y.rounded()))
+            out[i] = Int16(clamping: Int(step(Double(sample)).rounded()))
         }
         return out
+    }
+
+    /// `count` samples went by unheard (audio thrown away before the Listener): the state is
+    /// as after as many zeros, fed through for at most ``settleSamples`` and at rest after
+    /// them, so a gap of any length costs neither memory nor time in proportion to it.
+    package mutating func skip(_ count: Int) {
+        for _ in 0..<min(max(count, 0), Self.settleSamples) { _ = step(0) }
+        if count > Self.settleSamples { (x1, x2, y1, y2) = (0, 0, 0, 0) }
+    }
+
+    private mutating func step(_ x: Double) -> Double {
+        let y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
+        (x2, x1, y2, y1) = (x1, x, y1, y)
+        return y
     }
 }

@@ -356,10 +356,31 @@ public final class Listener {
     /// `count` samples were lost before they reached the listener (a capture's consumer fell
     /// behind: ``Microphone/Chunk/skippedBefore``): the clock moves on by them, and an utterance
     /// they cut is abandoned, as in muted audio — half an answer is not decoded as a whole one.
-    /// Returns the utterances the audio before the gap completed.
+    /// Heard as `count` muted samples would be, without making them: a gap of any length costs
+    /// neither memory nor time in proportion to it (before, they were made, filtered and
+    /// copied). Returns the utterances the audio before the gap completed.
     public func skip(samples count: Int) throws(SpeechError) -> [Utterance] {
         guard count > 0 else { return [] }
-        return try process(samples: [Int16](repeating: 0, count: count), muted: true)
+        var out: [Utterance] = []
+        // The audio before the gap that waits for a whole block is heard as it was captured.
+        if !pending.isEmpty, !pendingMuted {
+            out += try feed(pending, muted: false)
+            pending = []
+        }
+        highPass?.skip(count)
+        // Muted, with the muted samples waiting before it: its whole blocks move the clock on as
+        // `feed` moves it over muted ones, the rest waits so later blocks fall where they would.
+        let muted = pending.count + count
+        let whole = muted / Self.blockSamples * Self.blockSamples
+        if whole > 0 {
+            try abandonUtterance()
+            fed += whole
+            history = []
+            historyStart = fed
+        }
+        pending = [Int16](repeating: 0, count: muted - whole)
+        pendingMuted = true
+        return out
     }
 
     /// Feeds the next 16 kHz mono samples; returns the utterances they completed.

@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 import Synchronization
 
 /// Captures 16 kHz mono audio from an ALSA device on a dedicated thread (Debian's sphinxad
@@ -11,6 +12,10 @@ public enum Microphone {
         /// Samples captured just before this chunk and thrown away because the consumer was
         /// ``backlogChunks`` behind (``Listener/skip(samples:)`` keeps its clock right).
         public var skippedBefore = 0
+        /// The device delivered audio faster than real time (``CapturePace``): not a
+        /// microphone. Set on every chunk from the first that showed it; an open-ended capture
+        /// is read at real time from then on.
+        public var fasterThanRealTime = false
     }
 
     /// Chunks an open-ended capture holds for a consumer that fell behind (30 s); after that
@@ -29,7 +34,11 @@ public enum Microphone {
     }
 
     /// Opens `device` and starts capturing; the stream ends when `seconds` have been
-    /// captured (if given), on a device error (thrown), or when the consumer stops.
+    /// captured (if given), on a device error (thrown), or when the consumer stops. A device
+    /// that delivers audio faster than real time (ALSA's `null`, a file) is marked so in its
+    /// chunks (``Chunk/fasterThanRealTime``); an open-ended capture then reads it no faster
+    /// than real time, so it neither spins a core nor floods the backlog. One of given
+    /// `seconds` is taken as fast as the device gives it: it ends, and keeps all of them.
     /// - Throws: `SpeechError.audioDevice` when the device cannot be opened.
     public static func capture(
         device: String = "default", seconds: Double? = nil, gate: HalfDuplexGate? = nil
@@ -45,18 +54,24 @@ public enum Microphone {
         continuation.onTermination = { _ in stop.withLock { $0 = true } }
         let thread = Thread {
             var captured = 0, skipped = 0
+            var pace = CapturePace()
+            let began = ContinuousClock.now
             while !stop.withLock({ $0 }) {
                 if let limit, captured >= limit { break }
                 do {
                     let samples = try box.pcm.read(count: chunkSamples)
                     captured += samples.count
+                    let wait = pace.delivered(samples.count, after: (ContinuousClock.now - began).inSeconds)
                     let chunk = Chunk(
-                        samples: samples, muted: gate?.isClosed ?? false, skippedBefore: skipped)
+                        samples: samples, muted: gate?.isClosed ?? false, skippedBefore: skipped,
+                        fasterThanRealTime: pace.fasterThanRealTime)
                     if case .dropped = continuation.yield(chunk) {
                         skipped += samples.count
                     } else {
                         skipped = 0
                     }
+                    // About a chunk's time: a consumer that stops is noticed as soon.
+                    if limit == nil, wait > 0 { Thread.sleep(forTimeInterval: wait) }
                 } catch {
                     continuation.finish(throwing: error)
                     return

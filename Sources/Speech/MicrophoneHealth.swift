@@ -2,10 +2,13 @@
 /// sound at all (a muted or wrong capture device gives every sample 0; a live microphone
 /// always hears a little of the room), and clipping (its gain too high: the walker's answers
 /// arrive flattened at full scale); and one of the decoder: audio thrown away because it fell
-/// ``Microphone/backlogChunks`` behind. The daemon logs each change (docs/daemon.md).
+/// ``Microphone/backlogChunks`` behind; and a capture device that is no microphone at all, as it
+/// delivers audio faster than real time. The daemon logs each change (docs/daemon.md).
 public struct MicrophoneHealth: Sendable {
     public enum Fault: String, Sendable {
         case silent, clipping, behind
+        /// The device delivers audio faster than real time (``CapturePace``); it does not end.
+        case fasterThanRealTime
     }
 
     /// What ``feed(_:)`` noticed: a fault that began, or one that ended.
@@ -25,6 +28,10 @@ public struct MicrophoneHealth: Sendable {
             case .began(.behind):
                 "microphone \(device): the decoder fell \(Microphone.backlogChunks * Microphone.chunkSamples / Listener.sampleRate) s behind; audio is thrown away until it catches up (answers said meanwhile are not heard)"
             case .ended(.behind): "microphone \(device): the decoder caught up"
+            case .began(.fasterThanRealTime):
+                "microphone \(device): the capture device delivers audio faster than real time: not a microphone?"
+            case .ended(.fasterThanRealTime):
+                "microphone \(device): the capture device delivers audio in real time"
             }
         }
     }
@@ -52,9 +59,17 @@ public struct MicrophoneHealth: Sendable {
     public init(sampleRate: Int = Listener.sampleRate) { self.sampleRate = sampleRate }
 
     /// Feeds the next samples as captured, with the samples thrown away just before them
-    /// (``Microphone/Chunk/skippedBefore``); the faults that began or ended within them.
-    public mutating func feed(_ samples: [Int16], skippedBefore: Int = 0) -> [Change] {
+    /// (``Microphone/Chunk/skippedBefore``) and whether the device delivered them faster than
+    /// real time (``Microphone/Chunk/fasterThanRealTime``); the faults that began or ended
+    /// within them.
+    public mutating func feed(
+        _ samples: [Int16], skippedBefore: Int = 0, fasterThanRealTime: Bool = false
+    ) -> [Change] {
         var changes: [Change] = []
+        if fasterThanRealTime, !faults.contains(.fasterThanRealTime) {
+            faults.insert(.fasterThanRealTime)
+            changes.append(.began(.fasterThanRealTime))
+        }
         if skippedBefore > 0 {
             samplesSinceSkip = 0
             if !faults.contains(.behind) {

@@ -390,6 +390,43 @@ extension MicrophoneDaemonTests {
         #expect(!daemon.stderr.contains("stock en-us"), "\(daemon.stderr)")
     }
 
+    /// ALSA's `null` capture device gives zeros as fast as it is read — what a wrong `micDevice`
+    /// gives: the daemon names it once and reads it at real time, so its decoder never falls
+    /// behind and the daemon does not grow; it runs on, and says the silence as of a muted
+    /// microphone. Before, in the last stretch the capture thread spun a core, "the decoder fell
+    /// 30 s behind" and "caught up" in turns, and the daemon grew by ~100 MB/s until the OOM killer.
+    @Test func aCaptureDeviceFasterThanRealTimeIsNamedAndReadAtRealTime() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let (daemon, client) = try Self.atTheDoor(
+            dir, #""micDevice": "null", "speakWav": "\#(dir.path)/wav""#,
+            environment: ["PATHFINDER_MODELS": GazetteerDaemonTests.repo + "/models"])
+        let named =
+            "warning: microphone null: the capture device delivers audio faster than real time: not a microphone?"
+        #expect(daemon.logs(named), "no \"\(named)\" in:\n\(daemon.stderr)")
+        let muted = "warning: microphone null: no sound at all for 10 s"
+        #expect(daemon.logs(muted), "no \"\(muted)\" in:\n\(daemon.stderr)")
+        let status = try String(contentsOfFile: "/proc/\(daemon.pid)/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
+        let kilobytes = try #require(Int(line.split { $0 == " " || $0 == "\t" }.dropFirst().first ?? ""))
+        #expect(kilobytes < 400_000, "the daemon holds \(kilobytes / 1024) MB")
+        // Zeros at real time keep no core busy (before, the capture thread spun one: 170 %).
+        func cpuSeconds() throws -> Double {
+            let stat = try String(contentsOfFile: "/proc/\(daemon.pid)/stat", encoding: .utf8)
+            let after = stat.split(separator: ")").last?.split(separator: " ") ?? []
+            return Double((Int(after[11]) ?? 0) + (Int(after[12]) ?? 0)) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        }
+        let used = try cpuSeconds()
+        sleep(3)
+        let busy = try cpuSeconds() - used
+        #expect(busy < 1.5, "the daemon kept a core busy: \(busy) s of CPU in 3 s")
+        #expect(fields(try client.request(#"{"cmd": "status"}"#))["state"] == "lastStretch")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        #expect(daemon.stderr.components(separatedBy: named).count == 2, "\(daemon.stderr)")
+        #expect(!daemon.stderr.contains("fell 30 s behind"), "\(daemon.stderr)")
+    }
+
     /// The stock model's fallback is said at start, where the phrase model is loaded to say its
     /// problems now, before any walk opens the microphone (before, only at the door, after
     /// "listening; decoders").

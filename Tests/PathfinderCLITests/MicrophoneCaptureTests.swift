@@ -4,8 +4,10 @@ import TestSupport
 import Testing
 
 /// `pathfinder listen --mic` on a capture device of ALSA's file plugin (`speakingHome()`): it
-/// delivers "여기 아니야" half a second in, then digital silence, far faster than a microphone,
-/// so the decoder is always behind it — as a slow board's decoder can fall behind a real one.
+/// delivers "여기 아니야" half a second in, then digital silence, far faster than a microphone —
+/// a capture of given seconds takes it so; an open-ended one reads it at real time, and falls
+/// behind only when the process is held up (stopped), as a slow board's decoder can fall
+/// behind a real microphone.
 @Suite("microphone capture", .serialized)
 struct MicrophoneCaptureTests {
     /// A capture of given seconds keeps all of them for the decoder (before, only the newest
@@ -27,7 +29,10 @@ struct MicrophoneCaptureTests {
 
     /// An open-ended capture (the daemon's, `listen --mic` without `--seconds`) holds 30 s for a
     /// decoder that fell behind, then throws the newest away — and says so, with the answer
-    /// within those 30 s still heard at its own time.
+    /// within those 30 s still heard at its own time. The process is stopped for 32 s once the
+    /// answer is heard: the device, read no faster than real time until then, has that much to
+    /// give at once when it goes on (before pacing, the device itself outran the decoder). It
+    /// is named once as faster than real time.
     @Test func anOpenEndedCaptureSaysWhenItThrowsAudioAway() throws {
         let home = try speakingHome()
         let process = Process()
@@ -38,11 +43,22 @@ struct MicrophoneCaptureTests {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        let said = Mutex(Data())
+        let said = Mutex(Data()), printed = Mutex(Data())
         errors.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
             said.withLock { $0.append(data) }
         }
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            printed.withLock { $0.append(data) }
+        }
+        let answered = Date().addingTimeInterval(60)
+        while Date() < answered, !String(decoding: printed.withLock { $0 }, as: UTF8.self).contains("\n") {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        kill(process.processIdentifier, SIGSTOP)
+        Thread.sleep(forTimeInterval: 32)
+        kill(process.processIdentifier, SIGCONT)
         let warning =
             "microphone speech: the decoder fell 30 s behind; audio is thrown away until it catches up"
         let deadline = Date().addingTimeInterval(120)
@@ -50,11 +66,16 @@ struct MicrophoneCaptureTests {
             Thread.sleep(forTimeInterval: 0.2)
         }
         process.interrupt()
-        let heard = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         errors.fileHandleForReading.readabilityHandler = nil
+        output.fileHandleForReading.readabilityHandler = nil
+        let rest = output.fileHandleForReading.readDataToEndOfFile()
+        let heard = String(decoding: printed.withLock { $0 } + rest, as: UTF8.self)
         let stderr = String(decoding: said.withLock { $0 }, as: UTF8.self)
         #expect(stderr.components(separatedBy: warning).count == 2, "warned once: \(stderr)")
+        let named =
+            "pathfinder listen: microphone speech: the capture device delivers audio faster than real time: not a microphone?\n"
+        #expect(stderr.components(separatedBy: named).count == 2, "named once: \(stderr)")
         let line = try #require(heard.split(separator: "\n").first, "nothing heard; stderr: \(stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         #expect(object["meaning"] as? String == "notHere", "\(heard)")

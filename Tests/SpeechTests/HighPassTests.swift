@@ -44,4 +44,20 @@ struct HighPassTests {
         let mean = once.dropFirst(8_000).reduce(0.0) { $0 + Double($1) } / Double(once.count - 8_000)
         #expect(abs(mean) < 5, "mean \(mean)")
     }
+
+    /// Samples skipped (``HighPass/skip(_:)``, audio thrown away before the listener heard it)
+    /// leave the filter as that many zeros fed through it would, without making them: what
+    /// follows the gap comes out the same.
+    @Test(arguments: [1, 2, 77, 1_600, 16_000, 16_001, 5 * 16_000])
+    func aSkipIsAsZerosFedThrough(count: Int) {
+        let before = tone(440, seconds: 0.5).map { Int16(clamping: Int($0) + 8_000) }
+        let after = tone(300, seconds: 0.2)
+        var fed = HighPass(cutoff: 20)
+        _ = fed.process(before)
+        _ = fed.process([Int16](repeating: 0, count: count))
+        var skipped = HighPass(cutoff: 20)
+        _ = skipped.process(before)
+        skipped.skip(count)
+        #expect(skipped.process(after) == fed.process(after))
+    }
 }

@@ -294,6 +294,54 @@ import Testing
         #expect(mutedHeard.allSatisfy { $0.start >= Double(prompt.count) / 16_000 }, "heard \(mutedHeard)")
     }
 
+    /// Audio thrown away before the listener heard it (`skip`: a capture's consumer fell behind)
+    /// moves the clock on by as much without being made: a skip of a thousand years (5 × 10¹⁴
+    /// samples; before, `skip` made them as samples, a petabyte, filtered and copied them, and a
+    /// daemon on an unpaced device grew by 100 MB/s) returns, half an answer it cuts is dropped,
+    /// and an answer after it is heard at its own time on the clock.
+    @Test func aSkipMovesTheClockWithoutMakingTheAudio() throws {
+        let answer = try spoken("여기 아니야")
+        let listener = try Listener(model: try phraseModel())
+        let cut = silence(0.5) + answer.prefix(answer.count / 2)
+        var heard = try listener.process(samples: cut)
+        let thousandYears = 1_000 * 365 * 86_400 * Listener.sampleRate
+        heard += try listener.skip(samples: thousandYears + 123)
+        heard += try listener.process(samples: silence(0.5) + answer + silence(1))
+        heard += try listener.finish()
+        let resumed = Double(cut.count + thousandYears + 123) / 16_000
+        #expect(heard.map(\.meaning) == [.notHere], "heard \(heard)")
+        let utterance = try #require(heard.first)
+        #expect(abs(utterance.start - (resumed + 0.5)) < 0.3, "\(utterance) after \(resumed) s")
+        #expect(abs(utterance.end - (resumed + 0.5 + Double(answer.count) / 16_000)) < 0.3, "\(utterance)")
+        #expect(listener.position > resumed + 0.5 + Double(answer.count) / 16_000)
+    }
+
+    /// A skip is heard as that many samples of muted audio would be — the same utterances at the
+    /// same times, decided at the same point — whatever the blocks' grid and the muted audio
+    /// around it.
+    @Test func aSkipIsHeardAsMutedAudio() throws {
+        let answer = try spoken("여기가 입구야")
+        var results: [[Utterance]] = []
+        for skipping in [false, true] {
+            let listener = try Listener(model: try phraseModel())
+            func gap(_ count: Int) throws -> [Utterance] {
+                skipping
+                    ? try listener.skip(samples: count)
+                    : try listener.process(samples: [Int16](repeating: 0, count: count), muted: true)
+            }
+            var heard = try listener.process(samples: silence(0.3) + answer + silence(0.777))
+            heard += try gap(3 * 16_000 + 123)
+            heard += try listener.process(samples: silence(0.1), muted: true)
+            heard += try gap(1_601)
+            heard += try listener.process(samples: silence(0.4) + answer + silence(1.01))
+            heard += try gap(7)
+            heard += try listener.finish()
+            results.append(heard)
+        }
+        #expect(results[0].compactMap(\.meaning) == [.thisIsIt, .thisIsIt], "\(results[0])")
+        #expect(results[1] == results[0])
+    }
+
     @Test func utteranceJSONIsTheContracts() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys

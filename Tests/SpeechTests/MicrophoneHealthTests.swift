@@ -80,4 +80,43 @@ struct MicrophoneHealthTests {
                 == "microphone hw:1,0: the decoder fell 30 s behind; audio is thrown away until it catches up (answers said meanwhile are not heard)"
         )
     }
+
+    /// A capture device that delivers audio faster than real time (`Chunk.fasterThanRealTime`:
+    /// ALSA's `null`, a file) is said once, naming it; it stays what it is, so it never ends.
+    @Test func aDeviceFasterThanRealTimeIsSaidOnce() throws {
+        var health = MicrophoneHealth()
+        let room = try voiceInARoom()
+        #expect(health.feed(Array(room.prefix(1_600))).isEmpty)
+        var said: [MicrophoneHealth.Change] = []
+        for _ in 0..<200 { said += health.feed(Array(room.prefix(1_600)), fasterThanRealTime: true) }
+        #expect(said == [.began(.fasterThanRealTime)])
+        #expect(health.faults == [.fasterThanRealTime])
+        #expect(
+            MicrophoneHealth.Change.began(.fasterThanRealTime).message(device: "null")
+                == "microphone null: the capture device delivers audio faster than real time: not a microphone?"
+        )
+    }
+
+    /// ALSA's `null` capture device (zeros as fast as it is read: what a wrong `micDevice`
+    /// gives), captured open-ended as the daemon captures: its chunks say it is faster than real
+    /// time, and it is read at real time — over two seconds of the clock, at most the pace's
+    /// lead and a chunk more of audio (before: as much as a core could read, ~50 000 s of audio
+    /// a second on this machine).
+    @Test func alsasNullIsReadAtRealTime() async throws {
+        let began = ContinuousClock.now
+        var audio = 0
+        var named = false
+        for try await chunk in try Microphone.capture(device: "null") {
+            audio += chunk.samples.count + chunk.skippedBefore
+            named = named || chunk.fasterThanRealTime
+            if ContinuousClock.now - began > .seconds(2) { break }
+        }
+        let elapsed = ContinuousClock.now - began
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        #expect(named)
+        #expect(
+            Double(audio) / 16_000 <= seconds + 1.0 + 0.2,
+            "\(Double(audio) / 16_000) s of audio in \(seconds) s")
+        #expect(Double(audio) / 16_000 >= 1.5, "\(Double(audio) / 16_000) s of audio in \(seconds) s")
+    }
 }

@@ -185,7 +185,7 @@ package struct DaemonCore: Sendable {
     }
 
     /// What the walker hears while the position source is away.
-    package static let waitingForGPSText = "GPS를 기다리는 중이야."
+    package static let waitingForGPSText = Prompts.waitingForGPS
 
     /// Says, in the last stretch, that the microphone cannot hear (its model refused, its
     /// device gone or silent): the walker is about to be asked to answer aloud, and would

@@ -17,6 +17,10 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
     /// OSM's doors are trusted for 30 days; after that OSM is asked again, and only a fresh
     /// answer counts as known.
     public static let candidatesLifetime: TimeInterval = 30 * 24 * 60 * 60
+    /// An OSM read dated up to this long (seconds) after now still counts as read now: two
+    /// clocks (a phone's hand-off, a Pi before NTP) disagree by hours. Beyond it, the clock that
+    /// dated the read was wrong (set ahead, a Pi without a real-time clock), and its age unknown.
+    public static let futureReadSlack: TimeInterval = 24 * 60 * 60
     /// At most this many buildings. Over it, the least recently changed building that holds
     /// nothing from the walker (no confirmed door, no rejection) goes first: OSM's doors can
     /// be read again, what the walker taught cannot. Walker-taught buildings go (least
@@ -54,9 +58,13 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
             self.osm = osm
         }
 
-        /// OSM's doors if read within ``EntranceMemory/candidatesLifetime`` of `now`.
+        /// OSM's doors if read within ``EntranceMemory/candidatesLifetime`` before `now`. A read
+        /// dated more than ``EntranceMemory/futureReadSlack`` after `now` is not fresh: OSM is
+        /// asked again (before, its negative age counted as fresh until that date + 30 days).
         public func freshOSMDoors(now: Date) -> [Door]? {
-            guard let osm, now.timeIntervalSince(osm.read) <= EntranceMemory.candidatesLifetime else {
+            guard let osm else { return nil }
+            let age = now.timeIntervalSince(osm.read)
+            guard age <= EntranceMemory.candidatesLifetime, age >= -EntranceMemory.futureReadSlack else {
                 return nil
             }
             return osm.doors

@@ -91,6 +91,7 @@ extension FinalApproach {
             // "여기 아니야" started the minute of the accuracy warning and the 20 s of no fix anew).
             nextWalk.lastPoorAccuracyWarning = walk.lastPoorAccuracyWarning
             nextWalk.noFixSaid = walk.noFixSaid
+            nextWalk.hadFix = walk.hadFix
             self.walk = nextWalk
             return effects + [
                 .walkEnded(.rejected), .plan(plan, .rejected), .say(Prompt(Prompts.nextDoor(next))),

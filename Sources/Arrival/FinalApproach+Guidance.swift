@@ -14,8 +14,11 @@ extension FinalApproach {
 
         if walk.noFixSaid {
             walk.noFixSaid = false
-            effects += [.log(.gps(.back)), .say(Prompt(Prompts.fixBack))]
+            // The first fix after "GPS를 기다리는 중이야." leads on with its own guidance: nothing
+            // came "again".
+            effects += [.log(.gps(.back))] + (walk.hadFix ? [.say(Prompt(Prompts.fixBack))] : [])
         }
+        walk.hadFix = true
         if let accuracy = position.horizontalAccuracy, accuracy > settings.poorAccuracyMetres,
             walk.lastPoorAccuracyWarning.map({
                 now.timeIntervalSince($0) >= settings.poorAccuracyRepeatSeconds

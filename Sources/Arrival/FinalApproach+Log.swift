@@ -86,6 +86,7 @@ extension FinalApproach {
             case .log(.gps(let state)):
                 switch state {
                 case .lost: try c.encode("lost", forKey: .state)
+                case .waiting: try c.encode("waiting", forKey: .state)
                 case .back: try c.encode("back", forKey: .state)
                 case .poor(let accuracy):
                     try c.encode("poor", forKey: .state)

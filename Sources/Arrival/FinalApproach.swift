@@ -128,9 +128,11 @@ public struct FinalApproach: Sendable {
 
     /// GPS conditions worth saying.
     public enum GPSState: Sendable, Hashable {
-        /// No fix for ``Settings/noFixSeconds``.
+        /// No fix for ``Settings/noFixSeconds`` after one came in the walk.
         case lost
-        /// A fix again after ``lost``.
+        /// No fix for ``Settings/noFixSeconds`` and none yet in the walk: GPS is awaited.
+        case waiting
+        /// A fix again after ``lost`` (or the first after ``waiting``).
         case back
         /// Horizontal accuracy worse than ``Settings/poorAccuracyMetres``, metres.
         case poor(accuracy: Double)
@@ -168,6 +170,9 @@ public struct FinalApproach: Sendable {
         var lastCallout: Callout?
         var lastPoorAccuracyWarning: Date?
         var noFixSaid = false
+        /// A fix came during this walk (or the walks before it, for the next door after "여기
+        /// 아니야"): a silence after it is a signal lost, before it a signal awaited.
+        var hadFix = false
         /// OSM's entrances near the centre when it knows no building there
         /// (``Event/noBuilding(entrances:)``): not in the memory, so kept here for every plan
         /// the walk re-makes.
@@ -298,7 +303,12 @@ public struct FinalApproach: Sendable {
         let since = max(lastFixTime ?? walk.started, walk.started)
         if !walk.noFixSaid, walk.endsAt == nil, now.timeIntervalSince(since) >= settings.noFixSeconds {
             walk.noFixSaid = true
-            effects = [.log(.gps(.lost)), .say(Prompt(Prompts.noFix))]
+            // No fix yet in the walk: none was lost (before, "GPS 신호가 끊겼어" was said of a
+            // signal that never came, counted from the walk's start).
+            effects =
+                walk.hadFix
+                ? [.log(.gps(.lost)), .say(Prompt(Prompts.noFix))]
+                : [.log(.gps(.waiting)), .say(Prompt(Prompts.waitingForGPS))]
         }
         self.walk = walk
         return effects

@@ -96,8 +96,12 @@ public enum Prompts {
         "GPS가 부정확해. 오차가 약 \(KoreanNumbers.metres(Int(metres.rounded())))야."
     }
 
-    /// No fix for a while.
+    /// No fix for a while, after one came in this walk.
     public static let noFix = "GPS 신호가 끊겼어. 신호를 찾는 중이야."
+
+    /// No fix for a while, and none yet in this walk (gpsd not running, a receiver starting
+    /// cold): no signal was lost, it is awaited.
+    public static let waitingForGPS = "GPS를 기다리는 중이야."
 
     /// A fix again after ``noFix``.
     public static let fixBack = "GPS 신호가 다시 잡혔어."

@@ -177,9 +177,10 @@ package final class Daemon: Sendable {
         walkKeeper.keep(core.activeWalk)
         var altimeter = BarometricAltimeter()
         if let qnh = config.qnh { altimeter.calibrate(qnh: qnh, at: Date()) }
-        /// The source's problem already logged (and said, during a walk): said once per outage.
+        /// The source's problem already logged: logged once per outage. The walker hears of it by
+        /// FinalApproach's one no-fix rule (20 s without a fix), as in a replay; before, it was said
+        /// at the first tick of the problem, so each gpsd restart of a second was said.
         var outage: String?
-        var outageSaid = false
 
         /// Each memory write's outcome reaches the core before the next input (a stop
         /// included), so the promise or the failure is said at once; then the walk file follows
@@ -203,25 +204,18 @@ package final class Daemon: Sendable {
                 shell.perform(core.handle(.tick, now: now()))
                 // A memory whose write failed is written again by itself (with backoff).
                 memory.retryIfDue(now: .now, log: log)
-                if let problem = feed.problem {
-                    if outage == nil {
-                        log.warning("\(feed.name): \(problem); waiting for it")
-                        outage = problem
-                    }
-                    if !outageSaid, core.approach.isWalking {
-                        outageSaid = true
-                        shell.perform(core.waitingForGPS())
-                    }
+                if let problem = feed.problem, outage == nil {
+                    log.warning("\(feed.name): \(problem); waiting for it")
+                    outage = problem
                 }
             case .position(let event):
                 altimeter.observe(event)
                 let now = now()
                 switch event {
                 case .fix(let fix):
-                    if outage != nil || outageSaid {
+                    if outage != nil {
                         log.info("\(feed.name): positions again")
                         outage = nil
-                        outageSaid = false
                     }
                     let position = FinalApproach.Position(
                         time: fix.time, coordinate: fix.coordinate,

@@ -176,17 +176,6 @@ package struct DaemonCore: Sendable {
         .from(FinalApproach.LogLine(t: 0, effect: effect))
     }
 
-    /// Says that positions are not coming (gpsd away, device silent), once per outage and
-    /// only during a walk: the walker hears why guidance paused.
-    package func waitingForGPS() -> [Action] {
-        guard approach.isWalking else { return [] }
-        let prompt = FinalApproach.Prompt(Self.waitingForGPSText)
-        return [.event(Self.line(for: .say(prompt))), .say(prompt)]
-    }
-
-    /// What the walker hears while the position source is away.
-    package static let waitingForGPSText = "GPS를 기다리는 중이야."
-
     /// Says, in the last stretch, that the microphone cannot hear (its model refused, its
     /// device gone or silent): the walker is about to be asked to answer aloud, and would
     /// answer into nothing. With buttons, it says to use them.

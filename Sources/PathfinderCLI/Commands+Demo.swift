@@ -209,6 +209,7 @@ enum Transcript {
         case .log(.gps(let state)):
             switch state {
             case .lost: "gps      no fix"
+            case .waiting: "gps      no fix yet"
             case .back: "gps      fix again"
             case .poor(let accuracy): "gps      poor accuracy, ±\(Int(accuracy)) m"
             }

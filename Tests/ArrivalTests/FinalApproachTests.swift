@@ -295,12 +295,46 @@ struct GPSTroubleTests {
         #expect(sim.records.contains(.gps(.lost)) && sim.records.contains(.gps(.back)))
     }
 
-    @Test func noFixAtAll_afterGo_isSaid() {
+    /// No fix yet in the walk (`go` with gpsd not running, a receiver starting cold): after
+    /// 20 s the walker hears that GPS is awaited, not that its signal was lost (before:
+    /// "GPS 신호가 끊겼어" of a signal that never came in this walk); the first fix is logged as
+    /// `back` and leads on with its own guidance, no "다시 잡혔어".
+    @Test func noFixAtAll_afterGo_isSaidAsAwaitedNotLost() {
         var sim = WalkSimulator(from: Scene.startPoint)
         sim.hasFix = false
         sim.send(.go(Scene.destination))
+        sim.wait(19)
+        #expect(!sim.said.contains { $0.hasPrefix("GPS") }, "19 s is not yet 20: \(sim.said)")
+        sim.wait(1)
+        #expect(sim.said.last == Prompts.waitingForGPS)
+        sim.wait(60)
+        #expect(sim.said.filter { $0.hasPrefix("GPS") } == [Prompts.waitingForGPS], "\(sim.said)")
+        let log = String(decoding: sim.logBytes, as: UTF8.self)
+        #expect(log.contains(#"{"event":"gps","state":"waiting","t":20}"#), "\(log)")
+        sim.hasFix = true
+        sim.wait(1)
+        #expect(!sim.said.contains(Prompts.fixBack) && sim.said.last?.hasPrefix("Rautatieasema까지") == true)
+        #expect(
+            String(decoding: sim.logBytes, as: UTF8.self).contains(#"{"event":"gps","state":"back","t":81}"#))
+        // Lost after that first fix: now a signal was there, and "lost" is said.
+        sim.hasFix = false
         sim.wait(20)
         #expect(sim.said.last == Prompts.noFix)
+    }
+
+    /// A fix before a rejected door's walk counts for the next door's: its walk goes on from
+    /// the same signal, so a loss after "여기 아니야" is lost, not awaited.
+    @Test func aFixBeforeARejection_makesALossAfterItLost() {
+        var sim = WalkSimulator(from: Scene.doorA.coordinate.offset(metres: 10, bearing: 180))
+        sim.send(.go(Scene.destination))
+        sim.wait(1)
+        sim.send(.doorsArrived([Scene.doorA, Scene.doorB]))
+        sim.walk(to: Scene.doorA.coordinate)
+        sim.wait(2)
+        sim.send(.heard(.typed("여기 아니야")))
+        sim.hasFix = false
+        sim.wait(20)
+        #expect(sim.said.last == Prompts.noFix, "\(sim.said)")
     }
 
     @Test func poorAccuracy_isSaidOnceAMinute_andDistancesAreApproximate() {

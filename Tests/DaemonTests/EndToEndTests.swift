@@ -87,7 +87,7 @@ import Testing
         try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
         let events = EventStream(try daemon.client())
         #expect(fields(try events.client.request(#"{"cmd": "subscribe"}"#))["ok"] == .bool(true))
-        let requests = try daemon.client()
+        var requests = try daemon.client()
         let destination = try String(contentsOfFile: try fixture("destination.json"), encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let go = fields(try requests.request(#"{"cmd": "go", "destination": \#(destination)}"#))
@@ -114,14 +114,16 @@ import Testing
             #expect(socket.proto == "tcp" && remote?.0 == "127.0.0.1" && remote?.1 == Int(gpsdPort))
         }
 
-        // gpsd dies a third of the way in; the walker hears it once; gpsd comes back.
+        // gpsd dies a third of the way in and stays away past the core's 20 s without a fix: the
+        // walker hears it once, as lost (fixes came in this walk); gpsd comes back.
         while feeder.epochsServed < feeder.epochCount / 3 { usleep(20_000) }
         gpsd.stop()
-        let waiting = events.next {
-            Self.event("say")($0) && $0["text"]?.stringValue == DaemonCore.waitingForGPSText
-        }
-        #expect(waiting != nil, "no waiting prompt; daemon log:\n\(daemon.stderr)")
+        events.client.setReadTimeout(seconds: 40)
+        let lost = events.next { Self.event("say")($0) && $0["text"]?.stringValue == Prompts.noFix }
+        #expect(lost != nil, "no prompt of the lost signal; daemon log:\n\(daemon.stderr)")
         gpsd = try GPSDProcess(port: gpsdPort, feed: feeder.port)
+        // The request connection sat idle through the outage: the daemon closes one after 30 s.
+        requests = try daemon.client()
 
         // Guidance resumes: the walker reaches A and says it is the wrong door.
         let arrivedA = try #require(
@@ -160,7 +162,8 @@ import Testing
         #expect(building.rejected.contains(firstDoor.coordinate))
         // The same lines as the replay's event log, and the prompts spoken into WAV files.
         #expect(events.said.contains { $0.contains("기억할게") })
-        #expect(events.said.filter { $0 == DaemonCore.waitingForGPSText }.count == 1, "said: \(events.said)")
+        #expect(events.said.filter { $0 == Prompts.noFix }.count == 1, "said: \(events.said)")
+        #expect(events.said.contains(Prompts.fixBack) && !events.said.contains(Prompts.waitingForGPS))
         let spoken = (try? FileManager.default.contentsOfDirectory(atPath: wavs)) ?? []
         #expect(spoken.count >= 3, "WAVs: \(spoken)")
         print("e2e: \(events.seen.count) events, \(spoken.count) WAVs, confirmed \(confirmedDoor)")
@@ -894,8 +897,8 @@ extension MicrophoneDaemonTests {
     }
 }
 
-/// gpsd not there when the daemon starts: it waits, says so once during a walk, and takes
-/// positions as soon as gpsd appears.
+/// gpsd not there when the daemon starts: it waits, says so once during a walk (by the core's
+/// rule: 20 s without a fix, none yet in the walk), and takes positions as soon as gpsd appears.
 @Suite(.serialized) struct GPSDAbsentAtStartTests {
     @Test func theDaemonWaitsForGPSDAndSaysSoOnce() throws {
         let dir = TempDir()
@@ -915,8 +918,9 @@ extension MicrophoneDaemonTests {
             try requests.request(
                 #"{"cmd": "go", "destination": {"name": "S", "center": {"lat": 60.1753, "lon": 24.9517}}}"#))
         #expect(go["ok"] == .bool(true))
+        events.client.setReadTimeout(seconds: 40)
         let waiting = events.next {
-            EndToEndTests.event("say")($0) && $0["text"]?.stringValue == DaemonCore.waitingForGPSText
+            EndToEndTests.event("say")($0) && $0["text"]?.stringValue == Prompts.waitingForGPS
         }
         #expect(waiting != nil, "no waiting prompt:\n\(daemon.stderr)")
         #expect(daemon.stderr.contains("gpsd 127.0.0.1:\(gpsdPort):"), "\(daemon.stderr)")
@@ -941,7 +945,119 @@ extension MicrophoneDaemonTests {
         // Said once, not at every tick of the outage.
         daemon.signal(SIGTERM)
         events.drain()
-        #expect(events.said.filter { $0 == DaemonCore.waitingForGPSText }.count == 1, "said: \(events.said)")
+        #expect(events.said.filter { $0 == Prompts.waitingForGPS }.count == 1, "said: \(events.said)")
+        #expect(!events.said.contains(Prompts.noFix), "said: \(events.said)")
         #expect(daemon.waitForExit() == 0)
+    }
+}
+
+/// No gpsd for a whole walk: after the core's 20 s without a fix the walker hears once that
+/// GPS is awaited, never that a signal was lost (there was none in this walk), and nothing at
+/// once (before: "GPS를 기다리는 중이야." at once, then "GPS 신호가 끊겼어…" 20 s later).
+@Suite(.serialized) struct GPSDNeverThereTests {
+    @Test func noGPSDForAWalk_isSaidAwaitedOnceNeverLost() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let gpsdPort = try NMEAFeeder.freePort()
+        let daemon = try DaemonProcess(
+            arguments: [
+                "--socket", dir.path + "/pf.sock", "--memory", dir.path + "/memory.json", "--no-mic",
+                "--speak-wav", dir.path + "/wav", "--baro", "none", "--gpsd", "127.0.0.1:\(gpsdPort)",
+                "--doors", dir.path + "/missing.db",
+            ], socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let events = EndToEndTests.EventStream(try daemon.client())
+        events.client.setReadTimeout(seconds: 40)
+        _ = try events.client.request(#"{"cmd": "subscribe"}"#)
+        let go = fields(
+            try daemon.client().request(
+                #"{"cmd": "go", "destination": {"name": "S", "center": {"lat": 60.1753, "lon": 24.9517}}}"#))
+        #expect(go["ok"] == .bool(true))
+        let outage = { (event: [String: JSONValue]) in
+            EndToEndTests.event("say")(event) && event["text"]?.stringValue?.hasPrefix("GPS") == true
+        }
+        let first = try #require(events.next(outage), "nothing said of GPS:\n\(daemon.stderr)")
+        #expect(first["text"]?.stringValue == Prompts.waitingForGPS)
+        // Said by the core's 20 s rule, not at once: the walk began 20 s before it.
+        let began = try #require(events.named("plan").first?["t"]?.stringValue.flatMap(Self.time))
+        let said = try #require(first["t"]?.stringValue.flatMap(Self.time))
+        #expect(said.timeIntervalSince(began) >= 19.5, "said \(said.timeIntervalSince(began)) s after go")
+        // Another 20 s without a fix: nothing more (before: "GPS 신호가 끊겼어").
+        usleep(21_000_000)
+        daemon.signal(SIGTERM)
+        events.drain()
+        #expect(daemon.waitForExit() == 0)
+        #expect(events.said.filter { $0.hasPrefix("GPS") } == [Prompts.waitingForGPS], "said: \(events.said)")
+    }
+
+    static func time(_ text: String) -> Date? {
+        let format = ISO8601DateFormatter()
+        format.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return format.date(from: text)
+    }
+}
+
+/// gpsd restarted mid-walk, a second each time (`systemctl restart gpsd`, a loose cable): no
+/// fix is missing for as long as the core's no-fix rule waits (20 s), so the walker hears
+/// nothing of it; the log says each outage and its end.
+@Suite(.serialized) struct GPSDBlipTests {
+    @Test func gpsdRestartedForASecond_isNotSaidToTheWalker() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let nmea = try String(
+            contentsOfFile: try #require(
+                Bundle.module.path(forResource: "Fixtures/demo/walk.nmea", ofType: nil)),
+            encoding: .utf8)
+        let feeder = try NMEAFeeder(nmea: nmea, epochsPerSecond: 2)
+        defer { feeder.shutdown() }
+        let gpsdPort = try NMEAFeeder.freePort()
+        var gpsd = try GPSDProcess(port: gpsdPort, feed: feeder.port)
+        defer { gpsd.stop() }
+        let daemon = try DaemonProcess(
+            arguments: [
+                "--socket", dir.path + "/pf.sock", "--memory", dir.path + "/memory.json", "--no-mic",
+                "--speak-wav", dir.path + "/wav", "--baro", "none", "--gpsd", "127.0.0.1:\(gpsdPort)",
+                "--doors", dir.path + "/missing.db",
+            ], socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let events = EndToEndTests.EventStream(try daemon.client())
+        _ = try events.client.request(#"{"cmd": "subscribe"}"#)
+        let requests = try daemon.client()
+        let go = fields(
+            try requests.request(
+                #"{"cmd": "go", "destination": {"name": "S", "center": {"lat": 60.1753, "lon": 24.9517}}}"#))
+        #expect(go["ok"] == .bool(true))
+        /// How often the daemon has logged `line`, once it has at least `count` times (bounded, 20 s).
+        func logged(_ line: String, _ count: Int) -> Int {
+            let seen = { daemon.stderr.components(separatedBy: line).count - 1 }
+            for _ in 0..<2000 where seen() < count { usleep(10_000) }
+            return seen()
+        }
+        let back = "gpsd 127.0.0.1:\(gpsdPort): positions again"
+        // The first position; then gpsd is killed and started again a second later, three times,
+        // each outage seen by the daemon (logged) before gpsd comes back.
+        var position: JSONValue?
+        for _ in 0..<1500 where position == nil {
+            let status = fields(try requests.request(#"{"cmd": "status"}"#))
+            if let p = status["position"], p != .null { position = p } else { usleep(20_000) }
+        }
+        try #require(position != nil, "no position from gpsd:\n\(daemon.stderr)")
+        let (outagesBefore, backBefore) = (logged("; waiting for it", 0), logged(back, 0))
+        for restart in 1...3 {
+            gpsd.stop()
+            #expect(
+                logged("; waiting for it", outagesBefore + restart) == outagesBefore + restart,
+                "outage \(restart) unseen:\n\(daemon.stderr)")
+            usleep(1_000_000)
+            gpsd = try GPSDProcess(port: gpsdPort, feed: feeder.port)
+            #expect(
+                logged(back, backBefore + restart) == backBefore + restart,
+                "no positions after restart \(restart):\n\(daemon.stderr)")
+        }
+        daemon.signal(SIGTERM)
+        events.drain()
+        #expect(daemon.waitForExit() == 0)
+        let outages = events.said.filter { $0.hasPrefix("GPS를 기다리는") || $0.hasPrefix("GPS 신호") }
+        #expect(outages.isEmpty, "said: \(events.said)")
     }
 }

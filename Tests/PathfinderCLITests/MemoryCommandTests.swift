@@ -68,6 +68,29 @@ struct MemoryCommandTests {
         #expect(stale.out.hasPrefix("{\"alternatives\":[],\"entrance\":{\"label\":\"N\""))
     }
 
+    /// OSM's doors stored while the clock was ahead (`memory osm --now` in 2046, a Pi whose
+    /// clock was wrong) are not fresh once the clock is right: a read more than a day after
+    /// now is no evidence of anything, so OSM is asked again. Before: "fresh" (a negative age)
+    /// until 2046 + 30 days. Within a day ahead (clocks that disagree by hours) still fresh.
+    @Test(arguments: [
+        ("2046-01-01T00:00:00Z", false), ("2025-05-03T06:00:00Z", true), ("2025-05-03T12:00:01Z", false),
+    ])
+    func osmDoorsReadAfterNow_areNotFresh(read: String, fresh: Bool) async throws {
+        let dir = try Scratch()
+        let m = dir.file("memory.json")
+        let stored = await runPathfinder(
+            ["memory", "osm", "--file", m, "--osm", try rautatieasemaWithOutline(in: dir), "--now", read]
+                + center)
+        #expect(stored.code == 0, "\(stored.err)")
+        let plan = await runPathfinder([
+            "plan", "--destination", try fixture("example/destination.json"), "--memory", m, "--now",
+            "2025-05-02T12:00:00Z",
+        ])
+        #expect(plan.code == 0, "\(plan.err)")
+        let doors = try JSONDecoder().decode(ArrivalPlan.self, from: Data(plan.out.utf8)).doors
+        #expect(doors.isEmpty == !fresh, "read \(read): \(plan.out)")
+    }
+
     @Test func showOfAMissingFileIsAnEmptyMemory() async throws {
         let dir = try Scratch()
         let r = await runPathfinder(["memory", "show", "--file", dir.file("m.json")])

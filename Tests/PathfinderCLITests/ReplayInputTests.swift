@@ -118,6 +118,22 @@ struct ReplayInputTests {
         #expect(r.out.isEmpty)
     }
 
+    /// 30 s without a fix after the walk's first fixes: "GPS 신호가 끊겼어" at 20 s and its
+    /// return. A replay's walk starts at its first fix, so a signal was there: lost, never
+    /// "GPS를 기다리는 중이야." (said only when no fix came in the walk at all: the daemon's `go`
+    /// without gpsd).
+    @Test func aGapAfterTheFirstFixes_isSaidLost() async throws {
+        let scratch = try Scratch()
+        let epochs = try Self.epochs()
+        let r = await replay(try scratch.write("gap.nmea", (epochs[..<10] + epochs[40..<45]).joined()))
+        #expect(r.code == 0, "\(r.err)")
+        let gps = eventLines(r.out).filter { $0["event"] as? String == "gps" }
+        #expect(gps.compactMap { $0["state"] as? String } == ["lost", "back"], "\(r.out)")
+        #expect(gps.first?["t"] as? Double == 29)
+        let said = eventLines(r.out).compactMap { $0["text"] as? String }
+        #expect(said.contains(Prompts.noFix) && !said.contains { $0.hasPrefix("GPS를 기다리는") }, "\(said)")
+    }
+
     /// A receiver's cold-start "no fix" (RMC `V`) at the trace's time of `epoch`, dated
     /// `ddmmyy`.
     static func noFix(like epoch: String, dated ddmmyy: String) -> String {

@@ -14,6 +14,8 @@ package final class Daemon: Sendable {
     enum Input: Sendable {
         case control(ControlServer.Incoming)
         case terminate(Int32)
+        /// SIGHUP: "reload" by Unix convention (`systemctl reload`, `kill -HUP`, log rotators).
+        case hangUp
         /// Once a second: FinalApproach's timers (walk end, no-fix warning) run on it.
         case tick
         /// From the GPS source (gpsd or NMEA).
@@ -51,10 +53,11 @@ package final class Daemon: Sendable {
         // The default action would kill the process mid-write; the loop decides instead.
         let signals: SignalWatcher
         do {
-            // SIGHUP too (a closed terminal, `kill -HUP`): before, its default action killed the
-            // daemon with its socket left behind and no STOPPING=1.
+            // SIGHUP is caught too: its default action killed the daemon with its socket left
+            // behind and no STOPPING=1. It is "reload", not "stop": a stop with exit 0 left the
+            // daemon down for good under the unit's Restart=on-failure.
             signals = try SignalWatcher([SIGTERM, SIGINT, SIGHUP], queue: .global()) { number in
-                continuation.yield(.terminate(number))
+                continuation.yield(number == SIGHUP ? .hangUp : .terminate(number))
             }
         } catch {
             log.error("\(error)")
@@ -250,8 +253,14 @@ package final class Daemon: Sendable {
                     shell.perform(core.cannotHear(buttons: config.buttons != nil))
                 }
             case .terminate(let number):
-                log.info("\(number == SIGINT ? "SIGINT" : number == SIGHUP ? "SIGHUP" : "SIGTERM"): stopping")
+                log.info("\(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
                 break loop
+            case .hangUp:
+                // What can be opened again cheaply is; the config is not read again (the
+                // socket, the memory and the sources are the daemon's for its life).
+                log.info(
+                    "SIGHUP: \(shell.lookups.reopen()); the config is read only at start (to apply a changed one: systemctl --user restart pathfinder)"
+                )
             case .control(.line(let client, let line)):
                 switch ControlRequest.parse(line) {
                 case .success(let request):

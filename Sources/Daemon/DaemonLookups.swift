@@ -310,6 +310,24 @@ final class DaemonLookups {
         return opened.indexes
     }
 
+    /// Closes the door indexes and the gazetteer, then opens the door indexes again (SIGHUP):
+    /// a file changed in a way its inode, size and time do not show, or a copy restored over
+    /// it, is read from now on. The gazetteer opens again at its next use.
+    /// - Returns: what was done, for the log's one line.
+    func reopen() -> String {
+        doorIndexes = nil  // nothing else holds them: their files are closed now
+        doorFilesOpened = []
+        gazetteer = nil
+        let gazetteerNote = gazetteerPath == nil ? "" : "; the gazetteer is opened again at its next use"
+        guard let doorsPath else { return "no door index configured" + gazetteerNote }
+        do {
+            _ = try openDoors()
+            return "door index \(doorsPath) opened again" + gazetteerNote
+        } catch {
+            return "door index \(doorsPath) closed, and cannot be opened again: \(error)" + gazetteerNote
+        }
+    }
+
     /// What was opened last: ``doorFiles(_:)`` then.
     private var doorFilesOpened: [DoorFile] = []
 

@@ -70,7 +70,13 @@ package final class Daemon: Sendable {
         umask(0o077)
         // Pathfinder's own directories exist before the first write; missing files are
         // warned about now, once, not at first use.
-        let doorsOpened = DaemonStartup.check(config, log: log)
+        // The door indexes the check opens go straight to the lookups, their only holder: a
+        // second reference kept here for the daemon's life held a replaced index open, deleted,
+        // after the lookups had let it go.
+        let lookups = DaemonLookups(
+            doors: config.doors, gazetteer: config.gazetteer, opened: DaemonStartup.check(config, log: log),
+            warn: { [log] in log.warning($0) },
+            info: { [log] in log.info($0) })
         // A position source that cannot even be opened (a wrong NMEA path) stops the start
         // before the socket exists; gpsd being away does not (it is waited for).
         let feed: PositionFeed
@@ -168,10 +174,7 @@ package final class Daemon: Sendable {
         }
         let shell = Shell(
             server: server, voice: voice,
-            lookups: DaemonLookups(
-                doors: config.doors, gazetteer: config.gazetteer, opened: doorsOpened,
-                warn: { [log] in log.warning($0) },
-                info: { [log] in log.info($0) }),
+            lookups: lookups,
             continuation: continuation, memory: memory, log: log)
         // A walk under way when the daemon last stopped (a crash, SIGKILL, SIGTERM) goes on,
         // said so (before: `status` said idle and the walker was left in silence).
@@ -183,11 +186,17 @@ package final class Daemon: Sendable {
         /// The source's problem already logged (and said, during a walk): said once per outage.
         var outage: String?
         var outageSaid = false
+        /// Ticks since the start, for the checks made every few ticks.
+        var tickCount = 0
 
         loop: for await input in inputs {
             switch input {
             case .tick:
                 shell.perform(core.handle(.tick, now: now()))
+                tickCount += 1
+                // Files replaced under the open indexes are let go now, not at the next lookup,
+                // which a walk planned from remembered doors never makes.
+                if tickCount % DaemonLookups.checkEveryTicks == 0 { lookups.letGoOfReplacedFiles() }
                 if let problem = feed.problem {
                     if outage == nil {
                         log.warning("\(feed.name): \(problem); waiting for it")

@@ -119,7 +119,7 @@ package final class Daemon: Sendable {
         log.info("listening on \(config.socket)")
         SystemdNotify.send("READY=1")
 
-        let memory = MemoryKeeper(path: config.memory)
+        let memory = MemoryKeeper(path: config.memory, hold: memoryHold)
         let loaded = memory.load()
         if let warning = loaded.warning {
             log.warning(
@@ -179,6 +179,7 @@ package final class Daemon: Sendable {
         // A walk under way when the daemon last stopped (a crash, SIGKILL, SIGTERM) goes on,
         // said so (before: `status` said idle and the walker was left in silence).
         let walkKeeper = WalkKeeper(memory: config.memory, log: log)
+        walkKeeper.mayWrite = { memory.holdsMemory }
         if let walk = walkKeeper.walkToResume(now: Date()) { shell.perform(core.resume(walk, now: now())) }
         walkKeeper.keep(core.activeWalk)
         var altimeter = BarometricAltimeter()
@@ -197,6 +198,9 @@ package final class Daemon: Sendable {
                 // Files replaced under the open indexes are let go now, not at the next lookup,
                 // which a walk planned from remembered doors never makes.
                 if tickCount % DaemonLookups.checkEveryTicks == 0 { lookups.letGoOfReplacedFiles() }
+                // The memory's folder removed or replaced takes the locks with it: taken again
+                // before a second daemon can start on the one made at the path.
+                if tickCount % MemoryKeeper.checkEveryTicks == 0 { memory.checkHold(log: log) }
                 if let problem = feed.problem {
                     if outage == nil {
                         log.warning("\(feed.name): \(problem); waiting for it")
@@ -353,7 +357,7 @@ package final class Daemon: Sendable {
         }
         continuation.finish()
         log.info("stopped")
-        withExtendedLifetime(memoryHold) {}
+        withExtendedLifetime(memory) {}
         return exitCode
     }
 

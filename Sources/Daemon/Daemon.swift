@@ -14,6 +14,8 @@ package final class Daemon: Sendable {
     enum Input: Sendable {
         case control(ControlServer.Incoming)
         case terminate(Int32)
+        /// SIGHUP: "reload" by Unix convention (`systemctl reload`, `kill -HUP`, log rotators).
+        case hangUp
         /// Once a second: FinalApproach's timers (walk end, no-fix warning) run on it.
         case tick
         /// From the GPS source (gpsd or NMEA).
@@ -51,10 +53,11 @@ package final class Daemon: Sendable {
         // The default action would kill the process mid-write; the loop decides instead.
         let signals: SignalWatcher
         do {
-            // SIGHUP too (a closed terminal, `kill -HUP`): before, its default action killed the
-            // daemon with its socket left behind and no STOPPING=1.
+            // SIGHUP is caught too: its default action killed the daemon with its socket left
+            // behind and no STOPPING=1. It is "reload", not "stop": a stop with exit 0 left the
+            // daemon down for good under the unit's Restart=on-failure.
             signals = try SignalWatcher([SIGTERM, SIGINT, SIGHUP], queue: .global()) { number in
-                continuation.yield(.terminate(number))
+                continuation.yield(number == SIGHUP ? .hangUp : .terminate(number))
             }
         } catch {
             log.error("\(error)")
@@ -67,7 +70,13 @@ package final class Daemon: Sendable {
         umask(0o077)
         // Pathfinder's own directories exist before the first write; missing files are
         // warned about now, once, not at first use.
-        let doorsOpened = DaemonStartup.check(config, log: log)
+        // The door indexes the check opens go straight to the lookups, their only holder: a
+        // second reference kept here for the daemon's life held a replaced index open, deleted,
+        // after the lookups had let it go.
+        let lookups = DaemonLookups(
+            doors: config.doors, gazetteer: config.gazetteer, opened: DaemonStartup.check(config, log: log),
+            warn: { [log] in log.warning($0) },
+            info: { [log] in log.info($0) })
         // A position source that cannot even be opened (a wrong NMEA path) stops the start
         // before the socket exists; gpsd being away does not (it is waited for).
         let feed: PositionFeed
@@ -110,7 +119,7 @@ package final class Daemon: Sendable {
         log.info("listening on \(config.socket)")
         SystemdNotify.send("READY=1")
 
-        let memory = MemoryKeeper(path: config.memory)
+        let memory = MemoryKeeper(path: config.memory, hold: memoryHold)
         let loaded = memory.load()
         if let warning = loaded.warning {
             log.warning(
@@ -165,14 +174,12 @@ package final class Daemon: Sendable {
         }
         let shell = Shell(
             server: server, voice: voice,
-            lookups: DaemonLookups(
-                doors: config.doors, gazetteer: config.gazetteer, opened: doorsOpened,
-                warn: { [log] in log.warning($0) },
-                info: { [log] in log.info($0) }),
+            lookups: lookups,
             continuation: continuation, memory: memory, log: log)
         // A walk under way when the daemon last stopped (a crash, SIGKILL, SIGTERM) goes on,
         // said so (before: `status` said idle and the walker was left in silence).
         let walkKeeper = WalkKeeper(memory: config.memory, log: log)
+        walkKeeper.mayWrite = { memory.holdsMemory }
         if let walk = walkKeeper.walkToResume(now: Date()) { shell.perform(core.resume(walk, now: now())) }
         walkKeeper.keep(core.activeWalk)
         var altimeter = BarometricAltimeter()
@@ -197,11 +204,20 @@ package final class Daemon: Sendable {
             }
             walkKeeper.keep(core.activeWalk)
         }
+        /// Ticks since the start, for the checks made every few ticks.
+        var tickCount = 0
 
         loop: for await input in inputs {
             switch input {
             case .tick:
                 shell.perform(core.handle(.tick, now: now()))
+                tickCount += 1
+                // Files replaced under the open indexes are let go now, not at the next lookup,
+                // which a walk planned from remembered doors never makes.
+                if tickCount % DaemonLookups.checkEveryTicks == 0 { lookups.letGoOfReplacedFiles() }
+                // The memory's folder removed or replaced takes the locks with it: taken again
+                // before a second daemon can start on the one made at the path.
+                if tickCount % MemoryKeeper.checkEveryTicks == 0 { memory.checkHold(log: log) }
                 // A memory whose write failed is written again by itself (with backoff).
                 memory.retryIfDue(now: .now, log: log)
                 if let problem = feed.problem, outage == nil {
@@ -262,8 +278,14 @@ package final class Daemon: Sendable {
                     shell.perform(core.cannotHear(buttons: config.buttons != nil))
                 }
             case .terminate(let number):
-                log.info("\(number == SIGINT ? "SIGINT" : number == SIGHUP ? "SIGHUP" : "SIGTERM"): stopping")
+                log.info("\(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
                 break loop
+            case .hangUp:
+                // What can be opened again cheaply is; the config is not read again (the
+                // socket, the memory and the sources are the daemon's for its life).
+                log.info(
+                    "SIGHUP: \(shell.lookups.reopen()); the config is read only at start (to apply a changed one: systemctl --user restart pathfinder)"
+                )
             case .control(.line(let client, let line)):
                 switch ControlRequest.parse(line) {
                 case .success(let request):
@@ -338,7 +360,7 @@ package final class Daemon: Sendable {
         }
         continuation.finish()
         log.info("stopped")
-        withExtendedLifetime(memoryHold) {}
+        withExtendedLifetime(memory) {}
         return exitCode
     }
 

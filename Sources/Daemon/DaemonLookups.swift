@@ -310,6 +310,56 @@ final class DaemonLookups {
         return opened.indexes
     }
 
+    /// How often, in the daemon's 1 s ticks, ``letGoOfReplacedFiles()`` looks: a `readdir` and
+    /// a `stat` per file, nothing beside the loop's work; a re-import's old file is held at
+    /// most this long.
+    static let checkEveryTicks = 10
+
+    /// Lets go of files replaced or changed since they were opened, without waiting for a
+    /// lookup (a walk planned from remembered doors makes none, and a country's index imported
+    /// again held hundreds of MB, deleted, until one came): changed door indexes are opened
+    /// again now (said, as at a lookup), and a changed gazetteer is closed, to open at its
+    /// next use. Door indexes that cannot be opened again are closed, said once; the next
+    /// lookup tries again.
+    func letGoOfReplacedFiles() {
+        if let doorsPath, doorIndexes != nil {
+            let files = Self.doorFiles(doorsPath)
+            if files != doorFilesOpened {
+                do {
+                    _ = try openDoors()
+                } catch {
+                    doorIndexes = nil
+                    doorFilesOpened = files
+                    warn(
+                        "door index \(doorsPath): its files changed and cannot be opened again (\(error)); closed: walks go to the remembered doors or the building's centre until it can"
+                    )
+                }
+            }
+        }
+        if let gazetteerPath, gazetteer != nil, Self.fileIdentity(gazetteerPath) != gazetteerOpened {
+            gazetteer = nil
+            info("gazetteer \(gazetteerPath): its file changed; closed, opened again at its next use")
+        }
+    }
+
+    /// Closes the door indexes and the gazetteer, then opens the door indexes again (SIGHUP):
+    /// a file changed in a way its inode, size and time do not show, or a copy restored over
+    /// it, is read from now on. The gazetteer opens again at its next use.
+    /// - Returns: what was done, for the log's one line.
+    func reopen() -> String {
+        doorIndexes = nil  // nothing else holds them: their files are closed now
+        doorFilesOpened = []
+        gazetteer = nil
+        let gazetteerNote = gazetteerPath == nil ? "" : "; the gazetteer is opened again at its next use"
+        guard let doorsPath else { return "no door index configured" + gazetteerNote }
+        do {
+            _ = try openDoors()
+            return "door index \(doorsPath) opened again" + gazetteerNote
+        } catch {
+            return "door index \(doorsPath) closed, and cannot be opened again: \(error)" + gazetteerNote
+        }
+    }
+
     /// What was opened last: ``doorFiles(_:)`` then.
     private var doorFilesOpened: [DoorFile] = []
 
@@ -330,12 +380,9 @@ final class DaemonLookups {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return [] }
         let names = isDirectory.boolValue ? DoorIndexes.indexNames(inDirectory: path) : [""]
         return names.compactMap { name in
-            var info = stat()
-            guard stat(name.isEmpty ? path : path + "/" + name, &info) == 0 else { return nil }
-            return DoorFile(
-                name: name, device: UInt64(info.st_dev), inode: UInt64(info.st_ino),
-                size: Int64(info.st_size),
-                modified: info.st_mtim.tv_sec, modifiedNanoseconds: info.st_mtim.tv_nsec)
+            var file = fileIdentity(name.isEmpty ? path : path + "/" + name)
+            file?.name = name
+            return file
         }
     }
 
@@ -345,9 +392,24 @@ final class DaemonLookups {
         if let problem = FileDiagnostics.unreadable(gazetteerPath) {
             throw LookupError("gazetteer \(gazetteerPath): \(problem)")
         }
+        let identity = Self.fileIdentity(gazetteerPath)
         let opened = try GazetteerDatabase(path: gazetteerPath)
         gazetteer = opened
+        gazetteerOpened = identity
         return opened
+    }
+
+    /// The gazetteer's file as it was just before it was opened: ``fileIdentity(_:)``.
+    private var gazetteerOpened: DoorFile?
+
+    /// `path` as `stat` sees it (device, inode, size, time): another value is another file, or
+    /// the file changed. Nil when it cannot be seen.
+    static func fileIdentity(_ path: String) -> DoorFile? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return DoorFile(
+            name: "", device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+            modified: info.st_mtim.tv_sec, modifiedNanoseconds: info.st_mtim.tv_nsec)
     }
 }
 

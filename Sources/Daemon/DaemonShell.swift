@@ -200,9 +200,58 @@ final class MemoryKeeper {
     static let retryMaxSeconds = 30.0
     /// A retry that keeps failing for the same reason is logged again after this long.
     static let failureLogSeconds = 600.0
+    /// The daemon's locks on the memory (nil: its folder could not be made or locked at start).
+    private let hold: MemoryFile.DaemonHold?
+    /// Why nothing may be saved now: another daemon took the memory's folder, made again at its
+    /// path after this one's was removed. Nil while the daemon holds it.
+    private var lost: MemoryFileError?
+    /// The last ``MemoryFile/DaemonHold/Verification/unlocked(_:)`` said, so it is said once.
+    private var unlockedSaid: String?
 
-    init(path: String) {
+    /// How often, in the daemon's 1 s ticks, ``checkHold(log:)`` runs between saves: as often as
+    /// the socket's check, so a second daemon started after the folder was removed is refused.
+    static let checkEveryTicks = 2
+
+    /// False while another daemon holds the memory's folder (``checkHold(log:)``): nothing
+    /// beside the memory is written then.
+    var holdsMemory: Bool { lost == nil }
+
+    init(path: String, hold: MemoryFile.DaemonHold? = nil) {
         store = MemoryStore(path: path)
+        self.hold = hold
+    }
+
+    /// Whether the daemon still holds the memory's folder and lock file at the path, taking
+    /// them again when they were removed or replaced (said as a warning); false while another
+    /// daemon holds them (said once as an error, and once more when this one has them again).
+    @discardableResult
+    func checkHold(log: DaemonLog) -> Bool {
+        guard let hold else { return true }
+        switch hold.verify() {
+        case .held:
+            return lost == nil
+        case .retaken(let note):
+            if lost != nil {
+                log.info("memory \(store.path): locked again (what held it has let go); saves resume")
+                lost = nil
+            } else {
+                log.warning(note)
+            }
+            unlockedSaid = nil
+            return true
+        case .lost(let error):
+            if lost == nil {
+                log.error(
+                    "memory \(error); this daemon saves nothing while it does: its memory folder was removed or replaced under it and then taken"
+                )
+            }
+            lost = error
+            return false
+        case .unlocked(let error):
+            if unlockedSaid != error.description { log.warning("memory \(error)") }
+            unlockedSaid = error.description
+            return true
+        }
     }
 
     var path: String { store.path }
@@ -288,6 +337,11 @@ final class MemoryKeeper {
 
     /// Writes `memory`; a success is queued for the core and clears the unsaved state.
     private func write(_ memory: EntranceMemory, log: DaemonLog, atStop: Bool = false) throws {
+        // Never into a folder another daemon holds (it would write over this one, and this one
+        // over it); the folder at the path locked again first when it is not the one held. A
+        // change refused so is retried as any failed write, and written once this daemon holds
+        // the folder again.
+        if !checkHold(log: log), let lost { throw lost }
         if let merge = try store.saveMerging(memory) {
             switch merge.cause {
             case .readAgain:

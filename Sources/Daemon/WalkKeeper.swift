@@ -78,8 +78,14 @@ final class WalkKeeper {
     /// The ended walk whose file is kept for ``answerUnsaved`` (logged once).
     private var held: ActiveWalk?
 
-    /// Makes the file hold `walk` (none: removed), when that is not what was last asked for.
+    /// Whether the file may be written now: not while another daemon holds the memory's folder
+    /// (``MemoryKeeper/holdsMemory``), whose own walk file it is. What is not written then is
+    /// written at the first `keep` after.
+    var mayWrite: () -> Bool = { true }
+
+    /// Makes the file hold `walk` (none: removed), when that is not what it holds.
     func keep(_ walk: ActiveWalk?) {
+        guard mayWrite() else { return }
         if walk != nil { answerUnsaved = false }
         // The same walk as asked for (a resumed one keeps the boot it began in): nothing to write.
         if let walk, walk.isSameWalk(as: wanted) { return }

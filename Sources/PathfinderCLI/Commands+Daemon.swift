@@ -9,8 +9,9 @@ extension Commands {
         help: """
             Usage: pathfinder daemon [--config FILE] [flags]
 
-            Runs until SIGTERM, SIGINT or SIGHUP. Reads the JSON config file (default
-            $XDG_CONFIG_HOME/pathfinder/config.json, else ~/.config/pathfinder/config.json;
+            Runs until SIGTERM or SIGINT; SIGHUP opens the door indexes and gazetteer again
+            and it runs on (the config is read only at start). Reads the JSON config file
+            (default $XDG_CONFIG_HOME/pathfinder/config.json, else ~/.config/pathfinder/config.json;
             every key is described in docs/daemon.md; in it, ~/ is $HOME and a relative path
             is from the file's folder). Flags override the file's keys (their paths are
             relative to the working directory):
@@ -30,7 +31,7 @@ extension Commands {
                                     R = not here, this is it, repeat (config "buttons")
               --log-level L         error, warning, info or debug
             Logs go to standard error with syslog priority prefixes (journald reads them).
-            Exit codes: 0 after SIGTERM/SIGINT/SIGHUP, 1 if it cannot run (another daemon on
+            Exit codes: 0 after SIGTERM/SIGINT, 1 if it cannot run (another daemon on
             the socket), 2 for a bad config file or flag.
             """
     ) { arguments, console in

@@ -192,13 +192,17 @@ public enum MemoryFile {
     ///   daemons' shared locks do not exclude each other. The small file stays behind; the
     ///   lock goes with the process.
     public final class DaemonHold {
-        private let folder: Int32
+        /// The memory file, as given.
+        public let path: String
+        // Swapped only by ``verify()`` (the daemon's loop, the one user), with a hold of the
+        // folder now at the path, whose `deinit` then closes these.
+        private var folder: Int32
         /// The lock file, when it could be opened and locked; -1 when not (``claimProblem``).
-        private let claim: Int32
+        private var claim: Int32
         /// Why the lock file could not be taken (it is another user's, a link, a folder, or
         /// the folder is read-only): the daemon runs with the folder's lock alone, which still
         /// refuses `pathfinder memory` changes, but not a second daemon. Nil when taken.
-        public let claimProblem: MemoryFileError?
+        public private(set) var claimProblem: MemoryFileError?
 
         /// The lock file's path for the memory at `path` (its link followed, as saves are).
         public static func claimPath(for path: String) -> String {
@@ -213,11 +217,26 @@ public enum MemoryFile {
         ///   `.unwritable` when the folder cannot be made or opened. A lock file that cannot
         ///   be opened or locked is ``claimProblem``, not thrown: before, it was thrown, and the
         ///   daemon ran with no lock at all, so a `memory confirm` beside it was written over.
-        public init(path: String) throws(MemoryFileError) {
+        public convenience init(path: String) throws(MemoryFileError) {
+            try self.init(path: path, waiting: true)
+        }
+
+        /// `waiting` false: a folder locked by a command changing the memory is `.inUse` at once.
+        private init(path: String, waiting: Bool) throws(MemoryFileError) {
+            self.path = path
             try MemoryFile.refuseOtherNames(path)
             let lockPath = Self.claimPath(for: path)
             let folder = try openFolder(of: path)
-            _ = try? retryingOnInterrupt("flock") { flock(folder, LOCK_SH) }
+            if waiting {
+                _ = try? retryingOnInterrupt("flock") { flock(folder, LOCK_SH) }
+            } else if flock(folder, LOCK_SH | LOCK_NB) != 0, errno == EWOULDBLOCK {
+                try? closeDescriptor(folder)
+                throw MemoryFileError(
+                    .inUse, path: path,
+                    reason:
+                        "in use by another pathfinder command changing the memory in this folder (a replay holds it for its walk)"
+                )
+            }
             var claim: Int32 = -1
             var problem: MemoryFileError?
             do {
@@ -266,6 +285,65 @@ public enum MemoryFile {
         deinit {
             if claim >= 0 { try? closeDescriptor(claim) }
             try? closeDescriptor(folder)
+        }
+
+        /// What ``verify()`` found.
+        public enum Verification: Sendable {
+            /// The folder and the lock file at the path are the ones held.
+            case held
+            /// They were not (removed, replaced: the locks had gone with them); they are now,
+            /// locked again. `note` says what had happened, for the log.
+            case retaken(note: String)
+            /// Another holds the memory at the path (a daemon, naming its pid when known; or a
+            /// command changing it): nothing may be saved while it does.
+            case lost(MemoryFileError)
+            /// The folder at the path cannot be made or locked (`.unwritable`): nobody else
+            /// holds it either; saves go on, and say their own failure.
+            case unlocked(MemoryFileError)
+        }
+
+        /// Whether the folder and the lock file at the path are still the ones locked (device
+        /// and inode): a folder removed (`rm -rf`) or replaced (a restore) while the daemon runs
+        /// takes its locks with it, and a second daemon would start on the one made at the path.
+        /// When they are not, they are locked again (the folder made again, 0700, when missing),
+        /// without waiting: another daemon holding them now is ``Verification/lost(_:)``.
+        /// A `stat` or two when nothing changed.
+        public func verify() -> Verification {
+            let directory = AtomicFile.split((try? AtomicFile.resolvingLink(path)) ?? path).directory
+            let lockPath = Self.claimPath(for: path)
+            let folderHeld = Self.same(folder, as: directory)
+            let claimHeld = claim < 0 || Self.same(claim, as: lockPath)
+            if folderHeld && claimHeld { return .held }
+            var info = stat()
+            let existed = stat(directory, &info) == 0
+            let fresh: DaemonHold
+            do {
+                fresh = try DaemonHold(path: path, waiting: false)
+            } catch {
+                return error.kind == .unwritable ? .unlocked(error) : .lost(error)
+            }
+            swap(&folder, &fresh.folder)
+            swap(&claim, &fresh.claim)
+            claimProblem = fresh.claimProblem
+            let again = "locked again, so a second daemon or a `memory` command on it is refused as before"
+            if folderHeld {
+                return .retaken(
+                    note:
+                        "memory lock file \(lockPath) was removed or replaced while the daemon ran: \(again)")
+            }
+            return .retaken(
+                note: existed
+                    ? "memory folder \(directory) was replaced while the daemon ran (its locks stayed with the old one): \(again); the memory is saved there at the next change"
+                    : "memory folder \(directory) was removed while the daemon ran (its locks went with it): made again (mode 0700) and \(again); the memory is saved there at the next change"
+            )
+        }
+
+        /// Whether the open `fd` is the file at `path` (device and inode; the link not followed).
+        private static func same(_ fd: Int32, as path: String) -> Bool {
+            var open = stat()
+            var there = stat()
+            return fstat(fd, &open) == 0 && lstat(path, &there) == 0 && open.st_dev == there.st_dev
+                && open.st_ino == there.st_ino
         }
 
         /// The pid written in the lock file by the daemon holding it, if it reads as one.

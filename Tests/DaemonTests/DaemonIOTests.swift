@@ -309,16 +309,37 @@ import Testing
         return daemon
     }
 
-    /// SIGHUP (a closed terminal, `kill -HUP`) stops it cleanly, as SIGTERM does (before: its
-    /// default action killed it, the socket left behind, nothing logged).
-    @Test func aHangUpSignalStopsItCleanly() throws {
+    /// SIGHUP (`kill -HUP`, `systemctl --user reload pathfinder`, a log rotator) is "reload":
+    /// the daemon opens its door indexes and gazetteer again, says so in one line and runs on,
+    /// still answering on its socket; SIGTERM then stops it as before. Before: SIGHUP stopped
+    /// it with exit 0, which the unit's `Restart=on-failure` took as meant, leaving the walker
+    /// without the daemon until someone noticed.
+    @Test func aHangUpSignalReopensTheIndexesAndRunsOn() throws {
         let dir = TempDir()
         defer { dir.remove() }
         let daemon = try Self.listening(in: dir)
         daemon.signal(SIGHUP)
+        #expect(daemon.logs("<6>info: SIGHUP: "), "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("opened again"), "\(daemon.stderr)")
+        #expect(!daemon.stderr.contains("stopping"), "\(daemon.stderr)")
+        #expect(daemon.process.isRunning)
+        #expect(fields(try daemon.client().request(#"{"cmd": "status"}"#))["ok"] == .bool(true))
+        daemon.signal(SIGHUP)
+        #expect(fields(try daemon.client().request(#"{"cmd": "status"}"#))["ok"] == .bool(true))
+        #expect(daemon.stderr.components(separatedBy: "<6>info: SIGHUP: ").count == 3, "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0, "\(daemon.stderr)")
-        #expect(daemon.stderr.contains("SIGHUP: stopping"), "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("SIGTERM: stopping"), "\(daemon.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.path + "/pf.sock"))
+    }
+
+    /// The shipped unit reloads with SIGHUP (`systemctl --user reload pathfinder`) and
+    /// restarts the daemon on failure; nothing in it makes a SIGHUP a stop.
+    @Test func theUnitReloadsWithAHangUpSignal() throws {
+        let unit = try String(contentsOfFile: GoQueryTests.repo + "/dist/pathfinder.service", encoding: .utf8)
+        let lines = unit.split(separator: "\n").map(String.init)
+        #expect(lines.contains("ExecReload=/bin/kill -HUP $MAINPID"), "\(unit)")
+        #expect(lines.contains("Restart=on-failure"), "\(unit)")
     }
 
     /// A client's text with a line break in it (a typed answer, a destination's name) stays on

@@ -119,6 +119,31 @@ import Testing
         #expect(said.contains("door index \(doors): its files changed; opened again"), "\(said)")
     }
 
+    /// A gazetteer replaced in place (a new build renamed over it) is closed by the daemon's
+    /// periodic check, said once, and opened again at its next use: its old file is no longer
+    /// held, deleted (before: the first file opened was held until a restart).
+    @Test func aGazetteerReplacedInPlaceIsClosedByTheCheck() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let path = dir.path + "/gazetteer.sqlite"
+        let source = GazetteerDaemonTests.repo + "/artifacts/gazetteer/gazetteer.sqlite"
+        try FileManager.default.copyItem(atPath: source, toPath: path)
+        var notes: [String] = []
+        let lookups = DaemonLookups(doors: nil, gazetteer: path, info: { notes.append($0) })
+        let helsinki = Coordinate(latitude: 60.1699, longitude: 24.9384)
+        let before = try lookups.place(at: helsinki)
+        lookups.letGoOfReplacedFiles()
+        #expect(notes.isEmpty, "unchanged: \(notes)")
+        try FileManager.default.copyItem(atPath: source, toPath: path + ".new")
+        #expect(rename(path + ".new", path) == 0)
+        lookups.letGoOfReplacedFiles()
+        #expect(
+            notes == ["gazetteer \(path): its file changed; closed, opened again at its next use"], "\(notes)"
+        )
+        #expect(!DaemonStartupTests.openFiles(getpid()).contains(path + " (deleted)"))
+        #expect(try lookups.place(at: helsinki) == before)
+    }
+
     /// `go` with a Korean address as people paste it finds the building by its street and
     /// number, and the answer says which shorter form found it (before: "no place called").
     @Test func aPastedKoreanAddressIsFoundAndSaidSo() throws {

@@ -156,6 +156,99 @@ import Testing
         #expect(again.waitForExit() == 0)
     }
 
+    /// A daemon on `dir/mem/memory.json` with the demo's door index, on `socket`.
+    static func onMemoryFolder(_ dir: TempDir, socket: String) throws -> DaemonProcess {
+        try DaemonProcess(
+            arguments: [
+                "--config", try DaemonProcess.writeConfig(dir), "--memory", dir.path + "/mem/memory.json",
+                "--socket", socket, "--doors", MemoryDaemonTests.doors,
+            ], socket: socket, dir: dir)
+    }
+
+    /// `go` to the demo's building (or `destination`): its OSM doors are saved in the memory
+    /// (once a daemon's session: then they are fresh); `whileWalking` runs before the walk is
+    /// stopped. Returns the event that says how the save went (`memorySaved` or `memoryFailed`).
+    static func saveByGoing(
+        _ daemon: DaemonProcess, to destination: String = MemoryDaemonTests.destination,
+        whileWalking: () -> Void = {}
+    ) throws -> [String: JSONValue]? {
+        let events = EndToEndTests.EventStream(try daemon.client())
+        #expect(fields(try events.client.request(#"{"cmd": "subscribe"}"#))["ok"] == .bool(true))
+        let go = fields(
+            try daemon.client().request(#"{"cmd": "go", "destination": \#(destination)}"#))
+        #expect(go["ok"] == .bool(true), "\(go)")
+        defer { _ = try? daemon.client().request(#"{"cmd": "stop"}"#) }
+        let saved = events.next { ["memorySaved", "memoryFailed"].contains($0["event"]?.stringValue) }
+        whileWalking()
+        return saved
+    }
+
+    /// The memory's folder removed while the daemon runs (`rm -rf ~/.local/share/pathfinder`,
+    /// a restore tool): its locks went with the folder, so a second daemon started on the same
+    /// memory and the two wrote over each other; the first made the folder again at its next
+    /// save without a word. Now the first sees within 2 s that the folder at the path is not the
+    /// one it locked, makes it again, locks it again and says so; the second is refused at its
+    /// start as on an untouched folder, naming the first's pid; the first saves on.
+    @Test func aSecondDaemonIsRefusedAfterTheMemoryFolderWasRemoved() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let first = try Self.onMemoryFolder(dir, socket: dir.path + "/pf.sock")
+        try #require(first.waitUntilListening(), "\(first.stderr)")
+        try FileManager.default.removeItem(atPath: dir.path + "/mem")
+        #expect(
+            first.logs("<4>warning: memory folder \(dir.path)/mem was removed while the daemon ran"),
+            "\(first.stderr)")
+        let second = try Self.onMemoryFolder(dir, socket: dir.path + "/second.sock")
+        #expect(second.waitForExit() == 1, "\(second.stderr)")
+        #expect(
+            second.stderr.contains("in use by another running pathfinder daemon (pid \(first.pid))"),
+            "\(second.stderr)")
+        #expect(try Self.saveByGoing(first)?["event"] == "memorySaved", "\(first.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir.path + "/mem/memory.json"))
+        first.signal(SIGTERM)
+        #expect(first.waitForExit() == 0)
+    }
+
+    /// The same, with the second daemon quicker than the first's check (held here by SIGSTOP):
+    /// the second holds the new folder, so the first says it lost the memory, naming the
+    /// second's pid, and saves nothing (`memoryFailed`, said; nor a walk file) while the second runs; once the
+    /// second stops, the first locks the folder again and saves. Never two writers. Before:
+    /// both saved, each over the other's.
+    @Test func aDaemonWhoseMemoryFolderASecondTookSavesNothingAndSaysSo() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let first = try Self.onMemoryFolder(dir, socket: dir.path + "/pf.sock")
+        try #require(first.waitUntilListening(), "\(first.stderr)")
+        first.signal(SIGSTOP)
+        try FileManager.default.removeItem(atPath: dir.path + "/mem")
+        let second = try Self.onMemoryFolder(dir, socket: dir.path + "/second.sock")
+        let started = second.waitUntilListening()
+        first.signal(SIGCONT)
+        try #require(started, "\(second.stderr)")
+        #expect(
+            first.logs(
+                "<3>error: memory \(dir.path)/mem/memory.json: in use by another running pathfinder daemon (pid \(second.pid))"
+            ), "\(first.stderr)")
+        // Nor is the walk file beside it written: it is the second's.
+        let failed = try Self.saveByGoing(first) {
+            #expect(!FileManager.default.fileExists(atPath: dir.path + "/mem/memory.json.walk"))
+        }
+        #expect(failed?["event"] == "memoryFailed", "\(first.stderr)")
+        #expect(
+            failed?["reason"]?.stringValue?.contains(
+                "in use by another running pathfinder daemon (pid \(second.pid))")
+                == true, "\(String(describing: failed))")
+        #expect(try Self.saveByGoing(second)?["event"] == "memorySaved", "\(second.stderr)")
+
+        second.signal(SIGTERM)
+        #expect(second.waitForExit() == 0)
+        #expect(first.logs("<6>info: memory \(dir.path)/mem/memory.json: locked again"), "\(first.stderr)")
+        let saved = try Self.saveByGoing(first, to: MemoryDaemonTests.station)
+        #expect(saved?["event"] == "memorySaved", "\(first.stderr)")
+        first.signal(SIGTERM)
+        #expect(first.waitForExit() == 0)
+    }
+
     /// The lock file beside the memory cannot be opened (here a folder stands at its name;
     /// another user's file does the same): the daemon says so and still holds the memory's
     /// folder, so a `memory confirm` beside it is refused, not written over at its next save

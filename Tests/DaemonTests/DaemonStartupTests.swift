@@ -183,6 +183,55 @@ import Testing
         #expect(daemon.waitForExit() == 0)
     }
 
+    /// The paths of the files `pid` holds open, as `/proc/PID/fd` shows them (a deleted file
+    /// ends in " (deleted)").
+    static func openFiles(_ pid: Int32) -> [String] {
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+        return fds.compactMap {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")
+        }
+    }
+
+    /// A door index imported again in place (`doors import --out same.db` renames the new file
+    /// over it) while no lookup comes — walks planned from remembered doors ask none — is let
+    /// go by the daemon's own check: no descriptor holds the replaced, deleted file (its disk
+    /// space is given back), the log says so once, and the next `go` finds the new index's
+    /// building. Before: only a lookup looked for a change, and the set the start-up check
+    /// opened was held besides for the daemon's life, so the replaced file stayed open.
+    @Test func aDoorIndexReplacedInPlaceIsLetGoWithoutALookup() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let doors = dir.path + "/doors"
+        try DaemonLookupsTests.importRegion(
+            "hall", [(60.17, 24.94, "Vanha Talo")], dir: dir.path, doors: doors)
+        let daemon = try DaemonProcess(
+            arguments: ["--config", try DaemonProcess.writeConfig(dir), "--doors", doors],
+            socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "\(daemon.stderr)")
+        let index = doors + "/hall.db"
+        #expect(Self.openFiles(daemon.pid).contains(index), "\(Self.openFiles(daemon.pid))")
+
+        try DaemonLookupsTests.importRegion(
+            "hall", [(60.18, 24.95, "Uusi Talo")], dir: dir.path, doors: doors)
+        var held = Self.openFiles(daemon.pid)
+        for _ in 0..<300 where held.contains(index + " (deleted)") || !held.contains(index) {
+            usleep(100_000)
+            held = Self.openFiles(daemon.pid)
+        }
+        #expect(!held.contains(index + " (deleted)"), "the replaced index is still open: \(held)")
+        #expect(held.filter { $0 == index }.count == 1, "the new index is open once: \(held)")
+        let opened = "<6>info: door index \(doors): its files changed; opened again"
+        #expect(daemon.stderr.components(separatedBy: opened).count == 2, "\(daemon.stderr)")
+
+        let go = fields(try daemon.client().request(#"{"cmd": "go", "query": "Uusi Talo"}"#))
+        #expect(go["ok"] == .bool(true), "\(go)\n\(daemon.stderr)")
+        #expect(go["match"]?.objectValue?["name"] == "Uusi Talo", "\(go)")
+        #expect(
+            daemon.stderr.components(separatedBy: opened).count == 2, "not opened again: \(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     /// Before: the daemon started and logged nothing of its config file; with none at the
     /// default path it said nothing either.
     @Test func withoutAConfigFileTheDaemonSaysWhereItLooked() throws {

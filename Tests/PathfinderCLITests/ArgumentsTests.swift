@@ -98,13 +98,13 @@ struct ProgramTests {
     }
 
     /// Before, `pathfinder help daemon` printed the overview, and the help texts disagreed
-    /// with what the commands do: replay's `--doors` takes a directory too, SIGHUP stops the
-    /// daemon, listen finds its model in the data directory, demo takes --last-stretch-metres.
+    /// with what the commands do: replay's `--doors` takes a directory too, SIGHUP does not stop
+    /// the daemon (it opens its indexes again), listen finds its model in the data directory, demo takes --last-stretch-metres.
     @Test func helpTextsSayWhatTheCommandsDo() async {
         let (code, out, err) = await runPathfinder(["help", "daemon"])
         #expect(code == 0 && err.isEmpty)
         #expect(out.hasPrefix("Usage: pathfinder daemon"), "\(out)")
-        #expect(out.contains("SIGTERM, SIGINT or SIGHUP"), "\(out)")
+        #expect(out.contains("Runs until SIGTERM or SIGINT; SIGHUP opens the door indexes"), "\(out)")
         let unknown = await runPathfinder(["help", "fly"])
         #expect(unknown.code == 2 && unknown.err.contains("unknown command \"fly\""))
         #expect((await runPathfinder(["replay", "--help"])).out.contains("[--doors DB|DIR | --osm FILE]"))

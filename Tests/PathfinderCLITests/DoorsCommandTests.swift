@@ -1333,6 +1333,39 @@ struct DoorsCommandTests {
             refused.err.contains("alone.osm:3 (node 1): lat=\"\" lon=\"\" are not numbers"), "\(refused.err)")
     }
 
+    /// An `osmium` first on PATH, in `dir/bin`, that logs its arguments (one line a run) to
+    /// `dir/osmium.log` and runs the real one; the environment that puts it first.
+    static func watchedOsmium(in dir: Scratch) throws -> [String: String] {
+        let real = try dir.sh("command -v osmium")
+        try #require(real.code == 0, "osmium-tool is needed: apt-get install osmium-tool")
+        try FileManager.default.createDirectory(atPath: dir.file("bin"), withIntermediateDirectories: true)
+        let wrapper = try dir.write(
+            "bin/osmium",
+            "#!/bin/sh\necho \"$*\" >> '\(dir.file("osmium.log"))'\nexec '\(real.out.trimmingCharacters(in: .whitespacesAndNewlines))' \"$@\"\n"
+        )
+        try #require(chmod(wrapper, 0o755) == 0)
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = dir.file("bin") + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        return environment
+    }
+
+    /// `doors import` runs the `osmium` found first on PATH (one built into /usr/local/bin, a
+    /// wrapper). Before, PATH's folders were turned into text as arrays of characters
+    /// (`["/", "u", …]/osmium`), none was ever found, and only /usr/bin/osmium was run.
+    @Test func theOsmiumFirstOnPATHIsTheOneRun() throws {
+        let dir = try Scratch()
+        let environment = try Self.watchedOsmium(in: dir)
+        let source = try fixture("siltavuorenpenger-block.osm")
+        let made = try dir.sh("osmium cat '\(source)' -o block.osm.pbf")
+        try #require(made.code == 0, "\(made.err)")
+        let imported = try BinaryTests.run(
+            executable: try BinaryTests.binary(), ["doors", "import", "block.osm.pbf", "--out", "x.db"],
+            directory: dir.path, environment: environment)
+        #expect(imported.code == 0, "\(imported.err)")
+        let log = (try? String(contentsOfFile: dir.file("osmium.log"), encoding: .utf8)) ?? ""
+        #expect(log.contains("fileinfo -F pbf -g header.with_history block.osm.pbf"), "not run: \(log)")
+    }
+
     @Test func artifactsAreFoundThroughTheEnvironmentOrAboveAStartDirectory() throws {
         #expect(
             try Artifacts.path(

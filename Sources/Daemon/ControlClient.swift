@@ -20,6 +20,9 @@ package final class ControlClient: @unchecked Sendable {
         /// The path names a file of another kind (`kind`: "a regular file", "a directory"):
         /// bad input, not a daemon that is down.
         case notASocket(String, kind: String)
+        /// A part of the path's folder is a file of another kind (`reason`: "/x/notes.txt is a
+        /// regular file, not a folder"): no socket can be there, bad input too.
+        case notInAFolder(String, reason: String)
         case io(String)
 
         package var description: String {
@@ -27,6 +30,8 @@ package final class ControlClient: @unchecked Sendable {
             case .notRunning(let path): "the pathfinder daemon is not running (no answer on \(path))"
             case .notASocket(let path, let kind):
                 "\(path): is \(kind), not a socket (the daemon's control socket is given by --socket or the config's \"socket\")"
+            case .notInAFolder(let path, let reason):
+                "\(path): \(reason), so no socket is there (the daemon's control socket is given by --socket or the config's \"socket\")"
             case .io(let message): message
             }
         }
@@ -46,6 +51,12 @@ package final class ControlClient: @unchecked Sendable {
             // connect(2) says ECONNREFUSED of a file that is no socket too (before: "not
             // running" for /etc/passwd).
             if let kind = Self.kindIfNoSocket(path) { throw .notASocket(path, kind: kind) }
+            // Below a file (before: "connect: Not a directory", exit 1).
+            if error.code == ENOTDIR, !path.hasPrefix("@"),
+                let reason = FileDiagnostics.partThatIsNoFolder(of: path)
+            {
+                throw .notInAFolder(path, reason: reason)
+            }
             if [ENOENT, ECONNREFUSED, ENOTSOCK].contains(error.code) { throw .notRunning(path) }
             throw .io("\(path): \(error)")
         }

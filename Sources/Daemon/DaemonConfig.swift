@@ -413,6 +413,16 @@ package struct DaemonConfig: Sendable, Equatable {
                 message:
                     "\(memory) is a directory; expected the memory file's path (e.g. \(memory)/memory.json)")
         }
+        // Below a file (`notes.txt/x.sock`) no socket can ever be bound, nor its folder made
+        // (before: exit 1, "bind: Not a directory", once the position source was open). A
+        // folder that is missing is no error: the start makes it.
+        if !socket.hasPrefix("@"), let problem = FileDiagnostics.partThatIsNoFolder(of: socket) {
+            throw DaemonConfigError(
+                origin: origins["socket"] ?? "the default socket path", key: "socket",
+                message:
+                    "\(socket): \(problem); the daemon makes its control socket in a folder, made when missing (give a path in a folder)"
+            )
+        }
         // An abstract socket (`@name`) has no file. Not followed, as the daemon's start does not:
         // a link is not replaced even when it leads to a socket.
         if !socket.hasPrefix("@"), lstat(socket, &info) == 0, (info.st_mode & S_IFMT) != S_IFSOCK {

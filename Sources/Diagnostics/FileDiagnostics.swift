@@ -142,6 +142,24 @@ public enum FileDiagnostics {
         return access(path, R_OK) == 0 ? nil : words(errno: errno)
     }
 
+    /// The first part of `path`'s folder that is there and is no folder, in words ("/x/notes.txt
+    /// is a regular file, not a folder"): nothing can ever be made at `path` (ENOTDIR). Nil when
+    /// every part there is a folder (or a link to one), including when the rest is missing (a
+    /// folder that can be made), or when a part cannot be looked at.
+    public static func partThatIsNoFolder(of path: String) -> String? {
+        guard let slash = path.lastIndex(of: "/") else { return nil }
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for part in path[..<slash].split(separator: "/") {
+            prefix += prefix.isEmpty || prefix.hasSuffix("/") ? part : "/" + part
+            var info = stat()
+            guard stat(prefix, &info) == 0 else { return nil }
+            if (info.st_mode & S_IFMT) != S_IFDIR {
+                return "\(prefix) is \(kind(ofMode: info.st_mode) ?? "a regular file"), not a folder"
+            }
+        }
+        return nil
+    }
+
     /// What a file of `mode` (`st_mode`) is, in words, when it is not a regular file: "a
     /// directory", "a FIFO (named pipe)", "a character device", "a block device", "a socket";
     /// nil for a regular file or another kind.

@@ -381,9 +381,13 @@ enum StreamItem: Sendable {
 
 /// Command-line tools the import runs, found on `PATH` (or in /usr/bin).
 enum Executables {
+    /// The executable `name` in PATH's first folder that has one, else /usr/bin's.
     static func find(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return (path.split(separator: ":") + ["/usr/bin"]).map { "\($0)/\(name)" }
+        // As strings: `split` beside a `[String]` gave arrays of characters (an `[Any]`), which
+        // read `["/", "u", …]/osmium`, so no folder of PATH was ever searched.
+        let folders = path.split(separator: ":").map(String.init) + ["/usr/bin"]
+        return folders.map { "\($0)/\(name)" }
             .first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 }

@@ -34,10 +34,13 @@ public enum DoorIndexError: Error, CustomStringConvertible, Equatable {
     }
 
     /// Whether several versions of an element, read as copies, could be its cause: one
-    /// stored twice, or a deleted node's version without a place.
+    /// stored twice, or a deleted node's version without a place (out of range). Only these:
+    /// the whole file is read to know (before: any bad input, "nothing to index" too, made a
+    /// country's extract be read again, minutes, unsaid).
     var mayBeVersions: Bool {
         switch self {
-        case .duplicateElement, .badInput: true
+        case .duplicateElement: true
+        case .badInput(let error): error.isLocationOutOfRange
         default: false
         }
     }

@@ -223,7 +223,7 @@ enum OSMXML {
                         )
                     }
                     let c = Coordinate(latitude: lat, longitude: lon)
-                    guard c.isValid else { return fail(parser, "lat/lon \(lat),\(lon) out of range") }
+                    guard c.isValid else { return fail(parser, OSMError.locationOutOfRange(lat, lon)) }
                     coordinate = c
                 }
             case "tag" where kind != nil:

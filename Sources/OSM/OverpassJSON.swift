@@ -62,7 +62,7 @@ enum OverpassJSON {
                 }
                 let c = Coordinate(latitude: lat, longitude: lon)
                 guard c.isValid else {
-                    throw OSMError(path: path, element: name, reason: "lat/lon \(lat),\(lon) out of range")
+                    throw OSMError(path: path, element: name, reason: OSMError.locationOutOfRange(lat, lon))
                 }
                 out.nodes.append(OSMNode(id: e.id, coordinate: c, tags: e.tags ?? [:]))
             case "way":

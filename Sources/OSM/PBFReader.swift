@@ -262,7 +262,7 @@ public struct PBFReader {
         let c = Coordinate(
             latitude: block.scale.degrees(lat, offset: block.scale.latOffset),
             longitude: block.scale.degrees(lon, offset: block.scale.lonOffset))
-        guard c.isValid else { throw error(name, "lat/lon \(c.latitude),\(c.longitude) out of range") }
+        guard c.isValid else { throw error(name, OSMError.locationOutOfRange(c.latitude, c.longitude)) }
         return c
     }
 
@@ -281,7 +281,7 @@ public struct PBFReader {
         let scale = block.scale
         let (lat, lon) = (scale.e7(lat, offset: scale.latOffset), scale.e7(lon, offset: scale.lonOffset))
         let c = Self.coordinate(e7: lat, lon)
-        guard c.isValid else { throw error(name, "lat/lon \(c.latitude),\(c.longitude) out of range") }
+        guard c.isValid else { throw error(name, OSMError.locationOutOfRange(c.latitude, c.longitude)) }
         nodeLocations.add(id, lat: Int32(lat), lon: Int32(lon))
         return true
     }

@@ -14,8 +14,23 @@ extension Arguments {
 
     /// A required `--name LAT,LON`.
     package mutating func requiredCoordinate(_ name: String) throws(CLIError) -> Coordinate {
-        guard let value = try coordinateOption(name) else { throw .usage("\(command): \(name) is required") }
-        return value
+        try requiredCoordinateAsTyped(name).coordinate
+    }
+
+    /// A required `--name LAT,LON`, and its text as typed (blanks around each number left
+    /// out), for a message that names it: the stored numbers print as `1e-05` or `-0.0`, forms
+    /// the command itself refuses.
+    package mutating func requiredCoordinateAsTyped(
+        _ name: String
+    ) throws(CLIError) -> (coordinate: Coordinate, text: String) {
+        var text = ""
+        let value = try option(name, expected: "LAT,LON in degrees (60.1712,24.9413)") { raw -> Coordinate? in
+            text = raw.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
+                .joined(separator: ",")
+            return Arguments.coordinate(raw).map { Coordinate(latitude: $0.0, longitude: $0.1) }
+        }
+        guard let value else { throw .usage("\(command): \(name) is required") }
+        return (value, text)
     }
 
     /// `--now T`: an ISO 8601 time with zone, else the real clock; whole seconds, because

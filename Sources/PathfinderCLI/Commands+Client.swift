@@ -162,7 +162,10 @@ extension Commands {
             reply = try client.request(request)
         } catch {
             // A path that is no socket is bad input, said before anything is sent.
-            if case .notASocket = error { throw .usage("pathfinder \(command): \(error)") }
+            switch error {
+            case .notASocket, .notInAFolder: throw .usage("pathfinder \(command): \(error)")
+            case .notRunning, .io: break
+            }
             // Named like every other message of the command (before, "pathfinder: …").
             throw .runtime("pathfinder \(command): \(error)")
         }

@@ -93,7 +93,7 @@ enum MemoryCommands {
         guard !name.allSatisfy(\.isWhitespace) else {
             throw .usage("\(command): --name is empty (the walker hears it)")
         }
-        let center = try arguments.requiredCoordinate("--center")
+        let (center, centerAsTyped) = try arguments.requiredCoordinateAsTyped("--center")
         let now = try arguments.now()
         /// The door, no farther from the centre than a destination's named door may be.
         func door() throws(CLIError) -> Coordinate {
@@ -126,8 +126,9 @@ enum MemoryCommands {
             // left exactly as it was (before: the entrances near a square were stored as its
             // doors, or as those of a building within 120 m of it, for 30 days).
             guard answer.remembered != nil else {
+                let entrances = answer.doors.count == 1 ? "1 entrance" : "\(answer.doors.count) entrances"
                 throw .runtime(
-                    "\(command): nothing stored: no building within \(Int(DoorIndex.nearestOutlineMetres)) m of --center \(center.latitude),\(center.longitude) in \(osmPath); OSM's answer there is no building's doors (its \(answer.doors.count) entrances within \(Int(DoorsInFile.radiusMetres)) m would lead a walk there, not be remembered)"
+                    "\(command): nothing stored: no building within \(Int(DoorIndex.nearestOutlineMetres)) m of --center \(centerAsTyped) in \(osmPath); OSM's answer there is no building's doors (its \(entrances) within \(Int(DoorsInFile.radiusMetres)) m would lead a walk there, not be remembered)"
                 )
             }
             apply = { $0.recordOSM(answer, name: name, center: center, now: now) }

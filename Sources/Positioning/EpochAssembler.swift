@@ -11,7 +11,9 @@ import Geo
 /// dead-reckoned epoch still without its σ: its GST, sent on only some epochs after the end,
 /// closes it, else the next time stamp. Nor, once the receiver has been seen to send a GST
 /// after the end, a satellite epoch without one yet: its GST closes it, else ``lateGSTWait``
-/// of the live clock (``received(at:)``), else the next time stamp. A sentence stamped with an
+/// of the live clock (``received(at:)``), else the next time stamp; after
+/// ``epochsWithoutGSTToForget`` satellite epochs in a row without a GST, no longer (until a GST
+/// after the end is seen again). A sentence stamped with an
 /// earlier epoch's time (one closed within ``recentSpanMilliseconds`` of the newest closed) is
 /// late or repeated: it is dropped and counted, never a new epoch.
 struct EpochAssembler {
@@ -118,19 +120,31 @@ struct EpochAssembler {
     /// had closed (GST on only some epochs, after the sentence that ends the others): from then
     /// on a satellite epoch is held past the end for it (``awaitsALateGST``). Before, that GST
     /// was dropped (HDOP accuracy instead) and the end forgotten, so the next epoch came a
-    /// cycle late. A receiver that never does so is never held.
+    /// cycle late. A receiver that never does so is never held, nor one that stopped
+    /// (``epochsWithoutGSTToForget``).
     private var gstTrailsTheEnd = false
+    /// Satellite epochs closed in a row without a GST since the last GST came.
+    private var epochsWithoutGST = 0
+    /// After this many satellite epochs in a row without a GST, a receiver seen to send GST after
+    /// the end is held for it no more: its GST was switched off, or came only at start-up.
+    /// Before, every fix after was held ``lateGSTWait`` for as long as the source ran. GST on
+    /// every other epoch, or every fourth, keeps it.
+    static let epochsWithoutGSTToForget = 5
     /// The clock when the learnt end came in the last epoch (closing or holding it).
     private var endedAt: Double?
-    /// The longest a GST was seen to come after the end of its epoch (seconds, live clock).
-    private var gstLag = 0.0
+    /// How long after the end of their epoch (seconds, live clock) the last few GSTs that came
+    /// there did, oldest first.
+    private var gstLags: [Double] = []
+    /// How many of those lags are kept: the wait follows the receiver's recent lags, not the
+    /// longest ever seen (one slow second at start-up held every fix after at 0.5 s).
+    static let gstLagsKept = 5
     /// How long (seconds) a live receiver's satellite fix is held past the learnt end for its
-    /// GST: twice the longest lag seen, at least 0.1 s (bytes of one burst read apart), at most
-    /// 0.5 s (a walker at 1.4 m/s moves 0.7 m meanwhile). A file's waits until the next time
-    /// stamp, which costs it nothing.
+    /// GST: twice the longest of the recent lags (``gstLagsKept``), at least 0.1 s (bytes of one
+    /// burst read apart), at most 0.5 s (a walker at 1.4 m/s moves 0.7 m meanwhile). A file's
+    /// waits until the next time stamp, which costs it nothing.
     static let lateGSTWaits = 0.1...0.5
     var lateGSTWait: Double {
-        min(max(2 * gstLag, Self.lateGSTWaits.lowerBound), Self.lateGSTWaits.upperBound)
+        min(max(2 * (gstLags.max() ?? 0), Self.lateGSTWaits.lowerBound), Self.lateGSTWaits.upperBound)
     }
     /// The last epoch's day and time, to carry the date over to undated epochs.
     private var lastDays: Int?
@@ -254,6 +268,14 @@ struct EpochAssembler {
             (e.milliseconds - $0 + Self.dayMilliseconds) % Self.dayMilliseconds > Self.recentSpanMilliseconds
         }
         if learn { cycleEnder = lastType }
+        if gstTrailsTheEnd, e.awaitsALateGST {
+            epochsWithoutGST += 1
+            if epochsWithoutGST >= Self.epochsWithoutGSTToForget {
+                gstTrailsTheEnd = false
+                gstLags = []
+                epochsWithoutGST = 0
+            }
+        }
         recentVerdicts.append((e.milliseconds, e.verdict))
         if recentVerdicts.count > Self.verdictsKept { recentVerdicts.removeFirst() }
         let days = resolveDays(e)
@@ -538,15 +560,27 @@ struct EpochAssembler {
         // and how late it came, for the epochs after; this one's fix is out already.
         if current == nil, closedMilliseconds == ms {
             gstTrailsTheEnd = true
-            if let clock, let endedAt { gstLag = max(gstLag, clock - endedAt) }
+            epochsWithoutGST = 0
+            noteLag()
             dropped = true
             return
         }
         guard enter(ms, into: &events, stats: &stats) else { return }
+        epochsWithoutGST = 0
+        // The GST of an epoch held past the end for it: how late it came counts as well, or the
+        // wait would never come down once it is long enough to catch them.
+        if current?.pastTheEnd == true { noteLag() }
         current?.hasGST = true
         current?.gstLatitude = Self.sigma(s.double(6))
         current?.gstLongitude = Self.sigma(s.double(7))
         current?.gstAltitude = Self.sigma(s.double(8))
+    }
+
+    /// Keeps how long after the learnt end (live clock) a GST of that epoch came.
+    private mutating func noteLag() {
+        guard let clock, let endedAt else { return }
+        gstLags.append(clock - endedAt)
+        if gstLags.count > Self.gstLagsKept { gstLags.removeFirst() }
     }
 
     /// `$--VTG,cog,T,cogm,M,knots,N,kmh,K[,m]` — no time stamp.

@@ -139,8 +139,8 @@ public struct NMEAParser: Sendable {
     }
 
     /// How long (seconds) a live source's satellite fix is held past its epoch's learnt end for
-    /// a GST that this receiver sends there on some epochs: twice the longest such a GST was
-    /// seen to lag the end, within 0.1…0.5 s.
+    /// a GST that this receiver sends there on some epochs: twice the longest of the last few
+    /// such GSTs' lags after the end, within 0.1…0.5 s.
     public var lateGSTWait: Double { epochs.lateGSTWait }
 
     /// Ends the input: parses a last unterminated line and closes the open epoch.

@@ -893,6 +893,51 @@ import Testing
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == file)
     }
 
+    /// The daemon's own socket path below a regular file (`notes.txt/x.sock`, or deeper:
+    /// ENOTDIR) is a usage error too: exit 2 before anything starts, one line naming the path
+    /// and the part that is no folder (before: exit 1, "bind: Not a directory", once the
+    /// position source was open). A folder that is missing is none: the daemon makes it and
+    /// listens. Its clients refuse the path below a file alike, exit 2 (before: exit 1,
+    /// "connect: Not a directory"); one in a folder that is not there is a daemon not running,
+    /// exit 1, as when a stopped service's runtime folder was removed.
+    @Test func aDaemonSocketPathBelowAFileIsAUsageError() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let file = dir.path + "/notes.txt"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+        let config = try DaemonProcess.writeConfig(dir)
+        let belowAFile = "\(file) is a regular file, not a folder"
+        for path in [file + "/x.sock", file + "/deeper/x.sock"] {
+            let daemon = try DaemonProcess(
+                arguments: ["--config", config, "--socket", path], socket: path, dir: dir)
+            let code = daemon.waitForExit()
+            if code == nil { daemon.signal(SIGKILL) }
+            #expect(code == 2, "\(path): \(daemon.stderr)")
+            #expect(
+                daemon.stderr
+                    == "<3>error: pathfinder daemon: --socket: key \"socket\": \(path): \(belowAFile); the daemon makes its control socket in a folder, made when missing (give a path in a folder)\n",
+                "\(daemon.stderr)")
+        }
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "x")
+        let inANewFolder = dir.path + "/none/x.sock"
+        let daemon = try DaemonProcess(
+            arguments: ["--config", config, "--socket", inANewFolder], socket: inANewFolder, dir: dir)
+        #expect(daemon.waitUntilListening(), "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0, "\(daemon.stderr)")
+        let binary = try BuiltExecutable.pathfinder().path
+        for command in [["status"], ["stop"], ["go", "Ateneum"]] {
+            let result = try runCapturing(binary, command + ["--socket", file + "/x.sock"])
+            #expect(result.status == 2, "\(command): \(result)")
+            #expect(
+                result.text
+                    == "pathfinder \(command[0]): \(file)/x.sock: \(belowAFile), so no socket is there (the daemon's control socket is given by --socket or the config's \"socket\")\n",
+                "\(result.text)")
+        }
+        let missing = try runCapturing(binary, ["status", "--socket", dir.path + "/gone/x.sock"])
+        #expect(missing.status == 1 && missing.text.contains("is not running"), "\(missing)")
+    }
+
     /// Its socket file deleted: no client can reach it, and a second daemon would start on
     /// the path, so it exits 1 saying why, for systemd to restart it (before: it ran on,
     /// unreachable, and `stop` said it was not running). With no client connected too: the

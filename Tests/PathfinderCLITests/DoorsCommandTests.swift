@@ -1333,6 +1333,95 @@ struct DoorsCommandTests {
             refused.err.contains("alone.osm:3 (node 1): lat=\"\" lon=\"\" are not numbers"), "\(refused.err)")
     }
 
+    /// An `osmium` first on PATH, in `dir/bin`, that logs its arguments (one line a run) to
+    /// `dir/osmium.log` and runs the real one; the environment that puts it first.
+    static func watchedOsmium(in dir: Scratch) throws -> [String: String] {
+        let real = try dir.sh("command -v osmium")
+        try #require(real.code == 0, "osmium-tool is needed: apt-get install osmium-tool")
+        try FileManager.default.createDirectory(atPath: dir.file("bin"), withIntermediateDirectories: true)
+        let wrapper = try dir.write(
+            "bin/osmium",
+            "#!/bin/sh\necho \"$*\" >> '\(dir.file("osmium.log"))'\nexec '\(real.out.trimmingCharacters(in: .whitespacesAndNewlines))' \"$@\"\n"
+        )
+        try #require(chmod(wrapper, 0o755) == 0)
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = dir.file("bin") + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        return environment
+    }
+
+    /// `doors import` runs the `osmium` found first on PATH (one built into /usr/local/bin, a
+    /// wrapper). Before, PATH's folders were turned into text as arrays of characters
+    /// (`["/", "u", …]/osmium`), none was ever found, and only /usr/bin/osmium was run.
+    @Test func theOsmiumFirstOnPATHIsTheOneRun() throws {
+        let dir = try Scratch()
+        let environment = try Self.watchedOsmium(in: dir)
+        let source = try fixture("siltavuorenpenger-block.osm")
+        let made = try dir.sh("osmium cat '\(source)' -o block.osm.pbf")
+        try #require(made.code == 0, "\(made.err)")
+        let imported = try BinaryTests.run(
+            executable: try BinaryTests.binary(), ["doors", "import", "block.osm.pbf", "--out", "x.db"],
+            directory: dir.path, environment: environment)
+        #expect(imported.code == 0, "\(imported.err)")
+        let log = (try? String(contentsOfFile: dir.file("osmium.log"), encoding: .utf8)) ?? ""
+        #expect(log.contains("fileinfo -F pbf -g header.with_history block.osm.pbf"), "not run: \(log)")
+    }
+
+    /// A plain `.osm.pbf` that fails for another reason than versions read as copies (nothing
+    /// to index: a bench, no building or entrance) is said at once, not read whole a second
+    /// time (`osmium fileinfo -e`) to look for versions; a converted history file, which fails
+    /// as copies, still is, and is read as it is now. Watched through an `osmium` first on
+    /// PATH. Before: "nothing to index" came only after `osmium fileinfo -F pbf -e -g
+    /// data.multiple_versions` had read the whole file.
+    @Test func onlyAFailureOfVersionsReadAsCopiesReadsTheWholeFileForThem() throws {
+        let dir = try Scratch()
+        let environment = try Self.watchedOsmium(in: dir)
+        let source = try fixture("siltavuorenpenger-block.osm")
+        _ = try dir.write(
+            "bench.osm",
+            #"<osm version="0.6"><node id="1" version="1" lat="60.1" lon="24.9"/><node id="2" version="1" lat="60.11" lon="24.9"><tag k="amenity" v="bench"/></node></osm>"#
+        )
+        _ = try dir.write(
+            "change.osc",
+            """
+            <osmChange version="0.6" generator="test">
+              <modify>
+                <node id="410088130" version="7" timestamp="2020-01-01T00:00:00Z" changeset="1" uid="1" user="x" lat="60.1755178" lon="24.9516211">
+                  <tag k="addr:unit" v="A"/><tag k="entrance" v="main"/><tag k="ref" v="A"/>
+                </node>
+              </modify>
+              <delete>
+                <node id="412237449" version="5" timestamp="2020-01-01T00:00:00Z" changeset="1" uid="1" user="x" lat="60.1747474" lon="24.9531693"/>
+              </delete>
+            </osmChange>
+            """)
+        let made = try dir.sh(
+            """
+            osmium cat bench.osm -o bench.osm.pbf &&
+            osmium apply-changes --with-history '\(source)' change.osc -o hist.osh.pbf && osmium cat hist.osh.pbf -o lost.osm.pbf
+            """)
+        try #require(made.code == 0, "\(made.err)")
+        func importing(
+            _ input: String, _ options: [String] = []
+        ) throws -> (code: Int32, err: String, wholeReads: Int) {
+            try? FileManager.default.removeItem(atPath: dir.file("osmium.log"))
+            let r = try BinaryTests.run(
+                executable: try BinaryTests.binary(), ["doors", "import", input, "--out", "x.db"] + options,
+                directory: dir.path, environment: environment)
+            let log = (try? String(contentsOfFile: dir.file("osmium.log"), encoding: .utf8)) ?? ""
+            let runs = log.split(separator: "\n")
+            #expect(!runs.isEmpty, "no osmium ran: \(r.err)")
+            return (r.code, r.err, runs.count { $0.hasPrefix("fileinfo") && $0.contains(" -e ") })
+        }
+        for options in [[], ["--low-memory"]] {
+            let bench = try importing("bench.osm.pbf", options)
+            #expect(bench.code == 2 && bench.err.contains("nothing to index"), "\(options): \(bench.err)")
+            #expect(bench.wholeReads == 0, "\(options)")
+            let lost = try importing("lost.osm.pbf", options)
+            #expect(lost.code == 0, "\(options): \(lost.err)")
+            #expect(lost.wholeReads == 1, "\(options)")
+        }
+    }
+
     @Test func artifactsAreFoundThroughTheEnvironmentOrAboveAStartDirectory() throws {
         #expect(
             try Artifacts.path(

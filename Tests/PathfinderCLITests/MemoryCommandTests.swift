@@ -288,6 +288,32 @@ struct MemoryCommandTests {
         #expect(try MemoryFile.read(path: fresh).buildings.first?.osm?.doors.count == 2)
     }
 
+    /// The no-building message says `--center` as it was typed, a form the command reads,
+    /// and counts its entrances in words that agree ("1 entrance"). Before: `--center
+    /// 1e-05,0.0` (a form the command refuses) for 0.00001,0, `-0.0,-0.0` for -0,-0, and "its 1
+    /// entrances".
+    @Test(arguments: [
+        ("0.00001,0", "1 entrance"), ("-0,-0", "1 entrance"), ("0.0001, 0.00012", "2 entrances"),
+    ])
+    func theNoBuildingMessageSaysTheCentreAsTyped(typed: String, entrances: String) throws {
+        let dir = try Scratch()
+        let osm = try dir.write(
+            "sq.json",
+            #"{"elements":[{"type":"node","id":1,"lat":0.0001,"lon":0.0001,"tags":{"entrance":"main"}}"#
+                + (entrances.hasPrefix("2")
+                    ? #",{"type":"node","id":2,"lat":0.0002,"lon":0.0002,"tags":{"entrance":"yes"}}]}"#
+                    : "]}"))
+        let r = try BinaryTests.run(
+            executable: try BinaryTests.binary(),
+            ["memory", "osm", "--file", dir.file("m.json"), "--name", "Sq", "--center", typed, "--osm", osm])
+        #expect(r.code == 1, "\(r.err)")
+        let said = typed.replacingOccurrences(of: " ", with: "")
+        #expect(
+            r.err
+                == "pathfinder memory osm: nothing stored: no building within 50 m of --center \(said) in \(osm); OSM's answer there is no building's doors (its \(entrances) within 150 m would lead a walk there, not be remembered)\n",
+            "\(r.err)")
+    }
+
     @Test func helpListsTheSubcommands() async {
         let r = await runPathfinder(["memory", "--help"])
         #expect(r.code == 0)

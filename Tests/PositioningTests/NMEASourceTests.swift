@@ -166,12 +166,83 @@ import Testing
         }
     }
 
-    /// RMC and GGA (HDOP 1.0) of a satellite fix at 12:00:0`second`, then a GST of σ 1.0 m.
+    /// A receiver that sent GST after the learnt end on a few epochs (12:00:01 and 03 with its
+    /// epoch, 05 0.3 s after it: a learnt wait of 0.5 s), then none, written live into a FIFO:
+    /// the first fixes after the GSTs stop are still held for one (at most the wait), but once
+    /// five satellite epochs in a row came without a GST it is no longer waited for, and each
+    /// fix comes with its own epoch's bytes again; a GST after the end later teaches it anew
+    /// (12:00:15's fix carries its σ). Before: every fix after the last GST was held the
+    /// longest wait ever learnt (0.5 s past its end), for as long as the source ran.
+    @Test func aReceiverThatStopsSendingGSTAfterTheEndIsNoLongerHeldForIt() async throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("gst-\(UUID()).fifo").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        let source = NMEASource(.fifo(path: fifo, paced: false))
+        let collector = Collector(source.events(from: try source.open()))
+        defer {
+            source.stop()
+            collector.cancel()
+        }
+        let writer = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        try #require(writer >= 0, "open \(fifo): \(String(cString: strerror(errno)))")
+        defer { close(writer) }
+        func send(_ text: String) {
+            #expect(text.withCString { write(writer, $0, strlen($0)) } == text.utf8.count)
+        }
+        let gstAfterTheEpoch: Set = [1, 3, 14, 15]
+        var held: [Int: Duration] = [:]
+        for second in 0..<16 {
+            let written = ContinuousClock.now
+            send(Self.satelliteEpoch(second, withGST: gstAfterTheEpoch.contains(second)))
+            if second == 5 {
+                try await Task.sleep(for: .milliseconds(300))
+                send(Self.gstSentence(second))
+            }
+            let time = Self.epochTime(second)
+            // Bounded far past the wait for a late GST (0.5 s at most): a guard, not the check.
+            let came = await collector.wait(upTo: second == 0 ? 1 : 10) {
+                fixes($0).contains { $0.time == time }
+            }
+            #expect(came || second == 0, "12:00:\(second) never came: \(collector.all)")
+            held[second] = ContinuousClock.now - written
+        }
+        // A fix held for a GST is out only after the learnt wait, 0.5 s: never sooner.
+        let heldFor = (11...13).filter { held[$0]! >= .milliseconds(500) }
+        #expect(heldFor.isEmpty, "still held for a GST: \(heldFor.map { ($0, held[$0]!) })")
+        let accuracy = fixes(collector.all).map(\.horizontalAccuracy)
+        #expect(accuracy == [5, 5, 5, 1, 5, 5] + Array(repeating: 5, count: 9) + [1], "\(collector.all)")
+
+        // The wait follows the recent lags: after one of 0.3 s (a wait of 0.5 s), five GSTs that
+        // come with their epoch's end bring it back to 0.1 s.
+        var parser = NMEAParser()
+        let start = Date(timeIntervalSince1970: 1_750_000_000)
+        for second in 0..<8 {
+            let at = start.addingTimeInterval(Double(second))
+            _ = parser.feed(Array(Self.satelliteEpoch(second, withGST: false).utf8), receivedAt: at)
+            guard second > 0 else { continue }
+            let lag = second == 1 ? 0.3 : 0.01
+            _ = parser.feed(Array(Self.gstSentence(second).utf8), receivedAt: at.addingTimeInterval(lag))
+            if second == 1 { #expect(parser.lateGSTWait == 0.5) }
+        }
+        #expect(parser.lateGSTWait == 0.1)
+    }
+
+    /// 12:00:`second` of the day these epochs are dated.
+    static func epochTime(_ second: Int) -> Date {
+        utc(String(format: "2025-06-15T12:00:%02dZ", second))
+    }
+
+    /// The GST (σ 1.0 m) of the epoch at 12:00:`second`.
+    static func gstSentence(_ second: Int) -> String {
+        nmea("GPGST,\(String(format: "1200%02d", second)).00,1.0,,,,0.6,0.8,1.5")
+    }
+
+    /// RMC and GGA (HDOP 1.0) of a satellite fix at 12:00:`second`, then a GST of σ 1.0 m.
     static func satelliteEpoch(_ second: Int, withGST: Bool) -> String {
-        let t = "12000\(second).00"
+        let t = "\(String(format: "1200%02d", second)).00"
         return nmea("GPRMC,\(t),A,6010.0000,N,02456.0000,E,0.5,40.5,150625,,,A")
             + nmea("GPGGA,\(t),6010.0000,N,02456.0000,E,1,09,1.0,10.7,M,17.9,M,,")
-            + (withGST ? nmea("GPGST,\(t),1.0,,,,0.6,0.8,1.5") : "")
+            + (withGST ? gstSentence(second) : "")
     }
 
     @Test func unsupportedBaudRateIsRefused() throws {

@@ -317,10 +317,10 @@ public enum DoorImporter {
         do {
             // Ctrl-C, kill or a closed terminal mid-import: the temp file goes too, up to its
             // rename into place (before, the rename came after the temp file left the handler's
-            // table: a signal in that gap left `….tmp-PID` behind, and under `plan --osm` the
-            // temporary folder holding it, which DoorsInFileTests.aSignalLeavesNoTemporaryFolder
-            // saw once under load).
-            return try RemoveOnSignal.during(tmp) {
+            // table: a signal in that gap left `….tmp-PID` behind), and the words' database
+            // beside it (before, not removed: under `plan --osm` the temporary folder holding
+            // it stayed too).
+            return try RemoveOnSignal.during([tmp, DoorIndexWriter.wordsPath(for: tmp)]) {
                 let writer = try DoorIndexWriter(
                     path: tmp, source: source, wholeTokensLimit: wholeTokensLimit,
                     wordRowsLimit: wordRowsLimit)

@@ -44,6 +44,11 @@ final class DoorIndexWriter {
     /// The word index's rows while they fit in memory (``WordIndexRows``); nil once they do
     /// not.
     private var wordRows: WordIndexRows?
+
+    /// The second database the words of names and addresses are indexed in while the index at
+    /// `path` is finished (copied into it, then removed): a temp file of its own, which a signal
+    /// must remove too (``DoorImporter``).
+    static func wordsPath(for path: String) -> String { path + "-words" }
     /// The database's path: the word index is made beside it.
     private let path: String
 
@@ -222,7 +227,7 @@ final class DoorIndexWriter {
         // The word index is made meanwhile too, on a thread and database of its own, from the
         // rows kept in memory; the text of the buildings whose places move below is mended
         // in it once it is copied in.
-        let words = wordRows.map { WordIndexJob($0, path: "\(path)-words") }
+        let words = wordRows.map { WordIndexJob($0, path: Self.wordsPath(for: path)) }
         defer { words?.discard() }
         if words != nil { progress("indexing the words of names and addresses") }
         progress("making the indexes")

@@ -40,13 +40,11 @@ public enum DoorsInFile {
             return DoorsNearResult(building: nil, doors: [], center: point)
         }
         let template = TemporaryFolder.path() + "/pathfinder-doors-XXXXXX"
-        var made: String?
-        defer { if let made { try? FileManager.default.removeItem(atPath: made) } }
-        // Ctrl-C or a kill while it is made or read leaves no folder behind (before: one empty
-        // `pathfinder-doors-*` each time, also when the signal came just after it was made).
+        // Ctrl-C or a kill while it is made, read or removed leaves no folder behind (before:
+        // one empty `pathfinder-doors-*` each time, also when the signal came just after it was
+        // made, or between the end of the read and the folder's removal).
         let found = try RemoveOnSignal.inTemporaryFolder(template, files: ["doors.db"]) {
             (folder) throws(DoorIndexError) -> DoorsNearResult in
-            made = folder
             let path = folder + "/doors.db"
             do throws(DoorIndexError) {
                 _ = try DoorImporter.write(data, to: path, source: source)

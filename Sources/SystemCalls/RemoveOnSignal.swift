@@ -50,10 +50,12 @@ public enum RemoveOnSignal {
 
     /// Makes a folder from `template` (`mkdtemp`: "…XXXXXX") and runs `body` with its path; if
     /// one of the signals arrives meanwhile, the folder and the `files` named in it are
-    /// removed, and the process ends by that signal. The caller removes the folder after. The folder is made in the very string the
-    /// handler reads, so no moment passes between its making and its being known (before:
-    /// a signal just after `mkdtemp` left the folder). Nil from `body` when it cannot be made,
-    /// with `errno` set.
+    /// removed, and the process ends by that signal. When `body` is done the folder is removed
+    /// with what it holds, still under the handler (before, the caller removed it after the
+    /// handler had let go: a signal between the two left the folder and its files). The folder
+    /// is made in the very string the handler reads, so no moment passes between its making and
+    /// its being known (before: a signal just after `mkdtemp` left the folder). Nil from `body`
+    /// when it cannot be made, with `errno` set.
     public static func inTemporaryFolder<T, E: Error>(
         _ template: String, files: [String], _ body: (String) throws(E) -> T
     ) throws(E) -> T? {
@@ -67,10 +69,25 @@ public enum RemoveOnSignal {
         let folder = String(cString: buffer)
         let fileSlots = take(files.map { folder + "/" + $0 })
         defer {
+            removeFolder(folder)
             giveBack(fileSlots)
             giveBack(folderSlots)
         }
         return try body(folder)
+    }
+
+    /// Removes `folder` and the files in it (one level: what a temporary folder holds).
+    private static func removeFolder(_ folder: String) {
+        if let stream = opendir(folder) {
+            while let entry = readdir(stream) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+                }
+                if name != ".", name != ".." { unlink(folder + "/" + name) }
+            }
+            closedir(stream)
+        }
+        rmdir(folder)
     }
 
     /// Installs the handlers if none are, and puts `paths` in free slots: their indexes.

@@ -338,7 +338,36 @@ struct DoorsInFileTests {
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal, "stopped by the signal, not finished")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp) == [])
+        let left = FileManager.default.subpaths(atPath: tmp) ?? ["?"]
+        #expect(left == [], "left in $TMPDIR: \(left)")
+    }
+
+    /// SIGTERM while the words of names and addresses are indexed (a second database beside
+    /// the temp index, `….tmp-PID-XXXX-words`) leaves neither file (before: the `-words` file
+    /// was not among those the signal removes, so it stayed, and under `plan --osm` the
+    /// temporary folder that held it: aSignalLeavesNoTemporaryFolder failed so under load).
+    @Test func aSignalWhileTheWordsAreIndexedLeavesNoFile() throws {
+        let scratch = try Scratch()
+        let file = try Self.block(in: scratch)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try BinaryTests.binary())
+        process.arguments = ["doors", "import", file, "--out", scratch.file("block.db")]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var seen = false
+        for _ in 0..<30_000 where !seen && process.isRunning {
+            seen = ((try? FileManager.default.contentsOfDirectory(atPath: scratch.file(""))) ?? []).contains {
+                $0.hasSuffix("-words")
+            }
+            if !seen { usleep(1_000) }
+        }
+        try #require(seen, "the words' database was never seen")
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal, "stopped by the signal, not finished")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: scratch.file("")).sorted() == ["block.osm"])
     }
 
     /// The block of ``aSignalLeavesNoTemporaryFolder()``: 40 000 small buildings, a few

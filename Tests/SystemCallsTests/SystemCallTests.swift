@@ -96,3 +96,35 @@ struct SystemCallTests {
         #expect(received.wait(timeout: .now() + 10) == .success)
     }
 }
+
+/// A temporary folder made by ``RemoveOnSignal/inTemporaryFolder(_:files:_:)`` is gone, with
+/// what it held, when the call returns (or throws), still under the signal handler: before, the
+/// caller removed it after the handler had let go, and a signal between the two left the folder
+/// and its files (`plan --osm` killed at its end: DoorsInFileTests.aSignalLeavesNoTemporaryFolder
+/// failed so under load).
+@Suite struct TemporaryFolderTests {
+    struct Failure: Error {}
+
+    @Test func theFolderIsRemovedWithItsFilesWhenTheBodyEnds() throws {
+        let template = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/pathfinder-test-XXXXXX"
+        var made = ""
+        let answer = RemoveOnSignal.inTemporaryFolder(template, files: ["a.db"]) { folder in
+            made = folder
+            _ = FileManager.default.createFile(atPath: folder + "/a.db", contents: Data("x".utf8))
+            _ = FileManager.default.createFile(atPath: folder + "/a.db-words", contents: Data("y".utf8))
+            return 42
+        }
+        #expect(answer == 42)
+        #expect(!made.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: made), "\(made) is still there")
+
+        #expect(throws: Failure.self) {
+            _ = try RemoveOnSignal.inTemporaryFolder(template, files: []) { (folder) throws(Failure) -> Int in
+                made = folder
+                _ = FileManager.default.createFile(atPath: folder + "/b", contents: Data())
+                throw Failure()
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: made), "\(made) is still there")
+    }
+}

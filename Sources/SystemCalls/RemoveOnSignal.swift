@@ -99,9 +99,26 @@ public enum RemoveOnSignal {
                 var action = sigaction()
                 action.__sigaction_handler.sa_handler = { number in
                     // async-signal-safe: unlink(2), then rmdir(2) for what is a folder (its files
-                    // are gone by then), then the default action by the same signal.
-                    for i in 0..<RemoveOnSignal.capacity { if let path = pathsToRemove[i] { unlink(path) } }
-                    for i in 0..<RemoveOnSignal.capacity { if let path = pathsToRemove[i] { rmdir(path) } }
+                    // are gone by then), then the default action by the same signal. Again while
+                    // a folder is not empty: the handler may run on another thread than the work,
+                    // which goes on meanwhile and may make a file after the unlinks (before, under
+                    // load, `plan --osm` killed just after its folder was made left the folder
+                    // and its temp index: strace showed the openat between unlink and rmdir).
+                    // Once a folder is gone nothing more is made in it.
+                    for _ in 0..<100 {
+                        for i in 0..<RemoveOnSignal.capacity {
+                            if let path = pathsToRemove[i] { unlink(path) }
+                        }
+                        var emptied = true
+                        for i in 0..<RemoveOnSignal.capacity {
+                            if let path = pathsToRemove[i], rmdir(path) != 0,
+                                errno == ENOTEMPTY || errno == EEXIST
+                            {
+                                emptied = false
+                            }
+                        }
+                        if emptied { break }
+                    }
                     signal(number, SIG_DFL)
                     raise(number)
                 }

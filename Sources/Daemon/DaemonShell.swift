@@ -391,7 +391,10 @@ final class MemoryKeeper {
         if merge.file.buildings.isEmpty {
             return text + "; nothing in it to merge: this daemon's memory saved"
         }
-        let new = changes(from: session, to: merge.file)
+        // What the merge made of this daemon's memory, not the file as it was: a file holding a
+        // building in an older version (the daemon's own backup) brings nothing (before: it was
+        // listed, its older door as new or "changed").
+        let new = changes(from: session, to: merge.file.merging(session))
         return text
             + "; its \(merge.file.buildings.count) buildings merged with this daemon's (new from it: "
             + (new.isEmpty ? "nothing" : new.joined(separator: ", ")) + ") and saved"

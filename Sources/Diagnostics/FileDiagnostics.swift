@@ -143,16 +143,25 @@ public enum FileDiagnostics {
     }
 
     /// The first part of `path`'s folder that is there and is no folder, in words ("/x/notes.txt
-    /// is a regular file, not a folder"): nothing can ever be made at `path` (ENOTDIR). Nil when
-    /// every part there is a folder (or a link to one), including when the rest is missing (a
-    /// folder that can be made), or when a part cannot be looked at.
+    /// is a regular file, not a folder"): nothing can ever be made at `path` (ENOTDIR); or a
+    /// symbolic link that leads nowhere ("/x/run is a symbolic link to /y, which does not
+    /// exist"), through which no folder is made either (before: taken for a missing folder).
+    /// Nil when every part there is a folder (or a link to one), including when the rest is
+    /// missing (a folder that can be made), or when a part cannot be looked at.
     public static func partThatIsNoFolder(of path: String) -> String? {
         guard let slash = path.lastIndex(of: "/") else { return nil }
         var prefix = path.hasPrefix("/") ? "/" : ""
         for part in path[..<slash].split(separator: "/") {
             prefix += prefix.isEmpty || prefix.hasSuffix("/") ? part : "/" + part
             var info = stat()
-            guard stat(prefix, &info) == 0 else { return nil }
+            guard stat(prefix, &info) == 0 else {
+                let code = errno
+                guard lstat(prefix, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return nil }
+                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: prefix)) ?? "?"
+                return "\(prefix) is a symbolic link to \(target), "
+                    + (code == ENOENT
+                        ? "which does not exist" : "which cannot be followed: \(words(errno: code))")
+            }
             if (info.st_mode & S_IFMT) != S_IFDIR {
                 return "\(prefix) is \(kind(ofMode: info.st_mode) ?? "a regular file"), not a folder"
             }

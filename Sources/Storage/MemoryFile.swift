@@ -226,17 +226,7 @@ public enum MemoryFile {
             self.path = path
             try MemoryFile.refuseOtherNames(path)
             let lockPath = Self.claimPath(for: path)
-            let folder = try openFolder(of: path)
-            if waiting {
-                _ = try? retryingOnInterrupt("flock") { flock(folder, LOCK_SH) }
-            } else if flock(folder, LOCK_SH | LOCK_NB) != 0, errno == EWOULDBLOCK {
-                try? closeDescriptor(folder)
-                throw MemoryFileError(
-                    .inUse, path: path,
-                    reason:
-                        "in use by another pathfinder command changing the memory in this folder (a replay holds it for its walk)"
-                )
-            }
+            let folder = try Self.lockedFolder(of: path, waiting: waiting)
             var claim: Int32 = -1
             var problem: MemoryFileError?
             do {
@@ -282,6 +272,23 @@ public enum MemoryFile {
             self.claimProblem = problem
         }
 
+        /// The memory's folder (made 0700 when missing), open and locked shared; `waiting`
+        /// false: a folder locked by a command changing the memory is `.inUse` at once.
+        private static func lockedFolder(of path: String, waiting: Bool) throws(MemoryFileError) -> Int32 {
+            let folder = try openFolder(of: path)
+            if waiting {
+                _ = try? retryingOnInterrupt("flock") { flock(folder, LOCK_SH) }
+            } else if flock(folder, LOCK_SH | LOCK_NB) != 0, errno == EWOULDBLOCK {
+                try? closeDescriptor(folder)
+                throw MemoryFileError(
+                    .inUse, path: path,
+                    reason:
+                        "in use by another pathfinder command changing the memory in this folder (a replay holds it for its walk)"
+                )
+            }
+            return folder
+        }
+
         deinit {
             if claim >= 0 { try? closeDescriptor(claim) }
             try? closeDescriptor(folder)
@@ -311,9 +318,29 @@ public enum MemoryFile {
         public func verify() -> Verification {
             let directory = AtomicFile.split((try? AtomicFile.resolvingLink(path)) ?? path).directory
             let lockPath = Self.claimPath(for: path)
-            let folderHeld = Self.same(folder, as: directory)
-            let claimHeld = claim < 0 || Self.same(claim, as: lockPath)
+            // The folder as `openFolder(of:)` opened it: a link to it followed (before, the link
+            // itself was compared, so a folder reached through a link was never "held").
+            let folderHeld = Self.same(folder, as: directory, following: true)
+            let claimHeld = claim < 0 || Self.same(claim, as: lockPath, following: false)
             if folderHeld && claimHeld { return .held }
+            if claim >= 0 && claimHeld {
+                // The lock file at the path is the one this daemon holds, so no other daemon
+                // holds it: only the folder's lock is taken again. A whole new hold would lock
+                // the file a second time, collide with this daemon's own lock and take it for
+                // another daemon's.
+                let fresh: Int32
+                do {
+                    fresh = try Self.lockedFolder(of: path, waiting: false)
+                } catch {
+                    return error.kind == .unwritable ? .unlocked(error) : .lost(error)
+                }
+                try? closeDescriptor(folder)
+                folder = fresh
+                return .retaken(
+                    note:
+                        "memory folder \(directory) is not the one opened at the start, though the lock file in it is this daemon's: the folder locked again, so a `memory` command on it is refused as before"
+                )
+            }
             var info = stat()
             let existed = stat(directory, &info) == 0
             let fresh: DaemonHold
@@ -338,11 +365,13 @@ public enum MemoryFile {
             )
         }
 
-        /// Whether the open `fd` is the file at `path` (device and inode; the link not followed).
-        private static func same(_ fd: Int32, as path: String) -> Bool {
+        /// Whether the open `fd` is the file at `path` (device and inode), a link at `path`
+        /// followed or not, as `fd` was opened.
+        private static func same(_ fd: Int32, as path: String, following: Bool) -> Bool {
             var open = stat()
             var there = stat()
-            return fstat(fd, &open) == 0 && lstat(path, &there) == 0 && open.st_dev == there.st_dev
+            let found = following ? stat(path, &there) : lstat(path, &there)
+            return fstat(fd, &open) == 0 && found == 0 && open.st_dev == there.st_dev
                 && open.st_ino == there.st_ino
         }
 

@@ -938,6 +938,37 @@ import Testing
         #expect(missing.status == 1 && missing.text.contains("is not running"), "\(missing)")
     }
 
+    /// The daemon's socket in a folder that is a symbolic link to nothing (`dang -> nowhere`):
+    /// the daemon cannot make the folder through the link, so it is a usage error, exit 2 up
+    /// front, one line naming the link and its target (before: exit 1 at run time, "bind: No
+    /// such file or directory", not a word of the link). A link to a folder is fine.
+    @Test func aDaemonSocketInADanglingLinkIsAUsageError() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let link = dir.path + "/dang"
+        try #require(symlink(dir.path + "/nowhere", link) == 0)
+        let config = try DaemonProcess.writeConfig(dir)
+        for path in [link + "/x.sock", link + "/deeper/x.sock"] {
+            let daemon = try DaemonProcess(
+                arguments: ["--config", config, "--socket", path], socket: path, dir: dir)
+            let code = daemon.waitForExit()
+            if code == nil { daemon.signal(SIGKILL) }
+            #expect(code == 2, "\(path): \(daemon.stderr)")
+            #expect(
+                daemon.stderr
+                    == "<3>error: pathfinder daemon: --socket: key \"socket\": \(path): \(link) is a symbolic link to \(dir.path)/nowhere, which does not exist; the daemon makes its control socket in a folder, made when missing (give a path in a folder)\n",
+                "\(daemon.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/nowhere"))
+        try FileManager.default.createDirectory(
+            atPath: dir.path + "/nowhere", withIntermediateDirectories: false)
+        let daemon = try DaemonProcess(
+            arguments: ["--config", config, "--socket", link + "/x.sock"], socket: link + "/x.sock", dir: dir)
+        #expect(daemon.waitUntilListening(), "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0, "\(daemon.stderr)")
+    }
+
     /// Its socket file deleted: no client can reach it, and a second daemon would start on
     /// the path, so it exits 1 saying why, for systemd to restart it (before: it ran on,
     /// unreachable, and `stop` said it was not running). With no client connected too: the

@@ -209,6 +209,43 @@ import Testing
         #expect(first.waitForExit() == 0)
     }
 
+    /// The memory reached through a symbolic link: its folder a link (`~/.local/share/pathfinder
+    /// -> /mnt/usb/pathfinder`), or the file itself one. Before, with the folder a link, the
+    /// daemon's 2-s check compared the folder it had opened with the link (not followed), took
+    /// it for replaced, locked it again, collided with its own lock and took itself for
+    /// "another running pathfinder daemon (pid <its own>)": every save after was refused.
+    /// Now the checks pass (several, > 4 s), nothing is said, and the memory is saved there.
+    @Test(arguments: ["folder", "file"]) func aMemoryReachedThroughALinkIsSaved(link: String) throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(
+            atPath: dir.path + "/real", withIntermediateDirectories: false)
+        let memory: String
+        if link == "folder" {
+            try #require(symlink(dir.path + "/real", dir.path + "/ln") == 0)
+            memory = dir.path + "/ln/memory.json"
+        } else {
+            try FileManager.default.createDirectory(
+                atPath: dir.path + "/mem", withIntermediateDirectories: false)
+            try #require(symlink(dir.path + "/real/memory.json", dir.path + "/mem/memory.json") == 0)
+            memory = dir.path + "/mem/memory.json"
+        }
+        let socket = dir.path + "/pf.sock"
+        let daemon = try DaemonProcess(
+            arguments: [
+                "--config", try DaemonProcess.writeConfig(dir), "--memory", memory, "--socket", socket,
+                "--doors", MemoryDaemonTests.doors,
+            ], socket: socket, dir: dir)
+        try #require(daemon.waitUntilListening(), "\(daemon.stderr)")
+        usleep(4_500_000)  // the hold is checked every 2 s
+        #expect(try Self.saveByGoing(daemon)?["event"] == "memorySaved", "\(daemon.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir.path + "/real/memory.json"))
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        #expect(!daemon.stderr.contains("in use by another"), "\(daemon.stderr)")
+        #expect(!daemon.stderr.contains("while the daemon ran"), "\(daemon.stderr)")
+    }
+
     /// The same, with the second daemon quicker than the first's check (held here by SIGSTOP):
     /// the second holds the new folder, so the first says it lost the memory, naming the
     /// second's pid, and saves nothing (`memoryFailed`, said; nor a walk file) while the second runs; once the

@@ -153,13 +153,16 @@ public enum DoorImporter {
     ///     scratch table (``WholeTokens/limit``; tests make it small).
     ///   - wordRowsLimit: bytes of the word index's rows kept in memory before the word index
     ///     is left to be made from the table (``WordIndexRows/limit``; tests make it small).
+    ///   - makingFolder: false: `output`'s folder is not made when it is not there (a
+    ///     temporary folder another thread's signal handler removed), the write fails instead.
     package static func write(
         _ data: OSMData, to output: String, source: String, wholeTokensLimit: Int = WholeTokens.defaultLimit,
-        wordRowsLimit: Int = WordIndexRows.defaultLimit, progress: (String) -> Void = { _ in }
+        wordRowsLimit: Int = WordIndexRows.defaultLimit, makingFolder: Bool = true,
+        progress: (String) -> Void = { _ in }
     ) throws(DoorIndexError) -> DoorImportSummary {
         try write(
             to: output, source: source, wholeTokensLimit: wholeTokensLimit, wordRowsLimit: wordRowsLimit,
-            progress: progress
+            makingFolder: makingFolder, progress: progress
         ) { writer in
             for element in elements(of: data) { try writer.add(element) }
         }
@@ -266,7 +269,8 @@ public enum DoorImporter {
     /// version, is replaced.
     static func write(
         to link: String, source: String, wholeTokensLimit: Int = WholeTokens.defaultLimit,
-        wordRowsLimit: Int = WordIndexRows.defaultLimit, progress: (String) -> Void,
+        wordRowsLimit: Int = WordIndexRows.defaultLimit, makingFolder: Bool = true,
+        progress: (String) -> Void,
         _ fill: (DoorIndexWriter) throws -> Void
     ) throws(DoorIndexError) -> DoorImportSummary {
         let output: String
@@ -301,6 +305,13 @@ public enum DoorImporter {
                 reason: "it is there and --out replaces only a door index: remove it or choose another --out")
         }
         if !FileManager.default.fileExists(atPath: directory) {
+            // A temporary folder gone is not made again: `plan --osm` killed just after making
+            // it had its signal handler remove it on one thread while this one, going on until
+            // the process ended, made it again, left empty (seen with inotify: created, deleted,
+            // created).
+            guard makingFolder else {
+                throw .storage(path: output, message: "the folder \(directory) is not there")
+            }
             // The README's own example writes to ~/doors/, which a fresh account lacks.
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

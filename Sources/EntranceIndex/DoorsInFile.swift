@@ -47,7 +47,7 @@ public enum DoorsInFile {
             (folder) throws(DoorIndexError) -> DoorsNearResult in
             let path = folder + "/doors.db"
             do throws(DoorIndexError) {
-                _ = try DoorImporter.write(data, to: path, source: source)
+                _ = try DoorImporter.write(data, to: path, source: source, makingFolder: false)
             } catch .badInput(let error) where error.reason.hasPrefix(DoorImporter.nothingToIndex) {
                 // Buildings without located nodes and no entrance: nothing to find. Only this:
                 // any other refusal is the file's fault, said.

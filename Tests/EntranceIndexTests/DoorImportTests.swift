@@ -290,6 +290,22 @@ struct DoorImportTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 
+    /// A write into a folder that is not there, told not to make it (`plan --osm`'s temporary
+    /// folder, which another thread's signal handler may have removed), fails and makes
+    /// nothing; by default the folder is made (`--out ~/doors/x.db` on a fresh account).
+    @Test func aFolderNotThereIsMadeOnlyWhenAsked() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let data = try Support.readPBF(try Support.fixture("Helsinki.osm.pbf"))
+        let gone = dir.appendingPathComponent("gone/doors.db").path
+        #expect(throws: DoorIndexError.self) {
+            try DoorImporter.write(data, to: gone, source: "Helsinki.osm.pbf", makingFolder: false)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        _ = try DoorImporter.write(data, to: gone, source: "Helsinki.osm.pbf")
+        #expect(FileManager.default.fileExists(atPath: gone))
+    }
+
     /// The Helsinki fixture imported into `dir` twice, as the import does (`a.db`) and with
     /// the memory limits given (`b.db`): the same summary, shops inside placed.
     static func helsinkiTwice(

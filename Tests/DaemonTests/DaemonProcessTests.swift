@@ -256,6 +256,10 @@ import Testing
         defer { dir.remove() }
         let first = try Self.onMemoryFolder(dir, socket: dir.path + "/pf.sock")
         try #require(first.waitUntilListening(), "\(first.stderr)")
+        // Answered: its loop runs, so its memory is held (a connect alone is taken by the
+        // kernel once the socket listens, before the start-up takes the memory: under CI's load
+        // the first was stopped before that, and the second's folder refused it at its start).
+        #expect(fields(try first.client().request(#"{"cmd": "status"}"#))["ok"] == .bool(true))
         first.signal(SIGSTOP)
         try FileManager.default.removeItem(atPath: dir.path + "/mem")
         let second = try Self.onMemoryFolder(dir, socket: dir.path + "/second.sock")

@@ -225,13 +225,6 @@ package final class ButtonReader: @unchecked Sendable {
         }
     }
 
-    /// Whether `path` still names the file open at `fd`.
-    private static func names(_ path: String, _ fd: Int32) -> Bool {
-        var open = stat(), named = stat()
-        return fstat(fd, &open) == 0 && stat(path, &named) == 0 && open.st_ino == named.st_ino
-            && open.st_dev == named.st_dev
-    }
-
     private enum Ending {
         case stopped
         case writerClosed
@@ -256,7 +249,7 @@ package final class ButtonReader: @unchecked Sendable {
             if ready == 0 {
                 // A FIFO no writer ever opened never reports a hang-up: if its path now names
                 // another one (deleted and made again), read that (before, the old one forever).
-                if isFIFO, !Self.names(device, fd) { return .writerClosed }
+                if isFIFO, !pathNamesOpenFile(device, fd) { return .writerClosed }
                 continue
             }
             guard fds[1].revents != 0 else { continue }

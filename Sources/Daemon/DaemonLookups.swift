@@ -6,6 +6,7 @@ import Gazetteer
 import Geo
 import Glibc
 import SQLite
+import SystemCalls
 
 /// The daemon's read-only databases, opened on first use and kept: the door indexes (OSM's
 /// doors around a destination, buildings by name or address) and the gazetteer
@@ -336,7 +337,7 @@ final class DaemonLookups {
                 }
             }
         }
-        if let gazetteerPath, gazetteer != nil, Self.fileIdentity(gazetteerPath) != gazetteerOpened {
+        if let gazetteerPath, gazetteer != nil, FileStamp(path: gazetteerPath) != gazetteerOpened {
             gazetteer = nil
             info("gazetteer \(gazetteerPath): its file changed; closed, opened again at its next use")
         }
@@ -366,11 +367,7 @@ final class DaemonLookups {
     /// One door index file as `stat` sees it: a file replaced or changed is another.
     struct DoorFile: Equatable {
         var name: String
-        var device: UInt64
-        var inode: UInt64
-        var size: Int64
-        var modified: Int
-        var modifiedNanoseconds: Int
+        var stamp: FileStamp
     }
 
     /// The files `DoorIndexes` reads at `path` (a directory's `*.db` files, sorted), or the
@@ -380,9 +377,7 @@ final class DaemonLookups {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return [] }
         let names = isDirectory.boolValue ? DoorIndexes.indexNames(inDirectory: path) : [""]
         return names.compactMap { name in
-            var file = fileIdentity(name.isEmpty ? path : path + "/" + name)
-            file?.name = name
-            return file
+            FileStamp(path: name.isEmpty ? path : path + "/" + name).map { DoorFile(name: name, stamp: $0) }
         }
     }
 
@@ -392,25 +387,15 @@ final class DaemonLookups {
         if let problem = FileDiagnostics.unreadable(gazetteerPath) {
             throw LookupError("gazetteer \(gazetteerPath): \(problem)")
         }
-        let identity = Self.fileIdentity(gazetteerPath)
+        let identity = FileStamp(path: gazetteerPath)
         let opened = try GazetteerDatabase(path: gazetteerPath)
         gazetteer = opened
         gazetteerOpened = identity
         return opened
     }
 
-    /// The gazetteer's file as it was just before it was opened: ``fileIdentity(_:)``.
-    private var gazetteerOpened: DoorFile?
-
-    /// `path` as `stat` sees it (device, inode, size, time): another value is another file, or
-    /// the file changed. Nil when it cannot be seen.
-    static func fileIdentity(_ path: String) -> DoorFile? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return DoorFile(
-            name: "", device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-            modified: info.st_mtim.tv_sec, modifiedNanoseconds: info.st_mtim.tv_nsec)
-    }
+    /// The gazetteer's file as it was just before it was opened.
+    private var gazetteerOpened: FileStamp?
 }
 
 /// Why a lookup gave nothing; the message goes into an error reply or the log.

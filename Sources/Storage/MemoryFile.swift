@@ -320,8 +320,8 @@ public enum MemoryFile {
             let lockPath = Self.claimPath(for: path)
             // The folder as `openFolder(of:)` opened it: a link to it followed (before, the link
             // itself was compared, so a folder reached through a link was never "held").
-            let folderHeld = Self.same(folder, as: directory, following: true)
-            let claimHeld = claim < 0 || Self.same(claim, as: lockPath, following: false)
+            let folderHeld = pathNamesOpenFile(directory, folder)
+            let claimHeld = claim < 0 || pathNamesOpenFile(lockPath, claim, followingLink: false)
             if folderHeld && claimHeld { return .held }
             if claim >= 0 && claimHeld {
                 // The lock file at the path is the one this daemon holds, so no other daemon
@@ -363,16 +363,6 @@ public enum MemoryFile {
                     ? "memory folder \(directory) was replaced while the daemon ran (its locks stayed with the old one): \(again); the memory is saved there at the next change"
                     : "memory folder \(directory) was removed while the daemon ran (its locks went with it): made again (mode 0700) and \(again); the memory is saved there at the next change"
             )
-        }
-
-        /// Whether the open `fd` is the file at `path` (device and inode), a link at `path`
-        /// followed or not, as `fd` was opened.
-        private static func same(_ fd: Int32, as path: String, following: Bool) -> Bool {
-            var open = stat()
-            var there = stat()
-            let found = following ? stat(path, &there) : lstat(path, &there)
-            return fstat(fd, &open) == 0 && found == 0 && open.st_dev == there.st_dev
-                && open.st_ino == there.st_ino
         }
 
         /// The pid written in the lock file by the daemon holding it, if it reads as one.

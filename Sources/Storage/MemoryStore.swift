@@ -1,6 +1,6 @@
 public import Arrival
 public import Foundation
-import Glibc
+import SystemCalls
 
 /// The memory file as a long-running program keeps it (the daemon): loaded once, saved after
 /// every change, and never written over while it cannot be read, nor when another program
@@ -24,27 +24,7 @@ public struct MemoryStore: Sendable {
     /// Why the file could not be read; nil once it was read (or there was none).
     public private(set) var unreadable: MemoryFileError?
     /// The file as this store last read or wrote it; nil: there was none.
-    private var known: Stamp?
-
-    /// What identifies a file's version without reading it.
-    struct Stamp: Sendable, Hashable {
-        var device: UInt64
-        var inode: UInt64
-        var size: Int64
-        var seconds: Int
-        var nanoseconds: Int
-
-        /// The file at `path` (its link followed, as saves write through it); nil: none.
-        init?(path: String) {
-            var info = stat()
-            guard stat(path, &info) == 0 else { return nil }
-            device = UInt64(info.st_dev)
-            inode = UInt64(info.st_ino)
-            size = Int64(info.st_size)
-            seconds = Int(info.st_mtim.tv_sec)
-            nanoseconds = Int(info.st_mtim.tv_nsec)
-        }
-    }
+    private var known: FileStamp?
 
     /// What a save found at the path and merged under the program's memory before writing.
     public struct Merge: Sendable {
@@ -69,7 +49,7 @@ public struct MemoryStore: Sendable {
     /// Whether another program replaced or changed the file since this store last read or wrote
     /// it (a file since removed is not: there is nothing in it to lose).
     public var changedOnDisk: Bool {
-        let found = Stamp(path: path)
+        let found = FileStamp(path: path)
         return found != nil && found != known
     }
 
@@ -78,7 +58,7 @@ public struct MemoryStore: Sendable {
     public mutating func load(now: Date = Date()) -> (memory: EntranceMemory, warning: MemoryFileError?) {
         let loaded = MemoryFile.load(path: path, now: now)
         unreadable = loaded.warning?.mustNotWriteOver == true ? loaded.warning : nil
-        known = Stamp(path: path)
+        known = FileStamp(path: path)
         return loaded
     }
 
@@ -104,7 +84,7 @@ public struct MemoryStore: Sendable {
         // A file gone since is nothing to merge: the save makes it again.
         guard unreadable != nil || changedOnDisk else {
             try MemoryFile.save(memory, path: path)
-            known = Stamp(path: path)
+            known = FileStamp(path: path)
             return nil
         }
         let loaded = MemoryFile.load(path: path, now: now)
@@ -118,7 +98,7 @@ public struct MemoryStore: Sendable {
         try MemoryFile.save(loaded.memory.merging(memory), path: path)
         let cause: Merge.Cause = unreadable != nil ? .readAgain : .replaced
         unreadable = nil
-        known = Stamp(path: path)
+        known = FileStamp(path: path)
         return Merge(cause: cause, file: loaded.memory, warning: loaded.warning)
     }
 }

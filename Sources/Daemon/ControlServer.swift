@@ -183,11 +183,20 @@ package final class ControlServer: @unchecked Sendable {
         self.onIncoming = onIncoming
     }
 
+    /// What `start` would refuse at `path` now (a live daemon answering there, a file that is
+    /// not a socket, another user's socket), changing nothing: a stale socket is left for
+    /// `start` to remove. The daemon asks before it takes its memory, which comes before
+    /// `start`, so a second daemon on the same socket is told so, not that the memory is in use.
+    /// - Throws: `StartError`, as `start` would.
+    package func refuseIfTaken() throws(StartError) {
+        try removeStaleSocket(removing: false)
+    }
+
     /// Binds the socket (replacing a stale one safely) and starts the I/O thread.
     /// - Throws: `StartError.alreadyRunning` if a live daemon answers on `path`.
     package func start() throws(StartError) {
         if let failure = wakePipe.failure { throw .system(path, failure) }
-        try removeStaleSocket()
+        try removeStaleSocket(removing: true)
         let fd: Int32
         do {
             fd = try retryingOnInterrupt("socket") {
@@ -232,8 +241,8 @@ package final class ControlServer: @unchecked Sendable {
     }
 
     /// A socket file left by a daemon that died answers connect() with ECONNREFUSED: remove
-    /// it. One that answers belongs to a live daemon: refuse to start.
-    private func removeStaleSocket() throws(StartError) {
+    /// it (when `removing`). One that answers belongs to a live daemon: refuse to start.
+    private func removeStaleSocket(removing: Bool) throws(StartError) {
         // An abstract socket has no file: a file named "@…" in the working folder is not it.
         if path.hasPrefix("@") { return }
         var info = stat()
@@ -247,7 +256,7 @@ package final class ControlServer: @unchecked Sendable {
             try? closeDescriptor(fd)
             throw StartError.alreadyRunning(path)
         } catch let error as SystemCallError where error.code == ECONNREFUSED {
-            _ = try? retryingOnInterrupt("unlink") { unlink(path) }
+            if removing { _ = try? retryingOnInterrupt("unlink") { unlink(path) } }
         } catch let error as SystemCallError
             where error.code == EACCES && info.st_uid != geteuid() && Self.folderIsPrivate(of: path)
         {
@@ -256,7 +265,7 @@ package final class ControlServer: @unchecked Sendable {
             // list of sockets names it) belongs to a daemon running (before, in this stop: it
             // was removed, and root's daemon exited).
             guard !Self.isBound(path) else { throw StartError.alreadyRunning(path) }
-            _ = try? retryingOnInterrupt("unlink") { unlink(path) }
+            if removing { _ = try? retryingOnInterrupt("unlink") { unlink(path) } }
         } catch let error as SystemCallError where error.code == ENOENT {
             return
         } catch let error as StartError {

@@ -88,8 +88,10 @@ package final class Daemon: Sendable {
             return 1
         }
         let server = ControlServer(path: config.socket) { continuation.yield(.control($0)) }
+        // A second daemon on this socket is told that first, before its memory (the same one,
+        // when the two share a config) is tried; nothing at the path is changed yet.
         do {
-            try server.start()
+            try server.refuseIfTaken()
         } catch {
             log.error("\(error)")
             signals.cancel()
@@ -98,7 +100,11 @@ package final class Daemon: Sendable {
         }
         // For the daemon's life: a `pathfinder memory` change beside it is refused, not lost at
         // the daemon's next save of what it holds, and so is a second daemon on this memory.
-        // After the socket, so a second daemon on the same socket is told that first.
+        // Before the socket, so a client only ever reaches a daemon that holds its memory
+        // (before, a second daemon on a memory another held listened for a moment, and closed
+        // unanswered what connected, before its exit 1). Not between bind and listen: a socket
+        // bound and not listening is refused like a stale one, and another daemon starting on
+        // the path would remove it.
         // A folder that cannot be made or locked takes no other writer either: the daemon runs,
         // and each save that fails is said (memoryFailed), as before.
         let memoryHold: MemoryFile.DaemonHold?
@@ -108,13 +114,22 @@ package final class Daemon: Sendable {
             memoryHold = hold
         } catch  where error.kind == .inUse || error.kind == .hardLinked {
             log.error("\(error)")
-            server.stop()
             signals.cancel()
             feed.stop()
             return 1
         } catch {
             log.warning("\(error)")
             memoryHold = nil
+        }
+        do {
+            try server.start()
+        } catch {
+            // The memory's hold goes with it at the return: a daemon that will not run holds
+            // nothing.
+            log.error("\(error)")
+            signals.cancel()
+            feed.stop()
+            return 1
         }
         log.info("listening on \(config.socket)")
         SystemdNotify.send("READY=1")

@@ -391,6 +391,37 @@ import Testing
         _ = try ControlClient(path: first.path)  // the first still answers
     }
 
+    /// The daemon's question before it takes its memory: what `start` would refuse is refused,
+    /// and nothing at the path is changed (a stale socket stays for `start` to remove).
+    @Test func whatStartWouldRefuseIsToldBeforeItAndNothingIsChanged() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let first = ControlServer(path: dir.path + "/s.sock") { _ in }
+        try first.start()
+        defer { first.stop() }
+        #expect(throws: ControlServer.StartError.alreadyRunning(first.path)) {
+            try ControlServer(path: first.path) { _ in }.refuseIfTaken()
+        }
+        _ = try ControlClient(path: first.path)  // the first still answers
+
+        let stale = dir.path + "/stale.sock"
+        makeStaleSocket(at: stale)
+        let second = ControlServer(path: stale) { _ in }
+        try second.refuseIfTaken()
+        #expect(FileManager.default.fileExists(atPath: stale), "the stale socket is left")
+        try second.start()
+        defer { second.stop() }
+        _ = try ControlClient(path: stale)
+
+        let file = dir.path + "/notes.txt"
+        try "keep me".write(toFile: file, atomically: false, encoding: .utf8)
+        #expect(throws: ControlServer.StartError.notASocket(file)) {
+            try ControlServer(path: file) { _ in }.refuseIfTaken()
+        }
+        try ControlServer(path: dir.path + "/none.sock") { _ in }.refuseIfTaken()
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/none.sock"))
+    }
+
     @Test func aFileThatIsNotASocketIsLeftAlone() throws {
         let dir = TempDir()
         defer { dir.remove() }

@@ -165,3 +165,38 @@ struct ProcessSockets {
         return (bytes.map(String.init).joined(separator: "."), port)
     }
 }
+
+/// The names made in one folder (`IN_CREATE`, from an inotify watch): a file that is there
+/// only for a moment, made and removed between two looks, is seen all the same.
+final class FolderWatch {
+    private let fd: Int32
+
+    init(_ folder: String) throws {
+        fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        try #require(fd >= 0, "inotify_init1: \(String(cString: strerror(errno)))")
+        try #require(
+            inotify_add_watch(fd, folder, UInt32(IN_CREATE)) >= 0,
+            "inotify_add_watch \(folder): \(String(cString: strerror(errno)))")
+    }
+
+    /// The names made in the folder since the watch began (or since the last call), in order.
+    func created() -> [String] {
+        var names: [String] = []
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        let header = MemoryLayout<inotify_event>.size
+        while case let count = read(fd, &buffer, buffer.count), count > 0 {
+            var offset = 0
+            while offset + header <= count {
+                let event = buffer.withUnsafeBytes {
+                    $0.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+                }
+                let name = buffer[(offset + header)..<(offset + header + Int(event.len))].prefix { $0 != 0 }
+                if event.mask & UInt32(IN_CREATE) != 0 { names.append(String(decoding: name, as: UTF8.self)) }
+                offset += header + Int(event.len)
+            }
+        }
+        return names
+    }
+
+    deinit { close(fd) }
+}

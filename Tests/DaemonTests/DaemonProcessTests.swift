@@ -156,6 +156,35 @@ import Testing
         #expect(again.waitForExit() == 0)
     }
 
+    /// The same, watched from the second's start to its exit: its socket is never made, so no
+    /// client (`pathfinder status`, systemd, a test waiting for the socket) can reach a daemon
+    /// that does not hold its memory. Before: its socket was bound and listened before it tried
+    /// the memory, and removed at its exit 1; a client that connected meanwhile had its
+    /// connection closed unanswered.
+    @Test func aSecondDaemonOnTheSameMemoryNeverMakesItsSocket() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let first = try DaemonProcess.listening(in: dir)
+        // Answered: its loop runs, so its memory is held.
+        #expect(fields(try first.client().request(#"{"cmd": "status"}"#))["ok"] == .bool(true))
+        // A folder of its own: nothing but the second's socket would be made in it.
+        let folder = dir.path + "/second"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let watch = try FolderWatch(folder)
+        let secondSocket = folder + "/pf.sock"
+        let second = try DaemonProcess(
+            arguments: ["--config", try DaemonProcess.writeConfig(dir), "--socket", secondSocket],
+            socket: secondSocket, dir: dir)
+        #expect(second.waitForExit() == 1, "\(second.stderr)")
+        #expect(
+            second.stderr.contains("in use by another running pathfinder daemon (pid \(first.pid))"),
+            "\(second.stderr)")
+        let made = watch.created()
+        #expect(made.isEmpty, "made in its socket's folder: \(made); \(second.stderr)")
+        first.signal(SIGTERM)
+        #expect(first.waitForExit() == 0)
+    }
+
     /// A daemon on `dir/mem/memory.json` with the demo's door index, on `socket`.
     static func onMemoryFolder(_ dir: TempDir, socket: String) throws -> DaemonProcess {
         try DaemonProcess(
@@ -256,9 +285,10 @@ import Testing
         defer { dir.remove() }
         let first = try Self.onMemoryFolder(dir, socket: dir.path + "/pf.sock")
         try #require(first.waitUntilListening(), "\(first.stderr)")
-        // Answered: its loop runs, so its memory is held (a connect alone is taken by the
-        // kernel once the socket listens, before the start-up takes the memory: under CI's load
-        // the first was stopped before that, and the second's folder refused it at its start).
+        // Answered: its loop runs, so its memory is held. (Its socket is made only once the
+        // memory is held now; before, the kernel took a connect as soon as the socket listened,
+        // before the start-up took the memory: under CI's load the first was stopped before
+        // that, and the second's folder refused it at its start.)
         #expect(fields(try first.client().request(#"{"cmd": "status"}"#))["ok"] == .bool(true))
         first.signal(SIGSTOP)
         try FileManager.default.removeItem(atPath: dir.path + "/mem")

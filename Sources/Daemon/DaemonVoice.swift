@@ -257,12 +257,12 @@ final class DaemonEars: Sendable {
                         if Task.isCancelled { break }
                         for change in health.feed(
                             chunk.samples, skippedBefore: chunk.skippedBefore,
-                            fasterThanRealTime: chunk.fasterThanRealTime)
+                            fasterThanRealTime: chunk.fasterThanRealTime, lostBefore: chunk.lostBefore)
                         {
                             Self.report(change, device: device, log: log, otherWays: otherWays)
                             if change == .began(.silent) { deaf() }
                         }
-                        for utterance in try listener.skip(samples: chunk.skippedBefore) {
+                        for utterance in try listener.skip(samples: chunk.skippedBefore + chunk.lostBefore) {
                             heard(utterance.answer)
                         }
                         for utterance in try listener.process(samples: chunk.samples, muted: chunk.muted) {

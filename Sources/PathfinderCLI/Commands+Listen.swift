@@ -68,11 +68,11 @@ extension Commands {
             for try await chunk in stream {
                 for change in health.feed(
                     chunk.samples, skippedBefore: chunk.skippedBefore,
-                    fasterThanRealTime: chunk.fasterThanRealTime)
+                    fasterThanRealTime: chunk.fasterThanRealTime, lostBefore: chunk.lostBefore)
                 {
                     console.error("pathfinder listen: " + change.message(device: device ?? "default"))
                 }
-                try emit(try listener.skip(samples: chunk.skippedBefore))
+                try emit(try listener.skip(samples: chunk.skippedBefore + chunk.lostBefore))
                 try emit(try listener.process(samples: chunk.samples, muted: chunk.muted))
             }
             try emit(try listener.finish())

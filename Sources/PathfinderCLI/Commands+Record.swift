@@ -16,9 +16,10 @@ extension Commands {
             sentence the way you would to the app. Each recording is DIR/ID-ROUND-N.wav
             (16 kHz mono) with a line in DIR/manifest.jsonl:
               {"file": "…wav", "text": "여기 아니야", "speaker": "ID", "device": "…", "time": "…"}
-            A take with nothing said, cut off at the window's edge, or clipped is said
-            again (up to \(takeTries) times); if the last is no better it is kept with
-            "problem": "silent", "cutOff" or "clipped" in its line, which voice-eval and
+            A take with nothing said, cut off at the window's edge, clipped, or with a gap
+            (the computer too busy to record it all) is said again (up to \(takeTries) times);
+            if the last is no better it is kept with "problem": "silent", "cutOff",
+            "clipped" or "gap" in its line, which voice-eval and
             adapt-model leave out. While nothing at all has been heard in the session,
             \(silentSentencesToStop) sentences in a row with nothing heard in any take stop it (exit 1): the
             microphone hears nothing (check it with arecord -l and its capture switch); what was
@@ -137,10 +138,12 @@ extension Commands {
                             )
                         }
                         samples = []
+                        var lost = 0
                         for try await chunk in try Microphone.capture(device: device, seconds: seconds) {
                             samples += chunk.samples
+                            lost += chunk.lostBefore
                         }
-                        problem = TakeCheck.problem(in: samples)
+                        problem = TakeCheck.problem(in: samples, lostSamples: lost)
                         if problem != .silent { heard = true }
                         guard let problem else { break }
                         console.line(

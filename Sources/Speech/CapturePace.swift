@@ -27,4 +27,15 @@ package struct CapturePace: Sendable {
         if ahead > Self.leadSeconds + Self.drift * elapsed { fasterThanRealTime = true }
         return fasterThanRealTime ? max(0, ahead - Self.leadSeconds) : 0
     }
+
+    /// The device overran (``CaptureRead/overran``) `elapsed` seconds after the capture began:
+    /// the samples it lost — the clock's audio since the capture began less all it delivered
+    /// or lost before — counted from now on as delivered. A device's clock drifts from the
+    /// system's by far less than a chunk in an hour, so this is the gap to within its buffer
+    /// (100 ms, ``PCMDevice``).
+    package mutating func overran(after elapsed: Double) -> Int {
+        let lost = max(0, Int((elapsed * Double(sampleRate)).rounded()) - captured)
+        captured += lost
+        return lost
+    }
 }

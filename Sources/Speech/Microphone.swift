@@ -16,6 +16,11 @@ public enum Microphone {
         /// microphone. Set on every chunk from the first that showed it; an open-ended capture
         /// is read at real time from then on.
         public var fasterThanRealTime = false
+        /// Samples the device itself lost just before this chunk: it overran (the capture
+        /// thread was not scheduled within its 100 ms buffer) and threw its audio away.
+        /// ``Listener/skip(samples:)`` moves the clock on by them, as by `skippedBefore`; before,
+        /// the audio on either side of the gap came out joined, as if said in one breath.
+        public var lostBefore = 0
     }
 
     /// Chunks an open-ended capture holds for a consumer that fell behind (30 s); after that
@@ -47,29 +52,48 @@ public enum Microphone {
     {
         let pcm = try PCMDevice(device: device, direction: .capture, sampleRate: Listener.sampleRate)
         let box = PCMBox(pcm)
+        return capture(reading: { try box.pcm.read(count: $0) }, seconds: seconds, gate: gate)
+    }
+
+    /// ``capture(device:seconds:gate:)``'s loop, on its own thread, over `read` (a device's
+    /// `read(count:)`) and `clock` (seconds since the capture began; nil: the system's
+    /// monotonic clock). Tests give a device that overruns, on its own clock.
+    package static func capture(
+        reading read: @escaping @Sendable (Int) throws -> CaptureRead,
+        clock: (@Sendable () -> Double)? = nil, seconds: Double? = nil, gate: HalfDuplexGate? = nil
+    ) -> AsyncThrowingStream<Chunk, any Error> {
         let limit = seconds.map { Int($0 * Double(Listener.sampleRate)) }
         let (stream, continuation) = AsyncThrowingStream<Chunk, any Error>.makeStream(
             bufferingPolicy: seconds == nil ? .bufferingOldest(backlogChunks) : .unbounded)
         let stop = Mutex(false)
         continuation.onTermination = { _ in stop.withLock { $0 = true } }
         let thread = Thread {
-            var captured = 0, skipped = 0
+            var captured = 0, skipped = 0, lost = 0
             var pace = CapturePace()
             let began = ContinuousClock.now
+            let elapsed = clock ?? { (ContinuousClock.now - began).inSeconds }
             while !stop.withLock({ $0 }) {
                 if let limit, captured >= limit { break }
                 do {
-                    let samples = try box.pcm.read(count: chunkSamples)
+                    let got = try read(chunkSamples)
+                    let samples = got.samples
                     captured += samples.count
-                    let wait = pace.delivered(samples.count, after: (ContinuousClock.now - began).inSeconds)
-                    let chunk = Chunk(
-                        samples: samples, muted: gate?.isClosed ?? false, skippedBefore: skipped,
-                        fasterThanRealTime: pace.fasterThanRealTime)
-                    if case .dropped = continuation.yield(chunk) {
-                        skipped += samples.count
-                    } else {
-                        skipped = 0
+                    let now = elapsed()
+                    let wait = pace.delivered(samples.count, after: now)
+                    if !samples.isEmpty {
+                        let chunk = Chunk(
+                            samples: samples, muted: gate?.isClosed ?? false, skippedBefore: skipped,
+                            fasterThanRealTime: pace.fasterThanRealTime, lostBefore: lost)
+                        if case .dropped = continuation.yield(chunk) {
+                            // Thrown away, it is skipped audio; the gap before it is the device's
+                            // still, said with the next chunk that gets through.
+                            skipped += samples.count
+                        } else {
+                            skipped = 0
+                            lost = 0
+                        }
                     }
+                    if got.overran { lost += pace.overran(after: now) }
                     // About a chunk's time: a consumer that stops is noticed as soon.
                     if limit == nil, wait > 0 { Thread.sleep(forTimeInterval: wait) }
                 } catch {

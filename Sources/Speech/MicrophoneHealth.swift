@@ -2,11 +2,14 @@
 /// sound at all (a muted or wrong capture device gives every sample 0; a live microphone
 /// always hears a little of the room), and clipping (its gain too high: the walker's answers
 /// arrive flattened at full scale); and one of the decoder: audio thrown away because it fell
-/// ``Microphone/backlogChunks`` behind; and a capture device that is no microphone at all, as it
-/// delivers audio faster than real time. The daemon logs each change (docs/daemon.md).
+/// ``Microphone/backlogChunks`` behind; audio the device itself lost, not read in time (an
+/// overrun); and a capture device that is no microphone at all, as it delivers audio faster than
+/// real time. The daemon logs each change (docs/daemon.md).
 public struct MicrophoneHealth: Sendable {
     public enum Fault: String, Sendable {
         case silent, clipping, behind
+        /// The device lost audio: it was not read within its buffer (``Microphone/Chunk/lostBefore``).
+        case overran
         /// The device delivers audio faster than real time (``CapturePace``); it does not end.
         case fasterThanRealTime
     }
@@ -28,6 +31,9 @@ public struct MicrophoneHealth: Sendable {
             case .began(.behind):
                 "microphone \(device): the decoder fell \(Microphone.backlogChunks * Microphone.chunkSamples / Listener.sampleRate) s behind; audio is thrown away until it catches up (answers said meanwhile are not heard)"
             case .ended(.behind): "microphone \(device): the decoder caught up"
+            case .began(.overran):
+                "microphone \(device): audio lost: the capture device was not read within its 100 ms buffer (the system too busy?); an answer said then is not heard"
+            case .ended(.overran): "microphone \(device): no audio lost for \(Int(caughtUpSeconds)) s"
             case .began(.fasterThanRealTime):
                 "microphone \(device): the capture device delivers audio faster than real time: not a microphone?"
             case .ended(.fasterThanRealTime):
@@ -54,16 +60,17 @@ public struct MicrophoneHealth: Sendable {
     private var runsThisSecond = 0, samplesThisSecond = 0
     private var samplesSinceClipping = 0
     private var samplesSinceSkip = 0
+    private var samplesSinceLoss = 0
     public private(set) var faults: Set<Fault> = []
 
     public init(sampleRate: Int = Listener.sampleRate) { self.sampleRate = sampleRate }
 
     /// Feeds the next samples as captured, with the samples thrown away just before them
     /// (``Microphone/Chunk/skippedBefore``) and whether the device delivered them faster than
-    /// real time (``Microphone/Chunk/fasterThanRealTime``); the faults that began or ended
-    /// within them.
+    /// real time (``Microphone/Chunk/fasterThanRealTime``), and the samples the device lost just
+    /// before them (``Microphone/Chunk/lostBefore``); the faults that began or ended within them.
     public mutating func feed(
-        _ samples: [Int16], skippedBefore: Int = 0, fasterThanRealTime: Bool = false
+        _ samples: [Int16], skippedBefore: Int = 0, fasterThanRealTime: Bool = false, lostBefore: Int = 0
     ) -> [Change] {
         var changes: [Change] = []
         if fasterThanRealTime, !faults.contains(.fasterThanRealTime) {
@@ -81,6 +88,19 @@ public struct MicrophoneHealth: Sendable {
             if faults.contains(.behind), samplesSinceSkip >= Int(Self.caughtUpSeconds * Double(sampleRate)) {
                 faults.remove(.behind)
                 changes.append(.ended(.behind))
+            }
+        }
+        if lostBefore > 0 {
+            samplesSinceLoss = 0
+            if !faults.contains(.overran) {
+                faults.insert(.overran)
+                changes.append(.began(.overran))
+            }
+        } else {
+            samplesSinceLoss += samples.count
+            if faults.contains(.overran), samplesSinceLoss >= Int(Self.caughtUpSeconds * Double(sampleRate)) {
+                faults.remove(.overran)
+                changes.append(.ended(.overran))
             }
         }
         let silent = samples.allSatisfy { abs(Int($0)) <= Int(Self.silentAmplitude) }

@@ -1,4 +1,5 @@
 import CALSA
+import Glibc
 
 /// One open ALSA PCM stream (`snd_pcm_t`), mono signed 16-bit, closed in `deinit`.
 ///
@@ -38,8 +39,11 @@ final class PCMDevice {
 
     static func message(_ status: Int32) -> String { String(cString: snd_strerror(status)) }
 
-    /// Reads exactly `count` samples (blocking), recovering from overruns.
-    func read(count: Int) throws(SpeechError) -> [Int16] {
+    /// Reads `count` samples (blocking): all of them, or those read before an overrun (or a
+    /// suspend) made the device throw its buffer away; it is then recovered and `overran`
+    /// says so, for the caller to count the audio lost (``CapturePace/overran(after:)``).
+    /// Before, it read on over the gap and the audio on either side came out joined.
+    func read(count: Int) throws(SpeechError) -> CaptureRead {
         var buffer = [Int16](repeating: 0, count: count)
         var done = 0
         while done < count {
@@ -49,11 +53,15 @@ final class PCMDevice {
             if got < 0 {
                 let recovered = snd_pcm_recover(pcm, Int32(got), 1)
                 if recovered < 0 { throw .audioDevice(device: device, reason: Self.message(recovered)) }
+                // EINTR is recovered as nothing lost; an overrun or a suspend lost audio.
+                if Int32(got) != -EINTR {
+                    return CaptureRead(samples: Array(buffer.prefix(done)), overran: true)
+                }
             } else {
                 done += Int(got)
             }
         }
-        return buffer
+        return CaptureRead(samples: buffer, overran: false)
     }
 
     /// Plays all `samples` and waits until they have been heard.
@@ -71,5 +79,17 @@ final class PCMDevice {
             }
         }
         snd_pcm_drain(pcm)
+    }
+}
+
+/// What one read of a capture device gave: its samples, and whether the device lost audio after
+/// them (an overrun: it was not read in time, and its buffer was thrown away).
+package struct CaptureRead: Sendable {
+    package var samples: [Int16]
+    package var overran: Bool
+
+    package init(samples: [Int16], overran: Bool) {
+        self.samples = samples
+        self.overran = overran
     }
 }

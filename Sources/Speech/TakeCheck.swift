@@ -12,6 +12,9 @@ public enum TakeProblem: String, Sendable, CaseIterable, Codable {
     case cutOff
     /// Runs of samples at full scale: the microphone's gain is too high, or it is too close.
     case clipped
+    /// The device lost audio within the take (an overrun: ``Microphone/Chunk/lostBefore``): what
+    /// is left is not the sentence as said.
+    case gap
 
     /// What the person at the microphone can do about it (English; the prompt names the
     /// sentence in Korean).
@@ -20,6 +23,7 @@ public enum TakeProblem: String, Sendable, CaseIterable, Codable {
         case .silent: "nothing heard: speak up, or check the microphone (arecord -l)"
         case .cutOff: "cut off: start after the prompt and finish within the window (--seconds)"
         case .clipped: "too loud, clipped: move back from the microphone or turn its gain down"
+        case .gap: "part of it was lost (the computer was too busy to record it): say it again"
         }
     }
 }
@@ -41,9 +45,10 @@ public enum TakeCheck {
     static let clippedRun = 3
     static let clippedRuns = 3
 
-    /// The first problem of `samples` (16 kHz mono), in the order clipped, silent, cut off;
-    /// `nil` for a take worth keeping.
-    public static func problem(in samples: [Int16]) -> TakeProblem? {
+    /// The first problem of `samples` (16 kHz mono), in the order a gap (`lostSamples` the
+    /// device lost within them), clipped, silent, cut off; `nil` for a take worth keeping.
+    public static func problem(in samples: [Int16], lostSamples: Int = 0) -> TakeProblem? {
+        if lostSamples > 0 { return .gap }
         if isClipped(samples) { return .clipped }
         let levels = stride(from: 0, to: samples.count - frameSamples + 1, by: frameSamples).map { start in
             let frame = samples[start..<start + frameSamples]

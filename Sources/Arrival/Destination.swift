@@ -23,10 +23,7 @@ public struct Destination: Sendable, Hashable, Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decode(String.self, forKey: .name)
         center = try c.decode(Coordinate.self, forKey: .center)
-        guard center.isValid else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .center, in: c, debugDescription: "coordinate \(center) is outside −90…90, −180…180")
-        }
+        try c.requireValid(center, forKey: .center)
         guard !name.allSatisfy(\.isWhitespace) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .name, in: c, debugDescription: "the name is empty (the walker hears it: \"… 까지\")")

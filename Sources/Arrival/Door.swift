@@ -48,11 +48,7 @@ public struct Door: Sendable, Hashable, Codable {
         coordinate = Coordinate(
             latitude: try c.decode(Double.self, forKey: .lat),
             longitude: try c.decode(Double.self, forKey: .lon))
-        guard coordinate.isValid else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .lat, in: c,
-                debugDescription: "coordinate \(coordinate) is outside −90…90, −180…180")
-        }
+        try c.requireValid(coordinate, forKey: .lat)
         source = try c.decodeIfPresent(Source.self, forKey: .source)
         level = try c.decodeIfPresent(String.self, forKey: .level)
         note = try c.decodeIfPresent(String.self, forKey: .note)

@@ -78,11 +78,7 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             name = try c.decode(String.self, forKey: .name)
             center = try c.decode(Coordinate.self, forKey: .center)
-            guard center.isValid else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .center, in: c,
-                    debugDescription: "coordinate \(center) is outside −90…90, −180…180")
-            }
+            try c.requireValid(center, forKey: .center)
             changed = try c.decode(Date.self, forKey: .changed)
             confirmed = try c.decodeIfPresent(Door.self, forKey: .confirmed)
             rejected = try c.decodeIfPresent([Coordinate].self, forKey: .rejected) ?? []

@@ -27,4 +27,13 @@ public enum OSMAnswer: Sendable, Hashable {
         case .noBuilding: nil
         }
     }
+
+    /// The event that gives this answer to ``FinalApproach``, answering its
+    /// ``FinalApproach/Effect/requestDoors(_:)``: the one mapping the daemon and a replay share.
+    public var event: FinalApproach.Event {
+        switch self {
+        case .building(let doors): .doorsArrived(doors)
+        case .noBuilding(let entrances): .noBuilding(entrances: entrances)
+        }
+    }
 }

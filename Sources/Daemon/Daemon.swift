@@ -24,9 +24,9 @@ package final class Daemon: Sendable {
         case pressure(PressureReading)
         /// The GPS source's stream ended (an NMEA file at its end, a device gone).
         case sourceEnded
-        /// OSM's doors for a walk's destination, from the door index; `building` false: it knows
-        /// no building there, and these are the entrances near the centre.
-        case doors(Destination, [Door], building: Bool)
+        /// OSM's answer for a walk's destination, from the door index: the building's doors, or,
+        /// with no building there, the entrances near the centre.
+        case doors(Destination, OSMAnswer)
         /// An answer the microphone heard (the Listener's decision).
         case heard(Heard)
         /// A button pressed (`buttons`).
@@ -278,8 +278,8 @@ package final class Daemon: Sendable {
                 // Said: the next tick must not say "waiting for it" of an input that ended
                 // (before, a file without a date was said to have ended, then to be awaited).
                 outage = outage ?? feed.problem ?? "the input ended"
-            case .doors(let destination, let doors, let building):
-                shell.perform(core.doorsFound(doors, building: building, for: destination, now: now()))
+            case .doors(let destination, let answer):
+                shell.perform(core.doorsFound(answer, for: destination, now: now()))
             case .heard(let answer):
                 log.info("microphone heard: \(answer.text)")
                 shell.perform(core.handle(.heard(answer), now: now()))

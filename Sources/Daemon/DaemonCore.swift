@@ -110,16 +110,14 @@ package struct DaemonCore: Sendable {
         return actions(for: approach.handle(.position(position), now: now))
     }
 
-    /// OSM's doors (or, `building` false, the entrances near a centre with no building) found
+    /// OSM's answer (a building's doors, or the entrances near a centre with no building) found
     /// for `destination`: taken while the approach awaits them, that is, asked for by the last
     /// walk begun, even once it has ended (before, they were dropped when no walk went on, so
     /// a lookup slower than the 3 s after "여기가 입구야" was lost).
-    package mutating func doorsFound(
-        _ doors: [Door], building: Bool, for destination: Destination, now: Date
-    ) -> [Action] {
+    package mutating func doorsFound(_ answer: OSMAnswer, for destination: Destination, now: Date) -> [Action]
+    {
         guard approach.awaitsDoors(for: destination) else { return [] }
-        return actions(
-            for: approach.handle(building ? .doorsArrived(doors) : .noBuilding(entrances: doors), now: now))
+        return actions(for: approach.handle(answer.event, now: now))
     }
 
     /// Any other event (tick, noFix, altitude, doorsArrived).

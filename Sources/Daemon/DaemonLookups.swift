@@ -60,14 +60,14 @@ final class DaemonLookups {
     }
 
     /// OSM's ranked doors of the building at `destination`'s centre, from the index
-    /// covering it; with no building there (`building` false), the entrances near the centre.
+    /// covering it; with no building there (``OSMAnswer/noBuilding(entrances:)``), the
+    /// entrances near the centre.
     /// - Throws: a message naming the index when there is none, it cannot be read, or no
     ///   index covers the destination.
-    func doors(for destination: Destination) throws(LookupError) -> (doors: [Door], building: Bool) {
+    func doors(for destination: Destination) throws(LookupError) -> OSMAnswer {
         guard let doorsPath else { throw LookupError("no door index configured (\"doors\")") }
         do {
-            let found = try openDoors().doors(near: destination.center)
-            return (found.doors, found.building != nil)
+            return try openDoors().doors(near: destination.center).answer
         } catch {
             throw LookupError("door index \(doorsPath): \(error)")
         }

@@ -105,18 +105,19 @@ struct Shell {
                 // The index answers in milliseconds; the doors come back through the input
                 // stream so they arrive as their own step, as they would from a slow source.
                 do {
-                    let found = try lookups.doors(for: destination)
-                    if found.building {
-                        log.info("door index: \(found.doors.count) doors for \(destination.name)")
-                    } else {
+                    let answer = try lookups.doors(for: destination)
+                    switch answer {
+                    case .building(let doors):
+                        log.info("door index: \(doors.count) doors for \(destination.name)")
+                    case .noBuilding(let entrances):
                         // Said, but remembered as no building's doors (before: stored as a
                         // door-less building, which then stood for every one within 120 m).
                         log.info(
                             "door index: no building within \(Int(DoorIndex.nearestOutlineMetres)) m of \(destination.name)'s centre; "
-                                + "\(found.doors.count) entrances within \(Int(DoorsInFile.radiusMetres)) m for this walk, "
+                                + "\(entrances.count) entrances within \(Int(DoorsInFile.radiusMetres)) m for this walk, "
                                 + "not remembered as a building's doors")
                     }
-                    continuation.yield(.doors(destination, found.doors, building: found.building))
+                    continuation.yield(.doors(destination, answer))
                 } catch {
                     log.warning("\(error); walking to the centre of \(destination.name) and remembered doors")
                 }

@@ -253,10 +253,9 @@ struct ReplaySession {
         }
         var replayer = Replayer(
             destination: destination, memory: memory,
-            doors: doors?.doors, heard: heard, settings: settings,
+            doors: doors?.answer, heard: heard, settings: settings,
             saveMemory: saveMemory)
         replayer.doorsDelay = doorsDelay
-        replayer.doorsOfABuilding = doors?.ofABuilding ?? true
         do {
             return try replayer.run(nmea: bytes)
         } catch .answerAfterWalk(let t, let span) {

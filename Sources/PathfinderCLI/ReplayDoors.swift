@@ -59,12 +59,9 @@ enum ReplayDoors {
         }
     }
 
-    /// The ranked doors, best first.
-    var doors: [Door] { found.doors }
-
-    /// Whether they are a building's doors: false when no building is within 50 m of the
-    /// centre (they are the entrances near it, and not remembered).
-    var ofABuilding: Bool { found.building != nil }
+    /// OSM's answer, as the replay delivers it: the building's doors, or, with no building
+    /// within 50 m of the centre, the entrances near it (not remembered).
+    var answer: OSMAnswer { found.answer }
 
     /// The building's outline for the map (its first outer ring), if known.
     var outline: [Coordinate]? { ReplayInputs.outline(of: found) }

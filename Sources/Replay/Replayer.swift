@@ -61,13 +61,11 @@ public struct Replayer: Sendable {
 
     public var destination: Destination
     public var memory: EntranceMemory
-    /// OSM's ranked doors for the destination, or `nil` when none are given (the request
-    /// then goes unanswered).
-    public var doors: [Door]?
-    /// Whether ``doors`` are a building's: false when OSM knows no building at the destination
-    /// (they are the entrances near its centre), delivered as
-    /// ``FinalApproach/Event/noBuilding(entrances:)`` and not remembered, as the daemon does.
-    public var doorsOfABuilding = true
+    /// OSM's answer for the destination, or `nil` when none is given (the request then goes
+    /// unanswered): the building's ranked doors, or, when OSM knows no building there, the
+    /// entrances near its centre, delivered as ``FinalApproach/Event/noBuilding(entrances:)``
+    /// and not remembered, as the daemon does (``OSMAnswer/event``).
+    public var doors: OSMAnswer?
     public var heard: [Heard]
     /// How long (seconds of trace time) OSM's doors take to arrive after they are asked for;
     /// ``doorsDelaySeconds`` unless set (`replay --doors-after`).
@@ -79,7 +77,7 @@ public struct Replayer: Sendable {
     public var saveMemory: @Sendable (EntranceMemory) throws -> Void
 
     public init(
-        destination: Destination, memory: EntranceMemory = EntranceMemory(), doors: [Door]? = nil,
+        destination: Destination, memory: EntranceMemory = EntranceMemory(), doors: OSMAnswer? = nil,
         heard: [Heard] = [], settings: FinalApproach.Settings = .init(),
         saveMemory: @escaping @Sendable (EntranceMemory) throws -> Void = { _ in }
     ) {
@@ -192,10 +190,9 @@ public struct Replayer: Sendable {
         }
         apply(.go(destination), at: start)
         for item in items {
-            if let due = doorsDue, due <= item.time, item.rank > 2 || due < item.time {
+            if let due = doorsDue, let doors, due <= item.time, item.rank > 2 || due < item.time {
                 doorsDue = nil
-                let doors = doors ?? []
-                apply(doorsOfABuilding ? .doorsArrived(doors) : .noBuilding(entrances: doors), at: due)
+                apply(doors.event, at: due)
             }
             apply(item.event, at: item.time)
         }

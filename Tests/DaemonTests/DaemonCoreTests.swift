@@ -95,15 +95,15 @@ import Testing
         #expect(core.state == "idle")
         let found = [Door(coordinate: door, source: .osm, label: "A")]
         let elsewhere = Destination(name: "Kamppi", center: door.offset(metres: 1000, bearing: 90))
-        #expect(core.doorsFound(found, building: true, for: elsewhere, now: now).isEmpty)
-        let actions = core.doorsFound(found, building: true, for: destination, now: now + 1)
+        #expect(core.doorsFound(.building(doors: found), for: elsewhere, now: now).isEmpty)
+        let actions = core.doorsFound(.building(doors: found), for: destination, now: now + 1)
         let saved = try #require(
             actions.compactMap { if case .saveMemory(let memory) = $0 { memory } else { nil } }.first)
         #expect(saved.building(near: center)?.osm?.doors == found)
         #expect(saved.building(near: center)?.confirmed != nil)
         #expect(!actions.contains { if case .say = $0 { true } else { false } })
         // Answered: the same answer again is not taken twice.
-        #expect(core.doorsFound(found, building: true, for: destination, now: now + 2).isEmpty)
+        #expect(core.doorsFound(.building(doors: found), for: destination, now: now + 2).isEmpty)
     }
 
     /// OSM's answer that no building stands at the centre, come after the walk ended, is no
@@ -118,7 +118,7 @@ import Testing
         _ = core.handle(.stop, from: 2, now: start + 5)
         #expect(core.state == "idle")
         let entrances = [Door(coordinate: door, source: .osm, label: "A")]
-        #expect(core.doorsFound(entrances, building: false, for: destination, now: start + 6).isEmpty)
+        #expect(core.doorsFound(.noBuilding(entrances: entrances), for: destination, now: start + 6).isEmpty)
         #expect(core.approach.memory == EntranceMemory())
     }
 

@@ -113,35 +113,25 @@ import Testing
     /// epoch is written. Before: each GST after the end was dropped (5 m from HDOP) and the
     /// end forgotten, so each epoch after one came only with the next epoch's sentences.
     @Test func aSatelliteEpochsGSTAfterTheLearntEndGivesItsAccuracyLive() async throws {
-        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("gst-\(UUID()).fifo").path
-        try #require(mkfifo(fifo, 0o600) == 0)
-        defer { unlink(fifo) }
-        let source = NMEASource(.fifo(path: fifo, paced: false))
-        let collector = Collector(source.events(from: try source.open()))
-        defer {
-            source.stop()
-            collector.cancel()
-        }
-        let writer = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-        try #require(writer >= 0, "open \(fifo): \(String(cString: strerror(errno)))")
-        defer { close(writer) }
-        var late: [Int] = []
-        for second in 0..<8 {
-            let text = Self.satelliteEpoch(second, withGST: second % 2 == 1)
-            #expect(text.withCString { write(writer, $0, strlen($0)) } == text.utf8.count)
-            let time = utc("2025-06-15T12:00:0\(second)Z")
-            // Bounded far past the wait for a late GST (0.5 s at most), and past what a loaded
-            // machine's test tasks wait for a thread (CI saw more than 10 s).
-            let came = await collector.wait(upTo: second == 0 ? 1 : 60) {
-                fixes($0).contains { $0.time == time }
+        try await withLiveFIFO { fifo in
+            let collector = fifo.collector
+            var late: [Int] = []
+            for second in 0..<8 {
+                fifo.send(Self.satelliteEpoch(second, withGST: second % 2 == 1))
+                let time = utc("2025-06-15T12:00:0\(second)Z")
+                // Bounded far past the wait for a late GST (0.5 s at most), and past what a loaded
+                // machine's test tasks wait for a thread (CI saw more than 10 s).
+                let came = await collector.wait(upTo: second == 0 ? 1 : 60) {
+                    fixes($0).contains { $0.time == time }
+                }
+                if !came { late.append(second) }
             }
-            if !came { late.append(second) }
+            // The first epoch ends only at the next time stamp: no end is known yet.
+            #expect(late == [0], "fixes not come before the next epoch: \(late); \(collector.all)")
+            let accuracy = fixes(collector.all).map(\.horizontalAccuracy)
+            // The first GST after the end (12:00:01) teaches it; its own fix is out already.
+            #expect(accuracy == [5, 5, 5, 1, 5, 1, 5, 1], "\(collector.all)")
         }
-        // The first epoch ends only at the next time stamp: no end is known yet.
-        #expect(late == [0], "fixes not come before the next epoch: \(late); \(collector.all)")
-        let accuracy = fixes(collector.all).map(\.horizontalAccuracy)
-        // The first GST after the end (12:00:01) teaches it; its own fix is out already.
-        #expect(accuracy == [5, 5, 5, 1, 5, 1, 5, 1], "\(collector.all)")
     }
 
     /// The same epochs from a file (no clock: a fix waiting for its GST goes out at the next
@@ -180,37 +170,25 @@ import Testing
     /// fix go with the right accuracy. (Before, the FIFO's wall-clock delays were the check, and
     /// a loaded machine's test tasks, waiting seconds for a thread, read as fixes held.)
     @Test func aReceiverThatStopsSendingGSTAfterTheEndIsNoLongerHeldForIt() async throws {
-        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("gst-\(UUID()).fifo").path
-        try #require(mkfifo(fifo, 0o600) == 0)
-        defer { unlink(fifo) }
-        let source = NMEASource(.fifo(path: fifo, paced: false))
-        let collector = Collector(source.events(from: try source.open()))
-        defer {
-            source.stop()
-            collector.cancel()
-        }
-        let writer = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-        try #require(writer >= 0, "open \(fifo): \(String(cString: strerror(errno)))")
-        defer { close(writer) }
-        func send(_ text: String) {
-            #expect(text.withCString { write(writer, $0, strlen($0)) } == text.utf8.count)
-        }
         let gstAfterTheEpoch: Set = [1, 3, 14, 15]
-        for second in 0..<16 {
-            send(Self.satelliteEpoch(second, withGST: gstAfterTheEpoch.contains(second)))
-            if second == 5 {
-                try await Task.sleep(for: .milliseconds(300))
-                send(Self.gstSentence(second))
+        try await withLiveFIFO { fifo in
+            let collector = fifo.collector
+            for second in 0..<16 {
+                fifo.send(Self.satelliteEpoch(second, withGST: gstAfterTheEpoch.contains(second)))
+                if second == 5 {
+                    try await Task.sleep(for: .milliseconds(300))
+                    fifo.send(Self.gstSentence(second))
+                }
+                let time = Self.epochTime(second)
+                // Bounded far past the wait for a late GST (0.5 s at most): a guard, not the check.
+                let came = await collector.wait(upTo: second == 0 ? 1 : 60) {
+                    fixes($0).contains { $0.time == time }
+                }
+                #expect(came || second == 0, "12:00:\(second) never came: \(collector.all)")
             }
-            let time = Self.epochTime(second)
-            // Bounded far past the wait for a late GST (0.5 s at most): a guard, not the check.
-            let came = await collector.wait(upTo: second == 0 ? 1 : 60) {
-                fixes($0).contains { $0.time == time }
-            }
-            #expect(came || second == 0, "12:00:\(second) never came: \(collector.all)")
+            let accuracy = fixes(collector.all).map(\.horizontalAccuracy)
+            #expect(accuracy == [5, 5, 5, 1, 5, 5] + Array(repeating: 5, count: 9) + [1], "\(collector.all)")
         }
-        let accuracy = fixes(collector.all).map(\.horizontalAccuracy)
-        #expect(accuracy == [5, 5, 5, 1, 5, 5] + Array(repeating: 5, count: 9) + [1], "\(collector.all)")
 
         // The same bytes, a second apart on a given clock (05's GST 0.3 s after its epoch): from
         // 01's GST after the learnt end, satellite fixes without a GST of their own are held for
@@ -246,6 +224,38 @@ import Testing
             if second == 1 { #expect(parser.lateGSTWait == 0.5) }
         }
         #expect(parser.lateGSTWait == 0.1)
+    }
+
+    /// A FIFO as a receiver's writer feeds the daemon one, live: an ``NMEASource`` reading it,
+    /// its events collected, and a writer open on it (non-blocking: the reader is open).
+    struct LiveFIFO {
+        let collector: Collector<PositionEvent>
+        let writer: Int32
+
+        /// Writes `text` at once, all of it.
+        func send(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            #expect(
+                text.withCString { write(writer, $0, strlen($0)) } == text.utf8.count,
+                sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Makes a FIFO, starts an ``NMEASource`` on it and opens its writer, runs `body`, then
+    /// closes the writer, stops the source and removes the FIFO.
+    func withLiveFIFO(_ body: (LiveFIFO) async throws -> Void) async throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("gst-\(UUID()).fifo").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        let source = NMEASource(.fifo(path: fifo, paced: false))
+        let collector = Collector(source.events(from: try source.open()))
+        defer {
+            source.stop()
+            collector.cancel()
+        }
+        let writer = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        try #require(writer >= 0, "open \(fifo): \(String(cString: strerror(errno)))")
+        defer { close(writer) }
+        try await body(LiveFIFO(collector: collector, writer: writer))
     }
 
     /// 12:00:`second` of the day these epochs are dated.

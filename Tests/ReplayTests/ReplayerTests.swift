@@ -24,7 +24,7 @@ enum Fixture {
         let heard = try ReplayInputs.heard(tsv: String(decoding: try data("heard.tsv"), as: UTF8.self))
         return Replayer(
             destination: destination, memory: memory,
-            doors: try ReplayInputs.building(in: osm, source: "doors.osm", around: destination.center).doors,
+            doors: try ReplayInputs.building(in: osm, source: "doors.osm", around: destination.center).answer,
             heard: heard)
     }
 }

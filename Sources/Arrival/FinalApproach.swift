@@ -199,7 +199,11 @@ public struct FinalApproach: Sendable {
 
     /// What is remembered; every change is also emitted as ``Effect/saveMemory(_:)``.
     public internal(set) var memory: EntranceMemory
-    public let settings: Settings
+    /// The numbers that shape the walk. Each rule reads them when it applies, so a change (the
+    /// daemon's SIGHUP) holds from the next event on, for the walk under way too: a walk not yet
+    /// in its last stretch enters it at the new `lastStretchMetres`; one in it stays (the last
+    /// stretch is never left by distance).
+    public var settings: Settings
     var walk: Walk?
     var lastPosition: Position?
     var lastFixTime: Date?

@@ -35,12 +35,20 @@ package final class Daemon: Sendable {
         case cannotHear
     }
 
+    /// Reads the config again as the start read it: the same file, the same flags over it.
+    /// - Throws: what the start would have refused (``DaemonConfigError``), said as an error.
+    package typealias ConfigReader = @Sendable () throws -> DaemonConfig
+
     package let config: DaemonConfig
     package let log: DaemonLog
+    /// How SIGHUP reads the config again; nil: it is not read again (only the door indexes
+    /// and the gazetteer are opened again).
+    package let readConfig: ConfigReader?
 
-    package init(config: DaemonConfig, log: DaemonLog) {
+    package init(config: DaemonConfig, log: DaemonLog, readConfig: ConfigReader? = nil) {
         self.config = config
         self.log = log
+        self.readConfig = readConfig
     }
 
     /// Runs until SIGTERM or SIGINT.
@@ -151,6 +159,8 @@ package final class Daemon: Sendable {
         var clock = WalkClock()
         func now() -> Date { clock.now(walking: core.approach.isWalking) }
         var exitCode: Int32 = 0
+        /// The config in force: the start's, with what a reload (SIGHUP) applied.
+        var running = config
         // DispatchSource timers run on the monotonic clock.
         let ticks = DispatchSource.makeTimerSource(queue: .global())
         ticks.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
@@ -296,11 +306,7 @@ package final class Daemon: Sendable {
                 log.info("\(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
                 break loop
             case .hangUp:
-                // What can be opened again cheaply is; the config is not read again (the
-                // socket, the memory and the sources are the daemon's for its life).
-                log.info(
-                    "SIGHUP: \(shell.lookups.reopen()); the config is read only at start (to apply a changed one: systemctl --user restart pathfinder)"
-                )
+                Self.reload(readConfig, running: &running, core: &core, lookups: lookups, log: log)
             case .control(.line(let client, let line)):
                 switch ControlRequest.parse(line) {
                 case .success(let request):

@@ -108,6 +108,51 @@ package struct DaemonConfig: Sendable, Equatable {
         "speakWav", "speaker",
     ]
 
+    /// The keys a running daemon applies when it reads its config again (SIGHUP). Every other
+    /// key is the daemon's for its life: the socket, the memory, the position and pressure
+    /// sources, the microphone, the speaker and the buttons are opened or set up once at start.
+    package static let reloadableKeys: Set<String> = ["doors", "gazetteer", "lastStretchMetres", "logLevel"]
+
+    /// The value of `key` as a config file holds it (paths as resolved), to compare two configs
+    /// and to say what changed; nil for a key that is not one of ``keys``.
+    package func value(of key: String) -> JSONValue? {
+        func text(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
+        switch key {
+        case "gpsd": return .string(gpsd.description)
+        case "allowRemoteGPSD": return .bool(allowRemoteGPSD)
+        case "nmea": return text(nmea)
+        case "baud": return .number(Double(baud))
+        case "baro": return .string(baro.rawValue)
+        case "iioRoot": return .string(iioRoot)
+        case "iioDevice": return text(iioDevice)
+        case "qnh": return qnh.map(JSONValue.number) ?? .null
+        case "memory": return .string(memory)
+        case "doors": return text(doors)
+        case "gazetteer": return text(gazetteer)
+        case "socket": return .string(socket)
+        case "mic": return .bool(mic)
+        case "micDevice": return .string(micDevice)
+        case "speaker": return .string(speaker)
+        case "speakWav": return text(speakWav)
+        case "lastStretchMetres": return .number(lastStretchMetres)
+        case "logLevel": return .string(logLevel.rawValue)
+        case "buttons":
+            guard let buttons else { return .null }
+            return .object([
+                "device": .array(buttons.devices.map(JSONValue.string)),
+                "notHere": .string(KeyNames.name(of: buttons.notHere)),
+                "thisIsIt": .string(KeyNames.name(of: buttons.thisIsIt)),
+                "repeat": .string(KeyNames.name(of: buttons.repeatLast)),
+            ])
+        default: return nil
+        }
+    }
+
+    /// The keys whose value differs in `other`, in ``keys``' order.
+    package func keysChanged(in other: DaemonConfig) -> [String] {
+        Self.keys.filter { value(of: $0) != other.value(of: $0) }
+    }
+
     /// Sets one key from a JSON value. `null` resets an optional key to nil.
     /// - Parameter origin: where the value came from, for messages ("config.json", "--baro").
     /// - Throws: `DaemonConfigError` naming the key, the value and what was expected.

@@ -37,6 +37,13 @@ package struct DaemonCore: Sendable {
         approach = FinalApproach(memory: memory, settings: settings)
     }
 
+    /// The walk's numbers (``FinalApproach/settings``); a change holds from the next event on,
+    /// for the walk under way too.
+    package var settings: FinalApproach.Settings {
+        get { approach.settings }
+        set { approach.settings = newValue }
+    }
+
     /// "idle", "walking" or "lastStretch".
     package var state: String {
         approach.isInLastStretch ? "lastStretch" : approach.isWalking ? "walking" : "idle"

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import SystemCalls
 
 /// The daemon's log: one line per message on standard error, prefixed with the syslog
@@ -22,13 +23,34 @@ package struct DaemonLog: Sendable {
         package static func < (a: Level, b: Level) -> Bool { a.priority < b.priority }
     }
 
-    /// Messages more detailed than this are dropped.
-    package var level: Level
+    /// Messages more detailed than this are dropped. One level for this log and every copy
+    /// of it: the daemon hands copies to its threads (the voice, the microphone, the sources),
+    /// and a reload (SIGHUP) that changes `logLevel` reaches them all.
+    package var level: Level {
+        get { shared.level }
+        nonmutating set { shared.level = newValue }
+    }
+    private let shared: SharedLevel
     private let write: @Sendable (String) -> Void
+
+    /// The level that every copy of a log reads.
+    private final class SharedLevel: Sendable {
+        private let priority: Atomic<Int>
+
+        init(_ level: Level) { priority = Atomic(level.priority) }
+
+        var level: Level {
+            get {
+                let priority = priority.load(ordering: .relaxed)
+                return Level.allCases.first { $0.priority == priority } ?? .info
+            }
+            set { priority.store(newValue.priority, ordering: .relaxed) }
+        }
+    }
 
     /// A log writing to `write` (standard error unless a test passes its own).
     package init(level: Level, write: (@Sendable (String) -> Void)? = nil) {
-        self.level = level
+        shared = SharedLevel(level)
         self.write =
             write ?? { line in
                 // One write(2) per line so lines from several threads never interleave.

@@ -18,8 +18,10 @@ final class DaemonLookups {
     /// or the wrong Paris.
     static let farMetres = 50_000.0
 
-    private let doorsPath: String?
-    private let gazetteerPath: String?
+    /// The door index or directory of them, and the gazetteer: the config's, changed only by
+    /// a reload (``reopen(doors:gazetteer:opened:)``).
+    private(set) var doorsPath: String?
+    private(set) var gazetteerPath: String?
     private var doorIndexes: DoorIndexes?
     private var gazetteer: GazetteerDatabase?
 
@@ -347,17 +349,39 @@ final class DaemonLookups {
     /// a file changed in a way its inode, size and time do not show, or a copy restored over
     /// it, is read from now on. The gazetteer opens again at its next use.
     /// - Returns: what was done, for the log's one line.
-    func reopen() -> String {
+    func reopen() -> String { reopen(doors: doorsPath, gazetteer: gazetteerPath) }
+
+    /// ``reopen()`` at the paths a config read again names (SIGHUP), which may be others: what
+    /// was open is closed, and the door indexes at `doors` opened (`opened`, the start-up
+    /// check's of those paths, is used when given).
+    /// - Returns: what was done, for the log's one line.
+    func reopen(doors: String?, gazetteer: String?, opened: OpenedDoors? = nil) -> String {
+        let newDoors = doors != doorsPath
+        let newGazetteer = gazetteer != gazetteerPath
+        doorsPath = doors
+        gazetteerPath = gazetteer
         doorIndexes = nil  // nothing else holds them: their files are closed now
         doorFilesOpened = []
-        gazetteer = nil
-        let gazetteerNote = gazetteerPath == nil ? "" : "; the gazetteer is opened again at its next use"
-        guard let doorsPath else { return "no door index configured" + gazetteerNote }
+        self.gazetteer = nil
+        if let opened, let doors, opened.indexes.path == doors {
+            doorIndexes = opened.indexes
+            doorFilesOpened = opened.files
+        }
+        let gazetteerNote =
+            switch (gazetteer, newGazetteer) {
+            case (let path?, true): "; the gazetteer \(path) is opened at its next use"
+            case (_?, false): "; the gazetteer is opened again at its next use"
+            case (nil, true): "; no gazetteer"
+            case (nil, false): ""
+            }
+        guard let doors else { return "no door index configured" + gazetteerNote }
         do {
             _ = try openDoors()
-            return "door index \(doorsPath) opened again" + gazetteerNote
+            return "door index \(doors) opened\(newDoors ? "" : " again")" + gazetteerNote
         } catch {
-            return "door index \(doorsPath) closed, and cannot be opened again: \(error)" + gazetteerNote
+            return
+                "door index \(doors) \(newDoors ? "cannot be opened" : "closed, and cannot be opened again"): \(error)"
+                + gazetteerNote
         }
     }
 

@@ -5,7 +5,7 @@ import Diagnostics
 /// Usage: read options and flags first (`option`, `flag`, …), then `positionals()`, then
 /// `finish()`, which rejects anything left over so a typo never passes silently.
 /// Accepts `--name value` and `--name=value`; `--` ends options.
-package struct Arguments {
+package struct Arguments: Sendable {
     private var items: [String]
     private var afterDashDash: [String] = []
     /// The command's words so far, for messages ("pathfinder memory confirm").

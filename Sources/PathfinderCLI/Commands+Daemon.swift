@@ -9,8 +9,9 @@ extension Commands {
         help: """
             Usage: pathfinder daemon [--config FILE] [flags]
 
-            Runs until SIGTERM or SIGINT; SIGHUP opens the door indexes and gazetteer again
-            and it runs on (the config is read only at start). Reads the JSON config file
+            Runs until SIGTERM or SIGINT; SIGHUP opens the door indexes and gazetteer again,
+            reads the config again (file and flags) and applies logLevel, lastStretchMetres,
+            doors and gazetteer; other keys need a restart (the log names them). Reads the JSON config file
             (default $XDG_CONFIG_HOME/pathfinder/config.json, else ~/.config/pathfinder/config.json;
             every key is described in docs/daemon.md; in it, ~/ is $HOME and a relative path
             is from the file's folder). Flags override the file's keys (their paths are
@@ -35,6 +36,8 @@ extension Commands {
             the socket), 2 for a bad config file or flag.
             """
     ) { arguments, console in
+        // As given: SIGHUP reads the config file again, these flags over it.
+        let given = arguments
         var arguments = arguments
         var config: DaemonConfig
         do {
@@ -45,11 +48,24 @@ extension Commands {
             // systemd, `journalctl -p err` shows why the service will not start.
             throw CLIError.usage("<3>error: " + message)
         }
-        // The bundled read-only data, when the config names none.
+        bundledData(&config)
+        let daemon = Daemon(
+            config: config, log: DaemonLog(level: config.logLevel),
+            readConfig: {
+                // The start's reading, its messages without the command's name (the log's line
+                // says SIGHUP).
+                var arguments = given
+                var config = try readDaemonConfig(from: &arguments)
+                bundledData(&config)
+                return config
+            })
+        return await daemon.run()
+    }
+
+    /// The bundled read-only data, when the config names none.
+    private static func bundledData(_ config: inout DaemonConfig) {
         if config.doors == nil { config.doors = try? Artifacts.path("doors/helsinki.db") }
         if config.gazetteer == nil { config.gazetteer = Artifacts.gazetteer() }
-        let daemon = Daemon(config: config, log: DaemonLog(level: config.logLevel))
-        return await daemon.run()
     }
 
     /// The config file, then the flags over it; any bad key or value is a usage error.
@@ -57,27 +73,7 @@ extension Commands {
         from arguments: inout Arguments, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(CLIError) -> DaemonConfig {
         do {
-            var config = try DaemonConfig.load(
-                path: try arguments.option("--config"), environment: environment)
-            let strings: [(flag: String, key: String)] = [
-                ("--gpsd", "gpsd"), ("--nmea", "nmea"), ("--baro", "baro"), ("--memory", "memory"),
-                ("--doors", "doors"), ("--gazetteer", "gazetteer"), ("--socket", "socket"),
-                ("--speak-wav", "speakWav"), ("--log-level", "logLevel"), ("--buttons", "buttons"),
-            ]
-            for (flag, key) in strings {
-                if let value = try arguments.option(flag) {
-                    try config.set(key, .string(value), origin: flag)
-                }
-            }
-            // --gpsd over a config file's "nmea": the flag wins, as every flag does (before,
-            // the file's receiver was read and the flag ignored without a word).
-            if config.origins["gpsd"] == "--gpsd", config.origins["nmea"] != "--nmea", config.nmea != nil {
-                try config.set("nmea", .null, origin: "--gpsd")
-            }
-            if try arguments.flag("--no-mic") { config.mic = false }
-            try config.validate()
-            try config.checkFiles()
-            return config
+            return try readDaemonConfig(from: &arguments, environment: environment)
         } catch let error as DaemonConfigError {
             throw .usage("\(arguments.command): \(error)")
         } catch let error as CLIError {
@@ -85,5 +81,33 @@ extension Commands {
         } catch {
             throw .usage("\(arguments.command): \(error)")
         }
+    }
+
+    /// ``daemonConfig(from:environment:)``'s reading, its errors as they come: a
+    /// `DaemonConfigError` (the file, the key, what is wrong) or a `CLIError` of the flags.
+    private static func readDaemonConfig(
+        from arguments: inout Arguments, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> DaemonConfig {
+        var config = try DaemonConfig.load(
+            path: try arguments.option("--config"), environment: environment)
+        let strings: [(flag: String, key: String)] = [
+            ("--gpsd", "gpsd"), ("--nmea", "nmea"), ("--baro", "baro"), ("--memory", "memory"),
+            ("--doors", "doors"), ("--gazetteer", "gazetteer"), ("--socket", "socket"),
+            ("--speak-wav", "speakWav"), ("--log-level", "logLevel"), ("--buttons", "buttons"),
+        ]
+        for (flag, key) in strings {
+            if let value = try arguments.option(flag) {
+                try config.set(key, .string(value), origin: flag)
+            }
+        }
+        // --gpsd over a config file's "nmea": the flag wins, as every flag does (before,
+        // the file's receiver was read and the flag ignored without a word).
+        if config.origins["gpsd"] == "--gpsd", config.origins["nmea"] != "--nmea", config.nmea != nil {
+            try config.set("nmea", .null, origin: "--gpsd")
+        }
+        if try arguments.flag("--no-mic") { config.mic = false }
+        try config.validate()
+        try config.checkFiles()
+        return config
     }
 }

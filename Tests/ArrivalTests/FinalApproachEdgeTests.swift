@@ -107,6 +107,27 @@ struct FinalApproachEdgeTests {
         #expect(sim.said.last == Prompts.remembered)
     }
 
+    /// `lastStretchMetres` changed during a walk (the daemon's SIGHUP) holds from the next fix:
+    /// a walk 100 m away enters its last stretch once it is 200 m; a last stretch under way is
+    /// not left when it is made shorter.
+    @Test func aLastStretchChangedMidWalk_holdsFromTheNextFix() {
+        var settings = FinalApproach.Settings()
+        settings.lastStretchMetres = 30
+        var sim = WalkSimulator(from: Scene.doorA.coordinate.offset(metres: 100, bearing: 180))
+        sim.approach = FinalApproach(memory: EntranceMemory(), settings: settings)
+        sim.noise = 0
+        sim.send(.go(Destination(name: "Rautatieasema", center: Scene.center, door: Scene.doorA)))
+        sim.wait(3)
+        #expect(!sim.approach.isInLastStretch)
+        sim.approach.settings.lastStretchMetres = 200
+        sim.wait(2)
+        #expect(sim.approach.isInLastStretch)
+        #expect(sim.said.contains(Prompts.lastStretch("Rautatieasema", door: Scene.doorA)), "\(sim.said)")
+        sim.approach.settings.lastStretchMetres = 5
+        sim.wait(3)
+        #expect(sim.approach.isInLastStretch)
+    }
+
     /// OSM's doors arriving far away: the door change is said, and the far callout keeps to
     /// one a minute (before: a second one 4 s after the first).
     @Test func aDoorChangeFarAway_keepsOneFarCalloutAMinute() {

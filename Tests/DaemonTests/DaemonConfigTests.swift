@@ -59,6 +59,27 @@ import Testing
         }
     }
 
+    /// A reload (SIGHUP) compares the config read again with the one in force key by key: each
+    /// key's value is compared, and only changed keys are named.
+    @Test func everyKeysChangeIsSeenAndNoOther() throws {
+        let url = try #require(Bundle.module.url(forResource: "Fixtures/config-full", withExtension: "json"))
+        let defaults = DaemonConfig(environment: ["HOME": "/home/w"])
+        var full = try DaemonConfig.load(path: url.path, environment: ["HOME": "/home/w"])
+        // The fixture sets these two to their defaults.
+        #expect(
+            defaults.keysChanged(in: full)
+                == DaemonConfig.keys.filter { $0 != "allowRemoteGPSD" && $0 != "nmea" })
+        full.allowRemoteGPSD = true
+        full.nmea = "/dev/ttyACM0"
+        #expect(defaults.keysChanged(in: full) == DaemonConfig.keys)
+        #expect(full.keysChanged(in: full).isEmpty)
+        var keys = full
+        keys.buttons?.thisIsIt = 4
+        #expect(full.keysChanged(in: keys) == ["buttons"])
+        #expect(DaemonConfig.keys.allSatisfy { full.value(of: $0) != nil })
+        #expect(DaemonConfig.reloadableKeys.isSubset(of: DaemonConfig.keys))
+    }
+
     @Test func anUnknownKeyIsAnErrorNamingIt() {
         var config = DaemonConfig(environment: [:])
         #expect(throws: DaemonConfigError.self) {

@@ -72,6 +72,7 @@ extension FinalApproach {
         if let door = walk.door {
             memory.reject(door.coordinate, name: destination.name, center: destination.center, now: now)
             walk.rejected.append(door.coordinate)
+            walk.rejectedDoors.append(door)
             effects += [.log(.rejected(door)), .saveMemory(memory)]
         }
         // From the doors this walk knows, not the memory alone: before, OSM's doors read for
@@ -86,6 +87,7 @@ extension FinalApproach {
             nextWalk.entrancesWithoutBuilding = walk.entrancesWithoutBuilding
             nextWalk.osmDoors = walk.osmDoors
             nextWalk.rejected = walk.rejected
+            nextWalk.rejectedDoors = walk.rejectedDoors
             nextWalk.inLastStretch = true
             // GPS trouble already said is not said again for the next door (before, each
             // "여기 아니야" started the minute of the accuracy warning and the 20 s of no fix anew).
@@ -109,14 +111,15 @@ extension FinalApproach {
     }
 
     /// "여기가 입구야": where the walker stands becomes the door, with the level, note and label
-    /// of the door walked to and the altitude when accurate; the walk ends a little later.
+    /// of the door walked to (``Walk/describing(_:)``) and the altitude when accurate; the walk
+    /// ends a little later.
     mutating func thisIsIt(now: Date) -> [Effect] {
         guard var walk else { return [] }
         guard let position = lastPosition,
             let fixTime = lastFixTime, now.timeIntervalSince(fixTime) < settings.noFixSeconds
         else { return [.say(Prompt(Prompts.cannotRemember))] }
         let destination = walk.destination
-        let walkedTo = walk.door
+        let walkedTo = walk.describing(position.coordinate)
         let door = Door(
             coordinate: position.coordinate, source: .walker, level: walkedTo?.level, note: walkedTo?.note,
             label: walkedTo?.label,
@@ -131,5 +134,27 @@ extension FinalApproach {
             .log(.confirmed(memory.building(near: destination.center)?.confirmed ?? door)),
             .saveMemory(memory),
         ]
+    }
+}
+
+extension FinalApproach.Walk {
+    /// The door whose level, note and label a door confirmed at `here` takes: the door walked
+    /// to — unless the walker stands at another door this walk knows (planned, or rejected on
+    /// it), within ``EntranceMemory/sameDoorMetres`` and nearer than the door walked to. Before,
+    /// always the door walked to: "여기 아니야" at A, then "여기가 입구야" still at A stored A's
+    /// spot as D, the door the rejection had turned the walk to, 47 m away.
+    func describing(_ here: Coordinate) -> Door? {
+        let walkedTo = door
+        let known = (plan.doors + rejectedDoors).filter {
+            $0.coordinate.distance(to: here) <= EntranceMemory.sameDoorMetres
+        }
+        guard
+            let nearest = known.min(by: {
+                $0.coordinate.distance(to: here) < $1.coordinate.distance(to: here)
+            })
+        else { return walkedTo }
+        guard let walkedTo else { return nearest }
+        return nearest.coordinate.distance(to: here) < walkedTo.coordinate.distance(to: here)
+            ? nearest : walkedTo
     }
 }

@@ -185,6 +185,9 @@ public struct FinalApproach: Sendable {
         /// The doors rejected on this walk and the walks it led on to, dropped from every plan
         /// it re-makes, whether or not the memory kept the rejection.
         var rejected: [Coordinate] = []
+        /// The doors rejected so (as they were planned: their labels, levels and notes), for a
+        /// "여기가 입구야" said at one of them after all.
+        var rejectedDoors: [Door] = []
 
         var door: Door? { plan.entrance }
         var target: Coordinate { plan.walkTo }

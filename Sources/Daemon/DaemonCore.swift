@@ -84,13 +84,17 @@ package struct DaemonCore: Sendable {
         case .heard(let text):
             let answer = Heard.typed(text, source: .socket)
             let meaning = answer.meaning.map { JSONValue.string($0.rawValue) } ?? .null
+            // The walk's timers due by now first: what they do (the walk's end, "no fix") is the
+            // clock's, not the words' (before, a timer due with words that mean nothing made them
+            // `heeded`).
+            let due = approach.handle(.tick, now: now)
             let effects = approach.handle(.heard(answer), now: now)
             // Heeded: the last stretch did something with it beyond logging it (acted, or asked
             // again) — not for words that mean nothing, outside the last stretch, or the same
             // answer said again.
             let heeded = effects.contains { if case .log(.heard) = $0 { false } else { true } }
             return [.reply(client, ok(["meaning": meaning, "heeded": .bool(heeded)]))]
-                + actions(for: effects)
+                + actions(for: due + effects)
         }
     }
 

@@ -73,6 +73,32 @@ import Testing
             })
     }
 
+    /// Words that mean nothing, typed just as a timer of the walk comes due (here the end of
+    /// the walk, a few seconds after "여기가 입구야"): not heeded — the walk's end is the clock's
+    /// doing, in the same reply's actions (before: `heeded` true, the timer's effects counted as
+    /// the words').
+    @Test func wordsThatMeanNothingAreNotHeededWhenATimerComesDueWithThem() throws {
+        var core = DaemonCore(memory: EntranceMemory())
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let destination = Destination(name: "Rautatieasema", center: center, door: Door(coordinate: door))
+        _ = core.handle(.go(.destination(destination)), from: 1, now: start)
+        var now = start
+        for metres in stride(from: 100.0, through: 2, by: -2) {
+            now += 1.5
+            let here = door.offset(metres: metres, bearing: 225)
+            _ = core.moved(
+                .init(time: now, coordinate: here, horizontalAccuracy: 4, speed: 1.3, course: 45), now: now)
+        }
+        #expect(events(core.handle(.heard("여기가 입구야"), from: 3, now: now)).contains("confirmed"))
+        _ = core.handle(.memorySaved, now: now)
+        let later = now + FinalApproach.Settings().endDelaySeconds + 0.5
+        let chatter = core.handle(.heard("음"), from: 3, now: later)
+        #expect(
+            chatter.first
+                == .reply(3, .object(["ok": .bool(true), "meaning": .null, "heeded": .bool(false)])))
+        #expect(events(chatter).contains("walkEnded"))
+    }
+
     /// The door index's answer coming after "여기가 입구야" has ended the walk: the building's
     /// doors are remembered, nothing said (before, the loop dropped them once no walk went on).
     /// An answer for another destination than the one asked for is not taken.

@@ -62,6 +62,23 @@ struct ReplayerTests {
         #expect(result.track.count == result.stats.fixes)
     }
 
+    /// "여기 아니야" at door A, then "여기가 입구야" two seconds later, still at A (the walker
+    /// changed their mind): the door stored where they stand is A's, with A's label — not that
+    /// of D, the door the rejection turned the walk to, 47 m away (before: labelled "D" at A's
+    /// spot, and the next plan named A's door "D"). At D itself the confirmation keeps D's label
+    /// (demoWalk_tellsTheWholeStory).
+    @Test func aConfirmationAtTheDoorJustRejectedKeepsThatDoorsLabel() throws {
+        var replayer = try Fixture.replayer()
+        replayer.heard = try ReplayInputs.heard(tsv: "390\t여기 아니야\n392\t여기가 입구야\n")
+        let result = try replayer.run(nmea: try Fixture.data("walk.nmea"))
+        #expect(result.lines.contains { $0.effect == .walkEnded(.rejected) })
+        let building = try #require(result.memory.building(near: try Fixture.destination().center))
+        let confirmed = try #require(building.confirmed)
+        let a = try #require(building.osm?.doors.first { $0.label == "A" })
+        #expect(confirmed.coordinate.distance(to: a.coordinate) <= EntranceMemory.sameDoorMetres)
+        #expect(confirmed.label == "A")
+    }
+
     @Test func determinism_twoRunsSameBytes() throws {
         let a = try encode(try Fixture.replayer().run(nmea: try Fixture.data("walk.nmea")).lines)
         let b = try encode(try Fixture.replayer().run(nmea: try Fixture.data("walk.nmea")).lines)

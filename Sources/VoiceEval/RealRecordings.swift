@@ -1,4 +1,5 @@
 import Arrival
+import Diagnostics
 import Foundation
 import Speech
 
@@ -14,7 +15,7 @@ enum RealRecordings {
     /// a line, written by `Scripts/adapt-model --real`); none when it has no such file.
     static func adaptedSpeakers(of directory: String) -> Set<String> {
         let text = (try? String(contentsOfFile: directory + "/speakers.txt", encoding: .utf8)) ?? ""
-        return Set(text.split(separator: "\n").map(String.init))
+        return Set(TextDiagnostics.lines(of: text).filter { !$0.isEmpty }.map(String.init))
     }
 
     /// The recordings of every folder in `directories`, in turn (`--real A --real B`: one folder

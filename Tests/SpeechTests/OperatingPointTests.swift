@@ -256,6 +256,26 @@ struct OperatingPointTests {
         }
     }
 
+    /// A `pathfinder.args` saved with Windows line endings ("\r\n") is read a line at a time
+    /// (before, "\r\n" was no line break to the reader: the whole file was one line, refused
+    /// as "expected \"-flag value\"", and the daemon did not start).
+    @Test func anArgsFileWithWindowsLineEndingsIsReadLineByLine() throws {
+        let directory = try grammarOnly()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Data("# a comment\r\n-wip 0.5\r\n\r\n-beam 1e-40\r\n".utf8).write(
+            to: URL(fileURLWithPath: directory + "/pathfinder.args"))
+        let model = try PhraseModel.load(directory: directory)
+        #expect(model.settings.map { [$0.0, $0.1] } == [["-wip", "0.5"], ["-beam", "1e-40"]])
+        // A bad line is still named by its number.
+        try Data("-beam 1e-40\r\n-wip\r\n".utf8).write(
+            to: URL(fileURLWithPath: directory + "/pathfinder.args"))
+        #expect {
+            try PhraseModel.load(directory: directory)
+        } throws: { error in
+            "\(error)".contains("pathfinder.args line 2: expected \"-flag value\", got \"-wip\"")
+        }
+    }
+
     /// `-cmninit` in `pathfinder.args` is the live cepstral mean a listening session starts from
     /// (the acoustic model's feat.params would otherwise win); a malformed one names itself.
     @Test func theArgsFilesInitialMeanIsTheSessionsFirst() throws {

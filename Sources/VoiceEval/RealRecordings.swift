@@ -46,6 +46,7 @@ enum RealRecordings {
         guard FileManager.default.fileExists(atPath: manifest.path) else {
             throw BadInput("\(manifest.path): not found (record with: pathfinder record --out \(directory))")
         }
+        guard !manifest.entries.isEmpty else { throw BadInput("\(manifest.path): no recordings listed") }
         var items: [Item] = []
         var leftOut: [String: Int] = [:]
         for entry in manifest.entries {
@@ -71,6 +72,13 @@ enum RealRecordings {
                     session: "\(entry.speaker) on \(entry.device ?? "an unnamed device")",
                     audio: Corpus.normalised(samples)))
         }
+        guard !items.isEmpty else {
+            let counts = leftOut.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+            let listed = manifest.entries.count
+            throw BadInput(
+                "\(manifest.path): \(listed) take\(listed == 1 ? "" : "s") listed, \(listed == 1 ? "" : "all ")marked with a problem (\(counts.joined(separator: ", "))): nothing to score"
+            )
+        }
         if !leftOut.isEmpty {
             let counts = leftOut.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
             let marked = leftOut.values.reduce(0, +)
@@ -79,7 +87,6 @@ enum RealRecordings {
                     "\(manifest.path): \(marked) take\(marked == 1 ? "" : "s") marked with a problem left out (\(counts.joined(separator: ", ")))\n"
                         .utf8))
         }
-        guard !items.isEmpty else { throw BadInput("\(manifest.path): no recordings listed") }
         return items
     }
 }

@@ -443,6 +443,30 @@ extension VoiceEvalFlagTests {
             "\(bad.err)")
     }
 
+    /// A manifest whose every take is marked with a problem says so, counting them (before: "no
+    /// recordings listed", though two were); one that lists nothing still says that.
+    @Test func aManifestWhoseEveryTakeIsMarkedSaysSo() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let manifest = directory + "/manifest.jsonl"
+        try
+            (#"{"file": "a.wav", "text": "여기 아니야", "speaker": "mom", "problem": "silent"}"# + "\n"
+            + #"{"file": "b.wav", "text": "여기 맞아", "speaker": "mom", "problem": "clipped"}"# + "\n"
+            + #"{"file": "c.wav", "text": "여기 아냐", "speaker": "mom", "problem": "silent"}"# + "\n")
+            .write(toFile: manifest, atomically: true, encoding: .utf8)
+        let marked = try run(["--describe", "--real", directory])
+        #expect(marked.code == 2, "\(marked.err)")
+        #expect(
+            marked.err.contains(
+                "\(manifest): 3 takes listed, all marked with a problem (clipped: 1, silent: 2): nothing to score"
+            ),
+            "\(marked.err)")
+        #expect(!marked.err.contains("no recordings listed"), "\(marked.err)")
+        try "\n".write(toFile: manifest, atomically: true, encoding: .utf8)
+        let empty = try run(["--describe", "--real", directory])
+        #expect(empty.code == 2 && empty.err.contains("\(manifest): no recordings listed"), "\(empty.err)")
+    }
+
     /// A manifest line voice-eval cannot score is bad input, naming the line: a file listed
     /// twice (before, every take was counted twice), a file outside the folder (before, read).
     @Test(arguments: [

@@ -329,6 +329,42 @@ struct RecordCommandTests {
         #expect(text.utf8.count(where: { $0 == UInt8(ascii: "\n") }) == 1 + 2 * stopped)
     }
 
+    /// A microphone that clips at 48 kHz, brought to 16 kHz as plughw brings it (sox's
+    /// converter): every take is asked for again and kept marked "clipped" (before, all 21 were
+    /// kept as good takes: the converter leaves samples at full scale, not runs of three). The
+    /// same voice normalised to −0.1 dBFS through the converter is kept unmarked.
+    @Test(arguments: [(["vol", "8"], true), (["gain", "-n", "-0.1"], false)])
+    func aTakeClippedBeforeTheRateConverterIsMarked(effects: [String], clips: Bool) throws {
+        let home = try speakingHome()
+        let at48 = home.file("48k.wav")
+        try #require(
+            try run(
+                "sox",
+                ["-D", "-R", home.file("spoken.wav"), "-r", "48000", at48, "silence", "1", "0.01", "0.5%"]
+                    + effects,
+                install: "sox") == 0)
+        try #require(
+            try run(
+                "sox",
+                [
+                    "-R", at48, "-r", "16000", "-e", "signed", "-t", "raw", home.file("take.raw"), "pad",
+                    "0.5", "1",
+                ],
+                install: "sox") == 0)
+        let directory = home.file("voices")
+        let result = try record(directory, speaker: "mom", device: "speech", home: home)
+        try #require(result.status == 0, "\(result.text)")
+        let problems = try RecordingManifest.read(directory: directory).entries.map(\.problem)
+        #expect(problems.count == RecordingScript.sentences.count)
+        if clips {
+            #expect(problems.allSatisfy { $0 == .clipped }, "\(problems)")
+            #expect(result.text.contains("again: too loud, clipped"), "\(result.text)")
+        } else {
+            #expect(problems.allSatisfy { $0 == nil }, "\(problems)")
+            #expect(!result.text.contains("again:"), "\(result.text)")
+        }
+    }
+
     @Test func recordsEverySentenceWithAManifestAndAppends() throws {
         let home = try speakingHome()
         let directory = home.file("voices")

@@ -22,6 +22,16 @@ public enum TextDiagnostics {
         }
     }
 
+    /// `text`'s lines as a person sees them in an editor: split at each "\n", a "\r" before it
+    /// (a file saved on Windows) or at the very end dropped. A last line ended by its newline
+    /// leaves an empty one after it. Split by Unicode scalars, not Characters: "\r\n" is one
+    /// Character, which `split(separator: "\n")` never splits at.
+    public static func lines(of text: String) -> [Substring] {
+        text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { scalars in
+            Substring(scalars.last == "\r" ? scalars.dropLast() : scalars)
+        }
+    }
+
     /// Where a file cut short (a full disk, a copy stopped) ends: its last line with anything
     /// on it (1-based), as a person looking at the end of the file sees it.
     public static func lastLine(of data: Data) -> Int {

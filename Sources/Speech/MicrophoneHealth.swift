@@ -46,8 +46,9 @@ public struct MicrophoneHealth: Sendable {
     static let silentAmplitude: Int16 = 2
     /// Seconds of nothing else before it is a fault.
     static let silentSeconds = 10.0
-    /// Clipped runs (``RailRuns``) within one second that make a fault …
-    static let clippedRunsPerSecond = 3
+    /// Samples at the rails (``Rails``) within one second that make a fault, as many as make a
+    /// take clipped (``TakeCheck/clippedSamples``): the same rule the recorder tells a person by …
+    static let clippedSamplesPerSecond = TakeCheck.clippedSamples
     /// … and seconds without any that end it.
     static let clippingClearSeconds = 30.0
     /// Seconds without audio thrown away before the decoder has caught up.
@@ -55,9 +56,8 @@ public struct MicrophoneHealth: Sendable {
 
     private let sampleRate: Int
     private var silentSamples = 0
-    private var rails = RailRuns()
-    /// Clipped runs in the current second, and samples into it.
-    private var runsThisSecond = 0, samplesThisSecond = 0
+    /// Samples at the rails in the current second, and samples into it.
+    private var railsThisSecond = 0, samplesThisSecond = 0
     private var samplesSinceClipping = 0
     private var samplesSinceSkip = 0
     private var samplesSinceLoss = 0
@@ -112,11 +112,13 @@ public struct MicrophoneHealth: Sendable {
             faults.remove(.silent)
             changes.append(.ended(.silent))
         }
-        let runs = rails.count(samples)
-        runsThisSecond += runs
+        let rails = Rails.count(samples)
+        railsThisSecond += rails
         samplesThisSecond += samples.count
-        samplesSinceClipping = runs > 0 ? 0 : samplesSinceClipping + samples.count
-        if runsThisSecond >= Self.clippedRunsPerSecond, !faults.contains(.clipping) {
+        // Clipping is a second that clips, not one stray sample at full scale.
+        let clipping = rails > 0 && railsThisSecond >= Self.clippedSamplesPerSecond
+        samplesSinceClipping = clipping ? 0 : samplesSinceClipping + samples.count
+        if clipping, !faults.contains(.clipping) {
             faults.insert(.clipping)
             changes.append(.began(.clipping))
         } else if faults.contains(.clipping),
@@ -125,7 +127,7 @@ public struct MicrophoneHealth: Sendable {
             faults.remove(.clipping)
             changes.append(.ended(.clipping))
         }
-        if samplesThisSecond >= sampleRate { runsThisSecond = 0; samplesThisSecond = 0 }
+        if samplesThisSecond >= sampleRate { railsThisSecond = 0; samplesThisSecond = 0 }
         return changes
     }
 }

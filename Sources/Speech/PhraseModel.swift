@@ -1,3 +1,4 @@
+import Diagnostics
 import Foundation
 
 /// The Korean phrase model on disk: en-us acoustic model, the phrase dictionary, the
@@ -102,7 +103,7 @@ public struct PhraseModel: Sendable, Hashable {
         var settings: [(String, String)] = []
         let argsPath = directory + "/pathfinder.args"
         if let text = try? String(contentsOfFile: argsPath, encoding: .utf8) {
-            for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            for (number, raw) in TextDiagnostics.lines(of: text).enumerated() {
                 let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
                 if line.allSatisfy(\.isWhitespace) { continue }
                 guard let setting = setting(from: String(line)) else {

@@ -1,3 +1,4 @@
+import Diagnostics
 import Foundation
 
 /// What `pathfinder record` asks a person to say: the 13 answers (`ArrivalWords`' sentences,
@@ -60,7 +61,7 @@ public struct RecordingManifest: Sendable {
         }
         var entries: [Entry] = []
         var lineOfFile: [String: Int] = [:]
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, line) in TextDiagnostics.lines(of: text).enumerated() {
             if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
             func bad(_ reason: String) -> SpeechError {
                 .badAudio(path: path, reason: "line \(index + 1): \(reason)")

@@ -10,7 +10,7 @@ public enum TakeProblem: String, Sendable, CaseIterable, Codable {
     /// The voice runs into the first or the last frames of the window: the sentence started
     /// before the recording did, or went on after it stopped.
     case cutOff
-    /// Runs of samples at full scale: the microphone's gain is too high, or it is too close.
+    /// Samples at full scale: the microphone's gain is too high, or it is too close.
     case clipped
     /// The device lost audio within the take (an overrun: ``Microphone/Chunk/lostBefore``): what
     /// is left is not the sentence as said.
@@ -41,9 +41,12 @@ public enum TakeCheck {
     static let speechFrames = 10
     /// Frames at either edge where voice means the sentence was cut off (60 ms).
     static let edgeFrames = 3
-    /// A sample at the rails (|x| ≥ 32 767): a run of `clippedRun` of them, `clippedRuns` times.
-    static let clippedRun = 3
-    static let clippedRuns = 3
+    /// A take is clipped when this many of its samples are at the rails (``Rails``). Not runs:
+    /// clipping that went through a rate converter (a 48 kHz USB microphone brought to 16 kHz
+    /// by ALSA's plughw) keeps its samples at full scale but rounds the flat tops to one or two
+    /// samples. Nine: as many as the three runs of three that counted before; a loud take that
+    /// does not clip has none (normalised to −0.1 dBFS, its peaks stay hundreds of steps below).
+    static let clippedSamples = 9
 
     /// The first problem of `samples` (16 kHz mono), in the order a gap (`lostSamples` the
     /// device lost within them), clipped, silent, cut off; `nil` for a take worth keeping.
@@ -64,28 +67,18 @@ public enum TakeCheck {
         return nil
     }
 
-    static func isClipped(_ samples: [Int16]) -> Bool {
-        var rails = RailRuns()
-        return rails.count(samples) >= clippedRuns
-    }
+    static func isClipped(_ samples: [Int16]) -> Bool { Rails.count(samples) >= clippedSamples }
 }
 
-/// Counts runs of samples at the rails (|x| ≥ 32 767) at least ``TakeCheck/clippedRun`` long, a
-/// run that spans two calls counted once: what clipping leaves in a recording.
-struct RailRuns {
-    private var run = 0
+/// Samples at the rails: what clipping leaves in a recording, and a loud voice that does not
+/// clip never reaches.
+enum Rails {
+    /// Within this many steps of full scale (|x| ≥ 32 764) is at the rails: a converter's
+    /// dither after the clipping moves a sample a step or two off it.
+    static let margin: Int16 = 3
 
-    /// The runs that reached the length within `samples`.
-    mutating func count(_ samples: [Int16]) -> Int {
-        var runs = 0
-        for sample in samples {
-            if sample >= Int16.max || sample <= Int16.min + 1 {
-                run += 1
-                if run == TakeCheck.clippedRun { runs += 1 }
-            } else {
-                run = 0
-            }
-        }
-        return runs
+    /// The samples of `samples` at the rails.
+    static func count(_ samples: [Int16]) -> Int {
+        samples.count(where: { $0 >= Int16.max - margin || $0 <= Int16.min + margin })
     }
 }

@@ -1,4 +1,5 @@
 import Arrival
+import Diagnostics
 import Foundation
 import Speech
 
@@ -14,7 +15,7 @@ enum RealRecordings {
     /// a line, written by `Scripts/adapt-model --real`); none when it has no such file.
     static func adaptedSpeakers(of directory: String) -> Set<String> {
         let text = (try? String(contentsOfFile: directory + "/speakers.txt", encoding: .utf8)) ?? ""
-        return Set(text.split(separator: "\n").map(String.init))
+        return Set(TextDiagnostics.lines(of: text).filter { !$0.isEmpty }.map(String.init))
     }
 
     /// The recordings of every folder in `directories`, in turn (`--real A --real B`: one folder
@@ -45,6 +46,7 @@ enum RealRecordings {
         guard FileManager.default.fileExists(atPath: manifest.path) else {
             throw BadInput("\(manifest.path): not found (record with: pathfinder record --out \(directory))")
         }
+        guard !manifest.entries.isEmpty else { throw BadInput("\(manifest.path): no recordings listed") }
         var items: [Item] = []
         var leftOut: [String: Int] = [:]
         for entry in manifest.entries {
@@ -70,6 +72,13 @@ enum RealRecordings {
                     session: "\(entry.speaker) on \(entry.device ?? "an unnamed device")",
                     audio: Corpus.normalised(samples)))
         }
+        guard !items.isEmpty else {
+            let counts = leftOut.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+            let listed = manifest.entries.count
+            throw BadInput(
+                "\(manifest.path): \(listed) take\(listed == 1 ? "" : "s") listed, \(listed == 1 ? "" : "all ")marked with a problem (\(counts.joined(separator: ", "))): nothing to score"
+            )
+        }
         if !leftOut.isEmpty {
             let counts = leftOut.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
             let marked = leftOut.values.reduce(0, +)
@@ -78,7 +87,6 @@ enum RealRecordings {
                     "\(manifest.path): \(marked) take\(marked == 1 ? "" : "s") marked with a problem left out (\(counts.joined(separator: ", ")))\n"
                         .utf8))
         }
-        guard !items.isEmpty else { throw BadInput("\(manifest.path): no recordings listed") }
         return items
     }
 }

@@ -292,6 +292,79 @@ struct RecordCommandTests {
         #expect(hidden.isEmpty, "\(hidden)")
     }
 
+    /// A manifest saved with Windows line endings ("\r\n"), as an editor on another computer
+    /// leaves it: the session appends one line a take after it, and the next session and
+    /// voice-eval read every line (before, "\r\n" was not a line break to the reader: a
+    /// manifest of one such line was taken, the session appended to it, and the next refused
+    /// the folder, "line 1: not a JSON object").
+    @Test func aManifestWithWindowsLineEndingsIsAppendedToAndReadAgain() throws {
+        let directory = NSTemporaryDirectory() + "pathfinder-record-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let dad = #"{"file": "dad-1-01.wav", "text": "여기 아니야", "speaker": "dad"}"#
+        try Data((dad + "\r\n").utf8).write(to: URL(fileURLWithPath: directory + "/manifest.jsonl"))
+        // ALSA's null device hears nothing: the session stops after three sentences, each listed.
+        func session() throws -> (status: Int32, text: String) {
+            try runCapturing(
+                try BuiltExecutable.pathfinder().path,
+                [
+                    "record", "--out", directory, "--speaker", "mom", "--device", "null", "--quiet",
+                    "--seconds", "1",
+                ], standardOutput: false)
+        }
+        let first = try session()
+        #expect(first.status == 1 && first.text.contains("nothing heard in"), "\(first.text)")
+        let stopped = Commands.silentSentencesToStop
+        var manifest = try RecordingManifest.read(directory: directory)
+        #expect(manifest.entries.map(\.speaker) == ["dad"] + Array(repeating: "mom", count: stopped))
+        #expect(manifest.entries.map(\.line) == Array(1...(1 + stopped)))
+        let second = try session()
+        #expect(second.status == 1 && second.text.contains("nothing heard in"), "\(second.text)")
+        #expect(!second.text.contains("not a JSON object"), "\(second.text)")
+        manifest = try RecordingManifest.read(directory: directory)
+        #expect(manifest.entries.count == 1 + 2 * stopped)
+        // One line a take: the file is the CRLF line, then the sessions' lines, each ended.
+        let text = try String(contentsOfFile: directory + "/manifest.jsonl", encoding: .utf8)
+        #expect(text.hasPrefix(dad + "\r\n{") && text.hasSuffix("}\n"))
+        #expect(text.utf8.count(where: { $0 == UInt8(ascii: "\n") }) == 1 + 2 * stopped)
+    }
+
+    /// A microphone that clips at 48 kHz, brought to 16 kHz as plughw brings it (sox's
+    /// converter): every take is asked for again and kept marked "clipped" (before, all 21 were
+    /// kept as good takes: the converter leaves samples at full scale, not runs of three). The
+    /// same voice normalised to −0.1 dBFS through the converter is kept unmarked.
+    @Test(arguments: [(["vol", "8"], true), (["gain", "-n", "-0.1"], false)])
+    func aTakeClippedBeforeTheRateConverterIsMarked(effects: [String], clips: Bool) throws {
+        let home = try speakingHome()
+        let at48 = home.file("48k.wav")
+        try #require(
+            try run(
+                "sox",
+                ["-D", "-R", home.file("spoken.wav"), "-r", "48000", at48, "silence", "1", "0.01", "0.5%"]
+                    + effects,
+                install: "sox") == 0)
+        try #require(
+            try run(
+                "sox",
+                [
+                    "-R", at48, "-r", "16000", "-e", "signed", "-t", "raw", home.file("take.raw"), "pad",
+                    "0.5", "1",
+                ],
+                install: "sox") == 0)
+        let directory = home.file("voices")
+        let result = try record(directory, speaker: "mom", device: "speech", home: home)
+        try #require(result.status == 0, "\(result.text)")
+        let problems = try RecordingManifest.read(directory: directory).entries.map(\.problem)
+        #expect(problems.count == RecordingScript.sentences.count)
+        if clips {
+            #expect(problems.allSatisfy { $0 == .clipped }, "\(problems)")
+            #expect(result.text.contains("again: too loud, clipped"), "\(result.text)")
+        } else {
+            #expect(problems.allSatisfy { $0 == nil }, "\(problems)")
+            #expect(!result.text.contains("again:"), "\(result.text)")
+        }
+    }
+
     @Test func recordsEverySentenceWithAManifestAndAppends() throws {
         let home = try speakingHome()
         let directory = home.file("voices")

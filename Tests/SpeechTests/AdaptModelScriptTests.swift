@@ -218,6 +218,34 @@ import Testing
     /// it — is refused at once, naming both folders as given (before: the same folder was refused
     /// only after about a minute of building and exporting, by VoiceEval, with the link's name
     /// lost; a copy was adapted on twice).
+    /// `--real` without `--held-out` warns at the start, before any work, that everyone in it
+    /// is adapted on and no one is left to measure the gain on, and how to keep one out
+    /// (before, it installed the model without a word, and `voice-eval --real` of the folder
+    /// then exited 1, "every speaker … was used for adaptation"); with `--held-out`, no warning.
+    /// What it does is unchanged: here the run goes on to refuse a person in two folders.
+    @Test func realWithoutHeldOutWarnsThatNoOneIsKeptOut() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try manifest(["mom"], in: directory + "/voices")
+        try manifest(["mom"], in: directory + "/copy")
+        try manifest(["uncle"], in: directory + "/kept-out")
+        let warning =
+            "adapt-model: warning: no --held-out: everyone in --real is adapted on, so no one is left to measure the gain on"
+        let unkept = try adaptModel(["--real", directory + "/voices", "--real", directory + "/copy"])
+        #expect(unkept.code == 2, "\(unkept.err)")
+        #expect(unkept.err.hasPrefix(warning), "\(unkept.err)")
+        #expect(
+            unkept.err.contains("--held-out DIR") && unkept.err.contains("Teaching it your family's voices"),
+            "\(unkept.err)")
+        #expect(unkept.err.contains("both hold mom"), "\(unkept.err)")
+        let kept = try adaptModel([
+            "--real", directory + "/voices", "--real", directory + "/copy", "--held-out",
+            directory + "/kept-out",
+        ])
+        #expect(kept.code == 2 && kept.err.contains("both hold mom"), "\(kept.err)")
+        #expect(!kept.err.contains("warning"), "\(kept.err)")
+    }
+
     @Test func aPersonInTwoRealFoldersIsRefusedAtOnce() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

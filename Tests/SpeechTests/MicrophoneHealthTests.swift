@@ -62,6 +62,20 @@ struct MicrophoneHealthTests {
         #expect(end >= 30 - Double(clipped.count) / 16_000 && end <= 30)
     }
 
+    /// Clipping through a rate converter (a 48 kHz USB microphone clipping, brought to 16 kHz
+    /// by ALSA's plughw: sox's converter here) is a fault, as the take check's rule has it
+    /// (before, it needed runs of three samples at full scale, which the converter leaves
+    /// none of); a voice normalised to −0.1 dBFS is none.
+    @Test func clippingThroughARateConverterIsAFaultAndLoudSpeechIsNot() throws {
+        let room = try voiceInARoom()
+        var health = MicrophoneHealth()
+        let clipped = try soxed(room, ["vol", "8"], at: 48_000)
+        #expect(changes(clipped, into: &health).map(\.1) == [.began(.clipping)])
+        var loud = MicrophoneHealth()
+        #expect(changes(try soxed(room, ["gain", "-n", "-0.1"], at: 48_000), into: &loud).isEmpty)
+        #expect(changes(try soxed(room, ["gain", "-n", "-0.1"], at: 16_000), into: &loud).isEmpty)
+    }
+
     /// Audio thrown away because the decoder fell behind (`Chunk.skippedBefore`) is a fault at
     /// the first chunk after it — once, however often it goes on — and ends after 10 s of
     /// audio with none thrown away.

@@ -256,6 +256,26 @@ struct OperatingPointTests {
         }
     }
 
+    /// A `pathfinder.args` saved with Windows line endings ("\r\n") is read a line at a time
+    /// (before, "\r\n" was no line break to the reader: the whole file was one line, refused
+    /// as "expected \"-flag value\"", and the daemon did not start).
+    @Test func anArgsFileWithWindowsLineEndingsIsReadLineByLine() throws {
+        let directory = try grammarOnly()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Data("# a comment\r\n-wip 0.5\r\n\r\n-beam 1e-40\r\n".utf8).write(
+            to: URL(fileURLWithPath: directory + "/pathfinder.args"))
+        let model = try PhraseModel.load(directory: directory)
+        #expect(model.settings.map { [$0.0, $0.1] } == [["-wip", "0.5"], ["-beam", "1e-40"]])
+        // A bad line is still named by its number.
+        try Data("-beam 1e-40\r\n-wip\r\n".utf8).write(
+            to: URL(fileURLWithPath: directory + "/pathfinder.args"))
+        #expect {
+            try PhraseModel.load(directory: directory)
+        } throws: { error in
+            "\(error)".contains("pathfinder.args line 2: expected \"-flag value\", got \"-wip\"")
+        }
+    }
+
     /// `-cmninit` in `pathfinder.args` is the live cepstral mean a listening session starts from
     /// (the acoustic model's feat.params would otherwise win); a malformed one names itself.
     @Test func theArgsFilesInitialMeanIsTheSessionsFirst() throws {
@@ -421,6 +441,30 @@ extension VoiceEvalFlagTests {
             bad.err.contains(
                 #"manifest.jsonl: line 2: "problem" "noisy" is not one of silent, cutOff, clipped"#),
             "\(bad.err)")
+    }
+
+    /// A manifest whose every take is marked with a problem says so, counting them (before: "no
+    /// recordings listed", though two were); one that lists nothing still says that.
+    @Test func aManifestWhoseEveryTakeIsMarkedSaysSo() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let manifest = directory + "/manifest.jsonl"
+        try
+            (#"{"file": "a.wav", "text": "여기 아니야", "speaker": "mom", "problem": "silent"}"# + "\n"
+            + #"{"file": "b.wav", "text": "여기 맞아", "speaker": "mom", "problem": "clipped"}"# + "\n"
+            + #"{"file": "c.wav", "text": "여기 아냐", "speaker": "mom", "problem": "silent"}"# + "\n")
+            .write(toFile: manifest, atomically: true, encoding: .utf8)
+        let marked = try run(["--describe", "--real", directory])
+        #expect(marked.code == 2, "\(marked.err)")
+        #expect(
+            marked.err.contains(
+                "\(manifest): 3 takes listed, all marked with a problem (clipped: 1, silent: 2): nothing to score"
+            ),
+            "\(marked.err)")
+        #expect(!marked.err.contains("no recordings listed"), "\(marked.err)")
+        try "\n".write(toFile: manifest, atomically: true, encoding: .utf8)
+        let empty = try run(["--describe", "--real", directory])
+        #expect(empty.code == 2 && empty.err.contains("\(manifest): no recordings listed"), "\(empty.err)")
     }
 
     /// A manifest line voice-eval cannot score is bad input, naming the line: a file listed

@@ -123,6 +123,42 @@ extension VoiceEvalFlagTests {
                 && adaptedOnly.err.contains("score the person you kept out"), "\(adaptedOnly.err)")
     }
 
+    /// A manifest and a `speakers.txt` saved with Windows line endings ("\r\n"; the last
+    /// line of the manifest ended by a lone "\r") are read line by line (before, "\r\n" was
+    /// no line break to the readers: the manifest was refused, "line 1: not a JSON object",
+    /// and a `speakers.txt` of "mom\r\n" named no one, so mom, adapted on, was scored).
+    @Test func filesWithWindowsLineEndingsAreReadLineByLine() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for (speaker, sentences) in [("mom", ["여기 아니야", "여기가 입구야"]), ("uncle", ["입구 찾았어", "거기 아니야"])] {
+            let folder = directory + "/" + speaker
+            try recordings(of: speaker, sentences, in: folder)
+            let lines = try String(contentsOfFile: folder + "/manifest.jsonl", encoding: .utf8)
+                .split(separator: "\n")
+            try Data((lines.joined(separator: "\r\n") + "\r").utf8).write(
+                to: URL(fileURLWithPath: folder + "/manifest.jsonl"))
+        }
+        let described = try run(
+            ["--describe", "--real", directory + "/mom", "--real", directory + "/uncle"], standardOutput: true
+        )
+        try #require(described.code == 0, "\(described.out)")
+        for sentence in ["여기 아니야", "여기가 입구야", "입구 찾았어", "거기 아니야"] {
+            #expect(described.out.contains("real adapted \(sentence): "), "\(sentence): \(described.out)")
+        }
+        let models = try models(adaptedOn: [], in: directory)
+        try Data("mom\r\n".utf8).write(to: URL(fileURLWithPath: models + "/en-us-adapted/speakers.txt"))
+        let scored = try run(
+            [
+                "--real", directory + "/mom", "--real", directory + "/uncle", "--models", models,
+                "--conditions",
+                "clean", "--hours", "0",
+            ], standardOutput: true)
+        try #require(scored.code == 0, "\(scored.out)")
+        #expect(
+            scored.out.contains("(2 items of adaptation speakers left out: mom, listed in "), "\(scored.out)")
+        #expect(!scored.out.contains("- mom:") && scored.out.contains("- uncle:"), "\(scored.out)")
+    }
+
     /// `--held-out` is read before a fixture is heard: a missing folder, or a person the
     /// installed model was adapted on (its figures on them would not be honest), is bad input
     /// at once, and nothing is decoded (before: after the 13 s of fixtures, their results

@@ -57,6 +57,20 @@ func spoken(_ text: String, voice: String = "ko", speed: Int = 160) throws -> [I
     return try WAV.read16kMono(path: path).samples
 }
 
+/// 16 kHz `samples` through sox's `effects` at `rate` Hz, then brought back to 16 kHz by sox's
+/// rate converter (as ALSA's plug device brings a 48 kHz USB microphone's audio); `-R`: the
+/// same every run.
+func soxed(_ samples: [Int16], _ effects: [String], at rate: Int) throws -> [Int16] {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let input = directory + "/in.wav", middle = directory + "/middle.wav", output = directory + "/out.wav"
+    try WAV.write(Audio(samples: samples, sampleRate: 16_000), to: input)
+    guard try run("sox", ["-D", "-R", input, "-r", "\(rate)", middle] + effects, install: "sox") == 0,
+        try run("sox", ["-R", middle, "-r", "16000", output], install: "sox") == 0
+    else { throw ToolMissing(message: "sox failed on \(effects) at \(rate) Hz") }
+    return try WAV.read16kMono(path: output).samples
+}
+
 /// `seconds` of sox's `kind` of noise ("whitenoise", "pinknoise" …) at `volume` of full scale,
 /// 16 kHz (`-R`: the same every run).
 func soxNoise(_ kind: String, seconds: Double, volume: Double) throws -> [Int16] {

@@ -1,6 +1,7 @@
 import Foundation
 import Speech
 import Storage
+import Synchronization
 import SystemCalls
 
 extension Commands {
@@ -26,8 +27,9 @@ extension Commands {
             recorded is kept. Once a take was heard, silent sentences are kept marked and the
             session goes on. Recording again
             with the same ID adds rounds after the ones in DIR: nothing recorded before is
-            replaced. One session records into a folder at a time: a second one into it is
-            refused (exit 1), naming the other's pid (the lock is on the manifest: a
+            replaced. Ctrl-C stops a session between takes, saying what it kept (a take is
+            never in DIR without its line). One session records into a folder at a time: a
+            second one into it is refused (exit 1), naming the other's pid (the lock is on the manifest: a
             daemon's memory in DIR does not hold it). A manifest voice-eval could not read (a
             damaged line, a file named twice) is refused before anyone is asked to speak, as
             are a folder it cannot write and a capture or playback device that does not open
@@ -116,6 +118,34 @@ extension Commands {
         let total = rounds * RecordingScript.sentences.count
         let firstRound = try nextRound(of: speaker, in: out, listed: existing.entries.map(\.file))
         var newlineFirst = existing.lacksFinalNewline
+        // Ctrl-C, `kill` or a closed terminal ends the session between takes, never between a
+        // take's file and its manifest line (before, 3 of 40 random kills left a take unlisted:
+        // never scored, nor adapted, nor mentioned): the watcher waits for the line, says what
+        // is kept, and ends the process by the signal.
+        let listed = ListedTakes()
+        let signals: SignalWatcher
+        do {
+            signals = try SignalWatcher(
+                [SIGINT, SIGTERM, SIGHUP].filter { !SignalWatcher.isIgnored($0) }, queue: .global()
+            ) { number in
+                listed.count.withLock { count in
+                    console.error(
+                        "pathfinder record: stopped by \(signalName(number)): "
+                            + (count == 0
+                                ? "nothing of this session was recorded"
+                                : "\(count) take\(count == 1 ? " of this session is" : "s of this session are") kept in \(out), listed in \(existing.path)")
+                    )
+                    // To the process, not raise(3) to this thread, a dispatch worker's, which
+                    // blocks it; the lock is kept to the end, so no take comes after.
+                    signal(number, SIG_DFL)
+                    kill(getpid(), number)
+                    while true { pause() }
+                }
+            }
+        } catch {
+            throw CLIError.runtime("pathfinder record: \(error) (nothing was recorded)")
+        }
+        defer { signals.cancel() }
         var done = 0
         var kept: [TakeProblem: Int] = [:]
         // Sentences in a row with nothing heard in any take, while nothing at all has been
@@ -153,19 +183,6 @@ extension Commands {
                         )
                     }
                     let file = "\(speaker)-\(round)-\(String(format: "%02d", index + 1)).wav"
-                    do {
-                        try AtomicFile.create(
-                            WAV.bytes(Audio(samples: samples, sampleRate: Listener.sampleRate)),
-                            at: out + "/" + file, mode: 0o644)
-                    } catch let error as SystemCallError {
-                        if error.code == EEXIST {
-                            throw CLIError.runtime(
-                                "pathfinder record: \(out)/\(file) exists; not replacing it")
-                        }
-                        throw CLIError.runtime(
-                            "pathfinder record: cannot write \(out)/\(file): \(error.why); the take was not kept. "
-                                + leftBehind(stoppingAt: done, in: out))
-                    }
                     var entry: [String: String] = [
                         "file": file, "text": text, "speaker": speaker, "device": device,
                         "time": time.string(from: Date()),
@@ -175,16 +192,32 @@ extension Commands {
                         kept[problem, default: 0] += 1
                     }
                     let line = try JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys])
-                    do throws(SystemCallError) {
-                        try AppendFile.append(
-                            Array((newlineFirst ? Data("\n".utf8) : Data()) + line + Data("\n".utf8)),
-                            to: existing.path, mode: 0o644)
-                    } catch {
-                        // Unlisted, the take would be in the folder but never scored.
-                        _ = unlink(out + "/" + file)
-                        throw CLIError.runtime(
-                            "pathfinder record: cannot write \(existing.path): \(error.why); the take \(file) was not kept. "
-                                + leftBehind(stoppingAt: done, in: out))
+                    let bytes = WAV.bytes(Audio(samples: samples, sampleRate: Listener.sampleRate))
+                    // The take and its line, with signals held off (acted on after).
+                    try listed.count.withLock { (count: inout Int) throws(CLIError) in
+                        do throws(SystemCallError) {
+                            try AtomicFile.create(bytes, at: out + "/" + file, mode: 0o644)
+                        } catch {
+                            if error.code == EEXIST {
+                                throw CLIError.runtime(
+                                    "pathfinder record: \(out)/\(file) exists; not replacing it")
+                            }
+                            throw CLIError.runtime(
+                                "pathfinder record: cannot write \(out)/\(file): \(error.why); the take was not kept. "
+                                    + leftBehind(stoppingAt: done, in: out))
+                        }
+                        do throws(SystemCallError) {
+                            try AppendFile.append(
+                                Array((newlineFirst ? Data("\n".utf8) : Data()) + line + Data("\n".utf8)),
+                                to: existing.path, mode: 0o644)
+                        } catch {
+                            // Unlisted, the take would be in the folder but never scored.
+                            _ = unlink(out + "/" + file)
+                            throw CLIError.runtime(
+                                "pathfinder record: cannot write \(existing.path): \(error.why); the take \(file) was not kept. "
+                                    + leftBehind(stoppingAt: done, in: out))
+                        }
+                        count += 1
                     }
                     newlineFirst = false
                     silentInARow = heard ? nil : silentInARow.map { $0 + 1 }
@@ -208,6 +241,22 @@ extension Commands {
                 "kept with a problem, left out of scoring and adaptation: \(marked.joined(separator: ", "))")
         }
         return 0
+    }
+
+    /// The takes a session has listed in its manifest, locked from the making of a take's file
+    /// to its line's append: a signal is acted on under the lock, so between takes.
+    final class ListedTakes: Sendable {
+        let count = Mutex(0)
+    }
+
+    /// How a person knows `number`: Ctrl-C's as Ctrl-C.
+    static func signalName(_ number: Int32) -> String {
+        switch number {
+        case SIGINT: "Ctrl-C (SIGINT)"
+        case SIGTERM: "SIGTERM"
+        case SIGHUP: "SIGHUP (the terminal closed)"
+        default: "signal \(number)"
+        }
     }
 
     /// What a session that stops at its `sentence`th sentence leaves in `folder`, and what to do.

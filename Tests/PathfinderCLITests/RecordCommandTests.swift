@@ -184,6 +184,105 @@ struct RecordCommandTests {
         #expect(changed)
     }
 
+    /// `pathfinder record` under strace, which holds the first take's `link(2)` (its name made)
+    /// for `seconds` before it returns: the moment between a take's file and its manifest line
+    /// made long enough to be hit. Returns the strace process, running, and the recorder's pid.
+    func recordHeldAtTheFirstTake(
+        _ directory: String, home: Scratch, seconds: Int
+    ) throws -> (strace: Process, recorder: pid_t) {
+        let strace = "/usr/bin/strace"
+        try #require(
+            FileManager.default.isExecutableFile(atPath: strace), "strace not found: apt-get install strace")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: strace)
+        process.arguments = [
+            "-f", "-qq", "-o", "/dev/null", "-e", "trace=link",
+            "-e", "inject=link:delay_exit=\(seconds * 1_000_000):when=1", "--",
+            try BuiltExecutable.pathfinder().path, "record", "--out", directory, "--speaker", "mom",
+            "--device", "speech", "--quiet", "--seconds", "1", "--rounds", "1",
+        ]
+        process.environment = ProcessInfo.processInfo.environment.merging(["HOME": home.path]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let wav = directory + "/mom-1-01.wav"
+        for _ in 0..<6_000 where !FileManager.default.fileExists(atPath: wav) { usleep(10_000) }
+        try #require(FileManager.default.fileExists(atPath: wav), "no first take")
+        let children = try String(
+            contentsOfFile: "/proc/\(process.processIdentifier)/task/\(process.processIdentifier)/children",
+            encoding: .utf8)
+        let recorder = try #require(children.split(separator: " ").first.flatMap { pid_t($0) })
+        return (process, recorder)
+    }
+
+    /// SIGTERM (or Ctrl-C) after a take's file is made and before its manifest line is written
+    /// is acted on once the line is written: the take is kept and listed (before, the process
+    /// ended between the two and left the file unlisted, never scored nor adapted: 3 of 40
+    /// random kills).
+    @Test(arguments: [SIGTERM, SIGINT])
+    func aSignalBetweenATakesFileAndItsLineKeepsBoth(signal: Int32) throws {
+        let home = try speakingHome()
+        let directory = home.file("voices")
+        let (strace, recorder) = try recordHeldAtTheFirstTake(directory, home: home, seconds: 2)
+        #expect(kill(recorder, signal) == 0)
+        strace.waitUntilExit()
+        #expect(strace.terminationReason == .uncaughtSignal && strace.terminationStatus == signal)
+        let wavs = try FileManager.default.contentsOfDirectory(atPath: directory).filter {
+            $0.hasSuffix(".wav")
+        }
+        let manifest = try RecordingManifest.read(directory: directory)
+        #expect(wavs == ["mom-1-01.wav"])
+        #expect(manifest.entries.map(\.file) == wavs, "a take not listed")
+    }
+
+    /// Ctrl-C while a take is recorded: standard error says what was kept, and where (before, the
+    /// process ended saying nothing).
+    @Test func ctrlCSaysWhatWasKept() throws {
+        let home = try speakingHome()
+        let speech = try [UInt8](Data(contentsOf: URL(fileURLWithPath: home.file("take.raw"))))
+        let take = speech + [UInt8](repeating: 0, count: 2 * 3 * 16_000 - speech.count)
+        let feed = try Self.fifoMicrophone("person", in: home)
+        defer { close(feed) }
+        let directory = home.file("voices")
+        let session = Process()
+        session.executableURL = URL(fileURLWithPath: try BuiltExecutable.pathfinder().path)
+        session.arguments = [
+            "record", "--out", directory, "--speaker", "mom", "--device", "person", "--quiet", "--seconds",
+            "3",
+            "--rounds", "1",
+        ]
+        session.environment = ProcessInfo.processInfo.environment.merging(["HOME": home.path]) { $1 }
+        let errors = home.file("err.txt")
+        try #require(FileManager.default.createFile(atPath: errors, contents: nil))
+        session.standardOutput = FileHandle.nullDevice
+        session.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
+        try session.run()
+        // Two sentences heard, then the third take waits for sound that never comes.
+        var offset = 0
+        func listed() -> Int {
+            ((try? String(contentsOfFile: directory + "/manifest.jsonl", encoding: .utf8)) ?? "")
+                .filter { $0 == "\n" }.count
+        }
+        while session.isRunning, listed() < 2 {
+            let written = take.withUnsafeBufferPointer { buffer in
+                write(feed, buffer.baseAddress! + offset, min(3_200, take.count - offset))
+            }
+            if written > 0 { offset = (offset + written) % take.count } else { usleep(10_000) }
+        }
+        usleep(500_000)
+        try #require(session.isRunning)
+        kill(session.processIdentifier, SIGINT)
+        session.waitUntilExit()
+        let text = try String(contentsOfFile: errors, encoding: .utf8)
+        #expect(
+            session.terminationReason == .uncaughtSignal && session.terminationStatus == SIGINT, "\(text)")
+        #expect(
+            text.contains(
+                "2 takes of this session are kept in \(directory), listed in \(directory)/manifest.jsonl"),
+            "\(text)")
+        #expect(try RecordingManifest.read(directory: directory).entries.count == 2)
+    }
+
     /// `record` as ``record(_:speaker:device:home:rounds:seconds:errors:)`` runs it, allowed files of
     /// at most `kilobytes` (`ulimit -f`, in POSIX's 512-byte blocks, its signal ignored, so a write past it fails with EFBIG as
     /// one on a full disk fails with ENOSPC): its exit status and standard error.

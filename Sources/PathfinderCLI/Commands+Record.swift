@@ -26,8 +26,9 @@ extension Commands {
             microphone hears nothing (check it with arecord -l and its capture switch); what was
             recorded is kept. Once a take was heard, silent sentences are kept marked and the
             session goes on. Recording again
-            with the same ID adds rounds after the ones in DIR: nothing recorded before is
-            replaced. Ctrl-C stops a session between takes, saying what it kept (a take is
+            with the same ID first finishes the round a session stopped in (the sentences of
+            it not yet in DIR: "round 2: 17 sentences left from last time"), then adds N rounds
+            after the ones in DIR: nothing recorded before is replaced, nor a name used again. Ctrl-C stops a session between takes, saying what it kept (a take is
             never in DIR without its line). One session records into a folder at a time: a
             second one into it is refused (exit 1), naming the other's pid (the lock is on the manifest: a
             daemon's memory in DIR does not hold it). A manifest voice-eval could not read (a
@@ -44,7 +45,8 @@ extension Commands {
               --device NAME     ALSA capture device (default "default")
               --playback NAME   ALSA playback device for the spoken prompt (default "default")
               --seconds S       seconds recorded per sentence, 1…10 (default 3)
-              --rounds N        times through the whole list, 1…20 (default 2: ~3 minutes)
+              --rounds N        times through the whole list, 1…20 (default 2: ~3 minutes),
+                                after the rest of a round a session stopped in
               --quiet           show the prompt without speaking it
             """
     ) { arguments, console in
@@ -115,8 +117,20 @@ extension Commands {
         defer { withExtendedLifetime(lock) {} }
         AtomicFile.removeStaleTemps(in: out)
         let time = ISO8601DateFormatter()
-        let total = rounds * RecordingScript.sentences.count
-        let firstRound = try nextRound(of: speaker, in: out, listed: existing.entries.map(\.file))
+        // A round a session stopped in (Ctrl-C, a silent microphone, a full disk) is finished
+        // first: its sentences not yet taken, then new rounds.
+        let (lastRound, left) = try roundsTaken(of: speaker, in: out, listed: existing.entries.map(\.file))
+        let firstRound = lastRound + 1
+        let takes =
+            left.map { (round: lastRound, index: $0 - 1) }
+            + (firstRound..<firstRound + rounds).flatMap { round in
+                RecordingScript.sentences.indices.map { (round: round, index: $0) }
+            }
+        let total = takes.count
+        if !left.isEmpty {
+            console.line(
+                "round \(lastRound): \(left.count) sentence\(left.count == 1 ? "" : "s") left from last time")
+        }
         var newlineFirst = existing.lacksFinalNewline
         // Ctrl-C, `kill` or a closed terminal ends the session between takes, never between a
         // take's file and its manifest line (before, 3 of 40 random kills left a take unlisted:
@@ -133,7 +147,7 @@ extension Commands {
                         "pathfinder record: stopped by \(signalName(number)): "
                             + (count == 0
                                 ? "nothing of this session was recorded"
-                                : "\(count) take\(count == 1 ? " of this session is" : "s of this session are") kept in \(out), listed in \(existing.path)")
+                                : "\(count) take\(count == 1 ? " of this session is" : "s of this session are") kept in \(out), listed in \(existing.path); recording again with the same ID goes on from there")
                     )
                     // To the process, not raise(3) to this thread, a dispatch worker's, which
                     // blocks it; the lock is kept to the end, so no take comes after.
@@ -151,89 +165,90 @@ extension Commands {
         // Sentences in a row with nothing heard in any take, while nothing at all has been
         // heard this session; nil once a take was heard (the microphone works).
         var silentInARow: Int? = 0
-        for round in firstRound..<firstRound + rounds {
-            for (index, text) in RecordingScript.sentences.enumerated() {
-                done += 1
-                console.line("[\(done)/\(total)] 말해 주세요 — say: \(text)")
-                do {
-                    var samples: [Int16] = []
-                    var problem: TakeProblem?
-                    var heard = false
-                    for attempt in 1...takeTries {
-                        do { try voice?.play(text, device: playback) } catch SpeechError.audioDevice(
-                            let name, let reason)
-                        {
-                            throw CLIError.runtime(
-                                "pathfinder record: the prompt's sound device \(name): \(reason); --quiet shows the prompts without speaking them"
-                            )
-                        }
-                        samples = []
-                        var lost = 0
-                        for try await chunk in try Microphone.capture(device: device, seconds: seconds) {
-                            samples += chunk.samples
-                            lost += chunk.lostBefore
-                        }
-                        problem = TakeCheck.problem(in: samples, lostSamples: lost)
-                        if problem != .silent { heard = true }
-                        guard let problem else { break }
-                        console.line(
-                            attempt < takeTries
-                                ? "  다시 한 번 — again: \(problem.advice)"
-                                : "  kept, marked \"\(problem.rawValue)\" (left out of voice-eval and adapt-model): \(problem.advice)"
-                        )
-                    }
-                    let file = "\(speaker)-\(round)-\(String(format: "%02d", index + 1)).wav"
-                    var entry: [String: String] = [
-                        "file": file, "text": text, "speaker": speaker, "device": device,
-                        "time": time.string(from: Date()),
-                    ]
-                    if let problem {
-                        entry["problem"] = problem.rawValue
-                        kept[problem, default: 0] += 1
-                    }
-                    let line = try JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys])
-                    let bytes = WAV.bytes(Audio(samples: samples, sampleRate: Listener.sampleRate))
-                    // The take and its line, with signals held off (acted on after).
-                    try listed.count.withLock { (count: inout Int) throws(CLIError) in
-                        do throws(SystemCallError) {
-                            try AtomicFile.create(bytes, at: out + "/" + file, mode: 0o644)
-                        } catch {
-                            if error.code == EEXIST {
-                                throw CLIError.runtime(
-                                    "pathfinder record: \(out)/\(file) exists; not replacing it")
-                            }
-                            throw CLIError.runtime(
-                                "pathfinder record: cannot write \(out)/\(file): \(error.why); the take was not kept. "
-                                    + leftBehind(stoppingAt: done, in: out))
-                        }
-                        do throws(SystemCallError) {
-                            try AppendFile.append(
-                                Array((newlineFirst ? Data("\n".utf8) : Data()) + line + Data("\n".utf8)),
-                                to: existing.path, mode: 0o644)
-                        } catch {
-                            // Unlisted, the take would be in the folder but never scored.
-                            _ = unlink(out + "/" + file)
-                            throw CLIError.runtime(
-                                "pathfinder record: cannot write \(existing.path): \(error.why); the take \(file) was not kept. "
-                                    + leftBehind(stoppingAt: done, in: out))
-                        }
-                        count += 1
-                    }
-                    newlineFirst = false
-                    silentInARow = heard ? nil : silentInARow.map { $0 + 1 }
-                    if let silentInARow, silentInARow == silentSentencesToStop {
+        for (round, index) in takes {
+            let text = RecordingScript.sentences[index]
+            done += 1
+            console.line("[\(done)/\(total)] 말해 주세요 — say: \(text)")
+            do {
+                var samples: [Int16] = []
+                var problem: TakeProblem?
+                var heard = false
+                for attempt in 1...takeTries {
+                    do { try voice?.play(text, device: playback) } catch SpeechError.audioDevice(
+                        let name, let reason)
+                    {
                         throw CLIError.runtime(
-                            "pathfinder record: nothing heard in \(silentInARow) sentences in a row (\(silentInARow * takeTries) takes) from capture device \"\(device)\": stopped. Check the microphone: that it is plugged in and is the device given (arecord -l lists them; --device plughw:CARD,DEVICE), and that its capture switch is on and its level up (alsamixer, F4: Capture; or amixer sset Capture cap). The \(done) sentences of this session are kept in \(out), listed in its manifest (the silent ones marked, left out of scoring and adaptation); record again to go on"
+                            "pathfinder record: the prompt's sound device \(name): \(reason); --quiet shows the prompts without speaking them"
                         )
                     }
-                } catch let error as CLIError {
-                    throw error
-                } catch {
-                    throw CLIError.runtime("pathfinder record: \(error)")
+                    samples = []
+                    var lost = 0
+                    for try await chunk in try Microphone.capture(device: device, seconds: seconds) {
+                        samples += chunk.samples
+                        lost += chunk.lostBefore
+                    }
+                    problem = TakeCheck.problem(in: samples, lostSamples: lost)
+                    if problem != .silent { heard = true }
+                    guard let problem else { break }
+                    console.line(
+                        attempt < takeTries
+                            ? "  다시 한 번 — again: \(problem.advice)"
+                            : "  kept, marked \"\(problem.rawValue)\" (left out of voice-eval and adapt-model): \(problem.advice)"
+                    )
                 }
+                let file = "\(speaker)-\(round)-\(String(format: "%02d", index + 1)).wav"
+                var entry: [String: String] = [
+                    "file": file, "text": text, "speaker": speaker, "device": device,
+                    "time": time.string(from: Date()),
+                ]
+                if let problem {
+                    entry["problem"] = problem.rawValue
+                    kept[problem, default: 0] += 1
+                }
+                let line = try JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys])
+                let bytes = WAV.bytes(Audio(samples: samples, sampleRate: Listener.sampleRate))
+                // The take and its line, with signals held off (acted on after).
+                try listed.count.withLock { (count: inout Int) throws(CLIError) in
+                    do throws(SystemCallError) {
+                        try AtomicFile.create(bytes, at: out + "/" + file, mode: 0o644)
+                    } catch {
+                        if error.code == EEXIST {
+                            throw CLIError.runtime(
+                                "pathfinder record: \(out)/\(file) exists; not replacing it")
+                        }
+                        throw CLIError.runtime(
+                            "pathfinder record: cannot write \(out)/\(file): \(error.why); the take was not kept. "
+                                + leftBehind(stoppingAt: done, in: out))
+                    }
+                    do throws(SystemCallError) {
+                        try AppendFile.append(
+                            Array((newlineFirst ? Data("\n".utf8) : Data()) + line + Data("\n".utf8)),
+                            to: existing.path, mode: 0o644)
+                    } catch {
+                        // Unlisted, the take would be in the folder but never scored.
+                        _ = unlink(out + "/" + file)
+                        throw CLIError.runtime(
+                            "pathfinder record: cannot write \(existing.path): \(error.why); the take \(file) was not kept. "
+                                + leftBehind(stoppingAt: done, in: out))
+                    }
+                    count += 1
+                }
+                newlineFirst = false
+                silentInARow = heard ? nil : silentInARow.map { $0 + 1 }
+                if let silentInARow, silentInARow == silentSentencesToStop {
+                    throw CLIError.runtime(
+                        "pathfinder record: nothing heard in \(silentInARow) sentences in a row (\(silentInARow * takeTries) takes) from capture device \"\(device)\": stopped. Check the microphone: that it is plugged in and is the device given (arecord -l lists them; --device plughw:CARD,DEVICE), and that its capture switch is on and its level up (alsamixer, F4: Capture; or amixer sset Capture cap). The \(done) sentences of this session are kept in \(out), listed in its manifest (the silent ones marked, left out of scoring and adaptation); record again to go on"
+                    )
+                }
+            } catch let error as CLIError {
+                throw error
+            } catch {
+                throw CLIError.runtime("pathfinder record: \(error)")
             }
         }
-        let span = rounds == 1 ? "round \(firstRound)" : "rounds \(firstRound)–\(firstRound + rounds - 1)"
+        let span =
+            (left.isEmpty ? "" : "the rest of round \(lastRound) and ")
+            + (rounds == 1 ? "round \(firstRound)" : "rounds \(firstRound)–\(firstRound + rounds - 1)")
         console.line("recorded \(total) sentences in \(out) (\(speaker), \(span); manifest \(existing.path))")
         if !kept.isEmpty {
             let marked = TakeProblem.allCases.compactMap { p in kept[p].map { "\($0) \(p.rawValue)" } }
@@ -350,12 +365,22 @@ extension Commands {
     /// them back to a new round's first sentence.
     static let silentSentencesToStop = 3
 
-    /// The round after the last of `speaker`'s recordings in `directory` (`ID-ROUND-N.wav`, a
-    /// file there or a name its manifest lists: `listed`), 1 when there is none: a second
-    /// session of the same person adds and never replaces, nor reuses a name the manifest
-    /// already gives.
+    /// The round after the last of `speaker`'s recordings in `directory`, 1 when there is none
+    /// (``roundsTaken(of:in:listed:)``).
     static func nextRound(of speaker: String, in directory: String, listed: [String]) throws(CLIError) -> Int
     {
+        try roundsTaken(of: speaker, in: directory, listed: listed).last + 1
+    }
+
+    /// The last of `speaker`'s rounds in `directory` (`ID-ROUND-N.wav`, a file there or a name
+    /// its manifest lists: `listed`; 0 when there is none), and the numbers (from 1) of its
+    /// sentences whose names are free: what a session stopped in that round left, which the
+    /// next one records first (before, it began a new round, and the rest was never asked). A
+    /// session adds and never replaces, nor reuses a name the folder or the manifest holds: a
+    /// file there but not listed (a take an older version, killed, left) keeps its sentence out.
+    static func roundsTaken(
+        of speaker: String, in directory: String, listed: [String]
+    ) throws(CLIError) -> (last: Int, left: [Int]) {
         var names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
             throw CLIError.runtime(
@@ -363,16 +388,19 @@ extension Commands {
         }
         names += listed
         let prefix = speaker + "-"
-        let rounds = names.compactMap { name -> Int? in
+        let taken = names.compactMap { name -> (round: Int, sentence: Int)? in
             guard name.hasPrefix(prefix), name.hasSuffix(".wav") else { return nil }
             let parts = name.dropFirst(prefix.count).dropLast(4).split(
                 separator: "-", omittingEmptySubsequences: false)
             guard parts.count == 2, parts[1].count == 2,
                 parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isWholeNumber) && $0.allSatisfy(\.isASCII) }
-                )
+                ),
+                let round = Int(parts[0]), let sentence = Int(parts[1])
             else { return nil }
-            return Int(parts[0])
+            return (round, sentence)
         }
-        return (rounds.max() ?? 0) + 1
+        guard let last = taken.map(\.round).max() else { return (0, []) }
+        let done = Set(taken.filter { $0.round == last }.map(\.sentence))
+        return (last, RecordingScript.sentences.indices.map { $0 + 1 }.filter { !done.contains($0) })
     }
 }

@@ -283,6 +283,45 @@ struct RecordCommandTests {
         #expect(try RecordingManifest.read(directory: directory).entries.count == 2)
     }
 
+    /// A session stopped mid-round (here by a microphone that heard nothing for three
+    /// sentences): the next one of the same person first records the sentences of that round
+    /// not yet taken, saying so, then new rounds; a name already in the folder is not used
+    /// again (before, it began at sentence 1 of a new round, and the rest of the stopped round
+    /// was never asked).
+    @Test func aRoundLeftUnfinishedIsFinishedFirst() throws {
+        let home = try speakingHome()
+        let directory = home.file("voices")
+        let stopped = try record(directory, speaker: "mom", device: "null", home: home, seconds: 1)
+        try #require(stopped.status == 1, "\(stopped.text)")
+        let before = Commands.silentSentencesToStop
+        // A take an older version left unlisted: its name stays taken.
+        _ = try home.write("voices/mom-1-05.wav", "not a take")
+        let left = RecordingScript.sentences.count - before - 1
+        let again = try record(directory, speaker: "mom", device: "speech", home: home)
+        try #require(again.status == 0, "\(again.text)")
+        #expect(again.text.contains("round 1: \(left) sentences left from last time"), "\(again.text)")
+        #expect(again.text.contains("[1/\(left + RecordingScript.sentences.count)]"), "\(again.text)")
+        #expect(again.text.contains("(mom, the rest of round 1 and round 2;"), "\(again.text)")
+        let entries = try RecordingManifest.read(directory: directory).entries
+        let names = entries.map(\.file)
+        let round1 = (1...RecordingScript.sentences.count).filter { $0 != 5 }.map {
+            "mom-1-\(String(format: "%02d", $0)).wav"
+        }
+        let round2 = (1...RecordingScript.sentences.count).map { "mom-2-\(String(format: "%02d", $0)).wav" }
+        #expect(names.sorted() == (round1 + round2).sorted(), "\(names)")
+        #expect(Set(names).count == names.count)
+        // Each file's sentence is its number's.
+        for entry in entries {
+            let number = Int(entry.file.dropLast(4).suffix(2))!
+            #expect(entry.text == RecordingScript.sentences[number - 1], "\(entry.file)")
+        }
+        #expect(try String(contentsOfFile: directory + "/mom-1-05.wav", encoding: .utf8) == "not a take")
+        // A finished round leaves nothing to finish.
+        let third = try record(directory, speaker: "mom", device: "speech", home: home)
+        #expect(third.status == 0 && !third.text.contains("left from last time"), "\(third.text)")
+        #expect(third.text.contains("(mom, round 3;"), "\(third.text)")
+    }
+
     /// `record` as ``record(_:speaker:device:home:rounds:seconds:errors:)`` runs it, allowed files of
     /// at most `kilobytes` (`ulimit -f`, in POSIX's 512-byte blocks, its signal ignored, so a write past it fails with EFBIG as
     /// one on a full disk fails with ENOSPC): its exit status and standard error.

@@ -87,6 +87,10 @@ extension Commands {
         let taken =
             FileManager.default.fileExists(atPath: out, isDirectory: &isFolder) && isFolder.boolValue
             ? try takeFolder(out, speaker: speaker, given: given) : nil
+        let before =
+            try taken.map { try roundsTaken(of: speaker, in: out, listed: $0.1.entries.map(\.file)).last }
+            ?? 0
+        try checkNameLength(of: speaker, given: given != nil, lastRound: before + rounds, in: out)
         do { try Microphone.check(device: device) } catch {
             // A device that does not open already says how to list them.
             let said = "\(error)"
@@ -328,6 +332,29 @@ extension Commands {
             throw .runtime("pathfinder record: \(existing.path): not writable (nothing was recorded)")
         }
         return (lock, existing)
+    }
+
+    /// Refuses (exit 2) a speaker ID whose takes' names would be longer than `folder`'s file
+    /// system allows (`NAME_MAX`: 255 bytes on ext4), before anyone is asked to speak (before,
+    /// the first take failed, "File name too long", after its sentence was said): the longest is
+    /// the temp file of the last round's take (`AtomicFile` writes each through one). A folder
+    /// not made yet is checked on the nearest folder above it that is there.
+    static func checkNameLength(
+        of speaker: String, given: Bool, lastRound: Int, in folder: String
+    ) throws(CLIError) {
+        var there = URL(fileURLWithPath: folder).standardized
+        while !FileManager.default.fileExists(atPath: there.path), there.path != "/" {
+            there.deleteLastPathComponent()
+        }
+        let limit = pathconf(there.path, Int32(_PC_NAME_MAX))
+        let take = "\(speaker)-\(lastRound)-\(RecordingScript.sentences.count).wav"
+        let longest = AtomicFile.longestTempName(of: take)
+        guard limit > 0, longest > limit else { return }
+        let most = limit - (longest - speaker.utf8.count)
+        let id = given ? "--speaker \"\(speaker)\"" : "the speaker ID \"\(speaker)\" (the folder's name)"
+        throw .usage(
+            "pathfinder record: \(id) is too long for file names in \(folder): \(speaker.utf8.count) bytes, and a take's file (\(take)) is written through a temporary one of up to \(longest) bytes, where the file system allows \(limit); use an ID of at most \(most) bytes"
+                + (given ? "" : ": give --speaker ID") + " (nothing was recorded)")
     }
 
     /// The file in a recordings folder a session holds its lock on: its manifest, the file two

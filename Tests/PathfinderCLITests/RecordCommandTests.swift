@@ -322,6 +322,41 @@ struct RecordCommandTests {
         #expect(third.text.contains("(mom, round 3;"), "\(third.text)")
     }
 
+    /// A speaker ID whose takes' names (with the temp file's prefix and suffix they are written
+    /// through) would pass the file system's longest name is refused at the start, exit 2, naming
+    /// the ID and how long it may be, the folder not made (before, after the first sentence was
+    /// spoken: "File name too long … make room and record again"). The ID at that length records.
+    @Test func aSpeakerIDTooLongForTheFileNamesIsRefusedAtTheStart() throws {
+        let home = try speakingHome()
+        let directory = home.file("voices")
+        let long = String(repeating: "m", count: 240)
+        let refused = try record(
+            directory, speaker: long, device: "speech", home: home, seconds: 1, errors: true)
+        #expect(refused.status == 2, "\(refused.text)")
+        #expect(refused.text.contains("--speaker \"\(long)\""), "\(refused.text)")
+        #expect(refused.text.contains("255"), "\(refused.text)")
+        #expect(!FileManager.default.fileExists(atPath: directory), "the folder was made")
+        let shown = try record(directory, speaker: long, device: "speech", home: home, seconds: 1)
+        #expect(shown.status == 2 && !shown.text.contains("say:"), "\(shown.text)")
+        let limit = try #require(
+            refused.text.firstMatch(of: /at most (\d+) bytes/).flatMap { Int($0.1) }, "\(refused.text)")
+        #expect(limit < 240)
+        let fits = try record(
+            directory, speaker: String(repeating: "m", count: limit), device: "speech", home: home, seconds: 1
+        )
+        #expect(fits.status == 0, "\(fits.text)")
+        // Without --speaker the folder's name is the ID: a long one is named as the folder's.
+        let folder = home.file(long)
+        let unnamed = try runCapturing(
+            try BuiltExecutable.pathfinder().path,
+            ["record", "--out", folder, "--device", "speech", "--quiet", "--seconds", "1", "--rounds", "1"],
+            environment: ["HOME": home.path])
+        #expect(unnamed.status == 2, "\(unnamed.text)")
+        #expect(unnamed.text.contains("the folder's name"), "\(unnamed.text)")
+        #expect(unnamed.text.contains("--speaker ID"), "\(unnamed.text)")
+        #expect(!FileManager.default.fileExists(atPath: folder), "the folder was made")
+    }
+
     /// `record` as ``record(_:speaker:device:home:rounds:seconds:errors:)`` runs it, allowed files of
     /// at most `kilobytes` (`ulimit -f`, in POSIX's 512-byte blocks, its signal ignored, so a write past it fails with EFBIG as
     /// one on a full disk fails with ENOSPC): its exit status and standard error.

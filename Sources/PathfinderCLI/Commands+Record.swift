@@ -19,22 +19,22 @@ extension Commands {
               {"file": "…wav", "text": "여기 아니야", "speaker": "ID", "device": "…", "time": "…"}
             A take with nothing said, cut off at the window's edge, clipped, or with a gap
             (the computer too busy to record it all) is said again (up to \(takeTries) times);
-            if the last is no better it is kept with "problem": "silent", "cutOff",
-            "clipped" or "gap" in its line, which voice-eval and
-            adapt-model leave out. While nothing at all has been heard in the session,
-            \(silentSentencesToStop) sentences in a row with nothing heard in any take stop it (exit 1): the
-            microphone hears nothing (check it with arecord -l and its capture switch); what was
-            recorded is kept. Once a take was heard, silent sentences are kept marked and the
-            session goes on. Recording again
-            with the same ID first finishes the round a session stopped in (the sentences of
-            it not yet in DIR: "round 2: 17 sentences left from last time"), then adds N rounds
-            after the ones in DIR: nothing recorded before is replaced, nor a name used again. Ctrl-C stops a session between takes, saying what it kept (a take is
-            never in DIR without its line). One session records into a folder at a time: a
-            second one into it is refused (exit 1), naming the other's pid (the lock is on the manifest: a
-            daemon's memory in DIR does not hold it). A manifest voice-eval could not read (a
-            damaged line, a file named twice) is refused before anyone is asked to speak, as
-            are a folder it cannot write and a capture or playback device that does not open
-            (checked before the folder is made).
+            if the last is no better it is kept with "problem": "silent", "cutOff", "clipped"
+            or "gap" in its line, which voice-eval and adapt-model leave out.
+            \(silentSentencesToStop) sentences in a row with nothing heard in any take stop the session
+            (exit 1), at its start or later: the microphone hears nothing, or stopped hearing
+            (unplugged; check it with arecord -l and its capture switch); what was recorded is
+            kept. Ctrl-C stops a session between takes, saying what it kept (a take is never in
+            DIR without its line). Recording again with the same ID first finishes the round a
+            session stopped in (its sentences not yet in DIR: "round 2: 17 sentences left from
+            last time"), then adds N rounds after the ones in DIR: nothing recorded before is
+            replaced, nor a name used again. One session records into a folder at a time: a
+            second one into it is refused (exit 1), naming the other's pid (the lock is on the
+            manifest: a daemon's memory in DIR does not hold it). A manifest voice-eval could
+            not read (a damaged line, a file named twice) is refused before anyone is asked to
+            speak, as are a folder it cannot write, a speaker ID too long for its file names,
+            and a capture or playback device that does not open (checked before the folder is
+            made).
             Score them with Scripts/voice-eval --real DIR; add them to the noise-adapted model
             with Scripts/adapt-model --real DIR (those speakers are then left out of the score).
               --out DIR         folder for the recordings (created; the manifest is appended to)
@@ -166,9 +166,10 @@ extension Commands {
         defer { signals.cancel() }
         var done = 0
         var kept: [TakeProblem: Int] = [:]
-        // Sentences in a row with nothing heard in any take, while nothing at all has been
-        // heard this session; nil once a take was heard (the microphone works).
-        var silentInARow: Int? = 0
+        // Sentences in a row with nothing heard in any take, and whether any take of this
+        // session was heard (then the microphone stopped hearing, rather than never heard).
+        var silentInARow = 0
+        var heardBefore = false
         for (round, index) in takes {
             let text = RecordingScript.sentences[index]
             done += 1
@@ -238,12 +239,19 @@ extension Commands {
                     count += 1
                 }
                 newlineFirst = false
-                silentInARow = heard ? nil : silentInARow.map { $0 + 1 }
-                if let silentInARow, silentInARow == silentSentencesToStop {
+                silentInARow = heard ? 0 : silentInARow + 1
+                if silentInARow == silentSentencesToStop {
+                    let silence =
+                        "nothing heard in \(silentInARow) sentences in a row (\(silentInARow * takeTries) takes) from capture device \"\(device)\""
+                    let kept =
+                        "The \(done) sentences of this session are kept in \(out), listed in its manifest (the silent ones marked, left out of scoring and adaptation); recording again with the same ID goes on from there"
                     throw CLIError.runtime(
-                        "pathfinder record: nothing heard in \(silentInARow) sentences in a row (\(silentInARow * takeTries) takes) from capture device \"\(device)\": stopped. Check the microphone: that it is plugged in and is the device given (arecord -l lists them; --device plughw:CARD,DEVICE), and that its capture switch is on and its level up (alsamixer, F4: Capture; or amixer sset Capture cap). The \(done) sentences of this session are kept in \(out), listed in its manifest (the silent ones marked, left out of scoring and adaptation); record again to go on"
+                        heardBefore
+                            ? "pathfinder record: the microphone stopped hearing: \(silence), which heard the sentences before: stopped. Check that it is still plugged in and is the device given (arecord -l lists them), and that its capture switch is still on and its level up (alsamixer, F4: Capture). \(kept)"
+                            : "pathfinder record: \(silence): stopped. Check the microphone: that it is plugged in and is the device given (arecord -l lists them; --device plughw:CARD,DEVICE), and that its capture switch is on and its level up (alsamixer, F4: Capture; or amixer sset Capture cap). \(kept)"
                     )
                 }
+                if heard { heardBefore = true }
             } catch let error as CLIError {
                 throw error
             } catch {
@@ -383,13 +391,14 @@ extension Commands {
     /// Takes of one sentence before the last is kept whatever its problem.
     static let takeTries = 3
 
-    /// Sentences in a row whose every take was silent, from a session's start, after which it
-    /// stops: one can be a person who paused or looked away, but three — nine takes, half a
-    /// minute at 3 s — with nothing heard before is a microphone that hears nothing (unplugged,
-    /// muted, the wrong device), and going on would ask for every other sentence three times
-    /// (ten minutes for two rounds) to keep nothing. Once a take was heard the microphone
-    /// works: silence then is the person's, and stopping would blame the microphone and send
-    /// them back to a new round's first sentence.
+    /// Sentences in a row whose every take was silent, at any point of a session, after which
+    /// it stops: one can be a person who paused or looked away, but three — nine takes, half a
+    /// minute at 3 s — is a microphone that hears nothing (unplugged, muted, the wrong device),
+    /// or stopped hearing (unplugged mid-session), and going on would ask for every other
+    /// sentence three times (ten minutes for two rounds) to keep nothing. Before, once a take
+    /// was heard silence was taken for the person's and the session went on to its end (117
+    /// prompts, 39 of 42 sentences silent, exit 0); the next session now finishes the round,
+    /// so stopping sends no one back to a new round's first sentence.
     static let silentSentencesToStop = 3
 
     /// The round after the last of `speaker`'s recordings in `directory`, 1 when there is none

@@ -87,27 +87,35 @@ extension Commands {
         let taken =
             FileManager.default.fileExists(atPath: out, isDirectory: &isFolder) && isFolder.boolValue
             ? try takeFolder(out, speaker: speaker, given: given) : nil
-        let before =
-            try taken.map { try roundsTaken(of: speaker, in: out, listed: $0.1.entries.map(\.file)).last }
-            ?? 0
-        try checkNameLength(of: speaker, given: given != nil, lastRound: before + rounds, in: out)
-        do { try Microphone.check(device: device) } catch {
-            // A device that does not open already says how to list them.
-            let said = "\(error)"
-            throw CLIError.runtime(
-                "pathfinder record: \(said) (nothing was recorded"
-                    + (said.contains("arecord -l") ? ")" : "; arecord -l lists the devices)"))
-        }
         let voice: Speaker?
         do {
-            voice = quiet ? nil : try Speaker()
-            try voice?.check(device: playback)
-        } catch SpeechError.audioDevice(let name, let reason) {
-            throw CLIError.runtime(
-                "pathfinder record: the prompt's sound device \(name): \(reason); --quiet shows the prompts without speaking them (nothing was recorded)"
-            )
+            let before =
+                try taken.map {
+                    try roundsTaken(of: speaker, in: out, listed: $0.existing.entries.map(\.file)).last
+                }
+                ?? 0
+            try checkNameLength(of: speaker, given: given != nil, lastRound: before + rounds, in: out)
+            do { try Microphone.check(device: device) } catch {
+                // A device that does not open already says how to list them.
+                let said = "\(error)"
+                throw CLIError.runtime(
+                    "pathfinder record: \(said) (nothing was recorded"
+                        + (said.contains("arecord -l") ? ")" : "; arecord -l lists the devices)"))
+            }
+            do {
+                voice = quiet ? nil : try Speaker()
+                try voice?.check(device: playback)
+            } catch SpeechError.audioDevice(let name, let reason) {
+                throw CLIError.runtime(
+                    "pathfinder record: the prompt's sound device \(name): \(reason); --quiet shows the prompts without speaking them (nothing was recorded)"
+                )
+            } catch {
+                throw CLIError.runtime("pathfinder record: \(error)")
+            }
         } catch {
-            throw CLIError.runtime("pathfinder record: \(error)")
+            // A failed start leaves the folder as it was: no manifest the lock made.
+            if let taken, taken.made { _ = unlink(taken.existing.path) }
+            throw error
         }
         if taken == nil {
             do {
@@ -117,7 +125,7 @@ extension Commands {
                     "pathfinder record: cannot create \(out): \(error.localizedDescription)")
             }
         }
-        let (lock, existing) = try taken ?? takeFolder(out, speaker: speaker, given: given)
+        let (lock, existing, made) = try taken ?? takeFolder(out, speaker: speaker, given: given)
         defer { withExtendedLifetime(lock) {} }
         AtomicFile.removeStaleTemps(in: out)
         let time = ISO8601DateFormatter()
@@ -147,6 +155,7 @@ extension Commands {
                 [SIGINT, SIGTERM, SIGHUP].filter { !SignalWatcher.isIgnored($0) }, queue: .global()
             ) { number in
                 listed.count.withLock { count in
+                    if made, count == 0 { _ = unlink(existing.path) }
                     console.error(
                         "pathfinder record: stopped by \(signalName(number)): "
                             + (count == 0
@@ -164,6 +173,10 @@ extension Commands {
             throw CLIError.runtime("pathfinder record: \(error) (nothing was recorded)")
         }
         defer { signals.cancel() }
+        // A session that ends with nothing listed (a signal, a first take that cannot be
+        // written) leaves no manifest it made: an empty one passed adapt-model's "manifest
+        // exists" check, and voice-eval said "no recordings listed".
+        defer { if made, listed.count.withLock({ $0 }) == 0 { _ = unlink(existing.path) } }
         var done = 0
         var kept: [TakeProblem: Int] = [:]
         // Sentences in a row with nothing heard in any take, and whether any take of this
@@ -300,14 +313,17 @@ extension Commands {
     /// folder at a time, from before it reads the manifest to its end (two would both start at
     /// the next round of the same ID and write each other's takes); a manifest voice-eval would
     /// refuse, a folder holding others' recordings without `--speaker` (`given`), and a folder
-    /// or manifest it cannot write are refused.
+    /// or manifest it cannot write are refused. `made`: the manifest was not there and the lock
+    /// made it, empty: the session removes it if it lists nothing in it.
     static func takeFolder(
         _ folder: String, speaker: String, given: String?
-    ) throws(CLIError) -> (FolderLock, RecordingManifest) {
+    ) throws(CLIError) -> (lock: FolderLock, existing: RecordingManifest, made: Bool) {
         // Before the lock, whose file (the manifest, made if missing) it could not make.
         guard access(folder, W_OK) == 0 else {
             throw .runtime("pathfinder record: \(folder): not writable (nothing was recorded)")
         }
+        let manifest = (folder as NSString).appendingPathComponent(lockFile)
+        let made = !FileManager.default.fileExists(atPath: manifest)
         let lock: FolderLock
         do throws(FolderLock.Failure) { lock = try FolderLock(folder, file: lockFile) } catch {
             throw .runtime(
@@ -339,7 +355,7 @@ extension Commands {
         if FileManager.default.fileExists(atPath: existing.path), access(existing.path, W_OK) != 0 {
             throw .runtime("pathfinder record: \(existing.path): not writable (nothing was recorded)")
         }
-        return (lock, existing)
+        return (lock, existing, made)
     }
 
     /// Refuses (exit 2) a speaker ID whose takes' names would be longer than `folder`'s file

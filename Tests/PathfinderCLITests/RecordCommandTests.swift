@@ -357,6 +357,46 @@ struct RecordCommandTests {
         #expect(!FileManager.default.fileExists(atPath: folder), "the folder was made")
     }
 
+    /// A capture device that does not open, into a folder that is there: the folder is left as
+    /// it was (before, an empty manifest.jsonl was left, made by the lock, which adapt-model
+    /// took for recordings and voice-eval said listed none).
+    @Test func aFailedStartLeavesAFolderThereAsItWas() async throws {
+        let home = try Scratch()
+        let directory = home.file("voices")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let capture = await runPathfinder([
+            "record", "--out", directory, "--speaker", "a", "--device", "hw:97,0", "--quiet",
+        ])
+        #expect(capture.code == 1 && capture.err.contains("hw:97,0"), "\(capture.err)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [])
+        let playback = await runPathfinder([
+            "record", "--out", directory, "--speaker", "a", "--device", "null", "--playback", "hw:97,0",
+        ])
+        #expect(playback.code == 1 && playback.err.contains("hw:97,0"), "\(playback.err)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [])
+        // Ctrl-C before the first take is kept: nothing of the session is left either.
+        let feed = try Self.fifoMicrophone("held", in: home)
+        defer { close(feed) }
+        let session = Process()
+        session.executableURL = URL(fileURLWithPath: try BuiltExecutable.pathfinder().path)
+        session.arguments = ["record", "--out", directory, "--speaker", "a", "--device", "held", "--quiet"]
+        session.environment = ProcessInfo.processInfo.environment.merging(["HOME": home.path]) { $1 }
+        let output = Pipe()
+        session.standardOutput = output
+        session.standardError = FileHandle.nullDevice
+        try session.run()
+        var shown = ""
+        while !shown.contains("say:") {
+            let chunk = output.fileHandleForReading.availableData
+            try #require(!chunk.isEmpty, "the session ended before its first prompt: \(shown)")
+            shown += String(decoding: chunk, as: UTF8.self)
+        }
+        kill(session.processIdentifier, SIGINT)
+        session.waitUntilExit()
+        #expect(session.terminationReason == .uncaughtSignal)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [])
+    }
+
     /// `record` as ``record(_:speaker:device:home:rounds:seconds:errors:)`` runs it, allowed files of
     /// at most `kilobytes` (`ulimit -f`, in POSIX's 512-byte blocks, its signal ignored, so a write past it fails with EFBIG as
     /// one on a full disk fails with ENOSPC): its exit status and standard error.

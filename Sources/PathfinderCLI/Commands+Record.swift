@@ -95,9 +95,12 @@ extension Commands {
                 }
                 ?? 0
             try checkNameLength(of: speaker, given: given != nil, lastRound: before + rounds, in: out)
-            do { try Microphone.check(device: device) } catch {
+            do throws(SpeechError) { try Microphone.check(device: device) } catch {
                 // A device that does not open already says how to list them.
-                let said = "\(error)"
+                var said = "\(error)"
+                if case .audioDevice(let name, let reason) = error {
+                    said = "capture device \(name): \(reason)"
+                }
                 throw CLIError.runtime(
                     "pathfinder record: \(said) (nothing was recorded"
                         + (said.contains("arecord -l") ? ")" : "; arecord -l lists the devices)"))
@@ -117,14 +120,7 @@ extension Commands {
             if let taken, taken.made { _ = unlink(taken.existing.path) }
             throw error
         }
-        if taken == nil {
-            do {
-                try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-            } catch {
-                throw CLIError.runtime(
-                    "pathfinder record: cannot create \(out): \(error.localizedDescription)")
-            }
-        }
+        if taken == nil { try makeFolder(out) }
         let (lock, existing, made) = try taken ?? takeFolder(out, speaker: speaker, given: given)
         defer { withExtendedLifetime(lock) {} }
         AtomicFile.removeStaleTemps(in: out)
@@ -309,6 +305,27 @@ extension Commands {
             + "; make room and record again to go on"
     }
 
+    /// Makes `folder` and the folders above it that are not there, saying why not in the
+    /// system's words, naming the folder (before, Foundation's: "The operation could not be
+    /// completed. The volume is read only.", without "nothing was recorded").
+    static func makeFolder(_ folder: String) throws(CLIError) {
+        var path = folder.hasPrefix("/") ? "/" : ""
+        let parts = folder.split(separator: "/")
+        for (index, part) in parts.enumerated() {
+            path += (path.isEmpty || path.hasSuffix("/") ? "" : "/") + part
+            var status = stat()
+            if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR { continue }
+            guard mkdir(path, 0o777) != 0 else { continue }
+            let code = errno
+            if code == EEXIST, stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR { continue }
+            let why = code == EEXIST ? "\(path) is a file, not a folder" : String(cString: strerror(code))
+            throw .runtime(
+                "pathfinder record: cannot create \(folder): \(why)"
+                    + (index == parts.count - 1 || code == EEXIST ? "" : " (at \(path))")
+                    + " (nothing was recorded)")
+        }
+    }
+
     /// `folder` (there) held for this session, and its manifest, checked: one session in a
     /// folder at a time, from before it reads the manifest to its end (two would both start at
     /// the next round of the same ID and write each other's takes); a manifest voice-eval would
@@ -320,7 +337,9 @@ extension Commands {
     ) throws(CLIError) -> (lock: FolderLock, existing: RecordingManifest, made: Bool) {
         // Before the lock, whose file (the manifest, made if missing) it could not make.
         guard access(folder, W_OK) == 0 else {
-            throw .runtime("pathfinder record: \(folder): not writable (nothing was recorded)")
+            throw .runtime(
+                "pathfinder record: \(folder): not writable: \(String(cString: strerror(errno))) (nothing was recorded)"
+            )
         }
         let manifest = (folder as NSString).appendingPathComponent(lockFile)
         let made = !FileManager.default.fileExists(atPath: manifest)

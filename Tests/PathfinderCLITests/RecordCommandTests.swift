@@ -397,6 +397,39 @@ struct RecordCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [])
     }
 
+    /// A folder on a read-only file system (a tmpfs mounted read-only in a mount namespace of
+    /// this test's own): the message is the system's reason, naming the folder, and says nothing
+    /// was recorded (before: Foundation's "The operation could not be completed. The volume is
+    /// read only.", without it).
+    @Test func aReadOnlyFileSystemIsSaidPlainly() throws {
+        let home = try Scratch()
+        let mount = home.file("card")
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        let unshare = "/usr/bin/unshare"
+        try #require(
+            FileManager.default.isExecutableFile(atPath: unshare),
+            "unshare not found: apt-get install util-linux")
+        func record(_ directory: String) throws -> (status: Int32, text: String) {
+            try runCapturing(
+                unshare,
+                [
+                    "-rm", "sh", "-c", "mount -t tmpfs -o ro none \"$0\" && exec \"$@\"", mount,
+                    try BuiltExecutable.pathfinder().path, "record", "--out", directory, "--speaker", "a",
+                    "--device", "null", "--quiet",
+                ])
+        }
+        let new = try record(mount + "/voices")
+        #expect(new.status == 1, "\(new.text)")
+        #expect(
+            new.text.contains("cannot create \(mount)/voices: Read-only file system (nothing was recorded)"),
+            "\(new.text)")
+        let there = try record(mount)
+        #expect(there.status == 1, "\(there.text)")
+        #expect(
+            there.text.contains("\(mount): not writable: Read-only file system (nothing was recorded)"),
+            "\(there.text)")
+    }
+
     /// `record` as ``record(_:speaker:device:home:rounds:seconds:errors:)`` runs it, allowed files of
     /// at most `kilobytes` (`ulimit -f`, in POSIX's 512-byte blocks, its signal ignored, so a write past it fails with EFBIG as
     /// one on a full disk fails with ENOSPC): its exit status and standard error.
@@ -761,6 +794,9 @@ struct RecordCommandTests {
         // How to list the devices is said once (before, "…list them with arecord -l / aplay -l)
         // (nothing was recorded; arecord -l lists the devices)").
         #expect(result.err.components(separatedBy: "arecord -l").count - 1 == 1, "\(result.err)")
+        // A capture device, listed by arecord (before: "sound device hw:97,0 … arecord -l / aplay -l").
+        #expect(result.err.contains("capture device hw:97,0"), "\(result.err)")
+        #expect(!result.err.contains("aplay"), "\(result.err)")
         // Checked before anyone is asked to speak (before, after the first prompt), and before
         // the folder is made.
         #expect(!result.out.contains("say:"), "\(result.out)")

@@ -150,6 +150,9 @@ extension Commands {
             signals = try SignalWatcher(
                 [SIGINT, SIGTERM, SIGHUP].filter { !SignalWatcher.isIgnored($0) }, queue: .global()
             ) { number in
+                // Only these: the handlers write into one pipe per process, and another
+                // watcher's signal (a test's SIGUSR2 in the same process) must not end it.
+                guard [SIGINT, SIGTERM, SIGHUP].contains(number) else { return }
                 listed.count.withLock { count in
                     if made, count == 0 { _ = unlink(existing.path) }
                     console.error(

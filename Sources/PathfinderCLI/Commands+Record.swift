@@ -1,6 +1,7 @@
 import Foundation
 import Speech
 import Storage
+import Synchronization
 import SystemCalls
 
 extension Commands {
@@ -18,20 +19,22 @@ extension Commands {
               {"file": "…wav", "text": "여기 아니야", "speaker": "ID", "device": "…", "time": "…"}
             A take with nothing said, cut off at the window's edge, clipped, or with a gap
             (the computer too busy to record it all) is said again (up to \(takeTries) times);
-            if the last is no better it is kept with "problem": "silent", "cutOff",
-            "clipped" or "gap" in its line, which voice-eval and
-            adapt-model leave out. While nothing at all has been heard in the session,
-            \(silentSentencesToStop) sentences in a row with nothing heard in any take stop it (exit 1): the
-            microphone hears nothing (check it with arecord -l and its capture switch); what was
-            recorded is kept. Once a take was heard, silent sentences are kept marked and the
-            session goes on. Recording again
-            with the same ID adds rounds after the ones in DIR: nothing recorded before is
-            replaced. One session records into a folder at a time: a second one into it is
-            refused (exit 1), naming the other's pid (the lock is on the manifest: a
-            daemon's memory in DIR does not hold it). A manifest voice-eval could not read (a
-            damaged line, a file named twice) is refused before anyone is asked to speak, as
-            are a folder it cannot write and a capture or playback device that does not open
-            (checked before the folder is made).
+            if the last is no better it is kept with "problem": "silent", "cutOff", "clipped"
+            or "gap" in its line, which voice-eval and adapt-model leave out.
+            \(silentSentencesToStop) sentences in a row with nothing heard in any take stop the session
+            (exit 1), at its start or later: the microphone hears nothing, or stopped hearing
+            (unplugged; check it with arecord -l and its capture switch); what was recorded is
+            kept. Ctrl-C stops a session between takes, saying what it kept (a take is never in
+            DIR without its line). Recording again with the same ID first finishes the round a
+            session stopped in (its sentences not yet in DIR: "round 2: 17 sentences left from
+            last time"), then adds N rounds after the ones in DIR: nothing recorded before is
+            replaced, nor a name used again. One session records into a folder at a time: a
+            second one into it is refused (exit 1), naming the other's pid (the lock is on the
+            manifest: a daemon's memory in DIR does not hold it). A manifest voice-eval could
+            not read (a damaged line, a file named twice) is refused before anyone is asked to
+            speak, as are a folder it cannot write, a speaker ID too long for its file names,
+            and a capture or playback device that does not open (checked before the folder is
+            made).
             Score them with Scripts/voice-eval --real DIR; add them to the noise-adapted model
             with Scripts/adapt-model --real DIR (those speakers are then left out of the score).
               --out DIR         folder for the recordings (created; the manifest is appended to)
@@ -42,7 +45,8 @@ extension Commands {
               --device NAME     ALSA capture device (default "default")
               --playback NAME   ALSA playback device for the spoken prompt (default "default")
               --seconds S       seconds recorded per sentence, 1…10 (default 3)
-              --rounds N        times through the whole list, 1…20 (default 2: ~3 minutes)
+              --rounds N        times through the whole list, 1…20 (default 2: ~3 minutes),
+                                after the rest of a round a session stopped in
               --quiet           show the prompt without speaking it
             """
     ) { arguments, console in
@@ -83,81 +87,148 @@ extension Commands {
         let taken =
             FileManager.default.fileExists(atPath: out, isDirectory: &isFolder) && isFolder.boolValue
             ? try takeFolder(out, speaker: speaker, given: given) : nil
-        do { try Microphone.check(device: device) } catch {
-            // A device that does not open already says how to list them.
-            let said = "\(error)"
-            throw CLIError.runtime(
-                "pathfinder record: \(said) (nothing was recorded"
-                    + (said.contains("arecord -l") ? ")" : "; arecord -l lists the devices)"))
-        }
         let voice: Speaker?
         do {
-            voice = quiet ? nil : try Speaker()
-            try voice?.check(device: playback)
-        } catch SpeechError.audioDevice(let name, let reason) {
-            throw CLIError.runtime(
-                "pathfinder record: the prompt's sound device \(name): \(reason); --quiet shows the prompts without speaking them (nothing was recorded)"
-            )
-        } catch {
-            throw CLIError.runtime("pathfinder record: \(error)")
-        }
-        if taken == nil {
-            do {
-                try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-            } catch {
+            let before =
+                try taken.map {
+                    try roundsTaken(of: speaker, in: out, listed: $0.existing.entries.map(\.file)).last
+                }
+                ?? 0
+            try checkNameLength(of: speaker, given: given != nil, lastRound: before + rounds, in: out)
+            do throws(SpeechError) { try Microphone.check(device: device) } catch {
+                // A device that does not open already says how to list them.
+                var said = "\(error)"
+                if case .audioDevice(let name, let reason) = error {
+                    said = "capture device \(name): \(reason)"
+                }
                 throw CLIError.runtime(
-                    "pathfinder record: cannot create \(out): \(error.localizedDescription)")
+                    "pathfinder record: \(said) (nothing was recorded"
+                        + (said.contains("arecord -l") ? ")" : "; arecord -l lists the devices)"))
             }
+            do {
+                voice = quiet ? nil : try Speaker()
+                try voice?.check(device: playback)
+            } catch SpeechError.audioDevice(let name, let reason) {
+                throw CLIError.runtime(
+                    "pathfinder record: the prompt's sound device \(name): \(reason); --quiet shows the prompts without speaking them (nothing was recorded)"
+                )
+            } catch {
+                throw CLIError.runtime("pathfinder record: \(error)")
+            }
+        } catch {
+            // A failed start leaves the folder as it was: no manifest the lock made.
+            if let taken, taken.made { _ = unlink(taken.existing.path) }
+            throw error
         }
-        let (lock, existing) = try taken ?? takeFolder(out, speaker: speaker, given: given)
+        if taken == nil { try makeFolder(out) }
+        let (lock, existing, made) = try taken ?? takeFolder(out, speaker: speaker, given: given)
         defer { withExtendedLifetime(lock) {} }
         AtomicFile.removeStaleTemps(in: out)
         let time = ISO8601DateFormatter()
-        let total = rounds * RecordingScript.sentences.count
-        let firstRound = try nextRound(of: speaker, in: out, listed: existing.entries.map(\.file))
+        // A round a session stopped in (Ctrl-C, a silent microphone, a full disk) is finished
+        // first: its sentences not yet taken, then new rounds.
+        let (lastRound, left) = try roundsTaken(of: speaker, in: out, listed: existing.entries.map(\.file))
+        let firstRound = lastRound + 1
+        let takes =
+            left.map { (round: lastRound, index: $0 - 1) }
+            + (firstRound..<firstRound + rounds).flatMap { round in
+                RecordingScript.sentences.indices.map { (round: round, index: $0) }
+            }
+        let total = takes.count
+        if !left.isEmpty {
+            console.line(
+                "round \(lastRound): \(left.count) sentence\(left.count == 1 ? "" : "s") left from last time")
+        }
         var newlineFirst = existing.lacksFinalNewline
+        // Ctrl-C, `kill` or a closed terminal ends the session between takes, never between a
+        // take's file and its manifest line (before, 3 of 40 random kills left a take unlisted:
+        // never scored, nor adapted, nor mentioned): the watcher waits for the line, says what
+        // is kept, and ends the process by the signal.
+        let listed = ListedTakes()
+        let signals: SignalWatcher
+        do {
+            signals = try SignalWatcher(
+                [SIGINT, SIGTERM, SIGHUP].filter { !SignalWatcher.isIgnored($0) }, queue: .global()
+            ) { number in
+                // Only these: the handlers write into one pipe per process, and another
+                // watcher's signal (a test's SIGUSR2 in the same process) must not end it.
+                guard [SIGINT, SIGTERM, SIGHUP].contains(number) else { return }
+                listed.count.withLock { count in
+                    if made, count == 0 { _ = unlink(existing.path) }
+                    console.error(
+                        "pathfinder record: stopped by \(signalName(number)): "
+                            + (count == 0
+                                ? "nothing of this session was recorded"
+                                : "\(count) take\(count == 1 ? " of this session is" : "s of this session are") kept in \(out), listed in \(existing.path); recording again with the same ID goes on from there")
+                    )
+                    // To the process, not raise(3) to this thread, a dispatch worker's, which
+                    // blocks it; the lock is kept to the end, so no take comes after.
+                    signal(number, SIG_DFL)
+                    kill(getpid(), number)
+                    while true { pause() }
+                }
+            }
+        } catch {
+            throw CLIError.runtime("pathfinder record: \(error) (nothing was recorded)")
+        }
+        defer { signals.cancel() }
+        // A session that ends with nothing listed (a signal, a first take that cannot be
+        // written) leaves no manifest it made: an empty one passed adapt-model's "manifest
+        // exists" check, and voice-eval said "no recordings listed".
+        defer { if made, listed.count.withLock({ $0 }) == 0 { _ = unlink(existing.path) } }
         var done = 0
         var kept: [TakeProblem: Int] = [:]
-        // Sentences in a row with nothing heard in any take, while nothing at all has been
-        // heard this session; nil once a take was heard (the microphone works).
-        var silentInARow: Int? = 0
-        for round in firstRound..<firstRound + rounds {
-            for (index, text) in RecordingScript.sentences.enumerated() {
-                done += 1
-                console.line("[\(done)/\(total)] 말해 주세요 — say: \(text)")
-                do {
-                    var samples: [Int16] = []
-                    var problem: TakeProblem?
-                    var heard = false
-                    for attempt in 1...takeTries {
-                        do { try voice?.play(text, device: playback) } catch SpeechError.audioDevice(
-                            let name, let reason)
-                        {
-                            throw CLIError.runtime(
-                                "pathfinder record: the prompt's sound device \(name): \(reason); --quiet shows the prompts without speaking them"
-                            )
-                        }
-                        samples = []
-                        var lost = 0
-                        for try await chunk in try Microphone.capture(device: device, seconds: seconds) {
-                            samples += chunk.samples
-                            lost += chunk.lostBefore
-                        }
-                        problem = TakeCheck.problem(in: samples, lostSamples: lost)
-                        if problem != .silent { heard = true }
-                        guard let problem else { break }
-                        console.line(
-                            attempt < takeTries
-                                ? "  다시 한 번 — again: \(problem.advice)"
-                                : "  kept, marked \"\(problem.rawValue)\" (left out of voice-eval and adapt-model): \(problem.advice)"
+        // Sentences in a row with nothing heard in any take, and whether any take of this
+        // session was heard (then the microphone stopped hearing, rather than never heard).
+        var silentInARow = 0
+        var heardBefore = false
+        for (round, index) in takes {
+            let text = RecordingScript.sentences[index]
+            done += 1
+            console.line("[\(done)/\(total)] 말해 주세요 — say: \(text)")
+            do {
+                var samples: [Int16] = []
+                var problem: TakeProblem?
+                var heard = false
+                for attempt in 1...takeTries {
+                    do { try voice?.play(text, device: playback) } catch SpeechError.audioDevice(
+                        let name, let reason)
+                    {
+                        throw CLIError.runtime(
+                            "pathfinder record: the prompt's sound device \(name): \(reason); --quiet shows the prompts without speaking them"
                         )
                     }
-                    let file = "\(speaker)-\(round)-\(String(format: "%02d", index + 1)).wav"
-                    do {
-                        try AtomicFile.create(
-                            WAV.bytes(Audio(samples: samples, sampleRate: Listener.sampleRate)),
-                            at: out + "/" + file, mode: 0o644)
-                    } catch let error as SystemCallError {
+                    samples = []
+                    var lost = 0
+                    for try await chunk in try Microphone.capture(device: device, seconds: seconds) {
+                        samples += chunk.samples
+                        lost += chunk.lostBefore
+                    }
+                    problem = TakeCheck.problem(in: samples, lostSamples: lost)
+                    if problem != .silent { heard = true }
+                    guard let problem else { break }
+                    console.line(
+                        attempt < takeTries
+                            ? "  다시 한 번 — again: \(problem.advice)"
+                            : "  kept, marked \"\(problem.rawValue)\" (left out of voice-eval and adapt-model): \(problem.advice)"
+                    )
+                }
+                let file = "\(speaker)-\(round)-\(String(format: "%02d", index + 1)).wav"
+                var entry: [String: String] = [
+                    "file": file, "text": text, "speaker": speaker, "device": device,
+                    "time": time.string(from: Date()),
+                ]
+                if let problem {
+                    entry["problem"] = problem.rawValue
+                    kept[problem, default: 0] += 1
+                }
+                let line = try JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys])
+                let bytes = WAV.bytes(Audio(samples: samples, sampleRate: Listener.sampleRate))
+                // The take and its line, with signals held off (acted on after).
+                try listed.count.withLock { (count: inout Int) throws(CLIError) in
+                    do throws(SystemCallError) {
+                        try AtomicFile.create(bytes, at: out + "/" + file, mode: 0o644)
+                    } catch {
                         if error.code == EEXIST {
                             throw CLIError.runtime(
                                 "pathfinder record: \(out)/\(file) exists; not replacing it")
@@ -166,15 +237,6 @@ extension Commands {
                             "pathfinder record: cannot write \(out)/\(file): \(error.why); the take was not kept. "
                                 + leftBehind(stoppingAt: done, in: out))
                     }
-                    var entry: [String: String] = [
-                        "file": file, "text": text, "speaker": speaker, "device": device,
-                        "time": time.string(from: Date()),
-                    ]
-                    if let problem {
-                        entry["problem"] = problem.rawValue
-                        kept[problem, default: 0] += 1
-                    }
-                    let line = try JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys])
                     do throws(SystemCallError) {
                         try AppendFile.append(
                             Array((newlineFirst ? Data("\n".utf8) : Data()) + line + Data("\n".utf8)),
@@ -186,21 +248,31 @@ extension Commands {
                             "pathfinder record: cannot write \(existing.path): \(error.why); the take \(file) was not kept. "
                                 + leftBehind(stoppingAt: done, in: out))
                     }
-                    newlineFirst = false
-                    silentInARow = heard ? nil : silentInARow.map { $0 + 1 }
-                    if let silentInARow, silentInARow == silentSentencesToStop {
-                        throw CLIError.runtime(
-                            "pathfinder record: nothing heard in \(silentInARow) sentences in a row (\(silentInARow * takeTries) takes) from capture device \"\(device)\": stopped. Check the microphone: that it is plugged in and is the device given (arecord -l lists them; --device plughw:CARD,DEVICE), and that its capture switch is on and its level up (alsamixer, F4: Capture; or amixer sset Capture cap). The \(done) sentences of this session are kept in \(out), listed in its manifest (the silent ones marked, left out of scoring and adaptation); record again to go on"
-                        )
-                    }
-                } catch let error as CLIError {
-                    throw error
-                } catch {
-                    throw CLIError.runtime("pathfinder record: \(error)")
+                    count += 1
                 }
+                newlineFirst = false
+                silentInARow = heard ? 0 : silentInARow + 1
+                if silentInARow == silentSentencesToStop {
+                    let silence =
+                        "nothing heard in \(silentInARow) sentences in a row (\(silentInARow * takeTries) takes) from capture device \"\(device)\""
+                    let kept =
+                        "The \(done) sentences of this session are kept in \(out), listed in its manifest (the silent ones marked, left out of scoring and adaptation); recording again with the same ID goes on from there"
+                    throw CLIError.runtime(
+                        heardBefore
+                            ? "pathfinder record: the microphone stopped hearing: \(silence), which heard the sentences before: stopped. Check that it is still plugged in and is the device given (arecord -l lists them), and that its capture switch is still on and its level up (alsamixer, F4: Capture). \(kept)"
+                            : "pathfinder record: \(silence): stopped. Check the microphone: that it is plugged in and is the device given (arecord -l lists them; --device plughw:CARD,DEVICE), and that its capture switch is on and its level up (alsamixer, F4: Capture; or amixer sset Capture cap). \(kept)"
+                    )
+                }
+                if heard { heardBefore = true }
+            } catch let error as CLIError {
+                throw error
+            } catch {
+                throw CLIError.runtime("pathfinder record: \(error)")
             }
         }
-        let span = rounds == 1 ? "round \(firstRound)" : "rounds \(firstRound)–\(firstRound + rounds - 1)"
+        let span =
+            (left.isEmpty ? "" : "the rest of round \(lastRound) and ")
+            + (rounds == 1 ? "round \(firstRound)" : "rounds \(firstRound)–\(firstRound + rounds - 1)")
         console.line("recorded \(total) sentences in \(out) (\(speaker), \(span); manifest \(existing.path))")
         if !kept.isEmpty {
             let marked = TakeProblem.allCases.compactMap { p in kept[p].map { "\($0) \(p.rawValue)" } }
@@ -208,6 +280,22 @@ extension Commands {
                 "kept with a problem, left out of scoring and adaptation: \(marked.joined(separator: ", "))")
         }
         return 0
+    }
+
+    /// The takes a session has listed in its manifest, locked from the making of a take's file
+    /// to its line's append: a signal is acted on under the lock, so between takes.
+    final class ListedTakes: Sendable {
+        let count = Mutex(0)
+    }
+
+    /// How a person knows `number`: Ctrl-C's as Ctrl-C.
+    static func signalName(_ number: Int32) -> String {
+        switch number {
+        case SIGINT: "Ctrl-C (SIGINT)"
+        case SIGTERM: "SIGTERM"
+        case SIGHUP: "SIGHUP (the terminal closed)"
+        default: "signal \(number)"
+        }
     }
 
     /// What a session that stops at its `sentence`th sentence leaves in `folder`, and what to do.
@@ -220,18 +308,44 @@ extension Commands {
             + "; make room and record again to go on"
     }
 
+    /// Makes `folder` and the folders above it that are not there, saying why not in the
+    /// system's words, naming the folder (before, Foundation's: "The operation could not be
+    /// completed. The volume is read only.", without "nothing was recorded").
+    static func makeFolder(_ folder: String) throws(CLIError) {
+        var path = folder.hasPrefix("/") ? "/" : ""
+        let parts = folder.split(separator: "/")
+        for (index, part) in parts.enumerated() {
+            path += (path.isEmpty || path.hasSuffix("/") ? "" : "/") + part
+            var status = stat()
+            if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR { continue }
+            guard mkdir(path, 0o777) != 0 else { continue }
+            let code = errno
+            if code == EEXIST, stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR { continue }
+            let why = code == EEXIST ? "\(path) is a file, not a folder" : String(cString: strerror(code))
+            throw .runtime(
+                "pathfinder record: cannot create \(folder): \(why)"
+                    + (index == parts.count - 1 || code == EEXIST ? "" : " (at \(path))")
+                    + " (nothing was recorded)")
+        }
+    }
+
     /// `folder` (there) held for this session, and its manifest, checked: one session in a
     /// folder at a time, from before it reads the manifest to its end (two would both start at
     /// the next round of the same ID and write each other's takes); a manifest voice-eval would
     /// refuse, a folder holding others' recordings without `--speaker` (`given`), and a folder
-    /// or manifest it cannot write are refused.
+    /// or manifest it cannot write are refused. `made`: the manifest was not there and the lock
+    /// made it, empty: the session removes it if it lists nothing in it.
     static func takeFolder(
         _ folder: String, speaker: String, given: String?
-    ) throws(CLIError) -> (FolderLock, RecordingManifest) {
+    ) throws(CLIError) -> (lock: FolderLock, existing: RecordingManifest, made: Bool) {
         // Before the lock, whose file (the manifest, made if missing) it could not make.
         guard access(folder, W_OK) == 0 else {
-            throw .runtime("pathfinder record: \(folder): not writable (nothing was recorded)")
+            throw .runtime(
+                "pathfinder record: \(folder): not writable: \(String(cString: strerror(errno))) (nothing was recorded)"
+            )
         }
+        let manifest = (folder as NSString).appendingPathComponent(lockFile)
+        let made = !FileManager.default.fileExists(atPath: manifest)
         let lock: FolderLock
         do throws(FolderLock.Failure) { lock = try FolderLock(folder, file: lockFile) } catch {
             throw .runtime(
@@ -263,7 +377,30 @@ extension Commands {
         if FileManager.default.fileExists(atPath: existing.path), access(existing.path, W_OK) != 0 {
             throw .runtime("pathfinder record: \(existing.path): not writable (nothing was recorded)")
         }
-        return (lock, existing)
+        return (lock, existing, made)
+    }
+
+    /// Refuses (exit 2) a speaker ID whose takes' names would be longer than `folder`'s file
+    /// system allows (`NAME_MAX`: 255 bytes on ext4), before anyone is asked to speak (before,
+    /// the first take failed, "File name too long", after its sentence was said): the longest is
+    /// the temp file of the last round's take (`AtomicFile` writes each through one). A folder
+    /// not made yet is checked on the nearest folder above it that is there.
+    static func checkNameLength(
+        of speaker: String, given: Bool, lastRound: Int, in folder: String
+    ) throws(CLIError) {
+        var there = URL(fileURLWithPath: folder).standardized
+        while !FileManager.default.fileExists(atPath: there.path), there.path != "/" {
+            there.deleteLastPathComponent()
+        }
+        let limit = pathconf(there.path, Int32(_PC_NAME_MAX))
+        let take = "\(speaker)-\(lastRound)-\(RecordingScript.sentences.count).wav"
+        let longest = AtomicFile.longestTempName(of: take)
+        guard limit > 0, longest > limit else { return }
+        let most = limit - (longest - speaker.utf8.count)
+        let id = given ? "--speaker \"\(speaker)\"" : "the speaker ID \"\(speaker)\" (the folder's name)"
+        throw .usage(
+            "pathfinder record: \(id) is too long for file names in \(folder): \(speaker.utf8.count) bytes, and a take's file (\(take)) is written through a temporary one of up to \(longest) bytes, where the file system allows \(limit); use an ID of at most \(most) bytes"
+                + (given ? "" : ": give --speaker ID") + " (nothing was recorded)")
     }
 
     /// The file in a recordings folder a session holds its lock on: its manifest, the file two
@@ -292,21 +429,32 @@ extension Commands {
     /// Takes of one sentence before the last is kept whatever its problem.
     static let takeTries = 3
 
-    /// Sentences in a row whose every take was silent, from a session's start, after which it
-    /// stops: one can be a person who paused or looked away, but three — nine takes, half a
-    /// minute at 3 s — with nothing heard before is a microphone that hears nothing (unplugged,
-    /// muted, the wrong device), and going on would ask for every other sentence three times
-    /// (ten minutes for two rounds) to keep nothing. Once a take was heard the microphone
-    /// works: silence then is the person's, and stopping would blame the microphone and send
-    /// them back to a new round's first sentence.
+    /// Sentences in a row whose every take was silent, at any point of a session, after which
+    /// it stops: one can be a person who paused or looked away, but three — nine takes, half a
+    /// minute at 3 s — is a microphone that hears nothing (unplugged, muted, the wrong device),
+    /// or stopped hearing (unplugged mid-session), and going on would ask for every other
+    /// sentence three times (ten minutes for two rounds) to keep nothing. Before, once a take
+    /// was heard silence was taken for the person's and the session went on to its end (117
+    /// prompts, 39 of 42 sentences silent, exit 0); the next session now finishes the round,
+    /// so stopping sends no one back to a new round's first sentence.
     static let silentSentencesToStop = 3
 
-    /// The round after the last of `speaker`'s recordings in `directory` (`ID-ROUND-N.wav`, a
-    /// file there or a name its manifest lists: `listed`), 1 when there is none: a second
-    /// session of the same person adds and never replaces, nor reuses a name the manifest
-    /// already gives.
+    /// The round after the last of `speaker`'s recordings in `directory`, 1 when there is none
+    /// (``roundsTaken(of:in:listed:)``).
     static func nextRound(of speaker: String, in directory: String, listed: [String]) throws(CLIError) -> Int
     {
+        try roundsTaken(of: speaker, in: directory, listed: listed).last + 1
+    }
+
+    /// The last of `speaker`'s rounds in `directory` (`ID-ROUND-N.wav`, a file there or a name
+    /// its manifest lists: `listed`; 0 when there is none), and the numbers (from 1) of its
+    /// sentences whose names are free: what a session stopped in that round left, which the
+    /// next one records first (before, it began a new round, and the rest was never asked). A
+    /// session adds and never replaces, nor reuses a name the folder or the manifest holds: a
+    /// file there but not listed (a take an older version, killed, left) keeps its sentence out.
+    static func roundsTaken(
+        of speaker: String, in directory: String, listed: [String]
+    ) throws(CLIError) -> (last: Int, left: [Int]) {
         var names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
             throw CLIError.runtime(
@@ -314,16 +462,19 @@ extension Commands {
         }
         names += listed
         let prefix = speaker + "-"
-        let rounds = names.compactMap { name -> Int? in
+        let taken = names.compactMap { name -> (round: Int, sentence: Int)? in
             guard name.hasPrefix(prefix), name.hasSuffix(".wav") else { return nil }
             let parts = name.dropFirst(prefix.count).dropLast(4).split(
                 separator: "-", omittingEmptySubsequences: false)
             guard parts.count == 2, parts[1].count == 2,
                 parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isWholeNumber) && $0.allSatisfy(\.isASCII) }
-                )
+                ),
+                let round = Int(parts[0]), let sentence = Int(parts[1])
             else { return nil }
-            return Int(parts[0])
+            return (round, sentence)
         }
-        return (rounds.max() ?? 0) + 1
+        guard let last = taken.map(\.round).max() else { return (0, []) }
+        let done = Set(taken.filter { $0.round == last }.map(\.sentence))
+        return (last, RecordingScript.sentences.indices.map { $0 + 1 }.filter { !done.contains($0) })
     }
 }

@@ -21,7 +21,8 @@ final class PCMDevice {
         guard status >= 0, let handle else {
             throw .audioDevice(
                 device: device,
-                reason: Self.message(status) + " (no sound card? list them with arecord -l / aplay -l)")
+                reason: Self.message(status)
+                    + " (no sound card? \(direction == .capture ? "arecord" : "aplay") -l lists them)")
         }
         // 100 ms of latency: short enough for half-duplex turn-taking, long enough for a Pi.
         status = snd_pcm_set_params(

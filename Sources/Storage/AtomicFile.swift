@@ -224,6 +224,13 @@ public enum AtomicFile {
 
     private static func tempPrefix(_ name: String) -> String { ".\(name).tmp-" }
 
+    /// The longest name, in bytes, of a temp file ``create(_:at:mode:)`` or ``save(_:to:mode:)``
+    /// writes `name` through (`.<name>.tmp-<pid>-<random>`, the pid and the random number at
+    /// their most digits): what a folder's file system must allow for `name` to be written.
+    package static func longestTempName(of name: String) -> Int {
+        tempPrefix(name).utf8.count + "\(Int32.max)-\(UInt32.max)".utf8.count
+    }
+
     /// The directory ("." when none is given) and the file name.
     static func split(_ path: String) -> (directory: String, name: String) {
         guard let slash = path.lastIndex(of: "/") else { return (".", path) }

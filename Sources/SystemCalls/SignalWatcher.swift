@@ -65,6 +65,15 @@ public final class SignalWatcher: @unchecked Sendable {
         }
     }
 
+    /// Whether `number` is ignored (`SIG_IGN`), as under `nohup` for SIGHUP: a watcher of it
+    /// would end a process that is meant to go on.
+    public static func isIgnored(_ number: Int32) -> Bool {
+        var current = sigaction()
+        guard sigaction(number, nil, &current) == 0 else { return false }
+        // SIG_IGN is the handler 1.
+        return current.__sigaction_handler.sa_handler.map({ unsafeBitCast($0, to: Int.self) }) == 1
+    }
+
     /// Restores the default action of the watched signals and stops reading.
     public func cancel() {
         restoreDefaults()

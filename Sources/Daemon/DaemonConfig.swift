@@ -526,9 +526,15 @@ package struct DaemonConfig: Sendable, Equatable {
         return lstat(path, &info) == 0 || errno != ENOENT
     }
 
-    /// Reads the config file at `path`, refusing what is not a regular file.
-    private static func read(_ path: String) throws(DaemonConfigError) -> Data {
+    /// Reads the config file at `path`, refusing what is not a regular file (or a pipe, when
+    /// `pipes`).
+    private static func read(_ path: String, pipes: Bool = true) throws(DaemonConfigError) -> Data {
         var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFIFO, !pipes {
+            throw DaemonConfigError(
+                origin: path, key: nil,
+                message: "cannot read the config file: is a FIFO (named pipe): a pipe is read only at start")
+        }
         if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG, (info.st_mode & S_IFMT) != S_IFIFO {
             // /dev/zero never ends, a folder or a socket has no text: none is a config file. A
             // pipe is (`--config <(…)`, /dev/stdin), read as it streams.
@@ -549,16 +555,19 @@ package struct DaemonConfig: Sendable, Equatable {
     }
 
     /// Loads the config: the defaults, then `path` (or the default file if it exists).
-    /// - Parameter path: an explicit `--config FILE`, which must exist.
+    /// - Parameters:
+    ///   - path: an explicit `--config FILE`, which must exist.
+    ///   - pipes: whether a file that is a pipe (`--config <(…)`, a FIFO) is read: at start, as it
+    ///     streams; not at a reload (SIGHUP), where opening one would wait for a writer.
     /// - Throws: `DaemonConfigError` for an unreadable explicit file or any bad key.
     package static func load(
-        path: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+        path: String?, environment: [String: String] = ProcessInfo.processInfo.environment, pipes: Bool = true
     ) throws(DaemonConfigError) -> DaemonConfig {
         var config = DaemonConfig(environment: environment)
         let file = path ?? defaultConfigPath(environment)
         // Only an explicit file must exist; the default one is optional.
         guard path != nil || present(file) else { return config }
-        try config.apply(file: try read(file), path: file, environment: environment)
+        try config.apply(file: try read(file, pipes: pipes), path: file, environment: environment)
         config.file = file
         return config
     }

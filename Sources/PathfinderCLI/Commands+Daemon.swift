@@ -55,7 +55,9 @@ extension Commands {
                 // The start's reading, its messages without the command's name (the log's line
                 // says SIGHUP).
                 var arguments = given
-                var config = try readDaemonConfig(from: &arguments)
+                // Not a pipe: one made at the path since the start would hold the loop in open()
+                // until some writer came, deaf to the socket and to SIGTERM.
+                var config = try readDaemonConfig(from: &arguments, pipes: false)
                 bundledData(&config)
                 return config
             })
@@ -85,11 +87,13 @@ extension Commands {
 
     /// ``daemonConfig(from:environment:)``'s reading, its errors as they come: a
     /// `DaemonConfigError` (the file, the key, what is wrong) or a `CLIError` of the flags.
+    /// `pipes`: whether a config file that is a pipe is read (at start; not at SIGHUP).
     private static func readDaemonConfig(
-        from arguments: inout Arguments, environment: [String: String] = ProcessInfo.processInfo.environment
+        from arguments: inout Arguments, environment: [String: String] = ProcessInfo.processInfo.environment,
+        pipes: Bool = true
     ) throws -> DaemonConfig {
         var config = try DaemonConfig.load(
-            path: try arguments.option("--config"), environment: environment)
+            path: try arguments.option("--config"), environment: environment, pipes: pipes)
         let strings: [(flag: String, key: String)] = [
             ("--gpsd", "gpsd"), ("--nmea", "nmea"), ("--baro", "baro"), ("--memory", "memory"),
             ("--doors", "doors"), ("--gazetteer", "gazetteer"), ("--socket", "socket"),

@@ -202,4 +202,30 @@ extension DaemonReloadTests {
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0, "\(daemon.stderr)")
     }
+
+    /// No config file at start (defaults), then a FIFO made at the default path: SIGHUP does not
+    /// open it — the loop would wait in open() for a writer, answering no one and deaf to
+    /// SIGTERM (before: so, until something wrote to it) — but says it is a pipe, read only at
+    /// start, and changes nothing.
+    @Test func aFIFOAtTheDefaultPathIsNotOpenedOnReload() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let folder = dir.path + "/xdg/pathfinder"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let daemon = try DaemonProcess(
+            arguments: [
+                "--socket", dir.path + "/pf.sock", "--memory", dir.path + "/memory.json", "--no-mic",
+                "--speak-wav", dir.path + "/wav", "--baro", "none",
+            ], socket: dir.path + "/pf.sock", dir: dir, environment: ["XDG_CONFIG_HOME": dir.path + "/xdg"])
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        try #require(mkfifo(folder + "/config.json", 0o600) == 0)
+        daemon.signal(SIGHUP)
+        #expect(daemon.logs("SIGHUP: "), "\(daemon.stderr)")
+        #expect(
+            daemon.stderr.contains("\(folder)/config.json: cannot read the config file: is a FIFO"),
+            "\(daemon.stderr)")
+        #expect(fields(try daemon.client().request(#"{"cmd": "status"}"#))["ok"] == .bool(true))
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0, "\(daemon.stderr)")
+    }
 }

@@ -243,8 +243,17 @@ package final class ControlServer: @unchecked Sendable {
     /// A socket file left by a daemon that died answers connect() with ECONNREFUSED: remove
     /// it (when `removing`). One that answers belongs to a live daemon: refuse to start.
     private func removeStaleSocket(removing: Bool) throws(StartError) {
-        // An abstract socket has no file: a file named "@…" in the working folder is not it.
-        if path.hasPrefix("@") { return }
+        // An abstract socket has no file (a file named "@…" in the working folder is not it) and
+        // is never stale: the kernel lets the name go with its last descriptor. One that answers
+        // is a live daemon's (before, the name went unchecked here, and a second daemon on it and
+        // on the same memory was told only that the memory was in use).
+        if path.hasPrefix("@") {
+            if let fd = try? connectUnixStream(path) {
+                try? closeDescriptor(fd)
+                throw .alreadyRunning(path)
+            }
+            return
+        }
         var info = stat()
         guard (try? retryingOnInterrupt("lstat") { lstat(path, &info) }) != nil else { return }
         guard (info.st_mode & S_IFMT) == S_IFSOCK else { throw .notASocket(path) }

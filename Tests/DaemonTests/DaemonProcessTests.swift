@@ -129,6 +129,26 @@ import Testing
         #expect(first.waitForExit() == 0)
     }
 
+    /// The same with an abstract socket ("@name", no file): the second is told the socket is
+    /// another daemon's, as for a socket file (before, in this stop: the socket's check let
+    /// abstract names through, and the second was told only that the memory was in use).
+    @Test func aSecondDaemonOnTheSameAbstractSocketRefusesToStart() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let config = try DaemonProcess.writeConfig(dir)
+        let socket = "@pf-test-\(UUID().uuidString.prefix(8))"
+        let first = try DaemonProcess(
+            arguments: ["--config", config, "--socket", socket], socket: socket, dir: dir)
+        try #require(first.waitUntilListening(), "daemon did not start: \(first.stderr)")
+        let second = try DaemonProcess(
+            arguments: ["--config", config, "--socket", socket], socket: socket, dir: dir)
+        #expect(second.waitForExit() == 1)
+        #expect(second.stderr.contains("another pathfinder daemon is running there"), "\(second.stderr)")
+        #expect(fields(try first.client().request(#"{"cmd": "status"}"#))["ok"] == .bool(true))
+        first.signal(SIGTERM)
+        #expect(first.waitForExit() == 0)
+    }
+
     /// Two daemons given one memory file on different sockets: each keeps the memory in RAM
     /// and saves what it holds, so each would write over the other's doors. The second is
     /// refused at its start, naming the first's pid, and leaves no socket behind; once the

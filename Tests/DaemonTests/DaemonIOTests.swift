@@ -326,6 +326,11 @@ import Testing
         #expect(fields(try daemon.client().request(#"{"cmd": "status"}"#))["ok"] == .bool(true))
         daemon.signal(SIGHUP)
         #expect(fields(try daemon.client().request(#"{"cmd": "status"}"#))["ok"] == .bool(true))
+        // The signal and the request reach the loop by different ways: the request may be
+        // answered first, so the second reload's line is waited for (bounded, 20 s).
+        for _ in 0..<2000 where daemon.stderr.components(separatedBy: "<6>info: SIGHUP: ").count < 3 {
+            usleep(10_000)
+        }
         #expect(daemon.stderr.components(separatedBy: "<6>info: SIGHUP: ").count == 3, "\(daemon.stderr)")
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0, "\(daemon.stderr)")

@@ -30,9 +30,10 @@ package struct CapturePace: Sendable {
 
     /// The device overran (``CaptureRead/overran``) `elapsed` seconds after the capture began:
     /// the samples it lost — the clock's audio since the capture began less all it delivered
-    /// or lost before — counted from now on as delivered. A device's clock drifts from the
-    /// system's by far less than a chunk in an hour, so this is the gap to within its buffer
-    /// (100 ms, ``PCMDevice``).
+    /// or lost before — counted from now on as delivered: the gap to within the device's buffer
+    /// (100 ms, ``PCMDevice``) and its clock's drift from the system's since the capture began
+    /// (a crystal within 50–100 ppm: 30–60 ms over the ten minutes of a last stretch, the
+    /// daemon's capture; 0.2–0.4 s over an hour).
     package mutating func overran(after elapsed: Double) -> Int {
         let lost = max(0, Int((elapsed * Double(sampleRate)).rounded()) - captured)
         captured += lost

@@ -101,6 +101,14 @@ public enum Microphone {
                     return
                 }
             }
+            // A loss in the read that ended the capture is said all the same, in a chunk of no
+            // samples (before, it ended with the capture, and `record` kept such a take unmarked).
+            if lost > 0 {
+                continuation.yield(
+                    Chunk(
+                        samples: [], muted: gate?.isClosed ?? false, skippedBefore: skipped,
+                        fasterThanRealTime: pace.fasterThanRealTime, lostBefore: lost))
+            }
             continuation.finish()
         }
         thread.name = "pathfinder.microphone"

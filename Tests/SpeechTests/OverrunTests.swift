@@ -101,6 +101,22 @@ struct OverrunTests {
         #expect(counted.allSatisfy { $0.meaning == nil }, "\(counted)")
     }
 
+    /// An overrun in the read that ends a capture of given seconds: its loss still comes, in a
+    /// last chunk of no samples (before, it was dropped with the capture's end, and `record`
+    /// kept such a take unmarked).
+    @Test func anOverrunInTheLastReadIsStillSaid() async throws {
+        let device = OverrunningDevice(audio: silence(2.0), overrunAt: 17_000, gap: 4_000)
+        var lost = 0, samples = 0
+        for try await chunk in Microphone.capture(
+            reading: { device.read($0) }, clock: { device.seconds }, seconds: 1.05)
+        {
+            lost += chunk.lostBefore
+            samples += chunk.samples.count
+        }
+        #expect(samples == 17_000)
+        #expect(lost == 4_000)
+    }
+
     /// A device that never overruns loses nothing, whatever its clock says.
     @Test func noOverrunLosesNothing() async throws {
         let device = OverrunningDevice(audio: silence(2.0), overrunAt: .max, gap: 0)

@@ -155,12 +155,21 @@ extension Commands {
                 guard [SIGINT, SIGTERM, SIGHUP].contains(number) else { return }
                 listed.count.withLock { count in
                     if made, count == 0 { _ = unlink(existing.path) }
-                    console.error(
+                    let message =
                         "pathfinder record: stopped by \(signalName(number)): "
-                            + (count == 0
-                                ? "nothing of this session was recorded"
-                                : "\(count) take\(count == 1 ? " of this session is" : "s of this session are") kept in \(out), listed in \(existing.path); recording again with the same ID goes on from there")
-                    )
+                        + (count == 0
+                            ? "nothing of this session was recorded"
+                            : "\(count) take\(count == 1 ? " of this session is" : "s of this session are") kept in \(out), listed in \(existing.path); recording again with the same ID goes on from there")
+                    // Said by a thread of its own, waited for a second at most: output stopped
+                    // (a terminal's Ctrl-S, a pipe to a stalled reader) holds the console in a
+                    // blocked write, and the stop must not wait for it (before, in this stop:
+                    // the session ran on until the output moved).
+                    let said = DispatchSemaphore(value: 0)
+                    Thread {
+                        console.error(message)
+                        said.signal()
+                    }.start()
+                    _ = said.wait(timeout: .now() + 1)
                     // To the process, not raise(3) to this thread, a dispatch worker's, which
                     // blocks it; the lock is kept to the end, so no take comes after.
                     signal(number, SIG_DFL)

@@ -259,6 +259,49 @@ struct RecordCommandTests {
         return (try? runCapturing(unshare, ["-rm", "sh", "-c", "mount -t tmpfs -o ro none /mnt"]).status) == 0
     }()
 
+    /// Ctrl-C while the session's output is stopped — a terminal's Ctrl-S, a pipe to a reader
+    /// that stalls — ends it all the same, at once: the stop's message waits at most a second
+    /// for the output to move (before, in this stop: the signal's handler waited for the
+    /// console, held by the blocked write, and the session ran on until the output moved).
+    @Test func ctrlCWhileTheOutputIsStoppedEndsTheSession() throws {
+        let home = try speakingHome()
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        // The smallest pipe, filled: the session's first line blocks in write(2).
+        _ = fcntl(ends[1], 1031 /* F_SETPIPE_SZ */, 4_096)
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        let filler = [UInt8](repeating: 0x2e, count: 1_024)
+        while filler.withUnsafeBufferPointer({ write(ends[1], $0.baseAddress, $0.count) }) > 0 {}
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) & ~O_NONBLOCK)
+        let session = Process()
+        session.executableURL = URL(fileURLWithPath: try BuiltExecutable.pathfinder().path)
+        session.arguments = [
+            "record", "--out", home.file("voices"), "--speaker", "mom", "--device", "speech", "--quiet",
+            "--seconds", "1", "--rounds", "1",
+        ]
+        session.environment = ProcessInfo.processInfo.environment.merging(["HOME": home.path]) { $1 }
+        session.standardOutput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+        session.standardError = FileHandle.nullDevice
+        try session.run()
+        // Some thread of it (the command runs on a task's, not the main one) waits in the write.
+        func blocked() -> Bool {
+            let tasks = "/proc/\(session.processIdentifier)/task"
+            return ((try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []).contains {
+                (try? String(contentsOfFile: "\(tasks)/\($0)/wchan", encoding: .utf8))?.hasSuffix(
+                    "pipe_write") == true
+            }
+        }
+        for _ in 0..<2_000 where session.isRunning && !blocked() { usleep(10_000) }
+        try #require(blocked(), "not blocked on its output")
+        kill(session.processIdentifier, SIGINT)
+        for _ in 0..<1_500 where session.isRunning { usleep(10_000) }
+        #expect(!session.isRunning, "still running 15 s after Ctrl-C")
+        if session.isRunning { kill(session.processIdentifier, SIGKILL) }
+        session.waitUntilExit()
+        #expect(session.terminationReason == .uncaughtSignal && session.terminationStatus == SIGINT)
+    }
+
     /// Ctrl-C while a take is recorded: standard error says what was kept, and where (before, the
     /// process ended saying nothing).
     @Test func ctrlCSaysWhatWasKept() throws {

@@ -80,6 +80,50 @@ extension Commands {
         if let warning = (try? PhraseModel.locate())?.stockModelWarning {
             console.error("pathfinder record: warning: \(warning)")
         }
+        // Ctrl-C, `kill` or a closed terminal ends the session between takes, never between a
+        // take's file and its manifest line (before, 3 of 40 random kills left a take unlisted:
+        // never scored, nor adapted, nor mentioned): the watcher waits for the line, says what
+        // is kept, and ends the process by the signal. Set up before the folder is taken: a
+        // signal while a device's check is held (a busy sound card blocks its open) removes
+        // the manifest the lock made (before, in this stop: left empty).
+        let listed = ListedTakes()
+        let signals: SignalWatcher
+        do {
+            signals = try SignalWatcher(
+                [SIGINT, SIGTERM, SIGHUP].filter { !SignalWatcher.isIgnored($0) }, queue: .global()
+            ) { number in
+                // Only these: the handlers write into one pipe per process, and another
+                // watcher's signal (a test's SIGUSR2 in the same process) must not end it.
+                guard [SIGINT, SIGTERM, SIGHUP].contains(number) else { return }
+                listed.count.withLock { count in
+                    let manifest = listed.manifest.withLock { $0 }
+                    if let manifest, manifest.made, count == 0 { _ = unlink(manifest.path) }
+                    let message =
+                        "pathfinder record: stopped by \(signalName(number)): "
+                        + (count == 0
+                            ? "nothing of this session was recorded"
+                            : "\(count) take\(count == 1 ? " of this session is" : "s of this session are") kept in \(out), listed in \(manifest?.path ?? out); recording again with the same ID goes on from there")
+                    // Said by a thread of its own, waited for a second at most: output stopped
+                    // (a terminal's Ctrl-S, a pipe to a stalled reader) holds the console in a
+                    // blocked write, and the stop must not wait for it (before, in this stop:
+                    // the session ran on until the output moved).
+                    let said = DispatchSemaphore(value: 0)
+                    Thread {
+                        console.error(message)
+                        said.signal()
+                    }.start()
+                    _ = said.wait(timeout: .now() + 1)
+                    // To the process, not raise(3) to this thread, a dispatch worker's, which
+                    // blocks it; the lock is kept to the end, so no take comes after.
+                    signal(number, SIG_DFL)
+                    kill(getpid(), number)
+                    while true { pause() }
+                }
+            }
+        } catch {
+            throw CLIError.runtime("pathfinder record: \(error) (nothing was recorded)")
+        }
+        defer { signals.cancel() }
         // Nothing is made before both devices are known to open; a folder already there is
         // taken (and its manifest checked) first, so one in use or refused says so before a
         // device another session holds would be blamed.
@@ -87,6 +131,7 @@ extension Commands {
         let taken =
             FileManager.default.fileExists(atPath: out, isDirectory: &isFolder) && isFolder.boolValue
             ? try takeFolder(out, speaker: speaker, given: given) : nil
+        if let taken { listed.manifest.withLock { $0 = (taken.existing.path, taken.made) } }
         let voice: Speaker?
         do {
             let before =
@@ -122,6 +167,7 @@ extension Commands {
         }
         if taken == nil { try makeFolder(out) }
         let (lock, existing, made) = try taken ?? takeFolder(out, speaker: speaker, given: given)
+        listed.manifest.withLock { $0 = (existing.path, made) }
         defer { withExtendedLifetime(lock) {} }
         AtomicFile.removeStaleTemps(in: out)
         let time = ISO8601DateFormatter()
@@ -140,47 +186,6 @@ extension Commands {
                 "round \(lastRound): \(left.count) sentence\(left.count == 1 ? "" : "s") left from last time")
         }
         var newlineFirst = existing.lacksFinalNewline
-        // Ctrl-C, `kill` or a closed terminal ends the session between takes, never between a
-        // take's file and its manifest line (before, 3 of 40 random kills left a take unlisted:
-        // never scored, nor adapted, nor mentioned): the watcher waits for the line, says what
-        // is kept, and ends the process by the signal.
-        let listed = ListedTakes()
-        let signals: SignalWatcher
-        do {
-            signals = try SignalWatcher(
-                [SIGINT, SIGTERM, SIGHUP].filter { !SignalWatcher.isIgnored($0) }, queue: .global()
-            ) { number in
-                // Only these: the handlers write into one pipe per process, and another
-                // watcher's signal (a test's SIGUSR2 in the same process) must not end it.
-                guard [SIGINT, SIGTERM, SIGHUP].contains(number) else { return }
-                listed.count.withLock { count in
-                    if made, count == 0 { _ = unlink(existing.path) }
-                    let message =
-                        "pathfinder record: stopped by \(signalName(number)): "
-                        + (count == 0
-                            ? "nothing of this session was recorded"
-                            : "\(count) take\(count == 1 ? " of this session is" : "s of this session are") kept in \(out), listed in \(existing.path); recording again with the same ID goes on from there")
-                    // Said by a thread of its own, waited for a second at most: output stopped
-                    // (a terminal's Ctrl-S, a pipe to a stalled reader) holds the console in a
-                    // blocked write, and the stop must not wait for it (before, in this stop:
-                    // the session ran on until the output moved).
-                    let said = DispatchSemaphore(value: 0)
-                    Thread {
-                        console.error(message)
-                        said.signal()
-                    }.start()
-                    _ = said.wait(timeout: .now() + 1)
-                    // To the process, not raise(3) to this thread, a dispatch worker's, which
-                    // blocks it; the lock is kept to the end, so no take comes after.
-                    signal(number, SIG_DFL)
-                    kill(getpid(), number)
-                    while true { pause() }
-                }
-            }
-        } catch {
-            throw CLIError.runtime("pathfinder record: \(error) (nothing was recorded)")
-        }
-        defer { signals.cancel() }
         // A session that ends with nothing listed (a signal, a first take that cannot be
         // written) leaves no manifest it made: an empty one passed adapt-model's "manifest
         // exists" check, and voice-eval said "no recordings listed".
@@ -295,6 +300,8 @@ extension Commands {
     /// to its line's append: a signal is acted on under the lock, so between takes.
     final class ListedTakes: Sendable {
         let count = Mutex(0)
+        /// The session's manifest once its folder is taken, and whether its lock made it.
+        let manifest = Mutex<(path: String, made: Bool)?>(nil)
     }
 
     /// How a person knows `number`: Ctrl-C's as Ctrl-C.

@@ -259,6 +259,54 @@ struct RecordCommandTests {
         return (try? runCapturing(unshare, ["-rm", "sh", "-c", "mount -t tmpfs -o ro none /mnt"]).status) == 0
     }()
 
+    /// Ctrl-C while the capture device's check is held (a busy sound card blocks its open; here
+    /// a FIFO microphone no one writes to) in a folder there before: the folder is left as it
+    /// was — the manifest the session's lock made is removed (before, in this stop: left empty,
+    /// the stop's handler not yet set up; an empty manifest passes adapt-model's "manifest
+    /// exists" check).
+    @Test func ctrlCDuringTheDeviceCheckLeavesTheFolderAsItWas() throws {
+        let home = try Scratch()
+        let microphone = home.file("microphone")
+        try #require(mkfifo(microphone, 0o600) == 0)
+        _ = try home.write(
+            ".asoundrc",
+            """
+            pcm.held {
+                type file
+                slave.pcm "null"
+                file "/dev/null"
+                infile "\(microphone)"
+                format "raw"
+            }
+
+            """)
+        let directory = home.file("voices")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let session = Process()
+        session.executableURL = URL(fileURLWithPath: try BuiltExecutable.pathfinder().path)
+        session.arguments = ["record", "--out", directory, "--speaker", "mom", "--device", "held", "--quiet"]
+        session.environment = ProcessInfo.processInfo.environment.merging(["HOME": home.path]) { $1 }
+        session.standardOutput = FileHandle.nullDevice
+        session.standardError = FileHandle.nullDevice
+        try session.run()
+        // Its manifest made (the folder's lock), and some thread of it held in the FIFO's open.
+        func held() -> Bool {
+            let tasks = "/proc/\(session.processIdentifier)/task"
+            return ((try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []).contains {
+                (try? String(contentsOfFile: "\(tasks)/\($0)/wchan", encoding: .utf8)) == "wait_for_partner"
+            }
+        }
+        for _ in 0..<2_000 where session.isRunning && !held() { usleep(10_000) }
+        try #require(held(), "not held in the device's open")
+        #expect(FileManager.default.fileExists(atPath: directory + "/manifest.jsonl"))
+        kill(session.processIdentifier, SIGINT)
+        for _ in 0..<1_500 where session.isRunning { usleep(10_000) }
+        if session.isRunning { kill(session.processIdentifier, SIGKILL) }
+        session.waitUntilExit()
+        #expect(session.terminationReason == .uncaughtSignal && session.terminationStatus == SIGINT)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+    }
+
     /// Ctrl-C while the session's output is stopped — a terminal's Ctrl-S, a pipe to a reader
     /// that stalls — ends it all the same, at once: the stop's message waits at most a second
     /// for the output to move (before, in this stop: the signal's handler waited for the

@@ -411,6 +411,17 @@ extension Commands {
         let limit = pathconf(there.path, Int32(_PC_NAME_MAX))
         let take = "\(speaker)-\(lastRound)-\(RecordingScript.sentences.count).wav"
         let longest = AtomicFile.longestTempName(of: take)
+        // The whole path too (PATH_MAX, 4 096 bytes with its NUL): a folder deep enough failed
+        // at the first take, three times, with "File name too long … make room" (regression
+        // auditor).
+        let absolute = URL(fileURLWithPath: folder).standardized.path
+        let pathLimit = Int(PATH_MAX) - 1
+        let pathLength = absolute.utf8.count + 1 + longest
+        if pathLength > pathLimit {
+            throw .usage(
+                "pathfinder record: \(folder) is too deep: a take's temporary file there would be a path of \(pathLength) bytes, where the system allows \(pathLimit); record into a folder with a shorter path (nothing was recorded)"
+            )
+        }
         guard limit > 0, longest > limit else { return }
         let most = limit - (longest - speaker.utf8.count)
         let id = given ? "--speaker \"\(speaker)\"" : "the speaker ID \"\(speaker)\" (the folder's name)"

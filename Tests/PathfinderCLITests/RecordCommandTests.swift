@@ -472,6 +472,22 @@ struct RecordCommandTests {
         #expect(!FileManager.default.fileExists(atPath: folder), "the folder was made")
     }
 
+    /// A folder so deep that a take's path would pass PATH_MAX: refused at the start, exit 2,
+    /// nothing made (before: the first sentence was asked three times, then exit 1, "File name
+    /// too long … make room and record again").
+    @Test func aFolderTooDeepIsRefusedAtTheStart() throws {
+        let home = try speakingHome()
+        let part = String(repeating: "d", count: 200)
+        var directory = home.file("voices")
+        while directory.utf8.count < 4_070 { directory += "/" + part }
+        let refused = try record(
+            directory, speaker: "mom", device: "speech", home: home, seconds: 1, errors: true)
+        #expect(refused.status == 2, "\(refused.text)")
+        #expect(refused.text.contains("is too deep"), "\(refused.text)")
+        #expect(!refused.text.contains("say:"), "\(refused.text)")
+        #expect(!FileManager.default.fileExists(atPath: home.file("voices")), "the folder was made")
+    }
+
     /// A capture device that does not open, into a folder that is there: the folder is left as
     /// it was (before, an empty manifest.jsonl was left, made by the lock, which adapt-model
     /// took for recordings and voice-eval said listed none).

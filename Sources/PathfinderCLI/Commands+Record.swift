@@ -174,6 +174,20 @@ extension Commands {
         // A round a session stopped in (Ctrl-C, a silent microphone, a full disk) is finished
         // first: its sentences not yet taken, then new rounds.
         let (lastRound, left) = try roundsTaken(of: speaker, in: out, listed: existing.entries.map(\.file))
+        // A take file the manifest does not list (left by an older pathfinder stopped between
+        // the two) keeps its name from reuse and its sentence from being asked again: said, so
+        // it is not lost unseen (before: nothing said, and voice-eval never scored it).
+        let listedFiles = Set(existing.entries.map(\.file))
+        let unlisted = ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).filter {
+            $0.hasPrefix(speaker + "-") && $0.hasSuffix(".wav") && !listedFiles.contains($0)
+        }.sorted()
+        if !unlisted.isEmpty {
+            console.error(
+                "pathfinder record: warning: \(unlisted.count) take file\(unlisted.count == 1 ? "" : "s") of \(speaker) in \(out) "
+                    + "\(unlisted.count == 1 ? "is" : "are") not listed in \(existing.path) (\(unlisted.prefix(3).joined(separator: ", "))\(unlisted.count > 3 ? ", …" : "")): "
+                    + "not scored nor adapted, and \(unlisted.count == 1 ? "its sentence is" : "their sentences are") not asked again; remove \(unlisted.count == 1 ? "it" : "them") to have \(unlisted.count == 1 ? "it" : "them") asked again"
+            )
+        }
         let firstRound = lastRound + 1
         let takes =
             left.map { (round: lastRound, index: $0 - 1) }

@@ -472,6 +472,29 @@ struct RecordCommandTests {
         #expect(!FileManager.default.fileExists(atPath: folder), "the folder was made")
     }
 
+    /// A take file the manifest does not list (what an older pathfinder stopped between the two
+    /// left): the next session says so, naming it, and neither reuses its name nor lists it
+    /// (before: nothing said, its sentence never asked again nor scored).
+    @Test func aTakeFileNotListedIsNamed() throws {
+        let home = try speakingHome()
+        let directory = home.file("voices")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try Data("RIFF".utf8).write(to: URL(fileURLWithPath: directory + "/mom-1-02.wav"))
+        let session = try record(
+            directory, speaker: "mom", device: "speech", home: home, seconds: 1, errors: true)
+        #expect(session.status == 0, "\(session.text)")
+        #expect(
+            session.text.contains(
+                "1 take file of mom in \(directory) is not listed in \(directory)/manifest.jsonl (mom-1-02.wav)"
+            ),
+            "\(session.text)")
+        let manifest = try RecordingManifest.read(directory: directory)
+        #expect(!manifest.entries.map(\.file).contains("mom-1-02.wav"))
+        #expect(
+            manifest.entries.count == 2 * RecordingScript.sentences.count - 1,
+            "round 1 but its second, then round 2")
+    }
+
     /// A folder so deep that a take's path would pass PATH_MAX: refused at the start, exit 2,
     /// nothing made (before: the first sentence was asked three times, then exit 1, "File name
     /// too long … make room and record again").

@@ -77,32 +77,12 @@ public struct MicrophoneHealth: Sendable {
             faults.insert(.fasterThanRealTime)
             changes.append(.began(.fasterThanRealTime))
         }
-        if skippedBefore > 0 {
-            samplesSinceSkip = 0
-            if !faults.contains(.behind) {
-                faults.insert(.behind)
-                changes.append(.began(.behind))
-            }
-        } else {
-            samplesSinceSkip += samples.count
-            if faults.contains(.behind), samplesSinceSkip >= Int(Self.caughtUpSeconds * Double(sampleRate)) {
-                faults.remove(.behind)
-                changes.append(.ended(.behind))
-            }
-        }
-        if lostBefore > 0 {
-            samplesSinceLoss = 0
-            if !faults.contains(.overran) {
-                faults.insert(.overran)
-                changes.append(.began(.overran))
-            }
-        } else {
-            samplesSinceLoss += samples.count
-            if faults.contains(.overran), samplesSinceLoss >= Int(Self.caughtUpSeconds * Double(sampleRate)) {
-                faults.remove(.overran)
-                changes.append(.ended(.overran))
-            }
-        }
+        follow(
+            .behind, present: skippedBefore > 0, samples: samples.count, since: \.samplesSinceSkip,
+            into: &changes)
+        follow(
+            .overran, present: lostBefore > 0, samples: samples.count, since: \.samplesSinceLoss,
+            into: &changes)
         let silent = samples.allSatisfy { abs(Int($0)) <= Int(Self.silentAmplitude) }
         silentSamples = silent ? silentSamples + samples.count : 0
         if silentSamples >= Int(Self.silentSeconds * Double(sampleRate)), !faults.contains(.silent) {
@@ -129,5 +109,25 @@ public struct MicrophoneHealth: Sendable {
         }
         if samplesThisSecond >= sampleRate { railsThisSecond = 0; samplesThisSecond = 0 }
         return changes
+    }
+
+    /// A fault of audio that did not come (`behind`, `overran`): it begins with the first chunk
+    /// it is `present` in, and ends after ``caughtUpSeconds`` of audio without it (`since`
+    /// counts them).
+    private mutating func follow(
+        _ fault: Fault, present: Bool, samples count: Int, since: WritableKeyPath<Self, Int>,
+        into changes: inout [Change]
+    ) {
+        if present {
+            self[keyPath: since] = 0
+            if faults.insert(fault).inserted { changes.append(.began(fault)) }
+        } else {
+            self[keyPath: since] += count
+            if faults.contains(fault), self[keyPath: since] >= Int(Self.caughtUpSeconds * Double(sampleRate))
+            {
+                faults.remove(fault)
+                changes.append(.ended(fault))
+            }
+        }
     }
 }

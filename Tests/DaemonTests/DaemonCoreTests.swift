@@ -14,6 +14,19 @@ import Testing
         }
     }
 
+    /// Walks `core` in from 100 m south-west of the door to 2 m from it, a fix every 1.5 s
+    /// from `start`; the time of the last.
+    private func walkedIn(_ core: inout DaemonCore, from start: Date) -> Date {
+        var now = start
+        for metres in stride(from: 100.0, through: 2, by: -2) {
+            now += 1.5
+            let here = door.offset(metres: metres, bearing: 225)
+            _ = core.moved(
+                .init(time: now, coordinate: here, horizontalAccuracy: 4, speed: 1.3, course: 45), now: now)
+        }
+        return now
+    }
+
     @Test func aConfirmationInTheLastStretchIsSavedAndLogged() throws {
         var core = DaemonCore(memory: EntranceMemory())
         let start = Date(timeIntervalSince1970: 1_700_000_000)
@@ -21,14 +34,8 @@ import Testing
         let go = core.handle(.go(.destination(destination)), from: 1, now: start)
         #expect(events(go).contains("plan"))
         #expect(core.state == "walking")
-        var now = start
-        // Walk in from 100 m south-west to 2 m from the door, one fix a second.
-        for metres in stride(from: 100.0, through: 2, by: -2) {
-            now += 1.5
-            let here = door.offset(metres: metres, bearing: 225)
-            _ = core.moved(
-                .init(time: now, coordinate: here, horizontalAccuracy: 4, speed: 1.3, course: 45), now: now)
-        }
+        // Walk in from 100 m south-west to 2 m from the door.
+        let now = walkedIn(&core, from: start)
         #expect(core.state == "lastStretch")
         let status = core.handle(.status, from: 2, now: now)
         let reply = try #require(status.compactMap { if case .reply(2, let v) = $0 { v } else { nil } }.first)
@@ -82,13 +89,7 @@ import Testing
         let start = Date(timeIntervalSince1970: 1_700_000_000)
         let destination = Destination(name: "Rautatieasema", center: center, door: Door(coordinate: door))
         _ = core.handle(.go(.destination(destination)), from: 1, now: start)
-        var now = start
-        for metres in stride(from: 100.0, through: 2, by: -2) {
-            now += 1.5
-            let here = door.offset(metres: metres, bearing: 225)
-            _ = core.moved(
-                .init(time: now, coordinate: here, horizontalAccuracy: 4, speed: 1.3, course: 45), now: now)
-        }
+        let now = walkedIn(&core, from: start)
         #expect(events(core.handle(.heard("여기가 입구야"), from: 3, now: now)).contains("confirmed"))
         _ = core.handle(.memorySaved, now: now)
         let later = now + FinalApproach.Settings().endDelaySeconds + 0.5

@@ -72,6 +72,13 @@ package final class Daemon: Sendable {
             return 1
         }
         signal(SIGPIPE, SIG_IGN)
+        /// A start that cannot go on: said, and what it began let go (exit 1).
+        func refused(_ error: any Error, _ feed: PositionFeed? = nil) -> Int32 {
+            log.error("\(error)")
+            signals.cancel()
+            feed?.stop()
+            return 1
+        }
         // Everything it writes is the walker's alone — the memory, the socket, and the prompts
         // in `speakWav`, which name destinations — under systemd (its unit's UMask=0077) or
         // started from a shell with a umask of 022 alike (before: prompt files 0644 there).
@@ -91,9 +98,7 @@ package final class Daemon: Sendable {
         do {
             feed = try PositionFeed(config: config, log: log)
         } catch {
-            log.error("\(error)")
-            signals.cancel()
-            return 1
+            return refused(error)
         }
         let server = ControlServer(path: config.socket) { continuation.yield(.control($0)) }
         // A second daemon on this socket is told that first, before its memory (the same one,
@@ -101,10 +106,7 @@ package final class Daemon: Sendable {
         do {
             try server.refuseIfTaken()
         } catch {
-            log.error("\(error)")
-            signals.cancel()
-            feed.stop()
-            return 1
+            return refused(error, feed)
         }
         // For the daemon's life: a `pathfinder memory` change beside it is refused, not lost at
         // the daemon's next save of what it holds, and so is a second daemon on this memory.
@@ -121,10 +123,7 @@ package final class Daemon: Sendable {
             if let problem = hold.claimProblem { log.warning("\(problem)") }
             memoryHold = hold
         } catch  where error.kind == .inUse || error.kind == .hardLinked {
-            log.error("\(error)")
-            signals.cancel()
-            feed.stop()
-            return 1
+            return refused(error, feed)
         } catch {
             log.warning("\(error)")
             memoryHold = nil
@@ -134,10 +133,7 @@ package final class Daemon: Sendable {
         } catch {
             // The memory's hold goes with it at the return: a daemon that will not run holds
             // nothing.
-            log.error("\(error)")
-            signals.cancel()
-            feed.stop()
-            return 1
+            return refused(error, feed)
         }
         log.info("listening on \(config.socket)")
         SystemdNotify.send("READY=1")

@@ -69,6 +69,19 @@ struct RecordCommandTests {
         #expect(try nextRound("mom", directory) == 4)
     }
 
+    /// `pathfinder record --out directory --speaker speaker --device device --quiet`, then `more`,
+    /// with `home` as HOME (its .asoundrc names the devices): made, not run.
+    static func session(
+        _ directory: String, speaker: String = "mom", device: String, home: Scratch, _ more: [String] = []
+    ) throws -> Process {
+        let session = Process()
+        session.executableURL = URL(fileURLWithPath: try BuiltExecutable.pathfinder().path)
+        session.arguments =
+            ["record", "--out", directory, "--speaker", speaker, "--device", device, "--quiet"] + more
+        session.environment = ProcessInfo.processInfo.environment.merging(["HOME": home.path]) { $1 }
+        return session
+    }
+
     /// A microphone that waits for the test: ALSA device `pcm` (in `home`'s `.asoundrc`) reads
     /// the FIFO `home/microphone` through the file plugin (ALSA's null device does not wait).
     /// Returns the FIFO opened for writing (and reading too, so neither end waits for the other
@@ -282,10 +295,7 @@ struct RecordCommandTests {
             """)
         let directory = home.file("voices")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let session = Process()
-        session.executableURL = URL(fileURLWithPath: try BuiltExecutable.pathfinder().path)
-        session.arguments = ["record", "--out", directory, "--speaker", "mom", "--device", "held", "--quiet"]
-        session.environment = ProcessInfo.processInfo.environment.merging(["HOME": home.path]) { $1 }
+        let session = try Self.session(directory, device: "held", home: home)
         session.standardOutput = FileHandle.nullDevice
         session.standardError = FileHandle.nullDevice
         try session.run()
@@ -322,13 +332,8 @@ struct RecordCommandTests {
         let filler = [UInt8](repeating: 0x2e, count: 1_024)
         while filler.withUnsafeBufferPointer({ write(ends[1], $0.baseAddress, $0.count) }) > 0 {}
         _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) & ~O_NONBLOCK)
-        let session = Process()
-        session.executableURL = URL(fileURLWithPath: try BuiltExecutable.pathfinder().path)
-        session.arguments = [
-            "record", "--out", home.file("voices"), "--speaker", "mom", "--device", "speech", "--quiet",
-            "--seconds", "1", "--rounds", "1",
-        ]
-        session.environment = ProcessInfo.processInfo.environment.merging(["HOME": home.path]) { $1 }
+        let session = try Self.session(
+            home.file("voices"), device: "speech", home: home, ["--seconds", "1", "--rounds", "1"])
         session.standardOutput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
         session.standardError = FileHandle.nullDevice
         try session.run()
@@ -359,14 +364,8 @@ struct RecordCommandTests {
         let feed = try Self.fifoMicrophone("person", in: home)
         defer { close(feed) }
         let directory = home.file("voices")
-        let session = Process()
-        session.executableURL = URL(fileURLWithPath: try BuiltExecutable.pathfinder().path)
-        session.arguments = [
-            "record", "--out", directory, "--speaker", "mom", "--device", "person", "--quiet", "--seconds",
-            "3",
-            "--rounds", "1",
-        ]
-        session.environment = ProcessInfo.processInfo.environment.merging(["HOME": home.path]) { $1 }
+        let session = try Self.session(
+            directory, device: "person", home: home, ["--seconds", "3", "--rounds", "1"])
         let errors = home.file("err.txt")
         try #require(FileManager.default.createFile(atPath: errors, contents: nil))
         session.standardOutput = FileHandle.nullDevice
@@ -531,10 +530,7 @@ struct RecordCommandTests {
         // Ctrl-C before the first take is kept: nothing of the session is left either.
         let feed = try Self.fifoMicrophone("held", in: home)
         defer { close(feed) }
-        let session = Process()
-        session.executableURL = URL(fileURLWithPath: try BuiltExecutable.pathfinder().path)
-        session.arguments = ["record", "--out", directory, "--speaker", "a", "--device", "held", "--quiet"]
-        session.environment = ProcessInfo.processInfo.environment.merging(["HOME": home.path]) { $1 }
+        let session = try Self.session(directory, speaker: "a", device: "held", home: home)
         let output = Pipe()
         session.standardOutput = output
         session.standardError = FileHandle.nullDevice
@@ -852,14 +848,8 @@ struct RecordCommandTests {
         let feed = try Self.fifoMicrophone("person", in: home)
         defer { close(feed) }
         let directory = home.file("voices")
-        let session = Process()
-        session.executableURL = URL(fileURLWithPath: try BuiltExecutable.pathfinder().path)
-        session.arguments = [
-            "record", "--out", directory, "--speaker", "mom", "--device", "person", "--quiet", "--seconds",
-            "3",
-            "--rounds", "1",
-        ]
-        session.environment = ProcessInfo.processInfo.environment.merging(["HOME": home.path]) { $1 }
+        let session = try Self.session(
+            directory, device: "person", home: home, ["--seconds", "3", "--rounds", "1"])
         let shown = home.file("out.txt")
         try #require(FileManager.default.createFile(atPath: shown, contents: nil))
         session.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: shown))

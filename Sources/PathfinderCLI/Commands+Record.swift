@@ -173,14 +173,11 @@ extension Commands {
         let time = ISO8601DateFormatter()
         // A round a session stopped in (Ctrl-C, a silent microphone, a full disk) is finished
         // first: its sentences not yet taken, then new rounds.
-        let (lastRound, left) = try roundsTaken(of: speaker, in: out, listed: existing.entries.map(\.file))
+        let (lastRound, left, unlisted) = try roundsTaken(
+            of: speaker, in: out, listed: existing.entries.map(\.file))
         // A take file the manifest does not list (left by an older pathfinder stopped between
         // the two) keeps its name from reuse and its sentence from being asked again: said, so
         // it is not lost unseen (before: nothing said, and voice-eval never scored it).
-        let listedFiles = Set(existing.entries.map(\.file))
-        let unlisted = ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).filter {
-            $0.hasPrefix(speaker + "-") && $0.hasSuffix(".wav") && !listedFiles.contains($0)
-        }.sorted()
         if !unlisted.isEmpty {
             console.error(
                 "pathfinder record: warning: \(unlisted.count) take file\(unlisted.count == 1 ? "" : "s") of \(speaker) in \(out) "
@@ -492,18 +489,18 @@ extension Commands {
     /// sentences whose names are free: what a session stopped in that round left, which the
     /// next one records first (before, it began a new round, and the rest was never asked). A
     /// session adds and never replaces, nor reuses a name the folder or the manifest holds: a
-    /// file there but not listed (a take an older version, killed, left) keeps its sentence out.
+    /// file there but not listed (a take an older version, killed, left) keeps its sentence out,
+    /// and is one of `unlisted` (sorted), to be said.
     static func roundsTaken(
         of speaker: String, in directory: String, listed: [String]
-    ) throws(CLIError) -> (last: Int, left: [Int]) {
-        var names: [String]
-        do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
+    ) throws(CLIError) -> (last: Int, left: [Int], unlisted: [String]) {
+        let files: [String]
+        do { files = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
             throw CLIError.runtime(
                 "pathfinder record: cannot list \(directory): \(error.localizedDescription)")
         }
-        names += listed
         let prefix = speaker + "-"
-        let taken = names.compactMap { name -> (round: Int, sentence: Int)? in
+        func take(_ name: String) -> (round: Int, sentence: Int)? {
             guard name.hasPrefix(prefix), name.hasSuffix(".wav") else { return nil }
             let parts = name.dropFirst(prefix.count).dropLast(4).split(
                 separator: "-", omittingEmptySubsequences: false)
@@ -514,8 +511,13 @@ extension Commands {
             else { return nil }
             return (round, sentence)
         }
-        guard let last = taken.map(\.round).max() else { return (0, []) }
+        let taken = (files + listed).compactMap(take)
+        let listedNames = Set(listed)
+        let unlisted = files.filter { !listedNames.contains($0) && take($0) != nil }.sorted()
+        guard let last = taken.map(\.round).max() else { return (0, [], unlisted) }
         let done = Set(taken.filter { $0.round == last }.map(\.sentence))
-        return (last, RecordingScript.sentences.indices.map { $0 + 1 }.filter { !done.contains($0) })
+        return (
+            last, RecordingScript.sentences.indices.map { $0 + 1 }.filter { !done.contains($0) }, unlisted
+        )
     }
 }

@@ -530,12 +530,13 @@ package struct DaemonConfig: Sendable, Equatable {
     /// `pipes`).
     private static func read(_ path: String, pipes: Bool = true) throws(DaemonConfigError) -> Data {
         var info = stat()
-        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFIFO, !pipes {
+        let kindOfFile: mode_t? = stat(path, &info) == 0 ? info.st_mode & S_IFMT : nil
+        if kindOfFile == S_IFIFO, !pipes {
             throw DaemonConfigError(
                 origin: path, key: nil,
                 message: "cannot read the config file: is a FIFO (named pipe): a pipe is read only at start")
         }
-        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG, (info.st_mode & S_IFMT) != S_IFIFO {
+        if let kindOfFile, kindOfFile != S_IFREG, kindOfFile != S_IFIFO {
             // /dev/zero never ends, a folder or a socket has no text: none is a config file. A
             // pipe is (`--config <(…)`, /dev/stdin), read as it streams.
             let kind = FileDiagnostics.kind(ofMode: info.st_mode) ?? "not a regular file"

@@ -886,8 +886,7 @@ import Testing
                     .write(toFile: config, atomically: true, encoding: .utf8)
             }
             let daemon = try DaemonProcess(arguments: ["--config", config] + flags, socket: path, dir: dir)
-            let code = daemon.waitForExit()
-            if code == nil { daemon.signal(SIGKILL) }
+            let code = daemon.waitForExitOrKill()
             #expect(code == 2, "\(path): \(daemon.stderr)")
             #expect(
                 daemon.stderr
@@ -915,8 +914,7 @@ import Testing
         for path in [file + "/x.sock", file + "/deeper/x.sock"] {
             let daemon = try DaemonProcess(
                 arguments: ["--config", config, "--socket", path], socket: path, dir: dir)
-            let code = daemon.waitForExit()
-            if code == nil { daemon.signal(SIGKILL) }
+            let code = daemon.waitForExitOrKill()
             #expect(code == 2, "\(path): \(daemon.stderr)")
             #expect(
                 daemon.stderr
@@ -956,8 +954,7 @@ import Testing
         for path in [link + "/x.sock", link + "/deeper/x.sock"] {
             let daemon = try DaemonProcess(
                 arguments: ["--config", config, "--socket", path], socket: path, dir: dir)
-            let code = daemon.waitForExit()
-            if code == nil { daemon.signal(SIGKILL) }
+            let code = daemon.waitForExitOrKill()
             #expect(code == 2, "\(path): \(daemon.stderr)")
             #expect(
                 daemon.stderr
@@ -985,8 +982,7 @@ import Testing
         let daemon = try Self.listening(in: dir)
         usleep(500_000)
         #expect(unlink(dir.path + "/pf.sock") == 0)
-        let code = daemon.waitForExit()
-        if code == nil { daemon.signal(SIGKILL) }
+        let code = daemon.waitForExitOrKill()
         #expect(code == 1, "\(daemon.stderr)")
         #expect(
             daemon.stderr.contains("control socket \(dir.path)/pf.sock was removed or replaced"),

@@ -104,6 +104,14 @@ final class DaemonProcess {
         return nil
     }
 
+    /// ``waitForExit()`` for a daemon that should end by itself: one still running after it is
+    /// killed (SIGKILL), so a failing test leaves no daemon behind; nil then.
+    func waitForExitOrKill() -> Int32? {
+        let code = waitForExit()
+        if code == nil { signal(SIGKILL) }
+        return code
+    }
+
     func signal(_ number: Int32) { kill(pid, number) }
 
     /// A connected client with a bounded read time-out.

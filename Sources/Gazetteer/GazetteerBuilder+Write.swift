@@ -183,35 +183,6 @@ extension GazetteerBuilder {
 
     }
 
-    /// At most `maxAlternates` alternate names in source order, Latin script first, folded
-    /// duplicates dropped; the first Hangul name is always kept besides.
-    static func boundedAlternates(_ names: [String], excluding display: String) -> [String] {
-        var seen: Set<String> = [Fold.fold(display)]
-        var latin: [String] = []
-        var other: [String] = []
-        var hangul: String?
-        for name in names {
-            let folded = Fold.fold(name)
-            guard !folded.isEmpty, !seen.contains(folded) else { continue }
-            if Fold.isHangul(name) {
-                if hangul == nil {
-                    hangul = name
-                    seen.insert(folded)
-                }
-                continue
-            }
-            // Codes (all capitals, short) and URLs are not names a person says.
-            if name.count <= 3 && name == name.uppercased() && name.allSatisfy(\.isASCII) { continue }
-            seen.insert(folded)
-            if folded.unicodeScalars.allSatisfy({ $0.isASCII }) {
-                latin.append(name)
-            } else {
-                other.append(name)
-            }
-        }
-        return Array((latin + other).prefix(maxAlternates)) + (hangul.map { [$0] } ?? [])
-    }
-
     static func jsonArray(_ items: [String]) -> String {
         "[" + items.map(JSONText.quote).joined(separator: ",") + "]"
     }

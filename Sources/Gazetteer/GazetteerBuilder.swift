@@ -20,8 +20,12 @@ package struct GazetteerBuilder {
     /// Boundary coordinates are rounded to this many decimals (≈ 1.1 m) so text and
     /// binary forms agree exactly.
     static let coordinateDecimals = 5.0
-    /// Alternate names kept per place (plus one Hangul name, always, when there is one).
+    /// Alternate names kept per place besides the Hangul ones (`boundedAlternates`): the
+    /// compact build's size budget.
     static let maxAlternates = 6
+    /// Hangul names kept per place: GeoNames has one for most places, a few for Korean ones
+    /// (서울, 서울특별시, 경성, …), and every one is a name a Korean speaker may type.
+    static let maxHangulAlternates = 4
     /// Search importance of airports by OurAirports type (comparable to a population).
     static let airportImportance: [String: Double] = [
         "large_airport": 2_000_000, "medium_airport": 100_000, "small_airport": 5_000,

@@ -51,7 +51,8 @@ extension GazetteerDatabase {
     /// Full-text search over every kind of place.
     ///
     /// The query is folded (case, diacritics, punctuation) and every token becomes a
-    /// quoted prefix term, so FTS5 syntax in the input is inert. Order: exact display name
+    /// quoted prefix term, so FTS5 syntax in the input is inert. An airport's IATA and ICAO
+    /// codes match only a query written in ASCII (`isWrittenAsCode`). Order: exact display name
     /// or code > exact alternate name > prefix of a display name > prefix of an alternate
     /// > any other match (a later word); then importance
     /// (population; for an airport, a share of its served city's population: see
@@ -81,6 +82,8 @@ extension GazetteerDatabase {
                         WHERE a.iata = p.key AND abs(t.lat - a.lat) <= ?10 AND abs(t.lon - a.lon) <= ?10),
                        0)) ELSE p.importance END AS weight
             FROM candidate c JOIN name n ON n.id = c.id JOIN place p ON p.id = n.place
+            -- An airport's names besides its display name are its IATA and ICAO codes.
+            WHERE ?11 OR NOT (p.kind = 'airport' AND n.rank = 0 AND n.name <> p.name)
             GROUP BY p.id ORDER BY class, weight DESC, p.id
             """)
         let share = Self.airportShareOfServedCity
@@ -92,7 +95,7 @@ extension GazetteerDatabase {
             .int(Int64(max(Self.otherCandidates, limit * Self.namesPerPlace))),
             .double(share["large_airport"]!), .double(share["medium_airport"]!),
             .double(share["small_airport"]!),
-            .double(Self.servedCityDegrees),
+            .double(Self.servedCityDegrees), .int(Self.isWrittenAsCode(query) ? 1 : 0),
         ])
         var rows: [(SearchHit, Int64?)] = []
         while rows.count < limit, try s.step() {
@@ -112,6 +115,13 @@ extension GazetteerDatabase {
             hit.ancestry = try ancestry(of: parent)
             return hit
         }
+    }
+
+    /// Whether `query` may be a code ("ABO", "abo", full-width "ＡＢＯ"): ASCII as typed. A
+    /// diacritic the fold removes makes a word, not a code: "Åbo" (Turku's Swedish name) folds
+    /// to "abo" and was matched to Aboisso Airport (ABO) first, "Été" to Metema Airport (ETE).
+    static func isWrittenAsCode(_ query: String) -> Bool {
+        Fold.narrow(query).unicodeScalars.allSatisfy(\.isASCII)
     }
 
     /// Where a region or country with no point of its own is: the interior point of the

@@ -90,6 +90,26 @@ struct BuildTests {
         #expect(simplerSomewhere, "Douglas–Peucker removed points")
     }
 
+    /// GeoNames lists a place's alternate names by code point and the build kept the first six,
+    /// so Helsinki kept its respellings (Elsin'ki, Elsinki, Elzinki, Gel'sinki, …) and lost
+    /// Helsingfors, which then found East Helsinki (Östra Helsingfors); Tallinn lost Reval,
+    /// Hämeenlinna Tavastehus, Pori Björneborg. Another word for a place now comes before a
+    /// respelling of its name.
+    @Test func anotherLanguagesNameIsKeptBeforeRespellings() throws {
+        let out = try Self.build(into: "names")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let db = try GazetteerDatabase(path: out.appendingPathComponent(GazetteerBuilder.databaseName).path)
+        for (query, id) in [
+            ("Helsingfors", "658225"), ("Reval", "588409"), ("Tavastehus", "659180"),
+            ("Björneborg", "640999"),
+            ("Dorpat", "588335"), ("Östra Helsingfors", "12747032"), ("Tammerfors", "634963"),
+            ("Åbo", "633679"), ("헬싱키", "658225"),
+        ] {
+            let first = try #require(try db.search(query, limit: 3).first, "\(query)")
+            #expect(first.id == id && first.exact, "\(query): \(first)")
+        }
+    }
+
     @Test func aMissingSourceIsNamed() throws {
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent(
             "gazetteer-empty-\(UUID().uuidString)")

@@ -1,3 +1,4 @@
+import Foundation
 import Geo
 import SQLite
 import Testing
@@ -59,6 +60,24 @@ struct SearchTests {
     func aHitSaysWhetherItsNameOrCodeWasMatchedWhole(query: String, id: String, exact: Bool) throws {
         let first = try #require(try Artifacts.open().search(query, limit: 3).first)
         #expect(first.id == id && first.exact == exact, "\(query): \(first)")
+    }
+
+    /// A code is matched only as written, in ASCII letters: "Åbo" (Turku's Swedish name) folds
+    /// to "abo", and Aboisso Airport (ABO, Ivory Coast) came first; "Été" found Metema Airport
+    /// (ETE). Typed as a code ("ABO", "abo", full-width "ＡＢＯ") it still leads.
+    @Test func aCodeIsMatchedOnlyAsWrittenInASCII() throws {
+        let db = try Artifacts.open()
+        let abo = try db.search("Åbo", limit: 10)
+        #expect(abo.first?.id == "633679" && abo.first?.exact == true, "\(abo.map(\.name))")
+        #expect(!abo.contains { $0.id == "ABO" }, "\(abo.map(\.name))")
+        let decomposed = "Åbo".decomposedStringWithCanonicalMapping
+        #expect(try db.search(decomposed, limit: 1).first?.id == "633679")
+        #expect(try !db.search("Été", limit: 10).contains { $0.id == "ETE" })
+        for code in ["ABO", "abo", " ABO ", "ＡＢＯ"] {
+            let first = try #require(try db.search(code, limit: 2).first, "\(code)")
+            #expect(first.id == "ABO" && first.exact, "\(code): \(first)")
+        }
+        #expect(try db.search("ETE", limit: 1).first?.id == "ETE")
     }
 
     @Test func hangulNamesAreKeptForKoreanPrompts() throws {

@@ -275,6 +275,54 @@ struct DoorSearchTests {
         }
     }
 
+    /// More buildings match than `DoorIndex.searchCandidates` (a chain's name in a country's
+    /// index): with a point, the one there is found at every step (a whole name, its start,
+    /// a word, part of a word), though the others all have lower OSM ids. Before: each step
+    /// read the first 2 000 by id, and the one at the walker's feet was never looked at
+    /// (`go GS25` refused as "328 km away").
+    @Test func withAPointTheNearestOfMoreMatchesThanTheCapIsFound() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let busan = Coordinate(latitude: 35.10, longitude: 129.00)
+        let seoul = Coordinate(latitude: 37.5661, longitude: 126.9776)
+        var buildings: [SquareBuilding] = []
+        for name in ["GS25", "Pizza Palace"] {
+            for i in 0...DoorIndex.searchCandidates {
+                let at = busan.offset(metres: Double(i / 50) * 60, bearing: 0)
+                    .offset(metres: Double(i % 50) * 60 + (name == "GS25" ? 0 : 30), bearing: 90)
+                buildings.append(
+                    SquareBuilding(
+                        lat: at.latitude, lon: at.longitude, tags: ["building": "yes", "name": name]))
+            }
+        }
+        let pizza = seoul.offset(metres: 100, bearing: 90)
+        buildings.append(
+            SquareBuilding(
+                lat: seoul.latitude, lon: seoul.longitude, tags: ["building": "yes", "name": "GS25"]))
+        buildings.append(
+            SquareBuilding(
+                lat: pizza.latitude, lon: pizza.longitude, tags: ["building": "yes", "name": "Pizza Palace"]))
+        let xml = dir.appendingPathComponent("chain.osm").path
+        try squareBuildingsXML(buildings).write(toFile: xml, atomically: true, encoding: .utf8)
+        let db = dir.appendingPathComponent("chain.db").path
+        _ = try DoorImporter.importFile(xml, to: db)
+        let index = try DoorIndex(path: db)
+        let near = buildings.count - 1
+        for (query, osm, quality) in [
+            ("GS25", "way/\(near)", BuildingMatch.Quality.exact), ("GS2", "way/\(near)", .prefix),
+            ("Palace", "way/\(near + 1)", .words), ("alac", "way/\(near + 1)", .within),
+        ] {
+            let found = try index.search(query, near: seoul, limit: 2)
+            #expect(found.first?.osm == osm, "\(query): \(found.map { "\($0.osm) \($0.metres ?? -1)" })")
+            #expect(found.first?.quality == quality, "\(query)")
+            #expect((found.first?.metres ?? .infinity) < 150, "\(query)")
+            // The second is the nearest of the others, in Busan (≈ 320 km).
+            #expect(found.count == 2 && (found.last?.metres ?? 0) > 300_000, "\(query)")
+        }
+        // Without a point, as before: the first by OSM id.
+        #expect(try index.search("GS25", limit: 1).first?.osm == "way/1")
+    }
+
     @Test func nearOrdersEqualMatchesByDistanceButNeverAboveABetterMatch() throws {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

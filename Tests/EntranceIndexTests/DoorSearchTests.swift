@@ -323,6 +323,31 @@ struct DoorSearchTests {
         #expect(try index.search("GS25", limit: 1).first?.osm == "way/1")
     }
 
+    /// The street's name in another language, as OSM tags it on the building (bilingual
+    /// Helsinki: Espan lava, way/22462850, `addr:street` Eteläesplanadi, `addr:street:sv`
+    /// Södra Esplanaden), finds it as its whole address, in either order, in a fresh import of
+    /// the fixture and in the bundled index; the address shown stays `addr:street`'s. Before:
+    /// "0 buildings match" for the Swedish form.
+    @Test func aStreetsNameInAnotherLanguageFindsTheBuilding() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fresh = dir.appendingPathComponent("helsinki.db").path
+        _ = try DoorImporter.importFile(try Support.fixture("Helsinki.osm.pbf"), to: fresh)
+        let bundled = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../artifacts/doors/helsinki.db").standardizedFileURL.path
+        for db in [fresh, bundled] {
+            let index = try DoorIndex(path: db)
+            for query in [
+                "Södra Esplanaden 1", "sodra esplanaden 1", "1 Södra Esplanaden", "Eteläesplanadi 1",
+            ] {
+                let found = try index.search(query, limit: 1).first
+                #expect(found?.osm == "way/22462850", "\(db): \(query)")
+                #expect(found?.quality == .exact, "\(db): \(query)")
+                #expect(found?.address == "Eteläesplanadi 1", "\(db): \(query)")
+            }
+        }
+    }
+
     @Test func nearOrdersEqualMatchesByDistanceButNeverAboveABetterMatch() throws {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -343,6 +368,21 @@ struct DoorSearchTests {
 
 @Suite("Folding for the door index's search")
 struct SearchTextTests {
+    /// Street and place names in other languages (`addr:street:LANG`, `addr:place:LANG`, LANG
+    /// a BCP 47 tag) are addresses too, each once; other subkeys (`addr:street:type`, US
+    /// TIGER's `addr:street:name`) are not.
+    @Test func anAddressInEachLanguageOSMGives() {
+        let tags = [
+            "addr:street": "Rauhankatu", "addr:street:fi": "Rauhankatu", "addr:street:sv": "Fredsgatan",
+            "addr:place:sv": "Sveaborg", "addr:street:type": "Street", "addr:street:name": "Peace",
+            "addr:street:ko-Latn": "Pyeonghwa-ro", "addr:housenumber": "19",
+        ]
+        #expect(
+            SearchText.addresses(tags) == [
+                "rauhankatu 19", "sveaborg 19", "pyeonghwa ro 19", "fredsgatan 19",
+            ])
+    }
+
     @Test(
         "plain ASCII and Hangul fold as the gazetteer's Fold does, without Foundation",
         arguments: [

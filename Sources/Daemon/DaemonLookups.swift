@@ -175,9 +175,11 @@ final class DaemonLookups {
         var nearDoors: [Found] = []
         var otherDoors: [Found] = []
         var failures: [String] = []
+        var opened: DoorIndexes?
         if let doorsPath {
             do {
                 let indexes = try openDoors()
+                opened = indexes
                 if let fix, let nearest = try indexes.nearest(to: fix) {
                     // Every index whose box is within reach, as one: two regions side by side
                     // (before: the nearest index's matches came first, however far).
@@ -267,12 +269,35 @@ final class DaemonLookups {
         // Without a fix, the first of equally good matches far apart would be a guess by OSM id:
         // the walker sent to the wrong city, and no far check once a fix comes (before: "세종대로
         // 110" chose Busan's, and at the first fix in Seoul: "…까지 삼십이만 사천삼백 미터").
-        if fix == nil, let best = chosen.match {
+        // The matches farthest from the choice are asked for as those nearest its antipode: the
+        // first few by id may all be one city's (an apartment complex's buildings share its
+        // address), and a search near a point reads the nearest of any number of matches.
+        if fix == nil, let best = chosen.match, let opened {
+            let center = chosen.destination.center
+            let antipode = Coordinate(
+                latitude: -center.latitude,
+                longitude: center.longitude > 0 ? center.longitude - 180 : center.longitude + 180)
+            let farthest: [Found] =
+                (try? DoorIndexes.search(
+                    query, near: antipode, limit: Self.matchesPerSource, in: opened.indexes))?
+                .map { match in
+                    var place = found(match)
+                    place.metres = nil
+                    return place
+                } ?? []
             let equal = ordered.filter { $0.match.map { $0 == best } ?? false }
-            if equal.contains(where: {
-                $0.destination.center.distance(to: chosen.destination.center) > Self.farMetres
-            }) {
-                throw ambiguity(query, equal)
+            let apart = farthest.filter { place in
+                place.match.map { $0 == best } == true
+                    && place.destination.center.distance(to: center) > Self.farMetres
+                    && !equal.contains(where: {
+                        $0.osm == place.osm && $0.destination.center == place.destination.center
+                    })
+            }
+            if !apart.isEmpty
+                || equal.contains(where: { $0.destination.center.distance(to: center) > Self.farMetres })
+            {
+                // The choice, the far ones, then the others; four at most, each named by the gazetteer.
+                throw ambiguity(query, Array((equal.prefix(1) + apart + equal.dropFirst()).prefix(4)))
             }
         }
         if let metres = chosen.metres, metres > Self.farMetres, !far {
@@ -299,7 +324,10 @@ final class DaemonLookups {
                     found.objectValue?[$0]?.objectValue?["name"]?.stringValue
                 }.first
             }
-            return label + (city.map { " in \($0)" } ?? "") + " (\(center.latitude),\(center.longitude))"
+            // To 5 decimals (about a metre), as people read them: not "37.56999999999999".
+            func degrees(_ value: Double) -> Double { (value * 100_000).rounded() / 100_000 }
+            return label + (city.map { " in \($0)" } ?? "")
+                + " (\(degrees(center.latitude)),\(degrees(center.longitude)))"
         }
         var error = LookupError(
             "\"\(query)\" matches places more than \(Int(Self.farMetres / 1000)) km apart: "

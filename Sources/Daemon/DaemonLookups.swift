@@ -92,6 +92,9 @@ final class DaemonLookups {
         var metres: Double?
         /// The query was the whole of a name, address or code, not part of one.
         var exact = false
+        /// For a door index's building: how well it matched, and whether only a place inside
+        /// it did (``BuildingMatch/inside``); nil for a gazetteer place.
+        var match: (quality: BuildingMatch.Quality, inside: Bool)? = nil
 
         /// The reply's description of it.
         var json: JSONValue {
@@ -133,9 +136,11 @@ final class DaemonLookups {
     /// building 195 m away, not "Pizzarium" 548 m away, as a review of a named-first order
     /// found); an exact match beyond reach (another region's index); other indexes' matches;
     /// the gazetteer's other matches. A destination beyond ``farMetres`` is refused unless `far`.
+    /// Without a fix, door-index matches as good as the first (quality, own or inside) more
+    /// than ``farMetres`` apart are refused, each named: which was meant cannot be told.
     /// A door index or gazetteer that is missing or unreadable is skipped; its reason is told
     /// only when nothing is found.
-    /// - Throws: nothing found, or the distance when too far.
+    /// - Throws: nothing found, the distance when too far, or, without a fix, equal matches far apart.
     ///
     /// A query that finds nothing anywhere is tried again in its shorter address forms
     /// (`DoorIndexes.addressForms`: "서울특별시 중구 세종대로 110" → "세종대로 110"); the answer
@@ -170,9 +175,11 @@ final class DaemonLookups {
         var nearDoors: [Found] = []
         var otherDoors: [Found] = []
         var failures: [String] = []
+        var opened: DoorIndexes?
         if let doorsPath {
             do {
                 let indexes = try openDoors()
+                opened = indexes
                 if let fix, let nearest = try indexes.nearest(to: fix) {
                     // Every index whose box is within reach, as one: two regions side by side
                     // (before: the nearest index's matches came first, however far).
@@ -259,6 +266,40 @@ final class DaemonLookups {
             error.nothingFound = true
             throw error
         }
+        // Without a fix, the first of equally good matches far apart would be a guess by OSM id:
+        // the walker sent to the wrong city, and no far check once a fix comes (before: "세종대로
+        // 110" chose Busan's, and at the first fix in Seoul: "…까지 삼십이만 사천삼백 미터").
+        // The matches farthest from the choice are asked for as those nearest its antipode: the
+        // first few by id may all be one city's (an apartment complex's buildings share its
+        // address), and a search near a point reads the nearest of any number of matches.
+        if fix == nil, let best = chosen.match, let opened {
+            let center = chosen.destination.center
+            let antipode = Coordinate(
+                latitude: -center.latitude,
+                longitude: center.longitude > 0 ? center.longitude - 180 : center.longitude + 180)
+            let farthest: [Found] =
+                (try? DoorIndexes.search(
+                    query, near: antipode, limit: Self.matchesPerSource, in: opened.indexes))?
+                .map { match in
+                    var place = found(match)
+                    place.metres = nil
+                    return place
+                } ?? []
+            let equal = ordered.filter { $0.match.map { $0 == best } ?? false }
+            let apart = farthest.filter { place in
+                place.match.map { $0 == best } == true
+                    && place.destination.center.distance(to: center) > Self.farMetres
+                    && !equal.contains(where: {
+                        $0.osm == place.osm && $0.destination.center == place.destination.center
+                    })
+            }
+            if !apart.isEmpty
+                || equal.contains(where: { $0.destination.center.distance(to: center) > Self.farMetres })
+            {
+                // The choice, the far ones, then the others; four at most, each named by the gazetteer.
+                throw ambiguity(query, Array((equal.prefix(1) + apart + equal.dropFirst()).prefix(4)))
+            }
+        }
         if let metres = chosen.metres, metres > Self.farMetres, !far {
             let km = Int((metres / 1000).rounded())
             throw LookupError(
@@ -267,6 +308,34 @@ final class DaemonLookups {
         }
         return GoAnswer(
             chosen: chosen, alternatives: Array(ordered.dropFirst().prefix(3)), nearFix: fix != nil)
+    }
+
+    /// The refusal of `query` found equally well in `places` more than ``farMetres`` apart,
+    /// with no fix to choose by: each named with its city (the gazetteer's, when there is one)
+    /// and offered as `alternatives` for a companion app to send back as a destination.
+    private func ambiguity(_ query: String, _ places: [Found]) -> LookupError {
+        let named = places.map { place in
+            let label =
+                place.address.map { $0 == place.destination.name ? $0 : "\(place.destination.name), \($0)" }
+                ?? place.destination.name
+            let center = place.destination.center
+            let city = (try? self.place(at: center)).flatMap { found in
+                ["city", "region", "country"].lazy.compactMap {
+                    found.objectValue?[$0]?.objectValue?["name"]?.stringValue
+                }.first
+            }
+            // To 5 decimals (about a metre), as people read them: not "37.56999999999999".
+            func degrees(_ value: Double) -> Double { (value * 100_000).rounded() / 100_000 }
+            return label + (city.map { " in \($0)" } ?? "")
+                + " (\(degrees(center.latitude)),\(degrees(center.longitude)))"
+        }
+        var error = LookupError(
+            "\"\(query)\" matches places more than \(Int(Self.farMetres / 1000)) km apart: "
+                + named.joined(separator: "; ")
+                + "; no position yet to choose the one near the walker: send it again once the walker has one "
+                + "(`status` shows it), or send the place meant as a \"destination\"")
+        error.alternatives = places.map(\.json)
+        return error
     }
 
     /// Matches asked of each door index (and the gazetteer asks 5): enough for the choice and
@@ -280,7 +349,7 @@ final class DaemonLookups {
         return Found(
             destination: Destination(name: name ?? Self.namelessBuilding, center: match.building.centroid),
             source: "doors", address: match.address, osm: match.osm, metres: match.metres,
-            exact: match.quality == .exact)
+            exact: match.quality == .exact, match: (match.quality, match.inside))
     }
 
     /// The place at `point` (country, region, nearest city, airport) as the gazetteer's
@@ -427,5 +496,8 @@ struct LookupError: Error, CustomStringConvertible {
     var description: String
     /// Nothing matched the query anywhere (not: found, but too far).
     var nothingFound = false
+    /// The places the reply offers instead (``DaemonLookups/Found/json``): those a query
+    /// matched equally well far apart, with no fix to choose by.
+    var alternatives: [JSONValue] = []
     init(_ description: String) { self.description = description }
 }

@@ -50,7 +50,9 @@ struct Shell {
                     return .reply(to, .object(fields))
                 }
             } catch {
-                return [.reply(client, .object(["ok": .bool(false), "error": .string("go: \(error)")]))]
+                var fields: [String: JSONValue] = ["ok": .bool(false), "error": .string("go: \(error)")]
+                if !error.alternatives.isEmpty { fields["alternatives"] = .array(error.alternatives) }
+                return [.reply(client, .object(fields))]
             }
         case .whereAmI:
             guard let position = core.position else { return core.handle(request, from: client, now: now) }

@@ -12,8 +12,9 @@
 /// - `outline_entrances`: which entrance nodes lie on which building's outline.
 /// - `names`, `addresses` (buildings): the building's folded search text — names (its own,
 ///   its entrances' `name`/`ref`, the named shops and offices inside it) and addresses
-///   (street and number — one order: its words match in any —, `addr:place`,
-///   `addr:full`); alternatives within a column are separated by " ; ", and the places'
+///   (street and number — one order: its words match in any —, `addr:place`, the same in
+///   other languages: `addr:street:LANG`, `addr:place:LANG`, `addr:full`; an index made
+///   before has none of the languages, and is read the same); alternatives within a column are separated by " ; ", and the places'
 ///   names follow the building's own after " | " (``SearchText/placesSeparator``).
 /// - `building_search`: FTS5 over those two columns, the buildings table its external
 ///   content (the text is stored once); rowid = `buildings.id`; only buildings with a name

@@ -122,17 +122,20 @@ enum SearchText {
             tags[key].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
         }
         if let name = present("name") ?? present("name:ko") ?? present("name:en") { return name }
-        return tags.keys.filter { key in
-            guard key.hasPrefix("name:") else { return false }
-            // A BCP 47 tag: a 2–3 letter language, then subtags ("zh-Hant", "ko-Latn").
-            let parts = key.dropFirst("name:".count).split(separator: "-", omittingEmptySubsequences: false)
-            // "old" is three letters but a former name (`name:old`), not a language.
-            return parts[0] != "old" && (2...3).contains(parts[0].count)
-                && parts[0].allSatisfy { $0.isASCII && $0.isLowercase }
-                && parts.dropFirst().allSatisfy {
-                    !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
-                }
-        }.sorted().lazy.compactMap(present).first
+        return tags.keys.filter { $0.hasPrefix("name:") && isLanguage($0.dropFirst("name:".count)) }
+            .sorted().lazy.compactMap(present).first
+    }
+
+    /// Whether a key's subkey names a language: a BCP 47 tag, a 2–3 letter language, then
+    /// subtags ("sv", "zh-Hant", "ko-Latn"); not `etymology`, `type`, `name`, nor `old`
+    /// (three letters, but a former name: `name:old`).
+    static func isLanguage(_ subkey: Substring) -> Bool {
+        let parts = subkey.split(separator: "-", omittingEmptySubsequences: false)
+        return parts[0] != "old" && (2...3).contains(parts[0].count)
+            && parts[0].allSatisfy { $0.isASCII && $0.isLowercase }
+            && parts.dropFirst().allSatisfy {
+                !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+            }
     }
 
     /// The folded, distinct names in `tags`, joined by ``separator``.
@@ -223,16 +226,26 @@ enum SearchText {
     ]
 
     /// The folded addresses in `tags`: street and house number, the same for `addr:place`,
-    /// and `addr:full`. The number after the street only: the word index matches words in
+    /// then for each street or place name in another language (`addr:street:LANG`,
+    /// `addr:place:LANG` by key: bilingual Helsinki's "Södra Esplanaden" beside
+    /// "Eteläesplanadi"; before, only the first was searched), each once, and `addr:full`.
+    /// The number after the street only: the word index matches words in
     /// any order, and a whole-name search turns a query that starts with the number around
     /// (``numberLast(_:)``), so the other order is not stored — at a country's size it was
     /// a third of the import's time.
     static func addresses(_ tags: [String: String]) -> [String] {
         var out: [String] = []
         let number = tags["addr:housenumber"].map(normalize) ?? ""
-        for key in ["addr:street", "addr:place"] {
+        let languages = tags.keys.filter { key in
+            for prefix in ["addr:street:", "addr:place:"] where key.hasPrefix(prefix) {
+                return isLanguage(key.dropFirst(prefix.count))
+            }
+            return false
+        }
+        for key in ["addr:street", "addr:place"] + languages.sorted() {
             guard let street = tags[key].map(normalize), !street.isEmpty else { continue }
-            out.append(number.isEmpty ? street : "\(street) \(number)")
+            let address = number.isEmpty ? street : "\(street) \(number)"
+            if !out.contains(address) { out.append(address) }
         }
         if let full = tags["addr:full"].map(normalize), !full.isEmpty { out.append(full) }
         return out

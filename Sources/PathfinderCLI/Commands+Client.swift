@@ -13,8 +13,9 @@ extension Commands {
             ({"name", "center": {"lat", "lon"}, "door"?}), or a place name the daemon
             looks up near the walker: its door indexes first (a building name or address,
             "Siltavuorenpenger 10"), then its gazetteer ("Rautatieasema", "HEL"). A place more
-            than 50 km from the walker is refused unless --far. Prints the reply: the
-            destination, what matched and up to 3 alternatives.
+            than 50 km from the walker is refused unless --far; before the walker's first
+            fix, so is a name found as well in places more than 50 km apart, each named.
+            Prints the reply: the destination, what matched and up to 3 alternatives.
             \(socketHelp)
             """
     ) { arguments, console in

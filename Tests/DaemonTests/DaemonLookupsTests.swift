@@ -174,6 +174,40 @@ import Testing
         }
     }
 
+    /// Without a fix, an address held by five buildings of a complex in one city (lower OSM
+    /// ids) and by one in a city 330 km away is refused, naming both cities' buildings, though
+    /// the first four matches by id are all in the first city; the reply offers them. With a
+    /// fix in either city, its own. Before (with only the first matches looked at): the
+    /// complex was chosen, unsaid.
+    @Test func anAddressOfManyBuildingsInOneCityAndOneFarIsRefusedWithoutAFix() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let tags = ["building": "apartments", "addr:street": "시청로", "addr:housenumber": "1"]
+        let busan = (0..<5).map { SquareBuilding(lat: 35.10 + Double($0) * 0.0005, lon: 129.03, tags: tags) }
+        let xml = squareBuildingsXML(busan + [SquareBuilding(lat: 37.5700, lon: 126.9800, tags: tags)])
+        try xml.write(toFile: dir.path + "/k.osm", atomically: true, encoding: .utf8)
+        let imported = try runCapturing(
+            try BuiltExecutable.pathfinder().path,
+            ["doors", "import", dir.path + "/k.osm", "--out", dir.path + "/k.db"])
+        try #require(imported.status == 0, "\(imported.text)")
+        let lookups = DaemonLookups(doors: dir.path + "/k.db", gazetteer: nil)
+        do {
+            let answer = try lookups.destination(for: "시청로 1", near: nil, far: false)
+            Issue.record("chosen without a fix: \(answer.chosen)")
+        } catch {
+            #expect(error.description.contains("more than 50 km apart"), "\(error)")
+            #expect(error.description.contains("(37.57,126.98)"), "\(error)")
+            let osm = error.alternatives.compactMap { $0.objectValue?["osm"]?.stringValue }
+            #expect(osm.first == "way/1" && osm.contains("way/6"), "\(osm)")
+        }
+        let seoul = try lookups.destination(
+            for: "시청로 1", near: Coordinate(latitude: 37.5701, longitude: 126.9800), far: false)
+        #expect(seoul.chosen.osm == "way/6")
+        let there = try lookups.destination(
+            for: "시청로 1", near: Coordinate(latitude: 35.1001, longitude: 129.0300), far: false)
+        #expect(there.chosen.osm == "way/1")
+    }
+
     /// A shorter form that finds a place too far does not end the search: the next, shorter
     /// one finds the building within reach (before, in this stop: "found 부산 건물, 330 km away"
     /// for "서울 중구 중앙대로 10" by the walker's own 중앙대로 10).

@@ -249,6 +249,98 @@ import Testing
         #expect(daemon.waitForExit() == 0)
     }
 
+    /// NMEA at `point`, `epochs` RMC+GGA pairs a second apart, as a receiver with a fix sends.
+    static func standing(at point: Coordinate, epochs: Int = 600) -> String {
+        func angle(_ degrees: Double, width: Int) -> String {
+            let whole = Int(abs(degrees))
+            return String(format: "%0\(width)d%07.4f", whole, (abs(degrees) - Double(whole)) * 60)
+        }
+        let lat = angle(point.latitude, width: 2) + (point.latitude < 0 ? ",S" : ",N")
+        let lon = angle(point.longitude, width: 3) + (point.longitude < 0 ? ",W" : ",E")
+        var lines: [String] = []
+        for i in 0..<epochs {
+            let hours: Int = 12 + i / 3600
+            let t = String(format: "%02d%02d%02d.00", hours, i / 60 % 60, i % 60)
+            for body in [
+                "GPRMC,\(t),A,\(lat),\(lon),0.0,0.0,010124,,,A",
+                "GPGGA,\(t),\(lat),\(lon),1,08,0.9,10.0,M,17.0,M,,",
+            ] {
+                let sum: UInt8 = body.utf8.reduce(0) { $0 ^ $1 }
+                lines.append("$" + body + "*" + String(format: "%02X", sum))
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The same address in two cities 324 km apart (Seoul's City Hall, and a copy of it in
+    /// Busan, each in its region's index), asked before the daemon's first fix: refused,
+    /// naming both places by their cities, nothing walked to; once the walker has a fix (in
+    /// Seoul), the same request walks to the one there. Before: the Busan copy was chosen by
+    /// its OSM id ("no position yet: the best match by name"), and at the first fix the walker
+    /// heard "서울특별시청까지 삼십이만 사천삼백 미터".
+    @Test func anAddressInTwoCitiesIsRefusedWithoutAFixAndFoundNearTheWalkerWithOne() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let gazetteer = Self.repo + "/artifacts/gazetteer/gazetteer.sqlite"
+        try #require(
+            FileManager.default.fileExists(atPath: gazetteer), "no bundled gazetteer at \(gazetteer)")
+        let doors = dir.path + "/doors"
+        try FileManager.default.createDirectory(atPath: doors, withIntermediateDirectories: true)
+        let tags = ["building": "public", "name": "서울특별시청", "addr:street": "세종대로", "addr:housenumber": "110"]
+        for (region, lat, lon) in [("busan", 35.1665, 129.0380), ("seoul", 37.5663, 126.9779)] {
+            try squareBuildingsXML([SquareBuilding(lat: lat, lon: lon, tags: tags)])
+                .write(toFile: "\(dir.path)/\(region).osm", atomically: true, encoding: .utf8)
+            let imported = try runCapturing(
+                try BuiltExecutable.pathfinder().path,
+                ["doors", "import", "\(dir.path)/\(region).osm", "--out", "\(doors)/\(region).db"])
+            try #require(imported.status == 0, "\(imported.text)")
+        }
+        let walker = Coordinate(latitude: 37.5661, longitude: 126.9776)
+        let feeder = try NMEAFeeder(nmea: Self.standing(at: walker), epochsPerSecond: 2)
+        defer { feeder.shutdown() }
+        let gpsdPort = try NMEAFeeder.freePort()
+        let daemon = try Self.daemon(in: dir, gpsdPort: gpsdPort, doors: doors, gazetteer: gazetteer)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let client = try daemon.client()
+
+        // No gpsd yet, so no fix: which of the two is not guessed.
+        let blind = fields(try client.request(#"{"cmd": "go", "query": "세종대로 110"}"#))
+        #expect(blind["ok"] == .bool(false), "\(blind)")
+        let error = blind["error"]?.stringValue ?? ""
+        #expect(
+            error.contains("more than 50 km apart") && error.contains("no position yet")
+                && error.contains("Seoul") && error.contains("Busan"), "\(error)")
+        var offered: [JSONValue] = []
+        if case .array(let listed)? = blind["alternatives"] { offered = listed }
+        let latitudes = offered.compactMap { $0.objectValue?["center"]?.objectValue?["lat"] }
+            .compactMap { value -> Double? in if case .number(let n) = value { n } else { nil } }
+        #expect(latitudes.count == 2 && latitudes.contains { abs($0 - 37.5663) < 0.001 }, "\(blind)")
+        #expect(latitudes.contains { abs($0 - 35.1665) < 0.001 }, "\(blind)")
+        let idle = fields(try client.request(#"{"cmd": "status"}"#))
+        #expect(idle["destination"] == nil || idle["destination"] == .null, "\(idle)")
+
+        let gpsd = try GPSDProcess(port: gpsdPort, feed: feeder.port)
+        defer { gpsd.stop() }
+        var fixed = false
+        for _ in 0..<1500 where !fixed {
+            fixed = fields(try client.request(#"{"cmd": "status"}"#))["position"].map { $0 != .null } ?? false
+            if !fixed { usleep(20_000) }
+        }
+        try #require(fixed, "no position from gpsd:\n\(daemon.stderr)")
+        let go = fields(try client.request(#"{"cmd": "go", "query": "세종대로 110"}"#))
+        #expect(go["ok"] == .bool(true), "\(go)")
+        let match = try #require(go["match"]?.objectValue, "\(go)")
+        if case .number(let metres)? = match["metres"] {
+            #expect(metres < 100, "\(match)")
+        } else {
+            Issue.record("no metres in \(match)")
+        }
+        #expect(!daemon.stderr.contains("삼십이만"), "\(daemon.stderr)")
+
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     /// Without a gazetteer the door index still answers, a partial match too (before: "go:
     /// gazetteer …: no such file" for "Kaivokatu"); the gazetteer's reason is told only when
     /// nothing is found, and the start-up warning says what still works.

@@ -275,6 +275,79 @@ struct DoorSearchTests {
         }
     }
 
+    /// More buildings match than `DoorIndex.searchCandidates` (a chain's name in a country's
+    /// index): with a point, the one there is found at every step (a whole name, its start,
+    /// a word, part of a word), though the others all have lower OSM ids. Before: each step
+    /// read the first 2 000 by id, and the one at the walker's feet was never looked at
+    /// (`go GS25` refused as "328 km away").
+    @Test func withAPointTheNearestOfMoreMatchesThanTheCapIsFound() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let busan = Coordinate(latitude: 35.10, longitude: 129.00)
+        let seoul = Coordinate(latitude: 37.5661, longitude: 126.9776)
+        var buildings: [SquareBuilding] = []
+        for name in ["GS25", "Pizza Palace"] {
+            for i in 0...DoorIndex.searchCandidates {
+                let at = busan.offset(metres: Double(i / 50) * 60, bearing: 0)
+                    .offset(metres: Double(i % 50) * 60 + (name == "GS25" ? 0 : 30), bearing: 90)
+                buildings.append(
+                    SquareBuilding(
+                        lat: at.latitude, lon: at.longitude, tags: ["building": "yes", "name": name]))
+            }
+        }
+        let pizza = seoul.offset(metres: 100, bearing: 90)
+        buildings.append(
+            SquareBuilding(
+                lat: seoul.latitude, lon: seoul.longitude, tags: ["building": "yes", "name": "GS25"]))
+        buildings.append(
+            SquareBuilding(
+                lat: pizza.latitude, lon: pizza.longitude, tags: ["building": "yes", "name": "Pizza Palace"]))
+        let xml = dir.appendingPathComponent("chain.osm").path
+        try squareBuildingsXML(buildings).write(toFile: xml, atomically: true, encoding: .utf8)
+        let db = dir.appendingPathComponent("chain.db").path
+        _ = try DoorImporter.importFile(xml, to: db)
+        let index = try DoorIndex(path: db)
+        let near = buildings.count - 1
+        for (query, osm, quality) in [
+            ("GS25", "way/\(near)", BuildingMatch.Quality.exact), ("GS2", "way/\(near)", .prefix),
+            ("Palace", "way/\(near + 1)", .words), ("alac", "way/\(near + 1)", .within),
+        ] {
+            let found = try index.search(query, near: seoul, limit: 2)
+            #expect(found.first?.osm == osm, "\(query): \(found.map { "\($0.osm) \($0.metres ?? -1)" })")
+            #expect(found.first?.quality == quality, "\(query)")
+            #expect((found.first?.metres ?? .infinity) < 150, "\(query)")
+            // The second is the nearest of the others, in Busan (≈ 320 km).
+            #expect(found.count == 2 && (found.last?.metres ?? 0) > 300_000, "\(query)")
+        }
+        // Without a point, as before: the first by OSM id.
+        #expect(try index.search("GS25", limit: 1).first?.osm == "way/1")
+    }
+
+    /// The street's name in another language, as OSM tags it on the building (bilingual
+    /// Helsinki: Espan lava, way/22462850, `addr:street` Eteläesplanadi, `addr:street:sv`
+    /// Södra Esplanaden), finds it as its whole address, in either order, in a fresh import of
+    /// the fixture and in the bundled index; the address shown stays `addr:street`'s. Before:
+    /// "0 buildings match" for the Swedish form.
+    @Test func aStreetsNameInAnotherLanguageFindsTheBuilding() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fresh = dir.appendingPathComponent("helsinki.db").path
+        _ = try DoorImporter.importFile(try Support.fixture("Helsinki.osm.pbf"), to: fresh)
+        let bundled = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../artifacts/doors/helsinki.db").standardizedFileURL.path
+        for db in [fresh, bundled] {
+            let index = try DoorIndex(path: db)
+            for query in [
+                "Södra Esplanaden 1", "sodra esplanaden 1", "1 Södra Esplanaden", "Eteläesplanadi 1",
+            ] {
+                let found = try index.search(query, limit: 1).first
+                #expect(found?.osm == "way/22462850", "\(db): \(query)")
+                #expect(found?.quality == .exact, "\(db): \(query)")
+                #expect(found?.address == "Eteläesplanadi 1", "\(db): \(query)")
+            }
+        }
+    }
+
     @Test func nearOrdersEqualMatchesByDistanceButNeverAboveABetterMatch() throws {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -295,6 +368,21 @@ struct DoorSearchTests {
 
 @Suite("Folding for the door index's search")
 struct SearchTextTests {
+    /// Street and place names in other languages (`addr:street:LANG`, `addr:place:LANG`, LANG
+    /// a BCP 47 tag) are addresses too, each once; other subkeys (`addr:street:type`, US
+    /// TIGER's `addr:street:name`) are not.
+    @Test func anAddressInEachLanguageOSMGives() {
+        let tags = [
+            "addr:street": "Rauhankatu", "addr:street:fi": "Rauhankatu", "addr:street:sv": "Fredsgatan",
+            "addr:place:sv": "Sveaborg", "addr:street:type": "Street", "addr:street:name": "Peace",
+            "addr:street:ko-Latn": "Pyeonghwa-ro", "addr:housenumber": "19",
+        ]
+        #expect(
+            SearchText.addresses(tags) == [
+                "rauhankatu 19", "sveaborg 19", "pyeonghwa ro 19", "fredsgatan 19",
+            ])
+    }
+
     @Test(
         "plain ASCII and Hangul fold as the gazetteer's Fold does, without Foundation",
         arguments: [

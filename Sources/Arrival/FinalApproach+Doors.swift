@@ -15,6 +15,7 @@ extension FinalApproach {
         let plan = ArrivalPlan.make(destination: destination, memory: memory, now: now)
         let fresh = memory.building(near: destination.center)?.freshOSMDoors(now: now)
         walk = Walk(destination: destination, plan: plan, started: now, osmDoors: fresh)
+        lastCourse = nil  // the way to the start (a ride, an earlier walk) is not this walk's
         let said = resumed ? Prompts.resumed(destination.name) : Prompts.start(destination.name)
         effects += [.plan(plan, .start), .say(Prompt(said))]
         doorsAwaited = fresh == nil ? destination : nil

@@ -6,8 +6,9 @@ extension FinalApproach {
     mutating func moved(_ position: Position, now: Date) -> [Effect] {
         lastPosition = position
         lastFixTime = now
-        if let course = position.course, (position.speed ?? 0) > settings.movingSpeed {
-            lastGoodCourse = course
+        if let course = position.course, let speed = position.speed, speed > settings.movingSpeed {
+            // Out of a vehicle the walker faces anywhere: its course is not kept.
+            lastCourse = speed <= settings.walkingSpeedMaximum ? (course, now) : nil
         }
         guard var walk, walk.endsAt == nil else { return [] }
         var effects: [Effect] = []
@@ -30,7 +31,7 @@ extension FinalApproach {
         }
 
         let metres = position.coordinate.distance(to: walk.target)
-        let direction = self.direction(from: position, to: walk.target)
+        let direction = self.direction(from: position, to: walk.target, now: now)
         let distance = Guidance.distance(metres, horizontalAccuracy: position.horizontalAccuracy)
         let radius = settings.arrivalRadius(horizontalAccuracy: position.horizontalAccuracy)
 
@@ -90,11 +91,15 @@ extension FinalApproach {
         return now.timeIntervalSince(last.time) >= settings.calloutQuietSeconds
     }
 
-    /// Clock direction from the course when moving, else the last good course, else compass.
-    func direction(from position: Position, to target: Coordinate) -> Guidance.Direction {
+    /// Clock direction from the course when moving, else from the course walked up to
+    /// ``Settings/headingMemorySeconds`` ago in this walk, else the compass word.
+    func direction(from position: Position, to target: Coordinate, now: Date) -> Guidance.Direction {
         let bearing = position.coordinate.bearing(to: target)
         let moving = (position.speed ?? 0) > settings.movingSpeed ? position.course : nil
-        guard let heading = moving ?? lastGoodCourse else {
+        let walked = lastCourse.flatMap {
+            now.timeIntervalSince($0.at) <= settings.headingMemorySeconds ? $0.degrees : nil
+        }
+        guard let heading = moving ?? walked else {
             return .compass(Guidance.compassPoint(bearing: bearing))
         }
         return .clock(Guidance.clockHour(bearing: bearing, heading: heading))

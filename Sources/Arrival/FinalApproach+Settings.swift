@@ -35,6 +35,14 @@ extension FinalApproach {
         /// Faster than this (m/s) the course over ground is the walker's heading; slower, GPS
         /// course is noise.
         public var movingSpeed = 0.5
+        /// Faster than this (m/s) is not on foot (a brisk walk is 2, a jog under 3): a car's or
+        /// bus's course is not kept as the walker's heading, since out of it they face anywhere.
+        public var walkingSpeedMaximum = 3.0
+        /// A course walked stays the walker's heading this long (seconds) after the last fix at
+        /// walking speed: someone who stops (a crossing, a look around) still faces the way they
+        /// walked for a few seconds; later they may have turned, and a clock hour from the old
+        /// course would send them the wrong way, so the compass word is said instead.
+        public var headingMemorySeconds = 10.0
         /// Horizontal accuracy worse than this (metres) is said: guidance is then unreliable.
         public var poorAccuracyMetres = 20.0
         /// …but only this often (seconds), so it informs without nagging.

@@ -210,7 +210,9 @@ public struct FinalApproach: Sendable {
     var walk: Walk?
     var lastPosition: Position?
     var lastFixTime: Date?
-    var lastGoodCourse: Double?
+    /// The course over ground of the walk's last fix at walking speed, and when it came: the
+    /// walker's heading for ``Settings/headingMemorySeconds`` after they stop.
+    var lastCourse: (degrees: Double, at: Date)?
     var altitude: BarometricAltitude?
     var lastSaid: String?
     /// "여기가 입구야" was stored and awaits its write: the promise ("기억할게…") is spoken only

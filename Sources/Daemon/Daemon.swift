@@ -307,14 +307,18 @@ package final class Daemon: Sendable {
                 switch ControlRequest.parse(line) {
                 case .success(let request):
                     log.debug("client \(client): \(String(decoding: line.prefix(200), as: UTF8.self))")
+                    let leading = core.approach.leadingTo
                     var actions = shell.answer(request, from: client, core: &core, now: now())
                     // Before the reply: a client told "walking" (or "idle") finds the file so;
                     // but a walk that ended with a save keeps its file until the save is done
                     // (below, after the outcome): a kill during the save then resumes the walk.
                     let saves = actions.contains { if case .saveMemory = $0 { true } else { false } }
                     if core.activeWalk != nil || !saves { walkKeeper.keep(core.activeWalk) }
-                    if request == .stop {
-                        // `stop` silences what waits to be said; its own prompt comes next.
+                    if request == .stop || (leading != nil && DaemonCore.replacesWalk(actions)) {
+                        // `stop`, and a `go` that replaces the walk under way, silence what waits
+                        // to be said: the old walk's building and door (before, only `stop` did,
+                        // and its "…에 거의 다 왔어" was said after the change). The request's own
+                        // prompt comes next.
                         let index = actions.firstIndex { if case .say = $0 { true } else { false } }
                         var prompt: FinalApproach.Prompt?
                         if let index, case .say(let said) = actions[index] {

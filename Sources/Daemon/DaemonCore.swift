@@ -178,6 +178,12 @@ package struct DaemonCore: Sendable {
         return actions
     }
 
+    /// Whether `actions` replace the walk under way (a `go` during it): its `walkEnded`
+    /// `replaced` line is among them.
+    package static func replacesWalk(_ actions: [Action]) -> Bool {
+        actions.contains(.event(line(for: .walkEnded(.replaced))))
+    }
+
     /// The event-log line of one effect: the replay's own mapping (`FinalApproach.LogLine`),
     /// so `pathfinder replay` and the daemon print the same lines; the loop replaces the
     /// trace-relative `t` with the wall clock.

@@ -366,6 +366,48 @@ final class DaemonLookups {
         }
     }
 
+    /// What `where` says of `place` (its ``place(at:)`` answer): the Korean names the gazetteer
+    /// holds for it (``GazetteerDatabase/koreanName(kind:key:display:)``), nil when it names
+    /// nothing.
+    func spokenPlace(_ place: JSONValue) -> String? {
+        let gazetteer = try? openGazetteer()
+        return Self.spokenPlace(place) { kind, key, display in
+            (try? gazetteer?.koreanName(kind: kind, key: key, display: display)) ?? nil
+        }
+    }
+
+    /// `where`'s sentence, "여기는 헬싱키.": city, region and country by their Korean names
+    /// (`korean(kind, key, display name)`), those without one left out; a region named after
+    /// its city (Seoul-teukbyeolsi, Busan-gwangyeoksi) is that city, said once by whichever of
+    /// the two has a Korean name. No Korean name at all: the most local name as written. No
+    /// particle follows a name (Prompts' rule: no batchim to choose for), and English names are
+    /// not strung together for espeak-ng's English voice (before: "여기는 Seoul,
+    /// Seoul-teukbyeolsi, South Korea이야.").
+    static func spokenPlace(_ place: JSONValue, korean: (String, String, String) -> String?) -> String? {
+        func part(_ field: String) -> (korean: String?, display: String)? {
+            guard let object = place.objectValue?[field]?.objectValue,
+                let display = object["name"]?.stringValue, !display.isEmpty
+            else { return nil }
+            let key: String? =
+                switch object["id"] {
+                case .number(let n)?: String(Int64(n))
+                case .string(let s)?: s
+                default: nil
+                }
+            return (key.flatMap { korean(field, $0, display) }, display)
+        }
+        var city = part("city")
+        var region = part("region")
+        if let c = city, let r = region, r.display.lowercased().hasPrefix(c.display.lowercased()) {
+            city = (c.korean ?? r.korean, c.display)
+            region = nil
+        }
+        let parts = [city, region, part("country")].compactMap { $0 }
+        var names = parts.compactMap(\.korean)
+        if names.isEmpty, let local = parts.first { names = [local.display] }
+        return names.isEmpty ? nil : "여기는 \(names.joined(separator: ", "))."
+    }
+
     /// The door indexes, opened again when their files have changed since they were opened:
     /// a region imported into the directory while the daemon runs, or one imported again
     /// (a new file renamed into place), is used from the next lookup, and the replaced file's

@@ -60,11 +60,8 @@ struct Shell {
             do {
                 let place = try lookups.place(at: position.coordinate)
                 fields["place"] = place
-                let names = ["city", "region", "country"].compactMap {
-                    place.objectValue?[$0]?.objectValue?["name"]?.stringValue
-                }
-                guard !names.isEmpty else { return [.reply(client, .object(fields))] }
-                let prompt = FinalApproach.Prompt("여기는 \(names.joined(separator: ", "))이야.")
+                guard let said = lookups.spokenPlace(place) else { return [.reply(client, .object(fields))] }
+                let prompt = FinalApproach.Prompt(said)
                 return [
                     .reply(client, .object(fields)), .event(DaemonCore.line(for: .say(prompt))), .say(prompt),
                 ]

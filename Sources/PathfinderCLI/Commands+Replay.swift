@@ -44,7 +44,8 @@ extension Commands {
                                   the listener's meaning and confidence
               --models DIR        the phrase model for --audio (default: as `listen`)
               --audio-start T     seconds into the trace where the audio begins (default 0)
-              --speak-wav DIR     writes every prompt spoken as DIR/NNN-tSECONDS.wav
+              --speak-wav DIR     writes every prompt spoken as DIR/NNN-tSECONDS.wav, NNN
+                                  in time order; DIR new or holding no WAV files
               --map SVG           draws the walk: trace, building, doors, target changes, prompts
               --last-stretch-metres M   where the last stretch begins, metres from the door
                                   (5…1000; default \(Int(FinalApproach.Settings().lastStretchMetres)), as the daemon's lastStretchMetres)
@@ -312,6 +313,17 @@ struct ReplaySession {
                 ? "a file is there" : FileDiagnostics.reasonWriting(directory, error)
             throw .usage("\(command): --speak-wav \(directory): cannot make the folder: \(reason)")
         }
+        // The folder holds this run's prompts alone: never written over nor mixed with another
+        // run's (before: a second run wrote its 3 prompts over the first's 001…003 and left the
+        // first's others, which looked like its own). Files other than WAVs are left alone, as
+        // the daemon's `speakWav` leaves names not its own.
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+            .filter { $0.lowercased().hasSuffix(".wav") }.sorted()
+        if let first = names.first {
+            throw .usage(
+                "\(command): --speak-wav \(directory): holds \(names.count) WAV files already (\(first) …); "
+                    + "name an empty or new folder, so it holds this run's prompts alone")
+        }
     }
 
     /// `--map`'s path can take a file: not a folder, in a folder that exists.
@@ -328,18 +340,29 @@ struct ReplaySession {
         }
     }
 
+    /// Prompt `number` of `count`, said at `t` seconds: `NNN-tSSSSS.wav`, its number in as many
+    /// digits as `count` takes (3 at least), so name order is time order (before: the 1000th,
+    /// `1000-t….wav`, sorted before `999-t….wav`).
+    static func promptName(_ number: Int, of count: Int, t: Double) -> String {
+        let digits = String(number)
+        let width = max(3, String(count).count)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+            + String(format: "-t%05.0f.wav", t)
+    }
+
     /// Every prompt as `DIR/NNN-tSECONDS.wav`, in order.
     static func writePrompts(
         _ result: Replayer.Result, to directory: String, command: String
     ) throws(CLIError) {
         try makeFolder(directory, command: command)
+        let count = result.lines.filter { if case .say = $0.effect { true } else { false } }.count
         do {
             let speaker = try Speaker()
             var n = 0
             for line in result.lines {
                 guard case .say(let prompt) = line.effect else { continue }
                 n += 1
-                let name = String(format: "%03d-t%05.0f.wav", n, line.t)
+                let name = promptName(n, of: count, t: line.t)
                 try speaker.writeWAV(prompt.text, to: directory + "/" + name)
             }
         } catch {

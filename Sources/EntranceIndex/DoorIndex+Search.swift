@@ -93,6 +93,9 @@ extension DoorIndex {
     /// this many buildings is judged on the first ones found (by id; the start of a whole
     /// name or address: by name, then id).
     public static let searchCandidates = 2_000
+    /// The longest query searched (characters): a name or an address, its city and flat
+    /// included, is far shorter; a pasted page of numbers took seconds and gigabytes.
+    public static let longestQuery = 200
     /// Whole names and addresses read at most for the start of a street in a query that
     /// starts with a house number; past them, its word search still finds the building.
     static let turnedScan = 20_000
@@ -111,7 +114,12 @@ extension DoorIndex {
     /// - Parameters:
     ///   - near: the point to measure from; distance orders within a quality.
     ///   - limit: at most this many.
+    /// - Throws: ``DoorIndexError/queryTooLong(characters:)`` for a query longer than
+    ///   ``longestQuery``; SQLite errors.
     public func search(_ query: String, near: Coordinate? = nil, limit: Int = 10) throws -> [BuildingMatch] {
+        guard query.count <= Self.longestQuery else {
+            throw DoorIndexError.queryTooLong(characters: query.count)
+        }
         let found = try search(query, near: near, limit: limit, narrowing: true)
         // An index made before full-width ASCII was folded (no `meta.fold`) holds most text
         // in ASCII, which the narrowed query finds ("무교로 １２" for "무교로 12"), but a

@@ -289,7 +289,12 @@ public final class DoorIndexes {
     /// matches anything answering; each match then names the form in `matchedQuery`. Before
     /// stop 43 nothing was found, and for a moment each index dropped words on its own, so an
     /// index that matched nothing as written outranked the one that did.
+    /// - Throws: ``DoorIndexError/queryTooLong(characters:)`` for a query longer than
+    ///   ``DoorIndex/longestQuery``; SQLite errors.
     public func search(_ query: String, near: Coordinate? = nil, limit: Int = 10) throws -> [BuildingMatch] {
+        guard query.count <= DoorIndex.longestQuery else {
+            throw DoorIndexError.queryTooLong(characters: query.count)
+        }
         let found = try searchAsWritten(query, near: near, limit: limit)
         guard found.isEmpty else { return found }
         for form in Self.addressForms(query) {

@@ -1,0 +1,61 @@
+import Foundation
+import Geo
+import TestSupport
+import Testing
+
+@testable import EntranceIndex
+
+/// Addresses as a family member sends them: a house number that is not in the index, a house
+/// letter written apart or joined, a staircase, flat or floor after the number, a postcode or
+/// city with the address, a Korean address in decomposed Hangul or with its number joined to
+/// the road (an audit found each finding another house or nothing).
+@Suite("Searching the door index by house number")
+struct HouseNumberSearchTests {
+    static let origin = Coordinate(latitude: 60.1699, longitude: 24.9384)
+
+    /// Buildings named after their addresses (ids 10⁹ + n): Finnish ones with a letter tagged
+    /// joined ("13A") and apart ("15 B"), a range ("22-24"); Korean ones with a 부번 ("5-1")
+    /// and a number that starts with another's digits (110, 1100).
+    static let addresses: [(id: Int, street: String, number: String)] = [
+        (1, "Mannerheimintie", "5"), (2, "Mannerheimintie", "10"), (3, "Mannerheimintie", "13A"),
+        (4, "Mannerheimintie", "15 B"), (5, "Mannerheimintie", "22-24"), (6, "Kaivokatu", "10"),
+        (7, "세종대로", "110"), (8, "세종대로", "1100"), (9, "세종대로23길", "5-1"), (10, "무교로", "12"),
+    ]
+
+    static func osm(_ n: Int) -> String { "way/\(1_000_000_000 + n)" }
+
+    static func index(_ dir: URL) throws -> (index: DoorIndex, path: String) {
+        var city = GridCity(origin: origin, buildings: 4)
+        for (k, address) in addresses.enumerated() {
+            city.add(
+                building: Int64(1_000_000_000 + address.id),
+                at: origin.offset(metres: 300 + Double(k) * 40, bearing: 0),
+                tags: ["building": "yes", "addr:street": address.street, "addr:housenumber": address.number])
+        }
+        let pbf = try city.write(xml: dir.appendingPathComponent("city.osm").path)
+        let db = dir.appendingPathComponent("city.db").path
+        _ = try DoorImporter.importFile(pbf, to: db)
+        return (try DoorIndex(path: db), db)
+    }
+
+    /// At most three leading words are a house number: a query of 10 000 numbers made 10 000
+    /// forms, each a copy of the rest (4.5 s and 1.85 GB); such a query is refused, saying the
+    /// limit, and one at the limit is searched.
+    @Test func aQueryOfManyNumbersMakesFewForms() throws {
+        let tokens = Array(repeating: "1", count: 10_000) + ["k"]
+        #expect(SearchText.numberLast(tokens).count == SearchText.numberWords)
+        #expect(SearchText.numberLast(["110", "1", "세종대로"]).map(\.number) == [["110"], ["110", "1"]])
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (index, path) = try Self.index(dir)
+        #expect(throws: DoorIndexError.queryTooLong(characters: 20_001)) {
+            try index.search(tokens.joined(separator: " "))
+        }
+        #expect(throws: DoorIndexError.queryTooLong(characters: 20_001)) {
+            try DoorIndexes(path: path).search(tokens.joined(separator: " "))
+        }
+        let atLimit = String(repeating: "1 ", count: DoorIndex.longestQuery / 2 - 1) + "kk"
+        #expect(atLimit.count == DoorIndex.longestQuery)
+        #expect(try index.search(atLimit).isEmpty)
+    }
+}

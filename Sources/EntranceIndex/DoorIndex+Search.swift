@@ -164,6 +164,9 @@ extension DoorIndex {
             }
         }
         let whole = Fold.wholeToken(folded)
+        // A query ending in a house number matches it as a whole word: "mannerheimintie 1"
+        // is not "mannerheimintie 10" (before, it was its start, and `go` walked there).
+        let number = SearchText.houseNumber(tokens)
         let turned = SearchText.numberLast(tokens).map {
             (
                 street: Fold.wholeToken($0.street.joined(separator: " ")),
@@ -178,9 +181,17 @@ extension DoorIndex {
             }
         }
         for table in tables {
-            try db.cached("SELECT building FROM \(table) WHERE token >= ? AND token <= ? LIMIT ?").forEach([
-                .text(whole), .text(whole + "\u{10FFFF}"), most,
-            ]) { add($0, .prefix, table) }
+            try db.cached("SELECT building, token FROM \(table) WHERE token >= ? AND token <= ? LIMIT ?")
+                .forEach([
+                    .text(whole), .text(whole + "\u{10FFFF}"), most,
+                ]) { row in
+                    if let number,
+                        !SearchText.continuesNumber(Self.after(whole, in: row.text(1) ?? ""), number)
+                    {
+                        return
+                    }
+                    add(row, .prefix, table)
+                }
             for form in turned {
                 // The tokens starting with the street, a bounded run of them (a one-letter
                 // street start would be a country's streets): those ending in the number.
@@ -211,6 +222,11 @@ extension DoorIndex {
                     names.own
                     + (row.text(2) ?? "").components(separatedBy: SearchText.separator)
                     .filter { !$0.isEmpty }
+                if let number,
+                    !(own + names.inside).contains(where: { SearchText.holdsNumber($0[...], number) })
+                {
+                    return
+                }
                 // The same words in another order count as exact ("jean charles rey quai 10").
                 func exact(_ fields: [String]) -> Bool {
                     fields.contains { $0.split(separator: " ").map(String.init).sorted() == sortedTokens }
@@ -241,11 +257,19 @@ extension DoorIndex {
             try db.cached(
                 """
                 SELECT rowid, instr(addresses, ?1) = 0 AND instr(names, ?3) > 0
-                    AND instr(names, ?1) > instr(names, ?3)
+                    AND instr(names, ?1) > instr(names, ?3), names, addresses
                 FROM building_search WHERE instr(names, ?1) > 0 OR instr(addresses, ?1) > 0
                 LIMIT ?2
                 """
             ).forEach(within) { row in
+                if let number {
+                    let text = (row.text(2) ?? "") + SearchText.separator + (row.text(3) ?? "")
+                    let fields = text.components(separatedBy: SearchText.placesSeparator).joined(
+                        separator: SearchText.separator
+                    )
+                    .components(separatedBy: SearchText.separator)
+                    guard fields.contains(where: { SearchText.holdsNumber($0[...], number) }) else { return }
+                }
                 candidates[row.int(0)] = Candidate(
                     row: row.int(0), quality: .within, inside: row.int(1) != 0, extra: 0)
             }
@@ -286,6 +310,11 @@ extension DoorIndex {
                     lengthGap: candidate.extra))
         }
         return out
+    }
+
+    /// What follows `prefix` in `token`, which starts with it.
+    private static func after(_ prefix: String, in token: String) -> Substring {
+        String(decoding: token.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)[...]
     }
 
     /// The building stored at `row`, if it has an outline.

@@ -260,6 +260,76 @@ enum SearchText {
     /// The most words a house number is written in ("110 1", "5th" of "10 5th avenue", "22 24").
     static let numberWords = 3
 
+    /// The house number a folded query ends with, as its words ("mannerheimintie 13" → ["13"],
+    /// "세종대로 23 길 5 1" → ["5", "1"], "mannerheimintie 22 24" → ["22", "24"]): its last word
+    /// or two when they are digits and a word with a letter comes before; `korean` when the
+    /// query has Hangul (a second number is then a 부번, another building, never a range's
+    /// end). Nil for other queries, a number alone among them ("10").
+    static func houseNumber(_ tokens: [String]) -> (words: [String], korean: Bool)? {
+        let digits = { (word: String) in !word.isEmpty && word.utf8.allSatisfy { (48...57).contains($0) } }
+        let count = tokens.reversed().prefix { digits($0) }.count
+        guard count > 0, count < tokens.count else { return nil }
+        let words = Array(tokens.suffix(min(count, 2)))
+        return (words, tokens.contains(where: isHangul))
+    }
+
+    /// Whether a stored whole token that starts with a query's whole token (`rest` what
+    /// follows it) continues its house number ``houseNumber(_:)`` as a whole word: with a
+    /// letter ("13" → "13a") or another word ("terminal 1" → "terminal 1 parking",
+    /// "세종대로 23" → "세종대로 23 길 5"), or, in a Finnish or other range, its higher end
+    /// ("22" → "22 24") — never with a digit ("1" → "10", "세종대로 11" → "세종대로 110") or a
+    /// Korean 부번 ("5" → "5 1").
+    static func continuesNumber(_ rest: Substring, _ number: (words: [String], korean: Bool)) -> Bool {
+        guard let first = rest.unicodeScalars.first else { return true }
+        if ("0"..."9").contains(first) { return false }
+        guard first == "_" else { return true }
+        let next = rest.dropFirst().prefix { $0 != "_" }
+        guard let start = next.unicodeScalars.first, ("0"..."9").contains(start) else { return true }
+        return isRangeEnd(String(next), after: number)
+    }
+
+    /// Whether the number `word` beside a stored house number that is the query's makes a
+    /// range with it (`higher`: after it; else before it): only for a one-word, non-Korean
+    /// house number, and the range running upwards ("22-24" by "22" or "24").
+    private static func isRangeEnd(
+        _ word: String, after number: (words: [String], korean: Bool), higher: Bool = true
+    ) -> Bool {
+        guard number.words.count == 1, !number.korean, let n = Int(number.words[0]), let other = Int(word)
+        else {
+            return false
+        }
+        return higher ? other > n : other < n
+    }
+
+    /// Whether folded `field` (one name or address) holds the query's house number
+    /// ``houseNumber(_:)`` as a whole: its words in a row, the last perhaps followed by a
+    /// letter ("13" in "13a"), no number right before or after them but a range's other end.
+    /// A word search found "mannerheimintie 10" for "mannerheimintie 1" (its `1*`) and
+    /// "세종대로 23 길 5 1" for "세종대로 23 길 5" (each word somewhere).
+    static func holdsNumber(_ field: Substring, _ number: (words: [String], korean: Bool)) -> Bool {
+        let words = field.split(separator: " ")
+        let k = number.words.count
+        guard words.count >= k else { return false }
+        let isNumber = { (word: Substring) in word.utf8.allSatisfy { (48...57).contains($0) } }
+        for i in 0...(words.count - k) {
+            guard zip(words[i..<(i + k - 1)], number.words).allSatisfy({ $0 == $1 }) else { continue }
+            let last = words[i + k - 1]
+            let n = number.words[k - 1]
+            guard last.hasPrefix(n),
+                last.dropFirst(n.count).unicodeScalars.first.map({ !("0"..."9").contains($0) }) ?? true
+            else { continue }
+            if i > 0, isNumber(words[i - 1]), !isRangeEnd(String(words[i - 1]), after: number, higher: false)
+            {
+                continue
+            }
+            if i + k < words.count, isNumber(words[i + k]), !isRangeEnd(String(words[i + k]), after: number) {
+                continue
+            }
+            return true
+        }
+        return false
+    }
+
     /// Every alternative of folded `text` (joined by ``separator``) as one token, for the
     /// `building_whole` table.
     static func wholeTokens(_ text: String) -> [String] {

@@ -200,6 +200,27 @@ import Testing
         #expect(answer.matchedQuery == "중앙대로 10")
     }
 
+    /// `go` with an address of the bundled Helsinki index: a house number it does not hold is
+    /// no other house (before: "Mannerheimintie 1" walked to Marski by Scandic,
+    /// Mannerheimintie 10, unsaid).
+    @Test func anAddressWithAHouseNumberGoesToThatHouseOrSaysWhichFormFoundIt() throws {
+        let repo = GazetteerDaemonTests.repo
+        let lookups = DaemonLookups(
+            doors: repo + "/artifacts/doors/helsinki.db",
+            gazetteer: repo + "/artifacts/gazetteer/gazetteer.sqlite")
+        let corner = Coordinate(latitude: 60.1699, longitude: 24.9384)
+        for fix in [nil, corner] {
+            do {
+                let answer = try lookups.destination(for: "Mannerheimintie 1", near: fix, far: false)
+                #expect(
+                    !["relation/5608", "way/58023634"].contains(answer.chosen.osm ?? ""),
+                    "\(String(describing: answer.chosen.address))")
+            } catch {
+                #expect(error.nothingFound, "\(error)")
+            }
+        }
+    }
+
     /// `go Stockmann` in the bundled Helsinki index walks to the department store whose own
     /// name it is, with a fix nearer Kirjatalo (which holds a shop of that name) or none, and
     /// for the typo "Stockman"; a shop's name alone still walks to the building holding it.

@@ -38,6 +38,42 @@ struct HouseNumberSearchTests {
         return (try DoorIndex(path: db), db)
     }
 
+    /// A number is a whole word: "Mannerheimintie 1" is not the start of "Mannerheimintie 10",
+    /// nor "세종대로 11" of "세종대로 110", nor (in Korean, 본번 and 부번) "세종대로23길 5" of
+    /// "세종대로23길 5-1" (before: each found the longer one, and `go` walked there). A letter
+    /// may follow ("13" finds "13A"), and a Finnish range is found by either end.
+    @Test func aHouseNumberIsAWholeWord() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (index, path) = try Self.index(dir)
+        let indexes = try DoorIndexes(path: path)
+        for query in [
+            "Mannerheimintie 1", "mannerheimintie 2", "세종대로 11", "세종대로 1", "세종대로23길 5", "세종대로23길 1",
+        ] {
+            #expect(try index.search(query).map(\.osm) == [], "\(query)")
+            #expect(try indexes.search(query).map(\.osm) == [], "\(query)")
+        }
+        let found: [(String, Int)] = [
+            ("Mannerheimintie 13", 3), ("Mannerheimintie 22", 5), ("Mannerheimintie 24", 5),
+            ("mannerheimintie 22-24", 5), ("Mannerheimintie 10", 2), ("세종대로23길 5-1", 9), ("세종대로 23길 5-1", 9),
+            ("24 Mannerheimintie", 5),
+        ]
+        for (query, n) in found {
+            #expect(try index.search(query).map(\.osm) == [Self.osm(n)], "\(query)")
+        }
+        #expect(try index.search("세종대로 110").map(\.osm) == [Self.osm(7)])
+        // A street alone still lists its houses.
+        #expect(try index.search("Mannerheimintie").count == 5)
+        // The word search keeps a number whole too: "1" is no longer any word starting with 1.
+        #expect(SearchText.holdsNumber("mannerheimintie 13a", (["13"], false)))
+        #expect(!SearchText.holdsNumber("mannerheimintie 10", (["1"], false)))
+        #expect(!SearchText.holdsNumber("세종대로 23 길 5 1", (["5"], true)))
+        #expect(!SearchText.holdsNumber("세종대로 23 길 5 1", (["1"], true)))
+        #expect(SearchText.holdsNumber("세종대로 23 길 5 1", (["5", "1"], true)))
+        #expect(SearchText.holdsNumber("mannerheimintie 22 24", (["24"], false)))
+        #expect(!SearchText.holdsNumber("mannerheimintie 24 22", (["24"], false)))
+    }
+
     /// At most three leading words are a house number: a query of 10 000 numbers made 10 000
     /// forms, each a copy of the rest (4.5 s and 1.85 GB); such a query is refused, saying the
     /// limit, and one at the limit is searched.

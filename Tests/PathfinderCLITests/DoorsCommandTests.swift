@@ -230,6 +230,32 @@ struct DoorsCommandTests {
         #expect(out.contains("\"osm\":\"way/28903274\""), "\(out)")
     }
 
+    /// The binary and its bundled index, with addresses as a family member sends them: a house
+    /// number the index does not hold finds no other house ("Mannerheimintie 1" found
+    /// Mannerheimintie 10 and 13A as its start); a letter may follow it, and a range is found
+    /// by either end.
+    @Test func anAddressFindsItsHouseNumberAndNoOther() throws {
+        let binary = try BinaryTests.binary()
+        func search(_ query: String) throws -> (osm: [String], err: String) {
+            let r = try BinaryTests.run(
+                executable: binary, ["doors", "search", query, "--near", "60.1699", "24.9384"])
+            #expect(r.code == 0, "\(query): \(r.err)")
+            let osm = try r.out.split(separator: "\n").map { line in
+                let object = try #require(
+                    try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                return try #require(object["osm"] as? String)
+            }
+            return (osm, r.err)
+        }
+        for query in ["Mannerheimintie 1", "Mannerheimintie 7"] {
+            let (osm, err) = try search(query)
+            #expect(osm == [], "\(query)")
+            #expect(err.contains("0 buildings match \"\(query)\""), "\(err)")
+        }
+        #expect(try search("Mannerheimintie 13").osm.first == "way/58023634")
+        #expect(try search("Mannerheimintie 22").osm.first == "way/8035238")
+    }
+
     /// A query longer than any name or address (a pasted page of numbers) is refused, exit 2,
     /// saying the limit: before, 20 KB took 4.5 s and 1.85 GB. One at the limit is searched.
     @Test func anOverlongQueryIsRefused() throws {

@@ -128,11 +128,22 @@ extension DoorIndex {
         return try search(query, near: near, limit: limit, narrowing: false)
     }
 
-    /// ``search(_:near:limit:)`` with the query folded so: `narrowing` is `Fold.fold`'s.
+    /// ``search(_:near:limit:)`` with the query folded so: `narrowing` is `Fold.fold`'s. A
+    /// house letter is looked for both ways, joined and apart ("13 A" and "13A",
+    /// ``SearchText/otherHouseLetter(_:)``), merged as one index's answers: OSM tags either,
+    /// and before, "Mannerheimintie 13 A" found nothing where "13A" is tagged.
     private func search(
         _ query: String, near: Coordinate?, limit: Int, narrowing: Bool
     ) throws -> [BuildingMatch] {
         let folded = SearchText.normalize(query, narrowing: narrowing)
+        let found = try search(folded: folded, near: near, limit: limit)
+        guard let other = SearchText.otherHouseLetter(folded) else { return found }
+        return DoorIndexes.merged(
+            found + (try search(folded: other, near: near, limit: limit)), near: near, limit: limit)
+    }
+
+    /// ``search(_:near:limit:)`` of a folded query.
+    private func search(folded: String, near: Coordinate?, limit: Int) throws -> [BuildingMatch] {
         let tokens = folded.split(separator: " ").map(String.init)
         guard !tokens.isEmpty, limit > 0 else { return [] }
         let sortedTokens = tokens.sorted()
@@ -211,7 +222,10 @@ extension DoorIndex {
         //    may be cut short, as people type). Not when a whole one matched: the rest
         //    would be noise, and reading common words' doclists costs milliseconds.
         if candidates.count < limit && !candidates.values.contains(where: { $0.quality == .exact }) {
-            let words = tokens.map { "\"\($0)\"" }.joined(separator: " ") + "*"
+            // A house letter is a whole word ("5 a"), not the start of one.
+            let words =
+                tokens.map { "\"\($0)\"" }.joined(separator: " ")
+                + (SearchText.endsWithHouseLetter(tokens) ? "" : "*")
             try db.cached(
                 "SELECT rowid, names, addresses FROM building_search WHERE building_search MATCH ? LIMIT ?"
             ).forEach([.text(words), .int(Int64(Self.searchCandidates))]) { row in

@@ -334,7 +334,13 @@ public final class DoorIndexes {
     package static func search(
         _ query: String, near: Coordinate?, limit: Int, in indexes: [DoorIndex]
     ) throws -> [BuildingMatch] {
-        let all = try indexes.flatMap { try $0.search(query, near: near, limit: limit) }
+        merged(
+            try indexes.flatMap { try $0.search(query, near: near, limit: limit) }, near: near, limit: limit)
+    }
+
+    /// The first `limit` of `all` in the order one index sorts in (``search(_:near:limit:in:)``),
+    /// each building once (``onceEach(_:)``).
+    static func merged(_ all: [BuildingMatch], near: Coordinate?, limit: Int) -> [BuildingMatch] {
         // The centroid's distance, as one index orders by (`metres` is 0 inside the outline).
         let ranks = all.map { match in
             SearchRank(

@@ -330,6 +330,39 @@ enum SearchText {
         return false
     }
 
+    /// The other way to write the house letter in folded `text`: joined when apart ("13 a" →
+    /// "13a") and apart when joined ("13a" → "13 a"); nil when it has none. OSM tags
+    /// "13A" as often as "13 A", and people type either: both are one house number.
+    static func otherHouseLetter(_ text: String) -> String? {
+        var tokens = text.split(separator: " ").map(String.init)
+        let digits = { (word: String) in !word.isEmpty && word.utf8.allSatisfy { (48...57).contains($0) } }
+        let letter = { (word: String) in
+            word.utf8.count == 1 && word.utf8.allSatisfy { (97...122).contains($0) }
+        }
+        if let i = tokens.indices.dropLast().first(where: { digits(tokens[$0]) && letter(tokens[$0 + 1]) }) {
+            tokens[i] += tokens.remove(at: i + 1)
+            return tokens.joined(separator: " ")
+        }
+        if let i = tokens.indices.first(where: {
+            tokens[$0].utf8.count >= 2 && digits(String(tokens[$0].dropLast()))
+                && letter(String(tokens[$0].suffix(1)))
+        }) {
+            let word = tokens[i]
+            tokens[i...i] = [String(word.dropLast()), String(word.suffix(1))]
+            return tokens.joined(separator: " ")
+        }
+        return nil
+    }
+
+    /// Whether the last of folded `tokens` is a house letter after a number ("5 a"): a whole
+    /// word, not the start of one (a word search took "a" as any word starting with a).
+    static func endsWithHouseLetter(_ tokens: [String]) -> Bool {
+        guard tokens.count >= 2, let last = tokens.last, last.utf8.count == 1,
+            last.utf8.allSatisfy({ (97...122).contains($0) })
+        else { return false }
+        return tokens[tokens.count - 2].utf8.allSatisfy { (48...57).contains($0) }
+    }
+
     /// Every alternative of folded `text` (joined by ``separator``) as one token, for the
     /// `building_whole` table.
     static func wholeTokens(_ text: String) -> [String] {

@@ -200,9 +200,10 @@ import Testing
         #expect(answer.matchedQuery == "중앙대로 10")
     }
 
-    /// `go` with an address of the bundled Helsinki index: a house number it does not hold is
-    /// no other house (before: "Mannerheimintie 1" walked to Marski by Scandic,
-    /// Mannerheimintie 10, unsaid).
+    /// `go` with an address of the bundled Helsinki index as a family member sends it: a house
+    /// number it does not hold is no other house (before: "Mannerheimintie 1" walked to Marski
+    /// by Scandic, Mannerheimintie 10, unsaid); "Mannerheimintie 13 A" is the building tagged
+    /// "13A" (before: "no place called").
     @Test func anAddressWithAHouseNumberGoesToThatHouseOrSaysWhichFormFoundIt() throws {
         let repo = GazetteerDaemonTests.repo
         let lookups = DaemonLookups(
@@ -218,6 +219,8 @@ import Testing
             } catch {
                 #expect(error.nothingFound, "\(error)")
             }
+            let lettered = try lookups.destination(for: "Mannerheimintie 13 A", near: fix, far: false)
+            #expect(lettered.chosen.osm == "way/58023634" && lettered.matchedQuery == nil)
         }
     }
 

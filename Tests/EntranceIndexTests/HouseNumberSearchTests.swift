@@ -74,6 +74,21 @@ struct HouseNumberSearchTests {
         #expect(!SearchText.holdsNumber("mannerheimintie 24 22", (["24"], false)))
     }
 
+    /// "13 A", "13a" and "13A" are one house number, whichever OSM tags (before: "Mannerheimintie
+    /// 13 A" found nothing where "13A" is tagged).
+    @Test(arguments: [
+        ("Mannerheimintie 13 A", 3), ("Mannerheimintie 13a", 3), ("MANNERHEIMINTIE 13A", 3),
+        ("13 A Mannerheimintie", 3), ("Mannerheimintie 15B", 4), ("Mannerheimintie 15 b", 4),
+    ])
+    func aHouseLetterJoinedOrApartIsOneNumber(query: String, n: Int) throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (index, _) = try Self.index(dir)
+        let first = try #require(try index.search(query).first, "\(query)")
+        #expect(first.osm == Self.osm(n), "\(query)")
+        #expect(first.quality == .exact, "\(query)")
+    }
+
     /// At most three leading words are a house number: a query of 10 000 numbers made 10 000
     /// forms, each a copy of the rest (4.5 s and 1.85 GB); such a query is refused, saying the
     /// limit, and one at the limit is searched.

@@ -310,10 +310,13 @@ public final class DoorIndexes {
         return []
     }
 
-    /// The shorter forms of a Korean address to look for when it matches nothing as written,
-    /// longest first: without a neighbourhood in parentheses and commas, then without its
-    /// leading region words one at a time while a house number is left ("서울특별시 중구 세종대로
-    /// 110" → "중구 세종대로 110" → "세종대로 110"); none for a query that is no such address.
+    /// The shorter forms of an address to look for when it matches nothing as written,
+    /// longest first (``SearchText/addressForms(_:)``): without a neighbourhood or postcode in
+    /// parentheses and commas, then without its leading Korean region words one at a time
+    /// while a house number is left ("서울특별시 중구 세종대로 110" → "중구 세종대로 110" → "세종대로
+    /// 110"), then, of each, ending at the house number ("Kaivokatu 10, 00100 Helsinki" →
+    /// "Kaivokatu 10", "세종대로 110 3층" → "세종대로 110", "Mannerheimintie 5 A 12" →
+    /// "Mannerheimintie 5 A" → "Mannerheimintie 5"); none for a query that is no such address.
     public static func addressForms(_ query: String) -> [String] { SearchText.addressForms(query) }
 
     /// ``search(_:near:limit:)`` of the query as written.

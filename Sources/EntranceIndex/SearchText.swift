@@ -151,34 +151,125 @@ enum SearchText {
         return out
     }
 
-    /// Shorter forms of a Korean address as people paste it, to look for when the query as
-    /// written matches nothing (OSM tags a building's street and number, rarely its city):
-    /// first without a neighbourhood in parentheses and commas ("서울특별시, 중구, 세종대로 110
-    /// (태평로1가)" → "서울특별시 중구 세종대로 110"), then without its leading region words one at a
-    /// time ("중구 세종대로 110", "세종대로 110"). A word is dropped only while it names a region
-    /// (``isKoreanRegion(_:before:)``), a house number (a digit) is among the words left and two
-    /// words or more are left, at most four times: "해군 작전 사령부" (no number) is never
-    /// turned into "작전 사령부", which would name the army's.
+    /// Shorter forms of an address as people paste it, to look for when the query as written
+    /// matches nothing (OSM tags a building's street and number, rarely its city, postcode,
+    /// staircase or flat), longest first:
+    /// - without a neighbourhood or postcode in parentheses and commas ("서울특별시, 중구, 세종대로
+    ///   110 (태평로1가)" → "서울특별시 중구 세종대로 110"), and without a Korean postcode before the
+    ///   region ("04524 서울특별시 …");
+    /// - without its leading Korean region words one at a time ("중구 세종대로 110", "세종대로
+    ///   110"). A word is dropped only while it names a region (``isKoreanRegion(_:before:)``),
+    ///   a house number (a digit) is among the words left and two words or more are left (a
+    ///   road and its number joined, "세종대로110", counting as two), at most four times: "해군 작전
+    ///   사령부" (no number) is never turned into "작전 사령부", which would name the army's;
+    /// - of each of those, what ends at the house number (``houseNumberForms(_:)``): without
+    ///   what follows it ("Kaivokatu 10, 00100 Helsinki" → "Kaivokatu 10", "세종대로 110 3층 301호"
+    ///   → "세종대로 110", "Mannerheimintie 5 A 12" → "Mannerheimintie 5 A"), then without its
+    ///   letter ("Mannerheimintie 5"), or a range typed for one number by either end
+    ///   ("Mannerheimintie 5-7" → "Mannerheimintie 5", "Mannerheimintie 7");
+    /// - a number-first address without its last parts after commas ("10 Quai Jean-Charles
+    ///   Rey, 69000 Lyon" → "10 Quai Jean-Charles Rey"), while a digit is left.
+    /// Composed (NFC) first: an address pasted in decomposed Hangul names its regions too.
     static func addressForms(_ query: String) -> [String] {
         // Full-width commas, parentheses and digits as ASCII ("서울특별시，중구，세종대로 １１０").
-        let query = Fold.narrow(query)
+        let query = Fold.narrow(query).precomposedStringWithCanonicalMapping
         let written = query.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        let cleaned = query.replacingOccurrences(of: "\\([^()]*\\)", with: " ", options: .regularExpression)
-            .replacingOccurrences(of: ",", with: " ")
-        var words = cleaned.split(whereSeparator: \.isWhitespace).map(String.init)
+        let unbracketed = query.replacingOccurrences(
+            of: "\\([^()]*\\)", with: " ", options: .regularExpression)
+        var words = unbracketed.replacingOccurrences(of: ",", with: " ").split(whereSeparator: \.isWhitespace)
+            .map(String.init)
         var forms: [String] = []
-        if words.joined(separator: " ") != written, !words.isEmpty {
-            forms.append(words.joined(separator: " "))
+        func add(_ words: [String]) {
+            let form = words.joined(separator: " ")
+            if !words.isEmpty, form != written, !forms.contains(form) { forms.append(form) }
         }
+        add(words)
+        if words.count >= 3, isPostcode(words[0]), isHangul(words[1]) {
+            words.removeFirst()
+            add(words)
+        }
+        var shortened = [words]
         var dropped = 0
-        while dropped < 4, words.count >= 3, isKoreanRegion(words[0], before: words[1]),
+        while dropped < 4, words.dropFirst().map(addressParts).reduce(0, +) >= 2,
+            isKoreanRegion(words[0], before: words[1]),
             words.dropFirst().contains(where: { $0.contains(where: \.isNumber) })
         {
             words.removeFirst()
             dropped += 1
-            forms.append(words.joined(separator: " "))
+            add(words)
+            shortened.append(words)
+        }
+        for words in shortened { houseNumberForms(words).forEach(add) }
+        let parts = unbracketed.split(separator: ",", omittingEmptySubsequences: false)
+        if let first = shortened[0].first, isHouseNumber(first) {
+            for kept in (1..<max(parts.count, 1)).reversed() {
+                let words = parts[..<kept].joined(separator: " ").split(whereSeparator: \.isWhitespace)
+                    .map(String.init)
+                guard words.count >= 2, words.dropFirst().contains(where: { $0.contains(where: \.isLetter) })
+                else { break }
+                add(words)
+            }
         }
         return forms
+    }
+
+    /// Shorter forms of an address's `words` that end at its house number: the first word
+    /// after the street written as a number on a house ("10", "13A", "5-1", "22-24"), or a
+    /// Korean road and its number joined ("세종대로110"), and a single letter after it (a
+    /// staircase: "5 A"). Without what follows (a flat, floor, unit, postcode, city), then
+    /// without the letter, then, for a range typed where one number is tagged, each end
+    /// (not in Korean, where "5-1" is 본번 5, 부번 1: another building than 5). None for an
+    /// address that starts with its number: where its street ends is not known.
+    static func houseNumberForms(_ words: [String]) -> [[String]] {
+        guard let first = words.first, !isHouseNumber(first),
+            let at = words.indices.first(where: {
+                ($0 > 0 && isHouseNumber(words[$0])) || roadAndNumber(words[$0]) != nil
+            })
+        else { return [] }
+        let street = Array(words[..<at])
+        let number = words[at]
+        var forms: [[String]] = []
+        let letter = at + 1 < words.count && isHouseLetter(words[at + 1])
+        forms.append(Array(words[...(letter ? at + 1 : at)]))
+        guard roadAndNumber(number) == nil else { return forms }
+        let digits = String(number.prefix { $0.isNumber || $0 == "-" })
+        if letter || digits != number { forms.append(street + [digits]) }
+        let ends = digits.split(separator: "-").map(String.init)
+        if ends.count == 2, !street.contains(where: isHangul), let low = Int(ends[0]),
+            let high = Int(ends[1]),
+            low < high
+        {
+            forms += ends.map { street + [$0] }
+        }
+        return forms
+    }
+
+    /// A house number as written: digits, a second number after a hyphen (a range, or a
+    /// Korean 부번), a letter ("10", "13A", "5-1", "22-24").
+    static func isHouseNumber(_ word: String) -> Bool {
+        word.range(of: "^[0-9]+(-[0-9]+)?[A-Za-z]?$", options: .regularExpression) != nil
+    }
+
+    /// A single Latin letter: a staircase or house letter ("5 A").
+    static func isHouseLetter(_ word: String) -> Bool {
+        word.count == 1 && word.allSatisfy { $0.isASCII && $0.isLetter }
+    }
+
+    /// A Korean road and its number written as one word ("세종대로110", "세종대로23길5-1"): the
+    /// number, nil for any other word.
+    static func roadAndNumber(_ word: String) -> String? {
+        guard let match = word.range(of: "[0-9]+(-[0-9]+)?$", options: .regularExpression),
+            match.lowerBound > word.startIndex, isPlace(String(word[..<match.lowerBound]))
+        else { return nil }
+        return String(word[match])
+    }
+
+    /// How many words of an address `word` is: two for a road and its number joined.
+    private static func addressParts(_ word: String) -> Int { roadAndNumber(word) == nil ? 1 : 2 }
+
+    /// A Korean postcode: five digits ("04524").
+    static func isPostcode(_ word: String) -> Bool {
+        word.count == 5 && word.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
     /// Whether `word`, followed by `next`, names a Korean region as an address starts with

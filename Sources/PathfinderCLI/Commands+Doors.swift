@@ -35,8 +35,10 @@ extension Commands {
                      numbers): the nearer first within a match kind, a building matched
                      only by a shop inside counting \(Int(BuildingMatch.insideSlackMetres)) m further; without it, the
                      building's own name or address first. A house number is a whole
-                     word ("Mannerheimintie 1" is not 10). A QUERY of more than
-                     \(DoorIndex.longestQuery) characters exits 2.
+                     word ("Mannerheimintie 1" is not 10); an address with its region,
+                     postcode, city, staircase or flat that matches nothing is looked
+                     for by its street and number, said on stderr. A QUERY of more
+                     than \(DoorIndex.longestQuery) characters exits 2.
               --db DB|DIR  a door index, or a directory of them (one per region: near asks
                            those covering the point, search all, each building listed
                            once where regions overlap); default artifacts/doors/helsinki.db

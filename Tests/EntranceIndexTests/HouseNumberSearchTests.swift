@@ -89,6 +89,47 @@ struct HouseNumberSearchTests {
         #expect(first.quality == .exact, "\(query)")
     }
 
+    /// What follows the house number — a staircase letter, a flat, a floor, a unit, a
+    /// postcode, a city — and a range typed where one number is tagged: found by the shorter
+    /// form that ends at the number, named in `matchedQuery` (before: nothing). A Korean
+    /// postcode first, a region in decomposed Hangul (NFD, as macOS copies text), a road and
+    /// its number joined after the region words: the same.
+    @Test(arguments: [
+        ("Mannerheimintie 5A", "Mannerheimintie 5", 1), ("Mannerheimintie 5 B", "Mannerheimintie 5", 1),
+        ("Mannerheimintie 5 A 12", "Mannerheimintie 5", 1),
+        ("Mannerheimintie 13 A 12", "Mannerheimintie 13 A", 3),
+        ("Mannerheimintie 5-7", "Mannerheimintie 5", 1), ("Mannerheimintie 3-5", "Mannerheimintie 5", 1),
+        ("Kaivokatu 10, 00100 Helsinki", "Kaivokatu 10", 6), ("Kaivokatu 10, Helsinki", "Kaivokatu 10", 6),
+        ("Kaivokatu 10 Helsinki", "Kaivokatu 10", 6), ("Kaivokatu 10, 00100", "Kaivokatu 10", 6),
+        ("10 Kaivokatu, 00100 Helsinki", "10 Kaivokatu", 6),
+        ("세종대로 110, 3층", "세종대로 110", 7), ("서울 중구 세종대로 110 3층 301호", "세종대로 110", 7),
+        ("04524 서울특별시 중구 무교로 12", "무교로 12", 10), ("(04524) 서울특별시 중구 무교로 12", "무교로 12", 10),
+        ("무교로 12, 서울", "무교로 12", 10), ("서울특별시 중구 세종대로110", "세종대로110", 7),
+        ("서울특별시 중구 세종대로 110".decomposedStringWithCanonicalMapping, "세종대로 110", 7),
+        ("서울 중구 세종대로 110".decomposedStringWithCanonicalMapping, "세종대로 110", 7),
+    ])
+    func theAddressBeforeWhatFollowsItsNumberIsFound(query: String, form: String, n: Int) throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (_, path) = try Self.index(dir)
+        let first = try #require(try DoorIndexes(path: path).search(query).first, "\(query)")
+        #expect(first.osm == Self.osm(n), "\(query)")
+        #expect(first.matchedQuery == form, "\(query)")
+    }
+
+    /// A number is never shortened into another house: a Korean 부번 is another building (not
+    /// "5" for "5-1"), a range only upwards, and a query with nothing after its number keeps it.
+    @Test func noFormDropsANumberIntoAnotherHouse() {
+        #expect(SearchText.addressForms("세종대로23길 5-1") == [])
+        #expect(SearchText.addressForms("Mannerheimintie 7-5") == [])
+        #expect(SearchText.addressForms("Mannerheimintie 1") == [])
+        #expect(SearchText.addressForms("해군 작전 사령부 110") == [])
+        #expect(
+            SearchText.addressForms("서울특별시 중구 세종대로 110".decomposedStringWithCanonicalMapping)
+                == ["중구 세종대로 110", "세종대로 110"])
+        #expect(SearchText.addressForms("서울특별시 중구 세종대로110") == ["중구 세종대로110", "세종대로110"])
+    }
+
     /// At most three leading words are a house number: a query of 10 000 numbers made 10 000
     /// forms, each a copy of the rest (4.5 s and 1.85 GB); such a query is refused, saying the
     /// limit, and one at the limit is searched.

@@ -233,7 +233,9 @@ struct DoorsCommandTests {
     /// The binary and its bundled index, with addresses as a family member sends them: a house
     /// number the index does not hold finds no other house ("Mannerheimintie 1" found
     /// Mannerheimintie 10 and 13A as its start); a house letter apart finds the one tagged
-    /// joined ("13 A", 13A; before: "0 buildings match").
+    /// joined ("13 A", 13A); a letter, a staircase and flat, a range, a postcode and city after
+    /// the number find the building by its street and number, said on stderr (before: "0
+    /// buildings match" for each).
     @Test func anAddressFindsItsHouseNumberAndNoOther() throws {
         let binary = try BinaryTests.binary()
         func search(_ query: String) throws -> (osm: [String], err: String) {
@@ -256,6 +258,20 @@ struct DoorsCommandTests {
             #expect(try search(query).osm.first == "way/58023634", "\(query)")
         }
         #expect(try search("Mannerheimintie 22").osm.first == "way/8035238")
+        for (query, form, building) in [
+            ("Mannerheimintie 5A", "Mannerheimintie 5", "way/224711434"),
+            ("Mannerheimintie 5 B", "Mannerheimintie 5", "way/224711434"),
+            ("Mannerheimintie 5 A 12", "Mannerheimintie 5", "way/224711434"),
+            ("Mannerheimintie 5-7", "Mannerheimintie 5", "way/224711434"),
+            ("Kaivokatu 10, 00100 Helsinki", "Kaivokatu 10", "way/23648033"),
+            ("Kaivokatu 10 Helsinki", "Kaivokatu 10", "way/23648033"),
+        ] {
+            let (osm, err) = try search(query)
+            #expect(osm.first == building, "\(query)")
+            #expect(
+                err.contains("nothing matches \"\(query)\"; \(osm.count) buildings match \"\(form)\""),
+                "\(err)")
+        }
     }
 
     /// A query longer than any name or address (a pasted page of numbers) is refused, exit 2,

@@ -1,5 +1,6 @@
 package import Arrival
 import Diagnostics
+import EntranceIndex
 package import Foundation
 import Geo
 
@@ -66,6 +67,13 @@ package enum ControlRequest: Sendable, Equatable {
             if let query = object["query"] {
                 guard let text = query.stringValue, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
                     return .failure(.init("go: \"query\" must be a non-empty string"))
+                }
+                // As the door index searches it: a pasted page froze the daemon for seconds.
+                guard text.count <= DoorIndex.longestQuery else {
+                    return .failure(
+                        .init(
+                            "go: \"query\" is \(text.count) characters: at most \(DoorIndex.longestQuery) (a name or an address)"
+                        ))
                 }
                 var far = false
                 if let value = object["far"] {

@@ -207,8 +207,13 @@ final class DaemonLookups {
                     }
                     .prefix(Self.matchesPerSource).map(found)
                 } else {
-                    // Without a fix no index is nearer: every one, best text match first.
-                    nearDoors = try indexes.search(query, limit: Self.matchesPerSource).map(found)
+                    // Without a fix no index is nearer: every one, best text match first. The
+                    // query as written: its shorter forms are `destination(for:near:far:)`'s, which
+                    // says which one found it (before: found here too, and the reply did not say).
+                    nearDoors = try DoorIndexes.search(
+                        query, near: nil, limit: Self.matchesPerSource, in: indexes.indexes
+                    )
+                    .map(found)
                 }
             } catch {
                 failures.append("door index \(doorsPath): \(error)")

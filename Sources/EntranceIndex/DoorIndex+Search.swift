@@ -94,6 +94,9 @@ extension DoorIndex {
     /// name or address: by name, then id) or, with a point, on the nearest ones
     /// (``capped(_:_:near:_:)``).
     public static let searchCandidates = 2_000
+    /// The longest query searched (characters): a name or an address, its city and flat
+    /// included, is far shorter; a pasted page of numbers took seconds and gigabytes.
+    public static let longestQuery = 200
     /// Whole names and addresses read at most for the start of a street in a query that
     /// starts with a house number; past them, its word search still finds the building.
     static let turnedScan = 20_000
@@ -112,7 +115,12 @@ extension DoorIndex {
     /// - Parameters:
     ///   - near: the point to measure from; distance orders within a quality.
     ///   - limit: at most this many.
+    /// - Throws: ``DoorIndexError/queryTooLong(characters:)`` for a query longer than
+    ///   ``longestQuery``; SQLite errors.
     public func search(_ query: String, near: Coordinate? = nil, limit: Int = 10) throws -> [BuildingMatch] {
+        guard query.count <= Self.longestQuery else {
+            throw DoorIndexError.queryTooLong(characters: query.count)
+        }
         let found = try search(query, near: near, limit: limit, narrowing: true)
         // An index made before full-width ASCII was folded (no `meta.fold`) holds most text
         // in ASCII, which the narrowed query finds ("무교로 １２" for "무교로 12"), but a
@@ -121,11 +129,22 @@ extension DoorIndex {
         return try search(query, near: near, limit: limit, narrowing: false)
     }
 
-    /// ``search(_:near:limit:)`` with the query folded so: `narrowing` is `Fold.fold`'s.
+    /// ``search(_:near:limit:)`` with the query folded so: `narrowing` is `Fold.fold`'s. A
+    /// house letter is looked for both ways, joined and apart ("13 A" and "13A",
+    /// ``SearchText/otherHouseLetter(_:)``), merged as one index's answers: OSM tags either,
+    /// and before, "Mannerheimintie 13 A" found nothing where "13A" is tagged.
     private func search(
         _ query: String, near: Coordinate?, limit: Int, narrowing: Bool
     ) throws -> [BuildingMatch] {
         let folded = SearchText.normalize(query, narrowing: narrowing)
+        let found = try search(folded: folded, near: near, limit: limit)
+        guard let other = SearchText.otherHouseLetter(folded) else { return found }
+        return DoorIndexes.merged(
+            found + (try search(folded: other, near: near, limit: limit)), near: near, limit: limit)
+    }
+
+    /// ``search(_:near:limit:)`` of a folded query.
+    private func search(folded: String, near: Coordinate?, limit: Int) throws -> [BuildingMatch] {
         let tokens = folded.split(separator: " ").map(String.init)
         guard !tokens.isEmpty, limit > 0 else { return [] }
         let sortedTokens = tokens.sorted()
@@ -157,6 +176,9 @@ extension DoorIndex {
             }
         }
         let whole = Fold.wholeToken(folded)
+        // A query ending in a house number matches it as a whole word: "mannerheimintie 1"
+        // is not "mannerheimintie 10" (before, it was its start, and `go` walked there).
+        let number = SearchText.houseNumber(tokens)
         let turned = SearchText.numberLast(tokens).map {
             (
                 street: Fold.wholeToken($0.street.joined(separator: " ")),
@@ -171,11 +193,18 @@ extension DoorIndex {
         }
         for table in tables {
             try capped(
-                "SELECT building FROM \(table) WHERE token >= ? AND token <= ?",
+                "SELECT building, token FROM \(table) WHERE token >= ? AND token <= ?",
                 [
                     .text(whole), .text(whole + "\u{10FFFF}"),
                 ], near: near
-            ) { add($0, .prefix, table) }
+            ) { row in
+                if let number,
+                    !SearchText.continuesNumber(Self.after(whole, in: row.text(1) ?? ""), number)
+                {
+                    return
+                }
+                add(row, .prefix, table)
+            }
             for form in turned {
                 // The tokens starting with the street, a bounded run of them (a one-letter
                 // street start would be a country's streets): those ending in the number.
@@ -196,7 +225,10 @@ extension DoorIndex {
         //    may be cut short, as people type). Not when a whole one matched: the rest
         //    would be noise, and reading common words' doclists costs milliseconds.
         if candidates.count < limit && !candidates.values.contains(where: { $0.quality == .exact }) {
-            let words = tokens.map { "\"\($0)\"" }.joined(separator: " ") + "*"
+            // A house letter is a whole word ("5 a"), not the start of one.
+            let words =
+                tokens.map { "\"\($0)\"" }.joined(separator: " ")
+                + (SearchText.endsWithHouseLetter(tokens) ? "" : "*")
             try capped(
                 "SELECT rowid AS building, names, addresses FROM building_search WHERE building_search MATCH ?",
                 [.text(words)], near: near
@@ -208,6 +240,11 @@ extension DoorIndex {
                     names.own
                     + (row.text(2) ?? "").components(separatedBy: SearchText.separator)
                     .filter { !$0.isEmpty }
+                if let number,
+                    !(own + names.inside).contains(where: { SearchText.holdsNumber($0[...], number) })
+                {
+                    return
+                }
                 // The same words in another order count as exact ("jean charles rey quai 10").
                 func exact(_ fields: [String]) -> Bool {
                     fields.contains { $0.split(separator: " ").map(String.init).sorted() == sortedTokens }
@@ -235,10 +272,18 @@ extension DoorIndex {
             try capped(
                 """
                 SELECT rowid AS building, instr(addresses, ?1) = 0 AND instr(names, ?2) > 0
-                    AND instr(names, ?1) > instr(names, ?2)
+                    AND instr(names, ?1) > instr(names, ?2), names, addresses
                 FROM building_search WHERE instr(names, ?1) > 0 OR instr(addresses, ?1) > 0
                 """, [.text(folded), .text(SearchText.placesSeparator)], near: near
             ) { row in
+                if let number {
+                    let text = (row.text(2) ?? "") + SearchText.separator + (row.text(3) ?? "")
+                    let fields = text.components(separatedBy: SearchText.placesSeparator).joined(
+                        separator: SearchText.separator
+                    )
+                    .components(separatedBy: SearchText.separator)
+                    guard fields.contains(where: { SearchText.holdsNumber($0[...], number) }) else { return }
+                }
                 candidates[row.int(0)] = Candidate(
                     row: row.int(0), quality: .within, inside: row.int(1) != 0, extra: 0)
             }
@@ -308,6 +353,11 @@ extension DoorIndex {
                 .double(near.latitude), .double(near.longitude),
                 .double(pow(cos(near.latitude * .pi / 180), 2)),
             ], row)
+    }
+
+    /// What follows `prefix` in `token`, which starts with it.
+    private static func after(_ prefix: String, in token: String) -> Substring {
+        String(decoding: token.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)[...]
     }
 
     /// The building stored at `row`, if it has an outline.

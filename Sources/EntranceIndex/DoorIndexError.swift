@@ -17,6 +17,8 @@ public enum DoorIndexError: Error, CustomStringConvertible, Equatable {
     case storage(path: String, message: String)
     /// The OSM input holds an element twice (overlapping extracts joined with `osmium cat`).
     case duplicateElement(path: String)
+    /// A search query longer than ``DoorIndex/longestQuery`` characters: `characters`, its length.
+    case queryTooLong(characters: Int)
 
     public var description: String {
         switch self {
@@ -30,6 +32,8 @@ public enum DoorIndexError: Error, CustomStringConvertible, Equatable {
         case .storage(let path, let message): "\(path): \(message)"
         case .duplicateElement(let path):
             "\(path): an OSM element appears twice (overlapping extracts joined with `osmium cat`?); join them with `osmium merge`, which keeps one of each"
+        case .queryTooLong(let characters):
+            "the query is \(characters) characters: at most \(DoorIndex.longestQuery) (a name or an address) are searched"
         }
     }
 
@@ -48,7 +52,7 @@ public enum DoorIndexError: Error, CustomStringConvertible, Equatable {
     /// Whether the fault lies in the input (exit 2) rather than at run time (exit 1).
     public var isBadInput: Bool {
         switch self {
-        case .osmiumFailed, .badInput, .notAnIndex, .notNamedDB, .duplicateElement: true
+        case .osmiumFailed, .badInput, .notAnIndex, .notNamedDB, .duplicateElement, .queryTooLong: true
         case .osmiumMissing, .storage: false
         }
     }

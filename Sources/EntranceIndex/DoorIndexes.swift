@@ -289,7 +289,12 @@ public final class DoorIndexes {
     /// matches anything answering; each match then names the form in `matchedQuery`. Before
     /// stop 43 nothing was found, and for a moment each index dropped words on its own, so an
     /// index that matched nothing as written outranked the one that did.
+    /// - Throws: ``DoorIndexError/queryTooLong(characters:)`` for a query longer than
+    ///   ``DoorIndex/longestQuery``; SQLite errors.
     public func search(_ query: String, near: Coordinate? = nil, limit: Int = 10) throws -> [BuildingMatch] {
+        guard query.count <= DoorIndex.longestQuery else {
+            throw DoorIndexError.queryTooLong(characters: query.count)
+        }
         let found = try searchAsWritten(query, near: near, limit: limit)
         guard found.isEmpty else { return found }
         for form in Self.addressForms(query) {
@@ -305,10 +310,13 @@ public final class DoorIndexes {
         return []
     }
 
-    /// The shorter forms of a Korean address to look for when it matches nothing as written,
-    /// longest first: without a neighbourhood in parentheses and commas, then without its
-    /// leading region words one at a time while a house number is left ("서울특별시 중구 세종대로
-    /// 110" → "중구 세종대로 110" → "세종대로 110"); none for a query that is no such address.
+    /// The shorter forms of an address to look for when it matches nothing as written,
+    /// longest first (``SearchText/addressForms(_:)``): without a neighbourhood or postcode in
+    /// parentheses and commas, then without its leading Korean region words one at a time
+    /// while a house number is left ("서울특별시 중구 세종대로 110" → "중구 세종대로 110" → "세종대로
+    /// 110"), then, of each, ending at the house number ("Kaivokatu 10, 00100 Helsinki" →
+    /// "Kaivokatu 10", "세종대로 110 3층" → "세종대로 110", "Mannerheimintie 5 A 12" →
+    /// "Mannerheimintie 5 A" → "Mannerheimintie 5"); none for a query that is no such address.
     public static func addressForms(_ query: String) -> [String] { SearchText.addressForms(query) }
 
     /// ``search(_:near:limit:)`` of the query as written.
@@ -329,7 +337,13 @@ public final class DoorIndexes {
     package static func search(
         _ query: String, near: Coordinate?, limit: Int, in indexes: [DoorIndex]
     ) throws -> [BuildingMatch] {
-        let all = try indexes.flatMap { try $0.search(query, near: near, limit: limit) }
+        merged(
+            try indexes.flatMap { try $0.search(query, near: near, limit: limit) }, near: near, limit: limit)
+    }
+
+    /// The first `limit` of `all` in the order one index sorts in (``search(_:near:limit:in:)``),
+    /// each building once (``onceEach(_:)``).
+    static func merged(_ all: [BuildingMatch], near: Coordinate?, limit: Int) -> [BuildingMatch] {
         // The centroid's distance, as one index orders by (`metres` is 0 inside the outline).
         let ranks = all.map { match in
             SearchRank(

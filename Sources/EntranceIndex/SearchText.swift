@@ -154,34 +154,125 @@ enum SearchText {
         return out
     }
 
-    /// Shorter forms of a Korean address as people paste it, to look for when the query as
-    /// written matches nothing (OSM tags a building's street and number, rarely its city):
-    /// first without a neighbourhood in parentheses and commas ("서울특별시, 중구, 세종대로 110
-    /// (태평로1가)" → "서울특별시 중구 세종대로 110"), then without its leading region words one at a
-    /// time ("중구 세종대로 110", "세종대로 110"). A word is dropped only while it names a region
-    /// (``isKoreanRegion(_:before:)``), a house number (a digit) is among the words left and two
-    /// words or more are left, at most four times: "해군 작전 사령부" (no number) is never
-    /// turned into "작전 사령부", which would name the army's.
+    /// Shorter forms of an address as people paste it, to look for when the query as written
+    /// matches nothing (OSM tags a building's street and number, rarely its city, postcode,
+    /// staircase or flat), longest first:
+    /// - without a neighbourhood or postcode in parentheses and commas ("서울특별시, 중구, 세종대로
+    ///   110 (태평로1가)" → "서울특별시 중구 세종대로 110"), and without a Korean postcode before the
+    ///   region ("04524 서울특별시 …");
+    /// - without its leading Korean region words one at a time ("중구 세종대로 110", "세종대로
+    ///   110"). A word is dropped only while it names a region (``isKoreanRegion(_:before:)``),
+    ///   a house number (a digit) is among the words left and two words or more are left (a
+    ///   road and its number joined, "세종대로110", counting as two), at most four times: "해군 작전
+    ///   사령부" (no number) is never turned into "작전 사령부", which would name the army's;
+    /// - of each of those, what ends at the house number (``houseNumberForms(_:)``): without
+    ///   what follows it ("Kaivokatu 10, 00100 Helsinki" → "Kaivokatu 10", "세종대로 110 3층 301호"
+    ///   → "세종대로 110", "Mannerheimintie 5 A 12" → "Mannerheimintie 5 A"), then without its
+    ///   letter ("Mannerheimintie 5"), or a range typed for one number by either end
+    ///   ("Mannerheimintie 5-7" → "Mannerheimintie 5", "Mannerheimintie 7");
+    /// - a number-first address without its last parts after commas ("10 Quai Jean-Charles
+    ///   Rey, 69000 Lyon" → "10 Quai Jean-Charles Rey"), while a digit is left.
+    /// Composed (NFC) first: an address pasted in decomposed Hangul names its regions too.
     static func addressForms(_ query: String) -> [String] {
         // Full-width commas, parentheses and digits as ASCII ("서울특별시，중구，세종대로 １１０").
-        let query = Fold.narrow(query)
+        let query = Fold.narrow(query).precomposedStringWithCanonicalMapping
         let written = query.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        let cleaned = query.replacingOccurrences(of: "\\([^()]*\\)", with: " ", options: .regularExpression)
-            .replacingOccurrences(of: ",", with: " ")
-        var words = cleaned.split(whereSeparator: \.isWhitespace).map(String.init)
+        let unbracketed = query.replacingOccurrences(
+            of: "\\([^()]*\\)", with: " ", options: .regularExpression)
+        var words = unbracketed.replacingOccurrences(of: ",", with: " ").split(whereSeparator: \.isWhitespace)
+            .map(String.init)
         var forms: [String] = []
-        if words.joined(separator: " ") != written, !words.isEmpty {
-            forms.append(words.joined(separator: " "))
+        func add(_ words: [String]) {
+            let form = words.joined(separator: " ")
+            if !words.isEmpty, form != written, !forms.contains(form) { forms.append(form) }
         }
+        add(words)
+        if words.count >= 3, isPostcode(words[0]), isHangul(words[1]) {
+            words.removeFirst()
+            add(words)
+        }
+        var shortened = [words]
         var dropped = 0
-        while dropped < 4, words.count >= 3, isKoreanRegion(words[0], before: words[1]),
+        while dropped < 4, words.dropFirst().map(addressParts).reduce(0, +) >= 2,
+            isKoreanRegion(words[0], before: words[1]),
             words.dropFirst().contains(where: { $0.contains(where: \.isNumber) })
         {
             words.removeFirst()
             dropped += 1
-            forms.append(words.joined(separator: " "))
+            add(words)
+            shortened.append(words)
+        }
+        for words in shortened { houseNumberForms(words).forEach(add) }
+        let parts = unbracketed.split(separator: ",", omittingEmptySubsequences: false)
+        if let first = shortened[0].first, isHouseNumber(first) {
+            for kept in (1..<max(parts.count, 1)).reversed() {
+                let words = parts[..<kept].joined(separator: " ").split(whereSeparator: \.isWhitespace)
+                    .map(String.init)
+                guard words.count >= 2, words.dropFirst().contains(where: { $0.contains(where: \.isLetter) })
+                else { break }
+                add(words)
+            }
         }
         return forms
+    }
+
+    /// Shorter forms of an address's `words` that end at its house number: the first word
+    /// after the street written as a number on a house ("10", "13A", "5-1", "22-24"), or a
+    /// Korean road and its number joined ("세종대로110"), and a single letter after it (a
+    /// staircase: "5 A"). Without what follows (a flat, floor, unit, postcode, city), then
+    /// without the letter, then, for a range typed where one number is tagged, each end
+    /// (not in Korean, where "5-1" is 본번 5, 부번 1: another building than 5). None for an
+    /// address that starts with its number: where its street ends is not known.
+    static func houseNumberForms(_ words: [String]) -> [[String]] {
+        guard let first = words.first, !isHouseNumber(first),
+            let at = words.indices.first(where: {
+                ($0 > 0 && isHouseNumber(words[$0])) || roadAndNumber(words[$0]) != nil
+            })
+        else { return [] }
+        let street = Array(words[..<at])
+        let number = words[at]
+        var forms: [[String]] = []
+        let letter = at + 1 < words.count && isHouseLetter(words[at + 1])
+        forms.append(Array(words[...(letter ? at + 1 : at)]))
+        guard roadAndNumber(number) == nil else { return forms }
+        let digits = String(number.prefix { $0.isNumber || $0 == "-" })
+        if letter || digits != number { forms.append(street + [digits]) }
+        let ends = digits.split(separator: "-").map(String.init)
+        if ends.count == 2, !street.contains(where: isHangul), let low = Int(ends[0]),
+            let high = Int(ends[1]),
+            low < high
+        {
+            forms += ends.map { street + [$0] }
+        }
+        return forms
+    }
+
+    /// A house number as written: digits, a second number after a hyphen (a range, or a
+    /// Korean 부번), a letter ("10", "13A", "5-1", "22-24").
+    static func isHouseNumber(_ word: String) -> Bool {
+        word.range(of: "^[0-9]+(-[0-9]+)?[A-Za-z]?$", options: .regularExpression) != nil
+    }
+
+    /// A single Latin letter: a staircase or house letter ("5 A").
+    static func isHouseLetter(_ word: String) -> Bool {
+        word.count == 1 && word.allSatisfy { $0.isASCII && $0.isLetter }
+    }
+
+    /// A Korean road and its number written as one word ("세종대로110", "세종대로23길5-1"): the
+    /// number, nil for any other word.
+    static func roadAndNumber(_ word: String) -> String? {
+        guard let match = word.range(of: "[0-9]+(-[0-9]+)?$", options: .regularExpression),
+            match.lowerBound > word.startIndex, isPlace(String(word[..<match.lowerBound]))
+        else { return nil }
+        return String(word[match])
+    }
+
+    /// How many words of an address `word` is: two for a road and its number joined.
+    private static func addressParts(_ word: String) -> Int { roadAndNumber(word) == nil ? 1 : 2 }
+
+    /// A Korean postcode: five digits ("04524").
+    static func isPostcode(_ word: String) -> Bool {
+        word.count == 5 && word.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
     /// Whether `word`, followed by `next`, names a Korean region as an address starts with
@@ -256,14 +347,124 @@ enum SearchText {
     /// way to split its leading words that have a digit ("10 5th avenue": "5th avenue 10"
     /// and "avenue 10 5th"), as (the street's words, the number's words). Empty when the
     /// query does not start with a number or has nothing after it.
+    /// At most ``numberWords`` leading words are a house number: a query of thousands of
+    /// numbers made thousands of forms, each a copy of the rest (20 KB: 4.5 s and 1.85 GB).
     static func numberLast(_ tokens: [String]) -> [(street: [String], number: [String])] {
         var out: [(street: [String], number: [String])] = []
         var k = 0
-        while k < tokens.count - 1, tokens[k].utf8.contains(where: { (48...57).contains($0) }) {
+        while k < min(tokens.count - 1, numberWords),
+            tokens[k].utf8.contains(where: { (48...57).contains($0) })
+        {
             k += 1
             out.append((Array(tokens[k...]), Array(tokens[..<k])))
         }
         return out
+    }
+
+    /// The most words a house number is written in ("110 1", "5th" of "10 5th avenue", "22 24").
+    static let numberWords = 3
+
+    /// The house number a folded query ends with, as its words ("mannerheimintie 13" → ["13"],
+    /// "세종대로 23 길 5 1" → ["5", "1"], "mannerheimintie 22 24" → ["22", "24"]): its last word
+    /// or two when they are digits and a word with a letter comes before; `korean` when the
+    /// query has Hangul (a second number is then a 부번, another building, never a range's
+    /// end). Nil for other queries, a number alone among them ("10").
+    static func houseNumber(_ tokens: [String]) -> (words: [String], korean: Bool)? {
+        let digits = { (word: String) in !word.isEmpty && word.utf8.allSatisfy { (48...57).contains($0) } }
+        let count = tokens.reversed().prefix { digits($0) }.count
+        guard count > 0, count < tokens.count else { return nil }
+        let words = Array(tokens.suffix(min(count, 2)))
+        return (words, tokens.contains(where: isHangul))
+    }
+
+    /// Whether a stored whole token that starts with a query's whole token (`rest` what
+    /// follows it) continues its house number ``houseNumber(_:)`` as a whole word: with a
+    /// letter ("13" → "13a") or another word ("terminal 1" → "terminal 1 parking",
+    /// "세종대로 23" → "세종대로 23 길 5"), or, in a Finnish or other range, its higher end
+    /// ("22" → "22 24") — never with a digit ("1" → "10", "세종대로 11" → "세종대로 110") or a
+    /// Korean 부번 ("5" → "5 1").
+    static func continuesNumber(_ rest: Substring, _ number: (words: [String], korean: Bool)) -> Bool {
+        guard let first = rest.unicodeScalars.first else { return true }
+        if ("0"..."9").contains(first) { return false }
+        guard first == "_" else { return true }
+        let next = rest.dropFirst().prefix { $0 != "_" }
+        guard let start = next.unicodeScalars.first, ("0"..."9").contains(start) else { return true }
+        return isRangeEnd(String(next), after: number)
+    }
+
+    /// Whether the number `word` beside a stored house number that is the query's makes a
+    /// range with it (`higher`: after it; else before it): only for a one-word, non-Korean
+    /// house number, and the range running upwards ("22-24" by "22" or "24").
+    private static func isRangeEnd(
+        _ word: String, after number: (words: [String], korean: Bool), higher: Bool = true
+    ) -> Bool {
+        guard number.words.count == 1, !number.korean, let n = Int(number.words[0]), let other = Int(word)
+        else {
+            return false
+        }
+        return higher ? other > n : other < n
+    }
+
+    /// Whether folded `field` (one name or address) holds the query's house number
+    /// ``houseNumber(_:)`` as a whole: its words in a row, the last perhaps followed by a
+    /// letter ("13" in "13a"), no number right before or after them but a range's other end.
+    /// A word search found "mannerheimintie 10" for "mannerheimintie 1" (its `1*`) and
+    /// "세종대로 23 길 5 1" for "세종대로 23 길 5" (each word somewhere).
+    static func holdsNumber(_ field: Substring, _ number: (words: [String], korean: Bool)) -> Bool {
+        let words = field.split(separator: " ")
+        let k = number.words.count
+        guard words.count >= k else { return false }
+        let isNumber = { (word: Substring) in word.utf8.allSatisfy { (48...57).contains($0) } }
+        for i in 0...(words.count - k) {
+            guard zip(words[i..<(i + k - 1)], number.words).allSatisfy({ $0 == $1 }) else { continue }
+            let last = words[i + k - 1]
+            let n = number.words[k - 1]
+            guard last.hasPrefix(n),
+                last.dropFirst(n.count).unicodeScalars.first.map({ !("0"..."9").contains($0) }) ?? true
+            else { continue }
+            if i > 0, isNumber(words[i - 1]), !isRangeEnd(String(words[i - 1]), after: number, higher: false)
+            {
+                continue
+            }
+            if i + k < words.count, isNumber(words[i + k]), !isRangeEnd(String(words[i + k]), after: number) {
+                continue
+            }
+            return true
+        }
+        return false
+    }
+
+    /// The other way to write the house letter in folded `text`: joined when apart ("13 a" →
+    /// "13a") and apart when joined ("13a" → "13 a"); nil when it has none. OSM tags
+    /// "13A" as often as "13 A", and people type either: both are one house number.
+    static func otherHouseLetter(_ text: String) -> String? {
+        var tokens = text.split(separator: " ").map(String.init)
+        let digits = { (word: String) in !word.isEmpty && word.utf8.allSatisfy { (48...57).contains($0) } }
+        let letter = { (word: String) in
+            word.utf8.count == 1 && word.utf8.allSatisfy { (97...122).contains($0) }
+        }
+        if let i = tokens.indices.dropLast().first(where: { digits(tokens[$0]) && letter(tokens[$0 + 1]) }) {
+            tokens[i] += tokens.remove(at: i + 1)
+            return tokens.joined(separator: " ")
+        }
+        if let i = tokens.indices.first(where: {
+            tokens[$0].utf8.count >= 2 && digits(String(tokens[$0].dropLast()))
+                && letter(String(tokens[$0].suffix(1)))
+        }) {
+            let word = tokens[i]
+            tokens[i...i] = [String(word.dropLast()), String(word.suffix(1))]
+            return tokens.joined(separator: " ")
+        }
+        return nil
+    }
+
+    /// Whether the last of folded `tokens` is a house letter after a number ("5 a"): a whole
+    /// word, not the start of one (a word search took "a" as any word starting with a).
+    static func endsWithHouseLetter(_ tokens: [String]) -> Bool {
+        guard tokens.count >= 2, let last = tokens.last, last.utf8.count == 1,
+            last.utf8.allSatisfy({ (97...122).contains($0) })
+        else { return false }
+        return tokens[tokens.count - 2].utf8.allSatisfy { (48...57).contains($0) }
     }
 
     /// Every alternative of folded `text` (joined by ``separator``) as one token, for the

@@ -34,7 +34,11 @@ extension Commands {
                      address not known is null; "metres" only with --near (LAT LON, two
                      numbers): the nearer first within a match kind, a building matched
                      only by a shop inside counting \(Int(BuildingMatch.insideSlackMetres)) m further; without it, the
-                     building's own name or address first.
+                     building's own name or address first. A house number is a whole
+                     word ("Mannerheimintie 1" is not 10); an address with its region,
+                     postcode, city, staircase or flat that matches nothing is looked
+                     for by its street and number, said on stderr. A QUERY of more
+                     than \(DoorIndex.longestQuery) characters exits 2.
               --db DB|DIR  a door index, or a directory of them (one per region: near asks
                            those covering the point, search all, each building listed
                            once where regions overlap); default artifacts/doors/helsinki.db
@@ -222,6 +226,8 @@ extension Commands {
                 console.error("pathfinder doors search: \(matches.count) buildings match \"\(query)\"")
             }
             return 0
+        } catch let error as DoorIndexError where error == .queryTooLong(characters: query.count) {
+            throw .usage("pathfinder doors search: \(error)")
         } catch {
             throw .runtime("pathfinder doors search: \(db ?? "the door index"): \(error)")
         }

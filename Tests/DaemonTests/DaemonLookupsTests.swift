@@ -234,6 +234,40 @@ import Testing
         #expect(answer.matchedQuery == "중앙대로 10")
     }
 
+    /// `go` with an address of the bundled Helsinki index as a family member sends it: a house
+    /// number it does not hold is no other house (before: "Mannerheimintie 1" walked to Marski
+    /// by Scandic, Mannerheimintie 10, unsaid); a house letter, a flat or a postcode and city
+    /// after the number find the building by the street and number, and the answer says so
+    /// (before: "no place called").
+    @Test func anAddressWithAHouseNumberGoesToThatHouseOrSaysWhichFormFoundIt() throws {
+        let repo = GazetteerDaemonTests.repo
+        let lookups = DaemonLookups(
+            doors: repo + "/artifacts/doors/helsinki.db",
+            gazetteer: repo + "/artifacts/gazetteer/gazetteer.sqlite")
+        let corner = Coordinate(latitude: 60.1699, longitude: 24.9384)
+        for fix in [nil, corner] {
+            do {
+                let answer = try lookups.destination(for: "Mannerheimintie 1", near: fix, far: false)
+                #expect(
+                    !["relation/5608", "way/58023634"].contains(answer.chosen.osm ?? ""),
+                    "\(String(describing: answer.chosen.address))")
+            } catch {
+                #expect(error.nothingFound, "\(error)")
+            }
+            for (query, form, osm) in [
+                ("Mannerheimintie 5A", "Mannerheimintie 5", "way/224711434"),
+                ("Mannerheimintie 5 A 12", "Mannerheimintie 5", "way/224711434"),
+                ("Kaivokatu 10, 00100 Helsinki", "Kaivokatu 10", "way/23648033"),
+            ] {
+                let answer = try lookups.destination(for: query, near: fix, far: false)
+                #expect(answer.chosen.osm == osm, "\(query)")
+                #expect(answer.matchedQuery == form, "\(query)")
+            }
+            let lettered = try lookups.destination(for: "Mannerheimintie 13 A", near: fix, far: false)
+            #expect(lettered.chosen.osm == "way/58023634" && lettered.matchedQuery == nil)
+        }
+    }
+
     /// `go Stockmann` in the bundled Helsinki index walks to the department store whose own
     /// name it is, with a fix nearer Kirjatalo (which holds a shop of that name) or none, and
     /// for the typo "Stockman"; a shop's name alone still walks to the building holding it.

@@ -1,0 +1,153 @@
+import Foundation
+import Geo
+import TestSupport
+import Testing
+
+@testable import EntranceIndex
+
+/// Addresses as a family member sends them: a house number that is not in the index, a house
+/// letter written apart or joined, a staircase, flat or floor after the number, a postcode or
+/// city with the address, a Korean address in decomposed Hangul or with its number joined to
+/// the road (an audit found each finding another house or nothing).
+@Suite("Searching the door index by house number")
+struct HouseNumberSearchTests {
+    static let origin = Coordinate(latitude: 60.1699, longitude: 24.9384)
+
+    /// Buildings named after their addresses (ids 10⁹ + n): Finnish ones with a letter tagged
+    /// joined ("13A") and apart ("15 B"), a range ("22-24"); Korean ones with a 부번 ("5-1")
+    /// and a number that starts with another's digits (110, 1100).
+    static let addresses: [(id: Int, street: String, number: String)] = [
+        (1, "Mannerheimintie", "5"), (2, "Mannerheimintie", "10"), (3, "Mannerheimintie", "13A"),
+        (4, "Mannerheimintie", "15 B"), (5, "Mannerheimintie", "22-24"), (6, "Kaivokatu", "10"),
+        (7, "세종대로", "110"), (8, "세종대로", "1100"), (9, "세종대로23길", "5-1"), (10, "무교로", "12"),
+    ]
+
+    static func osm(_ n: Int) -> String { "way/\(1_000_000_000 + n)" }
+
+    static func index(_ dir: URL) throws -> (index: DoorIndex, path: String) {
+        var city = GridCity(origin: origin, buildings: 4)
+        for (k, address) in addresses.enumerated() {
+            city.add(
+                building: Int64(1_000_000_000 + address.id),
+                at: origin.offset(metres: 300 + Double(k) * 40, bearing: 0),
+                tags: ["building": "yes", "addr:street": address.street, "addr:housenumber": address.number])
+        }
+        let pbf = try city.write(xml: dir.appendingPathComponent("city.osm").path)
+        let db = dir.appendingPathComponent("city.db").path
+        _ = try DoorImporter.importFile(pbf, to: db)
+        return (try DoorIndex(path: db), db)
+    }
+
+    /// A number is a whole word: "Mannerheimintie 1" is not the start of "Mannerheimintie 10",
+    /// nor "세종대로 11" of "세종대로 110", nor (in Korean, 본번 and 부번) "세종대로23길 5" of
+    /// "세종대로23길 5-1" (before: each found the longer one, and `go` walked there). A letter
+    /// may follow ("13" finds "13A"), and a Finnish range is found by either end.
+    @Test func aHouseNumberIsAWholeWord() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (index, path) = try Self.index(dir)
+        let indexes = try DoorIndexes(path: path)
+        for query in [
+            "Mannerheimintie 1", "mannerheimintie 2", "세종대로 11", "세종대로 1", "세종대로23길 5", "세종대로23길 1",
+        ] {
+            #expect(try index.search(query).map(\.osm) == [], "\(query)")
+            #expect(try indexes.search(query).map(\.osm) == [], "\(query)")
+        }
+        let found: [(String, Int)] = [
+            ("Mannerheimintie 13", 3), ("Mannerheimintie 22", 5), ("Mannerheimintie 24", 5),
+            ("mannerheimintie 22-24", 5), ("Mannerheimintie 10", 2), ("세종대로23길 5-1", 9), ("세종대로 23길 5-1", 9),
+            ("24 Mannerheimintie", 5),
+        ]
+        for (query, n) in found {
+            #expect(try index.search(query).map(\.osm) == [Self.osm(n)], "\(query)")
+        }
+        #expect(try index.search("세종대로 110").map(\.osm) == [Self.osm(7)])
+        // A street alone still lists its houses.
+        #expect(try index.search("Mannerheimintie").count == 5)
+        // The word search keeps a number whole too: "1" is no longer any word starting with 1.
+        #expect(SearchText.holdsNumber("mannerheimintie 13a", (["13"], false)))
+        #expect(!SearchText.holdsNumber("mannerheimintie 10", (["1"], false)))
+        #expect(!SearchText.holdsNumber("세종대로 23 길 5 1", (["5"], true)))
+        #expect(!SearchText.holdsNumber("세종대로 23 길 5 1", (["1"], true)))
+        #expect(SearchText.holdsNumber("세종대로 23 길 5 1", (["5", "1"], true)))
+        #expect(SearchText.holdsNumber("mannerheimintie 22 24", (["24"], false)))
+        #expect(!SearchText.holdsNumber("mannerheimintie 24 22", (["24"], false)))
+    }
+
+    /// "13 A", "13a" and "13A" are one house number, whichever OSM tags (before: "Mannerheimintie
+    /// 13 A" found nothing where "13A" is tagged).
+    @Test(arguments: [
+        ("Mannerheimintie 13 A", 3), ("Mannerheimintie 13a", 3), ("MANNERHEIMINTIE 13A", 3),
+        ("13 A Mannerheimintie", 3), ("Mannerheimintie 15B", 4), ("Mannerheimintie 15 b", 4),
+    ])
+    func aHouseLetterJoinedOrApartIsOneNumber(query: String, n: Int) throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (index, _) = try Self.index(dir)
+        let first = try #require(try index.search(query).first, "\(query)")
+        #expect(first.osm == Self.osm(n), "\(query)")
+        #expect(first.quality == .exact, "\(query)")
+    }
+
+    /// What follows the house number — a staircase letter, a flat, a floor, a unit, a
+    /// postcode, a city — and a range typed where one number is tagged: found by the shorter
+    /// form that ends at the number, named in `matchedQuery` (before: nothing). A Korean
+    /// postcode first, a region in decomposed Hangul (NFD, as macOS copies text), a road and
+    /// its number joined after the region words: the same.
+    @Test(arguments: [
+        ("Mannerheimintie 5A", "Mannerheimintie 5", 1), ("Mannerheimintie 5 B", "Mannerheimintie 5", 1),
+        ("Mannerheimintie 5 A 12", "Mannerheimintie 5", 1),
+        ("Mannerheimintie 13 A 12", "Mannerheimintie 13 A", 3),
+        ("Mannerheimintie 5-7", "Mannerheimintie 5", 1), ("Mannerheimintie 3-5", "Mannerheimintie 5", 1),
+        ("Kaivokatu 10, 00100 Helsinki", "Kaivokatu 10", 6), ("Kaivokatu 10, Helsinki", "Kaivokatu 10", 6),
+        ("Kaivokatu 10 Helsinki", "Kaivokatu 10", 6), ("Kaivokatu 10, 00100", "Kaivokatu 10", 6),
+        ("10 Kaivokatu, 00100 Helsinki", "10 Kaivokatu", 6),
+        ("세종대로 110, 3층", "세종대로 110", 7), ("서울 중구 세종대로 110 3층 301호", "세종대로 110", 7),
+        ("04524 서울특별시 중구 무교로 12", "무교로 12", 10), ("(04524) 서울특별시 중구 무교로 12", "무교로 12", 10),
+        ("무교로 12, 서울", "무교로 12", 10), ("서울특별시 중구 세종대로110", "세종대로110", 7),
+        ("서울특별시 중구 세종대로 110".decomposedStringWithCanonicalMapping, "세종대로 110", 7),
+        ("서울 중구 세종대로 110".decomposedStringWithCanonicalMapping, "세종대로 110", 7),
+    ])
+    func theAddressBeforeWhatFollowsItsNumberIsFound(query: String, form: String, n: Int) throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (_, path) = try Self.index(dir)
+        let first = try #require(try DoorIndexes(path: path).search(query).first, "\(query)")
+        #expect(first.osm == Self.osm(n), "\(query)")
+        #expect(first.matchedQuery == form, "\(query)")
+    }
+
+    /// A number is never shortened into another house: a Korean 부번 is another building (not
+    /// "5" for "5-1"), a range only upwards, and a query with nothing after its number keeps it.
+    @Test func noFormDropsANumberIntoAnotherHouse() {
+        #expect(SearchText.addressForms("세종대로23길 5-1") == [])
+        #expect(SearchText.addressForms("Mannerheimintie 7-5") == [])
+        #expect(SearchText.addressForms("Mannerheimintie 1") == [])
+        #expect(SearchText.addressForms("해군 작전 사령부 110") == [])
+        #expect(
+            SearchText.addressForms("서울특별시 중구 세종대로 110".decomposedStringWithCanonicalMapping)
+                == ["중구 세종대로 110", "세종대로 110"])
+        #expect(SearchText.addressForms("서울특별시 중구 세종대로110") == ["중구 세종대로110", "세종대로110"])
+    }
+
+    /// At most three leading words are a house number: a query of 10 000 numbers made 10 000
+    /// forms, each a copy of the rest (4.5 s and 1.85 GB); such a query is refused, saying the
+    /// limit, and one at the limit is searched.
+    @Test func aQueryOfManyNumbersMakesFewForms() throws {
+        let tokens = Array(repeating: "1", count: 10_000) + ["k"]
+        #expect(SearchText.numberLast(tokens).count == SearchText.numberWords)
+        #expect(SearchText.numberLast(["110", "1", "세종대로"]).map(\.number) == [["110"], ["110", "1"]])
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (index, path) = try Self.index(dir)
+        #expect(throws: DoorIndexError.queryTooLong(characters: 20_001)) {
+            try index.search(tokens.joined(separator: " "))
+        }
+        #expect(throws: DoorIndexError.queryTooLong(characters: 20_001)) {
+            try DoorIndexes(path: path).search(tokens.joined(separator: " "))
+        }
+        let atLimit = String(repeating: "1 ", count: DoorIndex.longestQuery / 2 - 1) + "kk"
+        #expect(atLimit.count == DoorIndex.longestQuery)
+        #expect(try index.search(atLimit).isEmpty)
+    }
+}

@@ -9,7 +9,12 @@ struct GuidanceTests {
         arguments: [
             (3.0, nil, Guidance.Distance.rightHere),
             (15.0, nil, .rightHere),
-            (15.1, nil, .metres(15, approximate: false)),
+            // A distance said as fifteen metres is "바로 앞" as 15 m itself is (before: 15.1…17.4 m
+            // was "십오 미터", one distance in two words).
+            (15.1, nil, .rightHere),
+            (16.2, 3.0, .rightHere),
+            (17.4, 30.0, .rightHere),
+            (17.5, nil, .metres(20, approximate: false)),
             (31.0, 5.0, .metres(30, approximate: false)),
             (32.6, 10.0, .metres(35, approximate: false)),
             (32.6, 10.1, .metres(35, approximate: true)),

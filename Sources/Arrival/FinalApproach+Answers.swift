@@ -3,13 +3,46 @@ import Geo
 
 /// The short dialogue where acoustics run out: when the walker is asked, what is waiting to be
 /// confirmed, and what was last acted on.
+///
+/// The answer window is open from the moment a question is said (the arrival question, "다시 한
+/// 번 말해줘", the request to say it again) until ``FinalApproach/Settings/answerWindowSeconds``
+/// after the walker has heard it to its end (``FinalApproach/Event/spoken(_:)``). Before, it ran
+/// from when the question was queued: at a `go` near the door, the start, the last stretch and
+/// the question took 22.3 s to say, and the 20 s window had closed before the question ended.
 struct Dialogue: Sendable {
-    /// When the answer window opened: the arrival question, or "다시 한 번 말해줘".
-    var windowOpened: Date?
-    /// A middling answer waiting for its repeat, and when "다시 한 번 말해줘" was said.
-    var pending: (meaning: ArrivalWords, asked: Date)?
+    /// The question that opened the answer window, and when the walker finished hearing it
+    /// (`nil` while it waits or plays: the window is open then).
+    var question: (text: String, heard: Date?)?
+    /// A middling answer waiting for its repeat, and when "다시 한 번 말해줘" was heard (`nil`
+    /// while it waits or plays).
+    var pending: (meaning: ArrivalWords, heard: Date?)?
     /// The last answer acted on, and when.
     var acted: (meaning: ArrivalWords, at: Date)?
+
+    /// `text` asks for an answer: the window is open until a while after it is heard.
+    mutating func ask(_ text: String) {
+        question = (text, nil)
+    }
+
+    /// The walker heard `text` to its end: the window's time, and the repeat's, run from now.
+    /// The last end of the same words counts (a repeat of the question heard after the first).
+    mutating func heard(_ text: String, at now: Date) {
+        if question?.text == text { question?.heard = now }
+        if text == Prompts.sayAgain, pending != nil { pending?.heard = now }
+    }
+
+    /// `text` is said again (`repeat`): if it is the question, the window opens again until a
+    /// while after it is heard, as does the wait for the repeat after "다시 한 번 말해줘".
+    mutating func saidAgain(_ text: String) {
+        if question?.text == text { question?.heard = nil }
+        if text == Prompts.sayAgain, pending != nil { pending?.heard = nil }
+    }
+
+    /// Whether a middling answer at `now` is in the answer window.
+    func isWindowOpen(at now: Date, seconds: Double) -> Bool {
+        guard let question else { return false }
+        return question.heard.map { now.timeIntervalSince($0) <= seconds } ?? true
+    }
 }
 
 extension FinalApproach {
@@ -17,8 +50,9 @@ extension FinalApproach {
     /// is the one it carries (the Listener's, for speech), never derived again from the text.
     ///
     /// A sure answer acts at once. A middling one (`sure == false`) inside the answer window
-    /// gets "다시 한 번 말해줘" and acts only if the next answer within
-    /// ``Settings/repeatSeconds`` means the same; outside the window it is logged and ignored.
+    /// (``Dialogue``) gets "다시 한 번 말해줘" and acts only if the next answer, within
+    /// ``Settings/repeatSeconds`` of the walker hearing that, means the same; outside the window
+    /// it is logged and ignored.
     /// The same meaning within ``Settings/sameAnswerSeconds`` of acting on it is the same
     /// answer said twice (buttons excepted: a press is always meant).
     mutating func heard(_ answer: Heard, now: Date) -> [Effect] {
@@ -31,22 +65,22 @@ extension FinalApproach {
         }
         if let pending = dialogue.pending {
             dialogue.pending = nil
-            if pending.meaning == meaning, now.timeIntervalSince(pending.asked) <= settings.repeatSeconds {
+            if pending.meaning == meaning,
+                pending.heard.map({ now.timeIntervalSince($0) <= settings.repeatSeconds }) ?? true
+            {
                 return effects + act(meaning, now: now)
             }
         }
         if answer.sure { return effects + act(meaning, now: now) }
-        guard let opened = dialogue.windowOpened,
-            now.timeIntervalSince(opened) <= settings.answerWindowSeconds
-        else { return effects }
-        dialogue.pending = (meaning, now)
-        dialogue.windowOpened = now
+        guard dialogue.isWindowOpen(at: now, seconds: settings.answerWindowSeconds) else { return effects }
+        dialogue.pending = (meaning, nil)
+        dialogue.ask(Prompts.sayAgain)
         return effects + [.say(Prompt(Prompts.sayAgain))]
     }
 
     /// Acts on an answer and remembers it, so its repeat is not taken for a new one.
     private mutating func act(_ meaning: ArrivalWords, now: Date) -> [Effect] {
-        dialogue.windowOpened = nil
+        dialogue.question = nil
         switch meaning {
         case .notHere:
             dialogue.acted = (meaning, now)
@@ -58,7 +92,7 @@ extension FinalApproach {
             } else {
                 // Nothing stored ("지금 위치를 몰라서 … 다시 말해줘"): the answer it asks for is a new
                 // one, in a window of its own (before, its repeat within 5 s was dropped unsaid).
-                dialogue.windowOpened = now
+                dialogue.ask(Prompts.cannotRemember)
             }
             return effects
         }

@@ -54,13 +54,15 @@ extension FinalApproach {
         public var lateDoorsMinimumMetres = 50.0
         /// After "여기가 입구야" the walk ends this long after (seconds), so the answer is heard.
         public var endDelaySeconds = 3.0
-        /// The answer window lasts this long (seconds) from the arrival question (and from
-        /// "다시 한 번 말해줘"): the walker answers then, so a middling answer is worth asking
+        /// The answer window lasts this long (seconds) after the walker has heard the arrival
+        /// question to its end (and "다시 한 번 말해줘", and each repeat of them), and is open
+        /// while they are said: the walker answers then, so a middling answer is worth asking
         /// about; elsewhere in the last stretch only a sure answer acts, so chatter passing by
         /// cannot move a door.
         public var answerWindowSeconds = 20.0
         /// After "다시 한 번 말해줘" a middling answer acts only if the next answer, within this
-        /// long (seconds), means the same: the prompt and a repeat take about 4 s.
+        /// long (seconds) of the walker hearing that prompt to its end, means the same: a repeat
+        /// takes about 2 s, and the walker may hesitate first.
         public var repeatSeconds = 8.0
         /// The same meaning heard again within this long (seconds) of acting on it is the same
         /// answer said twice, not an answer about the next door: walkers repeat themselves.

@@ -60,8 +60,16 @@ public struct FinalApproach: Sendable {
         case noBuilding(entrances: [Door])
         /// Time passes (about once a second).
         case tick
-        /// Say the last prompt again.
+        /// Say the last prompt again. Said again, the arrival question (or "다시 한 번 말해줘")
+        /// opens the answer window again, until ``Settings/answerWindowSeconds`` after it is heard.
         case repeatLast
+        /// The shell is done with a prompt an ``Effect/say(_:)`` gave it: played to its end, or let
+        /// go unplayed (the device failed, the queue dropped it). The answer window runs from the
+        /// end of the question that opened it, so the time the walker spends hearing it, and the
+        /// prompts queued before it, is not taken from their answer. A shell reports every prompt:
+        /// the daemon when its voice has played it, replay and demo at the end their model of the
+        /// voice gives it (``Replayer``), a shell with no voice at once.
+        case spoken(Prompt)
         /// The shell wrote the memory of the last ``Effect/saveMemory(_:)``.
         case memorySaved
         /// The shell could not write the memory (the reason, for the log). The change stays in
@@ -245,6 +253,12 @@ public struct FinalApproach: Sendable {
 
     /// Handles one event at time `now`; returns the effects, in order.
     public mutating func handle(_ event: Event, now: Date) -> [Effect] {
+        // A prompt's end is news of the dialogue only: the walk's timers keep to its own inputs
+        // and ticks, so a replay's log does not move to the voice's model's times.
+        if case .spoken(let prompt) = event {
+            dialogue.heard(prompt.text, at: now)
+            return []
+        }
         var effects = timers(now: now)
         switch event {
         case .go(let destination):
@@ -269,13 +283,23 @@ public struct FinalApproach: Sendable {
         case .noBuilding(let entrances): effects += doorsArrived(.noBuilding(entrances: entrances), now: now)
         case .tick: break
         case .repeatLast:
-            if let lastSaid { effects.append(.say(Prompt(lastSaid))) }
+            if let lastSaid {
+                effects.append(.say(Prompt(lastSaid)))
+                // Before, the window was not opened again: the walker who pressed repeat to hear
+                // the question again had their middling answer after it ignored.
+                dialogue.saidAgain(lastSaid)
+            }
+        case .spoken: break  // handled above
         case .memorySaved, .memoryFailed, .memoryFileRead: effects += memoryWritten(event)
         }
         for case .say(let prompt) in effects { lastSaid = prompt.text }
-        // The arrival question opens the answer window.
-        if effects.contains(where: { if case .log(.arrived) = $0 { true } else { false } }) {
-            dialogue.windowOpened = now
+        // The arrival question opens the answer window, counted from when it has been heard.
+        if let arrived = effects.firstIndex(where: { if case .log(.arrived) = $0 { true } else { false } }),
+            case .say(let question)? = effects[arrived...].first(where: {
+                if case .say = $0 { true } else { false }
+            })
+        {
+            dialogue.ask(question.text)
         }
         return effects
     }

@@ -6,7 +6,7 @@ import Foundation
 public enum Guidance {
     /// How far to say a distance is.
     public enum Distance: Sendable, Hashable {
-        /// Within ``Guidance/rightHereMetres``: "바로 앞".
+        /// Within ``Guidance/rightHereMetres`` once rounded: "바로 앞".
         case rightHere
         /// A rounded number of metres; `approximate` when the fix is rough ("약").
         case metres(Int, approximate: Bool)
@@ -33,10 +33,13 @@ public enum Guidance {
     public static let roughAccuracyMetres = 10.0
 
     /// The distance to say for `metres`, with `horizontalAccuracy` (metres, 1σ) if known.
+    /// One rule for the words: the rounded distance decides, so whatever would be said as
+    /// ``rightHereMetres`` or less (up to 17.5 m) is "바로 앞", as 15 m itself is (before, 15.1…
+    /// 17.4 m was "십오 미터" and 15 m "바로 앞": one distance in two words).
     public static func distance(_ metres: Double, horizontalAccuracy: Double?) -> Distance {
-        if metres <= rightHereMetres { return .rightHere }
         let step = metres < fineBelowMetres ? fineStepMetres : coarseStepMetres
         let rounded = Int((metres / step).rounded() * step)
+        if Double(rounded) <= rightHereMetres { return .rightHere }
         return .metres(rounded, approximate: (horizontalAccuracy ?? 0) > roughAccuracyMetres)
     }
 

@@ -3,7 +3,8 @@
 /// The queue never jams and never lies:
 /// - it is bounded (``capacity``): a flood of requests cannot queue minutes of speech;
 /// - a prompt identical to one already waiting is not queued twice (300 `repeat`s wait as one);
-/// - a newer callout replaces an unspoken older one, and a callout waiting longer than
+/// - a newer callout replaces an unspoken older one (its words the same or not: the newer is
+///   queued now, so it ages from now), and a callout waiting longer than
 ///   ``calloutMaxAgeSeconds`` is dropped, because "삼십 미터" said after the walker has gone
 ///   ten more metres is wrong;
 /// - ``interrupt(with:at:)`` (`stop`) drops everything waiting and puts its own prompt next.
@@ -47,11 +48,16 @@ public struct PromptQueue: Sendable, Hashable {
     /// - Returns: what was dropped to make it fit (empty when nothing was).
     @discardableResult
     public mutating func enqueue(_ prompt: FinalApproach.Prompt, at now: Double) -> [Dropped] {
-        if entries.contains(where: { $0.prompt.text == prompt.text }) { return [.duplicate(prompt)] }
         var dropped: [Dropped] = []
+        // A callout replaces the one waiting before the duplicate rule, even with the same words:
+        // queued now, it ages from now (before: the fresh one was dropped as a duplicate, and the
+        // one kept was then dropped as stale, so no guidance was said at all).
         if prompt.isCallout {
             dropped += entries.filter(\.prompt.isCallout).map { .replaced($0.prompt) }
             entries.removeAll(where: \.prompt.isCallout)
+        }
+        if entries.contains(where: { $0.prompt.text == prompt.text }) {
+            return dropped + [.duplicate(prompt)]
         }
         if entries.count >= Self.capacity {
             // Callouts are the cheapest to lose; otherwise the oldest prompt goes.

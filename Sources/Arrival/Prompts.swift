@@ -47,7 +47,7 @@ public enum Prompts {
 
     /// At the door: its label, level and note, and how to answer.
     public static func arrived(at door: Door) -> String {
-        "입구에 도착했어. \(entrance(door)).\(details(door)) 맞으면 여기가 입구야, 아니면 여기 아니야라고 말해줘."
+        "입구에 도착했어.\(labelSentence(door))\(details(door)) 맞으면 여기가 입구야, 아니면 여기 아니야라고 말해줘."
     }
 
     /// At the centre, no door known.
@@ -66,7 +66,7 @@ public enum Prompts {
 
     /// "여기 아니야" with another door left.
     public static func nextDoor(_ door: Door) -> String {
-        "다른 입구로 안내할게. \(entrance(door)).\(details(door))"
+        "다른 입구로 안내할게.\(labelSentence(door))\(details(door))"
     }
 
     /// "여기 아니야" with no door left.
@@ -116,11 +116,24 @@ public enum Prompts {
         door.label.map { "\($0) 입구" } ?? "입구"
     }
 
+    /// " A 입구." for a labelled door; "" for one without a label, which is just "입구", said
+    /// already (before: "다른 입구로 안내할게. 입구.", a stray word as a sentence).
+    static func labelSentence(_ door: Door) -> String {
+        door.label == nil ? "" : " \(entrance(door))."
+    }
+
     /// " 층 표시 영. 이 층 출발 홀." — level and note spoken as they are (their digits read
-    /// in Hangul: OSM's level is a label, not a floor count to convert), or "".
+    /// in Hangul: OSM's level is a label, not a floor count to convert), or "". OSM's levels
+    /// separated by ";" (a door on levels 1 and 2: "1;2") are said one "또는" the other (before:
+    /// "일;이", which espeak-ng reads as one run of numbers).
     static func details(_ door: Door) -> String {
         var text = ""
-        if let level = door.level { text += " 층 표시 \(KoreanNumbers.spokenForm(of: level))." }
+        if let level = door.level {
+            let levels = level.split(separator: ";").map { String($0.filter { $0 != " " }) }
+                .filter { !$0.isEmpty }
+            let said = levels.isEmpty ? level : levels.joined(separator: " 또는 ")
+            text += " 층 표시 \(KoreanNumbers.spokenForm(of: said))."
+        }
         if let note = door.note { text += " \(KoreanNumbers.spokenForm(of: note))." }
         return text
     }

@@ -33,6 +33,9 @@ package final class Daemon: Sendable {
         case button(ButtonReader.Press)
         /// The microphone cannot hear: its model refused, its device gone or silent.
         case cannotHear
+        /// The voice is done with a prompt (played, failed or let go): the walk's answer window
+        /// runs from the end of its question.
+        case spoken(FinalApproach.Prompt)
     }
 
     /// Reads the config again as the start read it: the same file, the same flags over it.
@@ -171,7 +174,9 @@ package final class Daemon: Sendable {
         let barometerTask = feed.barometer.map { readings in
             Task { for await reading in readings { continuation.yield(.pressure(reading)) } }
         }
-        let voice = DaemonVoice(device: config.speaker, wavDirectory: config.speakWav, log: log)
+        let voice = DaemonVoice(device: config.speaker, wavDirectory: config.speakWav, log: log) {
+            continuation.yield(.spoken($0))
+        }
         let ears = DaemonEars(
             device: config.micDevice, gate: voice.gate, log: log, buttons: config.buttons != nil,
             heard: { continuation.yield(.heard($0)) }, deaf: { continuation.yield(.cannotHear) })
@@ -289,6 +294,8 @@ package final class Daemon: Sendable {
             case .heard(let answer):
                 log.info("microphone heard: \(answer.text)")
                 shell.perform(core.handle(.heard(answer), now: now()))
+            case .spoken(let prompt):
+                shell.perform(core.handle(.spoken(prompt), now: now()))
             case .button(let press):
                 log.info("button \(press.key): \(press.action.rawValue)")
                 shell.perform(Self.pressed(press, core: &core, now: now()))

@@ -10,7 +10,8 @@ import Synchronization
 /// of a waiting prompt is not queued twice, a newer callout replaces an unspoken one, a
 /// callout older than 10 s is dropped, and `interrupt` (`stop`) clears the queue so its own
 /// prompt comes next. While a prompt plays, `gate` is closed so the microphone's audio is
-/// not decoded (half-duplex: prompts contain the trigger phrases).
+/// not decoded (half-duplex: prompts contain the trigger phrases). Each prompt's end is told to
+/// `spoken` (the walk's answer window runs from the end of its question).
 final class DaemonVoice: Sendable {
     /// Closed while speaking; the microphone's chunks are muted through it.
     let gate = HalfDuplexGate()
@@ -18,6 +19,10 @@ final class DaemonVoice: Sendable {
     private let device: String
     private let wavDirectory: String?
     private let log: DaemonLog
+    /// Told when the voice is done with a prompt: played to its end (or into its WAV file and
+    /// the time it takes to play), failed, or let go unplayed (replaced, dropped, stopped, or
+    /// no synthesizer).
+    private let spoken: @Sendable (FinalApproach.Prompt) -> Void
     private let work = DispatchQueue(label: "pathfinder.voice")
     private let state = Mutex<State>(State())
     /// The queue's clock: monotonic, so a wall-clock jump never ages a callout.
@@ -37,11 +42,16 @@ final class DaemonVoice: Sendable {
     ///   - device: the ALSA playback device.
     ///   - wavDirectory: write each prompt as `NNNN.wav` there instead of playing it,
     ///     numbered on after the highest number already there.
+    ///   - spoken: told when the voice is done with each prompt (see ``FinalApproach/Event/spoken(_:)``).
     /// Without a working synthesizer the daemon runs on mute: prompts stay in the event log.
-    init(device: String, wavDirectory: String?, log: DaemonLog) {
+    init(
+        device: String, wavDirectory: String?, log: DaemonLog,
+        spoken: @escaping @Sendable (FinalApproach.Prompt) -> Void = { _ in }
+    ) {
         self.device = device
         self.wavDirectory = wavDirectory
         self.log = log
+        self.spoken = spoken
         if let wavDirectory {
             do {
                 try FileManager.default.createDirectory(
@@ -101,7 +111,7 @@ final class DaemonVoice: Sendable {
 
     /// Queues `prompt` and returns at once.
     func say(_ prompt: FinalApproach.Prompt) {
-        guard speaker != nil else { return }
+        guard speaker != nil else { return spoken(prompt) }
         let now = now
         let dropped = state.withLock { $0.queue.enqueue(prompt, at: now) }
         report(dropped)
@@ -110,7 +120,10 @@ final class DaemonVoice: Sendable {
 
     /// `stop`: drops every prompt waiting; `prompt` is spoken next (after the one playing).
     func interrupt(with prompt: FinalApproach.Prompt?) {
-        guard speaker != nil else { return }
+        guard speaker != nil else {
+            if let prompt { spoken(prompt) }
+            return
+        }
         let now = now
         let dropped = state.withLock { $0.queue.interrupt(with: prompt, at: now) }
         report(dropped)
@@ -127,6 +140,11 @@ final class DaemonVoice: Sendable {
             case .overflow(let p):
                 log.warning("speech queue full (\(PromptQueue.capacity)); dropped: \(p.text)")
             case .interrupted(let p): log.debug("dropped by stop: \(p.text)")
+            }
+            // Let go unplayed; a prompt not queued twice ends with its twin.
+            switch item {
+            case .duplicate: break
+            case .replaced(let p), .stale(let p), .overflow(let p), .interrupted(let p): spoken(p)
             }
         }
     }
@@ -153,6 +171,7 @@ final class DaemonVoice: Sendable {
             report(dropped)
             guard let prompt else { return }
             speak(prompt)
+            spoken(prompt)
         }
     }
 

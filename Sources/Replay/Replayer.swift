@@ -6,7 +6,9 @@ public import Positioning
 /// Replays a recorded walk through ``FinalApproach`` on a virtual clock taken from the trace.
 ///
 /// Deterministic: the same inputs give the same effects, in the same order, at the same
-/// trace times — no wall clock, no threads. The walk starts (`go`) at the trace's first time;
+/// trace times — no wall clock, no threads. The prompts are said by a model of the daemon's
+/// voice (``ReplayVoice``), whose ends the walk hears, so the answer window opens as it would
+/// on the device. The walk starts (`go`) at the trace's first time;
 /// `.tick` comes every whole second of trace time until a few seconds after the last input,
 /// so a walk ending a little after its answer is seen to end.
 public struct Replayer: Sendable {
@@ -171,8 +173,14 @@ public struct Replayer: Sendable {
         var approach = FinalApproach(memory: memory, settings: settings)
         var lines: [FinalApproach.LogLine] = []
         var doorsDue: Date?
+        var voice = ReplayVoice(origin: start)
         func apply(_ event: FinalApproach.Event, at time: Date) {
             for effect in approach.handle(event, now: time) {
+                if case .say(let prompt) = effect {
+                    for unsaid in voice.say(prompt, at: time) {
+                        _ = approach.handle(.spoken(unsaid), now: time)
+                    }
+                }
                 if case .saveMemory(let memory) = effect {
                     // Written at once, as the daemon does; the outcome's lines (memorySaved or
                     // memoryFailed, and the promise or its failure) stand where the write was.
@@ -188,11 +196,21 @@ public struct Replayer: Sendable {
                 if case .requestDoors = effect, doors != nil { doorsDue = time + doorsDelay }
             }
         }
+        /// The voice's prompts that end by `item` (at its time too: heard before it) are heard at
+        /// their ends, in turn with OSM's doors when they are due.
+        func hearPromptsEnded(before item: Item) {
+            while let ends = voice.playing?.ends, ends <= item.time, doorsDue.map({ ends <= $0 }) ?? true {
+                guard let (ended, at) = voice.finish() else { return }
+                for prompt in ended { apply(.spoken(prompt), at: at) }
+            }
+        }
         apply(.go(destination), at: start)
         for item in items {
+            hearPromptsEnded(before: item)
             if let due = doorsDue, let doors, due <= item.time, item.rank > 2 || due < item.time {
                 doorsDue = nil
                 apply(doors.event, at: due)
+                hearPromptsEnded(before: item)
             }
             apply(item.event, at: item.time)
         }

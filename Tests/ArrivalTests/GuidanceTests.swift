@@ -9,7 +9,12 @@ struct GuidanceTests {
         arguments: [
             (3.0, nil, Guidance.Distance.rightHere),
             (15.0, nil, .rightHere),
-            (15.1, nil, .metres(15, approximate: false)),
+            // A distance said as fifteen metres is "바로 앞" as 15 m itself is (before: 15.1…17.4 m
+            // was "십오 미터", one distance in two words).
+            (15.1, nil, .rightHere),
+            (16.2, 3.0, .rightHere),
+            (17.4, 30.0, .rightHere),
+            (17.5, nil, .metres(20, approximate: false)),
             (31.0, 5.0, .metres(30, approximate: false)),
             (32.6, 10.0, .metres(35, approximate: false)),
             (32.6, 10.1, .metres(35, approximate: true)),
@@ -152,5 +157,30 @@ struct PromptsTests {
         #expect(Prompts.nextDoor(door).hasPrefix("다른 입구로 안내할게."))
         #expect(Prompts.noDoorLeft == "다른 입구는 모르겠어. 입구를 찾으면 여기가 입구야라고 말해줘.")
         #expect(Prompts.remembered == "기억할게. 다음엔 여기로 안내할게.")
+    }
+
+    /// A door without a label is no sentence of its own (before: "다른 입구로 안내할게. 입구." and
+    /// "입구에 도착했어. 입구. 맞으면 …", a stray word).
+    @Test func anUnlabelledDoor_isNoStraySentence() {
+        let plain = Door(coordinate: Scene.center)
+        #expect(Prompts.nextDoor(plain) == "다른 입구로 안내할게.")
+        #expect(Prompts.arrived(at: plain) == "입구에 도착했어. 맞으면 여기가 입구야, 아니면 여기 아니야라고 말해줘.")
+        let noted = Door(coordinate: Scene.center, level: "0", note: "2층 출발 홀")
+        #expect(Prompts.nextDoor(noted) == "다른 입구로 안내할게. 층 표시 영. 이 층 출발 홀.")
+        #expect(
+            Prompts.arrived(at: noted)
+                == "입구에 도착했어. 층 표시 영. 이 층 출발 홀. 맞으면 여기가 입구야, 아니면 여기 아니야라고 말해줘.")
+        #expect(Prompts.doorChanged(plain) == "지도에서 입구를 찾았어. 입구로 바꿔서 안내할게.")
+    }
+
+    /// OSM's "1;2" (a door on levels 1 and 2) is said as the levels it names, not "일;이", which
+    /// espeak-ng reads as one run of numbers.
+    @Test(arguments: [
+        ("1;2", " 층 표시 일 또는 이."), ("-1;0", " 층 표시 마이너스 일 또는 영."), ("0", " 층 표시 영."),
+        ("1; 2;3", " 층 표시 일 또는 이 또는 삼."),
+    ])
+    func levelsSeparatedBySemicolons_areSaidAsOneOrTheOther(level: String, said: String) {
+        let door = Door(coordinate: Scene.center, level: level, label: "A")
+        #expect(Prompts.nextDoor(door) == "다른 입구로 안내할게. A 입구." + said)
     }
 }

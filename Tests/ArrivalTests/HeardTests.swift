@@ -108,6 +108,62 @@ struct DialogueTests {
         #expect(other.said.filter { $0 == Prompts.sayAgain }.count == 2)
     }
 
+    /// The answer window runs from when the walker has heard the question to its end: at a `go`
+    /// 5 m from the door, the start, the last stretch and the question take 22.3 s to say (the
+    /// lengths espeak-ng gives them), and a middling answer at 24 s is asked about and its repeat
+    /// acts (before: the window ran from the question's queueing, closed at 21 s, and both were
+    /// ignored). It closes 20 s after the question's end.
+    @Test func theWindowRunsFromWhenTheQuestionWasHeard() {
+        let door = Door(
+            coordinate: Scene.doorA.coordinate, source: .companion, level: "0", note: "2층 출발 홀", label: "A")
+        let destination = Destination(name: "Test Hall", center: Scene.center, door: door)
+        func atTheDoor() -> WalkSimulator {
+            var sim = WalkSimulator(from: door.coordinate.offset(metres: 5, bearing: 180))
+            sim.noise = 0
+            sim.speakingSeconds = { text in
+                switch text {
+                case Prompts.start("Test Hall"): 3.4
+                case Prompts.lastStretch("Test Hall", door: door): 7.7
+                case Prompts.arrived(at: door): 11.2
+                default: 1.7
+                }
+            }
+            sim.send(.go(destination))
+            sim.wait(1)  // the first fix: the last stretch and the arrival, said after the start
+            #expect(sim.arrivals == 1)
+            return sim
+        }
+        var sim = atTheDoor()
+        sim.wait(23)  // t = 24 s: the question ended at 22.3 s
+        sim.send(Self.voice(.notHere, sure: false))
+        #expect(sim.said.last == Prompts.sayAgain, "\(sim.said)")
+        sim.wait(4)  // "다시 한 번 말해줘." heard at 25.7 s, the repeat 2.3 s after
+        sim.send(Self.voice(.notHere, sure: false))
+        #expect(rejections(sim) == [door])
+
+        var late = atTheDoor()
+        late.wait(42)  // t = 43 s: 20.7 s after the question's end
+        late.send(Self.voice(.notHere, sure: false))
+        #expect(!late.said.contains(Prompts.sayAgain))
+    }
+
+    /// `repeat` of the arrival question opens the window again, from when it is heard again
+    /// (before: only the arrival opened it, and a middling answer after the repeat was ignored).
+    @Test func aRepeatedQuestion_opensTheWindowAgain() {
+        var sim = atDoorA()
+        sim.wait(25)
+        sim.send(Self.voice(.notHere, sure: false))
+        #expect(!sim.said.contains(Prompts.sayAgain), "the window closed 20 s after the question")
+        sim.send(.repeatLast)
+        #expect(sim.said.last == Prompts.arrived(at: Scene.doorA))
+        sim.wait(13)
+        sim.send(Self.voice(.notHere, sure: false))
+        #expect(sim.said.last == Prompts.sayAgain, "\(sim.said.suffix(3))")
+        sim.wait(3)
+        sim.send(Self.voice(.notHere, sure: false))
+        #expect(rejections(sim) == [Scene.doorA])
+    }
+
     /// Outside the answer window a middling answer is logged and ignored; a sure one acts.
     @Test func outsideTheWindow_onlySureActs() {
         var sim = atDoorA()

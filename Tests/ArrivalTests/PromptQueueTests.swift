@@ -58,4 +58,24 @@ import Testing
         #expect(q.next(at: 209.9)?.text == "입구까지 삼십 미터")
         #expect(q.next(at: 500)?.text == Prompts.fixBack)
     }
+
+    /// A fresh callout with the words of the one waiting stands in for it, queued now (before:
+    /// dropped as a duplicate, and the older one then dropped as stale, so the walker standing
+    /// still heard no guidance at all), as any newer callout replaces the one waiting.
+    @Test func aFreshCalloutLikeTheWaitingOne_isSpokenNotDroppedTwice() {
+        var q = PromptQueue()
+        q.enqueue(.init(Prompts.start("Rautatieasema")), at: 0)
+        q.enqueue(.init("입구까지 삼십 미터", isCallout: true), at: 0)
+        q.enqueue(.init(Prompts.fixBack), at: 1)
+        let dropped = q.enqueue(.init("입구까지 삼십 미터", isCallout: true), at: 9)
+        #expect(dropped == [.replaced(.init("입구까지 삼십 미터", isCallout: true))])
+        var stale: [PromptQueue.Dropped] = []
+        #expect(q.next(at: 12, dropped: &stale)?.text == Prompts.start("Rautatieasema"))
+        #expect(q.next(at: 12, dropped: &stale)?.text == Prompts.fixBack)
+        #expect(q.next(at: 12, dropped: &stale)?.text == "입구까지 삼십 미터")
+        #expect(stale.isEmpty)
+        // Any other prompt is still not queued twice.
+        q.enqueue(.init(Prompts.noFix), at: 20)
+        #expect(q.enqueue(.init(Prompts.noFix), at: 21) == [.duplicate(.init(Prompts.noFix))])
+    }
 }

@@ -32,14 +32,37 @@ struct WalkSimulator {
 
     /// When set, every memory write fails with this reason (a full disk, a read-only card).
     var saveFailure: String?
+    /// How long each prompt takes to say (seconds), one after another as the daemon's voice
+    /// says them; `nil`: each is said at once, its end reported as it is asked for.
+    var speakingSeconds: (@Sendable (String) -> Double)?
+    /// The prompts being said or waiting, each with when it ends.
+    var speaking: [(prompt: FinalApproach.Prompt, ends: Date)] = []
 
-    /// Sends `event`; each memory write is answered at once, as a shell does after writing.
+    /// Sends `event`; each memory write is answered at once, as a shell does after writing, and
+    /// each prompt's end is reported (``FinalApproach/Event/spoken(_:)``) when it comes.
     mutating func send(_ event: FinalApproach.Event) {
+        hearPromptsEnded()
         let new = approach.handle(event, now: now)
         effects += new.map { (now, $0) }
         for effect in new {
+            if case .say(let prompt) = effect {
+                if let speakingSeconds {
+                    let begins = max(now, speaking.last?.ends ?? now)
+                    speaking.append((prompt, begins + speakingSeconds(prompt.text)))
+                } else {
+                    _ = approach.handle(.spoken(prompt), now: now)
+                }
+            }
             guard case .saveMemory = effect else { continue }
             send(saveFailure.map { .memoryFailed($0) } ?? .memorySaved)
+        }
+    }
+
+    /// Reports the end of every prompt said by now, at its end.
+    mutating func hearPromptsEnded() {
+        while let first = speaking.first, first.ends <= now {
+            speaking.removeFirst()
+            _ = approach.handle(.spoken(first.prompt), now: first.ends)
         }
     }
 

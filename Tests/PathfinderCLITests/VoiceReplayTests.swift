@@ -68,6 +68,44 @@ import Testing
         #expect(lines(run.out, event: "confirmed").isEmpty)
     }
 
+    /// The answer window runs from when the question has been said: at a `go` 5 m from the
+    /// door, the start, the last stretch and the arrival question take about 22 s to say, and a
+    /// middling "여기 아니야" at 25.7 s is asked about, and its repeat rejects the door (before:
+    /// the window ran 20 s from the question's queueing at 0 s, and both answers were logged and
+    /// ignored, the walker left in silence).
+    @Test func theAnswerWindow_runsFromTheEndOfTheQuestion() async throws {
+        let scratch = try Scratch()
+        let middling = try models(
+            #"{"notHere": {"act": 0.999, "ask": 0.001}, "thisIsIt": {"act": 0.999, "ask": 0.001}}"#,
+            in: scratch)
+        // espeak-ng's "여기 아니야" twice, 5.6 s apart, from 24 s into the walk.
+        let spoken = scratch.file("spoken.wav"), once = scratch.file("once.wav"),
+            twice = scratch.file("twice.wav")
+        try #require(try run("espeak-ng", ["-v", "ko", "-w", spoken, "여기 아니야"], install: "espeak-ng") == 0)
+        try #require(
+            try run(
+                "sox",
+                [
+                    "-R", spoken, "-r", "16000", "-c", "1", "-b", "16", once, "silence", "1", "0.01", "0.5%",
+                    "pad", "0.5", "4",
+                ],
+                install: "sox") == 0)
+        try #require(try run("sox", [once, once, twice], install: "sox") == 0)
+        let fixtures = Self.repo + "/Tests/PathfinderCLITests/Fixtures/at-the-door/"
+        let run = await runPathfinder([
+            "replay", "--nmea", fixtures + "walk.nmea", "--destination", fixtures + "destination.json",
+            "--audio", twice, "--audio-start", "24", "--models", middling,
+        ])
+        try #require(run.code == 0, "\(run.err)")
+        let said = lines(run.out, event: "say").compactMap { $0["text"] as? String }
+        let heard = lines(run.out, event: "heard")
+        try #require(heard.count == 2, "\(run.out)")
+        #expect(heard.allSatisfy { $0["sure"] as? Bool == false && $0["meaning"] as? String == "notHere" })
+        #expect((heard[0]["t"] as? Double).map { $0 > 23 } == true, "\(heard)")
+        #expect(said.filter { $0 == Prompts.sayAgain }.count == 1, "\(said)")
+        #expect(lines(run.out, event: "rejected").count == 1, "\(run.out)")
+    }
+
     /// A middling answer in the answer window is asked about, and acts on nothing by itself.
     @Test func aMiddlingAnswer_isAskedAbout() async throws {
         let scratch = try Scratch()

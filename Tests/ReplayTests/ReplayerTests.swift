@@ -194,3 +194,34 @@ struct WalkMapTests {
             svg == WalkMap(destination: destination, outline: outline, result: result).svg(), "deterministic")
     }
 }
+
+/// The replay's model of the daemon's voice: one prompt at a time, the daemon's queue rules,
+/// each prompt's length estimated from its words.
+@Suite struct ReplayVoiceTests {
+    let t0 = Date(timeIntervalSince1970: 1_750_000_000)
+
+    /// Prompts end one after another, each its estimated length after the one before; a
+    /// callout left waiting more than 10 s is let go when its turn comes, ending then.
+    @Test func promptsEndInTurn_andAStaleCalloutIsLetGo() throws {
+        var voice = ReplayVoice(origin: t0)
+        let question = FinalApproach.Prompt(
+            "입구에 도착했어. A 입구. 층 표시 영. 이 층 출발 홀. 맞으면 여기가 입구야, 아니면 여기 아니야라고 말해줘.")
+        let start = FinalApproach.Prompt(Prompts.start("Test Hall"))
+        let callout = FinalApproach.Prompt("입구까지 삼십 미터, 두 시 방향", isCallout: true)
+        #expect(voice.say(start, at: t0).isEmpty)
+        #expect(voice.say(question, at: t0).isEmpty)
+        #expect(voice.say(callout, at: t0 + 1).isEmpty)
+        // Within a second of espeak-ng's lengths (3.4 s and 11.2 s).
+        let finishedFirst = voice.finish()
+        let first = try #require(finishedFirst)
+        #expect(first.ended == [start])
+        #expect(abs(first.at.timeIntervalSince(t0) - 3.4) < 1)
+        let finishedSecond = voice.finish()
+        let second = try #require(finishedSecond)
+        #expect(second.ended.first == question)
+        #expect(abs(second.at.timeIntervalSince(first.at) - 11.2) < 1)
+        // The callout, queued at 1 s, is 14 s old when the question ends: let go, not said.
+        #expect(second.ended == [question, callout])
+        #expect(voice.finish() == nil)
+    }
+}

@@ -221,34 +221,42 @@ struct FinalApproachStoryTests {
 
 @Suite("FinalApproach level check")
 struct LevelCheckStoryTests {
-    /// A confirmed door at 20.0 m (±3) above sea level; the walker arrives at `walker`.
-    func arrive(walker: BarometricAltitude) -> WalkSimulator {
+    /// A confirmed door at `door` above sea level; the walker's barometer gives `walker` every
+    /// second as they arrive there.
+    func arrive(
+        walker: BarometricAltitude?, door: BarometricAltitude = .init(metres: 20, accuracy: 1)
+    ) -> WalkSimulator {
         var memory = EntranceMemory()
-        let door = Door(
-            coordinate: Scene.doorA.coordinate, label: "A", altitude: .init(metres: 20, accuracy: 3))
         memory.confirm(
-            door, name: "Rautatieasema", center: Scene.center, now: Date(timeIntervalSince1970: 1_749_999_000)
-        )
+            Door(coordinate: Scene.doorA.coordinate, label: "A", altitude: door), name: "Rautatieasema",
+            center: Scene.center, now: Date(timeIntervalSince1970: 1_749_999_000))
         var sim = WalkSimulator(
             from: Scene.doorA.coordinate.offset(metres: 100, bearing: 180), memory: memory)
         sim.send(.go(Scene.destination))
-        sim.send(.altitude(walker))
+        sim.barometer = walker
         sim.walk(to: Scene.doorA.coordinate)
         return sim
     }
 
+    func levels(_ sim: WalkSimulator) -> [LevelCheck] {
+        sim.records.compactMap { if case .level(let c, _, _) = $0 { c } else { nil } }
+    }
+
+    /// Door at 20 m ±1. Before audit 5-A F1, 2.5 m apart was "same" and more was another level
+    /// whatever the accuracies: 22 m ±1 was "same", 24.5 m ±4.2 "below".
     @Test(arguments: [
-        (26.0, 4.0, LevelCheck?.some(.below)),
-        (14.0, 4.0, .above),
-        (21.5, 4.0, .same),
-        (17.6, 6.0, .same),
+        (26.0, 1.0, LevelCheck?.some(.below)),
+        (14.0, 1.0, .above),
+        (20.3, 0.5, .same),
+        (22.0, 1.0, nil),
+        (24.5, 4.2, nil),
         (26.0, 6.5, nil),
         (14.0, 12.0, nil),
     ])
     func levelAtArrival(metres: Double, accuracy: Double, expected: LevelCheck?) {
         let sim = arrive(walker: .init(metres: metres, accuracy: accuracy))
-        let levels = sim.records.compactMap { if case .level(let c, _, _) = $0 { c } else { nil } }
-        #expect(levels == (expected.map { [$0] } ?? []))
+        #expect(sim.arrivals == 1)
+        #expect(levels(sim) == (expected.map { [$0] } ?? []))
         for check in [LevelCheck.same, .above, .below] {
             #expect(sim.said.contains(Prompts.level(check)) == (check == expected))
         }
@@ -267,7 +275,7 @@ struct LevelCheckStoryTests {
         for (accuracy, stored) in [(4.0, true), (7.0, false)] {
             var sim = WalkSimulator(from: Scene.doorA.coordinate.offset(metres: 100, bearing: 180))
             sim.send(.go(Destination(name: "Rautatieasema", center: Scene.center, door: Scene.doorA)))
-            sim.send(.altitude(.init(metres: 18, accuracy: accuracy)))
+            sim.barometer = .init(metres: 18, accuracy: accuracy)
             sim.walk(to: Scene.doorA.coordinate)
             sim.send(.heard(.typed("여기 맞아")))
             let door = try #require(sim.approach.memory.building(near: Scene.center)?.confirmed)

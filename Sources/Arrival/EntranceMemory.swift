@@ -170,12 +170,15 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
     // MARK: Changes (each moves the building to the front)
 
     /// "여기가 입구야": `door` becomes the building's confirmed door, source `walker`; its
-    /// altitude is kept only when accurate to ``storedAltitudeAccuracyMetres``; every
-    /// rejection within ``sameDoorMetres`` of it is lifted.
+    /// altitude is kept only when accurate to ``storedAltitudeAccuracyMetres`` and one a
+    /// barometer gives (``BarometricAltitude/isPlausible``); every rejection within
+    /// ``sameDoorMetres`` of it is lifted.
     public mutating func confirm(_ door: Door, name: String, center: Coordinate, now: Date) {
         var door = door
         door.source = .walker
-        if let altitude = door.altitude, !(altitude.accuracy <= Self.storedAltitudeAccuracyMetres) {
+        if let altitude = door.altitude,
+            !(altitude.accuracy <= Self.storedAltitudeAccuracyMetres && altitude.isPlausible)
+        {
             door.altitude = nil
         }
         change(name: name, center: center, now: now) { b in

@@ -169,6 +169,18 @@ struct EntranceMemoryTests {
         if kept { #expect(stored?.metres == 12.4) }
     }
 
+    /// Audit 5-A F8: a negative accuracy passed (and the level check took it as ultra-precise),
+    /// and so did any height.
+    @Test(arguments: [(-1.0, 12.4), (-0.0, 12.4), (3.0, 99_999), (3.0, -5_000), (3.0, .nan)])
+    func confirmDropsAnAltitudeNoBarometerGives(accuracy: Double, metres: Double) {
+        var memory = EntranceMemory()
+        memory.confirm(
+            Door(coordinate: Place.at(50, 0), altitude: .init(metres: metres, accuracy: accuracy)), name: "S",
+            center: station, now: t0)
+        let stored = memory.building(near: station)?.confirmed?.altitude
+        #expect((stored != nil) == (accuracy == 0), "\(String(describing: stored))")
+    }
+
     @Test func aNewConfirmReplacesTheOld() {
         var memory = EntranceMemory()
         memory.confirm(Door(coordinate: Place.at(50, 0)), name: "S", center: station, now: t0)

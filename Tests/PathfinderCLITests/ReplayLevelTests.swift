@@ -96,4 +96,12 @@ struct ReplayLevelTests {
             "\(lines.filter { $0["event"] as? String == "level" })")
         #expect(!said(lines).contains { $0.hasPrefix("입구는 지금") })
     }
+
+    /// Audit 5-A F2: "여기가 입구야" again at D on a day without pressure erased D's 21 m ±4.2
+    /// from the memory: the confirmation brought no altitude and replaced the door whole.
+    @Test func confirmingAgainWithoutAltitude_keepsTheDoorsAltitude() throws {
+        let (lines, memory) = try replay(try DemoDay.trace(keepPressureFixes: 0), heard: "495\t여기가 입구야\n")
+        #expect(lines.contains { $0["event"] as? String == "confirmed" })
+        #expect(try confirmedAltitude(memory) == ["metres": 21, "accuracy": 4.2])
+    }
 }

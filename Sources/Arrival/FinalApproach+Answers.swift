@@ -111,8 +111,8 @@ extension FinalApproach {
     }
 
     /// "여기가 입구야": where the walker stands becomes the door, with the level, note and label
-    /// of the door walked to (``Walk/describing(_:)``) and the altitude when accurate; the walk
-    /// ends a little later.
+    /// of the door walked to (``Walk/describing(_:)``) and the altitude when accurate and current;
+    /// the walk ends a little later.
     mutating func thisIsIt(now: Date) -> [Effect] {
         guard var walk else { return [] }
         guard let position = lastPosition,
@@ -123,7 +123,7 @@ extension FinalApproach {
         let door = Door(
             coordinate: position.coordinate, source: .walker, level: walkedTo?.level, note: walkedTo?.note,
             label: walkedTo?.label,
-            altitude: altitude.flatMap {
+            altitude: currentAltitude(now: now).flatMap {
                 $0.accuracy <= EntranceMemory.storedAltitudeAccuracyMetres ? $0 : nil
             })
         memory.confirm(door, name: destination.name, center: destination.center, now: now)

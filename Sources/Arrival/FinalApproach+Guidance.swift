@@ -66,7 +66,7 @@ extension FinalApproach {
             self.walk = walk
             effects.append(.log(.arrived(walk.door, metres: (metres * 10).rounded() / 10)))
             effects.append(.say(Prompt(walk.door.map(Prompts.arrived(at:)) ?? Prompts.arrivedAtCenter)))
-            return effects + levelCheck()
+            return effects + levelCheck(now: now)
         }
 
         if isCalloutDue(walk.lastCallout, metres: metres, hour: direction.hour, now: now) {
@@ -100,9 +100,9 @@ extension FinalApproach {
         return .clock(Guidance.clockHour(bearing: bearing, heading: heading))
     }
 
-    /// At the door: compare its stored altitude with the walker's, when both are good enough.
-    mutating func levelCheck() -> [Effect] {
-        guard var walk, let doorAltitude = walk.door?.altitude, let altitude,
+    /// At the door: compare its stored altitude with the walker's now, when both are good enough.
+    mutating func levelCheck(now: Date) -> [Effect] {
+        guard var walk, let doorAltitude = walk.door?.altitude, let altitude = currentAltitude(now: now),
             let check = LevelCheck.compare(door: doorAltitude, walker: altitude)
         else { return [] }
         walk.levelSaid = true

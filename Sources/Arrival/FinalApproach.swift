@@ -211,7 +211,9 @@ public struct FinalApproach: Sendable {
     var lastPosition: Position?
     var lastFixTime: Date?
     var lastGoodCourse: Double?
+    /// The barometer's last altitude and when it came (see ``currentAltitude(now:)``).
     var altitude: BarometricAltitude?
+    var altitudeTime: Date?
     var lastSaid: String?
     /// "여기가 입구야" was stored and awaits its write: the promise ("기억할게…") is spoken only
     /// once the shell says the memory is written, and "입구를 기억하지 못했어." if it is not.
@@ -226,6 +228,21 @@ public struct FinalApproach: Sendable {
     public init(memory: EntranceMemory, settings: Settings = Settings()) {
         self.memory = memory
         self.settings = settings
+    }
+
+    /// An altitude is the walker's for this long after it came (seconds): the barometer gives
+    /// one a second (the IIO sensor is read once a second, NMEA pressure comes with each 1 Hz
+    /// epoch), so two missed readings still count; older, the walker may have walked 4 m or
+    /// climbed half a storey (an escalator rises 0.5 m/s), and a barometer that stopped minutes
+    /// ago would decide the level check and be stored with the door.
+    public static let altitudeFreshSeconds = 3.0
+
+    /// The walker's altitude at `now`: the barometer's last, unless older than
+    /// ``altitudeFreshSeconds``.
+    func currentAltitude(now: Date) -> BarometricAltitude? {
+        guard let altitude, let altitudeTime, now.timeIntervalSince(altitudeTime) <= Self.altitudeFreshSeconds
+        else { return nil }
+        return altitude
     }
 
     /// Whether a walk is in progress.
@@ -261,7 +278,8 @@ public struct FinalApproach: Sendable {
         case .noFix: break  // the timers above count the silence
         case .altitude(let altitude):
             self.altitude = altitude
-            if walk?.arrived == true, walk?.levelSaid == false { effects += levelCheck() }
+            altitudeTime = now
+            if walk?.arrived == true, walk?.levelSaid == false { effects += levelCheck(now: now) }
         case .heard(let answer): effects += heard(answer, now: now)
         case .doorsArrived(let doors): effects += doorsArrived(.building(doors: doors), now: now)
         case .noBuilding(let entrances): effects += doorsArrived(.noBuilding(entrances: entrances), now: now)

@@ -271,6 +271,27 @@ struct LevelCheckStoryTests {
         #expect(sim.said.filter { $0 == Prompts.level(.below) }.count == 1, "said once")
     }
 
+    /// Audit 5-A F4: the barometer stopped on the way (11.9 m ±0.5, 100 m before the door):
+    /// that reading was still "the walker's" at the door, and decided "위에 있어".
+    @Test func anAltitudeFromBeforeTheBarometerStopped_decidesNothing() {
+        var memory = EntranceMemory()
+        memory.confirm(
+            Door(coordinate: Scene.doorA.coordinate, label: "A", altitude: .init(metres: 21, accuracy: 1)),
+            name: "Rautatieasema", center: Scene.center, now: Date(timeIntervalSince1970: 1_749_999_000))
+        var sim = WalkSimulator(
+            from: Scene.doorA.coordinate.offset(metres: 100, bearing: 180), memory: memory)
+        sim.send(.go(Scene.destination))
+        sim.barometer = .init(metres: 11.9, accuracy: 0.5)
+        sim.wait(2)
+        sim.barometer = nil
+        sim.walk(to: Scene.doorA.coordinate)
+        #expect(sim.arrivals == 1)
+        #expect(levels(sim) == [])
+        // Once the barometer speaks again, it is heard.
+        sim.send(.altitude(.init(metres: 11.9, accuracy: 0.5)))
+        #expect(levels(sim) == [.above])
+    }
+
     @Test func confirmStoresAltitudeOnlyWhenAccurate() throws {
         for (accuracy, stored) in [(4.0, true), (7.0, false)] {
             var sim = WalkSimulator(from: Scene.doorA.coordinate.offset(metres: 100, bearing: 180))
@@ -281,6 +302,21 @@ struct LevelCheckStoryTests {
             let door = try #require(sim.approach.memory.building(near: Scene.center)?.confirmed)
             #expect((door.altitude != nil) == stored)
         }
+    }
+
+    /// Audit 5-A F4: the altitude stored with a confirmed door is the walker's now: one of the
+    /// last 3 s (three 1 Hz readings), not one from before the barometer stopped.
+    @Test(arguments: [(3, true), (4, false), (60, false)])
+    func confirmStoresAltitudeOnlyWhenCurrent(secondsOld: Int, stored: Bool) throws {
+        var sim = WalkSimulator(from: Scene.doorA.coordinate.offset(metres: 100, bearing: 180))
+        sim.send(.go(Destination(name: "Rautatieasema", center: Scene.center, door: Scene.doorA)))
+        sim.walk(to: Scene.doorA.coordinate)
+        #expect(sim.arrivals == 1)
+        sim.send(.altitude(.init(metres: 18, accuracy: 2)))
+        sim.wait(secondsOld)
+        sim.send(.heard(.typed("여기 맞아")))
+        let door = try #require(sim.approach.memory.building(near: Scene.center)?.confirmed)
+        #expect((door.altitude != nil) == stored)
     }
 }
 

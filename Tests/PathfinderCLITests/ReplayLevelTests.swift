@@ -104,4 +104,22 @@ struct ReplayLevelTests {
         #expect(lines.contains { $0["event"] as? String == "confirmed" })
         #expect(try confirmedAltitude(memory) == ["metres": 21, "accuracy": 4.2])
     }
+
+    /// Audit 5-A F4: pressure sentences stop after the 60th fix; at D (t = 488) the 11.9 m ±2.6 of
+    /// t ≈ 60, 430 m away down the hill, decided "입구는 지금보다 위에 있어." and, confirmed, was
+    /// stored as D's altitude in place of its 21 m ±4.2 (claiming to be better). An altitude older
+    /// than a few seconds is now no one's: D keeps its own. (The level alone is no answer since
+    /// the combined-accuracy rule either; `anAltitudeFromBeforeTheBarometerStopped_decidesNothing`
+    /// shows it at ±0.5.)
+    @Test func aBarometerThatStopped_decidesNothingAndIsNotStored() throws {
+        let trace = try DemoDay.trace(keepPressureFixes: 60)
+        let (lines, _) = try replay(trace)
+        #expect(!lines.contains { $0["event"] as? String == "level" })
+        #expect(!said(lines).contains { $0.hasPrefix("입구는 지금") })
+        let (confirming, memory) = try replay(trace, heard: "495\t여기가 입구야\n")
+        let confirmed = try #require(confirming.first { $0["event"] as? String == "confirmed" })
+        let door = try #require(confirmed["door"] as? [String: Any])
+        #expect(door["altitude"] as? [String: Double] == ["metres": 21, "accuracy": 4.2], "\(door)")
+        #expect(try confirmedAltitude(memory) == ["metres": 21, "accuracy": 4.2])
+    }
 }

@@ -104,7 +104,7 @@ extension FinalApproach {
         }
         walk.plan = plan
         walk.arrived = false
-        walk.levelSaid = false
+        walk.levelSaid = nil
         walk.lastCallout = nil
         self.walk = walk
         return effects + [.say(Prompt(Prompts.noDoorLeft))]

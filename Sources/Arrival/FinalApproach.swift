@@ -164,7 +164,11 @@ public struct FinalApproach: Sendable {
         var started: Date
         var inLastStretch = false
         var arrived = false
-        var levelSaid = false
+        /// The level check's answer said at this door (the last: "same" once reached), nil
+        /// before one; and how many readings in a row have since compared "same" after "above"
+        /// or "below" (``LevelCheck/readingsToReach``).
+        var levelSaid: LevelCheck?
+        var levelSameReadings = 0
         /// Set by "여기가 입구야": the walk ends then, and hears nothing more.
         var endsAt: Date?
         var lastCallout: Callout?
@@ -279,7 +283,7 @@ public struct FinalApproach: Sendable {
         case .altitude(let altitude):
             self.altitude = altitude
             altitudeTime = now
-            if walk?.arrived == true, walk?.levelSaid == false { effects += levelCheck(now: now) }
+            if walk?.arrived == true { effects += levelCheck(now: now) }
         case .heard(let answer): effects += heard(answer, now: now)
         case .doorsArrived(let doors): effects += doorsArrived(.building(doors: doors), now: now)
         case .noBuilding(let entrances): effects += doorsArrived(.noBuilding(entrances: entrances), now: now)

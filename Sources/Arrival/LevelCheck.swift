@@ -21,6 +21,10 @@ public enum LevelCheck: String, Sendable, Hashable, Codable {
     /// are more than 2.5 m apart two times in three, and a fixed 2.5 m said "아래에 있어" at the
     /// door the walker had confirmed, who may then reject it for good.
     public static let confidenceSigmas = 2.0
+    /// After "above" or "below", this many readings in a row (seconds, at one a second) must
+    /// compare "same" before the level reached is said: one reading on the stairs' last step,
+    /// or one noisy one, is not yet the level.
+    public static let readingsToReach = 2
     /// The walker's altitude counts only when this accurate (metres); the door's is stored
     /// only when this accurate (``EntranceMemory/storedAltitudeAccuracyMetres``).
     public static let usableAccuracyMetres = 6.0

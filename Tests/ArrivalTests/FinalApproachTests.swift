@@ -292,6 +292,38 @@ struct LevelCheckStoryTests {
         #expect(levels(sim) == [.above])
     }
 
+    /// Audit 5-A F6: told the door is below, the walker goes down; at its level nothing was said.
+    /// Now, once two readings in a row agree: "이제 입구가 있는 층이야.", once.
+    @Test func reachingTheDoorsLevel_isSaidOnce() {
+        var sim = arrive(walker: .init(metres: 25.8, accuracy: 0.5), door: .init(metres: 21, accuracy: 0.5))
+        #expect(sim.said.last == Prompts.level(.below))
+        sim.barometer = .init(metres: 20.8, accuracy: 0.5)
+        sim.wait(1)
+        #expect(!sim.said.contains(Prompts.levelReached), "one reading is not yet the level")
+        sim.barometer = .init(metres: 25.8, accuracy: 0.5)
+        sim.wait(1)
+        sim.barometer = .init(metres: 20.8, accuracy: 0.5)
+        sim.wait(1)
+        #expect(!sim.said.contains(Prompts.levelReached), "two readings, not in a row")
+        sim.wait(1)
+        #expect(sim.said.last == Prompts.levelReached)
+        #expect(levels(sim) == [.below, .same])
+        sim.wait(10)
+        sim.barometer = .init(metres: 25.8, accuracy: 0.5)
+        sim.wait(3)
+        #expect(sim.said.filter { $0 == Prompts.levelReached }.count == 1, "said once")
+        #expect(sim.said.filter { $0 == Prompts.level(.below) }.count == 1)
+    }
+
+    /// "Same" at the door is not said again as the level reached.
+    @Test func theSameLevelAtArrival_isNotSaidAgain() {
+        var sim = arrive(walker: .init(metres: 20.3, accuracy: 0.5))
+        #expect(sim.said.last == Prompts.level(.same))
+        sim.wait(5)
+        #expect(!sim.said.contains(Prompts.levelReached))
+        #expect(levels(sim) == [.same])
+    }
+
     @Test func confirmStoresAltitudeOnlyWhenAccurate() throws {
         for (accuracy, stored) in [(4.0, true), (7.0, false)] {
             var sim = WalkSimulator(from: Scene.doorA.coordinate.offset(metres: 100, bearing: 180))

@@ -85,6 +85,14 @@ public struct BarometricAltitude: Sendable, Hashable, Codable {
         self.accuracy = accuracy
     }
 
+    /// This altitude as Pathfinder keeps it (the level check, the event log, the memory): metres
+    /// to the decimetre (a barometer resolves no finer; the log stays short), the accuracy
+    /// rounded up so rounding never makes it look better, nor lets it pass the 6 m a stored
+    /// door needs. Round once: a rounded-up 0.7 rounds up again to 0.8.
+    public var rounded: BarometricAltitude {
+        BarometricAltitude(metres: (metres * 10).rounded() / 10, accuracy: (accuracy * 10).rounded(.up) / 10)
+    }
+
     /// Whether this is an altitude a barometer gives at a door: its height within
     /// ``plausibleMetres``, its accuracy a real one (≥ 0, finite).
     public var isPlausible: Bool {

@@ -46,7 +46,7 @@ public struct FinalApproach: Sendable {
         case position(Position)
         /// The receiver reported no fix.
         case noFix
-        /// The barometer's absolute altitude, with its accuracy.
+        /// The barometer's absolute altitude, with its accuracy (kept ``BarometricAltitude/rounded``).
         case altitude(BarometricAltitude)
         /// An answer: spoken (the Listener's decision), typed or a button (see ``Heard``).
         case heard(Heard)
@@ -281,7 +281,9 @@ public struct FinalApproach: Sendable {
         case .position(let position): effects += moved(position, now: now)
         case .noFix: break  // the timers above count the silence
         case .altitude(let altitude):
-            self.altitude = altitude
+            // Rounded here, once, for every shell: before, the replay rounded its own and the
+            // daemon logged and stored the altimeter's raw 20.88237995432807.
+            self.altitude = altitude.rounded
             altitudeTime = now
             if walk?.arrived == true { effects += levelCheck(now: now) }
         case .heard(let answer): effects += heard(answer, now: now)

@@ -324,6 +324,21 @@ struct LevelCheckStoryTests {
         #expect(levels(sim) == [.same])
     }
 
+    /// Audit 5-A F10: the daemon's event log and memory carried the altimeter's raw numbers
+    /// (20.88237995432807 ±4.123105625617661) where a replay's carry decimetres: the core now
+    /// rounds every altitude it takes, for every shell (the accuracy up, never looking better).
+    @Test func altitudesAreKeptToTheDecimetre() throws {
+        var sim = WalkSimulator(from: Scene.doorA.coordinate.offset(metres: 100, bearing: 180))
+        sim.send(.go(Destination(name: "Rautatieasema", center: Scene.center, door: Scene.doorA)))
+        sim.barometer = .init(metres: 20.88237995432807, accuracy: 4.123105625617661)
+        sim.walk(to: Scene.doorA.coordinate)
+        sim.send(.heard(.typed("여기 맞아")))
+        let door = try #require(sim.approach.memory.building(near: Scene.center)?.confirmed)
+        #expect(door.altitude == .init(metres: 20.9, accuracy: 4.2))
+        let logged = sim.records.compactMap { if case .confirmed(let d) = $0 { d.altitude } else { nil } }
+        #expect(logged == [.init(metres: 20.9, accuracy: 4.2)])
+    }
+
     @Test func confirmStoresAltitudeOnlyWhenAccurate() throws {
         for (accuracy, stored) in [(4.0, true), (7.0, false)] {
             var sim = WalkSimulator(from: Scene.doorA.coordinate.offset(metres: 100, bearing: 180))

@@ -75,8 +75,54 @@ public struct BarometricAltitude: Sendable, Hashable, Codable {
     /// Estimated accuracy, metres.
     public var accuracy: Double
 
+    /// The heights a door can be at, metres above sea level: dry land runs from the Dead Sea's
+    /// shore (−430 m) to Everest's top (8 849 m), and a barometer's error at a door is metres,
+    /// not hundreds. Beyond them an altitude is no barometer's reading (a typo, a unit mixed up).
+    public static let plausibleMetres = -500.0...9_000.0
+
     public init(metres: Double, accuracy: Double) {
         self.metres = metres
         self.accuracy = accuracy
+    }
+
+    /// This altitude as Pathfinder keeps it (the level check, the event log, the memory): metres
+    /// to the decimetre (a barometer resolves no finer; the log stays short), the accuracy
+    /// rounded up so rounding never makes it look better, nor lets it pass the 6 m a stored
+    /// door needs. Round once: a rounded-up 0.7 rounds up again to 0.8.
+    public var rounded: BarometricAltitude {
+        BarometricAltitude(metres: (metres * 10).rounded() / 10, accuracy: (accuracy * 10).rounded(.up) / 10)
+    }
+
+    /// Whether this is an altitude a barometer gives at a door: its height within
+    /// ``plausibleMetres``, its accuracy a real one (≥ 0, finite).
+    public var isPlausible: Bool {
+        Self.plausibleMetres.contains(metres) && accuracy >= 0 && accuracy.isFinite
+    }
+
+    enum CodingKeys: String, CodingKey { case metres, accuracy }
+
+    /// Reads an altitude, refusing one no barometer gives (``isPlausible``): the level check
+    /// would take an accuracy of −1 for a perfect one.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        metres = try c.decode(Double.self, forKey: .metres)
+        accuracy = try c.decode(Double.self, forKey: .accuracy)
+        if let reason = Self.implausible(metres: metres) {
+            throw DecodingError.dataCorruptedError(forKey: .metres, in: c, debugDescription: reason)
+        }
+        guard accuracy >= 0 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .accuracy, in: c, debugDescription: "\(accuracy) m: an accuracy is ≥ 0")
+        }
+    }
+
+    /// Why `metres` is no door's height ("… is outside −500…9000 m …"), or `nil` when it may be.
+    public static func implausible(metres: Double) -> String? {
+        guard !plausibleMetres.contains(metres) else { return nil }
+        let range = String(
+            "\(Int(plausibleMetres.lowerBound))…\(Int(plausibleMetres.upperBound))".map {
+                $0 == "-" ? "−" : $0
+            })
+        return "\(metres) m is outside \(range) m above sea level (no door is there)"
     }
 }

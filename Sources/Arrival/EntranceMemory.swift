@@ -93,6 +93,22 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
         public func isRejected(_ point: Coordinate) -> Bool {
             rejected.contains { $0.distance(to: point) <= EntranceMemory.sameDoorMetres }
         }
+
+        /// `door` becomes the confirmed door, lifting the rejections near it. The same door
+        /// confirmed before keeps its altitude unless `door` brings one at least as accurate:
+        /// before, "여기가 입구야" again on a day without a usable altitude (no barometer, not
+        /// yet calibrated) erased it, and every later visit had no level check.
+        mutating func confirm(_ door: Door) {
+            var door = door
+            if let previous = confirmed,
+                previous.coordinate.distance(to: door.coordinate) <= EntranceMemory.sameDoorMetres,
+                let kept = previous.altitude, !(door.altitude.map { $0.accuracy <= kept.accuracy } ?? false)
+            {
+                door.altitude = kept
+            }
+            confirmed = door
+            rejected.removeAll { $0.distance(to: door.coordinate) <= EntranceMemory.sameDoorMetres }
+        }
     }
 
     /// OSM's doors as read at a time.
@@ -170,18 +186,19 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
     // MARK: Changes (each moves the building to the front)
 
     /// "여기가 입구야": `door` becomes the building's confirmed door, source `walker`; its
-    /// altitude is kept only when accurate to ``storedAltitudeAccuracyMetres``; every
-    /// rejection within ``sameDoorMetres`` of it is lifted.
+    /// altitude is kept only when accurate to ``storedAltitudeAccuracyMetres`` and one a
+    /// barometer gives (``BarometricAltitude/isPlausible``); every rejection within
+    /// ``sameDoorMetres`` of it is lifted. The same door confirmed again (within
+    /// ``sameDoorMetres``) keeps its altitude unless this one is at least as accurate.
     public mutating func confirm(_ door: Door, name: String, center: Coordinate, now: Date) {
         var door = door
         door.source = .walker
-        if let altitude = door.altitude, !(altitude.accuracy <= Self.storedAltitudeAccuracyMetres) {
+        if let altitude = door.altitude,
+            !(altitude.accuracy <= Self.storedAltitudeAccuracyMetres && altitude.isPlausible)
+        {
             door.altitude = nil
         }
-        change(name: name, center: center, now: now) { b in
-            b.confirmed = door
-            b.rejected.removeAll { $0.distance(to: door.coordinate) <= Self.sameDoorMetres }
-        }
+        change(name: name, center: center, now: now) { b in b.confirm(door) }
     }
 
     /// "여기 아니야": remembers `door` as not the way in, unless a rejection within
@@ -256,10 +273,7 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
                         x.confirmed = nil
                     }
                 }
-                if let door = b.confirmed {
-                    x.confirmed = door
-                    x.rejected.removeAll { $0.distance(to: door.coordinate) <= Self.sameDoorMetres }
-                }
+                if let door = b.confirmed { x.confirm(door) }
             }
         }
         return merged

@@ -138,15 +138,15 @@ extension FinalApproach {
         }
         walk.plan = plan
         walk.arrived = false
-        walk.levelSaid = false
+        walk.levelSaid = nil
         walk.lastCallout = nil
         self.walk = walk
         return effects + [.say(Prompt(Prompts.noDoorLeft))]
     }
 
     /// "여기가 입구야": where the walker stands becomes the door, with the level, note and label
-    /// of the door walked to (``Walk/describing(_:)``) and the altitude when accurate; the walk
-    /// ends a little later.
+    /// of the door walked to (``Walk/describing(_:)``) and the altitude when accurate and current;
+    /// the walk ends a little later.
     mutating func thisIsIt(now: Date) -> [Effect] {
         guard var walk else { return [] }
         guard let position = lastPosition,
@@ -157,7 +157,7 @@ extension FinalApproach {
         let door = Door(
             coordinate: position.coordinate, source: .walker, level: walkedTo?.level, note: walkedTo?.note,
             label: walkedTo?.label,
-            altitude: altitude.flatMap {
+            altitude: currentAltitude(now: now).flatMap {
                 $0.accuracy <= EntranceMemory.storedAltitudeAccuracyMetres ? $0 : nil
             })
         memory.confirm(door, name: destination.name, center: destination.center, now: now)

@@ -80,7 +80,7 @@ extension FinalApproach {
         walk.plan = plan
         if announce {
             walk.arrived = false
-            walk.levelSaid = false
+            walk.levelSaid = nil
             // Guidance to the new door at once; far away, still one callout a minute (before,
             // a second far callout came 4 s after the first).
             if walk.inLastStretch { walk.lastCallout = nil }

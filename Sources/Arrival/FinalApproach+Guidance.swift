@@ -67,7 +67,7 @@ extension FinalApproach {
             self.walk = walk
             effects.append(.log(.arrived(walk.door, metres: (metres * 10).rounded() / 10)))
             effects.append(.say(Prompt(walk.door.map(Prompts.arrived(at:)) ?? Prompts.arrivedAtCenter)))
-            return effects + levelCheck()
+            return effects + levelCheck(now: now)
         }
 
         if isCalloutDue(walk.lastCallout, metres: metres, hour: direction.hour, now: now) {
@@ -105,16 +105,33 @@ extension FinalApproach {
         return .clock(Guidance.clockHour(bearing: bearing, heading: heading))
     }
 
-    /// At the door: compare its stored altitude with the walker's, when both are good enough.
-    mutating func levelCheck() -> [Effect] {
-        guard var walk, let doorAltitude = walk.door?.altitude, let altitude,
-            let check = LevelCheck.compare(door: doorAltitude, walker: altitude)
+    /// At the door: compare its stored altitude with the walker's now, when both are good enough.
+    /// The first answer is said; after "above" or "below", the level reached is said once, when
+    /// ``LevelCheck/readingsToReach`` readings in a row compare "same" (before, nothing more was
+    /// said, and the walker who went down was left hunting for a level they were on).
+    mutating func levelCheck(now: Date) -> [Effect] {
+        guard var walk, walk.levelSaid != .same, let doorAltitude = walk.door?.altitude,
+            let altitude = currentAltitude(now: now)
         else { return [] }
-        walk.levelSaid = true
-        self.walk = walk
-        return [
-            .log(.level(check, door: doorAltitude, walker: altitude)), .say(Prompt(Prompts.level(check))),
-        ]
+        let check = LevelCheck.compare(door: doorAltitude, walker: altitude)
+        let log = check.map { [Effect.log(.level($0, door: doorAltitude, walker: altitude))] } ?? []
+        switch walk.levelSaid {
+        case nil:
+            guard let check else { return [] }
+            walk.levelSaid = check
+            walk.levelSameReadings = 0
+            self.walk = walk
+            return log + [.say(Prompt(Prompts.level(check)))]
+        default:
+            walk.levelSameReadings = check == .same ? walk.levelSameReadings + 1 : 0
+            guard walk.levelSameReadings >= LevelCheck.readingsToReach else {
+                self.walk = walk
+                return []
+            }
+            walk.levelSaid = .same
+            self.walk = walk
+            return log + [.say(Prompt(Prompts.levelReached))]
+        }
     }
 }
 

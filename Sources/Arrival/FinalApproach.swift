@@ -46,7 +46,7 @@ public struct FinalApproach: Sendable {
         case position(Position)
         /// The receiver reported no fix.
         case noFix
-        /// The barometer's absolute altitude, with its accuracy.
+        /// The barometer's absolute altitude, with its accuracy (kept ``BarometricAltitude/rounded``).
         case altitude(BarometricAltitude)
         /// An answer: spoken (the Listener's decision), typed or a button (see ``Heard``).
         case heard(Heard)
@@ -172,7 +172,11 @@ public struct FinalApproach: Sendable {
         var started: Date
         var inLastStretch = false
         var arrived = false
-        var levelSaid = false
+        /// The level check's answer said at this door (the last: "same" once reached), nil
+        /// before one; and how many readings in a row have since compared "same" after "above"
+        /// or "below" (``LevelCheck/readingsToReach``).
+        var levelSaid: LevelCheck?
+        var levelSameReadings = 0
         /// Set by "여기가 입구야": the walk ends then, and hears nothing more.
         var endsAt: Date?
         var lastCallout: Callout?
@@ -221,7 +225,9 @@ public struct FinalApproach: Sendable {
     /// The course over ground of the walk's last fix at walking speed, and when it came: the
     /// walker's heading for ``Settings/headingMemorySeconds`` after they stop.
     var lastCourse: (degrees: Double, at: Date)?
+    /// The barometer's last altitude and when it came (see ``currentAltitude(now:)``).
     var altitude: BarometricAltitude?
+    var altitudeTime: Date?
     var lastSaid: String?
     /// "여기가 입구야" was stored and awaits its write: the promise ("기억할게…") is spoken only
     /// once the shell says the memory is written, and "입구를 기억하지 못했어." if it is not.
@@ -236,6 +242,21 @@ public struct FinalApproach: Sendable {
     public init(memory: EntranceMemory, settings: Settings = Settings()) {
         self.memory = memory
         self.settings = settings
+    }
+
+    /// An altitude is the walker's for this long after it came (seconds): the barometer gives
+    /// one a second (the IIO sensor is read once a second, NMEA pressure comes with each 1 Hz
+    /// epoch), so two missed readings still count; older, the walker may have walked 4 m or
+    /// climbed half a storey (an escalator rises 0.5 m/s), and a barometer that stopped minutes
+    /// ago would decide the level check and be stored with the door.
+    public static let altitudeFreshSeconds = 3.0
+
+    /// The walker's altitude at `now`: the barometer's last, unless older than
+    /// ``altitudeFreshSeconds``.
+    func currentAltitude(now: Date) -> BarometricAltitude? {
+        guard let altitude, let altitudeTime, now.timeIntervalSince(altitudeTime) <= Self.altitudeFreshSeconds
+        else { return nil }
+        return altitude
     }
 
     /// Whether a walk is in progress.
@@ -276,8 +297,11 @@ public struct FinalApproach: Sendable {
         case .position(let position): effects += moved(position, now: now)
         case .noFix: break  // the timers above count the silence
         case .altitude(let altitude):
-            self.altitude = altitude
-            if walk?.arrived == true, walk?.levelSaid == false { effects += levelCheck() }
+            // Rounded here, once, for every shell: before, the replay rounded its own and the
+            // daemon logged and stored the altimeter's raw 20.88237995432807.
+            self.altitude = altitude.rounded
+            altitudeTime = now
+            if walk?.arrived == true { effects += levelCheck(now: now) }
         case .heard(let answer): effects += heard(answer, now: now)
         case .doorsArrived(let doors): effects += doorsArrived(.building(doors: doors), now: now)
         case .noBuilding(let entrances): effects += doorsArrived(.noBuilding(entrances: entrances), now: now)

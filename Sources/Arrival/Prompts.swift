@@ -62,6 +62,10 @@ public enum Prompts {
         }
     }
 
+    /// After "위에/아래에 있어": the walker's altitude now agrees with the door's (the answer
+    /// "same" would be, said as a level reached).
+    public static let levelReached = "이제 입구가 있는 층이야."
+
     // MARK: The two answers
 
     /// "여기 아니야" with another door left.

@@ -52,9 +52,11 @@ extension Arguments {
         return try? Date(text, strategy: .iso8601)
     }
 
-    /// `--altitude METRES,ACCURACY`: metres above sea level and its accuracy in metres (≥ 0).
+    /// `--altitude METRES,ACCURACY`: metres above sea level (a door's: within
+    /// ``BarometricAltitude/plausibleMetres``) and its accuracy in metres (≥ 0).
     package mutating func altitude() throws(CLIError) -> BarometricAltitude? {
-        try option("--altitude", expected: "METRES,ACCURACY (12.4,3.1)") { text in
+        let altitude = try option("--altitude", expected: "METRES,ACCURACY (12.4,3.1)") {
+            text -> BarometricAltitude? in
             let parts = text.split(separator: ",", omittingEmptySubsequences: false)
             guard parts.count == 2, let metres = Arguments.decimal(parts[0].trimmingWhitespace()),
                 let accuracy = Arguments.decimal(parts[1].trimmingWhitespace()), metres.isFinite,
@@ -63,5 +65,10 @@ extension Arguments {
             else { return nil }
             return BarometricAltitude(metres: metres, accuracy: accuracy)
         }
+        // Before, 99999 m was stored with the door, and every level check then said "아래에 있어".
+        if let altitude, let reason = BarometricAltitude.implausible(metres: altitude.metres) {
+            throw .usage("\(command): --altitude: \(reason)")
+        }
+        return altitude
     }
 }

@@ -30,7 +30,8 @@ extension Commands {
               --door LAT,LON    the door, degrees
               --level L         the door's floor as OSM writes it ("0", "-1")
               --note S, --label S   spoken note and short name of the door
-              --altitude METRES,ACCURACY   barometric altitude there (kept when accuracy ≤ 6 m)
+              --altitude METRES,ACCURACY   barometric altitude there, −500…9000 m above sea
+                                level (kept when accuracy ≤ 6 m)
               --osm FILE        OSM XML or Overpass JSON; the doors of the building at
                                 --center in it, as a door index made from it gives them.
                                 No building within 50 m of --center: nothing is stored

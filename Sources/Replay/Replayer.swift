@@ -235,15 +235,13 @@ public struct Replayer: Sendable {
         return time
     }
 
-    /// The walker's altitude at a pressure reading, once the altimeter is calibrated: metres
-    /// to the decimetre (a barometer resolves no finer; the log stays short), the accuracy
-    /// rounded up so rounding never lets an altitude pass the 6 m a stored door needs.
+    /// The walker's altitude at a pressure reading, once the altimeter is calibrated (the core
+    /// rounds it, as it does the daemon's: ``BarometricAltitude/rounded``).
     static func altitude(
         _ altimeter: BarometricAltimeter, _ reading: PressureReading, at time: Date
     ) -> BarometricAltitude? {
         guard let a = altimeter.altitude(for: reading.hPa, at: reading.time ?? time) else { return nil }
-        return BarometricAltitude(
-            metres: (a.metres * 10).rounded() / 10, accuracy: (a.accuracy * 10).rounded(.up) / 10)
+        return BarometricAltitude(metres: a.metres, accuracy: a.accuracy)
     }
 
     /// Seconds rounded to the millisecond, so binary fractions never reach the log.

@@ -169,6 +169,54 @@ struct EntranceMemoryTests {
         if kept { #expect(stored?.metres == 12.4) }
     }
 
+    /// Audit 5-A F8: a negative accuracy passed (and the level check took it as ultra-precise),
+    /// and so did any height.
+    @Test(arguments: [(-1.0, 12.4), (-0.0, 12.4), (3.0, 99_999), (3.0, -5_000), (3.0, .nan)])
+    func confirmDropsAnAltitudeNoBarometerGives(accuracy: Double, metres: Double) {
+        var memory = EntranceMemory()
+        memory.confirm(
+            Door(coordinate: Place.at(50, 0), altitude: .init(metres: metres, accuracy: accuracy)), name: "S",
+            center: station, now: t0)
+        let stored = memory.building(near: station)?.confirmed?.altitude
+        #expect((stored != nil) == (accuracy == 0), "\(String(describing: stored))")
+    }
+
+    /// Audit 5-A F2: "여기가 입구야" again at the remembered door on a day without a usable
+    /// altitude erased the door's stored one. The same door (within 15 m) keeps it unless the
+    /// new one is at least as accurate; another door takes its own.
+    @Test(arguments: [
+        (4.0, BarometricAltitude?.none, BarometricAltitude?.some(.init(metres: 21, accuracy: 4.2))),
+        (4.0, .init(metres: 30, accuracy: 5), .init(metres: 21, accuracy: 4.2)),
+        (4.0, .init(metres: 30, accuracy: 7), .init(metres: 21, accuracy: 4.2)),
+        (4.0, .init(metres: 22, accuracy: 4.2), .init(metres: 22, accuracy: 4.2)),
+        (4.0, .init(metres: 22, accuracy: 2), .init(metres: 22, accuracy: 2)),
+        (16.0, nil, nil),
+        (16.0, .init(metres: 30, accuracy: 5), .init(metres: 30, accuracy: 5)),
+    ])
+    func confirmingTheSameDoorAgain_keepsTheBetterAltitude(
+        metres: Double, altitude: BarometricAltitude?, expected: BarometricAltitude?
+    ) {
+        var memory = EntranceMemory()
+        let door = Place.at(50, 0)
+        memory.confirm(
+            Door(coordinate: door, label: "D", altitude: .init(metres: 21, accuracy: 4.2)), name: "S",
+            center: station, now: t0)
+        let again = Place.at(metres, 90, from: door)
+        memory.confirm(
+            Door(coordinate: again, label: "D", altitude: altitude), name: "S", center: station, now: t0 + 1)
+        let confirmed = memory.building(near: station)?.confirmed
+        #expect(confirmed?.coordinate == again)
+        #expect(confirmed?.altitude == expected)
+        // A memory file merged under a session that confirmed the door so: the same rule.
+        var session = EntranceMemory()
+        session.confirm(Door(coordinate: again, altitude: altitude), name: "S", center: station, now: t0 + 1)
+        var file = EntranceMemory()
+        file.confirm(
+            Door(coordinate: door, altitude: .init(metres: 21, accuracy: 4.2)), name: "S", center: station,
+            now: t0)
+        #expect(file.merging(session).building(near: station)?.confirmed?.altitude == expected)
+    }
+
     @Test func aNewConfirmReplacesTheOld() {
         var memory = EntranceMemory()
         memory.confirm(Door(coordinate: Place.at(50, 0)), name: "S", center: station, now: t0)

@@ -221,34 +221,42 @@ struct FinalApproachStoryTests {
 
 @Suite("FinalApproach level check")
 struct LevelCheckStoryTests {
-    /// A confirmed door at 20.0 m (±3) above sea level; the walker arrives at `walker`.
-    func arrive(walker: BarometricAltitude) -> WalkSimulator {
+    /// A confirmed door at `door` above sea level; the walker's barometer gives `walker` every
+    /// second as they arrive there.
+    func arrive(
+        walker: BarometricAltitude?, door: BarometricAltitude = .init(metres: 20, accuracy: 1)
+    ) -> WalkSimulator {
         var memory = EntranceMemory()
-        let door = Door(
-            coordinate: Scene.doorA.coordinate, label: "A", altitude: .init(metres: 20, accuracy: 3))
         memory.confirm(
-            door, name: "Rautatieasema", center: Scene.center, now: Date(timeIntervalSince1970: 1_749_999_000)
-        )
+            Door(coordinate: Scene.doorA.coordinate, label: "A", altitude: door), name: "Rautatieasema",
+            center: Scene.center, now: Date(timeIntervalSince1970: 1_749_999_000))
         var sim = WalkSimulator(
             from: Scene.doorA.coordinate.offset(metres: 100, bearing: 180), memory: memory)
         sim.send(.go(Scene.destination))
-        sim.send(.altitude(walker))
+        sim.barometer = walker
         sim.walk(to: Scene.doorA.coordinate)
         return sim
     }
 
+    func levels(_ sim: WalkSimulator) -> [LevelCheck] {
+        sim.records.compactMap { if case .level(let c, _, _) = $0 { c } else { nil } }
+    }
+
+    /// Door at 20 m ±1. Before audit 5-A F1, 2.5 m apart was "same" and more was another level
+    /// whatever the accuracies: 22 m ±1 was "same", 24.5 m ±4.2 "below".
     @Test(arguments: [
-        (26.0, 4.0, LevelCheck?.some(.below)),
-        (14.0, 4.0, .above),
-        (21.5, 4.0, .same),
-        (17.6, 6.0, .same),
+        (26.0, 1.0, LevelCheck?.some(.below)),
+        (14.0, 1.0, .above),
+        (20.3, 0.5, .same),
+        (22.0, 1.0, nil),
+        (24.5, 4.2, nil),
         (26.0, 6.5, nil),
         (14.0, 12.0, nil),
     ])
     func levelAtArrival(metres: Double, accuracy: Double, expected: LevelCheck?) {
         let sim = arrive(walker: .init(metres: metres, accuracy: accuracy))
-        let levels = sim.records.compactMap { if case .level(let c, _, _) = $0 { c } else { nil } }
-        #expect(levels == (expected.map { [$0] } ?? []))
+        #expect(sim.arrivals == 1)
+        #expect(levels(sim) == (expected.map { [$0] } ?? []))
         for check in [LevelCheck.same, .above, .below] {
             #expect(sim.said.contains(Prompts.level(check)) == (check == expected))
         }
@@ -263,16 +271,99 @@ struct LevelCheckStoryTests {
         #expect(sim.said.filter { $0 == Prompts.level(.below) }.count == 1, "said once")
     }
 
+    /// Audit 5-A F4: the barometer stopped on the way (11.9 m ±0.5, 100 m before the door):
+    /// that reading was still "the walker's" at the door, and decided "위에 있어".
+    @Test func anAltitudeFromBeforeTheBarometerStopped_decidesNothing() {
+        var memory = EntranceMemory()
+        memory.confirm(
+            Door(coordinate: Scene.doorA.coordinate, label: "A", altitude: .init(metres: 21, accuracy: 1)),
+            name: "Rautatieasema", center: Scene.center, now: Date(timeIntervalSince1970: 1_749_999_000))
+        var sim = WalkSimulator(
+            from: Scene.doorA.coordinate.offset(metres: 100, bearing: 180), memory: memory)
+        sim.send(.go(Scene.destination))
+        sim.barometer = .init(metres: 11.9, accuracy: 0.5)
+        sim.wait(2)
+        sim.barometer = nil
+        sim.walk(to: Scene.doorA.coordinate)
+        #expect(sim.arrivals == 1)
+        #expect(levels(sim) == [])
+        // Once the barometer speaks again, it is heard.
+        sim.send(.altitude(.init(metres: 11.9, accuracy: 0.5)))
+        #expect(levels(sim) == [.above])
+    }
+
+    /// Audit 5-A F6: told the door is below, the walker goes down; at its level nothing was said.
+    /// Now, once two readings in a row agree: "이제 입구가 있는 층이야.", once.
+    @Test func reachingTheDoorsLevel_isSaidOnce() {
+        var sim = arrive(walker: .init(metres: 25.8, accuracy: 0.5), door: .init(metres: 21, accuracy: 0.5))
+        #expect(sim.said.last == Prompts.level(.below))
+        sim.barometer = .init(metres: 20.8, accuracy: 0.5)
+        sim.wait(1)
+        #expect(!sim.said.contains(Prompts.levelReached), "one reading is not yet the level")
+        sim.barometer = .init(metres: 25.8, accuracy: 0.5)
+        sim.wait(1)
+        sim.barometer = .init(metres: 20.8, accuracy: 0.5)
+        sim.wait(1)
+        #expect(!sim.said.contains(Prompts.levelReached), "two readings, not in a row")
+        sim.wait(1)
+        #expect(sim.said.last == Prompts.levelReached)
+        #expect(levels(sim) == [.below, .same])
+        sim.wait(10)
+        sim.barometer = .init(metres: 25.8, accuracy: 0.5)
+        sim.wait(3)
+        #expect(sim.said.filter { $0 == Prompts.levelReached }.count == 1, "said once")
+        #expect(sim.said.filter { $0 == Prompts.level(.below) }.count == 1)
+    }
+
+    /// "Same" at the door is not said again as the level reached.
+    @Test func theSameLevelAtArrival_isNotSaidAgain() {
+        var sim = arrive(walker: .init(metres: 20.3, accuracy: 0.5))
+        #expect(sim.said.last == Prompts.level(.same))
+        sim.wait(5)
+        #expect(!sim.said.contains(Prompts.levelReached))
+        #expect(levels(sim) == [.same])
+    }
+
+    /// Audit 5-A F10: the daemon's event log and memory carried the altimeter's raw numbers
+    /// (20.88237995432807 ±4.123105625617661) where a replay's carry decimetres: the core now
+    /// rounds every altitude it takes, for every shell (the accuracy up, never looking better).
+    @Test func altitudesAreKeptToTheDecimetre() throws {
+        var sim = WalkSimulator(from: Scene.doorA.coordinate.offset(metres: 100, bearing: 180))
+        sim.send(.go(Destination(name: "Rautatieasema", center: Scene.center, door: Scene.doorA)))
+        sim.barometer = .init(metres: 20.88237995432807, accuracy: 4.123105625617661)
+        sim.walk(to: Scene.doorA.coordinate)
+        sim.send(.heard(.typed("여기 맞아")))
+        let door = try #require(sim.approach.memory.building(near: Scene.center)?.confirmed)
+        #expect(door.altitude == .init(metres: 20.9, accuracy: 4.2))
+        let logged = sim.records.compactMap { if case .confirmed(let d) = $0 { d.altitude } else { nil } }
+        #expect(logged == [.init(metres: 20.9, accuracy: 4.2)])
+    }
+
     @Test func confirmStoresAltitudeOnlyWhenAccurate() throws {
         for (accuracy, stored) in [(4.0, true), (7.0, false)] {
             var sim = WalkSimulator(from: Scene.doorA.coordinate.offset(metres: 100, bearing: 180))
             sim.send(.go(Destination(name: "Rautatieasema", center: Scene.center, door: Scene.doorA)))
-            sim.send(.altitude(.init(metres: 18, accuracy: accuracy)))
+            sim.barometer = .init(metres: 18, accuracy: accuracy)
             sim.walk(to: Scene.doorA.coordinate)
             sim.send(.heard(.typed("여기 맞아")))
             let door = try #require(sim.approach.memory.building(near: Scene.center)?.confirmed)
             #expect((door.altitude != nil) == stored)
         }
+    }
+
+    /// Audit 5-A F4: the altitude stored with a confirmed door is the walker's now: one of the
+    /// last 3 s (three 1 Hz readings), not one from before the barometer stopped.
+    @Test(arguments: [(3, true), (4, false), (60, false)])
+    func confirmStoresAltitudeOnlyWhenCurrent(secondsOld: Int, stored: Bool) throws {
+        var sim = WalkSimulator(from: Scene.doorA.coordinate.offset(metres: 100, bearing: 180))
+        sim.send(.go(Destination(name: "Rautatieasema", center: Scene.center, door: Scene.doorA)))
+        sim.walk(to: Scene.doorA.coordinate)
+        #expect(sim.arrivals == 1)
+        sim.send(.altitude(.init(metres: 18, accuracy: 2)))
+        sim.wait(secondsOld)
+        sim.send(.heard(.typed("여기 맞아")))
+        let door = try #require(sim.approach.memory.building(near: Scene.center)?.confirmed)
+        #expect((door.altitude != nil) == stored)
     }
 }
 

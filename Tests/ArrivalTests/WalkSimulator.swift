@@ -19,6 +19,9 @@ struct WalkSimulator {
     var accuracy = 5.0
     /// Whether fixes are coming (false: GPS lost).
     var hasFix = true
+    /// The barometer's altitude, sent every second before the fix; `nil`: none (no barometer,
+    /// or it stopped).
+    var barometer: BarometricAltitude?
     /// Every effect, with the time it came.
     var effects: [(time: Date, effect: FinalApproach.Effect)] = []
 
@@ -81,9 +84,11 @@ struct WalkSimulator {
         for _ in 0..<seconds { second(course: nil, speed: 0) }
     }
 
-    /// One second passes: a fix (noisy) if there is one, else a no-fix report; then a tick.
+    /// One second passes: the barometer's altitude if any, a fix (noisy) if there is one, else a
+    /// no-fix report; then a tick.
     mutating func second(course: Double?, speed: Double) {
         now += 1
+        if let barometer { send(.altitude(barometer)) }
         if hasFix {
             let north = random.gaussian() * noise
             let east = random.gaussian() * noise

@@ -152,6 +152,11 @@ import Testing
         let confirmedDoor = try Self.door(confirmed["door"])
         #expect(confirmedDoor.label == "D" && confirmedDoor.source == .walker)
         #expect(confirmedDoor.altitude != nil, "no barometric altitude from the forwarded XDR sentences")
+        // To the decimetre, as a replay logs it (before, the altimeter's raw 20.88237995432807).
+        if let altitude = confirmedDoor.altitude {
+            let decimetres = [altitude.metres * 10, altitude.accuracy * 10]
+            #expect(decimetres.allSatisfy { abs($0 - $0.rounded()) < 1e-9 }, "\(altitude)")
+        }
         #expect(events.named("memorySaved").count >= 2)  // the rejection, then the confirmation
         // The memory file is whole and holds the confirmed door and the rejected one.
         let loaded = MemoryFile.load(path: memoryPath)

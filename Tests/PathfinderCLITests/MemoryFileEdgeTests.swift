@@ -95,6 +95,51 @@ struct MemoryFileEdgeTests {
         #expect(plan.out.contains("\"source\":\"walker\""), "the other building still plans: \(plan.out)")
     }
 
+    /// Audit 5-A F8: an altitude no barometer gives was read and used (an accuracy of −1 the
+    /// level check took for a perfect one, 99999 m), though `--altitude 21,-1` was refused; and
+    /// `--altitude 99999,1` was stored.
+    @Test(arguments: [
+        ("\"accuracy\" : -1", "field buildings[0].confirmed.altitude.accuracy: -1.0 m: an accuracy is ≥ 0"),
+        (
+            "\"metres\" : 99999",
+            "field buildings[0].confirmed.altitude.metres: 99999.0 m is outside −500…9000 m above sea level"
+        ),
+        (
+            "\"metres\" : -5000",
+            "field buildings[0].confirmed.altitude.metres: -5000.0 m is outside −500…9000 m above sea level"
+        ),
+    ])
+    func anAltitudeNoBarometerGives_isRefusedNamingIt(replacement: String, message: String) async throws {
+        let scratch = try Scratch()
+        let path = scratch.file("memory.json")
+        let made = await runPathfinder(
+            ["memory", "confirm", "--file", path, "--altitude", "21,4.2", "--now", "2025-06-01T00:00:00Z"]
+                + Self.confirmSilta)
+        try #require(made.code == 0, "\(made.err)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let key = replacement.prefix { $0 != " " }
+        let bad = text.replacingOccurrences(
+            of: key == "\"accuracy\"" ? "\"accuracy\" : 4.2" : "\"metres\" : 21", with: replacement)
+        try #require(bad != text, "\(text)")
+        try Data(bad.utf8).write(to: URL(fileURLWithPath: path))
+        let show = await runPathfinder(["memory", "show", "--file", path])
+        #expect(show.code == 2)
+        #expect(show.err.contains(path) && show.err.contains(message), "\(show.err)")
+    }
+
+    @Test(arguments: ["99999,1", "-5000,1", "9000.1,1"])
+    func confirmRefusesAnAltitudeNoDoorHas(altitude: String) async throws {
+        let scratch = try Scratch()
+        let r = await runPathfinder(
+            ["memory", "confirm", "--file", scratch.file("m.json"), "--altitude", altitude]
+                + Self.confirmSilta)
+        #expect(r.code == 2)
+        #expect(
+            r.err.contains("pathfinder memory confirm: --altitude: ")
+                && r.err.contains(" m is outside −500…9000 m above sea level"), "\(r.err)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("m.json")))
+    }
+
     /// Before: "2025-02-30" read as 2 March, in the file and in `--now`, exit 0.
     @Test func anImpossibleDate_isRefusedNamingIt() async throws {
         let scratch = try Scratch()

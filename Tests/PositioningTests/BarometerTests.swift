@@ -112,6 +112,36 @@ import Testing
         #expect(later.accuracy > now.accuracy)
         #expect(abs(later.accuracy - (9 + pow(2 * 0.5 * 8.3, 2) + 1).squareRoot()) < 1e-9)
     }
+
+    /// A QNH never makes the altitude worse than GNSS calibration would: two hours after the
+    /// QNH's time, good GNSS samples take over (before: they were ignored while a QNH was set,
+    /// and the QNH's drift made the accuracy 8.7 m, too rough for a level check); a fresh QNH
+    /// beats a rough GNSS calibration.
+    @Test func gnssSamplesTakeOverFromAnAgedQNH() throws {
+        let t0 = 1_700_000_000.0
+        var a = BarometricAltimeter()
+        a.calibrate(qnh: 1008.4, at: Date(timeIntervalSince1970: t0))
+        #expect(a.calibration(at: Date(timeIntervalSince1970: t0))?.source == .qnh)
+        for second in 0..<10 {
+            let t = t0 + 7200 + Double(second)
+            a.observe(PressureReading(time: Date(timeIntervalSince1970: t), hPa: 1000, source: .iio))
+            a.observe(fix(t, alt: 70, vAcc: 4))
+        }
+        let at = Date(timeIntervalSince1970: t0 + 7210)
+        let altitude = try #require(a.altitude(for: 1000, at: at))
+        #expect(altitude.accuracy <= 6, "accuracy \(altitude.accuracy)")
+        #expect(abs(altitude.metres - 70) < 0.01)
+        let calibration = try #require(a.calibration(at: at))
+        #expect(calibration.source == .gnss(samples: 10))
+        // A fresh QNH is better than one rough GNSS height (8 m): it stays in use.
+        var b = BarometricAltimeter()
+        b.calibrate(qnh: 1008.4, at: at)
+        b.observe(PressureReading(time: at, hPa: 1000, source: .iio))
+        let used = b.observe(fix(t0 + 7210, alt: 70, vAcc: 8))
+        #expect(used)
+        #expect(b.calibration(at: at)?.source == .qnh)
+        #expect(abs(try #require(b.altitude(for: 1000, at: at)).accuracy - (16.0 + 1).squareRoot()) < 1e-9)
+    }
 }
 
 @Suite struct IIOTests {

@@ -213,6 +213,7 @@ extension Commands {
         case .noDevice(let root, _): "noDevice \(root)"
         case .noPressureChannel(let directory, _): "noPressureChannel \(directory)"
         case .unreadable(let path): "unreadable \(path)"
+        case .gone(let directory): "gone \(directory)"
         case .malformed(let path, _): "malformed \(path)"
         case .implausible(let path, _): "implausible \(path)"
         }

@@ -1,0 +1,127 @@
+import Arrival
+import Daemon
+import Foundation
+import Geo
+import Glibc
+import Positioning
+import TestSupport
+import Testing
+
+/// The daemon's barometer: what feeds the calibration, on which clock, and what `status` and
+/// the log say of it.
+@Suite(.serialized) struct BarometerDaemonTests {
+    /// The demo walk's epochs `epochs` (counted by RMC), moved so the first is at `start`,
+    /// without its pressure sentences when `pressure` is false.
+    static func demoWalk(epochs: Range<Int>, start: Date, pressure: Bool = true) throws -> String {
+        let path = try #require(Bundle.module.path(forResource: "Fixtures/demo/walk.nmea", ofType: nil))
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        /// The first epoch's time of day, seconds: moved to `start`.
+        var first: Double?
+        func moved(_ hhmmss: Substring) -> Date {
+            let h = Double(hhmmss.prefix(2))!, m = Double(hhmmss.dropFirst(2).prefix(2))!
+            let seconds = h * 3600 + m * 60 + Double(hhmmss.dropFirst(4))!
+            if first == nil { first = seconds }
+            return start.addingTimeInterval(seconds - first!)
+        }
+        func format(_ date: Date, _ pattern: String) -> String {
+            let f = DateFormatter()
+            f.locale = Locale(identifier: "en_US_POSIX")
+            f.timeZone = TimeZone(identifier: "UTC")
+            f.dateFormat = pattern
+            return f.string(from: date)
+        }
+        var rmc = -1
+        var out: [String] = []
+        for line in text.split(whereSeparator: \.isNewline) {
+            guard line.hasPrefix("$"), let star = line.firstIndex(of: "*") else { continue }
+            var f = line[line.index(after: line.startIndex)..<star].split(
+                separator: ",", omittingEmptySubsequences: false
+            )
+            .map(String.init)
+            let type = f[0].dropFirst(2)
+            if type == "RMC" { rmc += 1 }
+            guard epochs.contains(rmc) else { continue }
+            if type == "XDR", !pressure { continue }
+            if ["RMC", "GGA", "GST"].contains(type) {
+                let t = moved(Substring(f[1]))
+                f[1] = format(t, "HHmmss.SS")
+                if type == "RMC" { f[9] = format(t, "ddMMyy") }
+            }
+            let body = f.joined(separator: ",")
+            let sum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
+            out.append("$" + body + "*" + String(format: "%02X", sum))
+        }
+        return out.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// A daemon on `nmea` (written to `dir/walk.nmea`, paced by its time stamps) with the config
+    /// keys `extra`, listening.
+    static func daemon(
+        nmea: String, _ extra: String, in dir: TempDir, configTime: Date? = nil
+    ) throws
+        -> DaemonProcess
+    {
+        try nmea.write(toFile: dir.path + "/walk.nmea", atomically: true, encoding: .utf8)
+        let config = dir.path + "/config.json"
+        try """
+        {"socket": "\(dir.path)/pf.sock", "memory": "\(dir.path)/memory.json", "mic": false,
+         "speakWav": "\(dir.path)/wav", "nmea": "\(dir.path)/walk.nmea"\(extra)}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        if let configTime {
+            try FileManager.default.setAttributes([.modificationDate: configTime], ofItemAtPath: config)
+        }
+        let daemon = try DaemonProcess(
+            arguments: ["--config", config, "--log-level", "debug"], socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        return daemon
+    }
+
+    /// `status` until `condition` holds on it (bounded, 20 s); the last one.
+    static func status(
+        of daemon: DaemonProcess, until condition: ([String: JSONValue]) -> Bool
+    ) throws -> [String: JSONValue] {
+        var client = try daemon.client()
+        var last: [String: JSONValue] = [:]
+        for _ in 0..<100 {
+            last = fields(try client.request(#"{"cmd": "status"}"#))
+            if condition(last) { return last }
+            usleep(200_000)
+            client = try daemon.client()
+        }
+        return last
+    }
+
+    static func calibration(_ status: [String: JSONValue]) -> [String: JSONValue]? {
+        status["barometer"]?.objectValue?["calibration"]?.objectValue
+    }
+
+    /// `status` says the altitude and what calibrates it: nothing before a reading, then the
+    /// GNSS calibration with its samples. Before, it said nothing of the barometer.
+    @Test func statusShowsTheAltitudeAndItsCalibration() throws {
+        var core = DaemonCore(memory: EntranceMemory())
+        core.barometer = DaemonBarometer(source: .nmea)
+        func status() throws -> [String: JSONValue] {
+            let actions = core.handle(.status, from: 2, now: Date(timeIntervalSince1970: 0))
+            return try #require(
+                actions.compactMap { if case .reply(2, let v) = $0 { v.objectValue } else { nil } }.first)
+        }
+        #expect(try status()["altitude"] == .null)
+        #expect(try status()["barometer"] == .object(["source": "nmea", "calibration": .null]))
+        let start = ContinuousClock.now
+        let xdr = PressureReading(time: Date(timeIntervalSince1970: 0), hPa: 1000, source: .nmeaXDR)
+        _ = core.barometer.observe(.pressure(xdr), received: start)
+        _ = core.barometer.observe(.fix(fix(0, alt: 30)), received: start)
+        let measured = core.barometer.observe(.pressure(xdr), received: start)
+        #expect(measured.notes == ["barometer: calibrated from GNSS heights (1 sample)"])
+        let altitude = try #require(try status()["altitude"]?.objectValue)
+        #expect(altitude["metres"] == .number(30) && altitude["accuracy"] == .number(3.2))
+        let calibration = try #require(try status()["barometer"]?.objectValue?["calibration"]?.objectValue)
+        #expect(calibration["from"] == "gnss" && calibration["samples"] == .number(1))
+    }
+
+    func fix(_ t: Double, alt: Double) -> Fix {
+        Fix(
+            time: Date(timeIntervalSince1970: t), coordinate: Coordinate(latitude: 60.17, longitude: 24.94),
+            mode: .threeD, altitudeMSL: alt, verticalAccuracy: 3)
+    }
+}

@@ -28,7 +28,7 @@ package struct DaemonBarometer: Sendable {
     }
 
     /// A position event from the GPS source: fixes calibrate; its pressure (`$--XDR`, `$--MDA`,
-    /// …) is remembered, and gives an altitude when `baro` is `nmea`.
+    /// …) counts only when `baro` is `nmea` (before, it fed the calibration with `baro: iio` too).
     /// - Parameter received: when it came, on the monotonic clock.
     package mutating func observe(_ event: PositionEvent, received: ContinuousClock.Instant) -> Outcome {
         switch event {
@@ -38,8 +38,8 @@ package struct DaemonBarometer: Sendable {
         case .noFix:
             return Outcome()
         case .pressure(let reading):
-            let outcome = measured(reading)
-            return source == .nmea ? outcome : Outcome()
+            guard source == .nmea else { return Outcome() }
+            return measured(reading)
         }
     }
 

@@ -124,4 +124,22 @@ import Testing
             time: Date(timeIntervalSince1970: t), coordinate: Coordinate(latitude: 60.17, longitude: 24.94),
             mode: .threeD, altitudeMSL: alt, verticalAccuracy: 3)
     }
+
+    /// With `baro: iio`, pressure in the NMEA stream (another sensor, or PGRMZ's altitude made
+    /// pressure) neither calibrates nor gives an altitude. Before, it fed the calibration.
+    @Test func nmeaPressureDoesNotFeedAnIIOBarometer() throws {
+        var barometer = DaemonBarometer(source: .iio)
+        let start = ContinuousClock.now
+        _ = barometer.observe(.fix(fix(0, alt: 30)), received: start)
+        let iio = PressureReading(time: nil, hPa: 1000, source: .iio)
+        _ = barometer.observe(iio: iio, received: start.advanced(by: .milliseconds(500)))
+        _ = barometer.observe(.fix(fix(1, alt: 30)), received: start.advanced(by: .seconds(1)))
+        let p0 = try #require(barometer.altimeter.seaLevelPressure)
+        let xdr = PressureReading(time: Date(timeIntervalSince1970: 1.5), hPa: 1010, source: .nmeaXDR)
+        let fromNMEA = barometer.observe(.pressure(xdr), received: start.advanced(by: .milliseconds(1500)))
+        #expect(fromNMEA.altitude == nil)
+        _ = barometer.observe(.fix(fix(2, alt: 30)), received: start.advanced(by: .seconds(2)))
+        #expect(barometer.altimeter.seaLevelPressure == p0)
+        #expect(barometer.altimeter.sampleCount == 2)
+    }
 }

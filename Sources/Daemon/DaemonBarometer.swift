@@ -1,18 +1,32 @@
 package import Arrival
 package import Foundation
+import Geo
 package import Positioning
 
-/// The daemon's altimeter and what feeds it, and what `status` and the log say of it. A value changed by the one loop in `Daemon.run`; tests drive it directly.
+/// The daemon's altimeter and what feeds it: the configured pressure source only, IIO
+/// readings put on the fixes' clock, and the lines worth logging once. A value changed by the one loop in `Daemon.run`; tests drive it directly.
 package struct DaemonBarometer: Sendable {
     /// Where pressure comes from (`baro`).
     package let source: DaemonConfig.Barometer
     package private(set) var altimeter = BarometricAltimeter()
+    /// The last fix's receiver time and when it came (monotonic): an IIO reading is stamped on
+    /// that clock, so it pairs with fixes whatever the system clock says.
+    private var lastFix: (time: Date, received: ContinuousClock.Instant)?
     /// The last altitude handed on, for `status`.
     package private(set) var altitude: BarometricAltitude?
     /// The calibration that gave it.
     private var calibration: BarometricAltimeter.Calibration?
+    /// Good fixes (3D, a height with an accuracy the altimeter takes) that found no pressure
+    /// within the pairing gap, while none did; and the gap of the last one.
+    private var unpaired = 0
+    private var lastGap: Double?
+    private var pairedOnce = false
     /// Whether the last calibration said came from a QNH (nil: none said yet).
     private var saidQNH: Bool?
+
+    /// How many good fixes in a row may find no pressure reading to pair with before the log
+    /// says so: a minute at 1 Hz.
+    package static let unpairedBeforeSaying = 60
 
     /// - Parameters:
     ///   - qnh: a sea-level pressure (hPa) given, and when it was given (its drift grows from then).
@@ -33,8 +47,8 @@ package struct DaemonBarometer: Sendable {
     package mutating func observe(_ event: PositionEvent, received: ContinuousClock.Instant) -> Outcome {
         switch event {
         case .fix(let fix):
-            altimeter.observe(fix)
-            return Outcome()
+            lastFix = (fix.time, received)
+            return calibrate(with: fix)
         case .noFix:
             return Outcome()
         case .pressure(let reading):
@@ -43,10 +57,16 @@ package struct DaemonBarometer: Sendable {
         }
     }
 
-    /// An IIO reading.
+    /// An IIO reading, stamped again on the fixes' clock: the last fix's time plus the time
+    /// since it came (before, the system clock's time: a clock seconds off the receiver's never
+    /// paired, and the altimeter never calibrated).
     package mutating func observe(iio reading: PressureReading, received: ContinuousClock.Instant) -> Outcome
     {
-        measured(reading)
+        var reading = reading
+        if let lastFix {
+            reading.time = lastFix.time.addingTimeInterval((received - lastFix.received).inSeconds)
+        }
+        return measured(reading)
     }
 
     private mutating func measured(_ reading: PressureReading) -> Outcome {
@@ -65,6 +85,28 @@ package struct DaemonBarometer: Sendable {
             outcome.notes.append("barometer: calibrated from \(Self.describe(calibration, at: reading.time))")
         }
         return outcome
+    }
+
+    private mutating func calibrate(with fix: Fix) -> Outcome {
+        if altimeter.observe(fix) {
+            pairedOnce = true
+            return Outcome()
+        }
+        // A good fix that found no pressure near it in time: the two clocks may differ.
+        guard !pairedOnce, source != .none, fix.mode == .threeD, fix.altitudeMSL != nil,
+            let v = fix.verticalAccuracy, v <= BarometricAltimeter.maximumCalibrationAccuracy
+        else { return Outcome() }
+        unpaired += 1
+        if let pressure = altimeter.lastPressure, let t = pressure.time {
+            lastGap = t.timeIntervalSince(fix.time)
+        }
+        guard unpaired == Self.unpairedBeforeSaying else { return Outcome() }
+        let why =
+            lastGap.map {
+                "pressure readings and GNSS fixes are \(Self.tenths(abs($0))) s apart (over \(Self.tenths(BarometricAltimeter.maximumPairingGap)) s)"
+            } ?? "no pressure reading came"
+        return Outcome(
+            notes: ["barometer: no GNSS calibration after \(unpaired) good fixes: \(why); no level check"])
     }
 
     /// `status`'s fields: `altitude` (`{"metres","accuracy"}` or null) and `barometer`

@@ -95,6 +95,28 @@ import Testing
         status["barometer"]?.objectValue?["calibration"]?.objectValue
     }
 
+    /// An IIO sensor and a receiver whose fixes are dated 3 s ahead of the system clock (an
+    /// offline Pi's clock): the altimeter calibrates from GNSS. Before, IIO readings were stamped
+    /// with the system clock, never came within 2 s of a fix, and nothing calibrated, unsaid.
+    @Test func iioPressurePairsWithFixesDatedAheadOfTheSystemClock() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let device = dir.path + "/iio/iio:device0"
+        try FileManager.default.createDirectory(atPath: device, withIntermediateDirectories: true)
+        try "bmp280\n".write(toFile: device + "/name", atomically: true, encoding: .utf8)
+        try "100.600\n".write(toFile: device + "/in_pressure_input", atomically: true, encoding: .utf8)
+        let nmea = try Self.demoWalk(epochs: 0..<25, start: Date().addingTimeInterval(3), pressure: false)
+        let daemon = try Self.daemon(
+            nmea: nmea, #", "baro": "iio", "iioRoot": "\#(dir.path)/iio""#, in: dir)
+        let status = try Self.status(of: daemon) { Self.calibration($0)?["from"] == "gnss" }
+        #expect(Self.calibration(status)?["from"] == "gnss", "status: \(status)\n\(daemon.stderr)")
+        let altitude = status["altitude"]?.objectValue
+        #expect((altitude?["accuracy"]?.numberValue ?? 99) <= LevelCheck.usableAccuracyMetres, "\(status)")
+        #expect(daemon.stderr.contains("barometer: calibrated from GNSS heights"), "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExitOrKill() == 0)
+    }
+
     /// `status` says the altitude and what calibrates it: nothing before a reading, then the
     /// GNSS calibration with its samples. Before, it said nothing of the barometer.
     @Test func statusShowsTheAltitudeAndItsCalibration() throws {
@@ -141,5 +163,22 @@ import Testing
         _ = barometer.observe(.fix(fix(2, alt: 30)), received: start.advanced(by: .seconds(2)))
         #expect(barometer.altimeter.seaLevelPressure == p0)
         #expect(barometer.altimeter.sampleCount == 2)
+    }
+
+    /// Good fixes that never pair with a pressure reading are said once, with the gap.
+    @Test func pressureThatNeverPairsIsSaidOnce() {
+        var barometer = DaemonBarometer(source: .nmea)
+        let start = ContinuousClock.now
+        var notes: [String] = []
+        for second in 0..<(DaemonBarometer.unpairedBeforeSaying + 10) {
+            let t = Double(second)
+            let xdr = PressureReading(time: Date(timeIntervalSince1970: t + 5), hPa: 1000, source: .nmeaXDR)
+            notes += barometer.observe(.pressure(xdr), received: start).notes
+            notes += barometer.observe(.fix(fix(t, alt: 30)), received: start).notes
+        }
+        #expect(
+            notes == [
+                "barometer: no GNSS calibration after 60 good fixes: pressure readings and GNSS fixes are 5.0 s apart (over 2.0 s); no level check"
+            ])
     }
 }

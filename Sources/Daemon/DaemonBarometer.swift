@@ -4,7 +4,8 @@ import Geo
 package import Positioning
 
 /// The daemon's altimeter and what feeds it: the configured pressure source only, IIO
-/// readings put on the fixes' clock, and the lines worth logging once. A value changed by the one loop in `Daemon.run`; tests drive it directly.
+/// readings put on the fixes' clock, the QNH with its own time, and the lines worth logging
+/// once. A value changed by the one loop in `Daemon.run`; tests drive it directly.
 package struct DaemonBarometer: Sendable {
     /// Where pressure comes from (`baro`).
     package let source: DaemonConfig.Barometer
@@ -21,6 +22,7 @@ package struct DaemonBarometer: Sendable {
     private var unpaired = 0
     private var lastGap: Double?
     private var pairedOnce = false
+    private var roughSaid = false
     /// Whether the last calibration said came from a QNH (nil: none said yet).
     private var saidQNH: Bool?
 
@@ -83,6 +85,14 @@ package struct DaemonBarometer: Sendable {
         if saidQNH != fromQNH {
             saidQNH = fromQNH
             outcome.notes.append("barometer: calibrated from \(Self.describe(calibration, at: reading.time))")
+        }
+        if accuracy > LevelCheck.usableAccuracyMetres, !roughSaid {
+            roughSaid = true
+            outcome.notes.append(
+                "barometer: altitude accuracy \(Self.tenths(accuracy)) m (\(Self.describe(calibration, at: reading.time))) is too rough for a level check (over \(Self.tenths(LevelCheck.usableAccuracyMetres)) m)"
+            )
+        } else if accuracy <= LevelCheck.usableAccuracyMetres {
+            roughSaid = false
         }
         return outcome
     }
@@ -155,8 +165,11 @@ package struct DaemonBarometer: Sendable {
 }
 
 extension DaemonBarometer {
-    /// The configured barometer: `baro`, and `qnh` given at `start`.
+    /// The configured barometer: `baro`, and `qnh` given at `qnhTime`, else when the config
+    /// file was last changed (when someone typed it, as far as the daemon can know), else at
+    /// `start` (before, always at the start: a restart made a days-old QNH fresh).
     package init(config: DaemonConfig, start: Date) {
-        self.init(source: config.baro, qnh: config.qnh.map { ($0, start) })
+        self.init(
+            source: config.baro, qnh: config.qnh.map { ($0, config.qnhTime ?? config.fileModified ?? start) })
     }
 }

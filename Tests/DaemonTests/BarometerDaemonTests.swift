@@ -117,6 +117,48 @@ import Testing
         #expect(daemon.waitForExitOrKill() == 0)
     }
 
+    /// A QNH set in the config, readings two hours after it was given (the config file's
+    /// time): GNSS heights take over once they are better, and the log said, once, that the QNH
+    /// alone was too rough. Before, the QNH was dated at the daemon's start and then won
+    /// whatever its age: two hours on no level check was ever made, unsaid.
+    @Test func anAgedQNHGivesWayToGNSSCalibration() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let now = Date()
+        let nmea = try Self.demoWalk(epochs: 440..<460, start: now)
+        let daemon = try Self.daemon(
+            nmea: nmea, #", "baro": "nmea", "qnh": 1008.4"#, in: dir,
+            configTime: now.addingTimeInterval(-7200))
+        let status = try Self.status(of: daemon) { Self.calibration($0)?["from"] == "gnss" }
+        #expect(Self.calibration(status)?["from"] == "gnss", "status: \(status)\n\(daemon.stderr)")
+        let accuracy = status["altitude"]?.objectValue?["accuracy"]?.numberValue ?? 99
+        #expect(accuracy <= LevelCheck.usableAccuracyMetres, "\(status)")
+        let rough = daemon.stderr.components(separatedBy: "is too rough for a level check").count - 1
+        #expect(rough == 1, "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("QNH 1008.4 hPa given 2.0 h before"), "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExitOrKill() == 0)
+    }
+
+    /// A QNH with its `qnhTime` now is used as given (it is better than one GNSS height, ±4.8 m),
+    /// though the config file is a day old, and `status` says so.
+    @Test func aFreshQNHIsUsedAndShown() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let now = Date()
+        let nmea = try Self.demoWalk(epochs: 440..<442, start: now)
+        let time = Date.ISO8601FormatStyle().format(now)
+        let daemon = try Self.daemon(
+            nmea: nmea, #", "baro": "nmea", "qnh": 1008.4, "qnhTime": "\#(time)""#, in: dir,
+            configTime: now.addingTimeInterval(-86_400))
+        let status = try Self.status(of: daemon) { $0["altitude"] != nil && $0["altitude"] != .null }
+        #expect(Self.calibration(status)?["from"] == "qnh", "status: \(status)\n\(daemon.stderr)")
+        #expect(Self.calibration(status)?["seaLevelPressure"] == .number(1008.4))
+        #expect(status["barometer"]?.objectValue?["source"] == "nmea")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExitOrKill() == 0)
+    }
+
     /// `status` says the altitude and what calibrates it: nothing before a reading, then the
     /// GNSS calibration with its samples. Before, it said nothing of the barometer.
     @Test func statusShowsTheAltitudeAndItsCalibration() throws {

@@ -22,7 +22,10 @@ package struct DaemonBarometer: Sendable {
     private var unpaired = 0
     private var lastGap: Double?
     private var pairedOnce = false
+    /// "Too rough" said, and not yet usable again; an altitude usable for a level check seen
+    /// since then.
     private var roughSaid = false
+    private var wasUsable = false
     /// Whether the last calibration said came from a QNH (nil: none said yet).
     private var saidQNH: Bool?
 
@@ -86,13 +89,17 @@ package struct DaemonBarometer: Sendable {
             saidQNH = fromQNH
             outcome.notes.append("barometer: calibrated from \(Self.describe(calibration, at: reading.time))")
         }
-        if accuracy > LevelCheck.usableAccuracyMetres, !roughSaid {
+        // Said when it becomes too rough, or when a QNH alone is: not while GNSS calibration
+        // warms up from its first rough heights (before, every start said it).
+        if accuracy > LevelCheck.usableAccuracyMetres, !roughSaid, wasUsable || fromQNH {
             roughSaid = true
+            wasUsable = false
             outcome.notes.append(
                 "barometer: altitude accuracy \(Self.tenths(accuracy)) m (\(Self.describe(calibration, at: reading.time))) is too rough for a level check (over \(Self.tenths(LevelCheck.usableAccuracyMetres)) m)"
             )
         } else if accuracy <= LevelCheck.usableAccuracyMetres {
             roughSaid = false
+            wasUsable = true
         }
         return outcome
     }
@@ -153,8 +160,14 @@ package struct DaemonBarometer: Sendable {
     private static func describe(_ calibration: BarometricAltimeter.Calibration, at time: Date?) -> String {
         switch calibration.source {
         case .qnh:
+            // A QNH dated after the reading (a clock set wrong, a recording) says so (before:
+            // "given 0.0 h before", with an accuracy that said otherwise).
             let age = calibration.time.flatMap { given in
-                time.map { " given \(tenths(max(0, $0.timeIntervalSince(given)) / 3600)) h before" }
+                time.map {
+                    let hours = $0.timeIntervalSince(given) / 3600
+                    return hours >= 0
+                        ? " given \(tenths(hours)) h before" : " dated \(tenths(-hours)) h after the reading"
+                }
             }
             return "QNH \(tenths(calibration.seaLevelPressure)) hPa\(age ?? "")"
         case .gnss(let samples): return "GNSS heights (\(samples) sample\(samples == 1 ? "" : "s"))"

@@ -207,6 +207,43 @@ import Testing
         #expect(barometer.altimeter.sampleCount == 2)
     }
 
+    /// "Too rough" is said when the calibration becomes too rough (GNSS samples aged two hours
+    /// without a fix), or when a QNH alone is; not while GNSS calibration warms up from one rough
+    /// height. A QNH dated after the reading says so. Before, every start with GNSS calibration
+    /// said it at the first reading, and an aged QNH said "given 0.0 h before".
+    @Test func tooRoughIsSaidWhenItBecomesSo() {
+        var barometer = DaemonBarometer(source: .nmea)
+        let start = ContinuousClock.now
+        var notes: [String] = []
+        func reading(_ t: Double) -> PositionEvent {
+            .pressure(PressureReading(time: Date(timeIntervalSince1970: t), hPa: 1000, source: .nmeaXDR))
+        }
+        func rough(_ t: Double, vAcc: Double) -> Fix {
+            var f = fix(t, alt: 30)
+            f.verticalAccuracy = vAcc
+            return f
+        }
+        for second in 0..<5 {
+            let t = Double(second)
+            notes += barometer.observe(reading(t), received: start).notes
+            notes += barometer.observe(.fix(rough(t, vAcc: second == 0 ? 8 : 3)), received: start).notes
+        }
+        notes += barometer.observe(reading(5), received: start).notes
+        #expect(notes == ["barometer: calibrated from GNSS heights (1 sample)"], "\(notes)")
+        notes = barometer.observe(reading(7204), received: start).notes
+        notes += barometer.observe(reading(7205), received: start).notes
+        #expect(
+            notes == [
+                "barometer: altitude accuracy 8.5 m (GNSS heights (5 samples)) is too rough for a level check (over 6.0 m)"
+            ])
+        var qnh = DaemonBarometer(source: .nmea, qnh: (1008.4, Date(timeIntervalSince1970: 7200)))
+        #expect(
+            qnh.observe(reading(0), received: start).notes == [
+                "barometer: calibrated from QNH 1008.4 hPa dated 2.0 h after the reading",
+                "barometer: altitude accuracy 9.3 m (QNH 1008.4 hPa dated 2.0 h after the reading) is too rough for a level check (over 6.0 m)",
+            ])
+    }
+
     /// Good fixes that never pair with a pressure reading are said once, with the gap.
     @Test func pressureThatNeverPairsIsSaidOnce() {
         var barometer = DaemonBarometer(source: .nmea)

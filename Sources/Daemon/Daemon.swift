@@ -208,8 +208,7 @@ package final class Daemon: Sendable {
         walkKeeper.mayWrite = { memory.holdsMemory }
         if let walk = walkKeeper.walkToResume(now: Date()) { shell.perform(core.resume(walk, now: now())) }
         walkKeeper.keep(core.activeWalk)
-        var altimeter = BarometricAltimeter()
-        if let qnh = config.qnh { altimeter.calibrate(qnh: qnh, at: Date()) }
+        core.barometer = DaemonBarometer(config: config, start: Date())
         /// The source's problem already logged: logged once per outage. The walker hears of it by
         /// FinalApproach's one no-fix rule (20 s without a fix), as in a replay; before, it was said
         /// at the first tick of the problem, so each gpsd restart of a second was said.
@@ -251,7 +250,8 @@ package final class Daemon: Sendable {
                     outage = problem
                 }
             case .position(let event):
-                altimeter.observe(event)
+                let measured = core.barometer.observe(event, received: .now)
+                for note in measured.notes { log.info(note) }
                 let now = now()
                 switch event {
                 case .fix(let fix):
@@ -266,22 +266,17 @@ package final class Daemon: Sendable {
                     shell.perform(core.moved(position, now: now))
                 case .noFix:
                     shell.perform(core.handle(.noFix, now: now))
-                case .pressure(let reading):
+                case .pressure:
                     // Pressure in the NMEA stream counts only when the config says it is the barometer.
-                    guard config.baro == .nmea, let altitude = altimeter.altitude(for: reading) else { break }
-                    shell.perform(
-                        core.handle(
-                            .altitude(.init(metres: altitude.metres, accuracy: altitude.accuracy)), now: now),
-                    )
+                    if let altitude = measured.altitude {
+                        shell.perform(core.handle(.altitude(altitude), now: now))
+                    }
                 }
             case .pressure(let reading):
-                altimeter.observe(reading)
-                if let altitude = altimeter.altitude(for: reading) {
-                    shell.perform(
-                        core.handle(
-                            .altitude(.init(metres: altitude.metres, accuracy: altitude.accuracy)),
-                            now: now()),
-                    )
+                let measured = core.barometer.observe(iio: reading, received: .now)
+                for note in measured.notes { log.info(note) }
+                if let altitude = measured.altitude {
+                    shell.perform(core.handle(.altitude(altitude), now: now()))
                 }
             case .sourceEnded:
                 log.warning(

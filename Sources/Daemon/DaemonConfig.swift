@@ -32,8 +32,10 @@ package struct DaemonConfig: Sendable, Equatable {
     package var iioRoot = "/sys/bus/iio/devices"
     /// The IIO device by its `name` ("bme280") or directory ("iio:device0"); nil = the first with pressure.
     package var iioDevice: String?
-    /// Sea-level pressure in hPa for absolute altitudes; nil = calibrate from GNSS.
+    /// Sea-level pressure in hPa for absolute altitudes; nil = calibrate from GNSS only.
     package var qnh: Double?
+    /// When `qnh` was read off (its drift grows from then); nil = the config file's change time.
+    package var qnhTime: Date?
     /// The EntranceMemory file.
     package var memory: String
     /// The door index (SQLite); nil = the bundled one in `artifacts/`.
@@ -94,6 +96,8 @@ package struct DaemonConfig: Sendable, Equatable {
     package var origins: [String: String] = [:]
     /// The config file read, nil when there was none (the default file missing).
     package var file: String?
+    /// When that file was last changed (its modification time); the time of a `qnh` without `qnhTime`.
+    package var fileModified: Date?
 
     /// The defaults for this environment (paths from the XDG variables).
     package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -104,7 +108,7 @@ package struct DaemonConfig: Sendable, Equatable {
     /// Every key a config file may hold.
     package static let keys = [
         "allowRemoteGPSD", "baro", "baud", "buttons", "doors", "gazetteer", "gpsd", "iioDevice", "iioRoot",
-        "lastStretchMetres", "logLevel", "memory", "mic", "micDevice", "nmea", "qnh", "socket",
+        "lastStretchMetres", "logLevel", "memory", "mic", "micDevice", "nmea", "qnh", "qnhTime", "socket",
         "speakWav", "speaker",
     ]
 
@@ -126,6 +130,7 @@ package struct DaemonConfig: Sendable, Equatable {
         case "iioRoot": return .string(iioRoot)
         case "iioDevice": return text(iioDevice)
         case "qnh": return qnh.map(JSONValue.number) ?? .null
+        case "qnhTime": return text(qnhTime.map { Date.ISO8601FormatStyle().format($0) })
         case "memory": return .string(memory)
         case "doors": return text(doors)
         case "gazetteer": return text(gazetteer)
@@ -266,6 +271,15 @@ package struct DaemonConfig: Sendable, Equatable {
                     throw fail("a pressure in hPa (850…1090)")
                 }
                 qnh = n
+            }
+        case "qnhTime":
+            if value == .null {
+                qnhTime = nil
+            } else {
+                guard let s = value.stringValue, let time = Self.time(s) else {
+                    throw fail("a time in ISO 8601 with its zone (2026-12-05T09:30:00+09:00)")
+                }
+                qnhTime = time
             }
         case "memory": memory = try path()
         case "doors": doors = try optionalPath()
@@ -555,6 +569,12 @@ package struct DaemonConfig: Sendable, Equatable {
         }
     }
 
+    /// An ISO 8601 time with its zone, with or without seconds' fractions.
+    static func time(_ text: String) -> Date? {
+        (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
+            ?? (try? Date.ISO8601FormatStyle().parse(text))
+    }
+
     /// Loads the config: the defaults, then `path` (or the default file if it exists).
     /// - Parameters:
     ///   - path: an explicit `--config FILE`, which must exist.
@@ -570,6 +590,10 @@ package struct DaemonConfig: Sendable, Equatable {
         guard path != nil || present(file) else { return config }
         try config.apply(file: try read(file, pipes: pipes), path: file, environment: environment)
         config.file = file
+        var info = stat()
+        if stat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+            config.fileModified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec))
+        }
         return config
     }
 

@@ -32,6 +32,8 @@ package struct DaemonCore: Sendable {
     package private(set) var position: FinalApproach.Position?
     /// When that position came (the loop's clock), so `status` can say how old it is.
     private var positionReceived: Date?
+    /// The altimeter and its feed; `status` says its altitude and calibration.
+    package var barometer = DaemonBarometer(source: .none)
 
     package init(memory: EntranceMemory, settings: FinalApproach.Settings = .init()) {
         approach = FinalApproach(memory: memory, settings: settings)
@@ -156,6 +158,7 @@ package struct DaemonCore: Sendable {
         } else {
             fields["distance"] = .null
         }
+        fields.merge(barometer.status) { a, _ in a }
         return fields
     }
 

@@ -13,7 +13,7 @@ extension Commands {
             Prints one JSON object a line:
               {"type":"fix","time":T,"lat":…,"lon":…,"mode":"2d"|"3d","altitudeMSL":…,
                "altitudeHAE":…,"horizontalAccuracy":…,"verticalAccuracy":…,"speed":…,"course":…}
-              {"type":"pressure","time":T,"hPa":…,"source":"nmea-xdr"|"nmea-mda"|"nmea-mmb"|"iio"}
+              {"type":"pressure","time":T,"hPa":…,"source":"nmea-xdr"|"nmea-mda"|"nmea-mmb"|"nmea-pgrmz"|"iio"}
             Unknown values are left out, never 0. Metres, m/s, degrees, hPa; T is ISO 8601 UTC.
             At the end a one-line summary goes to standard error.
 
@@ -213,6 +213,7 @@ extension Commands {
         case .noDevice(let root, _): "noDevice \(root)"
         case .noPressureChannel(let directory, _): "noPressureChannel \(directory)"
         case .unreadable(let path): "unreadable \(path)"
+        case .gone(let directory): "gone \(directory)"
         case .malformed(let path, _): "malformed \(path)"
         case .implausible(let path, _): "implausible \(path)"
         }

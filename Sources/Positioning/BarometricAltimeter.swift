@@ -7,6 +7,11 @@ public import Foundation
 /// whose vertical accuracy is good, or from a QNH someone gives — and until then the
 /// altitude is unknown (`nil`).
 ///
+/// A QNH and GNSS samples are both kept: the altitude uses whichever gives the better
+/// accuracy at the reading's time, so a QNH that has aged (its drift grows from the time it
+/// was given) never makes things worse than GNSS calibration (before, a QNH won whatever its
+/// age and GNSS samples were ignored).
+///
 /// GNSS calibration: each fix with `altitudeMSL` and `verticalAccuracy ≤
 /// maximumCalibrationAccuracy`, paired with the latest pressure reading at most
 /// `maximumPairingGap` seconds apart, gives one p0 sample (ISA solved for p0). p0 is the
@@ -42,7 +47,8 @@ public struct BarometricAltimeter: Sendable, Hashable {
 
     private var samples: [Sample] = []
     private var qnh: (hPa: Double, time: Date?)?
-    private var lastPressure: PressureReading?
+    /// The latest pressure reading, which the next fixes pair with.
+    public private(set) var lastPressure: PressureReading?
 
     public init() {}
 
@@ -57,20 +63,64 @@ public struct BarometricAltimeter: Sendable, Hashable {
         h.combine(lastPressure)
     }
 
-    /// The calibrated sea-level pressure p0, hPa; `nil` until calibrated. A configured QNH
-    /// wins over GNSS samples.
-    public var seaLevelPressure: Double? {
-        if let qnh { return qnh.hPa }
-        guard !samples.isEmpty else { return nil }
-        let sorted = samples.map(\.p0).sorted()
-        let mid = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+    /// What the altitude is calibrated from.
+    public enum Source: Sendable, Hashable {
+        /// A sea-level pressure someone gave.
+        case qnh
+        /// The median of this many GNSS samples.
+        case gnss(samples: Int)
+    }
+
+    /// A calibration in use: the sea-level pressure p0 (hPa), where it came from, when
+    /// (the newest sample's or the QNH's time; `nil`: unknown) and its accuracy at the time asked
+    /// for (≈1σ metres, without the sensor's noise).
+    public struct Calibration: Sendable, Hashable {
+        public var seaLevelPressure: Double
+        public var source: Source
+        public var time: Date?
+        public var accuracy: Double
+    }
+
+    /// The calibrated sea-level pressure p0 (hPa) with no time to age it by: the GNSS median,
+    /// else the QNH; `nil` until calibrated.
+    public var seaLevelPressure: Double? { calibration(at: nil)?.seaLevelPressure }
+
+    /// The better of the QNH and the GNSS calibration at `time` (the one with the smaller
+    /// accuracy once drift since each one's time is added); `nil` until calibrated.
+    /// - Parameter time: when the altitude is wanted (`nil`: no drift added; GNSS wins a tie).
+    public func calibration(at time: Date?) -> Calibration? {
+        func drift(since calibratedAt: Date?) -> Double {
+            guard let time, let calibratedAt else { return 0 }
+            return abs(time.timeIntervalSince(calibratedAt)) / 3600 * Self.driftHPaPerHour * ISA.metresPerHPa
+        }
+        func hypot(_ a: Double, _ b: Double) -> Double { (a * a + b * b).squareRoot() }
+        var gnss: Calibration?
+        if !samples.isEmpty {
+            let sorted = samples.map(\.p0).sorted()
+            let mid = sorted.count / 2
+            let p0 = sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+            let accuracies = samples.map(\.verticalAccuracy).sorted()
+            let calibration = accuracies[accuracies.count / 2] / Double(min(samples.count, 4)).squareRoot()
+            let newest = samples.compactMap(\.time).max()
+            gnss = Calibration(
+                seaLevelPressure: p0, source: .gnss(samples: samples.count), time: newest,
+                accuracy: hypot(calibration, drift(since: newest)))
+        }
+        let given = qnh.map {
+            Calibration(
+                seaLevelPressure: $0.hPa, source: .qnh, time: $0.time,
+                accuracy: hypot(Self.qnhAccuracyMetres, drift(since: $0.time)))
+        }
+        guard let gnss else { return given }
+        guard let given, given.accuracy < gnss.accuracy else { return gnss }
+        return given
     }
 
     /// How many GNSS samples the calibration holds now.
     public var sampleCount: Int { samples.count }
 
-    /// Uses a known sea-level pressure (QNH, hPa) from now on.
+    /// Knows a sea-level pressure (QNH, hPa), given at `time` (its drift grows from then;
+    /// `nil`: never aged). Used while it is better than the GNSS calibration.
     public mutating func calibrate(qnh hPa: Double, at time: Date? = nil) {
         qnh = (hPa, time)
     }
@@ -110,24 +160,9 @@ public struct BarometricAltimeter: Sendable, Hashable {
     ///   - hPa: the measured pressure.
     ///   - time: when it was measured, for the drift term (`nil`: no drift added).
     public func altitude(for hPa: Double, at time: Date? = nil) -> (metres: Double, accuracy: Double)? {
-        guard let p0 = seaLevelPressure, hPa > 0 else { return nil }
-        let metres = ISA.altitude(pressure: hPa, seaLevel: p0)
-        let calibration: Double
-        let calibratedAt: Date?
-        if let qnh {
-            calibration = Self.qnhAccuracyMetres
-            calibratedAt = qnh.time
-        } else {
-            let accuracies = samples.map(\.verticalAccuracy).sorted()
-            let median = accuracies[accuracies.count / 2]
-            calibration = median / Double(min(samples.count, 4)).squareRoot()
-            calibratedAt = samples.compactMap(\.time).max()
-        }
-        var drift = 0.0
-        if let time, let calibratedAt {
-            drift = abs(time.timeIntervalSince(calibratedAt)) / 3600 * Self.driftHPaPerHour * ISA.metresPerHPa
-        }
-        let accuracy = (calibration * calibration + drift * drift + Self.sensorMetres * Self.sensorMetres)
+        guard let calibration = calibration(at: time), hPa > 0 else { return nil }
+        let metres = ISA.altitude(pressure: hPa, seaLevel: calibration.seaLevelPressure)
+        let accuracy = (calibration.accuracy * calibration.accuracy + Self.sensorMetres * Self.sensorMetres)
             .squareRoot()
         return (metres, accuracy)
     }

@@ -619,24 +619,37 @@ struct EpochAssembler {
         }
     }
 
+    /// What an XDR transducer id says of an air-pressure sensor (`Barometer`, `BARO`,
+    /// `AirPressure`, `ATMOS`), upper-cased.
+    static let barometerIDs = ["BARO", "AIR", "ATM"]
+
     /// hPa from XDR (groups of type,value,units,name; type P, units B bar or P pascal; empty
-    /// values skipped), MDA/MMB (bar preferred, else inches of mercury), PGRMZ (barometric
+    /// values and implausible air pressures skipped; a group named a barometer preferred), MDA/MMB (bar preferred, else inches of mercury), PGRMZ (barometric
     /// altitude against the standard 1013.25 hPa, turned back into pressure).
     static func pressure(_ s: NMEASentence, type: String) -> Double? {
         switch type {
         case "XDR":
+            // Every pressure transducer a walker could breathe in: the one named a barometer
+            // first (an oil or tyre pressure before it is not the air's; before, the first group
+            // was taken whatever it measured).
+            var plausible: [(hPa: Double, barometric: Bool)] = []
             var i = 1
             while i + 2 < s.count {
                 if s.char(i) == 0x50, let v = s.double(i + 1) {
-                    switch s.char(i + 2) {
-                    case 0x42: return v * 1000  // bar
-                    case 0x50: return v / 100  // pascal
-                    default: break
+                    let hPa: Double? =
+                        switch s.char(i + 2) {
+                        case 0x42: v * 1000  // bar
+                        case 0x50: v / 100  // pascal
+                        default: nil
+                        }
+                    if let hPa, PressureReading.plausibleHPa.contains(hPa) {
+                        let id = (s.string(i + 3) ?? "").uppercased()
+                        plausible.append((hPa, barometerIDs.contains { id.contains($0) }))
                     }
                 }
                 i += 4
             }
-            return nil
+            return (plausible.first { $0.barometric } ?? plausible.first)?.hPa
         case "MDA", "MMB":
             if s.char(4) == 0x42, let bar = s.double(3) { return bar * 1000 }
             if s.char(2) == 0x49, let inHg = s.double(1) { return inHg * 33.863_886 }

@@ -62,7 +62,7 @@ public struct Fix: Sendable, Hashable {
 /// One air-pressure measurement.
 public struct PressureReading: Sendable, Hashable {
     /// Where the reading came from.
-    public enum Source: String, Sendable, Hashable, Codable {
+    public enum Source: String, Sendable, Hashable, Codable, CaseIterable {
         /// NMEA `$--XDR` transducer sentence, type P.
         case nmeaXDR = "nmea-xdr"
         /// NMEA `$--MDA` meteorological composite.

@@ -22,6 +22,8 @@ public struct IIOBarometer: Sendable, Hashable {
         /// The device named exists (`directory`) but has no pressure channel (an ADC).
         case noPressureChannel(directory: String, name: String)
         case unreadable(path: String)
+        /// The device's directory lost its pressure files (removed, driver unloaded, re-plugged).
+        case gone(directory: String)
         case malformed(path: String, value: String)
         case implausible(path: String, hPa: Double)
 
@@ -33,8 +35,10 @@ public struct IIOBarometer: Sendable, Hashable {
             case .noPressureChannel(let directory, let name):
                 "the IIO device \(name) (\(directory)) has no pressure channel (no in_pressure_input or in_pressure_raw)"
             case .unreadable(let path): "cannot read \(path)"
+            case .gone(let directory): "\(directory) is gone (no in_pressure_input or in_pressure_raw)"
             case .malformed(let path, let value): "\(path): \"\(value)\" is not a number"
-            case .implausible(let path, let hPa): "\(path): \(hPa) hPa is not a plausible air pressure"
+            case .implausible(let path, let hPa):
+                "\(path): \(hPa) hPa is not a plausible air pressure (\(Int(PressureReading.plausibleHPa.lowerBound))…\(Int(PressureReading.plausibleHPa.upperBound)) hPa)"
             }
         }
     }
@@ -43,6 +47,9 @@ public struct IIOBarometer: Sendable, Hashable {
     public let directory: String
     /// Its `name` (bmp280, …).
     public let name: String
+    /// The IIO devices directory it was found under, to find it again when it re-appears as
+    /// another device number.
+    public let root: String
 
     /// Finds the sensor.
     /// - Parameters:
@@ -86,6 +93,7 @@ public struct IIOBarometer: Sendable, Hashable {
         }
         directory = chosen.directory
         self.name = chosen.name
+        self.root = root
     }
 
     /// Reads the pressure now.
@@ -93,19 +101,22 @@ public struct IIOBarometer: Sendable, Hashable {
     /// - Throws: `Failure` naming the file and value.
     public func read(at time: Date?) throws(Failure) -> PressureReading {
         let kPa: Double
+        /// The file the pressure came from, for messages (before, the directory was named).
+        let file: String
         if let input = try number("in_pressure_input") {
             kPa = input
+            file = directory + "/in_pressure_input"
         } else {
-            guard let raw = try number("in_pressure_raw") else {
-                throw .unreadable(path: directory + "/in_pressure_raw")
-            }
+            // Neither file (before: "cannot read …/in_pressure_raw", a file it may never have had).
+            guard let raw = try number("in_pressure_raw") else { throw .gone(directory: directory) }
             let offset = try number("in_pressure_offset") ?? 0
             let scale = try number("in_pressure_scale") ?? 1
             kPa = (raw + offset) * scale
+            file = directory + "/in_pressure_raw"
         }
         let hPa = kPa * 10
         guard PressureReading.plausibleHPa.contains(hPa) else {
-            throw .implausible(path: directory, hPa: hPa)
+            throw .implausible(path: file, hPa: (hPa * 1000).rounded() / 1000)
         }
         return PressureReading(time: time, hPa: (hPa * 1000).rounded() / 1000, source: .iio)
     }
@@ -116,7 +127,9 @@ public struct IIOBarometer: Sendable, Hashable {
     /// Readings every `interval` seconds, stamped with the wall clock (the reading's date),
     /// until iteration stops. A failed read never ends the stream silently: `problem` is told
     /// (once per outage, with the failure; `nil` when readings come back) and the sensor is
-    /// read again after a pause that doubles up to ``maxRetrySeconds``.
+    /// read again after a pause that doubles up to ``maxRetrySeconds``. A device gone is looked
+    /// for again under ``root`` by its ``name``: a sensor re-plugged or its driver reloaded comes
+    /// back as another `iio:deviceN` (before, it was never found again).
     public func readings(
         every interval: Double, problem: @escaping @Sendable (Failure?) -> Void = { _ in }
     ) -> AsyncStream<PressureReading> {
@@ -124,9 +137,13 @@ public struct IIOBarometer: Sendable, Hashable {
             let task = Task {
                 var failing: Failure?
                 var pause = interval
+                var sensor = self
                 while !Task.isCancelled {
                     do throws(Failure) {
-                        let reading = try read(at: Date())
+                        if case .gone? = failing, let found = try? IIOBarometer(root: root, name: name) {
+                            sensor = found
+                        }
+                        let reading = try sensor.read(at: Date())
                         if failing != nil { problem(nil) }
                         failing = nil
                         pause = interval
@@ -148,7 +165,9 @@ public struct IIOBarometer: Sendable, Hashable {
         let path = directory + "/" + file
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         guard let text = Self.text(path) else { throw .unreadable(path: path) }
-        guard let value = Double(text), value.isFinite else { throw .malformed(path: path, value: text) }
+        // Plain decimals only: Swift's Double also reads "0x10" (hex) and "nan".
+        guard text.allSatisfy({ "0123456789+-.eE".contains($0) }), let value = Double(text), value.isFinite
+        else { throw .malformed(path: path, value: text) }
         return value
     }
 

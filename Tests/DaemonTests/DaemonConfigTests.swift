@@ -36,6 +36,7 @@ import Testing
         #expect(config.baro == .nmea)
         #expect(config.iioRoot == "/tmp/iio" && config.iioDevice == "bme280")
         #expect(config.qnh == 1013.25)
+        #expect(config.qnhTime == Date(timeIntervalSince1970: 1_796_430_600))
         #expect(config.memory == "/tmp/pf/memory.json")
         #expect(config.doors == "/tmp/pf/doors.sqlite" && config.gazetteer == "/tmp/pf/gazetteer.sqlite")
         #expect(config.socket == "/tmp/pf/pathfinder.sock")
@@ -48,6 +49,33 @@ import Testing
         #expect(config.buttons == buttons)
         let keys = try JSONDecoder().decode([String: JSONValue].self, from: Data(contentsOf: url)).keys
         #expect(Set(keys) == Set(DaemonConfig.keys), "the fixture uses every key")
+    }
+
+    /// `qnhTime` is a time with its zone; anything else is refused naming the key. Without it, a
+    /// QNH is dated by the file's modification time (before: by each start of the daemon).
+    @Test func qnhTimeIsATimeWithItsZoneElseTheFilesTime() throws {
+        var config = DaemonConfig(environment: ["HOME": "/home/w"])
+        try config.set("qnhTime", .string("2026-12-05T00:30:00.5Z"), origin: "c.json")
+        #expect(config.qnhTime == Date(timeIntervalSince1970: 1_796_430_600.5))
+        for bad: JSONValue in [.string("2026-12-05 09:30"), .string("yesterday"), .number(1)] {
+            do {
+                try config.set("qnhTime", bad, origin: "c.json")
+                Issue.record("\(bad.text) taken")
+            } catch {
+                #expect(
+                    "\(error)"
+                        == "c.json: key \"qnhTime\": \(bad.text) is not a time in ISO 8601 with its zone (2026-12-05T09:30:00+09:00)"
+                )
+            }
+        }
+        let dir = TempDir()
+        defer { dir.remove() }
+        let path = dir.path + "/config.json"
+        try #"{"qnh": 1008.4}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        let then = Date(timeIntervalSince1970: 1_764_800_000)
+        try FileManager.default.setAttributes([.modificationDate: then], ofItemAtPath: path)
+        let read = try DaemonConfig.load(path: path, environment: ["HOME": "/home/w"])
+        #expect(read.qnhTime == nil && read.fileModified == then)
     }
 
     @Test func everyKeyIsDocumentedWithItsDefault() throws {

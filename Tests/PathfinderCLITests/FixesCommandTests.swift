@@ -355,6 +355,20 @@ import Testing
         #expect(r.err.components(separatedBy: line).count == 2, "\(r.err)")
     }
 
+    /// Every pressure `source` the code emits is listed, as one list, in `fixes --help` and in
+    /// CONTRACT.md's pressure line. Before: CONTRACT.md lacked nmea-mmb and nmea-pgrmz, the help
+    /// nmea-pgrmz.
+    @Test func everyPressureSourceIsListedInTheHelpAndTheContract() async throws {
+        let list = PressureReading.Source.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: "|")
+        let (code, out, _) = await runPathfinder(["fixes", "--help"])
+        #expect(code == 0)
+        #expect(out.contains(#""source":"# + list + "}"), "\(out)")
+        let contract = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../docs/CONTRACT.md").standardized
+        let text = try String(contentsOf: contract, encoding: .utf8)
+        #expect(text.contains(#""source": "# + list + "}"), "CONTRACT.md's pressure line")
+    }
+
     @Test func missingBarometerIsARuntimeFailure() async throws {
         let (code, _, err) = await runPathfinder([
             "fixes", "--nmea", try log(), "--iio", "--iio-root", "/nonexistent-iio",

@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import Positioning
+import Synchronization
 import Testing
 
 @Suite struct ISATests {
@@ -112,6 +113,36 @@ import Testing
         #expect(later.accuracy > now.accuracy)
         #expect(abs(later.accuracy - (9 + pow(2 * 0.5 * 8.3, 2) + 1).squareRoot()) < 1e-9)
     }
+
+    /// A QNH never makes the altitude worse than GNSS calibration would: two hours after the
+    /// QNH's time, good GNSS samples take over (before: they were ignored while a QNH was set,
+    /// and the QNH's drift made the accuracy 8.7 m, too rough for a level check); a fresh QNH
+    /// beats a rough GNSS calibration.
+    @Test func gnssSamplesTakeOverFromAnAgedQNH() throws {
+        let t0 = 1_700_000_000.0
+        var a = BarometricAltimeter()
+        a.calibrate(qnh: 1008.4, at: Date(timeIntervalSince1970: t0))
+        #expect(a.calibration(at: Date(timeIntervalSince1970: t0))?.source == .qnh)
+        for second in 0..<10 {
+            let t = t0 + 7200 + Double(second)
+            a.observe(PressureReading(time: Date(timeIntervalSince1970: t), hPa: 1000, source: .iio))
+            a.observe(fix(t, alt: 70, vAcc: 4))
+        }
+        let at = Date(timeIntervalSince1970: t0 + 7210)
+        let altitude = try #require(a.altitude(for: 1000, at: at))
+        #expect(altitude.accuracy <= 6, "accuracy \(altitude.accuracy)")
+        #expect(abs(altitude.metres - 70) < 0.01)
+        let calibration = try #require(a.calibration(at: at))
+        #expect(calibration.source == .gnss(samples: 10))
+        // A fresh QNH is better than one rough GNSS height (8 m): it stays in use.
+        var b = BarometricAltimeter()
+        b.calibrate(qnh: 1008.4, at: at)
+        b.observe(PressureReading(time: at, hPa: 1000, source: .iio))
+        let used = b.observe(fix(t0 + 7210, alt: 70, vAcc: 8))
+        #expect(used)
+        #expect(b.calibration(at: at)?.source == .qnh)
+        #expect(abs(try #require(b.altitude(for: 1000, at: at)).accuracy - (16.0 + 1).squareRoot()) < 1e-9)
+    }
 }
 
 @Suite struct IIOTests {
@@ -212,5 +243,47 @@ import Testing
         let low = try tree(["in_pressure_input": "1.0"])
         defer { try? FileManager.default.removeItem(atPath: low) }
         #expect(throws: IIOBarometer.Failure.self) { try IIOBarometer(root: low).read(at: nil) }
+    }
+
+    /// An implausible value names its file (before: the directory) and the range; a hex value
+    /// is not a number (before: `0x10` was read as 16 kPa).
+    @Test func implausibleAndHexValuesNameTheirFile() throws {
+        let root = try tree(["in_pressure_input": "-5\n"])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let baro = try IIOBarometer(root: root)
+        let input = baro.directory + "/in_pressure_input"
+        #expect(throws: IIOBarometer.Failure.implausible(path: input, hPa: -50)) { try baro.read(at: nil) }
+        #expect(
+            IIOBarometer.Failure.implausible(path: input, hPa: -50).description
+                == "\(input): -50.0 hPa is not a plausible air pressure (250…1100 hPa)")
+        try "0x10\n".write(toFile: input, atomically: true, encoding: .utf8)
+        #expect(throws: IIOBarometer.Failure.malformed(path: input, value: "0x10")) { try baro.read(at: nil) }
+    }
+
+    /// A device whose directory went away is said to be gone (before: "cannot read
+    /// …/in_pressure_raw", a file it never had), and found again when it comes back as another
+    /// device number.
+    @Test func aVanishedDeviceIsSaidGoneAndFoundAgainUnderAnotherNumber() async throws {
+        let root = try tree(["in_pressure_input": "100.600\n"])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let baro = try IIOBarometer(root: root)
+        let seen = IIOBarometerRetryTests.Seen()
+        let stream = baro.readings(every: 0.02) { failure in seen.problems.withLock { $0.append(failure) } }
+        let reader = Task {
+            for await reading in stream { seen.readings.withLock { $0.append(reading.hPa) } }
+        }
+        defer { reader.cancel() }
+        #expect(await seen.wait { !seen.readings.withLock(\.isEmpty) })
+        try FileManager.default.moveItem(atPath: baro.directory, toPath: root + "/gone")
+        #expect(await seen.wait { seen.problems.withLock { !$0.isEmpty } })
+        #expect(seen.problems.withLock { $0.first } == .gone(directory: baro.directory))
+        #expect(
+            IIOBarometer.Failure.gone(directory: baro.directory).description
+                == "\(baro.directory) is gone (no in_pressure_input or in_pressure_raw)")
+        // Back as iio:device3, with another value: read from there.
+        try FileManager.default.moveItem(atPath: root + "/gone", toPath: root + "/iio:device3")
+        try "101.0\n".write(
+            toFile: root + "/iio:device3/in_pressure_input", atomically: true, encoding: .utf8)
+        #expect(await seen.wait { seen.readings.withLock { $0.contains(1010) } }, "readings from iio:device3")
     }
 }

@@ -472,6 +472,11 @@ func utc(_ text: String) -> Date { FixStreamRecord.parseTime(text)! }
             ("IIXDR,P,1.02481,B,Barometer", 1024.81, PressureReading.Source.nmeaXDR),
             ("WIXDR,P,101325,P,BARO", 1013.25, .nmeaXDR),
             ("IIXDR,C,,C,AIRTEMP,P,,B,BARO,P,1.00870,B,BARO2", 1008.7, .nmeaXDR),
+            // An oil pressure (0.5 bar) before the barometer; a tyre (2.2 bar) before another
+            // transducer; a named barometer preferred to an unnamed one before it.
+            ("IIXDR,P,0.5,B,OILP,P,1.01300,B,BARO", 1013, .nmeaXDR),
+            ("IIXDR,P,2.2,B,TYRE,P,1.00100,B,P2", 1001, .nmeaXDR),
+            ("IIXDR,P,0.99000,B,P1,P,1.01300,B,Barometer", 1013, .nmeaXDR),
             ("WIMDA,29.9213,I,1.01325,B,21.5,C,,C,45.0,,9.2,C,,T,,M,,N,,M", 1013.25, .nmeaMDA),
             ("WIMDA,29.9213,I,,B,21.5,C,,C,45.0,,9.2,C,,T,,M,,N,,M", 1013.25, .nmeaMDA),
             ("WIMMB,29.9213,I,1.01325,B", 1013.25, .nmeaMMB),

@@ -172,6 +172,7 @@ package final class Daemon: Sendable {
             Task { for await reading in readings { continuation.yield(.pressure(reading)) } }
         }
         let voice = DaemonVoice(device: config.speaker, wavDirectory: config.speakWav, log: log)
+        voice.checkDevice()
         let ears = DaemonEars(
             device: config.micDevice, gate: voice.gate, log: log, buttons: config.buttons != nil,
             heard: { continuation.yield(.heard($0)) }, deaf: { continuation.yield(.cannotHear) })

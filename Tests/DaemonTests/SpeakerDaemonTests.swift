@@ -63,4 +63,42 @@ import Testing
         // held by the first), not one blocked thread each.
         #expect(daemon.stderr.components(separatedBy: "cannot speak").count <= 3, "\(daemon.stderr)")
     }
+
+    /// A `speaker` that cannot be opened is said at start, naming it, and the daemon runs on (a
+    /// USB speaker may be plugged in later). Before, it was found only at the first walk's first
+    /// prompt.
+    @Test func aSpeakerThatCannotOpenIsSaidAtStart() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let config = dir.path + "/config.json"
+        try """
+        {"socket": "\(dir.path)/pf.sock", "memory": "\(dir.path)/memory.json", "mic": false,
+         "gpsd": "127.0.0.1:29471", "baro": "none", "speaker": "pf-test-no-such-speaker"}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(
+            arguments: ["--config", config], socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let line = "warning: speaker pf-test-no-such-speaker: sound device pf-test-no-such-speaker: "
+        #expect(daemon.logs(line), "no warning at start:\n\(daemon.stderr)")
+        let status = fields(try daemon.client().request(#"{"cmd": "status"}"#))
+        #expect(status["ok"] == .bool(true), "\(status)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExitOrKill() == 0)
+    }
+
+    /// Prompts into WAV files need no loudspeaker: none is checked, and none is warned about.
+    @Test func withSpeakWavTheSpeakerIsNotChecked() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try DaemonProcess(
+            arguments: [
+                "--config", try DaemonProcess.writeConfig(dir, #", "speaker": "pf-test-no-such-speaker""#),
+            ],
+            socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        _ = fields(try daemon.client().request(#"{"cmd": "status"}"#))
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExitOrKill() == 0)
+        #expect(!daemon.stderr.contains("pf-test-no-such-speaker"), "\(daemon.stderr)")
+    }
 }

@@ -177,6 +177,7 @@ package final class Daemon: Sendable {
         let voice = DaemonVoice(device: config.speaker, wavDirectory: config.speakWav, log: log) {
             continuation.yield(.spoken($0))
         }
+        voice.checkDevice()
         let ears = DaemonEars(
             device: config.micDevice, gate: voice.gate, log: log, buttons: config.buttons != nil,
             heard: { continuation.yield(.heard($0)) }, deaf: { continuation.yield(.cannotHear) })

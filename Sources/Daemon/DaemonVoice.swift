@@ -74,6 +74,23 @@ final class DaemonVoice: Sendable {
         }
     }
 
+    /// Checks the loudspeaker once, at start, when prompts are played (not written as WAV files):
+    /// a device that cannot be opened, or does not open within 5 s, is a warning naming it now,
+    /// not a silent first walk. The daemon runs on (a USB speaker may be plugged in later). Run on
+    /// the voice's queue, so a stalling device never holds the start, and the first prompt
+    /// comes after it.
+    func checkDevice() {
+        guard let speaker, wavDirectory == nil else { return }
+        let (device, log) = (device, log)
+        work.async {
+            do {
+                try speaker.check(device: device)
+            } catch {
+                log.warning("speaker \(device): \(error); the walker hears no prompts until it can be opened")
+            }
+        }
+    }
+
     /// Digits in a prompt file's name: `0001.wav` … `9999.wav`, so name order is time order.
     static let promptDigits = 4
     /// The last prompt number: after it nothing more is written (a fifth digit, `10000.wav`,

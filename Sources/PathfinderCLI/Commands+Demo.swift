@@ -17,8 +17,10 @@ extension Commands {
             (artifacts/doors/helsinki.db); the walker's recorded voice says
             "여기 아니야" at the first door and "여기가 입구야" at the second, heard by the real
             listener. The prompts are spoken on the sound device, or written as WAV files when
-            there is none (the folder is printed). The memory goes to a temporary file (printed).
-              --json           print the event log (JSON lines) instead of the transcript
+            there is none or it fails (the folder and the reason are printed). The memory goes
+            to a temporary file (printed).
+              --json           print the event log (JSON lines) instead of the transcript (the
+                               prompts are spoken all the same)
               --speak-wav DIR  write the prompts as WAV files in DIR instead of playing them
               --dir DIR        another demo folder (with demo.json); default: the bundled one
               --last-stretch-metres M   where the last stretch begins (5…1000 m; default as
@@ -74,9 +76,7 @@ extension Commands {
             session.memoryLock = nil  // its last write is done
             try session.writeOutputs(result, speakDevice: false, console: console)
 
-            if json {
-                for line in result.lines { console.line(try JSONIO.line(line)) }
-            } else {
+            if !json {
                 console.line(
                     "pathfinder demo: a recorded walk to \(session.destination.name), Helsinki (\(folder))")
             }
@@ -87,31 +87,47 @@ extension Commands {
             if !json {
                 console.line("")
             }
-            // Speak on the device, line by line with the transcript; without a device, into WAVs.
+            // Spoken on the device, line by line with the event log or the transcript (before,
+            // `--json` spoke nothing but a probe); without a device, into WAVs. The device is
+            // opened, not played to, first: the listener hears "안내를 시작할게." once (before,
+            // a probe of those words came first).
             var speaker: Speaker?
             var wavFolder = speakWAV
+            /// Why the prompts went to WAV files though none was asked for.
+            var why = "no sound device"
             if wavFolder == nil {
                 do {
                     speaker = try Speaker()
-                    try speaker?.play("안내를 시작할게.")
+                    try speaker?.check(device: "default")
                 } catch {
                     speaker = nil
                     wavFolder = scratch + "/prompts"
                     try ReplaySession.writePrompts(result, to: wavFolder!, command: "pathfinder demo")
                 }
             }
-            if !json {
-                for line in result.lines {
-                    console.line(Transcript.line(line))
-                    if let speaker, case .say(let prompt) = line.effect { try? speaker.play(prompt.text) }
+            for line in result.lines {
+                console.line(json ? try JSONIO.line(line) : Transcript.line(line))
+                guard let player = speaker, case .say(let prompt) = line.effect else { continue }
+                do {
+                    try player.play(prompt.text)
+                } catch {
+                    // A device that fails mid-demo is said, and every prompt is written instead
+                    // (before, each failure was swallowed and the rest of the demo was silent).
+                    speaker = nil
+                    why = "the sound device failed (\(error))"
+                    wavFolder = scratch + "/prompts"
+                    try ReplaySession.writePrompts(result, to: wavFolder!, command: "pathfinder demo")
                 }
+            }
+            if !json {
                 console.line("")
             }
             let note = { (text: String) in json ? console.error(text) : console.line(text) }
             if let wavFolder {
                 note(
-                    "prompts: written as WAV files to \(wavFolder)\(speakWAV == nil ? " (no sound device)" : "")"
-                )
+                    speakWAV == nil
+                        ? "prompts: \(why); written as WAV files to \(wavFolder)"
+                        : "prompts: written as WAV files to \(wavFolder)")
             }
             let building = result.memory.building(near: session.destination.center)
             let confirmed =

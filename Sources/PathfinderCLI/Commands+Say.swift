@@ -13,7 +13,9 @@ extension Commands {
               --wav FILE     write a mono PCM 16-bit WAV file instead of playing
               --voice V      espeak-ng voice (default ko; also ko+m3, ko+f2, …)
               --rate WPM     words per minute, 80…450 (default 160)
-              --device NAME  ALSA playback device (default "default")
+              --device NAME  ALSA playback device (default "default"); one that does not
+                             open within 5 s, or does not play the sound within its length
+                             and 3 s, is an error naming it ("stalled", exit 1)
             """
     ) { arguments, console in
         var arguments = arguments

@@ -65,12 +65,20 @@ final class PCMDevice {
         return CaptureRead(samples: buffer, overran: false)
     }
 
-    /// Plays all `samples` and waits until they have been heard.
-    func play(_ samples: [Int16]) throws(SpeechError) {
+    /// Plays all `samples` and waits until they have been heard, in pieces of 100 ms:
+    /// between them `goOn` is asked, and when it says no the rest is dropped unplayed (a sound
+    /// its caller gave up on, the device having stalled, is not played late when it wakes).
+    func play(_ samples: [Int16], while goOn: () -> Bool = { true }) throws(SpeechError) {
+        let piece = max(1, sampleRate / 10)
         var done = 0
         while done < samples.count {
+            guard goOn() else {
+                snd_pcm_drop(pcm)
+                return
+            }
             let wrote = samples.withUnsafeBufferPointer { pointer in
-                snd_pcm_writei(pcm, pointer.baseAddress! + done, snd_pcm_uframes_t(samples.count - done))
+                snd_pcm_writei(
+                    pcm, pointer.baseAddress! + done, snd_pcm_uframes_t(min(piece, samples.count - done)))
             }
             if wrote < 0 {
                 let recovered = snd_pcm_recover(pcm, Int32(wrote), 1)
@@ -79,7 +87,12 @@ final class PCMDevice {
                 done += Int(wrote)
             }
         }
-        snd_pcm_drain(pcm)
+        guard goOn() else {
+            snd_pcm_drop(pcm)
+            return
+        }
+        let drained = snd_pcm_drain(pcm)
+        if drained < 0 { throw .audioDevice(device: device, reason: Self.message(drained)) }
     }
 }
 

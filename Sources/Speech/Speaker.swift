@@ -40,28 +40,30 @@ public final class Speaker: Sendable {
 
     /// Speaks `text` on the ALSA `device` and returns when it has been heard. While it plays,
     /// `gate` (if any) is closed so the microphone's audio is not decoded (half-duplex).
+    /// - Throws: `SpeechError.audioDevice` when the device fails or stalls (``Playback``).
     public func play(
         _ text: String, device: String = "default", gate: HalfDuplexGate? = nil
     ) throws(SpeechError) {
         try play(try synthesize(text), device: device, gate: gate)
     }
 
-    /// Plays `audio` (made by ``synthesize(_:)``) as ``play(_:device:gate:)`` plays text.
+    /// Plays `audio` (made by ``synthesize(_:)``) as ``play(_:device:gate:)`` plays text. The
+    /// gate is closed once the device is open, for the sound's duration and a margin at most; a
+    /// device that does not open within 5 s, or does not play the sound within its duration and
+    /// 3 s, is an error ("stalled"), and so is its next sound while ALSA still holds the first.
     public func play(
         _ audio: Audio, device: String = "default", gate: HalfDuplexGate? = nil
     ) throws(SpeechError) {
-        gate?.close()
-        defer { gate?.open() }
-        let pcm = try PCMDevice(device: device, direction: .playback, sampleRate: audio.sampleRate)
-        try pcm.play(audio.samples)
+        try Playback.run(device: device, sampleRate: audio.sampleRate, samples: audio.samples, gate: gate)
     }
 
     /// Opens `device` for playback at espeak-ng's rate and closes it again: a session checks
     /// its loudspeaker before it makes anything or asks anyone to speak.
-    /// - Throws: `SpeechError.audioDevice` when the device cannot be opened.
+    /// - Throws: `SpeechError.audioDevice` when the device cannot be opened, or has not opened
+    ///   within 5 s ("stalled").
     public func check(device: String) throws(SpeechError) {
         let rate = SpeechThread.espeak.sync { Int(espeak_ng_GetSampleRate()) }
-        _ = try PCMDevice(device: device, direction: .playback, sampleRate: rate)
+        try Playback.run(device: device, sampleRate: rate, samples: [], gate: nil)
     }
 
     /// Whether `audio` holds any speech: espeak-ng makes a few milliseconds of silence of text it

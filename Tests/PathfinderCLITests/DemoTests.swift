@@ -1,6 +1,7 @@
 import Arrival
 import Foundation
 import PathfinderCLI
+import Speech
 import Storage
 import Testing
 
@@ -157,6 +158,89 @@ struct DemoTests {
         #expect(r.code != 0)
         #expect(r.err.contains("missing.wav"), "\(r.err)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp) == [])
+    }
+
+    /// A home whose `.asoundrc` makes ALSA's `default` playback device the file plugin writing
+    /// into `file` (a path, or "| command"): a sound device any machine has.
+    static func soundHome(_ home: Scratch, writingTo file: String) throws {
+        _ = try home.write(
+            ".asoundrc",
+            """
+            pcm.!default {
+                type file
+                slave.pcm "null"
+                file "\(file)"
+                format "raw"
+            }
+
+            """)
+    }
+
+    /// The built binary's `demo` (with `arguments`) with `home` as HOME.
+    static func demo(_ arguments: [String], home: Scratch) throws -> (code: Int32, out: String, err: String) {
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = home.path
+        return try BinaryTests.run(
+            executable: try BinaryTests.binary(), ["demo"] + arguments, environment: environment)
+    }
+
+    /// `demo --json` on a working sound device speaks every prompt, as the transcript does, and
+    /// nothing else: the device takes exactly the prompts' samples. Before, it played only a
+    /// probe ("안내를 시작할게.") and none of the walk's prompts, and wrote no WAVs; without
+    /// `--json` the listener heard "안내를 시작할게." twice (the probe, then the first prompt).
+    @Test(arguments: [true, false])
+    func demoSpeaksEveryPromptOnTheSoundDeviceOnce(json: Bool) throws {
+        let home = try Scratch()
+        let sink = home.file("played.raw")
+        try Self.soundHome(home, writingTo: "| cat >> \(sink)")
+        let r = try Self.demo(json ? ["--json"] : [], home: home)
+        #expect(r.code == 0, "\(r.err)")
+        defer { Self.removeDemoDirectory(of: Self.demoMemory(json ? r.err : r.out)) }
+        #expect(!(r.out + r.err).contains("prompts: "), "\(r.out)\(r.err)")
+        let says =
+            json
+            ? r.out.split(separator: "\n").filter { $0.contains("\"event\":\"say\"") }.count
+            : r.out.split(separator: "\n").filter { $0.contains("  says     ") }.count
+        #expect(says > 30, "\(r.out)")
+        // The prompts' samples, as the same binary writes them into WAV files, one after another
+        // as it plays them (espeak-ng's output drifts by a few samples with what it said before).
+        let wavs = home.file("wav")
+        let written = try Self.demo(["--json", "--speak-wav", wavs], home: home)
+        #expect(written.code == 0, "\(written.err)")
+        Self.removeDemoDirectory(of: Self.demoMemory(written.err))
+        let files = try FileManager.default.contentsOfDirectory(atPath: wavs).sorted()
+        #expect(files.count == says)
+        let expected = try files.reduce(0) { $0 + (try WAV.read(path: wavs + "/" + $1).samples.count) * 2 }
+        // The plugin's `cat`s may still be writing when the demo has ended.
+        var bytes = 0
+        for _ in 0..<100 {
+            bytes = (try? FileManager.default.attributesOfItem(atPath: sink)[.size] as? Int) ?? 0
+            if bytes >= expected { break }
+            usleep(50_000)
+        }
+        usleep(100_000)
+        bytes = (try? FileManager.default.attributesOfItem(atPath: sink)[.size] as? Int) ?? 0
+        #expect(bytes == expected, "the device took \(bytes) bytes; the \(says) prompts are \(expected)")
+    }
+
+    /// A sound device that opens but fails when played to (the file plugin writing into
+    /// /dev/full) is said, with the device's error, and the prompts go to WAV files, the folder
+    /// named. Before, each failure was swallowed: the rest of the demo was silent, no word said.
+    @Test func aSoundDeviceThatFailsDuringTheDemoIsSaidAndThePromptsGoToWAVs() throws {
+        let home = try Scratch()
+        try Self.soundHome(home, writingTo: "/dev/full")
+        let r = try Self.demo(["--json"], home: home)
+        #expect(r.code == 0, "\(r.err)")
+        defer { Self.removeDemoDirectory(of: Self.demoMemory(r.err)) }
+        let line = try #require(
+            r.err.split(separator: "\n").first { $0.hasPrefix("prompts: ") }, "no prompts line: \(r.err)")
+        #expect(
+            line.hasPrefix("prompts: the sound device failed (sound device default: Input/output error); "),
+            "\(line)")
+        let folder = try #require(
+            line.range(of: "written as WAV files to ").map { String(line[$0.upperBound...]) })
+        let says = r.out.split(separator: "\n").filter { $0.contains("\"event\":\"say\"") }.count
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).count == says)
     }
 
     /// The repository root, from this file's place in it.

@@ -1,5 +1,7 @@
 import Foundation
+import Glibc
 import Speech
+import TestSupport
 import Testing
 
 @testable import PathfinderCLI
@@ -95,5 +97,30 @@ struct SpeechCommandsTests {
         let folder = await runPathfinder(["say", "여기", "--wav", directory])
         #expect(folder.code == 2)
         #expect(folder.err.contains("\(directory): cannot write: is a directory"), "\(folder.err)")
+    }
+
+    /// `say --device` on a loudspeaker that stalls without an error (ALSA's file plugin into a
+    /// FIFO nobody reads): exit 1 within the open's 5 s deadline, naming the device and the
+    /// stall. Before, `say` hung for good.
+    @Test func sayOnAStalledDeviceExitsOneNamingIt() throws {
+        let home = try Scratch()
+        try #require(mkfifo(home.file("stuck.fifo"), 0o600) == 0)
+        _ = try home.write(
+            ".asoundrc",
+            """
+            pcm.stuck {
+                type file
+                slave.pcm "null"
+                file "\(home.file("stuck.fifo"))"
+                format "raw"
+            }
+
+            """)
+        let exe = try BuiltExecutable.pathfinder().path
+        let result = try home.sh("HOME='\(home.path)' timeout 30 '\(exe)' say 입구까지 삼십 미터 --device stuck")
+        #expect(result.code == 1, "exit \(result.code): \(result.err)")
+        #expect(
+            result.err.hasPrefix("pathfinder say: sound device stuck: stalled: not open after 5 s"),
+            "\(result.err)")
     }
 }

@@ -153,10 +153,11 @@ final class DaemonLookups {
             // find one within reach ("중구 중앙대로 10" in Busan, "중앙대로 10" here); the first
             // such refusal is said if none does (before: it stopped the search).
             var tooFar: LookupError?
-            for form in DoorIndexes.addressForms(query) {
+            for form in DoorIndexes.shorterForms(query) {
                 do {
-                    var answer = try destinationAsWritten(for: form, near: fix, far: far)
-                    answer.matchedQuery = form
+                    var answer = try destinationAsWritten(
+                        for: form.text, near: fix, far: far, bareNumber: form.bareNumber)
+                    answer.matchedQuery = form.text
                     return answer
                 } catch  where error.nothingFound {
                     continue
@@ -168,9 +169,10 @@ final class DaemonLookups {
         }
     }
 
-    /// ``destination(for:near:far:)`` of the query as written.
+    /// ``destination(for:near:far:)`` of the query as written; `bareNumber`: its house number
+    /// without a letter after it (a form that dropped the letter, ``AddressForm/bareNumber``).
     private func destinationAsWritten(
-        for query: String, near fix: Coordinate?, far: Bool
+        for query: String, near fix: Coordinate?, far: Bool, bareNumber: Bool = false
     ) throws(LookupError) -> GoAnswer {
         var nearDoors: [Found] = []
         var otherDoors: [Found] = []
@@ -188,7 +190,7 @@ final class DaemonLookups {
                     }
                     let near = reach.isEmpty ? [nearest] : reach
                     nearDoors = try DoorIndexes.search(
-                        query, near: fix, limit: Self.matchesPerSource, in: near
+                        query, near: fix, limit: Self.matchesPerSource, in: near, bareNumber: bareNumber
                     )
                     .map(found)
                     // The others in the same order (a shop inside counting the slack further),
@@ -196,7 +198,8 @@ final class DaemonLookups {
                     // an index within reach found it (before: an alternative was the choice again).
                     otherDoors = try DoorIndexes.search(
                         query, near: fix, limit: Self.matchesPerSource + nearDoors.count,
-                        in: indexes.indexes.filter { index in !near.contains { $0 === index } }
+                        in: indexes.indexes.filter { index in !near.contains { $0 === index } },
+                        bareNumber: bareNumber
                     )
                     .filter { match in
                         !nearDoors.contains {
@@ -211,7 +214,8 @@ final class DaemonLookups {
                     // query as written: its shorter forms are `destination(for:near:far:)`'s, which
                     // says which one found it (before: found here too, and the reply did not say).
                     nearDoors = try DoorIndexes.search(
-                        query, near: nil, limit: Self.matchesPerSource, in: indexes.indexes
+                        query, near: nil, limit: Self.matchesPerSource, in: indexes.indexes,
+                        bareNumber: bareNumber
                     )
                     .map(found)
                 }
@@ -284,7 +288,8 @@ final class DaemonLookups {
                 longitude: center.longitude > 0 ? center.longitude - 180 : center.longitude + 180)
             let farthest: [Found] =
                 (try? DoorIndexes.search(
-                    query, near: antipode, limit: Self.matchesPerSource, in: opened.indexes))?
+                    query, near: antipode, limit: Self.matchesPerSource, in: opened.indexes,
+                    bareNumber: bareNumber))?
                 .map { match in
                     var place = found(match)
                     place.metres = nil

@@ -151,16 +151,20 @@ final class DaemonLookups {
         } catch  where error.nothingFound {
             // A form that finds a place too far goes on to the next, shorter one, which may
             // find one within reach ("중구 중앙대로 10" in Busan, "중앙대로 10" here); the first
-            // such refusal is said if none does (before: it stopped the search).
+            // such refusal is said if none does (before: it stopped the search). A form found
+            // in two places is the answer: a shorter form would find another building (before:
+            // "Testikatu 15 B 3" walked to "Testikatu 15", both "Testikatu 15 B" only offered).
             var tooFar: LookupError?
             for form in DoorIndexes.shorterForms(query) {
                 do {
                     var answer = try destinationAsWritten(
-                        for: form.text, near: fix, far: far, bareNumber: form.bareNumber)
+                        for: form.text, near: fix, far: far, bareNumber: form.bareNumber, asked: query)
                     answer.matchedQuery = form.text
                     return answer
                 } catch  where error.nothingFound {
                     continue
+                } catch  where error.ambiguous {
+                    throw error
                 } catch {
                     tooFar = tooFar ?? error
                 }
@@ -170,10 +174,13 @@ final class DaemonLookups {
     }
 
     /// ``destination(for:near:far:)`` of the query as written; `bareNumber`: its house number
-    /// without a letter after it (a form that dropped the letter, ``AddressForm/bareNumber``).
+    /// without a letter after it (a form that dropped the letter, ``AddressForm/bareNumber``);
+    /// `asked`: what was sent, when `query` is its shorter form, quoted in the refusals
+    /// (before: only the form, as if the family had sent that).
     private func destinationAsWritten(
-        for query: String, near fix: Coordinate?, far: Bool, bareNumber: Bool = false
+        for query: String, near fix: Coordinate?, far: Bool, bareNumber: Bool = false, asked: String? = nil
     ) throws(LookupError) -> GoAnswer {
+        let said = asked.map { "\"\($0)\" (as \"\(query)\")" } ?? "\"\(query)\""
         var nearDoors: [Found] = []
         var otherDoors: [Found] = []
         var failures: [String] = []
@@ -307,23 +314,24 @@ final class DaemonLookups {
                 || equal.contains(where: { $0.destination.center.distance(to: center) > Self.farMetres })
             {
                 // The choice, the far ones, then the others; four at most, each named by the gazetteer.
-                throw ambiguity(query, Array((equal.prefix(1) + apart + equal.dropFirst()).prefix(4)))
+                throw ambiguity(said, Array((equal.prefix(1) + apart + equal.dropFirst()).prefix(4)))
             }
         }
         if let metres = chosen.metres, metres > Self.farMetres, !far {
             let km = Int((metres / 1000).rounded())
             throw LookupError(
-                "\"\(query)\" found \(chosen.destination.name), \(km) km away: more than "
+                "\(said) found \(chosen.destination.name), \(km) km away: more than "
                     + "\(Int(Self.farMetres / 1000)) km from here; send \"far\": true to walk there anyway")
         }
         return GoAnswer(
             chosen: chosen, alternatives: Array(ordered.dropFirst().prefix(3)), nearFix: fix != nil)
     }
 
-    /// The refusal of `query` found equally well in `places` more than ``farMetres`` apart,
-    /// with no fix to choose by: each named with its city (the gazetteer's, when there is one)
-    /// and offered as `alternatives` for a companion app to send back as a destination.
-    private func ambiguity(_ query: String, _ places: [Found]) -> LookupError {
+    /// The refusal of a query (`said`: quoted, and its form) found equally well in `places`
+    /// more than ``farMetres`` apart, with no fix to choose by: each named with its city (the
+    /// gazetteer's, when there is one) and offered as `alternatives` for a companion app to
+    /// send back as a destination.
+    private func ambiguity(_ said: String, _ places: [Found]) -> LookupError {
         let named = places.map { place in
             let label =
                 place.address.map { $0 == place.destination.name ? $0 : "\(place.destination.name), \($0)" }
@@ -340,11 +348,12 @@ final class DaemonLookups {
                 + " (\(degrees(center.latitude)),\(degrees(center.longitude)))"
         }
         var error = LookupError(
-            "\"\(query)\" matches places more than \(Int(Self.farMetres / 1000)) km apart: "
+            "\(said) matches places more than \(Int(Self.farMetres / 1000)) km apart: "
                 + named.joined(separator: "; ")
                 + "; no position yet to choose the one near the walker: send it again once the walker has one "
                 + "(`status` shows it), or send the place meant as a \"destination\"")
         error.alternatives = places.map(\.json)
+        error.ambiguous = true
         return error
     }
 
@@ -548,6 +557,9 @@ struct LookupError: Error, CustomStringConvertible {
     var description: String
     /// Nothing matched the query anywhere (not: found, but too far).
     var nothingFound = false
+    /// Found equally well in places too far apart to choose between without a fix
+    /// (`alternatives` names them): an answer, not a reason to look further.
+    var ambiguous = false
     /// The places the reply offers instead (``DaemonLookups/Found/json``): those a query
     /// matched equally well far apart, with no fix to choose by.
     var alternatives: [JSONValue] = []

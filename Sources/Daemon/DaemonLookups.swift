@@ -136,8 +136,9 @@ final class DaemonLookups {
     /// building 195 m away, not "Pizzarium" 548 m away, as a review of a named-first order
     /// found); an exact match beyond reach (another region's index); other indexes' matches;
     /// the gazetteer's other matches. A destination beyond ``farMetres`` is refused unless `far`.
-    /// Without a fix, door-index matches as good as the first (quality, own or inside) more
-    /// than ``farMetres`` apart are refused, each named: which was meant cannot be told.
+    /// Without a fix, door-index matches as good as the first (the same quality, own name or a
+    /// shop's inside alike) more than ``farMetres`` apart are refused, each named: which was
+    /// meant cannot be told.
     /// A door index or gazetteer that is missing or unreadable is skipped; its reason is told
     /// only when nothing is found.
     /// - Throws: nothing found, the distance when too far, or, without a fix, equal matches far apart.
@@ -302,9 +303,12 @@ final class DaemonLookups {
                     place.metres = nil
                     return place
                 } ?? []
-            let equal = ordered.filter { $0.match.map { $0 == best } ?? false }
+            // Own name or a shop's inside alike: a chain is mapped as either, and a building
+            // named after it far away outranked its shops in the walker's city, unsaid (before:
+            // "R-kioski" chose Tampere's building and sent the walker 161 km at the first fix).
+            let equal = ordered.filter { $0.match?.quality == best.quality }
             let apart = farthest.filter { place in
-                place.match.map { $0 == best } == true
+                place.match?.quality == best.quality
                     && place.destination.center.distance(to: center) > Self.farMetres
                     && !equal.contains(where: {
                         $0.osm == place.osm && $0.destination.center == place.destination.center

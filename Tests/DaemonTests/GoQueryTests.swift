@@ -444,6 +444,23 @@ import Testing
         #expect(daemon.waitForExit() == 0)
     }
 
+    /// Without a fix, a building named "R-kioski" in Tampere and a shop of that name inside
+    /// one in Helsinki match alike: refused, both named (before: the building's own name won,
+    /// unsaid, and at the first fix in Helsinki the walker was sent 161 km, audit 6-R2's R2-2).
+    @Test func aChainsOwnNameAndAShopOfItFarApartAreRefusedWithoutAFix() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try Self.twoCitiesDaemon(dir, gpsdPort: try NMEAFeeder.freePort())
+        let client = try daemon.client()
+        let chain = try Self.go(client, "R-kioski")
+        #expect(chain["ok"] == .bool(false), "\(chain)")
+        let said = chain["error"]?.stringValue ?? ""
+        #expect(said.contains("Helsinki") && said.contains("Tampere"), "\(said)")
+        #expect(Set(Self.latitudes(chain, "alternatives")) == [60.1712, 61.4985], "\(chain)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     /// Without a gazetteer the door index still answers, a partial match too (before: "go:
     /// gazetteer …: no such file" for "Kaivokatu"); the gazetteer's reason is told only when
     /// nothing is found, and the start-up warning says what still works.

@@ -119,6 +119,9 @@ final class DaemonLookups {
         /// The shorter form of the query that found it, when the query as written found
         /// nothing.
         var matchedQuery: String? = nil
+        /// The cities or regions that form dropped and the place was held to, as written
+        /// ("Tampere"): the note says it was found there.
+        var matchedIn: [String] = []
     }
 
     /// The destination for `query` near the walker at `fix`.
@@ -159,7 +162,7 @@ final class DaemonLookups {
             for form in DoorIndexes.shorterForms(query) {
                 do {
                     var answer = try destinationAsWritten(
-                        for: form.text, near: fix, far: far, bareNumber: form.bareNumber, asked: query)
+                        for: form.text, near: fix, far: far, form: form, asked: query)
                     answer.matchedQuery = form.text
                     return answer
                 } catch  where error.nothingFound {
@@ -174,14 +177,26 @@ final class DaemonLookups {
         }
     }
 
-    /// ``destination(for:near:far:)`` of the query as written; `bareNumber`: its house number
-    /// without a letter after it (a form that dropped the letter, ``AddressForm/bareNumber``);
-    /// `asked`: what was sent, when `query` is its shorter form, quoted in the refusals
-    /// (before: only the form, as if the family had sent that).
+    /// ``destination(for:near:far:)`` of the query as written, or of `form`, a shorter form of
+    /// `asked` (what was sent, quoted in the refusals; before: only the form, as if the family
+    /// had sent that). A form's house number is bare when it dropped the letter
+    /// (``AddressForm/bareNumber``), and a city or region it dropped (``AddressForm/dropped``,
+    /// known to the gazetteer) still decides: its matches are looked for near that place and
+    /// must lie in its region (the gazetteer's `where`), or the form is refused, naming where
+    /// it was found (before: "Kaivokatu 10, Tampere" walked to Helsinki's Kaivokatu 10).
     private func destinationAsWritten(
-        for query: String, near fix: Coordinate?, far: Bool, bareNumber: Bool = false, asked: String? = nil
+        for query: String, near fix: Coordinate?, far: Bool, form: AddressForm? = nil, asked: String? = nil
     ) throws(LookupError) -> GoAnswer {
         let said = asked.map { "\"\($0)\" (as \"\(query)\")" } ?? "\"\(query)\""
+        let bareNumber = form?.bareNumber ?? false
+        let written: [NamedPlace] = form.map { self.places(namedBy: $0.dropped) } ?? []
+        let regions = Set(written.map { $0.region })
+        // In a region named, or no region named (or none known where it lies).
+        let inNamed = { (found: Found) -> Bool in
+            regions.isEmpty
+                || self.regionID(at: found.destination.center).map { regions.contains($0) } ?? true
+        }
+        var elsewhere: [Found] = []
         var nearDoors: [Found] = []
         var otherDoors: [Found] = []
         var failures: [String] = []
@@ -190,7 +205,29 @@ final class DaemonLookups {
             do {
                 let indexes = try openDoors()
                 opened = indexes
-                if let fix, let nearest = try indexes.nearest(to: fix) {
+                if !written.isEmpty {
+                    // Near each place named, in every index: the walker's fix says nothing of
+                    // which city was meant. Measured from the fix, for the far check.
+                    var matches: [Found] = []
+                    for place in written {
+                        for match in try DoorIndexes.search(
+                            query, near: place.center, limit: Self.matchesPerSource, in: indexes.indexes,
+                            bareNumber: bareNumber)
+                        {
+                            var each = self.found(match)
+                            each.metres = fix.map { each.destination.center.distance(to: $0) }
+                            if !matches.contains(where: {
+                                $0.osm == each.osm && $0.destination.center == each.destination.center
+                            }) {
+                                matches.append(each)
+                            }
+                        }
+                    }
+                    let there = matches.filter(inNamed)
+                    if there.isEmpty { elsewhere = matches }
+                    nearDoors = there.filter { $0.metres.map { $0 <= Self.farMetres } ?? true }
+                    otherDoors = there.filter { $0.metres.map { $0 > Self.farMetres } ?? false }
+                } else if let fix, let nearest = try indexes.nearest(to: fix) {
                     // Every index whose box is within reach, as one: two regions side by side
                     // (before: the nearest index's matches came first, however far).
                     let reach = indexes.indexes.filter {
@@ -230,6 +267,17 @@ final class DaemonLookups {
             } catch {
                 failures.append("door index \(doorsPath): \(error)")
             }
+        }
+        if !elsewhere.isEmpty {
+            var words: [String] = []
+            for place in written where !words.contains(place.word) { words.append(place.word) }
+            let places = Array(elsewhere.prefix(4))
+            var error = LookupError(
+                "\(said) is in no door index in \(words.joined(separator: " or ")); found only "
+                    + described(places).joined(separator: "; ")
+                    + "; send the place meant as a \"destination\"")
+            error.alternatives = places.map(\.json)
+            throw error
         }
         let doors = nearDoors + otherDoors
         // Within reach of the fix, or not known to be beyond it (no fix); known to be within.
@@ -308,7 +356,7 @@ final class DaemonLookups {
             // "R-kioski" chose Tampere's building and sent the walker 161 km at the first fix).
             let equal = ordered.filter { $0.match?.quality == best.quality }
             let apart = farthest.filter { place in
-                place.match?.quality == best.quality
+                place.match?.quality == best.quality && inNamed(place)
                     && place.destination.center.distance(to: center) > Self.farMetres
                     && !equal.contains(where: {
                         $0.osm == place.osm && $0.destination.center == place.destination.center
@@ -327,8 +375,11 @@ final class DaemonLookups {
                 "\(said) found \(chosen.destination.name), \(km) km away: more than "
                     + "\(Int(Self.farMetres / 1000)) km from here; send \"far\": true to walk there anyway")
         }
+        var words: [String] = []
+        for place in written where !words.contains(place.word) { words.append(place.word) }
         return GoAnswer(
-            chosen: chosen, alternatives: Array(ordered.dropFirst().prefix(3)), nearFix: fix != nil)
+            chosen: chosen, alternatives: Array(ordered.dropFirst().prefix(3)), nearFix: fix != nil,
+            matchedIn: words)
     }
 
     /// The refusal of a query (`said`: quoted, and its form) found equally well in `places`
@@ -336,7 +387,20 @@ final class DaemonLookups {
     /// gazetteer's, when there is one) and offered as `alternatives` for a companion app to
     /// send back as a destination.
     private func ambiguity(_ said: String, _ places: [Found]) -> LookupError {
-        let named = places.map { place in
+        var error = LookupError(
+            "\(said) matches places more than \(Int(Self.farMetres / 1000)) km apart: "
+                + described(places).joined(separator: "; ")
+                + "; no position yet to choose the one near the walker: send it again once the walker has one "
+                + "(`status` shows it), or send the place meant as a \"destination\"")
+        error.alternatives = places.map(\.json)
+        error.ambiguous = true
+        return error
+    }
+
+    /// Each of `places` as a refusal names it: its name and address, its city (the
+    /// gazetteer's, when there is one) and its coordinates.
+    private func described(_ places: [Found]) -> [String] {
+        places.map { place in
             let label =
                 place.address.map { $0 == place.destination.name ? $0 : "\(place.destination.name), \($0)" }
                 ?? place.destination.name
@@ -351,14 +415,60 @@ final class DaemonLookups {
             return label + (city.map { " in \($0)" } ?? "")
                 + " (\(degrees(center.latitude)),\(degrees(center.longitude)))"
         }
-        var error = LookupError(
-            "\(said) matches places more than \(Int(Self.farMetres / 1000)) km apart: "
-                + named.joined(separator: "; ")
-                + "; no position yet to choose the one near the walker: send it again once the walker has one "
-                + "(`status` shows it), or send the place meant as a \"destination\"")
-        error.alternatives = places.map(\.json)
-        error.ambiguous = true
-        return error
+    }
+
+    /// A city or region that words an address form dropped name: the word as written, the
+    /// region's id in the gazetteer (`where`'s `region.id`: "FI.06", "KR.11") and the place's
+    /// point.
+    private struct NamedPlace {
+        var word: String
+        var region: String
+        var center: Coordinate
+    }
+
+    /// The cities and regions `words` name exactly in the gazetteer (own or alternate name,
+    /// not an airport's code): "Tampere", "Helsinki", "부산광역시"; a Korean metropolitan or
+    /// special city also by its short name and with 시 ("서울특별시", "서울" → "서울시": GeoNames
+    /// holds that). Words with a digit (numbers, postcodes, floors) and single letters name
+    /// none; without a gazetteer, none.
+    private func places(namedBy words: [String]) -> [NamedPlace] {
+        guard !words.isEmpty, let gazetteer = try? openGazetteer() else { return [] }
+        var named: [NamedPlace] = []
+        for word in words where word.count >= 2 && !word.contains(where: \.isNumber) {
+            // "서울특별시" is "서울시" to GeoNames; "서울" is the start of that.
+            let stem =
+                Self.koreanCityEndings.first { word.hasSuffix($0) && word.count > $0.count }
+                .map { String(word.dropLast($0.count)) } ?? word
+            let hangul = stem.unicodeScalars.allSatisfy { (0xAC00...0xD7A3).contains($0.value) }
+            var names = [word]
+            for name in [stem] + (hangul && !stem.hasSuffix("시") ? [stem + "시"] : [])
+            where !names.contains(name) {
+                names.append(name)
+            }
+            for asked in names {
+                let hits = ((try? gazetteer.search(asked, limit: 10)) ?? []).filter {
+                    $0.exact && ($0.kind == "city" || $0.kind == "region")
+                }
+                for hit in hits {
+                    guard let lat = hit.lat, let lon = hit.lon else { continue }
+                    let center = Coordinate(latitude: lat, longitude: lon)
+                    guard let region = hit.kind == "region" ? hit.id : regionID(at: center),
+                        !named.contains(where: { $0.region == region && $0.center == center })
+                    else { continue }
+                    named.append(NamedPlace(word: word, region: region, center: center))
+                }
+                if !hits.isEmpty { break }
+            }
+        }
+        return named
+    }
+
+    /// What a Korean metropolitan or special city's full name adds to its short one.
+    private static let koreanCityEndings = ["특별자치시", "특별자치도", "특별시", "광역시"]
+
+    /// The gazetteer's region at `point` (`where`'s `region.id`), nil when it names none.
+    private func regionID(at point: Coordinate) -> String? {
+        (try? place(at: point))?.objectValue?["region"]?.objectValue?["id"]?.stringValue
     }
 
     /// Matches asked of each door index (and the gazetteer asks 5): enough for the choice and

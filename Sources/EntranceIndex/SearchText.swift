@@ -176,7 +176,8 @@ enum SearchText {
     static func addressForms(_ query: String) -> [String] { shorterForms(query).map(\.text) }
 
     /// ``addressForms(_:)`` with what each must hold to: a form that dropped the house letter
-    /// matches the number only bare (``AddressForm/bareNumber``).
+    /// matches the number only bare (``AddressForm/bareNumber``), and each keeps the words it
+    /// left out (``AddressForm/dropped``), of which a city or region still decides.
     static func shorterForms(_ query: String) -> [AddressForm] {
         // Full-width commas, parentheses and digits as ASCII ("서울특별시，중구，세종대로 １１０").
         let query = Fold.narrow(query).precomposedStringWithCanonicalMapping
@@ -186,10 +187,13 @@ enum SearchText {
         var words = unbracketed.replacingOccurrences(of: ",", with: " ").split(whereSeparator: \.isWhitespace)
             .map(String.init)
         var forms: [AddressForm] = []
+        let all = words
         func add(_ words: [String], bare: Bool = false) {
             let form = words.joined(separator: " ")
             if !words.isEmpty, form != written, !forms.contains(where: { $0.text == form }) {
-                forms.append(AddressForm(text: form, bareNumber: bare))
+                var dropped = all
+                for word in words { dropped.firstIndex(of: word).map { _ = dropped.remove(at: $0) } }
+                forms.append(AddressForm(text: form, bareNumber: bare, dropped: dropped))
             }
         }
         add(words)

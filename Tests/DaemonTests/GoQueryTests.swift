@@ -461,6 +461,60 @@ import Testing
         #expect(daemon.waitForExit() == 0)
     }
 
+    /// A city or region written with an address decides among the places its shorter form
+    /// finds, with or without a fix, and the reply quotes what was sent. Before (audit 6-R2's
+    /// R2-3): without a fix "Kaivokatu 10, 00100 Helsinki" and "서울특별시 중구 세종대로 110" were
+    /// refused as in two places, quoting "Kaivokatu 10" and "세종대로 110"; with a fix in
+    /// Helsinki "Kaivokatu 10, Tampere" walked to Helsinki's, and "Mannerheimintie 5,
+    /// Tampere" to Helsinki's Mannerheimintie 5.
+    @Test func theCityWrittenWithAnAddressDecidesWhereItIs() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let feeder = try NMEAFeeder(
+            nmea: Self.standing(at: Coordinate(latitude: 60.1699, longitude: 24.9384)), epochsPerSecond: 2)
+        defer { feeder.shutdown() }
+        let gpsdPort = try NMEAFeeder.freePort()
+        let daemon = try Self.twoCitiesDaemon(dir, gpsdPort: gpsdPort)
+        let client = try daemon.client()
+        for (query, lat) in [
+            ("Kaivokatu 10, 00100 Helsinki", 60.1705), ("Kaivokatu 10, Tampere", 61.4978),
+            ("서울특별시 중구 세종대로 110", 37.5663), ("부산광역시 중구 세종대로 110", 35.1665),
+        ] {
+            let reply = try Self.go(client, query)
+            #expect(reply["ok"] == .bool(true), "\(query): \(reply)")
+            #expect(Self.latitudes(reply, "match") == [lat], "\(query): \(reply)")
+            #expect(reply["note"]?.stringValue?.contains("found by") == true, "\(query): \(reply)")
+            let city = query.split(separator: " ").last { !$0.contains(where: \.isNumber) } ?? ""
+            if !query.hasSuffix("110") {
+                #expect(reply["note"]?.stringValue?.contains(" in \(city)") == true, "\(query): \(reply)")
+            }
+        }
+        let gpsd = try GPSDProcess(port: gpsdPort, feed: feeder.port)
+        defer { gpsd.stop() }
+        var fixed = false
+        for _ in 0..<1500 where !fixed {
+            fixed = fields(try client.request(#"{"cmd": "status"}"#))["position"].map { $0 != .null } ?? false
+            if !fixed { usleep(20_000) }
+        }
+        try #require(fixed, "no position from gpsd:\n\(daemon.stderr)")
+        // In Helsinki: Tampere's is the one meant, and too far; none in Tampere is said so.
+        let tampere = try Self.go(client, "Kaivokatu 10, Tampere")
+        #expect(tampere["ok"] == .bool(false), "\(tampere)")
+        #expect(
+            tampere["error"]?.stringValue?.contains("\"Kaivokatu 10, Tampere\"") == true
+                && tampere["error"]?.stringValue?.contains("Kivitalo") == true, "\(tampere)")
+        let nowhere = try Self.go(client, "Mannerheimintie 5, Tampere")
+        #expect(nowhere["ok"] == .bool(false), "\(nowhere)")
+        #expect(
+            nowhere["error"]?.stringValue?.contains("\"Mannerheimintie 5, Tampere\"") == true
+                && nowhere["error"]?.stringValue?.contains("in Helsinki") == true, "\(nowhere)")
+        #expect(Self.latitudes(nowhere, "alternatives") == [60.1730], "\(nowhere)")
+        let helsinki = try Self.go(client, "Mannerheimintie 5, Helsinki")
+        #expect(Self.latitudes(helsinki, "match") == [60.1730], "\(helsinki)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     /// Without a gazetteer the door index still answers, a partial match too (before: "go:
     /// gazetteer …: no such file" for "Kaivokatu"); the gazetteer's reason is told only when
     /// nothing is found, and the start-up warning says what still works.

@@ -119,6 +119,9 @@ final class DaemonLookups {
         /// The shorter form of the query that found it, when the query as written found
         /// nothing.
         var matchedQuery: String? = nil
+        /// The cities or regions that form dropped and the place was held to, as written
+        /// ("Tampere"): the note says it was found there.
+        var matchedIn: [String] = []
     }
 
     /// The destination for `query` near the walker at `fix`.
@@ -136,8 +139,9 @@ final class DaemonLookups {
     /// building 195 m away, not "Pizzarium" 548 m away, as a review of a named-first order
     /// found); an exact match beyond reach (another region's index); other indexes' matches;
     /// the gazetteer's other matches. A destination beyond ``farMetres`` is refused unless `far`.
-    /// Without a fix, door-index matches as good as the first (quality, own or inside) more
-    /// than ``farMetres`` apart are refused, each named: which was meant cannot be told.
+    /// Without a fix, door-index matches as good as the first (the same quality, own name or a
+    /// shop's inside alike) more than ``farMetres`` apart are refused, each named: which was
+    /// meant cannot be told.
     /// A door index or gazetteer that is missing or unreadable is skipped; its reason is told
     /// only when nothing is found.
     /// - Throws: nothing found, the distance when too far, or, without a fix, equal matches far apart.
@@ -151,15 +155,20 @@ final class DaemonLookups {
         } catch  where error.nothingFound {
             // A form that finds a place too far goes on to the next, shorter one, which may
             // find one within reach ("중구 중앙대로 10" in Busan, "중앙대로 10" here); the first
-            // such refusal is said if none does (before: it stopped the search).
+            // such refusal is said if none does (before: it stopped the search). A form found
+            // in two places is the answer: a shorter form would find another building (before:
+            // "Testikatu 15 B 3" walked to "Testikatu 15", both "Testikatu 15 B" only offered).
             var tooFar: LookupError?
-            for form in DoorIndexes.addressForms(query) {
+            for form in DoorIndexes.shorterForms(query) {
                 do {
-                    var answer = try destinationAsWritten(for: form, near: fix, far: far)
-                    answer.matchedQuery = form
+                    var answer = try destinationAsWritten(
+                        for: form.text, near: fix, far: far, form: form, asked: query)
+                    answer.matchedQuery = form.text
                     return answer
                 } catch  where error.nothingFound {
                     continue
+                } catch  where error.ambiguous {
+                    throw error
                 } catch {
                     tooFar = tooFar ?? error
                 }
@@ -168,10 +177,26 @@ final class DaemonLookups {
         }
     }
 
-    /// ``destination(for:near:far:)`` of the query as written.
+    /// ``destination(for:near:far:)`` of the query as written, or of `form`, a shorter form of
+    /// `asked` (what was sent, quoted in the refusals; before: only the form, as if the family
+    /// had sent that). A form's house number is bare when it dropped the letter
+    /// (``AddressForm/bareNumber``), and a city or region it dropped (``AddressForm/dropped``,
+    /// known to the gazetteer) still decides: its matches are looked for near that place and
+    /// must lie in its region (the gazetteer's `where`), or the form is refused, naming where
+    /// it was found (before: "Kaivokatu 10, Tampere" walked to Helsinki's Kaivokatu 10).
     private func destinationAsWritten(
-        for query: String, near fix: Coordinate?, far: Bool
+        for query: String, near fix: Coordinate?, far: Bool, form: AddressForm? = nil, asked: String? = nil
     ) throws(LookupError) -> GoAnswer {
+        let said = asked.map { "\"\($0)\" (as \"\(query)\")" } ?? "\"\(query)\""
+        let bareNumber = form?.bareNumber ?? false
+        let written: [NamedPlace] = form.map { self.places(namedBy: $0.dropped) } ?? []
+        let regions = Set(written.map { $0.region })
+        // In a region named, or no region named (or none known where it lies).
+        let inNamed = { (found: Found) -> Bool in
+            regions.isEmpty
+                || self.regionID(at: found.destination.center).map { regions.contains($0) } ?? true
+        }
+        var elsewhere: [Found] = []
         var nearDoors: [Found] = []
         var otherDoors: [Found] = []
         var failures: [String] = []
@@ -180,7 +205,29 @@ final class DaemonLookups {
             do {
                 let indexes = try openDoors()
                 opened = indexes
-                if let fix, let nearest = try indexes.nearest(to: fix) {
+                if !written.isEmpty {
+                    // Near each place named, in every index: the walker's fix says nothing of
+                    // which city was meant. Measured from the fix, for the far check.
+                    var matches: [Found] = []
+                    for place in written {
+                        for match in try DoorIndexes.search(
+                            query, near: place.center, limit: Self.matchesPerSource, in: indexes.indexes,
+                            bareNumber: bareNumber)
+                        {
+                            var each = self.found(match)
+                            each.metres = fix.map { each.destination.center.distance(to: $0) }
+                            if !matches.contains(where: {
+                                $0.osm == each.osm && $0.destination.center == each.destination.center
+                            }) {
+                                matches.append(each)
+                            }
+                        }
+                    }
+                    let there = matches.filter(inNamed)
+                    if there.isEmpty { elsewhere = matches }
+                    nearDoors = there.filter { $0.metres.map { $0 <= Self.farMetres } ?? true }
+                    otherDoors = there.filter { $0.metres.map { $0 > Self.farMetres } ?? false }
+                } else if let fix, let nearest = try indexes.nearest(to: fix) {
                     // Every index whose box is within reach, as one: two regions side by side
                     // (before: the nearest index's matches came first, however far).
                     let reach = indexes.indexes.filter {
@@ -188,7 +235,7 @@ final class DaemonLookups {
                     }
                     let near = reach.isEmpty ? [nearest] : reach
                     nearDoors = try DoorIndexes.search(
-                        query, near: fix, limit: Self.matchesPerSource, in: near
+                        query, near: fix, limit: Self.matchesPerSource, in: near, bareNumber: bareNumber
                     )
                     .map(found)
                     // The others in the same order (a shop inside counting the slack further),
@@ -196,7 +243,8 @@ final class DaemonLookups {
                     // an index within reach found it (before: an alternative was the choice again).
                     otherDoors = try DoorIndexes.search(
                         query, near: fix, limit: Self.matchesPerSource + nearDoors.count,
-                        in: indexes.indexes.filter { index in !near.contains { $0 === index } }
+                        in: indexes.indexes.filter { index in !near.contains { $0 === index } },
+                        bareNumber: bareNumber
                     )
                     .filter { match in
                         !nearDoors.contains {
@@ -211,13 +259,25 @@ final class DaemonLookups {
                     // query as written: its shorter forms are `destination(for:near:far:)`'s, which
                     // says which one found it (before: found here too, and the reply did not say).
                     nearDoors = try DoorIndexes.search(
-                        query, near: nil, limit: Self.matchesPerSource, in: indexes.indexes
+                        query, near: nil, limit: Self.matchesPerSource, in: indexes.indexes,
+                        bareNumber: bareNumber
                     )
                     .map(found)
                 }
             } catch {
                 failures.append("door index \(doorsPath): \(error)")
             }
+        }
+        if !elsewhere.isEmpty {
+            var words: [String] = []
+            for place in written where !words.contains(place.word) { words.append(place.word) }
+            let places = Array(elsewhere.prefix(4))
+            var error = LookupError(
+                "\(said) is in no door index in \(words.joined(separator: " or ")); found only "
+                    + described(places).joined(separator: "; ")
+                    + "; send the place meant as a \"destination\"")
+            error.alternatives = places.map(\.json)
+            throw error
         }
         let doors = nearDoors + otherDoors
         // Within reach of the fix, or not known to be beyond it (no fix); known to be within.
@@ -284,15 +344,19 @@ final class DaemonLookups {
                 longitude: center.longitude > 0 ? center.longitude - 180 : center.longitude + 180)
             let farthest: [Found] =
                 (try? DoorIndexes.search(
-                    query, near: antipode, limit: Self.matchesPerSource, in: opened.indexes))?
+                    query, near: antipode, limit: Self.matchesPerSource, in: opened.indexes,
+                    bareNumber: bareNumber))?
                 .map { match in
                     var place = found(match)
                     place.metres = nil
                     return place
                 } ?? []
-            let equal = ordered.filter { $0.match.map { $0 == best } ?? false }
+            // Own name or a shop's inside alike: a chain is mapped as either, and a building
+            // named after it far away outranked its shops in the walker's city, unsaid (before:
+            // "R-kioski" chose Tampere's building and sent the walker 161 km at the first fix).
+            let equal = ordered.filter { $0.match?.quality == best.quality }
             let apart = farthest.filter { place in
-                place.match.map { $0 == best } == true
+                place.match?.quality == best.quality && inNamed(place)
                     && place.destination.center.distance(to: center) > Self.farMetres
                     && !equal.contains(where: {
                         $0.osm == place.osm && $0.destination.center == place.destination.center
@@ -302,24 +366,41 @@ final class DaemonLookups {
                 || equal.contains(where: { $0.destination.center.distance(to: center) > Self.farMetres })
             {
                 // The choice, the far ones, then the others; four at most, each named by the gazetteer.
-                throw ambiguity(query, Array((equal.prefix(1) + apart + equal.dropFirst()).prefix(4)))
+                throw ambiguity(said, Array((equal.prefix(1) + apart + equal.dropFirst()).prefix(4)))
             }
         }
         if let metres = chosen.metres, metres > Self.farMetres, !far {
             let km = Int((metres / 1000).rounded())
             throw LookupError(
-                "\"\(query)\" found \(chosen.destination.name), \(km) km away: more than "
+                "\(said) found \(chosen.destination.name), \(km) km away: more than "
                     + "\(Int(Self.farMetres / 1000)) km from here; send \"far\": true to walk there anyway")
         }
+        var words: [String] = []
+        for place in written where !words.contains(place.word) { words.append(place.word) }
         return GoAnswer(
-            chosen: chosen, alternatives: Array(ordered.dropFirst().prefix(3)), nearFix: fix != nil)
+            chosen: chosen, alternatives: Array(ordered.dropFirst().prefix(3)), nearFix: fix != nil,
+            matchedIn: words)
     }
 
-    /// The refusal of `query` found equally well in `places` more than ``farMetres`` apart,
-    /// with no fix to choose by: each named with its city (the gazetteer's, when there is one)
-    /// and offered as `alternatives` for a companion app to send back as a destination.
-    private func ambiguity(_ query: String, _ places: [Found]) -> LookupError {
-        let named = places.map { place in
+    /// The refusal of a query (`said`: quoted, and its form) found equally well in `places`
+    /// more than ``farMetres`` apart, with no fix to choose by: each named with its city (the
+    /// gazetteer's, when there is one) and offered as `alternatives` for a companion app to
+    /// send back as a destination.
+    private func ambiguity(_ said: String, _ places: [Found]) -> LookupError {
+        var error = LookupError(
+            "\(said) matches places more than \(Int(Self.farMetres / 1000)) km apart: "
+                + described(places).joined(separator: "; ")
+                + "; no position yet to choose the one near the walker: send it again once the walker has one "
+                + "(`status` shows it), or send the place meant as a \"destination\"")
+        error.alternatives = places.map(\.json)
+        error.ambiguous = true
+        return error
+    }
+
+    /// Each of `places` as a refusal names it: its name and address, its city (the
+    /// gazetteer's, when there is one) and its coordinates.
+    private func described(_ places: [Found]) -> [String] {
+        places.map { place in
             let label =
                 place.address.map { $0 == place.destination.name ? $0 : "\(place.destination.name), \($0)" }
                 ?? place.destination.name
@@ -334,13 +415,60 @@ final class DaemonLookups {
             return label + (city.map { " in \($0)" } ?? "")
                 + " (\(degrees(center.latitude)),\(degrees(center.longitude)))"
         }
-        var error = LookupError(
-            "\"\(query)\" matches places more than \(Int(Self.farMetres / 1000)) km apart: "
-                + named.joined(separator: "; ")
-                + "; no position yet to choose the one near the walker: send it again once the walker has one "
-                + "(`status` shows it), or send the place meant as a \"destination\"")
-        error.alternatives = places.map(\.json)
-        return error
+    }
+
+    /// A city or region that words an address form dropped name: the word as written, the
+    /// region's id in the gazetteer (`where`'s `region.id`: "FI.06", "KR.11") and the place's
+    /// point.
+    private struct NamedPlace {
+        var word: String
+        var region: String
+        var center: Coordinate
+    }
+
+    /// The cities and regions `words` name exactly in the gazetteer (own or alternate name,
+    /// not an airport's code): "Tampere", "Helsinki", "부산광역시"; a Korean metropolitan or
+    /// special city also by its short name and with 시 ("서울특별시", "서울" → "서울시": GeoNames
+    /// holds that). Words with a digit (numbers, postcodes, floors) and single letters name
+    /// none; without a gazetteer, none.
+    private func places(namedBy words: [String]) -> [NamedPlace] {
+        guard !words.isEmpty, let gazetteer = try? openGazetteer() else { return [] }
+        var named: [NamedPlace] = []
+        for word in words where word.count >= 2 && !word.contains(where: \.isNumber) {
+            // "서울특별시" is "서울시" to GeoNames; "서울" is the start of that.
+            let stem =
+                Self.koreanCityEndings.first { word.hasSuffix($0) && word.count > $0.count }
+                .map { String(word.dropLast($0.count)) } ?? word
+            let hangul = stem.unicodeScalars.allSatisfy { (0xAC00...0xD7A3).contains($0.value) }
+            var names = [word]
+            for name in [stem] + (hangul && !stem.hasSuffix("시") ? [stem + "시"] : [])
+            where !names.contains(name) {
+                names.append(name)
+            }
+            for asked in names {
+                let hits = ((try? gazetteer.search(asked, limit: 10)) ?? []).filter {
+                    $0.exact && ($0.kind == "city" || $0.kind == "region")
+                }
+                for hit in hits {
+                    guard let lat = hit.lat, let lon = hit.lon else { continue }
+                    let center = Coordinate(latitude: lat, longitude: lon)
+                    guard let region = hit.kind == "region" ? hit.id : regionID(at: center),
+                        !named.contains(where: { $0.region == region && $0.center == center })
+                    else { continue }
+                    named.append(NamedPlace(word: word, region: region, center: center))
+                }
+                if !hits.isEmpty { break }
+            }
+        }
+        return named
+    }
+
+    /// What a Korean metropolitan or special city's full name adds to its short one.
+    private static let koreanCityEndings = ["특별자치시", "특별자치도", "특별시", "광역시"]
+
+    /// The gazetteer's region at `point` (`where`'s `region.id`), nil when it names none.
+    private func regionID(at point: Coordinate) -> String? {
+        (try? place(at: point))?.objectValue?["region"]?.objectValue?["id"]?.stringValue
     }
 
     /// Matches asked of each door index (and the gazetteer asks 5): enough for the choice and
@@ -543,6 +671,9 @@ struct LookupError: Error, CustomStringConvertible {
     var description: String
     /// Nothing matched the query anywhere (not: found, but too far).
     var nothingFound = false
+    /// Found equally well in places too far apart to choose between without a fix
+    /// (`alternatives` names them): an answer, not a reason to look further.
+    var ambiguous = false
     /// The places the reply offers instead (``DaemonLookups/Found/json``): those a query
     /// matched equally well far apart, with no fix to choose by.
     var alternatives: [JSONValue] = []

@@ -41,7 +41,10 @@ struct Shell {
                     fields["alternatives"] = .array(answer.alternatives.map(\.json))
                     var notes: [String] = []
                     if let form = answer.matchedQuery {
-                        notes.append("nothing matches \"\(query)\"; found by \"\(form)\"")
+                        notes.append(
+                            "nothing matches \"\(query)\"; found by \"\(form)\""
+                                + (answer.matchedIn.isEmpty
+                                    ? "" : " in " + answer.matchedIn.joined(separator: " or ")))
                     }
                     if !answer.nearFix {
                         notes.append("no position yet: the best match by name, not by distance")

@@ -115,18 +115,22 @@ extension DoorIndex {
     /// - Parameters:
     ///   - near: the point to measure from; distance orders within a quality.
     ///   - limit: at most this many.
+    ///   - bareNumber: the query's house number matches only bare or as a range's end, no
+    ///     house letter after it (``AddressForm/bareNumber``).
     /// - Throws: ``DoorIndexError/queryTooLong(characters:)`` for a query longer than
     ///   ``longestQuery``; SQLite errors.
-    public func search(_ query: String, near: Coordinate? = nil, limit: Int = 10) throws -> [BuildingMatch] {
+    public func search(
+        _ query: String, near: Coordinate? = nil, limit: Int = 10, bareNumber: Bool = false
+    ) throws -> [BuildingMatch] {
         guard query.count <= Self.longestQuery else {
             throw DoorIndexError.queryTooLong(characters: query.count)
         }
-        let found = try search(query, near: near, limit: limit, narrowing: true)
+        let found = try search(query, near: near, limit: limit, narrowing: true, bareNumber: bareNumber)
         // An index made before full-width ASCII was folded (no `meta.fold`) holds most text
         // in ASCII, which the narrowed query finds ("무교로 １２" for "무교로 12"), but a
         // full-width name as written ("ＧＳ２５"): asked as it was made when nothing matched.
         guard found.isEmpty, !narrowsFullWidth, Fold.narrow(query) != query else { return found }
-        return try search(query, near: near, limit: limit, narrowing: false)
+        return try search(query, near: near, limit: limit, narrowing: false, bareNumber: bareNumber)
     }
 
     /// ``search(_:near:limit:)`` with the query folded so: `narrowing` is `Fold.fold`'s. A
@@ -134,17 +138,20 @@ extension DoorIndex {
     /// ``SearchText/otherHouseLetter(_:)``), merged as one index's answers: OSM tags either,
     /// and before, "Mannerheimintie 13 A" found nothing where "13A" is tagged.
     private func search(
-        _ query: String, near: Coordinate?, limit: Int, narrowing: Bool
+        _ query: String, near: Coordinate?, limit: Int, narrowing: Bool, bareNumber: Bool
     ) throws -> [BuildingMatch] {
         let folded = SearchText.normalize(query, narrowing: narrowing)
-        let found = try search(folded: folded, near: near, limit: limit)
+        let found = try search(folded: folded, near: near, limit: limit, bareNumber: bareNumber)
         guard let other = SearchText.otherHouseLetter(folded) else { return found }
         return DoorIndexes.merged(
-            found + (try search(folded: other, near: near, limit: limit)), near: near, limit: limit)
+            found + (try search(folded: other, near: near, limit: limit, bareNumber: bareNumber)), near: near,
+            limit: limit)
     }
 
     /// ``search(_:near:limit:)`` of a folded query.
-    private func search(folded: String, near: Coordinate?, limit: Int) throws -> [BuildingMatch] {
+    private func search(
+        folded: String, near: Coordinate?, limit: Int, bareNumber: Bool
+    ) throws -> [BuildingMatch] {
         let tokens = folded.split(separator: " ").map(String.init)
         guard !tokens.isEmpty, limit > 0 else { return [] }
         let sortedTokens = tokens.sorted()
@@ -199,7 +206,8 @@ extension DoorIndex {
                 ], near: near
             ) { row in
                 if let number,
-                    !SearchText.continuesNumber(Self.after(whole, in: row.text(1) ?? ""), number)
+                    !SearchText.continuesNumber(
+                        Self.after(whole, in: row.text(1) ?? ""), number, bare: bareNumber)
                 {
                     return
                 }
@@ -241,7 +249,9 @@ extension DoorIndex {
                     + (row.text(2) ?? "").components(separatedBy: SearchText.separator)
                     .filter { !$0.isEmpty }
                 if let number,
-                    !(own + names.inside).contains(where: { SearchText.holdsNumber($0[...], number) })
+                    !(own + names.inside).contains(where: {
+                        SearchText.holdsNumber($0[...], number, bare: bareNumber)
+                    })
                 {
                     return
                 }
@@ -282,7 +292,9 @@ extension DoorIndex {
                         separator: SearchText.separator
                     )
                     .components(separatedBy: SearchText.separator)
-                    guard fields.contains(where: { SearchText.holdsNumber($0[...], number) }) else { return }
+                    guard
+                        fields.contains(where: { SearchText.holdsNumber($0[...], number, bare: bareNumber) })
+                    else { return }
                 }
                 candidates[row.int(0)] = Candidate(
                     row: row.int(0), quality: .within, inside: row.int(1) != 0, extra: 0)

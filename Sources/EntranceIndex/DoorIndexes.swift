@@ -297,12 +297,13 @@ public final class DoorIndexes {
         }
         let found = try searchAsWritten(query, near: near, limit: limit)
         guard found.isEmpty else { return found }
-        for form in Self.addressForms(query) {
-            let shorter = try searchAsWritten(form, near: near, limit: limit)
+        for form in Self.shorterForms(query) {
+            let shorter = try Self.search(
+                form.text, near: near, limit: limit, in: indexes, bareNumber: form.bareNumber)
             if !shorter.isEmpty {
                 return shorter.map {
                     var match = $0
-                    match.matchedQuery = form
+                    match.matchedQuery = form.text
                     return match
                 }
             }
@@ -319,6 +320,10 @@ public final class DoorIndexes {
     /// "Mannerheimintie 5 A" → "Mannerheimintie 5"); none for a query that is no such address.
     public static func addressForms(_ query: String) -> [String] { SearchText.addressForms(query) }
 
+    /// ``addressForms(_:)`` with what each must hold to (``AddressForm``): searched with
+    /// ``search(_:near:limit:in:bareNumber:)``.
+    public static func shorterForms(_ query: String) -> [AddressForm] { SearchText.shorterForms(query) }
+
     /// ``search(_:near:limit:)`` of the query as written.
     private func searchAsWritten(_ query: String, near: Coordinate?, limit: Int) throws -> [BuildingMatch] {
         try Self.search(query, near: near, limit: limit, in: indexes)
@@ -334,11 +339,13 @@ public final class DoorIndexes {
     /// twice, taking two of `limit`. Each index's first `limit` hold all it gives to the merged
     /// first `limit`. (Before, ties went by file name, so "a.db"'s building 7 came before
     /// "b.db"'s building 3.)
+    /// `bareNumber`: the house number without a letter after it (``AddressForm/bareNumber``).
     package static func search(
-        _ query: String, near: Coordinate?, limit: Int, in indexes: [DoorIndex]
+        _ query: String, near: Coordinate?, limit: Int, in indexes: [DoorIndex], bareNumber: Bool = false
     ) throws -> [BuildingMatch] {
         merged(
-            try indexes.flatMap { try $0.search(query, near: near, limit: limit) }, near: near, limit: limit)
+            try indexes.flatMap { try $0.search(query, near: near, limit: limit, bareNumber: bareNumber) },
+            near: near, limit: limit)
     }
 
     /// The first `limit` of `all` in the order one index sorts in (``search(_:near:limit:in:)``),

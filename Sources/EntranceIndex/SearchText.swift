@@ -173,7 +173,12 @@ enum SearchText {
     /// - a number-first address without its last parts after commas ("10 Quai Jean-Charles
     ///   Rey, 69000 Lyon" → "10 Quai Jean-Charles Rey"), while a digit is left.
     /// Composed (NFC) first: an address pasted in decomposed Hangul names its regions too.
-    static func addressForms(_ query: String) -> [String] {
+    static func addressForms(_ query: String) -> [String] { shorterForms(query).map(\.text) }
+
+    /// ``addressForms(_:)`` with what each must hold to: a form that dropped the house letter
+    /// matches the number only bare (``AddressForm/bareNumber``), and each keeps the words it
+    /// left out (``AddressForm/dropped``), of which a city or region still decides.
+    static func shorterForms(_ query: String) -> [AddressForm] {
         // Full-width commas, parentheses and digits as ASCII ("서울특별시，중구，세종대로 １１０").
         let query = Fold.narrow(query).precomposedStringWithCanonicalMapping
         let written = query.split(whereSeparator: \.isWhitespace).joined(separator: " ")
@@ -181,10 +186,15 @@ enum SearchText {
             of: "\\([^()]*\\)", with: " ", options: .regularExpression)
         var words = unbracketed.replacingOccurrences(of: ",", with: " ").split(whereSeparator: \.isWhitespace)
             .map(String.init)
-        var forms: [String] = []
-        func add(_ words: [String]) {
+        var forms: [AddressForm] = []
+        let all = words
+        func add(_ words: [String], bare: Bool = false) {
             let form = words.joined(separator: " ")
-            if !words.isEmpty, form != written, !forms.contains(form) { forms.append(form) }
+            if !words.isEmpty, form != written, !forms.contains(where: { $0.text == form }) {
+                var dropped = all
+                for word in words { dropped.firstIndex(of: word).map { _ = dropped.remove(at: $0) } }
+                forms.append(AddressForm(text: form, bareNumber: bare, dropped: dropped))
+            }
         }
         add(words)
         if words.count >= 3, isPostcode(words[0]), isHangul(words[1]) {
@@ -202,7 +212,9 @@ enum SearchText {
             add(words)
             shortened.append(words)
         }
-        for words in shortened { houseNumberForms(words).forEach(add) }
+        for words in shortened {
+            for form in houseNumberForms(words) { add(form.words, bare: form.bareNumber) }
+        }
         let parts = unbracketed.split(separator: ",", omittingEmptySubsequences: false)
         if let first = shortened[0].first, isHouseNumber(first) {
             for kept in (1..<max(parts.count, 1)).reversed() {
@@ -222,8 +234,10 @@ enum SearchText {
     /// staircase: "5 A"). Without what follows (a flat, floor, unit, postcode, city), then
     /// without the letter, then, for a range typed where one number is tagged, each end
     /// (not in Korean, where "5-1" is 본번 5, 부번 1: another building than 5). None for an
-    /// address that starts with its number: where its street ends is not known.
-    static func houseNumberForms(_ words: [String]) -> [[String]] {
+    /// address that starts with its number: where its street ends is not known. A form
+    /// without the letter written (`bareNumber`) matches only the bare number or a range
+    /// holding it: "Keskuskatu 1A" is not Keskuskatu 1B.
+    static func houseNumberForms(_ words: [String]) -> [(words: [String], bareNumber: Bool)] {
         guard let first = words.first, !isHouseNumber(first),
             let at = words.indices.first(where: {
                 ($0 > 0 && isHouseNumber(words[$0])) || roadAndNumber(words[$0]) != nil
@@ -231,18 +245,19 @@ enum SearchText {
         else { return [] }
         let street = Array(words[..<at])
         let number = words[at]
-        var forms: [[String]] = []
+        var forms: [(words: [String], bareNumber: Bool)] = []
         let letter = at + 1 < words.count && isHouseLetter(words[at + 1])
-        forms.append(Array(words[...(letter ? at + 1 : at)]))
+        forms.append((Array(words[...(letter ? at + 1 : at)]), false))
         guard roadAndNumber(number) == nil else { return forms }
         let digits = String(number.prefix { $0.isNumber || $0 == "-" })
-        if letter || digits != number { forms.append(street + [digits]) }
+        let letterDropped = letter || number.last?.isLetter == true
+        if letter || digits != number { forms.append((street + [digits], letterDropped)) }
         let ends = digits.split(separator: "-").map(String.init)
         if ends.count == 2, !street.contains(where: isHangul), let low = Int(ends[0]),
             let high = Int(ends[1]),
             low < high
         {
-            forms += ends.map { street + [$0] }
+            forms += ends.map { (street + [$0], letterDropped) }
         }
         return forms
     }
@@ -383,12 +398,18 @@ enum SearchText {
     /// "세종대로 23" → "세종대로 23 길 5"), or, in a Finnish or other range, its higher end
     /// ("22" → "22 24") — never with a digit ("1" → "10", "세종대로 11" → "세종대로 110") or a
     /// Korean 부번 ("5" → "5 1").
-    static func continuesNumber(_ rest: Substring, _ number: (words: [String], korean: Bool)) -> Bool {
+    /// `bare`: a house letter, joined or apart ("13a", "13 a"), does not continue it (a form
+    /// that dropped the letter written, ``AddressForm/bareNumber``).
+    static func continuesNumber(
+        _ rest: Substring, _ number: (words: [String], korean: Bool), bare: Bool = false
+    ) -> Bool {
         guard let first = rest.unicodeScalars.first else { return true }
         if ("0"..."9").contains(first) { return false }
-        guard first == "_" else { return true }
+        guard first == "_" else { return !bare }
         let next = rest.dropFirst().prefix { $0 != "_" }
-        guard let start = next.unicodeScalars.first, ("0"..."9").contains(start) else { return true }
+        guard let start = next.unicodeScalars.first, ("0"..."9").contains(start) else {
+            return !(bare && isFoldedLetter(next))
+        }
         return isRangeEnd(String(next), after: number)
     }
 
@@ -410,7 +431,10 @@ enum SearchText {
     /// letter ("13" in "13a"), no number right before or after them but a range's other end.
     /// A word search found "mannerheimintie 10" for "mannerheimintie 1" (its `1*`) and
     /// "세종대로 23 길 5 1" for "세종대로 23 길 5" (each word somewhere).
-    static func holdsNumber(_ field: Substring, _ number: (words: [String], korean: Bool)) -> Bool {
+    /// `bare`: no house letter follows, joined or apart (``AddressForm/bareNumber``).
+    static func holdsNumber(
+        _ field: Substring, _ number: (words: [String], korean: Bool), bare: Bool = false
+    ) -> Bool {
         let words = field.split(separator: " ")
         let k = number.words.count
         guard words.count >= k else { return false }
@@ -420,8 +444,10 @@ enum SearchText {
             let last = words[i + k - 1]
             let n = number.words[k - 1]
             guard last.hasPrefix(n),
-                last.dropFirst(n.count).unicodeScalars.first.map({ !("0"..."9").contains($0) }) ?? true
+                last.dropFirst(n.count).unicodeScalars.first.map({ !bare && !("0"..."9").contains($0) })
+                    ?? true
             else { continue }
+            if bare, i + k < words.count, isFoldedLetter(words[i + k]) { continue }
             if i > 0, isNumber(words[i - 1]), !isRangeEnd(String(words[i - 1]), after: number, higher: false)
             {
                 continue
@@ -432,6 +458,11 @@ enum SearchText {
             return true
         }
         return false
+    }
+
+    /// A folded word that is one Latin letter: a house letter.
+    private static func isFoldedLetter(_ word: Substring) -> Bool {
+        word.utf8.count == 1 && word.utf8.allSatisfy { (97...122).contains($0) }
     }
 
     /// The other way to write the house letter in folded `text`: joined when apart ("13 a" →

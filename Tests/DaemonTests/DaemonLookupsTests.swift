@@ -254,6 +254,19 @@ import Testing
             } catch {
                 #expect(error.nothingFound, "\(error)")
             }
+            // A letter the index lacks is no other letter's house (before: Keskuskatu 1b, 2a).
+            for (query, wrong) in [
+                ("Keskuskatu 1A", "way/34079466"), ("Kaisaniemenkatu 2 C", "way/135980458"),
+                ("Keskuskatu 3 B", "way/34079465"),
+            ] {
+                do {
+                    let answer = try lookups.destination(for: query, near: fix, far: false)
+                    #expect(answer.chosen.source != "doors", "\(query): \(answer.chosen.osm ?? "")")
+                    #expect(answer.chosen.osm != wrong, "\(query)")
+                } catch {
+                    #expect(error.nothingFound, "\(query): \(error)")
+                }
+            }
             for (query, form, osm) in [
                 ("Mannerheimintie 5A", "Mannerheimintie 5", "way/224711434"),
                 ("Mannerheimintie 5 A 12", "Mannerheimintie 5", "way/224711434"),

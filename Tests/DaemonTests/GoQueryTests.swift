@@ -341,6 +341,180 @@ import Testing
         #expect(daemon.waitForExit() == 0)
     }
 
+    /// Door indexes of four cities in a folder under `dir`: Helsinki and Tampere (160 km
+    /// apart), Seoul and Busan, holding the addresses and the chain's name audit 6-R2 found
+    /// walked to the wrong place (Helsinki's way 1 holds a shop named R-kioski; Tampere's way
+    /// 1 is a building named so); each imported by the binary.
+    /// - Returns: the folder.
+    static func twoCities(_ dir: TempDir) throws -> String {
+        let doors = dir.path + "/doors"
+        try FileManager.default.createDirectory(atPath: doors, withIntermediateDirectories: true)
+        func address(_ street: String, _ number: String, name: String? = nil) -> [String: String] {
+            var tags = ["building": "yes", "addr:street": street, "addr:housenumber": number]
+            tags["name"] = name
+            return tags
+        }
+        func region(_ name: String, _ buildings: [SquareBuilding], shop: Bool = false) throws {
+            var xml = squareBuildingsXML(buildings)
+            if shop {
+                let node = String(
+                    format:
+                        #" <node id="9001" lat="%.7f" lon="%.7f"><tag k="name" v="R-kioski"/><tag k="shop" v="kiosk"/></node>"#,
+                    buildings[0].lat, buildings[0].lon)
+                xml = xml.replacingOccurrences(of: " <way id=\"1\">", with: node + "\n <way id=\"1\">")
+            }
+            try xml.write(toFile: "\(dir.path)/\(name).osm", atomically: true, encoding: .utf8)
+            let imported = try runCapturing(
+                try BuiltExecutable.pathfinder().path,
+                ["doors", "import", "\(dir.path)/\(name).osm", "--out", "\(doors)/\(name).db"])
+            try #require(imported.status == 0, "\(imported.text)")
+        }
+        try region(
+            "helsinki",
+            [
+                SquareBuilding(lat: 60.1712, lon: 24.9412, tags: ["building": "yes", "name": "Asema"]),
+                SquareBuilding(
+                    lat: 60.1705, lon: 24.9425, tags: address("Kaivokatu", "10", name: "Kaivotalo")),
+                SquareBuilding(lat: 60.1720, lon: 24.9400, tags: address("Testikatu", "15 B")),
+                SquareBuilding(lat: 60.1725, lon: 24.9400, tags: address("Testikatu", "15")),
+                SquareBuilding(lat: 60.1730, lon: 24.9380, tags: address("Mannerheimintie", "5")),
+            ], shop: true)
+        try region(
+            "tampere",
+            [
+                SquareBuilding(lat: 61.4985, lon: 23.7600, tags: ["building": "yes", "name": "R-kioski"]),
+                SquareBuilding(
+                    lat: 61.4978, lon: 23.7610, tags: address("Kaivokatu", "10", name: "Kivitalo")),
+                SquareBuilding(lat: 61.4990, lon: 23.7620, tags: address("Testikatu", "15 B")),
+            ])
+        for (name, lat, lon) in [("seoul", 37.5663, 126.9779), ("busan", 35.1665, 129.0380)] {
+            try region(name, [SquareBuilding(lat: lat, lon: lon, tags: address("세종대로", "110", name: "시청"))])
+        }
+        return doors
+    }
+
+    /// The daemon on ``twoCities(_:)`` and the bundled gazetteer, asking gpsd at `gpsdPort`
+    /// (none there: no fix until the test starts one).
+    static func twoCitiesDaemon(_ dir: TempDir, gpsdPort: UInt16) throws -> DaemonProcess {
+        let gazetteer = repo + "/artifacts/gazetteer/gazetteer.sqlite"
+        try #require(
+            FileManager.default.fileExists(atPath: gazetteer), "no bundled gazetteer at \(gazetteer)")
+        let daemon = try daemon(in: dir, gpsdPort: gpsdPort, doors: try twoCities(dir), gazetteer: gazetteer)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        return daemon
+    }
+
+    /// The latitude of a reply's `match`, or of each of its `alternatives`, to 4 decimals (a
+    /// centroid's float noise aside).
+    static func latitudes(_ reply: [String: JSONValue], _ field: String) -> [Double] {
+        let places: [JSONValue] =
+            switch reply[field] {
+            case .array(let listed)?: listed
+            case let place?: [place]
+            case nil: []
+            }
+        return places.compactMap { place -> Double? in
+            if case .number(let n)? = place.objectValue?["center"]?.objectValue?["lat"] {
+                (n * 10_000).rounded() / 10_000
+            } else {
+                nil
+            }
+        }
+    }
+
+    static func go(_ client: ControlClient, _ query: String) throws -> [String: JSONValue] {
+        fields(try client.request(#"{"cmd": "go", "query": "\#(query)"}"#))
+    }
+
+    /// Without a fix, a shorter form found equally in two cities is the answer: "Testikatu 15 B
+    /// 3" is refused naming both "Testikatu 15 B" (before: that refusal was taken for "too far",
+    /// and the next form, "Testikatu 15", walked to another building, audit 6-R2's R2-4).
+    @Test func aFormFoundInTwoPlacesWithoutAFixIsTheAnswer() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try Self.twoCitiesDaemon(dir, gpsdPort: try NMEAFeeder.freePort())
+        let client = try daemon.client()
+        for query in ["Testikatu 15 B 3", "Testikatu 15B, 00100"] {
+            let reply = try Self.go(client, query)
+            #expect(reply["ok"] == .bool(false), "\(reply)")
+            #expect(reply["error"]?.stringValue?.contains("\"\(query)\"") == true, "\(reply)")
+            #expect(Set(Self.latitudes(reply, "alternatives")) == [60.1720, 61.4990], "\(reply)")
+        }
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
+    /// Without a fix, a building named "R-kioski" in Tampere and a shop of that name inside
+    /// one in Helsinki match alike: refused, both named (before: the building's own name won,
+    /// unsaid, and at the first fix in Helsinki the walker was sent 161 km, audit 6-R2's R2-2).
+    @Test func aChainsOwnNameAndAShopOfItFarApartAreRefusedWithoutAFix() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try Self.twoCitiesDaemon(dir, gpsdPort: try NMEAFeeder.freePort())
+        let client = try daemon.client()
+        let chain = try Self.go(client, "R-kioski")
+        #expect(chain["ok"] == .bool(false), "\(chain)")
+        let said = chain["error"]?.stringValue ?? ""
+        #expect(said.contains("Helsinki") && said.contains("Tampere"), "\(said)")
+        #expect(Set(Self.latitudes(chain, "alternatives")) == [60.1712, 61.4985], "\(chain)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
+    /// A city or region written with an address decides among the places its shorter form
+    /// finds, with or without a fix, and the reply quotes what was sent. Before (audit 6-R2's
+    /// R2-3): without a fix "Kaivokatu 10, 00100 Helsinki" and "서울특별시 중구 세종대로 110" were
+    /// refused as in two places, quoting "Kaivokatu 10" and "세종대로 110"; with a fix in
+    /// Helsinki "Kaivokatu 10, Tampere" walked to Helsinki's, and "Mannerheimintie 5,
+    /// Tampere" to Helsinki's Mannerheimintie 5.
+    @Test func theCityWrittenWithAnAddressDecidesWhereItIs() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let feeder = try NMEAFeeder(
+            nmea: Self.standing(at: Coordinate(latitude: 60.1699, longitude: 24.9384)), epochsPerSecond: 2)
+        defer { feeder.shutdown() }
+        let gpsdPort = try NMEAFeeder.freePort()
+        let daemon = try Self.twoCitiesDaemon(dir, gpsdPort: gpsdPort)
+        let client = try daemon.client()
+        for (query, lat) in [
+            ("Kaivokatu 10, 00100 Helsinki", 60.1705), ("Kaivokatu 10, Tampere", 61.4978),
+            ("서울특별시 중구 세종대로 110", 37.5663), ("부산광역시 중구 세종대로 110", 35.1665),
+        ] {
+            let reply = try Self.go(client, query)
+            #expect(reply["ok"] == .bool(true), "\(query): \(reply)")
+            #expect(Self.latitudes(reply, "match") == [lat], "\(query): \(reply)")
+            #expect(reply["note"]?.stringValue?.contains("found by") == true, "\(query): \(reply)")
+            let city = query.split(separator: " ").last { !$0.contains(where: \.isNumber) } ?? ""
+            if !query.hasSuffix("110") {
+                #expect(reply["note"]?.stringValue?.contains(" in \(city)") == true, "\(query): \(reply)")
+            }
+        }
+        let gpsd = try GPSDProcess(port: gpsdPort, feed: feeder.port)
+        defer { gpsd.stop() }
+        var fixed = false
+        for _ in 0..<1500 where !fixed {
+            fixed = fields(try client.request(#"{"cmd": "status"}"#))["position"].map { $0 != .null } ?? false
+            if !fixed { usleep(20_000) }
+        }
+        try #require(fixed, "no position from gpsd:\n\(daemon.stderr)")
+        // In Helsinki: Tampere's is the one meant, and too far; none in Tampere is said so.
+        let tampere = try Self.go(client, "Kaivokatu 10, Tampere")
+        #expect(tampere["ok"] == .bool(false), "\(tampere)")
+        #expect(
+            tampere["error"]?.stringValue?.contains("\"Kaivokatu 10, Tampere\"") == true
+                && tampere["error"]?.stringValue?.contains("Kivitalo") == true, "\(tampere)")
+        let nowhere = try Self.go(client, "Mannerheimintie 5, Tampere")
+        #expect(nowhere["ok"] == .bool(false), "\(nowhere)")
+        #expect(
+            nowhere["error"]?.stringValue?.contains("\"Mannerheimintie 5, Tampere\"") == true
+                && nowhere["error"]?.stringValue?.contains("in Helsinki") == true, "\(nowhere)")
+        #expect(Self.latitudes(nowhere, "alternatives") == [60.1730], "\(nowhere)")
+        let helsinki = try Self.go(client, "Mannerheimintie 5, Helsinki")
+        #expect(Self.latitudes(helsinki, "match") == [60.1730], "\(helsinki)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     /// Without a gazetteer the door index still answers, a partial match too (before: "go:
     /// gazetteer …: no such file" for "Kaivokatu"); the gazetteer's reason is told only when
     /// nothing is found, and the start-up warning says what still works.

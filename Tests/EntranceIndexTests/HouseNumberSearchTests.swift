@@ -117,6 +117,45 @@ struct HouseNumberSearchTests {
         #expect(first.matchedQuery == form, "\(query)")
     }
 
+    /// A house letter the index lacks is no other letter's house: 1A and 1B are different
+    /// plots. The form without the letter finds the bare number, or a range holding it, and
+    /// nothing else (before: "Keskuskatu 1A" found Keskuskatu 1b by "Keskuskatu 1", and `go`
+    /// walked there, its note reading as if number 1 had been found).
+    @Test func aHouseLetterNotInTheIndexIsNoOtherLettersHouse() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (_, path) = try Self.index(dir)
+        let indexes = try DoorIndexes(path: path)
+        for query in [
+            "Mannerheimintie 13 B", "Mannerheimintie 13C", "Mannerheimintie 15A", "Mannerheimintie 15 A 3",
+            "Mannerheimintie 15C, 00100 Helsinki",
+        ] {
+            for near in [nil, Self.origin] {
+                #expect(try indexes.search(query, near: near).map(\.osm) == [], "\(query)")
+            }
+        }
+        for (query, form, n) in [
+            ("Mannerheimintie 10 B", "Mannerheimintie 10", 2),
+            ("Mannerheimintie 22A", "Mannerheimintie 22", 5),
+        ] {
+            let found = try indexes.search(query)
+            #expect(found.map(\.osm) == [Self.osm(n)], "\(query)")
+            #expect(found.first?.matchedQuery == form, "\(query)")
+        }
+        // The bundled index holds keskuskatu 1b, kaisaniemenkatu 2a and 2b, unioninkatu 33b,
+        // keskuskatu 3a, and none of those numbers bare.
+        let bundled = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../artifacts/doors/helsinki.db").standardizedFileURL.path
+        let helsinki = try DoorIndexes(path: bundled)
+        for query in [
+            "Keskuskatu 1A", "Keskuskatu 1 A", "Keskuskatu 1C", "Kaisaniemenkatu 2 C", "Unioninkatu 33 A",
+            "Keskuskatu 3 B",
+        ] {
+            #expect(try helsinki.search(query, near: Self.origin).map(\.osm) == [], "\(query)")
+        }
+        #expect(try helsinki.search("Keskuskatu 1B").first?.osm == "way/34079466")
+    }
+
     /// A number is never shortened into another house: a Korean 부번 is another building (not
     /// "5" for "5-1"), a range only upwards, and a query with nothing after its number keeps it.
     @Test func noFormDropsANumberIntoAnotherHouse() {

@@ -1,0 +1,20 @@
+/// A shorter form of an address, searched when the query as written matches nothing
+/// (``DoorIndexes/shorterForms(_:)``), and what it must still hold to.
+public struct AddressForm: Sendable, Hashable {
+    /// The form as searched ("Kaivokatu 10").
+    public var text: String
+    /// The house letter written after the number was dropped ("Keskuskatu 1A" → "Keskuskatu
+    /// 1"): the number then matches only bare, or a range holding it, never another letter's
+    /// house (1A and 1B are different plots; before, "Keskuskatu 1A" found Keskuskatu 1b).
+    public var bareNumber = false
+    /// The words of the address (commas and parentheses aside) that the form leaves out, as
+    /// written: a region, city or postcode among them ("Tampere", "00100", "서울특별시", "중구")
+    /// still says where the address is, and `go` holds the form's matches to it.
+    public var dropped: [String] = []
+
+    public init(text: String, bareNumber: Bool = false, dropped: [String] = []) {
+        self.text = text
+        self.bareNumber = bareNumber
+        self.dropped = dropped
+    }
+}

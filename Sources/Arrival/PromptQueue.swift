@@ -6,7 +6,8 @@
 /// - a newer callout replaces an unspoken older one (its words the same or not: the newer is
 ///   queued now, so it ages from now), and a callout waiting longer than
 ///   ``calloutMaxAgeSeconds`` is dropped, because "삼십 미터" said after the walker has gone
-///   ten more metres is wrong;
+///   ten more metres is wrong; a prompt that is no callout (a `repeat`) with the words of a
+///   waiting callout makes it one that never ages out, since the walker asked for it;
 /// - ``interrupt(with:at:)`` (`stop`) drops everything waiting and puts its own prompt next.
 ///
 /// Times are seconds on any monotonic clock the shell chooses; the queue reads no clock.
@@ -56,7 +57,11 @@ public struct PromptQueue: Sendable, Hashable {
             dropped += entries.filter(\.prompt.isCallout).map { .replaced($0.prompt) }
             entries.removeAll(where: \.prompt.isCallout)
         }
-        if entries.contains(where: { $0.prompt.text == prompt.text }) {
+        if let twin = entries.firstIndex(where: { $0.prompt.text == prompt.text }) {
+            // A repeat (no callout) of a waiting callout: the walker asked for these words, so
+            // the one waiting no longer ages out (before, the repeat was dropped as its
+            // duplicate, then it went stale, and nothing was said).
+            if !prompt.isCallout { entries[twin].prompt.isCallout = false }
             return dropped + [.duplicate(prompt)]
         }
         if entries.count >= Self.capacity {

@@ -329,7 +329,8 @@ package final class Daemon: Sendable {
                             actions.remove(at: index)
                         }
                         if let prompt { log.info("say: \(prompt.text)") }
-                        voice.interrupt(with: prompt)
+                        // A go's drops are logged as such (before, "dropped by stop:", no stop sent).
+                        voice.interrupt(with: prompt, because: request == .stop ? .stop : .walkReplaced)
                     }
                     shell.perform(actions)
                 case .failure(let error):

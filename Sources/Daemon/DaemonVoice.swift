@@ -135,19 +135,28 @@ final class DaemonVoice: Sendable {
         schedule()
     }
 
-    /// `stop`: drops every prompt waiting; `prompt` is spoken next (after the one playing).
-    func interrupt(with prompt: FinalApproach.Prompt?) {
+    /// Why what waited was dropped, for the log.
+    enum Interruption: String {
+        case stop = "dropped by stop"
+        case walkReplaced = "dropped, walk replaced"
+    }
+
+    /// `stop`, or a `go` that replaces the walk: drops every prompt waiting; `prompt` is
+    /// spoken next (after the one playing). The log says `why` for each prompt dropped.
+    func interrupt(with prompt: FinalApproach.Prompt?, because why: Interruption) {
         guard speaker != nil else {
             if let prompt { spoken(prompt) }
             return
         }
         let now = now
         let dropped = state.withLock { $0.queue.interrupt(with: prompt, at: now) }
-        report(dropped)
+        report(dropped, interruption: why)
         schedule()
     }
 
-    private func report(_ dropped: [PromptQueue.Dropped]) {
+    /// Logs what was dropped and tells `spoken` of each prompt let go; `interruption` says why
+    /// an interrupt dropped one.
+    private func report(_ dropped: [PromptQueue.Dropped], interruption: Interruption? = nil) {
         for item in dropped {
             switch item {
             case .duplicate(let p): log.debug("not queued twice: \(p.text)")
@@ -156,7 +165,7 @@ final class DaemonVoice: Sendable {
                 log.info("dropped, older than \(Int(PromptQueue.calloutMaxAgeSeconds)) s: \(p.text)")
             case .overflow(let p):
                 log.warning("speech queue full (\(PromptQueue.capacity)); dropped: \(p.text)")
-            case .interrupted(let p): log.debug("dropped by stop: \(p.text)")
+            case .interrupted(let p): log.debug("\(interruption?.rawValue ?? "dropped"): \(p.text)")
             }
             // Let go unplayed; a prompt not queued twice ends with its twin.
             switch item {

@@ -17,7 +17,8 @@ extension Commands {
             (artifacts/doors/helsinki.db); the walker's recorded voice says
             "여기 아니야" at the first door and "여기가 입구야" at the second, heard by the real
             listener. The prompts are spoken on the sound device, or written as WAV files when
-            there is none or it fails (the folder and the reason are printed). The memory goes
+            there is none, it cannot be opened (a stalled one included) or it fails (the folder
+            and the device's error are printed). The memory goes
             to a temporary file (printed).
               --json           print the event log (JSON lines) instead of the transcript (the
                                prompts are spoken all the same)
@@ -94,12 +95,17 @@ extension Commands {
             var speaker: Speaker?
             var wavFolder = speakWAV
             /// Why the prompts went to WAV files though none was asked for.
-            var why = "no sound device"
+            var why = ""
             if wavFolder == nil {
                 do {
                     speaker = try Speaker()
                     try speaker?.check(device: "default")
                 } catch {
+                    // The device's own error (before, "no sound device" for any, even one that
+                    // is there but stalled).
+                    why =
+                        speaker == nil
+                        ? "no speech synthesizer (\(error))" : "the sound device cannot be used (\(error))"
                     speaker = nil
                     wavFolder = scratch + "/prompts"
                     try ReplaySession.writePrompts(result, to: wavFolder!, command: "pathfinder demo")

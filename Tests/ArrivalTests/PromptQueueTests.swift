@@ -78,4 +78,30 @@ import Testing
         q.enqueue(.init(Prompts.noFix), at: 20)
         #expect(q.enqueue(.init(Prompts.noFix), at: 21) == [.duplicate(.init(Prompts.noFix))])
     }
+
+    /// `repeat` (no callout) of the callout still waiting is said, however long it waits: the
+    /// walker asked for it (audit 6, R1-6). Before, the repeat was dropped as a duplicate of
+    /// the waiting callout, which then went stale behind a long prompt, so nothing was said.
+    @Test func aRepeatOfTheWaitingCallout_isSaidEvenAfterTenSeconds() {
+        var q = PromptQueue()
+        q.enqueue(.init(Prompts.start("Rautatieasema")), at: 0)
+        q.enqueue(.init("입구까지 삼십 미터", isCallout: true), at: 0)
+        // Queued once: the repeat ends with its twin, which no longer ages out.
+        #expect(q.enqueue(.init("입구까지 삼십 미터"), at: 5) == [.duplicate(.init("입구까지 삼십 미터"))])
+        #expect(q.waiting.map(\.text) == [Prompts.start("Rautatieasema"), "입구까지 삼십 미터"])
+        var stale: [PromptQueue.Dropped] = []
+        #expect(q.next(at: 12, dropped: &stale)?.text == Prompts.start("Rautatieasema"))
+        #expect(q.next(at: 30, dropped: &stale) == .init("입구까지 삼십 미터"))
+        #expect(stale.isEmpty)
+        // A fresh callout later still replaces only callouts: one waiting like the repeat is
+        // not queued twice, the repeat is not replaced.
+        q.enqueue(.init("입구까지 이십 미터", isCallout: true), at: 40)
+        q.enqueue(.init("입구까지 이십 미터"), at: 41)
+        #expect(
+            q.enqueue(.init("입구까지 이십 미터", isCallout: true), at: 42) == [
+                .duplicate(.init("입구까지 이십 미터", isCallout: true))
+            ])
+        #expect(q.next(at: 60) == .init("입구까지 이십 미터"))
+        #expect(q.next(at: 60) == nil)
+    }
 }

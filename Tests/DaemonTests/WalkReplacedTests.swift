@@ -37,6 +37,9 @@ struct WalkReplacedTests {
         // The first prompt is being written (paced as it would play, ≈ 3 s) and the last
         // stretch's waits behind it when the destination changes.
         try #require(daemon.logs("say: \(Self.oldName)에 거의 다 왔어"), "\(daemon.stderr)")
+        // The first prompt synthesized (its file written, now paced), so what is said after the
+        // change is the new walk's (on a loaded machine espeak-ng could still be at it then).
+        try #require(daemon.logs("said into \(dir.path)/wav/0001.wav"), "\(daemon.stderr)")
         #expect(
             fields(try client.request(#"{"cmd": "go", "destination": \#(otherPlace)}"#))["ok"] == .bool(true))
         try #require(daemon.logs("said into \(dir.path)/wav/0003.wav"), "\(daemon.stderr)")
@@ -49,5 +52,12 @@ struct WalkReplacedTests {
         for line in saidAfter {
             #expect(!line.contains(Self.oldName) && !line.contains("북쪽"), "the old walk's, after it: \(line)")
         }
+        // Dropped because the walk was replaced, and logged so (audit 6, R1-9: before, "dropped
+        // by stop:", with no stop sent).
+        let droppedLines = log[change.upperBound...].split(separator: "\n").filter { $0.contains("dropped") }
+        #expect(
+            droppedLines.contains { $0.contains("dropped, walk replaced: \(Self.oldName)에 거의 다 왔어") },
+            "\(droppedLines)")
+        #expect(!log.contains("dropped by stop"), "\(droppedLines)")
     }
 }

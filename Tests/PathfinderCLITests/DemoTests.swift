@@ -1,5 +1,6 @@
 import Arrival
 import Foundation
+import Glibc
 import PathfinderCLI
 import Speech
 import Storage
@@ -240,6 +241,30 @@ struct DemoTests {
         let folder = try #require(
             line.range(of: "written as WAV files to ").map { String(line[$0.upperBound...]) })
         let says = r.out.split(separator: "\n").filter { $0.contains("\"event\":\"say\"") }.count
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).count == says)
+    }
+
+    /// A sound device that is there but cannot be used at the start is said with its error:
+    /// here `default` is the file plugin writing into a FIFO no one reads, so its open stalls
+    /// (audit 6, R1-7). Before, the note said "no sound device" and the reason was dropped.
+    @Test func aSoundDeviceThatStallsAtTheStartIsSaidWithItsError() throws {
+        let home = try Scratch()
+        let fifo = home.file("stuck.fifo")
+        try #require(mkfifo(fifo, 0o600) == 0, "mkfifo: \(String(cString: strerror(errno)))")
+        try Self.soundHome(home, writingTo: fifo)
+        let r = try Self.demo([], home: home)
+        #expect(r.code == 0, "\(r.err)")
+        defer { Self.removeDemoDirectory(of: Self.demoMemory(r.out)) }
+        let line = try #require(
+            r.out.split(separator: "\n").first { $0.hasPrefix("prompts: ") }, "no prompts line: \(r.out)")
+        #expect(
+            line.hasPrefix("prompts: the sound device cannot be used (sound device default: stalled: "),
+            "\(line)")
+        #expect(!line.contains("no sound device"), "\(line)")
+        let folder = try #require(
+            line.range(of: "written as WAV files to ").map { String(line[$0.upperBound...]) })
+        let says = r.out.split(separator: "\n").filter { $0.contains("  says     ") }.count
+        #expect(says > 30, "\(r.out)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).count == says)
     }
 

@@ -119,9 +119,12 @@ final class DaemonLookups {
         /// The shorter form of the query that found it, when the query as written found
         /// nothing.
         var matchedQuery: String? = nil
-        /// The cities or regions that form dropped and the place was held to, as written
+        /// The cities or regions that form dropped that chose the place, as written
         /// ("Tampere"): the note says it was found there.
         var matchedIn: [String] = []
+        /// The cities or regions that form dropped with no match there, as written ("as",
+        /// "Tampere"): they chose nothing, and the note says so.
+        var notMatchedIn: [String] = []
     }
 
     /// The destination for `query` near the walker at `fix`.
@@ -181,9 +184,11 @@ final class DaemonLookups {
     /// `asked` (what was sent, quoted in the refusals; before: only the form, as if the family
     /// had sent that). A form's house number is bare when it dropped the letter
     /// (``AddressForm/bareNumber``), and a city or region it dropped (``AddressForm/dropped``,
-    /// known to the gazetteer) still decides: its matches are looked for near that place and
-    /// must lie in its region (the gazetteer's `where`), or the form is refused, naming where
-    /// it was found (before: "Kaivokatu 10, Tampere" walked to Helsinki's Kaivokatu 10).
+    /// known to the gazetteer) chooses among its matches: its matches are also looked for near
+    /// that place, and those lying in its region (the gazetteer's `where`) are the only ones
+    /// kept, in the usual order (before: "Kaivokatu 10, Tampere" walked to Helsinki's Kaivokatu
+    /// 10). With none there it chooses nothing (a word taken for a city may be a flat's "as",
+    /// and a region's outline is coarse near its border: audit 7's A7-1, A7-6).
     private func destinationAsWritten(
         for query: String, near fix: Coordinate?, far: Bool, form: AddressForm? = nil, asked: String? = nil
     ) throws(LookupError) -> GoAnswer {
@@ -191,12 +196,12 @@ final class DaemonLookups {
         let bareNumber = form?.bareNumber ?? false
         let written: [NamedPlace] = form.map { self.places(namedBy: $0.dropped) } ?? []
         let regions = Set(written.map { $0.region })
-        // In a region named, or no region named (or none known where it lies).
-        let inNamed = { (found: Found) -> Bool in
-            regions.isEmpty
-                || self.regionID(at: found.destination.center).map { regions.contains($0) } ?? true
+        // The region named that it lies in, nil when in none (or none known where it lies).
+        let regionNamed = { (found: Found) -> String? in
+            self.regionID(at: found.destination.center).flatMap { regions.contains($0) ? $0 : nil }
         }
-        var elsewhere: [Found] = []
+        // The regions named where a match lies: the matches were held to them.
+        var lying: Set<String> = []
         var nearDoors: [Found] = []
         var otherDoors: [Found] = []
         var failures: [String] = []
@@ -205,29 +210,7 @@ final class DaemonLookups {
             do {
                 let indexes = try openDoors()
                 opened = indexes
-                if !written.isEmpty {
-                    // Near each place named, in every index: the walker's fix says nothing of
-                    // which city was meant. Measured from the fix, for the far check.
-                    var matches: [Found] = []
-                    for place in written {
-                        for match in try DoorIndexes.search(
-                            query, near: place.center, limit: Self.matchesPerSource, in: indexes.indexes,
-                            bareNumber: bareNumber)
-                        {
-                            var each = self.found(match)
-                            each.metres = fix.map { each.destination.center.distance(to: $0) }
-                            if !matches.contains(where: {
-                                $0.osm == each.osm && $0.destination.center == each.destination.center
-                            }) {
-                                matches.append(each)
-                            }
-                        }
-                    }
-                    let there = matches.filter(inNamed)
-                    if there.isEmpty { elsewhere = matches }
-                    nearDoors = there.filter { $0.metres.map { $0 <= Self.farMetres } ?? true }
-                    otherDoors = there.filter { $0.metres.map { $0 > Self.farMetres } ?? false }
-                } else if let fix, let nearest = try indexes.nearest(to: fix) {
+                if let fix, let nearest = try indexes.nearest(to: fix) {
                     // Every index whose box is within reach, as one: two regions side by side
                     // (before: the nearest index's matches came first, however far).
                     let reach = indexes.indexes.filter {
@@ -264,20 +247,38 @@ final class DaemonLookups {
                     )
                     .map(found)
                 }
+                if !written.isEmpty {
+                    // Also near each place named, in every index (it may be far from the walker,
+                    // or not among the first matches without a fix); of all, those in its region,
+                    // in the usual order: nearest the walker with a fix (before: nearest the
+                    // place's point, "Kaivokatu 10, Uusimaa" 16 km off with one 34 m away, A7-2).
+                    var matches = nearDoors + otherDoors
+                    for place in written {
+                        for match in try DoorIndexes.search(
+                            query, near: place.center, limit: Self.matchesPerSource, in: indexes.indexes,
+                            bareNumber: bareNumber)
+                        where !matches.contains(where: {
+                            $0.osm == match.osm && $0.destination.center == match.building.centroid
+                        }) {
+                            var each = found(match)
+                            each.metres = fix.map { each.destination.center.distance(to: $0) }
+                            matches.append(each)
+                        }
+                    }
+                    let there = matches.filter { found in
+                        guard let region = regionNamed(found) else { return false }
+                        lying.insert(region)
+                        return true
+                    }
+                    if !there.isEmpty {
+                        let ranked = Self.ranked(there, near: fix)
+                        nearDoors = ranked.filter { $0.metres.map { $0 <= Self.farMetres } ?? true }
+                        otherDoors = ranked.filter { $0.metres.map { $0 > Self.farMetres } ?? false }
+                    }
+                }
             } catch {
                 failures.append("door index \(doorsPath): \(error)")
             }
-        }
-        if !elsewhere.isEmpty {
-            var words: [String] = []
-            for place in written where !words.contains(place.word) { words.append(place.word) }
-            let places = Array(elsewhere.prefix(4))
-            var error = LookupError(
-                "\(said) is in no door index in \(words.joined(separator: " or ")); found only "
-                    + described(places).joined(separator: "; ")
-                    + "; send the place meant as a \"destination\"")
-            error.alternatives = places.map(\.json)
-            throw error
         }
         let doors = nearDoors + otherDoors
         // Within reach of the fix, or not known to be beyond it (no fix); known to be within.
@@ -356,7 +357,7 @@ final class DaemonLookups {
             // "R-kioski" chose Tampere's building and sent the walker 161 km at the first fix).
             let equal = ordered.filter { $0.match?.quality == best.quality }
             let apart = farthest.filter { place in
-                place.match?.quality == best.quality && inNamed(place)
+                place.match?.quality == best.quality && (lying.isEmpty || regionNamed(place) != nil)
                     && place.destination.center.distance(to: center) > Self.farMetres
                     && !equal.contains(where: {
                         $0.osm == place.osm && $0.destination.center == place.destination.center
@@ -375,11 +376,41 @@ final class DaemonLookups {
                 "\(said) found \(chosen.destination.name), \(km) km away: more than "
                     + "\(Int(Self.farMetres / 1000)) km from here; send \"far\": true to walk there anyway")
         }
-        var words: [String] = []
-        for place in written where !words.contains(place.word) { words.append(place.word) }
+        // Each word as written once: those whose place held a match, and the others.
+        var matchedIn: [String] = []
+        var notMatchedIn: [String] = []
+        for place in written where !matchedIn.contains(place.word) {
+            if lying.contains(place.region) {
+                matchedIn.append(place.word)
+                notMatchedIn.removeAll { $0 == place.word }
+            } else if !notMatchedIn.contains(place.word) {
+                notMatchedIn.append(place.word)
+            }
+        }
         return GoAnswer(
             chosen: chosen, alternatives: Array(ordered.dropFirst().prefix(3)), nearFix: fix != nil,
-            matchedIn: words)
+            matchedIn: matchedIn, notMatchedIn: notMatchedIn)
+    }
+
+    /// Door-index `matches` in the order one index sorts in: quality; then, with a fix, the
+    /// nearer to it, a match only by a place inside counting `BuildingMatch.insideSlackMetres`
+    /// further, and without, own before inside; then as listed.
+    private static func ranked(_ matches: [Found], near fix: Coordinate?) -> [Found] {
+        let ranks = matches.map { found in
+            let inside = found.match?.inside ?? false
+            return (
+                found.match?.quality.rawValue ?? Int.max,
+                fix == nil && inside ? 1 : 0,
+                fix.map {
+                    found.destination.center.distance(to: $0) + (inside ? BuildingMatch.insideSlackMetres : 0)
+                }
+                    ?? 0
+            )
+        }
+        return matches.indices.sorted { a, b in
+            (ranks[a].0, ranks[a].1, ranks[a].2, a) < (ranks[b].0, ranks[b].1, ranks[b].2, b)
+        }
+        .map { matches[$0] }
     }
 
     /// The refusal of a query (`said`: quoted, and its form) found equally well in `places`

@@ -44,7 +44,9 @@ struct Shell {
                         notes.append(
                             "nothing matches \"\(query)\"; found by \"\(form)\""
                                 + (answer.matchedIn.isEmpty
-                                    ? "" : " in " + answer.matchedIn.joined(separator: " or ")))
+                                    ? "" : " in " + answer.matchedIn.joined(separator: " or "))
+                                + (answer.notMatchedIn.isEmpty
+                                    ? "" : "; none in " + answer.notMatchedIn.joined(separator: " or ")))
                     }
                     if !answer.nearFix {
                         notes.append("no position yet: the best match by name, not by distance")

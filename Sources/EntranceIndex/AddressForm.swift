@@ -9,7 +9,7 @@ public struct AddressForm: Sendable, Hashable {
     public var bareNumber = false
     /// The words of the address (commas and parentheses aside) that the form leaves out, as
     /// written: a region, city or postcode among them ("Tampere", "00100", "서울특별시", "중구")
-    /// still says where the address is, and `go` holds the form's matches to it.
+    /// may say where the address is, and `go` prefers the form's matches lying there.
     public var dropped: [String] = []
 
     public init(text: String, bareNumber: Bool = false, dropped: [String] = []) {

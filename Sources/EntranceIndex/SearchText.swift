@@ -177,7 +177,7 @@ enum SearchText {
 
     /// ``addressForms(_:)`` with what each must hold to: a form that dropped the house letter
     /// matches the number only bare (``AddressForm/bareNumber``), and each keeps the words it
-    /// left out (``AddressForm/dropped``), of which a city or region still decides.
+    /// left out (``AddressForm/dropped``), of which a city or region chooses among its matches.
     static func shorterForms(_ query: String) -> [AddressForm] {
         // Full-width commas, parentheses and digits as ASCII ("서울특별시，중구，세종대로 １１０").
         let query = Fold.narrow(query).precomposedStringWithCanonicalMapping

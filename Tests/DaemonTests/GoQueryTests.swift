@@ -461,12 +461,14 @@ import Testing
         #expect(daemon.waitForExit() == 0)
     }
 
-    /// A city or region written with an address decides among the places its shorter form
+    /// A city or region written with an address chooses among the places its shorter form
     /// finds, with or without a fix, and the reply quotes what was sent. Before (audit 6-R2's
     /// R2-3): without a fix "Kaivokatu 10, 00100 Helsinki" and "서울특별시 중구 세종대로 110" were
     /// refused as in two places, quoting "Kaivokatu 10" and "세종대로 110"; with a fix in
-    /// Helsinki "Kaivokatu 10, Tampere" walked to Helsinki's, and "Mannerheimintie 5,
-    /// Tampere" to Helsinki's Mannerheimintie 5.
+    /// Helsinki "Kaivokatu 10, Tampere" walked to Helsinki's. It never refuses by itself: a
+    /// place with no match there decides nothing, and the note says so (before, audit 7's
+    /// A7-1: "Kaivokatu 10 as 5", "as" a city in Belgium, was refused as "in no door index in
+    /// as", and "Mannerheimintie 5, Tampere" as found only in Helsinki).
     @Test func theCityWrittenWithAnAddressDecidesWhereItIs() throws {
         let dir = TempDir()
         defer { dir.remove() }
@@ -489,6 +491,12 @@ import Testing
                 #expect(reply["note"]?.stringValue?.contains(" in \(city)") == true, "\(query): \(reply)")
             }
         }
+        // None in Tampere: as without it, one place, said so.
+        let alone = try Self.go(client, "Mannerheimintie 5, Tampere")
+        #expect(alone["ok"] == .bool(true) && Self.latitudes(alone, "match") == [60.1730], "\(alone)")
+        #expect(
+            alone["note"]?.stringValue?.contains(#"found by "Mannerheimintie 5"; none in Tampere"#) == true,
+            "\(alone)")
         let gpsd = try GPSDProcess(port: gpsdPort, feed: feeder.port)
         defer { gpsd.stop() }
         var fixed = false
@@ -503,14 +511,81 @@ import Testing
         #expect(
             tampere["error"]?.stringValue?.contains("\"Kaivokatu 10, Tampere\"") == true
                 && tampere["error"]?.stringValue?.contains("Kivitalo") == true, "\(tampere)")
-        let nowhere = try Self.go(client, "Mannerheimintie 5, Tampere")
-        #expect(nowhere["ok"] == .bool(false), "\(nowhere)")
-        #expect(
-            nowhere["error"]?.stringValue?.contains("\"Mannerheimintie 5, Tampere\"") == true
-                && nowhere["error"]?.stringValue?.contains("in Helsinki") == true, "\(nowhere)")
-        #expect(Self.latitudes(nowhere, "alternatives") == [60.1730], "\(nowhere)")
+        // None in Tampere, or in a "city" that is a flat ("as 5": Asse, Belgium) or a word
+        // after the number: the one the walker is near, and the note says the place was not matched.
+        for (query, lat, form, nowhere) in [
+            ("Mannerheimintie 5, Tampere", 60.1730, "Mannerheimintie 5", "Tampere"),
+            ("Kaivokatu 10 as 5", 60.1705, "Kaivokatu 10", "as"),
+            ("Kaivokatu 10, Metro", 60.1705, "Kaivokatu 10", "Metro"),
+        ] {
+            let reply = try Self.go(client, query)
+            #expect(reply["ok"] == .bool(true), "\(query): \(reply)")
+            #expect(Self.latitudes(reply, "match") == [lat], "\(query): \(reply)")
+            #expect(
+                reply["note"]?.stringValue?.contains("found by \"\(form)\"; none in \(nowhere)") == true,
+                "\(query): \(reply)")
+        }
         let helsinki = try Self.go(client, "Mannerheimintie 5, Helsinki")
         #expect(Self.latitudes(helsinki, "match") == [60.1730], "\(helsinki)")
+        #expect(helsinki["note"]?.stringValue?.contains(" in Helsinki") == true, "\(helsinki)")
+        // Only the place that held a match is said to: not "in as or Helsinki".
+        let flat = try Self.go(client, "Kaivokatu 10 as 5, Helsinki")
+        #expect(Self.latitudes(flat, "match") == [60.1705], "\(flat)")
+        #expect(
+            flat["note"]?.stringValue?.contains(#"found by "Kaivokatu 10" in Helsinki; none in as"#) == true,
+            "\(flat)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
+    /// Of the matches in the place written, the one nearest the walker: with a fix in Espoo,
+    /// "Kaivokatu 10, Uusimaa" (the region of Helsinki and Espoo) and "Kaivokatu 10, Vantaa"
+    /// (a town of it) are Espoo's, 0 m away, not Helsinki's 16 km away; "Kaivokatu 10,
+    /// Tampere", none there, is Espoo's too, said so. Before (audit 7's A7-2): the match
+    /// nearest the region's or town's point, Helsinki's, and "…, Tampere" was refused.
+    @Test func aPlaceWrittenChoosesNearestTheWalkerAmongItsMatches() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let doors = dir.path + "/doors"
+        try FileManager.default.createDirectory(atPath: doors, withIntermediateDirectories: true)
+        for (name, lat, lon) in [("helsinki", 60.1705, 24.9425), ("espoo", 60.2052, 24.6522)] {
+            let tags = ["building": "yes", "addr:street": "Kaivokatu", "addr:housenumber": "10"]
+            try squareBuildingsXML([SquareBuilding(lat: lat, lon: lon, tags: tags)])
+                .write(toFile: "\(dir.path)/\(name).osm", atomically: true, encoding: .utf8)
+            let imported = try runCapturing(
+                try BuiltExecutable.pathfinder().path,
+                ["doors", "import", "\(dir.path)/\(name).osm", "--out", "\(doors)/\(name).db"])
+            try #require(imported.status == 0, "\(imported.text)")
+        }
+        let gazetteer = Self.repo + "/artifacts/gazetteer/gazetteer.sqlite"
+        try #require(
+            FileManager.default.fileExists(atPath: gazetteer), "no bundled gazetteer at \(gazetteer)")
+        let feeder = try NMEAFeeder(
+            nmea: Self.standing(at: Coordinate(latitude: 60.2052, longitude: 24.6522)), epochsPerSecond: 2)
+        defer { feeder.shutdown() }
+        let gpsdPort = try NMEAFeeder.freePort()
+        let daemon = try Self.daemon(in: dir, gpsdPort: gpsdPort, doors: doors, gazetteer: gazetteer)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        let client = try daemon.client()
+        let gpsd = try GPSDProcess(port: gpsdPort, feed: feeder.port)
+        defer { gpsd.stop() }
+        var fixed = false
+        for _ in 0..<1500 where !fixed {
+            fixed = fields(try client.request(#"{"cmd": "status"}"#))["position"].map { $0 != .null } ?? false
+            if !fixed { usleep(20_000) }
+        }
+        try #require(fixed, "no position from gpsd:\n\(daemon.stderr)")
+        for (query, note) in [
+            ("Kaivokatu 10, Uusimaa", #"found by "Kaivokatu 10" in Uusimaa"#),
+            ("Kaivokatu 10, Vantaa", #"found by "Kaivokatu 10" in Vantaa"#),
+            ("Kaivokatu 10, Tampere", #"found by "Kaivokatu 10"; none in Tampere"#),
+        ] {
+            let reply = try Self.go(client, query)
+            #expect(reply["ok"] == .bool(true), "\(query): \(reply)")
+            #expect(Self.latitudes(reply, "match") == [60.2052], "\(query): \(reply)")
+            #expect(Self.latitudes(reply, "alternatives") == [60.1705], "\(query): \(reply)")
+            #expect(reply["note"]?.stringValue?.contains(note) == true, "\(query): \(reply)")
+        }
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)
     }

@@ -34,10 +34,17 @@ package struct DaemonBarometer: Sendable {
     package static let unpairedBeforeSaying = 60
 
     /// - Parameters:
-    ///   - qnh: a sea-level pressure (hPa) given, and when it was given (its drift grows from then).
-    package init(source: DaemonConfig.Barometer, qnh: (hPa: Double, time: Date)? = nil) {
+    ///   - qnh: a sea-level pressure (hPa) given, and when it was given (its drift grows from
+    ///     then); a time `nil` is unknown: ``BarometricAltimeter/unknownAgeQNHAccuracyMetres``.
+    package init(source: DaemonConfig.Barometer, qnh: (hPa: Double, time: Date?)? = nil) {
         self.source = source
-        if let qnh { altimeter.calibrate(qnh: qnh.hPa, at: qnh.time) }
+        if let qnh {
+            if let time = qnh.time {
+                altimeter.calibrate(qnh: qnh.hPa, at: time)
+            } else {
+                altimeter.calibrate(qnh: qnh.hPa, accuracy: BarometricAltimeter.unknownAgeQNHAccuracyMetres)
+            }
+        }
     }
 
     /// What one input gives: the walker's altitude (for FinalApproach) and lines to log.
@@ -162,12 +169,13 @@ package struct DaemonBarometer: Sendable {
         case .qnh:
             // A QNH dated after the reading (a clock set wrong, a recording) says so (before:
             // "given 0.0 h before", with an accuracy that said otherwise).
-            let age = calibration.time.flatMap { given in
-                time.map {
-                    let hours = $0.timeIntervalSince(given) / 3600
-                    return hours >= 0
-                        ? " given \(tenths(hours)) h before" : " dated \(tenths(-hours)) h after the reading"
-                }
+            guard let given = calibration.time else {
+                return "QNH \(tenths(calibration.seaLevelPressure)) hPa of unknown age (no qnhTime)"
+            }
+            let age = time.map {
+                let hours = $0.timeIntervalSince(given) / 3600
+                return hours >= 0
+                    ? " given \(tenths(hours)) h before" : " dated \(tenths(-hours)) h after the reading"
             }
             return "QNH \(tenths(calibration.seaLevelPressure)) hPa\(age ?? "")"
         case .gnss(let samples): return "GNSS heights (\(samples) sample\(samples == 1 ? "" : "s"))"
@@ -178,11 +186,11 @@ package struct DaemonBarometer: Sendable {
 }
 
 extension DaemonBarometer {
-    /// The configured barometer: `baro`, and `qnh` given at `qnhTime`, else when the config
-    /// file was last changed (when someone typed it, as far as the daemon can know), else at
-    /// `start` (before, always at the start: a restart made a days-old QNH fresh).
-    package init(config: DaemonConfig, start: Date) {
-        self.init(
-            source: config.baro, qnh: config.qnh.map { ($0, config.qnhTime ?? config.fileModified ?? start) })
+    /// The configured barometer: `baro`, and `qnh` given at `qnhTime`; without `qnhTime` the
+    /// QNH's age is unknown and its altitudes too rough to harm (no level check, no door's
+    /// altitude), GNSS heights taking over at once. Before (audit 6 R1-2) it was dated by the
+    /// config file's change: an edit of any other key made a days-old QNH fresh.
+    package init(config: DaemonConfig) {
+        self.init(source: config.baro, qnh: config.qnh.map { ($0, config.qnhTime) })
     }
 }

@@ -117,8 +117,7 @@ import Testing
         #expect(daemon.waitForExitOrKill() == 0)
     }
 
-    /// A QNH set in the config, readings two hours after it was given (the config file's
-    /// time): GNSS heights take over once they are better, and the log said, once, that the QNH
+    /// A QNH set in the config, readings two hours after it was given (its `qnhTime`): GNSS heights take over once they are better, and the log said, once, that the QNH
     /// alone was too rough. Before, the QNH was dated at the daemon's start and then won
     /// whatever its age: two hours on no level check was ever made, unsaid.
     @Test func anAgedQNHGivesWayToGNSSCalibration() throws {
@@ -126,9 +125,9 @@ import Testing
         defer { dir.remove() }
         let now = Date()
         let nmea = try Self.demoWalk(epochs: 440..<460, start: now)
+        let given = Date.ISO8601FormatStyle().format(now.addingTimeInterval(-7200))
         let daemon = try Self.daemon(
-            nmea: nmea, #", "baro": "nmea", "qnh": 1008.4"#, in: dir,
-            configTime: now.addingTimeInterval(-7200))
+            nmea: nmea, #", "baro": "nmea", "qnh": 1008.4, "qnhTime": "\#(given)""#, in: dir)
         let status = try Self.status(of: daemon) { Self.calibration($0)?["from"] == "gnss" }
         #expect(Self.calibration(status)?["from"] == "gnss", "status: \(status)\n\(daemon.stderr)")
         let accuracy = status["altitude"]?.objectValue?["accuracy"]?.numberValue ?? 99
@@ -136,6 +135,29 @@ import Testing
         let rough = daemon.stderr.components(separatedBy: "is too rough for a level check").count - 1
         #expect(rough == 1, "\(daemon.stderr)")
         #expect(daemon.stderr.contains("QNH 1008.4 hPa given 2.0 h before"), "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExitOrKill() == 0)
+    }
+
+    /// Audit 6 R1-2: a `qnh` without `qnhTime` was dated by the config file's change, so an edit
+    /// of any other key made a days-old QNH fresh (±4.1 m): 124 m off, it said "입구는 지금보다
+    /// 아래에 있어." at the right door and was stored over the door's altitude. Now a QNH of
+    /// unknown age gives altitudes too rough for a level check or a stored door, says so, and
+    /// GNSS heights take over at once.
+    @Test func aQNHWithoutItsTimeIsOfUnknownAgeAndDoesNoHarm() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let now = Date()
+        let nmea = try Self.demoWalk(epochs: 440..<446, start: now)
+        let daemon = try Self.daemon(
+            nmea: nmea, #", "baro": "nmea", "qnh": 1023.4"#, in: dir, configTime: now)
+        let status = try Self.status(of: daemon) { Self.calibration($0)?["from"] == "gnss" }
+        #expect(Self.calibration(status)?["from"] == "gnss", "status: \(status)\n\(daemon.stderr)")
+        #expect(
+            daemon.stderr.contains(
+                "barometer: calibrated from QNH 1023.4 hPa of unknown age (no qnhTime)"), "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("is too rough for a level check"), "\(daemon.stderr)")
+        #expect(!daemon.stderr.contains("given 0.0 h before"), "\(daemon.stderr)")
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExitOrKill() == 0)
     }

@@ -177,6 +177,11 @@ public struct FinalApproach: Sendable {
         /// or "below" (``LevelCheck/readingsToReach``).
         var levelSaid: LevelCheck?
         var levelSameReadings = 0
+        /// Whether the level at this door was decided (told, or found inconclusive): it is
+        /// decided once, at arrival, never again by a later reading (``decideLevel(now:)``).
+        var levelDecided = false
+        /// When the walker last arrived at the door.
+        var arrivedAt: Date?
         /// Set by "여기가 입구야": the walk ends then, and hears nothing more.
         var endsAt: Date?
         var lastCallout: Callout?
@@ -228,6 +233,9 @@ public struct FinalApproach: Sendable {
     /// The barometer's last altitude and when it came (see ``currentAltitude(now:)``).
     var altitude: BarometricAltitude?
     var altitudeTime: Date?
+    /// The barometer's altitudes of the last ``altitudeFreshSeconds``, oldest first, with
+    /// their times: the level at arrival is their median.
+    var recentAltitudes: [TimedAltitude] = []
     var lastSaid: String?
     /// "여기가 입구야" was stored and awaits its write: the promise ("기억할게…") is spoken only
     /// once the shell says the memory is written, and "입구를 기억하지 못했어." if it is not.
@@ -257,6 +265,12 @@ public struct FinalApproach: Sendable {
         guard let altitude, let altitudeTime, now.timeIntervalSince(altitudeTime) <= Self.altitudeFreshSeconds
         else { return nil }
         return altitude
+    }
+
+    /// An altitude with the time it came.
+    struct TimedAltitude: Sendable, Hashable {
+        var altitude: BarometricAltitude
+        var time: Date
     }
 
     /// Whether a walk is in progress.
@@ -301,13 +315,21 @@ public struct FinalApproach: Sendable {
             // daemon logged and stored the altimeter's raw 20.88237995432807.
             self.altitude = altitude.rounded
             altitudeTime = now
+            recentAltitudes.append(TimedAltitude(altitude: altitude.rounded, time: now))
+            recentAltitudes.removeAll { now.timeIntervalSince($0.time) > Self.altitudeFreshSeconds }
             if walk?.arrived == true { effects += levelCheck(now: now) }
         case .heard(let answer): effects += heard(answer, now: now)
         case .doorsArrived(let doors): effects += doorsArrived(.building(doors: doors), now: now)
         case .noBuilding(let entrances): effects += doorsArrived(.noBuilding(entrances: entrances), now: now)
         case .tick: break
         case .repeatLast:
-            if let lastSaid {
+            // In the answer window, the question (audit 6 R1-5: a line said after it, the level,
+            // was repeated instead, and the window not opened again); else the last line.
+            let question =
+                dialogue.pending == nil && isInLastStretch
+                    && dialogue.isWindowOpen(at: now, seconds: settings.answerWindowSeconds)
+                ? dialogue.question?.text : nil
+            if let lastSaid = question ?? lastSaid {
                 effects.append(.say(Prompt(lastSaid)))
                 // Before, the window was not opened again: the walker who pressed repeat to hear
                 // the question again had their middling answer after it ignored.

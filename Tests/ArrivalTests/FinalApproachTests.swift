@@ -224,7 +224,8 @@ struct LevelCheckStoryTests {
     /// A confirmed door at `door` above sea level; the walker's barometer gives `walker` every
     /// second as they arrive there.
     func arrive(
-        walker: BarometricAltitude?, door: BarometricAltitude = .init(metres: 20, accuracy: 1)
+        walker: BarometricAltitude?, door: BarometricAltitude = .init(metres: 20, accuracy: 1),
+        stopAtArrival: Bool = false
     ) -> WalkSimulator {
         var memory = EntranceMemory()
         memory.confirm(
@@ -234,7 +235,7 @@ struct LevelCheckStoryTests {
             from: Scene.doorA.coordinate.offset(metres: 100, bearing: 180), memory: memory)
         sim.send(.go(Scene.destination))
         sim.barometer = walker
-        sim.walk(to: Scene.doorA.coordinate)
+        sim.walk(to: Scene.doorA.coordinate, until: stopAtArrival ? { $0.arrivals == 1 } : nil)
         return sim
     }
 
@@ -262,13 +263,53 @@ struct LevelCheckStoryTests {
         }
     }
 
-    @Test func altitudeArrivingAfterTheDoor_isCheckedThen() {
-        var sim = arrive(walker: .init(metres: 30, accuracy: 9))
+    /// A usable altitude that comes within ``FinalApproach/levelDecisionSeconds`` of arriving
+    /// decides the level; one later does not (audit 6 R1-5: said then, it comes out of nowhere).
+    @Test(arguments: [(2, true), (4, false)])
+    func altitudeArrivingAfterTheDoor_isCheckedThen(seconds: Int, told: Bool) {
+        var sim = arrive(walker: .init(metres: 30, accuracy: 9), stopAtArrival: true)
+        #expect(sim.arrivals == 1)
         #expect(!sim.said.contains(Prompts.level(.below)))
-        sim.send(.altitude(.init(metres: 30, accuracy: 3)))
+        sim.wait(seconds - 1)
+        sim.barometer = .init(metres: 30, accuracy: 3)
+        sim.wait(1)
+        #expect(sim.said.contains(Prompts.level(.below)) == told)
+        sim.wait(5)
+        #expect(sim.said.filter { $0 == Prompts.level(.below) }.count == (told ? 1 : 0), "said once")
+    }
+
+    /// Audit 6 R1-5: an inconclusive check at arrival was tried again at every reading, and the
+    /// first one noise carried over the line said "입구는 지금보다 아래에 있어." 20 s later, in
+    /// the answer window. The level is decided once, at arrival (the median of the readings of
+    /// the last 3 s); inconclusive, nothing is said for this door.
+    @Test func anInconclusiveCheckAtArrival_isNotToldLater() {
+        var sim = arrive(walker: .init(metres: 32.5, accuracy: 4.2), door: .init(metres: 21, accuracy: 4.2))
+        #expect(sim.arrivals == 1)
+        sim.barometer = .init(metres: 33.0, accuracy: 4.2)
+        sim.wait(20)
+        #expect(levels(sim) == [])
+        #expect(!sim.said.contains(Prompts.level(.below)))
+    }
+
+    /// One reading over the line among the last three is not the level: the median decides.
+    @Test func oneReadingOverTheLine_doesNotDecide() {
+        var sim = arrive(walker: .init(metres: 32.5, accuracy: 4.2), door: .init(metres: 21, accuracy: 4.2))
+        sim.barometer = .init(metres: 40, accuracy: 4.2)
+        sim.wait(1)
+        sim.barometer = .init(metres: 32.5, accuracy: 4.2)
+        sim.wait(5)
+        #expect(levels(sim) == [])
+    }
+
+    /// Audit 6 R1-5: `repeat` in the answer window said the last line (the level), not the
+    /// arrival question, and did not open the window again.
+    @Test func repeatInTheAnswerWindow_saysTheQuestion() throws {
+        var sim = arrive(walker: .init(metres: 40, accuracy: 2.3), door: .init(metres: 21, accuracy: 2.3))
         #expect(sim.said.last == Prompts.level(.below))
-        sim.send(.altitude(.init(metres: 30, accuracy: 3)))
-        #expect(sim.said.filter { $0 == Prompts.level(.below) }.count == 1, "said once")
+        let question = try #require(sim.said.first { $0.hasPrefix("입구에 도착했어") })
+        sim.wait(2)
+        sim.send(.repeatLast)
+        #expect(sim.said.last == question)
     }
 
     /// Audit 5-A F4: the barometer stopped on the way (11.9 m ±0.5, 100 m before the door):
@@ -287,9 +328,10 @@ struct LevelCheckStoryTests {
         sim.walk(to: Scene.doorA.coordinate)
         #expect(sim.arrivals == 1)
         #expect(levels(sim) == [])
-        // Once the barometer speaks again, it is heard.
+        // Once the barometer speaks again, long after arriving, the level is not told then
+        // (audit 6 R1-5: decided at arrival only).
         sim.send(.altitude(.init(metres: 11.9, accuracy: 0.5)))
-        #expect(levels(sim) == [.above])
+        #expect(levels(sim) == [])
     }
 
     /// Audit 5-A F6: told the door is below, the walker goes down; at its level nothing was said.

@@ -99,9 +99,11 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
         /// (``EntranceMemory/replaces(_:_:)``): before, "여기가 입구야" again on a day without a
         /// usable altitude (no barometer, not yet calibrated) erased it, and every later visit
         /// had no level check.
-        mutating func confirm(_ door: Door) {
+        /// - Parameter altitudeGiven: `door`'s altitude was given by a person (`memory confirm
+        ///   --altitude`, `--no-altitude`): it replaces the kept one as it is, `nil` clearing it.
+        mutating func confirm(_ door: Door, altitudeGiven: Bool = false) {
             var door = door
-            if let previous = confirmed,
+            if !altitudeGiven, let previous = confirmed,
                 previous.coordinate.distance(to: door.coordinate) <= EntranceMemory.sameDoorMetres,
                 let kept = previous.altitude,
                 !(door.altitude.map { EntranceMemory.replaces($0, kept) } ?? false)
@@ -206,7 +208,12 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
     /// barometer gives (``BarometricAltitude/isPlausible``); every rejection within
     /// ``sameDoorMetres`` of it is lifted. The same door confirmed again (within
     /// ``sameDoorMetres``) keeps its altitude unless this one replaces it (``replaces(_:_:)``).
-    public mutating func confirm(_ door: Door, name: String, center: Coordinate, now: Date) {
+    /// - Parameter altitudeGiven: a person gave `door`'s altitude (`memory confirm --altitude`,
+    ///   or none with `--no-altitude`): it replaces the kept one, `nil` clearing it (audit 6 R1-4:
+    ///   a correction was silently not applied, and nothing could clear a wrong altitude).
+    public mutating func confirm(
+        _ door: Door, name: String, center: Coordinate, now: Date, altitudeGiven: Bool = false
+    ) {
         var door = door
         door.source = .walker
         if let altitude = door.altitude,
@@ -214,7 +221,7 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
         {
             door.altitude = nil
         }
-        change(name: name, center: center, now: now) { b in b.confirm(door) }
+        change(name: name, center: center, now: now) { b in b.confirm(door, altitudeGiven: altitudeGiven) }
     }
 
     /// "여기 아니야": remembers `door` as not the way in, unless a rejection within

@@ -248,7 +248,10 @@ struct LevelCheckStoryTests {
     @Test(arguments: [
         (26.0, 1.0, LevelCheck?.some(.below)),
         (14.0, 1.0, .above),
-        (20.3, 0.5, .same),
+        // "Same" only at a perfect calibration (±1.0 m, the sensor alone: a receiver claiming a
+        // vertical σ of 0); at the altimeter's best real one (±1.1) the same spot is no answer.
+        (20.1, 1.0, .same),
+        (20.1, 1.1, nil),
         (22.0, 1.0, nil),
         (24.5, 4.2, nil),
         (26.0, 6.5, nil),
@@ -335,31 +338,47 @@ struct LevelCheckStoryTests {
     }
 
     /// Audit 5-A F6: told the door is below, the walker goes down; at its level nothing was said.
-    /// Now, once two readings in a row agree: "이제 입구가 있는 층이야.", once.
+    /// Now, once two readings in a row rule a storey out: "이제 입구가 있는 층이야.", once. That
+    /// takes ±1.0 m each, a perfect calibration (the sensor alone), which no real receiver gives
+    /// (audit 6 R1-1; see `reachingTheDoorsLevel_isNotClaimedOnTodaysAccuracies`): the rule for
+    /// a finer altimeter, never a guess.
     @Test func reachingTheDoorsLevel_isSaidOnce() {
-        var sim = arrive(walker: .init(metres: 25.8, accuracy: 0.5), door: .init(metres: 21, accuracy: 0.5))
+        var sim = arrive(walker: .init(metres: 25.8, accuracy: 1), door: .init(metres: 21, accuracy: 1))
         #expect(sim.said.last == Prompts.level(.below))
-        sim.barometer = .init(metres: 20.8, accuracy: 0.5)
+        sim.barometer = .init(metres: 21.1, accuracy: 1)
         sim.wait(1)
         #expect(!sim.said.contains(Prompts.levelReached), "one reading is not yet the level")
-        sim.barometer = .init(metres: 25.8, accuracy: 0.5)
+        sim.barometer = .init(metres: 25.8, accuracy: 1)
         sim.wait(1)
-        sim.barometer = .init(metres: 20.8, accuracy: 0.5)
+        sim.barometer = .init(metres: 21.1, accuracy: 1)
         sim.wait(1)
         #expect(!sim.said.contains(Prompts.levelReached), "two readings, not in a row")
         sim.wait(1)
         #expect(sim.said.last == Prompts.levelReached)
         #expect(levels(sim) == [.below, .same])
         sim.wait(10)
-        sim.barometer = .init(metres: 25.8, accuracy: 0.5)
+        sim.barometer = .init(metres: 25.8, accuracy: 1)
         sim.wait(3)
         #expect(sim.said.filter { $0 == Prompts.levelReached }.count == 1, "said once")
         #expect(sim.said.filter { $0 == Prompts.level(.below) }.count == 1)
     }
 
-    /// "Same" at the door is not said again as the level reached.
+    /// Audit 6 R1-1, with accuracies the altimeter gives (±2.3 m: a good receiver's 4 m heights):
+    /// 8 m above the door is told "below"; at the door's level (21.2) nothing more is said, since
+    /// the door's altitude, another day's, is itself ±2.3 m and a storey is not ruled out. The
+    /// walker is not told a level they may not be on.
+    @Test func reachingTheDoorsLevel_isNotClaimedOnTodaysAccuracies() {
+        var sim = arrive(walker: .init(metres: 29, accuracy: 2.3), door: .init(metres: 21, accuracy: 2.3))
+        #expect(sim.said.last == Prompts.level(.below))
+        sim.barometer = .init(metres: 21.2, accuracy: 2.3)
+        sim.wait(10)
+        #expect(!sim.said.contains(Prompts.levelReached))
+        #expect(levels(sim) == [.below])
+    }
+
+    /// "Same" at the door (a perfect calibration, ±1.0 each) is not said again as the level reached.
     @Test func theSameLevelAtArrival_isNotSaidAgain() {
-        var sim = arrive(walker: .init(metres: 20.3, accuracy: 0.5))
+        var sim = arrive(walker: .init(metres: 20.1, accuracy: 1))
         #expect(sim.said.last == Prompts.level(.same))
         sim.wait(5)
         #expect(!sim.said.contains(Prompts.levelReached))

@@ -205,6 +205,38 @@ import Testing
         #expect(calibration["from"] == "gnss" && calibration["samples"] == .number(1))
     }
 
+    /// Audit 6 R1-3: `status` showed a stopped barometer's last altitude with no age, as if
+    /// current, while the core had dropped it after 3 s (no level check, none stored). Now
+    /// `altitudeAge` says how old it is, as `positionAge` does for the position.
+    @Test func statusSaysHowOldTheAltitudeIs() throws {
+        var core = DaemonCore(memory: EntranceMemory())
+        core.barometer = DaemonBarometer(source: .nmea)
+        func status(at t: Double) throws -> [String: JSONValue] {
+            let actions = core.handle(.status, from: 2, now: Date(timeIntervalSince1970: t))
+            return try #require(
+                actions.compactMap { if case .reply(2, let v) = $0 { v.objectValue } else { nil } }.first)
+        }
+        #expect(try status(at: 0)["altitudeAge"] == .null)
+        let start = ContinuousClock.now
+        let xdr = PressureReading(time: Date(timeIntervalSince1970: 0), hPa: 1000, source: .nmeaXDR)
+        _ = core.barometer.observe(.pressure(xdr), received: start)
+        _ = core.barometer.observe(.fix(fix(0, alt: 30)), received: start)
+        let altitude = try #require(core.barometer.observe(.pressure(xdr), received: start).altitude)
+        _ = core.handle(.altitude(altitude), now: Date(timeIntervalSince1970: 0.5))
+        #expect(try status(at: 1)["altitudeAge"] == .number(0.5))
+        // The pressure stopped: fixes only.
+        for t in 1...10 {
+            _ = core.moved(
+                .init(
+                    time: Date(timeIntervalSince1970: Double(t)),
+                    coordinate: Coordinate(latitude: 60.17, longitude: 24.94), horizontalAccuracy: 5),
+                now: Date(timeIntervalSince1970: Double(t)))
+        }
+        let later = try status(at: 10.5)
+        #expect(later["altitudeAge"] == .number(10), "\(later)")
+        #expect(later["altitude"] != .null, "the last one, with its age")
+    }
+
     func fix(_ t: Double, alt: Double) -> Fix {
         Fix(
             time: Date(timeIntervalSince1970: t), coordinate: Coordinate(latitude: 60.17, longitude: 24.94),

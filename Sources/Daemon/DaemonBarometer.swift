@@ -28,6 +28,8 @@ package struct DaemonBarometer: Sendable {
     private var wasUsable = false
     /// Whether the last calibration said came from a QNH (nil: none said yet).
     private var saidQNH: Bool?
+    /// Warnings about the configured QNH, for the log at start.
+    package private(set) var startNotes: [String] = []
 
     /// How many good fixes in a row may find no pressure reading to pair with before the log
     /// says so: a minute at 1 Hz.
@@ -186,11 +188,29 @@ package struct DaemonBarometer: Sendable {
 }
 
 extension DaemonBarometer {
+    /// How far after the start a `qnhTime` may be and still be taken (seconds): clocks that
+    /// disagree a little. Later, it is no time the QNH was read off.
+    package static let qnhTimeAheadSeconds = 300.0
+
     /// The configured barometer: `baro`, and `qnh` given at `qnhTime`; without `qnhTime` the
     /// QNH's age is unknown and its altitudes too rough to harm (no level check, no door's
     /// altitude), GNSS heights taking over at once. Before (audit 6 R1-2) it was dated by the
-    /// config file's change: an edit of any other key made a days-old QNH fresh.
-    package init(config: DaemonConfig) {
-        self.init(source: config.baro, qnh: config.qnh.map { ($0, config.qnhTime) })
+    /// config file's change: an edit of any other key made a days-old QNH fresh. A `qnhTime`
+    /// after `start` (a zone missing, the clock wrong) is said, and the QNH's age is then
+    /// unknown; one without `qnh` is said (``startNotes``).
+    package init(config: DaemonConfig, start: Date) {
+        var time = config.qnhTime
+        var notes: [String] = []
+        if let given = time, config.qnh != nil, given.timeIntervalSince(start) > Self.qnhTimeAheadSeconds {
+            notes.append(
+                "barometer: qnhTime is \(Self.tenths(given.timeIntervalSince(start) / 3600)) h after the start (a zone missing? the clock wrong?): the QNH is taken as of unknown age, too rough for a level check"
+            )
+            time = nil
+        }
+        if config.qnhTime != nil, config.qnh == nil {
+            notes.append("barometer: qnhTime given without qnh: ignored")
+        }
+        self.init(source: config.baro, qnh: config.qnh.map { ($0, time) })
+        startNotes = notes
     }
 }

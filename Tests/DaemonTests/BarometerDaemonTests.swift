@@ -205,6 +205,33 @@ import Testing
         #expect(calibration["from"] == "gnss" && calibration["samples"] == .number(1))
     }
 
+    /// Audit 6 R1-8: a `qnhTime` after the start (2099, or local time written with `Z`: 9 h
+    /// ahead in Korea) was taken silently, and aged through `abs()`; one without `qnh` too.
+    /// Now the first is said and the QNH is of unknown age (too rough to harm), the second said.
+    @Test func aQNHTimeInTheFutureOrAloneIsSaid() throws {
+        let start = Date(timeIntervalSince1970: 1_764_900_000)
+        var config = DaemonConfig(environment: ["HOME": "/home/w"])
+        config.baro = .nmea
+        config.qnh = 1010
+        config.qnhTime = start.addingTimeInterval(9 * 3600)
+        var barometer = DaemonBarometer(config: config, start: start)
+        #expect(
+            barometer.startNotes.first?.contains(
+                "qnhTime is 9.0 h after the start (a zone missing? the clock wrong?)")
+                == true, "\(barometer.startNotes)")
+        let reading = PressureReading(time: start, hPa: 1000, source: .nmeaXDR)
+        let altitude = try #require(barometer.observe(.pressure(reading), received: .now).altitude)
+        #expect(altitude.accuracy > LevelCheck.usableAccuracyMetres)
+        // Within 5 minutes (clocks that disagree a little), taken as given.
+        config.qnhTime = start.addingTimeInterval(120)
+        #expect(DaemonBarometer(config: config, start: start).startNotes == [])
+        config.qnh = nil
+        #expect(
+            DaemonBarometer(config: config, start: start).startNotes == [
+                "barometer: qnhTime given without qnh: ignored"
+            ])
+    }
+
     /// Audit 6 R1-3: `status` showed a stopped barometer's last altitude with no age, as if
     /// current, while the core had dropped it after 3 s (no level check, none stored). Now
     /// `altitudeAge` says how old it is, as `positionAge` does for the position.

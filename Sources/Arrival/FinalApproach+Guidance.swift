@@ -144,7 +144,7 @@ extension FinalApproach {
     static let levelDecisionSeconds = 3.0
 
     /// The level at this door, decided once from the median of the walker's usable altitudes
-    /// of the last ``altitudeFreshSeconds`` (one noisy reading does not decide): told when
+    /// of the last ``altitudeFresh`` seconds (one noisy reading does not decide): told when
     /// ``LevelCheck/compare(door:walker:)`` answers, else nothing is said for this door.
     mutating func decideLevel(now: Date) -> [Effect] {
         guard var walk, !walk.levelDecided, let doorAltitude = walk.door?.altitude else { return [] }
@@ -157,7 +157,7 @@ extension FinalApproach {
         let usable =
             recentAltitudes
             .filter {
-                now.timeIntervalSince($0.time) <= Self.altitudeFreshSeconds
+                now.timeIntervalSince($0.time) <= altitudeFresh
                     && (0...LevelCheck.usableAccuracyMetres).contains($0.altitude.accuracy)
             }
             .map(\.altitude)

@@ -233,7 +233,9 @@ public struct FinalApproach: Sendable {
     /// The barometer's last altitude and when it came (see ``currentAltitude(now:)``).
     var altitude: BarometricAltitude?
     var altitudeTime: Date?
-    /// The barometer's altitudes of the last ``altitudeFreshSeconds``, oldest first, with
+    /// Seconds between the barometer's last two altitudes (see ``altitudeFresh``).
+    var altitudeInterval: Double?
+    /// The barometer's altitudes of the last ``altitudeFresh`` seconds, oldest first, with
     /// their times: the level at arrival is their median.
     var recentAltitudes: [TimedAltitude] = []
     var lastSaid: String?
@@ -258,11 +260,24 @@ public struct FinalApproach: Sendable {
     /// climbed half a storey (an escalator rises 0.5 m/s), and a barometer that stopped minutes
     /// ago would decide the level check and be stored with the door.
     public static let altitudeFreshSeconds = 3.0
+    /// The longest an altitude counts, from a barometer slower than 1 Hz (seconds): pressure
+    /// every 5–10 s (MDA from a weather instrument, XDR at 0.2 Hz) counts for 1.5 of its
+    /// intervals, so one missed reading is not yet a stop; never longer than this, in which a
+    /// walker climbs a storey.
+    public static let slowestAltitudeFreshSeconds = 15.0
+
+    /// How long an altitude counts (seconds): ``altitudeFreshSeconds``, or 1.5 times the
+    /// barometer's interval when it is slower (at most ``slowestAltitudeFreshSeconds``). Before
+    /// (audit 6 R1-10), 3 s whatever the source: pressure every 5 s was current only 3 s of
+    /// every 5, and "여기가 입구야" then stored no altitude, unsaid.
+    var altitudeFresh: Double {
+        max(Self.altitudeFreshSeconds, min(1.5 * (altitudeInterval ?? 0), Self.slowestAltitudeFreshSeconds))
+    }
 
     /// The walker's altitude at `now`: the barometer's last, unless older than
-    /// ``altitudeFreshSeconds``.
+    /// ``altitudeFresh``.
     func currentAltitude(now: Date) -> BarometricAltitude? {
-        guard let altitude, let altitudeTime, now.timeIntervalSince(altitudeTime) <= Self.altitudeFreshSeconds
+        guard let altitude, let altitudeTime, now.timeIntervalSince(altitudeTime) <= altitudeFresh
         else { return nil }
         return altitude
     }
@@ -314,9 +329,11 @@ public struct FinalApproach: Sendable {
             // Rounded here, once, for every shell: before, the replay rounded its own and the
             // daemon logged and stored the altimeter's raw 20.88237995432807.
             self.altitude = altitude.rounded
+            if let altitudeTime, now > altitudeTime { altitudeInterval = now.timeIntervalSince(altitudeTime) }
             altitudeTime = now
             recentAltitudes.append(TimedAltitude(altitude: altitude.rounded, time: now))
-            recentAltitudes.removeAll { now.timeIntervalSince($0.time) > Self.altitudeFreshSeconds }
+            let fresh = altitudeFresh
+            recentAltitudes.removeAll { now.timeIntervalSince($0.time) > fresh }
             if walk?.arrived == true { effects += levelCheck(now: now) }
         case .heard(let answer): effects += heard(answer, now: now)
         case .doorsArrived(let doors): effects += doorsArrived(.building(doors: doors), now: now)

@@ -35,7 +35,8 @@ package struct DaemonCore: Sendable {
     /// The altimeter and its feed; `status` says its altitude and calibration.
     package var barometer = DaemonBarometer(source: .none)
     /// When the last altitude was handed to the walk (the loop's clock), so `status` can say
-    /// how old it is: the walk takes one only for ``FinalApproach/altitudeFreshSeconds``.
+    /// how old it is: the walk takes one only for ``FinalApproach/altitudeFreshSeconds`` (longer
+    /// from a barometer slower than 1 Hz).
     private var altitudeReceived: Date?
 
     package init(memory: EntranceMemory, settings: FinalApproach.Settings = .init()) {

@@ -426,6 +426,24 @@ struct LevelCheckStoryTests {
         let door = try #require(sim.approach.memory.building(near: Scene.center)?.confirmed)
         #expect((door.altitude != nil) == stored)
     }
+
+    /// Audit 6 R1-10: pressure every 5 s (MDA from a weather instrument, XDR at 0.2 Hz) was
+    /// current only 3 s of every 5, so "여기가 입구야" then stored no altitude, unsaid. An
+    /// altitude now counts for 1.5 readings' interval (3 s at least, 15 s at most): 7.5 s here.
+    @Test(arguments: [(4, true), (7, true), (8, false)])
+    func aSlowBarometersAltitudeCountsForItsInterval(secondsOld: Int, stored: Bool) throws {
+        var sim = WalkSimulator(from: Scene.doorA.coordinate.offset(metres: 100, bearing: 180))
+        sim.send(.go(Destination(name: "Rautatieasema", center: Scene.center, door: Scene.doorA)))
+        sim.walk(to: Scene.doorA.coordinate)
+        #expect(sim.arrivals == 1)
+        sim.send(.altitude(.init(metres: 18, accuracy: 2)))
+        sim.wait(5)
+        sim.send(.altitude(.init(metres: 18, accuracy: 2)))
+        sim.wait(secondsOld)
+        sim.send(.heard(.typed("여기 맞아")))
+        let door = try #require(sim.approach.memory.building(near: Scene.center)?.confirmed)
+        #expect((door.altitude != nil) == stored)
+    }
 }
 
 @Suite("FinalApproach GPS trouble")

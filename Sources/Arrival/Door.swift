@@ -1,4 +1,5 @@
 public import Geo
+import Synchronization
 
 /// A way into a building, as Pathfinder knows it.
 ///
@@ -53,7 +54,16 @@ public struct Door: Sendable, Hashable, Codable {
         level = try c.decodeIfPresent(String.self, forKey: .level)
         note = try c.decodeIfPresent(String.self, forKey: .note)
         label = try c.decodeIfPresent(String.self, forKey: .label)
-        altitude = try c.decodeIfPresent(BarometricAltitude.self, forKey: .altitude)
+        if let dropped = decoder.userInfo[DroppedAltitudes.key] as? DroppedAltitudes {
+            do {
+                altitude = try c.decodeIfPresent(BarometricAltitude.self, forKey: .altitude)
+            } catch let error as DecodingError {
+                dropped.append(error)
+                altitude = nil
+            }
+        } else {
+            altitude = try c.decodeIfPresent(BarometricAltitude.self, forKey: .altitude)
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -66,6 +76,22 @@ public struct Door: Sendable, Hashable, Codable {
         try c.encodeIfPresent(label, forKey: .label)
         try c.encodeIfPresent(altitude, forKey: .altitude)
     }
+}
+
+/// Given to a decoder as `userInfo[DroppedAltitudes.key]`, a door whose altitude does not
+/// decode (no barometer's: 99999 m, an accuracy of −1, a string) is read without it and the
+/// error kept here: an altitude is an optional extra, and a bad one must not cost the door the
+/// walker taught (audit 6 R1-11: the whole building was skipped).
+public final class DroppedAltitudes: Sendable {
+    public static let key = CodingUserInfoKey(rawValue: "pathfinder.droppedAltitudes")!
+    private let errors = Mutex<[DecodingError]>([])
+
+    public init() {}
+
+    /// The errors of the altitudes dropped, in the order read.
+    public var all: [DecodingError] { errors.withLock { $0 } }
+
+    func append(_ error: DecodingError) { errors.withLock { $0.append(error) } }
 }
 
 /// An absolute altitude from the barometer, with its 1σ accuracy.

@@ -95,14 +95,18 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
         }
 
         /// `door` becomes the confirmed door, lifting the rejections near it. The same door
-        /// confirmed before keeps its altitude unless `door` brings one at least as accurate:
-        /// before, "여기가 입구야" again on a day without a usable altitude (no barometer, not
-        /// yet calibrated) erased it, and every later visit had no level check.
-        mutating func confirm(_ door: Door) {
+        /// confirmed before keeps its altitude unless `door` brings one that replaces it
+        /// (``EntranceMemory/replaces(_:_:)``): before, "여기가 입구야" again on a day without a
+        /// usable altitude (no barometer, not yet calibrated) erased it, and every later visit
+        /// had no level check.
+        /// - Parameter altitudeGiven: `door`'s altitude was given by a person (`memory confirm
+        ///   --altitude`, `--no-altitude`): it replaces the kept one as it is, `nil` clearing it.
+        mutating func confirm(_ door: Door, altitudeGiven: Bool = false) {
             var door = door
-            if let previous = confirmed,
+            if !altitudeGiven, let previous = confirmed,
                 previous.coordinate.distance(to: door.coordinate) <= EntranceMemory.sameDoorMetres,
-                let kept = previous.altitude, !(door.altitude.map { $0.accuracy <= kept.accuracy } ?? false)
+                let kept = previous.altitude,
+                !(door.altitude.map { EntranceMemory.replaces($0, kept) } ?? false)
             {
                 door.altitude = kept
             }
@@ -183,14 +187,33 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
         index(near: center).map { buildings[$0] }
     }
 
+    /// Whether a new altitude measured at a door replaces the one kept for it: when it is at
+    /// least as accurate and the two agree, their difference within
+    /// ``LevelCheck/confidenceSigmas`` combined σ. Two that disagree say one of them is wrong,
+    /// and nothing says which, so the kept one, which has stood, stays: the new one may be a
+    /// stale calibration's (audit 6 R1-2: a QNH 15 hPa stale put 144.7 ±4.2 over 21 ±4.2, and
+    /// every later visit heard "입구는 지금보다 위에 있어."). A person mends a wrong one with
+    /// `memory confirm --altitude`.
+    public static func replaces(_ new: BarometricAltitude, _ kept: BarometricAltitude) -> Bool {
+        let margin =
+            LevelCheck.confidenceSigmas
+            * (new.accuracy * new.accuracy + kept.accuracy * kept.accuracy).squareRoot()
+        return new.accuracy <= kept.accuracy && abs(new.metres - kept.metres) <= margin
+    }
+
     // MARK: Changes (each moves the building to the front)
 
     /// "여기가 입구야": `door` becomes the building's confirmed door, source `walker`; its
     /// altitude is kept only when accurate to ``storedAltitudeAccuracyMetres`` and one a
     /// barometer gives (``BarometricAltitude/isPlausible``); every rejection within
     /// ``sameDoorMetres`` of it is lifted. The same door confirmed again (within
-    /// ``sameDoorMetres``) keeps its altitude unless this one is at least as accurate.
-    public mutating func confirm(_ door: Door, name: String, center: Coordinate, now: Date) {
+    /// ``sameDoorMetres``) keeps its altitude unless this one replaces it (``replaces(_:_:)``).
+    /// - Parameter altitudeGiven: a person gave `door`'s altitude (`memory confirm --altitude`,
+    ///   or none with `--no-altitude`): it replaces the kept one, `nil` clearing it (audit 6 R1-4:
+    ///   a correction was silently not applied, and nothing could clear a wrong altitude).
+    public mutating func confirm(
+        _ door: Door, name: String, center: Coordinate, now: Date, altitudeGiven: Bool = false
+    ) {
         var door = door
         door.source = .walker
         if let altitude = door.altitude,
@@ -198,7 +221,7 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
         {
             door.altitude = nil
         }
-        change(name: name, center: center, now: now) { b in b.confirm(door) }
+        change(name: name, center: center, now: now) { b in b.confirm(door, altitudeGiven: altitudeGiven) }
     }
 
     /// "여기 아니야": remembers `door` as not the way in, unless a rejection within

@@ -139,6 +139,7 @@ extension FinalApproach {
         walk.plan = plan
         walk.arrived = false
         walk.levelSaid = nil
+        walk.levelDecided = false
         walk.lastCallout = nil
         self.walk = walk
         return effects + [.say(Prompt(Prompts.noDoorLeft))]

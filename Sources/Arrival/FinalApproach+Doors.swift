@@ -81,6 +81,7 @@ extension FinalApproach {
         if announce {
             walk.arrived = false
             walk.levelSaid = nil
+            walk.levelDecided = false
             // Guidance to the new door at once; far away, still one callout a minute (before,
             // a second far callout came 4 s after the first).
             if walk.inLastStretch { walk.lastCallout = nil }

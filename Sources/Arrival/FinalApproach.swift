@@ -177,6 +177,11 @@ public struct FinalApproach: Sendable {
         /// or "below" (``LevelCheck/readingsToReach``).
         var levelSaid: LevelCheck?
         var levelSameReadings = 0
+        /// Whether the level at this door was decided (told, or found inconclusive): it is
+        /// decided once, at arrival, never again by a later reading (``decideLevel(now:)``).
+        var levelDecided = false
+        /// When the walker last arrived at the door.
+        var arrivedAt: Date?
         /// Set by "여기가 입구야": the walk ends then, and hears nothing more.
         var endsAt: Date?
         var lastCallout: Callout?
@@ -228,6 +233,11 @@ public struct FinalApproach: Sendable {
     /// The barometer's last altitude and when it came (see ``currentAltitude(now:)``).
     var altitude: BarometricAltitude?
     var altitudeTime: Date?
+    /// Seconds between the barometer's last two altitudes (see ``altitudeFresh``).
+    var altitudeInterval: Double?
+    /// The barometer's altitudes of the last ``altitudeFresh`` seconds, oldest first, with
+    /// their times: the level at arrival is their median.
+    var recentAltitudes: [TimedAltitude] = []
     var lastSaid: String?
     /// "여기가 입구야" was stored and awaits its write: the promise ("기억할게…") is spoken only
     /// once the shell says the memory is written, and "입구를 기억하지 못했어." if it is not.
@@ -250,13 +260,32 @@ public struct FinalApproach: Sendable {
     /// climbed half a storey (an escalator rises 0.5 m/s), and a barometer that stopped minutes
     /// ago would decide the level check and be stored with the door.
     public static let altitudeFreshSeconds = 3.0
+    /// The longest an altitude counts, from a barometer slower than 1 Hz (seconds): pressure
+    /// every 5–10 s (MDA from a weather instrument, XDR at 0.2 Hz) counts for 1.5 of its
+    /// intervals, so one missed reading is not yet a stop; never longer than this, in which a
+    /// walker climbs a storey.
+    public static let slowestAltitudeFreshSeconds = 15.0
+
+    /// How long an altitude counts (seconds): ``altitudeFreshSeconds``, or 1.5 times the
+    /// barometer's interval when it is slower (at most ``slowestAltitudeFreshSeconds``). Before
+    /// (audit 6 R1-10), 3 s whatever the source: pressure every 5 s was current only 3 s of
+    /// every 5, and "여기가 입구야" then stored no altitude, unsaid.
+    var altitudeFresh: Double {
+        max(Self.altitudeFreshSeconds, min(1.5 * (altitudeInterval ?? 0), Self.slowestAltitudeFreshSeconds))
+    }
 
     /// The walker's altitude at `now`: the barometer's last, unless older than
-    /// ``altitudeFreshSeconds``.
+    /// ``altitudeFresh``.
     func currentAltitude(now: Date) -> BarometricAltitude? {
-        guard let altitude, let altitudeTime, now.timeIntervalSince(altitudeTime) <= Self.altitudeFreshSeconds
+        guard let altitude, let altitudeTime, now.timeIntervalSince(altitudeTime) <= altitudeFresh
         else { return nil }
         return altitude
+    }
+
+    /// An altitude with the time it came.
+    struct TimedAltitude: Sendable, Hashable {
+        var altitude: BarometricAltitude
+        var time: Date
     }
 
     /// Whether a walk is in progress.
@@ -300,14 +329,24 @@ public struct FinalApproach: Sendable {
             // Rounded here, once, for every shell: before, the replay rounded its own and the
             // daemon logged and stored the altimeter's raw 20.88237995432807.
             self.altitude = altitude.rounded
+            if let altitudeTime, now > altitudeTime { altitudeInterval = now.timeIntervalSince(altitudeTime) }
             altitudeTime = now
+            recentAltitudes.append(TimedAltitude(altitude: altitude.rounded, time: now))
+            let fresh = altitudeFresh
+            recentAltitudes.removeAll { now.timeIntervalSince($0.time) > fresh }
             if walk?.arrived == true { effects += levelCheck(now: now) }
         case .heard(let answer): effects += heard(answer, now: now)
         case .doorsArrived(let doors): effects += doorsArrived(.building(doors: doors), now: now)
         case .noBuilding(let entrances): effects += doorsArrived(.noBuilding(entrances: entrances), now: now)
         case .tick: break
         case .repeatLast:
-            if let lastSaid {
+            // In the answer window, the question (audit 6 R1-5: a line said after it, the level,
+            // was repeated instead, and the window not opened again); else the last line.
+            let question =
+                dialogue.pending == nil && isInLastStretch
+                    && dialogue.isWindowOpen(at: now, seconds: settings.answerWindowSeconds)
+                ? dialogue.question?.text : nil
+            if let lastSaid = question ?? lastSaid {
                 effects.append(.say(Prompt(lastSaid)))
                 // Before, the window was not opened again: the walker who pressed repeat to hear
                 // the question again had their middling answer after it ignored.

@@ -36,7 +36,9 @@ public enum LevelCheck: String, Sendable, Hashable, Codable {
     /// above or below when |d| > max(margin, half a storey) — the same level is ruled out and the
     /// door is nearer a storey away than none; the same when |d| ≤ half a storey and
     /// |d| + margin < a storey — a storey up or down is ruled out. So "same" needs a combined
-    /// σ under 1.5 m (about ±1 m each), and at ±4.2 m each only a difference over 11.9 m is told.
+    /// σ under 1.5 m (under ±1.06 m each: never, with an altimeter whose sensor alone is ±1 m and
+    /// whose altitudes are rounded up to ±1.1 m at best), and at ±4.2 m each only a difference
+    /// over 11.9 m is told (docs/ARCHITECTURE.md has the table).
     public static func compare(door: BarometricAltitude?, walker: BarometricAltitude?) -> LevelCheck? {
         guard let door, let walker,
             (0...usableAccuracyMetres).contains(door.accuracy),

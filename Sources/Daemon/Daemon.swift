@@ -210,6 +210,7 @@ package final class Daemon: Sendable {
         if let walk = walkKeeper.walkToResume(now: Date()) { shell.perform(core.resume(walk, now: now())) }
         walkKeeper.keep(core.activeWalk)
         core.barometer = DaemonBarometer(config: config, start: Date())
+        for note in core.barometer.startNotes { log.warning(note) }
         /// The source's problem already logged: logged once per outage. The walker hears of it by
         /// FinalApproach's one no-fix rule (20 s without a fix), as in a replay; before, it was said
         /// at the first tick of the problem, so each gpsd restart of a second was said.

@@ -28,16 +28,25 @@ package struct DaemonBarometer: Sendable {
     private var wasUsable = false
     /// Whether the last calibration said came from a QNH (nil: none said yet).
     private var saidQNH: Bool?
+    /// Warnings about the configured QNH, for the log at start.
+    package private(set) var startNotes: [String] = []
 
     /// How many good fixes in a row may find no pressure reading to pair with before the log
     /// says so: a minute at 1 Hz.
     package static let unpairedBeforeSaying = 60
 
     /// - Parameters:
-    ///   - qnh: a sea-level pressure (hPa) given, and when it was given (its drift grows from then).
-    package init(source: DaemonConfig.Barometer, qnh: (hPa: Double, time: Date)? = nil) {
+    ///   - qnh: a sea-level pressure (hPa) given, and when it was given (its drift grows from
+    ///     then); a time `nil` is unknown: ``BarometricAltimeter/unknownAgeQNHAccuracyMetres``.
+    package init(source: DaemonConfig.Barometer, qnh: (hPa: Double, time: Date?)? = nil) {
         self.source = source
-        if let qnh { altimeter.calibrate(qnh: qnh.hPa, at: qnh.time) }
+        if let qnh {
+            if let time = qnh.time {
+                altimeter.calibrate(qnh: qnh.hPa, at: time)
+            } else {
+                altimeter.calibrate(qnh: qnh.hPa, accuracy: BarometricAltimeter.unknownAgeQNHAccuracyMetres)
+            }
+        }
     }
 
     /// What one input gives: the walker's altitude (for FinalApproach) and lines to log.
@@ -162,12 +171,13 @@ package struct DaemonBarometer: Sendable {
         case .qnh:
             // A QNH dated after the reading (a clock set wrong, a recording) says so (before:
             // "given 0.0 h before", with an accuracy that said otherwise).
-            let age = calibration.time.flatMap { given in
-                time.map {
-                    let hours = $0.timeIntervalSince(given) / 3600
-                    return hours >= 0
-                        ? " given \(tenths(hours)) h before" : " dated \(tenths(-hours)) h after the reading"
-                }
+            guard let given = calibration.time else {
+                return "QNH \(tenths(calibration.seaLevelPressure)) hPa of unknown age (no qnhTime)"
+            }
+            let age = time.map {
+                let hours = $0.timeIntervalSince(given) / 3600
+                return hours >= 0
+                    ? " given \(tenths(hours)) h before" : " dated \(tenths(-hours)) h after the reading"
             }
             return "QNH \(tenths(calibration.seaLevelPressure)) hPa\(age ?? "")"
         case .gnss(let samples): return "GNSS heights (\(samples) sample\(samples == 1 ? "" : "s"))"
@@ -178,11 +188,29 @@ package struct DaemonBarometer: Sendable {
 }
 
 extension DaemonBarometer {
-    /// The configured barometer: `baro`, and `qnh` given at `qnhTime`, else when the config
-    /// file was last changed (when someone typed it, as far as the daemon can know), else at
-    /// `start` (before, always at the start: a restart made a days-old QNH fresh).
+    /// How far after the start a `qnhTime` may be and still be taken (seconds): clocks that
+    /// disagree a little. Later, it is no time the QNH was read off.
+    package static let qnhTimeAheadSeconds = 300.0
+
+    /// The configured barometer: `baro`, and `qnh` given at `qnhTime`; without `qnhTime` the
+    /// QNH's age is unknown and its altitudes too rough to harm (no level check, no door's
+    /// altitude), GNSS heights taking over at once. Before (audit 6 R1-2) it was dated by the
+    /// config file's change: an edit of any other key made a days-old QNH fresh. A `qnhTime`
+    /// after `start` (a zone missing, the clock wrong) is said, and the QNH's age is then
+    /// unknown; one without `qnh` is said (``startNotes``).
     package init(config: DaemonConfig, start: Date) {
-        self.init(
-            source: config.baro, qnh: config.qnh.map { ($0, config.qnhTime ?? config.fileModified ?? start) })
+        var time = config.qnhTime
+        var notes: [String] = []
+        if let given = time, config.qnh != nil, given.timeIntervalSince(start) > Self.qnhTimeAheadSeconds {
+            notes.append(
+                "barometer: qnhTime is \(Self.tenths(given.timeIntervalSince(start) / 3600)) h after the start (a zone missing? the clock wrong?): the QNH is taken as of unknown age, too rough for a level check"
+            )
+            time = nil
+        }
+        if config.qnhTime != nil, config.qnh == nil {
+            notes.append("barometer: qnhTime given without qnh: ignored")
+        }
+        self.init(source: config.baro, qnh: config.qnh.map { ($0, time) })
+        startNotes = notes
     }
 }

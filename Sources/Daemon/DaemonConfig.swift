@@ -34,7 +34,7 @@ package struct DaemonConfig: Sendable, Equatable {
     package var iioDevice: String?
     /// Sea-level pressure in hPa for absolute altitudes; nil = calibrate from GNSS only.
     package var qnh: Double?
-    /// When `qnh` was read off (its drift grows from then); nil = the config file's change time.
+    /// When `qnh` was read off (its drift grows from then); nil = unknown (a QNH too rough to use).
     package var qnhTime: Date?
     /// The EntranceMemory file.
     package var memory: String
@@ -96,8 +96,6 @@ package struct DaemonConfig: Sendable, Equatable {
     package var origins: [String: String] = [:]
     /// The config file read, nil when there was none (the default file missing).
     package var file: String?
-    /// When that file was last changed (its modification time); the time of a `qnh` without `qnhTime`.
-    package var fileModified: Date?
 
     /// The defaults for this environment (paths from the XDG variables).
     package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -590,10 +588,6 @@ package struct DaemonConfig: Sendable, Equatable {
         guard path != nil || present(file) else { return config }
         try config.apply(file: try read(file, pipes: pipes), path: file, environment: environment)
         config.file = file
-        var info = stat()
-        if stat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
-            config.fileModified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec))
-        }
         return config
     }
 

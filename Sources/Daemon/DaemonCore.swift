@@ -34,6 +34,10 @@ package struct DaemonCore: Sendable {
     private var positionReceived: Date?
     /// The altimeter and its feed; `status` says its altitude and calibration.
     package var barometer = DaemonBarometer(source: .none)
+    /// When the last altitude was handed to the walk (the loop's clock), so `status` can say
+    /// how old it is: the walk takes one only for ``FinalApproach/altitudeFreshSeconds`` (longer
+    /// from a barometer slower than 1 Hz).
+    private var altitudeReceived: Date?
 
     package init(memory: EntranceMemory, settings: FinalApproach.Settings = .init()) {
         approach = FinalApproach(memory: memory, settings: settings)
@@ -135,7 +139,8 @@ package struct DaemonCore: Sendable {
 
     /// Any other event (tick, noFix, altitude, doorsArrived).
     package mutating func handle(_ event: FinalApproach.Event, now: Date) -> [Action] {
-        actions(for: approach.handle(event, now: now))
+        if case .altitude = event { altitudeReceived = now }
+        return actions(for: approach.handle(event, now: now))
     }
 
     /// The reply to a request that could not be parsed.
@@ -152,6 +157,10 @@ package struct DaemonCore: Sendable {
         fields["positionAge"] =
             positionReceived.map { .number((max(0, now.timeIntervalSince($0)) * 10).rounded() / 10) } ?? .null
         fields["accuracy"] = position?.horizontalAccuracy.map { .number($0) } ?? .null
+        // Likewise the altitude (audit 6 R1-3: a barometer that stopped showed its last altitude
+        // as if current, while the walk had dropped it after 3 s).
+        fields["altitudeAge"] =
+            altitudeReceived.map { .number((max(0, now.timeIntervalSince($0)) * 10).rounded() / 10) } ?? .null
         fields["door"] = approach.plan?.entrance.map { .from($0) } ?? .null
         if let position, let plan = approach.plan {
             fields["distance"] = .number((position.coordinate.distance(to: plan.walkTo) * 10).rounded() / 10)

@@ -19,7 +19,8 @@ extension Commands {
 
             pathfinder memory show --file M
             pathfinder memory confirm --file M --name N --center LAT,LON --door LAT,LON
-                [--level L] [--note S] [--label S] [--altitude METRES,ACCURACY] [--now T]
+                [--level L] [--note S] [--label S] [--altitude METRES,ACCURACY | --no-altitude]
+                [--now T]
             pathfinder memory reject --file M --name N --center LAT,LON --door LAT,LON [--now T]
             pathfinder memory osm --file M --name N --center LAT,LON --osm FILE [--now T]
 
@@ -31,7 +32,10 @@ extension Commands {
               --level L         the door's floor as OSM writes it ("0", "-1")
               --note S, --label S   spoken note and short name of the door
               --altitude METRES,ACCURACY   barometric altitude there, −500…9000 m above sea
-                                level (kept when accuracy ≤ 6 m)
+                                level: it replaces the door's stored one as given; stored
+                                only when accuracy ≤ 6 m (else a warning, and none kept)
+              --no-altitude     clears the door's stored altitude. Without either, the same
+                                door (within 15 m) keeps its stored altitude
               --osm FILE        OSM XML or Overpass JSON; the doors of the building at
                                 --center in it, as a door index made from it gives them.
                                 No building within 50 m of --center: nothing is stored
@@ -110,11 +114,22 @@ enum MemoryCommands {
         var apply: (inout EntranceMemory) -> Void
         switch sub {
         case "confirm":
+            let altitude = try arguments.altitude()
+            let noAltitude = try arguments.flag("--no-altitude")
+            if altitude != nil, noAltitude {
+                throw .usage("\(command): --altitude and --no-altitude: give one (set it, or clear it)")
+            }
+            if let altitude, altitude.accuracy > EntranceMemory.storedAltitudeAccuracyMetres {
+                console.error(
+                    "\(command): warning: --altitude: accuracy \(String(format: "%.1f", altitude.accuracy)) m is over \(String(format: "%.1f", EntranceMemory.storedAltitudeAccuracyMetres)) m: not stored (a level check needs that); the door has no altitude"
+                )
+            }
             let door = Door(
                 coordinate: try door(),
                 level: try arguments.option("--level"), note: try arguments.option("--note"),
-                label: try arguments.option("--label"), altitude: try arguments.altitude())
-            apply = { $0.confirm(door, name: name, center: center, now: now) }
+                label: try arguments.option("--label"), altitude: altitude)
+            let given = altitude != nil || noAltitude
+            apply = { $0.confirm(door, name: name, center: center, now: now, altitudeGiven: given) }
         case "reject":
             let door = try door()
             apply = { $0.reject(door, name: name, center: center, now: now) }

@@ -38,6 +38,11 @@ public struct BarometricAltimeter: Sendable, Hashable {
     public static let sensorMetres = 1.0
     /// Accuracy of a QNH-based altitude: QNH is given to 1 hPa and is a regional value.
     public static let qnhAccuracyMetres = 4.0
+    /// Accuracy of a QNH whose time is unknown: sea-level pressure wanders some 15 hPa over a
+    /// few days (a passing front), ≈ 125 m. So rough that its altitudes make no level check and
+    /// are stored with no door, and any GNSS calibration wins (audit 6 R1-2: dated by the config
+    /// file's change, a QNH 15 hPa stale counted as fresh).
+    public static let unknownAgeQNHAccuracyMetres = 15 * ISA.metresPerHPa
 
     private struct Sample: Sendable, Hashable {
         var p0: Double
@@ -46,7 +51,7 @@ public struct BarometricAltimeter: Sendable, Hashable {
     }
 
     private var samples: [Sample] = []
-    private var qnh: (hPa: Double, time: Date?)?
+    private var qnh: (hPa: Double, time: Date?, accuracy: Double)?
     /// The latest pressure reading, which the next fixes pair with.
     public private(set) var lastPressure: PressureReading?
 
@@ -54,6 +59,7 @@ public struct BarometricAltimeter: Sendable, Hashable {
 
     public static func == (a: Self, b: Self) -> Bool {
         a.samples == b.samples && a.qnh?.hPa == b.qnh?.hPa && a.qnh?.time == b.qnh?.time
+            && a.qnh?.accuracy == b.qnh?.accuracy
             && a.lastPressure == b.lastPressure
     }
 
@@ -109,7 +115,7 @@ public struct BarometricAltimeter: Sendable, Hashable {
         let given = qnh.map {
             Calibration(
                 seaLevelPressure: $0.hPa, source: .qnh, time: $0.time,
-                accuracy: hypot(Self.qnhAccuracyMetres, drift(since: $0.time)))
+                accuracy: hypot($0.accuracy, drift(since: $0.time)))
         }
         guard let gnss else { return given }
         guard let given, given.accuracy < gnss.accuracy else { return gnss }
@@ -121,8 +127,12 @@ public struct BarometricAltimeter: Sendable, Hashable {
 
     /// Knows a sea-level pressure (QNH, hPa), given at `time` (its drift grows from then;
     /// `nil`: never aged). Used while it is better than the GNSS calibration.
-    public mutating func calibrate(qnh hPa: Double, at time: Date? = nil) {
-        qnh = (hPa, time)
+    /// - Parameter accuracy: its accuracy when given (metres); ``unknownAgeQNHAccuracyMetres``
+    ///   for one whose time nobody knows.
+    public mutating func calibrate(
+        qnh hPa: Double, at time: Date? = nil, accuracy: Double = qnhAccuracyMetres
+    ) {
+        qnh = (hPa, time, accuracy)
     }
 
     /// Remembers a pressure reading (for pairing with the next fixes).

@@ -467,6 +467,8 @@ public enum MemoryFile {
             guard strict.field?.hasPrefix("buildings[") == true else { throw strict }
         }
         let decoder = makeDecoder()
+        let dropped = DroppedAltitudes()
+        decoder.userInfo[DroppedAltitudes.key] = dropped
         let salvaged: Salvaged
         do {
             salvaged = try decoder.decode(Salvaged.self, from: data)
@@ -487,7 +489,19 @@ public enum MemoryFile {
                 path: path, line: fault.line, field: fault.field,
                 reason: "building \(index)\(name) skipped: " + reason)
         }
-        return (EntranceMemory(buildings: salvaged.buildings), damaged)
+        // A door whose altitude is no barometer's keeps its place; only the altitude goes.
+        let withoutAltitude = dropped.all.map { error in
+            let fault = JSONDiagnostics.fault(error, in: data)
+            let index = fault.field.flatMap { field in
+                field.hasPrefix("buildings[") ? Int(field.dropFirst(10).prefix { $0.isNumber }) : nil
+            }
+            let name = index.flatMap { $0 < names.count ? names[$0].map { " (\"\($0)\")" } : nil } ?? ""
+            return MemoryFileError(
+                path: path, line: fault.line, field: fault.field,
+                reason: "building \(index.map(String.init) ?? "?")\(name): altitude dropped, the door kept: "
+                    + fault.reason)
+        }
+        return (EntranceMemory(buildings: salvaged.buildings), damaged + withoutAltitude)
     }
 
     /// `data` with each number too large for a Double quoted (`1e400` → `"1e400"`), and the

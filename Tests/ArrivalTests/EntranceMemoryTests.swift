@@ -190,6 +190,11 @@ struct EntranceMemoryTests {
         (4.0, .init(metres: 30, accuracy: 7), .init(metres: 21, accuracy: 4.2)),
         (4.0, .init(metres: 22, accuracy: 4.2), .init(metres: 22, accuracy: 4.2)),
         (4.0, .init(metres: 22, accuracy: 2), .init(metres: 22, accuracy: 2)),
+        // Audit 6 R1-2: one far outside both accuracies (a stale QNH's 144.7) replaces nothing,
+        // even as accurate or more; one that agrees replaces it.
+        (4.0, .init(metres: 144.7, accuracy: 4.2), .init(metres: 21, accuracy: 4.2)),
+        (4.0, .init(metres: 40, accuracy: 2), .init(metres: 21, accuracy: 4.2)),
+        (4.0, .init(metres: 29, accuracy: 4.2), .init(metres: 29, accuracy: 4.2)),
         (16.0, nil, nil),
         (16.0, .init(metres: 30, accuracy: 5), .init(metres: 30, accuracy: 5)),
     ])

@@ -117,8 +117,7 @@ import Testing
         #expect(daemon.waitForExitOrKill() == 0)
     }
 
-    /// A QNH set in the config, readings two hours after it was given (the config file's
-    /// time): GNSS heights take over once they are better, and the log said, once, that the QNH
+    /// A QNH set in the config, readings two hours after it was given (its `qnhTime`): GNSS heights take over once they are better, and the log said, once, that the QNH
     /// alone was too rough. Before, the QNH was dated at the daemon's start and then won
     /// whatever its age: two hours on no level check was ever made, unsaid.
     @Test func anAgedQNHGivesWayToGNSSCalibration() throws {
@@ -126,9 +125,9 @@ import Testing
         defer { dir.remove() }
         let now = Date()
         let nmea = try Self.demoWalk(epochs: 440..<460, start: now)
+        let given = Date.ISO8601FormatStyle().format(now.addingTimeInterval(-7200))
         let daemon = try Self.daemon(
-            nmea: nmea, #", "baro": "nmea", "qnh": 1008.4"#, in: dir,
-            configTime: now.addingTimeInterval(-7200))
+            nmea: nmea, #", "baro": "nmea", "qnh": 1008.4, "qnhTime": "\#(given)""#, in: dir)
         let status = try Self.status(of: daemon) { Self.calibration($0)?["from"] == "gnss" }
         #expect(Self.calibration(status)?["from"] == "gnss", "status: \(status)\n\(daemon.stderr)")
         let accuracy = status["altitude"]?.objectValue?["accuracy"]?.numberValue ?? 99
@@ -136,6 +135,29 @@ import Testing
         let rough = daemon.stderr.components(separatedBy: "is too rough for a level check").count - 1
         #expect(rough == 1, "\(daemon.stderr)")
         #expect(daemon.stderr.contains("QNH 1008.4 hPa given 2.0 h before"), "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExitOrKill() == 0)
+    }
+
+    /// Audit 6 R1-2: a `qnh` without `qnhTime` was dated by the config file's change, so an edit
+    /// of any other key made a days-old QNH fresh (±4.1 m): 124 m off, it said "입구는 지금보다
+    /// 아래에 있어." at the right door and was stored over the door's altitude. Now a QNH of
+    /// unknown age gives altitudes too rough for a level check or a stored door, says so, and
+    /// GNSS heights take over at once.
+    @Test func aQNHWithoutItsTimeIsOfUnknownAgeAndDoesNoHarm() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let now = Date()
+        let nmea = try Self.demoWalk(epochs: 440..<446, start: now)
+        let daemon = try Self.daemon(
+            nmea: nmea, #", "baro": "nmea", "qnh": 1023.4"#, in: dir, configTime: now)
+        let status = try Self.status(of: daemon) { Self.calibration($0)?["from"] == "gnss" }
+        #expect(Self.calibration(status)?["from"] == "gnss", "status: \(status)\n\(daemon.stderr)")
+        #expect(
+            daemon.stderr.contains(
+                "barometer: calibrated from QNH 1023.4 hPa of unknown age (no qnhTime)"), "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("is too rough for a level check"), "\(daemon.stderr)")
+        #expect(!daemon.stderr.contains("given 0.0 h before"), "\(daemon.stderr)")
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExitOrKill() == 0)
     }
@@ -181,6 +203,65 @@ import Testing
         #expect(altitude["metres"] == .number(30) && altitude["accuracy"] == .number(3.2))
         let calibration = try #require(try status()["barometer"]?.objectValue?["calibration"]?.objectValue)
         #expect(calibration["from"] == "gnss" && calibration["samples"] == .number(1))
+    }
+
+    /// Audit 6 R1-8: a `qnhTime` after the start (2099, or local time written with `Z`: 9 h
+    /// ahead in Korea) was taken silently, and aged through `abs()`; one without `qnh` too.
+    /// Now the first is said and the QNH is of unknown age (too rough to harm), the second said.
+    @Test func aQNHTimeInTheFutureOrAloneIsSaid() throws {
+        let start = Date(timeIntervalSince1970: 1_764_900_000)
+        var config = DaemonConfig(environment: ["HOME": "/home/w"])
+        config.baro = .nmea
+        config.qnh = 1010
+        config.qnhTime = start.addingTimeInterval(9 * 3600)
+        var barometer = DaemonBarometer(config: config, start: start)
+        #expect(
+            barometer.startNotes.first?.contains(
+                "qnhTime is 9.0 h after the start (a zone missing? the clock wrong?)")
+                == true, "\(barometer.startNotes)")
+        let reading = PressureReading(time: start, hPa: 1000, source: .nmeaXDR)
+        let altitude = try #require(barometer.observe(.pressure(reading), received: .now).altitude)
+        #expect(altitude.accuracy > LevelCheck.usableAccuracyMetres)
+        // Within 5 minutes (clocks that disagree a little), taken as given.
+        config.qnhTime = start.addingTimeInterval(120)
+        #expect(DaemonBarometer(config: config, start: start).startNotes == [])
+        config.qnh = nil
+        #expect(
+            DaemonBarometer(config: config, start: start).startNotes == [
+                "barometer: qnhTime given without qnh: ignored"
+            ])
+    }
+
+    /// Audit 6 R1-3: `status` showed a stopped barometer's last altitude with no age, as if
+    /// current, while the core had dropped it after 3 s (no level check, none stored). Now
+    /// `altitudeAge` says how old it is, as `positionAge` does for the position.
+    @Test func statusSaysHowOldTheAltitudeIs() throws {
+        var core = DaemonCore(memory: EntranceMemory())
+        core.barometer = DaemonBarometer(source: .nmea)
+        func status(at t: Double) throws -> [String: JSONValue] {
+            let actions = core.handle(.status, from: 2, now: Date(timeIntervalSince1970: t))
+            return try #require(
+                actions.compactMap { if case .reply(2, let v) = $0 { v.objectValue } else { nil } }.first)
+        }
+        #expect(try status(at: 0)["altitudeAge"] == .null)
+        let start = ContinuousClock.now
+        let xdr = PressureReading(time: Date(timeIntervalSince1970: 0), hPa: 1000, source: .nmeaXDR)
+        _ = core.barometer.observe(.pressure(xdr), received: start)
+        _ = core.barometer.observe(.fix(fix(0, alt: 30)), received: start)
+        let altitude = try #require(core.barometer.observe(.pressure(xdr), received: start).altitude)
+        _ = core.handle(.altitude(altitude), now: Date(timeIntervalSince1970: 0.5))
+        #expect(try status(at: 1)["altitudeAge"] == .number(0.5))
+        // The pressure stopped: fixes only.
+        for t in 1...10 {
+            _ = core.moved(
+                .init(
+                    time: Date(timeIntervalSince1970: Double(t)),
+                    coordinate: Coordinate(latitude: 60.17, longitude: 24.94), horizontalAccuracy: 5),
+                now: Date(timeIntervalSince1970: Double(t)))
+        }
+        let later = try status(at: 10.5)
+        #expect(later["altitudeAge"] == .number(10), "\(later)")
+        #expect(later["altitude"] != .null, "the last one, with its age")
     }
 
     func fix(_ t: Double, alt: Double) -> Fix {

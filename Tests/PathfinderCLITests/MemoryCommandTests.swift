@@ -68,6 +68,41 @@ struct MemoryCommandTests {
         #expect(stale.out.hasPrefix("{\"alternatives\":[],\"entrance\":{\"label\":\"N\""))
     }
 
+    /// Audit 6 R1-4: at the same door, `--altitude 21,5` over a stored 144.7 ±4.2 printed the
+    /// building with 144.7 and exited 0, unsaid (the walk's keep-the-better rule), and nothing
+    /// could clear a stored altitude. A person's `--altitude` sets it; `--no-altitude` clears it;
+    /// without either the stored one stays.
+    @Test func anAltitudeGivenByAPerson_setsOrClearsTheDoorsAltitude() async throws {
+        let dir = try Scratch()
+        let m = dir.file("memory.json")
+        let door = ["--door", "60.17072,24.94145", "--label", "D"]
+        func altitude() throws -> BarometricAltitude? {
+            try MemoryFile.read(path: m).buildings.first?.confirmed?.altitude
+        }
+        var r = await runPathfinder(
+            ["memory", "confirm", "--file", m, "--altitude", "144.7,4.2"] + center + door)
+        #expect(r.code == 0, "\(r.err)")
+        r = await runPathfinder(["memory", "confirm", "--file", m, "--altitude", "21,5"] + center + door)
+        #expect(r.code == 0, "\(r.err)")
+        #expect(r.out.contains("\"altitude\":{\"accuracy\":5,\"metres\":21}"), "\(r.out)")
+        #expect(try altitude() == BarometricAltitude(metres: 21, accuracy: 5))
+        r = await runPathfinder(["memory", "confirm", "--file", m] + center + door)
+        #expect(r.code == 0, "\(r.err)")
+        #expect(try altitude() == BarometricAltitude(metres: 21, accuracy: 5), "kept without --altitude")
+        r = await runPathfinder(["memory", "confirm", "--file", m, "--no-altitude"] + center + door)
+        #expect(r.code == 0, "\(r.err)")
+        #expect(try altitude() == nil)
+        #expect(try MemoryFile.read(path: m).buildings.first?.confirmed != nil)
+        // One too rough to store is said, not silently dropped.
+        r = await runPathfinder(["memory", "confirm", "--file", m, "--altitude", "21,7"] + center + door)
+        #expect(r.code == 0, "\(r.err)")
+        #expect(r.err.contains("--altitude: accuracy 7.0 m is over 6.0 m: not stored"), "\(r.err)")
+        r = await runPathfinder(
+            ["memory", "confirm", "--file", m, "--altitude", "21,5", "--no-altitude"] + center + door)
+        #expect(r.code == 2)
+        #expect(r.err.contains("--altitude and --no-altitude"), "\(r.err)")
+    }
+
     /// OSM's doors stored while the clock was ahead (`memory osm --now` in 2046, a Pi whose
     /// clock was wrong) are not fresh once the clock is right: a read more than a day after
     /// now is no evidence of anything, so OSM is asked again. Before: "fresh" (a negative age)

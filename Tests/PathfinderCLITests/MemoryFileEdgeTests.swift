@@ -127,6 +127,44 @@ struct MemoryFileEdgeTests {
         #expect(show.err.contains(path) && show.err.contains(message), "\(show.err)")
     }
 
+    /// Audit 6 R1-11: a memory holding an altitude no barometer gives (the old CLI stored
+    /// `--altitude 99999,1`) lost the whole building at load, its confirmed door with it
+    /// ("building 0 (\"X\") skipped"). Now only the altitude goes, named, and the door stays.
+    @Test(arguments: [("\"metres\" : 21", "\"metres\" : 99999"), ("\"accuracy\" : 4.2", "\"accuracy\" : -1")])
+    func anImplausibleAltitude_dropsOnlyTheAltitudeAtLoad(original: String, replacement: String) async throws
+    {
+        let scratch = try Scratch()
+        let path = scratch.file("memory.json")
+        let made = await runPathfinder(
+            ["memory", "confirm", "--file", path, "--altitude", "21,4.2", "--now", "2025-06-01T00:00:00Z"]
+                + Self.confirmSilta)
+        try #require(made.code == 0, "\(made.err)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let bad = text.replacingOccurrences(of: original, with: replacement)
+        try #require(bad != text, "\(text)")
+        try Data(bad.utf8).write(to: URL(fileURLWithPath: path))
+        let field = original.contains("metres") ? "metres" : "accuracy"
+
+        let r = await runPathfinder([
+            "memory", "reject", "--file", path, "--name", "Other", "--center", "60.2,24.9", "--door",
+            "60.2001,24.9",
+        ])
+        #expect(r.code == 0, "\(r.err)")
+        #expect(
+            r.err.contains(path) && r.err.contains("field buildings[0].confirmed.altitude.\(field)")
+                && r.err.contains("altitude dropped, the door kept"), "\(r.err)")
+        #expect(!r.err.contains("skipped"), "\(r.err)")
+        let file =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
+            as? [String: Any]
+        let silta = (file?["buildings"] as? [[String: Any]])?.first {
+            $0["name"] as? String == "Siltavuorenpenger 10"
+        }
+        let confirmed = try #require(silta?["confirmed"] as? [String: Any], "\(String(describing: file))")
+        #expect(confirmed["lat"] as? Double == 60.17512)
+        #expect(confirmed["altitude"] == nil)
+    }
+
     @Test(arguments: ["99999,1", "-5000,1", "9000.1,1"])
     func confirmRefusesAnAltitudeNoDoorHas(altitude: String) async throws {
         let scratch = try Scratch()

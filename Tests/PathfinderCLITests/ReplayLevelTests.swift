@@ -97,6 +97,19 @@ struct ReplayLevelTests {
         #expect(!said(lines).contains { $0.hasPrefix("입구는 지금") })
     }
 
+    /// Audit 6 R1-5: 11.5 m higher (+15 hPa of weather), the check at arrival is inconclusive
+    /// (32.9 ±4.2 against 21 ±4.2); it was tried at every reading, and at t=508, 20 s after the
+    /// question, noise carried it over the line: "입구는 지금보다 아래에 있어." in the answer
+    /// window. The level is decided at arrival only: nothing is said.
+    @Test func anInconclusiveLevelAtArrival_isNotSaidLater() throws {
+        let (lines, _) = try replay(try DemoDay.trace(hPa: 15, metres: 11.5))
+        #expect(lines.contains { $0["event"] as? String == "arrived" })
+        #expect(
+            !lines.contains { $0["event"] as? String == "level" },
+            "\(lines.filter { $0["event"] as? String == "level" })")
+        #expect(!said(lines).contains { $0.hasPrefix("입구는 지금") })
+    }
+
     /// Audit 5-A F2: "여기가 입구야" again at D on a day without pressure erased D's 21 m ±4.2
     /// from the memory: the confirmation brought no altitude and replaced the door whole.
     @Test func confirmingAgainWithoutAltitude_keepsTheDoorsAltitude() throws {

@@ -13,20 +13,11 @@ struct RepeatWaitingCalloutTests {
     @Test func aRepeatOfTheWaitingCallout_isSaid() throws {
         let dir = TempDir()
         defer { dir.remove() }
-        let nmea = dir.path + "/standing.nmea"
-        try WherePromptTests.standing(lat: "6006.0000,N", lon: "02456.0000,E", seconds: 120).write(
-            toFile: nmea, atomically: true, encoding: .utf8)
-        let daemon = try DaemonProcess(
-            arguments: [
-                "--socket", dir.path + "/pf.sock", "--memory", dir.path + "/memory.json", "--no-mic",
-                "--baro", "none", "--nmea", nmea, "--speak-wav", dir.path + "/wav", "--log-level", "debug",
-            ], socket: dir.path + "/pf.sock", dir: dir)
-        try #require(daemon.waitUntilListening(), "\(daemon.stderr)")
+        let daemon = try WalkReplacedTests.standingDaemon(in: dir)
         let client = try daemon.client()
         // Door A 100 m north: the start and the last stretch's long prompt (≈ 8 s each, paced as
         // they would play) come before the callout, which waits well over 10 s.
-        let hall =
-            #"{"name": "\#(WalkReplacedTests.oldName)", "center": {"lat": 60.1011, "lon": 24.9333}, "door": {"lat": 60.1009, "lon": 24.9333, "label": "A", "level": "0", "note": "2층 출발 홀"}}"#
+        let hall = WalkReplacedTests.oldHall
         #expect(fields(try client.request(#"{"cmd": "go", "destination": \#(hall)}"#))["ok"] == .bool(true))
         let callout = "입구까지 백 미터, 북쪽 방향"
         try #require(daemon.logs("say: \(callout)"), "\(daemon.stderr)")

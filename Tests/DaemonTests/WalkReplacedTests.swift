@@ -12,10 +12,13 @@ struct WalkReplacedTests {
     /// The old walk's building: a long name keeps its first prompt playing (paced, ≈ 8 s) well
     /// past the change on a loaded machine, so its last stretch's prompt is still waiting then.
     static let oldName = "Test Hall of the Long Name for Patient Listeners"
+    /// The old walk's destination: door A 100 m north of where the walker stands.
+    static let oldHall =
+        #"{"name": "\#(oldName)", "center": {"lat": 60.1011, "lon": 24.9333}, "door": {"lat": 60.1009, "lon": 24.9333, "label": "A", "level": "0", "note": "2층 출발 홀"}}"#
 
-    @Test func aGoDuringAWalk_dropsWhatTheOldWalkQueued() throws {
-        let dir = TempDir()
-        defer { dir.remove() }
+    /// A daemon (no microphone, no barometer, prompts into `dir`/wav paced as they would play,
+    /// debug log) whose walker stands still at 60.1 N, 24.9333 E for two minutes.
+    static func standingDaemon(in dir: TempDir) throws -> DaemonProcess {
         let nmea = dir.path + "/standing.nmea"
         try WherePromptTests.standing(lat: "6006.0000,N", lon: "02456.0000,E", seconds: 120).write(
             toFile: nmea, atomically: true, encoding: .utf8)
@@ -25,11 +28,17 @@ struct WalkReplacedTests {
                 "--baro", "none", "--nmea", nmea, "--speak-wav", dir.path + "/wav", "--log-level", "debug",
             ], socket: dir.path + "/pf.sock", dir: dir)
         try #require(daemon.waitUntilListening(), "\(daemon.stderr)")
+        return daemon
+    }
+
+    @Test func aGoDuringAWalk_dropsWhatTheOldWalkQueued() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try Self.standingDaemon(in: dir)
         let client = try daemon.client()
         // Test Hall's door A is 100 m north (the last stretch at once: its long prompt waits
         // behind the first); Other Place's door 200 m east.
-        let testHall =
-            #"{"name": "\#(Self.oldName)", "center": {"lat": 60.1011, "lon": 24.9333}, "door": {"lat": 60.1009, "lon": 24.9333, "label": "A", "level": "0", "note": "2층 출발 홀"}}"#
+        let testHall = Self.oldHall
         let otherPlace =
             #"{"name": "Other Place", "center": {"lat": 60.1, "lon": 24.9372}, "door": {"lat": 60.1, "lon": 24.9369, "label": "B"}}"#
         #expect(

@@ -138,9 +138,8 @@ extension FinalApproach {
 extension FinalApproach {
     /// How long after arriving the level may be decided (seconds): the readings of the arrival
     /// or, when none was usable then, the first usable one within this. Later, the walker has
-    /// begun answering, and a line said then comes out of nowhere (audit 6 R1-5: an inconclusive
-    /// check tried at every reading was said 20 s on, as noise crossed the line; tried sixty
-    /// times a minute, the 2σ margin was no margin).
+    /// begun answering, and a line said then comes out of nowhere (audit 6 R1-5: a check tried
+    /// at every reading was said 20 s on, mid-answer).
     static let levelDecisionSeconds = 3.0
 
     /// The level at this door, decided once from the median of the walker's usable altitudes

@@ -1,25 +1,24 @@
 /// Whether the door is on the walker's level, from two barometric altitudes above sea level.
 ///
-/// Compared directly: no floor height is assumed, so the answer is "same", "above" or
-/// "below", never a number of floors. An answer is given only when the two accuracies, taken
-/// together, back it; otherwise none ("no answer" misleads no one, a wrong one sends the walker
-/// off from the right door).
+/// Compared directly, as the product's design fixes it: within ``sameLevelMetres`` is the same
+/// level, else above or below; no floor height is assumed, so never a number of floors. Each
+/// altitude counts only when accurate to ``usableAccuracyMetres``. (Audit 5-A F1 measured what
+/// that rule says at the accuracies a GNSS calibration gives — another day's ±4.2 m against
+/// today's — and docs/ARCHITECTURE.md proposes a rule that weighs them; the design decides.)
 public enum LevelCheck: String, Sendable, Hashable, Codable {
-    /// A storey up or down is ruled out.
+    /// Within ``sameLevelMetres``.
     case same
     /// The door is higher than the walker.
     case above
     /// The door is lower than the walker.
     case below
 
-    /// Doors on two levels are at least this far apart (metres): a storey, floor to floor, is
-    /// about 3 m or more.
-    public static let storeyMetres = 3.0
-    /// An answer must stand this many combined standard deviations clear of its alternative
-    /// (≈95 %). The door's altitude is another day's (another calibration, other weather), so
-    /// the two errors add: at the ±4.2 m a GNSS calibration gives each, two readings of one spot
-    /// are more than 2.5 m apart two times in three, and a fixed 2.5 m said "아래에 있어" at the
-    /// door the walker had confirmed, who may then reject it for good.
+    /// Two altitudes this close (metres) are one level: a storey is about 3 m or more, and a
+    /// barometer drifts about a metre over a walk.
+    public static let sameLevelMetres = 2.5
+    /// Two altitudes of one door agree when they are within this many combined standard
+    /// deviations (≈95 %): a stored altitude is replaced only by one that agrees
+    /// (``EntranceMemory``).
     public static let confidenceSigmas = 2.0
     /// After "above" or "below", this many readings in a row (seconds, at one a second) must
     /// compare "same" before the level reached is said: one reading on the stairs' last step,
@@ -29,29 +28,15 @@ public enum LevelCheck: String, Sendable, Hashable, Codable {
     /// only when this accurate (``EntranceMemory/storedAltitudeAccuracyMetres``).
     public static let usableAccuracyMetres = 6.0
 
-    /// The level of `door` seen from `walker`, or `nil` when either is unknown or too rough, or
-    /// the difference is inside their noise.
-    ///
-    /// With `margin` = ``confidenceSigmas`` × √(σ_door² + σ_walker²) and `d` the difference:
-    /// above or below when |d| > max(margin, half a storey) — the same level is ruled out and the
-    /// door is nearer a storey away than none; the same when |d| ≤ half a storey and
-    /// |d| + margin < a storey — a storey up or down is ruled out. So "same" needs a combined
-    /// σ under 1.5 m (under ±1.06 m each: never, with an altimeter whose sensor alone is ±1 m and
-    /// whose altitudes are rounded up to ±1.1 m at best), and at ±4.2 m each only a difference
-    /// over 11.9 m is told (docs/ARCHITECTURE.md has the table).
+    /// The level of `door` seen from `walker`, or `nil` when either is unknown or too rough
+    /// (an accuracy over ``usableAccuracyMetres``, or none: below zero).
     public static func compare(door: BarometricAltitude?, walker: BarometricAltitude?) -> LevelCheck? {
         guard let door, let walker,
             (0...usableAccuracyMetres).contains(door.accuracy),
             (0...usableAccuracyMetres).contains(walker.accuracy)
         else { return nil }
-        let margin =
-            confidenceSigmas
-            * (door.accuracy * door.accuracy + walker.accuracy * walker.accuracy).squareRoot()
         let difference = door.metres - walker.metres
-        if abs(difference) <= storeyMetres / 2 {
-            return abs(difference) + margin < storeyMetres ? .same : nil
-        }
-        guard abs(difference) > margin else { return nil }
+        if abs(difference) <= sameLevelMetres { return .same }
         return difference > 0 ? .above : .below
     }
 }

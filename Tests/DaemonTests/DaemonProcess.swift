@@ -140,12 +140,26 @@ struct ProcessSockets {
     var unixPaths: [String] = []
 
     init(pid: Int32) {
+        // readdir and readlink one descriptor at a time: a descriptor the process closes during
+        // the scan (its threads open and close files: ALSA, the door index) is skipped, where
+        // `contentsOfDirectory` could fail the whole listing and see no socket at all (a CI
+        // run saw the daemon hold none).
         let fdDir = "/proc/\(pid)/fd"
-        for fd in (try? FileManager.default.contentsOfDirectory(atPath: fdDir)) ?? [] {
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(fdDir)/\(fd)"),
-                target.hasPrefix("socket:[")
-            else { continue }
-            inodes.insert(String(target.dropFirst(8).dropLast()))
+        if let dir = opendir(fdDir) {
+            defer { closedir(dir) }
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                    String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                guard name != ".", name != ".." else { continue }
+                var buffer = [CChar](repeating: 0, count: 256)
+                let count = readlink("\(fdDir)/\(name)", &buffer, buffer.count - 1)
+                guard count > 0 else { continue }
+                let target = String(
+                    decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                guard target.hasPrefix("socket:[") else { continue }
+                inodes.insert(String(target.dropFirst(8).dropLast()))
+            }
         }
         for proto in ["tcp", "tcp6", "udp", "udp6"] {
             let table = (try? String(contentsOfFile: "/proc/\(pid)/net/\(proto)", encoding: .utf8)) ?? ""

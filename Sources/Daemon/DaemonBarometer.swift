@@ -156,11 +156,8 @@ package struct DaemonBarometer: Sendable {
             barometer["calibration"] = .null
         }
         return [
-            "altitude": altitude.map {
-                .object([
-                    "metres": .number(($0.metres * 10).rounded() / 10),
-                    "accuracy": .number(($0.accuracy * 10).rounded(.up) / 10),
-                ])
+            "altitude": altitude.map(\.rounded).map {
+                .object(["metres": .number($0.metres), "accuracy": .number($0.accuracy)])
             } ?? .null,
             "barometer": .object(barometer),
         ]

@@ -152,15 +152,17 @@ package struct DaemonCore: Sendable {
         var fields: [String: JSONValue] = ["state": .string(state)]
         fields["destination"] = destination.map { .from($0) } ?? .null
         fields["position"] = position.map { .from($0.coordinate) } ?? .null
+        // Seconds since `time`, to the tenth; null when nothing came.
+        let age = { (time: Date?) in
+            time.map { JSONValue.number((max(0, now.timeIntervalSince($0)) * 10).rounded() / 10) } ?? .null
+        }
         // Seconds since it came: a family member reading `status` during a GPS outage sees a
         // position minutes old, not one that looks current.
-        fields["positionAge"] =
-            positionReceived.map { .number((max(0, now.timeIntervalSince($0)) * 10).rounded() / 10) } ?? .null
+        fields["positionAge"] = age(positionReceived)
         fields["accuracy"] = position?.horizontalAccuracy.map { .number($0) } ?? .null
         // Likewise the altitude (audit 6 R1-3: a barometer that stopped showed its last altitude
         // as if current, while the walk had dropped it after 3 s).
-        fields["altitudeAge"] =
-            altitudeReceived.map { .number((max(0, now.timeIntervalSince($0)) * 10).rounded() / 10) } ?? .null
+        fields["altitudeAge"] = age(altitudeReceived)
         fields["door"] = approach.plan?.entrance.map { .from($0) } ?? .null
         if let position, let plan = approach.plan {
             fields["distance"] = .number((position.coordinate.distance(to: plan.walkTo) * 10).rounded() / 10)

@@ -17,16 +17,23 @@ enum HangulRomanisation {
         "ng", "t", "t", "k", "t", "p", "t",
     ]
 
+    /// A Hangul syllable's initial, vowel and final, as indexes into ``initials``, ``vowels``
+    /// and ``finals``; `nil` for any other scalar.
+    static func parts(of scalar: Unicode.Scalar) -> (initial: Int, vowel: Int, final: Int)? {
+        guard (0xAC00...0xD7A3).contains(scalar.value) else { return nil }
+        let index = Int(scalar.value - 0xAC00)
+        return (index / 588, index % 588 / 28, index % 28)
+    }
+
     /// `text` with every Hangul syllable (U+AC00…U+D7A3) romanised; other characters as they are.
     static func revised(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
-            guard (0xAC00...0xD7A3).contains(scalar.value) else {
+            guard let (initial, vowel, final) = parts(of: scalar) else {
                 out.unicodeScalars.append(scalar)
                 continue
             }
-            let index = Int(scalar.value - 0xAC00)
-            out += initials[index / 588] + vowels[index % 588 / 28] + finals[index % 28]
+            out += initials[initial] + vowels[vowel] + finals[final]
         }
         return out
     }

@@ -30,10 +30,10 @@ package enum KoreanName {
         var text = Substring(text)
         if text.hasSuffix(" 시") { text = text.dropLast(2) }
         var out: [Character] = []
-        for scalar in text.unicodeScalars where (0xAC00...0xD7A3).contains(scalar.value) {
-            let index = Int(scalar.value - 0xAC00)
-            add(initials[index / 588], to: &out)
-            add(finals[index % 28], to: &out)
+        for scalar in text.unicodeScalars {
+            guard let parts = HangulRomanisation.parts(of: scalar) else { continue }
+            add(initials[parts.initial], to: &out)
+            add(finals[parts.final], to: &out)
         }
         return out
     }

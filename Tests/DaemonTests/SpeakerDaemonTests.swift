@@ -14,14 +14,7 @@ import Testing
     /// into a FIFO nobody reads: it never opens, and never says why.
     static func stuckHome(_ dir: TempDir) throws {
         let spoken = dir.path + "/spoken.wav", raw = dir.path + "/take.raw", fifo = dir.path + "/stuck.fifo"
-        try #require(try run("espeak-ng", ["-v", "ko", "-w", spoken, "여기 아니야"], install: "espeak-ng") == 0)
-        try #require(
-            try run(
-                "sox",
-                [
-                    "-R", spoken, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed", "-t", "raw", raw,
-                    "silence", "1", "0.01", "0.5%", "pad", "0.5", "1",
-                ], install: "sox") == 0)
+        try writeSpokenAnswer(raw: raw, wav: spoken)
         try #require(mkfifo(fifo, 0o600) == 0)
         try """
         pcm.speech {

@@ -83,14 +83,7 @@ final class Scratch {
 func speakingHome() throws -> Scratch {
     let home = try Scratch()
     let spoken = home.file("spoken.wav"), raw = home.file("take.raw")
-    try #require(try run("espeak-ng", ["-v", "ko", "-w", spoken, "여기 아니야"], install: "espeak-ng") == 0)
-    try #require(
-        try run(
-            "sox",
-            [
-                "-R", spoken, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed", "-t", "raw", raw,
-                "silence", "1", "0.01", "0.5%", "pad", "0.5", "1",
-            ], install: "sox") == 0)
+    try writeSpokenAnswer(raw: raw, wav: spoken)
     _ = try home.write(
         ".asoundrc",
         """

@@ -16,6 +16,24 @@ package func run(_ tool: String, _ arguments: [String], install: String) throws 
     return process.terminationStatus
 }
 
+/// Writes to `raw` espeak-ng's "여기 아니야" as a microphone hears one person say it: raw
+/// 16 kHz 16-bit mono, its leading silence cut, half a second of silence before and a second
+/// after (made through `wav`, espeak-ng's own output). For ALSA's file plugin (`infile`) in the
+/// capture devices the speech and daemon tests define.
+package func writeSpokenAnswer(raw: String, wav: String) throws {
+    guard try run("espeak-ng", ["-v", "ko", "-w", wav, "여기 아니야"], install: "espeak-ng") == 0 else {
+        throw ToolMissing(message: "espeak-ng could not say 여기 아니야 into \(wav)")
+    }
+    guard
+        try run(
+            "sox",
+            [
+                "-R", wav, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed", "-t", "raw", raw,
+                "silence", "1", "0.01", "0.5%", "pad", "0.5", "1",
+            ], install: "sox") == 0
+    else { throw ToolMissing(message: "sox could not make \(raw) from \(wav)") }
+}
+
 /// A tool a test needs is missing, or failed; the message says which and what to do.
 package struct ToolMissing: Error, CustomStringConvertible {
     package var message: String

@@ -470,9 +470,8 @@ final class DaemonLookups {
             let stem =
                 Self.koreanCityEndings.first { word.hasSuffix($0) && word.count > $0.count }
                 .map { String(word.dropLast($0.count)) } ?? word
-            let hangul = stem.unicodeScalars.allSatisfy { (0xAC00...0xD7A3).contains($0.value) }
             var names = [word]
-            for name in [stem] + (hangul && !stem.hasSuffix("시") ? [stem + "시"] : [])
+            for name in [stem] + (KoreanName.isHangulOnly(stem) && !stem.hasSuffix("시") ? [stem + "시"] : [])
             where !names.contains(name) {
                 names.append(name)
             }

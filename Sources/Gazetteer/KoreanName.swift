@@ -24,6 +24,13 @@ package enum KoreanName {
         return Double(shared) >= minimumShared * Double(korean.count)
     }
 
+    /// Whether `text` is written in Hangul syllables only (U+AC00…U+D7A3, as
+    /// ``HangulRomanisation/parts(of:)`` reads them) and has one: "서울" is; "", "서울 시" (a
+    /// space), "Seoul시" and conjoining jamo (decomposed Hangul, U+1100…) are not.
+    package static func isHangulOnly(_ text: String) -> Bool {
+        !text.isEmpty && text.unicodeScalars.allSatisfy { HangulRomanisation.parts(of: $0) != nil }
+    }
+
     /// The consonant classes of Hangul syllables, romanised: K (ㄱㄲㅋ), T, P, S (ㅅㅆㅈㅉㅊ), L, M,
     /// N (ㄴ, final ㅇ); ㅇ and ㅎ count as none. A trailing " 시" (city) is not part of the name.
     static func consonants(ofHangul text: String) -> [Character] {

@@ -93,19 +93,19 @@ enum Playback {
                 // (and is seen so on the next turn) or it is marked abandoned and the device
                 // stalled, to be cleared by the thread if ALSA ever lets it go.
                 let reason: String? = progress.state.withLock { state in
+                    let reason: String
                     switch state.phase {
                     case .done: return nil
                     case .opening:
-                        state.abandoned = true
-                        stalled.withLock { _ = $0.insert(device) }
-                        return
+                        reason =
                             "stalled: not open after \(Int(openSeconds)) s (a sound server or a Bluetooth or USB sink that does not answer?)"
                     case .playing:
-                        state.abandoned = true
-                        stalled.withLock { _ = $0.insert(device) }
-                        return
+                        reason =
                             "stalled: \(String(format: "%.1f", duration)) s of sound not played after \(String(format: "%.1f", budget)) s"
                     }
+                    state.abandoned = true
+                    stalled.withLock { _ = $0.insert(device) }
+                    return reason
                 }
                 if let reason { throw .audioDevice(device: device, reason: reason) }
                 continue

@@ -21,35 +21,84 @@ import Testing
             encoding: .utf8)
     }
 
+    /// The bundled gazetteer's path (the test stops at once if it is not there).
+    static func bundledGazetteer(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let gazetteer = repo + "/artifacts/gazetteer/gazetteer.sqlite"
+        try #require(
+            FileManager.default.fileExists(atPath: gazetteer), "no bundled gazetteer at \(gazetteer)",
+            sourceLocation: sourceLocation)
+        return gazetteer
+    }
+
     /// A daemon in `dir` on the gpsd at `gpsdPort`, with the door index and gazetteer given,
-    /// no microphone, prompts into WAV files.
+    /// no microphone, prompts into WAV files; listening (the test stops at once if it does not).
     static func daemon(
-        in dir: TempDir, gpsdPort: UInt16, doors: String, gazetteer: String
+        in dir: TempDir, gpsdPort: UInt16, doors: String, gazetteer: String,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> DaemonProcess {
         let config = dir.path + "/config.json"
         try """
         {"socket": "\(dir.path)/pf.sock", "memory": "\(dir.path)/memory.json", "gpsd": "127.0.0.1:\(gpsdPort)",
          "baro": "none", "doors": "\(doors)", "gazetteer": "\(gazetteer)"}
         """.write(toFile: config, atomically: true, encoding: .utf8)
-        return try DaemonProcess(
+        let daemon = try DaemonProcess(
             arguments: ["--config", config, "--no-mic", "--speak-wav", dir.path + "/wav"],
             socket: dir.path + "/pf.sock", dir: dir)
+        try #require(
+            daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)",
+            sourceLocation: sourceLocation)
+        return daemon
+    }
+
+    /// Asks `daemon`'s status (bounded, 30 s) until it has a position from gpsd; the position
+    /// (the test stops at once if none comes).
+    @discardableResult
+    static func waitForFix(
+        _ client: ControlClient, of daemon: DaemonProcess, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Coordinate {
+        var position: Coordinate?
+        for _ in 0..<1500 where position == nil {
+            let status = fields(try client.request(#"{"cmd": "status"}"#))
+            if let p = status["position"], p != .null {
+                position = try p.decode(Coordinate.self)
+            } else {
+                usleep(20_000)
+            }
+        }
+        return try #require(
+            position, "no position from gpsd:\n\(daemon.stderr)", sourceLocation: sourceLocation)
+    }
+
+    /// The folder of door indexes under `dir` (made if it is not there yet).
+    static func doorsFolder(_ dir: TempDir) throws -> String {
+        let doors = dir.path + "/doors"
+        try FileManager.default.createDirectory(atPath: doors, withIntermediateDirectories: true)
+        return doors
+    }
+
+    /// `xml` written as `dir/name.osm` and imported by the binary as `name.db` in
+    /// ``doorsFolder(_:)`` (the test stops at once if the import fails).
+    static func importDoors(
+        _ xml: String, as name: String, in dir: TempDir, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        try xml.write(toFile: "\(dir.path)/\(name).osm", atomically: true, encoding: .utf8)
+        let imported = try runCapturing(
+            try BuiltExecutable.pathfinder().path,
+            ["doors", "import", "\(dir.path)/\(name).osm", "--out", "\(try doorsFolder(dir))/\(name).db"])
+        try #require(imported.status == 0, "\(imported.text)", sourceLocation: sourceLocation)
     }
 
     @Test func goByAddressNearTheWalkerAndAFarPlaceRefused() throws {
         let dir = TempDir()
         defer { dir.remove() }
-        let gazetteer = Self.repo + "/artifacts/gazetteer/gazetteer.sqlite"
+        let gazetteer = try Self.bundledGazetteer()
         let doors = Self.repo + "/artifacts/doors/helsinki.db"
-        try #require(
-            FileManager.default.fileExists(atPath: gazetteer), "no bundled gazetteer at \(gazetteer)")
         let nmea = try Self.demoWalk()
         // Slowly: the walker stays near the start of the demo walk (Siltavuorenpenger).
         let feeder = try NMEAFeeder(nmea: nmea, epochsPerSecond: 2)
         defer { feeder.shutdown() }
         let gpsdPort = try NMEAFeeder.freePort()
         let daemon = try Self.daemon(in: dir, gpsdPort: gpsdPort, doors: doors, gazetteer: gazetteer)
-        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
         let client = try daemon.client()
 
         // No gpsd yet, so no fix: the best text match, and the reply says so.
@@ -64,16 +113,7 @@ import Testing
 
         let gpsd = try GPSDProcess(port: gpsdPort, feed: feeder.port)
         defer { gpsd.stop() }
-        var position: Coordinate?
-        for _ in 0..<1500 where position == nil {
-            let status = fields(try client.request(#"{"cmd": "status"}"#))
-            if let p = status["position"], p != .null {
-                position = try p.decode(Coordinate.self)
-            } else {
-                usleep(20_000)
-            }
-        }
-        let fix = try #require(position, "no position from gpsd:\n\(daemon.stderr)")
+        let fix = try Self.waitForFix(client, of: daemon)
 
         // The demo's own building, by its address: from the door index, near the walker.
         let go = fields(try client.request(#"{"cmd": "go", "query": "siltavuorenpenger 10"}"#))
@@ -125,48 +165,42 @@ import Testing
     @Test func otherRegionsExactGazetteerNamesAndNamelessBuildings() throws {
         let dir = TempDir()
         defer { dir.remove() }
-        let gazetteer = Self.repo + "/artifacts/gazetteer/gazetteer.sqlite"
-        try #require(
-            FileManager.default.fileExists(atPath: gazetteer), "no bundled gazetteer at \(gazetteer)")
-        let doors = dir.path + "/doors"
-        try FileManager.default.createDirectory(atPath: doors, withIntermediateDirectories: true)
+        let gazetteer = try Self.bundledGazetteer()
+        let doors = try Self.doorsFolder(dir)
         try FileManager.default.copyItem(
             atPath: Self.repo + "/artifacts/doors/helsinki.db", toPath: doors + "/helsinki.db")
         // Seoul City Hall by its road address, and a building with no name or address but a
         // bakery inside.
-        try """
-        <osm version="0.6">
-         <node id="1" lat="37.5660" lon="126.9775"><tag k="entrance" v="main"/></node>
-         <node id="2" lat="37.5660" lon="126.9785"/><node id="3" lat="37.5668" lon="126.9785"/>
-         <node id="4" lat="37.5668" lon="126.9775"/>
-         <node id="5" lat="37.5700" lon="126.9800"/><node id="6" lat="37.5700" lon="126.9806"/>
-         <node id="7" lat="37.5704" lon="126.9806"/><node id="8" lat="37.5704" lon="126.9800"/>
-         <node id="9" lat="37.5702" lon="126.9803"><tag k="shop" v="bakery"/><tag k="name" v="Qbakery"/></node>
-         <way id="100"><nd ref="1"/><nd ref="2"/><nd ref="3"/><nd ref="4"/><nd ref="1"/>
-          <tag k="building" v="yes"/><tag k="name" v="서울특별시청"/>
-          <tag k="addr:street" v="세종대로"/><tag k="addr:housenumber" v="110"/></way>
-         <way id="200"><nd ref="5"/><nd ref="6"/><nd ref="7"/><nd ref="8"/><nd ref="5"/>
-          <tag k="building" v="yes"/></way>
-         <node id="10" lat="60.1686" lon="24.9312"/><node id="11" lat="60.1686" lon="24.9318"/>
-         <node id="12" lat="60.1690" lon="24.9318"/><node id="13" lat="60.1690" lon="24.9312"/>
-         <node id="20" lat="37.5740" lon="126.9840"/><node id="21" lat="37.5740" lon="126.9844"/>
-         <node id="22" lat="37.5743" lon="126.9844"/><node id="23" lat="37.5743" lon="126.9840"/>
-         <node id="24" lat="37.57415" lon="126.9842"><tag k="amenity" v="restaurant"/><tag k="name" v="Qpizza Hut"/></node>
-         <way id="400"><nd ref="20"/><nd ref="21"/><nd ref="22"/><nd ref="23"/><nd ref="20"/>
-          <tag k="building" v="yes"/></way>
-         <node id="30" lat="37.5720" lon="126.9820"/><node id="31" lat="37.5720" lon="126.9824"/>
-         <node id="32" lat="37.5723" lon="126.9824"/><node id="33" lat="37.5723" lon="126.9820"/>
-         <node id="34" lat="37.57215" lon="126.9822"><tag k="amenity" v="restaurant"/><tag k="name" v="Qpizzarium"/></node>
-         <way id="500"><nd ref="30"/><nd ref="31"/><nd ref="32"/><nd ref="33"/><nd ref="30"/>
-          <tag k="building" v="yes"/><tag k="name" v="Qkluuvi"/></way>
-         <way id="300"><nd ref="10"/><nd ref="11"/><nd ref="12"/><nd ref="13"/><nd ref="10"/>
-          <tag k="building" v="yes"/><tag k="name" v="Kamppi"/></way>
-        </osm>
-        """.write(toFile: dir.path + "/seoul.osm", atomically: true, encoding: .utf8)
-        let imported = try runCapturing(
-            try BuiltExecutable.pathfinder().path,
-            ["doors", "import", dir.path + "/seoul.osm", "--out", doors + "/seoul.db"])
-        try #require(imported.status == 0, "\(imported.text)")
+        try Self.importDoors(
+            """
+            <osm version="0.6">
+             <node id="1" lat="37.5660" lon="126.9775"><tag k="entrance" v="main"/></node>
+             <node id="2" lat="37.5660" lon="126.9785"/><node id="3" lat="37.5668" lon="126.9785"/>
+             <node id="4" lat="37.5668" lon="126.9775"/>
+             <node id="5" lat="37.5700" lon="126.9800"/><node id="6" lat="37.5700" lon="126.9806"/>
+             <node id="7" lat="37.5704" lon="126.9806"/><node id="8" lat="37.5704" lon="126.9800"/>
+             <node id="9" lat="37.5702" lon="126.9803"><tag k="shop" v="bakery"/><tag k="name" v="Qbakery"/></node>
+             <way id="100"><nd ref="1"/><nd ref="2"/><nd ref="3"/><nd ref="4"/><nd ref="1"/>
+              <tag k="building" v="yes"/><tag k="name" v="서울특별시청"/>
+              <tag k="addr:street" v="세종대로"/><tag k="addr:housenumber" v="110"/></way>
+             <way id="200"><nd ref="5"/><nd ref="6"/><nd ref="7"/><nd ref="8"/><nd ref="5"/>
+              <tag k="building" v="yes"/></way>
+             <node id="10" lat="60.1686" lon="24.9312"/><node id="11" lat="60.1686" lon="24.9318"/>
+             <node id="12" lat="60.1690" lon="24.9318"/><node id="13" lat="60.1690" lon="24.9312"/>
+             <node id="20" lat="37.5740" lon="126.9840"/><node id="21" lat="37.5740" lon="126.9844"/>
+             <node id="22" lat="37.5743" lon="126.9844"/><node id="23" lat="37.5743" lon="126.9840"/>
+             <node id="24" lat="37.57415" lon="126.9842"><tag k="amenity" v="restaurant"/><tag k="name" v="Qpizza Hut"/></node>
+             <way id="400"><nd ref="20"/><nd ref="21"/><nd ref="22"/><nd ref="23"/><nd ref="20"/>
+              <tag k="building" v="yes"/></way>
+             <node id="30" lat="37.5720" lon="126.9820"/><node id="31" lat="37.5720" lon="126.9824"/>
+             <node id="32" lat="37.5723" lon="126.9824"/><node id="33" lat="37.5723" lon="126.9820"/>
+             <node id="34" lat="37.57215" lon="126.9822"><tag k="amenity" v="restaurant"/><tag k="name" v="Qpizzarium"/></node>
+             <way id="500"><nd ref="30"/><nd ref="31"/><nd ref="32"/><nd ref="33"/><nd ref="30"/>
+              <tag k="building" v="yes"/><tag k="name" v="Qkluuvi"/></way>
+             <way id="300"><nd ref="10"/><nd ref="11"/><nd ref="12"/><nd ref="13"/><nd ref="10"/>
+              <tag k="building" v="yes"/><tag k="name" v="Kamppi"/></way>
+            </osm>
+            """, as: "seoul", in: dir)
 
         let nmea = try Self.demoWalk()
         let feeder = try NMEAFeeder(nmea: nmea, epochsPerSecond: 2)
@@ -175,14 +209,8 @@ import Testing
         let gpsd = try GPSDProcess(port: gpsdPort, feed: feeder.port)
         defer { gpsd.stop() }
         let daemon = try Self.daemon(in: dir, gpsdPort: gpsdPort, doors: doors, gazetteer: gazetteer)
-        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
         let client = try daemon.client()
-        var fixed = false
-        for _ in 0..<1500 where !fixed {
-            fixed = fields(try client.request(#"{"cmd": "status"}"#))["position"].map { $0 != .null } ?? false
-            if !fixed { usleep(20_000) }
-        }
-        try #require(fixed, "no position from gpsd:\n\(daemon.stderr)")
+        try Self.waitForFix(client, of: daemon)
 
         // Another region's building: too far, saying how far; with far, walked to.
         let refused = fields(try client.request(#"{"cmd": "go", "query": "세종대로 110"}"#))
@@ -281,26 +309,18 @@ import Testing
     @Test func anAddressInTwoCitiesIsRefusedWithoutAFixAndFoundNearTheWalkerWithOne() throws {
         let dir = TempDir()
         defer { dir.remove() }
-        let gazetteer = Self.repo + "/artifacts/gazetteer/gazetteer.sqlite"
-        try #require(
-            FileManager.default.fileExists(atPath: gazetteer), "no bundled gazetteer at \(gazetteer)")
-        let doors = dir.path + "/doors"
-        try FileManager.default.createDirectory(atPath: doors, withIntermediateDirectories: true)
+        let gazetteer = try Self.bundledGazetteer()
+        let doors = try Self.doorsFolder(dir)
         let tags = ["building": "public", "name": "서울특별시청", "addr:street": "세종대로", "addr:housenumber": "110"]
         for (region, lat, lon) in [("busan", 35.1665, 129.0380), ("seoul", 37.5663, 126.9779)] {
-            try squareBuildingsXML([SquareBuilding(lat: lat, lon: lon, tags: tags)])
-                .write(toFile: "\(dir.path)/\(region).osm", atomically: true, encoding: .utf8)
-            let imported = try runCapturing(
-                try BuiltExecutable.pathfinder().path,
-                ["doors", "import", "\(dir.path)/\(region).osm", "--out", "\(doors)/\(region).db"])
-            try #require(imported.status == 0, "\(imported.text)")
+            try Self.importDoors(
+                squareBuildingsXML([SquareBuilding(lat: lat, lon: lon, tags: tags)]), as: region, in: dir)
         }
         let walker = Coordinate(latitude: 37.5661, longitude: 126.9776)
         let feeder = try NMEAFeeder(nmea: Self.standing(at: walker), epochsPerSecond: 2)
         defer { feeder.shutdown() }
         let gpsdPort = try NMEAFeeder.freePort()
         let daemon = try Self.daemon(in: dir, gpsdPort: gpsdPort, doors: doors, gazetteer: gazetteer)
-        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
         let client = try daemon.client()
 
         // No gpsd yet, so no fix: which of the two is not guessed.
@@ -321,12 +341,7 @@ import Testing
 
         let gpsd = try GPSDProcess(port: gpsdPort, feed: feeder.port)
         defer { gpsd.stop() }
-        var fixed = false
-        for _ in 0..<1500 where !fixed {
-            fixed = fields(try client.request(#"{"cmd": "status"}"#))["position"].map { $0 != .null } ?? false
-            if !fixed { usleep(20_000) }
-        }
-        try #require(fixed, "no position from gpsd:\n\(daemon.stderr)")
+        try Self.waitForFix(client, of: daemon)
         let go = fields(try client.request(#"{"cmd": "go", "query": "세종대로 110"}"#))
         #expect(go["ok"] == .bool(true), "\(go)")
         let match = try #require(go["match"]?.objectValue, "\(go)")
@@ -347,8 +362,6 @@ import Testing
     /// 1 is a building named so); each imported by the binary.
     /// - Returns: the folder.
     static func twoCities(_ dir: TempDir) throws -> String {
-        let doors = dir.path + "/doors"
-        try FileManager.default.createDirectory(atPath: doors, withIntermediateDirectories: true)
         func address(_ street: String, _ number: String, name: String? = nil) -> [String: String] {
             var tags = ["building": "yes", "addr:street": street, "addr:housenumber": number]
             tags["name"] = name
@@ -363,11 +376,7 @@ import Testing
                     buildings[0].lat, buildings[0].lon)
                 xml = xml.replacingOccurrences(of: " <way id=\"1\">", with: node + "\n <way id=\"1\">")
             }
-            try xml.write(toFile: "\(dir.path)/\(name).osm", atomically: true, encoding: .utf8)
-            let imported = try runCapturing(
-                try BuiltExecutable.pathfinder().path,
-                ["doors", "import", "\(dir.path)/\(name).osm", "--out", "\(doors)/\(name).db"])
-            try #require(imported.status == 0, "\(imported.text)")
+            try importDoors(xml, as: name, in: dir)
         }
         try region(
             "helsinki",
@@ -390,18 +399,13 @@ import Testing
         for (name, lat, lon) in [("seoul", 37.5663, 126.9779), ("busan", 35.1665, 129.0380)] {
             try region(name, [SquareBuilding(lat: lat, lon: lon, tags: address("세종대로", "110", name: "시청"))])
         }
-        return doors
+        return try doorsFolder(dir)
     }
 
     /// The daemon on ``twoCities(_:)`` and the bundled gazetteer, asking gpsd at `gpsdPort`
     /// (none there: no fix until the test starts one).
     static func twoCitiesDaemon(_ dir: TempDir, gpsdPort: UInt16) throws -> DaemonProcess {
-        let gazetteer = repo + "/artifacts/gazetteer/gazetteer.sqlite"
-        try #require(
-            FileManager.default.fileExists(atPath: gazetteer), "no bundled gazetteer at \(gazetteer)")
-        let daemon = try daemon(in: dir, gpsdPort: gpsdPort, doors: try twoCities(dir), gazetteer: gazetteer)
-        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
-        return daemon
+        try daemon(in: dir, gpsdPort: gpsdPort, doors: try twoCities(dir), gazetteer: try bundledGazetteer())
     }
 
     /// The latitude of a reply's `match`, or of each of its `alternatives`, to 4 decimals (a
@@ -499,12 +503,7 @@ import Testing
             "\(alone)")
         let gpsd = try GPSDProcess(port: gpsdPort, feed: feeder.port)
         defer { gpsd.stop() }
-        var fixed = false
-        for _ in 0..<1500 where !fixed {
-            fixed = fields(try client.request(#"{"cmd": "status"}"#))["position"].map { $0 != .null } ?? false
-            if !fixed { usleep(20_000) }
-        }
-        try #require(fixed, "no position from gpsd:\n\(daemon.stderr)")
+        try Self.waitForFix(client, of: daemon)
         // In Helsinki: Tampere's is the one meant, and too far; none in Tampere is said so.
         let tampere = try Self.go(client, "Kaivokatu 10, Tampere")
         #expect(tampere["ok"] == .bool(false), "\(tampere)")
@@ -546,35 +545,22 @@ import Testing
     @Test func aPlaceWrittenChoosesNearestTheWalkerAmongItsMatches() throws {
         let dir = TempDir()
         defer { dir.remove() }
-        let doors = dir.path + "/doors"
-        try FileManager.default.createDirectory(atPath: doors, withIntermediateDirectories: true)
         for (name, lat, lon) in [("helsinki", 60.1705, 24.9425), ("espoo", 60.2052, 24.6522)] {
             let tags = ["building": "yes", "addr:street": "Kaivokatu", "addr:housenumber": "10"]
-            try squareBuildingsXML([SquareBuilding(lat: lat, lon: lon, tags: tags)])
-                .write(toFile: "\(dir.path)/\(name).osm", atomically: true, encoding: .utf8)
-            let imported = try runCapturing(
-                try BuiltExecutable.pathfinder().path,
-                ["doors", "import", "\(dir.path)/\(name).osm", "--out", "\(doors)/\(name).db"])
-            try #require(imported.status == 0, "\(imported.text)")
+            try Self.importDoors(
+                squareBuildingsXML([SquareBuilding(lat: lat, lon: lon, tags: tags)]), as: name, in: dir)
         }
-        let gazetteer = Self.repo + "/artifacts/gazetteer/gazetteer.sqlite"
-        try #require(
-            FileManager.default.fileExists(atPath: gazetteer), "no bundled gazetteer at \(gazetteer)")
+        let doors = try Self.doorsFolder(dir)
+        let gazetteer = try Self.bundledGazetteer()
         let feeder = try NMEAFeeder(
             nmea: Self.standing(at: Coordinate(latitude: 60.2052, longitude: 24.6522)), epochsPerSecond: 2)
         defer { feeder.shutdown() }
         let gpsdPort = try NMEAFeeder.freePort()
         let daemon = try Self.daemon(in: dir, gpsdPort: gpsdPort, doors: doors, gazetteer: gazetteer)
-        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
         let client = try daemon.client()
         let gpsd = try GPSDProcess(port: gpsdPort, feed: feeder.port)
         defer { gpsd.stop() }
-        var fixed = false
-        for _ in 0..<1500 where !fixed {
-            fixed = fields(try client.request(#"{"cmd": "status"}"#))["position"].map { $0 != .null } ?? false
-            if !fixed { usleep(20_000) }
-        }
-        try #require(fixed, "no position from gpsd:\n\(daemon.stderr)")
+        try Self.waitForFix(client, of: daemon)
         for (query, note) in [
             ("Kaivokatu 10, Uusimaa", #"found by "Kaivokatu 10" in Uusimaa"#),
             ("Kaivokatu 10, Vantaa", #"found by "Kaivokatu 10" in Vantaa"#),

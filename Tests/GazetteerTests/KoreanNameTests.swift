@@ -21,4 +21,17 @@ import Testing
     func anotherNameIsNot(hangul: String, latin: String) {
         #expect(!KoreanName.reads(hangul, as: latin))
     }
+
+    /// Hangul only: syllables U+AC00…U+D7A3 and nothing else, one at least. The daemon's `go`
+    /// adds 시 to such a city word ("서울" → "서울시"), never to "Seoul" or "서울 시".
+    @Test(arguments: [
+        ("서울", true), ("가", true), ("\u{D7A3}", true), ("부산광역시", true),
+        ("", false), (" ", false), ("서울 시", false), (" 서울", false), ("Seoul시", false), ("서울1", false),
+        ("\u{ABFF}", false), ("\u{D7A4}", false),  // just outside the syllables
+        ("\u{1109}\u{1165}", false),  // 서 as conjoining jamo (decomposed Hangul)
+        ("ㅅㅓ", false),  // compatibility jamo
+    ])
+    func hangulOnlyIsSyllablesOnly(text: String, hangul: Bool) {
+        #expect(KoreanName.isHangulOnly(text) == hangul, "\(text.unicodeScalars.map { $0.value })")
+    }
 }

@@ -312,6 +312,7 @@ package final class Daemon: Sendable {
                 case .success(let request):
                     log.debug("client \(client): \(String(decoding: line.prefix(200), as: UTF8.self))")
                     let leading = core.approach.leadingTo
+                    if config.mic { core.microphone = ears.status }
                     var actions = shell.answer(request, from: client, core: &core, now: now())
                     // Before the reply: a client told "walking" (or "idle") finds the file so;
                     // but a walk that ended with a save keeps its file until the save is done

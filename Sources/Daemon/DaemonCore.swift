@@ -38,6 +38,9 @@ package struct DaemonCore: Sendable {
     /// how old it is: the walk takes one only for ``FinalApproach/altitudeFreshSeconds`` (longer
     /// from a barometer slower than 1 Hz).
     private var altitudeReceived: Date?
+    /// The microphone as `status` shows it (`DaemonEars.status`), set by the loop before each
+    /// request: `{"device", "state", "problem"}`; null when `mic` is off.
+    package var microphone: JSONValue = .null
 
     package init(memory: EntranceMemory, settings: FinalApproach.Settings = .init()) {
         approach = FinalApproach(memory: memory, settings: settings)
@@ -170,6 +173,7 @@ package struct DaemonCore: Sendable {
             fields["distance"] = .null
         }
         fields.merge(barometer.status) { a, _ in a }
+        fields["microphone"] = microphone
         return fields
     }
 

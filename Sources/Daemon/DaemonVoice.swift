@@ -252,7 +252,11 @@ final class DaemonVoice: Sendable {
 /// The daemon's ears: the microphone, open only during the last stretch, decoded by the
 /// phrase model; each recognised sentence goes to `heard`. Audio captured while the voice
 /// speaks arrives muted and is never decoded. When they cannot hear — the model refused, the
-/// device gone, or nothing but digital silence — `deaf` is told (the walker hears it).
+/// device gone, stalled, or nothing but digital silence — `deaf` is told (the walker hears it).
+/// A device that fails — cannot be opened, does not open within 5 s, or stops delivering audio
+/// while open (``Microphone/stallSeconds``) — is opened again with backoff while the last
+/// stretch lasts, and listened to again once it works; `status` shows where it stands
+/// (``status``).
 final class DaemonEars: Sendable {
     private let device: String
     private let gate: HalfDuplexGate
@@ -263,6 +267,14 @@ final class DaemonEars: Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
     /// The device opened and is being decoded (a close is logged only then).
     private let listening = Mutex(false)
+    /// Where the microphone stands, for `status`: "closed", "opening", "listening" or
+    /// "failed", and the problem of the last open or capture that failed.
+    private let standing = Mutex<(state: String, problem: String?)>(("closed", nil))
+
+    /// Seconds before a failed device is opened again the first time; doubled each time it
+    /// fails again, up to ``lastRetrySeconds``.
+    static let firstRetrySeconds = 1.0
+    static let lastRetrySeconds = 8.0
 
     init(
         device: String, gate: HalfDuplexGate, log: DaemonLog, buttons: Bool,
@@ -278,50 +290,121 @@ final class DaemonEars: Sendable {
 
     var isOpen: Bool { task.withLock { $0 != nil } }
 
+    /// The microphone for `status`: `{"device": D, "state": S, "problem": P}`.
+    var status: JSONValue {
+        let (state, problem) = standing.withLock { $0 }
+        return .object([
+            "device": .string(device), "state": .string(state),
+            "problem": problem.map { .string($0) } ?? .null,
+        ])
+    }
+
     /// How answers can still come, for the log.
     private var otherWays: String { buttons ? "buttons and `heard` requests" : "`heard` requests" }
 
-    /// Opens the microphone; a missing device or model is logged, the walker told, and the
-    /// daemon runs on (answers can still come as buttons and `heard` requests).
+    /// Opens the microphone; a missing model is logged, the walker told, and the daemon runs on
+    /// (answers can still come as buttons and `heard` requests); so is a device that fails,
+    /// which is opened again with backoff (``firstRetrySeconds``) until the stretch ends.
     func open() {
-        let (device, gate, log, heard, deaf, otherWays) = (device, gate, log, heard, deaf, otherWays)
         task.withLock { current in
             guard current == nil else { return }
             current = Task.detached { [self] in
+                let listener: Listener
+                let model: PhraseModel
                 do {
-                    let model = try PhraseModel.locate()
-                    let listener = try Listener(model: model)
-                    let stream = try Microphone.capture(device: device, gate: gate)
-                    listening.withLock { $0 = true }
-                    log.info("microphone \(device): listening; decoders: \(listener.decoderSummary)")
-                    if let warning = model.stockModelWarning {
-                        log.warning("microphone \(device): \(warning)")
-                    }
-                    var health = MicrophoneHealth()
-                    for try await chunk in stream {
-                        if Task.isCancelled { break }
-                        for change in health.feed(
-                            chunk.samples, skippedBefore: chunk.skippedBefore,
-                            fasterThanRealTime: chunk.fasterThanRealTime, lostBefore: chunk.lostBefore)
-                        {
-                            Self.report(change, device: device, log: log, otherWays: otherWays)
-                            if change == .began(.silent) { deaf() }
-                        }
-                        for utterance in try listener.skip(samples: chunk.skippedBefore + chunk.lostBefore) {
-                            heard(utterance.answer)
-                        }
-                        for utterance in try listener.process(samples: chunk.samples, muted: chunk.muted) {
-                            heard(utterance.answer)
-                        }
-                    }
+                    model = try PhraseModel.locate()
+                    listener = try Listener(model: model)
                 } catch {
-                    if !Task.isCancelled {
-                        log.warning("microphone \(device): \(error); answers only via \(otherWays)")
-                        deaf()
+                    failed("\(error)", first: true)
+                    return
+                }
+                var wait = Self.firstRetrySeconds
+                /// The problem last logged: said once while it lasts.
+                var said: String?
+                while !Task.isCancelled {
+                    do {
+                        standing.withLock { $0 = ("opening", $0.problem) }
+                        try await listen(with: listener, model: model) {
+                            wait = Self.firstRetrySeconds
+                            said = nil
+                        }
+                    } catch {
+                        let problem = "\(error)"
+                        if !Task.isCancelled, problem != said {
+                            failed(problem, first: said == nil)
+                            said = problem
+                        }
                     }
+                    try? await Task.sleep(for: .milliseconds(Int(wait * 1000)))
+                    wait = min(wait * 2, Self.lastRetrySeconds)
                 }
             }
         }
+    }
+
+    /// Opens the device and decodes what it captures until the task is cancelled; `audio` is
+    /// told of each chunk that came.
+    /// - Throws: when the device cannot be opened, stalls or fails.
+    private func listen(
+        with listener: Listener, model: PhraseModel, audio: () -> Void
+    ) async throws {
+        let (device, log, otherWays) = (device, log, otherWays)
+        let stream = try await Self.capture(device, gate: gate)
+        // Closed while it opened: not listening (the stream, let go, ends the capture).
+        if Task.isCancelled { return }
+        listening.withLock { $0 = true }
+        standing.withLock { $0 = ("listening", nil) }
+        log.info("microphone \(device): listening; decoders: \(listener.decoderSummary)")
+        if let warning = model.stockModelWarning {
+            log.warning("microphone \(device): \(warning)")
+        }
+        var health = MicrophoneHealth()
+        for try await chunk in stream {
+            if Task.isCancelled { return }
+            audio()
+            for change in health.feed(
+                chunk.samples, skippedBefore: chunk.skippedBefore,
+                fasterThanRealTime: chunk.fasterThanRealTime, lostBefore: chunk.lostBefore)
+            {
+                Self.report(change, device: device, log: log, otherWays: otherWays)
+                if change == .began(.silent) { deaf() }
+            }
+            for utterance in try listener.skip(samples: chunk.skippedBefore + chunk.lostBefore) {
+                heard(utterance.answer)
+            }
+            for utterance in try listener.process(samples: chunk.samples, muted: chunk.muted) {
+                heard(utterance.answer)
+            }
+        }
+    }
+
+    /// `Microphone.capture` on a thread of its own: its open waits up to 5 s for a device that
+    /// stalls, never on the Swift concurrency pool the daemon's loop runs on (two cores, two
+    /// threads: before, two walks' opens blocked on such a device held both, and the daemon
+    /// answered nothing, not even SIGTERM).
+    private static func capture(
+        _ device: String, gate: HalfDuplexGate
+    ) async throws -> AsyncThrowingStream<Microphone.Chunk, any Error> {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                do {
+                    continuation.resume(returning: try Microphone.capture(device: device, gate: gate))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+
+    /// The microphone cannot hear: `problem` logged, shown in `status`, and the walker told
+    /// (``deaf``) when it is the `first` since it last listened.
+    private func failed(_ problem: String, first: Bool) {
+        guard !Task.isCancelled else { return }
+        // Not open any more: no "closed" is said of it.
+        listening.withLock { $0 = false }
+        standing.withLock { $0 = ("failed", problem) }
+        log.warning("microphone \(device): \(problem); answers only via \(otherWays)")
+        if first { deaf() }
     }
 
     /// Logs a fault of the microphone's sound as it begins (a warning) and as it ends.
@@ -335,7 +418,8 @@ final class DaemonEars: Sendable {
         }
     }
 
-    /// Closes the microphone (the capture thread notices within one 100 ms chunk).
+    /// Closes the microphone (the capture thread notices within one 100 ms chunk; one blocked
+    /// in a stalled device is left to it, and never waited for).
     func close() {
         let running = task.withLock { current in
             defer { current = nil }
@@ -343,6 +427,7 @@ final class DaemonEars: Sendable {
         }
         if let running {
             running.cancel()
+            standing.withLock { $0 = ("closed", nil) }
             if listening.withLock({ was in
                 defer { was = false }; return was
             }) {

@@ -23,7 +23,7 @@ enum Playback {
     static let marginSeconds = 3.0
 
     /// Devices whose last sound is still blocked in ALSA, its caller gone.
-    private static let stalled = Mutex<Set<String>>([])
+    private static let stalled = StalledDevices.playback
 
     private enum Phase {
         case opening
@@ -46,10 +46,7 @@ enum Playback {
     static func run(
         device: String, sampleRate: Int, samples: [Int16], gate: HalfDuplexGate?
     ) throws(SpeechError) {
-        guard !stalled.withLock({ $0.contains(device) }) else {
-            throw .audioDevice(
-                device: device, reason: "still stalled: an earlier sound has not come back from ALSA")
-        }
+        try stalled.check(device)
         let duration = Double(samples.count) / Double(max(1, sampleRate))
         let budget = duration + marginSeconds
         let progress = Progress()
@@ -72,7 +69,7 @@ enum Playback {
             if let closing { gate?.open(closing) }
             progress.state.withLock { state in
                 state.phase = .done(failure)
-                if state.abandoned { _ = stalled.withLock { $0.remove(device) } }
+                if state.abandoned { stalled.remove(device) }
             }
             progress.changed.signal()
         }
@@ -104,7 +101,7 @@ enum Playback {
                             "stalled: \(String(format: "%.1f", duration)) s of sound not played after \(String(format: "%.1f", budget)) s"
                     }
                     state.abandoned = true
-                    stalled.withLock { _ = $0.insert(device) }
+                    stalled.insert(device)
                     return reason
                 }
                 if let reason { throw .audioDevice(device: device, reason: reason) }

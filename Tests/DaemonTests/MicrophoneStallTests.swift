@@ -1,0 +1,192 @@
+import Daemon
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// The daemon's microphone when its capture device stalls without an error — ALSA's file plugin
+/// reading its `infile` from a FIFO: with no writer its open blocks in `open(2)`; with a writer
+/// that stops writing but keeps it open, its reads block. Said in the log and in `status`,
+/// opened again with backoff and listened to again once the device delivers; the socket, `stop`
+/// and SIGTERM never wait for it.
+@Suite(.serialized) struct MicrophoneStallTests {
+    /// A home (the daemon's HOME is its test folder) whose `.asoundrc` defines "fifomic", a
+    /// capture device reading `dir/mic.fifo`. The FIFO's path.
+    static func fifoHome(_ dir: TempDir) throws -> String {
+        let fifo = dir.path + "/mic.fifo"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        try """
+        pcm.fifomic {
+            type file
+            slave.pcm "null"
+            file "/dev/null"
+            infile "\(fifo)"
+            format "raw"
+        }
+
+        """.write(toFile: dir.path + "/.asoundrc", atomically: true, encoding: .utf8)
+        return fifo
+    }
+
+    /// A writer holding `fifo` open, writing 100 ms of zeros every 100 ms while `dir/flowing`
+    /// exists and nothing otherwise (a device that stops delivering without closing). It
+    /// ignores SIGPIPE: between two readers its writes fail, and it goes on.
+    static func writer(_ fifo: String, _ dir: TempDir) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [
+            "-c",
+            "trap '' PIPE; exec 3>'\(fifo)'; while :; do if [ -e '\(dir.path)/flowing' ]; then head -c 3200 /dev/zero >&3 2>/dev/null; fi; sleep 0.1; done",
+        ]
+        try process.run()
+        return process
+    }
+
+    static func flowing(_ dir: TempDir, _ on: Bool) {
+        if on {
+            _ = FileManager.default.createFile(atPath: dir.path + "/flowing", contents: nil)
+        } else {
+            try? FileManager.default.removeItem(atPath: dir.path + "/flowing")
+        }
+    }
+
+    /// The daemon at the door listening on "fifomic" (prompts into WAV files).
+    static func atTheDoor(_ dir: TempDir) throws -> (DaemonProcess, ControlClient) {
+        try MicrophoneDaemonTests.atTheDoor(
+            dir, #""micDevice": "fifomic", "speakWav": "\#(dir.path)/wav""#,
+            environment: ["PATHFINDER_MODELS": GazetteerDaemonTests.repo + "/models"])
+    }
+
+    /// `status`, answered within `seconds`: its fields and how long it took.
+    static func status(
+        _ daemon: DaemonProcess, within seconds: Double = 2
+    ) throws -> ([String: JSONValue], Double) {
+        let client = try daemon.client()
+        client.setReadTimeout(seconds: seconds)
+        let asked = Date()
+        let reply = fields(try client.request(#"{"cmd": "status"}"#))
+        return (reply, Date().timeIntervalSince(asked))
+    }
+
+    /// The microphone's part of `status`, polled (bounded, 20 s) until its state is `state`.
+    static func microphone(_ daemon: DaemonProcess, becomes state: String) throws -> [String: JSONValue] {
+        var last: [String: JSONValue] = [:]
+        for _ in 0..<100 {
+            guard case .object(let microphone)? = try status(daemon).0["microphone"] else { return [:] }
+            last = microphone
+            if microphone["state"] == .string(state) { return microphone }
+            usleep(200_000)
+        }
+        return last
+    }
+
+    /// A capture device whose open blocks (a FIFO with no writer behind the file plugin) is said
+    /// stalled after 5 s, naming it; `status` says so, and answers at once meanwhile; the walker
+    /// is told the microphone cannot hear; once the device opens (a writer comes), it is listened
+    /// to. Before, the open was waited for without end: no log line, the walker asked to answer
+    /// into nothing, and listening never began.
+    @Test func aCaptureDeviceWhoseOpenBlocksIsSaidStalledAndListenedToOnceItOpens() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let fifo = try Self.fifoHome(dir)
+        let (daemon, _) = try Self.atTheDoor(dir)
+        let line = "warning: microphone fifomic: sound device fifomic: stalled: not open after 5 s"
+        #expect(daemon.logs(line), "no \"\(line)\" in:\n\(daemon.stderr)")
+        let (status, took) = try Self.status(daemon)
+        #expect(took < 1, "status took \(took) s")
+        #expect(status["state"] == "lastStretch", "\(status)")
+        guard case .object(let microphone)? = status["microphone"] else {
+            Issue.record("no microphone in \(status)")
+            return
+        }
+        #expect(microphone["device"] == "fifomic", "\(microphone)")
+        #expect(microphone["state"] == "failed", "\(microphone)")
+        #expect(microphone["problem"]?.stringValue?.contains("stalled") == true, "\(microphone)")
+        #expect(
+            daemon.logs("say: \(DaemonCore.cannotHearText)\n"), "the walker was not told:\n\(daemon.stderr)")
+        // The device comes: the open left blocked comes back, and the next try listens.
+        Self.flowing(dir, true)
+        let writer = try Self.writer(fifo, dir)
+        defer { writer.terminate() }
+        #expect(
+            daemon.logs("microphone fifomic: listening; decoders:"), "never listened:\n\(daemon.stderr)")
+        #expect(try Self.microphone(daemon, becomes: "listening")["problem"] == .null)
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExitOrKill() == 0)
+    }
+
+    /// A capture device that opens, delivers, then stops delivering without closing (its FIFO's
+    /// writer holds it open and writes nothing) is said stalled after 3 s without audio, naming
+    /// it; `status` says so; when it delivers again it is listened to again. Before, the read
+    /// was waited for without end, with no line in the log and `status` silent.
+    @Test func aCaptureDeviceThatStopsDeliveringIsSaidStalledAndListenedToAgain() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let fifo = try Self.fifoHome(dir)
+        Self.flowing(dir, true)
+        let writer = try Self.writer(fifo, dir)
+        defer { writer.terminate() }
+        let (daemon, _) = try Self.atTheDoor(dir)
+        #expect(daemon.logs("microphone fifomic: listening; decoders:"), "\(daemon.stderr)")
+        #expect(try Self.microphone(daemon, becomes: "listening")["device"] == "fifomic")
+        Self.flowing(dir, false)
+        let line = "warning: microphone fifomic: sound device fifomic: stalled: no audio for 3 s"
+        #expect(daemon.logs(line), "no \"\(line)\" in:\n\(daemon.stderr)")
+        let microphone = try Self.microphone(daemon, becomes: "failed")
+        #expect(microphone["problem"]?.stringValue?.contains("stalled") == true, "\(microphone)")
+        let (_, took) = try Self.status(daemon)
+        #expect(took < 1, "status took \(took) s")
+        Self.flowing(dir, true)
+        #expect(try Self.microphone(daemon, becomes: "listening")["problem"] == .null, "\(daemon.stderr)")
+        #expect(
+            daemon.stderr.components(separatedBy: "microphone fifomic: listening; decoders:").count == 3,
+            "not listened to again:\n\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExitOrKill() == 0)
+    }
+
+    /// `stop` is answered, and SIGTERM (systemd's stop) ends the daemon within a second or two,
+    /// while its capture device is stalled: in its open, and in a read.
+    @Test(arguments: [false, true]) func theDaemonStopsAtOnceWhileItsMicrophoneIsStalled(reading: Bool) throws
+    {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let fifo = try Self.fifoHome(dir)
+        var writer: Process?
+        if reading {
+            Self.flowing(dir, true)
+            writer = try Self.writer(fifo, dir)
+        }
+        defer { writer?.terminate() }
+        let (daemon, client) = try Self.atTheDoor(dir)
+        if reading {
+            #expect(daemon.logs("microphone fifomic: listening; decoders:"), "\(daemon.stderr)")
+            Self.flowing(dir, false)
+            #expect(daemon.logs("fifomic: stalled: no audio"), "\(daemon.stderr)")
+        } else {
+            #expect(daemon.logs("fifomic: stalled: not open"), "\(daemon.stderr)")
+        }
+        // Walks stopped and begun again open it again, stalled as before: neither `stop` nor
+        // `go` waits for it (before, two walks' opens blocked on it held both threads of the
+        // daemon's pool on two cores, and it answered nothing more, SIGTERM included).
+        client.setReadTimeout(seconds: 2)
+        for walk in 0..<2 {
+            let stop = try? client.request(#"{"cmd": "stop"}"#)
+            #expect(fields(stop)["ok"] == .bool(true), "walk \(walk): stop: \(stop ?? "no answer in 2 s")")
+            let go = try? client.request(
+                #"{"cmd": "go", "destination": {"name": "T", "center": {"lat": 60.1723, "lon": 24.9468}, "door": {"lat": 60.1722135, "lon": 24.9467832}}}"#
+            )
+            #expect(fields(go)["ok"] == .bool(true), "walk \(walk): go: \(go ?? "no answer in 2 s")")
+            usleep(1_000_000)
+        }
+        let (status, _) = (try? Self.status(daemon)) ?? ([:], 0)
+        #expect(status["state"] == "lastStretch", "\(status)")
+        let signalled = Date()
+        daemon.signal(SIGTERM)
+        let code = daemon.waitForExitOrKill()
+        let took = Date().timeIntervalSince(signalled)
+        #expect(code == 0, "\(daemon.stderr)")
+        #expect(took < 2, "SIGTERM took \(took) s")
+        #expect(daemon.stderr.contains("info: stopped"), "\(daemon.stderr)")
+    }
+}

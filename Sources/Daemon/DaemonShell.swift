@@ -18,9 +18,10 @@ struct Shell {
     let log: DaemonLog
 
     /// The core's answer to `request`, after resolving a query or a place.
+    /// - Parameter now: the loop's clock (`WalkClock`), never the wall clock: a walk's inputs all
+    ///   come on one clock.
     func answer(
-        _ request: ControlRequest, from client: ControlServer.ClientID, core: inout DaemonCore,
-        now: Date = Date()
+        _ request: ControlRequest, from client: ControlServer.ClientID, core: inout DaemonCore, now: Date
     )
         -> [DaemonCore.Action]
     {

@@ -227,7 +227,10 @@ package final class Daemon: Sendable {
                     if case .memoryFailed = outcome { walkKeeper.answerUnsaved = true }
                     if case .memorySaved = outcome { walkKeeper.answerUnsaved = false }
                 }
-                shell.perform(core.handle(outcome, now: Date()))
+                // On the walk's clock, as every input of the loop (before, the wall clock: stepped
+                // an hour ahead during a walk, the save after "여기 아니야" found the last fix an
+                // hour old, and a false "GPS 신호가 끊겼어" was said).
+                shell.perform(core.handle(outcome, now: now()))
             }
             walkKeeper.keep(core.activeWalk)
         }

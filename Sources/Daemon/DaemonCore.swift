@@ -72,12 +72,14 @@ package struct DaemonCore: Sendable {
             if !approach.isWalking { destination = nil }
             return [.reply(client, ok(["state": .string(state)]))] + actions(for: effects)
         case .go(.destination(let target)):
+            // The walk under way, asked for again: answered with it, and it goes on.
+            if isRepeatedGo(target, now: now) {
+                return [.reply(client, ok(goFields(target).merging(["again": .bool(true)]) { a, _ in a }))]
+            }
             destination = target
             walkSince = now
             let effects = approach.handle(.go(target), now: now)
-            var fields: [String: JSONValue] = ["state": .string(state), "destination": .from(target)]
-            if let plan = approach.plan { fields["plan"] = .from(plan) }
-            return [.reply(client, ok(fields))] + actions(for: effects)
+            return [.reply(client, ok(goFields(target)))] + actions(for: effects)
         case .go(.query(let query, _)):
             return [.reply(client, failure("go: cannot resolve \"\(query)\": no gazetteer is loaded"))]
         case .whereAmI:
@@ -105,6 +107,28 @@ package struct DaemonCore: Sendable {
             return [.reply(client, ok(["meaning": meaning, "heeded": .bool(heeded)]))]
                 + actions(for: due + effects)
         }
+    }
+
+    /// A `go` for the destination already being led, arriving at most this many seconds after
+    /// that walk's `go`, is the same request again (a double tap, a client that sent it twice):
+    /// it is answered with the walk under way, which goes on. Before, the walk began again and
+    /// the walker heard "안내를 시작할게…" twice. Later, the same `go` begins the walk again, as
+    /// a walker who asks again after a while may mean.
+    package static let sameGoSeconds = 10.0
+
+    /// Whether a `go` to `target` at `now` asks again for the walk under way, within
+    /// ``sameGoSeconds`` of its `go` (a resumed walk's began before the restart: not so).
+    package func isRepeatedGo(_ target: Destination, now: Date) -> Bool {
+        guard approach.leadingTo == target, let walkSince else { return false }
+        let age = now.timeIntervalSince(walkSince)
+        return age >= 0 && age <= Self.sameGoSeconds
+    }
+
+    /// A `go`'s reply: the state, the destination and the plan under way.
+    private func goFields(_ target: Destination) -> [String: JSONValue] {
+        var fields: [String: JSONValue] = ["state": .string(state), "destination": .from(target)]
+        if let plan = approach.plan { fields["plan"] = .from(plan) }
+        return fields
     }
 
     /// The walk to keep for a restart (``WalkFile``): the destination `go` set and when, while

@@ -18,9 +18,10 @@ struct Shell {
     let log: DaemonLog
 
     /// The core's answer to `request`, after resolving a query or a place.
+    /// - Parameter now: the loop's clock (`WalkClock`), never the wall clock: a walk's inputs all
+    ///   come on one clock.
     func answer(
-        _ request: ControlRequest, from client: ControlServer.ClientID, core: inout DaemonCore,
-        now: Date = Date()
+        _ request: ControlRequest, from client: ControlServer.ClientID, core: inout DaemonCore, now: Date
     )
         -> [DaemonCore.Action]
     {
@@ -32,7 +33,7 @@ struct Shell {
                 log.info(
                     "go \"\(query)\": \(destination.name) at \(destination.center.latitude),\(destination.center.longitude) (\(answer.chosen.source))"
                 )
-                return core.handle(.go(.destination(destination)), from: client, now: now).map { action in
+                return go(destination, from: client, core: &core, now: now).map { action in
                     // The reply also says what matched and what else did, for a companion app.
                     guard case .reply(let to, .object(var fields)) = action, to == client,
                         fields["ok"] == .bool(true)
@@ -82,10 +83,22 @@ struct Shell {
                         ", named door at \($0.coordinate.latitude),\($0.coordinate.longitude)"
                     }
                         ?? ""))
-            return core.handle(request, from: client, now: now)
+            return go(destination, from: client, core: &core, now: now)
         default:
             return core.handle(request, from: client, now: now)
         }
+    }
+
+    /// The core's answer to a `go` to `destination`; the walk under way asked for again
+    /// (``DaemonCore/isRepeatedGo(_:now:)``) is said so in the log.
+    private func go(
+        _ destination: Destination, from client: ControlServer.ClientID, core: inout DaemonCore, now: Date
+    ) -> [DaemonCore.Action] {
+        if core.isRepeatedGo(destination, now: now) {
+            log.info(
+                "go: the same destination again within \(Int(DaemonCore.sameGoSeconds)) s; the walk goes on")
+        }
+        return core.handle(.go(.destination(destination)), from: client, now: now)
     }
 
     func perform(_ actions: [DaemonCore.Action]) {

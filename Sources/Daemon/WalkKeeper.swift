@@ -62,7 +62,12 @@ final class WalkKeeper {
             }
             onDisk = walk
             wanted = walk
-            log.info("resuming the walk to \(name) begun at \(begun): the daemon stopped during it")
+            // Both reasons leave the same file (one kept for an unsaved answer cannot be marked so
+            // on the full or read-only disk that lost the answer): both are said (before, only the
+            // first, also when the walk had ended and is resumed to ask its answer again).
+            log.info(
+                "resuming the walk to \(name) begun at \(begun): the daemon stopped during it or before the answer given at its door was saved"
+            )
             return walk
         }
     }

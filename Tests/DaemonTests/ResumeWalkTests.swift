@@ -152,6 +152,13 @@ import Testing
             socket: dir.path + "/pf.sock", dir: dir)
         try #require(again.waitUntilListening(), "\(again.stderr)")
         #expect(again.logs("resuming the walk to Siltavuorenpenger 10"), "\(again.stderr)")
+        // The reason says the answer too (audit 8, A8-8: before, only "the daemon stopped during
+        // it", which it had not: the walk had ended, its answer unsaved).
+        let resuming = again.stderr.split(separator: "\n").first { $0.contains("resuming the walk to") }
+        #expect(
+            resuming?.hasSuffix(
+                ": the daemon stopped during it or before the answer given at its door was saved")
+                == true, "\(again.stderr)")
         again.signal(SIGTERM)
         #expect(again.waitForExit() == 0)
     }

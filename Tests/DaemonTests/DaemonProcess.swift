@@ -162,19 +162,28 @@ struct ProcessSockets {
             }
         }
         for proto in ["tcp", "tcp6", "udp", "udp6"] {
-            let table = (try? String(contentsOfFile: "/proc/\(pid)/net/\(proto)", encoding: .utf8)) ?? ""
+            let table = Self.whole("/proc/\(pid)/net/\(proto)")
             for line in table.split(separator: "\n").dropFirst() {
                 let columns = line.split(separator: " ")
                 guard columns.count > 9, inodes.contains(String(columns[9])) else { continue }
                 network.append((proto, String(columns[1]), String(columns[2])))
             }
         }
-        let unix = (try? String(contentsOfFile: "/proc/\(pid)/net/unix", encoding: .utf8)) ?? ""
+        let unix = Self.whole("/proc/\(pid)/net/unix")
         for line in unix.split(separator: "\n").dropFirst() {
             let columns = line.split(separator: " ")
             guard columns.count > 7, inodes.contains(String(columns[6])) else { continue }
             unixPaths.append(String(columns[7]))
         }
+    }
+
+    /// A /proc file read to its end ("" when it cannot be read). `String(contentsOfFile:)`
+    /// reads one that says its size is 0 only as far as its first 4 KiB, and the socket tables
+    /// list the whole namespace's: on a busy machine the daemon's lines come later.
+    static func whole(_ path: String) -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
+        defer { try? handle.close() }
+        return String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
     }
 
     /// "0100007F:0B83" (little-endian IPv4 hex, port hex) as ("127.0.0.1", 2947).

@@ -242,6 +242,15 @@ public struct FinalApproach: Sendable {
     /// "여기가 입구야" was stored and awaits its write: the promise ("기억할게…") is spoken only
     /// once the shell says the memory is written, and "입구를 기억하지 못했어." if it is not.
     var confirmationUnsaved = false
+    /// When "입구를 기억하지 못했어." was said of the last confirmation, still unsaved: a later
+    /// write of the memory (which carries it) within ``lateRememberedSeconds`` says
+    /// "이제 입구를 기억했어." Cleared by that write, and by a new walk.
+    var confirmationFailedAt: Date?
+    /// A confirmation written this long (seconds) after its write failed is still said: the
+    /// daemon's first retries (about 2, 6, 14 and 30 s after it) reach the walker at the door or
+    /// near it; later they are elsewhere, on another errand, and the sentence would come from
+    /// nowhere.
+    public static let lateRememberedSeconds = 60.0
     /// The short dialogue around the two answers (see `FinalApproach+Answers.swift`).
     var dialogue = Dialogue()
     /// The destination whose doors OSM was asked for (``Effect/requestDoors(_:)``) and has not
@@ -313,9 +322,11 @@ public struct FinalApproach: Sendable {
         switch event {
         case .go(let destination):
             dialogue = Dialogue()
+            confirmationFailedAt = nil
             effects += start(destination, now: now)
         case .resume(let destination):
             dialogue = Dialogue()
+            confirmationFailedAt = nil
             effects += start(destination, now: now, resumed: true)
         case .stop:
             dialogue = Dialogue()
@@ -353,7 +364,7 @@ public struct FinalApproach: Sendable {
                 dialogue.saidAgain(lastSaid)
             }
         case .spoken: break  // handled above
-        case .memorySaved, .memoryFailed, .memoryFileRead: effects += memoryWritten(event)
+        case .memorySaved, .memoryFailed, .memoryFileRead: effects += memoryWritten(event, now: now)
         }
         for case .say(let prompt) in effects { lastSaid = prompt.text }
         // The arrival question opens the answer window, counted from when it has been heard.
@@ -367,16 +378,25 @@ public struct FinalApproach: Sendable {
         return effects
     }
 
-    /// The shell's answer to ``Effect/saveMemory(_:)``: logged, and the promise of a
-    /// confirmation kept, or its failure said.
-    mutating func memoryWritten(_ event: Event) -> [Effect] {
+    /// The shell's answer to ``Effect/saveMemory(_:)`` (or its own retry of a failed one):
+    /// logged, and the promise of a confirmation kept, or its failure said; a confirmation
+    /// whose failure was said and that a later write stores, said too (within
+    /// ``lateRememberedSeconds``).
+    mutating func memoryWritten(_ event: Event, now: Date) -> [Effect] {
         let confirmation = confirmationUnsaved
         switch event {
         case .memorySaved:
             confirmationUnsaved = false
+            let late =
+                confirmationFailedAt.map { now.timeIntervalSince($0) <= Self.lateRememberedSeconds } ?? false
+            confirmationFailedAt = nil
             let effects: [Effect] = [.log(.memorySaved(buildings: memory.buildings.count))]
-            return effects + (confirmation ? [.say(Prompt(Prompts.remembered))] : [])
+            let said = confirmation ? Prompts.remembered : late ? Prompts.rememberedLater : nil
+            return effects + (said.map { [.say(Prompt($0))] } ?? [])
         case .memoryFailed(let reason):
+            // Before (audit 8 A8-3), forgotten here: the daemon's retry stored the door 2 s
+            // later, and the walker, told it was not remembered, never heard otherwise.
+            if confirmation { confirmationFailedAt = now }
             confirmationUnsaved = false
             let effects: [Effect] = [.log(.memoryFailed(reason: reason))]
             return effects + (confirmation ? [.say(Prompt(Prompts.notRemembered))] : [])

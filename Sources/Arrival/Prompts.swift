@@ -85,6 +85,10 @@ public enum Prompts {
     /// "여기가 입구야", but the memory could not be written.
     public static let notRemembered = "입구를 기억하지 못했어."
 
+    /// After ``notRemembered``: the write succeeded later after all (the daemon writes a failed
+    /// change again by itself), within ``FinalApproach/lateRememberedSeconds`` of the failure.
+    public static let rememberedLater = "이제 입구를 기억했어."
+
     /// "여기가 입구야" with no position to store.
     public static let cannotRemember = "지금 위치를 몰라서 기억하지 못했어. 잠시 후에 다시 말해줘."
 

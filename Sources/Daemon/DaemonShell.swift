@@ -202,20 +202,15 @@ final class MemoryKeeper {
     private var attempts = 0
     /// When the first of those failed (the wall clock, for the log).
     private var unsavedSince: Date?
-    /// The next retry; the wait doubles after each failed retry up to ``retryMaxSeconds``.
-    private var nextRetry: ContinuousClock.Instant?
-    private var retrySeconds = MemoryKeeper.retryFirstSeconds
+    /// When the unsaved memory is written again (the walk file's failed writes keep the same
+    /// schedule).
+    private var retry = RetrySchedule()
     /// The last failure logged (its reason and when), so a retry that keeps failing is logged
     /// when its reason changes or ``failureLogSeconds`` have passed, not every time.
     private var logged: (reason: String, at: ContinuousClock.Instant)?
     /// Set by a write that succeeded after failed ones, for its `memory saved` line.
     private var savedNote: String?
 
-    /// The first retry comes this long after a failed write: a disk filled for a moment (a
-    /// download, a log burst) is written again soon.
-    static let retryFirstSeconds = 2.0
-    /// Retries never come further apart: each is a few bytes' write or a refused open.
-    static let retryMaxSeconds = 30.0
     /// A retry that keeps failing for the same reason is logged again after this long.
     static let failureLogSeconds = 600.0
     /// The daemon's locks on the memory (nil: its folder could not be made or locked at start).
@@ -291,8 +286,7 @@ final class MemoryKeeper {
             try write(memory, log: log)
         } catch {
             failed(memory)
-            retrySeconds = Self.retryFirstSeconds  // a new change: soon again
-            nextRetry = now + .seconds(retrySeconds)
+            retry.changeFailed(now: now)  // a new change: soon again
             logged = ("\(error)", now)  // the core's memoryFailed logs it
             pending.append(.memoryFailed("\(error)"))
         }
@@ -302,13 +296,12 @@ final class MemoryKeeper {
     /// success is handed to the core as `memorySaved`; a failure is logged only when its reason
     /// changed or ``failureLogSeconds`` passed since the last such line.
     func retryIfDue(now: ContinuousClock.Instant, log: DaemonLog) {
-        guard let memory = unsaved, let due = nextRetry, now >= due else { return }
+        guard let memory = unsaved, retry.isDue(now: now) else { return }
         do {
             try write(memory, log: log)
         } catch {
             failed(memory)
-            retrySeconds = min(retrySeconds * 2, Self.retryMaxSeconds)
-            nextRetry = now + .seconds(retrySeconds)
+            retry.retryFailed(now: now)
             let reason = "\(error)"
             if let logged, logged.reason == reason,
                 now - logged.at < .seconds(Self.failureLogSeconds)
@@ -318,7 +311,7 @@ final class MemoryKeeper {
             self.logged = (reason, now)
             log.error(
                 "memory still not saved after \(attempts) attempts since \(Self.time(unsavedSince)): \(reason); "
-                    + "trying again every \(Int(Self.retryMaxSeconds)) s at most")
+                    + "trying again every \(Int(RetrySchedule.maxSeconds)) s at most")
         }
     }
 
@@ -382,7 +375,7 @@ final class MemoryKeeper {
         unsaved = nil
         attempts = 0
         unsavedSince = nil
-        nextRetry = nil
+        retry.written()
         logged = nil
         pending.append(.memorySaved)
     }

@@ -11,8 +11,14 @@ final class WalkKeeper {
     /// What the file on disk holds, as last written, read or left by a failure; nil: no file
     /// (or an empty one). The warnings say what a restart resumes from this.
     private var onDisk: ActiveWalk?
-    /// The walk last asked for, written or not: each is tried once, not at every input.
+    /// The walk last asked for, written or not: tried at once, not again at every input.
     private var wanted: ActiveWalk?
+    /// Set while the file does not hold ``wanted`` (its write or removal failed): tried again
+    /// (``retryIfDue(now:)``) on the memory's schedule. Before (audit 8 A8-2), a walk
+    /// file that could not be written at `go` (a full disk) was never tried again, and a crash
+    /// later in the walk, the disk long freed, resumed nothing.
+    private var unwritten = false
+    private var retry = RetrySchedule()
 
     init(memory: String, log: DaemonLog) {
         path = WalkFile.path(forMemory: memory)
@@ -89,12 +95,13 @@ final class WalkKeeper {
     var mayWrite: () -> Bool = { true }
 
     /// Makes the file hold `walk` (none: removed), when that is not what it holds.
-    func keep(_ walk: ActiveWalk?) {
+    func keep(_ walk: ActiveWalk?, now: ContinuousClock.Instant = .now) {
         guard mayWrite() else { return }
         if walk != nil { answerUnsaved = false }
-        // The same walk as asked for (a resumed one keeps the boot it began in): nothing to write.
-        if let walk, walk.isSameWalk(as: wanted) { return }
-        guard walk != nil || wanted != nil else { return }
+        // The same walk as asked for (a resumed one keeps the boot it began in): nothing new to
+        // write; what failed to be written is tried again when due.
+        if let walk, walk.isSameWalk(as: wanted) { return retryIfDue(now: now) }
+        guard walk != nil || wanted != nil else { return retryIfDue(now: now) }
         var walk = walk
         if walk != nil, let boot = BootClock.now() {
             walk?.bootID = boot.id
@@ -114,19 +121,48 @@ final class WalkKeeper {
                     )
                 }
             }
-            return
+            return retryIfDue(now: now)
         }
         wanted = walk
+        write(walk, now: now)
+    }
+
+    /// Writes the walk file again when its write failed and the retry is due: checked at each
+    /// ``keep(_:now:)``, which the loop calls after every input, its 1 s tick included, once the
+    /// memory's outcomes are handed over. A failed retry is logged at debug only: the first
+    /// failure's warning said what a restart does meanwhile.
+    private func retryIfDue(now: ContinuousClock.Instant) {
+        guard unwritten, retry.isDue(now: now) else { return }
+        write(wanted, now: now, retrying: true)
+    }
+
+    /// Makes the file hold `walk` (none: removes it); a failure is retried on the tick.
+    private func write(_ walk: ActiveWalk?, now: ContinuousClock.Instant, retrying: Bool = false) {
         do {
             if let walk {
                 try WalkFile.save(walk, path: path)
-                log.debug("walk file \(path): the walk to \(walk.destination.name)")
             } else {
                 try WalkFile.remove(path: path)
-                log.debug("walk file \(path): removed (no walk)")
+            }
+            let name = walk?.destination.name
+            if unwritten {
+                log.info(
+                    "walk file \(path) "
+                        + (name.map { "written after all: a restart resumes the walk to \($0)" }
+                            ?? "removed after all"))
+            } else {
+                log.debug("walk file \(path): " + (name.map { "the walk to \($0)" } ?? "removed (no walk)"))
             }
             onDisk = walk
+            unwritten = false
+            retry.written()
         } catch {
+            if retrying {
+                retry.retryFailed(now: now)
+                log.debug("walk file: \(error); trying again")
+                return
+            }
+            retry.changeFailed(now: now)
             // Not removed or replaced: emptied in place, a restart then resumes nothing.
             do {
                 if try WalkFile.empty(path: path) {
@@ -151,6 +187,8 @@ final class WalkKeeper {
                             ?? "a restart would resume no walk")
                         + (walk == nil ? "" : ", not this one"))
             }
+            // A walk not written is tried again; a removal is done when the file is gone or empty.
+            unwritten = walk != nil || onDisk != nil
         }
     }
 }

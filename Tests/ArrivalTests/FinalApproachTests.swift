@@ -569,6 +569,36 @@ struct MemoryWriteTests {
             sim.said.filter { $0 == Prompts.remembered }.isEmpty, "no late promise for a write that failed")
     }
 
+    /// Audit 8 A8-3: "입구를 기억하지 못했어." was said, the daemon's own retry wrote the door 2 s
+    /// later, and the walker was never told (the flag was cleared at the failure): they believed
+    /// the door forgotten while the file held it. A later write within
+    /// ``FinalApproach/lateRememberedSeconds`` of the failure is said; later, or after a new walk
+    /// began, nothing.
+    @Test(arguments: [(2, true), (45, true), (FinalApproach.lateRememberedSeconds + 1, false)])
+    func aConfirmationWrittenByALaterRetryIsSaid(after seconds: Double, said: Bool) {
+        var sim = confirmAtB(saveFailure: "memory.json: write: No space left on device")
+        #expect(sim.said.last == Prompts.notRemembered)
+        sim.saveFailure = nil
+        sim.wait(Int(seconds))
+        // The shell's retry, with no change of the core's: its outcome alone.
+        sim.send(.memorySaved)
+        #expect(sim.said.last == (said ? Prompts.rememberedLater : Prompts.notRemembered), "\(sim.said)")
+        #expect(sim.said.filter { $0 == Prompts.rememberedLater }.count == (said ? 1 : 0))
+        #expect(!sim.said.contains(Prompts.remembered), "the promise is the answer's, not the retry's")
+        // Said once: a next write says nothing more.
+        sim.send(.memorySaved)
+        #expect(sim.said.filter { $0 == Prompts.rememberedLater }.count == (said ? 1 : 0))
+    }
+
+    @Test func aLaterWriteAfterANewWalkBeganIsNotSaid() {
+        var sim = confirmAtB(saveFailure: "memory.json: write: No space left on device")
+        sim.saveFailure = nil
+        sim.wait(4)
+        sim.send(.go(Scene.destination))
+        sim.send(.memorySaved)
+        #expect(!sim.said.contains(Prompts.rememberedLater), "\(sim.said)")
+    }
+
     @Test func aLogLineForEachOutcome() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

@@ -157,6 +157,7 @@ struct PromptsTests {
         #expect(Prompts.nextDoor(door).hasPrefix("다른 입구로 안내할게."))
         #expect(Prompts.noDoorLeft == "다른 입구는 모르겠어. 입구를 찾으면 여기가 입구야라고 말해줘.")
         #expect(Prompts.remembered == "기억할게. 다음엔 여기로 안내할게.")
+        #expect(Prompts.rememberedLater == "이제 입구를 기억했어.")
     }
 
     /// A door without a label is no sentence of its own (before: "다른 입구로 안내할게. 입구." and

@@ -184,7 +184,8 @@ import Testing
     /// Audit 1 F1: a change whose write failed (a full disk; here a plain file where the
     /// memory's folder goes) is written by itself once it can be, with no other change. Before,
     /// it waited in RAM for the next change, which may never come: "입구를 기억하지 못했어." ends
-    /// the walk, and the next stop dropped it.
+    /// the walk, and the next stop dropped it. Audit 8 A8-3: the walker, told the door was not
+    /// remembered, hears "이제 입구를 기억했어." when the retry stores it (before, nothing).
     @Test func aFailedWriteIsRetriedByItselfOnceItCanBe() throws {
         let dir = TempDir()
         defer { dir.remove() }
@@ -205,9 +206,12 @@ import Testing
         let saved = try #require(
             walk.events.next(EndToEndTests.event("memorySaved")), "never retried:\n\(walk.daemon.stderr)")
         #expect(saved["buildings"]?.numberValue == 1)
+        let said = walk.events.next(EndToEndTests.event("say"))
+        #expect(said?["text"]?.stringValue == Prompts.rememberedLater, "\(String(describing: said))")
         #expect(
             walk.daemon.logs("<6>info: memory saved: \(memoryPath) (1 buildings) (after "),
             "\(walk.daemon.stderr)")
+        #expect(walk.daemon.logs("<6>info: say: \(Prompts.rememberedLater)"), "\(walk.daemon.stderr)")
         let memory = try MemoryFile.read(path: memoryPath)
         #expect(memory.buildings.first?.name == "Siltavuorenpenger 10")
         #expect(memory.buildings.first?.confirmed?.source == .walker)

@@ -206,8 +206,7 @@ import Testing
         try #require(getuid() == 0, "needs root for chattr +i")
         let dir = TempDir()
         defer { dir.remove() }
-        let folder = dir.path + "/ro"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let folder = try ResumeWalkUnwritableFolderTests.folder(in: dir)
         let walkFile = folder + "/memory.json.walk"
         func daemon() throws -> DaemonProcess {
             let started = try DaemonProcess(
@@ -260,13 +259,19 @@ import Testing
         return started
     }
 
+    /// The memory's folder, made in `dir` (writable until a test says otherwise).
+    static func folder(in dir: TempDir) throws -> String {
+        let folder = dir.path + "/ro"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        return folder
+    }
+
     /// No walk file can be written: before, "could not empty it either (truncate …: No such
     /// file or directory): a restart would resume no walk, not this one".
     @Test func aWalkFileThatCouldNotBeWrittenIsNoWalkToResume() throws {
         let dir = TempDir()
         defer { dir.remove() }
-        let folder = dir.path + "/ro"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let folder = try Self.folder(in: dir)
         #expect(chmod(folder, 0o500) == 0)
         defer { chmod(folder, 0o700) }
         let daemon = try Self.daemon(dir, folder: folder)
@@ -283,14 +288,43 @@ import Testing
         #expect(ResumeWalkTests.mode(folder + "/memory.json.walk") == nil)
     }
 
+    /// Audit 8 A8-2: the walk file cannot be written at `go` (a full disk; here its folder
+    /// read-only); once it can be (space again), it is written by itself on the memory's retry
+    /// schedule, and a daemon killed later in the walk resumes it. Before, it was never tried
+    /// again (the walk counted as asked for): the restart was idle and the walker left in silence.
+    @Test func aWalkFileThatCouldNotBeWrittenIsWrittenOnceItCanBe() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let folder = try Self.folder(in: dir)
+        let walkFile = folder + "/memory.json.walk"
+        #expect(chmod(folder, 0o500) == 0)
+        defer { chmod(folder, 0o700) }
+        let first = try Self.daemon(dir, folder: folder)
+        #expect(fields(try first.client().request(Self.goSiltavuorenpenger))["ok"] == .bool(true))
+        #expect(first.logs("there is no walk file: a restart will not resume this walk"), "\(first.stderr)")
+        #expect(chmod(folder, 0o700) == 0)
+        #expect(
+            first.logs(
+                "<6>info: walk file \(walkFile) written after all: a restart resumes the walk to Siltavuorenpenger 10"
+            ), "\(first.stderr)")
+        #expect(ResumeWalkTests.mode(walkFile) == 0o600, "\(first.stderr)")
+        first.signal(SIGKILL)
+        _ = first.waitForExit()
+
+        let second = try Self.daemon(dir, folder: folder)
+        #expect(second.logs("resuming the walk to Siltavuorenpenger 10 begun at "), "\(second.stderr)")
+        #expect(try ResumeWalkTests.status(second)["state"] == "walking")
+        second.signal(SIGKILL)
+        _ = second.waitForExit()
+    }
+
     /// The file holds the walk to Siltavuorenpenger 10 when the folder and the file become
     /// read-only; a `go` to Rautatieasema cannot replace it, nor a `stop` remove it. Before, the
     /// stop's warning said a restart would resume the walk to Rautatieasema, which no file held.
     @Test func theWarningNamesTheWalkTheFileHolds() throws {
         let dir = TempDir()
         defer { dir.remove() }
-        let folder = dir.path + "/ro"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let folder = try Self.folder(in: dir)
         let walkFile = folder + "/memory.json.walk"
         defer { chmod(folder, 0o700) }
         let first = try Self.daemon(dir, folder: folder)

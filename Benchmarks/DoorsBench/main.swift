@@ -44,6 +44,15 @@ struct City {
             longitude: lon0 + Double(i % side) * dLon + 10.0 / 35 * dLon)
     }
 
+    /// A random building with an address (every 1 000th way is a relation's untagged member).
+    func randomBuilding(using rng: inout some RandomNumberGenerator) -> Int {
+        let i = Int.random(in: 0..<n, using: &rng)
+        return i % 1000 == 999 ? i - 1 : i
+    }
+
+    /// Where the walker stands for the address benchmark: the middle building's centre.
+    var walker: Coordinate { centre(side / 2 * side + side / 2) }
+
     func isKorean(_ i: Int) -> Bool { (i / side) % 7 == 0 }
     /// Korean road names end in 길 after their number, as "세종대로23길" does.
     func street(_ i: Int) -> String {
@@ -120,8 +129,7 @@ func benchSearch(db: String, n: Int, queries: Int) throws {
     var cpuTimes: [String: [Double]] = [:]
     var missed = 0
     for q in 0..<queries {
-        var i = Int.random(in: 0..<n, using: &rng)
-        if i % 1000 == 999 { i -= 1 }
+        let i = city.randomBuilding(using: &rng)
         let named = i - i % 10
         let shop = i - i % 20
         let kinds: [(String, String, Int)] = [
@@ -192,14 +200,13 @@ func addressQueries(_ city: City, _ i: Int) -> [(kind: String, query: String)] {
 func benchAddresses(db: String, n: Int, queries: Int) throws {
     let indexes = try DoorIndexes(path: db)
     let city = City(n: n, wordStreets: true)
-    let walker = city.centre(city.side / 2 * city.side + city.side / 2)
+    let walker = city.walker
     var rng = SystemRandomNumberGenerator()
     var times: [String: [Double]] = [:]
     var cpuTimes: [String: [Double]] = [:]
     var missed = 0
     for _ in 0..<queries {
-        var i = Int.random(in: 0..<n, using: &rng)
-        if i % 1000 == 999 { i -= 1 }
+        let i = city.randomBuilding(using: &rng)
         for (kind, query) in addressQueries(city, i) {
             let start = DispatchTime.now().uptimeNanoseconds
             let cpuStart = threadCPUSeconds()
@@ -229,12 +236,10 @@ func benchAddresses(db: String, n: Int, queries: Int) throws {
 /// first the walker's point "LAT LON": what Scripts/bench-address-search sends as `go`.
 func printAddresses(n: Int, queries: Int) {
     let city = City(n: n, wordStreets: true)
-    let walker = city.centre(city.side / 2 * city.side + city.side / 2)
-    print("\(walker.latitude) \(walker.longitude)")
+    print("\(city.walker.latitude) \(city.walker.longitude)")
     var rng = SystemRandomNumberGenerator()
     for _ in 0..<queries {
-        var i = Int.random(in: 0..<n, using: &rng)
-        if i % 1000 == 999 { i -= 1 }
+        let i = city.randomBuilding(using: &rng)
         for (kind, query) in addressQueries(city, i) { print("\(i + 1)\t\(kind)\t\(query)") }
     }
 }

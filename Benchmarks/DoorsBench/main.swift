@@ -1,6 +1,11 @@
 // The door index's benchmark helper (release; run by Scripts/bench-doors-import):
-//   DoorsBench city N OUT.opl     a synthetic grid city of N buildings, as OPL for osmium
+//   DoorsBench city N OUT.opl [--word-streets]
+//                                 a synthetic grid city of N buildings, as OPL for osmium;
+//                                 its streets words ("Rimivakatu") instead of "Street 628"
 //   DoorsBench search DB N        N searches on a city index: p50/p99 per kind of query
+//   DoorsBench addresses DB N Q   Q address searches on a --word-streets index as people write them (a city, a
+//                                 postcode, a letter not tagged after the number), through
+//                                 every shorter form (`doors search --near`): p50/p95 per kind
 import EntranceIndex
 import Foundation
 import Geo
@@ -12,13 +17,17 @@ import SystemCalls
 struct City {
     let n: Int
     let side: Int
+    /// Streets named by words ("Rimivakatu" for row 627), as most are: "Street 628 411, Seoul"
+    /// is read as the house number 628 of "Street", whose shorter form is "Street 628".
+    var wordStreets = false
     let lat0 = 37.40
     let lon0 = 126.80
     let dLat = 35.0 / 111_195
     var dLon: Double { dLat / cos(lat0 * .pi / 180) }
 
-    init(n: Int) {
+    init(n: Int, wordStreets: Bool = false) {
         self.n = n
+        self.wordStreets = wordStreets
         side = Int(Double(n).squareRoot().rounded(.up))
     }
 
@@ -35,9 +44,23 @@ struct City {
             longitude: lon0 + Double(i % side) * dLon + 10.0 / 35 * dLon)
     }
 
+    /// A random building with an address (every 1 000th way is a relation's untagged member).
+    func randomBuilding(using rng: inout some RandomNumberGenerator) -> Int {
+        let i = Int.random(in: 0..<n, using: &rng)
+        return i % 1000 == 999 ? i - 1 : i
+    }
+
+    /// Where the walker stands for the address benchmark: the middle building's centre.
+    var walker: Coordinate { centre(side / 2 * side + side / 2) }
+
     func isKorean(_ i: Int) -> Bool { (i / side) % 7 == 0 }
     /// Korean road names end in 길 after their number, as "세종대로23길" does.
-    func street(_ i: Int) -> String { isKorean(i) ? "세종대로\(i / side + 1)길" : "Street \(i / side + 1)" }
+    func street(_ i: Int) -> String {
+        if isKorean(i) { return "세종대로\(i / side + 1)길" }
+        guard wordStreets else { return "Street \(i / side + 1)" }
+        let syllables = ["ka", "lo", "mi", "nu", "pe", "ri", "so", "tu", "va", "ye"]
+        return String(i / side + 1).map { syllables[Int(String($0))!] }.joined().capitalized + "katu"
+    }
     func number(_ i: Int) -> String { String(i % side + 1) }
 }
 
@@ -106,8 +129,7 @@ func benchSearch(db: String, n: Int, queries: Int) throws {
     var cpuTimes: [String: [Double]] = [:]
     var missed = 0
     for q in 0..<queries {
-        var i = Int.random(in: 0..<n, using: &rng)
-        if i % 1000 == 999 { i -= 1 }
+        let i = city.randomBuilding(using: &rng)
         let named = i - i % 10
         let shop = i - i % 20
         let kinds: [(String, String, Int)] = [
@@ -157,13 +179,85 @@ func benchSearch(db: String, n: Int, queries: Int) throws {
     print("wrong first answers (expected building not first): \(missed)")
 }
 
+/// The address of building `i` as people write it, one of each kind, for
+/// `DoorsBench addresses` and Scripts/bench-address-search (which sends the same over the
+/// daemon's socket as `go`).
+func addressQueries(_ city: City, _ i: Int) -> [(kind: String, query: String)] {
+    let street = city.street(i)
+    let number = city.number(i)
+    return [
+        ("address", "\(street) \(number)"),
+        ("address, city", "\(street) \(number), Seoul"),
+        ("address, postcode and city", "\(street) \(number), 04524 Seoul"),
+        ("address, letter not tagged", "\(street) \(number)A"),
+        ("address, flat", "\(street) \(number) B 12"),
+    ]
+}
+
+/// `Q` random buildings' addresses (``addressQueries(_:_:)``) searched in every index at
+/// `db` with the walker's point, as `doors search --near` does (shorter forms included): wall
+/// and thread-CPU p50/p95 per kind.
+func benchAddresses(db: String, n: Int, queries: Int) throws {
+    let indexes = try DoorIndexes(path: db)
+    let city = City(n: n, wordStreets: true)
+    let walker = city.walker
+    var rng = SystemRandomNumberGenerator()
+    var times: [String: [Double]] = [:]
+    var cpuTimes: [String: [Double]] = [:]
+    var missed = 0
+    for _ in 0..<queries {
+        let i = city.randomBuilding(using: &rng)
+        for (kind, query) in addressQueries(city, i) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let cpuStart = threadCPUSeconds()
+            let found = try indexes.search(query, near: walker, limit: 10)
+            cpuTimes[kind, default: []].append((threadCPUSeconds() - cpuStart) * 1e3)
+            times[kind, default: []].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            if found.first?.osm != "way/\(i + 1)" {
+                missed += 1
+                if missed <= 5 { print("wrong: \(kind) \"\(query)\": \(found.prefix(3).map(\.osm))") }
+            }
+        }
+    }
+    print("| query (with the walker's point) | n | wall p50 ms | wall p95 ms | CPU p50 ms | CPU p95 ms |")
+    print("|---|---:|---:|---:|---:|---:|")
+    func f(_ v: Double) -> String { String(format: "%.1f", v) }
+    for (kind, _) in addressQueries(city, 0) {
+        let s = times[kind]!.sorted()
+        let c = cpuTimes[kind]!.sorted()
+        print(
+            "| \(kind) | \(s.count) | \(f(s.quantile(0.5))) | \(f(s.quantile(0.95))) | \(f(c.quantile(0.5))) | \(f(c.quantile(0.95))) |"
+        )
+    }
+    print("wrong first answers (expected building not first): \(missed)")
+}
+
+/// One line a query: "ROW\tKIND\tQUERY", `Q` random buildings' ``addressQueries(_:_:)``, and
+/// first the walker's point "LAT LON": what Scripts/bench-address-search sends as `go`.
+func printAddresses(n: Int, queries: Int) {
+    let city = City(n: n, wordStreets: true)
+    print("\(city.walker.latitude) \(city.walker.longitude)")
+    var rng = SystemRandomNumberGenerator()
+    for _ in 0..<queries {
+        let i = city.randomBuilding(using: &rng)
+        for (kind, query) in addressQueries(city, i) { print("\(i + 1)\t\(kind)\t\(query)") }
+    }
+}
+
 let args = CommandLine.arguments
 switch args.dropFirst().first {
-case "city" where args.count == 4:
-    try writeCity(City(n: Int(args[2])!), to: args[3])
+case "city" where args.count == 4 || args.count == 5 && args[4] == "--word-streets":
+    try writeCity(City(n: Int(args[2])!, wordStreets: args.count == 5), to: args[3])
 case "search" where args.count == 5:
     try benchSearch(db: args[2], n: Int(args[3])!, queries: Int(args[4])!)
+case "addresses" where args.count == 5:
+    try benchAddresses(db: args[2], n: Int(args[3])!, queries: Int(args[4])!)
+case "address-queries" where args.count == 4:
+    printAddresses(n: Int(args[2])!, queries: Int(args[3])!)
 default:
-    FileHandle.standardError.write(Data("usage: DoorsBench city N OUT.opl | search DB N QUERIES\n".utf8))
+    FileHandle.standardError.write(
+        Data(
+            "usage: DoorsBench city N OUT.opl [--word-streets] | search DB N QUERIES | addresses DB N QUERIES | address-queries N QUERIES\n"
+                .utf8))
     exit(2)
 }

@@ -496,9 +496,13 @@ final class DaemonLookups {
     /// What a Korean metropolitan or special city's full name adds to its short one.
     private static let koreanCityEndings = ["특별자치시", "특별자치도", "특별시", "광역시"]
 
-    /// The gazetteer's region at `point` (`where`'s `region.id`), nil when it names none.
+    /// The gazetteer's region at `point` (`where`'s `region.id`), nil when it names none: only
+    /// the boundaries holding it, asked of every match of an address written with a city
+    /// (before: the whole `where` answer each time, its nearest city and a scan of every
+    /// airport included, written as JSON and read back).
     private func regionID(at point: Coordinate) -> String? {
-        (try? place(at: point))?.objectValue?["region"]?.objectValue?["id"]?.stringValue
+        guard let gazetteer = try? openGazetteer() else { return nil }
+        return (try? ReferenceGeocoder(database: gazetteer).boundaries(point))?.region ?? nil
     }
 
     /// Matches asked of each door index (and the gazetteer asks 5): enough for the choice and

@@ -16,7 +16,7 @@ public struct BuildingMatch: Sendable, Hashable {
         case words = 2
         /// No word matched, but the query is part of one ("rautatieasema" in
         /// "päärautatieasema", "시청" in "서울특별시청"): looked for only when nothing else
-        /// matched, as it reads every row.
+        /// matched, as it reads every row (for a query of one word).
         case within = 3
 
         public static func < (a: Quality, b: Quality) -> Bool { a.rawValue < b.rawValue }
@@ -279,12 +279,19 @@ extension DoorIndex {
         let hangul = folded.unicodeScalars.contains { (0xAC00...0xD7A3).contains($0.value) }
         if candidates.isEmpty && folded.count >= (hangul ? 2 : 3) {
             // Inside: in no address, and first found in the names after the places' separator.
+            // Only the rows holding the words the query's run of text must hold, when it has
+            // such words (``SearchText/withinTerms(_:)``): the same rows as reading every one
+            // (≈ 0.38 s of CPU at 500 000 buildings, for the query and again for its shorter forms).
+            let terms = SearchText.withinTerms(tokens)
             try capped(
                 """
                 SELECT rowid AS building, instr(addresses, ?1) = 0 AND instr(names, ?2) > 0
                     AND instr(names, ?1) > instr(names, ?2), names, addresses
-                FROM building_search WHERE instr(names, ?1) > 0 OR instr(addresses, ?1) > 0
-                """, [.text(folded), .text(SearchText.placesSeparator)], near: near
+                FROM building_search
+                WHERE \(terms == nil ? "" : "building_search MATCH ?3 AND ")
+                    (instr(names, ?1) > 0 OR instr(addresses, ?1) > 0)
+                """, [.text(folded), .text(SearchText.placesSeparator)] + (terms.map { [.text($0)] } ?? []),
+                near: near
             ) { row in
                 if let number {
                     let text = (row.text(2) ?? "") + SearchText.separator + (row.text(3) ?? "")

@@ -489,6 +489,32 @@ enum SearchText {
         return nil
     }
 
+    /// The word-index (`building_search`) terms that every name or address holding the folded
+    /// query `tokens` as one run of text holds, for the search inside words: the words between
+    /// the first and the last whole (spaces around them in the run), the last as the start of a
+    /// word; not the first, which may end a longer word ("rautatieasema" in
+    /// "päärautatieasema"). Only words the index's tokenizer keeps as one token, as they are
+    /// (ASCII letters and digits, Latin letters to U+024F, Hangul syllables); nil when there is
+    /// none, or only a one-letter start (a doclist of most rows): then every row is read.
+    static func withinTerms(_ tokens: [String]) -> String? {
+        guard tokens.count >= 2 else { return nil }
+        let kept = { (word: String) in
+            word.unicodeScalars.allSatisfy { scalar in
+                switch scalar.value {
+                case 0x30...0x39, 0x61...0x7A, 0xC0...0x24F, 0xAC00...0xD7A3:
+                    scalar.properties.isAlphabetic
+                        || scalar.properties.numericType != nil
+                default: false
+                }
+            }
+        }
+        var terms = tokens.dropFirst().dropLast().filter(kept).map { "\"\($0)\"" }
+        if let last = tokens.last, kept(last), last.count >= 2 || !terms.isEmpty {
+            terms.append("\"\(last)\"*")
+        }
+        return terms.isEmpty ? nil : terms.joined(separator: " ")
+    }
+
     /// Whether the last of folded `tokens` is a house letter after a number ("5 a"): a whole
     /// word, not the start of one (a word search took "a" as any word starting with a).
     static func endsWithHouseLetter(_ tokens: [String]) -> Bool {

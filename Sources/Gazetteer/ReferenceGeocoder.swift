@@ -53,12 +53,11 @@ package struct ReferenceGeocoder {
         return location
     }
 
-    private func resolve(
-        _ point: Coordinate
-    ) throws -> (
-        country: String?, region: String?, city: (id: Int64, metres: Double)?,
-        airport: (id: Int64, metres: Double)?
-    ) {
+    /// The country and region whose boundary holds `point` (the smallest region's first, by
+    /// area, then id), as ``locate(_:)`` finds them, without its nearest city and airport (a
+    /// scan of every airport): what the daemon asks of each match when a city written with an
+    /// address chooses among them.
+    package func boundaries(_ point: Coordinate) throws -> (country: String?, region: String?) {
         let db = database.connection
         let lon = point.longitude
         let lat = point.latitude
@@ -79,6 +78,17 @@ package struct ReferenceGeocoder {
             region = boxes.text(0) == "region" && !boxes.isNull(2) ? boxes.text(2) : nil
             break
         }
+        return (country, region)
+    }
+
+    private func resolve(
+        _ point: Coordinate
+    ) throws -> (
+        country: String?, region: String?, city: (id: Int64, metres: Double)?,
+        airport: (id: Int64, metres: Double)?
+    ) {
+        let db = database.connection
+        let (country, region) = try boundaries(point)
         var cities: [(Int64, Coordinate)] = []
         func load(_ sql: String, _ values: [SQLValue]) throws {
             let s = try db.cached(sql)

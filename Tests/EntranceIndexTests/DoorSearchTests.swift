@@ -140,6 +140,50 @@ struct DoorSearchTests {
         #expect(try index.search("ai").isEmpty)  // in "Quai" and "Palais"
     }
 
+    /// A query of several words found only inside words ("iltavuorenpenger 10 kes" in
+    /// "siltavuorenpenger 10 keskus") finds the buildings reading every row finds: the search
+    /// inside words reads only the rows holding its inner words and its last word's start
+    /// (`SearchText.withinTerms`), which every such row holds. Runs of the bundled Helsinki
+    /// index's own names and addresses, cut inside their first and last words, near a point and
+    /// not.
+    @Test func wordsFoundInsideWordsAreThoseEveryRowGives() throws {
+        let db = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../artifacts/doors/helsinki.db").standardizedFileURL.path
+        let index = try DoorIndex(path: db)
+        let sql = try Connection(path: db, mode: .readOnly(immutable: true))
+        var texts: [String] = []
+        try sql.prepare("SELECT names, addresses FROM building_search ORDER BY rowid").forEach { row in
+            for column in [0, 1] {
+                texts += (row.text(column) ?? "").components(separatedBy: SearchText.separator)
+                    .flatMap { $0.components(separatedBy: SearchText.placesSeparator) }
+            }
+        }
+        var asked = 0
+        for text in texts.enumerated().filter({ $0.offset % 3 == 0 }).map(\.element) where asked < 60 {
+            let words = text.split(separator: " ").map(String.init)
+            guard words.count >= 2, words[0].count >= 3, let last = words.last, last.count >= 2 else {
+                continue
+            }
+            let query =
+                ([String(words[0].dropFirst())] + words.dropFirst().dropLast() + [String(last.dropLast())])
+                .joined(separator: " ")
+            guard SearchText.houseNumber(query.split(separator: " ").map(String.init)) == nil else {
+                continue
+            }
+            var every: Set<Int64> = []
+            try sql.prepare(
+                "SELECT rowid FROM building_search WHERE instr(names, ?1) > 0 OR instr(addresses, ?1) > 0"
+            ).forEach([.text(query)]) { every.insert($0.int(0)) }
+            for near in [nil, Coordinate(latitude: 60.1699, longitude: 24.9384)] {
+                let found = try index.search(query, near: near, limit: every.count + 5)
+                guard found.allSatisfy({ $0.quality == .within }) else { continue }
+                asked += 1
+                #expect(Set(found.map(\.row)) == every, "\(query) near \(String(describing: near))")
+            }
+        }
+        #expect(asked == 60)
+    }
+
     @Test func aShopInsideFindsItsBuildingAndADoorRefFindsItsBuilding() throws {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

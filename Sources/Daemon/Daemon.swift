@@ -232,6 +232,8 @@ package final class Daemon: Sendable {
             }
             walkKeeper.keep(core.activeWalk)
         }
+        /// Clients closed as idle, told one line at a time (as busy refusals are).
+        var idleCloses = IdleCloses()
         /// Ticks since the start, for the checks made every few ticks.
         var tickCount = 0
 
@@ -248,6 +250,7 @@ package final class Daemon: Sendable {
                 if tickCount % MemoryKeeper.checkEveryTicks == 0 { memory.checkHold(log: log) }
                 // A memory whose write failed is written again by itself (with backoff).
                 memory.retryIfDue(now: .now, log: log)
+                if let line = idleCloses.due(idleSeconds: server.idleSeconds) { log.info(line) }
                 if let line = outage.line(for: feed.problem, source: feed.name) { log.warning(line) }
             case .position(let event):
                 let measured = core.barometer.observe(event, received: .now)
@@ -346,8 +349,14 @@ package final class Daemon: Sendable {
                     ]).text, to: client)
             case .control(.closed(let client)):
                 log.debug("client \(client): gone")
+            case .control(.dropped(let client, let unread)):
+                // A warning: a family's dashboard that stalled loses its event stream (before,
+                // at debug, as a hang-up).
+                log.warning(
+                    "client \(client): dropped: \(unread / 1024) KiB of output unread (a subscriber or client that stopped reading)"
+                )
             case .control(.idle(let client)):
-                log.info("client \(client): no request for \(Int(server.idleSeconds)) s; closed")
+                if let line = idleCloses.closed(client, idleSeconds: server.idleSeconds) { log.info(line) }
             case .control(.busy), .control(.foreign):
                 if case .control(let refusal) = input, let line = Self.refusalLine(refusal, server: server) {
                     log.warning(line)
@@ -383,6 +392,7 @@ package final class Daemon: Sendable {
         for refusal in server.stop() {
             if let line = Self.refusalLine(refusal, server: server) { log.warning(line) }
         }
+        if let line = idleCloses.due(idleSeconds: server.idleSeconds, all: true) { log.info(line) }
         continuation.finish()
         log.info("stopped")
         withExtendedLifetime(memory) {}

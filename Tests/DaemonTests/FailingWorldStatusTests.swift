@@ -74,6 +74,38 @@ import Testing
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)
     }
+
+    /// Audit 8 A8-6: a client that floods requests and reads no reply is dropped with a warning
+    /// naming it and why (before, at debug, as a hang-up); clients left silent are closed as
+    /// idle in one line, the rest counted in the next (before, a line each).
+    @Test func droppedAndIdleClientsAreTold() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try DaemonProcess.listening(in: dir)
+        let silent = try (0..<5).map { _ in try ControlClient(path: daemon.socket) }
+        let flooding = try ControlClient(path: daemon.socket)
+        let lines = Array(
+            (["subscribe"] + Array(repeating: #"{"cmd": "status"}"#, count: 20_000)).map { $0 + "\n" }
+                .joined().utf8)
+        let writer = Thread { try? flooding.write(lines) }
+        writer.start()
+        let why = "KiB of output unread (a subscriber or client that stopped reading)"
+        #expect(daemon.logs(why), "\(daemon.stderr)")
+        let dropped = daemon.stderr.split(separator: "\n").filter { $0.contains(why) }
+        #expect(dropped.count == 1, "\(daemon.stderr)")
+        #expect(dropped.first?.contains(/<4>warning: client \d+: dropped: \d+ KiB/) == true, "\(dropped)")
+
+        usleep(28_000_000)  // the 30 s of idleness
+        #expect(daemon.logs("; closed"), "\(daemon.stderr)")
+        usleep(1_500_000)
+        let closedLines = daemon.stderr.components(separatedBy: "no request for 30 s; closed").count - 1
+        #expect(closedLines == 1, "\(daemon.stderr)")
+        #expect(
+            daemon.logs("<6>info: closed 4 more idle clients ("), "not told:\n\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        withExtendedLifetime((silent, flooding)) {}
+    }
 }
 
 /// The daemon's wording of positions not from satellites.

@@ -25,26 +25,7 @@ final class NMEAFeeder: @unchecked Sendable {
             epochs[epochs.count - 1] += line + "\r\n"
         }
         self.epochs = epochs
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(fd >= 0)
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        try #require(bound == 0)
-        try #require(listen(fd, 4) == 0)
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
-        }
-        port = UInt16(bigEndian: addr.sin_port)
-        self.fd = fd
+        (fd, port) = try Self.listening(on: 0)
         let pause = UInt32(1_000_000 / epochsPerSecond)
         Thread { [self] in
             while true {
@@ -80,6 +61,30 @@ final class NMEAFeeder: @unchecked Sendable {
         lock.withLock { closed = true }
         Glibc.shutdown(fd, Int32(SHUT_RDWR))
         close(fd)
+    }
+
+    /// A TCP socket listening on 127.0.0.1 and `port` (0: a free one), and its port.
+    static func listening(on port: UInt16) throws -> (fd: Int32, port: UInt16) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(fd >= 0)
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = port.bigEndian
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        try #require(bound == 0, "port \(port): \(String(cString: strerror(errno)))")
+        try #require(listen(fd, 4) == 0)
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
+        }
+        return (fd, UInt16(bigEndian: addr.sin_port))
     }
 
     /// A port nothing listens on right now.
@@ -118,23 +123,7 @@ final class FakeGPSD: @unchecked Sendable {
 
     init(port: UInt16, mode: Mode) throws {
         current = mode
-        self.port = port
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(fd >= 0)
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        addr.sin_port = port.bigEndian
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        try #require(bound == 0, "port \(port): \(String(cString: strerror(errno)))")
-        try #require(listen(fd, 4) == 0)
-        self.fd = fd
+        (fd, self.port) = try NMEAFeeder.listening(on: port)
         Thread { [self] in
             while true {
                 let c = accept(fd, nil, nil)

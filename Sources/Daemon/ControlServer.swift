@@ -38,6 +38,10 @@ package final class ControlServer: @unchecked Sendable {
         case closed(ClientID)
         /// A connection sent no complete request for `idleSeconds` and was closed.
         case idle(ClientID)
+        /// A client whose output waiting unread passed `maxPendingBytes` (a subscriber that
+        /// stopped reading, a client that floods requests and reads no reply) was dropped:
+        /// `unread` bytes. Before, it came as `closed`, a hang-up like any other.
+        case dropped(ClientID, unread: Int)
         /// Connections were refused at the client limit: `refused` since the last report
         /// (reported at most every `busyReportSeconds`, so a flood is not a log flood; what
         /// is counted meanwhile is reported once that time has passed, or at `stop`).
@@ -445,7 +449,8 @@ package final class ControlServer: @unchecked Sendable {
         client.output += bytes
         clients[id] = client
         if client.pending > maxPendingBytes {
-            drop(id, notify: true)
+            drop(id, notify: false)
+            onIncoming(.dropped(id, unread: client.pending))
         } else {
             flush(id)
         }

@@ -211,10 +211,11 @@ package final class Daemon: Sendable {
         walkKeeper.keep(core.activeWalk)
         core.barometer = DaemonBarometer(config: config, start: Date())
         for note in core.barometer.startNotes { log.warning(note) }
-        /// The source's problem already logged: logged once per outage. The walker hears of it by
-        /// FinalApproach's one no-fix rule (20 s without a fix), as in a replay; before, it was said
-        /// at the first tick of the problem, so each gpsd restart of a second was said.
-        var outage: String?
+        /// The source's problem as logged: once per outage and once per change of its cause. The
+        /// walker hears of it by FinalApproach's one no-fix rule (20 s without a fix), as in a
+        /// replay; before, it was said at the first tick of the problem, so each gpsd restart of a
+        /// second was said.
+        var outage = PositionOutage()
 
         /// Each memory write's outcome reaches the core before the next input (a stop
         /// included), so the promise or the failure is said at once; then the walk file follows
@@ -234,6 +235,8 @@ package final class Daemon: Sendable {
             }
             walkKeeper.keep(core.activeWalk)
         }
+        /// Clients closed as idle, told one line at a time (as busy refusals are).
+        var idleCloses = IdleCloses()
         /// Ticks since the start, for the checks made every few ticks.
         var tickCount = 0
 
@@ -250,20 +253,16 @@ package final class Daemon: Sendable {
                 if tickCount % MemoryKeeper.checkEveryTicks == 0 { memory.checkHold(log: log) }
                 // A memory whose write failed is written again by itself (with backoff).
                 memory.retryIfDue(now: .now, log: log)
-                if let problem = feed.problem, outage == nil {
-                    log.warning("\(feed.name): \(problem); waiting for it")
-                    outage = problem
-                }
+                if let line = idleCloses.due(idleSeconds: server.idleSeconds) { log.info(line) }
+                if let line = outage.line(for: feed.problem, source: feed.name) { log.warning(line) }
             case .position(let event):
                 let measured = core.barometer.observe(event, received: .now)
                 for note in measured.notes { log.info(note) }
                 let now = now()
+                feed.observe(event)
                 switch event {
                 case .fix(let fix):
-                    if outage != nil {
-                        log.info("\(feed.name): positions again")
-                        outage = nil
-                    }
+                    if outage.positionsAgain() { log.info("\(feed.name): positions again") }
                     let position = FinalApproach.Position(
                         time: fix.time, coordinate: fix.coordinate,
                         horizontalAccuracy: fix.horizontalAccuracy,
@@ -288,7 +287,7 @@ package final class Daemon: Sendable {
                     "\(feed.name): the input ended\(feed.problem.map { ": \($0)" } ?? ""); no more positions")
                 // Said: the next tick must not say "waiting for it" of an input that ended
                 // (before, a file without a date was said to have ended, then to be awaited).
-                outage = outage ?? feed.problem ?? "the input ended"
+                outage.ended(feed.problem)
             case .doors(let destination, let answer):
                 shell.perform(core.doorsFound(answer, for: destination, now: now()))
             case .heard(let answer):
@@ -316,6 +315,9 @@ package final class Daemon: Sendable {
                     log.debug("client \(client): \(String(decoding: line.prefix(200), as: UTF8.self))")
                     let leading = core.approach.leadingTo
                     if config.mic { core.microphone = ears.status }
+                    if request == .status {
+                        core.world = ["positions": feed.status, "memory": memory.status]
+                    }
                     var actions = shell.answer(request, from: client, core: &core, now: now())
                     // Before the reply: a client told "walking" (or "idle") finds the file so;
                     // but a walk that ended with a save keeps its file until the save is done
@@ -351,8 +353,14 @@ package final class Daemon: Sendable {
                     ]).text, to: client)
             case .control(.closed(let client)):
                 log.debug("client \(client): gone")
+            case .control(.dropped(let client, let unread)):
+                // A warning: a family's dashboard that stalled loses its event stream (before,
+                // at debug, as a hang-up).
+                log.warning(
+                    "client \(client): dropped: \(unread / 1024) KiB of output unread (a subscriber or client that stopped reading)"
+                )
             case .control(.idle(let client)):
-                log.info("client \(client): no request for \(Int(server.idleSeconds)) s; closed")
+                if let line = idleCloses.closed(client, idleSeconds: server.idleSeconds) { log.info(line) }
             case .control(.busy), .control(.foreign):
                 if case .control(let refusal) = input, let line = Self.refusalLine(refusal, server: server) {
                     log.warning(line)
@@ -388,6 +396,7 @@ package final class Daemon: Sendable {
         for refusal in server.stop() {
             if let line = Self.refusalLine(refusal, server: server) { log.warning(line) }
         }
+        if let line = idleCloses.due(idleSeconds: server.idleSeconds, all: true) { log.info(line) }
         continuation.finish()
         log.info("stopped")
         withExtendedLifetime(memory) {}

@@ -32,6 +32,10 @@ package struct DaemonCore: Sendable {
     package private(set) var position: FinalApproach.Position?
     /// When that position came (the loop's clock), so `status` can say how old it is.
     private var positionReceived: Date?
+    /// The position source and the memory file as the loop sees them (`positions`, `memory`),
+    /// set before a `status` is answered: a family member sees a failing world there, not
+    /// only in the journal (before, `status` said nothing of gpsd gone or a memory unsaved).
+    package var world: [String: JSONValue] = [:]
     /// The altimeter and its feed; `status` says its altitude and calibration.
     package var barometer = DaemonBarometer(source: .none)
     /// When the last altitude was handed to the walk (the loop's clock), so `status` can say
@@ -198,6 +202,7 @@ package struct DaemonCore: Sendable {
         }
         fields.merge(barometer.status) { a, _ in a }
         fields["microphone"] = microphone
+        fields.merge(world) { a, _ in a }
         return fields
     }
 

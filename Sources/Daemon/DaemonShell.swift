@@ -272,6 +272,17 @@ final class MemoryKeeper {
     /// Whether a change is in RAM only (its write failed, not yet retried with success).
     var hasUnsaved: Bool { unsaved != nil }
 
+    /// The unsaved change for `status`: since when its writes fail (the wall clock), how many
+    /// were tried, the last failure's reason; null while the file holds what the daemon holds.
+    var status: JSONValue {
+        guard unsaved != nil else { return .null }
+        return .object([
+            "unsavedSince": unsavedSince.map { .string(Daemon.timestamp($0)) } ?? .null,
+            "attempts": .number(Double(attempts)),
+            "reason": logged.map { .string($0.reason) } ?? .null,
+        ])
+    }
+
     /// Loads the memory once, at start.
     func load() -> (memory: EntranceMemory, warning: MemoryFileError?) {
         let loaded = store.load()

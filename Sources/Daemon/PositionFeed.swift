@@ -56,9 +56,11 @@ final class PositionFeed: Sendable {
         if let gpsd {
             if let error = gpsd.lastError { return error }
             if gpsd.connections == 0 { return "not connected yet" }
-            // As for NMEA below (before, over gpsd nothing said why no position came).
-            if gpsd.notGNSS > 0, gpsd.fixes == 0 { return Self.notGNSS }
-            return nil
+            // As for NMEA below (before, over gpsd nothing said why no position came); on this
+            // connection (before, since the start: after one fix, never said again).
+            let counts = gpsd.sinceConnected
+            if counts.notGNSS > 0, counts.fixes == 0 { return Self.notGNSS }
+            return noFix.map { "gpsd answers; \($0)" }
         }
         guard let nmea else { return nil }
         if let failure = nmea.failure { return failure }
@@ -73,10 +75,41 @@ final class PositionFeed: Sendable {
         // Positions the receiver says are not from satellites: no fix, said why (before: they
         // led the walk).
         if stats.notGNSS > 0, stats.fixes == 0 { return Self.notGNSS }
-        return nil
+        return noFix
     }
 
     static let notGNSS = "no fix: " + NMEAParser.Stats.notGNSSReason
+
+    /// Positions come without a fix (a receiver under a roof, gpsd's TPV mode 1) for
+    /// ``noFixSeconds``: before, a source that answered with no fix was no problem, and the
+    /// log's last word stayed the outage before it ("gpsd silent for 5.0 s").
+    private var noFix: String? {
+        guard let since = noFixSince.withLock({ $0 }),
+            ContinuousClock.now - since >= .seconds(Self.noFixSeconds)
+        else { return nil }
+        return "the receiver has no fix"
+    }
+
+    /// How long epochs without a fix come before they are a problem: as long as gpsd may be
+    /// silent (a fix lost for a moment under a tree is none).
+    static let noFixSeconds = 5.0
+
+    /// Since when only epochs without a fix came (nil since a fix, or before any epoch).
+    private let noFixSince = Mutex<ContinuousClock.Instant?>(nil)
+
+    /// Notes a position event the loop received, for ``problem``.
+    func observe(_ event: PositionEvent) {
+        switch event {
+        case .fix: noFixSince.withLock { $0 = nil }
+        case .noFix: noFixSince.withLock { $0 = $0 ?? .now }
+        case .pressure: break
+        }
+    }
+
+    /// The source for `status`: what it is and its ``problem`` (null while positions come).
+    var status: JSONValue {
+        .object(["source": .string(name), "problem": problem.map { .string($0) } ?? .null])
+    }
 
     func stop() {
         reopenStop.stop()
@@ -151,4 +184,41 @@ final class StopFlag: Sendable {
     private let value = Mutex(false)
     var isSet: Bool { value.withLock { $0 } }
     func stop() { value.withLock { $0 = true } }
+}
+
+/// The position source's problem as the log tells it: the first cause of an outage as a
+/// warning, each change of cause after it once (a cause already told within
+/// ``repeatSeconds`` is not told again: a source flapping between two causes is a few lines a
+/// minute, not one a tick), the end at the first fix. Before, only the first cause was told
+/// until a fix: gpsd silent, then answering with no fix, stayed "silent" in the journal.
+struct PositionOutage {
+    /// A change back to a cause told this long ago or less is not told again.
+    static let repeatSeconds = 60.0
+    /// The cause told last; nil while positions come.
+    private(set) var cause: String?
+    private var told: [String: ContinuousClock.Instant] = [:]
+
+    /// The warning to log for the source's `problem` now, nil when there is nothing new.
+    mutating func line(
+        for problem: String?, source: String, now: ContinuousClock.Instant = .now
+    ) -> String? {
+        guard let problem, problem != cause else { return nil }
+        let before = cause
+        cause = problem
+        if before != nil, let at = told[problem], now - at < .seconds(Self.repeatSeconds) { return nil }
+        told[problem] = now
+        guard let before else { return "\(source): \(problem); waiting for it" }
+        return "\(source): \(problem) (the cause changed; before: \(before))"
+    }
+
+    /// Whether a fix ends an outage told (then "positions again" is logged).
+    mutating func positionsAgain() -> Bool {
+        defer { cause = nil }
+        return cause != nil
+    }
+
+    /// The input ended, said so: the next tick tells no "waiting for it" of it.
+    mutating func ended(_ problem: String?) {
+        cause = cause ?? problem ?? "the input ended"
+    }
 }

@@ -94,7 +94,15 @@ public final class GPSDClient: Sendable {
     /// typed in, or dead reckoning alone without its own σ (each also a `.noFix`), as
     /// `NMEAParser.Stats.notGNSS` counts them.
     public var notGNSS: Int { state.withLock { $0.notGNSS } }
-    /// The last connection problem, for status displays; `nil` while connected.
+    /// ``fixes`` and ``notGNSS`` on the connection made last (another gpsd, maybe another
+    /// receiver, after a reconnect): what is said of the receiver now. Before, the lifetime
+    /// counts were used, and after one fix since the start a receiver that only dead-reckons
+    /// was never named.
+    public var sinceConnected: (fixes: Int, notGNSS: Int) {
+        state.withLock { ($0.fixes - $0.atConnect.fixes, $0.notGNSS - $0.atConnect.notGNSS) }
+    }
+    /// The last connection problem, for status displays; `nil` once gpsd sends something on
+    /// a connection.
     public var lastError: String? { state.withLock { $0.lastError } }
 
     /// Starts the reader thread and returns its events. Call once per client.
@@ -131,7 +139,7 @@ public final class GPSDClient: Sendable {
                 try writeAll(fd, Array(watch.utf8))
                 state.withLock {
                     $0.connections += 1
-                    $0.lastError = nil
+                    $0.atConnect = ($0.fixes, $0.notGNSS)
                 }
                 decoder.reset()
                 var buffer = [UInt8](repeating: 0, count: 16_384)
@@ -148,6 +156,9 @@ public final class GPSDClient: Sendable {
                         if !gotData {
                             gotData = true
                             backoff = settings.initialBackoff
+                            // Not at the connection: a gpsd that accepts and stays silent is
+                            // no gpsd back (before, `status` showed no problem for its 5 s).
+                            state.withLock { $0.lastError = nil }
                         }
                         let events = decoder.feed(buffer[0..<n])
                         // Counted before the events are passed on, so a reader stopping at one
@@ -182,6 +193,8 @@ public final class GPSDClient: Sendable {
             var connections = 0
             var fixes = 0
             var notGNSS = 0
+            /// ``fixes`` and ``notGNSS`` when the last connection was made.
+            var atConnect = (fixes: 0, notGNSS: 0)
             var lastError: String?
         }
         private let lock = NSLock()

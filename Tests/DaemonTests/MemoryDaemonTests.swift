@@ -199,7 +199,16 @@ import Testing
             "\(walk.daemon.stderr)")
         #expect(failed["event"] == "memoryFailed")
         _ = walk.events.next(EndToEndTests.event("walkEnded"))
-        #expect(fields(try walk.requests.request(#"{"cmd": "status"}"#))["state"] == "idle")
+        let idle = fields(try walk.requests.request(#"{"cmd": "status"}"#))
+        #expect(idle["state"] == "idle")
+        // Audit 8 A8-4: `status` says the memory is unsaved, since when, how often tried and why
+        // (before, nothing: the family's app saw "idle" while the confirmation was about to be lost).
+        let unsaved = try #require(idle["memory"]?.objectValue, "\(idle)")
+        #expect(unsaved["attempts"]?.numberValue ?? 0 >= 1, "\(unsaved)")
+        #expect(unsaved["unsavedSince"]?.stringValue?.hasPrefix("20") == true, "\(unsaved)")
+        #expect(unsaved["reason"]?.stringValue?.contains(memoryPath) == true, "\(unsaved)")
+        let positions = try #require(idle["positions"]?.objectValue, "\(idle)")
+        #expect(positions["source"]?.stringValue?.hasPrefix("gpsd 127.0.0.1:") == true, "\(positions)")
 
         // Space again: no other change comes, and the door is written all the same.
         try FileManager.default.removeItem(atPath: blocker)
@@ -208,6 +217,8 @@ import Testing
         #expect(saved["buildings"]?.numberValue == 1)
         let said = walk.events.next(EndToEndTests.event("say"))
         #expect(said?["text"]?.stringValue == Prompts.rememberedLater, "\(String(describing: said))")
+        // All saved: `memory` is null again.
+        #expect(fields(try walk.requests.request(#"{"cmd": "status"}"#))["memory"] == .null)
         #expect(
             walk.daemon.logs("<6>info: memory saved: \(memoryPath) (1 buildings) (after "),
             "\(walk.daemon.stderr)")

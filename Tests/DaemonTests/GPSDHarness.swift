@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// Serves a recorded walk's NMEA over TCP to gpsd, `epochsPerSecond` epochs (an epoch
@@ -65,26 +66,7 @@ final class NMEAFeeder: @unchecked Sendable {
 
     /// A TCP socket listening on 127.0.0.1 and `port` (0: a free one), and its port.
     static func listening(on port: UInt16) throws -> (fd: Int32, port: UInt16) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(fd >= 0)
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        addr.sin_port = port.bigEndian
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        try #require(bound == 0, "port \(port): \(String(cString: strerror(errno)))")
-        try #require(listen(fd, 4) == 0)
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
-        }
-        return (fd, UInt16(bigEndian: addr.sin_port))
+        try listeningOnLoopback(port: port, backlog: 4)
     }
 
     /// A port nothing listens on right now.

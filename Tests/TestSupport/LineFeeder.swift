@@ -11,23 +11,7 @@ package final class LineFeeder: @unchecked Sendable {
     private var closed = false
 
     package init(lines: [String], pause: Double = 0.03) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ToolMissing(message: "socket: errno \(errno)") }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, len) == 0 && listen(fd, 4) == 0 && getsockname(fd, $0, &len) == 0
-            }
-        }
-        guard bound else {
-            close(fd)
-            throw ToolMissing(message: "cannot listen on 127.0.0.1: errno \(errno)")
-        }
-        port = UInt16(bigEndian: addr.sin_port)
-        self.fd = fd
+        (fd, port) = try listeningOnLoopback()
         Thread { [self] in
             while true {
                 let c = accept(fd, nil, nil)
@@ -72,4 +56,29 @@ package func freeTCPPort() throws -> UInt16 {
     let feeder = try LineFeeder(lines: [])
     defer { feeder.shutdown() }
     return feeder.port
+}
+
+/// A TCP socket listening on 127.0.0.1 and `port` (0: a free one), and its port: for a test's
+/// receivers and fake gpsds. Throws naming the port and the error.
+package func listeningOnLoopback(port: UInt16 = 0, backlog: Int32 = 8) throws -> (fd: Int32, port: UInt16) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw ToolMissing(message: "socket: \(String(cString: strerror(errno)))") }
+    var yes: Int32 = 1
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+    addr.sin_port = port.bigEndian
+    var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(fd, $0, len) == 0 && listen(fd, backlog) == 0 && getsockname(fd, $0, &len) == 0
+        }
+    }
+    guard bound else {
+        let reason = String(cString: strerror(errno))
+        close(fd)
+        throw ToolMissing(message: "cannot listen on 127.0.0.1:\(port): \(reason)")
+    }
+    return (fd, UInt16(bigEndian: addr.sin_port))
 }

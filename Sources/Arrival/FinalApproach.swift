@@ -387,8 +387,12 @@ public struct FinalApproach: Sendable {
         switch event {
         case .memorySaved:
             confirmationUnsaved = false
+            // Not before the failure either: a `now` earlier than it is another clock's (before,
+            // audit 9 A9-1, a negative interval passed, and the sentence came up to an hour late).
             let late =
-                confirmationFailedAt.map { now.timeIntervalSince($0) <= Self.lateRememberedSeconds } ?? false
+                confirmationFailedAt.map {
+                    (0...Self.lateRememberedSeconds).contains(now.timeIntervalSince($0))
+                } ?? false
             confirmationFailedAt = nil
             let effects: [Effect] = [.log(.memorySaved(buildings: memory.buildings.count))]
             let said = confirmation ? Prompts.remembered : late ? Prompts.rememberedLater : nil

@@ -230,8 +230,10 @@ package final class Daemon: Sendable {
                 }
                 // On the walk's clock, as every input of the loop (before, the wall clock: stepped
                 // an hour ahead during a walk, the save after "여기 아니야" found the last fix an
-                // hour old, and a false "GPS 신호가 끊겼어" was said).
-                shell.perform(core.handle(outcome, now: now()))
+                // hour old, and a false "GPS 신호가 끊겼어" was said); after the walk, on its clock
+                // carried on, as the failure it may follow was timed (audit 9 A9-1).
+                let time = core.approach.isWalking ? now() : clock.lastWalkNow()
+                shell.perform(core.handle(outcome, now: time))
             }
             walkKeeper.keep(core.activeWalk)
         }

@@ -12,10 +12,16 @@ import Geo
 package struct WalkClock: Sendable {
     private var anchorWall: Date
     private var anchorMonotonic: ContinuousClock.Instant
+    /// The anchor of the last walk (of the start before any walk), kept after it ends for
+    /// ``lastWalkNow(monotonic:)``.
+    private var walkAnchorWall: Date
+    private var walkAnchorMonotonic: ContinuousClock.Instant
 
     package init(wall: Date = Date(), monotonic: ContinuousClock.Instant = .now) {
         anchorWall = wall
         anchorMonotonic = monotonic
+        walkAnchorWall = wall
+        walkAnchorMonotonic = monotonic
     }
 
     /// The time for FinalApproach.
@@ -30,6 +36,17 @@ package struct WalkClock: Sendable {
             anchorMonotonic = monotonic
             return wall
         }
+        walkAnchorWall = anchorWall
+        walkAnchorMonotonic = anchorMonotonic
         return anchorWall.addingTimeInterval((monotonic - anchorMonotonic).inSeconds)
+    }
+
+    /// The last walk's time carried on monotonically after it ended, until the next walk
+    /// starts: for a memory write's outcome after the walk, which FinalApproach compares with
+    /// an instant of the walk (the "이제 입구를 기억했어." window after a failed write). Before
+    /// (audit 9 A9-1), that outcome came on the wall clock: stepped an hour ahead after the
+    /// failure, the sentence was never said; stepped back, it was said up to an hour late.
+    package func lastWalkNow(monotonic: ContinuousClock.Instant = .now) -> Date {
+        walkAnchorWall.addingTimeInterval((monotonic - walkAnchorMonotonic).inSeconds)
     }
 }

@@ -145,7 +145,10 @@ final class WalkKeeper {
                 try WalkFile.remove(path: path)
             }
             let name = walk?.destination.name
-            if unwritten {
+            // After all: a walk written, or a file that held one removed. A write that failed
+            // and left no file leaves nothing to remove (before, audit 9 A9-5, "removed after
+            // all" of a file that never was).
+            if unwritten, walk != nil || onDisk != nil {
                 log.info(
                     "walk file \(path) "
                         + (name.map { "written after all: a restart resumes the walk to \($0)" }

@@ -590,6 +590,19 @@ struct MemoryWriteTests {
         #expect(sim.said.filter { $0 == Prompts.rememberedLater }.count == (said ? 1 : 0))
     }
 
+    /// Audit 9 A9-1: a write whose time is before the failure's (a clock set back between the
+    /// two) is no later write within the window: before, the negative interval passed `<= 60`, and
+    /// "이제 입구를 기억했어." came as long as the step lasted (up to an hour after the walk).
+    @Test func aLaterWriteDatedBeforeTheFailureIsNotSaid() {
+        var sim = confirmAtB(saveFailure: "memory.json: write: No space left on device")
+        #expect(sim.said.last == Prompts.notRemembered)
+        sim.saveFailure = nil
+        sim.wait(4)
+        sim.now -= 3600
+        sim.send(.memorySaved)
+        #expect(!sim.said.contains(Prompts.rememberedLater), "\(sim.said)")
+    }
+
     @Test func aLaterWriteAfterANewWalkBeganIsNotSaid() {
         var sim = confirmAtB(saveFailure: "memory.json: write: No space left on device")
         sim.saveFailure = nil

@@ -83,6 +83,18 @@ import Testing
             return door
         }
 
+        /// Removes `blocker` (a plain file where the memory's folder goes): the daemon's retry
+        /// writes the door with no other change; expects its `memorySaved`, then "이제 입구를
+        /// 기억했어.".
+        func unblockAndHearTheDoorRememberedLater(_ blocker: String) throws {
+            try FileManager.default.removeItem(atPath: blocker)
+            let saved = try #require(
+                events.next(EndToEndTests.event("memorySaved")), "never retried:\n\(daemon.stderr)")
+            #expect(saved["buildings"]?.numberValue == 1)
+            let said = events.next(EndToEndTests.event("say"))
+            #expect(said?["text"]?.stringValue == Prompts.rememberedLater, "\(String(describing: said))")
+        }
+
         /// A second walk, to the station: its OSM doors are a change, so the memory is written.
         func changeAgain() throws {
             _ = events.next(EndToEndTests.event("walkEnded"))
@@ -211,12 +223,7 @@ import Testing
         #expect(positions["source"]?.stringValue?.hasPrefix("gpsd 127.0.0.1:") == true, "\(positions)")
 
         // Space again: no other change comes, and the door is written all the same.
-        try FileManager.default.removeItem(atPath: blocker)
-        let saved = try #require(
-            walk.events.next(EndToEndTests.event("memorySaved")), "never retried:\n\(walk.daemon.stderr)")
-        #expect(saved["buildings"]?.numberValue == 1)
-        let said = walk.events.next(EndToEndTests.event("say"))
-        #expect(said?["text"]?.stringValue == Prompts.rememberedLater, "\(String(describing: said))")
+        try walk.unblockAndHearTheDoorRememberedLater(blocker)
         // All saved: `memory` is null again.
         #expect(fields(try walk.requests.request(#"{"cmd": "status"}"#))["memory"] == .null)
         #expect(

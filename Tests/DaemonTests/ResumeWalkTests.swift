@@ -267,7 +267,9 @@ import Testing
     }
 
     /// No walk file can be written: before, "could not empty it either (truncate …: No such
-    /// file or directory): a restart would resume no walk, not this one".
+    /// file or directory): a restart would resume no walk, not this one". Audit 9 A9-5: the
+    /// `stop` has no walk file to remove; before, it logged "walk file … removed after all", as if
+    /// a stale walk file had been lying there.
     @Test func aWalkFileThatCouldNotBeWrittenIsNoWalkToResume() throws {
         let dir = TempDir()
         defer { dir.remove() }
@@ -285,6 +287,7 @@ import Testing
             log.contains("; there is no walk file: a restart will not resume this walk"), "\(log)")
         #expect(!log.contains("could not empty it either"), "\(log)")
         #expect(!log.contains("would resume the walk to"), "\(log)")
+        #expect(!log.contains("removed after all"), "\(log)")
         #expect(ResumeWalkTests.mode(folder + "/memory.json.walk") == nil)
     }
 

@@ -1,3 +1,4 @@
+import Arrival
 import Daemon
 import Foundation
 import Glibc
@@ -106,5 +107,32 @@ struct WallClockStepTests {
         #expect(gps.isEmpty, "\(gps)\n\(walk.daemon.stderr)")
         #expect(!walk.daemon.stderr.contains("GPS 신호가"), "\(walk.daemon.stderr)")
         walk.stop()
+    }
+
+    /// Audit 9 A9-1: the wall clock stepped an hour ahead between "입구를 기억하지 못했어." (said
+    /// on the walk's clock, the walk waiting to end) and the retry that stores the door once the
+    /// disk frees (after the walk, on the wall clock). Before, the 60 s window was measured between
+    /// the two clocks, an hour apart: the door was saved, and the walker, told it was forgotten,
+    /// never heard otherwise.
+    @Test func aDoorRememberedAfterAClockStepIsSaid() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let clock = try SteppedClock(in: dir)
+        // A plain file where the memory's folder goes: every write fails until it is removed.
+        let blocker = dir.path + "/blocked"
+        #expect(FileManager.default.createFile(atPath: blocker, contents: Data()))
+        let memoryPath = blocker + "/memory.json"
+        let walk = try MemoryDaemonTests.Walk(
+            dir: dir, arguments: ["--memory", memoryPath], environment: clock.environment)
+        _ = try walk.confirmAtTheFirstDoor()
+        let failed = try #require(
+            walk.events.next { ["memorySaved", "memoryFailed"].contains($0["event"]?.stringValue) },
+            "\(walk.daemon.stderr)")
+        #expect(failed["event"] == "memoryFailed")
+        try clock.step(3600)
+        try #require(walk.events.next(EndToEndTests.event("walkEnded")) != nil, "\(walk.daemon.stderr)")
+        try walk.unblockAndHearTheDoorRememberedLater(blocker)
+        walk.stop()
+        #expect(walk.events.said.filter { $0 == Prompts.rememberedLater }.count == 1, "\(walk.events.said)")
     }
 }

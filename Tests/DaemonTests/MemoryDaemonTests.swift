@@ -321,6 +321,65 @@ import Testing
         }
     }
 
+    /// The station's door as the daemon first knew it, and the one the family corrected it to.
+    static let stationDoor = Coordinate(latitude: 60.17150, longitude: 24.94110)
+    static let familyDoor = Coordinate(latitude: 60.1716, longitude: 24.9414)
+    static let stationCenter = Coordinate(latitude: 60.1713, longitude: 24.9412)
+
+    /// The daemon's memory file read, the station's door `S` rejected and door `F` confirmed by
+    /// the family (as `memory confirm|reject --file` on a copy do), and moved in over it.
+    static func moveInTheFamilysCorrection(_ memoryPath: String) throws {
+        var family = try MemoryFile.read(path: memoryPath)
+        family.reject(stationDoor, name: "Rautatieasema", center: stationCenter, now: Date())
+        family.confirm(
+            Door(coordinate: familyDoor, label: "F"), name: "Rautatieasema", center: stationCenter,
+            now: Date())
+        try MemoryFile.encode(family).write(to: URL(fileURLWithPath: memoryPath + ".n"))
+        #expect(rename(memoryPath + ".n", memoryPath) == 0)
+    }
+
+    /// A memory holding the station with its confirmed door `S`, an hour old.
+    static func stationRemembered(at memoryPath: String) throws {
+        var memory = EntranceMemory()
+        memory.confirm(
+            Door(coordinate: stationDoor, label: "S"), name: "Rautatieasema", center: stationCenter,
+            now: Date() - 3600)
+        try MemoryFile.encode(memory).write(to: URL(fileURLWithPath: memoryPath))
+    }
+
+    /// Audit 10 A10-1: a family's correction moved in while the daemon runs (the station's
+    /// confirmed door rejected, another confirmed) survives the daemon's next save, and so does
+    /// the daemon's own new door. Before, the save laid the daemon's whole memory over the file:
+    /// door S confirmed again, the family's rejection and door F gone, while the log said "merged".
+    @Test func aFamilysCorrectionMovedInSurvivesTheDaemonsNextSave() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let memoryPath = dir.path + "/memory.json"
+        try Self.stationRemembered(at: memoryPath)
+        let walk = try Walk(dir: dir, arguments: ["--memory", memoryPath])
+        _ = try #require(
+            walk.events.next(EndToEndTests.event("memorySaved")), "\(walk.daemon.stderr)")
+        try Self.moveInTheFamilysCorrection(memoryPath)
+
+        _ = try walk.confirmAtTheFirstDoor()
+        let saved = try #require(
+            walk.events.next { ["memorySaved", "memoryFailed"].contains($0["event"]?.stringValue) },
+            "\(walk.daemon.stderr)")
+        #expect(saved["event"] == "memorySaved", "\(saved)")
+        walk.stop()
+        let log = walk.daemon.stderr
+        let memory = try MemoryFile.read(path: memoryPath)
+        let station = try #require(memory.building(near: Self.stationCenter))
+        #expect(station.confirmed?.coordinate == Self.familyDoor, "\(station)\n\(log)")
+        #expect(station.isRejected(Self.stationDoor), "\(station)")
+        let building = memory.buildings.first { $0.name == "Siltavuorenpenger 10" }
+        #expect(building?.confirmed?.label == "A", "the daemon's own door lost")
+        #expect(
+            log.contains(
+                "new from it: Rautatieasema (door confirmed at 60.1716,24.9414, 1 door rejected)) and saved"),
+            "\(log)")
+    }
+
     /// Item 3: a memory file that cannot be read (EACCES: the file is `nobody`'s, mode 0600,
     /// and the daemon runs as root without the capabilities to read any file) is never written over; once it can be read, the walker's new
     /// door joins what it held.

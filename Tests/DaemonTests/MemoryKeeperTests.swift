@@ -13,10 +13,17 @@ import Testing
     private let doorD = Coordinate(latitude: 60.1751, longitude: 24.9512)
     private let start = Date(timeIntervalSince1970: 1_800_000_000)
 
-    private func warning(file: EntranceMemory, session: EntranceMemory) -> String {
-        MemoryKeeper.replaced(
-            MemoryStore.Merge(cause: .replaced, file: file, warning: nil), path: "/m/memory.json",
-            session: session)
+    /// The warning for `file` moved in over the daemon's `base` (what it last wrote), at the save
+    /// of `session`.
+    private func warning(file: EntranceMemory, session: EntranceMemory, base: EntranceMemory? = nil) -> String
+    {
+        let merge = file.merging(
+            MemoryFile.asWritten(session), base: MemoryFile.asWritten(base ?? session))
+        return MemoryKeeper.replaced(
+            MemoryStore.Merge(
+                cause: .replaced, file: file, warning: nil, merged: merge.memory,
+                bothChanged: merge.bothChanged),
+            path: "/m/memory.json", session: session)
     }
 
     /// The daemon's own earlier backup restored over the file: it holds the building in an
@@ -45,5 +52,25 @@ import Testing
         let more = warning(file: other, session: session)
         #expect(
             more.contains("(new from it: Kamppi (door confirmed at 60.1692,24.9321)) and saved"), "\(more)")
+    }
+
+    /// Audit 10 A10-1: a building both the family (in the file) and the daemon changed since the
+    /// daemon last wrote it is named, with which side's door stands. Before, "merged" was said of
+    /// a file whose change the save then wrote over.
+    @Test func aBuildingChangedOnBothSidesIsSaidWithWhatWon() {
+        var base = EntranceMemory()
+        base.confirm(
+            Door(coordinate: doorA, label: "A"), name: "Siltavuorenpenger 10", center: center, now: start)
+        var file = base
+        file.reject(doorA, name: "Siltavuorenpenger 10", center: center, now: start + 60)
+        var session = base
+        session.confirm(
+            Door(coordinate: doorD, label: "D"), name: "Siltavuorenpenger 10", center: center, now: start + 90
+        )
+        let text = warning(file: file, session: session, base: base)
+        #expect(
+            text.hasSuffix(
+                "and saved; Siltavuorenpenger 10 changed both in the file and by this daemon: the file's kept, "
+                    + "with its door confirmed at 60.1751,24.9512 over it"), "\(text)")
     }
 }

@@ -286,6 +286,18 @@ final class MemoryKeeper {
         store.load()
     }
 
+    /// At `go` and at SIGHUP: a file another program put at the path since the daemon last read
+    /// or wrote it (``MemoryStore/changedOnDisk``) is merged with `memory` and written now, as at
+    /// a save, so the walk about to be planned uses it (audit 10 A10-3: before, only the next
+    /// save read it, and the walk was planned without the family's door). The outcome waits in
+    /// ``next()``. Returns whether it was.
+    @discardableResult
+    func mergeIfReplaced(_ memory: EntranceMemory, log: DaemonLog) -> Bool {
+        guard store.changedOnDisk else { return false }
+        save(memory, log: log)
+        return true
+    }
+
     /// Writes `memory` (a change); the outcome waits in ``next()``. A failure is the core's
     /// `memoryFailed` (said, logged); the memory is then retried by itself.
     func save(_ memory: EntranceMemory, log: DaemonLog, now: ContinuousClock.Instant = .now) {

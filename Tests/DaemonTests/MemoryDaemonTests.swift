@@ -380,6 +380,38 @@ import Testing
             "\(log)")
     }
 
+    /// Audit 10 A10-3: a family's door moved in while the daemon runs is what the next `go`
+    /// plans with, and a SIGHUP reads such a file too. Before, the file was read only at a save:
+    /// the walk to the station had no entrance, or led to the old door.
+    @Test func aFamilysDoorMovedInLeadsTheNextWalk() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let memoryPath = dir.path + "/memory.json"
+        try Self.stationRemembered(at: memoryPath)
+        let walk = try Walk(dir: dir, arguments: ["--memory", memoryPath])
+        _ = try #require(
+            walk.events.next(EndToEndTests.event("memorySaved")), "\(walk.daemon.stderr)")
+        try Self.moveInTheFamilysCorrection(memoryPath)
+
+        let go = fields(try walk.requests.request(#"{"cmd": "go", "destination": \#(Self.station)}"#))
+        #expect(go["ok"] == .bool(true), "go: \(go)")
+        let entrance = try EndToEndTests.door(go["plan"]?.objectValue?["entrance"])
+        #expect(entrance.coordinate == Self.familyDoor, "\(go)\n\(walk.daemon.stderr)")
+        // OSM's doors for the station saved: the file is the daemon's again.
+        _ = walk.events.next { EndToEndTests.event("plan")($0) && $0["reason"] == "doorsArrived" }
+        _ = try #require(
+            walk.events.next(EndToEndTests.event("memorySaved")), "\(walk.daemon.stderr)")
+
+        // Moved in again (the station's door F rejected by hand) and SIGHUP: read at once.
+        var again = try MemoryFile.read(path: memoryPath)
+        again.reject(Self.familyDoor, name: "Rautatieasema", center: Self.stationCenter, now: Date() + 5)
+        try MemoryFile.encode(again).write(to: URL(fileURLWithPath: memoryPath + ".n"))
+        #expect(rename(memoryPath + ".n", memoryPath) == 0)
+        walk.daemon.signal(SIGHUP)
+        #expect(walk.daemon.logs("(new from it: Rautatieasema (1 door rejected))"), "\(walk.daemon.stderr)")
+        walk.stop()
+    }
+
     /// Item 3: a memory file that cannot be read (EACCES: the file is `nobody`'s, mode 0600,
     /// and the daemon runs as root without the capabilities to read any file) is never written over; once it can be read, the walker's new
     /// door joins what it held.

@@ -326,25 +326,35 @@ import Testing
     static let familyDoor = Coordinate(latitude: 60.1716, longitude: 24.9414)
     static let stationCenter = Coordinate(latitude: 60.1713, longitude: 24.9412)
 
-    /// The daemon's memory file read, the station's door `S` rejected and door `F` confirmed by
-    /// the family (as `memory confirm|reject --file` on a copy do), and moved in over it.
-    static func moveInTheFamilysCorrection(_ memoryPath: String) throws {
+    /// The daemon's memory file read, changed by `change` (as `memory confirm|reject --file` on
+    /// a copy do) and moved in over it (written beside it, renamed).
+    static func moveIn(_ memoryPath: String, _ change: (inout EntranceMemory) -> Void) throws {
         var family = try MemoryFile.read(path: memoryPath)
-        family.reject(stationDoor, name: "Rautatieasema", center: stationCenter, now: Date())
-        family.confirm(
-            Door(coordinate: familyDoor, label: "F"), name: "Rautatieasema", center: stationCenter,
-            now: Date())
+        change(&family)
         try MemoryFile.encode(family).write(to: URL(fileURLWithPath: memoryPath + ".n"))
         #expect(rename(memoryPath + ".n", memoryPath) == 0)
     }
 
-    /// A memory holding the station with its confirmed door `S`, an hour old.
-    static func stationRemembered(at memoryPath: String) throws {
+    /// A walk (to Siltavuorenpenger 10) by a daemon whose memory held the station with its
+    /// confirmed door `S`, an hour old; once OSM's doors are saved, the family's correction is
+    /// moved in: door `S` rejected, door `F` confirmed. Returns the walk and the memory's path.
+    static func walkAfterTheFamilysCorrection(in dir: TempDir) throws -> (Walk, String) {
+        let memoryPath = dir.path + "/memory.json"
         var memory = EntranceMemory()
         memory.confirm(
             Door(coordinate: stationDoor, label: "S"), name: "Rautatieasema", center: stationCenter,
             now: Date() - 3600)
         try MemoryFile.encode(memory).write(to: URL(fileURLWithPath: memoryPath))
+        let walk = try Walk(dir: dir, arguments: ["--memory", memoryPath])
+        _ = try #require(
+            walk.events.next(EndToEndTests.event("memorySaved")), "\(walk.daemon.stderr)")
+        try moveIn(memoryPath) { family in
+            family.reject(stationDoor, name: "Rautatieasema", center: stationCenter, now: Date())
+            family.confirm(
+                Door(coordinate: familyDoor, label: "F"), name: "Rautatieasema", center: stationCenter,
+                now: Date())
+        }
+        return (walk, memoryPath)
     }
 
     /// Audit 10 A10-1: a family's correction moved in while the daemon runs (the station's
@@ -354,12 +364,7 @@ import Testing
     @Test func aFamilysCorrectionMovedInSurvivesTheDaemonsNextSave() throws {
         let dir = TempDir()
         defer { dir.remove() }
-        let memoryPath = dir.path + "/memory.json"
-        try Self.stationRemembered(at: memoryPath)
-        let walk = try Walk(dir: dir, arguments: ["--memory", memoryPath])
-        _ = try #require(
-            walk.events.next(EndToEndTests.event("memorySaved")), "\(walk.daemon.stderr)")
-        try Self.moveInTheFamilysCorrection(memoryPath)
+        let (walk, memoryPath) = try Self.walkAfterTheFamilysCorrection(in: dir)
 
         _ = try walk.confirmAtTheFirstDoor()
         let saved = try #require(
@@ -386,12 +391,7 @@ import Testing
     @Test func aFamilysDoorMovedInLeadsTheNextWalk() throws {
         let dir = TempDir()
         defer { dir.remove() }
-        let memoryPath = dir.path + "/memory.json"
-        try Self.stationRemembered(at: memoryPath)
-        let walk = try Walk(dir: dir, arguments: ["--memory", memoryPath])
-        _ = try #require(
-            walk.events.next(EndToEndTests.event("memorySaved")), "\(walk.daemon.stderr)")
-        try Self.moveInTheFamilysCorrection(memoryPath)
+        let (walk, memoryPath) = try Self.walkAfterTheFamilysCorrection(in: dir)
 
         let go = fields(try walk.requests.request(#"{"cmd": "go", "destination": \#(Self.station)}"#))
         #expect(go["ok"] == .bool(true), "go: \(go)")
@@ -403,10 +403,9 @@ import Testing
             walk.events.next(EndToEndTests.event("memorySaved")), "\(walk.daemon.stderr)")
 
         // Moved in again (the station's door F rejected by hand) and SIGHUP: read at once.
-        var again = try MemoryFile.read(path: memoryPath)
-        again.reject(Self.familyDoor, name: "Rautatieasema", center: Self.stationCenter, now: Date() + 5)
-        try MemoryFile.encode(again).write(to: URL(fileURLWithPath: memoryPath + ".n"))
-        #expect(rename(memoryPath + ".n", memoryPath) == 0)
+        try Self.moveIn(memoryPath) {
+            $0.reject(Self.familyDoor, name: "Rautatieasema", center: Self.stationCenter, now: Date() + 5)
+        }
         walk.daemon.signal(SIGHUP)
         #expect(walk.daemon.logs("(new from it: Rautatieasema (1 door rejected))"), "\(walk.daemon.stderr)")
         walk.stop()

@@ -26,18 +26,31 @@ import Testing
             path: "/m/memory.json", session: session)
     }
 
+    /// Siltavuorenpenger 10 with door A confirmed at `start`.
+    private var doorAConfirmed: EntranceMemory {
+        var memory = EntranceMemory()
+        memory.confirm(
+            Door(coordinate: doorA, label: "A"), name: "Siltavuorenpenger 10", center: center, now: start)
+        return memory
+    }
+
+    /// `memory` with Siltavuorenpenger 10's door D confirmed at `start` + 90 s.
+    private func confirmingD(_ memory: EntranceMemory) -> EntranceMemory {
+        var memory = memory
+        memory.confirm(
+            Door(coordinate: doorD, label: "D"), name: "Siltavuorenpenger 10", center: center, now: start + 90
+        )
+        return memory
+    }
+
     /// The daemon's own earlier backup restored over the file: it holds the building in an
     /// older version (before the walker's answers), so it brings nothing. Before: "new from it:
     /// Siltavuorenpenger 10 (changed)", as if the backup had added something.
     @Test func anOlderCopyOfTheDaemonsOwnMemoryBringsNothing() {
-        var backup = EntranceMemory()
-        backup.confirm(
-            Door(coordinate: doorA, label: "A"), name: "Siltavuorenpenger 10", center: center, now: start)
+        let backup = doorAConfirmed
         var session = backup
         session.reject(doorA, name: "Siltavuorenpenger 10", center: center, now: start + 60)
-        session.confirm(
-            Door(coordinate: doorD, label: "D"), name: "Siltavuorenpenger 10", center: center, now: start + 90
-        )
+        session = confirmingD(session)
         let text = warning(file: backup, session: session)
         #expect(
             text.contains("its 1 buildings merged with this daemon's (new from it: nothing) and saved"),
@@ -58,16 +71,10 @@ import Testing
     /// daemon last wrote it is named, with which side's door stands. Before, "merged" was said of
     /// a file whose change the save then wrote over.
     @Test func aBuildingChangedOnBothSidesIsSaidWithWhatWon() {
-        var base = EntranceMemory()
-        base.confirm(
-            Door(coordinate: doorA, label: "A"), name: "Siltavuorenpenger 10", center: center, now: start)
+        let base = doorAConfirmed
         var file = base
         file.reject(doorA, name: "Siltavuorenpenger 10", center: center, now: start + 60)
-        var session = base
-        session.confirm(
-            Door(coordinate: doorD, label: "D"), name: "Siltavuorenpenger 10", center: center, now: start + 90
-        )
-        let text = warning(file: file, session: session, base: base)
+        let text = warning(file: file, session: confirmingD(base), base: base)
         #expect(
             text.hasSuffix(
                 "and saved; Siltavuorenpenger 10 changed both in the file and by this daemon: the file's kept, "

@@ -299,16 +299,18 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
     /// With an empty `base` (a file that could not be read when the program started), every
     /// building of `session` counts as changed: what the walker taught meanwhile joins what the
     /// file held, and neither is lost.
-    /// - Returns: the merged memory, and each building both changed with what `session` applied.
+    /// - Returns: the merged memory, each building both changed with what `session` applied,
+    ///   and the names of the buildings the file held in an older version (not taken).
     /// - Important: buildings are compared as they are, so `base` and `session` are to be given
     ///   as the file holds them (times to the second: `MemoryFile.asWritten`).
     public func merging(
         _ session: EntranceMemory, base: EntranceMemory
     ) -> (
-        memory: EntranceMemory, bothChanged: [BothChanged]
+        memory: EntranceMemory, bothChanged: [BothChanged], olderInFile: [String]
     ) {
         var merged = self
         var both: [BothChanged] = []
+        var older: [String] = []
         for b in session.buildings.reversed() {  // oldest first, so the newest ends in front
             let old = base.building(near: b.center)
             let file = merged.building(near: b.center)
@@ -318,10 +320,11 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
                 guard b != old else { continue }
                 both.append(merged.apply(b, since: old))
             } else if file != b {
+                if let file, file != old { older.append(file.name) }
                 merged.change(name: b.name, center: b.center, now: b.changed) { $0 = b }
             }
         }
-        return (merged, both)
+        return (merged, both, older)
     }
 
     /// A building both a file and the daemon changed since the daemon last read or wrote it: the

@@ -442,6 +442,9 @@ final class MemoryKeeper {
                     ? "nothing of this daemon's over it"
                     : "with " + applied.joined(separator: ", ") + " over it")
         }
+        for name in merge.olderInFile {
+            text += "; \(name) older in the file than this daemon's: this daemon's kept"
+        }
         return text
     }
 

@@ -50,16 +50,19 @@ public struct MemoryStore: Sendable {
         public var merged: EntranceMemory
         /// The buildings both the file and the program changed since ``base``.
         public var bothChanged: [EntranceMemory.BothChanged]
+        /// The buildings the file held in a version older than ``base``'s, not taken.
+        public var olderInFile: [String]
 
         public init(
             cause: Cause, file: EntranceMemory, warning: MemoryFileError?, merged: EntranceMemory,
-            bothChanged: [EntranceMemory.BothChanged] = []
+            bothChanged: [EntranceMemory.BothChanged] = [], olderInFile: [String] = []
         ) {
             self.cause = cause
             self.file = file
             self.warning = warning
             self.merged = merged
             self.bothChanged = bothChanged
+            self.olderInFile = olderInFile
         }
     }
 
@@ -129,6 +132,6 @@ public struct MemoryStore: Sendable {
         base = merge.memory
         return Merge(
             cause: cause, file: loaded.memory, warning: loaded.warning, merged: merge.memory,
-            bothChanged: merge.bothChanged)
+            bothChanged: merge.bothChanged, olderInFile: merge.olderInFile)
     }
 }

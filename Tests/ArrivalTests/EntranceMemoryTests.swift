@@ -261,7 +261,10 @@ struct EntranceMemoryTests {
         var older = EntranceMemory()
         older.confirm(
             Door(coordinate: Place.at(50, 270), label: "O"), name: "S", center: station, now: t0 - 100)
-        #expect(older.merging(base, base: base).memory.building(near: station)?.confirmed?.label == "S")
+        let fromOlder = older.merging(base, base: base)
+        #expect(fromOlder.memory.building(near: station)?.confirmed?.label == "S")
+        #expect(fromOlder.olderInFile == ["S"])
+        #expect(merged.olderInFile.isEmpty)
         // A building the file lacks is kept.
         #expect(EntranceMemory().merging(base, base: base).memory == base)
     }

@@ -22,7 +22,7 @@ import Testing
         return MemoryKeeper.replaced(
             MemoryStore.Merge(
                 cause: .replaced, file: file, warning: nil, merged: merge.memory,
-                bothChanged: merge.bothChanged),
+                bothChanged: merge.bothChanged, olderInFile: merge.olderInFile),
             path: "/m/memory.json", session: session)
     }
 
@@ -53,7 +53,9 @@ import Testing
         session = confirmingD(session)
         let text = warning(file: backup, session: session)
         #expect(
-            text.contains("its 1 buildings merged with this daemon's (new from it: nothing) and saved"),
+            text.contains(
+                "its 1 buildings merged with this daemon's (new from it: nothing) and saved; "
+                    + "Siltavuorenpenger 10 older in the file than this daemon's: this daemon's kept"),
             "\(text)")
 
         // What the file does bring is still named, and only that.

@@ -276,29 +276,91 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
 
     // MARK: Merging
 
-    /// This memory (as read from the file) with `session`'s buildings applied over it, as if
-    /// each change of `session` had been made here: its rejections and confirmed doors by the
-    /// rules of ``reject(_:name:center:now:)`` and ``confirm(_:name:center:now:)``, its OSM
-    /// read when newer, each at its building's `changed` time.
-    ///
-    /// For a memory file that could not be read when the program started: what the walker
-    /// taught meanwhile joins what the file held, and neither is lost.
+    /// ``merging(_:base:)`` with nothing known of what the file held (it could not be read):
+    /// every building of `session` is applied over the file's.
     public func merging(_ session: EntranceMemory) -> EntranceMemory {
+        merging(session, base: EntranceMemory()).memory
+    }
+
+    /// This memory (as read from the file) with `session`'s changes since `base` applied over
+    /// it: a three-way merge, building by building (one within ``sameVenueMetres`` of another
+    /// is that building).
+    ///
+    /// - A building the file changed since `base` and `session` did not: the file's stands (a
+    ///   family's correction moved in). Before (audit 10 A10-1), `session`'s whole building was
+    ///   laid over it: its old door confirmed again, the family's rejection and door gone.
+    /// - One `session` changed and the file did not (or holds in an older version, dated before
+    ///   `base`'s: the daemon's own backup restored), or the file lacks: `session`'s.
+    /// - One both changed: the file's, with `session`'s own changes since `base` applied over it
+    ///   by the rules of ``reject(_:name:center:now:)`` and ``confirm(_:name:center:now:)`` (its
+    ///   new rejections, then its confirmed door if it changed it), its OSM read when newer:
+    ///   where the two clash, `session`'s, the walker's latest word, wins.
+    ///
+    /// With an empty `base` (a file that could not be read when the program started), every
+    /// building of `session` counts as changed: what the walker taught meanwhile joins what the
+    /// file held, and neither is lost.
+    /// - Returns: the merged memory, each building both changed with what `session` applied,
+    ///   and the names of the buildings the file held in an older version (not taken).
+    /// - Important: buildings are compared as they are, so `base` and `session` are to be given
+    ///   as the file holds them (times to the second: `MemoryFile.asWritten`).
+    public func merging(
+        _ session: EntranceMemory, base: EntranceMemory
+    ) -> (
+        memory: EntranceMemory, bothChanged: [BothChanged], olderInFile: [String]
+    ) {
         var merged = self
+        var both: [BothChanged] = []
+        var older: [String] = []
         for b in session.buildings.reversed() {  // oldest first, so the newest ends in front
-            merged.change(name: b.name, center: b.center, now: b.changed) { x in
-                if let osm = b.osm, osm.read >= (x.osm?.read ?? .distantPast) { x.osm = osm }
-                for door in b.rejected {
-                    if !x.isRejected(door) { x.rejected.append(door) }
-                    if let confirmed = x.confirmed,
-                        confirmed.coordinate.distance(to: door) <= Self.sameDoorMetres
-                    {
-                        x.confirmed = nil
-                    }
-                }
-                if let door = b.confirmed { x.confirm(door) }
+            let old = base.building(near: b.center)
+            let file = merged.building(near: b.center)
+            if let file, file != old, old.map({ file.changed >= $0.changed }) ?? true {
+                // The file changed it since the base: it stands, and what session changed since
+                // the base goes over it.
+                guard b != old else { continue }
+                both.append(merged.apply(b, since: old))
+            } else if file != b {
+                if let file, file != old { older.append(file.name) }
+                merged.change(name: b.name, center: b.center, now: b.changed) { $0 = b }
             }
         }
-        return merged
+        return (merged, both, older)
+    }
+
+    /// A building both a file and the daemon changed since the daemon last read or wrote it: the
+    /// file's version stands, with what the daemon changed applied over it.
+    public struct BothChanged: Sendable, Hashable {
+        public var name: String
+        /// The door the daemon confirmed over the file's (nil: it left the file's confirmed door).
+        public var confirmed: Door?
+        /// The doors the daemon rejected since (over the file's).
+        public var rejected: [Coordinate]
+        /// Whether the daemon's OSM read was newer than the file's, and replaced it.
+        public var osm: Bool
+    }
+
+    /// `b`'s changes since `old` (all of it when nil) applied to this memory's building at
+    /// `b`'s centre, at `b`'s `changed` time.
+    private mutating func apply(_ b: Building, since old: Building?) -> BothChanged {
+        var done = BothChanged(name: b.name, confirmed: nil, rejected: [], osm: false)
+        change(name: b.name, center: b.center, now: b.changed) { x in
+            if let osm = b.osm, osm != old?.osm, osm.read >= (x.osm?.read ?? .distantPast) {
+                x.osm = osm
+                done.osm = true
+            }
+            for door in b.rejected where !(old?.rejected.contains(door) ?? false) {
+                done.rejected.append(door)
+                if !x.isRejected(door) { x.rejected.append(door) }
+                if let confirmed = x.confirmed, confirmed.coordinate.distance(to: door) <= Self.sameDoorMetres
+                {
+                    x.confirmed = nil
+                }
+            }
+            if let door = b.confirmed, door != old?.confirmed {
+                done.confirmed = door
+                x.confirm(door)
+            }
+        }
+        return done
     }
 }

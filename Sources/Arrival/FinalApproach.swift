@@ -75,8 +75,10 @@ public struct FinalApproach: Sendable {
         /// The shell could not write the memory (the reason, for the log). The change stays in
         /// ``memory``, so the next save carries it again.
         case memoryFailed(String)
-        /// The memory file, unreadable until now, was read at last: its buildings are merged
-        /// under this memory's changes (``EntranceMemory/merging(_:)``), as the shell wrote them.
+        /// The memory file, unreadable until now or replaced by another program, was read and
+        /// merged with this memory (``EntranceMemory/merging(_:base:)``): the memory the shell
+        /// wrote, which becomes this memory (before, merged here again by the old rule, which
+        /// laid this memory over a family's correction).
         case memoryFileRead(EntranceMemory)
     }
 
@@ -404,8 +406,10 @@ public struct FinalApproach: Sendable {
             confirmationUnsaved = false
             let effects: [Effect] = [.log(.memoryFailed(reason: reason))]
             return effects + (confirmation ? [.say(Prompt(Prompts.notRemembered))] : [])
-        case .memoryFileRead(let file):
-            memory = file.merging(memory)
+        case .memoryFileRead(let merged):
+            // The shell's save merged the memory it was given, the one held now: no change can
+            // come between a save and its outcome (the loop hands it over before the next input).
+            memory = merged
             return []
         default:
             return []

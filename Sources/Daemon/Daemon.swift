@@ -311,6 +311,8 @@ package final class Daemon: Sendable {
                 break loop
             case .hangUp:
                 Self.reload(readConfig, running: &running, core: &core, lookups: lookups, log: log)
+                // A memory file replaced since (a family's correction) is read too.
+                if memory.mergeIfReplaced(core.approach.memory, log: log) { handOver() }
             case .control(.line(let client, let line)):
                 switch ControlRequest.parse(line) {
                 case .success(let request):
@@ -319,6 +321,11 @@ package final class Daemon: Sendable {
                     if config.mic { core.microphone = ears.status }
                     if request == .status {
                         core.world = ["positions": feed.status, "memory": memory.status]
+                    }
+                    // A memory file replaced since (a family's correction, a restored backup) is
+                    // merged before the walk is planned, so it plans with it.
+                    if case .go = request, memory.mergeIfReplaced(core.approach.memory, log: log) {
+                        handOver()
                     }
                     var actions = shell.answer(request, from: client, core: &core, now: now())
                     // Before the reply: a client told "walking" (or "idle") finds the file so;

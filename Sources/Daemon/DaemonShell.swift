@@ -196,8 +196,6 @@ final class MemoryKeeper {
     /// The memory whose write failed, to be written again; nil while the file holds what the
     /// daemon holds.
     private var unsaved: EntranceMemory?
-    /// What the file held as last read or written: a stop that cannot write loses the rest.
-    private var saved = EntranceMemory()
     /// Writes tried since the last that succeeded (the failed change's own included).
     private var attempts = 0
     /// When the first of those failed (the wall clock, for the log).
@@ -285,9 +283,19 @@ final class MemoryKeeper {
 
     /// Loads the memory once, at start.
     func load() -> (memory: EntranceMemory, warning: MemoryFileError?) {
-        let loaded = store.load()
-        saved = loaded.memory
-        return loaded
+        store.load()
+    }
+
+    /// At `go` and at SIGHUP: a file another program put at the path since the daemon last read
+    /// or wrote it (``MemoryStore/changedOnDisk``) is merged with `memory` and written now, as at
+    /// a save, so the walk about to be planned uses it (audit 10 A10-3: before, only the next
+    /// save read it, and the walk was planned without the family's door). The outcome waits in
+    /// ``next()``. Returns whether it was.
+    @discardableResult
+    func mergeIfReplaced(_ memory: EntranceMemory, log: DaemonLog) -> Bool {
+        guard store.changedOnDisk else { return false }
+        save(memory, log: log)
+        return true
     }
 
     /// Writes `memory` (a change); the outcome waits in ``next()``. A failure is the core's
@@ -332,11 +340,11 @@ final class MemoryKeeper {
     /// wrote or tried to.
     @discardableResult
     func saveAtStop(log: DaemonLog) -> Bool {
-        guard let memory = unsaved ?? (store.changedOnDisk ? saved : nil) else { return false }
+        guard let memory = unsaved ?? (store.changedOnDisk ? store.base : nil) else { return false }
         do {
             try write(memory, log: log, atStop: true)
         } catch {
-            let lost = Self.changes(from: saved, to: memory)
+            let lost = Self.changes(from: store.base, to: memory)
             log.error(
                 "memory not saved at stop: \(error); lost: "
                     + (lost.isEmpty ? "nothing the file lacks" : lost.joined(separator: ", ")) + " "
@@ -371,10 +379,7 @@ final class MemoryKeeper {
             case .replaced:
                 log.warning(Self.replaced(merge, path: store.path, session: memory))
             }
-            pending.append(.memoryFileRead(merge.file))
-            saved = merge.file.merging(memory)
-        } else {
-            saved = memory
+            pending.append(.memoryFileRead(merge.merged))
         }
         let stop = atStop ? "at the stop" : ""
         if attempts > 0 {
@@ -416,10 +421,31 @@ final class MemoryKeeper {
         // What the merge made of this daemon's memory, not the file as it was: a file holding a
         // building in an older version (the daemon's own backup) brings nothing (before: it was
         // listed, its older door as new or "changed").
-        let new = changes(from: session, to: merge.file.merging(session))
-        return text
-            + "; its \(merge.file.buildings.count) buildings merged with this daemon's (new from it: "
+        let new = changes(from: session, to: merge.merged)
+        text +=
+            "; its \(merge.file.buildings.count) buildings merged with this daemon's (new from it: "
             + (new.isEmpty ? "nothing" : new.joined(separator: ", ")) + ") and saved"
+        // Which side won where both changed a building (audit 10 A10-1: before, "merged" was
+        // said of a file whose changes the save then wrote over).
+        for both in merge.bothChanged {
+            var applied: [String] = []
+            if let door = both.confirmed {
+                applied.append(
+                    "its door confirmed at \(door.coordinate.latitude),\(door.coordinate.longitude)")
+            }
+            let n = both.rejected.count
+            if n > 0 { applied.append("its \(n) door\(n == 1 ? "" : "s") rejected") }
+            if both.osm { applied.append("its newer OSM doors") }
+            text +=
+                "; \(both.name) changed both in the file and by this daemon: the file's kept, "
+                + (applied.isEmpty
+                    ? "nothing of this daemon's over it"
+                    : "with " + applied.joined(separator: ", ") + " over it")
+        }
+        for name in merge.olderInFile {
+            text += "; \(name) older in the file than this daemon's: this daemon's kept"
+        }
+        return text
     }
 
     /// The wall-clock time of `date` for the log (ISO 8601), "?" when unknown.
@@ -431,11 +457,8 @@ final class MemoryKeeper {
     /// confirmed at 60.1,24.9)", "Kamppi (1 door rejected)".
     static func changes(from saved: EntranceMemory, to memory: EntranceMemory) -> [String] {
         // As the file holds them (times to the second), so a building read back is no change.
-        func asWritten(_ memory: EntranceMemory) -> EntranceMemory {
-            (try? MemoryFile.decode(MemoryFile.encode(memory), path: "")) ?? memory
-        }
-        let saved = asWritten(saved)
-        let memory = asWritten(memory)
+        let saved = MemoryFile.asWritten(saved)
+        let memory = MemoryFile.asWritten(memory)
         var lines: [String] = []
         for building in memory.buildings where !saved.buildings.contains(building) {
             let old = saved.buildings.first { $0.name == building.name && $0.center == building.center }

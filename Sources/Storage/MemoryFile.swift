@@ -417,6 +417,12 @@ public enum MemoryFile {
         return data
     }
 
+    /// `memory` as the file would hold it (times to the second), so what was read back compares
+    /// equal to what was written; `memory` itself if it cannot be encoded.
+    public static func asWritten(_ memory: EntranceMemory) -> EntranceMemory {
+        (try? decode(encode(memory), path: "")) ?? memory
+    }
+
     /// Parses the file's bytes; `path` only names them in errors.
     /// - Throws: `MemoryFileError` with line and field for bad JSON, a wrong field or an
     ///   unknown version.

@@ -10,14 +10,17 @@ import SystemCalls
 /// save then would replace what the walker taught with nothing. So while the file cannot be
 /// read, every save first tries to read it again: still unreadable, the save is refused;
 /// readable at last, its buildings are merged under the program's changes
-/// (``EntranceMemory/merging(_:)``) and that is written.
+/// (``EntranceMemory/merging(_:base:)``, nothing known of the file) and that is written.
 ///
 /// A file replaced while the program runs (a restored backup, a sync tool, `mv new
 /// memory.json`) is found before the save by its stamp (device, inode, size, modification
 /// time: `stat`, not its content) differing from the file the program last read or wrote; it
 /// is then read as at a start — one that does not parse set aside as `.corrupt-<time>`, damaged
 /// buildings skipped and the file copied aside, one that cannot be read not written over — and
-/// what it holds is merged the same way. Before, the save wrote over it unsaid.
+/// merged three ways (``EntranceMemory/merging(_:base:)``) with ``base``, the memory as this
+/// store last read or wrote it: a building the program did not change since stays as the file
+/// has it (a family's correction). Before the save wrote over it unsaid, and then (audit 10
+/// A10-1) laid the program's whole memory over it.
 public struct MemoryStore: Sendable {
     /// The memory file.
     public let path: String
@@ -25,6 +28,9 @@ public struct MemoryStore: Sendable {
     public private(set) var unreadable: MemoryFileError?
     /// The file as this store last read or wrote it; nil: there was none.
     private var known: FileStamp?
+    /// The memory as this store last read or wrote it (empty while the file cannot be read): the
+    /// base of the three-way merge with a file replaced since.
+    public private(set) var base = EntranceMemory()
 
     /// What a save found at the path and merged under the program's memory before writing.
     public struct Merge: Sendable {
@@ -40,6 +46,24 @@ public struct MemoryStore: Sendable {
         /// What was wrong with a replaced file that was read (it did not parse, or some
         /// buildings did not): where it was set aside or copied is in it.
         public var warning: MemoryFileError?
+        /// What was written: the file's memory merged with the program's.
+        public var merged: EntranceMemory
+        /// The buildings both the file and the program changed since ``base``.
+        public var bothChanged: [EntranceMemory.BothChanged]
+        /// The buildings the file held in a version older than ``base``'s, not taken.
+        public var olderInFile: [String]
+
+        public init(
+            cause: Cause, file: EntranceMemory, warning: MemoryFileError?, merged: EntranceMemory,
+            bothChanged: [EntranceMemory.BothChanged] = [], olderInFile: [String] = []
+        ) {
+            self.cause = cause
+            self.file = file
+            self.warning = warning
+            self.merged = merged
+            self.bothChanged = bothChanged
+            self.olderInFile = olderInFile
+        }
     }
 
     public init(path: String) {
@@ -59,6 +83,7 @@ public struct MemoryStore: Sendable {
         let loaded = MemoryFile.load(path: path, now: now)
         unreadable = loaded.warning?.mustNotWriteOver == true ? loaded.warning : nil
         known = FileStamp(path: path)
+        base = loaded.memory
         return loaded
     }
 
@@ -85,6 +110,7 @@ public struct MemoryStore: Sendable {
         guard unreadable != nil || changedOnDisk else {
             try MemoryFile.save(memory, path: path)
             known = FileStamp(path: path)
+            base = memory
             return nil
         }
         let loaded = MemoryFile.load(path: path, now: now)
@@ -95,10 +121,17 @@ public struct MemoryStore: Sendable {
                 reason: "\(warning.reason); not writing over a file that could not be "
                     + warning.untilItCanBe)
         }
-        try MemoryFile.save(loaded.memory.merging(memory), path: path)
+        // Compared as the file holds them (times to the second); a file never read has no base.
+        let merge = loaded.memory.merging(
+            MemoryFile.asWritten(memory),
+            base: unreadable != nil ? EntranceMemory() : MemoryFile.asWritten(base))
+        try MemoryFile.save(merge.memory, path: path)
         let cause: Merge.Cause = unreadable != nil ? .readAgain : .replaced
         unreadable = nil
         known = FileStamp(path: path)
-        return Merge(cause: cause, file: loaded.memory, warning: loaded.warning)
+        base = merge.memory
+        return Merge(
+            cause: cause, file: loaded.memory, warning: loaded.warning, merged: merge.memory,
+            bothChanged: merge.bothChanged, olderInFile: merge.olderInFile)
     }
 }

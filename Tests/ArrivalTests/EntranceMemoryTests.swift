@@ -222,6 +222,53 @@ struct EntranceMemoryTests {
         #expect(file.merging(session).building(near: station)?.confirmed?.altitude == expected)
     }
 
+    /// Audit 10 A10-1: a file changed since the base (the family rejected the station's door S
+    /// and confirmed F) keeps its change; the session's own changes since the base (a door at
+    /// another building) join it. Before, the session's whole memory was laid over the file.
+    @Test func aThreeWayMerge_keepsTheFilesCorrectionAndTheSessionsChanges() {
+        let kamppi = Place.at(2000, 270)
+        let doorS = Place.at(50, 0)
+        var base = EntranceMemory()
+        base.confirm(Door(coordinate: doorS, label: "S"), name: "S", center: station, now: t0)
+        var file = base
+        file.reject(doorS, name: "S", center: station, now: t0 + 100)
+        file.confirm(
+            Door(coordinate: Place.at(50, 180), label: "F"), name: "S", center: station, now: t0 + 100)
+        var session = base
+        session.confirm(
+            Door(coordinate: Place.at(30, 0, from: kamppi), label: "K"), name: "K", center: kamppi,
+            now: t0 + 200)
+
+        let merged = file.merging(session, base: base)
+        #expect(merged.memory.building(near: station)?.confirmed?.label == "F")
+        #expect(merged.memory.building(near: station)?.isRejected(doorS) == true)
+        #expect(merged.memory.building(near: kamppi)?.confirmed?.label == "K")
+        #expect(merged.memory.buildings.map(\.name) == ["K", "S"])
+        #expect(merged.bothChanged.isEmpty)
+
+        // Both changed the station: the file's stands with the session's new door over it (the
+        // walker's latest word); the family's rejection of S stays, and which won is said.
+        var walker = session
+        walker.confirm(
+            Door(coordinate: Place.at(50, 90), label: "W"), name: "S", center: station, now: t0 + 300)
+        let both = file.merging(walker, base: base)
+        #expect(both.memory.building(near: station)?.confirmed?.label == "W")
+        #expect(both.memory.building(near: station)?.isRejected(doorS) == true)
+        #expect(both.bothChanged.map(\.name) == ["S"])
+        #expect(both.bothChanged.first?.confirmed?.label == "W")
+
+        // A copy older than the base (the daemon's own backup restored) brings nothing.
+        var older = EntranceMemory()
+        older.confirm(
+            Door(coordinate: Place.at(50, 270), label: "O"), name: "S", center: station, now: t0 - 100)
+        let fromOlder = older.merging(base, base: base)
+        #expect(fromOlder.memory.building(near: station)?.confirmed?.label == "S")
+        #expect(fromOlder.olderInFile == ["S"])
+        #expect(merged.olderInFile.isEmpty)
+        // A building the file lacks is kept.
+        #expect(EntranceMemory().merging(base, base: base).memory == base)
+    }
+
     @Test func aNewConfirmReplacesTheOld() {
         var memory = EntranceMemory()
         memory.confirm(Door(coordinate: Place.at(50, 0)), name: "S", center: station, now: t0)

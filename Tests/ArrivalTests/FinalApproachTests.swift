@@ -634,7 +634,9 @@ struct MemoryWriteTests {
             Door(coordinate: other.offset(metres: 20, bearing: 0)), name: "Kamppi", center: other,
             now: sim.start)
         file.reject(Scene.doorA.coordinate, name: "Rautatieasema", center: Scene.center, now: sim.start)
-        sim.send(.memoryFileRead(file))
+        // The shell merged it (nothing known of the unreadable file) and wrote that: it becomes
+        // the memory.
+        sim.send(.memoryFileRead(file.merging(sim.approach.memory)))
         let memory = sim.approach.memory
         #expect(memory.buildings.count == 2)
         #expect(memory.buildings.first?.name == "Rautatieasema", "the session's change is the newest")

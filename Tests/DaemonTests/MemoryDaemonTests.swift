@@ -328,6 +328,96 @@ import Testing
         }
     }
 
+    /// The station's door as the daemon first knew it, and the one the family corrected it to.
+    static let stationDoor = Coordinate(latitude: 60.17150, longitude: 24.94110)
+    static let familyDoor = Coordinate(latitude: 60.1716, longitude: 24.9414)
+    static let stationCenter = Coordinate(latitude: 60.1713, longitude: 24.9412)
+
+    /// The daemon's memory file read, changed by `change` (as `memory confirm|reject --file` on
+    /// a copy do) and moved in over it (written beside it, renamed).
+    static func moveIn(_ memoryPath: String, _ change: (inout EntranceMemory) -> Void) throws {
+        var family = try MemoryFile.read(path: memoryPath)
+        change(&family)
+        try MemoryFile.encode(family).write(to: URL(fileURLWithPath: memoryPath + ".n"))
+        #expect(rename(memoryPath + ".n", memoryPath) == 0)
+    }
+
+    /// A walk (to Siltavuorenpenger 10) by a daemon whose memory held the station with its
+    /// confirmed door `S`, an hour old; once OSM's doors are saved, the family's correction is
+    /// moved in: door `S` rejected, door `F` confirmed. Returns the walk and the memory's path.
+    static func walkAfterTheFamilysCorrection(in dir: TempDir) throws -> (Walk, String) {
+        let memoryPath = dir.path + "/memory.json"
+        var memory = EntranceMemory()
+        memory.confirm(
+            Door(coordinate: stationDoor, label: "S"), name: "Rautatieasema", center: stationCenter,
+            now: Date() - 3600)
+        try MemoryFile.encode(memory).write(to: URL(fileURLWithPath: memoryPath))
+        let walk = try Walk(dir: dir, arguments: ["--memory", memoryPath])
+        _ = try #require(
+            walk.events.next(EndToEndTests.event("memorySaved")), "\(walk.daemon.stderr)")
+        try moveIn(memoryPath) { family in
+            family.reject(stationDoor, name: "Rautatieasema", center: stationCenter, now: Date())
+            family.confirm(
+                Door(coordinate: familyDoor, label: "F"), name: "Rautatieasema", center: stationCenter,
+                now: Date())
+        }
+        return (walk, memoryPath)
+    }
+
+    /// Audit 10 A10-1: a family's correction moved in while the daemon runs (the station's
+    /// confirmed door rejected, another confirmed) survives the daemon's next save, and so does
+    /// the daemon's own new door. Before, the save laid the daemon's whole memory over the file:
+    /// door S confirmed again, the family's rejection and door F gone, while the log said "merged".
+    @Test func aFamilysCorrectionMovedInSurvivesTheDaemonsNextSave() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let (walk, memoryPath) = try Self.walkAfterTheFamilysCorrection(in: dir)
+
+        _ = try walk.confirmAtTheFirstDoor()
+        let saved = try #require(
+            walk.events.next { ["memorySaved", "memoryFailed"].contains($0["event"]?.stringValue) },
+            "\(walk.daemon.stderr)")
+        #expect(saved["event"] == "memorySaved", "\(saved)")
+        walk.stop()
+        let log = walk.daemon.stderr
+        let memory = try MemoryFile.read(path: memoryPath)
+        let station = try #require(memory.building(near: Self.stationCenter))
+        #expect(station.confirmed?.coordinate == Self.familyDoor, "\(station)\n\(log)")
+        #expect(station.isRejected(Self.stationDoor), "\(station)")
+        let building = memory.buildings.first { $0.name == "Siltavuorenpenger 10" }
+        #expect(building?.confirmed?.label == "A", "the daemon's own door lost")
+        #expect(
+            log.contains(
+                "new from it: Rautatieasema (door confirmed at 60.1716,24.9414, 1 door rejected)) and saved"),
+            "\(log)")
+    }
+
+    /// Audit 10 A10-3: a family's door moved in while the daemon runs is what the next `go`
+    /// plans with, and a SIGHUP reads such a file too. Before, the file was read only at a save:
+    /// the walk to the station had no entrance, or led to the old door.
+    @Test func aFamilysDoorMovedInLeadsTheNextWalk() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let (walk, memoryPath) = try Self.walkAfterTheFamilysCorrection(in: dir)
+
+        let go = fields(try walk.requests.request(#"{"cmd": "go", "destination": \#(Self.station)}"#))
+        #expect(go["ok"] == .bool(true), "go: \(go)")
+        let entrance = try EndToEndTests.door(go["plan"]?.objectValue?["entrance"])
+        #expect(entrance.coordinate == Self.familyDoor, "\(go)\n\(walk.daemon.stderr)")
+        // OSM's doors for the station saved: the file is the daemon's again.
+        _ = walk.events.next { EndToEndTests.event("plan")($0) && $0["reason"] == "doorsArrived" }
+        _ = try #require(
+            walk.events.next(EndToEndTests.event("memorySaved")), "\(walk.daemon.stderr)")
+
+        // Moved in again (the station's door F rejected by hand) and SIGHUP: read at once.
+        try Self.moveIn(memoryPath) {
+            $0.reject(Self.familyDoor, name: "Rautatieasema", center: Self.stationCenter, now: Date() + 5)
+        }
+        walk.daemon.signal(SIGHUP)
+        #expect(walk.daemon.logs("(new from it: Rautatieasema (1 door rejected))"), "\(walk.daemon.stderr)")
+        walk.stop()
+    }
+
     /// Item 3: a memory file that cannot be read (EACCES: the file is `nobody`'s, mode 0600,
     /// and the daemon runs as root without the capabilities to read any file) is never written over; once it can be read, the walker's new
     /// door joins what it held.

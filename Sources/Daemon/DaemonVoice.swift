@@ -323,15 +323,17 @@ final class DaemonEars: Sendable {
                 var said: String?
                 while !Task.isCancelled {
                     do {
-                        standing.withLock { $0 = ("opening", $0.problem) }
+                        // A try while a problem stands is no news: `status` says `failed` until
+                        // the device listens (before, `opening` for as long as the outage lasted).
+                        standing.withLock { if $0.state != "failed" { $0 = ("opening", $0.problem) } }
                         try await listen(with: listener, model: model) {
                             wait = Self.firstRetrySeconds
                             said = nil
                         }
                     } catch {
                         let problem = "\(error)"
-                        if !Task.isCancelled, problem != said {
-                            failed(problem, first: said == nil)
+                        if !Task.isCancelled {
+                            failed(problem, new: problem != said, first: said == nil)
                             said = problem
                         }
                     }
@@ -396,14 +398,14 @@ final class DaemonEars: Sendable {
         }
     }
 
-    /// The microphone cannot hear: `problem` logged, shown in `status`, and the walker told
-    /// (``deaf``) when it is the `first` since it last listened.
-    private func failed(_ problem: String, first: Bool) {
+    /// The microphone cannot hear: `problem` shown in `status`, logged when it is `new`, and the
+    /// walker told (``deaf``) when it is the `first` since it last listened.
+    private func failed(_ problem: String, new: Bool = true, first: Bool) {
         guard !Task.isCancelled else { return }
         // Not open any more: no "closed" is said of it.
         listening.withLock { $0 = false }
         standing.withLock { $0 = ("failed", problem) }
-        log.warning("microphone \(device): \(problem); answers only via \(otherWays)")
+        if new { log.warning("microphone \(device): \(problem); answers only via \(otherWays)") }
         if first { deaf() }
     }
 

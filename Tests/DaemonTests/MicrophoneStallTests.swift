@@ -145,6 +145,34 @@ import Testing
         #expect(daemon.waitForExitOrKill() == 0)
     }
 
+    /// While the device stays stalled — every later try fails at once, "still stalled" —
+    /// `status` says `failed` throughout, with the problem; the log and the walker are told
+    /// once. Before, each try set `opening`, and a try that failed as the one before was not
+    /// said `failed`: a dashboard polling `status` saw `opening` for as long as the outage lasted.
+    @Test func whileTheMicrophoneStaysStalledStatusSaysFailed() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        _ = try Self.fifoHome(dir)
+        let (daemon, _) = try Self.atTheDoor(dir)
+        #expect(daemon.logs("fifomic: stalled: not open after 5 s"), "\(daemon.stderr)")
+        // Tries again 1, 2 and 4 s after: 8 s of them.
+        var states: [String] = []
+        for _ in 0..<16 {
+            guard case .object(let microphone)? = try Self.status(daemon).0["microphone"] else { break }
+            states.append(microphone["state"]?.stringValue ?? "none")
+            #expect(microphone["problem"]?.stringValue?.contains("stalled") == true, "\(microphone)")
+            usleep(500_000)
+        }
+        #expect(states.count == 16 && states.allSatisfy { $0 == "failed" }, "\(states)")
+        #expect(
+            daemon.stderr.components(separatedBy: "fifomic: still stalled").count == 2, "\(daemon.stderr)")
+        #expect(
+            daemon.stderr.components(separatedBy: "say: \(DaemonCore.cannotHearText)\n").count == 2,
+            "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExitOrKill() == 0)
+    }
+
     /// `stop` is answered, and SIGTERM (systemd's stop) ends the daemon within a second or two,
     /// while its capture device is stalled: in its open, and in a read.
     @Test(arguments: [false, true]) func theDaemonStopsAtOnceWhileItsMicrophoneIsStalled(reading: Bool) throws

@@ -332,7 +332,12 @@ final class DaemonEars: Sendable {
                         }
                     } catch {
                         let problem = "\(error)"
-                        if !Task.isCancelled {
+                        if Task.isCancelled {
+                            // Closed while it opened: the stall is named all the same (before, a
+                            // stall given up on after a `stop` was never said, only its "still stalled").
+                            log.warning(
+                                "microphone \(device): \(problem); the microphone was closed meanwhile")
+                        } else {
                             failed(problem, new: problem != said, first: said == nil)
                             said = problem
                         }

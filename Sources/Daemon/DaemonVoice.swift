@@ -252,7 +252,8 @@ final class DaemonVoice: Sendable {
 /// The daemon's ears: the microphone, open only during the last stretch, decoded by the
 /// phrase model; each recognised sentence goes to `heard`. Audio captured while the voice
 /// speaks arrives muted and is never decoded. When they cannot hear — the model refused, the
-/// device gone, stalled, or nothing but digital silence — `deaf` is told (the walker hears it).
+/// device gone, stalled, or nothing but digital silence — `deaf` is told (the walker hears it);
+/// when a device that failed delivers audio again, `hears` is.
 /// A device that fails — cannot be opened, does not open within 5 s, or stops delivering audio
 /// while open (``Microphone/stallSeconds``) — is opened again with backoff while the last
 /// stretch lasts, and listened to again once it works; `status` shows where it stands
@@ -264,6 +265,7 @@ final class DaemonEars: Sendable {
     private let buttons: Bool
     private let heard: @Sendable (Heard) -> Void
     private let deaf: @Sendable () -> Void
+    private let hears: @Sendable () -> Void
     private let task = Mutex<Task<Void, Never>?>(nil)
     /// The device opened and is being decoded (a close is logged only then).
     private let listening = Mutex(false)
@@ -278,7 +280,8 @@ final class DaemonEars: Sendable {
 
     init(
         device: String, gate: HalfDuplexGate, log: DaemonLog, buttons: Bool,
-        heard: @escaping @Sendable (Heard) -> Void, deaf: @escaping @Sendable () -> Void
+        heard: @escaping @Sendable (Heard) -> Void, deaf: @escaping @Sendable () -> Void,
+        hears: @escaping @Sendable () -> Void
     ) {
         self.device = device
         self.gate = gate
@@ -286,6 +289,7 @@ final class DaemonEars: Sendable {
         self.buttons = buttons
         self.heard = heard
         self.deaf = deaf
+        self.hears = hears
     }
 
     var isOpen: Bool { task.withLock { $0 != nil } }
@@ -327,6 +331,7 @@ final class DaemonEars: Sendable {
                         // the device listens (before, `opening` for as long as the outage lasted).
                         standing.withLock { if $0.state != "failed" { $0 = ("opening", $0.problem) } }
                         try await listen(with: listener, model: model) {
+                            if said != nil { hears() }
                             wait = Self.firstRetrySeconds
                             said = nil
                         }

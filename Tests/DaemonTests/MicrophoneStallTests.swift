@@ -145,6 +145,17 @@ import Testing
         #expect(daemon.waitForExitOrKill() == 0)
     }
 
+    /// How often the daemon's log holds `text`, polled (bounded, 20 s) until it holds it `times`.
+    static func count(_ daemon: DaemonProcess, _ text: String, reaches times: Int) -> Int {
+        var count = 0
+        for _ in 0..<200 {
+            count = daemon.stderr.components(separatedBy: text).count - 1
+            if count >= times { return count }
+            usleep(100_000)
+        }
+        return count
+    }
+
     /// While the device stays stalled — every later try fails at once, "still stalled" —
     /// `status` says `failed` throughout, with the problem; the log and the walker are told
     /// once. Before, each try set `opening`, and a try that failed as the one before was not
@@ -169,6 +180,38 @@ import Testing
         #expect(
             daemon.stderr.components(separatedBy: "say: \(DaemonCore.cannotHearText)\n").count == 2,
             "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExitOrKill() == 0)
+    }
+
+    /// The walker told the microphone cannot hear is told, once, when it hears again (its
+    /// device delivers again); a new fault in the same last stretch is told again, and so is
+    /// its end. Before, the walker heard "마이크가 안 들려. 대답을 들을 수 없어." once a last stretch and
+    /// nothing more: they did not answer aloud although the microphone heard them again, and a
+    /// second stall went unsaid.
+    @Test func theWalkerIsToldWhenTheMicrophoneHearsAgainAndOfEachNewFault() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let fifo = try Self.fifoHome(dir)
+        let (daemon, _) = try Self.atTheDoor(dir)
+        let cannotHear = "say: \(DaemonCore.cannotHearText)\n"
+        let hearsAgain = "say: \(DaemonCore.hearsAgainText)\n"
+        #expect(daemon.logs(cannotHear), "the walker was not told:\n\(daemon.stderr)")
+        #expect(!daemon.stderr.contains(hearsAgain), "\(daemon.stderr)")
+        // The device comes: it is listened to, and the walker told.
+        Self.flowing(dir, true)
+        let writer = try Self.writer(fifo, dir)
+        defer { writer.terminate() }
+        #expect(Self.count(daemon, hearsAgain, reaches: 1) == 1, "\(daemon.stderr)")
+        // It stalls again in the same last stretch: said again; it comes back: said again.
+        Self.flowing(dir, false)
+        #expect(daemon.logs("fifomic: stalled: no audio for 3 s"), "\(daemon.stderr)")
+        #expect(Self.count(daemon, cannotHear, reaches: 2) == 2, "\(daemon.stderr)")
+        Self.flowing(dir, true)
+        #expect(Self.count(daemon, hearsAgain, reaches: 2) == 2, "\(daemon.stderr)")
+        usleep(2_000_000)
+        #expect(daemon.stderr.components(separatedBy: hearsAgain).count == 3, "\(daemon.stderr)")
+        #expect(daemon.stderr.components(separatedBy: cannotHear).count == 3, "\(daemon.stderr)")
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExitOrKill() == 0)
     }

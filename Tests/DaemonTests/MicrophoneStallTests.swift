@@ -145,6 +145,20 @@ import Testing
         #expect(daemon.waitForExitOrKill() == 0)
     }
 
+    /// `stop`, then `go` to the door again, `walks` times, `apart` µs apart: each answered
+    /// within the client's read timeout.
+    static func stopAndGo(_ client: ControlClient, walks: Int, apart: useconds_t) {
+        for walk in 0..<walks {
+            let stop = try? client.request(#"{"cmd": "stop"}"#)
+            #expect(fields(stop)["ok"] == .bool(true), "walk \(walk): stop: \(stop ?? "no answer in 2 s")")
+            let go = try? client.request(
+                #"{"cmd": "go", "destination": {"name": "T", "center": {"lat": 60.1723, "lon": 24.9468}, "door": {"lat": 60.1722135, "lon": 24.9467832}}}"#
+            )
+            #expect(fields(go)["ok"] == .bool(true), "walk \(walk): go: \(go ?? "no answer in 2 s")")
+            usleep(apart)
+        }
+    }
+
     /// How often the daemon's log holds `text`, polled (bounded, 20 s) until it holds it `times`.
     static func count(_ daemon: DaemonProcess, _ text: String, reaches times: Int) -> Int {
         var count = 0
@@ -229,15 +243,7 @@ import Testing
         let (daemon, client) = try Self.atTheDoor(dir)
         client.setReadTimeout(seconds: 2)
         usleep(1_500_000)
-        for walk in 0..<4 {
-            let stop = try? client.request(#"{"cmd": "stop"}"#)
-            #expect(fields(stop)["ok"] == .bool(true), "walk \(walk): stop: \(stop ?? "no answer in 2 s")")
-            let go = try? client.request(
-                #"{"cmd": "go", "destination": {"name": "T", "center": {"lat": 60.1723, "lon": 24.9468}, "door": {"lat": 60.1722135, "lon": 24.9467832}}}"#
-            )
-            #expect(fields(go)["ok"] == .bool(true), "walk \(walk): go: \(go ?? "no answer in 2 s")")
-            usleep(800_000)
-        }
+        Self.stopAndGo(client, walks: 4, apart: 800_000)
         // The first walk's open, given up on after its `stop`: the later ones failed at once.
         let line = "does not answer?); the microphone was closed meanwhile"
         #expect(daemon.logs(line), "the stall was never named:\n\(daemon.stderr)")
@@ -277,15 +283,7 @@ import Testing
         // `go` waits for it (before, two walks' opens blocked on it held both threads of the
         // daemon's pool on two cores, and it answered nothing more, SIGTERM included).
         client.setReadTimeout(seconds: 2)
-        for walk in 0..<2 {
-            let stop = try? client.request(#"{"cmd": "stop"}"#)
-            #expect(fields(stop)["ok"] == .bool(true), "walk \(walk): stop: \(stop ?? "no answer in 2 s")")
-            let go = try? client.request(
-                #"{"cmd": "go", "destination": {"name": "T", "center": {"lat": 60.1723, "lon": 24.9468}, "door": {"lat": 60.1722135, "lon": 24.9467832}}}"#
-            )
-            #expect(fields(go)["ok"] == .bool(true), "walk \(walk): go: \(go ?? "no answer in 2 s")")
-            usleep(1_000_000)
-        }
+        Self.stopAndGo(client, walks: 2, apart: 1_000_000)
         let (status, _) = (try? Self.status(daemon)) ?? ([:], 0)
         #expect(status["state"] == "lastStretch", "\(status)")
         let signalled = Date()

@@ -33,6 +33,8 @@ package final class Daemon: Sendable {
         case button(ButtonReader.Press)
         /// The microphone cannot hear: its model refused, its device gone or silent.
         case cannotHear
+        /// The microphone that failed delivers audio again.
+        case hearsAgain
         /// The voice is done with a prompt (played, failed or let go): the walk's answer window
         /// runs from the end of its question.
         case spoken(FinalApproach.Prompt)
@@ -180,7 +182,8 @@ package final class Daemon: Sendable {
         voice.checkDevice()
         let ears = DaemonEars(
             device: config.micDevice, gate: voice.gate, log: log, buttons: config.buttons != nil,
-            heard: { continuation.yield(.heard($0)) }, deaf: { continuation.yield(.cannotHear) })
+            heard: { continuation.yield(.heard($0)) }, deaf: { continuation.yield(.cannotHear) },
+            hears: { continuation.yield(.hearsAgain) })
         /// The walker was told this last stretch that the microphone cannot hear them.
         var cannotHearSaid = false
         if !config.mic {
@@ -305,6 +308,13 @@ package final class Daemon: Sendable {
                 if !cannotHearSaid, core.approach.isInLastStretch {
                     cannotHearSaid = true
                     shell.perform(core.cannotHear(buttons: config.buttons != nil))
+                }
+            case .hearsAgain:
+                // Said to a walker told it could not hear (before, never: they did not answer
+                // aloud); a new fault is then said again.
+                if cannotHearSaid, core.approach.isInLastStretch {
+                    cannotHearSaid = false
+                    shell.perform(core.hearsAgain())
                 }
             case .terminate(let number):
                 log.info("\(number == SIGINT ? "SIGINT" : "SIGTERM"): stopping")

@@ -242,13 +242,22 @@ package struct DaemonCore: Sendable {
     /// device gone or silent): the walker is about to be asked to answer aloud, and would
     /// answer into nothing. With buttons, it says to use them.
     package func cannotHear(buttons: Bool) -> [Action] {
+        saidInLastStretch(buttons ? Self.cannotHearButtonsText : Self.cannotHearText)
+    }
+
+    /// Says, in the last stretch, that the microphone that could not hear hears again: the
+    /// walker told ``cannotHear(buttons:)`` can answer aloud again.
+    package func hearsAgain() -> [Action] { saidInLastStretch(Self.hearsAgainText) }
+
+    private func saidInLastStretch(_ text: String) -> [Action] {
         guard approach.isInLastStretch else { return [] }
-        let prompt = FinalApproach.Prompt(buttons ? Self.cannotHearButtonsText : Self.cannotHearText)
+        let prompt = FinalApproach.Prompt(text)
         return [.event(Self.line(for: .say(prompt))), .say(prompt)]
     }
 
     package static let cannotHearText = "마이크가 안 들려. 대답을 들을 수 없어."
     package static let cannotHearButtonsText = "마이크가 안 들려. 대답은 버튼으로 해줘."
+    package static let hearsAgainText = "이제 마이크가 들려."
 
     private func ok(_ fields: [String: JSONValue]) -> JSONValue {
         .object(fields.merging(["ok": .bool(true)]) { a, _ in a })

@@ -252,7 +252,8 @@ final class DaemonVoice: Sendable {
 /// The daemon's ears: the microphone, open only during the last stretch, decoded by the
 /// phrase model; each recognised sentence goes to `heard`. Audio captured while the voice
 /// speaks arrives muted and is never decoded. When they cannot hear — the model refused, the
-/// device gone, stalled, or nothing but digital silence — `deaf` is told (the walker hears it).
+/// device gone, stalled, or nothing but digital silence — `deaf` is told (the walker hears it);
+/// when a device that failed delivers audio again, `hears` is.
 /// A device that fails — cannot be opened, does not open within 5 s, or stops delivering audio
 /// while open (``Microphone/stallSeconds``) — is opened again with backoff while the last
 /// stretch lasts, and listened to again once it works; `status` shows where it stands
@@ -264,6 +265,7 @@ final class DaemonEars: Sendable {
     private let buttons: Bool
     private let heard: @Sendable (Heard) -> Void
     private let deaf: @Sendable () -> Void
+    private let hears: @Sendable () -> Void
     private let task = Mutex<Task<Void, Never>?>(nil)
     /// The device opened and is being decoded (a close is logged only then).
     private let listening = Mutex(false)
@@ -278,7 +280,8 @@ final class DaemonEars: Sendable {
 
     init(
         device: String, gate: HalfDuplexGate, log: DaemonLog, buttons: Bool,
-        heard: @escaping @Sendable (Heard) -> Void, deaf: @escaping @Sendable () -> Void
+        heard: @escaping @Sendable (Heard) -> Void, deaf: @escaping @Sendable () -> Void,
+        hears: @escaping @Sendable () -> Void
     ) {
         self.device = device
         self.gate = gate
@@ -286,6 +289,7 @@ final class DaemonEars: Sendable {
         self.buttons = buttons
         self.heard = heard
         self.deaf = deaf
+        self.hears = hears
     }
 
     var isOpen: Bool { task.withLock { $0 != nil } }
@@ -323,15 +327,23 @@ final class DaemonEars: Sendable {
                 var said: String?
                 while !Task.isCancelled {
                     do {
-                        standing.withLock { $0 = ("opening", $0.problem) }
+                        // A try while a problem stands is no news: `status` says `failed` until
+                        // the device listens (before, `opening` for as long as the outage lasted).
+                        standing.withLock { if $0.state != "failed" { $0 = ("opening", $0.problem) } }
                         try await listen(with: listener, model: model) {
+                            if said != nil { hears() }
                             wait = Self.firstRetrySeconds
                             said = nil
                         }
                     } catch {
                         let problem = "\(error)"
-                        if !Task.isCancelled, problem != said {
-                            failed(problem, first: said == nil)
+                        if Task.isCancelled {
+                            // Closed while it opened: the stall is named all the same (before, a
+                            // stall given up on after a `stop` was never said, only its "still stalled").
+                            log.warning(
+                                "microphone \(device): \(problem); the microphone was closed meanwhile")
+                        } else {
+                            failed(problem, new: problem != said, first: said == nil)
                             said = problem
                         }
                     }
@@ -396,14 +408,14 @@ final class DaemonEars: Sendable {
         }
     }
 
-    /// The microphone cannot hear: `problem` logged, shown in `status`, and the walker told
-    /// (``deaf``) when it is the `first` since it last listened.
-    private func failed(_ problem: String, first: Bool) {
+    /// The microphone cannot hear: `problem` shown in `status`, logged when it is `new`, and the
+    /// walker told (``deaf``) when it is the `first` since it last listened.
+    private func failed(_ problem: String, new: Bool = true, first: Bool) {
         guard !Task.isCancelled else { return }
         // Not open any more: no "closed" is said of it.
         listening.withLock { $0 = false }
         standing.withLock { $0 = ("failed", problem) }
-        log.warning("microphone \(device): \(problem); answers only via \(otherWays)")
+        if new { log.warning("microphone \(device): \(problem); answers only via \(otherWays)") }
         if first { deaf() }
     }
 

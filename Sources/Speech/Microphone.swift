@@ -49,12 +49,13 @@ public enum Microphone {
     /// Opens `device` for capture on a thread of its own, waiting ``openSeconds`` at most: a
     /// device whose open blocks (a sound server that hangs; a FIFO behind ALSA's file plugin,
     /// opened with no writer) is left opening on that thread, and said "stalled"; until that
-    /// open comes back the device is not opened again (``StalledDevices``: "still stalled"), and
-    /// when it does, what it opened is closed. Before, `snd_pcm_open` was waited for as long as
+    /// open comes back the device is not opened again (``StalledDevices``: "still stalled"; while
+    /// it is still within its ``openSeconds``, "still opening"), and when it does, what it
+    /// opened is closed. Before, `snd_pcm_open` was waited for as long as
     /// it took: the daemon's ears never listened, and said nothing.
     static func open(device: String) throws(SpeechError) -> PCMDevice {
         let stalled = StalledDevices.capture
-        try stalled.check(device)
+        try stalled.opening(device)
         let opening = Opening()
         Thread.detachNewThread {
             let result: Result<PCMBox, SpeechError>
@@ -78,7 +79,10 @@ public enum Microphone {
         }
         _ = opening.done.wait(timeout: .now() + .milliseconds(Int(openSeconds * 1000)))
         let result = opening.state.withLock { state -> Result<PCMBox, SpeechError>? in
-            if let result = state.result { return result }
+            if let result = state.result {
+                stalled.remove(device)
+                return result
+            }
             state.abandoned = true
             stalled.insert(device)
             return nil

@@ -27,6 +27,22 @@ import Testing
         return now
     }
 
+    /// The microphone's faults are said in the walker's words, in the last stretch only:
+    /// "cannot hear", and its end, "이제 마이크가 들려." (before, the end was never said).
+    @Test func theMicrophoneHearingAgainIsSaidInTheLastStretchOnly() {
+        var core = DaemonCore(memory: EntranceMemory())
+        #expect(core.hearsAgain().isEmpty && core.cannotHear(buttons: false).isEmpty)
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let destination = Destination(name: "Rautatieasema", center: center, door: Door(coordinate: door))
+        _ = core.handle(.go(.destination(destination)), from: 1, now: start)
+        _ = walkedIn(&core, from: start)
+        #expect(core.hearsAgain().contains(.say(FinalApproach.Prompt("이제 마이크가 들려."))))
+        #expect(
+            core.cannotHear(buttons: false).contains(.say(FinalApproach.Prompt("마이크가 안 들려. 대답을 들을 수 없어."))))
+        #expect(
+            core.cannotHear(buttons: true).contains(.say(FinalApproach.Prompt("마이크가 안 들려. 대답은 버튼으로 해줘."))))
+    }
+
     @Test func aConfirmationInTheLastStretchIsSavedAndLogged() throws {
         var core = DaemonCore(memory: EntranceMemory())
         let start = Date(timeIntervalSince1970: 1_700_000_000)

@@ -108,10 +108,36 @@ package struct DaemonCore: Sendable {
             // again) — not for words that mean nothing, outside the last stretch, or the same
             // answer said again.
             let heeded = effects.contains { if case .log(.heard) = $0 { false } else { true } }
-            return [.reply(client, ok(["meaning": meaning, "heeded": .bool(heeded)]))]
-                + actions(for: due + effects)
+            var fields: [String: JSONValue] = ["meaning": meaning, "heeded": .bool(heeded)]
+            if !heeded { fields["reason"] = .string(notHeeded(answer.meaning)) }
+            return [.reply(client, ok(fields))] + actions(for: due + effects)
         }
     }
+
+    /// Why a typed answer was not acted on, for the family who sent it from afar (audit 10
+    /// A10-5: before, a bare `"heeded": false`, and `pathfinder heard` exited 0 unsaid).
+    private func notHeeded(_ meaning: ArrivalWords?) -> String {
+        guard meaning != nil else { return Self.notAnAnswer }
+        guard approach.isWalking else { return "no walk: the daemon is idle" }
+        guard approach.leadingTo != nil else {
+            return "the walk is ending: 여기가 입구야 was already taken"
+        }
+        guard approach.isInLastStretch else {
+            let begins = "the last stretch begins at \(Int(settings.lastStretchMetres.rounded())) m"
+            guard let position, let plan = approach.plan else {
+                return "not in the last stretch: no position yet (\(begins))"
+            }
+            let metres = Int(position.coordinate.distance(to: plan.walkTo).rounded())
+            let to = plan.entrance == nil ? "the building's centre" : "the door"
+            return "not in the last stretch: \(metres) m from \(to) (\(begins))"
+        }
+        return "the same answer again within \(Int(settings.sameAnswerSeconds.rounded())) s of acting on it"
+    }
+
+    /// The reason for words that are neither answer (`ArrivalWords`): the socket's reply and
+    /// `pathfinder heard`, which refuses them before sending, say the same.
+    package static let notAnAnswer =
+        "not an answer Pathfinder knows: say 여기 아니야 or 여기가 입구야 (spaces may differ; no other punctuation inside)"
 
     /// A `go` for the destination already being led, arriving at most this many seconds after
     /// that walk's `go`, is the same request again (a double tap, a client that sent it twice):

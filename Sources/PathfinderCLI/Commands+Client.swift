@@ -68,8 +68,10 @@ extension Commands {
             said it (source "socket", the ArrivalWords rules: "여기 아니야", "여기가 입구야", …):
             for a daemon without a microphone ("mic": false), or someone answering for the
             walker. Prints the reply: "meaning" (notHere, thisIsIt or null) and "heeded"
-            (whether the walk acted on it: false outside the last stretch, for words that
-            mean neither answer, and for the same answer again within 5 s of acting on it).
+            (whether the walk acted on it: false with no walk, outside the last stretch, and
+            for the same answer again within 5 s of acting on it). Not acted on: its "reason"
+            also on stderr, exit 1. Words that are neither answer (only spaces may differ:
+            "this is it", "여기가, 입구야") are refused before sending, exit 2.
             \(socketHelp)
             """
     ) { arguments, console in
@@ -81,8 +83,18 @@ extension Commands {
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw CLIError.usage("pathfinder heard: expected TEXT (e.g. 여기 아니야)")
         }
+        // Words that are neither answer are bad input, said before anything is sent (the
+        // daemon would not act on them): before, exit 0 and the family believed them taken.
+        guard ArrivalWords.meaning(of: text) != nil else {
+            throw CLIError.usage("pathfinder heard: \"\(text)\" is \(DaemonCore.notAnAnswer)")
+        }
         let request = JSONValue.object(["cmd": "heard", "text": .string(text)])
-        return try talk(request.text, socket: socket, command: "heard", console: console)
+        return try talk(request.text, socket: socket, command: "heard", console: console) { reply in
+            // Understood but not acted on (no walk, outside the last stretch, said twice): a
+            // run-time state, exit 1, the daemon's reason on stderr.
+            guard reply["heeded"] == .bool(false) else { return nil }
+            return "not acted on: \(reply["reason"]?.stringValue ?? "the daemon did not say why")"
+        }
     }
 
     static let status = simpleClient(
@@ -151,8 +163,11 @@ extension Commands {
 
     /// Sends one request, prints the reply; exit 0 for `"ok": true`, else 1 with the
     /// daemon's reason on stderr too (the JSON stays on stdout for scripts that read it).
+    /// `failed`: for a reply that is `"ok": true`, why it still did not do what was asked
+    /// (`heard` not acted on), nil when it did; said on stderr, exit 1.
     static func talk(
-        _ request: String, socket: String, command: String, console: Console
+        _ request: String, socket: String, command: String, console: Console,
+        failed: ([String: JSONValue]) -> String? = { _ in nil }
     ) throws(CLIError)
         -> Int32
     {
@@ -172,8 +187,13 @@ extension Commands {
         }
         console.line(reply)
         let fields = (try? JSONDecoder().decode(JSONValue.self, from: Data(reply.utf8)))?.objectValue
-        if fields?["ok"] == .bool(true) { return 0 }
-        var reason = fields?["error"]?.stringValue ?? "the daemon refused: \(reply)"
+        var reason: String
+        if let fields, fields["ok"] == .bool(true) {
+            guard let why = failed(fields) else { return 0 }
+            reason = why
+        } else {
+            reason = fields?["error"]?.stringValue ?? "the daemon refused: \(reply)"
+        }
         // The daemon leads with the command ("go: no place called …"); said once.
         if reason.hasPrefix("\(command): ") { reason.removeFirst(command.count + 2) }
         // One line, whatever the reason quotes (a query with a newline in it).

@@ -1,0 +1,88 @@
+import Daemon
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// The client commands as the family at home runs them (audit 10): what was not done is said,
+/// on stderr and in a non-zero exit, never a silent exit 0.
+@Suite(.serialized) struct FamilyClientTests {
+    /// A daemon walking the demo NMEA (its first fix near the demo door), without microphone,
+    /// with the bundled gazetteer and door index; `HOME` in `dir`.
+    static func walkingDaemon(_ dir: TempDir) throws -> DaemonProcess {
+        let nmea = try #require(Bundle.module.path(forResource: "Fixtures/demo/walk.nmea", ofType: nil))
+        let repo = GazetteerDaemonTests.repo
+        let daemon = try DaemonProcess(
+            arguments: [
+                "--socket", dir.path + "/pf.sock", "--memory", dir.path + "/memory.json", "--no-mic",
+                "--speak-wav", dir.path + "/wav", "--baro", "none", "--nmea", nmea,
+                "--gazetteer", repo + "/artifacts/gazetteer/gazetteer.sqlite",
+                "--doors", repo + "/artifacts/doors/helsinki.db",
+            ], socket: dir.path + "/pf.sock", dir: dir)
+        try #require(daemon.waitUntilListening(), "daemon did not start: \(daemon.stderr)")
+        return daemon
+    }
+
+    /// Waits (bounded, 10 s) for the daemon's first position.
+    static func waitForPosition(_ daemon: DaemonProcess) throws {
+        let client = try daemon.client()
+        for _ in 0..<1000 {
+            if fields(try client.request(#"{"cmd": "status"}"#))["position"] != .null { return }
+            usleep(10_000)
+        }
+        Issue.record("no position came: \(daemon.stderr)")
+    }
+
+    /// A typed answer the walk does not act on says why (A10-5): before, `pathfinder heard
+    /// 여기가 입구야` 1.6 km from the door, or "this is it", exited 0 with nothing on stderr,
+    /// and the family believed the door was taken.
+    @Test func anAnswerNotActedOnSaysWhyAndFails() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try Self.walkingDaemon(dir)
+        func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+            try DaemonProcess.runClient(arguments + ["--socket", daemon.socket], home: dir.path)
+        }
+        // No walk: understood, not acted on (exit 1, a run-time state).
+        let idle = try run(["heard", "여기", "아니야"])
+        #expect(idle.status == 1, "\(idle)")
+        #expect(fields(idle.out)["heeded"] == .bool(false), "\(idle)")
+        #expect(fields(idle.out)["reason"] == "no walk: the daemon is idle", "\(idle)")
+        #expect(idle.err == "pathfinder heard: not acted on: no walk: the daemon is idle\n", "\(idle)")
+        // Words Pathfinder does not know as an answer: bad input, said before anything is sent.
+        for words in [["this", "is", "it"], ["여기가,", "입구야!!"]] {
+            let unknown = try run(["heard"] + words)
+            #expect(unknown.status == 2, "\(words): \(unknown)")
+            #expect(unknown.out.isEmpty, "nothing sent: \(unknown)")
+            #expect(
+                unknown.err.contains(
+                    "pathfinder heard: \"\(words.joined(separator: " "))\" is not an answer Pathfinder knows: say 여기 아니야 or 여기가 입구야"
+                ), "\(unknown)")
+        }
+        // The socket says the same in its reply's reason.
+        let client = try daemon.client()
+        let chatter = fields(try client.request(#"{"cmd": "heard", "text": "this is it"}"#))
+        #expect(chatter["heeded"] == .bool(false) && chatter["meaning"] == .null, "\(chatter)")
+        #expect(
+            chatter["reason"]?.stringValue?.hasPrefix(
+                "not an answer Pathfinder knows: say 여기 아니야 or 여기가 입구야") == true, "\(chatter)")
+        // A walk to a door 1.6 km north of the walk: outside the last stretch.
+        let go = fields(
+            try client.request(
+                #"{"cmd": "go", "destination": {"name": "Far", "center": {"lat": 60.1870, "lon": 24.9468}, "door": {"lat": 60.1868, "lon": 24.9468}}}"#
+            ))
+        #expect(go["ok"] == .bool(true), "\(go)")
+        try Self.waitForPosition(daemon)
+        let far = try run(["heard", "여기가", "입구야"])
+        #expect(far.status == 1, "\(far)")
+        #expect(
+            fields(far.out)["meaning"] == "thisIsIt" && fields(far.out)["heeded"] == .bool(false), "\(far)")
+        #expect(far.err.hasPrefix("pathfinder heard: not acted on: not in the last stretch: "), "\(far)")
+        #expect(far.err.hasSuffix(" m from the door (the last stretch begins at 300 m)\n"), "\(far)")
+        #expect(
+            fields(far.out)["reason"]?.stringValue?.hasPrefix("not in the last stretch: 1") == true, "\(far)")
+        #expect(!daemon.stderr.contains("confirmed"), "nothing stored: \(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+}

@@ -95,6 +95,9 @@ final class DaemonLookups {
         /// For a door index's building: how well it matched, and whether only a place inside
         /// it did (``BuildingMatch/inside``); nil for a gazetteer place.
         var match: (quality: BuildingMatch.Quality, inside: Bool)? = nil
+        /// For a gazetteer place: its kind ("city", "region", "country", "continent",
+        /// "airport"), as `pathfinder search` says it; nil for a door index's building.
+        var kind: String? = nil
 
         /// The reply's description of it.
         var json: JSONValue {
@@ -105,6 +108,7 @@ final class DaemonLookups {
             if let address { fields["address"] = .string(address) }
             if let osm { fields["osm"] = .string(osm) }
             if let metres { fields["metres"] = .number((metres).rounded()) }
+            if let kind { fields["kind"] = .string(kind) }
             return .object(fields)
         }
     }
@@ -125,6 +129,19 @@ final class DaemonLookups {
         /// The cities or regions that form dropped with no match there, as written ("as",
         /// "Tampere"): they chose nothing, and the note says so.
         var notMatchedIn: [String] = []
+
+        /// The gazetteer's kinds that are an area, not one place to walk to: a walk there
+        /// leads to a point the gazetteer holds for it (its biggest city's, a point inside).
+        static let areaKinds: Set = ["city", "region", "country", "continent"]
+
+        /// When the choice is a city, region, country or continent, what the reply's `note`
+        /// says of it (audit 10 A10-4: before, `go "Helsinki"` led the walker to a point in a
+        /// street, unsaid); nil for a building, an airport.
+        var areaNote: String? {
+            guard let kind = chosen.kind, Self.areaKinds.contains(kind) else { return nil }
+            return "\(chosen.destination.name) is a \(kind): walking to its centre, not to a building"
+                + " — which building? (go NAME or STREET NUMBER)"
+        }
     }
 
     /// The destination for `query` near the walker at `fix`.
@@ -292,7 +309,8 @@ final class DaemonLookups {
                     let center = Coordinate(latitude: lat, longitude: lon)
                     return Found(
                         destination: Destination(name: hit.name, center: center), source: "gazetteer",
-                        address: nil, osm: nil, metres: fix.map { center.distance(to: $0) }, exact: hit.exact)
+                        address: nil, osm: nil, metres: fix.map { center.distance(to: $0) }, exact: hit.exact,
+                        kind: hit.kind)
                 }
             } catch let error as LookupError {
                 failures.append(error.description)

@@ -15,7 +15,9 @@ extension Commands {
             "Siltavuorenpenger 10"), then its gazetteer ("Rautatieasema", "HEL"). A place more
             than 50 km from the walker is refused unless --far; before the walker's first
             fix, so is a name found as well in places more than 50 km apart, each named.
-            Prints the reply: the destination, what matched and up to 3 alternatives.
+            Prints the reply: the destination, what matched and up to 3 alternatives; its
+            note (a city's centre, not a building; a shorter form of the address; no position
+            yet) also on stderr.
             \(socketHelp)
             """
     ) { arguments, console in
@@ -53,7 +55,11 @@ extension Commands {
             request["query"] = .string(query)
             if far { request["far"] = .bool(true) }
         }
-        return try talk(JSONValue.object(request).text, socket: socket, command: "go", console: console)
+        // What the daemon notes of its choice (a city's centre, a shorter form of the address,
+        // no position yet) is said on stderr too: the family reads it, not only an app.
+        return try talk(
+            JSONValue.object(request).text, socket: socket, command: "go", console: console,
+            notes: { reply in reply["note"]?.stringValue.map { ["note: \($0)"] } ?? [] })
     }
 
     /// `pathfinder heard TEXT`: an answer typed for the walker (no microphone, a helper at a
@@ -164,10 +170,12 @@ extension Commands {
     /// Sends one request, prints the reply; exit 0 for `"ok": true`, else 1 with the
     /// daemon's reason on stderr too (the JSON stays on stdout for scripts that read it).
     /// `failed`: for a reply that is `"ok": true`, why it still did not do what was asked
-    /// (`heard` not acted on), nil when it did; said on stderr, exit 1.
+    /// (`heard` not acted on), nil when it did; said on stderr, exit 1. `notes`: lines of such
+    /// a reply to say on stderr as well, exit 0 (`go`'s `note`).
     static func talk(
         _ request: String, socket: String, command: String, console: Console,
-        failed: ([String: JSONValue]) -> String? = { _ in nil }
+        failed: ([String: JSONValue]) -> String? = { _ in nil },
+        notes: ([String: JSONValue]) -> [String] = { _ in [] }
     ) throws(CLIError)
         -> Int32
     {
@@ -189,17 +197,22 @@ extension Commands {
         let fields = (try? JSONDecoder().decode(JSONValue.self, from: Data(reply.utf8)))?.objectValue
         var reason: String
         if let fields, fields["ok"] == .bool(true) {
-            guard let why = failed(fields) else { return 0 }
+            guard let why = failed(fields) else {
+                for note in notes(fields) { console.error("pathfinder \(command): \(oneLine(note))") }
+                return 0
+            }
             reason = why
         } else {
             reason = fields?["error"]?.stringValue ?? "the daemon refused: \(reply)"
         }
         // The daemon leads with the command ("go: no place called …"); said once.
         if reason.hasPrefix("\(command): ") { reason.removeFirst(command.count + 2) }
-        // One line, whatever the reason quotes (a query with a newline in it).
-        reason = reason.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(
-            of: "\n", with: "\\n")
-        console.error("pathfinder \(command): \(reason)")
+        console.error("pathfinder \(command): \(oneLine(reason))")
         return 1
+    }
+
+    /// One line, whatever `text` quotes (a query with a newline in it).
+    private static func oneLine(_ text: String) -> String {
+        text.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
     }
 }

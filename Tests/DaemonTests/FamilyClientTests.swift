@@ -85,4 +85,30 @@ import Testing
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)
     }
+
+    /// `go` a city (A10-4): the walk goes to its gazetteer point, as before, but the reply's
+    /// `note` and stderr say it is a city's centre, not a building, and ask which building.
+    /// Before: ok, exit 0, no note, and the walker was led to a point in a street.
+    @Test func aCityIsWalkedToWithANoteAskingWhichBuilding() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try Self.walkingDaemon(dir)
+        try Self.waitForPosition(daemon)
+        func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+            try DaemonProcess.runClient(arguments + ["--socket", daemon.socket], home: dir.path)
+        }
+        let city = try run(["go", "Helsinki"])
+        #expect(city.status == 0, "\(city)")
+        #expect(fields(city.out)["match"]?.objectValue?["kind"] == "city", "\(city)")
+        let note =
+            "Helsinki is a city: walking to its centre, not to a building — which building? (go NAME or STREET NUMBER)"
+        #expect(fields(city.out)["note"] == .string(note), "\(city)")
+        #expect(city.err == "pathfinder go: note: \(note)\n", "\(city)")
+        // A building: no such note, nothing on stderr.
+        let station = try run(["go", "Rautatieasema"])
+        #expect(station.status == 0, "\(station)")
+        #expect(fields(station.out)["note"] == nil, "\(station)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
 }

@@ -80,10 +80,15 @@ package struct DaemonCore: Sendable {
             if isRepeatedGo(target, now: now) {
                 return [.reply(client, ok(goFields(target).merging(["again": .bool(true)]) { a, _ in a }))]
             }
+            // The walk under way, replaced: named in the reply (audit 10 A10-8: before, it
+            // stopped unsaid, and the family's `go` said nothing of the walk it ended).
+            let replaced = approach.leadingTo?.name
             destination = target
             walkSince = now
             let effects = approach.handle(.go(target), now: now)
-            return [.reply(client, ok(goFields(target)))] + actions(for: effects)
+            var fields = goFields(target)
+            if let replaced { fields["replaced"] = .string(replaced) }
+            return [.reply(client, ok(fields))] + actions(for: effects)
         case .go(.query(let query, _)):
             return [.reply(client, failure("go: cannot resolve \"\(query)\": no gazetteer is loaded"))]
         case .whereAmI:

@@ -142,6 +142,22 @@ final class DaemonLookups {
             return "\(chosen.destination.name) is a \(kind): walking to its centre, not to a building"
                 + " — which building? (go NAME or STREET NUMBER)"
         }
+
+        /// When `query` named a street, with no house number, and one building on it was
+        /// chosen by its address, what the reply's `note` says of it (audit 10 A10-8: before,
+        /// "Siltavuorenpenger" walked to number 10 as if it had been asked for); nil otherwise.
+        func streetNote(_ query: String) -> String? {
+            guard chosen.source == "doors", chosen.match.map({ $0.quality != .exact }) == true,
+                !query.contains(where: \.isNumber), let address = chosen.address
+            else { return nil }
+            let street = Fold.fold(query).trimmingCharacters(in: .whitespaces)
+            let folded = Fold.fold(address)
+            guard !street.isEmpty, folded.hasPrefix(street + " "),
+                folded.dropFirst(street.count + 1).first?.isNumber == true
+            else { return nil }
+            let which = nearFix ? "the building on it nearest the walker" : "the best match by name"
+            return "\"\(query)\" is a street: chose \(address), \(which) — give a house number for another"
+        }
     }
 
     /// The destination for `query` near the walker at `fix`.

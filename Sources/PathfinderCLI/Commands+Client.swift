@@ -55,11 +55,17 @@ extension Commands {
             request["query"] = .string(query)
             if far { request["far"] = .bool(true) }
         }
-        // What the daemon notes of its choice (a city's centre, a shorter form of the address,
-        // no position yet) is said on stderr too: the family reads it, not only an app.
+        // The walk this one replaced, and what the daemon notes of its choice (a city's centre,
+        // a street's building, a shorter form of the address, no position yet), are said on
+        // stderr too: the family reads them, not only an app.
         return try talk(
             JSONValue.object(request).text, socket: socket, command: "go", console: console,
-            notes: { reply in reply["note"]?.stringValue.map { ["note: \($0)"] } ?? [] })
+            notes: { reply in
+                [
+                    reply["replaced"]?.stringValue.map { "replaced the walk to \($0)" },
+                    reply["note"]?.stringValue.map { "note: \($0)" },
+                ].compactMap { $0 }
+            })
     }
 
     /// `pathfinder heard TEXT`: an answer typed for the walker (no microphone, a helper at a

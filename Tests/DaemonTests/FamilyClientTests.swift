@@ -111,4 +111,41 @@ import Testing
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)
     }
+
+    /// A `go` during a walk names the walk it replaced, and a street with no number says one
+    /// building was chosen (A10-8). Before, the reply said neither: the walk to Far stopped
+    /// unsaid, and "Siltavuorenpenger" walked to number 10 as if it had been asked for.
+    @Test func aGoDuringAWalkNamesTheWalkItReplacedAndAStreetSaysItsChoice() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try Self.walkingDaemon(dir)
+        try Self.waitForPosition(daemon)
+        func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+            try DaemonProcess.runClient(arguments + ["--socket", daemon.socket], home: dir.path)
+        }
+        let destination = dir.path + "/far.json"
+        try #"{"name": "Far", "center": {"lat": 60.1870, "lon": 24.9468}}"#.write(
+            toFile: destination, atomically: true, encoding: .utf8)
+        let first = try run(["go", "--destination", destination])
+        #expect(first.status == 0 && first.err.isEmpty, "nothing replaced: \(first)")
+        #expect(fields(first.out)["replaced"] == nil, "\(first)")
+        let street = try run(["go", "Siltavuorenpenger"])
+        #expect(street.status == 0, "\(street)")
+        let reply = fields(street.out)
+        #expect(reply["replaced"] == "Far", "\(street)")
+        let address = try #require(reply["match"]?.objectValue?["address"]?.stringValue, "\(street)")
+        #expect(address.hasPrefix("Siltavuorenpenger "), "\(street)")
+        let note =
+            "\"Siltavuorenpenger\" is a street: chose \(address), the building on it nearest the walker"
+            + " — give a house number for another"
+        #expect(reply["note"] == .string(note), "\(street)")
+        #expect(
+            street.err
+                == "pathfinder go: replaced the walk to Far\npathfinder go: note: \(note)\n", "\(street)")
+        // The same walk again within 10 s is not a replacement.
+        let again = try run(["go", "Siltavuorenpenger"])
+        #expect(fields(again.out)["again"] == .bool(true) && fields(again.out)["replaced"] == nil, "\(again)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
 }

@@ -139,6 +139,10 @@ package struct DaemonCore: Sendable {
         return "the same answer again within \(Int(settings.sameAnswerSeconds.rounded())) s of acting on it"
     }
 
+    /// How the socket's far refusal says what to do (`go {"query"}` beyond 50 km);
+    /// `pathfinder go` says `use --far` in its place (audit 10 A10-9).
+    package static let farHint = #"send "far": true to walk there anyway"#
+
     /// The reason for words that are neither answer (`ArrivalWords`): the socket's reply and
     /// `pathfinder heard`, which refuses them before sending, say the same.
     package static let notAnAnswer =

@@ -408,7 +408,7 @@ final class DaemonLookups {
             let km = Int((metres / 1000).rounded())
             throw LookupError(
                 "\(said) found \(chosen.destination.name), \(km) km away: more than "
-                    + "\(Int(Self.farMetres / 1000)) km from here; send \"far\": true to walk there anyway")
+                    + "\(Int(Self.farMetres / 1000)) km from here; \(DaemonCore.farHint)")
         }
         // Each word as written once: those whose place held a match, and the others.
         var matchedIn: [String] = []

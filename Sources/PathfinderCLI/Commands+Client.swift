@@ -60,6 +60,10 @@ extension Commands {
         // stderr too: the family reads them, not only an app.
         return try talk(
             JSONValue.object(request).text, socket: socket, command: "go", console: console,
+            // The far refusal in the command line's words (before: the socket's, a JSON field).
+            refusal: {
+                $0.replacingOccurrences(of: DaemonCore.farHint, with: "use --far to walk there anyway")
+            },
             notes: { reply in
                 [
                     reply["replaced"]?.stringValue.map { "replaced the walk to \($0)" },
@@ -176,11 +180,13 @@ extension Commands {
     /// Sends one request, prints the reply; exit 0 for `"ok": true`, else 1 with the
     /// daemon's reason on stderr too (the JSON stays on stdout for scripts that read it).
     /// `failed`: for a reply that is `"ok": true`, why it still did not do what was asked
-    /// (`heard` not acted on), nil when it did; said on stderr, exit 1. `notes`: lines of such
+    /// (`heard` not acted on), nil when it did; said on stderr, exit 1. `refusal`: the daemon's
+    /// reason in the command line's words (the JSON on stdout keeps the daemon's). `notes`: lines of such
     /// a reply to say on stderr as well, exit 0 (`go`'s `note`).
     static func talk(
         _ request: String, socket: String, command: String, console: Console,
         failed: ([String: JSONValue]) -> String? = { _ in nil },
+        refusal: (String) -> String = { $0 },
         notes: ([String: JSONValue]) -> [String] = { _ in [] }
     ) throws(CLIError)
         -> Int32
@@ -213,7 +219,7 @@ extension Commands {
         }
         // The daemon leads with the command ("go: no place called …"); said once.
         if reason.hasPrefix("\(command): ") { reason.removeFirst(command.count + 2) }
-        console.error("pathfinder \(command): \(oneLine(reason))")
+        console.error("pathfinder \(command): \(oneLine(refusal(reason)))")
         return 1
     }
 

@@ -148,4 +148,23 @@ import Testing
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)
     }
+
+    /// The far refusal, as the command line is used (A10-9): "use --far", not the socket's
+    /// `send "far": true` (before, the family was told to send a JSON field).
+    @Test func aFarPlaceIsRefusedNamingTheFlag() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try Self.walkingDaemon(dir)
+        try Self.waitForPosition(daemon)
+        let far = try DaemonProcess.runClient(["go", "Tampere", "--socket", daemon.socket], home: dir.path)
+        #expect(far.status == 1, "\(far)")
+        #expect(far.err.hasPrefix("pathfinder go: \"Tampere\" found Tampere, "), "\(far)")
+        #expect(far.err.hasSuffix(" km from here; use --far to walk there anyway\n"), "\(far)")
+        // The socket's reply keeps its own wording, for the apps that send it.
+        #expect(
+            fields(far.out)["error"]?.stringValue?.hasSuffix(#"send "far": true to walk there anyway"#)
+                == true)
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
 }

@@ -1,5 +1,6 @@
 import Arrival
 import Daemon
+import EntranceIndex
 import Foundation
 
 extension Commands {
@@ -51,6 +52,13 @@ extension Commands {
         case (nil, false):
             guard !query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                 throw CLIError.usage("pathfinder go: the QUERY is blank; expected a place name or address")
+            }
+            // Longer than the daemon searches is bad input, as `doors search` says (before: sent,
+            // and the daemon's refusal exited 1).
+            guard query.count <= DoorIndex.longestQuery else {
+                throw CLIError.usage(
+                    "pathfinder go: the QUERY is \(query.count) characters: at most \(DoorIndex.longestQuery) (a name or an address)"
+                )
             }
             request["query"] = .string(query)
             if far { request["far"] = .bool(true) }

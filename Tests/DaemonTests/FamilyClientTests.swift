@@ -167,4 +167,22 @@ import Testing
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)
     }
+
+    /// A query longer than the door index searches is bad input, said before anything is sent
+    /// (A10-10), as `doors search` says it: before, the daemon's refusal, exit 1.
+    @Test func aQueryTooLongIsBadInput() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try DaemonProcess.listening(in: dir)
+        let long = String(repeating: "Siltavuorenpenger ", count: 17).trimmingCharacters(in: .whitespaces)
+        let result = try DaemonProcess.runClient(["go", long, "--socket", daemon.socket], home: dir.path)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.out.isEmpty, "nothing sent: \(result)")
+        #expect(
+            result.err
+                == "pathfinder go: the QUERY is \(long.count) characters: at most 200 (a name or an address)\n",
+            "\(result)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
 }

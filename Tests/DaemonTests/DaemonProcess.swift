@@ -119,10 +119,21 @@ final class DaemonProcess {
     static func runClient(
         _ arguments: [String], home: String
     ) throws -> (status: Int32, out: String, err: String) {
+        try runBinary(arguments, environment: ["HOME": home])
+    }
+
+    /// Runs `pathfinder ARGS` to its end with `environment` over this process's (without its
+    /// `XDG_CONFIG_HOME`): its exit status, stdout and stderr.
+    static func runBinary(
+        _ arguments: [String], environment: [String: String]
+    ) throws -> (status: Int32, out: String, err: String) {
         let process = Process()
         process.executableURL = try BuiltExecutable.pathfinder()
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["HOME": home]) { $1 }
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_CONFIG_HOME"] = nil
+        env.merge(environment) { $1 }
+        process.environment = env
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

@@ -23,6 +23,31 @@ import Testing
         return daemon
     }
 
+    /// A walking daemon (``walkingDaemon(_:)``) in a folder of its own, and the client
+    /// commands run against it; ``stop()`` ends both.
+    final class Walking {
+        let dir = TempDir()
+        let daemon: DaemonProcess
+
+        /// `position`: waits for the daemon's first position.
+        init(position: Bool = true) throws {
+            daemon = try FamilyClientTests.walkingDaemon(dir)
+            if position { try FamilyClientTests.waitForPosition(daemon) }
+        }
+
+        /// `pathfinder ARGS --socket` this daemon's.
+        func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+            try DaemonProcess.runClient(arguments + ["--socket", daemon.socket], home: dir.path)
+        }
+
+        /// Stops the daemon (it exits 0) and removes the folder.
+        func stop() {
+            daemon.signal(SIGTERM)
+            #expect(daemon.waitForExit() == 0)
+            dir.remove()
+        }
+    }
+
     /// Waits (bounded, 10 s) for the daemon's first position.
     static func waitForPosition(_ daemon: DaemonProcess) throws {
         let client = try daemon.client()
@@ -37,12 +62,9 @@ import Testing
     /// 여기가 입구야` 1.6 km from the door, or "this is it", exited 0 with nothing on stderr,
     /// and the family believed the door was taken.
     @Test func anAnswerNotActedOnSaysWhyAndFails() throws {
-        let dir = TempDir()
-        defer { dir.remove() }
-        let daemon = try Self.walkingDaemon(dir)
-        func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-            try DaemonProcess.runClient(arguments + ["--socket", daemon.socket], home: dir.path)
-        }
+        let walking = try Walking(position: false)
+        defer { walking.stop() }
+        let (run, daemon) = (walking.run, walking.daemon)
         // No walk: understood, not acted on (exit 1, a run-time state).
         let idle = try run(["heard", "여기", "아니야"])
         #expect(idle.status == 1, "\(idle)")
@@ -82,21 +104,15 @@ import Testing
         #expect(
             fields(far.out)["reason"]?.stringValue?.hasPrefix("not in the last stretch: 1") == true, "\(far)")
         #expect(!daemon.stderr.contains("confirmed"), "nothing stored: \(daemon.stderr)")
-        daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit() == 0)
     }
 
     /// `go` a city (A10-4): the walk goes to its gazetteer point, as before, but the reply's
     /// `note` and stderr say it is a city's centre, not a building, and ask which building.
     /// Before: ok, exit 0, no note, and the walker was led to a point in a street.
     @Test func aCityIsWalkedToWithANoteAskingWhichBuilding() throws {
-        let dir = TempDir()
-        defer { dir.remove() }
-        let daemon = try Self.walkingDaemon(dir)
-        try Self.waitForPosition(daemon)
-        func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-            try DaemonProcess.runClient(arguments + ["--socket", daemon.socket], home: dir.path)
-        }
+        let walking = try Walking()
+        defer { walking.stop() }
+        let run = walking.run
         let city = try run(["go", "Helsinki"])
         #expect(city.status == 0, "\(city)")
         #expect(fields(city.out)["match"]?.objectValue?["kind"] == "city", "\(city)")
@@ -108,22 +124,16 @@ import Testing
         let station = try run(["go", "Rautatieasema"])
         #expect(station.status == 0, "\(station)")
         #expect(fields(station.out)["note"] == nil, "\(station)")
-        daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit() == 0)
     }
 
     /// A `go` during a walk names the walk it replaced, and a street with no number says one
     /// building was chosen (A10-8). Before, the reply said neither: the walk to Far stopped
     /// unsaid, and "Siltavuorenpenger" walked to number 10 as if it had been asked for.
     @Test func aGoDuringAWalkNamesTheWalkItReplacedAndAStreetSaysItsChoice() throws {
-        let dir = TempDir()
-        defer { dir.remove() }
-        let daemon = try Self.walkingDaemon(dir)
-        try Self.waitForPosition(daemon)
-        func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-            try DaemonProcess.runClient(arguments + ["--socket", daemon.socket], home: dir.path)
-        }
-        let destination = dir.path + "/far.json"
+        let walking = try Walking()
+        defer { walking.stop() }
+        let run = walking.run
+        let destination = walking.dir.path + "/far.json"
         try #"{"name": "Far", "center": {"lat": 60.1870, "lon": 24.9468}}"#.write(
             toFile: destination, atomically: true, encoding: .utf8)
         let first = try run(["go", "--destination", destination])
@@ -145,18 +155,14 @@ import Testing
         // The same walk again within 10 s is not a replacement.
         let again = try run(["go", "Siltavuorenpenger"])
         #expect(fields(again.out)["again"] == .bool(true) && fields(again.out)["replaced"] == nil, "\(again)")
-        daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit() == 0)
     }
 
     /// The far refusal, as the command line is used (A10-9): "use --far", not the socket's
     /// `send "far": true` (before, the family was told to send a JSON field).
     @Test func aFarPlaceIsRefusedNamingTheFlag() throws {
-        let dir = TempDir()
-        defer { dir.remove() }
-        let daemon = try Self.walkingDaemon(dir)
-        try Self.waitForPosition(daemon)
-        let far = try DaemonProcess.runClient(["go", "Tampere", "--socket", daemon.socket], home: dir.path)
+        let walking = try Walking()
+        defer { walking.stop() }
+        let far = try walking.run(["go", "Tampere"])
         #expect(far.status == 1, "\(far)")
         #expect(far.err.hasPrefix("pathfinder go: \"Tampere\" found Tampere, "), "\(far)")
         #expect(far.err.hasSuffix(" km from here; use --far to walk there anyway\n"), "\(far)")
@@ -164,8 +170,6 @@ import Testing
         #expect(
             fields(far.out)["error"]?.stringValue?.hasSuffix(#"send "far": true to walk there anyway"#)
                 == true)
-        daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit() == 0)
     }
 
     /// A query longer than the door index searches is bad input, said before anything is sent

@@ -599,23 +599,42 @@ package struct DaemonConfig: Sendable, Equatable {
     package static func clientSocket(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> (socket: String, warning: String?) {
+        let (config, warning) = clientKey(
+            "socket", "socket", choose: "--socket PATH", environment: environment)
+        return (config.socket, warning)
+    }
+
+    /// The memory file the `memory` commands change without `--file`: the daemon's, found as
+    /// it finds it (the default config file's `memory`, relative to that file's folder, else
+    /// ``defaultMemoryPath(_:)``); a problem in the file is a warning, as for ``clientSocket``.
+    package static func clientMemory(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> (memory: String, warning: String?) {
+        let (config, warning) = clientKey("memory", "memory", choose: "--file M", environment: environment)
+        return (config.memory, warning)
+    }
+
+    /// The defaults with the default config file's `key` alone set; a warning naming the
+    /// problem (and the default `what` used, and the flag that chooses) when the file could
+    /// not give it.
+    private static func clientKey(
+        _ key: String, _ what: String, choose flag: String, environment: [String: String]
+    ) -> (config: DaemonConfig, warning: String?) {
         var config = DaemonConfig(environment: environment)
         let file = defaultConfigPath(environment)
-        guard present(file) else { return (config.socket, nil) }
-        func fallback(_ problem: String) -> (socket: String, warning: String?) {
-            (
-                config.socket,
-                "\(problem); using the default socket \(config.socket) (--socket PATH chooses one)"
-            )
+        guard present(file) else { return (config, nil) }
+        func fallback(_ problem: String) -> (config: DaemonConfig, warning: String?) {
+            let path = config.value(of: key)?.stringValue ?? ""
+            return (config, "\(problem); using the default \(what) \(path) (\(flag) chooses one)")
         }
         do {
             let data = try read(file)
             guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: data) else {
                 return fallback("\(file): not a JSON object")
             }
-            guard let value = object["socket"], value != .null else { return (config.socket, nil) }
-            try config.set("socket", value, origin: file, paths: .file(file, environment: environment))
-            return (config.socket, nil)
+            guard let value = object[key], value != .null else { return (config, nil) }
+            try config.set(key, value, origin: file, paths: .file(file, environment: environment))
+            return (config, nil)
         } catch {
             return fallback("\(error)")
         }

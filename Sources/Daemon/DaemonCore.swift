@@ -80,10 +80,15 @@ package struct DaemonCore: Sendable {
             if isRepeatedGo(target, now: now) {
                 return [.reply(client, ok(goFields(target).merging(["again": .bool(true)]) { a, _ in a }))]
             }
+            // The walk under way, replaced: named in the reply (audit 10 A10-8: before, it
+            // stopped unsaid, and the family's `go` said nothing of the walk it ended).
+            let replaced = approach.leadingTo?.name
             destination = target
             walkSince = now
             let effects = approach.handle(.go(target), now: now)
-            return [.reply(client, ok(goFields(target)))] + actions(for: effects)
+            var fields = goFields(target)
+            if let replaced { fields["replaced"] = .string(replaced) }
+            return [.reply(client, ok(fields))] + actions(for: effects)
         case .go(.query(let query, _)):
             return [.reply(client, failure("go: cannot resolve \"\(query)\": no gazetteer is loaded"))]
         case .whereAmI:
@@ -108,10 +113,40 @@ package struct DaemonCore: Sendable {
             // again) — not for words that mean nothing, outside the last stretch, or the same
             // answer said again.
             let heeded = effects.contains { if case .log(.heard) = $0 { false } else { true } }
-            return [.reply(client, ok(["meaning": meaning, "heeded": .bool(heeded)]))]
-                + actions(for: due + effects)
+            var fields: [String: JSONValue] = ["meaning": meaning, "heeded": .bool(heeded)]
+            if !heeded { fields["reason"] = .string(notHeeded(answer.meaning)) }
+            return [.reply(client, ok(fields))] + actions(for: due + effects)
         }
     }
+
+    /// Why a typed answer was not acted on, for the family who sent it from afar (audit 10
+    /// A10-5: before, a bare `"heeded": false`, and `pathfinder heard` exited 0 unsaid).
+    private func notHeeded(_ meaning: ArrivalWords?) -> String {
+        guard meaning != nil else { return Self.notAnAnswer }
+        guard approach.isWalking else { return "no walk: the daemon is idle" }
+        guard approach.leadingTo != nil else {
+            return "the walk is ending: 여기가 입구야 was already taken"
+        }
+        guard approach.isInLastStretch else {
+            let begins = "the last stretch begins at \(Int(settings.lastStretchMetres.rounded())) m"
+            guard let position, let plan = approach.plan else {
+                return "not in the last stretch: no position yet (\(begins))"
+            }
+            let metres = Int(position.coordinate.distance(to: plan.walkTo).rounded())
+            let to = plan.entrance == nil ? "the building's centre" : "the door"
+            return "not in the last stretch: \(metres) m from \(to) (\(begins))"
+        }
+        return "the same answer again within \(Int(settings.sameAnswerSeconds.rounded())) s of acting on it"
+    }
+
+    /// How the socket's far refusal says what to do (`go {"query"}` beyond 50 km);
+    /// `pathfinder go` says `use --far` in its place (audit 10 A10-9).
+    package static let farHint = #"send "far": true to walk there anyway"#
+
+    /// The reason for words that are neither answer (`ArrivalWords`): the socket's reply and
+    /// `pathfinder heard`, which refuses them before sending, say the same.
+    package static let notAnAnswer =
+        "not an answer Pathfinder knows: say 여기 아니야 or 여기가 입구야 (spaces may differ; no other punctuation inside)"
 
     /// A `go` for the destination already being led, arriving at most this many seconds after
     /// that walk's `go`, is the same request again (a double tap, a client that sent it twice):

@@ -95,6 +95,9 @@ final class DaemonLookups {
         /// For a door index's building: how well it matched, and whether only a place inside
         /// it did (``BuildingMatch/inside``); nil for a gazetteer place.
         var match: (quality: BuildingMatch.Quality, inside: Bool)? = nil
+        /// For a gazetteer place: its kind ("city", "region", "country", "continent",
+        /// "airport"), as `pathfinder search` says it; nil for a door index's building.
+        var kind: String? = nil
 
         /// The reply's description of it.
         var json: JSONValue {
@@ -105,6 +108,7 @@ final class DaemonLookups {
             if let address { fields["address"] = .string(address) }
             if let osm { fields["osm"] = .string(osm) }
             if let metres { fields["metres"] = .number((metres).rounded()) }
+            if let kind { fields["kind"] = .string(kind) }
             return .object(fields)
         }
     }
@@ -125,6 +129,35 @@ final class DaemonLookups {
         /// The cities or regions that form dropped with no match there, as written ("as",
         /// "Tampere"): they chose nothing, and the note says so.
         var notMatchedIn: [String] = []
+
+        /// The gazetteer's kinds that are an area, not one place to walk to: a walk there
+        /// leads to a point the gazetteer holds for it (its biggest city's, a point inside).
+        static let areaKinds: Set = ["city", "region", "country", "continent"]
+
+        /// When the choice is a city, region, country or continent, what the reply's `note`
+        /// says of it (audit 10 A10-4: before, `go "Helsinki"` led the walker to a point in a
+        /// street, unsaid); nil for a building, an airport.
+        var areaNote: String? {
+            guard let kind = chosen.kind, Self.areaKinds.contains(kind) else { return nil }
+            return "\(chosen.destination.name) is a \(kind): walking to its centre, not to a building"
+                + " — which building? (go NAME or STREET NUMBER)"
+        }
+
+        /// When `query` named a street, with no house number, and one building on it was
+        /// chosen by its address, what the reply's `note` says of it (audit 10 A10-8: before,
+        /// "Siltavuorenpenger" walked to number 10 as if it had been asked for); nil otherwise.
+        func streetNote(_ query: String) -> String? {
+            guard chosen.source == "doors", chosen.match.map({ $0.quality != .exact }) == true,
+                !query.contains(where: \.isNumber), let address = chosen.address
+            else { return nil }
+            let street = Fold.fold(query).trimmingCharacters(in: .whitespaces)
+            let folded = Fold.fold(address)
+            guard !street.isEmpty, folded.hasPrefix(street + " "),
+                folded.dropFirst(street.count + 1).first?.isNumber == true
+            else { return nil }
+            let which = nearFix ? "the building on it nearest the walker" : "the best match by name"
+            return "\"\(query)\" is a street: chose \(address), \(which) — give a house number for another"
+        }
     }
 
     /// The destination for `query` near the walker at `fix`.
@@ -292,7 +325,8 @@ final class DaemonLookups {
                     let center = Coordinate(latitude: lat, longitude: lon)
                     return Found(
                         destination: Destination(name: hit.name, center: center), source: "gazetteer",
-                        address: nil, osm: nil, metres: fix.map { center.distance(to: $0) }, exact: hit.exact)
+                        address: nil, osm: nil, metres: fix.map { center.distance(to: $0) }, exact: hit.exact,
+                        kind: hit.kind)
                 }
             } catch let error as LookupError {
                 failures.append(error.description)
@@ -374,7 +408,7 @@ final class DaemonLookups {
             let km = Int((metres / 1000).rounded())
             throw LookupError(
                 "\(said) found \(chosen.destination.name), \(km) km away: more than "
-                    + "\(Int(Self.farMetres / 1000)) km from here; send \"far\": true to walk there anyway")
+                    + "\(Int(Self.farMetres / 1000)) km from here; \(DaemonCore.farHint)")
         }
         // Each word as written once: those whose place held a match, and the others.
         var matchedIn: [String] = []

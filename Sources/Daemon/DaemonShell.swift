@@ -40,7 +40,7 @@ struct Shell {
                     else { return action }
                     fields["match"] = answer.chosen.json
                     fields["alternatives"] = .array(answer.alternatives.map(\.json))
-                    var notes: [String] = []
+                    var notes = [answer.areaNote, answer.streetNote(query)].compactMap { $0 }
                     if let form = answer.matchedQuery {
                         notes.append(
                             "nothing matches \"\(query)\"; found by \"\(form)\""

@@ -1,5 +1,6 @@
 import Arrival
 import Daemon
+import EntranceIndex
 import Foundation
 
 extension Commands {
@@ -15,7 +16,9 @@ extension Commands {
             "Siltavuorenpenger 10"), then its gazetteer ("Rautatieasema", "HEL"). A place more
             than 50 km from the walker is refused unless --far; before the walker's first
             fix, so is a name found as well in places more than 50 km apart, each named.
-            Prints the reply: the destination, what matched and up to 3 alternatives.
+            Prints the reply: the destination, what matched and up to 3 alternatives; its
+            note (a city's centre, not a building; a shorter form of the address; no position
+            yet) also on stderr.
             \(socketHelp)
             """
     ) { arguments, console in
@@ -50,10 +53,31 @@ extension Commands {
             guard !query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                 throw CLIError.usage("pathfinder go: the QUERY is blank; expected a place name or address")
             }
+            // Longer than the daemon searches is bad input, as `doors search` says (before: sent,
+            // and the daemon's refusal exited 1).
+            guard query.count <= DoorIndex.longestQuery else {
+                throw CLIError.usage(
+                    "pathfinder go: the QUERY is \(query.count) characters: at most \(DoorIndex.longestQuery) (a name or an address)"
+                )
+            }
             request["query"] = .string(query)
             if far { request["far"] = .bool(true) }
         }
-        return try talk(JSONValue.object(request).text, socket: socket, command: "go", console: console)
+        // The walk this one replaced, and what the daemon notes of its choice (a city's centre,
+        // a street's building, a shorter form of the address, no position yet), are said on
+        // stderr too: the family reads them, not only an app.
+        return try talk(
+            JSONValue.object(request).text, socket: socket, command: "go", console: console,
+            // The far refusal in the command line's words (before: the socket's, a JSON field).
+            refusal: {
+                $0.replacingOccurrences(of: DaemonCore.farHint, with: "use --far to walk there anyway")
+            },
+            notes: { reply in
+                [
+                    reply["replaced"]?.stringValue.map { "replaced the walk to \($0)" },
+                    reply["note"]?.stringValue.map { "note: \($0)" },
+                ].compactMap { $0 }
+            })
     }
 
     /// `pathfinder heard TEXT`: an answer typed for the walker (no microphone, a helper at a
@@ -68,8 +92,10 @@ extension Commands {
             said it (source "socket", the ArrivalWords rules: "여기 아니야", "여기가 입구야", …):
             for a daemon without a microphone ("mic": false), or someone answering for the
             walker. Prints the reply: "meaning" (notHere, thisIsIt or null) and "heeded"
-            (whether the walk acted on it: false outside the last stretch, for words that
-            mean neither answer, and for the same answer again within 5 s of acting on it).
+            (whether the walk acted on it: false with no walk, outside the last stretch, and
+            for the same answer again within 5 s of acting on it). Not acted on: its "reason"
+            also on stderr, exit 1. Words that are neither answer (only spaces may differ:
+            "this is it", "여기가, 입구야") are refused before sending, exit 2.
             \(socketHelp)
             """
     ) { arguments, console in
@@ -81,8 +107,18 @@ extension Commands {
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw CLIError.usage("pathfinder heard: expected TEXT (e.g. 여기 아니야)")
         }
+        // Words that are neither answer are bad input, said before anything is sent (the
+        // daemon would not act on them): before, exit 0 and the family believed them taken.
+        guard ArrivalWords.meaning(of: text) != nil else {
+            throw CLIError.usage("pathfinder heard: \"\(text)\" is \(DaemonCore.notAnAnswer)")
+        }
         let request = JSONValue.object(["cmd": "heard", "text": .string(text)])
-        return try talk(request.text, socket: socket, command: "heard", console: console)
+        return try talk(request.text, socket: socket, command: "heard", console: console) { reply in
+            // Understood but not acted on (no walk, outside the last stretch, said twice): a
+            // run-time state, exit 1, the daemon's reason on stderr.
+            guard reply["heeded"] == .bool(false) else { return nil }
+            return "not acted on: \(reply["reason"]?.stringValue ?? "the daemon did not say why")"
+        }
     }
 
     static let status = simpleClient(
@@ -151,8 +187,15 @@ extension Commands {
 
     /// Sends one request, prints the reply; exit 0 for `"ok": true`, else 1 with the
     /// daemon's reason on stderr too (the JSON stays on stdout for scripts that read it).
+    /// `failed`: for a reply that is `"ok": true`, why it still did not do what was asked
+    /// (`heard` not acted on), nil when it did; said on stderr, exit 1. `refusal`: the daemon's
+    /// reason in the command line's words (the JSON on stdout keeps the daemon's). `notes`: lines of such
+    /// a reply to say on stderr as well, exit 0 (`go`'s `note`).
     static func talk(
-        _ request: String, socket: String, command: String, console: Console
+        _ request: String, socket: String, command: String, console: Console,
+        failed: ([String: JSONValue]) -> String? = { _ in nil },
+        refusal: (String) -> String = { $0 },
+        notes: ([String: JSONValue]) -> [String] = { _ in [] }
     ) throws(CLIError)
         -> Int32
     {
@@ -172,14 +215,24 @@ extension Commands {
         }
         console.line(reply)
         let fields = (try? JSONDecoder().decode(JSONValue.self, from: Data(reply.utf8)))?.objectValue
-        if fields?["ok"] == .bool(true) { return 0 }
-        var reason = fields?["error"]?.stringValue ?? "the daemon refused: \(reply)"
+        var reason: String
+        if let fields, fields["ok"] == .bool(true) {
+            guard let why = failed(fields) else {
+                for note in notes(fields) { console.error("pathfinder \(command): \(oneLine(note))") }
+                return 0
+            }
+            reason = why
+        } else {
+            reason = fields?["error"]?.stringValue ?? "the daemon refused: \(reply)"
+        }
         // The daemon leads with the command ("go: no place called …"); said once.
         if reason.hasPrefix("\(command): ") { reason.removeFirst(command.count + 2) }
-        // One line, whatever the reason quotes (a query with a newline in it).
-        reason = reason.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(
-            of: "\n", with: "\\n")
-        console.error("pathfinder \(command): \(reason)")
+        console.error("pathfinder \(command): \(oneLine(refusal(reason)))")
         return 1
+    }
+
+    /// One line, whatever `text` quotes (a query with a newline in it).
+    private static func oneLine(_ text: String) -> String {
+        text.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
     }
 }

@@ -1,4 +1,5 @@
 import Arrival
+import Daemon
 import EntranceIndex
 import Foundation
 import Geo
@@ -9,7 +10,7 @@ extension Commands {
         name: "memory",
         summary: "shows or changes the EntranceMemory file (show, confirm, reject, osm)",
         help: """
-            Usage: pathfinder memory <subcommand> --file M [options]
+            Usage: pathfinder memory <subcommand> [--file M] [options]
 
             Subcommands:
               show     prints the memory
@@ -24,7 +25,10 @@ extension Commands {
             pathfinder memory reject --file M --name N --center LAT,LON --door LAT,LON [--now T]
             pathfinder memory osm --file M --name N --center LAT,LON --osm FILE [--now T]
 
-              --file M          the memory file (missing = empty; written atomically, mode 0600)
+              --file M          the memory file (missing = empty; written atomically, mode 0600);
+                                default: the daemon's, as it finds it (the config file's
+                                "memory", else $XDG_DATA_HOME/pathfinder/memory.json, else
+                                ~/.local/share/pathfinder/memory.json), named on stderr
               --name N          the building's name (a centre within 120 m is the same building,
                                 whatever its name)
               --center LAT,LON  the building's centre, degrees
@@ -72,8 +76,19 @@ extension Commands {
 
 /// The bodies of `pathfinder memory …`.
 enum MemoryCommands {
+    /// `--file`, else the daemon's memory as the daemon finds it (the default config file's
+    /// `memory`, else `$XDG_DATA_HOME/pathfinder/memory.json`), said on stderr: the family
+    /// need not find the path themselves (audit 10 A10-7; before, "--file is required").
+    static func memoryFile(_ arguments: inout Arguments, _ console: Console) throws(CLIError) -> String {
+        if let path = try arguments.option("--file") { return path }
+        let (path, warning) = DaemonConfig.clientMemory()
+        if let warning { console.error("\(arguments.command): warning: \(warning)") }
+        console.error("\(arguments.command): no --file: using the daemon's memory \(path)")
+        return path
+    }
+
     static func show(_ arguments: inout Arguments, _ console: Console) throws(CLIError) -> Int32 {
-        let path = try arguments.required("--file")
+        let path = try memoryFile(&arguments, console)
         try arguments.finish()
         do {
             let memory = try MemoryFile.read(path: path)
@@ -93,7 +108,7 @@ enum MemoryCommands {
         _ sub: String, _ arguments: inout Arguments, _ console: Console
     ) throws(CLIError) -> Int32 {
         let command = arguments.command
-        let path = try arguments.required("--file")
+        let path = try memoryFile(&arguments, console)
         let name = try arguments.required("--name")
         guard !name.allSatisfy(\.isWhitespace) else {
             throw .usage("\(command): --name is empty (the walker hears it)")

@@ -67,17 +67,28 @@ import Testing
         let chatter = core.handle(.heard("안녕"), from: 3, now: now)
         #expect(
             chatter.first
-                == .reply(3, .object(["ok": .bool(true), "meaning": .null, "heeded": .bool(false)])))
+                == .reply(
+                    3,
+                    .object([
+                        "ok": .bool(true), "meaning": .null, "heeded": .bool(false),
+                        "reason": .string(DaemonCore.notAnAnswer),
+                    ])))
         let heard = core.handle(.heard("여기가 입구야"), from: 3, now: now)
         #expect(events(heard).contains("confirmed"))
         #expect(
             heard.first
                 == .reply(3, .object(["ok": .bool(true), "meaning": "thisIsIt", "heeded": .bool(true)])))
-        // The same answer again a second later is the walker repeating it: not heeded again.
+        // The same answer again a second later is the walker repeating it: not heeded again, the
+        // walk only waits to end.
         let again = core.handle(.heard("여기가 입구야"), from: 3, now: now + 1)
         #expect(
             again.first
-                == .reply(3, .object(["ok": .bool(true), "meaning": "thisIsIt", "heeded": .bool(false)])))
+                == .reply(
+                    3,
+                    .object([
+                        "ok": .bool(true), "meaning": "thisIsIt", "heeded": .bool(false),
+                        "reason": "the walk is ending: 여기가 입구야 was already taken",
+                    ])))
         #expect(!events(again).contains("confirmed"))
         #expect(
             heard.contains {
@@ -112,7 +123,12 @@ import Testing
         let chatter = core.handle(.heard("음"), from: 3, now: later)
         #expect(
             chatter.first
-                == .reply(3, .object(["ok": .bool(true), "meaning": .null, "heeded": .bool(false)])))
+                == .reply(
+                    3,
+                    .object([
+                        "ok": .bool(true), "meaning": .null, "heeded": .bool(false),
+                        "reason": .string(DaemonCore.notAnAnswer),
+                    ])))
         #expect(events(chatter).contains("walkEnded"))
     }
 
@@ -170,7 +186,12 @@ import Testing
         let actions = core.handle(.heard("여기 아니야"), from: 1, now: Date(timeIntervalSince1970: 0))
         #expect(
             actions.first
-                == .reply(1, .object(["ok": .bool(true), "meaning": "notHere", "heeded": .bool(false)])))
+                == .reply(
+                    1,
+                    .object([
+                        "ok": .bool(true), "meaning": "notHere", "heeded": .bool(false),
+                        "reason": "no walk: the daemon is idle",
+                    ])))
         #expect(!events(actions).contains("rejected"))
         #expect(!actions.contains { if case .saveMemory = $0 { true } else { false } })
         #expect(core.approach.memory == EntranceMemory())

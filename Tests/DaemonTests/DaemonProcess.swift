@@ -114,6 +114,40 @@ final class DaemonProcess {
 
     func signal(_ number: Int32) { kill(pid, number) }
 
+    /// The built `pathfinder` run as a family member runs a client command (`go`, `heard`, …)
+    /// with `HOME` at `home` (no stray user config): its exit status, stdout and stderr.
+    static func runClient(
+        _ arguments: [String], home: String
+    ) throws -> (status: Int32, out: String, err: String) {
+        try runBinary(arguments, environment: ["HOME": home])
+    }
+
+    /// Runs `pathfinder ARGS` to its end with `environment` over this process's (without its
+    /// `XDG_CONFIG_HOME`): its exit status, stdout and stderr.
+    static func runBinary(
+        _ arguments: [String], environment: [String: String]
+    ) throws -> (status: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = try BuiltExecutable.pathfinder()
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_CONFIG_HOME"] = nil
+        env.merge(environment) { $1 }
+        process.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Both are a few lines: well under a pipe's buffer, so neither blocks the other.
+        process.waitUntilExit()
+        return (
+            process.terminationStatus,
+            String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+            String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        )
+    }
+
     /// A connected client with a bounded read time-out.
     func client() throws -> ControlClient {
         let client = try ControlClient(path: socket)

@@ -529,24 +529,8 @@ import Testing
         let dir = TempDir()
         defer { dir.remove() }
         let daemon = try DaemonProcess.listening(in: dir)
-        let binary = try BuiltExecutable.pathfinder().path
         func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = arguments
-            process.environment = ProcessInfo.processInfo.environment.merging(["HOME": dir.path]) { $1 }
-            let out = Pipe()
-            let err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-            // Both are a few lines: well under a pipe's buffer, so neither blocks the other.
-            process.waitUntilExit()
-            return (
-                process.terminationStatus,
-                String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-                String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            )
+            try DaemonProcess.runClient(arguments, home: dir.path)
         }
         let socket = ["--socket", daemon.socket]
 

@@ -11,25 +11,7 @@ import Testing
     private func run(
         _ arguments: [String], environment: [String: String]
     ) throws -> (status: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = try BuiltExecutable.pathfinder()
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["XDG_CONFIG_HOME"] = nil
-        env.merge(environment) { $1 }
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // A few lines each: well under a pipe's buffer, so neither blocks the other.
-        process.waitUntilExit()
-        return (
-            process.terminationStatus,
-            String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-            String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        )
+        try DaemonProcess.runBinary(arguments, environment: environment)
     }
 
     /// Writes `text` as the default config file under `home` (`~/.config/pathfinder/config.json`).

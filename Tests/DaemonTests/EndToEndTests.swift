@@ -258,12 +258,10 @@ import Testing
         let status = fields(try client.request(#"{"cmd": "status"}"#))
         #expect(status["state"] == "lastStretch", "\(status)")
         // Answers still come as requests, and from the command line (`pathfinder heard`):
-        // words that mean neither answer are not heeded.
-        let chatter = try Self.pathfinder(["heard", "안녕", "--socket", daemon.socket])
-        #expect(chatter.status == 0)
-        #expect(
-            fields(chatter.out)["meaning"] == .null && fields(chatter.out)["heeded"] == .bool(false),
-            "\(chatter)")
+        // words that mean neither answer are not heeded (the command line refuses them: exit 2).
+        let chatter = fields(try client.request(#"{"cmd": "heard", "text": "안녕"}"#))
+        #expect(chatter["meaning"] == .null && chatter["heeded"] == .bool(false), "\(chatter)")
+        #expect(try Self.pathfinder(["heard", "안녕", "--socket", daemon.socket]).status == 2)
         let heard = try Self.pathfinder(["heard", "여기가", "입구야", "--socket", daemon.socket])
         #expect(heard.status == 0)
         #expect(

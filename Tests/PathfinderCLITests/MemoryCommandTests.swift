@@ -160,7 +160,6 @@ struct MemoryCommandTests {
         arguments: [
             ([String](), "pathfinder memory: expected a subcommand (show, confirm, reject, osm)"),
             (["forget"], "pathfinder memory: unknown subcommand \"forget\""),
-            (["show"], "pathfinder memory show: --file is required"),
             (
                 ["confirm", "--file", "m.json", "--center", "60,24", "--door", "60,24"],
                 "pathfinder memory confirm: --name is required"
@@ -355,5 +354,43 @@ struct MemoryCommandTests {
         for sub in ["show", "confirm", "reject", "osm"] {
             #expect(r.out.contains("pathfinder memory \(sub) --file M"))
         }
+    }
+
+    /// Without --file, the memory commands use the daemon's memory, found as the daemon finds
+    /// it: the default config file's `memory` (relative to that file's folder), else
+    /// `$XDG_DATA_HOME/pathfinder/memory.json` (audit 10 A10-7: before, exit 2 "--file is
+    /// required", and the family had to find the path themselves). Which file is said on stderr.
+    @Test func withoutAFileTheDaemonsMemoryIsUsed() throws {
+        let dir = try Scratch()
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = dir.path
+        environment["XDG_DATA_HOME"] = dir.file("data")
+        environment["XDG_CONFIG_HOME"] = dir.file("config")
+        let binary = try BinaryTests.binary()
+        func run(_ argv: [String]) throws -> (code: Int32, out: String, err: String) {
+            try BinaryTests.run(executable: binary, ["memory"] + argv, environment: environment)
+        }
+        let door = ["--door", "60.1712,24.9410"]
+        let data = dir.file("data/pathfinder/memory.json")
+        let confirmed = try run(["confirm"] + center + door)
+        #expect(confirmed.code == 0, "\(confirmed)")
+        #expect(confirmed.err.contains("using the daemon's memory \(data)"), "\(confirmed)")
+        let memory = try MemoryFile.read(path: data)
+        #expect(
+            memory.buildings.first?.confirmed?.coordinate == Coordinate(latitude: 60.1712, longitude: 24.941))
+        let shown = try run(["show"])
+        #expect(shown.code == 0 && shown.out.contains("Rautatieasema"), "\(shown)")
+        // A config file naming another memory: that one, as the daemon would read it.
+        try FileManager.default.createDirectory(
+            atPath: dir.file("config/pathfinder"), withIntermediateDirectories: true)
+        _ = try dir.write("config/pathfinder/config.json", #"{"memory": "family/memory.json"}"#)
+        let configured = dir.file("config/pathfinder/family/memory.json")
+        let rejected = try run(["reject"] + center + door)
+        #expect(rejected.code == 0, "\(rejected)")
+        #expect(rejected.err.contains("using the daemon's memory \(configured)"), "\(rejected)")
+        #expect(try MemoryFile.read(path: configured).buildings.first?.rejected.count == 1)
+        // --file still chooses, and says nothing of the default.
+        let given = try run(["show", "--file", data])
+        #expect(given.code == 0 && given.err.isEmpty, "\(given)")
     }
 }

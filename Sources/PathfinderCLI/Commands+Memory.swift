@@ -83,7 +83,13 @@ enum MemoryCommands {
         if let path = try arguments.option("--file") { return path }
         let (path, warning) = DaemonConfig.clientMemory()
         if let warning { console.error("\(arguments.command): warning: \(warning)") }
-        console.error("\(arguments.command): no --file: using the daemon's memory \(path)")
+        // Only what is known: the file a daemon run with the default config uses. A daemon run
+        // with --memory or another --config uses its own, and none may run at all (audit 11
+        // A11-4: "the daemon's memory" was said of a file no daemon used).
+        let absent = FileManager.default.fileExists(atPath: path) ? "" : " (no memory file there yet)"
+        console.error(
+            "\(arguments.command): no --file: using \(path), the memory of a daemon run with the default config\(absent)"
+        )
         return path
     }
 

@@ -372,9 +372,18 @@ struct MemoryCommandTests {
         }
         let door = ["--door", "60.1712,24.9410"]
         let data = dir.file("data/pathfinder/memory.json")
+        // Before it is made, said so: no daemon may use it (audit 11 A11-4: "the daemon's memory"
+        // was said of a file no daemon used, and an empty one shown as if it were).
+        let none = try run(["show"])
+        #expect(none.code == 0, "\(none)")
+        #expect(
+            none.err.contains("using \(data), the memory of a daemon run with the default config"), "\(none)")
+        #expect(none.err.contains("no memory file there yet"), "\(none)")
         let confirmed = try run(["confirm"] + center + door)
         #expect(confirmed.code == 0, "\(confirmed)")
-        #expect(confirmed.err.contains("using the daemon's memory \(data)"), "\(confirmed)")
+        #expect(
+            confirmed.err.contains("using \(data), the memory of a daemon run with the default config"),
+            "\(confirmed)")
         let memory = try MemoryFile.read(path: data)
         #expect(
             memory.buildings.first?.confirmed?.coordinate == Coordinate(latitude: 60.1712, longitude: 24.941))
@@ -387,7 +396,9 @@ struct MemoryCommandTests {
         let configured = dir.file("config/pathfinder/family/memory.json")
         let rejected = try run(["reject"] + center + door)
         #expect(rejected.code == 0, "\(rejected)")
-        #expect(rejected.err.contains("using the daemon's memory \(configured)"), "\(rejected)")
+        #expect(
+            rejected.err.contains("using \(configured), the memory of a daemon run with the default config"),
+            "\(rejected)")
         #expect(try MemoryFile.read(path: configured).buildings.first?.rejected.count == 1)
         // --file still chooses, and says nothing of the default.
         let given = try run(["show", "--file", data])

@@ -380,6 +380,17 @@ final class DaemonEars: Sendable {
             {
                 Self.report(change, device: device, log: log, otherWays: otherWays)
                 if change == .began(.silent) { deaf() }
+                // `status` shows a fault of the sound while it lasts (audit 11 A11-5: before,
+                // "listening" with no problem while the walker was told it cannot hear).
+                standing.withLock { standing in
+                    switch change {
+                    case .began: standing.problem = change.message(device: device)
+                    case .ended(let fault):
+                        if standing.problem == MicrophoneHealth.Change.began(fault).message(device: device) {
+                            standing.problem = nil
+                        }
+                    }
+                }
             }
             for utterance in try listener.skip(samples: chunk.skippedBefore + chunk.lostBefore) {
                 heard(utterance.answer)

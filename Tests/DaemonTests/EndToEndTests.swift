@@ -380,7 +380,7 @@ extension MicrophoneDaemonTests {
         try #require(
             expected.contains("noise suppressed"), "the committed point has no noise suppression: \(expected)"
         )
-        let (daemon, _) = try Self.atTheDoor(
+        let (daemon, client) = try Self.atTheDoor(
             dir, #""micDevice": "null", "speakWav": "\#(dir.path)/wav""#,
             environment: ["PATHFINDER_MODELS": models])
         let line = "microphone null: listening; decoders: \(expected)\n"
@@ -390,6 +390,13 @@ extension MicrophoneDaemonTests {
         let muted =
             "warning: microphone null: no sound at all for 10 s (every sample 0): muted, or the wrong capture device?"
         #expect(daemon.logs(muted), "no \"\(muted)\" in:\n\(daemon.stderr)")
+        // `status` shows it while it lasts, as the walker is told "마이크가 안 들려" (audit 11 A11-5:
+        // before, "listening" with no problem).
+        let microphone = fields(try client.request(#"{"cmd": "status"}"#))["microphone"]?.objectValue
+        #expect(microphone?["state"] == .string("listening"), "\(String(describing: microphone))")
+        #expect(
+            microphone?["problem"]?.stringValue?.contains("no sound at all for 10 s") == true,
+            "\(String(describing: microphone))")
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)
         #expect(daemon.stderr.components(separatedBy: muted).count == 2, "\(daemon.stderr)")

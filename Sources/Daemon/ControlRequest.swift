@@ -65,7 +65,10 @@ package enum ControlRequest: Sendable, Equatable {
                     ))
             }
             if let query = object["query"] {
-                guard let text = query.stringValue, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                // Spaces around it are not the query (audit 11 A11-6: before, counted in its length).
+                guard let text = query.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines),
+                    !text.isEmpty
+                else {
                     return .failure(.init("go: \"query\" must be a non-empty string"))
                 }
                 // As the door index searches it: a pasted page froze the daemon for seconds.

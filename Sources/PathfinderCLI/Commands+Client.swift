@@ -50,7 +50,9 @@ extension Commands {
             }
             request["destination"] = .from(destination)
         case (nil, false):
-            guard !query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            // Spaces around it are not the query (audit 11 A11-6: before, counted in its length).
+            let query = query.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !query.isEmpty else {
                 throw CLIError.usage("pathfinder go: the QUERY is blank; expected a place name or address")
             }
             // Longer than the daemon searches is bad input, as `doors search` says (before: sent,

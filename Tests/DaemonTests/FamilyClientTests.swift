@@ -186,6 +186,14 @@ import Testing
             result.err
                 == "pathfinder go: the QUERY is \(long.count) characters: at most 200 (a name or an address)\n",
             "\(result)")
+        // Spaces around it are not the query (audit 11 A11-6: before, counted): a query of 200
+        // characters pasted with spaces after it is searched, by the command and the daemon.
+        let padded = String(repeating: "x", count: 200) + "     "
+        let sent = try DaemonProcess.runClient(["go", padded, "--socket", daemon.socket], home: dir.path)
+        #expect(!sent.err.contains("characters"), "\(sent)")
+        #expect(sent.status != 2, "\(sent)")
+        let reply = fields(try daemon.client().request(#"{"cmd": "go", "query": "\#(padded)"}"#))
+        #expect(reply["error"]?.stringValue?.contains("characters") != true, "\(reply)")
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)
     }

@@ -111,20 +111,30 @@ struct MemoryFileEdgeTests {
     ])
     func anAltitudeNoBarometerGives_isRefusedNamingIt(replacement: String, message: String) async throws {
         let scratch = try Scratch()
-        let path = scratch.file("memory.json")
-        let made = await runPathfinder(
-            ["memory", "confirm", "--file", path, "--altitude", "21,4.2", "--now", "2025-06-01T00:00:00Z"]
-                + Self.confirmSilta)
-        try #require(made.code == 0, "\(made.err)")
-        let text = try String(contentsOfFile: path, encoding: .utf8)
         let key = replacement.prefix { $0 != " " }
-        let bad = text.replacingOccurrences(
-            of: key == "\"accuracy\"" ? "\"accuracy\" : 4.2" : "\"metres\" : 21", with: replacement)
-        try #require(bad != text, "\(text)")
-        try Data(bad.utf8).write(to: URL(fileURLWithPath: path))
+        let path = try await Self.altitudeEdited(
+            in: scratch, replacing: key == "\"accuracy\"" ? "\"accuracy\" : 4.2" : "\"metres\" : 21",
+            with: replacement)
         let show = await runPathfinder(["memory", "show", "--file", path])
         #expect(show.code == 2)
         #expect(show.err.contains(path) && show.err.contains(message), "\(show.err)")
+    }
+
+    /// A memory written by `memory confirm` with the door's altitude 21 m ±4.2, its text then
+    /// edited by hand (`original` replaced with `replacement`, which must change it): its path.
+    static func altitudeEdited(
+        in scratch: Scratch, replacing original: String, with replacement: String
+    ) async throws -> String {
+        let path = scratch.file("memory.json")
+        let made = await runPathfinder(
+            ["memory", "confirm", "--file", path, "--altitude", "21,4.2", "--now", "2025-06-01T00:00:00Z"]
+                + confirmSilta)
+        try #require(made.code == 0, "\(made.err)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let bad = text.replacingOccurrences(of: original, with: replacement)
+        try #require(bad != text, "\(text)")
+        try Data(bad.utf8).write(to: URL(fileURLWithPath: path))
+        return path
     }
 
     /// Audit 6 R1-11: a memory holding an altitude no barometer gives (the old CLI stored
@@ -134,15 +144,7 @@ struct MemoryFileEdgeTests {
     func anImplausibleAltitude_dropsOnlyTheAltitudeAtLoad(original: String, replacement: String) async throws
     {
         let scratch = try Scratch()
-        let path = scratch.file("memory.json")
-        let made = await runPathfinder(
-            ["memory", "confirm", "--file", path, "--altitude", "21,4.2", "--now", "2025-06-01T00:00:00Z"]
-                + Self.confirmSilta)
-        try #require(made.code == 0, "\(made.err)")
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        let bad = text.replacingOccurrences(of: original, with: replacement)
-        try #require(bad != text, "\(text)")
-        try Data(bad.utf8).write(to: URL(fileURLWithPath: path))
+        let path = try await Self.altitudeEdited(in: scratch, replacing: original, with: replacement)
         let field = original.contains("metres") ? "metres" : "accuracy"
 
         let r = await runPathfinder([

@@ -52,10 +52,14 @@ public struct MemoryStore: Sendable {
         public var bothChanged: [EntranceMemory.BothChanged]
         /// The buildings the file held in a version older than ``base``'s, not taken.
         public var olderInFile: [String]
+        /// The buildings a person edited in the file from a version older than ``base``'s: the
+        /// program's kept, with what of the file's did not contradict it.
+        public var editedFromOlder: [EntranceMemory.EditedFromOlder]
 
         public init(
             cause: Cause, file: EntranceMemory, warning: MemoryFileError?, merged: EntranceMemory,
-            bothChanged: [EntranceMemory.BothChanged] = [], olderInFile: [String] = []
+            bothChanged: [EntranceMemory.BothChanged] = [], olderInFile: [String] = [],
+            editedFromOlder: [EntranceMemory.EditedFromOlder] = []
         ) {
             self.cause = cause
             self.file = file
@@ -63,6 +67,7 @@ public struct MemoryStore: Sendable {
             self.merged = merged
             self.bothChanged = bothChanged
             self.olderInFile = olderInFile
+            self.editedFromOlder = editedFromOlder
         }
     }
 
@@ -132,6 +137,7 @@ public struct MemoryStore: Sendable {
         base = merge.memory
         return Merge(
             cause: cause, file: loaded.memory, warning: loaded.warning, merged: merge.memory,
-            bothChanged: merge.bothChanged, olderInFile: merge.olderInFile)
+            bothChanged: merge.bothChanged, olderInFile: merge.olderInFile,
+            editedFromOlder: merge.editedFromOlder)
     }
 }

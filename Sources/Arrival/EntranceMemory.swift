@@ -31,6 +31,9 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
     public static let storedAltitudeAccuracyMetres = 6.0
     /// The file format's version.
     public static let currentVersion = 1
+    /// ``Building/basedOn`` of a building a person's edit made: the file it edited held none
+    /// (1970-01-01T00:00:00Z, before every version of any building).
+    public static let editedFromNothing = Date(timeIntervalSince1970: 0)
 
     /// One building the walker has been led to.
     public struct Building: Sendable, Hashable, Codable {
@@ -44,11 +47,19 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
         public var rejected: [Coordinate]
         /// OpenStreetMap's ranked doors as last read.
         public var osm: OSMRead?
+        /// The version a person's edits of the file began from (`memory confirm|reject|osm`): this
+        /// building's `changed` as the first of them read it (a later edit keeps the mark),
+        /// ``EntranceMemory/editedFromNothing`` when the file held no such building; nil when no
+        /// such edit made this version (a file from before the field, the daemon's own change:
+        /// every change clears it, and a person's edit marks it after). The
+        /// merge of a file moved in reads it (``EntranceMemory/merging(_:base:)``): an edit begun
+        /// from a version older than the daemon's began before the daemon's newer answers.
+        public var basedOn: Date?
 
         public init(
             name: String, center: Coordinate, changed: Date, confirmed: Door? = nil,
             rejected: [Coordinate] = [],
-            osm: OSMRead? = nil
+            osm: OSMRead? = nil, basedOn: Date? = nil
         ) {
             self.name = name
             self.center = center
@@ -56,6 +67,7 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
             self.confirmed = confirmed
             self.rejected = rejected
             self.osm = osm
+            self.basedOn = basedOn
         }
 
         /// OSM's doors if read within ``EntranceMemory/candidatesLifetime`` before `now`. A read
@@ -70,7 +82,7 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
             return osm.doors
         }
 
-        enum CodingKeys: String, CodingKey { case name, center, changed, confirmed, rejected, osm }
+        enum CodingKeys: String, CodingKey { case name, center, changed, confirmed, rejected, osm, basedOn }
 
         /// Reads one building; `rejected` may be absent (none), and the centre must be a
         /// real coordinate, since every rule measures from it.
@@ -83,6 +95,7 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
             confirmed = try c.decodeIfPresent(Door.self, forKey: .confirmed)
             rejected = try c.decodeIfPresent([Coordinate].self, forKey: .rejected) ?? []
             osm = try c.decodeIfPresent(OSMRead.self, forKey: .osm)
+            basedOn = try c.decodeIfPresent(Date.self, forKey: .basedOn)
         }
 
         /// Whether the walker taught this building anything (a confirmed door or a rejection):
@@ -253,6 +266,17 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
         return true
     }
 
+    /// A person's edit of the file (`memory confirm|reject|osm`): `edit` applied, and the
+    /// building at `center` marked with the version it began from (``Building/basedOn``): the
+    /// mark it had (an earlier edit's: edits of one copy all began from the copy's version),
+    /// else its `changed` before the edit, else ``editedFromNothing`` (there was none).
+    public mutating func edit(at center: Coordinate, _ edit: (inout EntranceMemory) -> Void) {
+        let before = building(near: center)
+        let basedOn = before?.basedOn ?? before?.changed ?? Self.editedFromNothing
+        edit(&self)
+        if let i = index(near: center) { buildings[i].basedOn = basedOn }
+    }
+
     /// Finds or adds the building, applies `body`, stamps it, moves it to the front and trims.
     private mutating func change(
         name: String, center: Coordinate, now: Date, _ body: (inout Building) -> Void
@@ -264,6 +288,8 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
             building = Building(name: name, center: center, changed: now)
         }
         body(&building)
+        // A new version, begun from the one it changed (a person's edit marks it after).
+        building.basedOn = nil
         // Its most recent change: a replay of an older trace never moves it back in time.
         building.changed = max(building.changed, now)
         // In front of every building changed before it: the front, unless a replay of an
@@ -295,26 +321,38 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
     ///   by the rules of ``reject(_:name:center:now:)`` and ``confirm(_:name:center:now:)`` (its
     ///   new rejections, then its confirmed door if it changed it), its OSM read when newer:
     ///   where the two clash, `session`'s, the walker's latest word, wins.
+    /// - One a person's edit in the file began from a version older than `base`'s (its
+    ///   ``Building/basedOn`` before `base`'s `changed`, and not `base`'s own `basedOn`: a copy
+    ///   taken before the daemon's newer answers, edited after them): `session`'s stands, with
+    ///   what the file holds beyond it where that does not contradict it
+    ///   (``keepingNewer(_:over:base:)``). Before (audit 11 A11-1), the edit, dated after `base`,
+    ///   counted as only the file's change: the walker's newer door was replaced by the copy's.
+    ///   A file without `basedOn` (older files, hand edits) is judged by the rules above.
     ///
     /// With an empty `base` (a file that could not be read when the program started), every
     /// building of `session` counts as changed: what the walker taught meanwhile joins what the
     /// file held, and neither is lost.
     /// - Returns: the merged memory, each building both changed with what `session` applied,
-    ///   and the names of the buildings the file held in an older version (not taken).
+    ///   the names of the buildings the file held in an older version (not taken), and each
+    ///   building edited in the file from an older version, with what of the file's was not taken.
     /// - Important: buildings are compared as they are, so `base` and `session` are to be given
     ///   as the file holds them (times to the second: `MemoryFile.asWritten`).
     public func merging(
         _ session: EntranceMemory, base: EntranceMemory
     ) -> (
-        memory: EntranceMemory, bothChanged: [BothChanged], olderInFile: [String]
+        memory: EntranceMemory, bothChanged: [BothChanged], olderInFile: [String],
+        editedFromOlder: [EditedFromOlder]
     ) {
         var merged = self
         var both: [BothChanged] = []
         var older: [String] = []
+        var edited: [EditedFromOlder] = []
         for b in session.buildings.reversed() {  // oldest first, so the newest ends in front
             let old = base.building(near: b.center)
             let file = merged.building(near: b.center)
-            if let file, file != old, old.map({ file.changed >= $0.changed }) ?? true {
+            if let file, let old, let basedOn = file.basedOn, basedOn != old.basedOn, basedOn < old.changed {
+                edited.append(merged.keepingNewer(b, over: file, base: old))
+            } else if let file, file != old, old.map({ file.changed >= $0.changed }) ?? true {
                 // The file changed it since the base: it stands, and what session changed since
                 // the base goes over it.
                 guard b != old else { continue }
@@ -324,7 +362,63 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
                 merged.change(name: b.name, center: b.center, now: b.changed) { $0 = b }
             }
         }
-        return (merged, both, older)
+        // Each edit merged: none of the file's marks is the version an edit of this memory
+        // begins from (kept, a copy taken before a later merge would pass for a current one).
+        for i in merged.buildings.indices { merged.buildings[i].basedOn = nil }
+        return (merged, both, older, edited)
+    }
+
+    /// A building a person edited in a copy of the file older than the daemon's version of it
+    /// (``Building/basedOn`` before `base`'s `changed`): what the copy held beyond `base` may be
+    /// the person's, or what the daemon changed since; nothing in the file says which. So the
+    /// daemon's, `session`'s, stands, and what the file holds beyond it is added where it does
+    /// not contradict it: its rejections, but none within ``sameDoorMetres`` of the daemon's
+    /// confirmed door; its confirmed door only when the daemon has none and has not rejected it
+    /// (within ``sameDoorMetres``); its OSM read when newer. Dated the later of the two when
+    /// something of the file's was taken.
+    public struct EditedFromOlder: Sendable, Hashable {
+        public var name: String
+        /// The version the file's edit began from (``EntranceMemory/editedFromNothing``: without
+        /// the building), and the daemon's, newer.
+        public var basedOn: Date
+        public var daemons: Date
+        /// The daemon's confirmed door, kept (nil: it has none).
+        public var kept: Door?
+        /// The file's confirmed door, not taken: the daemon's door, or its rejection, stands.
+        public var confirmedNotTaken: Door?
+        /// The file's rejections not taken: within ``EntranceMemory/sameDoorMetres`` of the daemon's
+        /// confirmed door.
+        public var rejectedNotTaken: [Coordinate]
+    }
+
+    /// `b` (the daemon's) at its centre, with `file`'s rejections, confirmed door and OSM read
+    /// where they do not contradict it (``EditedFromOlder``).
+    private mutating func keepingNewer(_ b: Building, over file: Building, base: Building) -> EditedFromOlder
+    {
+        var x = b
+        var done = EditedFromOlder(
+            name: b.name, basedOn: file.basedOn ?? Self.editedFromNothing, daemons: base.changed,
+            kept: b.confirmed,
+            confirmedNotTaken: nil, rejectedNotTaken: [])
+        func nearConfirmed(_ door: Coordinate) -> Bool {
+            x.confirmed.map { $0.coordinate.distance(to: door) <= Self.sameDoorMetres } ?? false
+        }
+        for door in file.rejected where !x.isRejected(door) {
+            if nearConfirmed(door) { done.rejectedNotTaken.append(door) } else { x.rejected.append(door) }
+        }
+        if let door = file.confirmed, !nearConfirmed(door.coordinate) {
+            if x.confirmed == nil, !x.isRejected(door.coordinate) {
+                x.confirmed = door
+            } else {
+                done.confirmedNotTaken = door
+            }
+        }
+        if let osm = file.osm, osm.read > (x.osm?.read ?? .distantPast) { x.osm = osm }
+        // Dated the file's edit only when something of it was taken.
+        change(name: b.name, center: b.center, now: x == b ? b.changed : max(b.changed, file.changed)) {
+            $0 = x
+        }
+        return done
     }
 
     /// A building both a file and the daemon changed since the daemon last read or wrote it: the

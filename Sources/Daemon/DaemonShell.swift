@@ -445,8 +445,36 @@ final class MemoryKeeper {
         for name in merge.olderInFile {
             text += "; \(name) older in the file than this daemon's: this daemon's kept"
         }
+        for edit in merge.editedFromOlder { text += "; " + editedFromOlder(edit) }
         return text
     }
+
+    /// What the merge did with a building a person edited in a copy older than this daemon's
+    /// version (audit 11 A11-1: before, the copy's older door replaced the walker's, unsaid).
+    private static func editedFromOlder(_ edit: EntranceMemory.EditedFromOlder) -> String {
+        let began =
+            edit.basedOn == EntranceMemory.editedFromNothing
+            ? "a copy without it" : "its version of \(time(edit.basedOn))"
+        var text =
+            "\(edit.name) edited in the file from an older version than this daemon's (the file's edit began from \(began); this daemon's version is of \(time(edit.daemons))): this daemon's kept"
+            + (edit.kept.map { " (its door confirmed at \(at($0.coordinate)))" } ?? "")
+            + " with what the file adds that does not contradict it"
+        var left: [String] = []
+        if let door = edit.confirmedNotTaken {
+            left.append("the file's door confirmed at \(at(door.coordinate))")
+        }
+        let n = edit.rejectedNotTaken.count
+        if n > 0 {
+            left.append(
+                "the file's \(n) door\(n == 1 ? "" : "s") rejected within \(Int(EntranceMemory.sameDoorMetres)) m of this daemon's confirmed door"
+            )
+        }
+        if !left.isEmpty { text += "; not taken: " + left.joined(separator: ", ") }
+        return text
+    }
+
+    /// A coordinate as the log writes it: "60.1,24.9".
+    private static func at(_ c: Coordinate) -> String { "\(c.latitude),\(c.longitude)" }
 
     /// The wall-clock time of `date` for the log (ISO 8601), "?" when unknown.
     private static func time(_ date: Date?) -> String {

@@ -46,7 +46,10 @@ extension Commands {
                                 (that answer is no building's doors), exit 1
               --now T           ISO 8601 time with zone (default: now)
 
-            confirm, reject and osm print the building as changed. A memory file that does not
+            confirm, reject and osm print the building as changed, marked with the version the
+            edit began from ("basedOn"): a copy edited so and moved in over a running daemon's
+            memory after the walker changed the building keeps the walker's answers, with the
+            edit's where they do not contradict them. A memory file that does not
             parse is renamed aside (M.corrupt-<time>) with a warning, and they carry on with an
             empty memory; one with some damaged buildings is copied aside and they carry on with
             the buildings that parse; show reports either and exits 2. A file that exists but
@@ -185,7 +188,9 @@ enum MemoryCommands {
                     throw .runtime("\(command): \(warning); not writing over a file that \(why)")
                 }
                 if let warning { console.error("\(command): warning: \(warning)") }
-                apply(&memory)
+                // Marked with the version it began from, so a daemon that changed the building
+                // since (a copy edited after the walker's newer answer) keeps its answer (A11-1).
+                memory.edit(at: center, apply)
                 do {
                     try MemoryFile.save(memory, path: path)
                 } catch {

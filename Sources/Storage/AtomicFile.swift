@@ -28,6 +28,102 @@ public enum AtomicFile {
         try syncFolder(directory)
     }
 
+    /// What ``replace(_:at:expecting:mode:beforeRenaming:)`` did.
+    enum Replacement: Sendable, Hashable {
+        /// Written; the stamp of the file now at the path, taken from the temp file before its
+        /// rename, so a file moved in just after it is not taken for it (audit 11 A11-2).
+        case written(FileStamp?)
+        /// Not written: the path held another file than the one expected (moved in since the
+        /// caller looked), left there as it was.
+        case changed
+    }
+
+    /// ``write(_:to:mode:)``, but only in the place of the file `expected` (nil: none): the temp
+    /// file is exchanged with the path (`renameat2` `RENAME_EXCHANGE`; `RENAME_NOREPLACE` when
+    /// none is expected), and what came out is checked against `expected` (device, inode, size,
+    /// modification time). Another file, moved in after the caller read the path, is exchanged
+    /// back, untouched, and nothing is written (`.changed`): the caller reads it and tries again.
+    /// Where the file system or C library has no `renameat2` (`EINVAL`, `ENOSYS`), a plain
+    /// `rename`, as ``write(_:to:mode:)``. The temp file is synced first and the folder after,
+    /// as there.
+    static func replace(
+        _ bytes: [UInt8], at link: String, expecting expected: FileStamp?, mode: mode_t,
+        beforeRenaming: () -> Void = {}
+    ) throws(SystemCallError) -> Replacement {
+        let path = try resolvingLink(link)
+        let (directory, name) = split(path)
+        removeStaleTemps(of: name, in: directory)
+        let temp = try writeTemp(bytes, for: name, in: directory, mode: mode)
+        let written = FileStamp(path: temp)
+        beforeRenaming()
+        do {
+            switch try swap(temp, into: path, expecting: expected) {
+            case .done: break
+            case .changed: return .changed
+            case .unsupported: try retryingOnInterrupt("rename \(temp) to \(path)") { rename(temp, path) }
+            }
+        } catch {
+            _ = try? retryingOnInterrupt("unlink \(temp)") { unlink(temp) }
+            throw error
+        }
+        try syncFolder(directory)
+        return .written(written)
+    }
+
+    private enum Swap { case done, changed, unsupported }
+
+    /// `temp` in the place of `path` if `path` holds `expected`; else all left as it was, and
+    /// `temp` removed.
+    private static func swap(
+        _ temp: String, into path: String, expecting expected: FileStamp?
+    ) throws(SystemCallError) -> Swap {
+        guard let renameat2 = renameAt2 else { return .unsupported }
+        let call = "renameat2 \(temp) to \(path)"
+        do {
+            try retryingOnInterrupt(call) {
+                renameat2(AT_FDCWD, temp, AT_FDCWD, path, expected == nil ? renameNoReplace : renameExchange)
+            }
+        } catch  where error.code == EINVAL || error.code == ENOSYS {
+            return .unsupported
+        } catch  where error.code == EEXIST || error.code == ENOENT {
+            // One there where none was, or none where one was: moved in, or removed, since.
+            _ = try? retryingOnInterrupt("unlink \(temp)") { unlink(temp) }
+            return .changed
+        }
+        guard expected != nil else { return .done }
+        // `temp` names the file that was at the path: the one expected, or one moved in since.
+        let out = FileStamp(path: temp)
+        if out != expected {
+            // Back in its place; should that fail, it goes back over this one (and should that
+            // fail too, it stays under the temp name, never removed). (A second file moved in
+            // between the two exchanges, microseconds, would come out here and be lost.)
+            if (try? retryingOnInterrupt(call) { renameat2(AT_FDCWD, temp, AT_FDCWD, path, renameExchange) })
+                == nil
+            {
+                _ = try? retryingOnInterrupt("rename \(temp) to \(path)") { rename(temp, path) }
+                return .changed
+            }
+        }
+        // The file replaced (or this one, given back); a failure leaves a stale temp file.
+        _ = try? retryingOnInterrupt("unlink \(temp)") { unlink(temp) }
+        return out == expected ? .done : .changed
+    }
+
+    /// `renameat2(2)` (Linux 3.15, glibc 2.28), found at run time: Swift's Glibc module does not
+    /// declare it. Nil where the C library lacks it.
+    private static let renameAt2:
+        (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32)? =
+            dlsym(nil, "renameat2").map {
+                unsafeBitCast(
+                    $0,
+                    to: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) ->
+                        Int32)
+                        .self)
+            }
+    /// `<linux/fs.h>`'s flags, which the Glibc module does not bring either.
+    private static let renameNoReplace: UInt32 = 1
+    private static let renameExchange: UInt32 = 2
+
     /// Writes `bytes` to a new file at `path` with permission bits `mode`, whole or not at all
     /// as ``write(_:to:mode:)`` does, but never in the place of a file (or link) already there:
     /// the name is taken by `link(2)`, which fails when it exists, so two writers of one name

@@ -106,6 +106,32 @@ public enum MemoryFile {
     /// - Throws: `MemoryFileError` naming the system call that failed, or of kind
     ///   `.hardLinked` (``refuseOtherNames(_:)``); the old file is then untouched.
     public static func save(_ memory: EntranceMemory, path: String) throws(MemoryFileError) {
+        let bytes = try prepare(memory, path: path)
+        do {
+            try AtomicFile.write(bytes, to: path, mode: mode)
+        } catch {
+            throw MemoryFileError(.unwritable, path: path, reason: "cannot write: \(error.description)")
+        }
+    }
+
+    /// ``save(_:path:)``, but only in the place of the file `expected` (nil: none): another file
+    /// moved in since is left as it was and nothing written (``AtomicFile/replace(_:at:expecting:mode:beforeRenaming:)``).
+    /// `beforeReplacing` runs between the temp file's write and its rename (a seam for tests).
+    static func replace(
+        _ memory: EntranceMemory, path: String, expecting expected: FileStamp?,
+        beforeReplacing: () -> Void = {}
+    ) throws(MemoryFileError) -> AtomicFile.Replacement {
+        let bytes = try prepare(memory, path: path)
+        do {
+            return try AtomicFile.replace(
+                bytes, at: path, expecting: expected, mode: mode, beforeRenaming: beforeReplacing)
+        } catch {
+            throw MemoryFileError(.unwritable, path: path, reason: "cannot write: \(error.description)")
+        }
+    }
+
+    /// `memory`'s bytes for `path`, once the path may be written (one name) and its folder is made.
+    private static func prepare(_ memory: EntranceMemory, path: String) throws(MemoryFileError) -> [UInt8] {
         let bytes: [UInt8]
         do {
             bytes = [UInt8](try encode(memory))
@@ -115,10 +141,10 @@ public enum MemoryFile {
         try refuseOtherNames(path)
         do {
             try PrivateDirectory.make(AtomicFile.split(path).directory)
-            try AtomicFile.write(bytes, to: path, mode: mode)
         } catch {
             throw MemoryFileError(.unwritable, path: path, reason: "cannot write: \(error.description)")
         }
+        return bytes
     }
 
     /// Runs `body` holding an exclusive lock on the memory at `path` (`flock` on the folder

@@ -21,6 +21,9 @@ import SystemCalls
 /// store last read or wrote it: a building the program did not change since stays as the file
 /// has it (a family's correction). Before the save wrote over it unsaid, and then (audit 10
 /// A10-1) laid the program's whole memory over it.
+///
+/// A file moved in during the save itself, after that check, is found when the save exchanges
+/// its temp file with the path (``saveMerging(_:now:)``) and merged the same way.
 public struct MemoryStore: Sendable {
     /// The memory file.
     public let path: String
@@ -31,6 +34,9 @@ public struct MemoryStore: Sendable {
     /// The memory as this store last read or wrote it (empty while the file cannot be read): the
     /// base of the three-way merge with a file replaced since.
     public private(set) var base = EntranceMemory()
+    /// Run by each save between its check of the path and its replacing the file there: a seam
+    /// for tests, which move a file in at that moment (audit 11 A11-2).
+    var beforeReplacing: @Sendable () -> Void = {}
 
     /// What a save found at the path and merged under the program's memory before writing.
     public struct Merge: Sendable {
@@ -52,10 +58,14 @@ public struct MemoryStore: Sendable {
         public var bothChanged: [EntranceMemory.BothChanged]
         /// The buildings the file held in a version older than ``base``'s, not taken.
         public var olderInFile: [String]
+        /// The buildings a person edited in the file from a version older than ``base``'s: the
+        /// program's kept, with what of the file's did not contradict it.
+        public var editedFromOlder: [EntranceMemory.EditedFromOlder]
 
         public init(
             cause: Cause, file: EntranceMemory, warning: MemoryFileError?, merged: EntranceMemory,
-            bothChanged: [EntranceMemory.BothChanged] = [], olderInFile: [String] = []
+            bothChanged: [EntranceMemory.BothChanged] = [], olderInFile: [String] = [],
+            editedFromOlder: [EntranceMemory.EditedFromOlder] = []
         ) {
             self.cause = cause
             self.file = file
@@ -63,6 +73,7 @@ public struct MemoryStore: Sendable {
             self.merged = merged
             self.bothChanged = bothChanged
             self.olderInFile = olderInFile
+            self.editedFromOlder = editedFromOlder
         }
     }
 
@@ -103,35 +114,65 @@ public struct MemoryStore: Sendable {
     }
 
     /// ``save(_:now:)``, saying why the file was read and what was wrong with it.
+    ///
+    /// The file is replaced only if it is still the one this store last read or wrote (or the
+    /// one just read for the merge): one moved in at the path during the save, between its check
+    /// and its rename, is found by the exchange (``AtomicFile/replace(_:at:expecting:mode:beforeRenaming:)``),
+    /// left in place, read and merged, at most ``attempts`` times. Before (audit 11 A11-2), it
+    /// was written over unread, and one moved in just after the rename was taken for this
+    /// store's own file.
     public mutating func saveMerging(
         _ memory: EntranceMemory, now: Date = Date()
     ) throws(MemoryFileError) -> Merge? {
-        // A file gone since is nothing to merge: the save makes it again.
-        guard unreadable != nil || changedOnDisk else {
-            try MemoryFile.save(memory, path: path)
-            known = FileStamp(path: path)
-            base = memory
-            return nil
+        for _ in 0..<Self.attempts {
+            // A file gone since is nothing to merge: the save makes it again.
+            let found = FileStamp(path: path)
+            if unreadable == nil, found == nil || found == known {
+                guard case .written(let stamp) = try replace(memory, expecting: found) else { continue }
+                known = stamp
+                base = memory
+                return nil
+            }
+            let loaded = MemoryFile.load(path: path, now: now)
+            if let warning = loaded.warning, warning.mustNotWriteOver {
+                unreadable = warning
+                throw MemoryFileError(
+                    warning.kind, path: path,
+                    reason: "\(warning.reason); not writing over a file that could not be "
+                        + warning.untilItCanBe)
+            }
+            // The file read (none: it was set aside); another moved in during the read is read next.
+            let read = FileStamp(path: path)
+            guard read == nil || read == found else { continue }
+            // Compared as the file holds them (times to the second); a file never read has no base.
+            let merge = loaded.memory.merging(
+                MemoryFile.asWritten(memory),
+                base: unreadable != nil ? EntranceMemory() : MemoryFile.asWritten(base))
+            guard case .written(let stamp) = try replace(merge.memory, expecting: read) else { continue }
+            let cause: Merge.Cause = unreadable != nil ? .readAgain : .replaced
+            unreadable = nil
+            known = stamp
+            base = merge.memory
+            return Merge(
+                cause: cause, file: loaded.memory, warning: loaded.warning, merged: merge.memory,
+                bothChanged: merge.bothChanged, olderInFile: merge.olderInFile,
+                editedFromOlder: merge.editedFromOlder)
         }
-        let loaded = MemoryFile.load(path: path, now: now)
-        if let warning = loaded.warning, warning.mustNotWriteOver {
-            unreadable = warning
-            throw MemoryFileError(
-                warning.kind, path: path,
-                reason: "\(warning.reason); not writing over a file that could not be "
-                    + warning.untilItCanBe)
-        }
-        // Compared as the file holds them (times to the second); a file never read has no base.
-        let merge = loaded.memory.merging(
-            MemoryFile.asWritten(memory),
-            base: unreadable != nil ? EntranceMemory() : MemoryFile.asWritten(base))
-        try MemoryFile.save(merge.memory, path: path)
-        let cause: Merge.Cause = unreadable != nil ? .readAgain : .replaced
-        unreadable = nil
-        known = FileStamp(path: path)
-        base = merge.memory
-        return Merge(
-            cause: cause, file: loaded.memory, warning: loaded.warning, merged: merge.memory,
-            bothChanged: merge.bothChanged, olderInFile: merge.olderInFile)
+        throw MemoryFileError(
+            .unwritable, path: path,
+            reason:
+                "cannot write: another file was moved in at the path during each of \(Self.attempts) saves in a row; not writing over a file not read"
+        )
+    }
+
+    /// How many times a save reads and merges a file moved in during it before it gives up (and
+    /// is retried as any failed save).
+    static let attempts = 3
+
+    /// ``MemoryFile/replace(_:path:expecting:beforeReplacing:)`` with this store's seam.
+    private func replace(
+        _ memory: EntranceMemory, expecting expected: FileStamp?
+    ) throws(MemoryFileError) -> AtomicFile.Replacement {
+        try MemoryFile.replace(memory, path: path, expecting: expected, beforeReplacing: beforeReplacing)
     }
 }

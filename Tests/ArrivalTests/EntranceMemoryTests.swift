@@ -269,6 +269,113 @@ struct EntranceMemoryTests {
         #expect(EntranceMemory().merging(base, base: base).memory == base)
     }
 
+    /// Audit 11 A11-1, the rule: a copy (door S confirmed) edited by a person after the walker
+    /// confirmed W (the daemon's base), its edit marked with the version it began from: W stays,
+    /// the family's rejection C joins it, and what of the file's contradicts W is not taken
+    /// (the copy's S, a rejection within 15 m of W) and said. Before, the copy stood: W lost.
+    @Test func anEditBegunFromAnOlderCopyKeepsTheDaemonsNewerAnswer() throws {
+        let (doorS, doorW, doorC) = (Place.at(50, 0), Place.at(50, 90), Place.at(50, 180))
+        let nearW = Place.at(8, 0, from: doorW)
+        var copy = EntranceMemory()
+        copy.confirm(Door(coordinate: doorS, label: "S"), name: "S", center: station, now: t0)
+        var base = copy
+        base.confirm(Door(coordinate: doorW, label: "W"), name: "S", center: station, now: t0 + 100)
+        var file = copy
+        file.edit(at: station) { $0.reject(doorC, name: "S", center: station, now: t0 + 200) }
+        file.edit(at: station) { $0.reject(nearW, name: "S", center: station, now: t0 + 201) }
+        let osm = EntranceMemory.OSMRead(read: t0 + 202, doors: [Place.osmDoor(doorC)])
+        file.edit(at: station) { $0.recordOSM(osm.doors, name: "S", center: station, now: osm.read) }
+        // Marked with the version the first edit began from: the later ones keep it (before the
+        // mark was kept, the second edit's, t0 + 200, was after W's, and W was lost again).
+        #expect(file.building(near: station)?.basedOn == t0)
+
+        let merged = file.merging(base, base: base)
+        let building = try #require(merged.memory.building(near: station))
+        #expect(building.confirmed?.label == "W")
+        #expect(building.isRejected(doorC))
+        #expect(!building.isRejected(nearW))
+        #expect(building.osm == osm)
+        #expect(building.changed == t0 + 202)
+        #expect(building.basedOn == nil, "the merged version is the daemon's")
+        #expect(merged.bothChanged.isEmpty && merged.olderInFile.isEmpty)
+        let edited = try #require(merged.editedFromOlder.first)
+        #expect(edited.name == "S" && edited.daemons == t0 + 100 && edited.kept?.label == "W")
+        #expect(edited.confirmedNotTaken?.label == "S")
+        #expect(edited.rejectedNotTaken == [nearW])
+
+        // The walker rejected S since instead, and the family confirmed F on the copy: F is taken
+        // (the daemon has no door), and a copy's S is not (the walker rejected it).
+        var rejectedS = copy
+        rejectedS.reject(doorS, name: "S", center: station, now: t0 + 100)
+        var confirmedF = copy
+        confirmedF.edit(at: station) {
+            $0.confirm(Door(coordinate: doorC, label: "F"), name: "S", center: station, now: t0 + 200)
+        }
+        let f = confirmedF.merging(rejectedS, base: rejectedS)
+        #expect(f.memory.building(near: station)?.confirmed?.label == "F")
+        #expect(f.memory.building(near: station)?.isRejected(doorS) == true)
+        var keptS = copy
+        keptS.edit(at: station) { $0.reject(doorC, name: "S", center: station, now: t0 + 200) }
+        let s = keptS.merging(rejectedS, base: rejectedS)
+        #expect(s.memory.building(near: station)?.confirmed == nil)
+        #expect(s.editedFromOlder.first?.confirmedNotTaken?.label == "S")
+        // Nothing of the file's taken: the daemon's building as it was, its date too.
+        var onlyS = copy
+        onlyS.edit(at: station) { $0.reject(nearW, name: "S", center: station, now: t0 + 200) }
+        #expect(onlyS.merging(base, base: base).memory == base)
+    }
+
+    /// A11-1's mark: a building the copy lacked is marked as begun from nothing, so the walker's
+    /// door at it stays; an edit of a current copy (begun from the base's version) is the family's
+    /// correction, as before; and a file without `basedOn` (older files, hand edits) merges as
+    /// before, its building dated after the base standing — the walker's newer door replaced.
+    @Test func aFileWithoutTheMarkMergesAsBefore() throws {
+        let (doorW, doorC) = (Place.at(50, 90), Place.at(50, 180))
+        var base = EntranceMemory()
+        base.confirm(Door(coordinate: doorW, label: "W"), name: "S", center: station, now: t0 + 100)
+        var made = EntranceMemory()
+        made.edit(at: station) { $0.reject(doorC, name: "S", center: station, now: t0 + 200) }
+        #expect(made.building(near: station)?.basedOn == EntranceMemory.editedFromNothing)
+        let fromNothing = made.merging(base, base: base)
+        #expect(fromNothing.memory.building(near: station)?.confirmed?.label == "W")
+        #expect(fromNothing.memory.building(near: station)?.isRejected(doorC) == true)
+        #expect(fromNothing.editedFromOlder.map(\.basedOn) == [EntranceMemory.editedFromNothing])
+
+        var current = base
+        current.edit(at: station) { $0.reject(doorW, name: "S", center: station, now: t0 + 200) }
+        #expect(current.building(near: station)?.basedOn == t0 + 100)
+        let correction = current.merging(base, base: base)
+        #expect(correction.memory.building(near: station)?.confirmed == nil)
+        #expect(correction.memory.building(near: station)?.isRejected(doorW) == true)
+        #expect(correction.editedFromOlder.isEmpty)
+
+        // A file as written before the field: no "basedOn" key, read as none, written without one.
+        let json = #"""
+            {"buildings": [{"center": {"lat": 60.1712, "lon": 24.9413}, "changed": "2025-04-30T08:03:20Z",
+            "name": "S", "rejected": [{"lat": 60.17075, "lon": 24.9413}]}], "version": 1}
+            """#
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let old = try decoder.decode(EntranceMemory.self, from: Data(json.utf8))
+        #expect(old.building(near: station)?.basedOn == nil)
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        #expect(!String(decoding: try encoder.encode(old), as: UTF8.self).contains("basedOn"))
+        let asBefore = old.merging(base, base: base)
+        #expect(asBefore.memory == old, "the file's building stands, as before")
+        #expect(asBefore.editedFromOlder.isEmpty)
+        // So does a hand edit of a file whose building keeps the base's own mark.
+        var marked = base
+        marked.edit(at: station) { $0.reject(doorC, name: "S", center: station, now: t0 + 150) }
+        var handEdited = marked
+        handEdited.edit(at: station) { $0.reject(doorW, name: "S", center: station, now: t0 + 300) }
+        #expect(handEdited.building(near: station)?.basedOn == marked.building(near: station)?.basedOn)
+        let hand = handEdited.merging(marked, base: marked)
+        #expect(hand.memory.building(near: station)?.confirmed == nil)
+        #expect(hand.memory.building(near: station)?.rejected == [doorC, doorW])
+        #expect(hand.editedFromOlder.isEmpty)
+    }
+
     @Test func aNewConfirmReplacesTheOld() {
         var memory = EntranceMemory()
         memory.confirm(Door(coordinate: Place.at(50, 0)), name: "S", center: station, now: t0)

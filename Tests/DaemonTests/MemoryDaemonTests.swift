@@ -392,6 +392,64 @@ import Testing
             "\(log)")
     }
 
+    /// Audit 11 A11-1: the family copies the memory, the walker then confirms door A and the
+    /// daemon saves it; the family rejects another door on the OLDER copy with the binary's
+    /// `memory reject --file` and moves it in (SIGHUP). The walker's door A stays, the family's
+    /// rejection joins it, and the warning says the file was edited from an older version.
+    /// Before, the copy counted as "only the file changed" (dated after the base): door A was
+    /// gone, and the warning called the copy's building news.
+    @Test func aCopyEditedAfterTheWalkersNewerDoorKeepsThatDoor() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let memoryPath = dir.path + "/memory.json"
+        let name = "Siltavuorenpenger 10"
+        let center = Coordinate(latitude: 60.1753029, longitude: 24.9516901)
+        let oldRejection = Coordinate(latitude: 60.1750, longitude: 24.9522)
+        let familysRejection = Coordinate(latitude: 60.1751, longitude: 24.9512)
+        var memory = EntranceMemory()
+        let copied = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 3600).rounded(.down))
+        memory.reject(oldRejection, name: name, center: center, now: copied)
+        try MemoryFile.encode(memory).write(to: URL(fileURLWithPath: memoryPath))
+        // The family's copy, taken before the walk (in a folder of its own: the daemon's is locked).
+        let copy = dir.path + "/family/memory.json"
+        try FileManager.default.createDirectory(
+            atPath: dir.path + "/family", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: memoryPath, toPath: copy)
+
+        let walk = try Walk(dir: dir, arguments: ["--memory", memoryPath])
+        _ = try #require(walk.events.next(EndToEndTests.event("memorySaved")), "\(walk.daemon.stderr)")
+        let door = try walk.confirmAtTheFirstDoor()
+        let saved = try #require(
+            walk.events.next { ["memorySaved", "memoryFailed"].contains($0["event"]?.stringValue) },
+            "\(walk.daemon.stderr)")
+        #expect(saved["event"] == "memorySaved", "\(saved)")
+        let walkers = try #require(try MemoryFile.read(path: memoryPath).building(near: center)?.confirmed)
+
+        let reject = try DaemonProcess.runClient(
+            [
+                "memory", "reject", "--file", copy, "--name", name, "--center", "60.1753029,24.9516901",
+                "--door", "60.1751,24.9512",
+            ], home: dir.path)
+        #expect(reject.status == 0, "\(reject)")
+        // The copy says which version of the building the edit started from.
+        #expect(try MemoryFile.read(path: copy).building(near: center)?.basedOn == copied)
+        #expect(rename(copy, memoryPath) == 0)
+        walk.daemon.signal(SIGHUP)
+        #expect(walk.daemon.logs("changed on disk"), "\(walk.daemon.stderr)")
+        walk.stop()
+        let log = walk.daemon.stderr
+        let building = try #require(try MemoryFile.read(path: memoryPath).building(near: center))
+        #expect(building.confirmed?.coordinate == walkers.coordinate, "\(building)\n\(log)")
+        #expect(building.confirmed?.label == door.label)
+        #expect(building.isRejected(familysRejection), "\(building)")
+        #expect(building.isRejected(oldRejection), "\(building)")
+        #expect(log.contains("new from it: \(name) (1 door rejected)) and saved"), "\(log)")
+        #expect(
+            log.contains(
+                "; \(name) edited in the file from an older version than this daemon's (the file's edit began from its version of "
+            ), "\(log)")
+    }
+
     /// Audit 10 A10-3: a family's door moved in while the daemon runs is what the next `go`
     /// plans with, and a SIGHUP reads such a file too. Before, the file was read only at a save:
     /// the walk to the station had no entrance, or led to the old door.

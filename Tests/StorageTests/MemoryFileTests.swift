@@ -269,6 +269,74 @@ struct MemoryFileTests {
         #expect(dir.entries == ["memory.json"])
     }
 
+    /// Audit 11 A11-2: a file moved in at the memory path during the store's own save — after
+    /// its check of the path, before its rename (a unit seam, `beforeReplacing`, runs there) —
+    /// is merged, not written over unread. Before, the family's building was gone, unsaid.
+    @Test(arguments: [false, true]) func aFileMovedInDuringTheSaveIsMergedNotWrittenOver(
+        changedBefore: Bool
+    )
+        throws
+    {
+        let dir = try TempDirectory()
+        let path = dir.file("memory.json")
+        try MemoryFile.save(sampleMemory(), path: path)
+        var store = MemoryStore(path: path)
+        _ = store.load(now: t0)
+        if changedBefore {  // the save merges a file replaced before it too
+            var first = sampleMemory()
+            let oulu = Coordinate(latitude: 65.0, longitude: 25.47)
+            first.confirm(Door(coordinate: oulu), name: "Oulu", center: oulu, now: t0 + 30)
+            try MemoryFile.save(first, path: path)
+        }
+        var family = try MemoryFile.read(path: path)
+        let tampere = Coordinate(latitude: 61.5, longitude: 23.8)
+        family.confirm(Door(coordinate: tampere, label: "T"), name: "Tampere", center: tampere, now: t0 + 60)
+        let moved = dir.file("family.json")
+        try MemoryFile.save(family, path: moved)
+        store.beforeReplacing = {
+            if FileManager.default.fileExists(atPath: moved) { rename(moved, path) }
+        }
+        var session = sampleMemory()
+        let pasila = Coordinate(latitude: 60.199, longitude: 24.934)
+        session.confirm(Door(coordinate: pasila), name: "Pasila", center: pasila, now: t0 + 120)
+
+        let merge = try #require(try store.saveMerging(session, now: t0 + 200), "the moved file was not read")
+        #expect(merge.cause == .replaced)
+        #expect(merge.file.building(near: tampere) != nil)
+        let written = try MemoryFile.read(path: path)
+        #expect(written.building(near: tampere)?.confirmed?.label == "T", "\(written.buildings.map(\.name))")
+        #expect(written.building(near: pasila) != nil)
+        #expect(written == merge.merged)
+        #expect(!store.changedOnDisk)
+        #expect(dir.entries == ["memory.json"])
+    }
+
+    /// A11-2, bounded: a file moved in at every attempt of a save is never written over; the save
+    /// gives up after three (unwritable: the daemon retries it as any failed save).
+    @Test func aFileMovedInAtEveryAttemptIsNeverWrittenOver() throws {
+        let dir = try TempDirectory()
+        let path = dir.file("memory.json")
+        try MemoryFile.save(sampleMemory(), path: path)
+        var store = MemoryStore(path: path)
+        _ = store.load(now: t0)
+        let tampere = Coordinate(latitude: 61.5, longitude: 23.8)
+        let moved = dir.file("family.json")
+        store.beforeReplacing = { [t0] in
+            var family = EntranceMemory()
+            family.confirm(Door(coordinate: tampere), name: "Tampere", center: tampere, now: t0)
+            try? MemoryFile.save(family, path: moved)
+            rename(moved, path)
+        }
+        #expect {
+            try store.save(sampleMemory(), now: t0 + 200)
+        } throws: { error in
+            (error as? MemoryFileError)?.kind == .unwritable
+                && "\(error)".contains("during each of 3 saves in a row")
+        }
+        #expect(try MemoryFile.read(path: path).buildings.map(\.name) == ["Tampere"])
+        #expect(dir.entries == ["memory.json"])
+    }
+
     /// Issue #11 item 3: a file that could not be read loaded as empty, and the next save
     /// renamed a new file over it. (A directory stands in for EACCES/EIO here, since the
     /// tests may run as root; the daemon and CLI tests drop root's read-any-file capabilities for a real

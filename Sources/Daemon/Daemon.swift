@@ -236,7 +236,17 @@ package final class Daemon: Sendable {
                 // hour old, and a false "GPS 신호가 끊겼어" was said); after the walk, on its clock
                 // carried on, as the failure it may follow was timed (audit 9 A9-1).
                 let time = core.approach.isWalking ? now() : clock.lastWalkNow()
-                shell.perform(core.handle(outcome, now: time))
+                let plan = core.approach.plan
+                let actions = core.handle(outcome, now: time)
+                // A merged file that changed the walk's building re-planned it: said at info.
+                if case .memoryFileRead = outcome, let name = core.approach.leadingTo?.name,
+                    let new = core.approach.plan, new != plan
+                {
+                    log.info(
+                        Shell.replanned(name, from: plan?.entrance, to: new, atDoor: core.approach.hasArrived)
+                    )
+                }
+                shell.perform(actions)
             }
             walkKeeper.keep(core.activeWalk)
         }

@@ -500,6 +500,29 @@ import Testing
         #expect(!walk.daemon.stderr.contains("re-planned"), "\(walk.daemon.stderr)")
     }
 
+    /// A `go` elsewhere that finds the family's correction of the walk under way first: that
+    /// walk is re-planned (`plan` `memoryMerged`) and replaced, and its "다른 입구로 안내할게…" is
+    /// never said: the walker hears the new walk's start, not a door of the walk it ended.
+    @Test func aGoElsewhereSaysNothingOfTheDoorOfTheWalkItReplaces() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let (walk, memoryPath) = try Self.walkToTheFamilysDoor(in: dir)
+        let seen = walk.events.seen.count
+        try Self.moveIn(memoryPath) {
+            $0.reject(Self.familyDoor, name: "Rautatieasema", center: Self.stationCenter, now: Date() + 5)
+        }
+        let go = fields(try walk.requests.request(#"{"cmd": "go", "destination": \#(Self.destination)}"#))
+        #expect(go["ok"] == .bool(true) && go["replaced"] == "Rautatieasema", "go: \(go)")
+        _ = try #require(
+            walk.events.next { EndToEndTests.event("plan")($0) && $0["reason"] == "start" },
+            "\(walk.daemon.stderr)")
+        let after = walk.events.seen[seen...]
+        #expect(after.contains { $0["event"] == "plan" && $0["reason"] == "memoryMerged" }, "\(after)")
+        #expect(!after.contains { $0["text"]?.stringValue?.hasPrefix("다른 입구") == true }, "\(after)")
+        walk.stop()
+        #expect(!walk.daemon.stderr.contains("say: 다른 입구"), "\(walk.daemon.stderr)")
+    }
+
     /// Item 3: a memory file that cannot be read (EACCES: the file is `nobody`'s, mode 0600,
     /// and the daemon runs as root without the capabilities to read any file) is never written over; once it can be read, the walker's new
     /// door joins what it held.

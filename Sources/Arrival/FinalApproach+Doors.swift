@@ -60,12 +60,7 @@ extension FinalApproach {
         var plan = ArrivalPlan.make(
             destination: destination, memory: memory, osmDoors: doors, rejected: walk.rejected, now: now)
         let current = walk.door
-        let leadChanged =
-            switch (current, plan.entrance) {
-            case (nil, nil): false
-            case (let a?, let b?): a.coordinate.distance(to: b.coordinate) > EntranceMemory.sameDoorMetres
-            default: true
-            }
+        let leadChanged = Self.isAnotherDoor(current, plan.entrance)
         let near =
             lastPosition.map { $0.coordinate.distance(to: walk.target) <= settings.lateDoorsMinimumMetres }
             ?? false
@@ -78,18 +73,59 @@ extension FinalApproach {
         }
         let announce = plan.entrance != nil && plan.walkTo != walk.plan.walkTo
         walk.plan = plan
-        if announce {
-            walk.arrived = false
-            walk.levelSaid = nil
-            walk.levelDecided = false
-            // Guidance to the new door at once; far away, still one callout a minute (before,
-            // a second far callout came 4 s after the first).
-            if walk.inLastStretch { walk.lastCallout = nil }
-        }
+        if announce { walk.turned() }
         self.walk = walk
         effects.append(.plan(plan, .doorsArrived))
         if announce, let door = plan.entrance { effects.append(.say(Prompt(Prompts.doorChanged(door)))) }
         return effects
+    }
+
+    /// The memory file, changed by another program (a family's correction moved in, `memory
+    /// confirm|reject|osm` on it), was merged: when that changed the building the walk leads to
+    /// (`previous`, as it was), the plan is made again as `go` makes it, from the merged memory
+    /// and the doors this walk knows (OSM's read for it, those rejected on it), and the walker
+    /// is led to its first door at once, told as after "여기 아니야" ("다른 입구로 안내할게…", or
+    /// "다른 입구는 모르겠어…" with none left). A walker who has arrived at the door being asked
+    /// about keeps it leading: their answer there is the latest word (a "여기가 입구야" lifts the
+    /// file's rejection), and "여기 아니야" goes on to the merged plan's next door. Nothing is
+    /// said or re-made when the building is as it was (a merge of other buildings), when the
+    /// plan comes out the same, or once "여기가 입구야" was stored. Before, the walk under way
+    /// kept leading to the door the family had rejected until the next `go`.
+    mutating func mergedMemory(changing previous: EntranceMemory.Building?, now: Date) -> [Effect] {
+        guard var walk, walk.endsAt == nil else { return [] }
+        let building = memory.building(near: walk.destination.center)
+        // What plans are made of; not when it changed, nor when OSM was read.
+        guard
+            building?.confirmed != previous?.confirmed || building?.rejected != previous?.rejected
+                || building?.osm?.doors != previous?.osm?.doors
+        else { return [] }
+        var plan = ArrivalPlan.make(
+            destination: walk.destination, memory: memory,
+            osmDoors: walk.entrancesWithoutBuilding ?? walk.osmDoors, rejected: walk.rejected, now: now)
+        let current = walk.door
+        if current != nil, walk.arrived, Self.isAnotherDoor(current, plan.entrance) {
+            plan = Self.keepingLead(current, at: walk.target, of: plan)  // asked there: their answer decides
+        }
+        guard plan != walk.plan else { return [] }
+        let turned = Self.isAnotherDoor(current, plan.entrance)
+        walk.plan = plan
+        if turned { walk.turned() }
+        self.walk = walk
+        var effects: [Effect] = [.plan(plan, .memoryMerged)]
+        if turned {
+            effects.append(.say(Prompt(plan.entrance.map(Prompts.nextDoor) ?? Prompts.noDoorLeft)))
+        }
+        return effects
+    }
+
+    /// Whether `b` leads elsewhere than `a`: a door where there was none (or none where there
+    /// was one), or a door further than ``EntranceMemory/sameDoorMetres`` from it.
+    public static func isAnotherDoor(_ a: Door?, _ b: Door?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): false
+        case (let a?, let b?): a.coordinate.distance(to: b.coordinate) > EntranceMemory.sameDoorMetres
+        default: true
+        }
     }
 
     /// `plan` with `door` (or the centre at `target` when `nil`) still leading, the plan's doors
@@ -103,5 +139,17 @@ extension FinalApproach {
             doors.remove(at: i)
         }
         return ArrivalPlan(walkTo: door.coordinate, entrance: door, alternatives: doors)
+    }
+}
+
+extension FinalApproach.Walk {
+    /// The walk turned to another door: the arrival, and the level decided there, are the old
+    /// door's; guidance to the new one comes at once in the last stretch (far away, still one
+    /// callout a minute: before, a second far callout came 4 s after the first).
+    mutating func turned() {
+        arrived = false
+        levelSaid = nil
+        levelDecided = false
+        if inLastStretch { lastCallout = nil }
     }
 }

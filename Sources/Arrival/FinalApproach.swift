@@ -102,6 +102,9 @@ public struct FinalApproach: Sendable {
         case doorsArrived
         /// The walker rejected a door.
         case rejected
+        /// The memory file another program changed (a family's correction moved in, `memory
+        /// confirm|reject|osm` on it), merged, changed the building the walk leads to.
+        case memoryMerged
     }
 
     /// Something said, and whether it is a guidance callout: an unspoken callout is replaced by
@@ -301,6 +304,8 @@ public struct FinalApproach: Sendable {
 
     /// Whether a walk is in progress.
     public var isWalking: Bool { walk != nil }
+    /// Whether the walker has arrived at the door (or centre) the walk leads to, and is asked there.
+    public var hasArrived: Bool { walk?.arrived == true }
     /// Whether the last stretch is active (the two answers are heard only then).
     public var isInLastStretch: Bool { walk?.inLastStretch == true && walk?.endsAt == nil }
     /// The current plan, if walking.
@@ -409,8 +414,9 @@ public struct FinalApproach: Sendable {
         case .memoryFileRead(let merged):
             // The shell's save merged the memory it was given, the one held now: no change can
             // come between a save and its outcome (the loop hands it over before the next input).
+            let before = walk.flatMap { memory.building(near: $0.destination.center) }
             memory = merged
-            return []
+            return mergedMemory(changing: before, now: now)
         default:
             return []
         }

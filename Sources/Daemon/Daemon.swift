@@ -223,8 +223,11 @@ package final class Daemon: Sendable {
         /// Each memory write's outcome reaches the core before the next input (a stop
         /// included), so the promise or the failure is said at once; then the walk file follows
         /// the walk: kept on `go`, removed when it ends or stops (once the memory holds what it
-        /// taught).
-        func handOver() {
+        /// taught). With `holdingSpeech`, what they say (prompts and their `say` lines) is
+        /// returned instead of performed: a `go` may replace the walk it speaks of.
+        @discardableResult
+        func handOver(holdingSpeech: Bool = false) -> [DaemonCore.Action] {
+            var held: [DaemonCore.Action] = []
             while let outcome = memory.next() {
                 // A walk that ended keeps its file while what it taught is not in the memory.
                 if core.activeWalk == nil {
@@ -236,9 +239,24 @@ package final class Daemon: Sendable {
                 // hour old, and a false "GPS 신호가 끊겼어" was said); after the walk, on its clock
                 // carried on, as the failure it may follow was timed (audit 9 A9-1).
                 let time = core.approach.isWalking ? now() : clock.lastWalkNow()
-                shell.perform(core.handle(outcome, now: time))
+                let plan = core.approach.plan
+                var actions = core.handle(outcome, now: time)
+                // A merged file that changed the walk's building re-planned it: said at info.
+                if case .memoryFileRead = outcome, let name = core.approach.leadingTo?.name,
+                    let new = core.approach.plan, new != plan
+                {
+                    log.info(
+                        Shell.replanned(name, from: plan?.entrance, to: new, atDoor: core.approach.hasArrived)
+                    )
+                }
+                if holdingSpeech {
+                    held += actions.filter(DaemonCore.isSpeech)
+                    actions.removeAll(where: DaemonCore.isSpeech)
+                }
+                shell.perform(actions)
             }
             walkKeeper.keep(core.activeWalk)
+            return held
         }
         /// Clients closed as idle, told one line at a time (as busy refusals are).
         var idleCloses = IdleCloses()
@@ -333,11 +351,22 @@ package final class Daemon: Sendable {
                         core.world = ["positions": feed.status, "memory": memory.status]
                     }
                     // A memory file replaced since (a family's correction, a restored backup) is
-                    // merged before the walk is planned, so it plans with it.
+                    // merged before the walk is planned, so it plans with it. What the merge has
+                    // said of the walk under way (its new door) waits for the go's answer.
+                    var merged: [DaemonCore.Action] = []
                     if case .go = request, memory.mergeIfReplaced(core.approach.memory, log: log) {
-                        handOver()
+                        merged = handOver(holdingSpeech: true)
                     }
                     var actions = shell.answer(request, from: client, core: &core, now: now())
+                    if leading != nil && DaemonCore.replacesWalk(actions) {
+                        // Never said of a walk this go replaces: the walker would hear a door of
+                        // the walk it ended, then the new walk's start.
+                        for case .say(let prompt) in merged {
+                            log.debug("dropped, walk replaced: \(prompt.text)")
+                        }
+                    } else {
+                        shell.perform(merged)
+                    }
                     // Before the reply: a client told "walking" (or "idle") finds the file so;
                     // but a walk that ended with a save keeps its file until the save is done
                     // (below, after the outcome): a kill during the save then resumes the walk.

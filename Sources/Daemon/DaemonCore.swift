@@ -260,6 +260,15 @@ package struct DaemonCore: Sendable {
         return actions
     }
 
+    /// Whether `action` is speech: a prompt, or its `say` line on the event stream.
+    package static func isSpeech(_ action: Action) -> Bool {
+        switch action {
+        case .say: true
+        case .event(let line): line.objectValue?["event"]?.stringValue == "say"
+        default: false
+        }
+    }
+
     /// Whether `actions` replace the walk under way (a `go` during it): its `walkEnded`
     /// `replaced` line is among them.
     package static func replacesWalk(_ actions: [Action]) -> Bool {

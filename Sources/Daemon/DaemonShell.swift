@@ -150,8 +150,7 @@ struct Shell {
             guard let door = value?.objectValue, let lat = door["lat"]?.numberValue,
                 let lon = door["lon"]?.numberValue
             else { return "the centre" }
-            let label = door["label"]?.stringValue.map { "door \($0)" } ?? "door"
-            return "\(label) at \(lat),\(lon)"
+            return Self.door(label: door["label"]?.stringValue, lat: lat, lon: lon)
         }
         switch event {
         case "arrived":
@@ -171,6 +170,30 @@ struct Shell {
         case "memoryFailed": log.error("memory not saved: \(fields["reason"]?.stringValue ?? "")")
         default: break
         }
+    }
+
+    /// A door as the log names it: "door A at 60.1,24.9" ("door at …" without a label).
+    static func door(label: String?, lat: Double, lon: Double) -> String {
+        "\(label.map { "door \($0)" } ?? "door") at \(lat),\(lon)"
+    }
+
+    /// A door of a plan as the log names it; "the centre" when there is none.
+    static func door(_ door: Door?) -> String {
+        guard let door else { return "the centre" }
+        return Self.door(label: door.label, lat: door.coordinate.latitude, lon: door.coordinate.longitude)
+    }
+
+    /// The info line of a walk re-planned because a merged memory file changed its building
+    /// (`plan` `memoryMerged`): the building, the first door before and after; a door kept
+    /// because the walker stands at it (`atDoor`), asked, says so.
+    static func replanned(_ name: String, from old: Door?, to plan: ArrivalPlan, atDoor: Bool) -> String {
+        let text = "memory merged: \(name), where the walk under way leads, changed; re-planned: "
+        guard FinalApproach.isAnotherDoor(old, plan.entrance) else {
+            let next = plan.alternatives.first.map { "next \(door($0))" } ?? "no other door"
+            let why = atDoor ? "stays first (the walker is at it, asked)" : "still first"
+            return text + "first \(door(plan.entrance)) \(why); \(next)"
+        }
+        return text + "first \(door(old)) → \(door(plan.entrance))"
     }
 
     private func broadcast(_ value: JSONValue) {

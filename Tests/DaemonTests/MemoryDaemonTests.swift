@@ -456,16 +456,7 @@ import Testing
     @Test func aFamilysDoorMovedInLeadsTheNextWalk() throws {
         let dir = TempDir()
         defer { dir.remove() }
-        let (walk, memoryPath) = try Self.walkAfterTheFamilysCorrection(in: dir)
-
-        let go = fields(try walk.requests.request(#"{"cmd": "go", "destination": \#(Self.station)}"#))
-        #expect(go["ok"] == .bool(true), "go: \(go)")
-        let entrance = try EndToEndTests.door(go["plan"]?.objectValue?["entrance"])
-        #expect(entrance.coordinate == Self.familyDoor, "\(go)\n\(walk.daemon.stderr)")
-        // OSM's doors for the station saved: the file is the daemon's again.
-        _ = walk.events.next { EndToEndTests.event("plan")($0) && $0["reason"] == "doorsArrived" }
-        _ = try #require(
-            walk.events.next(EndToEndTests.event("memorySaved")), "\(walk.daemon.stderr)")
+        let (walk, memoryPath) = try Self.walkToTheFamilysDoor(in: dir)
 
         // Moved in again (the station's door F rejected by hand) and SIGHUP: read at once.
         try Self.moveIn(memoryPath) {
@@ -474,6 +465,120 @@ import Testing
         walk.daemon.signal(SIGHUP)
         #expect(walk.daemon.logs("(new from it: Rautatieasema (1 door rejected))"), "\(walk.daemon.stderr)")
         walk.stop()
+    }
+
+    /// The family's correction moved in (``walkAfterTheFamilysCorrection(in:)``), then `go` to
+    /// the station: led to the family's door `F` (the walker stays 800 m away, never near it),
+    /// OSM's doors for the station read and saved. Returns the walk and the memory's path.
+    static func walkToTheFamilysDoor(in dir: TempDir) throws -> (Walk, String) {
+        let (walk, memoryPath) = try walkAfterTheFamilysCorrection(in: dir)
+        let go = fields(try walk.requests.request(#"{"cmd": "go", "destination": \#(station)}"#))
+        #expect(go["ok"] == .bool(true), "go: \(go)")
+        let entrance = try EndToEndTests.door(go["plan"]?.objectValue?["entrance"])
+        #expect(entrance.coordinate == familyDoor, "\(go)\n\(walk.daemon.stderr)")
+        // OSM's doors for the station saved: the file is the daemon's again.
+        _ = walk.events.next { EndToEndTests.event("plan")($0) && $0["reason"] == "doorsArrived" }
+        _ = try #require(
+            walk.events.next(EndToEndTests.event("memorySaved")), "\(walk.daemon.stderr)")
+        return (walk, memoryPath)
+    }
+
+    /// The memory moved in and read at SIGHUP re-plans the walk under way: its `plan` line
+    /// (`memoryMerged`) and, at once after it, "다른 입구로 안내할게…" of its new first door;
+    /// `status` leads there. Returns that door.
+    static func replanned(_ walk: Walk, path: String, _ change: (inout EntranceMemory) -> Void) throws -> Door
+    {
+        try moveIn(path, change)
+        walk.daemon.signal(SIGHUP)
+        let plan = try #require(
+            walk.events.next { EndToEndTests.event("plan")($0) && $0["reason"] == "memoryMerged" },
+            "the walk under way was not re-planned:\n\(walk.daemon.stderr)")
+        let door = try EndToEndTests.door(plan["plan"]?.objectValue?["entrance"])
+        let said = walk.events.next { _ in true }
+        #expect(
+            said?["event"] == "say" && said?["text"]?.stringValue == Prompts.nextDoor(door),
+            "\(String(describing: said))")
+        let status = fields(try walk.requests.request(#"{"cmd": "status"}"#))
+        #expect(try EndToEndTests.door(status["door"]).coordinate == door.coordinate, "\(status)")
+        return door
+    }
+
+    /// A family member who names the door mid-walk (the walk's own building corrected in a copy,
+    /// moved in, SIGHUP) turns the walk under way: the door they rejected is left for the next,
+    /// the door they confirmed leads, each logged at info with the old and new first door.
+    /// Before, the walk kept leading to the rejected door until the next `go`.
+    @Test func aFamilysCorrectionMidWalkTurnsTheWalkUnderWay() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let (walk, memoryPath) = try Self.walkToTheFamilysDoor(in: dir)
+
+        // Door F, which leads, rejected by hand: the next door OSM knows (S is rejected too).
+        let next = try Self.replanned(walk, path: memoryPath) {
+            $0.reject(Self.familyDoor, name: "Rautatieasema", center: Self.stationCenter, now: Date() + 5)
+        }
+        #expect(next.coordinate.distance(to: Self.familyDoor) > EntranceMemory.sameDoorMetres)
+        #expect(next.coordinate.distance(to: Self.stationDoor) > EntranceMemory.sameDoorMetres)
+        #expect(
+            walk.daemon.logs(
+                "memory merged: Rautatieasema, where the walk under way leads, changed; re-planned: first door F at 60.1716,24.9414 → door"
+            ), "\(walk.daemon.stderr)")
+
+        // Another door, G, confirmed by hand: it leads.
+        let g = Door(coordinate: Coordinate(latitude: 60.17155, longitude: 24.9418), label: "G")
+        let confirmed = try Self.replanned(walk, path: memoryPath) {
+            $0.confirm(g, name: "Rautatieasema", center: Self.stationCenter, now: Date() + 10)
+        }
+        #expect(confirmed.coordinate == g.coordinate && confirmed.label == "G", "\(confirmed)")
+        #expect(walk.daemon.logs("→ door G at 60.17155,24.9418"), "\(walk.daemon.stderr)")
+        walk.stop()
+    }
+
+    /// A merge that does not touch the walk's building (another building's door confirmed in
+    /// the file) leaves the walk as it was: no plan, nothing said, no line of a re-plan.
+    @Test func aMergeOfAnotherBuildingLeavesTheWalkUnderWayAlone() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let (walk, memoryPath) = try Self.walkToTheFamilysDoor(in: dir)
+        let seen = walk.events.seen.count
+        let kamppi = Coordinate(latitude: 60.1690, longitude: 24.9320)
+        try Self.moveIn(memoryPath) {
+            $0.confirm(Door(coordinate: kamppi, label: "K"), name: "Kamppi", center: kamppi, now: Date())
+        }
+        walk.daemon.signal(SIGHUP)
+        #expect(walk.daemon.logs("(new from it: Kamppi (door confirmed at"), "\(walk.daemon.stderr)")
+        // A mark on the stream after the merge (words that are no answer: a `heard` line only).
+        _ = fields(try walk.requests.request(#"{"cmd": "heard", "text": "mark"}"#))
+        _ = try #require(walk.events.next { $0["event"] == "heard" && $0["text"] == "mark" })
+        let after = walk.events.seen[seen...]
+        #expect(!after.contains { $0["event"] == "plan" }, "\(after)")
+        #expect(!after.contains { $0["text"]?.stringValue?.hasPrefix("다른 입구") == true }, "\(after)")
+        let status = fields(try walk.requests.request(#"{"cmd": "status"}"#))
+        #expect(try EndToEndTests.door(status["door"]).coordinate == Self.familyDoor, "\(status)")
+        walk.stop()
+        #expect(!walk.daemon.stderr.contains("re-planned"), "\(walk.daemon.stderr)")
+    }
+
+    /// A `go` elsewhere that finds the family's correction of the walk under way first: that
+    /// walk is re-planned (`plan` `memoryMerged`) and replaced, and its "다른 입구로 안내할게…" is
+    /// never said: the walker hears the new walk's start, not a door of the walk it ended.
+    @Test func aGoElsewhereSaysNothingOfTheDoorOfTheWalkItReplaces() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let (walk, memoryPath) = try Self.walkToTheFamilysDoor(in: dir)
+        let seen = walk.events.seen.count
+        try Self.moveIn(memoryPath) {
+            $0.reject(Self.familyDoor, name: "Rautatieasema", center: Self.stationCenter, now: Date() + 5)
+        }
+        let go = fields(try walk.requests.request(#"{"cmd": "go", "destination": \#(Self.destination)}"#))
+        #expect(go["ok"] == .bool(true) && go["replaced"] == "Rautatieasema", "go: \(go)")
+        _ = try #require(
+            walk.events.next { EndToEndTests.event("plan")($0) && $0["reason"] == "start" },
+            "\(walk.daemon.stderr)")
+        let after = walk.events.seen[seen...]
+        #expect(after.contains { $0["event"] == "plan" && $0["reason"] == "memoryMerged" }, "\(after)")
+        #expect(!after.contains { $0["text"]?.stringValue?.hasPrefix("다른 입구") == true }, "\(after)")
+        walk.stop()
+        #expect(!walk.daemon.stderr.contains("say: 다른 입구"), "\(walk.daemon.stderr)")
     }
 
     /// Item 3: a memory file that cannot be read (EACCES: the file is `nobody`'s, mode 0600,

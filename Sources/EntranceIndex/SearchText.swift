@@ -167,7 +167,8 @@ enum SearchText {
     ///   사령부" (no number) is never turned into "작전 사령부", which would name the army's;
     /// - of each of those, what ends at the house number (``houseNumberForms(_:)``): without
     ///   what follows it ("Kaivokatu 10, 00100 Helsinki" → "Kaivokatu 10", "세종대로 110 3층 301호"
-    ///   → "세종대로 110", "Mannerheimintie 5 A 12" → "Mannerheimintie 5 A"), then without its
+    ///   → "세종대로 110", "Mannerheimintie 5 A 12" → "Mannerheimintie 5 A"; a complex's building
+    ///   number kept first: "반포대로 275 103동 1203호" → "반포대로 275 103동"), then without its
     ///   letter ("Mannerheimintie 5"), or a range typed for one number by either end
     ///   ("Mannerheimintie 5-7" → "Mannerheimintie 5", "Mannerheimintie 7");
     /// - a number-first address without its last parts after commas ("10 Quai Jean-Charles
@@ -236,7 +237,9 @@ enum SearchText {
     /// (not in Korean, where "5-1" is 본번 5, 부번 1: another building than 5). None for an
     /// address that starts with its number: where its street ends is not known. A form
     /// without the letter written (`bareNumber`) matches only the bare number or a range
-    /// holding it: "Keskuskatu 1A" is not Keskuskatu 1B.
+    /// holding it: "Keskuskatu 1A" is not Keskuskatu 1B. A Korean building number in a
+    /// complex right after the number ("103동" of "반포대로 275 103동 1203호") is kept in a form
+    /// tried first (``buildingNumber(_:at:)``): the complex's buildings share its address.
     static func houseNumberForms(_ words: [String]) -> [(words: [String], bareNumber: Bool)] {
         guard let first = words.first, !isHouseNumber(first),
             let at = words.indices.first(where: {
@@ -246,6 +249,9 @@ enum SearchText {
         let street = Array(words[..<at])
         let number = words[at]
         var forms: [(words: [String], bareNumber: Bool)] = []
+        if let building = buildingNumber(words, at: at + 1) {
+            forms.append((Array(words[...at]) + [building], false))
+        }
         let letter = at + 1 < words.count && isHouseLetter(words[at + 1])
         forms.append((Array(words[...(letter ? at + 1 : at)]), false))
         guard roadAndNumber(number) == nil else { return forms }
@@ -266,6 +272,16 @@ enum SearchText {
     /// Korean 부번), a letter ("10", "13A", "5-1", "22-24").
     static func isHouseNumber(_ word: String) -> Bool {
         word.range(of: "^[0-9]+(-[0-9]+)?[A-Za-z]?$", options: .regularExpression) != nil
+    }
+
+    /// The building number of an apartment complex written at `words[at]` ("103동", "제103동",
+    /// "103 동"), as buildings are named ("103동"); nil when there is none.
+    static func buildingNumber(_ words: [String], at: Int) -> String? {
+        guard at < words.count else { return nil }
+        var word = words[at]
+        if word.allSatisfy(\.isNumber), at + 1 < words.count, words[at + 1] == "동" { word += "동" }
+        guard word.range(of: "^제?[0-9]+동$", options: .regularExpression) != nil else { return nil }
+        return String(word.drop { $0 == "제" })
     }
 
     /// A single Latin letter: a staircase or house letter ("5 A").

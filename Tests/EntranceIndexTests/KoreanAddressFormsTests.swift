@@ -1,0 +1,26 @@
+import Testing
+
+@testable import EntranceIndex
+
+/// Korean addresses as a family copies them off a letter, a map app or a contract, and the
+/// shorter forms they are looked for in when they match nothing as written (audit 12).
+@Suite("Shorter forms of Korean addresses")
+struct KoreanAddressFormsTests {
+    /// An apartment address ends "NNN동 NNNN호": the 동 is the building of the complex (all
+    /// its buildings share the street and number), the 호 a flat in it. The form keeping the
+    /// 동 is tried before the bare street and number (before: the 동 was dropped with the
+    /// flat, and "반포대로 275" walked to the complex's nearest building, audit 12's A12-4).
+    @Test func anApartmentsBuildingNumberIsKeptBeforeTheBareAddress() {
+        #expect(SearchText.addressForms("반포대로 275 103동 1203호") == ["반포대로 275 103동", "반포대로 275"])
+        for written in ["반포대로 275 제103동 1203호", "반포대로 275 103 동 1203 호", "반포대로 275, 103동 12층 1203호"] {
+            let forms = SearchText.addressForms(written)
+            #expect(forms.suffix(2) == ["반포대로 275 103동", "반포대로 275"], "\(written): \(forms)")
+        }
+        #expect(SearchText.addressForms("반포대로275 103동 1203호") == ["반포대로275 103동", "반포대로275"])
+        let regions = SearchText.addressForms("서울특별시 서초구 반포대로 275 103동 1203호")
+        #expect(regions.suffix(2) == ["반포대로 275 103동", "반포대로 275"], "\(regions)")
+        // A flat or floor alone is dropped as before; a 동 not right after the number is none.
+        #expect(SearchText.addressForms("반포대로 275 1203호") == ["반포대로 275"])
+        #expect(SearchText.addressForms("반포대로 275 3층 103동") == ["반포대로 275"])
+    }
+}

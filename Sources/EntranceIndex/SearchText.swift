@@ -230,7 +230,8 @@ enum SearchText {
     }
 
     /// Shorter forms of an address's `words` that end at its house number: the first word
-    /// after the street written as a number on a house ("10", "13A", "5-1", "22-24"), or a
+    /// after the street written as a number on a house ("10", "13A", "5-1", "22-24", a lot
+    /// number with 번지 as the number: "31-2번지" → "31-2"), or a
     /// Korean road and its number joined ("세종대로110"), and a single letter after it (a
     /// staircase: "5 A"). Without what follows (a flat, floor, unit, postcode, city), then
     /// without the letter, then, for a range typed where one number is tagged, each end
@@ -241,6 +242,7 @@ enum SearchText {
     /// complex right after the number ("103동" of "반포대로 275 103동 1203호") is kept in a form
     /// tried first (``buildingNumber(_:at:)``): the complex's buildings share its address.
     static func houseNumberForms(_ words: [String]) -> [(words: [String], bareNumber: Bool)] {
+        let words = words.map(withoutLotMarker)
         guard let first = words.first, !isHouseNumber(first),
             let at = words.indices.first(where: {
                 ($0 > 0 && isHouseNumber(words[$0])) || roadAndNumber(words[$0]) != nil
@@ -282,6 +284,13 @@ enum SearchText {
         if word.allSatisfy(\.isNumber), at + 1 < words.count, words[at + 1] == "동" { word += "동" }
         guard word.range(of: "^제?[0-9]+동$", options: .regularExpression) != nil else { return nil }
         return String(word.drop { $0 == "제" })
+    }
+
+    /// A lot number (지번) without the 번지 written after it ("31-2번지" → "31-2"); any other
+    /// word as it is.
+    static func withoutLotMarker(_ word: String) -> String {
+        let number = String(word.dropLast("번지".count))
+        return word.hasSuffix("번지") && isHouseNumber(number) ? number : word
     }
 
     /// A single Latin letter: a staircase or house letter ("5 A").

@@ -23,4 +23,15 @@ struct KoreanAddressFormsTests {
         #expect(SearchText.addressForms("반포대로 275 1203호") == ["반포대로 275"])
         #expect(SearchText.addressForms("반포대로 275 3층 103동") == ["반포대로 275"])
     }
+
+    /// A lot-number (지번) address is written with 번지 after its number: the number is the
+    /// house number, its 부번 kept (before: no form ended at it, "0 buildings match", A12-1).
+    @Test func aLotNumberWithBeonjiIsAHouseNumber() {
+        #expect(SearchText.addressForms("태평로1가 31-2번지") == ["태평로1가 31-2"])
+        #expect(SearchText.addressForms("무교로 12번지") == ["무교로 12"])
+        #expect(SearchText.addressForms("태평로1가 31-2 번지") == ["태평로1가 31-2"])
+        #expect(SearchText.addressForms("서울 중구 태평로1가 31-2번지").last == "태평로1가 31-2")
+        // A word merely ending in 번지 is no number.
+        #expect(SearchText.addressForms("무교로 가번지") == [])
+    }
 }

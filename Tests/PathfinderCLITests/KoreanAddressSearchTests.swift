@@ -77,4 +77,17 @@ struct KoreanAddressSearchTests {
         #expect(osm == ["way/1", "way/2", "way/3"], "\(osm) \(err)")
         #expect(err.contains("3 buildings match \"반포대로 275\""), "\(err)")
     }
+
+    /// "태평로1가 31-2번지": the lot number with 번지 is the house number (before: 0 buildings).
+    @Test func aLotNumberWithBeonjiFindsTheBuilding() throws {
+        let dir = try Scratch()
+        let db = try Self.index(in: dir)
+        for query in ["태평로1가 31-2번지", "서울 중구 태평로1가 31-2번지"] {
+            let (osm, err) = try Self.search(query, db)
+            #expect(osm == ["way/4"], "\(query): \(osm) \(err)")
+            #expect(err.contains("1 buildings match \"태평로1가 31-2\""), "\(err)")
+        }
+        let (osm, err) = try Self.search("태평로1가 31번지", db)
+        #expect(osm.isEmpty && err.contains("0 buildings match \"태평로1가 31번지\""), "\(osm) \(err)")
+    }
 }

@@ -161,7 +161,7 @@ enum SearchText {
     ///   110 (태평로1가)" → "서울특별시 중구 세종대로 110"), and without a Korean postcode before the
     ///   region ("04524 서울특별시 …");
     /// - without its leading Korean region words one at a time ("중구 세종대로 110", "세종대로
-    ///   110"). A word is dropped only while it names a region (``isKoreanRegion(_:before:)``),
+    ///   110"), a 읍/면/동 before the road among them ("양평읍 양평시장길 10"). A word is dropped only while it names a region (``isKoreanRegion(_:before:)``),
     ///   a house number (a digit) is among the words left and two words or more are left (a
     ///   road and its number joined, "세종대로110", counting as two), at most four times: "해군 작전
     ///   사령부" (no number) is never turned into "작전 사령부", which would name the army's;
@@ -321,10 +321,19 @@ enum SearchText {
     /// or more ending in 시, 군 or 구 ("수원시", "기장군", "중구") — when what follows is another
     /// region or a road, neighbourhood or village ("세종대로", "효원로23길", "우동", "기장읍"). Many
     /// words end so and name no region: "해군 작전 사령부 110", "택시 승강장 3", "야구 경기장 2" keep
-    /// their first word (a review found them shortened into other buildings' names).
+    /// their first word (a review found them shortened into other buildings' names). A town,
+    /// township or neighbourhood (a word of two syllables or more, digits aside, ending in 읍,
+    /// 면 or 동: "양평읍", "역삼1동") is one before a road ("양평시장길", "추성로1371"), as an
+    /// official road-name address names it between the 시/군/구 and the road.
     static func isKoreanRegion(_ word: String, before next: String) -> Bool {
         if koreanRegions.contains(word) || ["특별시", "광역시", "특별자치시", "특별자치도"].contains(where: word.hasSuffix) {
             return true
+        }
+        if word.filter({ !$0.isNumber }).count >= 2, ["읍", "면", "동"].contains(where: word.hasSuffix),
+            isPlace(word)
+        {
+            let road = roadAndNumber(next).map { String(next.dropLast($0.count)) } ?? next
+            return isPlace(road) && ["로", "길"].contains(where: road.hasSuffix)
         }
         return endsLikeARegion(word)
             && (isKoreanRegion(next, before: "") || endsLikeARegion(next) || isPlace(next))

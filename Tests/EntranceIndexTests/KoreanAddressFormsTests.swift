@@ -34,4 +34,22 @@ struct KoreanAddressFormsTests {
         // A word merely ending in 번지 is no number.
         #expect(SearchText.addressForms("무교로 가번지") == [])
     }
+
+    /// An official road-name address in a county town names its 읍 or 면 (or a city's 동)
+    /// between the 시/군/구 and the road: dropped as region words are, before a road word
+    /// (before: the shortening stopped at it, "0 buildings match", A12-5).
+    @Test func aTownOrNeighbourhoodBeforeTheRoadIsDropped() {
+        #expect(
+            SearchText.addressForms("경기도 양평군 양평읍 양평시장길 10")
+                == ["양평군 양평읍 양평시장길 10", "양평읍 양평시장길 10", "양평시장길 10"])
+        #expect(SearchText.addressForms("양평읍 양평시장길 10") == ["양평시장길 10"])
+        #expect(SearchText.addressForms("서울 서초구 서초동 반포대로 275").last == "반포대로 275")
+        #expect(SearchText.addressForms("담양군 담양읍 추성로1371") == ["담양읍 추성로1371", "추성로1371"])
+        #expect(SearchText.addressForms("역삼1동 테헤란로 152") == ["테헤란로 152"])
+        // Before no road, or with no number, it stays: a lot number names its 동.
+        #expect(SearchText.addressForms("서초동 1234") == [])
+        #expect(SearchText.addressForms("양평읍 시장 10") == [])
+        #expect(SearchText.addressForms("양평읍 양평시장길") == [])
+        #expect(SearchText.addressForms("103동 반포대로 275") == [])
+    }
 }

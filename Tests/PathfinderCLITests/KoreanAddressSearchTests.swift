@@ -90,4 +90,18 @@ struct KoreanAddressSearchTests {
         let (osm, err) = try Self.search("태평로1가 31번지", db)
         #expect(osm.isEmpty && err.contains("0 buildings match \"태평로1가 31번지\""), "\(osm) \(err)")
     }
+
+    /// An official road-name address with its 읍 (or a Seoul address with its 동) between the
+    /// 군/구 and the road (before: 0 buildings).
+    @Test func aTownBeforeTheRoadIsDropped() throws {
+        let dir = try Scratch()
+        let db = try Self.index(in: dir)
+        for (query, found) in [
+            ("경기도 양평군 양평읍 양평시장길 10", "way/5"), ("양평읍 양평시장길 10", "way/5"),
+            ("서울 서초구 서초동 반포대로 275 103동", "way/3"),
+        ] {
+            let (osm, err) = try Self.search(query, db, Self.near)
+            #expect(osm.first == found, "\(query): \(osm) \(err)")
+        }
+    }
 }

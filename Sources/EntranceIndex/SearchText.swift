@@ -324,10 +324,15 @@ enum SearchText {
     /// their first word (a review found them shortened into other buildings' names). A town,
     /// township or neighbourhood (a word of two syllables or more, digits aside, ending in 읍,
     /// 면 or 동: "양평읍", "역삼1동") is one before a road ("양평시장길", "추성로1371"), as an
-    /// official road-name address names it between the 시/군/구 and the road.
+    /// official road-name address names it between the 시/군/구 and the road. A region in Latin
+    /// letters (``isRomanisedRegion(_:)``) is one before Hangul or another region.
     static func isKoreanRegion(_ word: String, before next: String) -> Bool {
         if koreanRegions.contains(word) || ["특별시", "광역시", "특별자치시", "특별자치도"].contains(where: word.hasSuffix) {
             return true
+        }
+        if isRomanisedRegion(word) {
+            return next.contains(where: isHangul) || isRomanisedRegion(next)
+                || isKoreanRegion(next, before: "")
         }
         if word.filter({ !$0.isNumber }).count >= 2, ["읍", "면", "동"].contains(where: word.hasSuffix),
             isPlace(word)
@@ -356,6 +361,31 @@ enum SearchText {
     static func isHangul(_ word: String) -> Bool {
         !word.isEmpty && word.unicodeScalars.allSatisfy { (0xAC00...0xD7A3).contains($0.value) }
     }
+
+    /// Whether `word` names Korea, a province or a metropolitan city in Latin letters, as a
+    /// relative abroad writes it before a Korean address, in any case, hyphens aside: by its
+    /// romanised name (``romanisedRegions``: "Korea", "Seoul", "Gyeonggi", "Chungcheongbuk"),
+    /// with -si or -do, or with the official ending ("Seoul-teukbyeolsi", "Busan-gwangyeoksi",
+    /// "Jeju-teukbyeoljachido"); or a city, county or district by its romanised ending
+    /// ("Suwon-si", "Yangpyeong-gun", "Jung-gu").
+    static func isRomanisedRegion(_ word: String) -> Bool {
+        guard word.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") }) else { return false }
+        let name = word.lowercased()
+        if ["-si", "-gun", "-gu"].contains(where: name.hasSuffix), name.count >= 5 { return true }
+        let joined = name.replacingOccurrences(of: "-", with: "")
+        return ["", "si", "do", "teukbyeolsi", "gwangyeoksi", "teukbyeoljachisi", "teukbyeoljachido"].contains
+        {
+            joined.hasSuffix($0) && romanisedRegions.contains(String(joined.dropLast($0.count)))
+        }
+    }
+
+    /// ``koreanRegions`` in Latin letters (Revised Romanization), the provinces also by their
+    /// full names ("Chungcheongbuk" of Chungcheongbuk-do).
+    static let romanisedRegions: Set<String> = [
+        "korea", "seoul", "busan", "daegu", "incheon", "gwangju", "daejeon", "ulsan", "sejong", "gyeonggi",
+        "gangwon", "chungbuk", "chungnam", "jeonbuk", "jeonnam", "gyeongbuk", "gyeongnam", "jeju",
+        "chungcheongbuk", "chungcheongnam", "jeollabuk", "jeollanam", "gyeongsangbuk", "gyeongsangnam",
+    ]
 
     /// Korea, and its provinces and metropolitan cities by the short names and the provinces'
     /// full names people write first in an address (the cities' full names end in 시).

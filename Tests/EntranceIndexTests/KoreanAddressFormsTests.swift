@@ -52,4 +52,28 @@ struct KoreanAddressFormsTests {
         #expect(SearchText.addressForms("양평읍 양평시장길") == [])
         #expect(SearchText.addressForms("103동 반포대로 275") == [])
     }
+
+    /// A relative abroad writes the region in Latin letters before the Korean address: Korea
+    /// and the provinces and metropolitan cities by their romanised names, short, with -si or
+    /// -do, or in full, any case, are dropped as the Hangul ones are — before Hangul or another
+    /// region only (before: only Hangul words were, "Seoul 무교로 12" found nothing, A12-2).
+    @Test func aRegionInLatinLettersBeforeAKoreanAddressIsDropped() {
+        #expect(SearchText.addressForms("Seoul 무교로 12") == ["무교로 12"])
+        #expect(SearchText.addressForms("Seoul, 무교로 12") == ["Seoul 무교로 12", "무교로 12"])
+        #expect(SearchText.addressForms("Korea 서울 무교로 12") == ["서울 무교로 12", "무교로 12"])
+        #expect(SearchText.addressForms("Korea Seoul 무교로 12") == ["Seoul 무교로 12", "무교로 12"])
+        for written in [
+            "SEOUL 무교로 12", "Seoul-si 무교로 12", "seoulsi 무교로 12", "Seoul-teukbyeolsi 무교로 12",
+            "Seoul 중구 무교로 12",
+        ] {
+            #expect(SearchText.addressForms(written).last == "무교로 12", "\(written)")
+        }
+        #expect(SearchText.addressForms("Gyeonggi-do 양평군 양평시장길 10").last == "양평시장길 10")
+        #expect(SearchText.addressForms("Gyeongsangnam-do 김해시 김해대로 2401").last == "김해대로 2401")
+        #expect(SearchText.addressForms("Busan 중앙대로 100").last == "중앙대로 100")
+        // Before a Latin street, or a number, a city's name may be a building's own.
+        #expect(SearchText.addressForms("Seoul Garden 12") == [])
+        #expect(SearchText.addressForms("Busan 12") == [])
+        #expect(SearchText.addressForms("Seoulite 무교로 12") == [])
+    }
 }

@@ -104,4 +104,18 @@ struct KoreanAddressSearchTests {
             #expect(osm.first == found, "\(query): \(osm) \(err)")
         }
     }
+
+    /// A region in Latin letters before the Korean address, as a relative abroad writes it
+    /// (before: 0 buildings, though "무교로 12 Seoul" was found).
+    @Test func aRegionInLatinLettersBeforeAKoreanAddressIsDropped() throws {
+        let dir = try Scratch()
+        let db = try Self.index(in: dir)
+        for query in ["Seoul 무교로 12", "Seoul, 무교로 12", "Korea 서울 무교로 12", "Seoul-si Jung-gu, 무교로 12"] {
+            let (osm, err) = try Self.search(query, db)
+            #expect(osm == ["way/6"], "\(query): \(osm) \(err)")
+            #expect(err.contains("1 buildings match \"무교로 12\""), "\(err)")
+        }
+        let (osm, _) = try Self.search("Seoul Garden 12", db)
+        #expect(osm.isEmpty)
+    }
 }

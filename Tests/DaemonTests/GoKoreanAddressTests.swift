@@ -15,15 +15,7 @@ import Testing
     @Test func anApartmentAddressWalksToItsBuildingOfTheComplex() throws {
         let dir = TempDir()
         defer { dir.remove() }
-        let complex = [(37.5001, "101동"), (37.5009, "102동"), (37.5017, "103동")].map { lat, dong in
-            SquareBuilding(
-                lat: lat, lon: 127.0003,
-                tags: [
-                    "building": "apartments", "name": "래미안 \(dong)", "addr:street": "반포대로",
-                    "addr:housenumber": "275",
-                ])
-        }
-        try GoQueryTests.importDoors(squareBuildingsXML(complex), as: "seoul", in: dir)
+        try GoQueryTests.importDoors(squareBuildingsXML(apartmentComplex()), as: "seoul", in: dir)
         let feeder = try NMEAFeeder(
             nmea: GoQueryTests.standing(at: Coordinate(latitude: 37.4999, longitude: 127.0003)),
             epochsPerSecond: 2)

@@ -13,14 +13,6 @@ struct KoreanAddressSearchTests {
 
     /// The index, imported into `dir` by the binary.
     static func index(in dir: Scratch) throws -> String {
-        let complex = [(37.5001, "101동"), (37.5009, "102동"), (37.5017, "103동")].map { lat, dong in
-            SquareBuilding(
-                lat: lat, lon: 127.0003,
-                tags: [
-                    "building": "apartments", "name": "래미안 \(dong)", "addr:street": "반포대로",
-                    "addr:housenumber": "275",
-                ])
-        }
         let others = [
             SquareBuilding(
                 lat: 37.5651, lon: 126.9762,
@@ -40,7 +32,8 @@ struct KoreanAddressSearchTests {
         let imported = try BinaryTests.run(
             executable: try BinaryTests.binary(),
             [
-                "doors", "import", try dir.write("korea.osm", squareBuildingsXML(complex + others)), "--out",
+                "doors", "import",
+                try dir.write("korea.osm", squareBuildingsXML(apartmentComplex() + others)), "--out",
                 db,
             ])
         try #require(imported.code == 0, "\(imported.err)")

@@ -161,10 +161,11 @@ enum SearchText {
     ///   110 (태평로1가)" → "서울특별시 중구 세종대로 110"), and without a Korean postcode before the
     ///   region ("04524 서울특별시 …");
     /// - without its leading Korean region words one at a time ("중구 세종대로 110", "세종대로
-    ///   110"), a 읍/면/동 before the road among them ("양평읍 양평시장길 10"). A word is dropped only while it names a region (``isKoreanRegion(_:before:)``),
+    ///   110"). A word is dropped only while it names a region (``isKoreanRegion(_:before:)``),
     ///   a house number (a digit) is among the words left and two words or more are left (a
     ///   road and its number joined, "세종대로110", counting as two), at most four times: "해군 작전
-    ///   사령부" (no number) is never turned into "작전 사령부", which would name the army's;
+    ///   사령부" (no number) is never turned into "작전 사령부", which would name the army's; a
+    ///   읍/면/동 before the road is one ("양평읍 양평시장길 10" → "양평시장길 10");
     /// - of each of those, what ends at the house number (``houseNumberForms(_:)``): without
     ///   what follows it ("Kaivokatu 10, 00100 Helsinki" → "Kaivokatu 10", "세종대로 110 3층 301호"
     ///   → "세종대로 110", "Mannerheimintie 5 A 12" → "Mannerheimintie 5 A"; a complex's building
@@ -230,17 +231,17 @@ enum SearchText {
     }
 
     /// Shorter forms of an address's `words` that end at its house number: the first word
-    /// after the street written as a number on a house ("10", "13A", "5-1", "22-24", a lot
-    /// number with 번지 as the number: "31-2번지" → "31-2"), or a
+    /// after the street written as a number on a house ("10", "13A", "5-1", "22-24"), or a
     /// Korean road and its number joined ("세종대로110"), and a single letter after it (a
     /// staircase: "5 A"). Without what follows (a flat, floor, unit, postcode, city), then
     /// without the letter, then, for a range typed where one number is tagged, each end
     /// (not in Korean, where "5-1" is 본번 5, 부번 1: another building than 5). None for an
     /// address that starts with its number: where its street ends is not known. A form
     /// without the letter written (`bareNumber`) matches only the bare number or a range
-    /// holding it: "Keskuskatu 1A" is not Keskuskatu 1B. A Korean building number in a
-    /// complex right after the number ("103동" of "반포대로 275 103동 1203호") is kept in a form
-    /// tried first (``buildingNumber(_:at:)``): the complex's buildings share its address.
+    /// holding it: "Keskuskatu 1A" is not Keskuskatu 1B. A lot number written with 번지 is
+    /// that number ("31-2번지" → "31-2"). A Korean building number in a complex right after
+    /// the number ("103동" of "반포대로 275 103동 1203호") is kept in a form tried first
+    /// (``buildingNumber(_:at:)``): the complex's buildings share its address.
     static func houseNumberForms(_ words: [String]) -> [(words: [String], bareNumber: Bool)] {
         let words = words.map(withoutLotMarker)
         guard let first = words.first, !isHouseNumber(first),
@@ -373,11 +374,16 @@ enum SearchText {
         let name = word.lowercased()
         if ["-si", "-gun", "-gu"].contains(where: name.hasSuffix), name.count >= 5 { return true }
         let joined = name.replacingOccurrences(of: "-", with: "")
-        return ["", "si", "do", "teukbyeolsi", "gwangyeoksi", "teukbyeoljachisi", "teukbyeoljachido"].contains
-        {
+        return romanisedEndings.contains {
             joined.hasSuffix($0) && romanisedRegions.contains(String(joined.dropLast($0.count)))
         }
     }
+
+    /// What follows a romanised region's name, hyphens aside: nothing, -si, -do, or the
+    /// official ending of a special or metropolitan city or a special self-governing one.
+    static let romanisedEndings = [
+        "", "si", "do", "teukbyeolsi", "gwangyeoksi", "teukbyeoljachisi", "teukbyeoljachido",
+    ]
 
     /// ``koreanRegions`` in Latin letters (Revised Romanization), the provinces also by their
     /// full names ("Chungcheongbuk" of Chungcheongbuk-do).

@@ -164,10 +164,12 @@ enum SearchText {
     ///   110"). A word is dropped only while it names a region (``isKoreanRegion(_:before:)``),
     ///   a house number (a digit) is among the words left and two words or more are left (a
     ///   road and its number joined, "세종대로110", counting as two), at most four times: "해군 작전
-    ///   사령부" (no number) is never turned into "작전 사령부", which would name the army's;
+    ///   사령부" (no number) is never turned into "작전 사령부", which would name the army's; a
+    ///   읍/면/동 before the road is one ("양평읍 양평시장길 10" → "양평시장길 10");
     /// - of each of those, what ends at the house number (``houseNumberForms(_:)``): without
     ///   what follows it ("Kaivokatu 10, 00100 Helsinki" → "Kaivokatu 10", "세종대로 110 3층 301호"
-    ///   → "세종대로 110", "Mannerheimintie 5 A 12" → "Mannerheimintie 5 A"), then without its
+    ///   → "세종대로 110", "Mannerheimintie 5 A 12" → "Mannerheimintie 5 A"; a complex's building
+    ///   number kept first: "반포대로 275 103동 1203호" → "반포대로 275 103동"), then without its
     ///   letter ("Mannerheimintie 5"), or a range typed for one number by either end
     ///   ("Mannerheimintie 5-7" → "Mannerheimintie 5", "Mannerheimintie 7");
     /// - a number-first address without its last parts after commas ("10 Quai Jean-Charles
@@ -236,8 +238,12 @@ enum SearchText {
     /// (not in Korean, where "5-1" is 본번 5, 부번 1: another building than 5). None for an
     /// address that starts with its number: where its street ends is not known. A form
     /// without the letter written (`bareNumber`) matches only the bare number or a range
-    /// holding it: "Keskuskatu 1A" is not Keskuskatu 1B.
+    /// holding it: "Keskuskatu 1A" is not Keskuskatu 1B. A lot number written with 번지 is
+    /// that number ("31-2번지" → "31-2"). A Korean building number in a complex right after
+    /// the number ("103동" of "반포대로 275 103동 1203호") is kept in a form tried first
+    /// (``buildingNumber(_:at:)``): the complex's buildings share its address.
     static func houseNumberForms(_ words: [String]) -> [(words: [String], bareNumber: Bool)] {
+        let words = words.map(withoutLotMarker)
         guard let first = words.first, !isHouseNumber(first),
             let at = words.indices.first(where: {
                 ($0 > 0 && isHouseNumber(words[$0])) || roadAndNumber(words[$0]) != nil
@@ -246,6 +252,9 @@ enum SearchText {
         let street = Array(words[..<at])
         let number = words[at]
         var forms: [(words: [String], bareNumber: Bool)] = []
+        if let building = buildingNumber(words, at: at + 1) {
+            forms.append((Array(words[...at]) + [building], false))
+        }
         let letter = at + 1 < words.count && isHouseLetter(words[at + 1])
         forms.append((Array(words[...(letter ? at + 1 : at)]), false))
         guard roadAndNumber(number) == nil else { return forms }
@@ -266,6 +275,23 @@ enum SearchText {
     /// Korean 부번), a letter ("10", "13A", "5-1", "22-24").
     static func isHouseNumber(_ word: String) -> Bool {
         word.range(of: "^[0-9]+(-[0-9]+)?[A-Za-z]?$", options: .regularExpression) != nil
+    }
+
+    /// The building number of an apartment complex written at `words[at]` ("103동", "제103동",
+    /// "103 동"), as buildings are named ("103동"); nil when there is none.
+    static func buildingNumber(_ words: [String], at: Int) -> String? {
+        guard at < words.count else { return nil }
+        var word = words[at]
+        if word.allSatisfy(\.isNumber), at + 1 < words.count, words[at + 1] == "동" { word += "동" }
+        guard word.range(of: "^제?[0-9]+동$", options: .regularExpression) != nil else { return nil }
+        return String(word.drop { $0 == "제" })
+    }
+
+    /// A lot number (지번) without the 번지 written after it ("31-2번지" → "31-2"); any other
+    /// word as it is.
+    static func withoutLotMarker(_ word: String) -> String {
+        let number = String(word.dropLast("번지".count))
+        return word.hasSuffix("번지") && isHouseNumber(number) ? number : word
     }
 
     /// A single Latin letter: a staircase or house letter ("5 A").
@@ -296,10 +322,24 @@ enum SearchText {
     /// or more ending in 시, 군 or 구 ("수원시", "기장군", "중구") — when what follows is another
     /// region or a road, neighbourhood or village ("세종대로", "효원로23길", "우동", "기장읍"). Many
     /// words end so and name no region: "해군 작전 사령부 110", "택시 승강장 3", "야구 경기장 2" keep
-    /// their first word (a review found them shortened into other buildings' names).
+    /// their first word (a review found them shortened into other buildings' names). A town,
+    /// township or neighbourhood (a word of two syllables or more, digits aside, ending in 읍,
+    /// 면 or 동: "양평읍", "역삼1동") is one before a road ("양평시장길", "추성로1371"), as an
+    /// official road-name address names it between the 시/군/구 and the road. A region in Latin
+    /// letters (``isRomanisedRegion(_:)``) is one before Hangul or another region.
     static func isKoreanRegion(_ word: String, before next: String) -> Bool {
         if koreanRegions.contains(word) || ["특별시", "광역시", "특별자치시", "특별자치도"].contains(where: word.hasSuffix) {
             return true
+        }
+        if isRomanisedRegion(word) {
+            return next.contains(where: isHangul) || isRomanisedRegion(next)
+                || isKoreanRegion(next, before: "")
+        }
+        if word.filter({ !$0.isNumber }).count >= 2, ["읍", "면", "동"].contains(where: word.hasSuffix),
+            isPlace(word)
+        {
+            let road = roadAndNumber(next).map { String(next.dropLast($0.count)) } ?? next
+            return isPlace(road) && ["로", "길"].contains(where: road.hasSuffix)
         }
         return endsLikeARegion(word)
             && (isKoreanRegion(next, before: "") || endsLikeARegion(next) || isPlace(next))
@@ -322,6 +362,36 @@ enum SearchText {
     static func isHangul(_ word: String) -> Bool {
         !word.isEmpty && word.unicodeScalars.allSatisfy { (0xAC00...0xD7A3).contains($0.value) }
     }
+
+    /// Whether `word` names Korea, a province or a metropolitan city in Latin letters, as a
+    /// relative abroad writes it before a Korean address, in any case, hyphens aside: by its
+    /// romanised name (``romanisedRegions``: "Korea", "Seoul", "Gyeonggi", "Chungcheongbuk"),
+    /// with -si or -do, or with the official ending ("Seoul-teukbyeolsi", "Busan-gwangyeoksi",
+    /// "Jeju-teukbyeoljachido"); or a city, county or district by its romanised ending
+    /// ("Suwon-si", "Yangpyeong-gun", "Jung-gu").
+    static func isRomanisedRegion(_ word: String) -> Bool {
+        guard word.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") }) else { return false }
+        let name = word.lowercased()
+        if ["-si", "-gun", "-gu"].contains(where: name.hasSuffix), name.count >= 5 { return true }
+        let joined = name.replacingOccurrences(of: "-", with: "")
+        return romanisedEndings.contains {
+            joined.hasSuffix($0) && romanisedRegions.contains(String(joined.dropLast($0.count)))
+        }
+    }
+
+    /// What follows a romanised region's name, hyphens aside: nothing, -si, -do, or the
+    /// official ending of a special or metropolitan city or a special self-governing one.
+    static let romanisedEndings = [
+        "", "si", "do", "teukbyeolsi", "gwangyeoksi", "teukbyeoljachisi", "teukbyeoljachido",
+    ]
+
+    /// ``koreanRegions`` in Latin letters (Revised Romanization), the provinces also by their
+    /// full names ("Chungcheongbuk" of Chungcheongbuk-do).
+    static let romanisedRegions: Set<String> = [
+        "korea", "seoul", "busan", "daegu", "incheon", "gwangju", "daejeon", "ulsan", "sejong", "gyeonggi",
+        "gangwon", "chungbuk", "chungnam", "jeonbuk", "jeonnam", "gyeongbuk", "gyeongnam", "jeju",
+        "chungcheongbuk", "chungcheongnam", "jeollabuk", "jeollanam", "gyeongsangbuk", "gyeongsangnam",
+    ]
 
     /// Korea, and its provinces and metropolitan cities by the short names and the provinces'
     /// full names people write first in an address (the cities' full names end in 시).

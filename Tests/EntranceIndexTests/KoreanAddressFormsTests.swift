@@ -1,0 +1,79 @@
+import Testing
+
+@testable import EntranceIndex
+
+/// Korean addresses as a family copies them off a letter, a map app or a contract, and the
+/// shorter forms they are looked for in when they match nothing as written (audit 12).
+@Suite("Shorter forms of Korean addresses")
+struct KoreanAddressFormsTests {
+    /// An apartment address ends "NNN동 NNNN호": the 동 is the building of the complex (all
+    /// its buildings share the street and number), the 호 a flat in it. The form keeping the
+    /// 동 is tried before the bare street and number (before: the 동 was dropped with the
+    /// flat, and "반포대로 275" walked to the complex's nearest building, audit 12's A12-4).
+    @Test func anApartmentsBuildingNumberIsKeptBeforeTheBareAddress() {
+        #expect(SearchText.addressForms("반포대로 275 103동 1203호") == ["반포대로 275 103동", "반포대로 275"])
+        for written in ["반포대로 275 제103동 1203호", "반포대로 275 103 동 1203 호", "반포대로 275, 103동 12층 1203호"] {
+            let forms = SearchText.addressForms(written)
+            #expect(forms.suffix(2) == ["반포대로 275 103동", "반포대로 275"], "\(written): \(forms)")
+        }
+        #expect(SearchText.addressForms("반포대로275 103동 1203호") == ["반포대로275 103동", "반포대로275"])
+        let regions = SearchText.addressForms("서울특별시 서초구 반포대로 275 103동 1203호")
+        #expect(regions.suffix(2) == ["반포대로 275 103동", "반포대로 275"], "\(regions)")
+        // A flat or floor alone is dropped as before; a 동 not right after the number is none.
+        #expect(SearchText.addressForms("반포대로 275 1203호") == ["반포대로 275"])
+        #expect(SearchText.addressForms("반포대로 275 3층 103동") == ["반포대로 275"])
+    }
+
+    /// A lot-number (지번) address is written with 번지 after its number: the number is the
+    /// house number, its 부번 kept (before: no form ended at it, "0 buildings match", A12-1).
+    @Test func aLotNumberWithBeonjiIsAHouseNumber() {
+        #expect(SearchText.addressForms("태평로1가 31-2번지") == ["태평로1가 31-2"])
+        #expect(SearchText.addressForms("무교로 12번지") == ["무교로 12"])
+        #expect(SearchText.addressForms("태평로1가 31-2 번지") == ["태평로1가 31-2"])
+        #expect(SearchText.addressForms("서울 중구 태평로1가 31-2번지").last == "태평로1가 31-2")
+        // A word merely ending in 번지 is no number.
+        #expect(SearchText.addressForms("무교로 가번지") == [])
+    }
+
+    /// An official road-name address in a county town names its 읍 or 면 (or a city's 동)
+    /// between the 시/군/구 and the road: dropped as region words are, before a road word
+    /// (before: the shortening stopped at it, "0 buildings match", A12-5).
+    @Test func aTownOrNeighbourhoodBeforeTheRoadIsDropped() {
+        #expect(
+            SearchText.addressForms("경기도 양평군 양평읍 양평시장길 10")
+                == ["양평군 양평읍 양평시장길 10", "양평읍 양평시장길 10", "양평시장길 10"])
+        #expect(SearchText.addressForms("양평읍 양평시장길 10") == ["양평시장길 10"])
+        #expect(SearchText.addressForms("서울 서초구 서초동 반포대로 275").last == "반포대로 275")
+        #expect(SearchText.addressForms("담양군 담양읍 추성로1371") == ["담양읍 추성로1371", "추성로1371"])
+        #expect(SearchText.addressForms("역삼1동 테헤란로 152") == ["테헤란로 152"])
+        // Before no road, or with no number, it stays: a lot number names its 동.
+        #expect(SearchText.addressForms("서초동 1234") == [])
+        #expect(SearchText.addressForms("양평읍 시장 10") == [])
+        #expect(SearchText.addressForms("양평읍 양평시장길") == [])
+        #expect(SearchText.addressForms("103동 반포대로 275") == [])
+    }
+
+    /// A relative abroad writes the region in Latin letters before the Korean address: Korea
+    /// and the provinces and metropolitan cities by their romanised names, short, with -si or
+    /// -do, or in full, any case, are dropped as the Hangul ones are — before Hangul or another
+    /// region only (before: only Hangul words were, "Seoul 무교로 12" found nothing, A12-2).
+    @Test func aRegionInLatinLettersBeforeAKoreanAddressIsDropped() {
+        #expect(SearchText.addressForms("Seoul 무교로 12") == ["무교로 12"])
+        #expect(SearchText.addressForms("Seoul, 무교로 12") == ["Seoul 무교로 12", "무교로 12"])
+        #expect(SearchText.addressForms("Korea 서울 무교로 12") == ["서울 무교로 12", "무교로 12"])
+        #expect(SearchText.addressForms("Korea Seoul 무교로 12") == ["Seoul 무교로 12", "무교로 12"])
+        for written in [
+            "SEOUL 무교로 12", "Seoul-si 무교로 12", "seoulsi 무교로 12", "Seoul-teukbyeolsi 무교로 12",
+            "Seoul 중구 무교로 12",
+        ] {
+            #expect(SearchText.addressForms(written).last == "무교로 12", "\(written)")
+        }
+        #expect(SearchText.addressForms("Gyeonggi-do 양평군 양평시장길 10").last == "양평시장길 10")
+        #expect(SearchText.addressForms("Gyeongsangnam-do 김해시 김해대로 2401").last == "김해대로 2401")
+        #expect(SearchText.addressForms("Busan 중앙대로 100").last == "중앙대로 100")
+        // Before a Latin street, or a number, a city's name may be a building's own.
+        #expect(SearchText.addressForms("Seoul Garden 12") == [])
+        #expect(SearchText.addressForms("Busan 12") == [])
+        #expect(SearchText.addressForms("Seoulite 무교로 12") == [])
+    }
+}

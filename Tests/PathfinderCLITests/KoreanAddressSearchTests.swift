@@ -1,0 +1,114 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `pathfinder doors search ADDRESS --db DB` on the binary, for Korean addresses as a family
+/// sends them with `go` (audit 12), in a small index imported by `doors import` from
+/// hand-written OSM XML: an apartment complex whose three buildings share one address, a
+/// lot-number (`addr:place`) building, a county town's market and a Seoul shop building.
+@Suite("pathfinder doors search: Korean addresses as written")
+struct KoreanAddressSearchTests {
+    /// Where the walker stands: 22 m from 래미안 101동, 190 m from 103동.
+    static let near = ["--near", "37.4999", "127.0003"]
+
+    /// The index, imported into `dir` by the binary.
+    static func index(in dir: Scratch) throws -> String {
+        let others = [
+            SquareBuilding(
+                lat: 37.5651, lon: 126.9762,
+                tags: [
+                    "building": "apartments", "name": "태평아파트", "addr:place": "태평로1가",
+                    "addr:housenumber": "31-2",
+                ],
+                entrance: [:]),
+            SquareBuilding(
+                lat: 37.4912, lon: 127.4872,
+                tags: ["building": "retail", "addr:street": "양평시장길", "addr:housenumber": "10"]),
+            SquareBuilding(
+                lat: 37.5680, lon: 126.9790,
+                tags: ["building": "yes", "name": "무교 빌딩", "addr:street": "무교로", "addr:housenumber": "12"]),
+        ]
+        let db = dir.file("korea.db")
+        let imported = try BinaryTests.run(
+            executable: try BinaryTests.binary(),
+            [
+                "doors", "import",
+                try dir.write("korea.osm", squareBuildingsXML(apartmentComplex() + others)), "--out",
+                db,
+            ])
+        try #require(imported.code == 0, "\(imported.err)")
+        return db
+    }
+
+    /// `doors search QUERY --db DB` and more arguments: the OSM ids found, in order, and stderr.
+    static func search(
+        _ query: String, _ db: String, _ more: [String] = []
+    ) throws -> (osm: [String], err: String) {
+        let r = try BinaryTests.run(
+            executable: try BinaryTests.binary(), ["doors", "search", query, "--db", db] + more)
+        let osm = r.out.split(separator: "\n").compactMap { line in
+            line.range(of: #""osm":"[a-z]+/[0-9]+""#, options: .regularExpression).map {
+                String(line[$0].dropFirst(7).dropLast())
+            }
+        }
+        return (osm, r.err)
+    }
+
+    /// "반포대로 275 103동 1203호" is 103동, though the walker stands by 101동 (before: the 동 was
+    /// dropped with the flat, "반포대로 275" found the complex, 101동 first, and `go` walked there).
+    @Test func anApartmentAddressFindsItsBuildingOfTheComplex() throws {
+        let dir = try Scratch()
+        let db = try Self.index(in: dir)
+        for query in ["반포대로 275 103동 1203호", "서울 서초구 반포대로 275 제103동 1203호", "반포대로 275, 103 동 1203 호"] {
+            let (osm, err) = try Self.search(query, db, Self.near)
+            #expect(osm == ["way/3"], "\(query): \(osm) \(err)")
+            #expect(
+                err.contains("nothing matches \"\(query)\"; 1 buildings match \"반포대로 275 103동\""), "\(err)")
+        }
+        // A 동 the index does not name: the complex, nearest first, as before.
+        let (osm, err) = try Self.search("반포대로 275 109동 1203호", db, Self.near)
+        #expect(osm == ["way/1", "way/2", "way/3"], "\(osm) \(err)")
+        #expect(err.contains("3 buildings match \"반포대로 275\""), "\(err)")
+    }
+
+    /// "태평로1가 31-2번지": the lot number with 번지 is the house number (before: 0 buildings).
+    @Test func aLotNumberWithBeonjiFindsTheBuilding() throws {
+        let dir = try Scratch()
+        let db = try Self.index(in: dir)
+        for query in ["태평로1가 31-2번지", "서울 중구 태평로1가 31-2번지"] {
+            let (osm, err) = try Self.search(query, db)
+            #expect(osm == ["way/4"], "\(query): \(osm) \(err)")
+            #expect(err.contains("1 buildings match \"태평로1가 31-2\""), "\(err)")
+        }
+        let (osm, err) = try Self.search("태평로1가 31번지", db)
+        #expect(osm.isEmpty && err.contains("0 buildings match \"태평로1가 31번지\""), "\(osm) \(err)")
+    }
+
+    /// An official road-name address with its 읍 (or a Seoul address with its 동) between the
+    /// 군/구 and the road (before: 0 buildings).
+    @Test func aTownBeforeTheRoadIsDropped() throws {
+        let dir = try Scratch()
+        let db = try Self.index(in: dir)
+        for (query, found) in [
+            ("경기도 양평군 양평읍 양평시장길 10", "way/5"), ("양평읍 양평시장길 10", "way/5"),
+            ("서울 서초구 서초동 반포대로 275 103동", "way/3"),
+        ] {
+            let (osm, err) = try Self.search(query, db, Self.near)
+            #expect(osm.first == found, "\(query): \(osm) \(err)")
+        }
+    }
+
+    /// A region in Latin letters before the Korean address, as a relative abroad writes it
+    /// (before: 0 buildings, though "무교로 12 Seoul" was found).
+    @Test func aRegionInLatinLettersBeforeAKoreanAddressIsDropped() throws {
+        let dir = try Scratch()
+        let db = try Self.index(in: dir)
+        for query in ["Seoul 무교로 12", "Seoul, 무교로 12", "Korea 서울 무교로 12", "Seoul-si Jung-gu, 무교로 12"] {
+            let (osm, err) = try Self.search(query, db)
+            #expect(osm == ["way/6"], "\(query): \(osm) \(err)")
+            #expect(err.contains("1 buildings match \"무교로 12\""), "\(err)")
+        }
+        let (osm, _) = try Self.search("Seoul Garden 12", db)
+        #expect(osm.isEmpty)
+    }
+}

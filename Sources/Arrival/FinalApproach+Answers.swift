@@ -122,6 +122,7 @@ extension FinalApproach {
             nextWalk.osmDoors = walk.osmDoors
             nextWalk.rejected = walk.rejected
             nextWalk.rejectedDoors = walk.rejectedDoors
+            nextWalk.outline = walk.outline
             nextWalk.inLastStretch = true
             // GPS trouble already said is not said again for the next door (before, each
             // "여기 아니야" started the minute of the accuracy warning and the 20 s of no fix anew).

@@ -10,6 +10,12 @@ extension FinalApproach {
     /// ``EntranceMemory/candidatesLifetime`` during it: they were a fresh answer when the walk
     /// was planned (before, they vanished at "여기 아니야", and OSM was not asked either). The
     /// next walk judges them again.
+    ///
+    /// A fresh read without doors is asked again all the same: OSM's answer carries the
+    /// building's outline, which the memory does not keep, and a walk with no door arrives at
+    /// the walls only when it has one (before, audit 12 A12-3, the walk to a building with no
+    /// door mapped led to its centre, 17–28 m inside the walls of a 35 m block, and never
+    /// arrived).
     mutating func start(_ destination: Destination, now: Date, resumed: Bool = false) -> [Effect] {
         var effects: [Effect] = walk != nil ? [.walkEnded(.replaced)] : []
         let plan = ArrivalPlan.make(destination: destination, memory: memory, now: now)
@@ -18,8 +24,9 @@ extension FinalApproach {
         lastCourse = nil  // the way to the start (a ride, an earlier walk) is not this walk's
         let said = resumed ? Prompts.resumed(destination.name) : Prompts.start(destination.name)
         effects += [.plan(plan, .start), .say(Prompt(said))]
-        doorsAwaited = fresh == nil ? destination : nil
-        if fresh == nil {
+        let ask = fresh?.isEmpty ?? true
+        doorsAwaited = ask ? destination : nil
+        if ask {
             effects.append(.requestDoors(destination))
         }
         return effects
@@ -44,6 +51,7 @@ extension FinalApproach {
         let destination = walk.destination
         let doors = answer.doors
         var effects: [Effect] = []
+        if case .building(_, let outline?) = answer, !outline.isEmpty { walk.outline = outline }
         if memory.recordOSM(answer, name: destination.name, center: destination.center, now: now) {
             effects.append(.saveMemory(memory))
             walk.osmDoors = doors

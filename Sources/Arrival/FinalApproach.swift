@@ -50,8 +50,10 @@ public struct FinalApproach: Sendable {
         case altitude(BarometricAltitude)
         /// An answer: spoken (the Listener's decision), typed or a button (see ``Heard``).
         case heard(Heard)
-        /// OSM's ranked doors for the walk's destination, answering ``Effect/requestDoors(_:)``.
-        case doorsArrived([Door])
+        /// OSM's ranked doors for the walk's destination, answering ``Effect/requestDoors(_:)``,
+        /// with the building's outline when the door index has it: a walk with no door leads to
+        /// the building's walls and arrives there (docs/ARCHITECTURE.md, ArrivalPlan).
+        case doorsArrived([Door], outline: BuildingOutline? = nil)
         /// OSM's answer to ``Effect/requestDoors(_:)`` when it knows no building at the
         /// destination (none within 50 m of its centre: a city, a square): `entrances`, the
         /// ranked entrance nodes near the centre (often none), lead this walk only. Nothing is
@@ -127,7 +129,8 @@ public struct FinalApproach: Sendable {
         case rejected(Door)
         /// The walker confirmed this door (as stored).
         case confirmed(Door)
-        /// Arrived at the door (or the centre when `nil`), this far from it (metres).
+        /// Arrived at the door (or, when `nil`, the building: its walls when its outline is known,
+        /// else its centre), this far from it (metres).
         case arrived(Door?, metres: Double)
         /// The level check's answer with the two altitudes compared.
         case level(LevelCheck, door: BarometricAltitude, walker: BarometricAltitude)
@@ -210,6 +213,10 @@ public struct FinalApproach: Sendable {
         /// The doors rejected so (as they were planned: their labels, levels and notes), for a
         /// "여기가 입구야" said at one of them after all.
         var rejectedDoors: [Door] = []
+        /// The building's outline, from OSM's answer (the door index's): with no door to lead
+        /// to, the walk leads to the nearest point of its walls (``FinalApproach/goal(of:from:)``);
+        /// set only when it has points.
+        var outline: BuildingOutline?
 
         var door: Door? { plan.entrance }
         var target: Coordinate { plan.walkTo }
@@ -354,7 +361,8 @@ public struct FinalApproach: Sendable {
             recentAltitudes.removeAll { now.timeIntervalSince($0.time) > fresh }
             if walk?.arrived == true { effects += levelCheck(now: now) }
         case .heard(let answer): effects += heard(answer, now: now)
-        case .doorsArrived(let doors): effects += doorsArrived(.building(doors: doors), now: now)
+        case .doorsArrived(let doors, let outline):
+            effects += doorsArrived(.building(doors: doors, outline: outline), now: now)
         case .noBuilding(let entrances): effects += doorsArrived(.noBuilding(entrances: entrances), now: now)
         case .tick: break
         case .repeatLast:

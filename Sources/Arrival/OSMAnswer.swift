@@ -1,9 +1,12 @@
+public import Geo
+
 /// OpenStreetMap's answer for the doors of the building at a centre: the door index's, or an
 /// OSM file's read as one.
 public enum OSMAnswer: Sendable, Hashable {
     /// The building at the centre (containing it, or the nearest within 50 m): its doors,
-    /// ranked.
-    case building(doors: [Door])
+    /// ranked, and its outline when the door index gave it (a walk with no door arrives at
+    /// its walls).
+    case building(doors: [Door], outline: BuildingOutline? = nil)
     /// No building within 50 m of the centre (a square, a park, a city's point): the entrances
     /// near it, ranked, often none.
     case noBuilding(entrances: [Door])
@@ -11,7 +14,7 @@ public enum OSMAnswer: Sendable, Hashable {
     /// The doors to plan with, best first, whichever the answer.
     public var doors: [Door] {
         switch self {
-        case .building(let doors), .noBuilding(let doors): doors
+        case .building(let doors, _), .noBuilding(let doors): doors
         }
     }
 
@@ -23,7 +26,7 @@ public enum OSMAnswer: Sendable, Hashable {
     /// for ``EntranceMemory/candidatesLifetime``, and the real building's never be asked for.
     public var remembered: [Door]? {
         switch self {
-        case .building(let doors): doors
+        case .building(let doors, _): doors
         case .noBuilding: nil
         }
     }
@@ -32,7 +35,7 @@ public enum OSMAnswer: Sendable, Hashable {
     /// ``FinalApproach/Effect/requestDoors(_:)``: the one mapping the daemon and a replay share.
     public var event: FinalApproach.Event {
         switch self {
-        case .building(let doors): .doorsArrived(doors)
+        case .building(let doors, let outline): .doorsArrived(doors, outline: outline)
         case .noBuilding(let entrances): .noBuilding(entrances: entrances)
         }
     }

@@ -25,21 +25,41 @@ public enum Prompts {
         "\(name)까지 \(say(distance))\(say(direction))"
     }
 
-    /// Entering the last stretch: the building and the door.
-    public static func lastStretch(_ name: String, door: Door?) -> String {
-        guard let door else { return "\(name)에 거의 다 왔어. 아는 입구가 없어서 건물 중앙으로 안내할게." }
+    /// Entering the last stretch: the building and the door; with no door, to the building's
+    /// walls (`toWalls`: its outline is known) or its centre.
+    public static func lastStretch(_ name: String, door: Door?, toWalls: Bool = false) -> String {
+        guard let door else {
+            return "\(name)에 거의 다 왔어. 아는 입구가 없어서 \(toWalls ? "건물까지" : "건물 중앙으로") 안내할게."
+        }
         return "\(name)에 거의 다 왔어. \(entrance(door))로 안내할게.\(details(door))"
     }
 
     // MARK: Guidance
 
-    /// "입구까지 삼십 미터, 두 시 방향".
+    /// What the guidance leads to.
+    public enum Goal: Sendable, Hashable {
+        /// The door.
+        case door
+        /// The nearest point of the building's walls: no door is known, its outline is.
+        case walls
+        /// The building's centre: neither a door nor its outline is known.
+        case centre
+    }
+
+    /// "입구까지 삼십 미터, 두 시 방향"; "건물까지 …" to the walls, "건물 중앙까지 …" to the centre.
     public static func guidance(
-        toDoor: Bool, _ distance: Guidance.Distance, _ direction: Guidance.Direction?
+        to goal: Goal, _ distance: Guidance.Distance, _ direction: Guidance.Direction?
     ) -> String {
-        let target = toDoor ? "입구" : "건물 중앙"
-        // 입구 ends in a vowel (가), 중앙 in a consonant (이): "건물 중앙가" was said before.
-        if case .rightHere = distance { return "\(toDoor ? "입구가" : "건물 중앙이") 바로 앞이야\(say(direction))" }
+        let target =
+            switch goal {
+            case .door: "입구"
+            case .walls: "건물"
+            case .centre: "건물 중앙"
+            }
+        // 입구 ends in a vowel (가), 건물 and 중앙 in a consonant (이): "건물 중앙가" was said before.
+        if case .rightHere = distance {
+            return "\(target)\(goal == .door ? "가" : "이") 바로 앞이야\(say(direction))"
+        }
         return "\(target)까지 \(say(distance))\(say(direction))"
     }
 

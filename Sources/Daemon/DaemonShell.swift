@@ -124,7 +124,7 @@ struct Shell {
                 do {
                     let answer = try lookups.doors(for: destination)
                     switch answer {
-                    case .building(let doors):
+                    case .building(let doors, _):
                         log.info("door index: \(doors.count) doors for \(destination.name)")
                     case .noBuilding(let entrances):
                         // Said, but remembered as no building's doors (before: stored as a

@@ -41,9 +41,10 @@ public struct DoorsNearResult: Sendable, Hashable {
     /// The point the doors were ranked around: the building's centroid, else the query point.
     public var center: Coordinate
 
-    /// As the core takes it: a building's doors, or, with no building, the entrances near.
+    /// As the core takes it: a building's doors and outline, or, with no building, the
+    /// entrances near.
     public var answer: OSMAnswer {
-        building == nil ? .noBuilding(entrances: doors) : .building(doors: doors)
+        building.map { .building(doors: doors, outline: $0.outline) } ?? .noBuilding(entrances: doors)
     }
 }
 

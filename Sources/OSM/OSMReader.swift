@@ -48,16 +48,19 @@ public enum OSMReader {
                 reason:
                     "compressed (\(format == .gzip ? "gzip" : "bzip2")): decompress it with `\(tool) -c \(shellWord(path)) > \(shellWord(output))` and give that"
             )
+        case .html: throw OSMError(path: path, reason: OSMFormat.webPage)
         case .unknown: throw OSMError(path: path, reason: "neither OSM XML nor Overpass JSON")
         }
     }
 
     /// What the bytes at the start of a file are, by content (`head`: its first 64 bytes are
-    /// enough; a leading byte-order mark is the caller's to skip).
+    /// enough; a leading byte-order mark is skipped, as the text readers skip it).
     public static func format(of head: Data) -> OSMFormat {
-        guard let first = head.first(where: { !" \t\r\n".utf8.contains($0) }) else { return .empty }
+        let text = head.starts(with: byteOrderMark) ? head.dropFirst(byteOrderMark.count) : head[...]
+        guard let at = text.firstIndex(where: { !" \t\r\n".utf8.contains($0) }) else { return .empty }
+        let first = text[at]
         if first == UInt8(ascii: "{") { return .overpassJSON }
-        if first == UInt8(ascii: "<") { return .osmXML }
+        if first == UInt8(ascii: "<") { return isHTML(text[at...]) ? .html : .osmXML }
         // PBF: a 4-byte big-endian length, then the first BlobHeader, whose type (field 1, a
         // string of 9 bytes) is "OSMHeader".
         let bytes = [UInt8](head.prefix(15))
@@ -68,6 +71,19 @@ public enum OSMReader {
         if head.starts(with: [0x1F, 0x8B]) { return .gzip }
         if head.starts(with: Array("BZh".utf8)) { return .bzip2 }
         return .unknown
+    }
+
+    /// Whether `markup` (from its first `<`) starts a web page: `<!DOCTYPE html` or `<html`, in
+    /// any case, as a server's error page saved under the extract's name (a failed download)
+    /// starts. Before (audit 12, A12-8), its DOCTYPE was refused as an XML entity risk, and a page
+    /// without one as "root element is <html>"; neither said it is no OSM data at all.
+    static func isHTML(_ markup: Data) -> Bool {
+        let head = String(decoding: markup.prefix(16), as: UTF8.self).lowercased()
+        guard head.hasPrefix("<!doctype") else {
+            return head.hasPrefix("<html")
+                && (head.dropFirst(5).first.map { " \t\r\n>".contains($0) } ?? true)
+        }
+        return head.dropFirst(9).drop { " \t\r\n".contains($0) }.hasPrefix("html")
     }
 
     /// `word`, a file's name, as one word of a shell command line: quoted when it holds
@@ -88,6 +104,11 @@ public enum OSMReader {
 /// What an OSM file is, by its content (``OSMReader/format(of:)``).
 public enum OSMFormat: Sendable, Hashable {
     case osmXML, overpassJSON, pbf, gzip, bzip2, empty, unknown
+    /// A web page (HTML): a failed download saved under the extract's name.
+    case html
+
+    /// What a file that is a web page is told.
+    public static let webPage = "a web page (HTML), not OSM data (a failed download?): download it again"
 
     /// The `osmium cat` command line that writes `path`, a file of this format (PBF, gzip or
     /// bzip2 compressed OSM XML), as `output` (its format by its name): `-F` says the input's

@@ -134,17 +134,21 @@ struct CalloutTests {
 struct PromptsTests {
     @Test func guidanceSentences_speakNumbersInKorean() {
         #expect(
-            Prompts.guidance(toDoor: true, .metres(30, approximate: false), .clock(2)) == "입구까지 삼십 미터, 두 시 방향"
+            Prompts.guidance(to: .door, .metres(30, approximate: false), .clock(2)) == "입구까지 삼십 미터, 두 시 방향"
         )
         #expect(
-            Prompts.guidance(toDoor: true, .metres(120, approximate: true), .clock(12))
+            Prompts.guidance(to: .door, .metres(120, approximate: true), .clock(12))
                 == "입구까지 약 백이십 미터, 열두 시 방향")
-        #expect(Prompts.guidance(toDoor: true, .rightHere, .clock(11)) == "입구가 바로 앞이야, 열한 시 방향")
+        #expect(Prompts.guidance(to: .door, .rightHere, .clock(11)) == "입구가 바로 앞이야, 열한 시 방향")
         // Before: "건물 중앙가" (중앙 ends in a consonant).
-        #expect(Prompts.guidance(toDoor: false, .rightHere, .clock(12)) == "건물 중앙이 바로 앞이야, 열두 시 방향")
+        #expect(Prompts.guidance(to: .centre, .rightHere, .clock(12)) == "건물 중앙이 바로 앞이야, 열두 시 방향")
         #expect(
-            Prompts.guidance(toDoor: false, .metres(45, approximate: false), .compass(1))
+            Prompts.guidance(to: .centre, .metres(45, approximate: false), .compass(1))
                 == "건물 중앙까지 사십오 미터, 북동쪽 방향")
+        // To the walls of a building whose door is unknown (건물 ends in a consonant: 이).
+        #expect(Prompts.guidance(to: .walls, .rightHere, .clock(9)) == "건물이 바로 앞이야, 아홉 시 방향")
+        #expect(
+            Prompts.guidance(to: .walls, .metres(20, approximate: false), .clock(3)) == "건물까지 이십 미터, 세 시 방향")
         #expect(Prompts.poorAccuracy(31.4) == "GPS가 부정확해. 오차가 약 삼십일 미터야.")
     }
 

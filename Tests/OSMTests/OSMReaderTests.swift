@@ -383,7 +383,7 @@ struct OSMReaderTests {
             ("<osm><node id=\"x\" lat=\"1\" lon=\"2\"/></osm>", "numeric id"),
             ("<osm><node id=\"5\" lat=\"north\" lon=\"2\"/></osm>", "node 5"),
             ("<osm><node id=\"5\" lat=\"95\" lon=\"2\"/></osm>", "out of range"),
-            ("<html></html>", "expected <osm>"),
+            ("<html></html>", "a web page (HTML), not OSM data"),
             ("{\"elements\": [{\"type\": \"node\", \"id\": 7}]}", "node without lat/lon"),
             ("{\"elements\": [{\"type\": \"node\", \"id\": \"seven\"}]}", "elements[0].id"),
             ("{\"nodes\": []}", "elements"),

@@ -63,6 +63,28 @@ struct DoorsCommandTests {
         }
     }
 
+    /// A failed download (a web server's error page saved under the extract's name) is said to
+    /// be a web page, to download again, exit 2, nothing written. Before (audit 12, A12-8): "a
+    /// DOCTYPE (document type definition) … its entities could expand without end".
+    @Test(arguments: [
+        "<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>\n",
+        "\u{FEFF}\r\n  <!doctype HTML PUBLIC \"-//W3C//DTD HTML 4.01//EN\">\n<HTML><body>Gone</body></HTML>\n",
+        "\n<html>\n<head><title>502 Bad Gateway</title></head>\n</html>\n",
+    ])
+    func importOfAWebPageSaysItIsOneNotOSMData(_ page: String) throws {
+        let dir = try Scratch()
+        let path = try dir.write("south-korea-latest.osm.pbf", page)
+        let r = try BinaryTests.run(
+            executable: try BinaryTests.binary(), ["doors", "import", path, "--out", dir.file("korea.db")])
+        #expect(r.code == 2, "\(r.err)")
+        #expect(
+            r.err.contains(
+                "\(path): a web page (HTML), not OSM data (a failed download?): download it again"),
+            "\(r.err)")
+        #expect(!r.err.contains("DOCTYPE"), "\(r.err)")
+        #expect(dir.entries == ["south-korea-latest.osm.pbf"])
+    }
+
     /// Overpass XML saved from `out geom;` (each way's `<nd>` with its place, a relation's
     /// member ways as points inside it, untagged nodes not listed) imports, and the binary
     /// finds in it the buildings and doors it finds in the plain XML of the same data (before:

@@ -1,5 +1,4 @@
 import Foundation
-public import Geo
 
 /// The outline of one building: its outer rings and its holes (courtyards), in degrees.
 ///
@@ -50,14 +49,28 @@ public struct BuildingOutline: Sendable, Hashable {
 
     /// Distance from `point` to the nearest edge of any ring, metres (0 on an edge).
     public func distanceToEdge(from point: Coordinate) -> Double {
+        nearestOnEdge(LocalPlane(origin: point))?.metres ?? .infinity
+    }
+
+    /// The point of the walls (any ring's edge) nearest `point`, and how far it is (metres, 0
+    /// on an edge); nil for an outline without points. Where a walker outside a building
+    /// whose door is unknown reaches it.
+    public func nearestWallPoint(to point: Coordinate) -> (point: Coordinate, metres: Double)? {
         let plane = LocalPlane(origin: point)
-        var best = Double.infinity
+        return nearestOnEdge(plane).map { (plane.unproject(x: $0.x, y: $0.y), $0.metres) }
+    }
+
+    /// The point of any ring's edge nearest `plane`'s origin, in the plane, with its distance.
+    private func nearestOnEdge(_ plane: LocalPlane) -> (x: Double, y: Double, metres: Double)? {
+        var best: (x: Double, y: Double, metres: Double)?
         for ring in rings where !ring.points.isEmpty {
             let q = ring.points.map(plane.project)
-            if q.count == 1 { best = min(best, (q[0].x * q[0].x + q[0].y * q[0].y).squareRoot()) }
+            // One point: the segment from it to itself.
             var j = q.count - 1
-            for i in 0..<q.count where q.count > 1 {
-                best = min(best, LocalPlane.distanceFromOrigin(toSegment: q[j], q[i]))
+            for i in 0..<q.count {
+                let p = LocalPlane.nearestToOrigin(onSegment: q[j], q[i])
+                let metres = (p.x * p.x + p.y * p.y).squareRoot()
+                if metres < best?.metres ?? .infinity { best = (p.x, p.y, metres) }
                 j = i
             }
         }
@@ -190,15 +203,14 @@ struct LocalPlane {
             longitude: longitude > 180 ? longitude - 360 : longitude < -180 ? longitude + 360 : longitude)
     }
 
-    /// Distance from (0, 0) to the segment a–b.
-    static func distanceFromOrigin(toSegment a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Double
-    {
+    /// The point of the segment a–b nearest (0, 0).
+    static func nearestToOrigin(
+        onSegment a: (x: Double, y: Double), _ b: (x: Double, y: Double)
+    ) -> (x: Double, y: Double) {
         let dx = b.x - a.x
         let dy = b.y - a.y
         let length2 = dx * dx + dy * dy
         let t = length2 > 0 ? max(0, min(1, -(a.x * dx + a.y * dy) / length2)) : 0
-        let px = a.x + t * dx
-        let py = a.y + t * dy
-        return (px * px + py * py).squareRoot()
+        return (a.x + t * dx, a.y + t * dy)
     }
 }

@@ -71,7 +71,11 @@ extension FinalApproach {
             walk.arrivedAt = now
             self.walk = walk
             effects.append(.log(.arrived(walk.door, metres: (metres * 10).rounded() / 10)))
-            effects.append(.say(Prompt(walk.door.map(Prompts.arrived(at:)) ?? Prompts.arrivedAtCenter)))
+            effects.append(
+                .say(
+                    Prompt(
+                        walk.door.map(Prompts.arrived(at:))
+                            ?? (toWalls ? Prompts.arrivedAtBuilding : Prompts.arrivedAtCenter))))
             return effects + levelCheck(now: now)
         }
 

@@ -73,6 +73,9 @@ public enum Prompts {
     /// At the centre, no door known.
     public static let arrivedAtCenter = "건물 중앙에 도착했어. 아는 입구가 없어. 입구를 찾으면 여기가 입구야라고 말해줘."
 
+    /// At the building's walls, no door known (a walk to a building by its outline).
+    public static let arrivedAtBuilding = "건물에 도착했어. 아는 입구가 없어. 입구를 찾으면 여기가 입구야라고 말해줘."
+
     /// The level check's answer.
     public static func level(_ check: LevelCheck) -> String {
         switch check {

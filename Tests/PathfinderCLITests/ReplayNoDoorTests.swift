@@ -83,7 +83,9 @@ struct ReplayNoDoorTests {
             #expect(r.code == 0, "walk \(walk): \(r.err)")
             let events = eventLines(r.out)
             let said = events.filter { $0["event"] as? String == "say" }.compactMap { $0["text"] as? String }
-            #expect(said.contains(Prompts.arrivedAtCenter), "walk \(walk): \(said)")
+            // At the wall, told they are at the building, not at its centre.
+            #expect(said.contains(Prompts.arrivedAtBuilding), "walk \(walk): \(said)")
+            #expect(!said.contains(Prompts.arrivedAtCenter), "walk \(walk): \(said)")
             let arrived = try #require(
                 events.first { $0["event"] as? String == "arrived" }, "walk \(walk): \(said)")
             // Before the wall (2 m short of it at t = 177 s): within 12 m of it.

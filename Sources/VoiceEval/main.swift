@@ -86,6 +86,7 @@ struct Options {
                          [--rehear-own-mean]  (those decoders normalise an utterance by its own cepstral mean, fed whole; measured, not the product's)
                          [--sessions-of N]  (a fresh Listener every N items, as the daemon opens one each last stretch; with --session-per-channel, within each channel)
                          [--cepstral-mean]  (each recording's live cepstral mean at its end, to standard error)
+                         [--session-lead S]  (with --sessions-of: S seconds of the noise alone before each session's first item, default 5; measured, not the issue's case)
                          [--carry-mean]  (with --sessions-of or --session-per-channel: each session starts from the mean its channel's previous session ended at; measured, not the product's)
                          [--session-per-channel]  (each perturbation's items, or each real speaker's on one device, one recording and one Listener, as a walker keeps one microphone; default: one recording, the channel changing every item)
                          [--high-pass HZ|none]  (the audio high-passed first; default: the model's)
@@ -260,6 +261,12 @@ struct Options {
             case "--session-per-channel": sessions.perChannel = true
             case "--cepstral-mean": sessions.printsMean = true
             case "--carry-mean": sessions.carried = CarriedMeans()
+            case "--session-lead":
+                sessions.leadSeconds = try decimal(flag)
+                guard (Sessions.lead...600).contains(sessions.leadSeconds) else {
+                    throw UsageError(
+                        "--session-lead: \(sessions.leadSeconds) is not from \(Sessions.lead) to 600 seconds")
+                }
             case "--sessions-of":
                 sessions.items = try number(flag, Int.self)
                 guard sessions.items > 0 else {
@@ -390,6 +397,9 @@ struct Options {
                 exit(0)
             default: throw UsageError("unknown option \(flag)")
             }
+        }
+        if sessions.leadSeconds != Sessions.lead, sessions.items == 0 {
+            throw UsageError("--session-lead belongs to --sessions-of")
         }
         if sessions.carried != nil, sessions.items == 0, !sessions.perChannel {
             throw UsageError("--carry-mean belongs to --sessions-of or --session-per-channel")
@@ -580,6 +590,10 @@ struct Sessions {
     /// the foreground detector's 4 s window, as the last stretch's microphone has heard the
     /// street before the walker's first answer.
     static let lead = 5.0
+    /// `--session-lead S`: the noise alone before each short session's first item, ``lead``
+    /// unless given (a longer one: a walker who has been in that noise since the last
+    /// stretch began; measured, not the walker's case the figures report).
+    var leadSeconds = Sessions.lead
 }
 
 /// The cepstral mean each channel's last session ended at (``Sessions/carried``).
@@ -601,7 +615,7 @@ final class CarriedMeans {
 /// decisions (utterances aligned back to the script by time) and the decisions heard in pauses.
 /// `sessions` may cut it: each channel's items (the same perturbation, or the same speaker and
 /// device) a recording of their own, in `order`'s order, channels in the order they first occur,
-/// and every `sessions.items` of them, each after ``Sessions/lead`` of the noise alone; each is
+/// and every `sessions.items` of them, each after ``Sessions/leadSeconds`` of the noise alone; each is
 /// heard by a Listener of its own, and the decisions come back in `order`'s order. One
 /// recording begins after `leadSeconds` of the noise.
 func decodeRecording(
@@ -631,7 +645,8 @@ func decodeRecording(
                     preprocess: preprocess,
                     sessions: Sessions(
                         printsMean: sessions.printsMean, carried: sessions.carried, channel: channel),
-                    leadSeconds: sessions.items > 0 ? Sessions.lead : 1, random: &random, tally: &tally)
+                    leadSeconds: sessions.items > 0 ? sessions.leadSeconds : 1, random: &random, tally: &tally
+                )
                 for (k, i) in indices.enumerated() { perItem[i] = session.perItem[k] }
                 spurious += session.spurious
             }
@@ -1123,7 +1138,7 @@ func main() throws {
         print(
             "Sessions: a fresh Listener every \(options.sessions.items) items"
                 + (options.sessions.perChannel ? " of a channel" : "")
-                + ", each after \(Sessions.lead) s of the condition's noise alone")
+                + ", each after \(options.sessions.leadSeconds) s of the condition's noise alone")
     }
     if options.sessions.carried != nil {
         print(

@@ -558,6 +558,12 @@ extension VoiceEvalFlagTests {
         ),
         (["--babble-recordings", "/nowhere"], "--babble-recordings: /nowhere is not a folder"),
         (["--sessions-of", "0"], "--sessions-of: 0 is not 1 or more"),
+        (
+            ["--sessions-of", "4", "--session-lead", "2"],
+            "--session-lead: 2.0 is not from 5.0 to 600 seconds"
+        ),
+        (["--sessions-of", "4", "--session-lead", "1e2"], "--session-lead: \"1e2\" is not a decimal number"),
+        (["--session-lead", "60"], "--session-lead belongs to --sessions-of"),
         (["--guard-run", "run.json"], "--guard-run belongs to --rescore with --tune"),
         (["--carry-mean"], "--carry-mean belongs to --sessions-of or --session-per-channel"),
         (["--decoder-setting", "-wip"], "--decoder-setting \"-wip\": expected \"-flag value\""),

@@ -96,6 +96,16 @@ struct VoiceEvalSessionTests {
         }
     }
 
+    /// `--session-lead S`: each short session begins after S seconds of the noise alone (a walker
+    /// who has been in it since the last stretch began), and every item is still scored.
+    @Test func aLongerLeadBeforeEachSession() throws {
+        let directory = try recordings()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let report = try score(directory, ["--sessions-of", "2", "--session-lead", "20"])
+        #expect(report.contains("Sessions: a fresh Listener every 2 items, each after 20.0 s"), "\(report)")
+        #expect(try actedOn(report).of == 4, "\(report)")
+    }
+
     /// `--carry-mean`: each session starts from the mean the one before it ended at, not from the
     /// models directory's `-cmninit`. The first session ends where it does without it; the
     /// second, started elsewhere, ends elsewhere.

@@ -109,3 +109,38 @@ final class Collector<Element: Sendable>: @unchecked Sendable {
 
     func cancel() { task?.cancel() }
 }
+
+/// A task executor with a thread of its own: a task that prefers it
+/// (`Task(executorPreference:)`) runs there, not on the concurrency pool the test process
+/// shares with tests that block it (a CI run held the pool 296 s). For a task whose progress
+/// another thread waits for by the clock, as a feeder waits for the client's fix. The thread
+/// waits for jobs as long as the test process lives.
+final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
+    // Safe: `jobs` is only touched with `condition` locked.
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+
+    init(name: String) {
+        let thread = Thread { [self] in run() }
+        thread.name = name
+        thread.start()
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.withLock {
+            jobs.append(job)
+            condition.signal()
+        }
+    }
+
+    private func run() {
+        while true {
+            let next = condition.withLock {
+                while jobs.isEmpty { condition.wait() }
+                return jobs.removeFirst()
+            }
+            next.runSynchronously(on: asUnownedTaskExecutor())
+        }
+    }
+}

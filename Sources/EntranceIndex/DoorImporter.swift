@@ -187,7 +187,7 @@ public enum DoorImporter {
     static func format(of path: String) -> OSMFormat {
         guard let handle = FileHandle(forReadingAtPath: path) else { return .unknown }
         defer { try? handle.close() }
-        return OSMReader.format(of: (try? handle.read(upToCount: 64)) ?? Data())
+        return OSMReader.format(of: (try? handle.read(upToCount: OSMReader.sniffedBytes)) ?? Data())
     }
 
     /// The `.osm.pbf` name for the compressed XML at `path`; `.osh.pbf` for a history file

@@ -53,9 +53,16 @@ public enum OSMReader {
         }
     }
 
-    /// What the bytes at the start of a file are, by content (`head`: its first 64 bytes are
-    /// enough; a leading byte-order mark is skipped, as the text readers skip it).
+    /// How many bytes at the start of a file ``format(of:)`` needs: enough for an XML
+    /// declaration and a comment before a web page's DOCTYPE.
+    public static let sniffedBytes = 1_024
+
+    /// What the bytes at the start of a file are, by content (`head`: its first
+    /// ``sniffedBytes``; a leading byte-order mark is skipped, as the text readers skip it).
     public static func format(of head: Data) -> OSMFormat {
+        if let page = utf16Text(head), isHTML(Data(page.drop { " \t\r\n".contains($0) }.utf8)) {
+            return .html
+        }
         let text = head.starts(with: byteOrderMark) ? head.dropFirst(byteOrderMark.count) : head[...]
         guard let at = text.firstIndex(where: { !" \t\r\n".utf8.contains($0) }) else { return .empty }
         let first = text[at]
@@ -77,13 +84,41 @@ public enum OSMReader {
     /// any case, as a server's error page saved under the extract's name (a failed download)
     /// starts. Before (audit 12, A12-8), its DOCTYPE was refused as an XML entity risk, and a page
     /// without one as "root element is <html>"; neither said it is no OSM data at all.
+    ///
+    /// An XML declaration and comments before it are passed over (audit 13, A13-1: XHTML error
+    /// pages begin `<?xml …?><!DOCTYPE html …>`); one not ended within `markup` is no page.
     static func isHTML(_ markup: Data) -> Bool {
+        var markup = markup[...]
+        func skip(past close: String) -> Bool {
+            guard let end = markup.firstRange(of: Array(close.utf8)) else { return false }
+            markup = markup[end.upperBound...].drop { " \t\r\n".utf8.contains($0) }
+            return true
+        }
+        if markup.starts(with: Array("<?".utf8)), !skip(past: "?>") { return false }
+        while markup.starts(with: Array("<!--".utf8)) {
+            guard skip(past: "-->") else { return false }
+        }
         let head = String(decoding: markup.prefix(16), as: UTF8.self).lowercased()
         guard head.hasPrefix("<!doctype") else {
             return head.hasPrefix("<html")
                 && (head.dropFirst(5).first.map { " \t\r\n>".contains($0) } ?? true)
         }
         return head.dropFirst(9).drop { " \t\r\n".contains($0) }.hasPrefix("html")
+    }
+
+    /// The text of `head` when it starts with a UTF-16 byte-order mark (a page saved as UTF-16);
+    /// nil otherwise.
+    static func utf16Text(_ head: Data) -> String? {
+        let bytes = [UInt8](head.prefix(sniffedBytes))
+        guard bytes.count >= 2, (bytes[0], bytes[1]) == (0xFF, 0xFE) || (bytes[0], bytes[1]) == (0xFE, 0xFF)
+        else { return nil }
+        let little = bytes[0] == 0xFF
+        let units = stride(from: 2, to: bytes.count - 1, by: 2).map {
+            little
+                ? UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8
+                : UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1])
+        }
+        return String(decoding: units, as: UTF16.self)
     }
 
     /// `word`, a file's name, as one word of a shell command line: quoted when it holds

@@ -70,10 +70,46 @@ struct DoorsCommandTests {
         "<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>\n",
         "\u{FEFF}\r\n  <!doctype HTML PUBLIC \"-//W3C//DTD HTML 4.01//EN\">\n<HTML><body>Gone</body></HTML>\n",
         "\n<html>\n<head><title>502 Bad Gateway</title></head>\n</html>\n",
+        // XHTML error pages (IIS, Tomcat, proxies) begin with an XML declaration; some saved
+        // pages with a comment (audit 13, A13-1: before, the DOCTYPE refusal or "root element
+        // is <html>").
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0 Strict//EN\" \"http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd\">\n<html xmlns=\"http://www.w3.org/1999/xhtml\"><body>404</body></html>\n",
+        "<?xml version=\"1.0\"?>\n<html><body>502</body></html>\n",
+        "<!-- saved from url=(0040)https://download.example.org/korea.pbf -->\n<html><body>Not Found</body></html>\n",
     ])
     func importOfAWebPageSaysItIsOneNotOSMData(_ page: String) throws {
+        try importsAsAWebPage(Data(page.utf8))
+    }
+
+    /// A web page saved in UTF-16 (a byte-order mark first) is one too (audit 13, A13-1: before,
+    /// it went to osmium, "PBF error: invalid BlobHeader size").
+    @Test(arguments: [true, false])
+    func importOfAWebPageInUTF16SaysItIsOne(littleEndian: Bool) throws {
+        let page = "<!DOCTYPE html>\n<html><body>Not Found</body></html>\n"
+        let units = page.utf16.flatMap {
+            littleEndian ? [UInt8($0 & 0xFF), UInt8($0 >> 8)] : [UInt8($0 >> 8), UInt8($0 & 0xFF)]
+        }
+        try importsAsAWebPage(Data((littleEndian ? [0xFF, 0xFE] : [0xFE, 0xFF]) + units))
+    }
+
+    /// OSM XML whose comment before `<osm>` names a web page is still OSM XML.
+    @Test func osmXMLWithACommentBeforeItsRootImports() throws {
         let dir = try Scratch()
-        let path = try dir.write("south-korea-latest.osm.pbf", page)
+        let path = try dir.write(
+            "commented.osm",
+            "<?xml version=\"1.0\"?>\n<!-- not <html>: an extract -->\n<osm version=\"0.6\"><node id=\"1\" lat=\"60.17\" lon=\"24.94\"><tag k=\"entrance\" v=\"main\"/></node></osm>\n"
+        )
+        let r = try BinaryTests.run(
+            executable: try BinaryTests.binary(), ["doors", "import", path, "--out", dir.file("c.db")])
+        #expect(r.code == 0, "\(r.err)")
+        #expect(!r.err.contains("web page"), "\(r.err)")
+    }
+
+    /// `doors import` of `bytes` saved as an extract: exit 2, said to be a web page, nothing written.
+    func importsAsAWebPage(_ bytes: Data) throws {
+        let dir = try Scratch()
+        let path = dir.file("south-korea-latest.osm.pbf")
+        try bytes.write(to: URL(fileURLWithPath: path))
         let r = try BinaryTests.run(
             executable: try BinaryTests.binary(), ["doors", "import", path, "--out", dir.file("korea.db")])
         #expect(r.code == 2, "\(r.err)")

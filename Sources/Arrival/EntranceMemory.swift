@@ -51,7 +51,9 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
         /// building's `changed` as the first of them read it (a later edit keeps the mark),
         /// ``EntranceMemory/editedFromNothing`` when the file held no such building; nil when no
         /// such edit made this version (a file from before the field, the daemon's own change:
-        /// every change clears it, and a person's edit marks it after). The
+        /// every change clears it, and a person's edit marks it after). A merge that takes the
+        /// file's building, or keeps the daemon's unchanged one, keeps its mark (audit 13
+        /// A13-2: the lineage of the copy's edits, so its next edit is the file's change). The
         /// merge of a file moved in reads it (``EntranceMemory/merging(_:base:)``): an edit begun
         /// from a version older than the daemon's began before the daemon's newer answers.
         public var basedOn: Date?
@@ -267,9 +269,10 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
     }
 
     /// A person's edit of the file (`memory confirm|reject|osm`): `edit` applied, and the
-    /// building at `center` marked with the version it began from (``Building/basedOn``): the
-    /// mark it had (an earlier edit's: edits of one copy all began from the copy's version),
-    /// else its `changed` before the edit, else ``editedFromNothing`` (there was none).
+    /// building at `center` marked with the version its lineage began from
+    /// (``Building/basedOn``): the mark it had (an earlier edit's, this copy's or one merged
+    /// into the file it was copied from: edits of one copy all go back to the version its first
+    /// edit began from), else its `changed` before the edit, else ``editedFromNothing``.
     public mutating func edit(at center: Coordinate, _ edit: (inout EntranceMemory) -> Void) {
         let before = building(near: center)
         let basedOn = before?.basedOn ?? before?.changed ?? Self.editedFromNothing
@@ -323,8 +326,9 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
     ///   where the two clash, `session`'s, the walker's latest word, wins.
     /// - One a person's edit in the file began from a version older than `base`'s (its
     ///   ``Building/basedOn`` before `base`'s `changed`, and not `base`'s own `basedOn`: a copy
-    ///   taken before the daemon's newer answers, edited after them): `session`'s stands, with
-    ///   what the file holds beyond it where that does not contradict it
+    ///   taken before the daemon's newer answers, edited after them; a `base` with the file's
+    ///   mark is a version of the same lineage, which only the daemon's own change clears):
+    ///   `session`'s stands, with what the file holds beyond it where that does not contradict it
     ///   (``keepingNewer(_:over:base:)``). Before (audit 11 A11-1), the edit, dated after `base`,
     ///   counted as only the file's change: the walker's newer door was replaced by the copy's.
     ///   A file without `basedOn` (older files, hand edits) is judged by the rules above.
@@ -360,11 +364,14 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
             } else if file != b {
                 if let file, file != old { older.append(file.name) }
                 merged.change(name: b.name, center: b.center, now: b.changed) { $0 = b }
+                // Its mark as session holds it: none once the daemon changed it.
+                if let i = merged.index(near: b.center) { merged.buildings[i].basedOn = b.basedOn }
             }
         }
-        // Each edit merged: none of the file's marks is the version an edit of this memory
-        // begins from (kept, a copy taken before a later merge would pass for a current one).
-        for i in merged.buildings.indices { merged.buildings[i].basedOn = nil }
+        // A building taken from the file keeps its mark (audit 13 A13-2): the lineage of the
+        // copy it came from, so the same copy edited again is that lineage's continuation (the
+        // file's change). Before, every mark was cleared, and the copy's next edit, its mark
+        // older than the version the copy's own first edit made, was "not taken".
         return (merged, both, older, edited)
     }
 
@@ -378,8 +385,9 @@ public struct EntranceMemory: Sendable, Hashable, Codable {
     /// something of the file's was taken.
     public struct EditedFromOlder: Sendable, Hashable {
         public var name: String
-        /// The version the file's edit began from (``EntranceMemory/editedFromNothing``: without
-        /// the building), and the daemon's, newer.
+        /// The version the file's edits of it go back to (their lineage;
+        /// ``EntranceMemory/editedFromNothing``: a file without the building), and the daemon's,
+        /// newer.
         public var basedOn: Date
         public var daemons: Date
         /// The daemon's confirmed door, kept (nil: it has none).

@@ -475,11 +475,12 @@ final class MemoryKeeper {
     /// What the merge did with a building a person edited in a copy older than this daemon's
     /// version (audit 11 A11-1: before, the copy's older door replaced the walker's, unsaid).
     private static func editedFromOlder(_ edit: EntranceMemory.EditedFromOlder) -> String {
+        // The mark is the lineage of the copy's edits (audit 13 A13-2), not the copy's version.
         let began =
             edit.basedOn == EntranceMemory.editedFromNothing
-            ? "a copy without it" : "its version of \(time(edit.basedOn))"
+            ? "a file without it" : "its version of \(time(edit.basedOn))"
         var text =
-            "\(edit.name) edited in the file from an older version than this daemon's (the file's edit began from \(began); this daemon's version is of \(time(edit.daemons))): this daemon's kept"
+            "\(edit.name) edited in the file from an older version than this daemon's (the file's edits of it go back to \(began); this daemon's version is of \(time(edit.daemons))): this daemon's kept"
             + (edit.kept.map { " (its door confirmed at \(at($0.coordinate)))" } ?? "")
             + " with what the file adds that does not contradict it"
         var left: [String] = []

@@ -325,6 +325,54 @@ struct EntranceMemoryTests {
         #expect(onlyS.merging(base, base: base).memory == base)
     }
 
+    /// Audit 13 A13-2, the lineage: a copy edited (door A), merged, then edited again (A
+    /// rejected, B confirmed: A was a mistake) is the same copy's continuation: the second edit
+    /// stands. The merge keeps the mark of a building it takes from the file, so the daemon's
+    /// version carries the copy's lineage; the daemon's own change (an answer, an OSM read)
+    /// clears it, and the stale copy then counts as edited from an older version (A11-1 kept).
+    /// Before, the merge cleared every mark: the second edit was "not taken", A stayed.
+    @Test func aCopyEditedAgainAfterItsMergeIsItsContinuation() throws {
+        let (doorA, doorB, doorW) = (Place.at(50, 0), Place.at(50, 90), Place.at(50, 180))
+        let walkers = Place.at(50, 270)
+        // Made by `memory confirm` while the daemon was stopped; the daemon read it so.
+        var base = EntranceMemory()
+        base.edit(at: station) { $0.reject(doorW, name: "S", center: station, now: t0) }
+        var copy = base
+        copy.edit(at: station) {
+            $0.confirm(Door(coordinate: doorA, label: "A"), name: "S", center: station, now: t0 + 100)
+        }
+        let first = copy.merging(base, base: base)
+        #expect(first.memory.building(near: station)?.confirmed?.label == "A")
+        #expect(first.memory.building(near: station)?.basedOn == EntranceMemory.editedFromNothing)
+        #expect(first.editedFromOlder.isEmpty)
+        let merged = first.memory
+        copy.edit(at: station) { $0.reject(doorA, name: "S", center: station, now: t0 + 200) }
+        copy.edit(at: station) {
+            $0.confirm(Door(coordinate: doorB, label: "B"), name: "S", center: station, now: t0 + 201)
+        }
+        let second = copy.merging(merged, base: merged)
+        let building = try #require(second.memory.building(near: station))
+        #expect(building.confirmed?.label == "B", "\(second.editedFromOlder)")
+        #expect(building.isRejected(doorA) && building.isRejected(doorW))
+        #expect(second.editedFromOlder.isEmpty && second.bothChanged.isEmpty)
+        #expect(building.basedOn == EntranceMemory.editedFromNothing, "still the copy's lineage")
+
+        // The walker answered (or the daemon stored an OSM read) after the first merge: the
+        // mark is cleared, and the copy's second edit began before it.
+        var answered = merged
+        answered.confirm(Door(coordinate: walkers, label: "W"), name: "S", center: station, now: t0 + 150)
+        #expect(answered.building(near: station)?.basedOn == nil)
+        var read = merged
+        read.recordOSM([Place.osmDoor(doorB)], name: "S", center: station, now: t0 + 150)
+        #expect(read.building(near: station)?.basedOn == nil)
+        let stale = copy.merging(answered, base: answered)
+        #expect(stale.memory.building(near: station)?.confirmed?.label == "W")
+        #expect(stale.editedFromOlder.map(\.basedOn) == [EntranceMemory.editedFromNothing])
+        #expect(stale.memory.building(near: station)?.basedOn == nil)
+        // The daemon's unchanged building, kept over a file that lacks it, keeps its mark.
+        #expect(EntranceMemory().merging(merged, base: merged).memory == merged)
+    }
+
     /// A11-1's mark: a building the copy lacked is marked as begun from nothing, so the walker's
     /// door at it stays; an edit of a current copy (begun from the base's version) is the family's
     /// correction, as before; and a file without `basedOn` (older files, hand edits) merges as

@@ -446,8 +446,65 @@ import Testing
         #expect(log.contains("new from it: \(name) (1 door rejected)) and saved"), "\(log)")
         #expect(
             log.contains(
-                "; \(name) edited in the file from an older version than this daemon's (the file's edit began from its version of "
+                "; \(name) edited in the file from an older version than this daemon's (the file's edits of it go back to its version of "
             ), "\(log)")
+    }
+
+    /// Audit 13 A13-2: a family member's copy, edited with the binary's `memory confirm --file`
+    /// (door F for the station), moved in (SIGHUP, merged), then edited AGAIN (F was a mistake:
+    /// rejected, door G confirmed) and moved in again: the second edit stands, and no warning
+    /// calls it an edit of an older version. The station was first written by `memory confirm`
+    /// while the daemon was stopped (marked "edited from nothing", a mark the live file keeps).
+    /// Before, the merge kept none of the copy's lineage: the second edit, begun (as the copy's
+    /// mark says) before the daemon's version, which was the first edit itself, counted as
+    /// edited from an older copy; door F, which the family had rejected, stayed confirmed.
+    @Test func aCopyEditedAgainAfterItWasMovedInIsTaken() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let memoryPath = dir.path + "/memory.json"
+        let center = "\(Self.stationCenter.latitude),\(Self.stationCenter.longitude)"
+        let doorG = Coordinate(latitude: 60.1710, longitude: 24.9416)
+        func edit(_ file: String, _ arguments: [String]) throws {
+            let run = try DaemonProcess.runClient(
+                ["memory"] + arguments + ["--file", file, "--name", "Rautatieasema", "--center", center],
+                home: dir.path)
+            #expect(run.status == 0, "\(run)")
+        }
+        func door(_ c: Coordinate) -> String { "\(c.latitude),\(c.longitude)" }
+        let hourAgo = Date.ISO8601FormatStyle().format(Date() - 3600)
+        try edit(memoryPath, ["confirm", "--door", door(Self.stationDoor), "--label", "S", "--now", hourAgo])
+        let walk = try Walk(dir: dir, arguments: ["--memory", memoryPath])
+        _ = try #require(walk.events.next(EndToEndTests.event("memorySaved")), "\(walk.daemon.stderr)")
+        // The family's copy (in a folder of its own), edited and moved in; edited again, moved in again.
+        let copy = dir.path + "/family/memory.json"
+        try FileManager.default.createDirectory(
+            atPath: dir.path + "/family", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: memoryPath, toPath: copy)
+        func moveIn(_ merges: Int) throws {
+            try? FileManager.default.removeItem(atPath: memoryPath + ".n")
+            try FileManager.default.copyItem(atPath: copy, toPath: memoryPath + ".n")
+            #expect(rename(memoryPath + ".n", memoryPath) == 0)
+            walk.daemon.signal(SIGHUP)
+            for _ in 0..<2000
+            where walk.daemon.stderr.components(separatedBy: "changed on disk").count <= merges {
+                usleep(10_000)
+            }
+        }
+        try edit(copy, ["confirm", "--door", door(Self.familyDoor), "--label", "F"])
+        try moveIn(1)
+        #expect(
+            try MemoryFile.read(path: memoryPath).building(near: Self.stationCenter)?.confirmed?.coordinate
+                == Self.familyDoor, "\(walk.daemon.stderr)")
+        try edit(copy, ["reject", "--door", door(Self.familyDoor)])
+        try edit(copy, ["confirm", "--door", door(doorG), "--label", "G"])
+        try moveIn(2)
+        walk.stop()
+        let log = walk.daemon.stderr
+        #expect(log.components(separatedBy: "changed on disk").count == 3, "\(log)")
+        let station = try #require(try MemoryFile.read(path: memoryPath).building(near: Self.stationCenter))
+        #expect(station.confirmed?.coordinate == doorG, "\(station)\n\(log)")
+        #expect(station.isRejected(Self.familyDoor), "\(station)")
+        #expect(!log.contains("edited in the file from an older version"), "\(log)")
     }
 
     /// Audit 10 A10-3: a family's door moved in while the daemon runs is what the next `go`

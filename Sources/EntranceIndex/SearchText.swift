@@ -279,13 +279,20 @@ enum SearchText {
     }
 
     /// The building number of an apartment complex written at `words[at]` ("103동", "제103동",
-    /// "103 동"), as buildings are named ("103동"); nil when there is none.
+    /// "103 동", and with its flat written on, "103동1203호"), as buildings are named ("103동");
+    /// or the shorthand 동-호 ("103-1203", "103-1203호": a flat of three or four digits) right
+    /// after a Korean street and its number, where the number is already written, so the pair
+    /// is no 본번-부번; nil when there is none.
     static func buildingNumber(_ words: [String], at: Int) -> String? {
         guard at < words.count else { return nil }
         var word = words[at]
         if word.allSatisfy(\.isNumber), at + 1 < words.count, words[at + 1] == "동" { word += "동" }
-        guard word.range(of: "^제?[0-9]+동$", options: .regularExpression) != nil else { return nil }
-        return String(word.drop { $0 == "제" })
+        let korean = words[..<at].contains { $0.contains(where: isHangul) }
+        guard
+            word.range(of: "^제?[0-9]+동([0-9]+호?)?$", options: .regularExpression) != nil
+                || (korean && word.range(of: "^[0-9]{1,4}-[0-9]{3,4}호?$", options: .regularExpression) != nil)
+        else { return nil }
+        return word.drop { $0 == "제" }.prefix(while: \.isNumber) + "동"
     }
 
     /// An address's `words` with a lot number (지번) written with 번지 as the number alone

@@ -56,11 +56,15 @@ struct KoreanAddressSearchTests {
     }
 
     /// "반포대로 275 103동 1203호" is 103동, though the walker stands by 101동 (before: the 동 was
-    /// dropped with the flat, "반포대로 275" found the complex, 101동 first, and `go` walked there).
+    /// dropped with the flat, "반포대로 275" found the complex, 101동 first, and `go` walked there);
+    /// so are "반포대로 275 103동1203호" and "반포대로 275, 103-1203" (before: likewise, A13-8).
     @Test func anApartmentAddressFindsItsBuildingOfTheComplex() throws {
         let dir = try Scratch()
         let db = try Self.index(in: dir)
-        for query in ["반포대로 275 103동 1203호", "서울 서초구 반포대로 275 제103동 1203호", "반포대로 275, 103 동 1203 호"] {
+        for query in [
+            "반포대로 275 103동 1203호", "서울 서초구 반포대로 275 제103동 1203호", "반포대로 275, 103 동 1203 호",
+            "반포대로 275 103동1203호", "반포대로 275, 103-1203", "서울 서초구 반포대로 275 103-1203호",
+        ] {
             let (osm, err) = try Self.search(query, db, Self.near)
             #expect(osm == ["way/3"], "\(query): \(osm) \(err)")
             #expect(

@@ -239,11 +239,12 @@ enum SearchText {
     /// address that starts with its number: where its street ends is not known. A form
     /// without the letter written (`bareNumber`) matches only the bare number or a range
     /// holding it: "Keskuskatu 1A" is not Keskuskatu 1B. A lot number written with 번지 is
-    /// that number ("31-2번지" → "31-2"). A Korean building number in a complex right after
-    /// the number ("103동" of "반포대로 275 103동 1203호") is kept in a form tried first
-    /// (``buildingNumber(_:at:)``): the complex's buildings share its address.
+    /// that number ("31-2번지" → "31-2"; "31번지 2호" → "31-2", ``withLotNumbers(_:)``). A
+    /// Korean building number in a complex right after the number ("103동" of "반포대로 275
+    /// 103동 1203호") is kept in a form tried first (``buildingNumber(_:at:)``): the complex's
+    /// buildings share its address.
     static func houseNumberForms(_ words: [String]) -> [(words: [String], bareNumber: Bool)] {
-        let words = words.map(withoutLotMarker)
+        let words = withLotNumbers(words)
         guard let first = words.first, !isHouseNumber(first),
             let at = words.indices.first(where: {
                 ($0 > 0 && isHouseNumber(words[$0])) || roadAndNumber(words[$0]) != nil
@@ -278,20 +279,35 @@ enum SearchText {
     }
 
     /// The building number of an apartment complex written at `words[at]` ("103동", "제103동",
-    /// "103 동"), as buildings are named ("103동"); nil when there is none.
+    /// "103 동", and with its flat written on, "103동1203호"), as buildings are named ("103동");
+    /// or the shorthand 동-호 ("103-1203", "103-1203호": a flat of three or four digits) right
+    /// after a Korean street and its number, where the number is already written, so the pair
+    /// is no 본번-부번; nil when there is none.
     static func buildingNumber(_ words: [String], at: Int) -> String? {
         guard at < words.count else { return nil }
         var word = words[at]
         if word.allSatisfy(\.isNumber), at + 1 < words.count, words[at + 1] == "동" { word += "동" }
-        guard word.range(of: "^제?[0-9]+동$", options: .regularExpression) != nil else { return nil }
-        return String(word.drop { $0 == "제" })
+        let korean = words[..<at].contains { $0.contains(where: isHangul) }
+        guard
+            word.range(of: "^제?[0-9]+동([0-9]+호?)?$", options: .regularExpression) != nil
+                || (korean && word.range(of: "^[0-9]{1,4}-[0-9]{3,4}호?$", options: .regularExpression) != nil)
+        else { return nil }
+        return word.drop { $0 == "제" }.prefix(while: \.isNumber) + "동"
     }
 
-    /// A lot number (지번) without the 번지 written after it ("31-2번지" → "31-2"); any other
-    /// word as it is.
-    static func withoutLotMarker(_ word: String) -> String {
-        let number = String(word.dropLast("번지".count))
-        return word.hasSuffix("번지") && isHouseNumber(number) ? number : word
+    /// An address's `words` with a lot number (지번) written with 번지 as the number alone
+    /// ("31-2번지", "31-2 번지" → "31-2"), and a 부번 written the older way, with 호 right after
+    /// 번지 ("31번지 2호", "31번지2호", "31 번지 2 호"), joined to its 본번 ("31-2"): that 호 is part
+    /// of the lot, never a flat, and the lot is never read as 31, another building. A 호 after a
+    /// lot that has its 부번 ("31-2번지 301호") or not right after 번지 ("31번지 3층 301호") is a
+    /// flat, left to be dropped. Other words as they are.
+    static func withLotNumbers(_ words: [String]) -> [String] {
+        let subLot = "(?<![^ ])([0-9]+) ?번지 ?([0-9]+) ?호(?![^ ])"
+        let lot = "(?<![^ ])([0-9]+(?:-[0-9]+)?[A-Za-z]?) ?번지(?![^ ])"
+        return words.joined(separator: " ")
+            .replacingOccurrences(of: subLot, with: "$1-$2", options: .regularExpression)
+            .replacingOccurrences(of: lot, with: "$1", options: .regularExpression)
+            .split(separator: " ").map(String.init)
     }
 
     /// A single Latin letter: a staircase or house letter ("5 A").

@@ -35,6 +35,42 @@ struct KoreanAddressFormsTests {
         #expect(SearchText.addressForms("무교로 가번지") == [])
     }
 
+    /// The older way of writing a lot number, 본번 with 번지 and 부번 with 호 ("31번지 2호"), is
+    /// lot 31-2, never lot 31, another building (before: the 호 was dropped as a flat and "태평로1가
+    /// 31" walked to the neighbouring lot's building, audit 13's A13-5). A 호 after a lot that
+    /// already has its 부번, or after a floor, is a flat, dropped as before.
+    @Test func aSubLotWrittenWithHoIsPartOfTheLotNumber() {
+        #expect(SearchText.addressForms("태평로1가 31번지 2호") == ["태평로1가 31-2"])
+        for written in ["태평로1가 31번지2호", "태평로1가 31 번지 2 호", "태평로1가, 31번지 2호"] {
+            #expect(SearchText.addressForms(written).last == "태평로1가 31-2", "\(written)")
+        }
+        let regions = SearchText.addressForms("서울 중구 태평로1가 31번지 2호")
+        #expect(regions.last == "태평로1가 31-2" && !regions.contains("태평로1가 31"), "\(regions)")
+        #expect(SearchText.addressForms("태평로1가 31-2번지 301호") == ["태평로1가 31-2"])
+        #expect(SearchText.addressForms("태평로1가 31번지 3층 301호") == ["태평로1가 31"])
+        #expect(SearchText.addressForms("태평로1가 31번지") == ["태평로1가 31"])
+    }
+
+    /// A complex's building and flat written together ("103동1203호", as phone keyboards and
+    /// forms give it), or as the shorthand "103-1203" after a complete street and number, keep
+    /// the 동 as "103동 1203호" does (before: dropped with the flat, the complex's nearest
+    /// building, audit 13's A13-8). A hyphenated pair that is itself the number after the
+    /// street ("반포대로 103-1203") is the number, 본번 and 부번, as before.
+    @Test func aBuildingAndFlatWrittenTogetherKeepTheBuilding() {
+        #expect(SearchText.addressForms("반포대로 275 103동1203호") == ["반포대로 275 103동", "반포대로 275"])
+        for (written, kept) in [
+            ("반포대로 275 제103동1203호", "반포대로 275 103동"), ("반포대로 275, 103-1203", "반포대로 275 103동"),
+            ("반포대로 275 103-1203호", "반포대로 275 103동"), ("반포대로275 103-1203", "반포대로275 103동"),
+        ] {
+            let forms = SearchText.addressForms(written)
+            #expect(forms.suffix(2).first == kept, "\(written): \(forms)")
+        }
+        #expect(!SearchText.addressForms("반포대로 103-1203").contains { $0.contains("동") })
+        // Not a flat (fewer than three digits), nor after a street in Latin letters: no 동.
+        #expect(SearchText.addressForms("반포대로 275 1-12") == ["반포대로 275"])
+        #expect(SearchText.addressForms("Kaivokatu 10 12-345") == ["Kaivokatu 10"])
+    }
+
     /// An official road-name address in a county town names its 읍 or 면 (or a city's 동)
     /// between the 시/군/구 and the road: dropped as region words are, before a road word
     /// (before: the shortening stopped at it, "0 buildings match", A12-5).

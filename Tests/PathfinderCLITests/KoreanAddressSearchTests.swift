@@ -11,8 +11,9 @@ struct KoreanAddressSearchTests {
     /// Where the walker stands: 22 m from 래미안 101동, 190 m from 103동.
     static let near = ["--near", "37.4999", "127.0003"]
 
-    /// The index, imported into `dir` by the binary.
-    static func index(in dir: Scratch) throws -> String {
+    /// The index, imported into `dir` by the binary, with `more` buildings after the others
+    /// (way/7 on).
+    static func index(in dir: Scratch, adding more: [SquareBuilding] = []) throws -> String {
         let others = [
             SquareBuilding(
                 lat: 37.5651, lon: 126.9762,
@@ -33,7 +34,7 @@ struct KoreanAddressSearchTests {
             executable: try BinaryTests.binary(),
             [
                 "doors", "import",
-                try dir.write("korea.osm", squareBuildingsXML(apartmentComplex() + others)), "--out",
+                try dir.write("korea.osm", squareBuildingsXML(apartmentComplex() + others + more)), "--out",
                 db,
             ])
         try #require(imported.code == 0, "\(imported.err)")
@@ -55,11 +56,15 @@ struct KoreanAddressSearchTests {
     }
 
     /// "반포대로 275 103동 1203호" is 103동, though the walker stands by 101동 (before: the 동 was
-    /// dropped with the flat, "반포대로 275" found the complex, 101동 first, and `go` walked there).
+    /// dropped with the flat, "반포대로 275" found the complex, 101동 first, and `go` walked there);
+    /// so are "반포대로 275 103동1203호" and "반포대로 275, 103-1203" (before: likewise, A13-8).
     @Test func anApartmentAddressFindsItsBuildingOfTheComplex() throws {
         let dir = try Scratch()
         let db = try Self.index(in: dir)
-        for query in ["반포대로 275 103동 1203호", "서울 서초구 반포대로 275 제103동 1203호", "반포대로 275, 103 동 1203 호"] {
+        for query in [
+            "반포대로 275 103동 1203호", "서울 서초구 반포대로 275 제103동 1203호", "반포대로 275, 103 동 1203 호",
+            "반포대로 275 103동1203호", "반포대로 275, 103-1203", "서울 서초구 반포대로 275 103-1203호",
+        ] {
             let (osm, err) = try Self.search(query, db, Self.near)
             #expect(osm == ["way/3"], "\(query): \(osm) \(err)")
             #expect(
@@ -82,6 +87,24 @@ struct KoreanAddressSearchTests {
         }
         let (osm, err) = try Self.search("태평로1가 31번지", db)
         #expect(osm.isEmpty && err.contains("0 buildings match \"태평로1가 31번지\""), "\(osm) \(err)")
+    }
+
+    /// "태평로1가 31번지 2호", lot 31-2 written the older way, is 태평아파트 (31-2), not 삼일상가 on
+    /// lot 31, 110 m off (before: the 호 was dropped as a flat and "태평로1가 31" found 삼일상가).
+    @Test func aSubLotWrittenWithHoFindsItsLotsBuilding() throws {
+        let dir = try Scratch()
+        let lot31 = SquareBuilding(
+            lat: 37.5661, lon: 126.9762,
+            tags: ["building": "retail", "name": "삼일상가", "addr:place": "태평로1가", "addr:housenumber": "31"],
+            entrance: [:])
+        let db = try Self.index(in: dir, adding: [lot31])
+        for query in ["태평로1가 31번지 2호", "서울 중구 태평로1가 31번지 2호", "태평로1가 31번지2호"] {
+            let (osm, err) = try Self.search(query, db)
+            #expect(osm == ["way/4"], "\(query): \(osm) \(err)")
+            #expect(err.contains("1 buildings match \"태평로1가 31-2\""), "\(err)")
+        }
+        let (osm, err) = try Self.search("태평로1가 31번지", db)
+        #expect(osm == ["way/7"], "\(osm) \(err)")
     }
 
     /// An official road-name address with its 읍 (or a Seoul address with its 동) between the

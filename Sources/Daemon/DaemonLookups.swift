@@ -61,15 +61,23 @@ final class DaemonLookups {
         return OpenedDoors(indexes: try DoorIndexes(path: path), files: files)
     }
 
-    /// OSM's ranked doors of the building at `destination`'s centre, from the index
-    /// covering it; with no building there (``OSMAnswer/noBuilding(entrances:)``), the
-    /// entrances near the centre.
+    /// OSM's ranked doors of the destination's building: the one its `osm` names (the building
+    /// `go QUERY` found), else the one at its centre, from the index covering it; with no
+    /// building there (``OSMAnswer/noBuilding(entrances:)``), the entrances near the centre.
+    /// A building `osm` names that no index holds (imported again without it) is said
+    /// (`warn`), and the centre's answered.
     /// - Throws: a message naming the index when there is none, it cannot be read, or no
     ///   index covers the destination.
     func doors(for destination: Destination) throws(LookupError) -> OSMAnswer {
         guard let doorsPath else { throw LookupError("no door index configured (\"doors\")") }
         do {
-            return try openDoors().doors(near: destination.center).answer
+            let found = try openDoors().doors(ofBuilding: destination.osm, near: destination.center)
+            if let osm = destination.osm, found.building?.osm != osm {
+                warn(
+                    "door index \(doorsPath): no building \(osm) (\(destination.name)); the doors at its centre"
+                )
+            }
+            return found.answer
         } catch {
             throw LookupError("door index \(doorsPath): \(error)")
         }
@@ -548,7 +556,8 @@ final class DaemonLookups {
     private func found(_ match: BuildingMatch) -> Found {
         let name = match.building.name ?? match.address
         return Found(
-            destination: Destination(name: name ?? Self.namelessBuilding, center: match.building.centroid),
+            destination: Destination(
+                name: name ?? Self.namelessBuilding, center: match.building.centroid, osm: match.osm),
             source: "doors", address: match.address, osm: match.osm, metres: match.metres,
             exact: match.quality == .exact, match: (match.quality, match.inside))
     }

@@ -117,6 +117,7 @@ final class DaemonLookups {
             if let osm { fields["osm"] = .string(osm) }
             if let metres { fields["metres"] = .number((metres).rounded()) }
             if let kind { fields["kind"] = .string(kind) }
+            if let door = destination.door { fields["door"] = .from(door) }
             return .object(fields)
         }
     }
@@ -193,7 +194,29 @@ final class DaemonLookups {
     /// A query that finds nothing anywhere is tried again in its shorter address forms
     /// (`DoorIndexes.addressForms`: "서울특별시 중구 세종대로 110" → "세종대로 110"); the answer
     /// then names the form in `matchedQuery`, and the reply says so.
+    ///
+    /// A door index's building whose door the query names (its `name` or `ref`: "후문",
+    /// "서울특별시청 후문"; `DoorIndex.namedDoor(_:of:)`) gets that door as the destination's
+    /// named door: the walk leads there first, after the walker's confirmed door and unless
+    /// the walker rejected it (`ArrivalPlan.make`). Before, the building was found by that
+    /// door's name and the walker led to its main door.
     func destination(for query: String, near fix: Coordinate?, far: Bool) throws(LookupError) -> GoAnswer {
+        var answer = try destinationOrForm(for: query, near: fix, far: far)
+        let chosen = answer.chosen.destination
+        if answer.chosen.source == "doors", let osm = chosen.osm,
+            let door = try? openDoors().namedDoor(query, ofBuilding: osm, near: chosen.center)
+        {
+            answer.chosen.destination.door = door
+        }
+        return answer
+    }
+
+    /// ``destination(for:near:far:)``'s building or place, without a named door.
+    private func destinationOrForm(
+        for query: String, near fix: Coordinate?, far: Bool
+    ) throws(LookupError)
+        -> GoAnswer
+    {
         do {
             return try destinationAsWritten(for: query, near: fix, far: far)
         } catch  where error.nothingFound {

@@ -153,4 +153,53 @@ import Testing
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)
     }
+
+    /// "후문", the mapped name of City Hall's service door, leads to that door, and so does
+    /// "서울특별시청 후문" and its ref "서울특별시청 B"; the building's own name leads to its main
+    /// door. Before: found by the door's name, then led to 정문.
+    @Test func aQueryNamingADoorLeadsToThatDoor() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let daemon = try Self.seoulDaemon(dir)
+        let client = try daemon.client()
+        for query in ["후문", "서울특별시청 후문", "서울특별시청 B"] {
+            var reply: [String: JSONValue]?
+            let door = try Self.goDoor(query, osm: "way/2001", client: client, daemon: daemon) { reply = $0 }
+            #expect(door?.coordinate == Self.backDoor, "\(query): \(daemon.stderr)")
+            #expect(door?.label == "B", "\(query)")
+            #expect(
+                reply?["match"]?.objectValue?["door"]?.objectValue?["label"] == "B",
+                "\(query): \(reply ?? [:])")
+        }
+        for query in ["서울특별시청", "세종대로 110"] {
+            let door = try Self.goDoor(query, osm: "way/2001", client: client, daemon: daemon)
+            #expect(door?.coordinate == Self.mainDoor, "\(query): \(daemon.stderr)")
+        }
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
+    /// The walker rejected 후문 on an earlier walk: "후문" leads to 정문 (ARCHITECTURE: every door
+    /// within 15 m of a rejection is dropped, a named one too).
+    @Test func aRejectedDoorIsNotLedToWhenNamed() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let memory = """
+            {"version": 1, "buildings": [{"name": "서울특별시청", "center": {"lat": 37.5664, "lon": 126.978},
+             "changed": "2026-01-01T00:00:00Z", "rejected": [{"lat": 37.5664, "lon": 126.9785}]}]}
+            """
+        let daemon = try Self.seoulDaemon(dir, memory: memory)
+        let client = try daemon.client()
+        var note: String?
+        let door = try Self.goDoor("후문", osm: "way/2001", client: client, daemon: daemon) {
+            note = $0["note"]?.stringValue
+        }
+        #expect(door?.coordinate == Self.mainDoor, "\(daemon.stderr)")
+        // The reply says the door asked for is not the one led to, and why.
+        #expect(
+            note?.contains("\"후문\" names door B") == true && note?.contains("the walker rejected it") == true,
+            "\(note ?? "no note")")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
 }

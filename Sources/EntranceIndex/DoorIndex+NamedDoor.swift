@@ -4,7 +4,7 @@ import OSM
 
 extension DoorIndex {
     /// The door of `building` that `query` names, as an `osm` Door: a usable entrance whose
-    /// `name` or `ref` ("후문", "B") is the query, or a run of its words with every other word
+    /// `name`, `ref` or address ("후문", "B", "Fabianinkatu 33") is the query, or a run of its words with every other word
     /// one of the building's own name or address ("서울특별시청 후문", "서울특별시청 B"); of
     /// several, the longest text, then the first in OSM's ranked order. Nil when the query is
     /// the building's own name or address (it names the building, not a door), or names none.
@@ -30,9 +30,14 @@ extension DoorIndex {
         return best.map { OSMDoors.door(from: $0.node) }
     }
 
-    /// What a door is called in OSM: its `name` and `ref`.
+    /// What a door is called in OSM: its `name`, `ref` and address with a house number
+    /// (``SearchText/addresses(_:)``, folded): what the import adds to its building's names, and
+    /// what a query names it by. A street alone is not the door's address: a subway entrance
+    /// tagged `addr:street=Kaivokatu` would otherwise be "Kaivokatu" exactly, before every
+    /// building on it.
     static func doorTexts(_ tags: [String: String]) -> [String] {
         [tags["name"], tags["ref"]].compactMap { $0 }
+            + (tags["addr:housenumber"] == nil ? [] : SearchText.addresses(tags))
     }
 
     /// Whether `text` is a run of `words` and every other word is in `rest`.

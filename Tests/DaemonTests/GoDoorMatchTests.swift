@@ -202,4 +202,47 @@ import Testing
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)
     }
+
+    /// An address tagged on an entrance (OSM's way to map a building of several addresses)
+    /// finds its building and leads to that door: a building with no address of its own, its
+    /// two entrances tagged 퇴계로 100 and 명동길 7 (audit 12's addrent.osm); in the bundled
+    /// Helsinki index, the University main building (relation/1320784), whose museum door is
+    /// tagged Fabianinkatu 33. Before: "no place called …".
+    @Test func anAddressTaggedOnAnEntranceLeadsToThatEntrance() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        try GoQueryTests.importDoors(
+            """
+            <osm version="0.6">
+             <node id="1" lat="37.5600" lon="126.9900"/><node id="2" lat="37.5600" lon="126.9906"/>
+             <node id="3" lat="37.5604" lon="126.9906"/><node id="4" lat="37.5604" lon="126.9900"/>
+             <node id="5" lat="37.5600" lon="126.9903"><tag k="entrance" v="main"/>
+              <tag k="addr:street" v="퇴계로"/><tag k="addr:housenumber" v="100"/></node>
+             <node id="6" lat="37.5602" lon="126.9906"><tag k="entrance" v="yes"/>
+              <tag k="addr:street" v="명동길"/><tag k="addr:housenumber" v="7"/></node>
+             <way id="10"><nd ref="1"/><nd ref="5"/><nd ref="2"/><nd ref="6"/><nd ref="3"/><nd ref="4"/>
+              <nd ref="1"/><tag k="building" v="commercial"/></way>
+            </osm>
+            """, as: "addrent", in: dir)
+        try FileManager.default.copyItem(
+            atPath: GoQueryTests.repo + "/artifacts/doors/helsinki.db",
+            toPath: try GoQueryTests.doorsFolder(dir) + "/helsinki.db")
+        let daemon = try Self.daemon(
+            dir, doors: try GoQueryTests.doorsFolder(dir),
+            standing: Coordinate(latitude: 37.5655, longitude: 126.9770))
+        let client = try daemon.client()
+        for (query, door) in [
+            ("퇴계로 100", Coordinate(latitude: 37.5600, longitude: 126.9903)),
+            ("명동길 7", Coordinate(latitude: 37.5602, longitude: 126.9906)),
+        ] {
+            let led = try Self.goDoor(query, osm: "way/10", client: client, daemon: daemon)
+            #expect(led?.coordinate == door, "\(query): \(daemon.stderr)")
+        }
+        let go = fields(try client.request(#"{"cmd": "go", "query": "Fabianinkatu 33", "far": true}"#))
+        #expect(go["match"]?.objectValue?["osm"] == "relation/1320784", "\(go)")
+        let museum = try #require(go["destination"]).decode(Destination.self).door
+        #expect(museum?.coordinate == Coordinate(latitude: 60.1694916, longitude: 24.949413), "\(go)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
 }

@@ -195,8 +195,8 @@ final class DaemonLookups {
     /// (`DoorIndexes.addressForms`: "서울특별시 중구 세종대로 110" → "세종대로 110"); the answer
     /// then names the form in `matchedQuery`, and the reply says so.
     ///
-    /// A door index's building whose door the query names (its `name` or `ref`: "후문",
-    /// "서울특별시청 후문"; `DoorIndex.namedDoor(_:of:)`) gets that door as the destination's
+    /// A door index's building whose door the query names (its `name`, `ref` or address:
+    /// "후문", "서울특별시청 후문", "Fabianinkatu 33"; `DoorIndex.namedDoor(_:of:)`) gets that door as the destination's
     /// named door: the walk leads there first, after the walker's confirmed door and unless
     /// the walker rejected it (`ArrivalPlan.make`). Before, the building was found by that
     /// door's name and the walker led to its main door.

@@ -4,9 +4,9 @@ import OSM
 
 extension DoorIndex {
     /// The door of `building` that `query` names, as an `osm` Door: a usable entrance whose
-    /// `name`, `ref` or address ("후문", "B", "Fabianinkatu 33") is the query, or a run of its words with every other word
-    /// one of the building's own name or address ("서울특별시청 후문", "서울특별시청 B"); of
-    /// several, the longest text, then the first in OSM's ranked order. Nil when the query is
+    /// `name`, `ref` or address ("후문", "B", "Fabianinkatu 33") is the query, or a run of its
+    /// words with every other word one of the building's own name or address ("서울특별시청
+    /// 후문", "서울특별시청 B"); of several, the longest text, then the first in OSM's ranked order. Nil when the query is
     /// the building's own name or address (it names the building, not a door), or names none.
     /// `go QUERY` puts it on the destination as its named door: the walk leads there first
     /// (before: found by the door's name, then led to the main door).

@@ -79,7 +79,8 @@ enum CLIFiles {
     }
 
     /// The ranked doors of the building at `center` (or of `osm`, the destination's building,
-    /// when the file holds it) in an OSM file, as the door index made from it gives them (``DoorsInFile``): an extract holds other buildings' doors too, and
+    /// when the file holds it) in an OSM file, as the door index made from it gives them
+    /// (``DoorsInFile``): an extract holds other buildings' doors too, and
     /// ranked by kind before distance a neighbour's "main" one led (before: every entrance
     /// within 150 m of the centre, then 800 m before that).
     /// - Throws: `CLIError.usage` naming the file, line and element; `.runtime` when the

@@ -1,22 +1,29 @@
 public import Geo
 
-/// A building to walk to; `door` is the door the companion named, if any.
+/// A building to walk to; `door` is the door the companion named, if any; `osm`, which
+/// building of OpenStreetMap it is, when known.
 ///
-/// JSON: `{"name": "Rautatieasema", "center": {"lat", "lon"}, "door": Door?}`.
+/// JSON: `{"name": "Rautatieasema", "center": {"lat", "lon"}, "door": Door?, "osm": "way/122595198"?}`.
 public struct Destination: Sendable, Hashable, Codable {
     public var name: String
     public var center: Coordinate
     /// The companion's named door. It stays on the destination so that every re-made plan
     /// keeps it leading (after the walker's own confirmed door).
     public var door: Door?
+    /// The building's OpenStreetMap element, "way/2008" or "relation/3001", when known (`go
+    /// QUERY` found it in a door index): its doors are that building's, looked up by this id.
+    /// Without it, the doors of the building at `center` (the smallest containing it), which
+    /// for an L-shaped or courtyard building is another one.
+    public var osm: String?
 
-    public init(name: String, center: Coordinate, door: Door? = nil) {
+    public init(name: String, center: Coordinate, door: Door? = nil, osm: String? = nil) {
         self.name = name
         self.center = center
         self.door = door
+        self.osm = osm
     }
 
-    enum CodingKeys: String, CodingKey { case name, center, door }
+    enum CodingKeys: String, CodingKey { case name, center, door, osm }
 
     /// Reads a destination; the centre must be a real coordinate, since the plan walks there.
     public init(from decoder: any Decoder) throws {
@@ -29,6 +36,14 @@ public struct Destination: Sendable, Hashable, Codable {
                 forKey: .name, in: c, debugDescription: "the name is empty (the walker hears it: \"… 까지\")")
         }
         door = try c.decodeIfPresent(Door.self, forKey: .door)
+        osm = try c.decodeIfPresent(String.self, forKey: .osm)
+        if let osm, Self.osmElement(osm) == nil {
+            throw DecodingError.dataCorruptedError(
+                forKey: .osm, in: c,
+                debugDescription:
+                    "\"\(osm)\" is not an OpenStreetMap building: \"way/ID\" or \"relation/ID\" (ID a whole number)"
+            )
+        }
         if let door {
             let metres = door.coordinate.distance(to: center)
             guard metres <= Self.doorMetresFromCenter else {
@@ -39,6 +54,15 @@ public struct Destination: Sendable, Hashable, Codable {
                 )
             }
         }
+    }
+
+    /// The kind ("way", "relation") and id of an ``osm`` text, nil when it is neither.
+    public static func osmElement(_ text: String) -> (kind: String, id: Int64)? {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, ["way", "relation"].contains(parts[0]), let id = Int64(parts[1]) else {
+            return nil
+        }
+        return (String(parts[0]), id)
     }
 
     /// A distance in the unit that shows it is over the limit: "2012 m" (before, "2 km",

@@ -143,7 +143,7 @@ extension FinalApproach {
         walk.levelDecided = false
         walk.lastCallout = nil
         self.walk = walk
-        return effects + [.say(Prompt(Prompts.noDoorLeft))]
+        return effects + [.say(Prompt(Prompts.noDoorLeft))] + askedForOutline()
     }
 
     /// "여기가 입구야": where the walker stands becomes the door, with the level, note and label

@@ -15,7 +15,9 @@ extension FinalApproach {
     /// building's outline, which the memory does not keep, and a walk with no door arrives at
     /// the walls only when it has one (before, audit 12 A12-3, the walk to a building with no
     /// door mapped led to its centre, 17–28 m inside the walls of a 35 m block, and never
-    /// arrived).
+    /// arrived). So is a fresh read whose every door the walker (or the family) rejected: the
+    /// plan has no door to lead to, as for a building without one (before, audit 13 A13-9, it
+    /// was not asked, and the walk led to the centre and never arrived).
     mutating func start(_ destination: Destination, now: Date, resumed: Bool = false) -> [Effect] {
         var effects: [Effect] = walk != nil ? [.walkEnded(.replaced)] : []
         let plan = ArrivalPlan.make(destination: destination, memory: memory, now: now)
@@ -24,7 +26,7 @@ extension FinalApproach {
         lastCourse = nil  // the way to the start (a ride, an earlier walk) is not this walk's
         let said = resumed ? Prompts.resumed(destination.name) : Prompts.start(destination.name)
         effects += [.plan(plan, .start), .say(Prompt(said))]
-        let ask = fresh?.isEmpty ?? true
+        let ask = fresh?.isEmpty ?? true || plan.entrance == nil
         doorsAwaited = ask ? destination : nil
         if ask {
             effects.append(.requestDoors(destination))
@@ -123,7 +125,21 @@ extension FinalApproach {
         if turned {
             effects.append(.say(Prompt(plan.entrance.map(Prompts.nextDoor) ?? Prompts.noDoorLeft)))
         }
-        return effects
+        return effects + askedForOutline()
+    }
+
+    /// OSM asked again for the walk's destination when the walk has no door left to lead to
+    /// and no outline to arrive at (its doors were read before it began, and then all
+    /// rejected: by the walker, or in a merged file), unless an answer is awaited or OSM knew
+    /// no building there: the answer carries the outline, so the walk leads to the walls and
+    /// arrives there (before, audit 13 A13-9, it led to the centre, 55 m inside the walls of
+    /// 서울특별시청, and never arrived).
+    mutating func askedForOutline() -> [Effect] {
+        guard let walk, walk.door == nil, walk.outline == nil, walk.entrancesWithoutBuilding == nil,
+            doorsAwaited == nil
+        else { return [] }
+        doorsAwaited = walk.destination
+        return [.requestDoors(walk.destination)]
     }
 
     /// Whether `b` leads elsewhere than `a`: a door where there was none (or none where there

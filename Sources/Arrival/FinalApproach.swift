@@ -317,6 +317,16 @@ public struct FinalApproach: Sendable {
     public var isInLastStretch: Bool { walk?.inLastStretch == true && walk?.endsAt == nil }
     /// The current plan, if walking.
     public var plan: ArrivalPlan? { walk?.plan }
+    /// How far the walk's goal is from `coordinate` (metres), measured as the walker is told:
+    /// to the door; with none, to the building's walls (0 inside them) when OSM's answer gave
+    /// its outline, else to its centre. Nil when idle. Before (audit 13 A13-3), `status` gave
+    /// the distance to the centre while the walker heard "건물까지 백삼십 미터" (189 m).
+    public func metresToGoal(from coordinate: Coordinate) -> Double? {
+        walk.map { goal(of: $0, from: coordinate).metres }
+    }
+    /// Whether the walk, with no door to lead to, leads to the building's walls (its outline
+    /// known), not to its centre.
+    public var leadsToWalls: Bool { walk.map { $0.door == nil && $0.outline != nil } ?? false }
     /// Where the walk under way leads: nil when idle, and once "여기가 입구야" was stored (the
     /// walk then only waits to end).
     public var leadingTo: Destination? { walk?.endsAt == nil ? walk?.destination : nil }

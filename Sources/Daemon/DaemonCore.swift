@@ -129,11 +129,15 @@ package struct DaemonCore: Sendable {
         }
         guard approach.isInLastStretch else {
             let begins = "the last stretch begins at \(Int(settings.lastStretchMetres.rounded())) m"
-            guard let position, let plan = approach.plan else {
+            guard let position, let plan = approach.plan,
+                let goal = approach.metresToGoal(from: position.coordinate)
+            else {
                 return "not in the last stretch: no position yet (\(begins))"
             }
-            let metres = Int(position.coordinate.distance(to: plan.walkTo).rounded())
-            let to = plan.entrance == nil ? "the building's centre" : "the door"
+            let metres = Int(goal.rounded())
+            let to =
+                plan.entrance != nil
+                ? "the door" : approach.leadsToWalls ? "the building's walls" : "the building's centre"
             return "not in the last stretch: \(metres) m from \(to) (\(begins))"
         }
         return "the same answer again within \(Int(settings.sameAnswerSeconds.rounded())) s of acting on it"
@@ -230,8 +234,10 @@ package struct DaemonCore: Sendable {
         // as if current, while the walk had dropped it after 3 s).
         fields["altitudeAge"] = age(altitudeReceived)
         fields["door"] = approach.plan?.entrance.map { .from($0) } ?? .null
-        if let position, let plan = approach.plan {
-            fields["distance"] = .number((position.coordinate.distance(to: plan.walkTo) * 10).rounded() / 10)
+        // As the walker is told it: to the walls of a building without a door when its outline is
+        // known (before, audit 13 A13-3, to its centre: 189 m while "건물까지 백삼십 미터" was said).
+        if let position, let metres = approach.metresToGoal(from: position.coordinate) {
+            fields["distance"] = .number((metres * 10).rounded() / 10)
         } else {
             fields["distance"] = .null
         }

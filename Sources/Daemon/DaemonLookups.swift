@@ -61,15 +61,23 @@ final class DaemonLookups {
         return OpenedDoors(indexes: try DoorIndexes(path: path), files: files)
     }
 
-    /// OSM's ranked doors of the building at `destination`'s centre, from the index
-    /// covering it; with no building there (``OSMAnswer/noBuilding(entrances:)``), the
-    /// entrances near the centre.
+    /// OSM's ranked doors of the destination's building: the one its `osm` names (the building
+    /// `go QUERY` found), else the one at its centre, from the index covering it; with no
+    /// building there (``OSMAnswer/noBuilding(entrances:)``), the entrances near the centre.
+    /// A building `osm` names that no index holds (imported again without it) is said
+    /// (`warn`), and the centre's answered.
     /// - Throws: a message naming the index when there is none, it cannot be read, or no
     ///   index covers the destination.
     func doors(for destination: Destination) throws(LookupError) -> OSMAnswer {
         guard let doorsPath else { throw LookupError("no door index configured (\"doors\")") }
         do {
-            return try openDoors().doors(near: destination.center).answer
+            let found = try openDoors().doors(ofBuilding: destination.osm, near: destination.center)
+            if let osm = destination.osm, found.building?.osm != osm {
+                warn(
+                    "door index \(doorsPath): no building \(osm) (\(destination.name)); the doors at its centre"
+                )
+            }
+            return found.answer
         } catch {
             throw LookupError("door index \(doorsPath): \(error)")
         }
@@ -109,6 +117,7 @@ final class DaemonLookups {
             if let osm { fields["osm"] = .string(osm) }
             if let metres { fields["metres"] = .number((metres).rounded()) }
             if let kind { fields["kind"] = .string(kind) }
+            if let door = destination.door { fields["door"] = .from(door) }
             return .object(fields)
         }
     }
@@ -185,7 +194,29 @@ final class DaemonLookups {
     /// A query that finds nothing anywhere is tried again in its shorter address forms
     /// (`DoorIndexes.addressForms`: "서울특별시 중구 세종대로 110" → "세종대로 110"); the answer
     /// then names the form in `matchedQuery`, and the reply says so.
+    ///
+    /// A door index's building whose door the query names (its `name`, `ref` or address:
+    /// "후문", "서울특별시청 후문", "Fabianinkatu 33"; `DoorIndex.namedDoor(_:of:)`) gets that door as the destination's
+    /// named door: the walk leads there first, after the walker's confirmed door and unless
+    /// the walker rejected it (`ArrivalPlan.make`). Before, the building was found by that
+    /// door's name and the walker led to its main door.
     func destination(for query: String, near fix: Coordinate?, far: Bool) throws(LookupError) -> GoAnswer {
+        var answer = try destinationOrForm(for: query, near: fix, far: far)
+        let chosen = answer.chosen.destination
+        if answer.chosen.source == "doors", let osm = chosen.osm,
+            let door = try? openDoors().namedDoor(query, ofBuilding: osm, near: chosen.center)
+        {
+            answer.chosen.destination.door = door
+        }
+        return answer
+    }
+
+    /// ``destination(for:near:far:)``'s building or place, without a named door.
+    private func destinationOrForm(
+        for query: String, near fix: Coordinate?, far: Bool
+    ) throws(LookupError)
+        -> GoAnswer
+    {
         do {
             return try destinationAsWritten(for: query, near: fix, far: far)
         } catch  where error.nothingFound {
@@ -548,7 +579,8 @@ final class DaemonLookups {
     private func found(_ match: BuildingMatch) -> Found {
         let name = match.building.name ?? match.address
         return Found(
-            destination: Destination(name: name ?? Self.namelessBuilding, center: match.building.centroid),
+            destination: Destination(
+                name: name ?? Self.namelessBuilding, center: match.building.centroid, osm: match.osm),
             source: "doors", address: match.address, osm: match.osm, metres: match.metres,
             exact: match.quality == .exact, match: (match.quality, match.inside))
     }

@@ -40,7 +40,10 @@ struct Shell {
                     else { return action }
                     fields["match"] = answer.chosen.json
                     fields["alternatives"] = .array(answer.alternatives.map(\.json))
-                    var notes = [answer.areaNote, answer.streetNote(query)].compactMap { $0 }
+                    var notes = [
+                        answer.areaNote, answer.streetNote(query), Self.namedDoorNote(query, fields),
+                    ]
+                    .compactMap { $0 }
                     if let form = answer.matchedQuery {
                         notes.append(
                             "nothing matches \"\(query)\"; found by \"\(form)\""
@@ -87,6 +90,25 @@ struct Shell {
         default:
             return core.handle(request, from: client, now: now)
         }
+    }
+
+    /// When `query` named a door of the building (the destination's `door`) and the walk's
+    /// plan (the reply's `fields`) does not lead there first, why (`ArrivalPlan.make`'s order):
+    /// the walker rejected it, or the walker's confirmed door leads. Nil otherwise.
+    static func namedDoorNote(_ query: String, _ fields: [String: JSONValue]) -> String? {
+        guard let named = try? fields["destination"]?.decode(Destination.self).door,
+            let plan = try? fields["plan"]?.decode(ArrivalPlan.self)
+        else { return nil }
+        func isNamed(_ door: Door) -> Bool {
+            door.coordinate.distance(to: named.coordinate) <= EntranceMemory.sameDoorMetres
+        }
+        if plan.entrance.map(isNamed) == true { return nil }
+        let which = named.label.map { "door \($0)" } ?? "a door"
+        let why =
+            plan.doors.contains(where: isNamed)
+            ? "the walker's confirmed door leads" : "the walker rejected it"
+        return "\"\(query)\" names \(which) (\(named.coordinate.latitude),\(named.coordinate.longitude)): "
+            + "not led there first, \(why)"
     }
 
     /// The core's answer to a `go` to `destination`; the walk under way asked for again

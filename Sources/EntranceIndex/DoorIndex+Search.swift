@@ -48,7 +48,7 @@ public struct BuildingMatch: Sendable, Hashable {
     var row: Int64 { DoorIndexSchema.row(kind: building.kind, osmID: building.id) ?? .max }
 
     /// "way/49209325", as OpenStreetMap's web addresses name it.
-    public var osm: String { "\(building.kind.rawValue)/\(building.id)" }
+    public var osm: String { building.osm }
 
     /// With a point, how much further than it is a building matched only by a place inside
     /// counts (metres): a near-tie goes to the building of that name (Stockmann 505 m before

@@ -30,6 +30,9 @@ public struct Building: Sendable, Hashable {
     public var outline: BuildingOutline
     /// Metres from the point asked about to the outline; 0 when the point is inside.
     public var metres: Double
+
+    /// "way/49209325", as OpenStreetMap's web addresses name it (``Destination/osm``).
+    public var osm: String { "\(kind.rawValue)/\(id)" }
 }
 
 /// What `doors near` answers: the building there (if any) and its doors, ranked.
@@ -202,9 +205,42 @@ public final class DoorIndex {
             let nodes = try entrances(within: radius, of: point)
             return DoorsNearResult(building: nil, doors: OSMDoors.ranked(nodes, around: point), center: point)
         }
-        let nodes = try entrances(of: building)
-        return DoorsNearResult(
-            building: building, doors: OSMDoors.ranked(nodes, around: building.centroid),
+        return try doors(of: building)
+    }
+
+    /// The ranked doors of the building `osm` names ("way/2008", ``Destination/osm``), the
+    /// building a search found, when this index holds it; else, or without `osm`,
+    /// ``doors(near:radius:)`` at `point`. Before, always the latter: an L-shaped building's
+    /// centroid lying in the neighbour in its corner gave the neighbour's doors, and Helsinki
+    /// Cathedral's, in a small building in its middle, none.
+    public func doors(
+        ofBuilding osm: String?, near point: Coordinate, radius: Double = 150
+    ) throws
+        -> DoorsNearResult
+    {
+        if let osm, let found = try doors(ofBuilding: osm) { return found }
+        return try doors(near: point, radius: radius)
+    }
+
+    /// The ranked doors of the building `osm` names, nil when this index does not hold it.
+    func doors(ofBuilding osm: String) throws -> DoorsNearResult? {
+        try building(osm: osm).map(doors(of:))
+    }
+
+    /// The building `osm` names ("way/2008", ``Destination/osm``), nil when this index does
+    /// not hold it.
+    func building(osm: String) throws -> Building? {
+        guard let element = Destination.osmElement(osm), let kind = Building.Kind(rawValue: element.kind),
+            let row = DoorIndexSchema.row(kind: kind, osmID: element.id)
+        else { return nil }
+        return try building(row: row)
+    }
+
+    /// `building`'s doors, ranked around its centroid.
+    func doors(of building: Building) throws -> DoorsNearResult {
+        DoorsNearResult(
+            building: building,
+            doors: OSMDoors.ranked(try entrances(of: building), around: building.centroid),
             center: building.centroid)
     }
 

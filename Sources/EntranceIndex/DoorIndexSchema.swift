@@ -11,7 +11,7 @@
 ///   ("0,1,3"), so a query skips the empty ones.
 /// - `outline_entrances`: which entrance nodes lie on which building's outline.
 /// - `names`, `addresses` (buildings): the building's folded search text — names (its own,
-///   its entrances' `name`/`ref`, the named shops and offices inside it) and addresses
+///   its entrances' `name`/`ref` and address, the named shops and offices inside it) and addresses
 ///   (street and number — one order: its words match in any —, `addr:place`, the same in
 ///   other languages: `addr:street:LANG`, `addr:place:LANG`, `addr:full`; an index made
 ///   before has none of the languages, and is read the same); alternatives within a column are separated by " ; ", and the places'

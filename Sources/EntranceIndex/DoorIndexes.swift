@@ -279,6 +279,32 @@ public final class DoorIndexes {
         try index(at: point, radius: radius).doors(near: point, radius: radius)
     }
 
+    /// The ranked doors of the building `osm` names (``DoorIndex/doors(ofBuilding:near:radius:)``),
+    /// from the first index holding it (those whose box holds `point` first); none does, or no
+    /// `osm`: ``doors(near:radius:)``.
+    /// - Throws: ``OutsideDoorIndex`` when no index holds the building and none covers the
+    ///   point; SQLite errors.
+    public func doors(
+        ofBuilding osm: String?, near point: Coordinate, radius: Double = 150
+    ) throws
+        -> DoorsNearResult
+    {
+        if let osm, let (index, building) = try building(osm: osm, near: point) {
+            return try index.doors(of: building)
+        }
+        return try doors(near: point, radius: radius)
+    }
+
+    /// The building `osm` names and the index holding it: of those whose box holds `point`
+    /// first, then the others; nil when none does.
+    func building(osm: String, near point: Coordinate) throws -> (index: DoorIndex, building: Building)? {
+        let holding = holding(point)
+        for index in holding + indexes.filter({ index in !holding.contains { $0 === index } }) {
+            if let building = try index.building(osm: osm) { return (index, building) }
+        }
+        return nil
+    }
+
     /// ``DoorIndex/search(_:near:limit:)`` in every index, merged in the order one index sorts
     /// in (``search(_:near:limit:in:)``). Before, with `near`, only the index nearest to it was
     /// asked: beside another region's box (or inside both), that region's buildings near the

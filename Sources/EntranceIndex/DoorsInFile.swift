@@ -21,11 +21,15 @@ public enum DoorsInFile {
     /// ones within 3 m, ranked around its centroid), or, with no building within 50 m, the
     /// entrances within `radius` metres of the point. Data with no `entrance=*` node has no
     /// doors (and is not imported).
-    /// - Parameter source: the file's name, for messages.
+    /// - Parameters:
+    ///   - source: the file's name, for messages.
+    ///   - osm: the building ("way/2008", ``Destination/osm``) whose doors are asked for, when
+    ///     known: its own, if `data` holds it, not those of the building at `point`
+    ///     (``DoorIndex/doors(ofBuilding:near:radius:)``).
     /// - Throws: ``DoorIndexError``: `.badInput` for data the importer refuses, `.storage` when
     ///   the temporary folder or index cannot be made or read.
     public static func doors(
-        in data: OSMData, source: String, near point: Coordinate, radius: Double
+        in data: OSMData, source: String, near point: Coordinate, radius: Double, building osm: String? = nil
     ) throws(DoorIndexError) -> DoorsNearResult {
         // Two versions of an element are refused whatever the file holds (before: in a file
         // without entrances the refusal was taken for "nothing to index", exit 0).
@@ -55,7 +59,7 @@ public enum DoorsInFile {
             }
             let index = try DoorIndex(path: path)
             do {
-                return try index.doors(near: point, radius: radius)
+                return try index.doors(ofBuilding: osm, near: point, radius: radius)
             } catch {
                 throw .storage(path: source, message: "cannot read the door index made from it: \(error)")
             }

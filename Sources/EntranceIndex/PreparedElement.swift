@@ -70,7 +70,10 @@ struct PreparedEntrance: Sendable {
     /// All its tags, as a JSON object.
     var tags: String
     var cell: Int64
-    /// Its folded `name` and `ref`, if any: they find the building it is on.
+    /// Its folded `name` and `ref`, and its address (`addr:street` or `addr:place` with
+    /// `addr:housenumber`, as a building's: ``SearchText/addresses(_:)``), if any: they find the
+    /// building it is on. Before, not the address (audit 12 A12-6: "Fabianinkatu 33", tagged
+    /// on a door of Helsinki University's main building, found nothing).
     var words: String?
 
     init(_ node: OSMNode) {
@@ -79,8 +82,7 @@ struct PreparedEntrance: Sendable {
         lon = node.coordinate.longitude
         tags = JSONText.object(node.tags)
         cell = SpatialCells.cell(lat, lon)
-        let words = SearchText.alternatives(
-            [node.tags["name"], node.tags["ref"]].compactMap { $0 }.map(SearchText.normalize))
+        let words = SearchText.alternatives(DoorIndex.doorTexts(node.tags).map(SearchText.normalize))
         self.words = words.isEmpty ? nil : words
     }
 }

@@ -57,7 +57,8 @@ extension Commands {
             }
         }
         let osmDoors = try osmPath.map { path throws(CLIError) in
-            try CLIFiles.osmDoors(path, around: destination.center, command: "pathfinder plan")
+            try CLIFiles.osmDoors(
+                path, around: destination.center, building: destination.osm, command: "pathfinder plan")
         }
         let plan = ArrivalPlan.make(destination: destination, memory: memory, osmDoors: osmDoors, now: now)
         console.line(String(decoding: try JSONIO.encoder(pretty: !compact).encode(plan), as: UTF8.self))
@@ -77,27 +78,29 @@ enum CLIFiles {
         }
     }
 
-    /// The ranked doors of the building at `center` in an OSM file, as the door index made
-    /// from it gives them (``DoorsInFile``): an extract holds other buildings' doors too, and
+    /// The ranked doors of the building at `center` (or of `osm`, the destination's building,
+    /// when the file holds it) in an OSM file, as the door index made from it gives them
+    /// (``DoorsInFile``): an extract holds other buildings' doors too, and
     /// ranked by kind before distance a neighbour's "main" one led (before: every entrance
     /// within 150 m of the centre, then 800 m before that).
     /// - Throws: `CLIError.usage` naming the file, line and element; `.runtime` when the
     ///   temporary index cannot be written.
     static func osmDoors(
-        _ path: String, around center: Coordinate, command: String
+        _ path: String, around center: Coordinate, building osm: String?, command: String
     ) throws(CLIError) -> [Door] {
-        try osmFile(path, around: center, command: command).found.doors
+        try osmFile(path, around: center, building: osm, command: command).found.doors
     }
 
-    /// The OSM file at `path`, read, and the door index's answer around `center` in it.
+    /// The OSM file at `path`, read, and the door index's answer around `center` in it (for
+    /// `osm`, the destination's building, when the file holds it).
     static func osmFile(
-        _ path: String, around center: Coordinate, command: String
+        _ path: String, around center: Coordinate, building osm: String? = nil, command: String
     ) throws(CLIError) -> (data: OSMData, found: DoorsNearResult) {
         let data: OSMData
         do { data = try OSMReader.read(path: path) } catch { throw .usage("\(command): \(error)") }
         do {
             let found = try DoorsInFile.doors(
-                in: data, source: path, near: center, radius: DoorsInFile.radiusMetres)
+                in: data, source: path, near: center, radius: DoorsInFile.radiusMetres, building: osm)
             return (data, found)
         } catch {
             throw error.isBadInput ? .usage("\(command): \(error)") : .runtime("\(command): \(error)")

@@ -187,9 +187,12 @@ struct ReplaySession {
             self.memory = EntranceMemory()
         }
         if let osm {
-            self.doors = try ReplayDoors.osm(path: osm, around: self.destination.center, command: command)
+            self.doors = try ReplayDoors.osm(
+                path: osm, around: self.destination.center, building: self.destination.osm, command: command)
         } else if let doors {
-            self.doors = try ReplayDoors.index(path: doors, around: self.destination.center, command: command)
+            self.doors = try ReplayDoors.index(
+                path: doors, around: self.destination.center, building: self.destination.osm, command: command
+            )
         }
         if let heard {
             let bytes: Data

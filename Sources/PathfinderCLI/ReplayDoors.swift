@@ -14,16 +14,24 @@ enum ReplayDoors {
     /// `skipped`, the directory's `*.db` files that are no door index, each with why.
     case index(path: String, found: DoorsNearResult, skipped: [String])
 
-    /// Reads `path` as OSM data and finds the doors of the building at `center` in it. Bad
-    /// data names file and line: exit 2.
-    static func osm(path: String, around center: Coordinate, command: String) throws(CLIError) -> Self {
-        .osm(path: path, found: try CLIFiles.osmFile(path, around: center, command: command).found)
+    /// Reads `path` as OSM data and finds the doors of the building at `center` in it (of
+    /// `building`, the destination's ``Destination/osm``, when it holds it). Bad data names
+    /// file and line: exit 2.
+    static func osm(
+        path: String, around center: Coordinate, building: String?, command: String
+    ) throws(CLIError) -> Self {
+        .osm(
+            path: path,
+            found: try CLIFiles.osmFile(path, around: center, building: building, command: command).found)
     }
 
     /// Opens the door index at `path` (a file, or a directory of them: the one nearest the
     /// centre, as `doors near` and the daemon choose) and asks it for the doors around
-    /// `center`. A missing file or one that is not a door index: exit 2, naming it.
-    static func index(path: String, around center: Coordinate, command: String) throws(CLIError) -> Self {
+    /// `center` (for `building`, the destination's ``Destination/osm``: its doors, when the
+    /// index holds it). A missing file or one that is not a door index: exit 2, naming it.
+    static func index(
+        path: String, around center: Coordinate, building: String?, command: String
+    ) throws(CLIError) -> Self {
         let index: DoorIndex
         let skipped: [String]
         do {
@@ -45,7 +53,8 @@ enum ReplayDoors {
             // The radius only matters with no building within 50 m: then, as the daemon asks,
             // the entrances within 150 m of the centre.
             return .index(
-                path: index.path, found: try index.doors(near: center, radius: DoorsInFile.radiusMetres),
+                path: index.path,
+                found: try index.doors(ofBuilding: building, near: center, radius: DoorsInFile.radiusMetres),
                 skipped: skipped)
         } catch {
             throw .usage("\(command): --doors \(path): cannot read the door index: \(error)")

@@ -65,6 +65,31 @@ struct MergedMemoryTests {
         #expect(sim.said.last == Prompts.noDoorLeft)
     }
 
+    /// Every door rejected by the family on a walk that knows no outline (OSM's answer had none;
+    /// a read remembered when the walk began has none): the index is asked again, and the
+    /// outline it answers leads the walk to the walls, arriving there. Before (audit 13 A13-9),
+    /// not asked: led to the centre, never arrived.
+    @Test func everyDoorRejected_asksForTheOutlineAndArrivesAtTheWalls() throws {
+        var sim = try Self.ledToA()
+        let before = sim.effects.count
+        Self.merge(&sim) {
+            $0.reject(Scene.doorA.coordinate, name: "Rautatieasema", center: Scene.center, now: $1)
+            $0.reject(Scene.doorB.coordinate, name: "Rautatieasema", center: Scene.center, now: $1)
+        }
+        #expect(
+            sim.effects[before...].contains {
+                if case .requestDoors(Scene.destination) = $0.effect { true } else { false }
+            })
+        // A 40 m square round the centre.
+        let corners = [45.0, 135, 225, 315].map { Scene.center.offset(metres: 28.3, bearing: $0) }
+        sim.send(
+            .doorsArrived(
+                [Scene.doorA, Scene.doorB],
+                outline: BuildingOutline(rings: [.init(role: .outer, points: corners)])))
+        sim.walk(to: Scene.center.offset(metres: 25, bearing: 180))
+        #expect(sim.said.contains(Prompts.arrivedAtBuilding), "\(sim.said)")
+    }
+
     /// The walker at door A, asked: A stays first (their answer there is the latest word); the
     /// family's door C comes next, and "여기 아니야" leads there.
     @Test func atTheDoorBeingAsked_itStaysAndTheFamilysDoorComesNext() throws {

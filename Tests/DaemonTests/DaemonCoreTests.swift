@@ -196,4 +196,44 @@ import Testing
         #expect(!actions.contains { if case .saveMemory = $0 { true } else { false } })
         #expect(core.approach.memory == EntranceMemory())
     }
+
+    /// A walk to a building with no door, whose outline the door index gave, goes to its walls:
+    /// `status.distance`, and the reason a typed answer is not heeded, are measured to them, as
+    /// the walker hears ("건물까지 백삼십 미터"). Before (audit 13 A13-3), to the centre: 189 m.
+    @Test func aWalkToTheWallsIsMeasuredToThemInStatus() throws {
+        var settings = FinalApproach.Settings()
+        settings.lastStretchMetres = 100
+        var core = DaemonCore(memory: EntranceMemory(), settings: settings)
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        // About 133 m × 106 m; the walker 133 m south of its south wall, 189 m from its centre.
+        let (south, north, west, east) = (37.5700, 37.5712, 126.9900, 126.9912)
+        let outline = BuildingOutline(rings: [
+            .init(
+                role: .outer,
+                points: [
+                    Coordinate(latitude: south, longitude: west),
+                    Coordinate(latitude: south, longitude: east),
+                    Coordinate(latitude: north, longitude: east),
+                    Coordinate(latitude: north, longitude: west),
+                ])
+        ])
+        let destination = Destination(
+            name: "중정빌딩", center: Coordinate(latitude: 37.5706, longitude: 126.9906))
+        _ = core.handle(.go(.destination(destination)), from: 1, now: start)
+        _ = core.doorsFound(.building(doors: [], outline: outline), for: destination, now: start + 1)
+        let here = Coordinate(latitude: 37.5688, longitude: 126.9906)
+        _ = core.moved(.init(time: start + 2, coordinate: here, horizontalAccuracy: 4), now: start + 2)
+        let wall = here.distance(to: Coordinate(latitude: south, longitude: 126.9906))
+        let status = core.handle(.status, from: 2, now: start + 2)
+        let reply = try #require(status.compactMap { if case .reply(2, let v) = $0 { v } else { nil } }.first)
+        let distance = try #require(reply.objectValue?["distance"]?.numberValue)
+        #expect(abs(distance - wall) < 1, "\(distance) m, the wall \(wall) m")
+        let heard = core.handle(.heard("여기 아니야"), from: 3, now: start + 2)
+        guard case .reply(3, let answer)? = heard.first else { Issue.record("\(heard)"); return }
+        #expect(
+            answer.objectValue?["reason"]
+                == .string(
+                    "not in the last stretch: \(Int(wall.rounded())) m from the building's walls"
+                        + " (the last stretch begins at 100 m)"))
+    }
 }

@@ -59,6 +59,46 @@ struct PlanCommandTests {
         #expect(plan.entrance == nil && plan.doors.isEmpty, "\(out)")
     }
 
+    /// A destination naming its building (`"osm": "way/2008"`, as `go QUERY` makes it) plans
+    /// with that building's doors: an L-shaped office whose centroid, its `center`, lies in the
+    /// shop in its corner (way/2009). Without `osm`, the shop's door, as before; an `osm` that
+    /// is no building's id is refused naming the field (audit 12 A12-7).
+    @Test func aDestinationNamingItsBuildingPlansWithThatBuildingsDoors() async throws {
+        let dir = try Scratch()
+        let osm = try dir.write(
+            "l.osm",
+            """
+            <osm version="0.6">
+             <node id="1081" lat="37.5620" lon="126.9800"/><node id="1082" lat="37.5620" lon="126.9810"/>
+             <node id="1083" lat="37.5622" lon="126.9810"/><node id="1084" lat="37.5622" lon="126.9802"/>
+             <node id="1085" lat="37.5630" lon="126.9802"/><node id="1086" lat="37.5630" lon="126.9800"/>
+             <node id="1087" lat="37.5625" lon="126.9800"><tag k="entrance" v="main"/></node>
+             <way id="2008"><nd ref="1081"/><nd ref="1082"/><nd ref="1083"/><nd ref="1084"/><nd ref="1085"/>
+              <nd ref="1086"/><nd ref="1087"/><nd ref="1081"/><tag k="building" v="office"/></way>
+             <node id="1091" lat="37.56225" lon="126.98025"/><node id="1092" lat="37.56225" lon="126.98060"/>
+             <node id="1093" lat="37.56260" lon="126.98060"/><node id="1094" lat="37.56260" lon="126.98025"/>
+             <node id="1095" lat="37.56260" lon="126.98040"><tag k="entrance" v="main"/></node>
+             <way id="2009"><nd ref="1091"/><nd ref="1092"/><nd ref="1093"/><nd ref="1095"/><nd ref="1094"/>
+              <nd ref="1091"/><tag k="building" v="retail"/></way>
+            </osm>
+            """)
+        let center = #""center": {"lat": 37.5623222, "lon": 126.9803222}"#
+        for (field, door) in [
+            (#", "osm": "way/2008""#, Coordinate(latitude: 37.5625, longitude: 126.9800)),
+            ("", Coordinate(latitude: 37.5626, longitude: 126.9804)),
+        ] {
+            let destination = try dir.write("d.json", #"{"name": "엘자빌딩", \#(center)\#(field)}"#)
+            let (code, out, err) = await runPathfinder(["plan", "--destination", destination, "--osm", osm])
+            #expect(code == 0, "\(err)")
+            let plan = try JSONDecoder().decode(ArrivalPlan.self, from: Data(out.utf8))
+            #expect(plan.entrance?.coordinate == door, "\(field): \(out)")
+        }
+        let bad = try dir.write("bad.json", #"{"name": "엘자빌딩", \#(center), "osm": "2008"}"#)
+        let (code, _, err) = await runPathfinder(["plan", "--destination", bad, "--osm", osm])
+        #expect(code == 2)
+        #expect(err.contains("osm") && err.contains("\"way/ID\" or \"relation/ID\""), "\(err)")
+    }
+
     @Test func memoryLeadsAndPlanNeverWrites() async throws {
         let dir = try Scratch()
         let memoryPath = dir.file("memory.json")

@@ -290,6 +290,28 @@ struct ReplayDoorsTests {
         #expect(remembered.components(separatedBy: "\"source\" : \"osm\"").count - 1 == 2, "\(remembered)")
     }
 
+    /// A destination naming its building (`"osm"`, as `go QUERY` makes it) replays with that
+    /// building's doors from the index: Helsinki Cathedral, whose centroid lies in a small
+    /// building of no doors in its middle (way/234870674), which a destination without it
+    /// still gets (audit 12 A12-7).
+    @Test func aDestinationNamingItsBuilding_getsThatBuildingsDoors() async throws {
+        let scratch = try Scratch()
+        let center = #""center": {"lat": 60.1703780916399, "lon": 24.9521759393067}"#
+        for (field, found) in [
+            (#", "osm": "way/419479428""#, "building way 419479428, 3 doors"),
+            ("", "building way 234870674, 0 doors"),
+        ] {
+            let destination = try scratch.write(
+                "d.json", #"{"name": "Helsingin tuomiokirkko", \#(center)\#(field)}"#)
+            let result = await runPathfinder([
+                "replay", "--nmea", Self.repo + "/artifacts/demo/walk.nmea", "--destination", destination,
+                "--doors", Self.bundledIndex,
+            ])
+            #expect(result.code == 0, "\(result.err)")
+            #expect(result.err.contains(found), "\(field): \(result.err)")
+        }
+    }
+
     @Test func withoutDoors_theRequestGoesUnanswered() async throws {
         // A replay reads only the files it is given: no --osm, no --doors, no doors arrive.
         let result = await runPathfinder(Self.walk)

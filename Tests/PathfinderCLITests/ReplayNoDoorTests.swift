@@ -58,12 +58,12 @@ struct ReplayNoDoorTests {
             ["replay", "--nmea", walk, "--destination", try fixture(Self.destination)] + more)
     }
 
-    /// The door index of the building, made by `doors import` (the binary).
-    func importBuilding(_ scratch: Scratch) throws -> String {
+    /// The door index of the building (`building`, a fixture), made by `doors import` (the binary).
+    func importBuilding(_ scratch: Scratch, _ building: String = building) throws -> String {
         let index = scratch.file("seoul.db")
         let made = try BinaryTests.run(
             executable: try BinaryTests.binary(),
-            ["doors", "import", try fixture(Self.building), "--out", index])
+            ["doors", "import", try fixture(building), "--out", index])
         #expect(made.code == 0, "\(made.err)")
         return index
     }
@@ -105,6 +105,77 @@ struct ReplayNoDoorTests {
                 #expect(said.contains(Prompts.remembered), "\(said)")
             }
         }
+    }
+
+    /// The block with two doors mapped (south and east walls), walked round three times with
+    /// one memory: first to record OSM's read; then both doors rejected in turn, the read
+    /// remembered fresh (the index not asked when the walk began); then again, both rejected in
+    /// the memory. Before (audit 13 A13-9), once no door was left the index was not asked, so
+    /// no outline came: the walk led to the centre ("건물 중앙까지 …" at the wall) and never
+    /// arrived, the walker never asked to teach the door. Now the index is asked when no door is
+    /// left and no outline is known, and both walks arrive at the walls.
+    @Test func everyDoorRejected_theWalkArrivesAtTheWalls() throws {
+        let scratch = try Scratch()
+        let index = try importBuilding(scratch, "two-doors/building.osm")
+        let memory = scratch.file("memory.json")
+        let first = try replay(scratch, ["--doors", index, "--memory", memory])
+        #expect(first.code == 0, "\(first.err)")
+        // At door 1 (south wall) by 165 s, at door 2 (east wall) at 200 s.
+        let heard = try scratch.write("heard.tsv", "165\t여기 아니야\n200\t여기 아니야\n")
+        for walk in ["rejecting both", "both rejected"] {
+            let more = walk == "rejecting both" ? ["--heard", heard] : []
+            let r = try replay(scratch, ["--doors", index, "--memory", memory] + more)
+            #expect(r.code == 0, "\(walk): \(r.err)")
+            let events = eventLines(r.out)
+            // After the last door is gone (at the start, or at 200 s) and the index has answered.
+            let gone = walk == "rejecting both" ? 200 : 0
+            let after = events.filter { ($0["t"] as? Double ?? 0) >= Double(gone) }
+            let said = after.filter { $0["event"] as? String == "say" }.compactMap { $0["text"] as? String }
+            #expect(after.contains { $0["event"] as? String == "doorsRequested" }, "\(walk): \(said)")
+            #expect(said.contains(Prompts.arrivedAtBuilding), "\(walk): \(said)")
+            let arrived = after.first { $0["event"] as? String == "arrived" }
+            #expect(arrived?["door"] is NSNull, "\(walk): \(String(describing: arrived))")
+            if walk == "both rejected" {
+                #expect(
+                    (arrived?["t"] as? Double ?? .infinity) < 177, "\(walk): \(String(describing: arrived))")
+            }
+            let answered = after.filter {
+                ($0["t"] as? Double ?? 0) > Double(gone) + Replayer.doorsDelaySeconds
+            }
+            let later = answered.filter { $0["event"] as? String == "say" }.compactMap {
+                $0["text"] as? String
+            }
+            #expect(!later.contains { $0.contains("건물 중앙까지") }, "\(walk): \(later)")
+        }
+    }
+
+    /// A courtyard block (a multipolygon 222 m × 220 m) whose centre lies in its courtyard,
+    /// 78 m from any wall, walked to from 110 m south up to 5 m short of its south wall, the
+    /// destination naming it by its OSM id as `go` sets it. Asked at the centre, the index knows
+    /// no building within 50 m, so no outline came: the walker was led through the south wing
+    /// into the courtyard, "건물 중앙에 도착했어" there (audit 13 A13-7). Asked by the id, the
+    /// building's answer carries its outline: the walk arrives at the south wall.
+    @Test func aCourtyardBuildingNamedByItsId_isArrivedAtByItsWalls() throws {
+        let scratch = try Scratch()
+        let index = try importBuilding(scratch, "courtyard/building.osm")
+        let walk = try scratch.write(
+            "south.nmea", Self.nmea([(37.5790, 126.99125), (37.57995, 126.99125)], stand: 30))
+        let r = try BinaryTests.run(
+            executable: try BinaryTests.binary(),
+            [
+                "replay", "--nmea", walk, "--destination", try fixture("courtyard/destination.json"),
+                "--doors", index,
+            ])
+        #expect(r.code == 0, "\(r.err)")
+        let events = eventLines(r.out)
+        let said = events.filter { $0["event"] as? String == "say" }.compactMap { $0["text"] as? String }
+        #expect(said.contains(Prompts.arrivedAtBuilding), "\(said)")
+        let arrived = try #require(events.first { $0["event"] as? String == "arrived" }, "\(said)")
+        // Within the arrival radius (12 m) of the wall, not of the centre 116 m on.
+        #expect((arrived["metres"] as? Double ?? .infinity) <= 12, "\(arrived)")
+        let answered = events.filter { ($0["t"] as? Double ?? 0) > Replayer.doorsDelaySeconds }
+        let later = answered.filter { $0["event"] as? String == "say" }.compactMap { $0["text"] as? String }
+        #expect(!later.contains { $0.contains("건물 중앙") }, "\(later)")
     }
 
     /// Without an outline (a destination file alone, no door index) the walk leads to the

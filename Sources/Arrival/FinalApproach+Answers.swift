@@ -142,6 +142,7 @@ extension FinalApproach {
         walk.levelSaid = nil
         walk.levelDecided = false
         walk.lastCallout = nil
+        walk.noDoorLeftSaidAt = now
         self.walk = walk
         return effects + [.say(Prompt(Prompts.noDoorLeft))] + askedForOutline()
     }

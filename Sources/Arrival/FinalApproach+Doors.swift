@@ -120,6 +120,7 @@ extension FinalApproach {
         let turned = Self.isAnotherDoor(current, plan.entrance)
         walk.plan = plan
         if turned { walk.turned() }
+        if turned, plan.entrance == nil { walk.noDoorLeftSaidAt = now }
         self.walk = walk
         var effects: [Effect] = [.plan(plan, .memoryMerged)]
         if turned {

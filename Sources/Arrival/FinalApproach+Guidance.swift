@@ -71,11 +71,16 @@ extension FinalApproach {
             walk.arrivedAt = now
             self.walk = walk
             effects.append(.log(.arrived(walk.door, metres: (metres * 10).rounded() / 10)))
-            effects.append(
-                .say(
-                    Prompt(
-                        walk.door.map(Prompts.arrived(at:))
-                            ?? (toWalls ? Prompts.arrivedAtBuilding : Prompts.arrivedAtCenter))))
+            let justAsked = walk.noDoorLeftSaidAt.map {
+                now.timeIntervalSince($0) < settings.noDoorLeftQuietSeconds
+            }
+            if walk.door != nil || justAsked != true {
+                effects.append(
+                    .say(
+                        Prompt(
+                            walk.door.map(Prompts.arrived(at:))
+                                ?? (toWalls ? Prompts.arrivedAtBuilding : Prompts.arrivedAtCenter))))
+            }
             return effects + levelCheck(now: now)
         }
 

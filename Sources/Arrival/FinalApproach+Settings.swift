@@ -18,6 +18,10 @@ extension FinalApproach {
         /// Arrival is left only beyond this multiple of its radius, so GPS jitter at the door
         /// does not announce arrival twice.
         public var arrivalLeaveFactor = 2.0
+        /// An arrival without a door this soon (seconds) after "다른 입구는 모르겠어. 입구를 찾으면
+        /// …" is not announced: that sentence asked the same (audit 13 A13-4). Longer than the
+        /// door index's answer takes in replay (3 s), which the walls' arrival waits for.
+        public var noDoorLeftQuietSeconds = 10.0
         /// Callouts on progress come every this fraction of the distance left…
         public var calloutProgressFraction = 0.25
         /// …but no closer together than this (metres), which is about GPS noise…

@@ -193,6 +193,10 @@ public struct FinalApproach: Sendable {
         /// Set by "여기가 입구야": the walk ends then, and hears nothing more.
         var endsAt: Date?
         var lastCallout: Callout?
+        /// When "다른 입구는 모르겠어. 입구를 찾으면 …" was said: an arrival without a door within
+        /// ``Settings/noDoorLeftQuietSeconds`` of it says nothing more (the sentence asked the
+        /// same; audit 13 A13-4: before, both back to back at the wall of the door rejected).
+        var noDoorLeftSaidAt: Date?
         var lastPoorAccuracyWarning: Date?
         var noFixSaid = false
         /// A fix came during this walk (or the walks before it, for the next door after "여기

@@ -32,7 +32,7 @@ extension FinalApproach {
 
         let (metres, toward) = goal(of: walk, from: position.coordinate)
         let direction = self.direction(from: position, to: toward, now: now)
-        let toWalls = walk.door == nil && walk.outline != nil
+        let toWalls = walk.leadsToWalls
         let distance = Guidance.distance(metres, horizontalAccuracy: position.horizontalAccuracy)
         let radius = settings.arrivalRadius(horizontalAccuracy: position.horizontalAccuracy)
 

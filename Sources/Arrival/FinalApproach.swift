@@ -224,6 +224,9 @@ public struct FinalApproach: Sendable {
 
         var door: Door? { plan.entrance }
         var target: Coordinate { plan.walkTo }
+        /// With no door to lead to, the walk leads to the building's walls (its outline known),
+        /// not to its centre.
+        var leadsToWalls: Bool { door == nil && outline != nil }
     }
 
     /// The last guidance spoken: when, how far, and at which clock hour.
@@ -330,7 +333,7 @@ public struct FinalApproach: Sendable {
     }
     /// Whether the walk, with no door to lead to, leads to the building's walls (its outline
     /// known), not to its centre.
-    public var leadsToWalls: Bool { walk.map { $0.door == nil && $0.outline != nil } ?? false }
+    public var leadsToWalls: Bool { walk?.leadsToWalls ?? false }
     /// Where the walk under way leads: nil when idle, and once "여기가 입구야" was stored (the
     /// walk then only waits to end).
     public var leadingTo: Destination? { walk?.endsAt == nil ? walk?.destination : nil }

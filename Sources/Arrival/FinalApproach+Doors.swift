@@ -53,6 +53,7 @@ extension FinalApproach {
         let destination = walk.destination
         let doors = answer.doors
         var effects: [Effect] = []
+        let ledToWalls = walk.leadsToWalls
         if case .building(_, let outline?) = answer, !outline.isEmpty { walk.outline = outline }
         if memory.recordOSM(answer, name: destination.name, center: destination.center, now: now) {
             effects.append(.saveMemory(memory))
@@ -77,16 +78,18 @@ extension FinalApproach {
         if leadChanged, current != nil, near || walk.arrived {
             plan = Self.keepingLead(current, at: walk.target, of: plan)  // too close to turn away
         }
-        guard plan != walk.plan else {
-            self.walk = walk
-            return effects
-        }
+        let changed = plan != walk.plan
         let announce = plan.entrance != nil && plan.walkTo != walk.plan.walkTo
         walk.plan = plan
-        if announce { walk.turned() }
+        // The last stretch promised the centre before the answer; it brought the outline and no
+        // door: the walk now leads to the walls, and says so (before, audit 13 A13-6, the
+        // guidance changed from "건물 중앙까지 …" to "건물까지 …" with no word of why).
+        let wallsFound = !ledToWalls && walk.leadsToWalls && walk.inLastStretch
+        if announce || wallsFound { walk.turned() }
         self.walk = walk
-        effects.append(.plan(plan, .doorsArrived))
+        if changed { effects.append(.plan(plan, .doorsArrived)) }
         if announce, let door = plan.entrance { effects.append(.say(Prompt(Prompts.doorChanged(door)))) }
+        if wallsFound { effects.append(.say(Prompt(Prompts.ledToWalls))) }
         return effects
     }
 

@@ -29,10 +29,14 @@ public enum Prompts {
     /// walls (`toWalls`: its outline is known) or its centre.
     public static func lastStretch(_ name: String, door: Door?, toWalls: Bool = false) -> String {
         guard let door else {
-            return "\(name)에 거의 다 왔어. 아는 입구가 없어서 \(toWalls ? "건물까지" : "건물 중앙으로") 안내할게."
+            return "\(name)에 거의 다 왔어. \(toWalls ? ledToWalls : "아는 입구가 없어서 건물 중앙으로 안내할게.")"
         }
         return "\(name)에 거의 다 왔어. \(entrance(door))로 안내할게.\(details(door))"
     }
+
+    /// The last stretch's promise for a building without a door whose outline is known; said
+    /// alone when OSM's answer brought the outline after the walk had promised the centre.
+    public static let ledToWalls = "아는 입구가 없어서 건물까지 안내할게."
 
     // MARK: Guidance
 

@@ -186,6 +186,33 @@ struct ReplayNoDoorTests {
         #expect(!later.contains { $0.contains("건물 중앙") }, "\(later)")
     }
 
+    /// A walk that begins inside the last stretch (110 m south of the building) before the
+    /// index has answered promises the centre, all it knows then; the answer brings the outline
+    /// and no door, and the walker is told the walk now leads to the building, then guided to
+    /// its walls. Before (audit 13 A13-6), "건물 중앙으로 안내할게" and "건물 중앙까지 …" were
+    /// followed by "건물까지 …" with no word of the change.
+    @Test func anOutlineAfterTheCentreWasPromised_isSaid() throws {
+        let scratch = try Scratch()
+        let index = try importBuilding(scratch)
+        let walk = try scratch.write(
+            "near.nmea", Self.nmea([(37.5640, 126.9762), (37.56490, 126.9762)], stand: 10))
+        let r = try BinaryTests.run(
+            executable: try BinaryTests.binary(),
+            ["replay", "--nmea", walk, "--destination", try fixture(Self.destination), "--doors", index])
+        #expect(r.code == 0, "\(r.err)")
+        let said = eventLines(r.out).filter { $0["event"] as? String == "say" }.compactMap {
+            $0["text"] as? String
+        }
+        let promise = try #require(said.firstIndex { $0.hasSuffix("건물 중앙으로 안내할게.") }, "\(said)")
+        let change = try #require(said.firstIndex(of: Prompts.ledToWalls), "\(said)")
+        #expect(promise < change, "\(said)")
+        #expect(said.filter { $0 == Prompts.ledToWalls }.count == 1, "\(said)")
+        let after = said[(change + 1)...]
+        #expect(after.first?.hasPrefix("건물까지") == true, "\(said)")
+        #expect(!after.contains { $0.contains("건물 중앙") }, "\(said)")
+        #expect(after.contains(Prompts.arrivedAtBuilding), "\(said)")
+    }
+
     /// Without an outline (a destination file alone, no door index) the walk leads to the
     /// centre as before: there is nothing else to measure to.
     @Test func withoutAnOutline_theWalkStillLeadsToTheCentre() throws {

@@ -31,6 +31,11 @@ final class Decoder {
     /// (`nil`: a pass found no path), so hearings of one phrase by several decoders cost one
     /// rescoring.
     private var margins: [String: Int32?] = [:]
+    /// Whether the live cepstral mean is brought up to date after every block fed
+    /// (``weighSessionMean(frames:)``): until sphinxbase's window first shifts.
+    private var settlingMean = false
+    /// The frames the grammar decoder's mean counted after the last block while settling.
+    private var settlingFrames: Int32 = 0
 
     /// Settings applied before the model's own `pathfinder.args` (which may override them).
     static let baseSettings: [(String, String)] = [
@@ -217,6 +222,7 @@ final class Decoder {
         if let loop, ps_process_raw(loop, block, block.count, 0, full) < 0 {
             throw .decoder("ps_process_raw failed (phone loop)")
         }
+        if settlingMean { settleMean() }
         return ps_get_in_speech(decoder) != 0
     }
 
@@ -285,6 +291,38 @@ final class Decoder {
         let saved = ([decoder] + (loop.map { [$0] } ?? [])).compactMap(Self.liveMean(of:))
         try body()
         for (cmn, mean) in saved { cmn_live_set(cmn, mean) }
+    }
+
+    /// Weighs the live cepstral mean this session starts from as `frames` frames of audio
+    /// (sphinxbase weighs it as `CMN_WIN`, 500: 5 s) and brings it up to date after every block
+    /// fed until sphinxbase's own window first shifts (at 800 frames counted), so a session's
+    /// first seconds move it as much as `frames` frames of the prior: the background a walker
+    /// meets at the door is learnt in a second or two, not in minutes.
+    func weighSessionMean(frames: Int) {
+        for handle in [decoder] + (loop.map { [$0] } ?? []) {
+            guard let (cmn, mean) = Self.liveMean(of: handle) else { continue }
+            for i in mean.indices { cmn.pointee.sum[i] = mean[i] * mfcc_t(frames) }
+            cmn.pointee.nframe = Int32(frames)
+        }
+        settlingFrames = Int32(frames)
+        settlingMean = true
+    }
+
+    /// One step of ``weighSessionMean(frames:)``: the mean becomes the frames' so far
+    /// (`cmn_live_update`), until sphinxbase's window shifted (fewer frames counted than
+    /// before), after which its own schedule goes on.
+    private func settleMean() {
+        guard let frames = ps_get_feat(decoder)?.pointee.cmn_struct?.pointee.nframe,
+            frames >= settlingFrames
+        else {
+            settlingMean = false
+            return
+        }
+        settlingFrames = frames
+        for handle in [decoder] + (loop.map { [$0] } ?? []) {
+            guard let feat = ps_get_feat(handle), let cmn = feat.pointee.cmn_struct else { continue }
+            cmn_live_update(cmn)
+        }
     }
 
     /// The grammar decoder's live cepstral mean now (the 13 cepstra it normalises the next

@@ -98,6 +98,11 @@ public final class Listener {
         /// and the gate hear the audio unsuppressed. `belowSpread` 0: none. `nil`: the model's
         /// (``OperatingPoint/noiseSuppression``), since its thresholds were tuned with it.
         public var noiseSuppression: NoiseSuppression?
+        /// How many frames the cepstral mean a session starts from (the model's `-cmninit`)
+        /// counts for against the audio it hears (``Decoder/weighSessionMean(frames:)``): fewer,
+        /// and the session's first seconds move it further. `nil`: sphinxbase's 500 (5 s), the
+        /// product's; measured (docs/speech.md, "The session's first mean, learnt faster").
+        public var sessionMeanFrames: Int?
 
         public init(
             maxUtteranceSeconds: Double = 5, maxFillersNotHere: Int = 2, maxFillersThisIsIt: Int = 1,
@@ -105,7 +110,7 @@ public final class Listener {
             neighbourRule: NeighbourRule = .firstOnset, speeds: [Double]? = nil, rehear: [Double]? = nil,
             highPass: Double? = nil,
             searchLead: Double? = nil, fillers: FillerSpan? = nil, rehearOwnMean: Bool? = nil,
-            noiseSuppression: NoiseSuppression? = nil
+            noiseSuppression: NoiseSuppression? = nil, sessionMeanFrames: Int? = nil
         ) {
             self.maxUtteranceSeconds = maxUtteranceSeconds
             self.maxFillersNotHere = maxFillersNotHere
@@ -121,6 +126,7 @@ public final class Listener {
             self.fillers = fillers
             self.rehearOwnMean = rehearOwnMean
             self.noiseSuppression = noiseSuppression
+            self.sessionMeanFrames = sessionMeanFrames
         }
 
         /// `point` with the decoders and front end of a listener on a model with it, each the
@@ -289,6 +295,9 @@ public final class Listener {
             try d.startUtterance()
         }
         try warmUp()
+        if let frames = policy.sessionMeanFrames {
+            for d in decoders + rehearers { d.weighSessionMean(frames: frames) }
+        }
         // Behind the search gate nobody is near yet.
         if searchLeadSamples != nil { try use(.quiet) }
     }

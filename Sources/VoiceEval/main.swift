@@ -86,6 +86,7 @@ struct Options {
                          [--rehear-own-mean]  (those decoders normalise an utterance by its own cepstral mean, fed whole; measured, not the product's)
                          [--sessions-of N]  (a fresh Listener every N items, as the daemon opens one each last stretch; with --session-per-channel, within each channel)
                          [--cepstral-mean]  (each recording's live cepstral mean at its end, to standard error)
+                         [--session-mean-frames N]  (each session's first mean, the model's -cmninit, counts as N frames, not 500, and is updated every block until its window first shifts; measured, not the product's)
                          [--session-lead S]  (with --sessions-of: S seconds of the noise alone before each session's first item, default 5; measured, not the issue's case)
                          [--carry-mean]  (with --sessions-of or --session-per-channel: each session starts from the mean its channel's previous session ended at; measured, not the product's)
                          [--session-per-channel]  (each perturbation's items, or each real speaker's on one device, one recording and one Listener, as a walker keeps one microphone; default: one recording, the channel changing every item)
@@ -258,6 +259,12 @@ struct Options {
                         "--noise-suppression \(text): none, or LEVEL,SPREAD (a WebRTC level from 0 to 3; suppressed while the background's spread is below SPREAD dB, 0 to 20)"
                     )
                 }
+            case "--session-mean-frames":
+                let frames = try number(flag, Int.self)
+                guard (1...500).contains(frames) else {
+                    throw UsageError("--session-mean-frames: \(frames) is not from 1 to 500 frames")
+                }
+                policy.sessionMeanFrames = frames
             case "--session-per-channel": sessions.perChannel = true
             case "--cepstral-mean": sessions.printsMean = true
             case "--carry-mean": sessions.carried = CarriedMeans()

@@ -276,6 +276,28 @@ struct OperatingPointTests {
         }
     }
 
+    /// A session's first mean weighed as fewer frames (``Listener/Policy/sessionMeanFrames``)
+    /// moves further on the session's first answer: the frames that reach the mean (the voice
+    /// detector's speech, not the steady noise it learnt) count against 100 frames of the
+    /// model's `-cmninit`, not sphinxbase's 500.
+    @Test func aSessionsFirstMeanWeighedAsFewerFramesMovesFurtherOnTheFirstAnswer() throws {
+        let (directory, model) = try model(withPointAlso: "")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let speech = silence(4) + (try spoken("여기 아니야")) + silence(2)
+        let noise = try soxNoise("whitenoise", seconds: Double(speech.count) / 16_000, volume: 0.01)
+        let recording = zip(speech, noise).map { Int16(clamping: Int($0) + Int($1)) }
+        func moved(_ policy: Listener.Policy) throws -> Double {
+            let listener = try Listener(model: model, policy: policy)
+            let start = listener.cepstralMean[0]
+            _ = try listener.process(samples: recording) + listener.finish()
+            return abs(listener.cepstralMean[0] - start)
+        }
+        let product = try moved(.init())
+        let weighed = try moved(.init(sessionMeanFrames: 100))
+        #expect(product > 0.5, "the first answer moves the product's mean too: \(product)")
+        #expect(weighed > 2 * product, "weighed as 100 frames: \(weighed); as 500: \(product)")
+    }
+
     /// `-cmninit` in `pathfinder.args` is the live cepstral mean a listening session starts from
     /// (the acoustic model's feat.params would otherwise win); a malformed one names itself.
     @Test func theArgsFilesInitialMeanIsTheSessionsFirst() throws {

@@ -70,7 +70,7 @@ extension FinalApproach {
             walk.arrived = true
             walk.arrivedAt = now
             self.walk = walk
-            effects.append(.log(.arrived(walk.door, metres: (metres * 10).rounded() / 10)))
+            effects.append(.log(.arrived(walk.door, metres: (metres * 10).rounded() / 10, toWalls: toWalls)))
             let justAsked = walk.noDoorLeftSaidAt.map {
                 now.timeIntervalSince($0) < settings.noDoorLeftQuietSeconds
             }

@@ -44,7 +44,8 @@ extension FinalApproach {
         }
 
         enum Key: String, CodingKey {
-            case t, event, text, callout, plan, reason, name, buildings, door, metres, meaning, level, walker,
+            case t, event, text, callout, plan, reason, name, buildings, door, metres, goal, meaning, level,
+                walker,
                 state, accuracy, confidence, source, sure
         }
 
@@ -76,9 +77,11 @@ extension FinalApproach {
                 // Why a middling answer asked or was ignored shows in the log.
                 if !answer.sure, answer.meaning != nil { try c.encode(false, forKey: .sure) }
             case .log(.rejected(let door)), .log(.confirmed(let door)): try c.encode(door, forKey: .door)
-            case .log(.arrived(let door, let metres)):
+            case .log(.arrived(let door, let metres, let toWalls)):
                 try c.encode(door, forKey: .door)
                 try c.encode(metres, forKey: .metres)
+                // Without a door, what was arrived at: the building's walls or its centre.
+                if door == nil { try c.encode(toWalls ? "walls" : "centre", forKey: .goal) }
             case .log(.level(let check, let door, let walker)):
                 try c.encode(check, forKey: .level)
                 try c.encode(door, forKey: .door)

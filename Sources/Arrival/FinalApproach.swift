@@ -130,8 +130,8 @@ public struct FinalApproach: Sendable {
         /// The walker confirmed this door (as stored).
         case confirmed(Door)
         /// Arrived at the door (or, when `nil`, the building: its walls when its outline is known,
-        /// else its centre), this far from it (metres).
-        case arrived(Door?, metres: Double)
+        /// `toWalls`, else its centre), this far from it (metres).
+        case arrived(Door?, metres: Double, toWalls: Bool = false)
         /// The level check's answer with the two altitudes compared.
         case level(LevelCheck, door: BarometricAltitude, walker: BarometricAltitude)
         /// GPS trouble or its end.

@@ -176,7 +176,8 @@ struct Shell {
         }
         switch event {
         case "arrived":
-            log.info("arrived: \(door(fields["door"])), \(fields["metres"]?.numberValue ?? 0) m from it")
+            let at = fields["goal"]?.stringValue == "walls" ? "the building's walls" : door(fields["door"])
+            log.info("arrived: \(at), \(fields["metres"]?.numberValue ?? 0) m from it")
         case "heard":
             var text =
                 "heard: \"\(fields["text"]?.stringValue ?? "")\" meaning \(fields["meaning"]?.stringValue ?? "none")"

@@ -224,8 +224,8 @@ enum Transcript {
         case .log(.heard(let answer)): heardText(answer)
         case .log(.rejected(let door)): "rejected door \(name(door)) for good"
         case .log(.confirmed(let door)): "stored   door \(name(door)) where the walker stands (source walker)"
-        case .log(.arrived(let door, let metres)):
-            "arrived  at \(door.map { "door \(name($0))" } ?? "the centre"), \(String(format: "%.1f", metres)) m away"
+        case .log(.arrived(let door, let metres, let toWalls)):
+            "arrived  at \(door.map { "door \(name($0))" } ?? (toWalls ? "the building's walls" : "the centre")), \(String(format: "%.1f", metres)) m away"
         case .log(.level(let check, let door, let walker)):
             "level    \(check.rawValue) (door \(door.metres) m, walker \(walker.metres) m above sea level)"
         case .log(.gps(let state)):

@@ -157,7 +157,7 @@ struct FinalApproachStoryTests {
         // Guided to A, and arrives there without a word from the walker.
         sim.walk(to: Scene.doorA.coordinate)
         #expect(sim.said.contains(Prompts.arrived(at: Scene.doorA)))
-        #expect(sim.records.contains { if case .arrived(Scene.doorA?, _) = $0 { true } else { false } })
+        #expect(sim.records.contains { if case .arrived(Scene.doorA?, _, _) = $0 { true } else { false } })
     }
 
     @Test func lateOSM_nearTheLeadingDoor_keepsIt() throws {

@@ -41,7 +41,7 @@ struct MergedMemoryTests {
         #expect(sim.said.last == Prompts.nextDoor(Scene.doorB))
         sim.walk(to: Scene.doorB.coordinate)
         #expect(sim.said.contains(Prompts.arrived(at: Scene.doorB)))
-        #expect(!sim.records.contains { if case .arrived(Scene.doorA?, _) = $0 { true } else { false } })
+        #expect(!sim.records.contains { if case .arrived(Scene.doorA?, _, _) = $0 { true } else { false } })
     }
 
     @Test func anotherDoorConfirmed_leads() throws {

@@ -90,6 +90,8 @@ struct ReplayNoDoorTests {
                 events.first { $0["event"] as? String == "arrived" }, "walk \(walk): \(said)")
             // Before the wall (2 m short of it at t = 177 s): within 12 m of it.
             #expect((arrived["t"] as? Double ?? .infinity) < 177, "walk \(walk): \(arrived)")
+            // The record says what was arrived at (before, a reader of the log saw "the centre").
+            #expect(arrived["goal"] as? String == "walls", "walk \(walk): \(arrived)")
             // Once the index has answered, guidance measured to the walls, never to the centre
             // inside them (before it answers, the walk knows only the centre).
             let answered = events.filter { ($0["t"] as? Double ?? 0) > Replayer.doorsDelaySeconds }

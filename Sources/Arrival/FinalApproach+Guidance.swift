@@ -100,10 +100,15 @@ extension FinalApproach {
     /// is 17–28 m from every point outside a 35 m block, further than the radius (before, audit
     /// 12 A12-3, the walker going round such a building never arrived).
     func goal(of walk: Walk, from coordinate: Coordinate) -> (metres: Double, toward: Coordinate) {
-        guard walk.door == nil, let outline = walk.outline,
-            let wall = outline.nearestWallPoint(to: coordinate)
-        else { return (coordinate.distance(to: walk.target), walk.target) }
-        return outline.contains(coordinate) ? (0, walk.target) : (wall.metres, wall.point)
+        guard walk.door == nil, let outline = walk.outline else {
+            return (coordinate.distance(to: walk.target), walk.target)
+        }
+        // Inside, no wall is looked for (every wall's segments measured, once a second).
+        if outline.contains(coordinate) { return (0, walk.target) }
+        guard let wall = outline.nearestWallPoint(to: coordinate) else {
+            return (coordinate.distance(to: walk.target), walk.target)
+        }
+        return (wall.metres, wall.point)
     }
 
     /// Progress of a step, a turn of ``Settings/calloutTurnHours``, or a quiet spell.

@@ -203,10 +203,17 @@ final class DaemonLookups {
     func destination(for query: String, near fix: Coordinate?, far: Bool) throws(LookupError) -> GoAnswer {
         var answer = try destinationOrForm(for: query, near: fix, far: far)
         let chosen = answer.chosen.destination
-        if answer.chosen.source == "doors", let osm = chosen.osm,
-            let door = try? openDoors().namedDoor(query, ofBuilding: osm, near: chosen.center)
-        {
-            answer.chosen.destination.door = door
+        guard answer.chosen.source == "doors", let osm = chosen.osm else { return answer }
+        do {
+            if let door = try openDoors().namedDoor(query, ofBuilding: osm, near: chosen.center) {
+                answer.chosen.destination.door = door
+            }
+        } catch {
+            // The building was found; only its named door is not known: the walk leads as
+            // without one, and the journal says why (before, nothing was said).
+            warn(
+                "door index \(doorsPath ?? ""): the door \"\(query)\" names in \(osm) not looked up: \(error)"
+            )
         }
         return answer
     }

@@ -242,9 +242,20 @@ enum SearchText {
     /// that number ("31-2번지" → "31-2"; "31번지 2호" → "31-2", ``withLotNumbers(_:)``). A
     /// Korean building number in a complex right after the number ("103동" of "반포대로 275
     /// 103동 1203호") is kept in a form tried first (``buildingNumber(_:at:)``): the complex's
-    /// buildings share its address.
+    /// buildings share its address. A 호 of three or more digits right after 번지 ("31번지
+    /// 201호") may be the lot's 부번 or a flat: the lot with it is tried first, then the lot
+    /// alone, the flat dropped.
     static func houseNumberForms(_ words: [String]) -> [(words: [String], bareNumber: Bool)] {
-        let words = withLotNumbers(words)
+        var forms = numberForms(withLotNumbers(words))
+        for form in numberForms(withLotNumbers(words, flatAfterLot: true))
+        where !forms.contains(where: { $0.words == form.words }) {
+            forms.append(form)
+        }
+        return forms
+    }
+
+    /// ``houseNumberForms(_:)`` of words whose lot numbers are read already.
+    private static func numberForms(_ words: [String]) -> [(words: [String], bareNumber: Bool)] {
         guard let first = words.first, !isHouseNumber(first),
             let at = words.indices.first(where: {
                 ($0 > 0 && isHouseNumber(words[$0])) || roadAndNumber(words[$0]) != nil
@@ -263,7 +274,7 @@ enum SearchText {
         let letterDropped = letter || number.last?.isLetter == true
         if letter || digits != number { forms.append((street + [digits], letterDropped)) }
         let ends = digits.split(separator: "-").map(String.init)
-        if ends.count == 2, !street.contains(where: isHangul), let low = Int(ends[0]),
+        if ends.count == 2, !street.contains(where: { $0.contains(where: isHangul) }), let low = Int(ends[0]),
             let high = Int(ends[1]),
             low < high
         {
@@ -300,11 +311,16 @@ enum SearchText {
     /// 번지 ("31번지 2호", "31번지2호", "31 번지 2 호"), joined to its 본번 ("31-2"): that 호 is part
     /// of the lot, never a flat, and the lot is never read as 31, another building. A 호 after a
     /// lot that has its 부번 ("31-2번지 301호") or not right after 번지 ("31번지 3층 301호") is a
-    /// flat, left to be dropped. Other words as they are.
-    static func withLotNumbers(_ words: [String]) -> [String] {
+    /// flat, left to be dropped. Other words as they are. `flatAfterLot`: a 호 of three or more
+    /// digits right after 번지 ("31번지 201호") is read as a flat instead ("31 201호").
+    static func withLotNumbers(_ words: [String], flatAfterLot: Bool = false) -> [String] {
+        let flat = "(?<![^ ])([0-9]+) ?번지 ?([0-9]{3,}) ?호(?![^ ])"
         let subLot = "(?<![^ ])([0-9]+) ?번지 ?([0-9]+) ?호(?![^ ])"
         let lot = "(?<![^ ])([0-9]+(?:-[0-9]+)?[A-Za-z]?) ?번지(?![^ ])"
-        return words.joined(separator: " ")
+        let joined = words.joined(separator: " ")
+        return
+            (flatAfterLot
+            ? joined.replacingOccurrences(of: flat, with: "$1 $2호", options: .regularExpression) : joined)
             .replacingOccurrences(of: subLot, with: "$1-$2", options: .regularExpression)
             .replacingOccurrences(of: lot, with: "$1", options: .regularExpression)
             .split(separator: " ").map(String.init)

@@ -49,6 +49,13 @@ struct KoreanAddressFormsTests {
         #expect(SearchText.addressForms("태평로1가 31-2번지 301호") == ["태평로1가 31-2"])
         #expect(SearchText.addressForms("태평로1가 31번지 3층 301호") == ["태평로1가 31"])
         #expect(SearchText.addressForms("태평로1가 31번지") == ["태평로1가 31"])
+        // A 호 of three digits right after 번지 may be a 부번 or a flat: both, the lot first
+        // (before, only lot 31-201, which found nothing).
+        #expect(SearchText.addressForms("태평로1가 31번지 201호") == ["태평로1가 31-201", "태평로1가 31"])
+        #expect(SearchText.addressForms("태평로1가 31번지1203호").last == "태평로1가 31")
+        // A Korean 본번-부번 after a street with a digit in its name is no range of numbers
+        // (before, "세종대로23길 5-10" was tried as 5 and as 10, other buildings).
+        #expect(SearchText.addressForms("세종대로23길 5-10 3층") == ["세종대로23길 5-10"])
     }
 
     /// A complex's building and flat written together ("103동1203호", as phone keyboards and

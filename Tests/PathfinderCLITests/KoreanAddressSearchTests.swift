@@ -105,6 +105,9 @@ struct KoreanAddressSearchTests {
         }
         let (osm, err) = try Self.search("태평로1가 31번지", db)
         #expect(osm == ["way/7"], "\(osm) \(err)")
+        // Flat 201 of lot 31 (no lot 31-201 here): lot 31's building (before, nothing found).
+        let (flat, flatErr) = try Self.search("태평로1가 31번지 201호", db)
+        #expect(flat == ["way/7"], "\(flat) \(flatErr)")
     }
 
     /// An official road-name address with its 읍 (or a Seoul address with its 동) between the

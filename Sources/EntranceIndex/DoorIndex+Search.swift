@@ -1,6 +1,7 @@
 import Arrival
 import Foundation
 public import Geo
+import OSM
 import SQLite
 
 /// A building found by name or address.
@@ -334,10 +335,14 @@ extension DoorIndex {
         var out: [BuildingMatch] = []
         for candidate in ranked where out.count < limit {
             guard let building = try building(row: candidate.row) else { continue }
-            let doors = OSMDoors.ranked(try entrances(of: building), around: building.centroid).count
+            let entrances = try entrances(of: building)
+            let doors = OSMDoors.ranked(entrances, around: building.centroid).count
+            let address =
+                Self.address(building.address)
+                ?? (building.name == nil ? Self.entranceAddress(entrances, words: tokens) : nil)
             out.append(
                 BuildingMatch(
-                    building: building, address: Self.address(building.address), doors: doors,
+                    building: building, address: address, doors: doors,
                     metres: near.map { building.outline.contains($0) ? 0 : metres[candidate.row]! },
                     quality: candidate.quality, inside: candidate.inside, index: path,
                     lengthGap: candidate.extra))
@@ -390,6 +395,25 @@ extension DoorIndex {
             """
         ).forEach([.int(row)]) { found = self.building($0, metres: 0) }
         return found
+    }
+
+    /// The address for people of a building with neither a name nor an address of its own: an
+    /// entrance's (OSM's way to map a building of several addresses; a street with a house
+    /// number), the one whose words are all among the query's `words` (folded), else the first
+    /// by OSM id; nil when no entrance has one. Before, such a building found by its
+    /// entrance's address was "이름 없는 건물" in the daemon, spoken and remembered so.
+    static func entranceAddress(_ entrances: [OSMNode], words: [String]) -> String? {
+        let addresses = entrances.compactMap { node -> String? in
+            var parts: [String: String] = [:]
+            for (key, value) in node.tags where key.hasPrefix("addr:") {
+                parts[String(key.dropFirst(5))] = value
+            }
+            return parts["housenumber"] == nil ? nil : address(parts)
+        }
+        let asked = Set(words)
+        return addresses.first { address in
+            SearchText.normalize(address).split(separator: " ").allSatisfy { asked.contains(String($0)) }
+        } ?? addresses.first
     }
 
     /// The address for people: `addr:full`, else street (or place) and house number.

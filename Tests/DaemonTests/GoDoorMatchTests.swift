@@ -235,8 +235,14 @@ import Testing
             ("퇴계로 100", Coordinate(latitude: 37.5600, longitude: 126.9903)),
             ("명동길 7", Coordinate(latitude: 37.5602, longitude: 126.9906)),
         ] {
-            let led = try Self.goDoor(query, osm: "way/10", client: client, daemon: daemon)
+            var name: JSONValue?
+            let led = try Self.goDoor(query, osm: "way/10", client: client, daemon: daemon) {
+                name = $0["destination"]?.objectValue?["name"]
+            }
             #expect(led?.coordinate == door, "\(query): \(daemon.stderr)")
+            // Called by the address asked for, not "이름 없는 건물" (the building has no name
+            // or address of its own).
+            #expect(name == .string(query), "\(query): \(String(describing: name))")
         }
         let go = fields(try client.request(#"{"cmd": "go", "query": "Fabianinkatu 33", "far": true}"#))
         #expect(go["match"]?.objectValue?["osm"] == "relation/1320784", "\(go)")

@@ -6,7 +6,14 @@ import Storage
 /// stopped mid-walk resumes it at its next start. Written only when the walk changes (a `go`,
 /// its end); used only on the loop.
 final class WalkKeeper {
-    let path: String
+    /// Where the walk file is: beside the memory file, a link followed
+    /// (``WalkFile/path(forMemory:)``); looked up again at each write, so a memory file turned
+    /// into a link to another folder while the daemon runs takes its walk file there, where
+    /// the next start looks (before, audit 11 A11-3, it stayed beside the link and a restart
+    /// mid-walk resumed nothing).
+    private(set) var path: String
+    /// The memory file as configured.
+    private let memory: String
     private let log: DaemonLog
     /// What the file on disk holds, as last written, read or left by a failure; nil: no file
     /// (or an empty one). The warnings say what a restart resumes from this.
@@ -22,6 +29,7 @@ final class WalkKeeper {
 
     init(memory: String, log: DaemonLog) {
         path = WalkFile.path(forMemory: memory)
+        self.memory = memory
         self.log = log
     }
 
@@ -127,6 +135,28 @@ final class WalkKeeper {
         write(walk, now: now)
     }
 
+    /// The walk file's path looked up again (``path``): the file at the old one, when it moved
+    /// and one was written there, to remove once the new one holds the walk.
+    private func follow() -> String? {
+        let current = WalkFile.path(forMemory: memory)
+        guard current != path else { return nil }
+        let old = path
+        path = current
+        log.info("walk file now \(current): the memory file \(memory) leads there")
+        return onDisk == nil && !unwritten ? nil : old
+    }
+
+    /// Removes the walk file left at `old`, a path it had before the memory file became a link
+    /// (or stopped being one): a later start there would resume a walk that has moved.
+    private func removeLeft(_ old: String) {
+        do {
+            try WalkFile.remove(path: old)
+            log.info("walk file \(old) removed: the walk is kept in \(path)")
+        } catch {
+            log.warning("walk file \(old): \(error); left there (the walk is kept in \(path))")
+        }
+    }
+
     /// Writes the walk file again when its write failed and the retry is due: checked at each
     /// ``keep(_:now:)``, which the loop calls after every input, its 1 s tick included, once the
     /// memory's outcomes are handed over. A failed retry is logged at debug only: the first
@@ -138,6 +168,7 @@ final class WalkKeeper {
 
     /// Makes the file hold `walk` (none: removes it); a failure is retried on the tick.
     private func write(_ walk: ActiveWalk?, now: ContinuousClock.Instant, retrying: Bool = false) {
+        let left = follow()
         do {
             if let walk {
                 try WalkFile.save(walk, path: path)
@@ -159,6 +190,8 @@ final class WalkKeeper {
             onDisk = walk
             unwritten = false
             retry.written()
+            // Only once the new file holds the walk: a failed write keeps the old one.
+            left.map(removeLeft)
         } catch {
             if retrying {
                 retry.retryFailed(now: now)

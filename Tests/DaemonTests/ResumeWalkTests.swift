@@ -53,6 +53,43 @@ import Testing
         #expect(third.waitForExit() == 0)
     }
 
+    /// The memory file turned into a link to another folder while the daemon runs (a family's
+    /// synced folder): the next walk's file is written beside the file the link leads to, where
+    /// the next start looks, and the one beside the link is removed. Before (audit 11 A11-3),
+    /// it stayed beside the link: a restart mid-walk resumed nothing (idle, nothing said), and
+    /// the stale file was left for a later start to resume.
+    @Test func theWalkFileFollowsTheMemoryFileIntoTheFolderItNowLeadsTo() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let first = try DaemonProcess.listening(in: dir)
+        #expect(fields(try first.client().request(Self.go))["ok"] == .bool(true))
+        let beside = dir.path + "/memory.json.walk"
+        #expect(Self.mode(beside) != nil, "\(first.stderr)")
+        let family = dir.path + "/family"
+        try FileManager.default.createDirectory(atPath: family, withIntermediateDirectories: true)
+        try MemoryFile.encode(EntranceMemory()).write(to: URL(fileURLWithPath: family + "/linked.json"))
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.path + "/memory.lnk", withDestinationPath: family + "/linked.json")
+        #expect(rename(dir.path + "/memory.lnk", dir.path + "/memory.json") == 0)
+        let kamppi =
+            #"{"cmd": "go", "destination": {"name": "Kamppi", "center": {"lat": 60.1690, "lon": 24.9320}}}"#
+        #expect(fields(try first.client().request(kamppi))["ok"] == .bool(true))
+        let moved = family + "/linked.json.walk"
+        for _ in 0..<250 where Self.mode(moved) == nil { usleep(20_000) }
+        #expect(Self.mode(moved) == 0o600, "\(first.stderr)")
+        #expect(Self.mode(beside) == nil, "the walk file beside the link is left: \(first.stderr)")
+        first.signal(SIGKILL)
+        _ = first.waitForExit()
+
+        let second = try DaemonProcess.listening(in: dir)
+        let status = try Self.status(second)
+        #expect(status["state"] == "walking", "\(status)\n\(second.stderr)")
+        #expect(status["destination"]?.objectValue?["name"] == "Kamppi", "\(status)")
+        #expect(second.logs("say: 안내를 다시 시작할게. 목적지는 Kamppi."), "\(second.stderr)")
+        second.signal(SIGTERM)
+        #expect(second.waitForExit() == 0)
+    }
+
     /// A walk begun more than 2 h before the start is not resumed (logged, its file removed); a
     /// walk file that is no walk is set aside with a warning worded as every JSON file's (the
     /// line and field: before, "is not a walk (…)" in words of its own, and a version no line),

@@ -229,6 +229,9 @@ public enum MemoryFile {
         /// the folder is read-only): the daemon runs with the folder's lock alone, which still
         /// refuses `pathfinder memory` changes, but not a second daemon. Nil when taken.
         public private(set) var claimProblem: MemoryFileError?
+        /// The folder held (the memory's, a link followed) and the lock file in it, as they
+        /// were when taken.
+        private var held: (directory: String, claimPath: String)
 
         /// The lock file's path for the memory at `path` (its link followed, as saves are).
         public static func claimPath(for path: String) -> String {
@@ -252,6 +255,7 @@ public enum MemoryFile {
             self.path = path
             try MemoryFile.refuseOtherNames(path)
             let lockPath = Self.claimPath(for: path)
+            held = (AtomicFile.split((try? AtomicFile.resolvingLink(path)) ?? path).directory, lockPath)
             let folder = try Self.lockedFolder(of: path, waiting: waiting)
             var claim: Int32 = -1
             var problem: MemoryFileError?
@@ -375,10 +379,23 @@ public enum MemoryFile {
             } catch {
                 return error.kind == .unwritable ? .unlocked(error) : .lost(error)
             }
+            let before = held
             swap(&folder, &fresh.folder)
             swap(&claim, &fresh.claim)
             claimProblem = fresh.claimProblem
+            held = fresh.held
             let again = "locked again, so a second daemon or a `memory` command on it is refused as before"
+            if before.directory != held.directory {
+                // The memory file now leads elsewhere (it became a link, or stopped being one):
+                // the lock file left in the folder it was in is this daemon's, and no longer
+                // locks anything (before, audit 11 A11-3, it stayed, and the log said the
+                // folder was replaced, which it was not).
+                if before.claimPath != held.claimPath { unlink(before.claimPath) }
+                return .retaken(
+                    note:
+                        "memory file \(path) now leads to another folder, \(held.directory) (it was in \(before.directory)): \(again); the memory is saved there at the next change"
+                )
+            }
             if folderHeld {
                 return .retaken(
                     note:

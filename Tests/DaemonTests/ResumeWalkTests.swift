@@ -78,6 +78,14 @@ import Testing
         for _ in 0..<250 where Self.mode(moved) == nil { usleep(20_000) }
         #expect(Self.mode(moved) == 0o600, "\(first.stderr)")
         #expect(Self.mode(beside) == nil, "the walk file beside the link is left: \(first.stderr)")
+        // The log says what happened (before: "memory folder … was replaced"), and the lock
+        // file left beside the link is gone (the lock is in the family folder now).
+        let said = "memory file \(dir.path)/memory.json now leads to another folder, \(family)"
+        for _ in 0..<250 where !first.stderr.contains(said) { usleep(20_000) }
+        #expect(first.stderr.contains(said), "\(first.stderr)")
+        #expect(!first.stderr.contains("was replaced while the daemon ran"), "\(first.stderr)")
+        #expect(Self.mode(dir.path + "/.memory.json.daemon") == nil, "\(first.stderr)")
+        #expect(Self.mode(family + "/.linked.json.daemon") != nil, "\(first.stderr)")
         first.signal(SIGKILL)
         _ = first.waitForExit()
 

@@ -249,9 +249,16 @@ extension DoorIndex {
                     names.own
                     + (row.text(2) ?? "").components(separatedBy: SearchText.separator)
                     .filter { !$0.isEmpty }
+                // The number in a name or address that also holds the word it follows in the
+                // query: "vuorikatu 8" is not the building of "vuorikatu 19" whose door is
+                // "kaisaniemenkatu 8" (before, the words were found in different addresses of
+                // one building, and `go` walked there).
+                let street = SearchText.wordBeforeNumber(tokens)
                 if let number,
-                    !(own + names.inside).contains(where: {
-                        SearchText.holdsNumber($0[...], number, bare: bareNumber)
+                    !(own + names.inside).contains(where: { field in
+                        SearchText.holdsNumber(field[...], number, bare: bareNumber)
+                            && street.map { word in field.split(separator: " ").contains { $0 == word } }
+                                ?? true
                     })
                 {
                     return

@@ -494,6 +494,15 @@ enum SearchText {
         return (words, tokens.contains(where: isHangul))
     }
 
+    /// The word a folded query's house number (``houseNumber(_:)``) follows: "vuorikatu" of
+    /// "vuorikatu 8", "길" of "세종대로 23 길 5 1"; nil without a house number.
+    static func wordBeforeNumber(_ tokens: [String]) -> String? {
+        let digits = { (word: String) in !word.isEmpty && word.utf8.allSatisfy { (48...57).contains($0) } }
+        let count = tokens.reversed().prefix { digits($0) }.count
+        guard count > 0, count < tokens.count else { return nil }
+        return tokens[tokens.count - count - 1]
+    }
+
     /// Whether a stored whole token that starts with a query's whole token (`rest` what
     /// follows it) continues its house number ``houseNumber(_:)`` as a whole word: with a
     /// letter ("13" → "13a") or another word ("terminal 1" → "terminal 1 parking",

@@ -307,7 +307,15 @@ struct DoorsCommandTests {
             }
             return (osm, r.err)
         }
-        for query in ["Mannerheimintie 1", "Mannerheimintie 7"] {
+        // Nor the street of one of a building's addresses and the number of another: the
+        // building at Vuorikatu 19 with a door at Kaisaniemenkatu 8 is not "Vuorikatu 8"; the
+        // University's main building (Aleksanterinkatu 5, a door at Fabianinkatu 33) is not
+        // "Aleksanterinkatu 33" (before, both found, and `go` walked there).
+        for query in [
+            "Mannerheimintie 1", "Mannerheimintie 7", "Vuorikatu 8", "Kaisaniemenkatu 19",
+            "Aleksanterinkatu 33",
+            "Fabianinkatu 5",
+        ] {
             let (osm, err) = try search(query)
             #expect(osm == [], "\(query)")
             #expect(err.contains("0 buildings match \"\(query)\""), "\(err)")
@@ -316,6 +324,8 @@ struct DoorsCommandTests {
             #expect(try search(query).osm.first == "way/58023634", "\(query)")
         }
         #expect(try search("Mannerheimintie 22").osm.first == "way/8035238")
+        #expect(try search("Kaisaniemenkatu 8").osm.first == "way/122872071")
+        #expect(try search("Fabianinkatu 33").osm.first == "relation/1320784")
         for (query, form, building) in [
             ("Mannerheimintie 5A", "Mannerheimintie 5", "way/224711434"),
             ("Mannerheimintie 5 B", "Mannerheimintie 5", "way/224711434"),

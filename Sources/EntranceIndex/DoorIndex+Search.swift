@@ -249,16 +249,28 @@ extension DoorIndex {
                     names.own
                     + (row.text(2) ?? "").components(separatedBy: SearchText.separator)
                     .filter { !$0.isEmpty }
-                // The number in a name or address that also holds the word it follows in the
-                // query: "vuorikatu 8" is not the building of "vuorikatu 19" whose door is
-                // "kaisaniemenkatu 8" (before, the words were found in different addresses of
-                // one building, and `go` walked there).
-                let street = SearchText.wordBeforeNumber(tokens)
+                // The number in a name or address, and the query's address (the word before its
+                // first number, that number and the numbers and letters after it) in one:
+                // "vuorikatu 8" is not the building of "vuorikatu 19" whose door is
+                // "kaisaniemenkatu 8", nor "keskuskatu 1 a" one holding "keskuskatu 2",
+                // "mannerheimintie 1" and "a la carte" (before, the words were found in different
+                // addresses of one building, and `go` walked there).
                 if let number,
+                    !(own + names.inside).contains(where: {
+                        SearchText.holdsNumber($0[...], number, bare: bareNumber)
+                    })
+                {
+                    return
+                }
+                if let run = SearchText.addressRun(tokens),
                     !(own + names.inside).contains(where: { field in
-                        SearchText.holdsNumber(field[...], number, bare: bareNumber)
-                            && street.map { word in field.split(separator: " ").contains { $0 == word } }
-                                ?? true
+                        let words = field.split(separator: " ")
+                        return run.indices.allSatisfy { i in
+                            words.contains {
+                                $0 == run[i]
+                                    || (i == run.count - 1 && run[i] == tokens.last && $0.hasPrefix(run[i]))
+                            }
+                        }
                     })
                 {
                     return

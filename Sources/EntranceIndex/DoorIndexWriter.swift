@@ -232,7 +232,9 @@ final class DoorIndexWriter {
         if words != nil { progress("indexing the words of names and addresses") }
         progress("making the indexes")
         try db.execute(DoorIndexSchema.indexes)
-        progress("finding the buildings of \(places.places.count) named shops, offices and amenities")
+        progress(
+            "finding the buildings of \(places.places.count) named shops, offices and amenities, and addresses mapped as points"
+        )
         // The places' tokens, for `places_whole`: in memory while the buildings' fit.
         let placesWhole = WholeTokens()
         let insertPlace = try db.prepare("INSERT INTO scratch.places(token, building) VALUES (?, ?)")

@@ -26,6 +26,15 @@ enum PreparedElement: Sendable {
                     words.isEmpty
                     ? .nothing
                     : .place(lat: node.coordinate.latitude, lon: node.coordinate.longitude, words: words)
+            } else if SearchText.isAddressPoint(node.tags) {
+                // An address mapped as a point inside a building (OSM's way for a building of
+                // several addresses, or one whose outline carries none): found as a place
+                // inside it (audit 12: before, dropped, and "충무로 21" found nothing).
+                let words = SearchText.alternatives(SearchText.addresses(node.tags))
+                self =
+                    words.isEmpty
+                    ? .nothing
+                    : .place(lat: node.coordinate.latitude, lon: node.coordinate.longitude, words: words)
             } else {
                 self = .nothing
             }

@@ -494,13 +494,25 @@ enum SearchText {
         return (words, tokens.contains(where: isHangul))
     }
 
-    /// The word a folded query's house number (``houseNumber(_:)``) follows: "vuorikatu" of
-    /// "vuorikatu 8", "길" of "세종대로 23 길 5 1"; nil without a house number.
-    static func wordBeforeNumber(_ tokens: [String]) -> String? {
-        let digits = { (word: String) in !word.isEmpty && word.utf8.allSatisfy { (48...57).contains($0) } }
-        let count = tokens.reversed().prefix { digits($0) }.count
-        guard count > 0, count < tokens.count else { return nil }
-        return tokens[tokens.count - count - 1]
+    /// A folded query's address, the words one name or address must hold together: the word
+    /// before its first number (digits, perhaps a letter joined: "13a"), that number, and the
+    /// numbers and single letters right after it ("vuorikatu 8", "keskuskatu 1 a" of
+    /// "keskuskatu 1 a"; in Korean the word and the number alone: "세종대로 23" of "세종대로 23 길
+    /// 5 1", "반포대로 275" of "반포대로 275 103 동", whose 동 is a building's name); nil when there
+    /// is no number or nothing before it.
+    static func addressRun(_ tokens: [String]) -> [String]? {
+        let number = { (word: String) in word.range(of: "^[0-9]+[a-z]?$", options: .regularExpression) != nil
+        }
+        guard let first = tokens.firstIndex(where: number), first > 0 else { return nil }
+        var end = first
+        // In Korean a number after it is a 부번, or a complex's building ("103 동"), which is
+        // its own name, not part of the address.
+        let korean = tokens.contains(where: isHangul)
+        while !korean, end + 1 < tokens.count, number(tokens[end + 1]) || isFoldedLetter(tokens[end + 1][...])
+        {
+            end += 1
+        }
+        return Array(tokens[(first - 1)...end])
     }
 
     /// Whether a stored whole token that starts with a query's whole token (`rest` what
@@ -653,6 +665,16 @@ enum SearchText {
         return ["shop", "office", "amenity", "craft", "tourism", "healthcare"].contains { tags[$0] != nil }
     }
 
-    /// The osmium `tags-filter` expressions for those nodes.
-    static let placeFilters = ["n/shop", "n/office", "n/amenity", "n/craft", "n/tourism", "n/healthcare"]
+    /// A node that is an address alone: a house number on a street or place, no name (a named
+    /// one is a place inside by its name, or nothing), not an entrance (whose address is its
+    /// door's).
+    static func isAddressPoint(_ tags: [String: String]) -> Bool {
+        tags["addr:housenumber"] != nil && (tags["addr:street"] != nil || tags["addr:place"] != nil)
+            && tags["name"] == nil && tags["entrance"] == nil
+    }
+
+    /// The osmium `tags-filter` expressions for those nodes, and for address points.
+    static let placeFilters = [
+        "n/shop", "n/office", "n/amenity", "n/craft", "n/tourism", "n/healthcare", "n/addr:housenumber",
+    ]
 }

@@ -289,8 +289,9 @@ struct DoorsCommandTests {
     }
 
     /// The binary and its bundled index, with addresses as a family member sends them: a house
-    /// number the index does not hold finds no other house ("Mannerheimintie 1" found
-    /// Mannerheimintie 10 and 13A as its start); a house letter apart finds the one tagged
+    /// number the index does not hold finds no other house ("Mannerheimintie 1", before its
+    /// address point was read, found Mannerheimintie 10 and 13A as its start; "Unioninkatu 3"
+    /// is not 33b or 34); a house letter apart finds the one tagged
     /// joined ("13 A", 13A); a letter, a staircase and flat, a range, a postcode and city after
     /// the number find the building by its street and number, said on stderr (before: "0
     /// buildings match" for each).
@@ -311,9 +312,9 @@ struct DoorsCommandTests {
         // building at Vuorikatu 19 with a door at Kaisaniemenkatu 8 is not "Vuorikatu 8"; the
         // University's main building (Aleksanterinkatu 5, a door at Fabianinkatu 33) is not
         // "Aleksanterinkatu 33" (before, both found, and `go` walked there).
+        // (Mannerheimintie 1 and 7 are in it, address points inside Stockmann and Seurahuone.)
         for query in [
-            "Mannerheimintie 1", "Mannerheimintie 7", "Vuorikatu 8", "Kaisaniemenkatu 19",
-            "Aleksanterinkatu 33",
+            "Unioninkatu 3", "Kaisaniemenkatu 1", "Vuorikatu 8", "Kaisaniemenkatu 19", "Aleksanterinkatu 33",
             "Fabianinkatu 5",
         ] {
             let (osm, err) = try search(query)
@@ -326,6 +327,8 @@ struct DoorsCommandTests {
         #expect(try search("Mannerheimintie 22").osm.first == "way/8035238")
         #expect(try search("Kaisaniemenkatu 8").osm.first == "way/122872071")
         #expect(try search("Fabianinkatu 33").osm.first == "relation/1320784")
+        // An address mapped as a point inside a building (Stockmann's Mannerheimintie 1).
+        #expect(try search("Mannerheimintie 1").osm == ["way/122595241"])
         for (query, form, building) in [
             ("Mannerheimintie 5A", "Mannerheimintie 5", "way/224711434"),
             ("Mannerheimintie 5 B", "Mannerheimintie 5", "way/224711434"),

@@ -110,6 +110,40 @@ struct KoreanAddressSearchTests {
         #expect(flat == ["way/7"], "\(flat) \(flatErr)")
     }
 
+    /// An address mapped as a point inside a building whose outline carries none (OSM's way
+    /// for a building of several addresses): found, from OSM XML and from a PBF (osmium's
+    /// `tags-filter` keeps such nodes). Before (audit 12), dropped: "0 buildings match".
+    @Test func anAddressMappedAsAPointInsideFindsItsBuilding() throws {
+        let dir = try Scratch()
+        let xml = try dir.write(
+            "point.osm",
+            """
+            <osm version="0.6">
+             <node id="1" lat="37.5600" lon="126.9900"/><node id="2" lat="37.5600" lon="126.9906"/>
+             <node id="3" lat="37.5604" lon="126.9906"/><node id="4" lat="37.5604" lon="126.9900"/>
+             <node id="7" lat="37.5602" lon="126.9903">
+              <tag k="addr:street" v="충무로"/><tag k="addr:housenumber" v="21"/></node>
+             <node id="8" lat="37.5610" lon="126.9903">
+              <tag k="addr:street" v="충무로"/><tag k="addr:housenumber" v="23"/></node>
+             <way id="10"><nd ref="1"/><nd ref="2"/><nd ref="3"/><nd ref="4"/><nd ref="1"/>
+              <tag k="building" v="commercial"/></way>
+            </osm>
+            """)
+        let pbf = dir.file("point.osm.pbf")
+        #expect(try run("osmium", ["cat", xml, "-o", pbf], install: "osmium-tool") == 0)
+        for (file, name) in [(xml, "xml.db"), (pbf, "pbf.db")] {
+            let db = dir.file(name)
+            let made = try BinaryTests.run(
+                executable: try BinaryTests.binary(), ["doors", "import", file, "--out", db])
+            try #require(made.code == 0, "\(made.err)")
+            let (osm, err) = try Self.search("충무로 21", db)
+            #expect(osm == ["way/10"], "\(file): \(osm) \(err)")
+            // A point outside every outline belongs to no building.
+            let (outside, _) = try Self.search("충무로 23", db)
+            #expect(outside.isEmpty, "\(file): \(outside)")
+        }
+    }
+
     /// An official road-name address with its 읍 (or a Seoul address with its 동) between the
     /// 군/구 and the road (before: 0 buildings).
     @Test func aTownBeforeTheRoadIsDropped() throws {

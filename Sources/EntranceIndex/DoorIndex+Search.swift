@@ -156,6 +156,7 @@ extension DoorIndex {
         let tokens = folded.split(separator: " ").map(String.init)
         guard !tokens.isEmpty, limit > 0 else { return [] }
         let sortedTokens = tokens.sorted()
+        let query = Set(tokens)
         struct Candidate {
             var row: Int64
             var quality: BuildingMatch.Quality
@@ -249,31 +250,26 @@ extension DoorIndex {
                     names.own
                     + (row.text(2) ?? "").components(separatedBy: SearchText.separator)
                     .filter { !$0.isEmpty }
-                // The number in a name or address, and the query's address (the word before its
-                // first number, that number and the numbers and letters after it) in one:
-                // "vuorikatu 8" is not the building of "vuorikatu 19" whose door is
-                // "kaisaniemenkatu 8", nor "keskuskatu 1 a" one holding "keskuskatu 2",
-                // "mannerheimintie 1" and "a la carte" (before, the words were found in different
-                // addresses of one building, and `go` walked there).
-                if let number,
-                    !(own + names.inside).contains(where: {
-                        SearchText.holdsNumber($0[...], number, bare: bareNumber)
-                    })
-                {
-                    return
-                }
-                if let run = SearchText.addressRun(tokens),
-                    !(own + names.inside).contains(where: { field in
-                        let words = field.split(separator: " ")
-                        return run.indices.allSatisfy { i in
-                            words.contains {
-                                $0 == run[i]
-                                    || (i == run.count - 1 && run[i] == tokens.last && $0.hasPrefix(run[i]))
-                            }
-                        }
-                    })
-                {
-                    return
+                // The query's address in one name or address, as written: the word before the
+                // house number and the number right after it, and no word before them that the
+                // query lacks (another street's). Before, "vuorikatu 8" found the building of
+                // "vuorikatu 19" whose door is "kaisaniemenkatu 8", "eteläinen makasiinikatu 2"
+                // the one at "pohjoinen makasiinikatu 2", "세종대로 5" one at "세종대로 23 길 5",
+                // "을지로 3" the building of a shop "gs25 을지로 3 가점", "unioninkatu 1" one holding
+                // "unioninkatu 17" and "1store", and `go` walked there (audit 14).
+                let fields = own + names.inside
+                if let number {
+                    let before = tokens[tokens.count - number.words.count - 1]
+                    guard
+                        fields.contains(where: {
+                            SearchText.holdsAddress(
+                                $0[...], after: before, number, bare: bareNumber, query: query)
+                        })
+                    else { return }
+                } else if let run = SearchText.addressRun(tokens) {
+                    guard fields.contains(where: { SearchText.holdsRun($0[...], run, query: query) }) else {
+                        return
+                    }
                 }
                 // The same words in another order count as exact ("jean charles rey quai 10").
                 func exact(_ fields: [String]) -> Bool {
@@ -319,8 +315,20 @@ extension DoorIndex {
                         separator: SearchText.separator
                     )
                     .components(separatedBy: SearchText.separator)
+                    // In the field that holds the query's text: "unioninkatu 11" holds
+                    // "unioninkatu 1" as text, and another address of the building the number 1
+                    // (before, audit 14, that building was found).
+                    // A Korean road's address is no part of a shop's name: "gs25 을지로 3 가점" is
+                    // not "을지로 3", nor "카페 을지로 100" "을지로 100" (audit 14).
+                    let before = tokens[tokens.count - number.words.count - 1]
+                    let road = SearchText.isPlace(before)
                     guard
-                        fields.contains(where: { SearchText.holdsNumber($0[...], number, bare: bareNumber) })
+                        fields.contains(where: {
+                            $0.contains(folded) && SearchText.holdsNumber($0[...], number, bare: bareNumber)
+                                && (!road
+                                    || SearchText.holdsAddress(
+                                        $0[...], after: before, number, bare: bareNumber, query: Set(tokens)))
+                        })
                     else { return }
                 }
                 candidates[row.int(0)] = Candidate(

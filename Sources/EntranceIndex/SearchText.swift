@@ -549,20 +549,54 @@ enum SearchText {
         return higher ? other > n : other < n
     }
 
+    /// Whether folded `field` (one name or address) holds a query's address as written: `word`
+    /// (the one before its house number) with the number right after it (``holdsNumber(_:_:bare:)``
+    /// there), and before `word` only words of the `query` ("pohjoinen makasiinikatu 2" is not
+    /// "eteläinen makasiinikatu 2", "gs25 을지로 3 가점" not "을지로 3"; "서울 세종대로 110" is
+    /// "서울 중구 세종대로 110").
+    static func holdsAddress(
+        _ field: Substring, after word: String, _ number: (words: [String], korean: Bool), bare: Bool,
+        query: Set<String>
+    ) -> Bool {
+        let words = field.split(separator: " ")
+        for i in words.indices where words[i] == word {
+            guard words[..<i].allSatisfy({ query.contains(String($0)) }) else { return false }
+            let rest = words[(i + 1)...].joined(separator: " ")
+            if holdsNumber(rest[...], number, bare: bare, atStart: true) { return true }
+        }
+        return false
+    }
+
+    /// Whether folded `field` holds a query's ``addressRun(_:)`` as written: its words in a row,
+    /// and before them only words of the `query`.
+    static func holdsRun(_ field: Substring, _ run: [String], query: Set<String>) -> Bool {
+        let words = field.split(separator: " ")
+        guard words.count >= run.count else { return false }
+        for i in 0...(words.count - run.count) {
+            if zip(words[i...], run).allSatisfy({ $0 == $1 }) { return true }
+            guard query.contains(String(words[i])) else { return false }
+        }
+        return false
+    }
+
     /// Whether folded `field` (one name or address) holds the query's house number
     /// ``houseNumber(_:)`` as a whole: its words in a row, the last perhaps followed by a
     /// letter ("13" in "13a"), no number right before or after them but a range's other end.
     /// A word search found "mannerheimintie 10" for "mannerheimintie 1" (its `1*`) and
     /// "세종대로 23 길 5 1" for "세종대로 23 길 5" (each word somewhere).
-    /// `bare`: no house letter follows, joined or apart (``AddressForm/bareNumber``).
+    /// `bare`: no house letter follows, joined or apart (``AddressForm/bareNumber``). `atStart`:
+    /// only as the field's first words (or a range's higher end after its lower).
     static func holdsNumber(
-        _ field: Substring, _ number: (words: [String], korean: Bool), bare: Bool = false
+        _ field: Substring, _ number: (words: [String], korean: Bool), bare: Bool = false,
+        atStart: Bool = false
     ) -> Bool {
         let words = field.split(separator: " ")
         let k = number.words.count
         guard words.count >= k else { return false }
         let isNumber = { (word: Substring) in word.utf8.allSatisfy { (48...57).contains($0) } }
-        for i in 0...(words.count - k) {
+        for i in 0...(atStart ? min(1, words.count - k) : words.count - k) {
+            // At the start, or a range's higher end right after its lower ("22 24").
+            if atStart, i == 1, !isNumber(words[0]) { break }
             guard zip(words[i..<(i + k - 1)], number.words).allSatisfy({ $0 == $1 }) else { continue }
             let last = words[i + k - 1]
             let n = number.words[k - 1]

@@ -313,9 +313,14 @@ struct DoorsCommandTests {
         // University's main building (Aleksanterinkatu 5, a door at Fabianinkatu 33) is not
         // "Aleksanterinkatu 33" (before, both found, and `go` walked there).
         // (Mannerheimintie 1 and 7 are in it, address points inside Stockmann and Seurahuone.)
+        // Nor one address's street with another's number, a longer number, a shop's number or
+        // another street of two words (audit 14: the block at Pohjoinen Makasiinikatu 2,
+        // Eteläinen Makasiinikatu 1 and Unioninkatu 11; World Trade Center, Aleksanterinkatu 17
+        // with a shop "1Store").
         for query in [
             "Unioninkatu 3", "Kaisaniemenkatu 1", "Vuorikatu 8", "Kaisaniemenkatu 19", "Aleksanterinkatu 33",
-            "Fabianinkatu 5",
+            "Fabianinkatu 5", "Unioninkatu 1", "Aleksanterinkatu 1", "Eteläinen Makasiinikatu 2",
+            "Pohjoinen Makasiinikatu 1", "Korkeavuorenkatu 4", "Pitkänsillanranta 1",
         ] {
             let (osm, err) = try search(query)
             #expect(osm == [], "\(query)")
@@ -327,6 +332,9 @@ struct DoorsCommandTests {
         #expect(try search("Mannerheimintie 22").osm.first == "way/8035238")
         #expect(try search("Kaisaniemenkatu 8").osm.first == "way/122872071")
         #expect(try search("Fabianinkatu 33").osm.first == "relation/1320784")
+        for query in ["Pohjoinen Makasiinikatu 2", "Unioninkatu 11", "Eteläinen Makasiinikatu 1"] {
+            #expect(try search(query).osm == ["way/22462913"], "\(query)")
+        }
         // An address mapped as a point inside a building (Stockmann's Mannerheimintie 1).
         #expect(try search("Mannerheimintie 1").osm == ["way/122595241"])
         for (query, form, building) in [

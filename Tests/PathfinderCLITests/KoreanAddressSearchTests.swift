@@ -144,6 +144,54 @@ struct KoreanAddressSearchTests {
         }
     }
 
+    /// A road's address is found only as written in one address: not a shop's name holding it
+    /// ("GS25 을지로3가점" is not 을지로 3), not one point's road with another's number (을지로 12
+    /// and 삼일대로 1 are not 을지로 1), not a numbered road's ("세종대로23길 5" is not 세종대로 5).
+    /// Before (audit 14), each found that building, and `go` walked there.
+    @Test func aRoadAddressIsNoShopsNameNorAnotherAddressesNumber() throws {
+        let dir = try Scratch()
+        let xml = try dir.write(
+            "roads.osm",
+            """
+            <osm version="0.6">
+             <node id="1" lat="37.5600" lon="126.9900"/><node id="2" lat="37.5600" lon="126.9906"/>
+             <node id="3" lat="37.5604" lon="126.9906"/><node id="4" lat="37.5604" lon="126.9900"/>
+             <node id="5" lat="37.5700" lon="126.9900"/><node id="6" lat="37.5700" lon="126.9906"/>
+             <node id="7" lat="37.5704" lon="126.9906"/><node id="8" lat="37.5704" lon="126.9900"/>
+             <node id="9" lat="37.5800" lon="126.9900"/><node id="10" lat="37.5800" lon="126.9906"/>
+             <node id="11" lat="37.5804" lon="126.9906"/><node id="12" lat="37.5804" lon="126.9900"/>
+             <node id="20" lat="37.5602" lon="126.9903"><tag k="shop" v="convenience"/>
+              <tag k="name" v="GS25 을지로3가점"/></node>
+             <node id="21" lat="37.5702" lon="126.9902">
+              <tag k="addr:street" v="을지로"/><tag k="addr:housenumber" v="12"/></node>
+             <node id="22" lat="37.5702" lon="126.9904">
+              <tag k="addr:street" v="삼일대로"/><tag k="addr:housenumber" v="1"/></node>
+             <way id="100"><nd ref="1"/><nd ref="2"/><nd ref="3"/><nd ref="4"/><nd ref="1"/>
+              <tag k="building" v="yes"/><tag k="name" v="대림상가"/><tag k="addr:street" v="청계천로"/>
+              <tag k="addr:housenumber" v="160"/></way>
+             <way id="101"><nd ref="5"/><nd ref="6"/><nd ref="7"/><nd ref="8"/><nd ref="5"/>
+              <tag k="building" v="yes"/></way>
+             <way id="102"><nd ref="9"/><nd ref="10"/><nd ref="11"/><nd ref="12"/><nd ref="9"/>
+              <tag k="building" v="yes"/><tag k="addr:street" v="세종대로23길"/><tag k="addr:housenumber" v="5"/></way>
+            </osm>
+            """)
+        let db = dir.file("roads.db")
+        let made = try BinaryTests.run(
+            executable: try BinaryTests.binary(), ["doors", "import", xml, "--out", db])
+        try #require(made.code == 0, "\(made.err)")
+        for query in ["을지로 3", "을지로 1", "세종대로 5"] {
+            let (osm, err) = try Self.search(query, db)
+            #expect(osm.isEmpty, "\(query): \(osm) \(err)")
+        }
+        for (query, found) in [
+            ("GS25 을지로3가점", "way/100"), ("을지로 12", "way/101"), ("삼일대로 1", "way/101"),
+            ("세종대로23길 5", "way/102"),
+        ] {
+            let (osm, err) = try Self.search(query, db)
+            #expect(osm.first == found, "\(query): \(osm) \(err)")
+        }
+    }
+
     /// An official road-name address with its 읍 (or a Seoul address with its 동) between the
     /// 군/구 and the road (before: 0 buildings).
     @Test func aTownBeforeTheRoadIsDropped() throws {

@@ -426,8 +426,10 @@ extension DoorIndex {
 
     /// The address for people of a building with neither a name nor an address of its own: an
     /// entrance's (OSM's way to map a building of several addresses; a street with a house
-    /// number), the one whose words are all among the query's `words` (folded), else the first
-    /// by OSM id; nil when no entrance has one. Before, such a building found by its
+    /// number) the query names: the first whose words are all among the query's `words`
+    /// (folded), else the first holding all of them ("Vuorikatu 19 A" for "vuorikatu 19"); nil
+    /// when none does (a building found by a name inside it is not called by a door's address:
+    /// audit 14, "Cafe Vuori" named "Kaisaniemenkatu 8"). Before, such a building found by its
     /// entrance's address was "이름 없는 건물" in the daemon, spoken and remembered so.
     static func entranceAddress(_ entrances: [OSMNode], words: [String]) -> String? {
         let addresses = entrances.compactMap { node -> String? in
@@ -438,9 +440,10 @@ extension DoorIndex {
             return parts["housenumber"] == nil ? nil : address(parts)
         }
         let asked = Set(words)
-        return addresses.first { address in
-            SearchText.normalize(address).split(separator: " ").allSatisfy { asked.contains(String($0)) }
-        } ?? addresses.first
+        let folded = addresses.map { Set(SearchText.normalize($0).split(separator: " ").map(String.init)) }
+        let named =
+            folded.firstIndex { $0.isSubset(of: asked) } ?? folded.firstIndex { asked.isSubset(of: $0) }
+        return named.map { addresses[$0] }
     }
 
     /// The address for people: `addr:full`, else street (or place) and house number.

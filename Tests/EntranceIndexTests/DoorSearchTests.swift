@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import OSM
 import SQLite
 import TestSupport
 import Testing
@@ -725,5 +726,20 @@ struct DoorIndexesTests {
         {
             _ = try DoorIndexes(path: empty.path)
         }
+    }
+    /// A building with neither name nor address is called by the entrance address the query
+    /// names: one whose words are all the query's, else one holding all the query's words
+    /// ("Vuorikatu 19 A" for "vuorikatu 19"); none for a query naming no entrance (before,
+    /// audit 14, the first entrance by id: "Cafe Vuori" was called "Kaisaniemenkatu 8").
+    @Test func aNamelessBuildingIsCalledByTheEntranceAddressTheQueryNames() {
+        func door(_ id: Int64, _ street: String, _ number: String) -> OSMNode {
+            OSMNode(
+                id: id, coordinate: Coordinate(latitude: 60.17, longitude: 24.95),
+                tags: ["entrance": "yes", "addr:street": street, "addr:housenumber": number])
+        }
+        let doors = [door(1, "Kaisaniemenkatu", "8"), door(2, "Vuorikatu", "19 A")]
+        #expect(DoorIndex.entranceAddress(doors, words: ["vuorikatu", "19"]) == "Vuorikatu 19 A")
+        #expect(DoorIndex.entranceAddress(doors, words: ["kaisaniemenkatu", "8"]) == "Kaisaniemenkatu 8")
+        #expect(DoorIndex.entranceAddress(doors, words: ["cafe", "vuori"]) == nil)
     }
 }

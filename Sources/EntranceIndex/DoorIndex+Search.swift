@@ -263,7 +263,22 @@ extension DoorIndex {
                     guard
                         fields.contains(where: {
                             SearchText.holdsAddress(
-                                $0[...], after: before, number, bare: bareNumber, query: query)
+                                $0[...], after: before, number, bare: bareNumber, query: tokens)
+                        })
+                    else { return }
+                } else if let turned = SearchText.numberLast(tokens).first,
+                    let street = turned.street.last, turned.street.count < tokens.count
+                {
+                    // The number written first ("7 kaivokatu"): as "kaivokatu 7" (before, audit
+                    // 15, no address check at all: any building with the street and a 7).
+                    let written = turned.street + turned.number
+                    let number = (words: turned.number, korean: tokens.contains(where: SearchText.isHangul))
+                    // Or a name written so ("7 eleven").
+                    guard
+                        fields.contains(where: {
+                            SearchText.holdsAddress(
+                                $0[...], after: street, number, bare: bareNumber, query: written)
+                                || SearchText.holdsRun($0[...], tokens, query: query)
                         })
                     else { return }
                 } else if let run = SearchText.addressRun(tokens) {
@@ -327,7 +342,7 @@ extension DoorIndex {
                             $0.contains(folded) && SearchText.holdsNumber($0[...], number, bare: bareNumber)
                                 && (!road
                                     || SearchText.holdsAddress(
-                                        $0[...], after: before, number, bare: bareNumber, query: Set(tokens)))
+                                        $0[...], after: before, number, bare: bareNumber, query: tokens))
                         })
                     else { return }
                 }

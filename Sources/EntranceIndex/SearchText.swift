@@ -551,20 +551,38 @@ enum SearchText {
 
     /// Whether folded `field` (one name or address) holds a query's address as written: `word`
     /// (the one before its house number) with the number right after it (``holdsNumber(_:_:bare:)``
-    /// there), and before `word` only words of the `query` ("pohjoinen makasiinikatu 2" is not
-    /// "eteläinen makasiinikatu 2", "gs25 을지로 3 가점" not "을지로 3"; "서울 세종대로 110" is
-    /// "서울 중구 세종대로 110").
+    /// there), and before `word` the words the query has before it, in their places read back
+    /// from the street, or regions it left out (``precedes(_:_:)``): "pohjoinen makasiinikatu 2"
+    /// is not "eteläinen makasiinikatu 2", "gs25 을지로 3 가점" not "을지로 3", "중앙로 5 번길 5"
+    /// not "중앙로 12 번길 5"; "서울특별시 중구 세종대로 110" is "세종대로 110" and "서울 중구 세종대로
+    /// 110". `query`: the query's words, its house number last.
     static func holdsAddress(
         _ field: Substring, after word: String, _ number: (words: [String], korean: Bool), bare: Bool,
-        query: Set<String>
+        query: [String]
     ) -> Bool {
-        let words = field.split(separator: " ")
-        for i in words.indices where words[i] == word {
-            guard words[..<i].allSatisfy({ query.contains(String($0)) }) else { return false }
+        let words = field.split(separator: " ").map(String.init)
+        let asked = Array(query.prefix(max(0, query.count - number.words.count - 1)))
+        for i in words.indices where words[i] == word && precedes(Array(words[...i]), asked) {
             let rest = words[(i + 1)...].joined(separator: " ")
             if holdsNumber(rest[...], number, bare: bare, atStart: true) { return true }
         }
         return false
+    }
+
+    /// Whether the words of a field before its street (`stored`, the street last) are those a
+    /// query has before it (`asked`), read back from the street: each the query's word in its
+    /// place, or a region the query left out; the query may have more in front (a name, a
+    /// region).
+    static func precedes(_ stored: [String], _ asked: [String]) -> Bool {
+        var q = asked.count
+        for j in stored.indices.dropLast().reversed() {
+            if q > 0, asked[q - 1] == stored[j] {
+                q -= 1
+            } else if !(isKoreanRegion(stored[j], before: stored[j + 1]) || endsLikeARegion(stored[j])) {
+                return false
+            }
+        }
+        return true
     }
 
     /// Whether folded `field` holds a query's ``addressRun(_:)`` as written: its words in a row,

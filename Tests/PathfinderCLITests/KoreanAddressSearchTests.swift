@@ -173,19 +173,34 @@ struct KoreanAddressSearchTests {
               <tag k="building" v="yes"/></way>
              <way id="102"><nd ref="9"/><nd ref="10"/><nd ref="11"/><nd ref="12"/><nd ref="9"/>
               <tag k="building" v="yes"/><tag k="addr:street" v="세종대로23길"/><tag k="addr:housenumber" v="5"/></way>
+             <node id="13" lat="37.5900" lon="126.9900"/><node id="14" lat="37.5900" lon="126.9906"/>
+             <node id="15" lat="37.5904" lon="126.9906"/><node id="16" lat="37.5904" lon="126.9900"/>
+             <node id="23" lat="37.5902" lon="126.9903">
+              <tag k="addr:street" v="중앙로5번길"/><tag k="addr:housenumber" v="5"/></node>
+             <way id="103"><nd ref="13"/><nd ref="14"/><nd ref="15"/><nd ref="16"/><nd ref="13"/>
+              <tag k="building" v="yes"/><tag k="addr:street" v="중앙로"/><tag k="addr:housenumber" v="12"/></way>
+             <node id="17" lat="37.6000" lon="126.9900"/><node id="18" lat="37.6000" lon="126.9906"/>
+             <node id="19" lat="37.6004" lon="126.9906"/><node id="24" lat="37.6004" lon="126.9900"/>
+             <way id="104"><nd ref="17"/><nd ref="18"/><nd ref="19"/><nd ref="24"/><nd ref="17"/>
+              <tag k="building" v="yes"/><tag k="addr:full" v="서울특별시 중구 세종대로 110"/></way>
             </osm>
             """)
         let db = dir.file("roads.db")
         let made = try BinaryTests.run(
             executable: try BinaryTests.binary(), ["doors", "import", xml, "--out", db])
         try #require(made.code == 0, "\(made.err)")
-        for query in ["을지로 3", "을지로 1", "세종대로 5"] {
+        // Nor one's road with the other's number ("중앙로12번길 5" is not 중앙로 12 holding
+        // 중앙로5번길 5; audit 15).
+        for query in ["을지로 3", "을지로 1", "세종대로 5", "중앙로12번길 5"] {
             let (osm, err) = try Self.search(query, db)
             #expect(osm.isEmpty, "\(query): \(osm) \(err)")
         }
         for (query, found) in [
             ("GS25 을지로3가점", "way/100"), ("을지로 12", "way/101"), ("삼일대로 1", "way/101"),
-            ("세종대로23길 5", "way/102"),
+            ("세종대로23길 5", "way/102"), ("중앙로5번길 5", "way/103"), ("중앙로 12", "way/103"),
+            // A full address with its region first is found without it, or with it shortened
+            // (audit 15: lost with the first version of the rule).
+            ("세종대로 110", "way/104"), ("서울 중구 세종대로 110", "way/104"), ("서울특별시 중구 세종대로 110", "way/104"),
         ] {
             let (osm, err) = try Self.search(query, db)
             #expect(osm.first == found, "\(query): \(osm) \(err)")

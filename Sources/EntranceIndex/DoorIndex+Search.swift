@@ -209,7 +209,9 @@ extension DoorIndex {
             ) { row in
                 if let number,
                     !SearchText.continuesNumber(
-                        Self.after(whole, in: row.text(1) ?? ""), number, bare: bareNumber)
+                        Self.after(whole, in: row.text(1) ?? ""), number, bare: bareNumber,
+                        afterRoad: number.korean
+                            && SearchText.isPlace(tokens[tokens.count - number.words.count - 1]))
                 {
                     return
                 }

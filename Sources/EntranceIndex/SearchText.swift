@@ -522,14 +522,22 @@ enum SearchText {
     /// ("22" → "22 24") — never with a digit ("1" → "10", "세종대로 11" → "세종대로 110") or a
     /// Korean 부번 ("5" → "5 1").
     /// `bare`: a house letter, joined or apart ("13a", "13 a"), does not continue it (a form
-    /// that dropped the letter written, ``AddressForm/bareNumber``).
+    /// that dropped the letter written, ``AddressForm/bareNumber``). `afterRoad`: the query's
+    /// number follows a Korean road or place (``isPlace(_:)``), which no Hangul word continues.
     static func continuesNumber(
-        _ rest: Substring, _ number: (words: [String], korean: Bool), bare: Bool = false
+        _ rest: Substring, _ number: (words: [String], korean: Bool), bare: Bool = false,
+        afterRoad: Bool = false
     ) -> Bool {
         guard let first = rest.unicodeScalars.first else { return true }
         if ("0"..."9").contains(first) { return false }
         guard first == "_" else { return !bare }
         let next = rest.dropFirst().prefix { $0 != "_" }
+        // After a Korean road, a Hangul word makes another road or place, or a name: "충무로 1"
+        // is not 충무로1가 24, "세종대로 23" not 세종대로23길 5, "을지로 3" not "을지로3가점"
+        // (before, audit 15, each found, and `go` walked there).
+        if afterRoad, next.unicodeScalars.first.map({ (0xAC00...0xD7A3).contains($0.value) }) == true {
+            return false
+        }
         guard let start = next.unicodeScalars.first, ("0"..."9").contains(start) else {
             return !(bare && isFoldedLetter(next))
         }
@@ -562,9 +570,18 @@ enum SearchText {
     ) -> Bool {
         let words = field.split(separator: " ").map(String.init)
         let asked = Array(query.prefix(max(0, query.count - number.words.count - 1)))
+        // After a Korean road no Hangul word follows the number: "충무로 1 가 24" is 충무로1가 24.
+        let road = number.korean && isPlace(word)
         for i in words.indices where words[i] == word && precedes(Array(words[...i]), asked) {
             let rest = words[(i + 1)...].joined(separator: " ")
-            if holdsNumber(rest[...], number, bare: bare, atStart: true) { return true }
+            guard holdsNumber(rest[...], number, bare: bare, atStart: true) else { continue }
+            let after = i + 1 + number.words.count
+            if road, after < words.count,
+                words[after].unicodeScalars.first.map({ (0xAC00...0xD7A3).contains($0.value) }) == true
+            {
+                continue
+            }
+            return true
         }
         return false
     }

@@ -183,6 +183,11 @@ struct KoreanAddressSearchTests {
              <node id="19" lat="37.6004" lon="126.9906"/><node id="24" lat="37.6004" lon="126.9900"/>
              <way id="104"><nd ref="17"/><nd ref="18"/><nd ref="19"/><nd ref="24"/><nd ref="17"/>
               <tag k="building" v="yes"/><tag k="addr:full" v="서울특별시 중구 세종대로 110"/></way>
+             <node id="25" lat="37.6100" lon="126.9900"/><node id="26" lat="37.6100" lon="126.9906"/>
+             <node id="27" lat="37.6104" lon="126.9906"/><node id="28" lat="37.6104" lon="126.9900"/>
+             <way id="105"><nd ref="25"/><nd ref="26"/><nd ref="27"/><nd ref="28"/><nd ref="25"/>
+              <tag k="building" v="yes"/><tag k="name" v="충무상가"/><tag k="addr:place" v="충무로1가"/>
+              <tag k="addr:housenumber" v="24"/></way>
             </osm>
             """)
         let db = dir.file("roads.db")
@@ -191,13 +196,16 @@ struct KoreanAddressSearchTests {
         try #require(made.code == 0, "\(made.err)")
         // Nor one's road with the other's number ("중앙로12번길 5" is not 중앙로 12 holding
         // 중앙로5번길 5; audit 15).
-        for query in ["을지로 3", "을지로 1", "세종대로 5", "중앙로12번길 5"] {
+        // Nor a road's number run on into a 가 neighbourhood ("충무로 1" is not 충무로1가 24;
+        // audit 15: found in the prefix and words stages).
+        for query in ["을지로 3", "을지로 1", "세종대로 5", "중앙로12번길 5", "충무로 1", "서울 중구 충무로 1"] {
             let (osm, err) = try Self.search(query, db)
             #expect(osm.isEmpty, "\(query): \(osm) \(err)")
         }
         for (query, found) in [
             ("GS25 을지로3가점", "way/100"), ("을지로 12", "way/101"), ("삼일대로 1", "way/101"),
             ("세종대로23길 5", "way/102"), ("중앙로5번길 5", "way/103"), ("중앙로 12", "way/103"),
+            ("충무로1가 24", "way/105"),
             // A full address with its region first is found without it, or with it shortened
             // (audit 15: lost with the first version of the rule).
             ("세종대로 110", "way/104"), ("서울 중구 세종대로 110", "way/104"), ("서울특별시 중구 세종대로 110", "way/104"),

@@ -188,6 +188,10 @@ extension DoorIndex {
         // A query ending in a house number matches it as a whole word: "mannerheimintie 1"
         // is not "mannerheimintie 10" (before, it was its start, and `go` walked there).
         let number = SearchText.houseNumber(tokens)
+        // The word the house number follows ("kaivokatu", "세종대로"), and whether it is a
+        // Korean road or place, after which no Hangul word continues the number.
+        let street = number.map { tokens[tokens.count - $0.words.count - 1] }
+        let afterRoad = street.map(SearchText.isPlace) ?? false
         let turned = SearchText.numberLast(tokens).map {
             (
                 street: Fold.wholeToken($0.street.joined(separator: " ")),
@@ -210,8 +214,7 @@ extension DoorIndex {
                 if let number,
                     !SearchText.continuesNumber(
                         Self.after(whole, in: row.text(1) ?? ""), number, bare: bareNumber,
-                        afterRoad: number.korean
-                            && SearchText.isPlace(tokens[tokens.count - number.words.count - 1]))
+                        afterRoad: afterRoad)
                 {
                     return
                 }
@@ -260,16 +263,15 @@ extension DoorIndex {
                 // "을지로 3" the building of a shop "gs25 을지로 3 가점", "unioninkatu 1" one holding
                 // "unioninkatu 17" and "1store", and `go` walked there (audit 14).
                 let fields = own + names.inside
-                if let number {
-                    let before = tokens[tokens.count - number.words.count - 1]
+                if let number, let street {
                     guard
                         fields.contains(where: {
                             SearchText.holdsAddress(
-                                $0[...], after: before, number, bare: bareNumber, query: tokens)
+                                $0[...], after: street, number, bare: bareNumber, query: tokens)
                         })
                     else { return }
                 } else if let turned = SearchText.numberLast(tokens).first,
-                    let street = turned.street.last, turned.street.count < tokens.count
+                    let last = turned.street.last, turned.street.count < tokens.count
                 {
                     // The number written first ("7 kaivokatu"): as "kaivokatu 7" (before, audit
                     // 15, no address check at all: any building with the street and a 7).
@@ -279,7 +281,7 @@ extension DoorIndex {
                     guard
                         fields.contains(where: {
                             SearchText.holdsAddress(
-                                $0[...], after: street, number, bare: bareNumber, query: written)
+                                $0[...], after: last, number, bare: bareNumber, query: written)
                                 || SearchText.holdsRun($0[...], tokens, query: query)
                         })
                     else { return }
@@ -326,7 +328,7 @@ extension DoorIndex {
                 """, [.text(folded), .text(SearchText.placesSeparator)] + (terms.map { [.text($0)] } ?? []),
                 near: near
             ) { row in
-                if let number {
+                if let number, let street {
                     let text = (row.text(2) ?? "") + SearchText.separator + (row.text(3) ?? "")
                     let fields = text.components(separatedBy: SearchText.placesSeparator).joined(
                         separator: SearchText.separator
@@ -337,14 +339,12 @@ extension DoorIndex {
                     // (before, audit 14, that building was found).
                     // A Korean road's address is no part of a shop's name: "gs25 을지로 3 가점" is
                     // not "을지로 3", nor "카페 을지로 100" "을지로 100" (audit 14).
-                    let before = tokens[tokens.count - number.words.count - 1]
-                    let road = SearchText.isPlace(before)
                     guard
                         fields.contains(where: {
                             $0.contains(folded) && SearchText.holdsNumber($0[...], number, bare: bareNumber)
-                                && (!road
+                                && (!afterRoad
                                     || SearchText.holdsAddress(
-                                        $0[...], after: before, number, bare: bareNumber, query: tokens))
+                                        $0[...], after: street, number, bare: bareNumber, query: tokens))
                         })
                     else { return }
                 }
@@ -450,10 +450,7 @@ extension DoorIndex {
     /// entrance's address was "이름 없는 건물" in the daemon, spoken and remembered so.
     static func entranceAddress(_ entrances: [OSMNode], words: [String]) -> String? {
         let addresses = entrances.compactMap { node -> String? in
-            var parts: [String: String] = [:]
-            for (key, value) in node.tags where key.hasPrefix("addr:") {
-                parts[String(key.dropFirst(5))] = value
-            }
+            let parts = addressParts(node.tags)
             return parts["housenumber"] == nil ? nil : address(parts)
         }
         let asked = Set(words)

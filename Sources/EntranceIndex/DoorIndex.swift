@@ -352,6 +352,16 @@ public final class DoorIndex {
             tags: tags)
     }
 
+    /// The `addr:*` of `tags` by the key's rest ("street", "housenumber"), composed (NFC) as
+    /// they are shown and spoken; other tags left out.
+    static func addressParts(_ tags: [String: String]) -> [String: String] {
+        var parts: [String: String] = [:]
+        for (key, value) in tags where key.hasPrefix("addr:") {
+            parts[String(key.dropFirst("addr:".count))] = value.precomposedStringWithCanonicalMapping
+        }
+        return parts
+    }
+
     func building(_ row: Statement, metres: Double) -> Building? {
         guard let outline = BuildingOutline(blob: row.blob(11)), !row.isNull(8) else { return nil }
         let addr = (try? decoder.decode([String: String].self, from: Data((row.text(5) ?? "{}").utf8))) ?? [:]
@@ -362,10 +372,7 @@ public final class DoorIndex {
             kind: Building.Kind(rawValue: row.text(1) ?? "") ?? .way, id: row.int(2),
             building: row.text(3) ?? "yes",
             name: row.text(4)?.precomposedStringWithCanonicalMapping,
-            address: Dictionary(
-                uniqueKeysWithValues: addr.map {
-                    (String($0.key.dropFirst("addr:".count)), $0.value.precomposedStringWithCanonicalMapping)
-                }),
+            address: Self.addressParts(addr),
             levels: row.text(6), level: row.text(7),
             centroid: Coordinate(latitude: row.double(8), longitude: row.double(9)), outline: outline,
             metres: metres)

@@ -535,7 +535,7 @@ enum SearchText {
         // After a Korean road, a Hangul word makes another road or place, or a name: "충무로 1"
         // is not 충무로1가 24, "세종대로 23" not 세종대로23길 5, "을지로 3" not "을지로3가점"
         // (before, audit 15, each found, and `go` walked there).
-        if afterRoad, next.unicodeScalars.first.map({ (0xAC00...0xD7A3).contains($0.value) }) == true {
+        if afterRoad, next.first.map(isHangul) == true {
             return false
         }
         guard let start = next.unicodeScalars.first, ("0"..."9").contains(start) else {
@@ -576,9 +576,7 @@ enum SearchText {
             let rest = words[(i + 1)...].joined(separator: " ")
             guard holdsNumber(rest[...], number, bare: bare, atStart: true) else { continue }
             let after = i + 1 + number.words.count
-            if road, after < words.count,
-                words[after].unicodeScalars.first.map({ (0xAC00...0xD7A3).contains($0.value) }) == true
-            {
+            if road, after < words.count, words[after].first.map(isHangul) == true {
                 continue
             }
             return true

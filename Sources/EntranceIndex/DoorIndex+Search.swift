@@ -118,20 +118,24 @@ extension DoorIndex {
     ///   - limit: at most this many.
     ///   - bareNumber: the query's house number matches only bare or as a range's end, no
     ///     house letter after it (``AddressForm/bareNumber``).
+    ///   - aloneNumber: it matches only with no other number beside it, not as a range's end
+    ///     (``AddressForm/aloneNumber``).
     /// - Throws: ``DoorIndexError/queryTooLong(characters:)`` for a query longer than
     ///   ``longestQuery``; SQLite errors.
     public func search(
-        _ query: String, near: Coordinate? = nil, limit: Int = 10, bareNumber: Bool = false
+        _ query: String, near: Coordinate? = nil, limit: Int = 10, bareNumber: Bool = false,
+        aloneNumber: Bool = false
     ) throws -> [BuildingMatch] {
         guard query.count <= Self.longestQuery else {
             throw DoorIndexError.queryTooLong(characters: query.count)
         }
-        let found = try search(query, near: near, limit: limit, narrowing: true, bareNumber: bareNumber)
+        let number = NumberRule(bare: bareNumber, alone: aloneNumber)
+        let found = try search(query, near: near, limit: limit, narrowing: true, number: number)
         // An index made before full-width ASCII was folded (no `meta.fold`) holds most text
         // in ASCII, which the narrowed query finds ("무교로 １２" for "무교로 12"), but a
         // full-width name as written ("ＧＳ２５"): asked as it was made when nothing matched.
         guard found.isEmpty, !narrowsFullWidth, Fold.narrow(query) != query else { return found }
-        return try search(query, near: near, limit: limit, narrowing: false, bareNumber: bareNumber)
+        return try search(query, near: near, limit: limit, narrowing: false, number: number)
     }
 
     /// ``search(_:near:limit:)`` with the query folded so: `narrowing` is `Fold.fold`'s. A
@@ -139,20 +143,29 @@ extension DoorIndex {
     /// ``SearchText/otherHouseLetter(_:)``), merged as one index's answers: OSM tags either,
     /// and before, "Mannerheimintie 13 A" found nothing where "13A" is tagged.
     private func search(
-        _ query: String, near: Coordinate?, limit: Int, narrowing: Bool, bareNumber: Bool
+        _ query: String, near: Coordinate?, limit: Int, narrowing: Bool, number: NumberRule
     ) throws -> [BuildingMatch] {
         let folded = SearchText.normalize(query, narrowing: narrowing)
-        let found = try search(folded: folded, near: near, limit: limit, bareNumber: bareNumber)
+        let found = try search(folded: folded, near: near, limit: limit, number: number)
         guard let other = SearchText.otherHouseLetter(folded) else { return found }
         return DoorIndexes.merged(
-            found + (try search(folded: other, near: near, limit: limit, bareNumber: bareNumber)), near: near,
+            found + (try search(folded: other, near: near, limit: limit, number: number)), near: near,
             limit: limit)
+    }
+
+    /// How a query's house number must stand in what it matches: `bare`, no house letter
+    /// after it (``AddressForm/bareNumber``); `alone`, no other number beside it
+    /// (``AddressForm/aloneNumber``).
+    private struct NumberRule {
+        var bare: Bool
+        var alone: Bool
     }
 
     /// ``search(_:near:limit:)`` of a folded query.
     private func search(
-        folded: String, near: Coordinate?, limit: Int, bareNumber: Bool
+        folded: String, near: Coordinate?, limit: Int, number rule: NumberRule
     ) throws -> [BuildingMatch] {
+        let (bareNumber, aloneNumber) = (rule.bare, rule.alone)
         let tokens = folded.split(separator: " ").map(String.init)
         guard !tokens.isEmpty, limit > 0 else { return [] }
         let sortedTokens = tokens.sorted()
@@ -214,7 +227,7 @@ extension DoorIndex {
                 if let number,
                     !SearchText.continuesNumber(
                         Self.after(whole, in: row.text(1) ?? ""), number, bare: bareNumber,
-                        afterRoad: afterRoad)
+                        afterRoad: afterRoad, alone: aloneNumber)
                 {
                     return
                 }
@@ -267,7 +280,8 @@ extension DoorIndex {
                     guard
                         fields.contains(where: {
                             SearchText.holdsAddress(
-                                $0[...], after: street, number, bare: bareNumber, query: tokens)
+                                $0[...], after: street, number, bare: bareNumber, alone: aloneNumber,
+                                query: tokens)
                         })
                     else { return }
                 } else if let turned = SearchText.numberLast(tokens).first,
@@ -341,10 +355,13 @@ extension DoorIndex {
                     // not "을지로 3", nor "카페 을지로 100" "을지로 100" (audit 14).
                     guard
                         fields.contains(where: {
-                            $0.contains(folded) && SearchText.holdsNumber($0[...], number, bare: bareNumber)
+                            $0.contains(folded)
+                                && SearchText.holdsNumber(
+                                    $0[...], number, bare: bareNumber, alone: aloneNumber)
                                 && (!afterRoad
                                     || SearchText.holdsAddress(
-                                        $0[...], after: street, number, bare: bareNumber, query: tokens))
+                                        $0[...], after: street, number, bare: bareNumber, alone: aloneNumber,
+                                        query: tokens))
                         })
                     else { return }
                 }

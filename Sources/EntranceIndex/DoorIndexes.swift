@@ -325,7 +325,8 @@ public final class DoorIndexes {
         guard found.isEmpty else { return found }
         for form in Self.shorterForms(query) {
             let shorter = try Self.search(
-                form.text, near: near, limit: limit, in: indexes, bareNumber: form.bareNumber)
+                form.text, near: near, limit: limit, in: indexes, bareNumber: form.bareNumber,
+                aloneNumber: form.aloneNumber)
             if !shorter.isEmpty {
                 return shorter.map {
                     var match = $0
@@ -347,7 +348,7 @@ public final class DoorIndexes {
     public static func addressForms(_ query: String) -> [String] { SearchText.addressForms(query) }
 
     /// ``addressForms(_:)`` with what each must hold to (``AddressForm``): searched with
-    /// ``search(_:near:limit:in:bareNumber:)``.
+    /// ``search(_:near:limit:in:bareNumber:aloneNumber:)``.
     public static func shorterForms(_ query: String) -> [AddressForm] { SearchText.shorterForms(query) }
 
     /// ``search(_:near:limit:)`` of the query as written.
@@ -365,12 +366,17 @@ public final class DoorIndexes {
     /// twice, taking two of `limit`. Each index's first `limit` hold all it gives to the merged
     /// first `limit`. (Before, ties went by file name, so "a.db"'s building 7 came before
     /// "b.db"'s building 3.)
-    /// `bareNumber`: the house number without a letter after it (``AddressForm/bareNumber``).
+    /// `bareNumber`: the house number without a letter after it (``AddressForm/bareNumber``);
+    /// `aloneNumber`: without another number beside it (``AddressForm/aloneNumber``).
     package static func search(
-        _ query: String, near: Coordinate?, limit: Int, in indexes: [DoorIndex], bareNumber: Bool = false
+        _ query: String, near: Coordinate?, limit: Int, in indexes: [DoorIndex], bareNumber: Bool = false,
+        aloneNumber: Bool = false
     ) throws -> [BuildingMatch] {
         merged(
-            try indexes.flatMap { try $0.search(query, near: near, limit: limit, bareNumber: bareNumber) },
+            try indexes.flatMap {
+                try $0.search(
+                    query, near: near, limit: limit, bareNumber: bareNumber, aloneNumber: aloneNumber)
+            },
             near: near, limit: limit)
     }
 

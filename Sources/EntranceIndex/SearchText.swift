@@ -190,12 +190,12 @@ enum SearchText {
             .map(String.init)
         var forms: [AddressForm] = []
         let all = words
-        func add(_ words: [String], bare: Bool = false) {
+        func add(_ words: [String], bare: Bool = false, alone: Bool = false) {
             let form = words.joined(separator: " ")
             if !words.isEmpty, form != written, !forms.contains(where: { $0.text == form }) {
                 var dropped = all
                 for word in words { dropped.firstIndex(of: word).map { _ = dropped.remove(at: $0) } }
-                forms.append(AddressForm(text: form, bareNumber: bare, dropped: dropped))
+                forms.append(AddressForm(text: form, bareNumber: bare, aloneNumber: alone, dropped: dropped))
             }
         }
         add(words)
@@ -215,7 +215,7 @@ enum SearchText {
             shortened.append(words)
         }
         for words in shortened {
-            for form in houseNumberForms(words) { add(form.words, bare: form.bareNumber) }
+            for form in houseNumberForms(words) { add(form.words, bare: form.bareNumber, alone: form.alone) }
         }
         let parts = unbracketed.split(separator: ",", omittingEmptySubsequences: false)
         if let first = shortened[0].first, isHouseNumber(first) {
@@ -238,14 +238,16 @@ enum SearchText {
     /// (not in Korean, where "5-1" is 본번 5, 부번 1: another building than 5). None for an
     /// address that starts with its number: where its street ends is not known. A form
     /// without the letter written (`bareNumber`) matches only the bare number or a range
-    /// holding it: "Keskuskatu 1A" is not Keskuskatu 1B. A lot number written with 번지 is
+    /// holding it: "Keskuskatu 1A" is not Keskuskatu 1B; a range's end (`alone`) only a number
+    /// no other stands beside: "Iso Roobertinkatu 1-3" is not the lot 3-5 (audit 15, A15-7: its
+    /// end 3 found it, and `go` walked there). A lot number written with 번지 is
     /// that number ("31-2번지" → "31-2"; "31번지 2호" → "31-2", ``withLotNumbers(_:)``). A
     /// Korean building number in a complex right after the number ("103동" of "반포대로 275
     /// 103동 1203호") is kept in a form tried first (``buildingNumber(_:at:)``): the complex's
     /// buildings share its address. A 호 of three or more digits right after 번지 ("31번지
     /// 201호") may be the lot's 부번 or a flat: the lot with it is tried first, then the lot
     /// alone, the flat dropped.
-    static func houseNumberForms(_ words: [String]) -> [(words: [String], bareNumber: Bool)] {
+    static func houseNumberForms(_ words: [String]) -> [NumberForm] {
         var forms = numberForms(withLotNumbers(words))
         for form in numberForms(withLotNumbers(words, flatAfterLot: true))
         where !forms.contains(where: { $0.words == form.words }) {
@@ -254,8 +256,12 @@ enum SearchText {
         return forms
     }
 
+    /// A shorter form's words, and how its house number matches (``AddressForm/bareNumber``,
+    /// ``AddressForm/aloneNumber``).
+    typealias NumberForm = (words: [String], bareNumber: Bool, alone: Bool)
+
     /// ``houseNumberForms(_:)`` of words whose lot numbers are read already.
-    private static func numberForms(_ words: [String]) -> [(words: [String], bareNumber: Bool)] {
+    private static func numberForms(_ words: [String]) -> [NumberForm] {
         guard let first = words.first, !isHouseNumber(first),
             let at = words.indices.first(where: {
                 ($0 > 0 && isHouseNumber(words[$0])) || roadAndNumber(words[$0]) != nil
@@ -263,22 +269,22 @@ enum SearchText {
         else { return [] }
         let street = Array(words[..<at])
         let number = words[at]
-        var forms: [(words: [String], bareNumber: Bool)] = []
+        var forms: [NumberForm] = []
         if let building = buildingNumber(words, at: at + 1) {
-            forms.append((Array(words[...at]) + [building], false))
+            forms.append((Array(words[...at]) + [building], false, false))
         }
         let letter = at + 1 < words.count && isHouseLetter(words[at + 1])
-        forms.append((Array(words[...(letter ? at + 1 : at)]), false))
+        forms.append((Array(words[...(letter ? at + 1 : at)]), false, false))
         guard roadAndNumber(number) == nil else { return forms }
         let digits = String(number.prefix { $0.isNumber || $0 == "-" })
         let letterDropped = letter || number.last?.isLetter == true
-        if letter || digits != number { forms.append((street + [digits], letterDropped)) }
+        if letter || digits != number { forms.append((street + [digits], letterDropped, false)) }
         let ends = digits.split(separator: "-").map(String.init)
         if ends.count == 2, !street.contains(where: { $0.contains(where: isHangul) }), let low = Int(ends[0]),
             let high = Int(ends[1]),
             low < high
         {
-            forms += ends.map { (street + [$0], letterDropped) }
+            forms += ends.map { (street + [$0], letterDropped, true) }
         }
         return forms
     }
@@ -524,9 +530,10 @@ enum SearchText {
     /// `bare`: a house letter, joined or apart ("13a", "13 a"), does not continue it (a form
     /// that dropped the letter written, ``AddressForm/bareNumber``). `afterRoad`: the query's
     /// number follows a Korean road or place (``isPlace(_:)``), which no Hangul word continues.
+    /// `alone`: nor a range's other end (``AddressForm/aloneNumber``).
     static func continuesNumber(
         _ rest: Substring, _ number: (words: [String], korean: Bool), bare: Bool = false,
-        afterRoad: Bool = false
+        afterRoad: Bool = false, alone: Bool = false
     ) -> Bool {
         guard let first = rest.unicodeScalars.first else { return true }
         if ("0"..."9").contains(first) { return false }
@@ -541,7 +548,7 @@ enum SearchText {
         guard let start = next.unicodeScalars.first, ("0"..."9").contains(start) else {
             return !(bare && isFoldedLetter(next))
         }
-        return isRangeEnd(String(next), after: number)
+        return !alone && isRangeEnd(String(next), after: number)
     }
 
     /// Whether the number `word` beside a stored house number that is the query's makes a
@@ -566,7 +573,7 @@ enum SearchText {
     /// 110". `query`: the query's words, its house number last.
     static func holdsAddress(
         _ field: Substring, after word: String, _ number: (words: [String], korean: Bool), bare: Bool,
-        query: [String]
+        alone: Bool = false, query: [String]
     ) -> Bool {
         let words = field.split(separator: " ").map(String.init)
         let asked = Array(query.prefix(max(0, query.count - number.words.count - 1)))
@@ -574,7 +581,7 @@ enum SearchText {
         let road = number.korean && isPlace(word)
         for i in words.indices where words[i] == word && precedes(Array(words[...i]), asked) {
             let rest = words[(i + 1)...].joined(separator: " ")
-            guard holdsNumber(rest[...], number, bare: bare, atStart: true) else { continue }
+            guard holdsNumber(rest[...], number, bare: bare, alone: alone, atStart: true) else { continue }
             let after = i + 1 + number.words.count
             if road, after < words.count, words[after].first.map(isHangul) == true {
                 continue
@@ -617,10 +624,12 @@ enum SearchText {
     /// letter ("13" in "13a"), no number right before or after them but a range's other end.
     /// A word search found "mannerheimintie 10" for "mannerheimintie 1" (its `1*`) and
     /// "세종대로 23 길 5 1" for "세종대로 23 길 5" (each word somewhere).
-    /// `bare`: no house letter follows, joined or apart (``AddressForm/bareNumber``). `atStart`:
+    /// `bare`: no house letter follows, joined or apart (``AddressForm/bareNumber``). `alone`: no
+    /// number beside it, not even a range's other end (``AddressForm/aloneNumber``). `atStart`:
     /// only as the field's first words (or a range's higher end after its lower).
     static func holdsNumber(
         _ field: Substring, _ number: (words: [String], korean: Bool), bare: Bool = false,
+        alone: Bool = false,
         atStart: Bool = false
     ) -> Bool {
         let words = field.split(separator: " ")
@@ -638,11 +647,14 @@ enum SearchText {
                     ?? true
             else { continue }
             if bare, i + k < words.count, isFoldedLetter(words[i + k]) { continue }
-            if i > 0, isNumber(words[i - 1]), !isRangeEnd(String(words[i - 1]), after: number, higher: false)
+            if i > 0, isNumber(words[i - 1]),
+                alone || !isRangeEnd(String(words[i - 1]), after: number, higher: false)
             {
                 continue
             }
-            if i + k < words.count, isNumber(words[i + k]), !isRangeEnd(String(words[i + k]), after: number) {
+            if i + k < words.count, isNumber(words[i + k]),
+                alone || !isRangeEnd(String(words[i + k]), after: number)
+            {
                 continue
             }
             return true

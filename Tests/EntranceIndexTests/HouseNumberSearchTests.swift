@@ -157,6 +157,27 @@ struct HouseNumberSearchTests {
         #expect(try helsinki.search("Keskuskatu 1B").first?.osm == "way/34079466")
     }
 
+    /// A range written is no other range that shares one of its ends: its ends are tried each
+    /// alone, never as another range's end (before, audit 15, "Iso Roobertinkatu 1-3" found
+    /// the lot 3-5, and `go` walked there). A range's end tagged alone is still found.
+    @Test func aRangeWrittenIsNoOtherRangeSharingAnEnd() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (_, path) = try Self.index(dir)
+        let indexes = try DoorIndexes(path: path)
+        for query in ["Mannerheimintie 20-22", "Mannerheimintie 24-26", "Mannerheimintie 24-26 B"] {
+            for near in [nil, Self.origin] {
+                #expect(try indexes.search(query, near: near).map(\.osm) == [], "\(query)")
+            }
+        }
+        #expect(try indexes.search("Mannerheimintie 22-24").map(\.osm) == [Self.osm(5)])
+        #expect(try indexes.search("Mannerheimintie 1-5").map(\.osm) == [Self.osm(1)])
+        #expect(
+            SearchText.shorterForms("Mannerheimintie 20-22").map { [$0.text, "\($0.aloneNumber)"] } == [
+                ["Mannerheimintie 20", "true"], ["Mannerheimintie 22", "true"],
+            ])
+    }
+
     /// A number is never shortened into another house: a Korean 부번 is another building (not
     /// "5" for "5-1"), a range only upwards, and a query with nothing after its number keeps it.
     @Test func noFormDropsANumberIntoAnotherHouse() {

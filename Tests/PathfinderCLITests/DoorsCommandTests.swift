@@ -324,6 +324,8 @@ struct DoorsCommandTests {
             // The number first, as written abroad: "kaivokatu 7", which none holds (audit 15:
             // before, no address check at all: Seurahuone, Mannerheimintie 7 and Kaivokatu 12).
             "7 Kaivokatu", "19 Kaisaniemenkatu", "12 Kasarmikatu",
+            // A range sharing only an end with the lot 3-5 (audit 15: before, Fasaanilinna).
+            "Iso Roobertinkatu 1-3",
         ] {
             let (osm, err) = try search(query)
             #expect(osm == [], "\(query)")

@@ -350,12 +350,13 @@ extension DoorIndex {
                     .components(separatedBy: SearchText.separator)
                     // In the field that holds the query's text: "unioninkatu 11" holds
                     // "unioninkatu 1" as text, and another address of the building the number 1
-                    // (before, audit 14, that building was found).
+                    // (before, audit 14, that building was found). From a word's start, unless
+                    // in Hangul: "merirantatie 5" is not "rantatie 5" (audit 15).
                     // A Korean road's address is no part of a shop's name: "gs25 을지로 3 가점" is
                     // not "을지로 3", nor "카페 을지로 100" "을지로 100" (audit 14).
                     guard
                         fields.contains(where: {
-                            $0.contains(folded)
+                            SearchText.holdsFromWordStart($0, folded)
                                 && SearchText.holdsNumber(
                                     $0[...], number, bare: bareNumber, alone: aloneNumber)
                                 && (!afterRoad

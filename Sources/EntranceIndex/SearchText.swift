@@ -607,6 +607,23 @@ enum SearchText {
         return true
     }
 
+    /// Whether folded `field` holds folded `text` from the start of one of its words, or, for a
+    /// text that starts with a Hangul syllable (a word's worth of letters: "시청" in
+    /// "서울특별시청"), anywhere: the search inside words for an address (a house number
+    /// after it) is no other street that ends so ("rantatie 5" is not "merirantatie 5": before,
+    /// audit 15, found, and `go` walked there).
+    static func holdsFromWordStart(_ field: String, _ text: String) -> Bool {
+        guard let first = text.first, !isHangul(first) else { return field.contains(text) }
+        var from = field.startIndex
+        while let found = field.range(of: text, range: from..<field.endIndex) {
+            if found.lowerBound == field.startIndex || field[field.index(before: found.lowerBound)] == " " {
+                return true
+            }
+            from = field.index(after: found.lowerBound)
+        }
+        return false
+    }
+
     /// Whether folded `field` holds a query's ``addressRun(_:)`` as written: its words in a row,
     /// and before them only words of the `query`.
     static func holdsRun(_ field: Substring, _ run: [String], query: Set<String>) -> Bool {

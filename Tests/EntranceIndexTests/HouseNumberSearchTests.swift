@@ -178,6 +178,38 @@ struct HouseNumberSearchTests {
             ])
     }
 
+    /// A street is no longer street that ends with its name: "Rantatie 5" is not Merirantatie 5
+    /// (before, audit 15, the search inside words found it, and `go` walked there). A name
+    /// inside a longer word is still found without a number ("rautatieasema" in
+    /// "päärautatieasema"), and a Hangul one with it ("시청" in "서울특별시청").
+    @Test func aStreetIsNoLongerStreetEndingWithItsName() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var city = GridCity(origin: Self.origin, buildings: 2)
+        for (k, tags) in [
+            ["addr:street": "Merirantatie", "addr:housenumber": "5"],
+            ["name": "Päärautatieasema", "addr:street": "Kaivokatu", "addr:housenumber": "1"],
+            ["name": "서울특별시청 1", "addr:street": "세종대로", "addr:housenumber": "110"],
+        ].enumerated() {
+            city.add(
+                building: Int64(1_000_000_001 + k),
+                at: Self.origin.offset(metres: 300 + Double(k) * 40, bearing: 0),
+                tags: ["building": "yes"].merging(tags) { a, _ in a })
+        }
+        let db = dir.appendingPathComponent("city.db").path
+        _ = try DoorImporter.importFile(
+            try city.write(xml: dir.appendingPathComponent("city.osm").path), to: db)
+        let indexes = try DoorIndexes(path: db)
+        for near in [nil, Self.origin] {
+            #expect(try indexes.search("Rantatie 5", near: near).map(\.osm) == [])
+            #expect(try indexes.search("Merirantatie 5", near: near).map(\.osm) == [Self.osm(1)])
+            #expect(try indexes.search("rautatieasema", near: near).map(\.osm) == [Self.osm(2)])
+            #expect(try indexes.search("시청 1", near: near).map(\.osm) == [Self.osm(3)])
+        }
+        #expect(SearchText.holdsFromWordStart("kaivokatu 1 ; merirantatie 5", "merirantatie 5"))
+        #expect(!SearchText.holdsFromWordStart("merirantatie 5", "rantatie 5"))
+    }
+
     /// A number is never shortened into another house: a Korean 부번 is another building (not
     /// "5" for "5-1"), a range only upwards, and a query with nothing after its number keeps it.
     @Test func noFormDropsANumberIntoAnotherHouse() {

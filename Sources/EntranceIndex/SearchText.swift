@@ -226,6 +226,16 @@ enum SearchText {
                 else { break }
                 add(words)
             }
+            // The number written first, turned as addresses are stored ("36 Aleksanterinkatu" →
+            // "Aleksanterinkatu 36"), so a letter stored after it is found as after a street:
+            // "36a" (before, audit 15, nothing; the street first found it). Only a street of
+            // words without digits, up to the first comma.
+            let street =
+                parts.first.map { $0.split(whereSeparator: \.isWhitespace).dropFirst().map(String.init) }
+                ?? []
+            if !street.isEmpty, street.allSatisfy({ !$0.contains(where: \.isNumber) }) {
+                add(street + [first])
+            }
         }
         return forms
     }

@@ -221,6 +221,14 @@ struct HouseNumberSearchTests {
             SearchText.addressForms("서울특별시 중구 세종대로 110".decomposedStringWithCanonicalMapping)
                 == ["중구 세종대로 110", "세종대로 110"])
         #expect(SearchText.addressForms("서울특별시 중구 세종대로110") == ["중구 세종대로110", "세종대로110"])
+        // The number written first is also tried turned, as addresses are stored; not with a
+        // second number in what would be the street.
+        #expect(SearchText.addressForms("36 Aleksanterinkatu") == ["Aleksanterinkatu 36"])
+        #expect(
+            SearchText.addressForms("10 Kaivokatu, 00100 Helsinki") == [
+                "10 Kaivokatu 00100 Helsinki", "10 Kaivokatu", "Kaivokatu 10",
+            ])
+        #expect(SearchText.addressForms("10 5th Avenue") == [])
     }
 
     /// At most three leading words are a house number: a query of 10 000 numbers made 10 000

@@ -214,6 +214,28 @@ enum SearchText {
             add(words)
             shortened.append(words)
         }
+        // A city, region or postcode written first, before a comma ("Helsinki, Mannerheimintie 5",
+        // "00100 Helsinki, Kaivokatu 10"): the address after it, the parts before each comma
+        // dropped in turn while a street and house number are left (before, nothing was found;
+        // without a comma where the street starts is not known: "Vanha Porvoontie 5" is not
+        // "Porvoontie 5").
+        let commaParts = unbracketed.split(separator: ",")
+            .map { $0.split(whereSeparator: \.isWhitespace).map(String.init) }.filter { !$0.isEmpty }
+        // An address: a street and its number, or the number first ("10 Kaivokatu"), not a
+        // postcode and city.
+        let isAddress = { (words: [String]) in
+            !houseNumberForms(words).isEmpty
+                || (words.count >= 2 && isHouseNumber(words[0]) && !isPostcode(words[0])
+                    && !words.dropFirst().contains { $0.contains(where: \.isNumber) })
+        }
+        for k in commaParts.indices.dropFirst() {
+            // Only parts before the address are dropped: "10 Kaivokatu, 00100 Helsinki" keeps it.
+            guard !isAddress(commaParts[k - 1]) else { break }
+            let rest = Array(commaParts[k...].joined())
+            guard isAddress(rest) else { break }
+            add(rest)
+            shortened.append(rest)
+        }
         for words in shortened {
             for form in houseNumberForms(words) { add(form.words, bare: form.bareNumber, alone: form.alone) }
         }

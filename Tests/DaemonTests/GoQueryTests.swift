@@ -495,6 +495,16 @@ import Testing
                 #expect(reply["note"]?.stringValue?.contains(" in \(city)") == true, "\(query): \(reply)")
             }
         }
+        // The city written first, before a comma, as some write it (before: nothing found).
+        for (query, lat, city) in [
+            ("Tampere, Kaivokatu 10", 61.4978, "Tampere"), ("Helsinki, 10 Kaivokatu", 60.1705, "Helsinki"),
+            ("Finland, Helsinki, Kaivokatu 10 A 5", 60.1705, "Helsinki"),
+        ] {
+            let reply = try Self.go(client, query)
+            #expect(reply["ok"] == .bool(true), "\(query): \(reply)")
+            #expect(Self.latitudes(reply, "match") == [lat], "\(query): \(reply)")
+            #expect(reply["note"]?.stringValue?.contains(" in \(city)") == true, "\(query): \(reply)")
+        }
         // None in Tampere: as without it, one place, said so.
         let alone = try Self.go(client, "Mannerheimintie 5, Tampere")
         #expect(alone["ok"] == .bool(true) && Self.latitudes(alone, "match") == [60.1730], "\(alone)")

@@ -229,6 +229,18 @@ struct HouseNumberSearchTests {
                 "10 Kaivokatu 00100 Helsinki", "10 Kaivokatu", "Kaivokatu 10",
             ])
         #expect(SearchText.addressForms("10 5th Avenue") == [])
+        // A city written first, before a comma: the address after it; without a comma, no form
+        // (where the street starts is not known).
+        #expect(
+            SearchText.addressForms("Finland, Helsinki, Kaivokatu 10 A") == [
+                "Finland Helsinki Kaivokatu 10 A", "Helsinki Kaivokatu 10 A", "Kaivokatu 10 A",
+                "Finland Helsinki Kaivokatu 10", "Helsinki Kaivokatu 10", "Kaivokatu 10",
+            ])
+        #expect(
+            SearchText.addressForms("Helsinki, 10 Kaivokatu").prefix(2) == [
+                "Helsinki 10 Kaivokatu", "10 Kaivokatu",
+            ])
+        #expect(SearchText.addressForms("Vanha Porvoontie 5") == [])
     }
 
     /// At most three leading words are a house number: a query of 10 000 numbers made 10 000

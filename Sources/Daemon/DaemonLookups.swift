@@ -83,10 +83,10 @@ final class DaemonLookups {
         }
     }
 
-    /// What a building with neither a name nor an address (its own, or an entrance's the query
-    /// names) is called, spoken ("목적지는 이름 없는 건물.") and remembered: not the query typed,
-    /// which named other buildings too and was never its name. The reply's `osm` tells which
-    /// building it is.
+    /// What a building with neither a name nor an address (its own, an entrance's the query
+    /// names, or a point's inside it that holds the query's house number) is called, spoken
+    /// ("목적지는 이름 없는 건물.") and remembered: not the query typed, which named other buildings
+    /// too and was never its name. The reply's `osm` tells which building it is.
     static let namelessBuilding = "이름 없는 건물"
 
     /// One place a query found.

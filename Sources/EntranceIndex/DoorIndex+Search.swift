@@ -146,10 +146,12 @@ extension DoorIndex {
         _ query: String, near: Coordinate?, limit: Int, narrowing: Bool, number: NumberRule
     ) throws -> [BuildingMatch] {
         let folded = SearchText.normalize(query, narrowing: narrowing)
-        let found = try search(folded: folded, near: near, limit: limit, number: number)
+        let written = query.split(whereSeparator: \.isWhitespace).map(String.init)
+        let found = try search(folded: folded, written: written, near: near, limit: limit, number: number)
         guard let other = SearchText.otherHouseLetter(folded) else { return found }
         return DoorIndexes.merged(
-            found + (try search(folded: other, near: near, limit: limit, number: number)), near: near,
+            found + (try search(folded: other, written: written, near: near, limit: limit, number: number)),
+            near: near,
             limit: limit)
     }
 
@@ -161,9 +163,10 @@ extension DoorIndex {
         var alone: Bool
     }
 
-    /// ``search(_:near:limit:)`` of a folded query.
+    /// ``search(_:near:limit:)`` of a folded query, `written` its words as written (for a
+    /// nameless building's address, ``SearchText/asWritten(_:_:)``).
     private func search(
-        folded: String, near: Coordinate?, limit: Int, number rule: NumberRule
+        folded: String, written: [String], near: Coordinate?, limit: Int, number rule: NumberRule
     ) throws -> [BuildingMatch] {
         let (bareNumber, aloneNumber) = (rule.bare, rule.alone)
         let tokens = folded.split(separator: " ").map(String.init)
@@ -176,6 +179,10 @@ extension DoorIndex {
             /// Only a place inside it matched (``BuildingMatch/inside``).
             var inside: Bool
             var extra: Int
+            /// The folded name or address that held the query's house number, when it has one
+            /// (a whole token's text, or the field the address was checked in): what a building
+            /// with neither a name nor an address of its own is called.
+            var field: String? = nil
             /// Its place in the answers, `metres` the centroid's distance (nil without a point).
             func rank(_ metres: Double?) -> SearchRank {
                 SearchRank(quality: quality, inside: inside, metres: metres, lengthGap: extra, row: row)
@@ -191,10 +198,14 @@ extension DoorIndex {
         //    Each in the building's own tokens, then in its places' (`places_whole`): own
         //    first at each quality.
         let tables = ["building_whole"] + (placesApart ? ["places_whole"] : [])
-        func add(_ row: Statement, _ quality: BuildingMatch.Quality, _ table: String) {
+        // Whether the query has a house number, after its street or first.
+        let numbered = SearchText.houseNumber(tokens) != nil || !SearchText.numberLast(tokens).isEmpty
+        func add(_ row: Statement, _ quality: BuildingMatch.Quality, _ table: String, token: String? = nil) {
             let id = row.int(0)
             if candidates[id] == nil {
-                candidates[id] = Candidate(row: id, quality: quality, inside: table != tables[0], extra: 0)
+                candidates[id] = Candidate(
+                    row: id, quality: quality, inside: table != tables[0], extra: 0,
+                    field: numbered ? token.map(Self.unwhole) : nil)
             }
         }
         let whole = Fold.wholeToken(folded)
@@ -214,7 +225,9 @@ extension DoorIndex {
         for table in tables {
             let range = "SELECT building FROM \(table) WHERE token >= ? AND token <= ?"
             for token in [whole] + turned.map({ $0.street + $0.number }) {
-                try capped(range, [.text(token), .text(token)], near: near) { add($0, .exact, table) }
+                try capped(range, [.text(token), .text(token)], near: near) {
+                    add($0, .exact, table, token: token)
+                }
             }
         }
         for table in tables {
@@ -231,14 +244,14 @@ extension DoorIndex {
                 {
                     return
                 }
-                add(row, .prefix, table)
+                add(row, .prefix, table, token: row.text(1))
             }
             for form in turned {
                 // The tokens starting with the street, a bounded run of them (a one-letter
                 // street start would be a country's streets): those ending in the number.
                 try capped(
                     """
-                    SELECT building FROM (
+                    SELECT building, token FROM (
                         SELECT building, token FROM \(table) WHERE token >= ?1 AND token <= ?2 LIMIT ?3)
                     WHERE substr(token, -?4) = ?5
                     """,
@@ -246,7 +259,7 @@ extension DoorIndex {
                         .text(form.street), .text(form.street + "\u{10FFFF}"), .int(Int64(Self.turnedScan)),
                         .int(Int64(form.number.unicodeScalars.count)), .text(form.number),
                     ], near: near
-                ) { add($0, .prefix, table) }
+                ) { add($0, .prefix, table, token: $0.text(1)) }
             }
         }
         // 2. No whole name or address, or too few starting so: every word somewhere (the last
@@ -276,33 +289,31 @@ extension DoorIndex {
                 // "을지로 3" the building of a shop "gs25 을지로 3 가점", "unioninkatu 1" one holding
                 // "unioninkatu 17" and "1store", and `go` walked there (audit 14).
                 let fields = own + names.inside
+                var holding: String?
                 if let number, let street {
-                    guard
-                        fields.contains(where: {
-                            SearchText.holdsAddress(
-                                $0[...], after: street, number, bare: bareNumber, alone: aloneNumber,
-                                query: tokens)
-                        })
-                    else { return }
+                    holding = fields.first {
+                        SearchText.holdsAddress(
+                            $0[...], after: street, number, bare: bareNumber, alone: aloneNumber,
+                            query: tokens)
+                    }
+                    guard holding != nil else { return }
                 } else if let turned = SearchText.numberLast(tokens).first,
                     let last = turned.street.last, turned.street.count < tokens.count
                 {
                     // The number written first ("7 kaivokatu"): as "kaivokatu 7" (before, audit
                     // 15, no address check at all: any building with the street and a 7).
-                    let written = turned.street + turned.number
+                    let asAddress = turned.street + turned.number
                     let number = (words: turned.number, korean: tokens.contains(where: SearchText.isHangul))
                     // Or a name written so ("7 eleven").
-                    guard
-                        fields.contains(where: {
-                            SearchText.holdsAddress(
-                                $0[...], after: last, number, bare: bareNumber, query: written)
-                                || SearchText.holdsRun($0[...], tokens, query: query)
-                        })
-                    else { return }
-                } else if let run = SearchText.addressRun(tokens) {
-                    guard fields.contains(where: { SearchText.holdsRun($0[...], run, query: query) }) else {
-                        return
+                    holding = fields.first {
+                        SearchText.holdsAddress(
+                            $0[...], after: last, number, bare: bareNumber, query: asAddress)
+                            || SearchText.holdsRun($0[...], tokens, query: query)
                     }
+                    guard holding != nil else { return }
+                } else if let run = SearchText.addressRun(tokens) {
+                    holding = fields.first { SearchText.holdsRun($0[...], run, query: query) }
+                    guard holding != nil else { return }
                 }
                 // The same words in another order count as exact ("jean charles rey quai 10").
                 func exact(_ fields: [String]) -> Bool {
@@ -320,7 +331,8 @@ extension DoorIndex {
                 candidates[id] = Candidate(
                     row: id, quality: isExact ? .exact : .words,
                     inside: isExact ? !ownExact : !names.inside.isEmpty && !ownHolds(),
-                    extra: isExact ? 1 : (own + names.inside).map { abs($0.count - folded.count) }.min() ?? 0)
+                    extra: isExact ? 1 : (own + names.inside).map { abs($0.count - folded.count) }.min() ?? 0,
+                    field: holding)
             }
         }
         // A Hangul syllable is a word's worth of letters: "시청" (city hall) inside "서울특별시청"
@@ -342,6 +354,7 @@ extension DoorIndex {
                 """, [.text(folded), .text(SearchText.placesSeparator)] + (terms.map { [.text($0)] } ?? []),
                 near: near
             ) { row in
+                var holding: String?
                 if let number, let street {
                     let text = (row.text(2) ?? "") + SearchText.separator + (row.text(3) ?? "")
                     let fields = text.components(separatedBy: SearchText.placesSeparator).joined(
@@ -354,20 +367,18 @@ extension DoorIndex {
                     // in Hangul: "merirantatie 5" is not "rantatie 5" (audit 15).
                     // A Korean road's address is no part of a shop's name: "gs25 을지로 3 가점" is
                     // not "을지로 3", nor "카페 을지로 100" "을지로 100" (audit 14).
-                    guard
-                        fields.contains(where: {
-                            SearchText.holdsFromWordStart($0, folded)
-                                && SearchText.holdsNumber(
-                                    $0[...], number, bare: bareNumber, alone: aloneNumber)
-                                && (!afterRoad
-                                    || SearchText.holdsAddress(
-                                        $0[...], after: street, number, bare: bareNumber, alone: aloneNumber,
-                                        query: tokens))
-                        })
-                    else { return }
+                    holding = fields.first {
+                        SearchText.holdsFromWordStart($0, folded)
+                            && SearchText.holdsNumber($0[...], number, bare: bareNumber, alone: aloneNumber)
+                            && (!afterRoad
+                                || SearchText.holdsAddress(
+                                    $0[...], after: street, number, bare: bareNumber, alone: aloneNumber,
+                                    query: tokens))
+                    }
+                    guard holding != nil else { return }
                 }
                 candidates[row.int(0)] = Candidate(
-                    row: row.int(0), quality: .within, inside: row.int(1) != 0, extra: 0)
+                    row: row.int(0), quality: .within, inside: row.int(1) != 0, extra: 0, field: holding)
             }
         }
         // Rank cheaply first, as without a point; with one, the distance to the centroid is
@@ -399,9 +410,15 @@ extension DoorIndex {
             guard let building = try building(row: candidate.row) else { continue }
             let entrances = try entrances(of: building)
             let doors = OSMDoors.ranked(entrances, around: building.centroid).count
+            // A building with neither a name nor an address of its own: an entrance's the query
+            // names, else the address inside it (a point's) that held the query's number, its
+            // words as the query wrote them ("Korkeavuorenkatu 41", "Aleksanterinkatu 36a";
+            // before, audit 14's A14-5, "이름 없는 건물" in `go`, spoken and remembered so).
             let address =
                 Self.address(building.address)
-                ?? (building.name == nil ? Self.entranceAddress(entrances, words: tokens) : nil)
+                ?? (building.name == nil
+                    ? Self.entranceAddress(entrances, words: tokens)
+                        ?? candidate.field.map { SearchText.asWritten($0, written) } : nil)
             out.append(
                 BuildingMatch(
                     building: building, address: address, doors: doors,
@@ -439,6 +456,11 @@ extension DoorIndex {
                 .double(near.latitude), .double(near.longitude),
                 .double(pow(cos(near.latitude * .pi / 180), 2)),
             ], row)
+    }
+
+    /// The folded text of a whole token (its `_` as spaces, ``Fold/wholeToken(_:)``).
+    private static func unwhole(_ token: String) -> String {
+        token.replacingOccurrences(of: "_", with: " ")
     }
 
     /// What follows `prefix` in `token`, which starts with it.

@@ -639,6 +639,21 @@ enum SearchText {
         return true
     }
 
+    /// Folded `field` with each word the query `written` (its words as written) has folded so,
+    /// as written: "aleksanterinkatu 36a" for "Aleksanterinkatu 36" is "Aleksanterinkatu 36a",
+    /// "pitkansillanranta 17" for "Pitkänsillanranta 17," "Pitkänsillanranta 17". The other words
+    /// as folded.
+    static func asWritten(_ field: String, _ written: [String]) -> String {
+        var typed: [String: String] = [:]
+        for word in written {
+            let bare = word.trimmingCharacters(in: .punctuationCharacters.union(.symbols))
+                .precomposedStringWithCanonicalMapping
+            let folded = normalize(bare)
+            if !folded.isEmpty, !folded.contains(" "), typed[folded] == nil { typed[folded] = bare }
+        }
+        return field.split(separator: " ").map { typed[String($0)] ?? String($0) }.joined(separator: " ")
+    }
+
     /// Whether folded `field` holds folded `text` from the start of one of its words, or, for a
     /// text that starts with a Hangul syllable (a word's worth of letters: "시청" in
     /// "서울특별시청"), anywhere: the search inside words for an address (a house number

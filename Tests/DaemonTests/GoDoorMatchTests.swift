@@ -248,6 +248,19 @@ import Testing
         #expect(go["match"]?.objectValue?["osm"] == "relation/1320784", "\(go)")
         let museum = try #require(go["destination"]).decode(Destination.self).door
         #expect(museum?.coordinate == Coordinate(latitude: 60.1694916, longitude: 24.949413), "\(go)")
+        // A building with no name or address of its own, found by an address mapped as a point
+        // inside it: called by that address, its words as sent (audit 14's A14-5: before, "이름
+        // 없는 건물"); by the point's own number where the query's was shorter ("36" of "36b").
+        for (query, osm, name) in [
+            ("Korkeavuorenkatu 41", "way/22498746", "Korkeavuorenkatu 41"),
+            ("Pitkänsillanranta 17", "relation/1681392", "Pitkänsillanranta 17"),
+            ("36 Aleksanterinkatu, Helsinki", "way/123550792", "Aleksanterinkatu 36a"),
+        ] {
+            let reply = fields(
+                try client.request(#"{"cmd": "go", "query": "\#(query)", "far": true}"#))
+            #expect(reply["match"]?.objectValue?["osm"] == .string(osm), "\(query): \(reply)")
+            #expect(reply["destination"]?.objectValue?["name"] == .string(name), "\(query): \(reply)")
+        }
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit() == 0)
     }

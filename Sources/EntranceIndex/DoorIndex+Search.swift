@@ -277,10 +277,9 @@ extension DoorIndex {
                 let id = row.int(0)
                 guard candidates[id] == nil else { return }
                 let names = SearchText.alternatives(ofNames: row.text(1) ?? "")
-                let own =
-                    names.own
-                    + (row.text(2) ?? "").components(separatedBy: SearchText.separator)
+                let addresses = (row.text(2) ?? "").components(separatedBy: SearchText.separator)
                     .filter { !$0.isEmpty }
+                let own = names.own + addresses
                 // The query's address in one name or address, as written: the word before the
                 // house number and the number right after it, and no word before them that the
                 // query lacks (another street's). Before, "vuorikatu 8" found the building of
@@ -295,6 +294,15 @@ extension DoorIndex {
                         SearchText.holdsAddress(
                             $0[...], after: street, number, bare: bareNumber, alone: aloneNumber,
                             query: tokens)
+                    }
+                    // Or the building's own name, whole, and its own address's house number
+                    // ("stockmann 52": Aleksanterinkatu 52; before, audit 14's A14-7, nothing).
+                    if holding == nil,
+                        names.own.contains(tokens.dropLast(number.words.count).joined(separator: " "))
+                    {
+                        holding = addresses.first {
+                            SearchText.holdsHouseNumber($0, number, bare: bareNumber, alone: aloneNumber)
+                        }
                     }
                     guard holding != nil else { return }
                 } else if let turned = SearchText.numberLast(tokens).first,

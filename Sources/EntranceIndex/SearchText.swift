@@ -623,6 +623,18 @@ enum SearchText {
         return false
     }
 
+    /// Whether folded `address` (a street and its number) has the query's house number as its
+    /// own (``holdsNumber(_:_:bare:alone:atStart:)`` from its first word that starts with a digit,
+    /// after at least one word): "aleksanterinkatu 52" has 52, not 5 or 2.
+    static func holdsHouseNumber(
+        _ address: String, _ number: (words: [String], korean: Bool), bare: Bool, alone: Bool
+    ) -> Bool {
+        let words = address.split(separator: " ")
+        guard let at = words.firstIndex(where: { $0.first?.isNumber == true }), at > 0 else { return false }
+        return holdsNumber(
+            words[at...].joined(separator: " ")[...], number, bare: bare, alone: alone, atStart: true)
+    }
+
     /// Whether the words of a field before its street (`stored`, the street last) are those a
     /// query has before it (`asked`), read back from the street: each the query's word in its
     /// place, or a region the query left out; the query may have more in front (a name, a

@@ -326,6 +326,8 @@ struct DoorsCommandTests {
             "7 Kaivokatu", "19 Kaisaniemenkatu", "12 Kasarmikatu",
             // A range sharing only an end with the lot 3-5 (audit 15: before, Fasaanilinna).
             "Iso Roobertinkatu 1-3",
+            // A building's name with a number that is not its address's.
+            "Stockmann 5", "Lasipalatsi 23",
         ] {
             let (osm, err) = try search(query)
             #expect(osm == [], "\(query)")
@@ -338,6 +340,9 @@ struct DoorsCommandTests {
         #expect(try search("Kaisaniemenkatu 8").osm.first == "way/122872071")
         #expect(try search("Fabianinkatu 33").osm.first == "relation/1320784")
         #expect(try search("10 Kaivokatu").osm.first == "way/23648033")
+        // A building's name and its address's number (audit 14's A14-7: before, nothing).
+        #expect(try search("Stockmann 52").osm == ["way/122595241"])
+        #expect(try search("Lasipalatsi 24").osm == ["way/8035238"])
         for query in ["Pohjoinen Makasiinikatu 2", "Unioninkatu 11", "Eteläinen Makasiinikatu 1"] {
             #expect(try search(query).osm == ["way/22462913"], "\(query)")
         }

@@ -255,7 +255,7 @@ final class DaemonLookups {
     /// ``destination(for:near:far:)`` of the query as written, or of `form`, a shorter form of
     /// `asked` (what was sent, quoted in the refusals; before: only the form, as if the family
     /// had sent that). A form's house number is bare when it dropped the letter
-    /// (``AddressForm/bareNumber``), alone when it is a range's end (``AddressForm/aloneNumber``),
+    /// (``AddressForm/bareNumber``), held to the range written when it is one of its ends (``AddressForm/numberRange``),
     /// and a city or region it dropped (``AddressForm/dropped``,
     /// known to the gazetteer) chooses among its matches: its matches are also looked for near
     /// that place, and those lying in its region (the gazetteer's `where`) are the only ones
@@ -266,7 +266,7 @@ final class DaemonLookups {
         for query: String, near fix: Coordinate?, far: Bool, form: AddressForm? = nil, asked: String? = nil
     ) throws(LookupError) -> GoAnswer {
         let said = asked.map { "\"\($0)\" (as \"\(query)\")" } ?? "\"\(query)\""
-        let (bareNumber, aloneNumber) = (form?.bareNumber ?? false, form?.aloneNumber ?? false)
+        let (bareNumber, numberRange) = (form?.bareNumber ?? false, form?.numberRange)
         let written: [NamedPlace] = form.map { self.places(namedBy: $0.dropped) } ?? []
         let regions = Set(written.map { $0.region })
         // The region named that it lies in, nil when in none (or none known where it lies).
@@ -292,7 +292,7 @@ final class DaemonLookups {
                     let near = reach.isEmpty ? [nearest] : reach
                     nearDoors = try DoorIndexes.search(
                         query, near: fix, limit: Self.matchesPerSource, in: near, bareNumber: bareNumber,
-                        aloneNumber: aloneNumber
+                        numberRange: numberRange
                     )
                     .map(found)
                     // The others in the same order (a shop inside counting the slack further),
@@ -301,7 +301,7 @@ final class DaemonLookups {
                     otherDoors = try DoorIndexes.search(
                         query, near: fix, limit: Self.matchesPerSource + nearDoors.count,
                         in: indexes.indexes.filter { index in !near.contains { $0 === index } },
-                        bareNumber: bareNumber, aloneNumber: aloneNumber
+                        bareNumber: bareNumber, numberRange: numberRange
                     )
                     .filter { match in
                         !nearDoors.contains {
@@ -317,7 +317,7 @@ final class DaemonLookups {
                     // says which one found it (before: found here too, and the reply did not say).
                     nearDoors = try DoorIndexes.search(
                         query, near: nil, limit: Self.matchesPerSource, in: indexes.indexes,
-                        bareNumber: bareNumber, aloneNumber: aloneNumber
+                        bareNumber: bareNumber, numberRange: numberRange
                     )
                     .map(found)
                 }
@@ -330,7 +330,7 @@ final class DaemonLookups {
                     for place in written {
                         for match in try DoorIndexes.search(
                             query, near: place.center, limit: Self.matchesPerSource, in: indexes.indexes,
-                            bareNumber: bareNumber, aloneNumber: aloneNumber)
+                            bareNumber: bareNumber, numberRange: numberRange)
                         where !matches.contains(where: {
                             $0.osm == match.osm && $0.destination.center == match.building.centroid
                         }) {
@@ -421,7 +421,7 @@ final class DaemonLookups {
             let farthest: [Found] =
                 (try? DoorIndexes.search(
                     query, near: antipode, limit: Self.matchesPerSource, in: opened.indexes,
-                    bareNumber: bareNumber, aloneNumber: aloneNumber))?
+                    bareNumber: bareNumber, numberRange: numberRange))?
                 .map { match in
                     var place = found(match)
                     place.metres = nil

@@ -118,18 +118,18 @@ extension DoorIndex {
     ///   - limit: at most this many.
     ///   - bareNumber: the query's house number matches only bare or as a range's end, no
     ///     house letter after it (``AddressForm/bareNumber``).
-    ///   - aloneNumber: it matches only with no other number beside it, not as a range's end
-    ///     (``AddressForm/aloneNumber``).
+    ///   - numberRange: the range written that the house number is an end of: it matches alone
+    ///     or in a range holding all of this one (``AddressForm/numberRange``).
     /// - Throws: ``DoorIndexError/queryTooLong(characters:)`` for a query longer than
     ///   ``longestQuery``; SQLite errors.
     public func search(
         _ query: String, near: Coordinate? = nil, limit: Int = 10, bareNumber: Bool = false,
-        aloneNumber: Bool = false
+        numberRange: ClosedRange<Int>? = nil
     ) throws -> [BuildingMatch] {
         guard query.count <= Self.longestQuery else {
             throw DoorIndexError.queryTooLong(characters: query.count)
         }
-        let number = NumberRule(bare: bareNumber, alone: aloneNumber)
+        let number = NumberRule(bare: bareNumber, range: numberRange)
         let found = try search(query, near: near, limit: limit, narrowing: true, number: number)
         // An index made before full-width ASCII was folded (no `meta.fold`) holds most text
         // in ASCII, which the narrowed query finds ("무교로 １２" for "무교로 12"), but a
@@ -156,11 +156,11 @@ extension DoorIndex {
     }
 
     /// How a query's house number must stand in what it matches: `bare`, no house letter
-    /// after it (``AddressForm/bareNumber``); `alone`, no other number beside it
-    /// (``AddressForm/aloneNumber``).
+    /// after it (``AddressForm/bareNumber``); `range`, the range written that it is an end of
+    /// (``AddressForm/numberRange``).
     private struct NumberRule {
         var bare: Bool
-        var alone: Bool
+        var range: ClosedRange<Int>?
     }
 
     /// ``search(_:near:limit:)`` of a folded query, `written` its words as written (for a
@@ -168,7 +168,7 @@ extension DoorIndex {
     private func search(
         folded: String, written: [String], near: Coordinate?, limit: Int, number rule: NumberRule
     ) throws -> [BuildingMatch] {
-        let (bareNumber, aloneNumber) = (rule.bare, rule.alone)
+        let (bareNumber, numberRange) = (rule.bare, rule.range)
         let tokens = folded.split(separator: " ").map(String.init)
         guard !tokens.isEmpty, limit > 0 else { return [] }
         let sortedTokens = tokens.sorted()
@@ -216,12 +216,15 @@ extension DoorIndex {
         // Korean road or place, after which no Hangul word continues the number.
         let street = number.map { tokens[tokens.count - $0.words.count - 1] }
         let afterRoad = street.map(SearchText.isPlace) ?? false
-        let turned = SearchText.numberLast(tokens).map {
-            (
-                street: Fold.wholeToken($0.street.joined(separator: " ")),
-                number: "_" + Fold.wholeToken($0.number.joined(separator: " "))
-            )
-        }
+        // Not a house letter alone after the number ("5 a" is no street starting with "a": before,
+        // audit 16, it found Alvar Aallon katu 5).
+        let turned = SearchText.numberLast(tokens).filter { !$0.street.allSatisfy(SearchText.isHouseLetter) }
+            .map {
+                (
+                    street: Fold.wholeToken($0.street.joined(separator: " ")),
+                    number: "_" + Fold.wholeToken($0.number.joined(separator: " "))
+                )
+            }
         for table in tables {
             let range = "SELECT building FROM \(table) WHERE token >= ? AND token <= ?"
             for token in [whole] + turned.map({ $0.street + $0.number }) {
@@ -240,7 +243,7 @@ extension DoorIndex {
                 if let number,
                     !SearchText.continuesNumber(
                         Self.after(whole, in: row.text(1) ?? ""), number, bare: bareNumber,
-                        afterRoad: afterRoad, alone: aloneNumber)
+                        afterRoad: afterRoad, range: numberRange)
                 {
                     return
                 }
@@ -292,7 +295,7 @@ extension DoorIndex {
                 if let number, let street {
                     holding = fields.first {
                         SearchText.holdsAddress(
-                            $0[...], after: street, number, bare: bareNumber, alone: aloneNumber,
+                            $0[...], after: street, number, bare: bareNumber, range: numberRange,
                             query: tokens)
                     }
                     // Or the building's own name, whole, and its own address's house number
@@ -301,7 +304,7 @@ extension DoorIndex {
                         names.own.contains(tokens.dropLast(number.words.count).joined(separator: " "))
                     {
                         holding = addresses.first {
-                            SearchText.holdsHouseNumber($0, number, bare: bareNumber, alone: aloneNumber)
+                            SearchText.holdsHouseNumber($0, number, bare: bareNumber, range: numberRange)
                         }
                     }
                     guard holding != nil else { return }
@@ -377,10 +380,10 @@ extension DoorIndex {
                     // not "을지로 3", nor "카페 을지로 100" "을지로 100" (audit 14).
                     holding = fields.first {
                         SearchText.holdsFromWordStart($0, folded)
-                            && SearchText.holdsNumber($0[...], number, bare: bareNumber, alone: aloneNumber)
+                            && SearchText.holdsNumber($0[...], number, bare: bareNumber, range: numberRange)
                             && (!afterRoad
                                 || SearchText.holdsAddress(
-                                    $0[...], after: street, number, bare: bareNumber, alone: aloneNumber,
+                                    $0[...], after: street, number, bare: bareNumber, range: numberRange,
                                     query: tokens))
                     }
                     guard holding != nil else { return }

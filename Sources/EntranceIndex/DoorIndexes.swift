@@ -326,7 +326,7 @@ public final class DoorIndexes {
         for form in Self.shorterForms(query) {
             let shorter = try Self.search(
                 form.text, near: near, limit: limit, in: indexes, bareNumber: form.bareNumber,
-                aloneNumber: form.aloneNumber)
+                numberRange: form.numberRange)
             if !shorter.isEmpty {
                 return shorter.map {
                     var match = $0
@@ -348,7 +348,7 @@ public final class DoorIndexes {
     public static func addressForms(_ query: String) -> [String] { SearchText.addressForms(query) }
 
     /// ``addressForms(_:)`` with what each must hold to (``AddressForm``): searched with
-    /// ``search(_:near:limit:in:bareNumber:aloneNumber:)``.
+    /// ``search(_:near:limit:in:bareNumber:numberRange:)``.
     public static func shorterForms(_ query: String) -> [AddressForm] { SearchText.shorterForms(query) }
 
     /// ``search(_:near:limit:)`` of the query as written.
@@ -367,15 +367,15 @@ public final class DoorIndexes {
     /// first `limit`. (Before, ties went by file name, so "a.db"'s building 7 came before
     /// "b.db"'s building 3.)
     /// `bareNumber`: the house number without a letter after it (``AddressForm/bareNumber``);
-    /// `aloneNumber`: without another number beside it (``AddressForm/aloneNumber``).
+    /// `numberRange`: the range written that it is an end of (``AddressForm/numberRange``).
     package static func search(
         _ query: String, near: Coordinate?, limit: Int, in indexes: [DoorIndex], bareNumber: Bool = false,
-        aloneNumber: Bool = false
+        numberRange: ClosedRange<Int>? = nil
     ) throws -> [BuildingMatch] {
         merged(
             try indexes.flatMap {
                 try $0.search(
-                    query, near: near, limit: limit, bareNumber: bareNumber, aloneNumber: aloneNumber)
+                    query, near: near, limit: limit, bareNumber: bareNumber, numberRange: numberRange)
             },
             near: near, limit: limit)
     }

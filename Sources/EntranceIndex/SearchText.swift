@@ -190,12 +190,12 @@ enum SearchText {
             .map(String.init)
         var forms: [AddressForm] = []
         let all = words
-        func add(_ words: [String], bare: Bool = false, alone: Bool = false) {
+        func add(_ words: [String], bare: Bool = false, range: ClosedRange<Int>? = nil) {
             let form = words.joined(separator: " ")
             if !words.isEmpty, form != written, !forms.contains(where: { $0.text == form }) {
                 var dropped = all
                 for word in words { dropped.firstIndex(of: word).map { _ = dropped.remove(at: $0) } }
-                forms.append(AddressForm(text: form, bareNumber: bare, aloneNumber: alone, dropped: dropped))
+                forms.append(AddressForm(text: form, bareNumber: bare, numberRange: range, dropped: dropped))
             }
         }
         add(words)
@@ -216,28 +216,25 @@ enum SearchText {
         }
         // A city, region or postcode written first, before a comma ("Helsinki, Mannerheimintie 5",
         // "00100 Helsinki, Kaivokatu 10"): the address after it, the parts before each comma
-        // dropped in turn while a street and house number are left (before, nothing was found;
-        // without a comma where the street starts is not known: "Vanha Porvoontie 5" is not
-        // "Porvoontie 5").
+        // dropped in turn (at most ``commaDrops``: each form is a search) while a street and
+        // house number, or the number and a street, start what is left (before, nothing was
+        // found; without a comma where the street starts is not known: "Vanha Porvoontie 5" is
+        // not "Porvoontie 5"). Only parts before the address: "10 Kaivokatu, 00100 Helsinki" and
+        // "Mannerheimintie, 5 A" (a letter is no street) keep theirs.
         let commaParts = unbracketed.split(separator: ",")
             .map { $0.split(whereSeparator: \.isWhitespace).map(String.init) }.filter { !$0.isEmpty }
-        // An address: a street and its number, or the number first ("10 Kaivokatu"), not a
-        // postcode and city.
-        let isAddress = { (words: [String]) in
-            !houseNumberForms(words).isEmpty
-                || (words.count >= 2 && isHouseNumber(words[0]) && !isPostcode(words[0])
-                    && !words.dropFirst().contains { $0.contains(where: \.isNumber) })
-        }
-        for k in commaParts.indices.dropFirst() {
-            // Only parts before the address are dropped: "10 Kaivokatu, 00100 Helsinki" keeps it.
-            guard !isAddress(commaParts[k - 1]) else { break }
+        var numberFirst = commaParts.first.map { [$0] } ?? []
+        for k in commaParts.indices.dropFirst().prefix(Self.commaDrops) {
+            let before = commaParts[k - 1]
+            guard houseNumberForms(before).isEmpty, turned(before) == nil else { break }
             let rest = Array(commaParts[k...].joined())
-            guard isAddress(rest) else { break }
+            guard !houseNumberForms(rest).isEmpty || turned(commaParts[k]) != nil else { break }
             add(rest)
             shortened.append(rest)
+            numberFirst.append(commaParts[k])
         }
         for words in shortened {
-            for form in houseNumberForms(words) { add(form.words, bare: form.bareNumber, alone: form.alone) }
+            for form in houseNumberForms(words) { add(form.words, bare: form.bareNumber, range: form.range) }
         }
         let parts = unbracketed.split(separator: ",", omittingEmptySubsequences: false)
         if let first = shortened[0].first, isHouseNumber(first) {
@@ -248,18 +245,34 @@ enum SearchText {
                 else { break }
                 add(words)
             }
-            // The number written first, turned as addresses are stored ("36 Aleksanterinkatu" →
-            // "Aleksanterinkatu 36"), so a letter stored after it is found as after a street:
-            // "36a" (before, audit 15, nothing; the street first found it). Only a street of
-            // words without digits, up to the first comma.
-            let street =
-                parts.first.map { $0.split(whereSeparator: \.isWhitespace).dropFirst().map(String.init) }
-                ?? []
-            if !street.isEmpty, street.allSatisfy({ !$0.contains(where: \.isNumber) }) {
-                add(street + [first])
-            }
+        }
+        // An address written number first, turned as addresses are stored, with its shorter
+        // forms ("5-7 Testikatu" → "Testikatu 5-7" → "Testikatu 5", "… 7"): a letter stored
+        // after the number is then found as after a street ("36 Aleksanterinkatu" finds 36a;
+        // before, audit 15's A15-8, nothing), also after a city ("Helsinki, 36 Aleksanterinkatu").
+        for part in numberFirst {
+            guard let turned = turned(part) else { continue }
+            add(turned)
+            for form in houseNumberForms(turned) { add(form.words, bare: form.bareNumber, range: form.range) }
         }
         return forms
+    }
+
+    /// The most comma-separated parts dropped from the front of an address
+    /// (``shorterForms(_:)``): a country, region, city and district; a query of 60 commas made
+    /// 60 forms, each a search (audit 16: 0.5 s).
+    static let commaDrops = 4
+
+    /// A part of an address written number first (up to a comma), turned as addresses are
+    /// stored: "36 Aleksanterinkatu" → "Aleksanterinkatu 36"; nil unless a house number (not a
+    /// postcode) comes first and a street follows, words without digits and not only house
+    /// letters ("5 A" is a number and its letter).
+    static func turned(_ words: [String]) -> [String]? {
+        guard words.count >= 2, isHouseNumber(words[0]), !isPostcode(words[0]) else { return nil }
+        let street = Array(words.dropFirst())
+        guard !street.contains(where: { $0.contains(where: \.isNumber) }), !street.allSatisfy(isHouseLetter)
+        else { return nil }
+        return street + [words[0]]
     }
 
     /// Shorter forms of an address's `words` that end at its house number: the first word
@@ -270,9 +283,10 @@ enum SearchText {
     /// (not in Korean, where "5-1" is 본번 5, 부번 1: another building than 5). None for an
     /// address that starts with its number: where its street ends is not known. A form
     /// without the letter written (`bareNumber`) matches only the bare number or a range
-    /// holding it: "Keskuskatu 1A" is not Keskuskatu 1B; a range's end (`alone`) only a number
-    /// no other stands beside: "Iso Roobertinkatu 1-3" is not the lot 3-5 (audit 15, A15-7: its
-    /// end 3 found it, and `go` walked there). A lot number written with 번지 is
+    /// holding it: "Keskuskatu 1A" is not Keskuskatu 1B; a range's end (with the range, `range`)
+    /// only the number alone or a range holding all of the one written: "Iso Roobertinkatu 1-3"
+    /// is not the lot 3-5 (audit 15, A15-7: its end 3 found it, and `go` walked there), but is
+    /// the lot 1-5 (audit 16). A lot number written with 번지 is
     /// that number ("31-2번지" → "31-2"; "31번지 2호" → "31-2", ``withLotNumbers(_:)``). A
     /// Korean building number in a complex right after the number ("103동" of "반포대로 275
     /// 103동 1203호") is kept in a form tried first (``buildingNumber(_:at:)``): the complex's
@@ -289,8 +303,8 @@ enum SearchText {
     }
 
     /// A shorter form's words, and how its house number matches (``AddressForm/bareNumber``,
-    /// ``AddressForm/aloneNumber``).
-    typealias NumberForm = (words: [String], bareNumber: Bool, alone: Bool)
+    /// ``AddressForm/numberRange``).
+    typealias NumberForm = (words: [String], bareNumber: Bool, range: ClosedRange<Int>?)
 
     /// ``houseNumberForms(_:)`` of words whose lot numbers are read already.
     private static func numberForms(_ words: [String]) -> [NumberForm] {
@@ -303,20 +317,20 @@ enum SearchText {
         let number = words[at]
         var forms: [NumberForm] = []
         if let building = buildingNumber(words, at: at + 1) {
-            forms.append((Array(words[...at]) + [building], false, false))
+            forms.append((Array(words[...at]) + [building], false, nil))
         }
         let letter = at + 1 < words.count && isHouseLetter(words[at + 1])
-        forms.append((Array(words[...(letter ? at + 1 : at)]), false, false))
+        forms.append((Array(words[...(letter ? at + 1 : at)]), false, nil))
         guard roadAndNumber(number) == nil else { return forms }
         let digits = String(number.prefix { $0.isNumber || $0 == "-" })
         let letterDropped = letter || number.last?.isLetter == true
-        if letter || digits != number { forms.append((street + [digits], letterDropped, false)) }
+        if letter || digits != number { forms.append((street + [digits], letterDropped, nil)) }
         let ends = digits.split(separator: "-").map(String.init)
         if ends.count == 2, !street.contains(where: { $0.contains(where: isHangul) }), let low = Int(ends[0]),
             let high = Int(ends[1]),
             low < high
         {
-            forms += ends.map { (street + [$0], letterDropped, true) }
+            forms += ends.map { (street + [$0], letterDropped, low...high) }
         }
         return forms
     }
@@ -562,10 +576,10 @@ enum SearchText {
     /// `bare`: a house letter, joined or apart ("13a", "13 a"), does not continue it (a form
     /// that dropped the letter written, ``AddressForm/bareNumber``). `afterRoad`: the query's
     /// number follows a Korean road or place (``isPlace(_:)``), which no Hangul word continues.
-    /// `alone`: nor a range's other end (``AddressForm/aloneNumber``).
+    /// `range`: a range only if it holds all of this one (``AddressForm/numberRange``).
     static func continuesNumber(
         _ rest: Substring, _ number: (words: [String], korean: Bool), bare: Bool = false,
-        afterRoad: Bool = false, alone: Bool = false
+        afterRoad: Bool = false, range: ClosedRange<Int>? = nil
     ) -> Bool {
         guard let first = rest.unicodeScalars.first else { return true }
         if ("0"..."9").contains(first) { return false }
@@ -580,20 +594,26 @@ enum SearchText {
         guard let start = next.unicodeScalars.first, ("0"..."9").contains(start) else {
             return !(bare && isFoldedLetter(next))
         }
-        return !alone && isRangeEnd(String(next), after: number)
+        return isRangeEnd(String(next), after: number, within: range)
     }
 
     /// Whether the number `word` beside a stored house number that is the query's makes a
     /// range with it (`higher`: after it; else before it): only for a one-word, non-Korean
-    /// house number, and the range running upwards ("22-24" by "22" or "24").
+    /// house number, and the range running upwards ("22-24" by "22" or "24"); with `range` (the
+    /// query's number is an end of that range written, ``AddressForm/numberRange``), a stored
+    /// range holding all of it: 1-5 for 1-3, never 3-5.
     private static func isRangeEnd(
-        _ word: String, after number: (words: [String], korean: Bool), higher: Bool = true
+        _ word: String, after number: (words: [String], korean: Bool), higher: Bool = true,
+        within range: ClosedRange<Int>? = nil
     ) -> Bool {
-        guard number.words.count == 1, !number.korean, let n = Int(number.words[0]), let other = Int(word)
+        guard number.words.count == 1, !number.korean, let n = Int(number.words[0]), let other = Int(word),
+            higher ? other > n : other < n
         else {
             return false
         }
-        return higher ? other > n : other < n
+        guard let range else { return true }
+        let stored = higher ? n...other : other...n
+        return stored.contains(range.lowerBound) && stored.contains(range.upperBound)
     }
 
     /// Whether folded `field` (one name or address) holds a query's address as written: `word`
@@ -605,7 +625,7 @@ enum SearchText {
     /// 110". `query`: the query's words, its house number last.
     static func holdsAddress(
         _ field: Substring, after word: String, _ number: (words: [String], korean: Bool), bare: Bool,
-        alone: Bool = false, query: [String]
+        range: ClosedRange<Int>? = nil, query: [String]
     ) -> Bool {
         let words = field.split(separator: " ").map(String.init)
         let asked = Array(query.prefix(max(0, query.count - number.words.count - 1)))
@@ -613,7 +633,7 @@ enum SearchText {
         let road = number.korean && isPlace(word)
         for i in words.indices where words[i] == word && precedes(Array(words[...i]), asked) {
             let rest = words[(i + 1)...].joined(separator: " ")
-            guard holdsNumber(rest[...], number, bare: bare, alone: alone, atStart: true) else { continue }
+            guard holdsNumber(rest[...], number, bare: bare, range: range, atStart: true) else { continue }
             let after = i + 1 + number.words.count
             if road, after < words.count, words[after].first.map(isHangul) == true {
                 continue
@@ -624,15 +644,15 @@ enum SearchText {
     }
 
     /// Whether folded `address` (a street and its number) has the query's house number as its
-    /// own (``holdsNumber(_:_:bare:alone:atStart:)`` from its first word that starts with a digit,
+    /// own (``holdsNumber(_:_:bare:range:atStart:)`` from its first word that starts with a digit,
     /// after at least one word): "aleksanterinkatu 52" has 52, not 5 or 2.
     static func holdsHouseNumber(
-        _ address: String, _ number: (words: [String], korean: Bool), bare: Bool, alone: Bool
+        _ address: String, _ number: (words: [String], korean: Bool), bare: Bool, range: ClosedRange<Int>?
     ) -> Bool {
         let words = address.split(separator: " ")
         guard let at = words.firstIndex(where: { $0.first?.isNumber == true }), at > 0 else { return false }
         return holdsNumber(
-            words[at...].joined(separator: " ")[...], number, bare: bare, alone: alone, atStart: true)
+            words[at...].joined(separator: " ")[...], number, bare: bare, range: range, atStart: true)
     }
 
     /// Whether the words of a field before its street (`stored`, the street last) are those a
@@ -700,12 +720,12 @@ enum SearchText {
     /// letter ("13" in "13a"), no number right before or after them but a range's other end.
     /// A word search found "mannerheimintie 10" for "mannerheimintie 1" (its `1*`) and
     /// "세종대로 23 길 5 1" for "세종대로 23 길 5" (each word somewhere).
-    /// `bare`: no house letter follows, joined or apart (``AddressForm/bareNumber``). `alone`: no
-    /// number beside it, not even a range's other end (``AddressForm/aloneNumber``). `atStart`:
+    /// `bare`: no house letter follows, joined or apart (``AddressForm/bareNumber``). `range`: a
+    /// range beside it only if it holds all of this one (``AddressForm/numberRange``). `atStart`:
     /// only as the field's first words (or a range's higher end after its lower).
     static func holdsNumber(
         _ field: Substring, _ number: (words: [String], korean: Bool), bare: Bool = false,
-        alone: Bool = false,
+        range: ClosedRange<Int>? = nil,
         atStart: Bool = false
     ) -> Bool {
         let words = field.split(separator: " ")
@@ -724,12 +744,12 @@ enum SearchText {
             else { continue }
             if bare, i + k < words.count, isFoldedLetter(words[i + k]) { continue }
             if i > 0, isNumber(words[i - 1]),
-                alone || !isRangeEnd(String(words[i - 1]), after: number, higher: false)
+                !isRangeEnd(String(words[i - 1]), after: number, higher: false, within: range)
             {
                 continue
             }
             if i + k < words.count, isNumber(words[i + k]),
-                alone || !isRangeEnd(String(words[i + k]), after: number)
+                !isRangeEnd(String(words[i + k]), after: number, within: range)
             {
                 continue
             }

@@ -359,6 +359,12 @@ struct DoorsCommandTests {
             // street first found it): turned, as addresses are stored (36b and 2a, nearest).
             ("36 Aleksanterinkatu", "Aleksanterinkatu 36", "way/123550794"),
             ("2 Kaisaniemenkatu, 00100 Helsinki", "Kaisaniemenkatu 2", "way/135980458"),
+            ("Helsinki, 36 Aleksanterinkatu", "Aleksanterinkatu 36", "way/123550794"),
+            // A comma after the street, a letter after the number (audit 16: before, "5 A" was
+            // tried as an address written number first, and found Alvar Aallon katu 5).
+            ("Mannerheimintie, 5 A", "Mannerheimintie 5", "way/224711434"),
+            // A range's end in a range holding all of the one written: the lot 1-5 (audit 16).
+            ("Uudenmaankatu 1-3", "Uudenmaankatu 1", "relation/1689680"),
         ] {
             let (osm, err) = try search(query)
             #expect(osm.first == building, "\(query)")

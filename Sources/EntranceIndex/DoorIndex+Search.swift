@@ -349,6 +349,7 @@ extension DoorIndex {
         // A Hangul syllable is a word's worth of letters: "시청" (city hall) inside "서울특별시청"
         // is what docs/doors.md searches for; three Latin letters are the floor elsewhere.
         let hangul = folded.unicodeScalars.contains { (0xAC00...0xD7A3).contains($0.value) }
+        let startsInHangul = folded.first.map { SearchText.isHangul(String($0)) } == true
         if candidates.isEmpty && folded.count >= (hangul ? 2 : 3) {
             // Inside: in no address, and first found in the names after the places' separator.
             // Only the rows holding the words the query's run of text must hold, when it has
@@ -366,27 +367,36 @@ extension DoorIndex {
                 near: near
             ) { row in
                 var holding: String?
+                let text = (row.text(2) ?? "") + SearchText.separator + (row.text(3) ?? "")
+                let fields = text.components(separatedBy: SearchText.placesSeparator).joined(
+                    separator: SearchText.separator
+                )
+                .components(separatedBy: SearchText.separator)
                 if let number, let street {
-                    let text = (row.text(2) ?? "") + SearchText.separator + (row.text(3) ?? "")
-                    let fields = text.components(separatedBy: SearchText.placesSeparator).joined(
-                        separator: SearchText.separator
-                    )
-                    .components(separatedBy: SearchText.separator)
                     // In the field that holds the query's text: "unioninkatu 11" holds
                     // "unioninkatu 1" as text, and another address of the building the number 1
-                    // (before, audit 14, that building was found). From a word's start, unless
-                    // in Hangul: "merirantatie 5" is not "rantatie 5" (audit 15).
-                    // A Korean road's address is no part of a shop's name: "gs25 을지로 3 가점" is
-                    // not "을지로 3", nor "카페 을지로 100" "을지로 100" (audit 14).
+                    // (before, audit 14, that building was found). As `words` asks, but for a
+                    // query that starts in Hangul and is no road's address ("시청 1" in "서울특별시청
+                    // 1"): the street a whole word, before it the query's words or regions, so
+                    // "merirantatie 5" and "vanha porvoontie 5" are not "rantatie 5" and
+                    // "porvoontie 5" (audits 15 and 16), and a Korean road's address no part of a
+                    // shop's name: "gs25 을지로 3 가점" is not "을지로 3", nor "카페 을지로 100" "을지로
+                    // 100" (audit 14).
                     holding = fields.first {
-                        SearchText.holdsFromWordStart($0, folded)
+                        $0.contains(folded)
                             && SearchText.holdsNumber($0[...], number, bare: bareNumber, range: numberRange)
-                            && (!afterRoad
+                            && (startsInHangul && !afterRoad
                                 || SearchText.holdsAddress(
                                     $0[...], after: street, number, bare: bareNumber, range: numberRange,
                                     query: tokens))
                     }
                     guard holding != nil else { return }
+                } else if !SearchText.numberLast(tokens).isEmpty, !startsInHangul {
+                    // The number first: from a word's start ("g12 galleria" is not "2 galleria":
+                    // before, audit 16, found).
+                    guard fields.contains(where: { SearchText.holdsFromWordStart($0, folded) }) else {
+                        return
+                    }
                 }
                 candidates[row.int(0)] = Candidate(
                     row: row.int(0), quality: .within, inside: row.int(1) != 0, extra: 0, field: holding)

@@ -186,8 +186,9 @@ struct HouseNumberSearchTests {
                 == [["Mannerheimintie 20", "20...22"], ["Mannerheimintie 22", "20...22"]])
     }
 
-    /// A street is no longer street that ends with its name: "Rantatie 5" is not Merirantatie 5
-    /// (before, audit 15, the search inside words found it, and `go` walked there). A name
+    /// A street is no longer street that ends with its name: "Rantatie 5" is not Merirantatie 5,
+    /// "Porvoontie 7" not Vanha Porvoontie 7 (before, audits 15 and 16, the search inside words
+    /// found them, and `go` walked there). A name
     /// inside a longer word is still found without a number ("rautatieasema" in
     /// "päärautatieasema"), and a Hangul one with it ("시청" in "서울특별시청").
     @Test func aStreetIsNoLongerStreetEndingWithItsName() throws {
@@ -198,6 +199,7 @@ struct HouseNumberSearchTests {
             ["addr:street": "Merirantatie", "addr:housenumber": "5"],
             ["name": "Päärautatieasema", "addr:street": "Kaivokatu", "addr:housenumber": "1"],
             ["name": "서울특별시청 1", "addr:street": "세종대로", "addr:housenumber": "110"],
+            ["addr:street": "Vanha Porvoontie", "addr:housenumber": "7"],
         ].enumerated() {
             city.add(
                 building: Int64(1_000_000_001 + k),
@@ -210,6 +212,9 @@ struct HouseNumberSearchTests {
         let indexes = try DoorIndexes(path: db)
         for near in [nil, Self.origin] {
             #expect(try indexes.search("Rantatie 5", near: near).map(\.osm) == [])
+            // Nor one with another word before it (audit 16: before, found).
+            #expect(try indexes.search("Porvoontie 7", near: near).map(\.osm) == [])
+            #expect(try indexes.search("Vanha Porvoontie 7", near: near).map(\.osm) == [Self.osm(4)])
             #expect(try indexes.search("Merirantatie 5", near: near).map(\.osm) == [Self.osm(1)])
             #expect(try indexes.search("rautatieasema", near: near).map(\.osm) == [Self.osm(2)])
             #expect(try indexes.search("시청 1", near: near).map(\.osm) == [Self.osm(3)])

@@ -328,6 +328,9 @@ struct DoorsCommandTests {
             "Iso Roobertinkatu 1-3",
             // A building's name with a number that is not its address's.
             "Stockmann 5", "Lasipalatsi 23",
+            // A street inside longer ones (Pohjoinen and Eteläinen Makasiinikatu; Läntinen and
+            // Itäinen Teatterikuja), a number inside a shop's word ("G12 Galleria"): audit 16.
+            "Makasiinikatu 2", "Teatterikuja 1", "2 Galleria",
         ] {
             let (osm, err) = try search(query)
             #expect(osm == [], "\(query)")

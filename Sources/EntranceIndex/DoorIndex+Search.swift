@@ -432,14 +432,16 @@ extension DoorIndex {
             let entrances = try entrances(of: building)
             let doors = OSMDoors.ranked(entrances, around: building.centroid).count
             // A building with neither a name nor an address of its own: an entrance's the query
-            // names, else the address inside it (a point's) that held the query's number, its
-            // words as the query wrote them ("Korkeavuorenkatu 41", "Aleksanterinkatu 36a";
-            // before, audit 14's A14-5, "이름 없는 건물" in `go`, spoken and remembered so).
+            // names, else the address inside it (a point's) that is the query's
+            // (``SearchText/isAddressAsked(_:_:)``), its words as the query wrote them
+            // ("Korkeavuorenkatu 41", "Aleksanterinkatu 36a"; before, audit 14's A14-5, "이름 없는
+            // 건물" in `go`, spoken and remembered so).
+            let asked = candidate.field.flatMap {
+                SearchText.isAddressAsked($0, tokens) ? SearchText.asWritten($0, written) : nil
+            }
             let address =
                 Self.address(building.address)
-                ?? (building.name == nil
-                    ? Self.entranceAddress(entrances, words: tokens)
-                        ?? candidate.field.map { SearchText.asWritten($0, written) } : nil)
+                ?? (building.name == nil ? Self.entranceAddress(entrances, words: tokens) ?? asked : nil)
             out.append(
                 BuildingMatch(
                     building: building, address: address, doors: doors,

@@ -671,19 +671,53 @@ enum SearchText {
         return true
     }
 
-    /// Folded `field` with each word the query `written` (its words as written) has folded so,
-    /// as written: "aleksanterinkatu 36a" for "Aleksanterinkatu 36" is "Aleksanterinkatu 36a",
-    /// "pitkansillanranta 17" for "Pitkänsillanranta 17," "Pitkänsillanranta 17". The other words
-    /// as folded.
-    static func asWritten(_ field: String, _ written: [String]) -> String {
-        var typed: [String: String] = [:]
-        for word in written {
-            let bare = word.trimmingCharacters(in: .punctuationCharacters.union(.symbols))
-                .precomposedStringWithCanonicalMapping
-            let folded = normalize(bare)
-            if !folded.isEmpty, !folded.contains(" "), typed[folded] == nil { typed[folded] = bare }
+    /// Whether folded `field` is the address a query asked (`tokens`, folded, ending in its house
+    /// number, or starting with it): its words, or with a house letter after the number, joined
+    /// or apart ("aleksanterinkatu 36a" for "aleksanterinkatu 36" or "36 aleksanterinkatu"). A
+    /// building with neither a name nor an address is called only by that: never by a shop's
+    /// longer name that holds the address ("kahvila satamakatu 8", "galleria 4 kuus"), a range
+    /// holding the number ("uudenmaankatu 1 5" for "… 1") or a postcode (audit 16). A place's
+    /// name written exactly as asked ("latitude 25") cannot be told from an address point's.
+    static func isAddressAsked(_ field: String, _ tokens: [String]) -> Bool {
+        let words = field.split(separator: " ").map(String.init)
+        let digits = { (word: String) in !word.isEmpty && word.utf8.allSatisfy { (48...57).contains($0) } }
+        return ([tokens] + numberLast(tokens).map { $0.street + $0.number }).contains { asked in
+            guard asked.count >= 2, let number = asked.last, digits(number), let last = words.last else {
+                return false
+            }
+            if words == asked { return true }
+            if words.count == asked.count, words.dropLast() == asked.dropLast(), last.hasPrefix(number) {
+                return isFoldedLetter(last.dropFirst(number.count))
+            }
+            return words.count == asked.count + 1 && Array(words.dropLast()) == asked
+                && isFoldedLetter(last[...])
         }
-        return field.split(separator: " ").map { typed[String($0)] ?? String($0) }.joined(separator: " ")
+    }
+
+    /// Folded `field` with each run of its words that a word of the query `written` (its words as
+    /// written) folds to, as written: "aleksanterinkatu 36a" for "Aleksanterinkatu 36" is
+    /// "Aleksanterinkatu 36a", "pitkansillanranta 17" for "Pitkänsillanranta 17," "Pitkänsillanranta
+    /// 17", "pohjoisesplanadi 15 17" for "Pohjoisesplanadi 15-17" "Pohjoisesplanadi 15-17",
+    /// "세종대로 23 길 5" for "세종대로23길 5" "세종대로23길 5" (before, audit 16, a range without its
+    /// hyphen). The other words as folded.
+    static func asWritten(_ field: String, _ written: [String]) -> String {
+        let typed = written.map {
+            $0.trimmingCharacters(in: .punctuationCharacters.union(.symbols))
+                .precomposedStringWithCanonicalMapping
+        }
+        let folded = typed.map { normalize($0).split(separator: " ").map(String.init) }
+        let words = field.split(separator: " ").map(String.init)
+        var out: [String] = []
+        var i = 0
+        while i < words.count {
+            let longest = folded.indices.filter {
+                !folded[$0].isEmpty && words[i...].starts(with: folded[$0])
+            }
+            .max { folded[$0].count < folded[$1].count }
+            out.append(longest.map { typed[$0] } ?? words[i])
+            i += longest.map { folded[$0].count } ?? 1
+        }
+        return out.joined(separator: " ")
     }
 
     /// Whether folded `field` holds folded `text` from the start of one of its words, or, for a

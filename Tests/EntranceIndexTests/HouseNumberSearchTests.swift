@@ -223,6 +223,23 @@ struct HouseNumberSearchTests {
         #expect(!SearchText.holdsFromWordStart("merirantatie 5", "rantatie 5"))
     }
 
+    /// An address shown for a nameless building is the one asked, its words as written: a range's
+    /// hyphen and a Korean road joined to its number kept (audit 16: "15 17", "세종대로 23 길 5").
+    @Test func anAddressAskedIsShownAsWritten() {
+        #expect(SearchText.asWritten("세종대로 23 길 5", ["세종대로23길", "5"]) == "세종대로23길 5")
+        #expect(
+            SearchText.asWritten("pohjoisesplanadi 15 17", ["Pohjoisesplanadi", "15-17,"])
+                == "Pohjoisesplanadi 15-17")
+        #expect(
+            SearchText.asWritten("aleksanterinkatu 36a", ["36", "Aleksanterinkatu"]) == "Aleksanterinkatu 36a"
+        )
+        #expect(SearchText.isAddressAsked("aleksanterinkatu 36 a", ["36", "aleksanterinkatu"]))
+        #expect(SearchText.isAddressAsked("세종대로 23 길 5", ["세종대로", "23", "길", "5"]))
+        #expect(!SearchText.isAddressAsked("kahvila satamakatu 8", ["satamakatu", "8"]))
+        #expect(!SearchText.isAddressAsked("uudenmaankatu 1 5", ["uudenmaankatu", "1"]))
+        #expect(!SearchText.isAddressAsked("helsinki 00130", ["helsinki"]))
+    }
+
     /// A number is never shortened into another house: a Korean 부번 is another building (not
     /// "5" for "5-1"), a range only upwards, and a query with nothing after its number keeps it.
     @Test func noFormDropsANumberIntoAnotherHouse() {

@@ -295,6 +295,36 @@ struct DoorsCommandTests {
     /// joined ("13 A", 13A); a letter, a staircase and flat, a range, a postcode and city after
     /// the number find the building by its street and number, said on stderr (before: "0
     /// buildings match" for each).
+    /// A building with neither a name nor an address of its own, found by an address mapped as
+    /// a point inside it, is called by that address as the query wrote it, a house letter
+    /// stored after its number kept (audit 14's A14-5: before, `"address": null`); never by a
+    /// shop's longer name holding the address, nor by a range holding the number (audit 16:
+    /// "Galleria 4 kuus", "Uudenmaankatu 1 5").
+    @Test func aNamelessBuildingIsCalledByTheAddressAsked() throws {
+        let binary = try BinaryTests.binary()
+        func first(_ query: String) throws -> [String: Any] {
+            let r = try BinaryTests.run(executable: binary, ["doors", "search", query, "--limit", "1"])
+            #expect(r.code == 0, "\(query): \(r.err)")
+            let line = try #require(r.out.split(separator: "\n").first, "\(query): \(r.err)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        for (query, osm, address) in [
+            ("Korkeavuorenkatu 41", "way/22498746", "Korkeavuorenkatu 41"),
+            ("Pitkänsillanranta 17,", "relation/1681392", "Pitkänsillanranta 17"),
+            ("Aleksanterinkatu 36", "way/123550792", "Aleksanterinkatu 36a"),
+            ("Pohjoisesplanadi 15-17", "way/17426125", "Pohjoisesplanadi 15-17"),
+        ] {
+            let found = try first(query)
+            #expect(found["osm"] as? String == osm, "\(query): \(found)")
+            #expect(found["address"] as? String == address, "\(query): \(found)")
+        }
+        for (query, osm) in [("Galleria 4", "relation/1689849"), ("Uudenmaankatu 1-3", "relation/1689680")] {
+            let found = try first(query)
+            #expect(found["osm"] as? String == osm, "\(query): \(found)")
+            #expect(found["address"] is NSNull, "\(query): \(found)")
+        }
+    }
+
     @Test func anAddressFindsItsHouseNumberAndNoOther() throws {
         let binary = try BinaryTests.binary()
         func search(_ query: String) throws -> (osm: [String], err: String) {

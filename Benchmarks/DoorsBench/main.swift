@@ -4,7 +4,8 @@
 //                                 its streets words ("Rimivakatu") instead of "Street 628"
 //   DoorsBench search DB N        N searches on a city index: p50/p99 per kind of query
 //   DoorsBench addresses DB N Q   Q address searches on a --word-streets index as people write them (a city, a
-//                                 postcode, a letter not tagged after the number), through
+//                                 postcode, a letter not tagged after the number, a flat, the
+//                                 city first, the number first), through
 //                                 every shorter form (`doors search --near`): p50/p95 per kind
 import EntranceIndex
 import Foundation
@@ -191,6 +192,8 @@ func addressQueries(_ city: City, _ i: Int) -> [(kind: String, query: String)] {
         ("address, postcode and city", "\(street) \(number), 04524 Seoul"),
         ("address, letter not tagged", "\(street) \(number)A"),
         ("address, flat", "\(street) \(number) B 12"),
+        ("city first", "Seoul, \(street) \(number)"),
+        ("number first", "\(number) \(street)"),
     ]
 }
 

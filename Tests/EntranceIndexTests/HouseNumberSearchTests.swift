@@ -25,6 +25,19 @@ struct HouseNumberSearchTests {
 
     static func osm(_ n: Int) -> String { "way/\(1_000_000_000 + n)" }
 
+    /// Expects each of `queries` to find nothing in `indexes`, with a point and without.
+    static func expectNothing(
+        _ queries: [String], in indexes: DoorIndexes, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        for query in queries {
+            for near in [nil, origin] {
+                #expect(
+                    try indexes.search(query, near: near).map(\.osm) == [], "\(query)",
+                    sourceLocation: sourceLocation)
+            }
+        }
+    }
+
     static func index(_ dir: URL) throws -> (index: DoorIndex, path: String) {
         var city = GridCity(origin: origin, buildings: 4)
         for (k, address) in addresses.enumerated() {
@@ -127,14 +140,12 @@ struct HouseNumberSearchTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let (_, path) = try Self.index(dir)
         let indexes = try DoorIndexes(path: path)
-        for query in [
-            "Mannerheimintie 13 B", "Mannerheimintie 13C", "Mannerheimintie 15A", "Mannerheimintie 15 A 3",
-            "Mannerheimintie 15C, 00100 Helsinki",
-        ] {
-            for near in [nil, Self.origin] {
-                #expect(try indexes.search(query, near: near).map(\.osm) == [], "\(query)")
-            }
-        }
+        try Self.expectNothing(
+            [
+                "Mannerheimintie 13 B", "Mannerheimintie 13C", "Mannerheimintie 15A",
+                "Mannerheimintie 15 A 3",
+                "Mannerheimintie 15C, 00100 Helsinki",
+            ], in: indexes)
         for (query, form, n) in [
             ("Mannerheimintie 10 B", "Mannerheimintie 10", 2),
             ("Mannerheimintie 22A", "Mannerheimintie 22", 5),
@@ -167,13 +178,9 @@ struct HouseNumberSearchTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let (_, path) = try Self.index(dir)
         let indexes = try DoorIndexes(path: path)
-        for query in [
-            "Mannerheimintie 20-22", "Mannerheimintie 24-26", "Mannerheimintie 24-26 B", "Kaivokatu 5-7",
-        ] {
-            for near in [nil, Self.origin] {
-                #expect(try indexes.search(query, near: near).map(\.osm) == [], "\(query)")
-            }
-        }
+        try Self.expectNothing(
+            ["Mannerheimintie 20-22", "Mannerheimintie 24-26", "Mannerheimintie 24-26 B", "Kaivokatu 5-7"],
+            in: indexes)
         #expect(try indexes.search("Mannerheimintie 22-24").map(\.osm) == [Self.osm(5)])
         #expect(try indexes.search("Mannerheimintie 1-5").map(\.osm) == [Self.osm(1)])
         for query in ["Kaivokatu 1-3", "Kaivokatu 3-5", "Kaivokatu 1-5"] {

@@ -349,7 +349,8 @@ extension DoorIndex {
         // A Hangul syllable is a word's worth of letters: "시청" (city hall) inside "서울특별시청"
         // is what docs/doors.md searches for; three Latin letters are the floor elsewhere.
         let hangul = folded.unicodeScalars.contains { (0xAC00...0xD7A3).contains($0.value) }
-        let startsInHangul = folded.first.map { SearchText.isHangul(String($0)) } == true
+        // Its first letter ("1청사 3" is Hangul: audit 17).
+        let startsInHangul = folded.first(where: \.isLetter).map { SearchText.isHangul(String($0)) } == true
         if candidates.isEmpty && folded.count >= (hangul ? 2 : 3) {
             // Inside: in no address, and first found in the names after the places' separator.
             // Only the rows holding the words the query's run of text must hold, when it has

@@ -228,10 +228,12 @@ enum SearchText {
             let before = commaParts[k - 1]
             guard houseNumberForms(before).isEmpty, turned(before) == nil else { break }
             let rest = Array(commaParts[k...].joined())
-            guard !houseNumberForms(rest).isEmpty || turned(commaParts[k]) != nil else { break }
+            // The number first, in its own part or with the street after a comma ("10, Kaivokatu").
+            let first = turned(commaParts[k]) != nil ? commaParts[k] : rest
+            guard !houseNumberForms(rest).isEmpty || turned(first) != nil else { break }
             add(rest)
             shortened.append(rest)
-            numberFirst.append(commaParts[k])
+            numberFirst.append(first)
         }
         for words in shortened {
             for form in houseNumberForms(words) { add(form.words, bare: form.bareNumber, range: form.range) }
@@ -259,9 +261,9 @@ enum SearchText {
     }
 
     /// The most comma-separated parts dropped from the front of an address
-    /// (``shorterForms(_:)``): a country, region, city and district; a query of 60 commas made
-    /// 60 forms, each a search (audit 16: 0.5 s).
-    static let commaDrops = 4
+    /// (``shorterForms(_:)``): a country, region, city, district, neighbourhood and building; a
+    /// query of 60 commas made 60 forms, each a search (audit 16: 0.5 s).
+    static let commaDrops = 6
 
     /// A part of an address written number first (up to a comma), turned as addresses are
     /// stored: "36 Aleksanterinkatu" → "Aleksanterinkatu 36"; nil unless a house number (not a
@@ -671,27 +673,47 @@ enum SearchText {
         return true
     }
 
-    /// Whether folded `field` is the address a query asked (`tokens`, folded, ending in its house
-    /// number, or starting with it): its words, or with a house letter after the number, joined
-    /// or apart ("aleksanterinkatu 36a" for "aleksanterinkatu 36" or "36 aleksanterinkatu"). A
-    /// building with neither a name nor an address is called only by that: never by a shop's
+    /// Whether folded `field` is the address a query asked (`tokens`, folded; a number written
+    /// first turned): a street and its house number that are words of the query in a row, the
+    /// number perhaps with a house letter the query lacks ("aleksanterinkatu 36a" for
+    /// "aleksanterinkatu 36", "36 aleksanterinkatu", "36 a aleksanterinkatu", "helsinki
+    /// aleksanterinkatu 36" or "aleksanterinkatu 36 helsinki"; a letter joined or apart is one).
+    /// A building with neither a name nor an address is called only by that: never by a shop's
     /// longer name that holds the address ("kahvila satamakatu 8", "galleria 4 kuus"), a range
-    /// holding the number ("uudenmaankatu 1 5" for "… 1") or a postcode (audit 16). A place's
-    /// name written exactly as asked ("latitude 25") cannot be told from an address point's.
+    /// holding the number ("uudenmaankatu 1 5" for "… 1") or a postcode ("helsinki 00130")
+    /// (audits 16 and 17). A place's name written exactly as asked ("latitude 25") cannot be told
+    /// from an address point's.
     static func isAddressAsked(_ field: String, _ tokens: [String]) -> Bool {
-        let words = field.split(separator: " ").map(String.init)
-        let digits = { (word: String) in !word.isEmpty && word.utf8.allSatisfy { (48...57).contains($0) } }
-        return ([tokens] + numberLast(tokens).map { $0.street + $0.number }).contains { asked in
-            guard asked.count >= 2, let number = asked.last, digits(number), let last = words.last else {
-                return false
+        let words = joiningHouseLetters(field.split(separator: " ").map(String.init))
+        // The house number: its last word or two ("15 17" of a range) start with a digit.
+        let numbers = words.reversed().prefix { $0.first?.isNumber == true }.count
+        guard numbers > 0, numbers <= 2, words.count > numbers, let last = words.last else { return false }
+        let number = String(last.prefix { $0.isNumber })
+        guard number.count == last.count || isFoldedLetter(last.dropFirst(number.count)), !isPostcode(number)
+        else { return false }
+        // The street, and a range's lower end.
+        let street = Array(words.dropLast())
+        return ([tokens] + numberLast(tokens).map { $0.street + $0.number }).contains { query in
+            let asked = joiningHouseLetters(query)
+            guard asked.count >= words.count else { return false }
+            return (0...(asked.count - words.count)).contains { i in
+                Array(asked[i..<(i + street.count)]) == street
+                    && [last, number].contains(asked[i + street.count])
             }
-            if words == asked { return true }
-            if words.count == asked.count, words.dropLast() == asked.dropLast(), last.hasPrefix(number) {
-                return isFoldedLetter(last.dropFirst(number.count))
-            }
-            return words.count == asked.count + 1 && Array(words.dropLast()) == asked
-                && isFoldedLetter(last[...])
         }
+    }
+
+    /// `words` with a house letter apart after a number joined to it ("36 a" → "36a").
+    private static func joiningHouseLetters(_ words: [String]) -> [String] {
+        var out: [String] = []
+        for word in words {
+            if isFoldedLetter(word[...]), let previous = out.last, previous.allSatisfy(\.isNumber) {
+                out[out.count - 1] += word
+            } else {
+                out.append(word)
+            }
+        }
+        return out
     }
 
     /// Folded `field` with each run of its words that a word of the query `written` (its words as

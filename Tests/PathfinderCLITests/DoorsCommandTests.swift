@@ -313,12 +313,19 @@ struct DoorsCommandTests {
             ("Pitkänsillanranta 17,", "relation/1681392", "Pitkänsillanranta 17"),
             ("Aleksanterinkatu 36", "way/123550792", "Aleksanterinkatu 36a"),
             ("Pohjoisesplanadi 15-17", "way/17426125", "Pohjoisesplanadi 15-17"),
+            // A city before or after it, a letter written with the number first (audit 17).
+            ("Helsinki, Aleksanterinkatu 21", "way/89532596", "Aleksanterinkatu 21"),
+            ("Aleksanterinkatu 21, Helsinki", "way/89532596", "Aleksanterinkatu 21"),
+            ("36A Aleksanterinkatu", "way/123550792", "Aleksanterinkatu 36A"),
         ] {
             let found = try first(query)
             #expect(found["osm"] as? String == osm, "\(query): \(found)")
             #expect(found["address"] as? String == address, "\(query): \(found)")
         }
-        for (query, osm) in [("Galleria 4", "relation/1689849"), ("Uudenmaankatu 1-3", "relation/1689680")] {
+        for (query, osm) in [
+            ("Galleria 4", "relation/1689849"), ("Uudenmaankatu 1-3", "relation/1689680"),
+            ("00130 Helsinki", "way/22463046"),
+        ] {
             let found = try first(query)
             #expect(found["osm"] as? String == osm, "\(query): \(found)")
             #expect(found["address"] is NSNull, "\(query): \(found)")

@@ -179,9 +179,9 @@ extension DoorIndex {
             /// Only a place inside it matched (``BuildingMatch/inside``).
             var inside: Bool
             var extra: Int
-            /// The folded name or address that held the query's house number, when it has one
-            /// (a whole token's text, or the field the address was checked in): what a building
-            /// with neither a name nor an address of its own is called.
+            /// The folded name or address that matched (a whole token's text, or the field the
+            /// query's address was checked in): what a building with neither a name nor an
+            /// address of its own is called when it is the address asked.
             var field: String? = nil
             /// Its place in the answers, `metres` the centroid's distance (nil without a point).
             func rank(_ metres: Double?) -> SearchRank {
@@ -198,14 +198,12 @@ extension DoorIndex {
         //    Each in the building's own tokens, then in its places' (`places_whole`): own
         //    first at each quality.
         let tables = ["building_whole"] + (placesApart ? ["places_whole"] : [])
-        // Whether the query has a house number, after its street or first.
-        let numbered = SearchText.houseNumber(tokens) != nil || !SearchText.numberLast(tokens).isEmpty
         func add(_ row: Statement, _ quality: BuildingMatch.Quality, _ table: String, token: String? = nil) {
             let id = row.int(0)
             if candidates[id] == nil {
                 candidates[id] = Candidate(
                     row: id, quality: quality, inside: table != tables[0], extra: 0,
-                    field: numbered ? token.map(Self.unwhole) : nil)
+                    field: token.map(Self.unwhole))
             }
         }
         let whole = Fold.wholeToken(folded)

@@ -744,9 +744,9 @@ enum SearchText {
 
     /// Whether folded `field` holds folded `text` from the start of one of its words, or, for a
     /// text that starts with a Hangul syllable (a word's worth of letters: "시청" in
-    /// "서울특별시청"), anywhere: the search inside words for an address (a house number
-    /// after it) is no other street that ends so ("rantatie 5" is not "merirantatie 5": before,
-    /// audit 15, found, and `go` walked there).
+    /// "서울특별시청"), anywhere: the search inside words for an address written number first
+    /// finds no number that ends another word ("2 galleria" is not "g12 galleria": before,
+    /// audit 16, found).
     static func holdsFromWordStart(_ field: String, _ text: String) -> Bool {
         guard let first = text.first, !isHangul(first) else { return field.contains(text) }
         var from = field.startIndex

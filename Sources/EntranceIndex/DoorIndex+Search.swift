@@ -267,6 +267,8 @@ extension DoorIndex {
         //    may be cut short, as people type). Not when a whole one matched: the rest
         //    would be noise, and reading common words' doclists costs milliseconds.
         if candidates.count < limit && !candidates.values.contains(where: { $0.quality == .exact }) {
+            // The words before a house number, which a building's own name may be ("stockmann 52").
+            let ownName = number.map { tokens.dropLast($0.words.count).joined(separator: " ") }
             // A house letter is a whole word ("5 a"), not the start of one.
             let words =
                 tokens.map { "\"\($0)\"" }.joined(separator: " ")
@@ -298,9 +300,7 @@ extension DoorIndex {
                     }
                     // Or the building's own name, whole, and its own address's house number
                     // ("stockmann 52": Aleksanterinkatu 52; before, audit 14's A14-7, nothing).
-                    if holding == nil,
-                        names.own.contains(tokens.dropLast(number.words.count).joined(separator: " "))
-                    {
+                    if holding == nil, let ownName, names.own.contains(ownName) {
                         holding = addresses.first {
                             SearchText.holdsHouseNumber($0, number, bare: bareNumber, range: numberRange)
                         }
@@ -347,6 +347,7 @@ extension DoorIndex {
         // A Hangul syllable is a word's worth of letters: "시청" (city hall) inside "서울특별시청"
         // is what docs/doors.md searches for; three Latin letters are the floor elsewhere.
         let hangul = folded.unicodeScalars.contains { (0xAC00...0xD7A3).contains($0.value) }
+        let numberFirst = !SearchText.numberLast(tokens).isEmpty
         // Its first letter ("1청사 3" is Hangul: audit 17).
         let startsInHangul = folded.first(where: \.isLetter).map { SearchText.isHangul(String($0)) } == true
         if candidates.isEmpty && folded.count >= (hangul ? 2 : 3) {
@@ -366,11 +367,14 @@ extension DoorIndex {
                 near: near
             ) { row in
                 var holding: String?
-                let text = (row.text(2) ?? "") + SearchText.separator + (row.text(3) ?? "")
-                let fields = text.components(separatedBy: SearchText.placesSeparator).joined(
-                    separator: SearchText.separator
-                )
-                .components(separatedBy: SearchText.separator)
+                // Its names and addresses, read only for a query with a house number.
+                func fields() -> [String] {
+                    let text = (row.text(2) ?? "") + SearchText.separator + (row.text(3) ?? "")
+                    return text.components(separatedBy: SearchText.placesSeparator).joined(
+                        separator: SearchText.separator
+                    )
+                    .components(separatedBy: SearchText.separator)
+                }
                 if let number, let street {
                     // In the field that holds the query's text: "unioninkatu 11" holds
                     // "unioninkatu 1" as text, and another address of the building the number 1
@@ -381,7 +385,7 @@ extension DoorIndex {
                     // "porvoontie 5" (audits 15 and 16), and a Korean road's address no part of a
                     // shop's name: "gs25 을지로 3 가점" is not "을지로 3", nor "카페 을지로 100" "을지로
                     // 100" (audit 14).
-                    holding = fields.first {
+                    holding = fields().first {
                         $0.contains(folded)
                             && SearchText.holdsNumber($0[...], number, bare: bareNumber, range: numberRange)
                             && (startsInHangul && !afterRoad
@@ -390,10 +394,10 @@ extension DoorIndex {
                                     query: tokens))
                     }
                     guard holding != nil else { return }
-                } else if !SearchText.numberLast(tokens).isEmpty, !startsInHangul {
+                } else if numberFirst, !startsInHangul {
                     // The number first: from a word's start ("g12 galleria" is not "2 galleria":
                     // before, audit 16, found).
-                    guard fields.contains(where: { SearchText.holdsFromWordStart($0, folded) }) else {
+                    guard fields().contains(where: { SearchText.holdsFromWordStart($0, folded) }) else {
                         return
                     }
                 }

@@ -439,12 +439,14 @@ extension DoorIndex {
             // (``SearchText/isAddressAsked(_:_:)``), its words as the query wrote them
             // ("Korkeavuorenkatu 41", "Aleksanterinkatu 36a"; before, audit 14's A14-5, "이름 없는
             // 건물" in `go`, spoken and remembered so).
-            let asked = candidate.field.flatMap {
-                SearchText.isAddressAsked($0, tokens) ? SearchText.asWritten($0, written) : nil
+            func asked() -> String? {
+                candidate.field.flatMap {
+                    SearchText.isAddressAsked($0, tokens) ? SearchText.asWritten($0, written) : nil
+                }
             }
             let address =
                 Self.address(building.address)
-                ?? (building.name == nil ? Self.entranceAddress(entrances, words: tokens) ?? asked : nil)
+                ?? (building.name == nil ? Self.entranceAddress(entrances, words: tokens) ?? asked() : nil)
             out.append(
                 BuildingMatch(
                     building: building, address: address, doors: doors,
